@@ -1,0 +1,62 @@
+package dev.loomscope.analyzer.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/** Turns failures into one line on stderr and an exit code; the trace only with --debug. */
+public final class Errors {
+    public static final int OK = 0;
+    public static final int CHECK_FAILED = 1;
+    public static final int USAGE = 2;
+
+    private Errors() {}
+
+    static String commandName(CommandLine cmd) {
+        return cmd.getCommandSpec().qualifiedName();
+    }
+
+    static boolean debug(CommandLine cmd) {
+        for (CommandLine c = cmd; c != null; c = c.getParent()) {
+            var opt = c.getCommandSpec().findOption("--debug");
+            if (opt != null && Boolean.TRUE.equals(opt.getValue())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Uncaught exceptions from a command: user errors are one line, bugs say so. */
+    static final class ExecutionHandler implements IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parsed) {
+            PrintWriter err = cmd.getErr();
+            if (debug(cmd)) {
+                ex.printStackTrace(err);
+            }
+            if (ex instanceof UserException ue) {
+                err.println(commandName(cmd) + ": " + ue.getMessage());
+                return ue.exitCode();
+            }
+            String what = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+            err.println(commandName(cmd) + ": internal error: " + what
+                    + (debug(cmd) ? "" : " (run again with --debug for the stack trace)"));
+            return USAGE;
+        }
+    }
+
+    /** Bad options or parameters: one line plus a pointer to --help. */
+    static final class ParameterHandler implements IParameterExceptionHandler {
+        @Override
+        public int handleParseException(ParameterException ex, String[] args) {
+            CommandLine cmd = ex.getCommandLine();
+            PrintWriter err = cmd.getErr();
+            err.println(commandName(cmd) + ": " + ex.getMessage() + " (see '"
+                    + commandName(cmd) + " --help')");
+            return USAGE;
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.loomscope.analyzer.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code loomscope} command: root of every subcommand. */
+@Command(
+        name = "loomscope",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "How does this Java program behave on platform threads versus virtual threads, and why?",
+        subcommands = {CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input."})
+public final class Main {
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the CLI with the given streams; returns the exit code. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler(new Errors.ExecutionHandler());
+        cli.setParameterExceptionHandler(new Errors.ParameterHandler());
+        cli.setExitCodeExceptionMapper(t -> Errors.USAGE);
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.loomscope.analyzer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class MainTest {
+
+    record Result(int code, String out, String err) {}
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void versionNamesTheJdkItRunsOn() {
+        Result r = run("--version");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).startsWith("loomscope ").contains("JDK " + Runtime.version().feature());
+    }
+
+    @Test
+    void unknownOptionIsOneLineAndExitTwo() {
+        Result r = run("--no-such-option");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).startsWith("loomscope: Unknown option: '--no-such-option'");
+    }
+}
