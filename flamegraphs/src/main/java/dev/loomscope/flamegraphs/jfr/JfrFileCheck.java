@@ -1,0 +1,58 @@
+package dev.loomscope.flamegraphs.jfr;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The cheap checks before a .jfr is parsed: it exists, is a readable regular file, is not empty,
+ * starts with the {@code FLR\0} magic and has a chunk format version this tool reads.
+ */
+public final class JfrFileCheck {
+    /** Chunk format major versions: 1 (JDK 11-13 and async-profiler), 2 (JDK 14+). */
+    static final int MIN_MAJOR = 1;
+    static final int MAX_MAJOR = 2;
+    static final int HEADER_SIZE = 68;
+
+    private JfrFileCheck() {}
+
+    /**
+     * Checks {@code path}; throws with a message of the form {@code <absolute path>: <what> (<hint>)}.
+     */
+    public static void check(Path path) throws BadRecordingException {
+        Path abs = path.toAbsolutePath();
+        if (!Files.exists(abs)) {
+            throw new BadRecordingException(abs + ": no such file (check the path)");
+        }
+        if (Files.isDirectory(abs)) {
+            throw new BadRecordingException(abs + ": is a directory (name a .jfr file)");
+        }
+        if (!Files.isReadable(abs)) {
+            throw new BadRecordingException(abs + ": not readable (check its permissions)");
+        }
+        byte[] head = new byte[HEADER_SIZE];
+        int n;
+        try (InputStream in = Files.newInputStream(abs)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (IOException e) {
+            throw new BadRecordingException(abs + ": cannot read: " + e.getMessage() + " (check the file)");
+        }
+        if (n == 0) {
+            throw new BadRecordingException(abs + ": empty file (the recording was never written; was the JVM killed?)");
+        }
+        if (n < 4 || head[0] != 'F' || head[1] != 'L' || head[2] != 'R' || head[3] != 0) {
+            throw new BadRecordingException(abs + ": not a JFR recording (it does not start with FLR\\0)");
+        }
+        if (n < HEADER_SIZE) {
+            throw new BadRecordingException(abs + ": truncated inside the first chunk header (" + n + " bytes)");
+        }
+        int major = ByteBuffer.wrap(head, 4, 2).getShort();
+        if (major < MIN_MAJOR || major > MAX_MAJOR) {
+            int minor = ByteBuffer.wrap(head, 6, 2).getShort();
+            throw new BadRecordingException(abs + ": JFR format version " + major + "." + minor
+                    + " is not supported (this tool reads versions " + MIN_MAJOR + ".x to " + MAX_MAJOR + ".x)");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.loomscope.flamegraphs.profiler;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts async-profiler, falling back cpu (perf_events) -> ctimer -> itimer; when none starts the
+ * caller is told to use JFR's own execution sampling. Every step that failed keeps its reason.
+ */
+public final class ProfilerStarter {
+
+    /** What can run a profiler command: the real {@link AsyncProfilerHandle} in production. */
+    @FunctionalInterface
+    public interface Commands {
+        String execute(String command) throws ProfilerCommandException;
+    }
+
+    /**
+     * The outcome.
+     *
+     * @param mode    the CPU engine that runs (cpu, ctimer, itimer), "async-profiler" when only
+     *                wall/alloc/lock run, or "jfr" when async-profiler did not start at all
+     * @param command the start command that succeeded, or null
+     * @param reasons why each earlier step failed, in order
+     */
+    public record Start(String mode, String command, List<String> reasons) {
+        public boolean profilerRunning() {
+            return command != null;
+        }
+
+        /** One line for a warning, or null when the first choice ran. */
+        public String fallbackNote() {
+            if (reasons.isEmpty()) {
+                return null;
+            }
+            return (profilerRunning() ? "profiling with " + mode : "async-profiler unavailable, using JFR sampling")
+                    + " (" + String.join("; ", reasons) + ")";
+        }
+    }
+
+    private ProfilerStarter() {}
+
+    public static Start start(Commands profiler, ProfilerSettings settings) {
+        List<String> reasons = new ArrayList<>();
+        if (settings.kinds().contains("cpu")) {
+            for (String engine : ProfilerSettings.CPU_ENGINES) {
+                String command = settings.startCommand(engine);
+                try {
+                    profiler.execute(command);
+                    return new Start(engine, command, reasons);
+                } catch (ProfilerCommandException e) {
+                    reasons.add(engine + ": " + e.getMessage());
+                }
+            }
+        }
+        boolean others = settings.kinds().stream().anyMatch(k -> !k.equals("cpu"));
+        if (others) {
+            String command = settings.startCommand(null);
+            try {
+                profiler.execute(command);
+                return new Start("async-profiler", command, reasons);
+            } catch (ProfilerCommandException e) {
+                reasons.add(String.join("+", settings.kinds()) + ": " + e.getMessage());
+            }
+        }
+        return new Start("jfr", null, reasons);
+    }
+
+    /** Loads the library and starts; a library that cannot load is one more reason for "jfr". */
+    public static Start start(java.nio.file.Path libDir, ProfilerSettings settings) {
+        try {
+            AsyncProfilerHandle handle = ProfilerLibrary.load(libDir);
+            return start(handle::execute, settings);
+        } catch (ProfilerUnavailableException e) {
+            return new Start("jfr", null, List.of(e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.loomscope.flamegraphs.render;
+
+import dev.loomscope.flamegraphs.jfr.BadRecordingException;
+import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import one.convert.Arguments;
+import one.convert.FlameGraph;
+import one.jfr.JfrReader;
+
+/**
+ * Flame graphs in async-profiler's own HTML format and colours (or collapsed stacks) from any
+ * .jfr: async-profiler recordings (cpu, wall, alloc, lock) and plain JDK recordings
+ * (jdk.ExecutionSample).
+ */
+public final class FlameRenderer {
+
+    /** What was drawn: sample totals, for callers that report them. */
+    public record Drawn(long total, long virtualTotal) {}
+
+    private FlameRenderer() {}
+
+    /** One graph from one or more recordings (merged). */
+    public static Drawn render(List<Path> inputs, FlameOptions options, boolean collapsed, OutputStream out)
+            throws BadRecordingException, NoSamplesException {
+        Arguments args = arguments(options, collapsed);
+        String state = stateFilter(inputs, options.kind());
+        FlameGraph graph = new FlameGraph(args);
+        long[] totals = addAll(inputs, options, args, state, graph, 1);
+        dump(graph, out);
+        return new Drawn(totals[0], totals[1]);
+    }
+
+    /**
+     * A differential graph: {@code after}'s frames coloured by how their share changed from
+     * {@code before}. Both are brought to the same total first (each multiplied by the other's
+     * total, divided by their common divisor: exact, no rounding), so runs of different lengths
+     * compare. The reported totals are the samples read, before scaling.
+     */
+    public static Drawn diff(List<Path> before, List<Path> after, FlameOptions options, boolean collapsed,
+            OutputStream out) throws BadRecordingException, NoSamplesException {
+        Arguments args = arguments(options, collapsed);
+        args.diff = true;
+        args.norm = true;
+        String stateBefore = stateFilter(before, options.kind());
+        String stateAfter = stateFilter(after, options.kind());
+        long baseTotal = addAll(before, options, args, stateBefore, new FlameGraph(args), 1)[0];
+        long afterTotal = addAll(after, options, args, stateAfter, new FlameGraph(args), 1)[0];
+        long gcd = java.math.BigInteger.valueOf(baseTotal).gcd(java.math.BigInteger.valueOf(afterTotal)).longValue();
+        FlameGraph base = new FlameGraph(args);
+        addAll(before, options, args, stateBefore, base, afterTotal / gcd);
+        FlameGraph graph = new FlameGraph(args);
+        long[] totals = addAll(after, options, args, stateAfter, graph, baseTotal / gcd);
+        graph.diff(base);
+        dump(graph, out);
+        return new Drawn(totals[0] / (baseTotal / gcd), totals[1] / (baseTotal / gcd));
+    }
+
+    private static Arguments arguments(FlameOptions o, boolean collapsed) {
+        Arguments args = new Arguments();
+        args.output = collapsed ? "collapsed" : "html";
+        args.title = o.title() != null ? o.title() : "loomscope " + o.kind().label() + " flame graph";
+        args.threads = o.threads();
+        args.include = o.include();
+        args.exclude = o.exclude();
+        args.from = o.fromMs();
+        args.to = o.toMs();
+        args.reverse = o.reverse();
+        args.alloc = o.kind() == SampleKind.ALLOC;
+        args.lock = o.kind() == SampleKind.LOCK;
+        return args;
+    }
+
+    /** The state filter common to all inputs, or a {@link NoSamplesException} naming what they have. */
+    private static String stateFilter(List<Path> inputs, SampleKind kind) throws BadRecordingException, NoSamplesException {
+        SampleInventory all = new SampleInventory();
+        for (Path p : inputs) {
+            JfrFileCheck.check(p);
+            try (JfrReader jfr = open(p)) {
+                all.add(SampleInventory.of(jfr));
+            } catch (IOException | RuntimeException e) {
+                throw unreadable(p, e);
+            }
+        }
+        return all.stateFilter(kind).orElseThrow(() -> new NoSamplesException(
+                (inputs.size() == 1 ? inputs.get(0).toAbsolutePath().toString() : inputs.size() + " recordings")
+                        + ": no " + kind.label() + " samples (the recording has " + all.describe()
+                        + "; record them with the agent option " + kind.agentOption() + ")"));
+    }
+
+    private static long[] addAll(List<Path> inputs, FlameOptions options, Arguments args, String state,
+            FlameGraph graph, long scale) throws BadRecordingException {
+        long total = 0;
+        long virtual = 0;
+        args.state = state == null || state.isEmpty() ? null : state;
+        for (Path p : inputs) {
+            try (JfrReader jfr = open(p)) {
+                StackConverter c = new StackConverter(jfr, args, graph, options.splitKind(), scale);
+                c.convert();
+                total += c.total();
+                virtual += c.virtualTotal();
+            } catch (IOException | RuntimeException e) {
+                throw unreadable(p, e);
+            }
+        }
+        return new long[] {total, virtual};
+    }
+
+    private static JfrReader open(Path p) throws IOException {
+        return new JfrReader(p.toString());
+    }
+
+    private static BadRecordingException unreadable(Path p, Exception e) {
+        return new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: "
+                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
+    }
+
+    private static void dump(FlameGraph graph, OutputStream out) {
+        PrintStream ps = new PrintStream(out, false, StandardCharsets.UTF_8);
+        graph.dump(ps);
+        ps.flush();
+    }
+}

@@ -1,0 +1,8 @@
+package dev.loomscope.flamegraphs.render;
+
+/** The recordings hold no samples of the asked kind; the message lists what they do hold. */
+public class NoSamplesException extends Exception {
+    public NoSamplesException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.loomscope.flamegraphs.render;
+
+import one.convert.Arguments;
+import one.convert.CallStack;
+import one.convert.FlameGraph;
+import one.convert.Frame;
+import one.convert.JfrConverter;
+import one.jfr.JfrReader;
+import one.jfr.StackTrace;
+import one.jfr.event.AllocationSample;
+import one.jfr.event.Event;
+
+/**
+ * Adds the samples of one recording to a flame graph, optionally under a root telling virtual
+ * threads (sampled on their carrier: the stack runs through the continuation entry) from platform
+ * threads. Values are multiplied by a whole {@code scale} (differential graphs bring runs of different
+ * lengths to a common total without rounding).
+ */
+final class StackConverter extends JfrConverter {
+    static final String VIRTUAL_ROOT = "virtual (on carrier)";
+    static final String PLATFORM_ROOT = "platform";
+
+    private final FlameGraph target;
+    private final boolean splitKind;
+    private final long scale;
+    private long total;
+    private long virtualTotal;
+
+    StackConverter(JfrReader jfr, Arguments args, FlameGraph target, boolean splitKind, long scale) {
+        super(jfr, args);
+        this.target = target;
+        this.splitKind = splitKind;
+        this.scale = scale;
+    }
+
+    @Override
+    protected void convertChunk() {
+        collector.forEach(new AggregatedEventVisitor() {
+            final CallStack stack = new CallStack();
+
+            @Override
+            public void visit(Event event, long value) {
+                StackTrace trace = jfr.stackTraces.get(event.stackTraceId);
+                if (trace == null) {
+                    return;
+                }
+                long weighted = value * scale;
+                long[] methods = trace.methods;
+                byte[] types = trace.types;
+                boolean virtual = isVirtual(methods, types);
+                if (splitKind) {
+                    stack.push(virtual ? VIRTUAL_ROOT : PLATFORM_ROOT, Frame.TYPE_NATIVE);
+                }
+                if (args.threads) {
+                    stack.push(getThreadName(event.tid), Frame.TYPE_NATIVE);
+                }
+                for (int i = methods.length; --i >= 0; ) {
+                    stack.push(getMethodName(methods[i], types[i]), types[i]);
+                }
+                long classId = event.classId();
+                if (classId != 0) {
+                    boolean outside = event instanceof AllocationSample a && a.tlabSize == 0;
+                    stack.push(getClassName(classId), outside ? Frame.TYPE_KERNEL : Frame.TYPE_INLINED);
+                }
+                target.addSample(stack, weighted);
+                stack.clear();
+                total += weighted;
+                if (virtual) {
+                    virtualTotal += weighted;
+                }
+            }
+        });
+    }
+
+    /** A virtual thread's frames sit above the continuation entry, on a carrier or not. */
+    private boolean isVirtual(long[] methods, byte[] types) {
+        for (int i = methods.length; --i >= 0; ) {
+            String name = getMethodName(methods[i], types[i]);
+            if (name.startsWith("jdk/internal/vm/Continuation.enter")
+                    || name.startsWith("jdk.internal.vm.Continuation.enter")
+                    || name.equals("java/lang/VirtualThread.run")
+                    || name.equals("java.lang.VirtualThread.run")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    long total() {
+        return total;
+    }
+
+    long virtualTotal() {
+        return virtualTotal;
+    }
+}
