@@ -67,8 +67,6 @@ public final class FlameRenderer {
         args.threads = o.threads();
         args.include = o.include();
         args.exclude = o.exclude();
-        args.from = o.fromMs();
-        args.to = o.toMs();
         args.reverse = o.reverse();
         args.alloc = o.kind() == SampleKind.ALLOC;
         args.lock = o.kind() == SampleKind.LOCK;
@@ -96,10 +94,11 @@ public final class FlameRenderer {
             FlameGraph graph, long scale) throws BadRecordingException {
         long total = 0;
         long virtual = 0;
-        args.state = state == null || state.isEmpty() ? null : state;
+        java.util.Set<String> states = state == null || state.isEmpty() ? java.util.Set.of() : java.util.Set.of(state.split(","));
         for (Path p : inputs) {
             try (JfrReader jfr = open(p)) {
-                StackConverter c = new StackConverter(jfr, args, graph, options.splitKind(), scale);
+                StackConverter c = new StackConverter(jfr, args, graph, options.splitKind(), scale, states,
+                        options.fromMs(), options.toMs());
                 c.convert();
                 total += c.total();
                 virtual += c.virtualTotal();

@@ -1,14 +1,19 @@
 package dev.loomscope.flamegraphs.render;
 
+import java.io.IOException;
+import java.util.Set;
 import one.convert.Arguments;
 import one.convert.CallStack;
+import one.convert.Filter;
 import one.convert.FlameGraph;
 import one.convert.Frame;
 import one.convert.JfrConverter;
 import one.jfr.JfrReader;
 import one.jfr.StackTrace;
 import one.jfr.event.AllocationSample;
+import one.jfr.event.ContendedLock;
 import one.jfr.event.Event;
+import one.jfr.event.ExecutionSample;
 
 /**
  * Adds the samples of one recording to a flame graph, optionally under a root telling virtual
@@ -26,11 +31,52 @@ final class StackConverter extends JfrConverter {
     private long total;
     private long virtualTotal;
 
-    StackConverter(JfrReader jfr, Arguments args, FlameGraph target, boolean splitKind, long scale) {
+    private final Set<String> states;
+    private final long fromMs;
+    private final long toMs;
+
+    /**
+     * @param states thread-state names (STATE_ prefix dropped) to keep, or empty for all
+     * @param fromMs window start in ms from the recording start (negative: from its end), or 0
+     * @param toMs   window end, likewise, or 0
+     */
+    StackConverter(JfrReader jfr, Arguments args, FlameGraph target, boolean splitKind, long scale,
+            Set<String> states, long fromMs, long toMs) {
         super(jfr, args);
         this.target = target;
         this.splitKind = splitKind;
         this.scale = scale;
+        this.states = states;
+        this.fromMs = fromMs;
+        this.toMs = toMs;
+    }
+
+    /**
+     * Reads the samples of the chunk. The thread state is matched by name in each chunk: a
+     * jfrsync file has JDK chunks and async-profiler chunks whose state enums differ, so a filter
+     * made from the first chunk's numbering (as the converter's own) would be wrong or fail.
+     */
+    @Override
+    protected void collectEvents(Filter unused) throws IOException {
+        Class<? extends Event> type = args.alloc ? AllocationSample.class : args.lock ? ContendedLock.class : ExecutionSample.class;
+        for (Event e; (e = jfr.readEvent(type)) != null; ) {
+            if (!states.isEmpty() && e instanceof ExecutionSample s) {
+                String name = jfr.getEnumValue("jdk.types.ThreadState", s.threadState);
+                if (name == null || !states.contains(name.startsWith("STATE_") ? name.substring(6) : name)) {
+                    continue;
+                }
+            }
+            if (fromMs != 0 || toMs != 0) {
+                long ms = (jfr.eventTimeToNanos(e.time) - jfr.startNanos) / 1_000_000;
+                long span = (jfr.endNanos - jfr.startNanos) / 1_000_000;
+                long from = fromMs < 0 ? span + fromMs : fromMs;
+                long to = toMs == 0 ? Long.MAX_VALUE : toMs < 0 ? span + toMs : toMs;
+                if (ms < from || ms > to) {
+                    continue;
+                }
+            }
+            collector.collect(e);
+        }
     }
 
     @Override

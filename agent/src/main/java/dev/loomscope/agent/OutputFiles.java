@@ -1,0 +1,98 @@
+package dev.loomscope.agent;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * Names and places the output: {@code <out>/<label>-<pid>-<yyyyMMdd-HHmmss>.jfr} and {@code .html},
+ * written under a hidden temporary name (owner-only permissions) and renamed when complete.
+ */
+final class OutputFiles {
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private final Path dir;
+    private final String base;
+
+    private OutputFiles(Path dir, String base) {
+        this.dir = dir;
+        this.base = base;
+    }
+
+    /** Creates the directory and checks it is writable now, not at exit. */
+    static OutputFiles create(Path dir, String label) throws IOException {
+        Path abs = dir.toAbsolutePath().normalize();
+        Files.createDirectories(abs);
+        if (!Files.isWritable(abs)) {
+            throw new IOException(abs + " is not writable");
+        }
+        String stem = sanitize(label) + "-" + ProcessHandle.current().pid() + "-" + LocalDateTime.now().format(STAMP);
+        return new OutputFiles(abs, stem);
+    }
+
+    static String sanitize(String label) {
+        String s = label.replaceAll("[^A-Za-z0-9._-]+", "_");
+        return s.isEmpty() ? "run" : s.length() > 80 ? s.substring(0, 80) : s;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** A fresh hidden temporary file for {@code extension}, owner read/write only. */
+    Path temporary(String extension) throws IOException {
+        for (int i = 0; ; i++) {
+            Path tmp = dir.resolve("." + base + (i == 0 ? "" : "-" + i) + extension + ".part");
+            try {
+                return Files.createFile(tmp, ownerOnly());
+            } catch (FileAlreadyExistsException taken) {
+                // another run of this pid? try the next name
+            }
+        }
+    }
+
+    /** Moves a complete temporary file to its final, unique name. */
+    Path publish(Path tmp, String extension) throws IOException {
+        for (int i = 0; ; i++) {
+            Path target = dir.resolve(base + (i == 0 ? "" : "-" + i) + extension);
+            if (Files.exists(target)) {
+                continue;
+            }
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target);
+            }
+            return target;
+        }
+    }
+
+    /** Moves a complete temporary file to {@code target}. */
+    void publishAs(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** The final name the .jfr will get (for the .html beside it). */
+    static Path sibling(Path jfr, String extension) {
+        String name = jfr.getFileName().toString();
+        return jfr.resolveSibling(name.substring(0, name.length() - 4) + extension);
+    }
+
+    static FileAttribute<?>[] ownerOnly() {
+        return FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+    }
+}

@@ -1,0 +1,55 @@
+package dev.loomscope.agent;
+
+import dev.loomscope.agent.options.AgentOptions;
+import dev.loomscope.agent.options.Durations;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.util.HashMap;
+import java.util.Map;
+import jdk.jfr.Configuration;
+
+/** The JFR settings of a loomscope recording: the chosen base settings plus what the analyzer needs. */
+final class RecordingSettings {
+    private RecordingSettings() {}
+
+    static Map<String, String> build(AgentOptions o, boolean jfrSampling) throws IOException, ParseException {
+        String base = o.string("settings");
+        Configuration c = base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
+        Map<String, String> s = new HashMap<>(c.getSettings());
+        String ctxsw = Durations.jfr(o.duration("ctxsw-period"));
+        enable(s, "jdk.VirtualThreadPinned");
+        s.put("jdk.VirtualThreadPinned#stackTrace", "true");
+        s.put("jdk.VirtualThreadPinned#threshold", Durations.jfr(o.duration("pinned-threshold")));
+        enable(s, "jdk.VirtualThreadSubmitFailed");
+        s.put("jdk.VirtualThreadSubmitFailed#stackTrace", "true");
+        enable(s, "jdk.ThreadContextSwitchRate");
+        s.put("jdk.ThreadContextSwitchRate#period", ctxsw);
+        for (String gc : new String[] {"jdk.GarbageCollection", "jdk.GCPhasePause", "jdk.GCHeapSummary", "jdk.GCConfiguration"}) {
+            enable(s, gc);
+        }
+        enable(s, "jdk.ObjectAllocationSample");
+        enable(s, "jdk.JavaThreadStatistics");
+        s.put("jdk.JavaThreadStatistics#period", "1 s");
+        enable(s, "jdk.CPULoad");
+        s.put("jdk.CPULoad#period", "1 s");
+        s.put("jdk.ExecutionSample#enabled", Boolean.toString(jfrSampling));
+        if (jfrSampling) {
+            s.put("jdk.ExecutionSample#period", Durations.jfr(o.duration("interval")));
+        }
+        String env = Boolean.toString(o.on("record-env"));
+        for (String secret : new String[] {"jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty", "jdk.SystemProcess"}) {
+            s.put(secret + "#enabled", env);
+        }
+        enable(s, "loomscope.RunInfo");
+        enable(s, "loomscope.ContextSwitches");
+        s.put("loomscope.ContextSwitches#period", ctxsw);
+        enable(s, "loomscope.SchedulerSample");
+        s.put("loomscope.SchedulerSample#period", ctxsw);
+        return s;
+    }
+
+    private static void enable(Map<String, String> s, String event) {
+        s.put(event + "#enabled", "true");
+    }
+}

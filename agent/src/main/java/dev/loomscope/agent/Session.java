@@ -1,0 +1,267 @@
+package dev.loomscope.agent;
+
+import dev.loomscope.agent.events.ContextSwitchCounter;
+import dev.loomscope.agent.events.ContextSwitchesEvent;
+import dev.loomscope.agent.events.RunInfoEvent;
+import dev.loomscope.agent.events.SchedulerSampleEvent;
+import dev.loomscope.agent.options.AgentOptions;
+import dev.loomscope.flamegraphs.profiler.ProfilerLibrary;
+import dev.loomscope.flamegraphs.profiler.ProfilerSettings;
+import dev.loomscope.flamegraphs.profiler.ProfilerStarter;
+import dev.loomscope.flamegraphs.render.FlameOptions;
+import dev.loomscope.flamegraphs.render.FlameRenderer;
+import dev.loomscope.flamegraphs.render.NoSamplesException;
+import dev.loomscope.flamegraphs.render.SampleKind;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+
+/**
+ * One recording of this JVM: started by the agent, finished once at exit (normal, System.exit,
+ * SIGTERM, an OutOfMemoryError that ends the app), after {@code duration}, or on request.
+ */
+final class Session {
+    private final AgentOptions options;
+    private final OutputFiles files;
+    private final Path tmpJfr;
+    private final String mode;
+    private final Recording recording; // null when async-profiler records (jfrsync)
+    private final PinnedTracer tracer;
+    private final Runnable ctxswHook;
+    private final Runnable schedulerHook;
+    private Path jfc;
+    private boolean finished;
+    private Path written;
+
+    private Session(AgentOptions options, OutputFiles files, Path tmpJfr, String mode, Recording recording,
+            PinnedTracer tracer, Runnable ctxswHook, Runnable schedulerHook, Path jfc) {
+        this.options = options;
+        this.files = files;
+        this.tmpJfr = tmpJfr;
+        this.mode = mode;
+        this.recording = recording;
+        this.tracer = tracer;
+        this.ctxswHook = ctxswHook;
+        this.schedulerHook = schedulerHook;
+        this.jfc = jfc;
+    }
+
+    static Session start(AgentOptions o) throws Exception {
+        OutputFiles files;
+        try {
+            files = OutputFiles.create(o.out(), o.isSet("label") ? o.string("label") : mainName());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write to " + o.out().toAbsolutePath() + " (" + e.getMessage()
+                    + "); nothing will be recorded: choose another directory with out=...", e);
+        }
+        Runnable ctxsw = contextSwitchHook();
+        FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
+        Runnable scheduler = schedulerHook();
+        if (scheduler != null) {
+            FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
+        }
+        Path tmp = files.temporary(".jfr");
+        String mode = "off";
+        Recording recording = null;
+        Path jfc = null;
+        List<String> kinds = o.profile();
+        if (!kinds.isEmpty()) {
+            jfc = Files.createTempFile("loomscope-", ".jfc", OutputFiles.ownerOnly());
+            JfcWriter.write(RecordingSettings.build(o, false), jfc);
+            Path libDir = o.isSet("libdir") ? Path.of(o.string("libdir")) : null;
+            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), jfc.toString(), tmp);
+            var started = ProfilerStarter.start(libDir, settings);
+            mode = started.mode();
+            if (started.fallbackNote() != null) {
+                AgentLog.warn(started.fallbackNote());
+            }
+        }
+        if (!mode.equals("off") && !mode.equals("jfr")) {
+            Files.deleteIfExists(jfc); // async-profiler has read it
+            jfc = null;
+        } else {
+            Map<String, String> settings = RecordingSettings.build(o, mode.equals("jfr"));
+            recording = new Recording(settings);
+            recording.setName("loomscope");
+            recording.setToDisk(true);
+            if (!o.duration("max-age").isZero()) {
+                recording.setMaxAge(o.duration("max-age"));
+            }
+            if (o.maxSizeBytes() > 0) {
+                recording.setMaxSize(o.maxSizeBytes());
+            }
+            recording.setDestination(tmp);
+            recording.setDumpOnExit(true);
+            recording.start();
+        }
+        PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
+                : PinnedTracer.start(o.duration("pinned-threshold"), o.string("trace-pinned").equals("full"));
+        Session s = new Session(o, files, tmp, mode, recording, tracer, ctxsw, scheduler, jfc);
+        s.runInfo();
+        return s;
+    }
+
+    private void runInfo() {
+        RunInfoEvent e = new RunInfoEvent();
+        e.label = options.isSet("label") ? options.string("label") : mainName();
+        e.threadKind = options.string("threads");
+        e.command = System.getProperty("sun.java.command", "");
+        e.jdk = Runtime.version() + " (" + System.getProperty("java.vendor", "?") + ")";
+        e.agentOptions = options.given();
+        e.cpus = Runtime.getRuntime().availableProcessors();
+        e.profilingMode = mode;
+        String v = Session.class.getPackage().getImplementationVersion();
+        e.agentVersion = v == null ? "dev" : v;
+        e.commit();
+    }
+
+    String mode() {
+        return mode;
+    }
+
+    /** Stops and writes the files; runs once, whoever asks first. Returns the .jfr written, or null. */
+    synchronized Path finish() {
+        if (finished) {
+            return written;
+        }
+        finished = true;
+        if (tracer != null) {
+            try {
+                tracer.stop();
+            } catch (RuntimeException ignored) {
+                // the stream may already be closed by JFR's own shutdown
+            }
+        }
+        FlightRecorder.removePeriodicEvent(ctxswHook);
+        if (schedulerHook != null) {
+            FlightRecorder.removePeriodicEvent(schedulerHook);
+        }
+        try {
+            if (recording != null) {
+                try {
+                    recording.stop(); // writes the destination
+                } catch (IllegalStateException alreadyClosed) {
+                    // JFR's shutdown hook was first and has written the destination
+                }
+            } else {
+                ProfilerLibrary.load(null).execute("stop");
+            }
+            if (jfc != null) {
+                Files.deleteIfExists(jfc);
+            }
+            if (Files.size(tmpJfr) == 0) {
+                Files.deleteIfExists(tmpJfr);
+                AgentLog.warn("the recording is empty; nothing written");
+                return null;
+            }
+            written = files.publish(tmpJfr, ".jfr");
+        } catch (Throwable t) {
+            AgentLog.failure("could not write the recording " + tmpJfr, t);
+            return null;
+        }
+        if (options.on("flame")) {
+            writeFlame(written);
+        }
+        AgentLog.warn("recording written to " + written);
+        return written;
+    }
+
+    private void writeFlame(Path jfr) {
+        SampleKind kind = mode.equals("async-profiler") ? SampleKind.valueOf(options.profile().get(0).toUpperCase(java.util.Locale.ROOT))
+                : SampleKind.CPU;
+        try {
+            Path tmp = files.temporary(".html");
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                FlameRenderer.render(List.of(jfr), FlameOptions.of(kind).withSplitKind(true)
+                        .withTitle(jfr.getFileName() + " (" + kind.label() + ")"), false, out);
+            }
+            files.publishAs(tmp, OutputFiles.sibling(jfr, ".html"));
+        } catch (NoSamplesException e) {
+            cleanupHtml();
+        } catch (Throwable t) {
+            cleanupHtml();
+            AgentLog.failure("no flame graph", t);
+        }
+    }
+
+    private void cleanupHtml() {
+        try (var s = Files.list(files.dir())) {
+            s.filter(p -> p.getFileName().toString().endsWith(".html.part")).forEach(p -> p.toFile().delete());
+        } catch (Exception ignored) {
+            // best effort
+        }
+    }
+
+    static String mainName() {
+        String cmd = System.getProperty("sun.java.command", "").strip();
+        if (cmd.isEmpty()) {
+            return "java";
+        }
+        String first = cmd.split("\\s+")[0];
+        if (first.endsWith(".jar")) {
+            String name = Path.of(first).getFileName().toString();
+            return name.substring(0, name.length() - 4);
+        }
+        int dot = first.lastIndexOf('.');
+        return dot >= 0 && dot < first.length() - 1 ? first.substring(dot + 1) : first;
+    }
+
+    private static Runnable contextSwitchHook() {
+        String source = ContextSwitchCounter.source();
+        if (source == null) {
+            AgentLog.warn("process context switches are not available on this platform (loomscope.ContextSwitches not recorded)");
+            return () -> {};
+        }
+        long[][] previous = {ContextSwitchCounter.read()};
+        return () -> {
+            long[] now = ContextSwitchCounter.read();
+            if (now == null || previous[0] == null) {
+                previous[0] = now;
+                return;
+            }
+            ContextSwitchesEvent e = new ContextSwitchesEvent();
+            e.voluntary = Math.max(0, now[0] - previous[0][0]);
+            e.involuntary = Math.max(0, now[1] - previous[0][1]);
+            e.source = source;
+            e.commit();
+            previous[0] = now;
+        };
+    }
+
+    /** The JDK 24+ VirtualThreadSchedulerMXBean, read reflectively (absent on 21-23: no events). */
+    private static Runnable schedulerHook() {
+        try {
+            @SuppressWarnings("unchecked")
+            Class<? extends java.lang.management.PlatformManagedObject> type =
+                    (Class<? extends java.lang.management.PlatformManagedObject>) Class.forName("jdk.management.VirtualThreadSchedulerMXBean");
+            Object bean = ManagementFactory.getPlatformMXBean(type);
+            if (bean == null) {
+                return null;
+            }
+            Method parallelism = type.getMethod("getParallelism");
+            Method poolSize = type.getMethod("getPoolSize");
+            Method mounted = type.getMethod("getMountedVirtualThreadCount");
+            Method queued = type.getMethod("getQueuedVirtualThreadCount");
+            return () -> {
+                try {
+                    SchedulerSampleEvent e = new SchedulerSampleEvent();
+                    e.parallelism = (int) parallelism.invoke(bean);
+                    e.poolSize = (int) poolSize.invoke(bean);
+                    e.mountedVirtualThreads = (int) mounted.invoke(bean);
+                    e.queuedVirtualThreads = (long) queued.invoke(bean);
+                    e.commit();
+                } catch (ReflectiveOperationException | RuntimeException ignored) {
+                    // a sample missed is no harm
+                }
+            };
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError absent) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.loomscope.agent.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+
+/**
+ * {@code loomscope.ContextSwitches}: context switches of this process since the previous event
+ * (the JDK's jdk.ThreadContextSwitchRate counts the whole machine).
+ */
+@Name("loomscope.ContextSwitches")
+@Label("Process Context Switches")
+@Category("loomscope")
+@Description("Voluntary and involuntary context switches of this process since the previous event")
+@Period("1 s")
+@StackTrace(false)
+public final class ContextSwitchesEvent extends jdk.jfr.Event {
+    @Label("Voluntary")
+    @Description("The process gave up the CPU (blocked, slept, parked)")
+    public long voluntary;
+
+    @Label("Involuntary")
+    @Description("The scheduler took the CPU away (time slice over, preempted)")
+    public long involuntary;
+
+    @Label("Source")
+    @Description("getrusage (all threads, living and ended) or proc (living threads only)")
+    public String source;
+}

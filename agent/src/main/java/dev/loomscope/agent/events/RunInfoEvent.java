@@ -1,0 +1,44 @@
+package dev.loomscope.agent.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * {@code loomscope.RunInfo}: once per recording, what ran and how it was recorded. Stable schema:
+ * fields may be added, never renamed.
+ */
+@Name("loomscope.RunInfo")
+@Label("Run Info")
+@Category("loomscope")
+@Description("What ran and how it was recorded")
+@StackTrace(false)
+public final class RunInfoEvent extends jdk.jfr.Event {
+    @Label("Label")
+    public String label;
+
+    @Label("Thread Kind")
+    @Description("platform, virtual, mixed or unknown")
+    public String threadKind;
+
+    @Label("Command")
+    public String command;
+
+    @Label("JDK")
+    public String jdk;
+
+    @Label("Agent Options")
+    public String agentOptions;
+
+    @Label("CPUs")
+    public int cpus;
+
+    @Label("Profiling Mode")
+    @Description("cpu, ctimer, itimer (async-profiler engines), async-profiler (wall/alloc/lock only), jfr or off")
+    public String profilingMode;
+
+    @Label("Agent Version")
+    public String agentVersion;
+}

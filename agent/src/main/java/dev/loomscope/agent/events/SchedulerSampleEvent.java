@@ -1,0 +1,29 @@
+package dev.loomscope.agent.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+
+/** {@code loomscope.SchedulerSample}: the virtual-thread scheduler's state (JDK 24+). */
+@Name("loomscope.SchedulerSample")
+@Label("Virtual Thread Scheduler")
+@Category("loomscope")
+@Description("Parallelism, pool size, mounted and queued virtual threads (JDK 24+)")
+@Period("1 s")
+@StackTrace(false)
+public final class SchedulerSampleEvent extends jdk.jfr.Event {
+    @Label("Parallelism")
+    public int parallelism;
+
+    @Label("Pool Size")
+    public int poolSize;
+
+    @Label("Mounted Virtual Threads")
+    public int mountedVirtualThreads;
+
+    @Label("Queued Virtual Threads")
+    public long queuedVirtualThreads;
+}

@@ -1,0 +1,151 @@
+package dev.loomscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.agent.apps.PinningApp;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the packaged agent on a real child JVM and opens what it wrote. */
+class AgentIT {
+    static final Path AGENT = Path.of("target/loomscope-agent.jar").toAbsolutePath();
+
+    @TempDir
+    Path dir;
+
+    ChildJvm.Result run(String options, String how, String... jvmArgs) throws Exception {
+        List<String> jvm = new ArrayList<>(List.of(jvmArgs));
+        jvm.add("--enable-native-access=ALL-UNNAMED");
+        jvm.add("-javaagent:" + AGENT + "=" + options);
+        return ChildJvm.run(jvm, PinningApp.class.getName(), List.of(how), dir, 60);
+    }
+
+    List<Path> files(String suffix) throws IOException {
+        Path out = dir.resolve("rec");
+        if (!Files.isDirectory(out)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(out)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(suffix)).toList();
+        }
+    }
+
+    static Map<String, List<RecordedEvent>> read(Path jfr) throws IOException {
+        Map<String, List<RecordedEvent>> byType = new HashMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            byType.computeIfAbsent(e.getEventType().getName(), k -> new ArrayList<>()).add(e);
+        }
+        return byType;
+    }
+
+    @Test
+    void recordsEverythingTheAnalyzerNeedsIntoOneFile() throws Exception {
+        ChildJvm.Result r = run("out=rec,label=virt,threads=virtual", "normal");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        List<Path> jfrs = files(".jfr");
+        assertThat(jfrs).hasSize(1);
+        Path jfr = jfrs.get(0);
+        assertThat(jfr.getFileName().toString()).matches("virt-\\d+-\\d{8}-\\d{6}\\.jfr");
+        assertThat(Files.getPosixFilePermissions(jfr)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        assertThat(files(".html")).hasSize(1);
+        assertThat(files(".part")).isEmpty();
+
+        Map<String, List<RecordedEvent>> ev = read(jfr);
+        List<RecordedEvent> pins = ev.getOrDefault("jdk.VirtualThreadPinned", List.of());
+        assertThat(pins).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(pins).allSatisfy(p -> assertThat(p.getStackTrace().getFrames())
+                .anyMatch(f -> f.getMethod().getType().getName().startsWith(PinningApp.class.getName())));
+        long switches = ev.get("loomscope.ContextSwitches").stream()
+                .mapToLong(e -> e.getLong("voluntary") + e.getLong("involuntary")).sum();
+        assertThat(switches).isPositive();
+        assertThat(ev.get("jdk.GarbageCollection")).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(ev.get("jdk.GCHeapSummary")).isNotEmpty();
+        RecordedEvent info = ev.get("loomscope.RunInfo").get(0);
+        assertThat(info.getString("label")).isEqualTo("virt");
+        assertThat(info.getString("threadKind")).isEqualTo("virtual");
+        assertThat(info.getInt("cpus")).isPositive();
+        String mode = info.getString("profilingMode");
+        assertThat(mode).isIn("cpu", "ctimer", "itimer", "jfr");
+        assertThat(ev.getOrDefault("jdk.ExecutionSample", List.of())).isNotEmpty();
+        assertThat(ev).doesNotContainKeys("jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty");
+        assertThat(r.stderr()).contains("loomscope-agent: virtual thread pinned for")
+                .contains("at " + PinningApp.class.getName())
+                .contains("loomscope-agent: recording written to " + jfr);
+    }
+
+    @Test
+    void systemExitKeepsTheExitCodeAndTheRecording() throws Exception {
+        ChildJvm.Result r = run("out=rec", "exit3");
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(files(".jfr")).hasSize(1);
+        assertThat(read(files(".jfr").get(0))).containsKey("loomscope.RunInfo");
+    }
+
+    @Test
+    void sigtermKeepsTheRecording() throws Exception {
+        List<String> cmd = List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + AGENT + "=out=rec,profile=off", "-cp", System.getProperty("java.class.path"),
+                PinningApp.class.getName(), "wait");
+        Path log = dir.resolve("out.log");
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(log).contains("waiting") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        p.destroy(); // SIGTERM
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(files(".jfr")).as(Files.readString(log)).hasSize(1);
+        assertThat(read(files(".jfr").get(0))).containsKey("jdk.VirtualThreadPinned");
+    }
+
+    @Test
+    void outOfMemoryErrorThatEndsTheAppKeepsTheRecording() throws Exception {
+        ChildJvm.Result r = run("out=rec,profile=off", "oom", "-Xmx96m");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.stderr()).contains("OutOfMemoryError");
+        assertThat(files(".jfr")).hasSize(1);
+        assertThat(read(files(".jfr").get(0))).containsKey("loomscope.RunInfo");
+    }
+
+    @Test
+    void badOptionIsNamedAndTheAppRunsOn() throws Exception {
+        ChildJvm.Result r = run("out=rec,colour=blue,interval=fast", "normal");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.stdout()).contains("app done");
+        assertThat(r.stderr()).contains("loomscope-agent: unknown option 'colour' ignored (valid: out, label,")
+                .contains("loomscope-agent: bad value 'fast' for interval (expected a duration such as 10ms); using 10ms");
+        assertThat(files(".jfr")).hasSize(1);
+    }
+
+    @Test
+    void unwritableDirectoryIsReportedAtStartAndTheAppRunsOn() throws Exception {
+        ChildJvm.Result r = run("out=/proc/loomscope-cannot-write", "normal");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.stdout()).contains("app done");
+        List<String> lines = r.stderr().lines().filter(l -> l.startsWith("loomscope-agent:")).toList();
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).startsWith("loomscope-agent: not recording: cannot write to /proc/loomscope-cannot-write");
+        assertThat(r.stderr()).doesNotContain("Exception");
+    }
+
+    @Test
+    void recordEnvIsOptIn() throws Exception {
+        ChildJvm.Result r = run("out=rec,profile=off,record-env=on,flame=off", "normal");
+        assertThat(r.exitCode()).isZero();
+        assertThat(read(files(".jfr").get(0))).containsKey("jdk.InitialEnvironmentVariable");
+        assertThat(files(".html")).isEmpty();
+    }
+}

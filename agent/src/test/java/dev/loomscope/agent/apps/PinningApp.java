@@ -1,0 +1,72 @@
+package dev.loomscope.agent.apps;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Fixture app for the agent tests: pins virtual threads (blocking in class initializers on every
+ * JDK; in synchronized too, which pins on JDK 21-23), sleeps, allocates and runs GCs, then exits
+ * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), oom.
+ */
+public final class PinningApp {
+    static final long PIN_MILLIS = 30;
+    static volatile Object sink;
+
+    static final class Init1 { static { pause(); } }
+    static final class Init2 { static { pause(); } }
+    static final class Init3 { static { pause(); } }
+
+    static void pause() {
+        try {
+            Thread.sleep(PIN_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static synchronized void pinInSynchronized() {
+        pause();
+    }
+
+    public static void main(String[] args) throws Exception {
+        String how = args.length > 0 ? args[0] : "normal";
+        List<Thread> threads = new ArrayList<>();
+        threads.add(Thread.ofVirtual().start(() -> sink = new Init1()));
+        threads.add(Thread.ofVirtual().start(() -> sink = new Init2()));
+        threads.add(Thread.ofVirtual().start(() -> sink = new Init3()));
+        threads.add(Thread.ofVirtual().start(PinningApp::pinInSynchronized));
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 20_000; j++) {
+                sink = new byte[1024];
+            }
+            System.gc();
+        }
+        long end = System.nanoTime() + 1_200_000_000L; // CPU and sleeps for the profiler and ctxsw
+        double x = 0;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 100_000; i++) {
+                x += Math.sqrt(i);
+            }
+            Thread.sleep(1);
+        }
+        sink = x;
+        System.out.println("app done");
+        switch (how) {
+            case "exit3" -> System.exit(3);
+            case "wait" -> {
+                System.out.println("waiting");
+                Thread.sleep(600_000);
+            }
+            case "oom" -> {
+                List<long[]> hog = new ArrayList<>();
+                while (true) {
+                    hog.add(new long[1 << 20]);
+                }
+            }
+            default -> { }
+        }
+    }
+}

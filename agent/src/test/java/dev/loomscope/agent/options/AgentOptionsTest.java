@@ -1,0 +1,73 @@
+package dev.loomscope.agent.options;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AgentOptionsTest {
+
+    @Test
+    void defaultsWhenNothingIsGiven() {
+        AgentOptions o = AgentOptions.parse(null, null);
+        assertThat(o.warnings()).isEmpty();
+        assertThat(o.string("out")).isEqualTo("./loomscope-recordings");
+        assertThat(o.duration("pinned-threshold")).isEqualTo(Duration.ofMillis(1));
+        assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
+        assertThat(o.profile()).containsExactly("cpu");
+        assertThat(o.string("trace-pinned")).isEqualTo("short");
+        assertThat(o.on("record-env")).isFalse();
+        assertThat(o.on("flame")).isTrue();
+    }
+
+    @Test
+    void agentArgumentOverridesTheEnvironment() {
+        AgentOptions o = AgentOptions.parse("label=env,threads=platform", "label=arg");
+        assertThat(o.string("label")).isEqualTo("arg");
+        assertThat(o.string("threads")).isEqualTo("platform");
+        assertThat(o.given()).isEqualTo("label=env,threads=platform,label=arg");
+    }
+
+    @Test
+    void profileListsTakePlusOrCommas() {
+        assertThat(AgentOptions.parse(null, "profile=cpu+wall").profile()).containsExactly("cpu", "wall");
+        AgentOptions o = AgentOptions.parse(null, "profile=cpu,wall,alloc,label=x");
+        assertThat(o.profile()).containsExactly("cpu", "wall", "alloc");
+        assertThat(o.string("label")).isEqualTo("x");
+        assertThat(o.warnings()).isEmpty();
+        assertThat(AgentOptions.parse(null, "profile=off").profile()).isEmpty();
+    }
+
+    @Test
+    void unknownAndMalformedOptionsWarnAndKeepDefaults() {
+        AgentOptions o = AgentOptions.parse(null, "colour=blue,interval=fast,threads=green,out");
+        assertThat(o.warnings()).containsExactly(
+                "unknown option 'colour' ignored (valid: out, label, threads, duration, pinned-threshold, trace-pinned, profile, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
+                "bad value 'fast' for interval (expected a duration such as 10ms); using 10ms",
+                "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
+                "option 'out' needs a value (a directory); using ./loomscope-recordings");
+        assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
+    }
+
+    @Test
+    void sizesAndDurations() {
+        assertThat(AgentOptions.parse(null, "max-size=500m").maxSizeBytes()).isEqualTo(500L << 20);
+        assertThat(AgentOptions.parse(null, "max-size=2g").maxSizeBytes()).isEqualTo(2L << 30);
+        assertThat(Durations.parse("500us")).isEqualTo(Duration.ofNanos(500_000));
+        assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Durations.jfr(Duration.ofMillis(20))).isEqualTo("20 ms");
+        assertThat(Durations.jfr(Duration.ofNanos(1500))).isEqualTo("1500 ns");
+    }
+
+    @Test
+    void helpTableListsEveryOptionWithUnitAndDefault() {
+        String help = AgentOptions.helpText();
+        for (OptionSpec s : AgentOptions.TABLE) {
+            assertThat(help).contains(s.name());
+        }
+        assertThat(help.lines().filter(l -> l.contains("pinned-threshold")).findFirst().orElseThrow())
+                .contains("duration").contains("1ms");
+        assertThat(List.of(help.split("\n"))).hasSize(AgentOptions.TABLE.size() + 2);
+    }
+}
