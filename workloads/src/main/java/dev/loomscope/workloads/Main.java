@@ -1,0 +1,108 @@
+package dev.loomscope.workloads;
+
+import dev.loomscope.workloads.continuation.ContinuationWorkload;
+import dev.loomscope.workloads.core.Args;
+import dev.loomscope.workloads.core.BadArgumentException;
+import dev.loomscope.workloads.core.Relaunch;
+import dev.loomscope.workloads.core.Runner;
+import dev.loomscope.workloads.core.Workload;
+import dev.loomscope.workloads.echo.EchoServer;
+import dev.loomscope.workloads.echo.EchoWorkload;
+import dev.loomscope.workloads.gameoflife.GameOfLifeWorkload;
+import dev.loomscope.workloads.pinning.PinningWorkload;
+import dev.loomscope.workloads.rendezvous.RendezvousWorkload;
+import dev.loomscope.workloads.sleep.SleepWorkload;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code java -jar loomscope-workloads.jar <name> --threads platform|virtual [parameters] [--runs R] [--warmup W]}.
+ */
+public final class Main {
+
+    /** How to make a workload from its options. */
+    @FunctionalInterface
+    interface Factory {
+        Workload create(Args args) throws Exception;
+    }
+
+    record Entry(String description, Factory factory) {}
+
+    static final Map<String, Entry> WORKLOADS = new LinkedHashMap<>();
+
+    static {
+        WORKLOADS.put("echo", new Entry("HTTP echo server, thread per connection, under ab-style load (--n --c -k --client)", EchoWorkload::of));
+        WORKLOADS.put("sleep", new Entry("10,000 tasks sleeping 200 ms (--tasks --sleep-ms --executor per-task|cached)", SleepWorkload::of));
+        WORKLOADS.put("rendezvous", new Entry("two threads meet N times (--n --variant --parallelism)", RendezvousWorkload::of));
+        WORKLOADS.put("gameoflife", new Entry("Game of Life as CSP (--padding --channel --thread-per-cell --generations)", GameOfLifeWorkload::of));
+        WORKLOADS.put("pinning", new Entry("what pins on this JDK, beside each fix (--case --tasks --block-ms)", PinningWorkload::of));
+        WORKLOADS.put("continuation", new Entry("continuation freeze/thaw micro-benchmarks (--case --param-count --stack-depth)", ContinuationWorkload::of));
+    }
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+            usage();
+            return args.length == 0 ? 2 : 0;
+        }
+        String name = args[0];
+        try {
+            if (name.equals("list")) {
+                WORKLOADS.forEach((n, e) -> System.out.printf("%-13s %s%n", n, e.description()));
+                System.out.printf("%-13s %s%n", "echo-server", "the echo server alone, for external clients (--threads --port)");
+                return 0;
+            }
+            Args a = new Args(Arrays.asList(args).subList(1, args.length));
+            if (name.equals("echo-server")) {
+                return echoServer(a);
+            }
+            Entry entry = WORKLOADS.get(name);
+            if (entry == null) {
+                throw new BadArgumentException("unknown workload '" + name + "' (run 'list' to see them: "
+                        + String.join(", ", WORKLOADS.keySet()) + ")");
+            }
+            int runs = a.integer("runs", 5, 0, 100_000);
+            int warmup = a.integer("warmup", 1, 0, 100_000);
+            try (Workload w = entry.factory().create(a)) {
+                a.rejectUnknown(name);
+                if (!Relaunch.has(w.jvmProperties())) {
+                    return Relaunch.inChild(w.jvmProperties(), Main.class.getName(), Arrays.asList(args));
+                }
+                Runner.run(name, w, warmup, runs, System.out);
+            }
+            return 0;
+        } catch (BadArgumentException e) {
+            System.err.println("loomscope-workloads: " + e.getMessage());
+            return 2;
+        } catch (Exception e) {
+            System.err.println("loomscope-workloads: " + name + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 1;
+        }
+    }
+
+    private static int echoServer(Args a) throws Exception {
+        var kind = dev.loomscope.workloads.core.ThreadKind.of(a);
+        int port = a.integer("port", 8080, 0, 65535);
+        a.rejectUnknown("echo-server");
+        try (EchoServer server = new EchoServer(kind, port, 1024)) {
+            System.out.println("echo server on http://127.0.0.1:" + server.port() + "/ (" + kind.label()
+                    + " thread per connection); Ctrl-C stops it");
+            Thread.currentThread().join();
+        }
+        return 0;
+    }
+
+    private static void usage() {
+        System.out.println("usage: java -jar loomscope-workloads.jar <workload> --threads platform|virtual [parameters] [--runs 5] [--warmup 1]");
+        System.out.println("       java -jar loomscope-workloads.jar list");
+        List.of("", "workloads:").forEach(System.out::println);
+        WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s%n", n, e.description()));
+    }
+}

@@ -1,0 +1,61 @@
+package dev.loomscope.workloads.core;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
+
+/** Runs a workload W warm-up times and R measured times, one WorkloadRun event and one line per run. */
+public final class Runner {
+    private Runner() {}
+
+    /** Returns the measured runs' durations in nanoseconds. */
+    public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out) throws Exception {
+        String kind = w.threadKind();
+        out.printf(Locale.ROOT, "%s on %s threads: %s, %d warm-up + %d runs%n", name, kind, w.params(), warmup, runs);
+        for (int i = 0; i < warmup; i++) {
+            once(name, w, i, true, warmup, out);
+        }
+        long[] nanos = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            nanos[i] = once(name, w, i, false, runs, out);
+        }
+        if (runs > 0) {
+            long[] sorted = nanos.clone();
+            Arrays.sort(sorted);
+            double median = runs % 2 == 1 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2.0;
+            out.printf(Locale.ROOT, "%s %s: median %.1f ms (min %.1f, max %.1f) over %d runs%n", name, kind,
+                    median / 1e6, sorted[0] / 1e6, sorted[runs - 1] / 1e6, runs);
+        }
+        return nanos;
+    }
+
+    private static long once(String name, Workload w, int index, boolean warmup, int of, PrintStream out) throws Exception {
+        WorkloadRunEvent e = new WorkloadRunEvent();
+        e.begin();
+        long t0 = System.nanoTime();
+        Workload.Run r = w.run();
+        long nanos = System.nanoTime() - t0;
+        e.end();
+        e.workload = name;
+        e.threadKind = w.threadKind();
+        e.runIndex = index;
+        e.warmup = warmup;
+        e.units = r.units();
+        e.unit = w.unit();
+        e.params = w.params();
+        e.p50LatencyMs = r.p50LatencyMs();
+        e.p99LatencyMs = r.p99LatencyMs();
+        e.commit();
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %s %s %d/%d: %.1f ms, %.0f %s/s",
+                name, w.threadKind(), warmup ? "warm-up" : "run", index + 1, of, nanos / 1e6,
+                r.units() / (nanos / 1e9), w.unit()));
+        if (!Double.isNaN(r.p50LatencyMs())) {
+            line.append(String.format(Locale.ROOT, ", p50 %.2f ms, p99 %.2f ms", r.p50LatencyMs(), r.p99LatencyMs()));
+        }
+        if (r.note() != null) {
+            line.append(", ").append(r.note());
+        }
+        out.println(line);
+        return nanos;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.loomscope.workloads.core;
+
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+
+/** The two kinds of thread the experiments compare. */
+public enum ThreadKind {
+    PLATFORM,
+    VIRTUAL;
+
+    public static final List<String> NAMES = List.of("platform", "virtual");
+
+    public static ThreadKind of(Args args) {
+        return valueOf(args.oneOf("threads", "virtual", NAMES).toUpperCase(java.util.Locale.ROOT));
+    }
+
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public ThreadFactory factory(String name) {
+        return this == VIRTUAL ? Thread.ofVirtual().name(name, 0).factory() : Thread.ofPlatform().name(name, 0).factory();
+    }
+
+    public Thread start(String name, Runnable r) {
+        return this == VIRTUAL ? Thread.ofVirtual().name(name).start(r) : Thread.ofPlatform().name(name).start(r);
+    }
+}

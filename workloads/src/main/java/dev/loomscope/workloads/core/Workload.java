@@ -1,0 +1,32 @@
+package dev.loomscope.workloads.core;
+
+/** One experiment: set up from its options, then run any number of times. */
+public interface Workload extends AutoCloseable {
+
+    /** What one run did. */
+    record Run(long units, double p50LatencyMs, double p99LatencyMs, String note) {
+        public static Run of(long units) {
+            return new Run(units, Double.NaN, Double.NaN, null);
+        }
+    }
+
+    /** The thread kind this instance runs on (platform or virtual). */
+    String threadKind();
+
+    /** Name of the unit of work: requests, tasks, messages, frames, operations. */
+    String unit();
+
+    /** The parameters, named as in the original experiment ({@code n=10000 c=100}). */
+    String params();
+
+    /** System properties that must be set when the JVM starts (the JVM is relaunched with them). */
+    default java.util.Map<String, String> jvmProperties() {
+        return java.util.Map.of();
+    }
+
+    /** Runs once; throws when the run's correctness check fails. */
+    Run run() throws Exception;
+
+    @Override
+    default void close() throws Exception {}
+}

@@ -1,0 +1,49 @@
+package dev.loomscope.workloads.core;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * {@code loomscope.WorkloadRun}: one run of a workload; the event's duration is the run's time.
+ * Stable schema: fields may be added, never renamed.
+ */
+@Name("loomscope.WorkloadRun")
+@Label("Workload Run")
+@Category("loomscope")
+@Description("One run of a loomscope workload; the duration is the run's time")
+@StackTrace(false)
+public final class WorkloadRunEvent extends jdk.jfr.Event {
+    @Label("Workload")
+    public String workload;
+
+    @Label("Thread Kind")
+    public String threadKind;
+
+    @Label("Run Index")
+    @Description("0-based among the measured runs; warm-up runs count separately")
+    public int runIndex;
+
+    @Label("Warm-up")
+    public boolean warmup;
+
+    @Label("Units")
+    @Description("Work done in this run (requests, tasks, messages, frames, operations)")
+    public long units;
+
+    @Label("Unit")
+    public String unit;
+
+    @Label("Parameters")
+    public String params;
+
+    @Label("Latency p50 (ms)")
+    @Description("Request workloads only; NaN otherwise")
+    public double p50LatencyMs = Double.NaN;
+
+    @Label("Latency p99 (ms)")
+    @Description("Request workloads only; NaN otherwise")
+    public double p99LatencyMs = Double.NaN;
+}

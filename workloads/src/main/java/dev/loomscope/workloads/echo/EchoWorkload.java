@@ -1,0 +1,76 @@
+package dev.loomscope.workloads.echo;
+
+import dev.loomscope.workloads.core.Args;
+import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.core.Workload;
+import java.util.List;
+
+/**
+ * The thesis's echo experiment: an HTTP/1.1 echo server with a thread per connection, platform or
+ * virtual, under {@code ab -n N -c C [-k]}-style load (built-in client, or the real ab with
+ * {@code --client ab}). One run = N requests; the run's time and per-request latency are recorded.
+ *
+ * <p>{@code java -jar loomscope-workloads.jar echo --threads virtual|platform [--n 10000] [--c 100] [-k]
+ * [--client builtin|ab] [--port 0]}
+ */
+public final class EchoWorkload implements Workload {
+    private final ThreadKind kind;
+    private final int n;
+    private final int c;
+    private final boolean keepAlive;
+    private final String client;
+    private final EchoServer server;
+
+    public EchoWorkload(ThreadKind kind, int n, int c, boolean keepAlive, String client, int port) throws Exception {
+        this.kind = kind;
+        this.n = n;
+        this.c = c;
+        this.keepAlive = keepAlive;
+        this.client = client;
+        this.server = new EchoServer(kind, port, Math.max(c * 2, 512));
+    }
+
+    public static EchoWorkload of(Args a) throws Exception {
+        ThreadKind kind = ThreadKind.of(a);
+        int n = a.integer("n", 10_000, 1, 100_000_000);
+        int c = a.integer("c", 100, 1, 20_000);
+        boolean k = a.flag("k");
+        String client = a.oneOf("client", "builtin", List.of("builtin", "ab"));
+        int port = a.integer("port", 0, 0, 65535);
+        return new EchoWorkload(kind, n, c, k, client, port);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    @Override
+    public String threadKind() {
+        return kind.label();
+    }
+
+    @Override
+    public String unit() {
+        return "requests";
+    }
+
+    @Override
+    public String params() {
+        return "n=" + n + " c=" + c + " k=" + keepAlive + " client=" + client;
+    }
+
+    @Override
+    public Run run() throws Exception {
+        if (client.equals("ab")) {
+            AbClient.Result r = AbClient.run(server.port(), n, c, keepAlive);
+            return new Run(r.complete(), r.p50Ms(), r.p99Ms(), String.format(java.util.Locale.ROOT, "ab: %.3f s", r.seconds()));
+        }
+        LoadGenerator.Result r = LoadGenerator.run(server.port(), n, c, keepAlive);
+        return new Run(r.requests(), r.percentileMs(50), r.percentileMs(99), null);
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+    }
+}

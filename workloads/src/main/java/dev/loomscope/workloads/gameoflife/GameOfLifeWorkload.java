@@ -1,0 +1,75 @@
+package dev.loomscope.workloads.gameoflife;
+
+import dev.loomscope.workloads.channels.Channels;
+import dev.loomscope.workloads.core.Args;
+import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.core.Workload;
+import java.util.Arrays;
+
+/**
+ * Game of Life CSP (the virtual-thread showcase of the JEP 425 era, and the presentation's
+ * perfnorm table): cells as processes exchanging liveness over channels of type BlockingQueue,
+ * BlockingTransfer, LockedSingleValue or OneToOneParking; thread per cell or per core; padding
+ * 5, 25, 100. One run = {@code generations} generations; the metric is frames per second. Each run
+ * is checked against the sequential Game of Life.
+ *
+ * <p>{@code java -jar loomscope-workloads.jar gameoflife --threads virtual|platform [--padding 25]
+ * [--channel BlockingQueue] [--thread-per-cell true] [--generations 50]}
+ */
+public final class GameOfLifeWorkload implements Workload {
+    private final ThreadKind kind;
+    private final int padding;
+    private final String channel;
+    private final boolean threadPerCell;
+    private final int generations;
+    private final Board seed;
+    private final Board expected;
+
+    public GameOfLifeWorkload(ThreadKind kind, int padding, String channel, boolean threadPerCell, int generations) {
+        this.kind = kind;
+        this.padding = padding;
+        this.channel = channel;
+        this.threadPerCell = threadPerCell;
+        this.generations = generations;
+        this.seed = Board.seeded(padding);
+        Board b = seed;
+        for (int g = 0; g < generations; g++) {
+            b = b.step();
+        }
+        this.expected = b;
+    }
+
+    public static GameOfLifeWorkload of(Args a) {
+        ThreadKind kind = ThreadKind.of(a);
+        int padding = a.integer("padding", 25, 0, 500);
+        String channel = a.oneOf("channel", "BlockingQueue", Channels.GAME_OF_LIFE_TYPES);
+        String perCell = a.oneOf("thread-per-cell", "true", java.util.List.of("true", "false"));
+        int generations = a.integer("generations", 50, 1, 1_000_000);
+        return new GameOfLifeWorkload(kind, padding, channel, perCell.equals("true"), generations);
+    }
+
+    @Override
+    public String threadKind() {
+        return kind.label();
+    }
+
+    @Override
+    public String unit() {
+        return "frames";
+    }
+
+    @Override
+    public String params() {
+        return "padding=" + padding + " cells=" + seed.cells() + " channelType=" + channel + " threadPerCell=" + threadPerCell
+                + " generations=" + generations;
+    }
+
+    @Override
+    public Run run() throws Exception {
+        Board result = new CspGameOfLife(seed, kind, channel, threadPerCell).run(generations);
+        if (!Arrays.equals(result.alive, expected.alive)) {
+            throw new IllegalStateException("the CSP board differs from the sequential Game of Life after " + generations + " generations");
+        }
+        return Run.of(generations);
+    }
+}

@@ -1,0 +1,102 @@
+package dev.loomscope.workloads.rendezvous;
+
+import dev.loomscope.workloads.channels.Channels;
+import dev.loomscope.workloads.channels.LongChannel;
+import dev.loomscope.workloads.core.Args;
+import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.core.Workload;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The rendezvous experiment of the Loom continuation studies: a sender and a receiver thread meet
+ * {@code n} times; the sender sends 1..n, the receiver sums, and the sum is checked against
+ * n(n+1)/2. Variants: park, park-yield, spin-yield-park, synchronous-queue, exchanger and the
+ * allocation-free varhandle. {@code --parallelism P} sets the virtual-thread scheduler's
+ * parallelism, maxPoolSize and minRunnable to P (the JVM is relaunched with them when needed).
+ *
+ * <p>{@code java -jar loomscope-workloads.jar rendezvous --threads virtual|platform [--n 1000000]
+ * [--variant exchanger] [--parallelism 1]}
+ */
+public final class RendezvousWorkload implements Workload {
+    private final ThreadKind kind;
+    private final long n;
+    private final String variant;
+    private final String parallelism;
+
+    public RendezvousWorkload(ThreadKind kind, long n, String variant, String parallelism) {
+        this.kind = kind;
+        this.n = n;
+        this.variant = variant;
+        this.parallelism = parallelism;
+    }
+
+    public static RendezvousWorkload of(Args a) {
+        ThreadKind kind = ThreadKind.of(a);
+        long n = a.longValue("n", 1_000_000, 1, 10_000_000_000L);
+        String variant = a.oneOf("variant", "exchanger", Channels.VARIANTS);
+        String p = a.has("parallelism") ? Integer.toString(a.integer("parallelism", 1, 1, 4096)) : null;
+        return new RendezvousWorkload(kind, n, variant, p);
+    }
+
+    /** The scheduler properties --parallelism asks for (empty without it). */
+    @Override
+    public Map<String, String> jvmProperties() {
+        return parallelism == null ? Map.of() : Map.of(
+                "jdk.virtualThreadScheduler.parallelism", parallelism,
+                "jdk.virtualThreadScheduler.maxPoolSize", parallelism,
+                "jdk.virtualThreadScheduler.minRunnable", parallelism);
+    }
+
+    @Override
+    public String threadKind() {
+        return kind.label();
+    }
+
+    @Override
+    public String unit() {
+        return "messages";
+    }
+
+    @Override
+    public String params() {
+        return "n=" + n + " variant=" + variant + (parallelism == null ? "" : " parallelism=" + parallelism);
+    }
+
+    @Override
+    public Run run() throws Exception {
+        LongChannel ch = Channels.create(variant);
+        long[] sum = new long[1];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread receiver = kind.start("rendezvous-receiver", () -> {
+            try {
+                long s = 0;
+                for (long i = 0; i < n; i++) {
+                    s += ch.receive();
+                }
+                sum[0] = s;
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        });
+        Thread sender = kind.start("rendezvous-sender", () -> {
+            try {
+                for (long i = 1; i <= n; i++) {
+                    ch.send(i);
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        });
+        sender.join();
+        receiver.join();
+        if (failure.get() != null) {
+            throw new IllegalStateException("rendezvous failed: " + failure.get(), failure.get());
+        }
+        long expected = n * (n + 1) / 2;
+        if (sum[0] != expected) {
+            throw new IllegalStateException("sum " + sum[0] + " != n(n+1)/2 = " + expected);
+        }
+        return Run.of(n);
+    }
+}

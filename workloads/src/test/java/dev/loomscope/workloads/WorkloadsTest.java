@@ -1,0 +1,205 @@
+package dev.loomscope.workloads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.loomscope.workloads.channels.Channels;
+import dev.loomscope.workloads.continuation.ContinuationWorkload;
+import dev.loomscope.workloads.core.Args;
+import dev.loomscope.workloads.core.BadArgumentException;
+import dev.loomscope.workloads.core.Runner;
+import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.core.Workload;
+import dev.loomscope.workloads.echo.AbClient;
+import dev.loomscope.workloads.echo.EchoServer;
+import dev.loomscope.workloads.echo.EchoWorkload;
+import dev.loomscope.workloads.echo.LoadGenerator;
+import dev.loomscope.workloads.gameoflife.Board;
+import dev.loomscope.workloads.gameoflife.GameOfLifeWorkload;
+import dev.loomscope.workloads.pinning.PinningWorkload;
+import dev.loomscope.workloads.rendezvous.RendezvousWorkload;
+import dev.loomscope.workloads.sleep.SleepWorkload;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class WorkloadsTest {
+
+    static Args args(String... a) {
+        return new Args(List.of(a));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void echoBodiesEqualTheRequests(ThreadKind kind) throws Exception {
+        try (EchoWorkload w = new EchoWorkload(kind, 300, 8, false, "builtin", 0)) {
+            Workload.Run r = w.run(); // the client checks every body against its request
+            assertThat(r.units()).isEqualTo(300);
+            assertThat(r.p99LatencyMs()).isGreaterThanOrEqualTo(r.p50LatencyMs()).isPositive();
+        }
+        try (EchoWorkload w = new EchoWorkload(kind, 300, 8, true, "builtin", 0)) {
+            assertThat(w.run().units()).isEqualTo(300);
+        }
+    }
+
+    @Test
+    void echoServerSpeaksHttp11() throws Exception {
+        try (EchoServer server = new EchoServer(ThreadKind.VIRTUAL, 0, 16);
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            String request = "POST /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello";
+            OutputStream out = s.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = s.getInputStream();
+            byte[] head = readHead(in);
+            String h = new String(head, StandardCharsets.ISO_8859_1);
+            assertThat(h).startsWith("HTTP/1.1 200 OK\r\n").contains("Content-Length: " + request.length()).contains("Connection: keep-alive");
+            assertThat(new String(in.readNBytes(request.length()), StandardCharsets.ISO_8859_1)).isEqualTo(request);
+        }
+    }
+
+    static byte[] readHead(InputStream in) throws Exception {
+        var b = new ByteArrayOutputStream();
+        while (!b.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            b.write(in.read());
+        }
+        return b.toByteArray();
+    }
+
+    @Test
+    void abParserReadsApacheBenchOutput() throws Exception {
+        String out = """
+                Concurrency Level:      100
+                Time taken for tests:   0.412 seconds
+                Complete requests:      10000
+                Failed requests:        0
+                Percentage of the requests served within a certain time (ms)
+                  50%      4
+                  66%      4
+                  99%     11
+                 100%     15 (longest request)
+                """;
+        assertThat(AbClient.parse(out)).isEqualTo(new AbClient.Result(0.412, 10000, 4, 11));
+    }
+
+    @Test
+    void realApacheBenchAndTheBuiltInClientAgreeInMagnitude() throws Exception {
+        assumeTrue(AbClient.available(), "ab (apache2-utils) is not installed");
+        try (EchoServer server = new EchoServer(ThreadKind.VIRTUAL, 0, 512)) {
+            LoadGenerator.run(server.port(), 2000, 20, false); // warm up
+            double builtin = LoadGenerator.run(server.port(), 2000, 20, false).nanos() / 1e9;
+            double ab = AbClient.run(server.port(), 2000, 20, false).seconds();
+            assertThat(ab / builtin).isBetween(0.1, 10.0);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void sleepCompletesEveryTask(ThreadKind kind) throws Exception {
+        assertThat(new SleepWorkload(kind, "per-task", 200, 20).run().units()).isEqualTo(200);
+        assertThat(new SleepWorkload(kind, "cached", 200, 20).run().units()).isEqualTo(200);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void rendezvousSumIsChecked(ThreadKind kind) throws Exception {
+        for (String variant : Channels.VARIANTS) {
+            assertThat(new RendezvousWorkload(kind, 20_000, variant, null).run().units()).as(variant).isEqualTo(20_000);
+        }
+    }
+
+    @Test
+    void rendezvousParallelismAsksForTheSchedulerProperties() {
+        var w = RendezvousWorkload.of(args("--parallelism", "1"));
+        assertThat(w.jvmProperties()).containsEntry("jdk.virtualThreadScheduler.parallelism", "1")
+                .containsEntry("jdk.virtualThreadScheduler.maxPoolSize", "1").containsEntry("jdk.virtualThreadScheduler.minRunnable", "1");
+    }
+
+    @Test
+    void boardSizesMatchTheOriginalExperiment() {
+        assertThat(Board.seeded(5).cells()).isEqualTo(874);
+        assertThat(Board.seeded(25).cells()).isEqualTo(5_074);
+        assertThat(Board.seeded(100).cells()).isEqualTo(49_324);
+        // The glider gun emits gliders: the population grows over 120 generations.
+        Board b = Board.seeded(25);
+        int start = b.population();
+        for (int g = 0; g < 120; g++) {
+            b = b.step();
+        }
+        assertThat(b.population()).isGreaterThan(start);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadKind.class)
+    void gameOfLifeCspEqualsTheSequentialGame(ThreadKind kind) throws Exception {
+        for (String channel : Channels.GAME_OF_LIFE_TYPES) {
+            for (boolean perCell : new boolean[] {true, false}) {
+                // run() throws when the CSP board differs from the sequential one
+                assertThat(new GameOfLifeWorkload(kind, 2, channel, perCell, 15).run().units()).isEqualTo(15);
+            }
+        }
+    }
+
+    @Test
+    void pinningCasesRun() throws Exception {
+        for (String c : List.of("clinit", "clinit-fixed", "synchronized", "reentrantlock")) {
+            assertThat(new PinningWorkload(ThreadKind.VIRTUAL, c, 4, 5).run().units()).as(c).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void continuationCasesRun() throws Exception {
+        for (String c : ContinuationWorkload.CASES) {
+            Workload w = ContinuationWorkload.of(args("--case", c, "--ops", "500", "--stack-depth", "10", "--param-count", "3"));
+            assertThat(w.run().units()).as(c).isEqualTo(500);
+        }
+    }
+
+    @Test
+    void everyRunIsRecordedAsAWorkloadRunEvent(@TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("runs.jfr");
+        try (Recording rec = new Recording()) {
+            rec.enable("loomscope.WorkloadRun");
+            rec.start();
+            var w = new SleepWorkload(ThreadKind.VIRTUAL, "per-task", 50, 5);
+            Runner.run("sleep", w, 1, 2, new PrintStream(new ByteArrayOutputStream()));
+            rec.stop();
+            rec.dump(jfr);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        assertThat(events).hasSize(3);
+        assertThat(events).extracting(e -> e.getBoolean("warmup")).containsExactly(true, false, false);
+        assertThat(events).extracting(e -> e.getInt("runIndex")).containsExactly(0, 0, 1);
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e.getString("workload")).isEqualTo("sleep");
+            assertThat(e.getString("threadKind")).isEqualTo("virtual");
+            assertThat(e.getLong("units")).isEqualTo(50);
+            assertThat(e.getString("params")).contains("tasks=50");
+            assertThat(e.getDuration().toMillis()).isGreaterThanOrEqualTo(5);
+            assertThat(e.getDouble("p50LatencyMs")).isNaN();
+        });
+    }
+
+    @Test
+    void badParametersAreOneLineAndExitTwo() {
+        assertThat(Main.run(new String[] {"sleep", "--threads", "green"})).isEqualTo(2);
+        assertThat(Main.run(new String[] {"nope"})).isEqualTo(2);
+        assertThatThrownBy(() -> args("--n", "x").integer("n", 1, 0, 10)).isInstanceOf(BadArgumentException.class)
+                .hasMessage("--n x: not a whole number");
+        assertThatThrownBy(() -> GameOfLifeWorkload.of(args("--channel", "Carrier"))).hasMessageContaining("expected one of BlockingQueue");
+    }
+}
