@@ -1,5 +1,6 @@
 package dev.loomscope.agent.options;
 
+import dev.loomscope.flamegraphs.profiler.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.loomscope.agent.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.flamegraphs.profiler.Durations;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -41,6 +41,10 @@ public final class Errors {
                 err.println(commandName(cmd) + ": " + ue.getMessage());
                 return ue.exitCode();
             }
+            if (ex instanceof dev.loomscope.analyzer.read.BadInputException bad) {
+                err.println(commandName(cmd) + ": " + bad.getMessage());
+                return USAGE;
+            }
             String what = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
             err.println(commandName(cmd) + ": internal error: " + what
                     + (debug(cmd) ? "" : " (run again with --debug for the stack trace)"));

@@ -10,7 +10,15 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "How does this Java program behave on platform threads versus virtual threads, and why?",
-        subcommands = {CommandLine.HelpCommand.class},
+        subcommands = {
+            SummaryCommand.class,
+            PinningCommand.class,
+            GcCommand.class,
+            HeapCommand.class,
+            CtxswCommand.class,
+            FlameCommand.class,
+            CommandLine.HelpCommand.class
+        },
         footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input."})
 public final class Main {
 

@@ -1,10 +1,10 @@
-package dev.loomscope.agent.options;
+package dev.loomscope.flamegraphs.profiler;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Durations as users write them: 10ms, 1s, 500us, 2m, 1h, 0. */
+/** Durations as users write them (profiler intervals, thresholds): 10ms, 1s, 500us, 2m, 1h, 0. */
 public final class Durations {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h)");
 

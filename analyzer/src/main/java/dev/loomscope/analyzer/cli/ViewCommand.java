@@ -1,0 +1,28 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.render.Table;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Spec;
+
+/** A command that reduces its recordings and shows one view of them as tables. */
+abstract class ViewCommand implements Callable<Integer> {
+    @Mixin
+    InputArgs in;
+
+    @Mixin
+    OutputOptions out;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    abstract List<Table> view(List<RecordingFacts> facts);
+
+    @Override
+    public Integer call() {
+        out.emit(view(in.facts()), spec.commandLine().getOut());
+        return Errors.OK;
+    }
+}

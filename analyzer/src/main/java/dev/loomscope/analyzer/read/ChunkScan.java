@@ -1,0 +1,76 @@
+package dev.loomscope.analyzer.read;
+
+import dev.loomscope.flamegraphs.jfr.BadRecordingException;
+import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Walks the chunk headers of a .jfr file before the parser sees it: each chunk starts with
+ * {@code FLR\0}, a version and its size. A last chunk that runs past the end of the file (a JVM
+ * killed while writing) is cut off with a warning; anything else out of place is corruption,
+ * reported with its byte offset. Sizes are checked against the file, never trusted for allocation.
+ */
+public final class ChunkScan {
+    static final int HEADER = 68;
+
+    /** @param completeBytes length of the prefix made of whole chunks; chunks how many */
+    public record Result(long completeBytes, int chunks, String warning) {}
+
+    private ChunkScan() {}
+
+    public static Result scan(Path file) {
+        try {
+            JfrFileCheck.check(file);
+        } catch (BadRecordingException e) {
+            throw new BadInputException(e.getMessage(), e);
+        }
+        Path abs = file.toAbsolutePath();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            long offset = 0;
+            int chunks = 0;
+            ByteBuffer header = ByteBuffer.allocate(HEADER);
+            while (offset < size) {
+                header.clear();
+                int n = ch.read(header, offset);
+                if (n < HEADER) {
+                    return truncated(abs, offset, chunks, "a chunk header is cut short at byte " + offset);
+                }
+                header.flip();
+                if (header.getInt(0) != 0x464C5200) { // "FLR\0"
+                    if (chunks == 0) {
+                        throw new BadInputException(abs + ": not a JFR recording (it does not start with FLR\\0)");
+                    }
+                    throw new BadInputException(abs + ": corrupted chunk at byte " + offset
+                            + " (no FLR magic where chunk " + (chunks + 1) + " should start; the file is damaged)");
+                }
+                long chunkSize = header.getLong(8);
+                if (chunkSize == 0 || offset + chunkSize > size) {
+                    return truncated(abs, offset, chunks, "the last chunk (at byte " + offset + ") is incomplete");
+                }
+                if (chunkSize < HEADER) {
+                    throw new BadInputException(abs + ": corrupted chunk at byte " + offset + " (size field says " + chunkSize
+                            + " bytes; the file is damaged)");
+                }
+                offset += chunkSize;
+                chunks++;
+            }
+            return new Result(size, chunks, null);
+        } catch (IOException e) {
+            throw new BadInputException(abs + ": cannot read: " + e.getMessage() + " (check the file)", e);
+        }
+    }
+
+    private static Result truncated(Path abs, long offset, int chunks, String what) {
+        if (chunks == 0) {
+            throw new BadInputException(abs + ": truncated: " + what + " and no chunk before it is complete"
+                    + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
+        }
+        return new Result(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"
+                + (chunks == 1 ? "" : "s") + " before it");
+    }
+}

@@ -1,0 +1,91 @@
+package dev.loomscope.analyzer.read;
+
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Turns what the user typed into recordings: files, globs ({@code runs/*.jfr}, {@code **}),
+ * directories (every .jfr below them), and JFR disk repositories (a directory of chunk files named
+ * {@code yyyy_MM_dd_HH_mm_ss[_NN].jfr}: one recording, chunks in order).
+ */
+public final class Inputs {
+    private static final Pattern CHUNK = Pattern.compile("\\d{4}_\\d{2}_\\d{2}_\\d{2}_\\d{2}_\\d{2}(_\\d+)?\\.jfr");
+
+    private Inputs() {}
+
+    public static List<RecordingSource> resolve(List<String> args) {
+        List<RecordingSource> out = new ArrayList<>();
+        for (String arg : args) {
+            List<RecordingSource> found = resolveOne(arg);
+            out.addAll(found);
+        }
+        return out;
+    }
+
+    static List<RecordingSource> resolveOne(String arg) {
+        if (arg.indexOf('*') >= 0 || arg.indexOf('?') >= 0 || arg.indexOf('[') >= 0) {
+            return glob(arg);
+        }
+        Path p = Path.of(arg).toAbsolutePath().normalize();
+        if (Files.isDirectory(p)) {
+            return directory(p);
+        }
+        return List.of(RecordingSource.file(p)); // checked when read: missing, empty, not JFR
+    }
+
+    private static List<RecordingSource> glob(String pattern) {
+        Path abs = Path.of(pattern).toAbsolutePath().normalize();
+        // the longest leading part without wildcards is where the walk starts
+        Path root = abs.getRoot();
+        for (Path part : abs) {
+            if (part.toString().matches(".*[*?\\[].*")) {
+                break;
+            }
+            root = root.resolve(part);
+        }
+        PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + abs);
+        List<RecordingSource> out = new ArrayList<>();
+        if (Files.isDirectory(root)) {
+            try (Stream<Path> s = Files.walk(root)) {
+                s.filter(Files::isRegularFile).filter(m::matches).sorted().forEach(p -> out.add(RecordingSource.file(p)));
+            } catch (IOException e) {
+                throw new BadInputException(root + ": cannot list: " + e.getMessage() + " (check the permissions)");
+            }
+        }
+        if (out.isEmpty()) {
+            throw new BadInputException(abs + ": no file matches (check the pattern)");
+        }
+        return out;
+    }
+
+    private static List<RecordingSource> directory(Path dir) {
+        List<Path> jfrs;
+        try (Stream<Path> s = Files.walk(dir)) {
+            jfrs = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".jfr")).sorted().toList();
+        } catch (IOException e) {
+            throw new BadInputException(dir + ": cannot list: " + e.getMessage() + " (check the permissions)");
+        }
+        if (jfrs.isEmpty()) {
+            throw new BadInputException(dir + ": no .jfr files in this directory (name recordings or a JFR repository)");
+        }
+        List<RecordingSource> out = new ArrayList<>();
+        // Chunk files grouped by their directory make one recording each; other files stand alone.
+        var byDir = new java.util.TreeMap<Path, List<Path>>();
+        for (Path p : jfrs) {
+            if (CHUNK.matcher(p.getFileName().toString()).matches()) {
+                byDir.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
+            } else {
+                out.add(RecordingSource.file(p));
+            }
+        }
+        byDir.forEach((d, parts) -> out.add(new RecordingSource(d, parts)));
+        return out;
+    }
+}

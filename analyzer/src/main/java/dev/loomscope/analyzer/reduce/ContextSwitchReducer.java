@@ -1,0 +1,62 @@
+package dev.loomscope.analyzer.reduce;
+
+import java.util.Set;
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * Context switches: the process's own (loomscope.ContextSwitches, deltas) and the machine's
+ * (jdk.ThreadContextSwitchRate, a rate for the whole machine).
+ */
+public final class ContextSwitchReducer implements Reducer {
+    public final Samples times = new Samples();
+    public final Samples voluntary = new Samples();
+    public final Samples involuntary = new Samples();
+    public final Samples machineTimes = new Samples();
+    public final Samples machineRate = new Samples();
+    private long voluntaryTotal;
+    private long involuntaryTotal;
+    private long firstMillis = Long.MAX_VALUE;
+    private long lastMillis = Long.MIN_VALUE;
+    private String source;
+
+    @Override
+    public Set<String> eventTypes() {
+        return Set.of("loomscope.ContextSwitches", "jdk.ThreadContextSwitchRate");
+    }
+
+    @Override
+    public void add(RecordedEvent e) {
+        long t = e.getStartTime().toEpochMilli();
+        if (e.getEventType().getName().equals("jdk.ThreadContextSwitchRate")) {
+            machineTimes.add(t);
+            machineRate.add(e.getFloat("switchRate"));
+            return;
+        }
+        long v = e.getLong("voluntary");
+        long i = e.getLong("involuntary");
+        times.add(t);
+        voluntary.add(v);
+        involuntary.add(i);
+        voluntaryTotal += v;
+        involuntaryTotal += i;
+        firstMillis = Math.min(firstMillis, t);
+        lastMillis = Math.max(lastMillis, t);
+        source = e.hasField("source") ? e.getString("source") : source;
+    }
+
+    public boolean processRecorded() {
+        return times.count() > 0;
+    }
+
+    public long voluntaryTotal() {
+        return voluntaryTotal;
+    }
+
+    public long involuntaryTotal() {
+        return involuntaryTotal;
+    }
+
+    public String source() {
+        return source;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.loomscope.analyzer.reduce;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import jdk.jfr.consumer.RecordedEvent;
+
+/** jdk.GarbageCollection per collector and cause: pause times (sum of pauses per collection). */
+public final class GcReducer implements Reducer {
+    private final Map<String, Samples> pausesByCollectorAndCause = new TreeMap<>();
+    private final Samples pauses = new Samples();
+
+    @Override
+    public Set<String> eventTypes() {
+        return Set.of("jdk.GarbageCollection");
+    }
+
+    @Override
+    public void add(RecordedEvent e) {
+        double ms = e.getDuration("sumOfPauses").toNanos() / 1e6;
+        String key = e.getString("name") + " | " + e.getString("cause");
+        pausesByCollectorAndCause.computeIfAbsent(key, k -> new Samples()).add(ms);
+        pauses.add(ms);
+    }
+
+    public void merge(GcReducer o) {
+        o.pausesByCollectorAndCause.forEach((k, s) -> pausesByCollectorAndCause.computeIfAbsent(k, x -> new Samples()).addAll(s));
+        pauses.addAll(o.pauses);
+    }
+
+    /** "collector | cause" -> pauses in ms. */
+    public Map<String, Samples> byCollectorAndCause() {
+        return pausesByCollectorAndCause;
+    }
+
+    public Samples pauses() {
+        return pauses;
+    }
+}

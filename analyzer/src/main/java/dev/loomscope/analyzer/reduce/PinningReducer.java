@@ -1,0 +1,110 @@
+package dev.loomscope.analyzer.reduce;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import jdk.jfr.consumer.RecordedEvent;
+
+/** jdk.VirtualThreadPinned grouped by the top application frame, with JDK 24+ reasons when recorded. */
+public final class PinningReducer implements Reducer {
+    public static final int STACK_DEPTH = 64;
+
+    /** One group: durations in ms, reasons, blocking operations, carriers and the first stack seen. */
+    public static final class Group {
+        public final String frame;
+        public final Samples millis = new Samples();
+        public final Set<String> reasons = new TreeSet<>();
+        public final Set<String> blockingOperations = new TreeSet<>();
+        public final Set<String> carriers = new TreeSet<>();
+        public List<String> stack = List.of();
+
+        Group(String frame) {
+            this.frame = frame;
+        }
+
+        void merge(Group o) {
+            millis.addAll(o.millis);
+            reasons.addAll(o.reasons);
+            blockingOperations.addAll(o.blockingOperations);
+            carriers.addAll(o.carriers);
+            if (stack.isEmpty()) {
+                stack = o.stack;
+            }
+        }
+    }
+
+    private final Map<String, Group> groups = new LinkedHashMap<>();
+    private final Samples all = new Samples();
+    private final Map<String, Samples> byReason = new LinkedHashMap<>();
+    private boolean reasonsRecorded;
+    private long submitFailed;
+
+    @Override
+    public Set<String> eventTypes() {
+        return Set.of("jdk.VirtualThreadPinned", "jdk.VirtualThreadSubmitFailed");
+    }
+
+    @Override
+    public void add(RecordedEvent e) {
+        if (e.getEventType().getName().equals("jdk.VirtualThreadSubmitFailed")) {
+            submitFailed++;
+            return;
+        }
+        String frame = Frames.topApplicationFrame(e.getStackTrace());
+        Group g = groups.computeIfAbsent(frame, Group::new);
+        double ms = e.getDuration().toNanos() / 1e6;
+        g.millis.add(ms);
+        all.add(ms);
+        if (e.hasField("pinnedReason")) {
+            reasonsRecorded = true;
+            String r = e.getString("pinnedReason");
+            if (r != null) {
+                g.reasons.add(r);
+            }
+            String b = e.hasField("blockingOperation") ? e.getString("blockingOperation") : null;
+            if (b != null) {
+                g.blockingOperations.add(b);
+            }
+            String reasonKey = (r == null ? "(none)" : r.replaceAll(" to \\S+\\.<clinit>", " to <clinit>")) + "\u0000" + (b == null ? "(none)" : b);
+            byReason.computeIfAbsent(reasonKey, k -> new Samples()).add(ms);
+            if (e.hasField("carrierThread") && e.getThread("carrierThread") != null) {
+                g.carriers.add(e.getThread("carrierThread").getJavaName());
+            }
+        }
+        if (g.stack.isEmpty()) {
+            g.stack = Frames.top(e.getStackTrace(), STACK_DEPTH);
+        }
+    }
+
+    public void merge(PinningReducer o) {
+        o.groups.forEach((k, g) -> groups.computeIfAbsent(k, Group::new).merge(g));
+        all.addAll(o.all);
+        o.byReason.forEach((k, s) -> byReason.computeIfAbsent(k, x -> new Samples()).addAll(s));
+        reasonsRecorded |= o.reasonsRecorded;
+        submitFailed += o.submitFailed;
+    }
+
+    public Map<String, Group> groups() {
+        return groups;
+    }
+
+    /** "reason NUL blocking operation" -> durations in ms (class names in clinit reasons folded). */
+    public Map<String, Samples> reasonGroups() {
+        return byReason;
+    }
+
+    public Samples all() {
+        return all;
+    }
+
+    /** False on JDK 21-23, whose event has no pinnedReason field. */
+    public boolean reasonsRecorded() {
+        return reasonsRecorded;
+    }
+
+    public long submitFailed() {
+        return submitFailed;
+    }
+}

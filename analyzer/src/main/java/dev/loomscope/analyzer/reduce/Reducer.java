@@ -1,0 +1,15 @@
+package dev.loomscope.analyzer.reduce;
+
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * A single-pass reduction of one metric: {@link #add} sees each event of a recording once, in file
+ * order; results are read after the pass. Reducers keep only what their figures need (counts, sums,
+ * the durations they report quantiles of), never the events.
+ */
+public interface Reducer {
+    /** The event types this reducer wants, by name. */
+    java.util.Set<String> eventTypes();
+
+    void add(RecordedEvent e);
+}

@@ -1,0 +1,25 @@
+package dev.loomscope.analyzer.render;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The output formats every tabular command offers. */
+public enum Format {
+    TEXT,
+    CSV,
+    JSON,
+    MD;
+
+    public static Format parse(String s) {
+        return valueOf(s.toUpperCase(Locale.ROOT));
+    }
+
+    public String render(List<Table> tables) {
+        return switch (this) {
+            case TEXT -> TextRenderer.render(tables);
+            case CSV -> CsvRenderer.render(tables);
+            case JSON -> JsonRenderer.render(tables);
+            case MD -> MarkdownRenderer.render(tables);
+        };
+    }
+}

@@ -1,0 +1,55 @@
+package dev.loomscope.analyzer.render;
+
+import java.util.List;
+
+/** Aligned text tables: text left, numbers right, units in the headers. */
+final class TextRenderer {
+    private TextRenderer() {}
+
+    static String render(List<Table> tables) {
+        StringBuilder sb = new StringBuilder();
+        for (Table t : tables) {
+            if (!sb.isEmpty()) {
+                sb.append('\n');
+            }
+            sb.append(t.title()).append('\n');
+            int n = t.columns().size();
+            int[] width = new int[n];
+            boolean[] numeric = new boolean[n];
+            for (int c = 0; c < n; c++) {
+                width[c] = t.columns().get(c).header().length();
+            }
+            for (Object[] row : t.rows()) {
+                for (int c = 0; c < n; c++) {
+                    width[c] = Math.max(width[c], t.format(c, row[c]).length());
+                    numeric[c] |= row[c] instanceof Number;
+                }
+            }
+            if (!t.rows().isEmpty()) {
+                line(sb, n, c -> t.columns().get(c).header(), width, numeric);
+                for (Object[] row : t.rows()) {
+                    line(sb, n, c -> t.format(c, row[c]), width, numeric);
+                }
+            }
+            for (String note : t.notes()) {
+                sb.append("  note: ").append(note).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, int n, java.util.function.IntFunction<String> cell, int[] width, boolean[] numeric) {
+        sb.append(' ');
+        for (int c = 0; c < n; c++) {
+            String s = cell.apply(c);
+            String pad = " ".repeat(width[c] - s.length());
+            sb.append(' ').append(numeric[c] ? pad + s : s + pad).append(c < n - 1 ? " " : "");
+        }
+        int end = sb.length();
+        while (end > 0 && sb.charAt(end - 1) == ' ') {
+            end--;
+        }
+        sb.setLength(end);
+        sb.append('\n');
+    }
+}

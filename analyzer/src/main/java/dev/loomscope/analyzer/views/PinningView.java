@@ -1,0 +1,76 @@
+package dev.loomscope.analyzer.views;
+
+import dev.loomscope.analyzer.reduce.PinningReducer;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.render.Table;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** {@code pinning}: pinned virtual threads grouped by the application frame that pinned, all inputs merged. */
+public final class PinningView {
+    private PinningView() {}
+
+    public static PinningReducer merged(List<RecordingFacts> all) {
+        PinningReducer merged = new PinningReducer();
+        all.forEach(f -> merged.merge(f.pinning));
+        return merged;
+    }
+
+    /** Up to two values, then how many more. */
+    static String few(java.util.Set<String> values) {
+        List<String> v = new ArrayList<>(values);
+        return v.size() <= 2 ? String.join("; ", v) : v.get(0) + "; " + v.get(1) + "; +" + (v.size() - 2) + " more";
+    }
+
+    /** JDK 24+: the same pins grouped by why they pinned and what blocked. */
+    static Table byReason(PinningReducer p) {
+        Table t = new Table("pinning-by-reason", "Pinned virtual threads by reason and blocking operation",
+                List.of(Table.text("reason"), Table.text("blocking operation"), Table.number("count", "events", 0), Table.number("total", "ms", 2),
+                        Table.number("max", "ms", 2)));
+        var byReason = new java.util.TreeMap<String, dev.loomscope.analyzer.reduce.Samples>();
+        p.reasonGroups().forEach((k, s) -> byReason.put(k, s));
+        byReason.forEach((k, s) -> {
+            String[] rb = k.split("\u0000", 2);
+            t.row(rb[0], rb[1], (long) s.count(), s.sum(), s.max());
+        });
+        return t;
+    }
+
+    public static List<Table> of(List<RecordingFacts> all, int stackDepth) {
+        PinningReducer p = merged(all);
+        Table t = new Table("pinning", "Pinned virtual threads by application frame",
+                List.of(Table.text("frame"), Table.number("count", "events", 0), Table.number("total", "ms", 2), Table.number("p50", "ms", 2),
+                        Table.number("p99", "ms", 2), Table.number("max", "ms", 2), Table.text("reason"), Table.text("blocking operation"),
+                        Table.text("carriers")));
+        List<PinningReducer.Group> groups = new ArrayList<>(p.groups().values());
+        groups.sort(Comparator.comparingDouble((PinningReducer.Group g) -> g.millis.sum()).reversed());
+        String notRecorded = "not recorded by this JDK";
+        for (PinningReducer.Group g : groups) {
+            t.row(g.frame, (long) g.millis.count(), g.millis.sum(), g.millis.quantile(0.5), g.millis.quantile(0.99), g.millis.max(),
+                    p.reasonsRecorded() ? few(g.reasons) : notRecorded,
+                    p.reasonsRecorded() ? few(g.blockingOperations) : notRecorded,
+                    p.reasonsRecorded() ? few(g.carriers) : notRecorded);
+        }
+        if (groups.isEmpty()) {
+            long withEvent = all.stream().filter(f -> f.summary.count("jdk.VirtualThreadPinned") > 0 || f.summary.counts().size() > 0).count();
+            t.note(withEvent == 0 ? "no events read" : "no pinned virtual threads recorded (at or above the recording's jdk.VirtualThreadPinned threshold)");
+        }
+        if (!p.reasonsRecorded() && !groups.isEmpty()) {
+            t.note("pinnedReason, blockingOperation and carrierThread are recorded from JDK 24 on");
+        }
+        if (p.submitFailed() > 0) {
+            t.note(p.submitFailed() + " virtual thread submit failures (jdk.VirtualThreadSubmitFailed)");
+        }
+        List<Table> out = new ArrayList<>(List.of(t));
+        if (p.reasonsRecorded()) {
+            out.add(byReason(p));
+        }
+        for (PinningReducer.Group g : groups) {
+            Table s = new Table("pinning-stack", "Top stack of " + g.frame, List.of(Table.text("frame")));
+            g.stack.stream().limit(stackDepth).forEach(s::row);
+            out.add(s);
+        }
+        return out;
+    }
+}
