@@ -138,6 +138,7 @@ final class Session {
                 // the stream may already be closed by JFR's own shutdown
             }
         }
+        ctxswHook.run(); // the switches since the last period: short runs would otherwise have none
         FlightRecorder.removePeriodicEvent(ctxswHook);
         if (schedulerHook != null) {
             FlightRecorder.removePeriodicEvent(schedulerHook);

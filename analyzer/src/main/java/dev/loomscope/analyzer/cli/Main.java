@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             HeapCommand.class,
             CtxswCommand.class,
             FlameCommand.class,
+            CompareCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input."})

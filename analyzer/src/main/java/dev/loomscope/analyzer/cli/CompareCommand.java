@@ -1,0 +1,83 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.compare.CompareView;
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.compare.TidyExport;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.render.Format;
+import dev.loomscope.analyzer.render.Table;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code loomscope compare}: platform vs virtual (or any groups), metric by metric. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Compares groups of recordings (by the thread kind the agent stored, or --group NAME=GLOB): per metric",
+            "boxplot and regression statistics per group, and each group against the baseline (ratio of medians with a",
+            "bootstrap CI, Mann-Whitney U, Cliff's delta) as a verdict line."})
+public final class CompareCommand implements Callable<Integer> {
+    @Mixin
+    InputArgs in;
+
+    @Mixin
+    OutputOptions out;
+
+    @Mixin
+    CompareOptions compare;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** The options compare and report share. */
+    public static final class CompareOptions {
+        @Option(names = "--group", paramLabel = "NAME=GLOB", description = "an explicit group (repeatable); default: by thread kind or label")
+        List<String> groups = new ArrayList<>();
+
+        @Option(names = "--metric", paramLabel = "NAME", split = ",", description = "metrics to compare (default: all the inputs support)")
+        List<String> metrics = new ArrayList<>();
+
+        @Option(names = "--baseline", paramLabel = "GROUP", description = "the group the others are compared with (default: platform, else the first)")
+        String baseline;
+
+        @Option(names = "--x", paramLabel = "X", defaultValue = "run", description = "regress on: run (run index) or units (units of work)")
+        String x;
+
+        @Option(names = "--export", paramLabel = "DIR", description = "write the tidy data and statistics as CSV into DIR")
+        Path export;
+
+        List<MetricResult> run(List<RecordingFacts> facts, Map<String, List<RecordingFacts>> grouped, picocli.CommandLine cmd) {
+            if (!x.equals("run") && !x.equals("units")) {
+                throw new picocli.CommandLine.ParameterException(cmd, "--x " + x + ": use run or units");
+            }
+            List<MetricResult> results = Comparer.compare(grouped, metrics, baseline, x.equals("units"));
+            if (export != null) {
+                TidyExport.write(export, grouped, results);
+            }
+            return results;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        List<RecordingFacts> facts = in.facts();
+        Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
+        List<MetricResult> results = compare.run(facts, grouped, spec.commandLine());
+        List<Table> tables = new ArrayList<>();
+        tables.add(CompareView.verdictTable(results));
+        tables.add(CompareView.boxplots(results));
+        if (out.format != Format.TEXT) {
+            tables.add(CompareView.regressions(results));
+            tables.add(CompareView.comparisons(results));
+        }
+        out.emit(tables, spec.commandLine().getOut());
+        return Errors.OK;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.loomscope.analyzer.compare;
+
+import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.stats.Boxplot;
+import dev.loomscope.analyzer.stats.Comparison;
+import dev.loomscope.analyzer.stats.Regression;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** The comparison as tables: verdicts, boxplot statistics, regression statistics. */
+public final class CompareView {
+    private CompareView() {}
+
+    public static List<String> verdicts(List<MetricResult> results) {
+        List<String> out = new ArrayList<>();
+        for (MetricResult r : results) {
+            for (String g : r.comparisons().keySet()) {
+                double ratio = r.comparisons().get(g).ratio();
+                if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) { // a zero baseline median has no ratio
+                    out.add(Comparer.verdict(r, g));
+                }
+            }
+        }
+        return out;
+    }
+
+    public static Table verdictTable(List<MetricResult> results) {
+        Table t = new Table("verdicts", "Verdicts", List.of(Table.text("verdict")));
+        verdicts(results).forEach(t::row);
+        if (t.rows().isEmpty()) {
+            t.note("nothing to compare: one group only (groups come from the thread kind the agent stored, or --group NAME=GLOB)");
+        }
+        return t;
+    }
+
+    public static Table boxplots(List<MetricResult> results) {
+        Table t = new Table("boxplot", "Boxplot statistics per group (quartiles R type 7, whiskers at 1.5 IQR)",
+                List.of(Table.text("metric"), Table.text("unit"), Table.text("group"), Table.number("n", "", 0), Table.number("min", "", 3),
+                        Table.number("lower whisker", "", 3), Table.number("q1", "", 3), Table.number("median", "", 3), Table.number("q3", "", 3),
+                        Table.number("upper whisker", "", 3), Table.number("max", "", 3), Table.number("iqr", "", 3), Table.number("outliers", "", 0),
+                        Table.number("mean", "", 3), Table.number("sd", "", 3), Table.number("cv", "", 3)));
+        for (MetricResult r : results) {
+            for (Map.Entry<String, Boxplot> e : r.boxplots().entrySet()) {
+                Boxplot b = e.getValue();
+                t.row(r.metric().name(), r.metric().unit(), e.getKey(), (long) b.n(), b.min(), b.lowerWhisker(), b.q1(), b.median(), b.q3(),
+                        b.upperWhisker(), b.max(), b.iqr(), (long) b.outliers().length, b.mean(), b.sd(), b.cv());
+            }
+        }
+        return t;
+    }
+
+    public static Table regressions(List<MetricResult> results) {
+        Table t = new Table("regression", "Regression per group (OLS, 95% intervals)",
+                List.of(Table.text("metric"), Table.text("x"), Table.text("group"), Table.number("n", "", 0), Table.number("slope", "", 4),
+                        Table.number("intercept", "", 3), Table.number("r2", "", 3), Table.number("residual se", "", 3),
+                        Table.number("slope ci low", "", 4), Table.number("slope ci high", "", 4), Table.number("slope p", "", 4),
+                        Table.number("prediction ±", "", 3)));
+        for (MetricResult r : results) {
+            for (Map.Entry<String, Regression> e : r.regressions().entrySet()) {
+                Regression g = e.getValue();
+                t.row(r.metric().name(), r.xLabel(), e.getKey(), (long) g.n(), g.slope(), g.intercept(), g.r2(), g.residualStdError(), g.slopeCiLow(),
+                        g.slopeCiHigh(), g.slopePValue(), g.predictionHalfWidth());
+            }
+        }
+        t.note("prediction ± is the mean half-width of the 95% prediction band: the margin for error of one more run");
+        return t;
+    }
+
+    public static Table comparisons(List<MetricResult> results) {
+        Table t = new Table("comparison", "Each group against the baseline",
+                List.of(Table.text("metric"), Table.text("group"), Table.text("baseline"), Table.number("median ratio", "", 3),
+                        Table.number("ratio ci low", "", 3), Table.number("ratio ci high", "", 3), Table.number("mann-whitney u", "", 1),
+                        Table.number("p", "", 4), Table.text("test"), Table.number("cliff's delta", "", 3), Table.number("n", "", 0),
+                        Table.number("n baseline", "", 0)));
+        for (MetricResult r : results) {
+            for (Map.Entry<String, Comparison> e : r.comparisons().entrySet()) {
+                Comparison c = e.getValue();
+                t.row(r.metric().name(), e.getKey(), r.baseline(), c.ratio(), c.ratioCiLow(), c.ratioCiHigh(), c.u(), c.pValue(),
+                        c.exact() ? "exact" : "normal approx.", c.cliffsDelta(), (long) c.nGroup(), (long) c.nBaseline());
+            }
+        }
+        t.note("ratio CI: percentile bootstrap, " + Comparison.BOOTSTRAP_RESAMPLES + " resamples, seed " + Comparison.SEED);
+        return t;
+    }
+
+    /** The tidy data: one row per value (group, recording-free x, metric, value). */
+    public static Table tidy(List<MetricResult> results) {
+        Table t = new Table("values", "Values", List.of(Table.text("metric"), Table.text("unit"), Table.text("group"), Table.number("x", "", 3),
+                Table.number("value", "", 6)));
+        for (MetricResult r : results) {
+            r.points().forEach((g, xy) -> {
+                for (int i = 0; i < xy[0].length; i++) {
+                    t.row(r.metric().name(), r.metric().unit(), g, xy[0][i], xy[1][i]);
+                }
+            });
+        }
+        return t;
+    }
+
+    static String outliers(Boxplot b) {
+        return Arrays.toString(b.outliers());
+    }
+}

@@ -1,0 +1,138 @@
+package dev.loomscope.analyzer.compare;
+
+import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.stats.Boxplot;
+import dev.loomscope.analyzer.stats.Comparison;
+import dev.loomscope.analyzer.stats.Regression;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Compares groups of recordings metric by metric: boxplots, regressions, comparisons with the baseline. */
+public final class Comparer {
+    private Comparer() {}
+
+    /**
+     * @param metrics  metric names to compute, or empty for every metric the inputs support
+     * @param baseline the group others are compared with; null: "platform" if present, else the first
+     * @param xUnits   regress on units of work instead of run index
+     */
+    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<String> metrics, String baseline,
+            boolean xUnits) {
+        if (groups.size() < 1) {
+            throw new BadInputException("no recordings to compare");
+        }
+        String base = baseline != null ? baseline : groups.containsKey("platform") ? "platform" : groups.keySet().iterator().next();
+        if (!groups.containsKey(base)) {
+            throw new BadInputException("--baseline " + base + ": no such group (groups: " + String.join(", ", groups.keySet()) + ")");
+        }
+        List<Metric> chosen = new ArrayList<>();
+        if (metrics == null || metrics.isEmpty()) {
+            chosen.addAll(Metric.ALL);
+        } else {
+            for (String m : metrics) {
+                Metric metric = Metric.named(m);
+                if (metric == null) {
+                    throw new BadInputException("--metric " + m + ": unknown metric (known: " + String.join(", ", Metric.names()) + ")");
+                }
+                chosen.add(metric);
+            }
+        }
+        List<MetricResult> out = new ArrayList<>();
+        for (Metric m : chosen) {
+            MetricResult r = compute(m, groups, base, xUnits);
+            if (r == null && metrics != null && !metrics.isEmpty()) {
+                throw new BadInputException("--metric " + m.name() + ": not in these recordings (" + why(m) + ")");
+            }
+            if (r != null) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    static String why(Metric m) {
+        return switch (m.level()) {
+            case RUN -> "needs loomscope.WorkloadRun events: record a loomscope workload";
+            case RECORDING -> "the events it is made of were not recorded";
+            case EVENT -> "no such events were recorded";
+        };
+    }
+
+    /** Null when no group has a value for the metric. */
+    static MetricResult compute(Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits) {
+        Map<String, double[][]> points = new LinkedHashMap<>();
+        for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
+            List<Metric.Value> values = new ArrayList<>();
+            for (RecordingFacts f : g.getValue()) {
+                values.addAll(m.extract().apply(f));
+            }
+            if (values.isEmpty()) {
+                continue;
+            }
+            // runs and recordings in time order; x is their index in the group (or their units of work)
+            if (m.level() != Metric.Level.EVENT) {
+                values.sort(Comparator.comparingLong(Metric.Value::startMillis));
+            }
+            double[] x = new double[values.size()];
+            double[] y = new double[values.size()];
+            for (int i = 0; i < values.size(); i++) {
+                x[i] = xUnits && !Double.isNaN(values.get(i).units()) ? values.get(i).units() : i;
+                y[i] = values.get(i).value();
+            }
+            points.put(g.getKey(), new double[][] {x, y});
+        }
+        if (points.isEmpty()) {
+            return null;
+        }
+        Map<String, Boxplot> box = new LinkedHashMap<>();
+        Map<String, Regression> reg = new LinkedHashMap<>();
+        points.forEach((g, xy) -> {
+            box.put(g, Boxplot.of(xy[1]));
+            if (xy[1].length >= 3) {
+                reg.put(g, Regression.of(xy[0], xy[1]));
+            }
+        });
+        Map<String, Comparison> cmp = new LinkedHashMap<>();
+        if (points.containsKey(base)) {
+            points.forEach((g, xy) -> {
+                if (!g.equals(base)) {
+                    cmp.put(g, Comparison.of(xy[1], points.get(base)[1]));
+                }
+            });
+        }
+        String xLabel = m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : m.level() == Metric.Level.RUN ? "run index" : "recording index";
+        return new MetricResult(m, xLabel, points, box, reg, cmp, base);
+    }
+
+    /** {@code virtual vs platform: run time median -46% (95% CI -50%..-41%), p<0.001, n=100/100}. */
+    public static String verdict(MetricResult r, String group) {
+        Comparison c = r.comparisons().get(group);
+        String line = String.format(Locale.ROOT, "%s vs %s: %s median %s (95%% CI %s..%s), %s, n=%d/%d", group, r.baseline(), r.metric().name(),
+                percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()), c.nGroup(), c.nBaseline());
+        if (!c.reliable()) {
+            line += " (not reliable: fewer than " + Comparison.MIN_RELIABLE + " values in a group)";
+        } else if (c.pValue() < 0.05 && (c.ratio() < 1) == r.metric().lowerIsBetter() && c.ratio() != 1) {
+            line += " better";
+        } else if (c.pValue() < 0.05 && c.ratio() != 1) {
+            line += " worse";
+        }
+        return line;
+    }
+
+    static String percent(double ratio) {
+        double p = (ratio - 1) * 100;
+        return Double.isNaN(p) || Double.isInfinite(p) ? "n/a" : String.format(Locale.ROOT, "%+.0f%%", p);
+    }
+
+    static String p(double p) {
+        if (Double.isNaN(p)) {
+            return "p=n/a";
+        }
+        return p < 0.001 ? "p<0.001" : String.format(Locale.ROOT, "p=%.3f", p);
+    }
+}
