@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             CtxswCommand.class,
             FlameCommand.class,
             CompareCommand.class,
+            ReportCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input."})

@@ -1,0 +1,45 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.report.HtmlReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code loomscope report}: the self-contained HTML report of a comparison. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Writes DIR/index.html: verdicts, per metric a boxplot and a regression scatter with the statistics,",
+            "pinning, GC, heap and context switches, and flame graphs per group with the differential graph. Offline."})
+public final class ReportCommand implements Callable<Integer> {
+    @Mixin
+    InputArgs in;
+
+    @Mixin
+    CompareCommand.CompareOptions compare;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", defaultValue = "loomscope-report", description = "directory of the report (default: ${DEFAULT-VALUE})")
+    Path output;
+
+    @Option(names = "--debug", description = "show stack traces of errors")
+    boolean debug;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        List<RecordingFacts> facts = in.facts();
+        Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
+        List<MetricResult> results = compare.run(facts, grouped, spec.commandLine());
+        Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE);
+        spec.commandLine().getOut().println(index);
+        return Errors.OK;
+    }
+}

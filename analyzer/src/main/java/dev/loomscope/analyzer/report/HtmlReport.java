@@ -1,0 +1,183 @@
+package dev.loomscope.analyzer.report;
+
+import dev.loomscope.analyzer.compare.CompareView;
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.views.ContextSwitchView;
+import dev.loomscope.analyzer.views.GcView;
+import dev.loomscope.analyzer.views.HeapView;
+import dev.loomscope.analyzer.views.PinningView;
+import dev.loomscope.flamegraphs.render.FlameOptions;
+import dev.loomscope.flamegraphs.render.FlameRenderer;
+import dev.loomscope.flamegraphs.render.SampleKind;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The self-contained report: {@code DIR/index.html} (inline CSS and SVG, nothing fetched) with the
+ * verdicts on top, per metric a boxplot and a scatter with regression lines and prediction bands and
+ * the statistics, the pinning, GC, heap and context-switch sections, and links to a flame graph per
+ * group and the differential graph of each group against the baseline (files beside it).
+ */
+public final class HtmlReport {
+
+    /** Extra lines the study adds: what was run, what failed. */
+    public record Extras(String heading, List<String> runLines, List<String> failures) {
+        public static final Extras NONE = new Extras(null, List.of(), List.of());
+    }
+
+    private HtmlReport() {}
+
+    public static Path write(Path dir, Map<String, List<RecordingFacts>> groups, List<MetricResult> results, Extras extras) {
+        try {
+            Files.createDirectories(dir);
+            List<String> flameLinks = flames(dir, groups, results.isEmpty() ? baselineOf(groups) : results.get(0).baseline());
+            StringBuilder h = new StringBuilder();
+            h.append("<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>loomscope report</title>\n<style>\n")
+                    .append(CSS).append("</style>\n</head>\n<body>\n");
+            h.append("<h1>loomscope: platform threads vs virtual threads</h1>\n");
+            h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME))).append(" &middot; ");
+            groups.forEach((g, fs) -> h.append(Svg.esc(g)).append(": ").append(fs.size()).append(" recording").append(fs.size() == 1 ? "" : "s").append(" &middot; "));
+            h.append("JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
+            if (extras.heading() != null) {
+                h.append("<p>").append(Svg.esc(extras.heading())).append("</p>\n");
+            }
+            h.append("<section id='verdicts'><h2>Verdicts</h2>\n<ul class='verdicts'>\n");
+            List<String> verdicts = CompareView.verdicts(results);
+            for (String v : verdicts) {
+                h.append("<li>").append(Svg.esc(v)).append("</li>\n");
+            }
+            if (verdicts.isEmpty()) {
+                h.append("<li>nothing to compare: ").append(groups.size()).append(" group(s) with comparable values</li>\n");
+            }
+            h.append("</ul></section>\n");
+            if (!extras.failures().isEmpty()) {
+                h.append("<section id='failures'><h2>Failed runs</h2>\n<ul class='failures'>\n");
+                extras.failures().forEach(f -> h.append("<li>").append(Svg.esc(f)).append("</li>\n"));
+                h.append("</ul></section>\n");
+            }
+            h.append("<section id='flames'><h2>Flame graphs</h2>\n<ul>\n");
+            flameLinks.forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+            h.append("</ul></section>\n");
+            h.append("<section id='metrics'><h2>Metrics</h2>\n");
+            for (MetricResult r : results) {
+                h.append("<div class='metric'><h3>").append(Svg.esc(r.metric().name())).append(" (").append(Svg.esc(r.metric().unit())).append(", ")
+                        .append(r.metric().lowerIsBetter() ? "lower is better" : "higher is better").append(")</h3>\n");
+                for (String g : r.comparisons().keySet()) {
+                    double ratio = r.comparisons().get(g).ratio();
+                    if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) {
+                        h.append("<p class='verdict'>").append(Svg.esc(Comparer.verdict(r, g))).append("</p>\n");
+                    }
+                }
+                h.append("<div class='charts'>").append(Svg.boxplot(r)).append(Svg.scatter(r)).append("</div>\n");
+                h.append(HtmlTables.render(CompareView.boxplots(List.of(r))));
+                if (!r.regressions().isEmpty()) {
+                    h.append(HtmlTables.render(CompareView.regressions(List.of(r))));
+                }
+                if (!r.comparisons().isEmpty()) {
+                    h.append(HtmlTables.render(CompareView.comparisons(List.of(r))));
+                }
+                h.append("</div>\n");
+            }
+            h.append("</section>\n");
+            List<RecordingFacts> all = groups.values().stream().flatMap(List::stream).toList();
+            section(h, "pinning", "Pinning", PinningView.of(all, 8));
+            section(h, "gc", "Garbage collection", GcView.of(all));
+            section(h, "heap", "Heap", HeapView.of(all).subList(0, 1));
+            section(h, "ctxsw", "Context switches", ContextSwitchView.of(all).subList(0, 1));
+            if (!extras.runLines().isEmpty()) {
+                h.append("<section id='runs'><h2>What ran</h2>\n<pre>");
+                extras.runLines().forEach(l -> h.append(Svg.esc(l)).append('\n'));
+                h.append("</pre></section>\n");
+            }
+            h.append("<footer>made by loomscope; statistics: quartiles R type 7, Tukey fences 1.5 IQR, OLS with t-based 95% intervals,"
+                    + " bootstrap CI of the median ratio, two-sided Mann-Whitney U, Cliff's delta</footer>\n</body>\n</html>\n");
+            Path index = dir.resolve("index.html");
+            Files.writeString(index, h.toString());
+            return index;
+        } catch (IOException e) {
+            throw new BadInputException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another -o)");
+        }
+    }
+
+    private static String baselineOf(Map<String, List<RecordingFacts>> groups) {
+        return groups.containsKey("platform") ? "platform" : groups.keySet().iterator().next();
+    }
+
+    private static void section(StringBuilder h, String id, String title, List<Table> tables) {
+        h.append("<section id='").append(id).append("'><h2>").append(title).append("</h2>\n");
+        tables.forEach(t -> h.append(HtmlTables.render(t)));
+        h.append("</section>\n");
+    }
+
+    /** One split-kind flame graph per group and a differential graph of each group vs the baseline; links, or why not. */
+    static List<String> flames(Path dir, Map<String, List<RecordingFacts>> groups, String baseline) {
+        List<String> links = new ArrayList<>();
+        for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
+            String file = "flame-" + safe(g.getKey()) + ".html";
+            List<Path> inputs = g.getValue().stream().flatMap(f -> f.source.parts().stream()).toList();
+            try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
+                var drawn = FlameRenderer.render(inputs, FlameOptions.of(SampleKind.CPU).withSplitKind(true)
+                        .withTitle(g.getKey() + ": CPU flame graph"), false, out);
+                links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
+                        + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads");
+            } catch (Exception e) {
+                deleteQuietly(dir.resolve(file));
+                links.add(Svg.esc(g.getKey()) + ": no flame graph (" + Svg.esc(String.valueOf(e.getMessage())) + ")");
+            }
+        }
+        if (groups.containsKey(baseline)) {
+            List<Path> base = groups.get(baseline).stream().flatMap(f -> f.source.parts().stream()).toList();
+            for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
+                if (g.getKey().equals(baseline)) {
+                    continue;
+                }
+                String file = "flame-diff-" + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
+                List<Path> other = g.getValue().stream().flatMap(f -> f.source.parts().stream()).toList();
+                try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
+                    FlameRenderer.diff(base, other, FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential"), false, out);
+                    links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
+                            + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less; normalised by total samples)");
+                } catch (Exception e) {
+                    deleteQuietly(dir.resolve(file));
+                    links.add(Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline) + ": no differential graph (" + Svg.esc(String.valueOf(e.getMessage())) + ")");
+                }
+            }
+        }
+        return links;
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // nothing to clean
+        }
+    }
+
+    static String safe(String s) {
+        return s.replaceAll("[^A-Za-z0-9._-]+", "_");
+    }
+
+    static final String CSS = """
+            body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1120px;color:#222;padding:0 16px}
+            h1{font-size:24px;margin:0 0 4px} h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px} h3{margin:20px 0 6px}
+            .meta{color:#666} ul.verdicts li{font-family:ui-monospace,Menlo,Consolas,monospace;margin:2px 0}
+            p.verdict{font-family:ui-monospace,Menlo,Consolas,monospace;background:#f5f7fa;padding:4px 8px;margin:4px 0}
+            .charts{display:flex;flex-wrap:wrap;gap:12px} svg{background:#fff;border:1px solid #e3e3e3;font-size:12px}
+            table{border-collapse:collapse;margin:8px 0 12px;font-size:12px} th,td{border:1px solid #ddd;padding:3px 6px} th{background:#f0f0f0}
+            td.n{text-align:right;font-variant-numeric:tabular-nums} caption{text-align:left;font-weight:600;padding:4px 0}
+            .note{color:#666;font-size:12px;margin:0 0 8px} ul.failures li{color:#b00020} footer{margin-top:40px;color:#888;font-size:12px}
+            pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}
+            """;
+}
