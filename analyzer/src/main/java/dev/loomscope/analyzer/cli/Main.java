@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             FlameCommand.class,
             CompareCommand.class,
             ReportCommand.class,
+            StudyCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input."})

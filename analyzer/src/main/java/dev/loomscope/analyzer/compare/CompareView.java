@@ -13,6 +13,15 @@ import java.util.Map;
 public final class CompareView {
     private CompareView() {}
 
+    /** The metrics whose verdicts head a report and a study's terminal output (the rest sit with their charts). */
+    public static final List<String> HEADLINE = List.of("run time", "throughput", "latency p99", "context switches per unit", "pinned time",
+            "gc pause total", "heap used max");
+
+    /** Verdicts of the headline metrics only. */
+    public static List<String> headlineVerdicts(List<MetricResult> results) {
+        return verdicts(results.stream().filter(r -> HEADLINE.contains(r.metric().name())).toList());
+    }
+
     public static List<String> verdicts(List<MetricResult> results) {
         List<String> out = new ArrayList<>();
         for (MetricResult r : results) {

@@ -38,27 +38,35 @@ public final class HtmlReport {
 
     private HtmlReport() {}
 
+    /** One comparison in the report: a workload's groups and their statistics ({@code name} null when alone). */
+    public record Part(String name, Map<String, List<RecordingFacts>> groups, List<MetricResult> results) {}
+
     public static Path write(Path dir, Map<String, List<RecordingFacts>> groups, List<MetricResult> results, Extras extras) {
+        return write(dir, List.of(new Part(null, groups, results)), extras);
+    }
+
+    public static Path write(Path dir, List<Part> parts, Extras extras) {
         try {
             Files.createDirectories(dir);
-            List<String> flameLinks = flames(dir, groups, results.isEmpty() ? baselineOf(groups) : results.get(0).baseline());
             StringBuilder h = new StringBuilder();
             h.append("<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>loomscope report</title>\n<style>\n")
                     .append(CSS).append("</style>\n</head>\n<body>\n");
             h.append("<h1>loomscope: platform threads vs virtual threads</h1>\n");
-            h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME))).append(" &middot; ");
-            groups.forEach((g, fs) -> h.append(Svg.esc(g)).append(": ").append(fs.size()).append(" recording").append(fs.size() == 1 ? "" : "s").append(" &middot; "));
-            h.append("JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
+            h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)))
+                    .append(" &middot; JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
             if (extras.heading() != null) {
                 h.append("<p>").append(Svg.esc(extras.heading())).append("</p>\n");
             }
             h.append("<section id='verdicts'><h2>Verdicts</h2>\n<ul class='verdicts'>\n");
-            List<String> verdicts = CompareView.verdicts(results);
-            for (String v : verdicts) {
-                h.append("<li>").append(Svg.esc(v)).append("</li>\n");
+            int verdictCount = 0;
+            for (Part part : parts) {
+                for (String v : CompareView.headlineVerdicts(part.results())) {
+                    h.append("<li>").append(Svg.esc(part.name() == null ? v : part.name() + ": " + v)).append("</li>\n");
+                    verdictCount++;
+                }
             }
-            if (verdicts.isEmpty()) {
-                h.append("<li>nothing to compare: ").append(groups.size()).append(" group(s) with comparable values</li>\n");
+            if (verdictCount == 0) {
+                h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
             }
             h.append("</ul></section>\n");
             if (!extras.failures().isEmpty()) {
@@ -66,35 +74,9 @@ public final class HtmlReport {
                 extras.failures().forEach(f -> h.append("<li>").append(Svg.esc(f)).append("</li>\n"));
                 h.append("</ul></section>\n");
             }
-            h.append("<section id='flames'><h2>Flame graphs</h2>\n<ul>\n");
-            flameLinks.forEach(l -> h.append("<li>").append(l).append("</li>\n"));
-            h.append("</ul></section>\n");
-            h.append("<section id='metrics'><h2>Metrics</h2>\n");
-            for (MetricResult r : results) {
-                h.append("<div class='metric'><h3>").append(Svg.esc(r.metric().name())).append(" (").append(Svg.esc(r.metric().unit())).append(", ")
-                        .append(r.metric().lowerIsBetter() ? "lower is better" : "higher is better").append(")</h3>\n");
-                for (String g : r.comparisons().keySet()) {
-                    double ratio = r.comparisons().get(g).ratio();
-                    if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) {
-                        h.append("<p class='verdict'>").append(Svg.esc(Comparer.verdict(r, g))).append("</p>\n");
-                    }
-                }
-                h.append("<div class='charts'>").append(Svg.boxplot(r)).append(Svg.scatter(r)).append("</div>\n");
-                h.append(HtmlTables.render(CompareView.boxplots(List.of(r))));
-                if (!r.regressions().isEmpty()) {
-                    h.append(HtmlTables.render(CompareView.regressions(List.of(r))));
-                }
-                if (!r.comparisons().isEmpty()) {
-                    h.append(HtmlTables.render(CompareView.comparisons(List.of(r))));
-                }
-                h.append("</div>\n");
+            for (Part part : parts) {
+                part(h, dir, part);
             }
-            h.append("</section>\n");
-            List<RecordingFacts> all = groups.values().stream().flatMap(List::stream).toList();
-            section(h, "pinning", "Pinning", PinningView.of(all, 8));
-            section(h, "gc", "Garbage collection", GcView.of(all));
-            section(h, "heap", "Heap", HeapView.of(all).subList(0, 1));
-            section(h, "ctxsw", "Context switches", ContextSwitchView.of(all).subList(0, 1));
             if (!extras.runLines().isEmpty()) {
                 h.append("<section id='runs'><h2>What ran</h2>\n<pre>");
                 extras.runLines().forEach(l -> h.append(Svg.esc(l)).append('\n'));
@@ -110,21 +92,64 @@ public final class HtmlReport {
         }
     }
 
+    private static void part(StringBuilder h, Path dir, Part part) {
+        String id = part.name() == null ? "" : safe(part.name()) + "-";
+        String title = part.name() == null ? "" : part.name() + ": ";
+        Map<String, List<RecordingFacts>> groups = part.groups();
+        List<MetricResult> results = part.results();
+        if (part.name() != null) {
+            h.append("<h2 class='part' id='").append(id).append("part'>").append(Svg.esc(part.name())).append("</h2>\n");
+        }
+        h.append("<p class='meta'>");
+        groups.forEach((g, fs) -> h.append(Svg.esc(g)).append(": ").append(fs.size()).append(" recording").append(fs.size() == 1 ? "" : "s").append(" &middot; "));
+        h.append("</p>\n");
+        String baseline = results.isEmpty() ? baselineOf(groups) : results.get(0).baseline();
+        h.append("<section id='").append(id).append("flames'><h2>").append(Svg.esc(title)).append("Flame graphs</h2>\n<ul>\n");
+        flames(dir, id, groups, baseline).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+        h.append("</ul></section>\n");
+        h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
+        for (MetricResult r : results) {
+            h.append("<div class='metric'><h3>").append(Svg.esc(r.metric().name())).append(" (").append(Svg.esc(r.metric().unit())).append(", ")
+                    .append(r.metric().lowerIsBetter() ? "lower is better" : "higher is better").append(")</h3>\n");
+            for (String g : r.comparisons().keySet()) {
+                double ratio = r.comparisons().get(g).ratio();
+                if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) {
+                    h.append("<p class='verdict'>").append(Svg.esc(Comparer.verdict(r, g))).append("</p>\n");
+                }
+            }
+            h.append("<div class='charts'>").append(Svg.boxplot(r)).append(Svg.scatter(r)).append("</div>\n");
+            h.append(HtmlTables.render(CompareView.boxplots(List.of(r))));
+            if (!r.regressions().isEmpty()) {
+                h.append(HtmlTables.render(CompareView.regressions(List.of(r))));
+            }
+            if (!r.comparisons().isEmpty()) {
+                h.append(HtmlTables.render(CompareView.comparisons(List.of(r))));
+            }
+            h.append("</div>\n");
+        }
+        h.append("</section>\n");
+        List<RecordingFacts> all = groups.values().stream().flatMap(List::stream).toList();
+        section(h, id + "pinning", title + "Pinning", PinningView.of(all, 8));
+        section(h, id + "gc", title + "Garbage collection", GcView.of(all));
+        section(h, id + "heap", title + "Heap", HeapView.of(all).subList(0, 1));
+        section(h, id + "ctxsw", title + "Context switches", ContextSwitchView.of(all).subList(0, 1));
+    }
+
     private static String baselineOf(Map<String, List<RecordingFacts>> groups) {
         return groups.containsKey("platform") ? "platform" : groups.keySet().iterator().next();
     }
 
     private static void section(StringBuilder h, String id, String title, List<Table> tables) {
-        h.append("<section id='").append(id).append("'><h2>").append(title).append("</h2>\n");
+        h.append("<section id='").append(id).append("'><h2>").append(Svg.esc(title)).append("</h2>\n");
         tables.forEach(t -> h.append(HtmlTables.render(t)));
         h.append("</section>\n");
     }
 
     /** One split-kind flame graph per group and a differential graph of each group vs the baseline; links, or why not. */
-    static List<String> flames(Path dir, Map<String, List<RecordingFacts>> groups, String baseline) {
+    static List<String> flames(Path dir, String prefix, Map<String, List<RecordingFacts>> groups, String baseline) {
         List<String> links = new ArrayList<>();
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
-            String file = "flame-" + safe(g.getKey()) + ".html";
+            String file = "flame-" + prefix + safe(g.getKey()) + ".html";
             List<Path> inputs = g.getValue().stream().flatMap(f -> f.source.parts().stream()).toList();
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                 var drawn = FlameRenderer.render(inputs, FlameOptions.of(SampleKind.CPU).withSplitKind(true)
@@ -142,7 +167,7 @@ public final class HtmlReport {
                 if (g.getKey().equals(baseline)) {
                     continue;
                 }
-                String file = "flame-diff-" + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
+                String file = "flame-diff-" + prefix + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
                 List<Path> other = g.getValue().stream().flatMap(f -> f.source.parts().stream()).toList();
                 try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                     FlameRenderer.diff(base, other, FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential"), false, out);

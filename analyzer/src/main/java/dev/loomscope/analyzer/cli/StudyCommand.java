@@ -1,0 +1,225 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.compare.CompareView;
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.Analysis;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.report.HtmlReport;
+import dev.loomscope.analyzer.study.StudyPlan;
+import dev.loomscope.analyzer.study.StudyRunner;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code loomscope study}: the main job, end to end. */
+@Command(name = "study", mixinStandardHelpOptions = true,
+        description = {"Runs workloads under the agent on platform and on virtual threads (each workload and thread kind in its",
+            "own JVM, kinds alternated between forks), then compares them: verdicts here and a self-contained report",
+            "(statistics, pinning, GC, heap, context switches, flame graphs per thread kind and the differential graph)."})
+public final class StudyCommand implements Callable<Integer> {
+    @Option(names = "--workload", split = ",", paramLabel = "NAME", description = "workloads: echo, sleep, rendezvous, gameoflife, pinning (default: echo,sleep)")
+    List<String> workloads = new ArrayList<>(List.of("echo", "sleep"));
+
+    @Option(names = "--runs", paramLabel = "R", description = "measured runs per JVM (default 5; --quick 3)")
+    Integer runs;
+
+    @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default 1)")
+    Integer warmup;
+
+    @Option(names = "--forks", paramLabel = "F", description = "JVMs per workload and thread kind (default 2; --quick 1)")
+    Integer forks;
+
+    @Option(names = "--requests", paramLabel = "N", description = "echo: requests per run (default 10000; --quick 2000)")
+    Integer requests;
+
+    @Option(names = "--concurrency", paramLabel = "C", description = "echo: concurrent clients (default 100)")
+    Integer concurrency;
+
+    @Option(names = "--tasks", paramLabel = "N", description = "sleep: tasks per run (default 10000; --quick 2000)")
+    Integer tasks;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "loomscope-report", description = "report directory (default: ${DEFAULT-VALUE})")
+    Path out;
+
+    @Option(names = "--quick", description = "a smaller study that takes under a minute")
+    boolean quick;
+
+    @Option(names = "--jvm-arg", paramLabel = "ARG", description = "an option for the workload JVMs (repeatable), e.g. --jvm-arg=-Xmx512m")
+    List<String> jvmArgs = new ArrayList<>();
+
+    @Option(names = "--agent-opts", paramLabel = "OPTS", description = "more agent options, e.g. profile=cpu+wall,interval=5ms")
+    String agentOpts;
+
+    @Option(names = "--keep", description = "keep the recordings beside the report (DIR/recordings)")
+    boolean keep;
+
+    @Option(names = "--java", paramLabel = "PATH", description = "the java the workloads run on (default: the one running loomscope)")
+    Path javaExecutable;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300", description = "a JVM running longer fails (default: ${DEFAULT-VALUE})")
+    long timeout;
+
+    @Option(names = "--debug", description = "show stack traces of errors")
+    boolean debug;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter stderr = spec.commandLine().getErr();
+        for (String w : workloads) {
+            if (!StudyPlan.WORKLOADS.contains(w)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
+            }
+        }
+        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), positive("--runs", runs, quick ? 3 : 5),
+                atLeastZero("--warmup", warmup, 1), positive("--forks", forks, quick ? 1 : 2), positive("--requests", requests, quick ? 2000 : 10_000),
+                positive("--concurrency", concurrency, 100), positive("--tasks", tasks, quick ? 2000 : 10_000), jvmArgs, agentOpts,
+                timeout);
+        Path home = home();
+        Path agent = home.resolve("agent/target/loomscope-agent.jar");
+        Path workloadsJar = home.resolve("workloads/target/loomscope-workloads.jar");
+        for (Path jar : List.of(agent, workloadsJar)) {
+            if (!Files.isRegularFile(jar)) {
+                throw new BadInputException(jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
+            }
+        }
+        Path java = javaExecutable != null ? javaExecutable.toAbsolutePath() : Path.of(System.getProperty("java.home"), "bin", "java");
+        if (!Files.isExecutable(java)) {
+            throw new BadInputException(java + ": not an executable java (point --java at a JDK 21+ bin/java)");
+        }
+        Path report = out.toAbsolutePath();
+        Files.createDirectories(report);
+        Path recordings = keep ? report.resolve("recordings") : Files.createTempDirectory("loomscope-study-");
+        StudyRunner runner = new StudyRunner(plan, java, agent, workloadsJar, recordings,
+                new StudyRunner.Progress(stderr, System.console() != null && System.getenv("TERM") != null && !System.getenv("TERM").equals("dumb")));
+        CountDownLatch reported = new CountDownLatch(1);
+        Thread onCtrlC = new Thread(() -> {
+            runner.stop();
+            try {
+                reported.await(120, TimeUnit.SECONDS); // let the partial report be written
+            } catch (InterruptedException ignored) {
+                // exit now
+            }
+        }, "loomscope-study-stop");
+        Runtime.getRuntime().addShutdownHook(onCtrlC);
+        stderr.println("loomscope study: " + plan.jobs().size() + " JVMs (" + String.join(", ", plan.workloads()) + " x platform, virtual x "
+                + plan.forks() + " fork" + (plan.forks() == 1 ? "" : "s") + "; " + plan.warmup() + " warm-up + " + plan.runs() + " runs each)");
+        try {
+            List<StudyRunner.Outcome> outcomes = runner.run();
+            if (runner.stopped()) {
+                stderr.println("loomscope study: stopped; writing a partial report from the finished runs");
+            }
+            return report(plan, outcomes, report, recordings, stdout, stderr);
+        } finally {
+            reported.countDown();
+            if (!runner.stopped()) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(onCtrlC);
+                } catch (IllegalStateException exiting) {
+                    // already shutting down
+                }
+            }
+            if (!keep) {
+                deleteTree(recordings);
+            }
+        }
+    }
+
+    private int report(StudyPlan plan, List<StudyRunner.Outcome> outcomes, Path reportDir, Path recordings, PrintWriter stdout, PrintWriter stderr) {
+        List<String> failures = new ArrayList<>();
+        Map<String, List<RecordingSource>> byWorkload = new LinkedHashMap<>();
+        List<String> runLines = new ArrayList<>();
+        for (StudyRunner.Outcome o : outcomes) {
+            runLines.add(String.format(java.util.Locale.ROOT, "%-24s %6.1f s  %s", o.job().label(), o.seconds(), o.ok() ? "ok" : "FAILED: " + o.failure()));
+            if (o.ok()) {
+                byWorkload.computeIfAbsent(o.job().workload(), k -> new ArrayList<>()).add(RecordingSource.file(o.recording()));
+            } else {
+                failures.add(o.job().label() + ": " + o.failure());
+            }
+        }
+        List<HtmlReport.Part> parts = new ArrayList<>();
+        List<String> verdicts = new ArrayList<>();
+        for (String w : plan.workloads()) {
+            List<RecordingSource> sources = byWorkload.getOrDefault(w, List.of());
+            if (sources.isEmpty()) {
+                continue;
+            }
+            List<RecordingFacts> facts = new ArrayList<>(Analysis.of(sources));
+            facts.sort(Comparator.comparing(f -> f.source.name().toString()));
+            Map<String, List<RecordingFacts>> groups = Grouping.of(facts, List.of());
+            List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
+            parts.add(new HtmlReport.Part(w, groups, results));
+            CompareView.headlineVerdicts(results).forEach(v -> verdicts.add(w + ": " + v));
+        }
+        String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " fork(s) per workload and thread kind, " + plan.warmup()
+                + " warm-up + " + plan.runs() + " measured runs per JVM" + (keep ? "; recordings in " + recordings : "");
+        Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures));
+        verdicts.forEach(stdout::println);
+        if (verdicts.isEmpty()) {
+            stdout.println("no verdicts: no workload finished on both thread kinds");
+        }
+        failures.forEach(f -> stdout.println("failed: " + f));
+        stdout.println("report: " + index);
+        stdout.flush();
+        return failures.isEmpty() && !byWorkload.isEmpty() ? Errors.OK : Errors.CHECK_FAILED;
+    }
+
+    private int positive(String name, Integer value, int def) {
+        int v = value == null ? def : value;
+        if (v < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), name + " " + v + ": must be at least 1");
+        }
+        return v;
+    }
+
+    private int atLeastZero(String name, Integer value, int def) {
+        int v = value == null ? def : value;
+        if (v < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), name + " " + v + ": must not be negative");
+        }
+        return v;
+    }
+
+    /** The project root: set by the launcher, else found from where this jar sits (analyzer/target/loomscope.jar). */
+    static Path home() {
+        String h = System.getProperty("loomscope.home");
+        if (h != null) {
+            return Path.of(h);
+        }
+        try {
+            Path jar = Path.of(StudyCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return jar.getParent().getParent().getParent();
+        } catch (Exception e) {
+            return Path.of(".").toAbsolutePath();
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temp directory left behind is harmless
+        }
+    }
+}

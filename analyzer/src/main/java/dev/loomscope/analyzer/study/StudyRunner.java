@@ -1,0 +1,187 @@
+package dev.loomscope.analyzer.study;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * Runs the jobs of a plan one after another, each a child JVM with the agent, each with its own
+ * recording. A child that crashes or times out marks its job failed and the study goes on; a stop
+ * request (Ctrl-C) ends the running child and the jobs not started.
+ */
+public final class StudyRunner {
+
+    /** What happened to a job: its recording (null if none), its output tail, why it failed (null if it did not). */
+    public record Outcome(StudyPlan.Job job, Path recording, double seconds, String failure, List<String> output) {
+        public boolean ok() {
+            return failure == null;
+        }
+    }
+
+    private final StudyPlan plan;
+    private final Path javaExe;
+    private final Path agentJar;
+    private final Path workloadsJar;
+    private final Path recordings;
+    private final Progress progress;
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private volatile Process current;
+
+    public StudyRunner(StudyPlan plan, Path java, Path agentJar, Path workloadsJar, Path recordings, Progress progress) {
+        this.plan = plan;
+        this.javaExe = java;
+        this.agentJar = agentJar;
+        this.workloadsJar = workloadsJar;
+        this.recordings = recordings;
+        this.progress = progress;
+    }
+
+    /** Asks the study to stop: the running child is ended, no further job starts. */
+    public void stop() {
+        stop.set(true);
+        Process p = current;
+        if (p != null) {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }
+    }
+
+    public boolean stopped() {
+        return stop.get();
+    }
+
+    public List<Outcome> run() throws IOException {
+        Files.createDirectories(recordings);
+        List<StudyPlan.Job> jobs = plan.jobs();
+        List<Outcome> outcomes = new ArrayList<>();
+        progress.start(jobs.size());
+        for (StudyPlan.Job job : jobs) {
+            if (stop.get()) {
+                break;
+            }
+            progress.begin(job);
+            Outcome o = runJob(job);
+            outcomes.add(o);
+            progress.end(o);
+        }
+        progress.finish();
+        return outcomes;
+    }
+
+    List<String> command(StudyPlan.Job job, Path dir) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaExe.toString());
+        cmd.addAll(plan.jvmArgs());
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        String opts = "out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",flame=off,trace-pinned=off"
+                + (plan.agentOptions() == null || plan.agentOptions().isBlank() ? "" : "," + plan.agentOptions());
+        cmd.add("-javaagent:" + agentJar + "=" + opts);
+        cmd.add("-jar");
+        cmd.add(workloadsJar.toString());
+        cmd.addAll(job.workloadArgs());
+        return cmd;
+    }
+
+    private Outcome runJob(StudyPlan.Job job) throws IOException {
+        Path dir = recordings.resolve(job.label());
+        Files.createDirectories(dir);
+        Path log = dir.resolve("output.log");
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(command(job, dir)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        current = p;
+        String failure = null;
+        try {
+            if (!p.waitFor(plan.timeoutSeconds(), TimeUnit.SECONDS)) {
+                p.destroy();
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor();
+                }
+                failure = "timed out after " + plan.timeoutSeconds() + " s";
+            } else if (stop.get()) {
+                failure = "stopped";
+            } else if (p.exitValue() != 0) {
+                failure = "exited with " + p.exitValue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            failure = "interrupted";
+        } finally {
+            current = null;
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        List<String> output = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        Path recording = null;
+        try (Stream<Path> s = Files.list(dir)) {
+            recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr")).findFirst().orElse(null);
+        }
+        if (failure == null && recording == null) {
+            failure = "no recording was written";
+        }
+        if (failure != null) {
+            String last = output.stream().filter(l -> !l.isBlank() && !l.startsWith("WARNING:")).reduce((a, b) -> b).orElse("no output");
+            failure = failure + ": " + last;
+        }
+        return new Outcome(job, recording, seconds, failure, output);
+    }
+
+    /** Shows how far the study is: a bar on a terminal, plain lines otherwise. */
+    public static final class Progress {
+        private final PrintWriter err;
+        private final boolean terminal;
+        private int total;
+        private int done;
+        private long startNanos;
+        private double secondsDone;
+
+        public Progress(PrintWriter err, boolean terminal) {
+            this.err = err;
+            this.terminal = terminal;
+        }
+
+        void start(int jobs) {
+            total = jobs;
+            startNanos = System.nanoTime();
+        }
+
+        void begin(StudyPlan.Job job) {
+            String what = job.workload() + " on " + job.kind() + " threads (fork " + job.fork() + ")";
+            if (terminal) {
+                int width = 24;
+                int filled = total == 0 ? width : width * done / total;
+                String eta = done == 0 ? "" : String.format(java.util.Locale.ROOT, ", ETA %.0f s", secondsDone / done * (total - done));
+                err.print("\r\033[K[" + "=".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total + " JVMs" + eta + "  " + what);
+            } else {
+                err.println("study: " + (done + 1) + "/" + total + " " + what);
+            }
+            err.flush();
+        }
+
+        void end(Outcome o) {
+            done++;
+            secondsDone = (System.nanoTime() - startNanos) / 1e9;
+            if (!o.ok()) {
+                if (terminal) {
+                    err.print("\r\033[K");
+                }
+                err.println("study: " + o.job().label() + " failed (" + o.failure() + ")");
+            } else if (!terminal) {
+                err.println(String.format(java.util.Locale.ROOT, "study: %s done in %.1f s", o.job().label(), o.seconds()));
+            }
+            err.flush();
+        }
+
+        void finish() {
+            if (terminal) {
+                err.print("\r\033[K");
+                err.flush();
+            }
+        }
+    }
+}
