@@ -34,14 +34,14 @@ public final class LoomscopeAgent {
             }
             Session s = Session.start(o);
             session = s;
-            Thread hook = new Thread(LoomscopeAgent::finishQuietly, "loomscope-agent-shutdown");
+            Thread hook = new Thread(() -> finishQuietly(true), "loomscope-agent-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             long durationMillis = o.duration("duration").toMillis();
             if (durationMillis > 0) {
                 Thread timer = new Thread(() -> {
                     try {
                         Thread.sleep(durationMillis);
-                        finishQuietly();
+                        finishQuietly(false);
                     } catch (InterruptedException ignored) {
                         // the JVM is exiting: the shutdown hook finishes
                     }
@@ -54,14 +54,14 @@ public final class LoomscopeAgent {
         }
     }
 
-    private static void finishQuietly() {
+    private static void finishQuietly(boolean atExit) {
         try {
             Session s;
             synchronized (LoomscopeAgent.class) {
                 s = session;
             }
             if (s != null) {
-                s.finish();
+                s.finish(atExit);
             }
         } catch (Throwable t) {
             AgentLog.failure("could not finish the recording", t);

@@ -5,6 +5,7 @@ import dev.loomscope.agent.events.ContextSwitchesEvent;
 import dev.loomscope.agent.events.RunInfoEvent;
 import dev.loomscope.agent.events.SchedulerSampleEvent;
 import dev.loomscope.agent.options.AgentOptions;
+import dev.loomscope.flamegraphs.profiler.ProfilerCommandException;
 import dev.loomscope.flamegraphs.profiler.ProfilerLibrary;
 import dev.loomscope.flamegraphs.profiler.ProfilerSettings;
 import dev.loomscope.flamegraphs.profiler.ProfilerStarter;
@@ -18,38 +19,46 @@ import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 
 /**
  * One recording of this JVM: started by the agent, finished once at exit (normal, System.exit,
  * SIGTERM, an OutOfMemoryError that ends the app), after {@code duration}, or on request.
+ *
+ * <p>JDK and loomscope events go to a JFR recording that the JVM's own shutdown hook writes at exit
+ * (dump on exit); ours waits for it rather than racing it: stopping the recording from two hooks at
+ * once has JFR write the file twice and lose it. async-profiler writes its samples to a file of its own. The two are
+ * joined into one .jfr (a recording is a sequence of self-describing chunks). async-profiler's
+ * jfrsync, which would put both in one file directly, loses the JDK events when the JVM's own
+ * shutdown hook closes its recording before ours stops the profiler: seen here in about one run in
+ * three under load.
  */
 final class Session {
     private final AgentOptions options;
     private final OutputFiles files;
     private final Path tmpJfr;
+    private final Path tmpProfile; // async-profiler's samples, or null
     private final String mode;
-    private final Recording recording; // null when async-profiler records (jfrsync)
+    private final Recording recording;
     private final PinnedTracer tracer;
     private final Runnable ctxswHook;
     private final Runnable schedulerHook;
-    private Path jfc;
     private boolean finished;
     private Path written;
 
-    private Session(AgentOptions options, OutputFiles files, Path tmpJfr, String mode, Recording recording,
-            PinnedTracer tracer, Runnable ctxswHook, Runnable schedulerHook, Path jfc) {
+    private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
+            PinnedTracer tracer, Runnable ctxswHook, Runnable schedulerHook) {
         this.options = options;
         this.files = files;
         this.tmpJfr = tmpJfr;
+        this.tmpProfile = tmpProfile;
         this.mode = mode;
         this.recording = recording;
         this.tracer = tracer;
         this.ctxswHook = ctxswHook;
         this.schedulerHook = schedulerHook;
-        this.jfc = jfc;
     }
 
     static Session start(AgentOptions o) throws Exception {
@@ -68,41 +77,37 @@ final class Session {
         }
         Path tmp = files.temporary(".jfr");
         String mode = "off";
-        Recording recording = null;
-        Path jfc = null;
+        Path tmpProfile = null;
         List<String> kinds = o.profile();
         if (!kinds.isEmpty()) {
-            jfc = Files.createTempFile("loomscope-", ".jfc", OutputFiles.ownerOnly());
-            JfcWriter.write(RecordingSettings.build(o, false), jfc);
+            tmpProfile = files.temporary(".profile.jfr");
             Path libDir = o.isSet("libdir") ? Path.of(o.string("libdir")) : null;
-            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), jfc.toString(), tmp);
+            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), null, tmpProfile);
             var started = ProfilerStarter.start(libDir, settings);
             mode = started.mode();
             if (started.fallbackNote() != null) {
                 AgentLog.warn(started.fallbackNote());
             }
-        }
-        if (!mode.equals("off") && !mode.equals("jfr")) {
-            Files.deleteIfExists(jfc); // async-profiler has read it
-            jfc = null;
-        } else {
-            Map<String, String> settings = RecordingSettings.build(o, mode.equals("jfr"));
-            recording = new Recording(settings);
-            recording.setName("loomscope");
-            recording.setToDisk(true);
-            if (!o.duration("max-age").isZero()) {
-                recording.setMaxAge(o.duration("max-age"));
+            if (!started.profilerRunning()) {
+                Files.deleteIfExists(tmpProfile);
+                tmpProfile = null;
             }
-            if (o.maxSizeBytes() > 0) {
-                recording.setMaxSize(o.maxSizeBytes());
-            }
-            recording.setDestination(tmp);
-            recording.setDumpOnExit(true);
-            recording.start();
         }
+        Recording recording = new Recording(RecordingSettings.build(o, mode.equals("jfr")));
+        recording.setName("loomscope");
+        recording.setToDisk(true);
+        if (!o.duration("max-age").isZero()) {
+            recording.setMaxAge(o.duration("max-age"));
+        }
+        if (o.maxSizeBytes() > 0) {
+            recording.setMaxSize(o.maxSizeBytes());
+        }
+        recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
+        recording.setDumpOnExit(true);
+        recording.start();
         PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
                 : PinnedTracer.start(o.duration("pinned-threshold"), o.string("trace-pinned").equals("full"));
-        Session s = new Session(o, files, tmp, mode, recording, tracer, ctxsw, scheduler, jfc);
+        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, scheduler);
         s.runInfo();
         return s;
     }
@@ -125,8 +130,12 @@ final class Session {
         return mode;
     }
 
-    /** Stops and writes the files; runs once, whoever asks first. Returns the .jfr written, or null. */
-    synchronized Path finish() {
+    /**
+     * Stops and writes the files; runs once, whoever asks first. Returns the .jfr written, or null.
+     *
+     * @param atExit called from the shutdown hook: JFR's own hook is writing the recording
+     */
+    synchronized Path finish(boolean atExit) {
         if (finished) {
             return written;
         }
@@ -144,17 +153,24 @@ final class Session {
             FlightRecorder.removePeriodicEvent(schedulerHook);
         }
         try {
-            if (recording != null) {
+            if (tmpProfile != null) {
                 try {
-                    recording.stop(); // writes the destination
-                } catch (IllegalStateException alreadyClosed) {
-                    // JFR's shutdown hook was first and has written the destination
+                    ProfilerLibrary.load(null).execute("stop"); // writes tmpProfile
+                } catch (ProfilerCommandException notRunning) {
+                    AgentLog.warn("async-profiler: " + notRunning.getMessage());
                 }
-            } else {
-                ProfilerLibrary.load(null).execute("stop");
             }
-            if (jfc != null) {
-                Files.deleteIfExists(jfc);
+            if (atExit) {
+                awaitJfrDump();
+            }
+            if (recording.getState() == RecordingState.RUNNING) {
+                recording.stop(); // writes tmpJfr
+            }
+            if (!atExit) {
+                recording.close();
+            }
+            if (tmpProfile != null) {
+                append(tmpJfr, tmpProfile);
             }
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);
@@ -171,6 +187,40 @@ final class Session {
         }
         AgentLog.warn("recording written to " + written);
         return written;
+    }
+
+    /** At exit JFR's shutdown hook stops the recording and writes it; give it time to finish. */
+    private void awaitJfrDump() throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        long graceForNoHook = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            RecordingState state = recording.getState();
+            if (state == RecordingState.CLOSED) {
+                return;
+            }
+            if (state == RecordingState.RUNNING && System.nanoTime() > graceForNoHook) {
+                return; // no JFR hook took it: we stop it ourselves
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Appends the profiler's chunks to the JDK recording: one file, chunk after chunk. */
+    private void append(Path jfr, Path profile) throws java.io.IOException {
+        try {
+            if (Files.isRegularFile(profile) && Files.size(profile) > 0) {
+                if (!options.on("record-env")) {
+                    SystemPropertyMask.mask(profile);
+                }
+                try (var out = Files.newOutputStream(jfr, java.nio.file.StandardOpenOption.APPEND)) {
+                    Files.copy(profile, out);
+                }
+            } else {
+                AgentLog.warn("async-profiler wrote no samples");
+            }
+        } finally {
+            Files.deleteIfExists(profile);
+        }
     }
 
     private void writeFlame(Path jfr) {

@@ -80,7 +80,12 @@ class AgentIT {
         String mode = info.getString("profilingMode");
         assertThat(mode).isIn("cpu", "ctimer", "itimer", "jfr");
         assertThat(ev.getOrDefault("jdk.ExecutionSample", List.of())).isNotEmpty();
-        assertThat(ev).doesNotContainKeys("jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty");
+        assertThat(ev).doesNotContainKeys("jdk.InitialEnvironmentVariable");
+        // async-profiler always writes system properties: their values are masked unless record-env=on
+        assertThat(ev.getOrDefault("jdk.InitialSystemProperty", List.of()))
+                .allSatisfy(p -> assertThat(p.getString("value")).matches("\\**"));
+        assertThat(ev.getOrDefault("jdk.InitialSystemProperty", List.of()))
+                .noneSatisfy(p -> assertThat(p.getString("value")).contains(System.getProperty("java.home")));
         assertThat(r.stderr()).contains("loomscope-agent: virtual thread pinned for")
                 .contains("at " + PinningApp.class.getName())
                 .contains("loomscope-agent: recording written to " + jfr);

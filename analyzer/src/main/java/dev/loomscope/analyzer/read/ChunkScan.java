@@ -17,8 +17,17 @@ import java.nio.file.StandardOpenOption;
 public final class ChunkScan {
     static final int HEADER = 68;
 
-    /** @param completeBytes length of the prefix made of whole chunks; chunks how many */
-    public record Result(long completeBytes, int chunks, String warning) {}
+    /** Offset of the byte that says whether a chunk is finished (0) or still being written. */
+    static final int STATE_BYTE = 64;
+
+    /**
+     * @param completeBytes length of the prefix to read
+     * @param chunks        chunks in that prefix
+     * @param warning       what was left out, or null
+     * @param unfinishedAt  offset of a last chunk that was still being written (its data up to the
+     *                      last flush is readable once marked finished), or -1
+     */
+    public record Result(long completeBytes, int chunks, String warning, long unfinishedAt) {}
 
     private ChunkScan() {}
 
@@ -56,10 +65,16 @@ public final class ChunkScan {
                     throw new BadInputException(abs + ": corrupted chunk at byte " + offset + " (size field says " + chunkSize
                             + " bytes; the file is damaged)");
                 }
+                if (header.get(STATE_BYTE) != 0) {
+                    // a chunk of a JVM that stopped (or was killed) while recording: its header
+                    // describes the data up to its last flush
+                    return new Result(offset + chunkSize, chunks + 1, abs + ": the chunk at byte " + offset
+                            + " was still being written when its JVM stopped; read up to its last flush", offset);
+                }
                 offset += chunkSize;
                 chunks++;
             }
-            return new Result(size, chunks, null);
+            return new Result(size, chunks, null, -1);
         } catch (IOException e) {
             throw new BadInputException(abs + ": cannot read: " + e.getMessage() + " (check the file)", e);
         }
@@ -71,6 +86,6 @@ public final class ChunkScan {
                     + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
         }
         return new Result(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"
-                + (chunks == 1 ? "" : "s") + " before it");
+                + (chunks == 1 ? "" : "s") + " before it", -1);
     }
 }

@@ -37,6 +37,9 @@ public final class RecordingReader {
                 if (scan.warning() != null) {
                     tmp = Files.createTempFile("loomscope-complete-", ".jfr");
                     copyPrefix(part, tmp, scan.completeBytes());
+                    if (scan.unfinishedAt() >= 0) {
+                        markFinished(tmp, scan.unfinishedAt() + ChunkScan.STATE_BYTE);
+                    }
                     readable = tmp;
                 }
                 try (RecordingFile rf = new RecordingFile(readable)) {
@@ -60,6 +63,12 @@ public final class RecordingReader {
                     }
                 }
             }
+        }
+    }
+
+    private static void markFinished(Path copy, long stateByte) throws IOException {
+        try (var ch = java.nio.channels.FileChannel.open(copy, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.wrap(new byte[] {0}), stateByte);
         }
     }
 

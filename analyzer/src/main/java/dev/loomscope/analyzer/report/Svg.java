@@ -136,7 +136,7 @@ final class Svg {
     }
 
     private static StringBuilder open(String title) {
-        return new StringBuilder(f("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 %d %d' width='%d' height='%d' role='img'>"
+        return new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'>"
                 + "<title>%s</title>%n", W, H, W, H, esc(title)));
     }
 

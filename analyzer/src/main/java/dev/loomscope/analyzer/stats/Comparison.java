@@ -10,6 +10,7 @@ import org.hipparchus.stat.inference.MannWhitneyUTest;
  * approximation otherwise) and Cliff's delta.
  *
  * @param ratio   median(group) / median(baseline)
+ * @param u       the group's Mann-Whitney U: pairs (group, baseline) with the group's value larger, ties counting half
  * @param cliffsDelta P(group > baseline) - P(group < baseline), in [-1, 1]
  */
 public record Comparison(int nGroup, int nBaseline, double ratio, double ratioCiLow, double ratioCiHigh, double u,
@@ -41,10 +42,12 @@ public record Comparison(int nGroup, int nBaseline, double ratio, double ratioCi
         boolean ties = hasTies(group, baseline);
         boolean exact = !ties && group.length + baseline.length <= 50;
         MannWhitneyUTest mw = new MannWhitneyUTest();
-        double u = mw.mannWhitneyU(group, baseline);
         double p = group.length + baseline.length < 3 ? Double.NaN : mw.mannWhitneyUTest(group, baseline, exact);
+        long[] gtLt = pairs(group, baseline);
+        long pairs = (long) group.length * baseline.length;
+        double u = gtLt[0] + (pairs - gtLt[0] - gtLt[1]) / 2.0;
         return new Comparison(group.length, baseline.length, ratio, Quantiles.of(boot, 0.025), Quantiles.of(boot, 0.975),
-                u, p, exact, cliffsDelta(group, baseline));
+                u, p, exact, (gtLt[0] - gtLt[1]) / (double) pairs);
     }
 
     public boolean reliable() {
@@ -55,7 +58,8 @@ public record Comparison(int nGroup, int nBaseline, double ratio, double ratioCi
         return Quantiles.of(v, 0.5);
     }
 
-    static double cliffsDelta(double[] a, double[] b) {
+    /** {pairs with a > b, pairs with a < b}. */
+    static long[] pairs(double[] a, double[] b) {
         long more = 0;
         long less = 0;
         for (double x : a) {
@@ -67,7 +71,7 @@ public record Comparison(int nGroup, int nBaseline, double ratio, double ratioCi
                 }
             }
         }
-        return (more - less) / (double) ((long) a.length * b.length);
+        return new long[] {more, less};
     }
 
     private static boolean hasTies(double[] a, double[] b) {

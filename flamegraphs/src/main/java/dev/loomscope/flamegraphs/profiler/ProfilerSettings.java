@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param interval sampling interval for cpu and wall
  * @param cstack   how native stacks are walked: vm (mixed mode: Java, native and kernel), fp, dwarf, lbr, no
  * @param jfrsync  a JFR settings name or .jfc path whose JDK events go into the same file, or null
- * @param file     the .jfr file async-profiler writes when stopped
+ * @param file     the file async-profiler writes (in JFR format) when stopped
  */
 public record ProfilerSettings(List<String> kinds, Duration interval, String cstack, String jfrsync, Path file) {
     public static final List<String> KINDS = List.of("cpu", "wall", "alloc", "lock");
@@ -52,7 +52,7 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
         if (jfrsync != null) {
             sb.append(",jfrsync=").append(jfrsync);
         }
-        sb.append(",file=").append(file);
+        sb.append(",jfr,file=").append(file); // JFR output whatever the file is called
         return sb.toString();
     }
 }

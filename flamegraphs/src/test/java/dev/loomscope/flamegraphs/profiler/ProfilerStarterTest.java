@@ -18,8 +18,8 @@ class ProfilerStarterTest {
     void startCommandIsAsyncProfilerSyntax() {
         var s = new ProfilerSettings(List.of("cpu", "wall", "alloc"), Duration.ofMillis(10), "vm", "/tmp/s.jfc", Path.of("/tmp/o.jfr"));
         assertThat(s.startCommand("ctimer"))
-                .isEqualTo("start,event=ctimer,interval=10000000,wall=10000000,alloc,cstack=vm,jfrsync=/tmp/s.jfc,file=/tmp/o.jfr");
-        assertThat(s.startCommand(null)).isEqualTo("start,wall=10000000,alloc,cstack=vm,jfrsync=/tmp/s.jfc,file=/tmp/o.jfr");
+                .isEqualTo("start,event=ctimer,interval=10000000,wall=10000000,alloc,cstack=vm,jfrsync=/tmp/s.jfc,jfr,file=/tmp/o.jfr");
+        assertThat(s.startCommand(null)).isEqualTo("start,wall=10000000,alloc,cstack=vm,jfrsync=/tmp/s.jfc,jfr,file=/tmp/o.jfr");
     }
 
     @Test

@@ -1,0 +1,239 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One test per subcommand on recordings made by real JVMs under the real agent, through the packaged CLI. */
+class AnalyzerIT {
+    static final int PINS = 3;
+    static final int GCS = 4;
+
+    @TempDir
+    static Path dir;
+
+    static Path fixture;
+    static Path platform;
+    static Path virtual;
+
+    @BeforeAll
+    static void record() throws Exception {
+        fixture = Fixtures.fixture(dir, PINS, GCS);
+        platform = Fixtures.sleep(dir, "platform");
+        virtual = Fixtures.sleep(dir, "virtual");
+    }
+
+    static ChildJvm.Result ok(String... args) throws Exception {
+        ChildJvm.Result r = Fixtures.cli(dir, args);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        return r;
+    }
+
+    static JsonNode json(String... args) throws Exception {
+        String[] withFormat = Arrays.copyOf(args, args.length + 2);
+        withFormat[args.length] = "--format";
+        withFormat[args.length + 1] = "json";
+        return new ObjectMapper().readTree(ok(withFormat).stdout());
+    }
+
+    static JsonNode table(JsonNode doc, String name) {
+        for (JsonNode t : doc.get("tables")) {
+            if (t.get("name").asText().equals(name)) {
+                return t;
+            }
+        }
+        throw new AssertionError("no table " + name + " in " + doc);
+    }
+
+    static JsonNode figure(JsonNode summary, String figure) {
+        for (JsonNode row : table(summary, "summary").get("rows")) {
+            if (row.get("figure").asText().equals(figure)) {
+                return row.get("value");
+            }
+        }
+        throw new AssertionError("no figure " + figure);
+    }
+
+    @Test
+    void summaryHasTheKnownTruth() throws Exception {
+        JsonNode s = json("summary", fixture.toString());
+        assertThat(figure(s, "pinned count").asLong()).isEqualTo(PINS);
+        assertThat(figure(s, "pinned max").asDouble()).isBetween(35.0, 1000.0);
+        assertThat(figure(s, "gc pauses").asLong()).isGreaterThanOrEqualTo(GCS);
+        assertThat(figure(s, "process ctx switches voluntary").asDouble()).isPositive();
+        JsonNode columns = table(s, "summary").get("columns");
+        assertThat(columns.get(1).get("name").asText()).isEqualTo("value");
+        assertThat(table(s, "recording").get("rows").toString()).contains("\"virtual\"").contains("fixture");
+        assertThat(ok("summary", fixture.toString()).stdout()).contains("Key figures of").contains("pinned count");
+    }
+
+    @Test
+    void pinningCountsEachPinAndGatesCi() throws Exception {
+        JsonNode p = json("pinning", fixture.toString());
+        JsonNode rows = table(p, "pinning").get("rows");
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).get("frame").asText()).isEqualTo(FixtureApp.class.getName() + ".pause");
+        assertThat(rows.get(0).get("count").asLong()).isEqualTo(PINS);
+        assertThat(Fixtures.cli(dir, "pinning", fixture.toString(), "--fail-on-pinning").exitCode()).isEqualTo(1);
+        assertThat(Fixtures.cli(dir, "pinning", fixture.toString(), "--fail-on-pinning=20ms").exitCode()).isEqualTo(1);
+        assertThat(Fixtures.cli(dir, "pinning", fixture.toString(), "--fail-on-pinning=5s").exitCode()).isZero();
+        assertThat(Fixtures.cli(dir, "pinning", platform.toString(), "--fail-on-pinning").exitCode()).isZero();
+    }
+
+    @Test
+    void gcCountsEverySystemGc() throws Exception {
+        JsonNode rows = table(json("gc", fixture.toString()), "gc").get("rows");
+        long systemGc = 0;
+        for (JsonNode r : rows) {
+            if (r.get("cause").asText().equals("System.gc()")) {
+                systemGc += r.get("count").asLong();
+            }
+        }
+        assertThat(systemGc).isGreaterThanOrEqualTo(GCS);
+    }
+
+    @Test
+    void heapAndContextSwitches() throws Exception {
+        JsonNode heap = table(json("heap", fixture.toString()), "heap").get("rows").get(0);
+        assertThat(heap.get("after gc max").asDouble()).isPositive();
+        JsonNode ctx = table(json("ctxsw", fixture.toString()), "ctxsw").get("rows").get(0);
+        assertThat(ctx.get("process total").asDouble()).isPositive();
+        assertThat(ctx.get("source").asText()).isIn("getrusage", "proc");
+        assertThat(ok("ctxsw", fixture.toString(), "--format", "csv").stdout()).startsWith("table,");
+        assertThat(ok("heap", fixture.toString(), "--format", "md").stdout()).contains("### Heap per recording").contains("|---|");
+    }
+
+    @Test
+    void flameGraphFromTheAgentsProfile() throws Exception {
+        Path html = dir.resolve("flame.html");
+        ok("flame", fixture.toString(), "-o", html.toString(), "--split-kind");
+        assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>").contains("FixtureApp");
+        String collapsed = ok("flame", fixture.toString(), "--collapsed").stdout();
+        assertThat(collapsed).contains("FixtureApp.main");
+        Path noSamples = dir.resolve("no-samples.jfr");
+        ChildJvm.Result plain = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + noSamples + ",settings=none"),
+                FixtureApp.class.getName(), List.of("0", "0"), dir, 60);
+        assertThat(plain.exitCode()).isZero();
+        ChildJvm.Result none = Fixtures.cli(dir, "flame", noSamples.toString(), "-o", dir.resolve("x.html").toString());
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.stderr().strip()).isEqualTo("loomscope flame: " + noSamples.toAbsolutePath()
+                + ": no cpu samples (the recording has cpu 0, wall 0, alloc 0, lock 0; record them with the agent option"
+                + " profile=cpu (or JFR's jdk.ExecutionSample))");
+        assertThat(dir.resolve("x.html")).doesNotExist();
+    }
+
+    @Test
+    void compareGivesAVerdictAndExports() throws Exception {
+        Path export = dir.resolve("export");
+        String out = ok("compare", platform.toString(), virtual.toString(), "--export", export.toString()).stdout();
+        assertThat(out).containsPattern("virtual vs platform: run time median -\\d+% \\(95% CI -\\d+%..-\\d+%\\), p[<=]0\\.\\d+, n=6/6 better");
+        assertThat(Files.readString(export.resolve("values.csv"))).startsWith("group,recording,index,metric,unit,value,units_of_work");
+        JsonNode doc = json("compare", platform.toString(), virtual.toString(), "--metric", "run time");
+        assertThat(table(doc, "boxplot").get("rows")).hasSize(2);
+        assertThat(table(doc, "comparison").get("rows").get(0).get("test").asText()).isEqualTo("exact");
+        ChildJvm.Result bad = Fixtures.cli(dir, "compare", platform.toString(), "--metric", "joy");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.stderr()).startsWith("loomscope compare: --metric joy: unknown metric");
+        ChildJvm.Result noMatch = Fixtures.cli(dir, "compare", platform.toString(), "--group", "x=/nowhere/*.jfr");
+        assertThat(noMatch.exitCode()).isEqualTo(2);
+        assertThat(noMatch.stderr()).contains("matches none of the recordings");
+    }
+
+    @Test
+    void reportIsSelfContained() throws Exception {
+        Path report = dir.resolve("report");
+        ok("report", platform.toString(), virtual.toString(), "-o", report.toString());
+        String html = Files.readString(report.resolve("index.html"));
+        assertThat(html).contains("Verdicts").contains("virtual vs platform: run time median").contains("<svg")
+                .doesNotContain("http://", "https://").doesNotContain("<script src");
+        assertThat(report.resolve("flame-platform.html")).exists();
+        assertThat(report.resolve("flame-virtual.html")).exists();
+        assertThat(report.resolve("flame-diff-virtual-vs-platform.html")).exists();
+    }
+
+    @Test
+    void badInputsAreOneLineAndExitTwo() throws Exception {
+        Path empty = Files.createFile(dir.resolve("empty.jfr"));
+        Path text = Files.writeString(dir.resolve("text.jfr"), "not a recording");
+        for (Path p : new Path[] {dir.resolve("missing.jfr"), empty, text}) {
+            ChildJvm.Result r = Fixtures.cli(dir, "summary", p.toString());
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.stderr().strip().lines()).hasSize(1);
+            assertThat(r.stderr()).startsWith("loomscope summary: " + p.toAbsolutePath() + ": ").doesNotContain("Exception");
+        }
+        ChildJvm.Result opt = Fixtures.cli(dir, "summary", "--colour");
+        assertThat(opt.exitCode()).isEqualTo(2);
+        assertThat(opt.stderr().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void truncatedLastChunkIsAWarningAndCorruptionNamesTheOffset() throws Exception {
+        byte[] a = Files.readAllBytes(platform);
+        byte[] b = Files.readAllBytes(virtual);
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        long lastChunk = lastChunkOffset(both);
+        Path truncated = dir.resolve("truncated.jfr");
+        Files.write(truncated, Arrays.copyOf(both, (int) lastChunk + 200));
+        ChildJvm.Result t = Fixtures.cli(dir, "summary", truncated.toString());
+        assertThat(t.exitCode()).as(t.stderr()).isZero();
+        assertThat(t.stdout()).contains("truncated: the last chunk (at byte " + lastChunk + ") is incomplete");
+        long secondChunk = a.length; // where the second recording starts
+        byte[] corrupt = both.clone();
+        corrupt[(int) secondChunk] = 'X';
+        Path corrupted = dir.resolve("corrupted.jfr");
+        Files.write(corrupted, corrupt);
+        ChildJvm.Result c = Fixtures.cli(dir, "summary", corrupted.toString());
+        assertThat(c.exitCode()).isEqualTo(2);
+        assertThat(c.stderr().strip()).isEqualTo("loomscope summary: " + corrupted.toAbsolutePath() + ": corrupted chunk at byte " + secondChunk
+                + " (no FLR magic where chunk " + (chunkCount(a) + 1) + " should start; the file is damaged)");
+        byte[] hugeSize = Arrays.copyOf(a, a.length);
+        ByteBuffer.wrap(hugeSize).putLong(8, Long.MAX_VALUE - 1);
+        Path huge = dir.resolve("huge-size.jfr");
+        Files.write(huge, hugeSize);
+        ChildJvm.Result h = Fixtures.cli(dir, "summary", huge.toString());
+        assertThat(h.exitCode()).isEqualTo(2);
+        assertThat(h.stderr()).contains("truncated").doesNotContain("OutOfMemory");
+    }
+
+    static long lastChunkOffset(byte[] file) {
+        long offset = 0;
+        long last = 0;
+        ByteBuffer buf = ByteBuffer.wrap(file);
+        while (offset < file.length) {
+            last = offset;
+            offset += buf.getLong((int) offset + 8);
+        }
+        return last;
+    }
+
+    static int chunkCount(byte[] file) {
+        int n = 0;
+        long offset = 0;
+        ByteBuffer buf = ByteBuffer.wrap(file);
+        while (offset < file.length) {
+            offset += buf.getLong((int) offset + 8);
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void repositoryOfAKilledJvmIsRead() throws Exception {
+        Path repo = Fixtures.killedRepository(dir);
+        JsonNode s = json("summary", repo.toString());
+        assertThat(figure(s, "gc pauses").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(table(s, "event-counts").get("rows").size()).isGreaterThan(10);
+        assertThat(table(s, "recording").get("notes").toString()).contains("was still being written when its JVM stopped");
+    }
+}

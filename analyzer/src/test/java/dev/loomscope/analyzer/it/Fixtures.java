@@ -1,0 +1,80 @@
+package dev.loomscope.analyzer.it;
+
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** Recordings made by real child JVMs under the real agent, for the analyzer's end-to-end tests. */
+final class Fixtures {
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final Path AGENT = ROOT.resolve("agent/target/loomscope-agent.jar");
+    static final Path WORKLOADS = ROOT.resolve("workloads/target/loomscope-workloads.jar");
+    static final Path CLI = Path.of("target/loomscope.jar").toAbsolutePath();
+
+    private Fixtures() {}
+
+    static Path only(Path dir, String suffix) throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> l = s.filter(p -> p.getFileName().toString().endsWith(suffix)).toList();
+            if (l.size() != 1) {
+                throw new AssertionError("expected one " + suffix + " in " + dir + ": " + l);
+            }
+            return l.get(0);
+        }
+    }
+
+    /** FixtureApp with {@code pins} pins and {@code gcs} GCs, recorded by the agent. */
+    static Path fixture(Path dir, int pins, int gcs) throws Exception {
+        Path out = dir.resolve("fixture");
+        ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + AGENT + "=out=" + out + ",label=fixture,threads=virtual,pinned-threshold=10ms,trace-pinned=off,flame=off"),
+                FixtureApp.class.getName(), List.of(Integer.toString(pins), Integer.toString(gcs)), dir, 120);
+        if (r.exitCode() != 0 || r.stderr().lines().anyMatch(l -> l.startsWith("loomscope-agent:") && !l.contains("recording written"))) {
+            throw new AssertionError("fixture failed: " + r);
+        }
+        return only(out, ".jfr");
+    }
+
+    /** The sleep workload on one thread kind, recorded by the agent: loomscope.WorkloadRun events. */
+    static Path sleep(Path dir, String kind) throws Exception {
+        Path out = dir.resolve("sleep-" + kind);
+        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + AGENT + "=out=" + out + ",threads=" + kind + ",flame=off,trace-pinned=off",
+                "-jar", WORKLOADS.toString(), "sleep", "--threads", kind, "--runs", "6", "--warmup", "1", "--tasks", "1000", "--sleep-ms", "20"),
+                dir, 120);
+        if (r.exitCode() != 0) {
+            throw new AssertionError("sleep workload failed: " + r);
+        }
+        return only(out, ".jfr");
+    }
+
+    /** The JFR disk repository of a JVM killed with SIGKILL while recording. */
+    static Path killedRepository(Path dir) throws Exception {
+        Path repo = dir.resolve("repo");
+        Files.createDirectories(repo);
+        Path log = dir.resolve("killed.log");
+        List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-XX:FlightRecorderOptions:repository=" + repo,
+                "-javaagent:" + AGENT + "=out=" + dir.resolve("killed-out") + ",profile=off,trace-pinned=off,flame=off",
+                "-cp", System.getProperty("java.class.path"), FixtureApp.class.getName(), "2", "2", "wait"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(log).contains("waiting") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(2500); // JFR flushes its chunk about once a second
+        p.destroyForcibly().waitFor();
+        return repo;
+    }
+
+    /** Runs the packaged CLI. */
+    static ChildJvm.Result cli(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "-jar", CLI.toString()));
+        cmd.addAll(List.of(args));
+        return ChildJvm.exec(cmd, dir, 300);
+    }
+}
