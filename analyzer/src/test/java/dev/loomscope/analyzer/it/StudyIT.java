@@ -1,0 +1,89 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code loomscope study} end to end with tiny sizes, one run made to fail (its JVM exits 3), and
+ * the report opened in headless Chromium.
+ */
+class StudyIT {
+    @TempDir
+    static Path dir;
+
+    static ChildJvm.Result result;
+    static Path report;
+
+    @BeforeAll
+    static void study() throws Exception {
+        Path fakeJava = dir.resolve("java-that-crashes-sleep-virtual");
+        Files.writeString(fakeJava, "#!/bin/sh\ncase \"$*\" in *\"sleep --threads virtual\"*) echo 'simulated crash' >&2; exit 3;; esac\nexec '"
+                + ChildJvm.javaExecutable() + "' \"$@\"\n");
+        Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
+        report = dir.resolve("report");
+        result = Fixtures.cli(dir, "study", "--workload", "echo,sleep", "--runs", "3", "--warmup", "0", "--forks", "1", "--requests", "300",
+                "--concurrency", "10", "--tasks", "300", "--out", report.toString(), "--java", fakeJava.toString(), "--keep");
+    }
+
+    @Test
+    void failedRunIsListedAndTheStudyFinishes() throws Exception {
+        assertThat(result.exitCode()).as(result.stderr()).isEqualTo(1);
+        List<String> lines = result.stdout().lines().toList();
+        assertThat(lines).anyMatch(l -> l.startsWith("echo: virtual vs platform: run time median"));
+        assertThat(lines).contains("failed: sleep-virtual-f1: exited with 3: simulated crash");
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("report: " + report.resolve("index.html"));
+        assertThat(result.stderr()).contains("study: sleep-virtual-f1 failed (exited with 3: simulated crash)");
+        String html = Files.readString(report.resolve("index.html"));
+        assertThat(html).contains("Failed runs").contains("sleep-virtual-f1: exited with 3").contains("echo: virtual vs platform: run time median")
+                .contains("platform: 1 recording").contains("virtual: 1 recording");
+        assertThat(report.resolve("flame-echo-platform.html")).exists();
+        assertThat(report.resolve("flame-echo-virtual.html")).exists();
+        assertThat(report.resolve("flame-diff-echo-virtual-vs-platform.html")).exists();
+        assertThat(report.resolve("recordings/echo-virtual-f1")).isDirectory();
+    }
+
+    @Test
+    void badOptionsAreOneLine() throws Exception {
+        ChildJvm.Result r = Fixtures.cli(dir, "study", "--workload", "dance");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr().strip()).startsWith("loomscope study: --workload dance: unknown (use echo, sleep, rendezvous, gameoflife, pinning)");
+        assertThat(Fixtures.cli(dir, "study", "--runs", "0").stderr()).contains("--runs 0: must be at least 1");
+    }
+
+    @Test
+    void reportRendersInHeadlessChromium() throws Exception {
+        Path chromium = Path.of("/usr/bin/chromium");
+        assumeTrue(Files.isExecutable(chromium), "chromium is not installed (.ci/run installs it)");
+        Path png = dir.resolve("report.png");
+        ChildJvm.Result r = ChildJvm.exec(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + dir.resolve("chromium-profile"), "--enable-logging=stderr", "--v=0", "--window-size=1200,2000",
+                "--screenshot=" + png, report.resolve("index.html").toUri().toString()), dir, 120);
+        assertThat(png).exists();
+        BufferedImage img = ImageIO.read(png.toFile());
+        Set<Integer> colours = new HashSet<>();
+        for (int y = 0; y < img.getHeight(); y += 4) {
+            for (int x = 0; x < img.getWidth(); x += 4) {
+                colours.add(img.getRGB(x, y));
+            }
+        }
+        assertThat(colours.size()).as("distinct colours in the screenshot").isGreaterThan(20);
+        assertThat(r.stderr().lines().filter(l -> l.contains("CONSOLE") || l.contains("Uncaught"))).isEmpty();
+        Path kept = Path.of("target/report-screenshot.png");
+        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
+    }
+}
