@@ -112,7 +112,7 @@ public final class StudyCommand implements Callable<Integer> {
         Files.createDirectories(report);
         Path recordings = keep ? report.resolve("recordings") : Files.createTempDirectory("loomscope-study-");
         StudyRunner runner = new StudyRunner(plan, java, agent, workloadsJar, recordings,
-                new StudyRunner.Progress(stderr, System.console() != null && System.getenv("TERM") != null && !System.getenv("TERM").equals("dumb")));
+                new StudyRunner.Progress(stderr, Boolean.getBoolean("loomscope.stderrIsTerminal")));
         CountDownLatch reported = new CountDownLatch(1);
         Thread onCtrlC = new Thread(() -> {
             runner.stop();

@@ -124,8 +124,11 @@ public final class StudyRunner {
         if (failure == null && recording == null) {
             failure = "no recording was written";
         }
-        if (failure != null) {
-            String last = output.stream().filter(l -> !l.isBlank() && !l.startsWith("WARNING:")).reduce((a, b) -> b).orElse("no output");
+        if (failure != null && !failure.equals("stopped")) {
+            // the child's last word, not the JVM's or the agent's routine lines
+            String last = output.stream()
+                    .filter(l -> !l.isBlank() && !l.startsWith("WARNING:") && !l.startsWith("loomscope-agent: recording written"))
+                    .reduce((a, b) -> b).orElse("no output");
             failure = failure + ": " + last;
         }
         return new Outcome(job, recording, seconds, failure, output);

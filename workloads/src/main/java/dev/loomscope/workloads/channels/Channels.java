@@ -27,19 +27,7 @@ public final class Channels {
             case "park-yield" -> new ParkChannel(0, 1, false);
             case "spin-yield-park" -> new ParkChannel(100, 10, false);
             case "varhandle" -> new ParkChannel(100, 10, true);
-            case "synchronous-queue" -> new LongChannel() {
-                final SynchronousQueue<Long> q = new SynchronousQueue<>();
-
-                @Override
-                public void send(long value) throws InterruptedException {
-                    q.put(value);
-                }
-
-                @Override
-                public long receive() throws InterruptedException {
-                    return q.take();
-                }
-            };
+            case "synchronous-queue" -> queue(new SynchronousQueue<>());
             case "exchanger" -> new LongChannel() {
                 final Exchanger<Long> x = new Exchanger<>();
 
