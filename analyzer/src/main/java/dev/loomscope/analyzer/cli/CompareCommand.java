@@ -20,9 +20,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope compare}: platform vs virtual (or any groups), metric by metric. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Compares groups of recordings (by the thread kind the agent stored, or --group NAME=GLOB): per metric",
-            "boxplot and regression statistics per group, and each group against the baseline (ratio of medians with a",
-            "bootstrap CI, Mann-Whitney U, Cliff's delta) as a verdict line."})
+        description = {"Compares platform and virtual threads (or any groups) metric by metric, with verdicts.",
+            "Groups come from the thread kind the agent stored, or --group NAME=GLOB. Per metric: boxplot and",
+            "regression statistics per group, and each group against the baseline (ratio of medians with a bootstrap",
+            "CI, Mann-Whitney U, Cliff's delta) as a verdict line."})
 public final class CompareCommand implements Callable<Integer> {
     @Mixin
     InputArgs in;

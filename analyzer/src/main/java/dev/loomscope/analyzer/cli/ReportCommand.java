@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope report}: the self-contained HTML report of a comparison. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Writes DIR/index.html: verdicts, per metric a boxplot and a regression scatter with the statistics,",
-            "pinning, GC, heap and context switches, and flame graphs per group with the differential graph. Offline."})
+        description = {"Writes a self-contained HTML report of a comparison (DIR/index.html, offline).",
+            "Verdicts, per metric a boxplot and a regression scatter with the statistics, pinning, GC, heap and",
+            "context switches, and flame graphs per group with the differential graph."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
     InputArgs in;

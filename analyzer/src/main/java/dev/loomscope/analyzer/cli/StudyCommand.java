@@ -30,9 +30,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope study}: the main job, end to end. */
 @Command(name = "study", mixinStandardHelpOptions = true,
-        description = {"Runs workloads under the agent on platform and on virtual threads (each workload and thread kind in its",
-            "own JVM, kinds alternated between forks), then compares them: verdicts here and a self-contained report",
-            "(statistics, pinning, GC, heap, context switches, flame graphs per thread kind and the differential graph)."})
+        description = {"The main job: runs the workloads on platform and virtual threads and writes the report.",
+            "Each workload and thread kind runs under the agent in its own JVM, kinds alternated between forks; then",
+            "verdicts here and a self-contained report (statistics, pinning, GC, heap, context switches, flame graphs",
+            "per thread kind and the differential graph)."})
 public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--workload", split = ",", paramLabel = "NAME", description = "workloads: echo, sleep, rendezvous, gameoflife, pinning (default: echo,sleep)")
     List<String> workloads = new ArrayList<>(List.of("echo", "sleep"));
