@@ -82,7 +82,7 @@ final class Session {
         if (!kinds.isEmpty()) {
             tmpProfile = files.temporary(".profile.jfr");
             Path libDir = o.isSet("libdir") ? Path.of(o.string("libdir")) : null;
-            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), null, tmpProfile);
+            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), tmpProfile);
             var started = ProfilerStarter.start(libDir, settings);
             mode = started.mode();
             if (started.fallbackNote() != null) {
@@ -226,26 +226,23 @@ final class Session {
     private void writeFlame(Path jfr) {
         SampleKind kind = mode.equals("async-profiler") ? SampleKind.valueOf(options.profile().get(0).toUpperCase(java.util.Locale.ROOT))
                 : SampleKind.CPU;
+        Path tmp = null;
         try {
-            Path tmp = files.temporary(".html");
+            tmp = files.temporary(".html");
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 FlameRenderer.render(List.of(jfr), FlameOptions.of(kind).withSplitKind(true)
                         .withTitle(jfr.getFileName() + " (" + kind.label() + ")"), false, out);
             }
             files.publishAs(tmp, OutputFiles.sibling(jfr, ".html"));
+            tmp = null;
         } catch (NoSamplesException e) {
-            cleanupHtml();
+            // nothing was sampled (profile=off): no graph to draw
         } catch (Throwable t) {
-            cleanupHtml();
             AgentLog.failure("no flame graph", t);
-        }
-    }
-
-    private void cleanupHtml() {
-        try (var s = Files.list(files.dir())) {
-            s.filter(p -> p.getFileName().toString().endsWith(".html.part")).forEach(p -> p.toFile().delete());
-        } catch (Exception ignored) {
-            // best effort
+        } finally {
+            if (tmp != null) {
+                tmp.toFile().delete(); // ours only: other JVMs may be writing beside us
+            }
         }
     }
 

@@ -54,7 +54,7 @@ public final class CompareCommand implements Callable<Integer> {
         @Option(names = "--export", paramLabel = "DIR", description = "write the tidy data and statistics as CSV into DIR")
         Path export;
 
-        List<MetricResult> run(List<RecordingFacts> facts, Map<String, List<RecordingFacts>> grouped, picocli.CommandLine cmd) {
+        List<MetricResult> run(Map<String, List<RecordingFacts>> grouped, picocli.CommandLine cmd) {
             if (!x.equals("run") && !x.equals("units")) {
                 throw new picocli.CommandLine.ParameterException(cmd, "--x " + x + ": use run or units");
             }
@@ -70,7 +70,7 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         List<RecordingFacts> facts = in.facts();
         Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
-        List<MetricResult> results = compare.run(facts, grouped, spec.commandLine());
+        List<MetricResult> results = compare.run(grouped, spec.commandLine());
         List<Table> tables = new ArrayList<>();
         tables.add(CompareView.verdictTable(results));
         tables.add(CompareView.boxplots(results));

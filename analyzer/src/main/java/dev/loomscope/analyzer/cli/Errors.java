@@ -37,10 +37,6 @@ public final class Errors {
             if (debug(cmd)) {
                 ex.printStackTrace(err);
             }
-            if (ex instanceof UserException ue) {
-                err.println(commandName(cmd) + ": " + ue.getMessage());
-                return ue.exitCode();
-            }
             if (ex instanceof dev.loomscope.analyzer.read.BadInputException bad) {
                 err.println(commandName(cmd) + ": " + bad.getMessage());
                 return USAGE;

@@ -38,7 +38,7 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         List<RecordingFacts> facts = in.facts();
         Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
-        List<MetricResult> results = compare.run(facts, grouped, spec.commandLine());
+        List<MetricResult> results = compare.run(grouped, spec.commandLine());
         Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE);
         spec.commandLine().getOut().println(index);
         return Errors.OK;

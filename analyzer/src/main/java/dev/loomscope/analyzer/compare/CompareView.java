@@ -5,7 +5,6 @@ import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Regression;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -92,23 +91,5 @@ public final class CompareView {
         }
         t.note("ratio CI: percentile bootstrap, " + Comparison.BOOTSTRAP_RESAMPLES + " resamples, seed " + Comparison.SEED);
         return t;
-    }
-
-    /** The tidy data: one row per value (group, recording-free x, metric, value). */
-    public static Table tidy(List<MetricResult> results) {
-        Table t = new Table("values", "Values", List.of(Table.text("metric"), Table.text("unit"), Table.text("group"), Table.number("x", "", 3),
-                Table.number("value", "", 6)));
-        for (MetricResult r : results) {
-            r.points().forEach((g, xy) -> {
-                for (int i = 0; i < xy[0].length; i++) {
-                    t.row(r.metric().name(), r.metric().unit(), g, xy[0][i], xy[1][i]);
-                }
-            });
-        }
-        return t;
-    }
-
-    static String outliers(Boxplot b) {
-        return Arrays.toString(b.outliers());
     }
 }

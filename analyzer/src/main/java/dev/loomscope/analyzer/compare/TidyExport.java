@@ -36,7 +36,6 @@ public final class TidyExport {
             for (MetricResult r : results) {
                 for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
                     for (RecordingFacts f : g.getValue()) {
-                        int i = 0;
                         for (Metric.Value v : r.metric().extract().apply(f)) {
                             group.append(g.getKey());
                             recording.append(f.source.name().toString());
@@ -45,7 +44,6 @@ public final class TidyExport {
                             unit.append(r.metric().unit());
                             value.append(v.value());
                             units.append(v.units());
-                            i++;
                         }
                     }
                 }

@@ -51,9 +51,6 @@ public final class ChunkScan {
                 }
                 header.flip();
                 if (header.getInt(0) != 0x464C5200) { // "FLR\0"
-                    if (chunks == 0) {
-                        throw new BadInputException(abs + ": not a JFR recording (it does not start with FLR\\0)");
-                    }
                     throw new BadInputException(abs + ": corrupted chunk at byte " + offset
                             + " (no FLR magic where chunk " + (chunks + 1) + " should start; the file is damaged)");
                 }

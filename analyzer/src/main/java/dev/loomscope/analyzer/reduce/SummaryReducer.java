@@ -8,7 +8,7 @@ import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * What a summary needs besides the other reducers: span, event counts, the run's label and thread
- * kind (loomscope.RunInfo), JVM and GC, threads, CPU load, scheduler queue.
+ * kind (loomscope.RunInfo), JVM and GC, threads, CPU load.
  */
 public final class SummaryReducer implements Reducer {
     private final Map<String, Long> counts = new TreeMap<>();
@@ -27,8 +27,6 @@ public final class SummaryReducer implements Reducer {
     public long platformThreadsStarted;
     public final Samples jvmCpu = new Samples();
     public final Samples machineCpu = new Samples();
-    public final Samples queuedVirtualThreads = new Samples();
-    public int parallelism = -1;
 
     @Override
     public Set<String> eventTypes() {
@@ -68,10 +66,6 @@ public final class SummaryReducer implements Reducer {
             case "jdk.CPULoad" -> {
                 jvmCpu.add(e.getFloat("jvmUser") + e.getFloat("jvmSystem"));
                 machineCpu.add(e.getFloat("machineTotal"));
-            }
-            case "loomscope.SchedulerSample" -> {
-                queuedVirtualThreads.add(e.getLong("queuedVirtualThreads"));
-                parallelism = e.getInt("parallelism");
             }
             default -> { }
         }

@@ -27,7 +27,7 @@ public record Regression(int n, double slope, double intercept, double r2, doubl
         double sxx = r.getXSumSquares();
         double band = 0;
         for (double xi : x) {
-            band += t * rse * Math.sqrt(1 + 1.0 / n + (sxx == 0 ? 0 : (xi - xbar) * (xi - xbar) / sxx));
+            band += halfWidth(t, rse, n, xbar, sxx, xi);
         }
         double ci = sxx == 0 ? Double.NaN : r.getSlopeConfidenceInterval();
         double slope = sxx == 0 ? Double.NaN : r.getSlope();
@@ -40,6 +40,11 @@ public record Regression(int n, double slope, double intercept, double r2, doubl
         double t = new TDistribution(n - 2).inverseCumulativeProbability(0.975);
         double xbar = java.util.Arrays.stream(x).average().orElseThrow();
         double sxx = java.util.Arrays.stream(x).map(v -> (v - xbar) * (v - xbar)).sum();
-        return t * residualStdError * Math.sqrt(1 + 1.0 / n + (sxx == 0 ? 0 : (x0 - xbar) * (x0 - xbar) / sxx));
+        return halfWidth(t, residualStdError, n, xbar, sxx, x0);
+    }
+
+    /** t * s * sqrt(1 + 1/n + (x0 - xbar)^2 / Sxx): the band around one new observation at x0. */
+    private static double halfWidth(double t, double rse, int n, double xbar, double sxx, double x0) {
+        return t * rse * Math.sqrt(1 + 1.0 / n + (sxx == 0 ? 0 : (x0 - xbar) * (x0 - xbar) / sxx));
     }
 }

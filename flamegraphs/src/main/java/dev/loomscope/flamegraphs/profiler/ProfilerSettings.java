@@ -11,10 +11,9 @@ import java.util.Objects;
  * @param kinds    any of cpu, wall, alloc, lock (at least one)
  * @param interval sampling interval for cpu and wall
  * @param cstack   how native stacks are walked: vm (mixed mode: Java, native and kernel), fp, dwarf, lbr, no
- * @param jfrsync  a JFR settings name or .jfc path whose JDK events go into the same file, or null
  * @param file     the file async-profiler writes (in JFR format) when stopped
  */
-public record ProfilerSettings(List<String> kinds, Duration interval, String cstack, String jfrsync, Path file) {
+public record ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file) {
     public static final List<String> KINDS = List.of("cpu", "wall", "alloc", "lock");
     public static final List<String> CSTACKS = List.of("vm", "vmx", "fp", "dwarf", "lbr", "no");
     /** CPU engines tried in order: perf_events, then the two timer engines. */
@@ -49,9 +48,6 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
             sb.append(",lock");
         }
         sb.append(",cstack=").append(cstack);
-        if (jfrsync != null) {
-            sb.append(",jfrsync=").append(jfrsync);
-        }
         sb.append(",jfr,file=").append(file); // JFR output whatever the file is called
         return sb.toString();
     }

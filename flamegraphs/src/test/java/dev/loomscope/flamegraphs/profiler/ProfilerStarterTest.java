@@ -12,14 +12,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ProfilerStarterTest {
     static final ProfilerSettings CPU =
-            new ProfilerSettings(List.of("cpu"), Duration.ofMillis(10), "vm", null, Path.of("/tmp/x.jfr"));
+            new ProfilerSettings(List.of("cpu"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"));
 
     @Test
     void startCommandIsAsyncProfilerSyntax() {
-        var s = new ProfilerSettings(List.of("cpu", "wall", "alloc"), Duration.ofMillis(10), "vm", "/tmp/s.jfc", Path.of("/tmp/o.jfr"));
+        var s = new ProfilerSettings(List.of("cpu", "wall", "alloc"), Duration.ofMillis(10), "vm", Path.of("/tmp/o.jfr"));
         assertThat(s.startCommand("ctimer"))
-                .isEqualTo("start,event=ctimer,interval=10000000,wall=10000000,alloc,cstack=vm,jfrsync=/tmp/s.jfc,jfr,file=/tmp/o.jfr");
-        assertThat(s.startCommand(null)).isEqualTo("start,wall=10000000,alloc,cstack=vm,jfrsync=/tmp/s.jfc,jfr,file=/tmp/o.jfr");
+                .isEqualTo("start,event=ctimer,interval=10000000,wall=10000000,alloc,cstack=vm,jfr,file=/tmp/o.jfr");
+        assertThat(s.startCommand(null)).isEqualTo("start,wall=10000000,alloc,cstack=vm,jfr,file=/tmp/o.jfr");
     }
 
     @Test
@@ -69,7 +69,7 @@ class ProfilerStarterTest {
 
     @Test
     void unknownSettingsAreRejected() {
-        assertThatThrownBy(() -> new ProfilerSettings(List.of("gpu"), Duration.ofMillis(1), "vm", null, Path.of("x")))
+        assertThatThrownBy(() -> new ProfilerSettings(List.of("gpu"), Duration.ofMillis(1), "vm", Path.of("x")))
                 .hasMessageContaining("gpu");
     }
 }

@@ -18,7 +18,7 @@ public final class BurnCpu {
     public static void main(String[] args) throws Exception {
         long millis = Long.parseLong(args.length > 2 ? args[2] : "1500");
         if (args[0].equals("profile")) {
-            var settings = new ProfilerSettings(List.of("cpu"), Duration.ofMillis(5), "vm", null, Path.of(args[1]));
+            var settings = new ProfilerSettings(List.of("cpu"), Duration.ofMillis(5), "vm", Path.of(args[1]));
             var start = ProfilerStarter.start((Path) null, settings);
             System.out.println("mode=" + start.mode());
             work(millis);
