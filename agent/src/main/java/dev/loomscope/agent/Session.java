@@ -1,6 +1,5 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.agent.events.ContextSwitchCounter;
 import dev.loomscope.agent.events.ContextSwitchesEvent;
 import dev.loomscope.agent.events.RunInfoEvent;
 import dev.loomscope.agent.events.SchedulerSampleEvent;
@@ -13,6 +12,7 @@ import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.NoSamplesException;
 import dev.loomscope.flamegraphs.render.SampleKind;
+import dev.loomscope.probes.ContextSwitchCounter;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;

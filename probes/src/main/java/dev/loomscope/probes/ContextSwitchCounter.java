@@ -1,4 +1,4 @@
-package dev.loomscope.agent.events;
+package dev.loomscope.probes;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

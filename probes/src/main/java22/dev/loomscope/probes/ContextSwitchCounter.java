@@ -1,4 +1,4 @@
-package dev.loomscope.agent.events;
+package dev.loomscope.probes;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
