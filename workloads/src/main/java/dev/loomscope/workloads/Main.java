@@ -35,7 +35,7 @@ public final class Main {
     static {
         WORKLOADS.put("echo", new Entry("HTTP echo server, thread per connection, under ab-style load (--n --c -k --client)", EchoWorkload::of));
         WORKLOADS.put("sleep", new Entry("10,000 tasks sleeping 200 ms (--tasks --sleep-ms --executor per-task|cached)", SleepWorkload::of));
-        WORKLOADS.put("rendezvous", new Entry("two threads meet N times (--n --variant --parallelism)", RendezvousWorkload::of));
+        WORKLOADS.put("rendezvous", new Entry("two threads meet N times (--n: default per variant, 1-3 s a run; --variant --parallelism)", RendezvousWorkload::of));
         WORKLOADS.put("gameoflife", new Entry("Game of Life as CSP (--padding --channel --thread-per-cell --generations)", GameOfLifeWorkload::of));
         WORKLOADS.put("pinning", new Entry("what pins on this JDK, beside each fix (--case --tasks --block-ms)", PinningWorkload::of));
         WORKLOADS.put("continuation", new Entry("continuation freeze/thaw micro-benchmarks (--case --param-count --stack-depth)", ContinuationWorkload::of));
@@ -58,6 +58,9 @@ public final class Main {
                 WORKLOADS.forEach((n, e) -> System.out.printf("%-13s %s%n", n, e.description()));
                 System.out.printf("%-13s %s%n", "echo-server", "the echo server alone, for external clients (--threads --port)");
                 return 0;
+            }
+            if (WORKLOADS.containsKey(name) && (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))) {
+                return help(name, WORKLOADS.get(name));
             }
             Args a = new Args(Arrays.asList(args).subList(1, args.length));
             if (name.equals("echo-server")) {
@@ -96,6 +99,18 @@ public final class Main {
                     + " thread per connection); Ctrl-C stops it");
             Thread.currentThread().join();
         }
+        return 0;
+    }
+
+    /** Prints the workload's options with their defaults, read by making it with no options. */
+    private static int help(String name, Entry entry) throws Exception {
+        Args a = new Args(List.of());
+        a.integer("runs", 5, 0, 100_000);
+        a.integer("warmup", 1, 0, 100_000);
+        entry.factory().create(a).close();
+        System.out.println("usage: java -jar loomscope-workloads.jar " + name + " [--option value ...]");
+        System.out.println(name + ": " + entry.description());
+        a.defaults().forEach((o, d) -> System.out.printf("  --%-16s %s%n", o, d));
         return 0;
     }
 

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * The continuation micro-benchmarks of the Loom project (Freeze, Thaw, FreezeAndThaw, OneShot,
  * Oscillation): a continuation whose frames are {@code stackDepth} deep, each frame taking
- * {@code paramCount} arguments, is frozen (yield) and thawed (run) {@code ops} times. freeze and
- * thaw report the time of their half alone; oscillation climbs from minDepth to maxDepth and back,
- * yielding at every level, {@code repeat} times per op. Needs
+ * {@code paramCount} arguments, is frozen (yield) and thawed (run) {@code ops} times; the operations
+ * are {@link ContinuationCases}', shared with the JMH benchmarks. thaw times its thaws alone (the
+ * batch is frozen first, untimed, and the note gives ns/op); oscillation climbs from minDepth to
+ * maxDepth and back, yielding at every level, {@code repeat} times per op. Needs
  * {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED}.
  *
  * <p>{@code java --add-exports java.base/jdk.internal.vm=ALL-UNNAMED -jar loomscope-workloads.jar continuation
@@ -19,26 +20,20 @@ import java.util.List;
 public final class ContinuationWorkload implements Workload {
     public static final List<String> CASES = List.of("freeze", "thaw", "freeze-and-thaw", "one-shot", "oscillation");
 
+    private static final int THAW_BATCH = 10_000;
+
     private final String kase;
-    private final int paramCount;
-    private final int stackDepth;
-    private final int minDepth;
-    private final int maxDepth;
-    private final int repeat;
     private final int ops;
-    private final Continuations c = new Continuations("loomscope");
-    private long halfNanos;
-    private long markNanos;
-    private long sink;
+    private final String params;
+    private final ContinuationCases cases;
 
     ContinuationWorkload(String kase, int paramCount, int stackDepth, int minDepth, int maxDepth, int repeat, int ops) {
         this.kase = kase;
-        this.paramCount = paramCount;
-        this.stackDepth = stackDepth;
-        this.minDepth = minDepth;
-        this.maxDepth = maxDepth;
-        this.repeat = repeat;
         this.ops = ops;
+        this.cases = new ContinuationCases(paramCount, stackDepth, minDepth, maxDepth, repeat);
+        this.params = kase.equals("oscillation")
+                ? "case=oscillation minDepth=" + minDepth + " maxDepth=" + maxDepth + " repeat=" + repeat + " ops=" + ops
+                : "case=" + kase + " paramCount=" + paramCount + " stackDepth=" + stackDepth + " ops=" + ops;
     }
 
     public static ContinuationWorkload of(Args a) {
@@ -66,8 +61,7 @@ public final class ContinuationWorkload implements Workload {
 
     @Override
     public String params() {
-        return kase.equals("oscillation") ? "case=oscillation minDepth=" + minDepth + " maxDepth=" + maxDepth + " repeat=" + repeat + " ops=" + ops
-                : "case=" + kase + " paramCount=" + paramCount + " stackDepth=" + stackDepth + " ops=" + ops;
+        return params;
     }
 
     @Override
@@ -82,83 +76,47 @@ public final class ContinuationWorkload implements Workload {
     }
 
     private Run runOps() throws Throwable {
-        halfNanos = 0;
+        String note = null;
         switch (kase) {
+            case "freeze" -> {
+                for (int i = 0; i < ops; i++) {
+                    cases.frozen();
+                }
+            }
+            case "thaw" -> {
+                // Freezing the batch is setup: only the thaws are timed, as the JMH benchmark does.
+                long thawNanos = 0;
+                Object[] batch = new Object[Math.min(ops, THAW_BATCH)];
+                for (int done = 0; done < ops; done += batch.length) {
+                    int size = Math.min(batch.length, ops - done);
+                    for (int i = 0; i < size; i++) {
+                        batch[i] = cases.frozen();
+                    }
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < size; i++) {
+                        cases.thawToEnd(batch[i]);
+                    }
+                    thawNanos += System.nanoTime() - t0;
+                }
+                note = String.format(java.util.Locale.ROOT, "thaw alone %.1f ns/op", thawNanos / (double) ops);
+            }
             case "one-shot" -> {
                 for (int i = 0; i < ops; i++) {
-                    Object k = c.create(() -> sink += descend(stackDepth, 1, 2, 3));
-                    Continuations.run(k);
-                    Continuations.run(k);
-                    check(k);
+                    cases.oneShot();
                 }
             }
             case "oscillation" -> {
                 for (int i = 0; i < ops; i++) {
-                    Object k = c.create(this::oscillate);
-                    while (!Continuations.isDone(k)) {
-                        Continuations.run(k);
-                    }
+                    cases.oscillation();
                 }
             }
             default -> {
-                Object k = c.create(() -> {
-                    while (true) {
-                        sink += descend(stackDepth, 1, 2, 3);
-                    }
-                });
-                Continuations.run(k); // to the first yield
+                Object k = cases.looping();
                 for (int i = 0; i < ops; i++) {
-                    long t0 = System.nanoTime();
-                    Continuations.run(k);
-                    if (kase.equals("freeze")) {
-                        halfNanos += System.nanoTime() - markNanos; // from the yield to run()'s return
-                    } else if (kase.equals("thaw")) {
-                        halfNanos += markNanos - t0; // thawed: from run() to the yield point
-                    }
+                    ContinuationCases.resume(k);
                 }
             }
         }
-        String note = kase.equals("freeze") || kase.equals("thaw")
-                ? String.format(java.util.Locale.ROOT, "%s alone %.1f ns/op", kase, halfNanos / (double) ops) : null;
         return new Run(ops, Double.NaN, Double.NaN, note);
-    }
-
-    private static void check(Object k) throws Throwable {
-        if (!Continuations.isDone(k)) {
-            throw new IllegalStateException("one-shot continuation not done after two runs");
-        }
-    }
-
-    /** Recurse to depth with paramCount live arguments, then yield once. */
-    private long descend(int depth, long a, long b, long cc) {
-        if (depth > 1) {
-            return switch (paramCount) {
-                case 1 -> descend(depth - 1, a + 1, 0, 0) + 1;
-                case 2 -> descend(depth - 1, a + 1, b + a, 0) + 1;
-                default -> descend(depth - 1, a + 1, b + a, cc + b) + 1;
-            };
-        }
-        markNanos = System.nanoTime();
-        c.yieldNow();
-        markNanos = kase.equals("thaw") ? System.nanoTime() : markNanos;
-        return a + b + cc;
-    }
-
-    private void oscillate() {
-        for (int r = 0; r < repeat; r++) {
-            climb(1);
-        }
-    }
-
-    private void climb(int depth) {
-        if (depth >= minDepth) {
-            c.yieldNow();
-        }
-        if (depth < maxDepth) {
-            climb(depth + 1);
-            if (depth >= minDepth) {
-                c.yieldNow();
-            }
-        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.TreeSet;
 public final class Args {
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Set<String> used = new TreeSet<>();
+    private final Map<String, String> defaults = new LinkedHashMap<>();
 
     public Args(List<String> args) {
         for (int i = 0; i < args.size(); i++) {
@@ -35,10 +36,12 @@ public final class Args {
 
     public String string(String name, String def) {
         used.add(name);
+        defaults.putIfAbsent(name, def);
         return values.getOrDefault(name, def);
     }
 
     public String oneOf(String name, String def, List<String> allowed) {
+        defaults.putIfAbsent(name, String.join("|", allowed) + " (default " + def + ")");
         String v = string(name, def);
         if (!allowed.contains(v)) {
             throw new BadArgumentException("--" + name + " " + v + ": expected one of " + String.join(", ", allowed));
@@ -74,7 +77,14 @@ public final class Args {
     }
 
     public boolean has(String name) {
+        used.add(name);
+        defaults.putIfAbsent(name, "(not set)");
         return values.containsKey(name);
+    }
+
+    /** Every option read so far with its default, in the order read: the workload's help. */
+    public Map<String, String> defaults() {
+        return java.util.Collections.unmodifiableMap(defaults);
     }
 
     /** Call after reading every option: names what was given but not understood. */

@@ -61,6 +61,20 @@ final class CspGameOfLife {
 
     /** Runs {@code generations} generations; returns the final board. */
     Board run(int generations) throws InterruptedException {
+        try (Game game = start(generations)) {
+            Board frame = seed;
+            for (int g = 0; g < generations; g++) {
+                frame = game.nextFrame();
+            }
+            return frame;
+        }
+    }
+
+    /**
+     * Starts the cells' threads for {@code generations} generations ({@link Long#MAX_VALUE}: until
+     * closed); the caller collects each generation with {@link Game#nextFrame()}.
+     */
+    Game start(long generations) {
         int n = seed.cells();
         List<Cell> cells = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -79,13 +93,12 @@ final class CspGameOfLife {
             }
         }
         links.clear();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
+        Game game = new Game(seed, cells);
         try {
             if (threadPerCell) {
                 for (Cell c : cells) {
-                    threads.add(kind.start("cell", () -> guarded(failure, () -> {
-                        for (int g = 0; g < generations; g++) {
+                    game.threads.add(kind.start("cell", () -> game.guarded(() -> {
+                        for (long g = 0; g < generations; g++) {
                             c.send();
                             c.receiveAndStep();
                         }
@@ -98,8 +111,8 @@ final class CspGameOfLife {
                     for (int i = t; i < n; i += groups) {
                         group.add(cells.get(i));
                     }
-                    threads.add(kind.start("cells-" + t, () -> guarded(failure, () -> {
-                        for (int g = 0; g < generations; g++) {
+                    game.threads.add(kind.start("cells-" + t, () -> game.guarded(() -> {
+                        for (long g = 0; g < generations; g++) {
                             for (Cell c : group) {
                                 c.send();
                             }
@@ -111,49 +124,74 @@ final class CspGameOfLife {
                 }
             }
         } catch (OutOfMemoryError e) {
-            int started = threads.size();
-            threads.forEach(Thread::interrupt);
-            for (Thread t : threads) {
-                t.join();
-            }
+            int started = game.threads.size();
+            game.stop();
             throw new BadArgumentException("gameoflife: could not start " + (threadPerCell ? n : "the") + " " + kind.label()
                     + " threads (" + started + " started: " + e.getMessage() + "); use --threads virtual or --thread-per-cell false");
         }
-        boolean[] frame = new boolean[n];
-        try {
-            for (int g = 0; g < generations; g++) {
-                for (int i = 0; i < n; i++) {
-                    frame[i] = cells.get(i).result.receive() == 1;
-                }
-                if (failure.get() != null) {
-                    break;
-                }
+        return game;
+    }
+
+    /** A running game: its threads compute generation after generation as the frames are collected. */
+    static final class Game implements AutoCloseable {
+        private final Board seed;
+        private final List<Cell> cells;
+        private final List<Thread> threads = new ArrayList<>();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        private Game(Board seed, List<Cell> cells) {
+            this.seed = seed;
+            this.cells = cells;
+        }
+
+        /** Collects the next generation from every cell. */
+        Board nextFrame() throws InterruptedException {
+            boolean[] frame = new boolean[cells.size()];
+            for (int i = 0; i < frame.length; i++) {
+                frame[i] = cells.get(i).result.receive() == 1;
             }
-        } finally {
             if (failure.get() != null) {
-                threads.forEach(Thread::interrupt);
+                throw new IllegalStateException("a cell failed: " + failure.get(), failure.get());
             }
+            return new Board(seed.width, seed.height, frame);
+        }
+
+        private void guarded(Body body) {
+            try {
+                body.run();
+            } catch (InterruptedException stopped) {
+                // stopped by close()
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        }
+
+        private void stop() {
+            threads.forEach(Thread::interrupt);
+            boolean interrupted = false;
             for (Thread t : threads) {
-                t.join();
+                while (true) {
+                    try {
+                        t.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        if (failure.get() != null) {
-            throw new IllegalStateException("a cell failed: " + failure.get(), failure.get());
+
+        /** Stops every cell thread (those already finished included) and waits for them. */
+        @Override
+        public void close() {
+            stop();
         }
-        return new Board(seed.width, seed.height, frame);
     }
 
     private interface Body {
         void run() throws InterruptedException;
-    }
-
-    private static void guarded(AtomicReference<Throwable> failure, Body body) {
-        try {
-            body.run();
-        } catch (InterruptedException stopped) {
-            // stopped by the collector after a failure
-        } catch (Throwable t) {
-            failure.compareAndSet(null, t);
-        }
     }
 }

@@ -12,10 +12,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * The rendezvous experiment of the Loom continuation studies: a sender and a receiver thread meet
  * {@code n} times; the sender sends 1..n, the receiver sums, and the sum is checked against
  * n(n+1)/2. Variants: park, park-yield, spin-yield-park, synchronous-queue, exchanger and the
- * allocation-free varhandle. {@code --parallelism P} sets the virtual-thread scheduler's
+ * allocation-free varhandle. The default {@code n} depends on the variant, so that a run on the
+ * slower thread kind takes 1-3 s on a 2-core machine (a platform park costs a futex call per
+ * message, an exchange a few hundred nanoseconds). {@code --parallelism P} sets the virtual-thread scheduler's
  * parallelism, maxPoolSize and minRunnable to P (the JVM is relaunched with them when needed).
  *
- * <p>{@code java -jar loomscope-workloads.jar rendezvous --threads virtual|platform [--n 1000000]
+ * <p>{@code java -jar loomscope-workloads.jar rendezvous --threads virtual|platform [--n N]
  * [--variant exchanger] [--parallelism 1]}
  */
 public final class RendezvousWorkload implements Workload {
@@ -31,10 +33,20 @@ public final class RendezvousWorkload implements Workload {
         this.parallelism = parallelism;
     }
 
+    /** Messages per run when {@code --n} is not given, per variant. */
+    public static long defaultN(String variant) {
+        return switch (variant) {
+            case "park", "park-yield" -> 200_000;
+            case "synchronous-queue" -> 500_000;
+            case "spin-yield-park", "varhandle" -> 2_000_000;
+            default -> 5_000_000;
+        };
+    }
+
     public static RendezvousWorkload of(Args a) {
         ThreadKind kind = ThreadKind.of(a);
-        long n = a.longValue("n", 1_000_000, 1, 10_000_000_000L);
         String variant = a.oneOf("variant", "exchanger", Channels.VARIANTS);
+        long n = a.longValue("n", defaultN(variant), 1, 10_000_000_000L);
         String p = a.has("parallelism") ? Integer.toString(a.integer("parallelism", 1, 1, 4096)) : null;
         return new RendezvousWorkload(kind, n, variant, p);
     }

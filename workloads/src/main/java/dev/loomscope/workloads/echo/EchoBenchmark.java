@@ -1,0 +1,58 @@
+package dev.loomscope.workloads.echo;
+
+import dev.loomscope.workloads.core.ThreadKind;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The echo server under load: one operation is one {@link EchoWorkload} run, {@code requests}
+ * requests from {@code concurrency} connections of the built-in ab-style client against the
+ * server started for the trial (thread per connection of the given kind).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(3)
+public class EchoBenchmark {
+    @Param({"platform", "virtual"})
+    public String threads;
+
+    @Param("1000")
+    public int requests;
+
+    @Param("100")
+    public int concurrency;
+
+    @Param("false")
+    public boolean keepAlive;
+
+    private EchoWorkload workload;
+
+    @Setup
+    public void start() throws Exception {
+        workload = new EchoWorkload(ThreadKind.valueOf(threads.toUpperCase(java.util.Locale.ROOT)), requests, concurrency, keepAlive, "builtin", 0);
+    }
+
+    @Benchmark
+    public long requests() throws Exception {
+        return workload.run().units();
+    }
+
+    @TearDown
+    public void stop() throws Exception {
+        workload.close();
+    }
+}

@@ -1,0 +1,49 @@
+package dev.loomscope.workloads.rendezvous;
+
+import dev.loomscope.workloads.core.ThreadKind;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The rendezvous variants on each thread kind: one operation is one {@link RendezvousWorkload}
+ * run, a sender and a receiver meeting {@code n} times (the sum checked). Divide the score by n
+ * for the cost of one hand-off.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(3)
+public class RendezvousBenchmark {
+    @Param({"park", "park-yield", "spin-yield-park", "synchronous-queue", "exchanger", "varhandle"})
+    public String variant;
+
+    @Param({"platform", "virtual"})
+    public String threads;
+
+    @Param("100000")
+    public long n;
+
+    private RendezvousWorkload workload;
+
+    @Setup
+    public void setup() {
+        workload = new RendezvousWorkload(ThreadKind.valueOf(threads.toUpperCase(java.util.Locale.ROOT)), n, variant, null);
+    }
+
+    @Benchmark
+    public long rendezvous() throws Exception {
+        return workload.run().units();
+    }
+}
