@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             FlameCommand.class,
             CompareCommand.class,
             ReportCommand.class,
+            JmhCommand.class,
             StudyCommand.class,
             CommandLine.HelpCommand.class
         },

@@ -135,6 +135,71 @@ final class Svg {
         return sb.append("</svg>\n").toString();
     }
 
+    /**
+     * Grouped bars: for each label one bar per series (platform, virtual), with error bars where
+     * given; on a log10 axis when {@code log} (context switches span orders of magnitude).
+     */
+    static String bars(String title, String unit, List<String> labels, List<String> series, double[][] values, double[][] errors, boolean log) {
+        int width = Math.max(W, LEFT + RIGHT + 70 * labels.size());
+        double hi = 0;
+        double lo = Double.MAX_VALUE;
+        for (int sIdx = 0; sIdx < series.size(); sIdx++) {
+            for (int k = 0; k < labels.size(); k++) {
+                double v = values[sIdx][k];
+                double e = errors == null || Double.isNaN(errors[sIdx][k]) ? 0 : errors[sIdx][k];
+                if (!Double.isNaN(v) && (!log || v > 0)) {
+                    hi = Math.max(hi, v + e);
+                    lo = Math.min(lo, v);
+                }
+            }
+        }
+        double top = log ? Math.ceil(Math.log10(Math.max(hi, 1e-9))) : hi * 1.05;
+        double bottom = log ? Math.floor(Math.log10(lo == Double.MAX_VALUE ? 1 : lo)) - (lo == hi ? 1 : 0) : 0;
+        Scale s = new Scale(bottom, top > bottom ? top : bottom + 1);
+        java.util.function.DoubleUnaryOperator y = v -> s.y(log ? Math.log10(v) : v);
+        StringBuilder sb = new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s</title>%n", width, H, width, H, esc(title)));
+        line(sb, LEFT, TOP, LEFT, H - BOTTOM, "#444");
+        line(sb, LEFT, H - BOTTOM, width - RIGHT, H - BOTTOM, "#444");
+        for (int t = 0; t <= 4; t++) {
+            double v = s.lo + (s.hi - s.lo) * t / 4;
+            double py = s.y(v);
+            sb.append(f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, py, width - RIGHT, py));
+            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, py + 4, num(log ? Math.pow(10, v) : v)));
+        }
+        sb.append(f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle'>%s</text>%n", (TOP + H - BOTTOM) / 2,
+                (TOP + H - BOTTOM) / 2, esc(unit + (log ? ", log scale" : ""))));
+        double slot = (width - LEFT - RIGHT) / (double) Math.max(1, labels.size());
+        double bar = Math.min(28, slot * 0.8 / series.size());
+        for (int k = 0; k < labels.size(); k++) {
+            double x0 = LEFT + slot * k + (slot - bar * series.size()) / 2;
+            for (int sIdx = 0; sIdx < series.size(); sIdx++) {
+                double v = values[sIdx][k];
+                if (Double.isNaN(v) || (log && v <= 0)) {
+                    continue;
+                }
+                double x = x0 + bar * sIdx;
+                double py = y.applyAsDouble(v);
+                sb.append(f("<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s' fill-opacity='0.7'><title>%s %s: %s %s</title></rect>%n", x, py,
+                        bar - 2, Math.max(1, H - BOTTOM - py), colour(sIdx), esc(labels.get(k)), esc(series.get(sIdx)), num(v), esc(unit)));
+                double e = errors == null ? Double.NaN : errors[sIdx][k];
+                if (!Double.isNaN(e) && e > 0 && (!log || v - e > 0)) {
+                    double cx = x + (bar - 2) / 2;
+                    line(sb, cx, y.applyAsDouble(v + e), cx, y.applyAsDouble(Math.max(v - e, log ? Double.MIN_NORMAL : 0)), "#222");
+                }
+            }
+            sb.append(f("<text x='%.1f' y='%d' text-anchor='middle' font-size='10'>%s</text>%n", LEFT + slot * (k + 0.5), H - BOTTOM + 14,
+                    esc(shorten(labels.get(k), (int) (slot / 6)))));
+        }
+        for (int sIdx = 0; sIdx < series.size(); sIdx++) {
+            sb.append(f("<text x='%d' y='%d' fill='%s'>&#9632; %s</text>%n", LEFT + 10 + 110 * sIdx, TOP + 12, colour(sIdx), esc(series.get(sIdx))));
+        }
+        return sb.append("</svg>\n").toString();
+    }
+
+    private static String shorten(String s, int max) {
+        return s.length() <= Math.max(max, 4) ? s : s.substring(0, Math.max(max, 4) - 1) + "\u2026";
+    }
+
     private static StringBuilder open(String title) {
         return new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'>"
                 + "<title>%s</title>%n", W, H, W, H, esc(title)));

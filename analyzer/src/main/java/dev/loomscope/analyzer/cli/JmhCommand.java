@@ -1,0 +1,50 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.jmh.JmhReader;
+import dev.loomscope.analyzer.jmh.JmhResult;
+import dev.loomscope.analyzer.jmh.JmhView;
+import dev.loomscope.analyzer.report.JmhHtml;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code loomscope jmh}: the perfnorm context-switch report of JMH results. */
+@Command(name = "jmh", mixinStandardHelpOptions = true,
+        description = {"Reports JMH results (-rf json) with context switches per operation and virtual/platform ratios.",
+            "Context switches come from -prof \"perfnorm:events=context-switches\" or -prof ctxsw; results that differ",
+            "only by thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name) are paired."})
+public final class JmhCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "RESULTS.json", description = "JMH result files written with -rf json")
+    List<Path> files;
+
+    @Mixin
+    OutputOptions out;
+
+    @Option(names = "--html", paramLabel = "DIR", description = "also write DIR/index.html with charts (offline)")
+    Path html;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        List<JmhResult> results = new ArrayList<>();
+        for (Path f : files) {
+            results.addAll(JmhReader.read(f));
+        }
+        if (results.isEmpty()) {
+            throw new dev.loomscope.analyzer.read.BadInputException(files.get(0) + ": no benchmark results in the file (did the JMH run fail?)");
+        }
+        out.emit(JmhView.of(results), spec.commandLine().getOut());
+        if (html != null) {
+            spec.commandLine().getErr().println("loomscope jmh: wrote " + JmhHtml.write(html.toAbsolutePath(), results));
+        }
+        return Errors.OK;
+    }
+}
