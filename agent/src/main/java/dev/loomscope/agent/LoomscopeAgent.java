@@ -2,14 +2,29 @@ package dev.loomscope.agent;
 
 import dev.loomscope.agent.options.AgentOptions;
 import java.lang.instrument.Instrumentation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Entry points: {@code -javaagent:loomscope-agent.jar=options} ({@link #premain}) and dynamic
- * attach ({@link #agentmain}). Nothing here may take the host application down: every failure
- * becomes one line on stderr and the application runs on.
+ * attach ({@link #agentmain}, what {@code loomscope attach PID start|stop|dump|status} loads).
+ * Nothing here may take the host application down: every failure becomes one line on stderr and
+ * the application runs on.
+ *
+ * <p>Attach protocol: the agent argument begins with {@code command=<start|stop|dump|status>} and
+ * {@code reply=<file>}; the agent writes its answer to that file (created by the attaching side,
+ * owner-only): a first line {@code ok} or {@code error}, then what it has to say.
  */
 public final class LoomscopeAgent {
+    static final String COMMAND = "command=";
+    static final String REPLY = "reply=";
+
     private static Session session;
+    private static Instant started;
+    private static boolean hookAdded;
 
     private LoomscopeAgent() {}
 
@@ -18,39 +33,133 @@ public final class LoomscopeAgent {
     }
 
     public static void agentmain(String args, Instrumentation inst) {
-        start(args);
+        String command = "start";
+        Path reply = null;
+        String options = args == null ? "" : args.strip();
+        // the attach side puts command= and reply= first
+        while (options.startsWith(COMMAND) || options.startsWith(REPLY)) {
+            int comma = options.indexOf(',');
+            String token = comma < 0 ? options : options.substring(0, comma);
+            options = comma < 0 ? "" : options.substring(comma + 1).strip();
+            if (token.startsWith(COMMAND)) {
+                command = token.substring(COMMAND.length());
+            } else {
+                reply = Path.of(token.substring(REPLY.length()));
+            }
+        }
+        if (reply == null) {
+            start(options); // a plain dynamic attach (jcmd JVMTI.agent_load, VirtualMachine.loadAgent)
+            return;
+        }
+        AgentLog.startCapture();
+        boolean ok;
+        String answer;
+        try {
+            Reply r = control(command, options);
+            ok = r.ok();
+            answer = r.text();
+        } catch (Throwable t) {
+            ok = false;
+            answer = "failed: " + t;
+        }
+        String said = AgentLog.endCapture();
+        try {
+            Files.writeString(reply, (ok ? "ok\n" : "error\n") + said + (answer.isEmpty() ? "" : answer + "\n"), StandardCharsets.UTF_8);
+        } catch (Throwable t) {
+            AgentLog.failure("cannot write the reply to " + reply, t);
+        }
     }
 
-    static synchronized void start(String args) {
+    /** What an attach command answers. */
+    record Reply(boolean ok, String text) {}
+
+    static Reply control(String command, String options) throws Exception {
+        switch (command) {
+            case "start" -> {
+                if (running() != null) {
+                    return new Reply(false, "already recording (" + describe() + "); stop it first");
+                }
+                if (!start(options)) {
+                    return new Reply(false, "not recording");
+                }
+                return new Reply(true, "recording (" + describe() + ")");
+            }
+            case "stop" -> {
+                Session s = running();
+                if (s == null) {
+                    return new Reply(false, "not recording");
+                }
+                Session.Written w = s.finishAndReport(false);
+                synchronized (LoomscopeAgent.class) {
+                    session = null;
+                }
+                return w.jfr() == null ? new Reply(false, "stopped, but nothing was written") : new Reply(true, "stopped: " + w);
+            }
+            case "dump" -> {
+                Session s = running();
+                if (s == null) {
+                    return new Reply(false, "not recording");
+                }
+                Session.Written w = s.snapshot();
+                return new Reply(true, "snapshot: " + w + "; still recording");
+            }
+            case "status" -> {
+                return running() == null ? new Reply(true, "not recording") : new Reply(true, "recording (" + describe() + ")");
+            }
+            default -> {
+                return new Reply(false, "unknown command '" + command + "' (start, stop, dump or status)");
+            }
+        }
+    }
+
+    private static synchronized Session running() {
+        return session == null || session.isFinished() ? null : session;
+    }
+
+    private static synchronized String describe() {
+        Duration age = Duration.between(started, Instant.now());
+        return "for " + age.toSeconds() + " s into " + session.directory() + ", label " + session.label() + ", profiling " + session.mode()
+                + (session.options().given().isEmpty() ? "" : ", options " + session.options().given());
+    }
+
+    /** Starts a session unless one runs; returns whether one runs now. */
+    static synchronized boolean start(String args) {
         try {
             AgentOptions o = AgentOptions.parse(System.getenv("LOOMSCOPE_AGENT_OPTS"), args);
             if (o.helpRequested()) {
                 System.err.print(AgentOptions.helpText());
             }
             o.warnings().forEach(AgentLog::warn);
-            if (session != null) {
+            if (session != null && !session.isFinished()) {
                 AgentLog.warn("already recording in this JVM; options ignored");
-                return;
+                return true;
             }
             Session s = Session.start(o);
             session = s;
-            Thread hook = new Thread(() -> finishQuietly(true), "loomscope-agent-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
+            started = Instant.now();
+            if (!hookAdded) {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> finishQuietly(true), "loomscope-agent-shutdown"));
+                hookAdded = true;
+            }
             long durationMillis = o.duration("duration").toMillis();
             if (durationMillis > 0) {
                 Thread timer = new Thread(() -> {
                     try {
                         Thread.sleep(durationMillis);
-                        finishQuietly(false);
+                        s.finish(false);
                     } catch (InterruptedException ignored) {
                         // the JVM is exiting: the shutdown hook finishes
+                    } catch (Throwable t) {
+                        AgentLog.failure("could not finish the recording", t);
                     }
                 }, "loomscope-agent-duration");
                 timer.setDaemon(true);
                 timer.start();
             }
+            return true;
         } catch (Throwable t) {
             AgentLog.failure("not recording", t);
+            return false;
         }
     }
 

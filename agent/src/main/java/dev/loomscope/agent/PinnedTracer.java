@@ -77,7 +77,22 @@ final class PinnedTracer {
         return 0;
     }
 
+    /** Prints the pins not printed yet (a short app ends before the stream's next flush), then closes; waits 2 s at most. */
     void stop() {
+        Thread drain = new Thread(() -> {
+            try {
+                stream.stop();
+            } catch (RuntimeException closed) {
+                // JFR's own shutdown may have ended the stream already
+            }
+        }, "loomscope-agent-pinned-trace-drain");
+        drain.setDaemon(true);
+        drain.start();
+        try {
+            drain.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         stream.close();
     }
 }

@@ -4,6 +4,7 @@ import dev.loomscope.agent.events.ContextSwitchesEvent;
 import dev.loomscope.agent.events.RunInfoEvent;
 import dev.loomscope.agent.events.SchedulerSampleEvent;
 import dev.loomscope.agent.options.AgentOptions;
+import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
 import dev.loomscope.flamegraphs.profiler.ProfilerCommandException;
 import dev.loomscope.flamegraphs.profiler.ProfilerLibrary;
 import dev.loomscope.flamegraphs.profiler.ProfilerSettings;
@@ -128,6 +129,88 @@ final class Session {
 
     String mode() {
         return mode;
+    }
+
+    AgentOptions options() {
+        return options;
+    }
+
+    String label() {
+        return options.isSet("label") ? options.string("label") : mainName();
+    }
+
+    Path directory() {
+        return files.dir();
+    }
+
+    synchronized boolean isFinished() {
+        return finished;
+    }
+
+    /** What a stop or a snapshot wrote: the .jfr, and the flame graph beside it when drawn. */
+    record Written(Path jfr, Path html) {
+        @Override
+        public String toString() {
+            return jfr + (html == null ? "" : " and " + html);
+        }
+    }
+
+    /** {@link #finish(boolean)}, also naming the flame graph. */
+    synchronized Written finishAndReport(boolean atExit) {
+        Path jfr = finish(atExit);
+        return new Written(jfr, flameOf(jfr));
+    }
+
+    private static Path flameOf(Path jfr) {
+        if (jfr == null) {
+            return null;
+        }
+        Path html = OutputFiles.sibling(jfr, ".html");
+        return Files.isRegularFile(html) ? html : null;
+    }
+
+    /**
+     * Writes what was recorded so far to a new file beside the final one ({@code -snapshot-HHmmss})
+     * and records on: the JDK events so far, and async-profiler's samples so far.
+     */
+    synchronized Written snapshot() throws Exception {
+        if (finished) {
+            throw new IllegalStateException("the recording has finished");
+        }
+        ctxswHook.run();
+        Path tmp = files.temporary(".snapshot.jfr");
+        try {
+            recording.dump(tmp);
+            if (tmpProfile != null) {
+                // async-profiler's dump finishes a chunk in its own file and starts the next: copy the whole chunks
+                Path profile = files.temporary(".snapshot.profile.jfr");
+                try {
+                    ProfilerLibrary.load(null).execute("dump,jfr");
+                    try (var in = java.nio.channels.FileChannel.open(tmpProfile, java.nio.file.StandardOpenOption.READ);
+                            var out = java.nio.channels.FileChannel.open(profile, java.nio.file.StandardOpenOption.WRITE)) {
+                        long whole = JfrFileCheck.completeChunksLength(tmpProfile);
+                        for (long done = 0; done < whole; ) {
+                            done += in.transferTo(done, whole - done, out);
+                        }
+                    }
+                    append(tmp, profile);
+                } catch (ProfilerCommandException e) {
+                    Files.deleteIfExists(profile);
+                    AgentLog.warn("async-profiler: no samples in the snapshot: " + e.getMessage());
+                }
+            }
+            String stamp = java.time.LocalTime.now().format(java.time.format.DateTimeFormatter.ofPattern("HHmmss"));
+            Path jfr = files.publish(tmp, "-snapshot-" + stamp + ".jfr");
+            tmp = null;
+            if (options.on("flame")) {
+                writeFlame(jfr);
+            }
+            return new Written(jfr, flameOf(jfr));
+        } finally {
+            if (tmp != null) {
+                Files.deleteIfExists(tmp);
+            }
+        }
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +90,23 @@ class AgentIT {
         assertThat(r.stderr()).contains("loomscope-agent: virtual thread pinned for")
                 .contains("at " + PinningApp.class.getName())
                 .contains("loomscope-agent: recording written to " + jfr);
+    }
+
+    @Test
+    void blockingInsideANativeFrameThroughAnFfmUpcallIsRecordedAsPinned() throws Exception {
+        Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the FFM API is final from JDK 22");
+        ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-javaagent:" + AGENT + "=out=rec,label=native,flame=off"),
+                "dev.loomscope.workloads.Main", List.of("pinning", "--case", "native", "--tasks", "4", "--block-ms", "20", "--runs", "1", "--warmup", "0"),
+                dir, 60);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        List<RecordedEvent> pins = read(files(".jfr").get(0)).getOrDefault("jdk.VirtualThreadPinned", List.of());
+        assertThat(pins).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(pins).allSatisfy(p -> assertThat(p.getStackTrace().getFrames())
+                .anyMatch(f -> f.getMethod().getType().getName().equals("dev.loomscope.workloads.pinning.NativeBlocker")));
+        if (Runtime.version().feature() >= 24) {
+            assertThat(pins).allSatisfy(p -> assertThat(p.getString("pinnedReason")).containsIgnoringCase("native"));
+        }
+        assertThat(r.stderr()).contains("loomscope-agent: virtual thread pinned for");
     }
 
     @Test

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             CompareCommand.class,
             ReportCommand.class,
             JmhCommand.class,
+            AttachCommand.class,
             StudyCommand.class,
             CommandLine.HelpCommand.class
         },

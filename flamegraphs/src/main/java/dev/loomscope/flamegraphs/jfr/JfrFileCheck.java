@@ -55,4 +55,29 @@ public final class JfrFileCheck {
                     + " is not supported (this tool reads versions " + MIN_MAJOR + ".x to " + MAX_MAJOR + ".x)");
         }
     }
+
+    /**
+     * The length of the prefix of {@code path} made of whole chunks: a chunk still being written
+     * (its size field a placeholder, or running past the end of the file) and what follows it are
+     * left out. A file being appended to by its writer can be copied this far.
+     */
+    public static long completeChunksLength(Path path) throws IOException {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ)) {
+            long size = ch.size();
+            long offset = 0;
+            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
+            while (offset + HEADER_SIZE <= size) {
+                header.clear();
+                if (ch.read(header, offset) < HEADER_SIZE || header.getInt(0) != 0x464C5200) {
+                    break;
+                }
+                long chunkSize = header.getLong(8);
+                if (chunkSize < HEADER_SIZE || offset + chunkSize > size) {
+                    break;
+                }
+                offset += chunkSize;
+            }
+            return offset;
+        }
+    }
 }

@@ -1,0 +1,126 @@
+package dev.loomscope.analyzer.cli;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import com.sun.tools.attach.VirtualMachineDescriptor;
+import dev.loomscope.analyzer.read.BadInputException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code loomscope attach}: controls the agent in a running JVM through the Attach API. */
+@Command(name = "attach", mixinStandardHelpOptions = true,
+        description = {"Starts, stops, snapshots or asks after a loomscope recording in a running JVM (Attach API).",
+            "start [OPTIONS] loads the agent with agent options (key=value,...: see java -jar loomscope-agent.jar);",
+            "stop writes the .jfr and flame graph; dump writes what was recorded so far and records on; status tells.",
+            "The JVM must run as the same user on JDK 21+. 'loomscope attach list' shows the JVMs that can be attached."},
+        footer = {"", "Exit codes: 0 done, 1 the agent refused (e.g. not recording), 2 bad input or the JVM cannot be attached."})
+public final class AttachCommand implements Callable<Integer> {
+    static final List<String> ACTIONS = List.of("start", "stop", "dump", "status");
+
+    @Parameters(index = "0", paramLabel = "PID", description = "the process id of the JVM, or 'list'")
+    String pid;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "ACTION", description = "start, stop, dump or status")
+    String action;
+
+    @Parameters(index = "2..*", paramLabel = "OPTIONS", description = "agent options for start, e.g. label=web,profile=cpu+wall,duration=60s")
+    List<String> options = List.of();
+
+    @Option(names = "--agent", paramLabel = "JAR", description = "the agent jar (default: agent/target/loomscope-agent.jar of this loomscope)")
+    Path agent;
+
+    @Option(names = "--debug", description = "show stack traces of errors")
+    boolean debug;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (pid.equals("list")) {
+            for (VirtualMachineDescriptor d : VirtualMachine.list()) {
+                if (!d.id().equals(Long.toString(ProcessHandle.current().pid()))) {
+                    out.printf("%-8s %s%n", d.id(), d.displayName().isBlank() ? "(no main class reported)" : d.displayName());
+                }
+            }
+            return Errors.OK;
+        }
+        if (!pid.matches("\\d+")) {
+            throw usage("'" + pid + "' is not a process id (a number; 'loomscope attach list' shows the JVMs)");
+        }
+        if (action == null) {
+            throw usage("name an action after the process id: start, stop, dump or status");
+        }
+        if (!ACTIONS.contains(action)) {
+            throw usage("unknown action '" + action + "' (use start, stop, dump or status)");
+        }
+        if (!action.equals("start") && !options.isEmpty()) {
+            throw usage("agent options go with start only (got " + String.join(" ", options) + " after " + action + ")");
+        }
+        if (ProcessHandle.of(Long.parseLong(pid)).isEmpty()) {
+            throw new BadInputException("no process " + pid + " ('loomscope attach list' shows the JVMs you can attach to)");
+        }
+        Path jar = (agent != null ? agent : StudyCommand.home().resolve("agent/target/loomscope-agent.jar")).toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            throw new BadInputException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
+        }
+        VirtualMachine vm;
+        try {
+            vm = VirtualMachine.attach(pid);
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new BadInputException("process " + pid + ": cannot attach: " + e.getMessage()
+                    + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
+        }
+        Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
+        try {
+            String javaSpec = vm.getSystemProperties().getProperty("java.specification.version", "0");
+            int feature = javaSpec.startsWith("1.") ? 8 : Integer.parseInt(javaSpec.replaceAll("\\D.*", ""));
+            if (feature < 21) {
+                throw new BadInputException("process " + pid + ": runs Java " + javaSpec + "; the agent needs JDK 21 or newer");
+            }
+            String args = "command=" + action + ",reply=" + reply + (options.isEmpty() ? "" : "," + String.join(",", options));
+            try {
+                vm.loadAgent(jar.toString(), args);
+            } catch (AgentLoadException | AgentInitializationException e) {
+                throw new BadInputException("process " + pid + ": the agent did not load: " + e.getMessage()
+                        + " (if the JVM runs with -XX:-EnableDynamicAgentLoading, start it with -javaagent instead)");
+            }
+            List<String> lines = Files.readAllLines(reply, StandardCharsets.UTF_8);
+            if (lines.isEmpty()) {
+                throw new BadInputException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
+            }
+            boolean ok = lines.get(0).equals("ok");
+            PrintWriter to = ok ? out : spec.commandLine().getErr();
+            lines.subList(1, lines.size()).forEach(l -> to.println("loomscope attach: " + pid + ": " + l));
+            return ok ? Errors.OK : Errors.CHECK_FAILED;
+        } finally {
+            vm.detach();
+            Files.deleteIfExists(reply);
+        }
+    }
+
+    private picocli.CommandLine.ParameterException usage(String message) {
+        return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    private static FileAttribute<?>[] ownerOnly() {
+        return FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+    }
+}
