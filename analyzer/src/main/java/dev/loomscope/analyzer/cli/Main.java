@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             HeapCommand.class,
             CtxswCommand.class,
             FlameCommand.class,
+            RulesCommand.class,
             CompareCommand.class,
             ReportCommand.class,
             JmhCommand.class,

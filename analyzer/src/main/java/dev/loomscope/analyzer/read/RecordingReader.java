@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -17,53 +19,85 @@ public final class RecordingReader {
     private RecordingReader() {}
 
     public static void read(RecordingSource source, Consumer<RecordedEvent> sink, Consumer<String> warnings) {
-        for (Path part : source.parts()) {
-            ChunkScan.Result scan;
-            try {
-                scan = ChunkScan.scan(part);
-            } catch (BadInputException e) {
-                if (source.parts().size() > 1) {
-                    warnings.accept(e.getMessage() + "; skipped"); // an unfinished chunk of a repository
+        withReadableParts(source, warnings, parts -> {
+            for (Path part : parts) {
+                try (RecordingFile rf = new RecordingFile(part)) {
+                    while (rf.hasMoreEvents()) {
+                        sink.accept(rf.readEvent());
+                    }
+                } catch (IOException | RuntimeException e) {
+                    throw cannotParse(part, e);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** What a reader does with the parts of a recording, ready to parse. */
+    @FunctionalInterface
+    public interface PartsReader<T> {
+        T read(List<Path> readableParts) throws IOException;
+    }
+
+    /**
+     * Hands {@code body} the parts of {@code source} as a parser can read them: chunk structure
+     * checked, a truncated last chunk cut off (into a temporary copy) and an unfinished one marked
+     * finished, with a warning each; unreadable parts of a repository skipped with a warning.
+     */
+    public static <T> T withReadableParts(RecordingSource source, Consumer<String> warnings, PartsReader<T> body) {
+        List<Path> readable = new ArrayList<>();
+        List<Path> temporaries = new ArrayList<>();
+        try {
+            for (Path part : source.parts()) {
+                ChunkScan.Result scan;
+                try {
+                    scan = ChunkScan.scan(part);
+                } catch (BadInputException e) {
+                    if (source.parts().size() > 1) {
+                        warnings.accept(e.getMessage() + "; skipped"); // an unfinished chunk of a repository
+                        continue;
+                    }
+                    throw e;
+                }
+                if (scan.warning() == null) {
+                    readable.add(part);
                     continue;
                 }
-                throw e;
-            }
-            if (scan.warning() != null) {
                 warnings.accept(scan.warning());
-            }
-            Path readable = part;
-            Path tmp = null;
-            try {
-                if (scan.warning() != null) {
-                    tmp = Files.createTempFile("loomscope-complete-", ".jfr");
+                try {
+                    Path tmp = Files.createTempFile("loomscope-complete-", ".jfr");
+                    temporaries.add(tmp);
                     copyPrefix(part, tmp, scan.completeBytes());
                     if (scan.unfinishedAt() >= 0) {
                         markFinished(tmp, scan.unfinishedAt() + ChunkScan.STATE_BYTE);
                     }
-                    readable = tmp;
+                    readable.add(tmp);
+                } catch (IOException e) {
+                    throw cannotParse(part, e);
                 }
-                try (RecordingFile rf = new RecordingFile(readable)) {
-                    while (rf.hasMoreEvents()) {
-                        sink.accept(rf.readEvent());
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                if (e instanceof BadInputException b) {
-                    throw b;
-                }
-                throw new BadInputException(part.toAbsolutePath() + ": cannot parse: "
-                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-                        + " (the recording is damaged or from an unsupported JDK)", e);
-            } finally {
-                if (tmp != null) {
-                    try {
-                        Files.deleteIfExists(tmp);
-                    } catch (IOException ignored) {
-                        // a temp file left behind is harmless
-                    }
+            }
+            try {
+                return body.read(readable);
+            } catch (IOException e) {
+                throw cannotParse(source.name(), e);
+            }
+        } finally {
+            for (Path tmp : temporaries) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // a temp file left behind is harmless
                 }
             }
         }
+    }
+
+    private static BadInputException cannotParse(Path part, Exception e) {
+        if (e instanceof BadInputException b) {
+            return b;
+        }
+        return new BadInputException(part.toAbsolutePath() + ": cannot parse: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                + " (the recording is damaged or from an unsupported JDK)", e);
     }
 
     private static void markFinished(Path copy, long stateByte) throws IOException {

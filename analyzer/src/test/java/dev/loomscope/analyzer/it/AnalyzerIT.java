@@ -90,6 +90,50 @@ class AnalyzerIT {
         assertThat(Fixtures.cli(dir, "pinning", platform.toString(), "--fail-on-pinning").exitCode()).isZero();
     }
 
+    static JsonNode rule(JsonNode rows, String name) {
+        for (JsonNode r : rows) {
+            if (r.get("rule").asText().equals(name)) {
+                return r;
+            }
+        }
+        throw new AssertionError("no rule " + name + " in " + rows);
+    }
+
+    @Test
+    void rulesRunJmcsAnalysisAndLoomscopesOwn() throws Exception {
+        JsonNode rows = table(json("rules", fixture.toString(), "--details"), "rules").get("rows");
+        JsonNode pinning = rule(rows, "Virtual thread pinning");
+        assertThat(pinning.get("severity").asText()).isEqualTo("warning"); // 40 ms pins: above the JDK's 20 ms
+        assertThat(pinning.get("finding").asText()).startsWith(PINS + " pinned virtual threads");
+        assertThat(pinning.get("solution").asText()).contains("loomscope pinning");
+        assertThat(rule(rows, "Virtual thread submit failures").get("severity").asText()).isEqualTo("ok");
+        JsonNode starvation = rule(rows, "Carrier starvation");
+        if (Runtime.version().feature() >= 24) {
+            assertThat(starvation.get("severity").asText()).isNotEqualTo("not applicable");
+        } else {
+            assertThat(starvation.get("severity").asText()).isEqualTo("not applicable");
+            assertThat(starvation.get("finding").asText()).contains("JDK 24");
+        }
+        // JMC's own rules ran too: dozens of them, over topics beside ours
+        assertThat(rows.size()).isGreaterThan(30);
+        assertThat(rows.findValuesAsText("topic")).contains("garbage_collection", "virtual_threads");
+        assertThat(rows.findValuesAsText("severity")).contains("not applicable");
+
+        // a plain JDK recording (no agent): loomscope's scheduler samples are missing, and the rule says so
+        Path plain = dir.resolve("plain.jfr");
+        ChildJvm.Result r = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + plain), FixtureApp.class.getName(), List.of("0", "0"), dir, 60);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        JsonNode plainRows = table(json("rules", plain.toString()), "rules").get("rows");
+        assertThat(rule(plainRows, "Carrier starvation").get("severity").asText()).isEqualTo("not applicable");
+        assertThat(rule(plainRows, "Carrier starvation").get("finding").asText()).contains("loomscope agent");
+        assertThat(rule(plainRows, "Virtual thread pinning").get("severity").asText()).isEqualTo("ok");
+
+        JsonNode platformRows = table(json("rules", platform.toString()), "rules").get("rows");
+        assertThat(rule(platformRows, "Virtual thread pinning").get("severity").asText()).isEqualTo("ok");
+        assertThat(Fixtures.cli(dir, "rules", fixture.toString(), "--fail-on-warning").exitCode()).isEqualTo(1);
+        assertThat(ok("rules", fixture.toString()).stdout()).contains("Automated analysis").contains("warning");
+    }
+
     @Test
     void gcCountsEverySystemGc() throws Exception {
         JsonNode rows = table(json("gc", fixture.toString()), "gc").get("rows");

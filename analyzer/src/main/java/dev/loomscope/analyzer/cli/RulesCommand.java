@@ -1,0 +1,47 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.rules.RulesRunner;
+import dev.loomscope.analyzer.rules.RulesView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code loomscope rules}: JMC's automated analysis plus loomscope's rules, headless. */
+@Command(name = "rules", mixinStandardHelpOptions = true,
+        description = {"Runs JDK Mission Control's automated analysis on recordings, headless, with loomscope's own rules",
+            "(virtual thread pinning, submit failures, carrier starvation): findings by severity; a rule whose events",
+            "were not recorded says not applicable and why. JMC's parser holds a recording in memory: for very large",
+            "files give the CLI more heap (LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
+        footer = {"", "Exit codes: 0 ok, 1 --fail-on-warning and a rule warned, 2 usage or bad input."})
+public final class RulesCommand implements Callable<Integer> {
+    @Mixin
+    InputArgs in;
+
+    @Mixin
+    OutputOptions out;
+
+    @Option(names = "--details", description = "add each finding's explanation and suggested solution")
+    boolean details;
+
+    @Option(names = "--fail-on-warning", description = "exit 1 when any rule warns (for CI)")
+    boolean failOnWarning;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        List<RulesRunner.Finding> findings = new ArrayList<>();
+        for (RecordingSource source : in.sources()) {
+            findings.addAll(RulesRunner.run(source, w -> spec.commandLine().getErr().println("loomscope rules: warning: " + w)));
+        }
+        out.emit(RulesView.of(findings, details), spec.commandLine().getOut());
+        boolean warned = findings.stream().anyMatch(f -> f.severity() == org.openjdk.jmc.flightrecorder.rules.Severity.WARNING);
+        return failOnWarning && warned ? Errors.CHECK_FAILED : Errors.OK;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.loomscope.analyzer.rules;
+
+import java.util.Locale;
+import org.openjdk.jmc.common.item.IItem;
+import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.item.IItemIterable;
+import org.openjdk.jmc.common.item.IMemberAccessor;
+import org.openjdk.jmc.common.item.ItemFilters;
+import org.openjdk.jmc.common.unit.IQuantity;
+import org.openjdk.jmc.flightrecorder.rules.IResult;
+import org.openjdk.jmc.flightrecorder.rules.ResultBuilder;
+import org.openjdk.jmc.flightrecorder.rules.Severity;
+
+/**
+ * Carrier starvation from {@code loomscope.SchedulerSample} (the agent, JDK 24+): samples where
+ * every carrier was busy (mounted virtual threads at the scheduler's parallelism) while virtual
+ * threads queued for one. A warning when that holds in at least a quarter of the samples.
+ */
+public final class CarrierStarvationRule extends LoomscopeRule {
+    static final String TYPE = "loomscope.SchedulerSample";
+    static final double WARNING_SHARE = 0.25;
+
+    public CarrierStarvationRule() {
+        super("loomscope.CarrierStarvation", "Carrier starvation", TYPE);
+    }
+
+    @Override
+    String notApplicable() {
+        return "loomscope.SchedulerSample was not recorded: it needs the loomscope agent on JDK 24 or newer (the scheduler's MXBean)";
+    }
+
+    @Override
+    IResult evaluate(IItemCollection items, ResultBuilder result) {
+        long samples = 0;
+        long starved = 0;
+        long maxQueued = 0;
+        for (IItemIterable it : items.apply(ItemFilters.type(TYPE))) {
+            IMemberAccessor<IQuantity, IItem> parallelism = RuleSupport.number(it, "parallelism");
+            IMemberAccessor<IQuantity, IItem> mounted = RuleSupport.number(it, "mountedVirtualThreads");
+            IMemberAccessor<IQuantity, IItem> queued = RuleSupport.number(it, "queuedVirtualThreads");
+            if (parallelism == null || mounted == null || queued == null) {
+                continue;
+            }
+            for (IItem item : it) {
+                samples++;
+                long q = queued.getMember(item).longValue();
+                maxQueued = Math.max(maxQueued, q);
+                if (q > 0 && mounted.getMember(item).longValue() >= parallelism.getMember(item).longValue()) {
+                    starved++;
+                }
+            }
+        }
+        if (samples == 0) {
+            return ok(result, "No scheduler sample to judge (the recording is shorter than one sampling period).");
+        }
+        double share = starved / (double) samples;
+        String summary = String.format(Locale.ROOT, "In %d of %d scheduler samples (%.0f%%) every carrier was busy while virtual threads"
+                + " queued for one (at most %d queued).", starved, samples, 100 * share, maxQueued);
+        if (starved == 0) {
+            return ok(result, summary);
+        }
+        return result.setSeverity(share >= WARNING_SHARE ? Severity.WARNING : Severity.INFO).setSummary(summary)
+                .setExplanation("Virtual threads run on a small pool of carrier threads (one per core by default). When all carriers are"
+                        + " busy and runnable virtual threads queue, the application is CPU-bound, or carriers are held by pinned"
+                        + " threads or long computations without blocking points.")
+                .setSolution("Check the pinning rule and 'loomscope pinning'; look at the CPU flame graph for long computations on"
+                        + " virtual threads; if the machine has spare cores, raise jdk.virtualThreadScheduler.parallelism.")
+                .build();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.loomscope.analyzer.rules;
+
+import org.openjdk.jmc.common.item.Aggregators;
+import org.openjdk.jmc.common.item.Attribute;
+import org.openjdk.jmc.common.item.IAttribute;
+import org.openjdk.jmc.common.item.IItem;
+import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.item.IItemIterable;
+import org.openjdk.jmc.common.item.IMemberAccessor;
+import org.openjdk.jmc.common.item.ItemFilters;
+import org.openjdk.jmc.common.unit.IQuantity;
+import org.openjdk.jmc.common.unit.UnitLookup;
+import org.openjdk.jmc.common.util.LabeledIdentifier;
+import org.openjdk.jmc.flightrecorder.JfrAttributes;
+import org.openjdk.jmc.flightrecorder.jdk.JdkAttributes;
+
+/** Small helpers over JMC's item API for loomscope's rules. */
+final class RuleSupport {
+    private RuleSupport() {}
+
+    /** From the first event's start to the last event's end, in ms (0 when empty). */
+    static double spanMs(IItemCollection items) {
+        IQuantity first = items.getAggregate(Aggregators.min(JfrAttributes.START_TIME));
+        IQuantity last = items.getAggregate(Aggregators.max(JfrAttributes.END_TIME));
+        return first == null || last == null ? 0 : last.subtract(first).doubleValueIn(UnitLookup.MILLISECOND);
+    }
+
+    /** An accessor for a numeric field of the events in {@code it}, or null when they have none. */
+    static IMemberAccessor<IQuantity, IItem> number(IItemIterable it, String field) {
+        IAttribute<IQuantity> attr = Attribute.attr(field, field, UnitLookup.NUMBER);
+        return attr.getAccessor(it.getType());
+    }
+
+    /**
+     * Whether the recording has events of {@code type}, or says (in its jdk.ActiveSetting events)
+     * that the type was enabled: then no events means none happened, not that none were recorded.
+     */
+    static boolean recorded(IItemCollection items, String type) {
+        if (items.apply(ItemFilters.type(type)).hasItems()) {
+            return true;
+        }
+        for (IItemIterable it : items.apply(ItemFilters.type("jdk.ActiveSetting"))) {
+            IMemberAccessor<LabeledIdentifier, IItem> settingFor = JdkAttributes.REC_SETTING_FOR.getAccessor(it.getType());
+            IMemberAccessor<String, IItem> name = JdkAttributes.REC_SETTING_NAME.getAccessor(it.getType());
+            IMemberAccessor<String, IItem> value = JdkAttributes.REC_SETTING_VALUE.getAccessor(it.getType());
+            if (settingFor == null || name == null || value == null) {
+                continue;
+            }
+            for (IItem item : it) {
+                LabeledIdentifier id = settingFor.getMember(item);
+                if (id != null && type.equals(id.getInterfaceId()) && "enabled".equals(name.getMember(item)) && "true".equals(value.getMember(item))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.loomscope.analyzer.rules;
+
+import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.RecordingReader;
+import dev.loomscope.analyzer.read.RecordingSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.util.IPreferenceValueProvider;
+import org.openjdk.jmc.flightrecorder.CouldNotLoadRecordingException;
+import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
+import org.openjdk.jmc.flightrecorder.rules.IResult;
+import org.openjdk.jmc.flightrecorder.rules.IRule;
+import org.openjdk.jmc.flightrecorder.rules.ResultToolkit;
+import org.openjdk.jmc.flightrecorder.rules.RuleRegistry;
+import org.openjdk.jmc.flightrecorder.rules.Severity;
+import org.openjdk.jmc.flightrecorder.rules.util.RulesToolkit;
+
+/**
+ * Runs JDK Mission Control's automated analysis headless on one recording: every rule the JMC
+ * rule registry finds (flightrecorder.rules.jdk's and loomscope's own, all through the IRule
+ * service loader), evaluated in parallel with their default preferences. JMC's parser holds the
+ * recording's events in memory, as JMC does.
+ */
+public final class RulesRunner {
+    private RulesRunner() {}
+
+    /** One rule's verdict on one recording. */
+    public record Finding(String recording, Severity severity, String ruleId, String rule, String topic, String summary, String explanation,
+            String solution) {
+        /** 0 for the most severe: WARNING, INFO, OK, then not applicable and ignored. */
+        int rank() {
+            return switch (severity) {
+                case WARNING -> 0;
+                case INFO -> 1;
+                case OK -> 2;
+                case NA -> 3;
+                case IGNORE -> 4;
+            };
+        }
+    }
+
+    public static List<Finding> run(RecordingSource source, Consumer<String> warnings) {
+        quietJmcLogging();
+        IItemCollection items = RecordingReader.withReadableParts(source, warnings, parts -> {
+            try {
+                return JfrLoaderToolkit.loadEvents(parts.stream().map(java.nio.file.Path::toFile).toList());
+            } catch (CouldNotLoadRecordingException e) {
+                throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: " + e.getMessage()
+                        + " (the recording is damaged or from an unsupported JDK)", e);
+            }
+        });
+        Collection<IRule> rules = RuleRegistry.getRules();
+        Map<IRule, Future<IResult>> futures = RulesToolkit.evaluateParallel(rules, items, IPreferenceValueProvider.DEFAULT_VALUES,
+                Math.max(1, Runtime.getRuntime().availableProcessors()));
+        List<Finding> findings = new ArrayList<>();
+        for (Map.Entry<IRule, Future<IResult>> e : futures.entrySet()) {
+            IRule rule = e.getKey();
+            IResult r;
+            try {
+                r = e.getValue().get();
+            } catch (ExecutionException ex) {
+                findings.add(new Finding(source.shortName(), Severity.NA, rule.getId(), rule.getName(), rule.getTopic(),
+                        "the rule failed: " + ex.getCause(), null, null));
+                continue;
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while rules ran", ex);
+            }
+            findings.add(new Finding(source.shortName(), r.getSeverity(), rule.getId(), rule.getName(), rule.getTopic(), message(r, r.getSummary()),
+                    message(r, r.getExplanation()), message(r, r.getSolution())));
+        }
+        findings.sort(Comparator.comparingInt(Finding::rank).thenComparing(Finding::topic, Comparator.nullsLast(Comparator.naturalOrder()))
+                .thenComparing(Finding::rule));
+        return findings;
+    }
+
+    /** JMC's parser logs every unknown field of newer JDKs on stderr through java.util.logging: keep it quiet. */
+    private static void quietJmcLogging() {
+        JMC_LOGGER.setLevel(java.util.logging.Level.SEVERE);
+    }
+
+    /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
+    private static final java.util.logging.Logger JMC_LOGGER = java.util.logging.Logger.getLogger("org.openjdk.jmc");
+
+    /** A result's text with its {placeholders} filled in, as plain text. */
+    static String message(IResult r, String template) {
+        if (template == null) {
+            return null;
+        }
+        String filled;
+        try {
+            filled = ResultToolkit.populateMessage(r, template, false);
+        } catch (RuntimeException e) {
+            filled = template;
+        }
+        return text(filled);
+    }
+
+    /** JMC's texts carry a little HTML: plain text for terminals and CSV. */
+    static String text(String s) {
+        if (s == null) {
+            return null;
+        }
+        String t = s.replaceAll("(?i)<br\\s*/?>|</p>|</li>", " ").replaceAll("<[^>]+>", "").replace("&nbsp;", " ").replace("&lt;", "<")
+                .replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&").replace("''", "'");
+        t = t.replaceAll("\\s+", " ").strip();
+        return t.isEmpty() ? null : t;
+    }
+}
