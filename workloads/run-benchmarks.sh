@@ -7,7 +7,7 @@
 # Then reports them with `loomscope jmh` (Markdown on stdout, charts in OUT/report/index.html).
 #
 # usage: workloads/run-benchmarks.sh [--quick] [OUT]    (OUT defaults to ./loomscope-jmh)
-# About 8 minutes on 2 cores (3 forks each); --quick: 1 fork, about 2 minutes, no error bars.
+# About 5 minutes on 2 cores (3 forks each); --quick: 1 fork, about 2 minutes.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +25,11 @@ if ! loomscope_find_jdk; then
     exit 2
 fi
 java="$LOOMSCOPE_JAVA_HOME/bin/java"
+# JMH 1.37 uses sun.misc.Unsafe: JDK 24+ warns about it on every run unless allowed
+unsafe=""
+if [ "$LOOMSCOPE_JAVA_MAJOR" -ge 24 ]; then
+    unsafe="--sun-misc-unsafe-memory-access=allow"
+fi
 "$root/loomscope" --version >/dev/null # builds the jars when they are missing or stale
 jar="$root/workloads/target/benchmarks.jar"
 
@@ -41,11 +46,12 @@ fi
 
 echo "run-benchmarks: Game of Life, padding 25 ($forks forks)" >&2
 # shellcheck disable=SC2086
-"$java" -jar "$jar" GameOfLifeBenchmark -p padding=25 -p threadPerCell=true -p channelType=BlockingQueue \
+"$java" $unsafe -jar "$jar" GameOfLifeBenchmark -p padding=25 -p threadPerCell=true -p channelType=BlockingQueue \
     -f "$forks" -wi 2 -w 2 -i 3 -r 2 $profilers -rf json -rff "$out/gameoflife.json" >"$out/gameoflife.txt"
 
 echo "run-benchmarks: ThreadsBenchmark, 10,000 tasks of 200 ms ($forks forks)" >&2
-"$java" -jar "$jar" ThreadsBenchmark -p tasks=10000 -p sleepMs=200 -bm avgt \
+# shellcheck disable=SC2086
+"$java" $unsafe -jar "$jar" ThreadsBenchmark -p tasks=10000 -p sleepMs=200 -bm avgt \
     -f "$forks" -wi 1 -w 5 -i 3 -r 5 -prof ctxsw -rf json -rff "$out/threads.json" >"$out/threads.txt"
 
 "$root/loomscope" jmh "$out/gameoflife.json" "$out/threads.json" --format md --html "$out/report"
