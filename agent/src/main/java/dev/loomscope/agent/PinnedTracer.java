@@ -23,10 +23,29 @@ final class PinnedTracer {
         rs.setOrdered(false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
         rs.enable("jdk.VirtualThreadPinned").withThreshold(threshold).withStackTrace();
         rs.onEvent("jdk.VirtualThreadPinned", e -> System.err.print(describe(e, full)));
-        // A daemon thread of our own: startAsync()'s thread would keep the JVM from exiting.
+        // A daemon thread of our own: startAsync()'s thread would keep the JVM from exiting. The
+        // stream sees only what happens after its recording runs: wait for that (pins at the very
+        // start of an app would otherwise go untraced), a second at most.
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        jdk.jfr.FlightRecorderListener listener = new jdk.jfr.FlightRecorderListener() {
+            @Override
+            public void recordingStateChanged(jdk.jfr.Recording r) {
+                if (r.getState() == jdk.jfr.RecordingState.RUNNING) {
+                    running.countDown();
+                }
+            }
+        };
+        jdk.jfr.FlightRecorder.addListener(listener);
         Thread t = new Thread(rs::start, "loomscope-agent-pinned-trace");
         t.setDaemon(true);
         t.start();
+        try {
+            running.await(1, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            jdk.jfr.FlightRecorder.removeListener(listener);
+        }
         return new PinnedTracer(rs);
     }
 

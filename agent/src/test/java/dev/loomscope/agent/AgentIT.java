@@ -96,7 +96,8 @@ class AgentIT {
     void blockingInsideANativeFrameThroughAnFfmUpcallIsRecordedAsPinned() throws Exception {
         Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the FFM API is final from JDK 22");
         ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-javaagent:" + AGENT + "=out=rec,label=native,flame=off"),
-                "dev.loomscope.workloads.Main", List.of("pinning", "--case", "native", "--tasks", "4", "--block-ms", "20", "--runs", "1", "--warmup", "0"),
+                // 2 s of pinning: the live trace prints what JFR flushed (once a second) before the JVM exits
+                "dev.loomscope.workloads.Main", List.of("pinning", "--case", "native", "--tasks", "4", "--block-ms", "25", "--runs", "40", "--warmup", "0"),
                 dir, 60);
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         List<RecordedEvent> pins = read(files(".jfr").get(0)).getOrDefault("jdk.VirtualThreadPinned", List.of());

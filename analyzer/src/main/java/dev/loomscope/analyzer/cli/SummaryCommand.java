@@ -11,6 +11,11 @@ import picocli.CommandLine.Command;
         description = "Span, JVM and GC, label and thread kind, event counts, and the key figures of each recording.")
 public final class SummaryCommand extends ViewCommand {
     @Override
+    List<RecordingFacts> read() {
+        return in.summaries();
+    }
+
+    @Override
     List<Table> view(List<RecordingFacts> facts) {
         return SummaryView.of(facts);
     }

@@ -12,12 +12,17 @@ public final class Analysis {
     private Analysis() {}
 
     public static List<RecordingFacts> of(List<RecordingSource> sources) {
+        return of(sources, RecordingFacts::of);
+    }
+
+    /** {@code reduce} on every source, files in parallel. */
+    public static List<RecordingFacts> of(List<RecordingSource> sources, java.util.function.Function<RecordingSource, RecordingFacts> reduce) {
         if (sources.size() == 1) {
-            return List.of(RecordingFacts.of(sources.get(0)));
+            return List.of(reduce.apply(sources.get(0)));
         }
         int threads = Math.max(1, Math.min(sources.size(), Runtime.getRuntime().availableProcessors()));
         try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-            List<Future<RecordingFacts>> futures = sources.stream().map(s -> pool.submit(() -> RecordingFacts.of(s))).toList();
+            List<Future<RecordingFacts>> futures = sources.stream().map(s -> pool.submit(() -> reduce.apply(s))).toList();
             return futures.stream().map(Analysis::join).toList();
         }
     }

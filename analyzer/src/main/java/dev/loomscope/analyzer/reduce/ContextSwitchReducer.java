@@ -1,7 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
 import java.util.Set;
-import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * Context switches: the process's own (loomscope.ContextSwitches, deltas) and the machine's
@@ -25,15 +24,15 @@ public final class ContextSwitchReducer implements Reducer {
     }
 
     @Override
-    public void add(RecordedEvent e) {
-        long t = e.getStartTime().toEpochMilli();
-        if (e.getEventType().getName().equals("jdk.ThreadContextSwitchRate")) {
+    public void add(JfrEvent e) {
+        long t = e.startTime().toEpochMilli();
+        if (e.type().equals("jdk.ThreadContextSwitchRate")) {
             machineTimes.add(t);
-            machineRate.add(e.getFloat("switchRate"));
+            machineRate.add(e.doubleValue("switchRate"));
             return;
         }
-        long v = e.getLong("voluntary");
-        long i = e.getLong("involuntary");
+        long v = e.longValue("voluntary");
+        long i = e.longValue("involuntary");
         times.add(t);
         voluntary.add(v);
         involuntary.add(i);
@@ -41,7 +40,7 @@ public final class ContextSwitchReducer implements Reducer {
         involuntaryTotal += i;
         firstMillis = Math.min(firstMillis, t);
         lastMillis = Math.max(lastMillis, t);
-        source = e.hasField("source") ? e.getString("source") : source;
+        source = e.hasField("source") ? e.string("source") : source;
     }
 
     public boolean processRecorded() {

@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.reduce;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import jdk.jfr.consumer.RecordedEvent;
 
 /** jdk.GarbageCollection per collector and cause: pause times (sum of pauses per collection). */
 public final class GcReducer implements Reducer {
@@ -16,9 +15,9 @@ public final class GcReducer implements Reducer {
     }
 
     @Override
-    public void add(RecordedEvent e) {
-        double ms = e.getDuration("sumOfPauses").toNanos() / 1e6;
-        String key = e.getString("name") + " | " + e.getString("cause");
+    public void add(JfrEvent e) {
+        double ms = e.durationField("sumOfPauses").toNanos() / 1e6;
+        String key = e.string("name") + " | " + e.string("cause");
         pausesByCollectorAndCause.computeIfAbsent(key, k -> new Samples()).add(ms);
         pauses.add(ms);
     }

@@ -1,7 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
 import java.util.Set;
-import jdk.jfr.consumer.RecordedEvent;
 
 /** Heap before and after each GC and committed (jdk.GCHeapSummary); allocation (jdk.ObjectAllocationSample weights). */
 public final class HeapReducer implements Reducer {
@@ -20,24 +19,24 @@ public final class HeapReducer implements Reducer {
     }
 
     @Override
-    public void add(RecordedEvent e) {
-        if (e.getEventType().getName().equals("jdk.ObjectAllocationSample")) {
-            allocatedBytes += e.getLong("weight");
+    public void add(JfrEvent e) {
+        if (e.type().equals("jdk.ObjectAllocationSample")) {
+            allocatedBytes += e.longValue("weight");
             allocationSamples++;
             return;
         }
-        double used = e.getLong("heapUsed");
-        double t = e.getStartTime().toEpochMilli();
-        if ("After GC".equals(e.getString("when"))) {
+        double used = e.longValue("heapUsed");
+        double t = e.startTime().toEpochMilli();
+        if ("After GC".equals(e.string("when"))) {
             afterUsed.add(used);
             afterTimes.add(t);
         } else {
             beforeUsed.add(used);
             beforeTimes.add(t);
         }
-        Object space = e.getValue("heapSpace");
-        if (space instanceof jdk.jfr.consumer.RecordedObject o && o.hasField("committedSize")) {
-            committed.add(o.getLong("committedSize"));
+        Long committedSize = e.nestedLong("heapSpace", "committedSize");
+        if (committedSize != null) {
+            committed.add(committedSize);
         }
     }
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import jdk.jfr.consumer.RecordedEvent;
 
 /** jdk.VirtualThreadPinned grouped by the top application frame, with JDK 24+ reasons when recorded. */
 public final class PinningReducer implements Reducer {
@@ -47,34 +46,35 @@ public final class PinningReducer implements Reducer {
     }
 
     @Override
-    public void add(RecordedEvent e) {
-        if (e.getEventType().getName().equals("jdk.VirtualThreadSubmitFailed")) {
+    public void add(JfrEvent e) {
+        if (e.type().equals("jdk.VirtualThreadSubmitFailed")) {
             submitFailed++;
             return;
         }
-        String frame = Frames.topApplicationFrame(e.getStackTrace());
+        String frame = Frames.topApplicationFrame(e.stackTrace());
         Group g = groups.computeIfAbsent(frame, Group::new);
-        double ms = e.getDuration().toNanos() / 1e6;
+        double ms = e.duration().toNanos() / 1e6;
         g.millis.add(ms);
         all.add(ms);
         if (e.hasField("pinnedReason")) {
             reasonsRecorded = true;
-            String r = e.getString("pinnedReason");
+            String r = e.string("pinnedReason");
             if (r != null) {
                 g.reasons.add(r);
             }
-            String b = e.hasField("blockingOperation") ? e.getString("blockingOperation") : null;
+            String b = e.hasField("blockingOperation") ? e.string("blockingOperation") : null;
             if (b != null) {
                 g.blockingOperations.add(b);
             }
             String reasonKey = (r == null ? "(none)" : r.replaceAll(" to \\S+\\.<clinit>", " to <clinit>")) + "\u0000" + (b == null ? "(none)" : b);
             byReason.computeIfAbsent(reasonKey, k -> new Samples()).add(ms);
-            if (e.hasField("carrierThread") && e.getThread("carrierThread") != null) {
-                g.carriers.add(e.getThread("carrierThread").getJavaName());
+            String carrier = e.threadName("carrierThread");
+            if (carrier != null) {
+                g.carriers.add(carrier);
             }
         }
         if (g.stack.isEmpty()) {
-            g.stack = Frames.top(e.getStackTrace(), STACK_DEPTH);
+            g.stack = Frames.top(e.stackTrace(), STACK_DEPTH);
         }
     }
 

@@ -2,10 +2,15 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.read.fast.FastReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import jdk.jfr.consumer.RecordedEvent;
 
 /** Every reduction of one recording, made in one pass over its events. */
@@ -33,11 +38,12 @@ public final class RecordingFacts {
                 r.eventTypes().forEach(t -> byType.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
             }
         }
-        RecordingReader.read(source, (RecordedEvent e) -> {
+        RecordingReader.read(source, (RecordedEvent recorded) -> {
+            JfrEvent e = new JdkEvent(recorded);
             for (Reducer r : everything) {
                 r.add(e);
             }
-            List<Reducer> rs = byType.get(e.getEventType().getName());
+            List<Reducer> rs = byType.get(e.type());
             if (rs != null) {
                 for (Reducer r : rs) {
                     r.add(e);
@@ -45,6 +51,43 @@ public final class RecordingFacts {
             }
         }, f.warnings::add);
         return f;
+    }
+
+    /**
+     * What {@code summary} needs, by the fast reader: every event counted, only the summary's types
+     * decoded, stack traces and threads left unread (pinning groups by frame are not filled). Falls
+     * back to the JDK's parser, with a warning, when the fast reader meets something it does not know.
+     */
+    public static RecordingFacts summaryOf(RecordingSource source) {
+        RecordingFacts f = new RecordingFacts(source);
+        List<Reducer> reducers = List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs);
+        Map<String, List<Reducer>> byType = new HashMap<>();
+        for (Reducer r : reducers) {
+            r.eventTypes().forEach(t -> byType.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
+        }
+        Set<String> wanted = new HashSet<>(byType.keySet());
+        wanted.addAll(SummaryReducer.DECODED);
+        try {
+            RecordingReader.withReadableParts(source, f.warnings::add, parts -> {
+                for (Path part : parts) {
+                    FastReader.Result r = FastReader.read(part, Files.size(part), wanted, e -> {
+                        if (SummaryReducer.DECODED.contains(e.type())) {
+                            f.summary.fields(e);
+                        }
+                        for (Reducer reducer : byType.getOrDefault(e.type(), List.of())) {
+                            reducer.add(e);
+                        }
+                    });
+                    f.summary.counted(r.counts(), r.first(), r.last());
+                }
+                return null;
+            });
+            return f;
+        } catch (IllegalStateException | IllegalArgumentException | ClassCastException | IndexOutOfBoundsException e) {
+            RecordingFacts slow = of(source);
+            slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (the fast reader stopped: " + e.getMessage() + ")");
+            return slow;
+        }
     }
 
     /** The group this recording belongs to: its thread kind, else its label, else "unknown". */

@@ -1,6 +1,5 @@
 package dev.loomscope.analyzer.reduce;
 
-import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * A single-pass reduction of one metric: {@link #add} sees each event of a recording once, in file
@@ -11,5 +10,5 @@ public interface Reducer {
     /** The event types this reducer wants, by name. */
     java.util.Set<String> eventTypes();
 
-    void add(RecordedEvent e);
+    void add(JfrEvent e);
 }

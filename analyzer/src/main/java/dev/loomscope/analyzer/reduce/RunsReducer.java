@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.reduce;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import jdk.jfr.consumer.RecordedEvent;
 
 /** loomscope.WorkloadRun events: one record per run (a few per recording). */
 public final class RunsReducer implements Reducer {
@@ -20,11 +19,11 @@ public final class RunsReducer implements Reducer {
     }
 
     @Override
-    public void add(RecordedEvent e) {
-        runs.add(new WorkloadRun(e.getString("workload"), e.getString("threadKind"), e.getInt("runIndex"), e.getBoolean("warmup"),
-                e.getLong("units"), e.hasField("unit") ? e.getString("unit") : "units", e.getString("params"),
-                e.getDuration().toNanos() / 1e6, e.getDouble("p50LatencyMs"), e.getDouble("p99LatencyMs"),
-                e.getStartTime().toEpochMilli()));
+    public void add(JfrEvent e) {
+        runs.add(new WorkloadRun(e.string("workload"), e.string("threadKind"), (int) e.longValue("runIndex"), e.bool("warmup"),
+                e.longValue("units"), e.hasField("unit") ? e.string("unit") : "units", e.string("params"),
+                e.duration().toNanos() / 1e6, e.doubleValue("p50LatencyMs"), e.doubleValue("p99LatencyMs"),
+                e.startTime().toEpochMilli()));
     }
 
     public List<WorkloadRun> runs() {

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * What a summary needs besides the other reducers: span, event counts, the run's label and thread
@@ -33,39 +32,63 @@ public final class SummaryReducer implements Reducer {
         return null; // every event: they are counted
     }
 
+    /** The event types whose fields the summary reads (the others it only counts). */
+    public static final Set<String> DECODED = Set.of("loomscope.RunInfo", "jdk.JVMInformation", "jdk.GCConfiguration",
+            "jdk.JavaThreadStatistics", "jdk.CPULoad");
+
     @Override
-    public void add(RecordedEvent e) {
-        String type = e.getEventType().getName();
-        counts.merge(type, 1L, Long::sum);
-        Instant s = e.getStartTime();
-        Instant end = e.getEndTime();
+    public void add(JfrEvent e) {
+        counts.merge(e.type(), 1L, Long::sum);
+        Instant s = e.startTime();
+        Instant end = e.endTime();
         if (first == null || s.isBefore(first)) {
             first = s;
         }
         if (last == null || end.isAfter(last)) {
             last = end;
         }
-        switch (type) {
+        fields(e);
+    }
+
+    /**
+     * Counts and span from a reader that counted without decoding (the fast reader: span from the
+     * chunk headers); threads started are the counts of their start events.
+     */
+    public void counted(Map<String, Long> byType, Instant from, Instant to) {
+        byType.forEach((t, n) -> counts.merge(t, n, Long::sum));
+        if (from != null && (first == null || from.isBefore(first))) {
+            first = from;
+        }
+        if (to != null && (last == null || to.isAfter(last))) {
+            last = to;
+        }
+        virtualThreadsStarted = count("jdk.VirtualThreadStart");
+        platformThreadsStarted = count("jdk.ThreadStart");
+    }
+
+    /** Reads the fields of one of the {@link #DECODED} types. */
+    public void fields(JfrEvent e) {
+        switch (e.type()) {
             case "loomscope.RunInfo" -> {
-                label = e.getString("label");
-                threadKind = e.getString("threadKind");
-                command = e.getString("command");
-                profilingMode = e.hasField("profilingMode") ? e.getString("profilingMode") : null;
+                label = e.string("label");
+                threadKind = e.string("threadKind");
+                command = e.string("command");
+                profilingMode = e.hasField("profilingMode") ? e.string("profilingMode") : null;
             }
-            case "jdk.JVMInformation" -> jvm = e.getString("jvmVersion");
+            case "jdk.JVMInformation" -> jvm = e.string("jvmVersion");
             case "jdk.GCConfiguration" -> {
-                youngCollector = e.getString("youngCollector");
-                oldCollector = e.getString("oldCollector");
+                youngCollector = e.string("youngCollector");
+                oldCollector = e.string("oldCollector");
             }
             case "jdk.JavaThreadStatistics" -> {
-                peakThreads = Math.max(peakThreads, e.getLong("peakCount"));
-                peakActiveThreads = Math.max(peakActiveThreads, e.getLong("activeCount"));
+                peakThreads = Math.max(peakThreads, e.longValue("peakCount"));
+                peakActiveThreads = Math.max(peakActiveThreads, e.longValue("activeCount"));
             }
             case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
             case "jdk.ThreadStart" -> platformThreadsStarted++;
             case "jdk.CPULoad" -> {
-                jvmCpu.add(e.getFloat("jvmUser") + e.getFloat("jvmSystem"));
-                machineCpu.add(e.getFloat("machineTotal"));
+                jvmCpu.add(e.doubleValue("jvmUser") + e.doubleValue("jvmSystem"));
+                machineCpu.add(e.doubleValue("machineTotal"));
             }
             default -> { }
         }

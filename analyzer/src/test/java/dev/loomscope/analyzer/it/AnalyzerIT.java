@@ -78,6 +78,38 @@ class AnalyzerIT {
     }
 
     @Test
+    void theFastSummaryReaderAgreesWithTheJdkParser() throws Exception {
+        for (Path p : List.of(fixture, platform, virtual)) {
+            var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
+            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
+            var fast = dev.loomscope.analyzer.reduce.RecordingFacts.summaryOf(source);
+            assertThat(fast.warnings).as(p.toString()).noneMatch(w -> w.contains("fast reader stopped"));
+            assertThat(fast.summary.counts()).as(p.toString()).isEqualTo(jdk.summary.counts());
+            // the same instants, but for rounding when a chunk counts time in microseconds (async-profiler's)
+            assertThat(java.time.Duration.between(fast.summary.first(), jdk.summary.first()).abs()).isLessThan(java.time.Duration.ofMillis(1));
+            assertThat(java.time.Duration.between(fast.summary.last(), jdk.summary.last()).abs()).isLessThan(java.time.Duration.ofMillis(1));
+            assertThat(fast.summary.label).isEqualTo(jdk.summary.label);
+            assertThat(fast.summary.threadKind).isEqualTo(jdk.summary.threadKind);
+            assertThat(fast.summary.jvm).isEqualTo(jdk.summary.jvm);
+            assertThat(fast.summary.youngCollector).isEqualTo(jdk.summary.youngCollector);
+            assertThat(fast.summary.peakThreads).isEqualTo(jdk.summary.peakThreads);
+            assertThat(fast.summary.virtualThreadsStarted).isEqualTo(jdk.summary.virtualThreadsStarted);
+            assertThat(fast.summary.jvmCpu.count()).isEqualTo(jdk.summary.jvmCpu.count());
+            assertThat(fast.pinning.all().count()).isEqualTo(jdk.pinning.all().count());
+            assertThat(fast.gc.pauses().count()).isEqualTo(jdk.gc.pauses().count());
+            assertThat(fast.gc.byCollectorAndCause().keySet()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
+            assertThat(fast.heap.afterUsed.count()).isEqualTo(jdk.heap.afterUsed.count());
+            assertThat(fast.heap.allocatedBytes()).isEqualTo(jdk.heap.allocatedBytes());
+            assertThat(fast.ctxsw.voluntaryTotal()).isEqualTo(jdk.ctxsw.voluntaryTotal());
+            assertThat(fast.ctxsw.source()).isEqualTo(jdk.ctxsw.source());
+            assertThat(fast.runs.runs()).isEqualTo(jdk.runs.runs());
+        }
+        // and the command prints the same tables either way
+        ChildJvm.Result summary = ok("summary", fixture.toString(), "--format", "json");
+        assertThat(summary.stdout()).contains("\"pinned count\"");
+    }
+
+    @Test
     void pinningCountsEachPinAndGatesCi() throws Exception {
         JsonNode p = json("pinning", fixture.toString());
         JsonNode rows = table(p, "pinning").get("rows");

@@ -1,0 +1,89 @@
+package dev.loomscope.analyzer.read.fast;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A chunk's metadata event: the classes (event types and the types of their fields) by id, each
+ * with its fields in the order they are written. Parsed from the element tree JFR writes: a
+ * string table, then {@code root > metadata > class > field | annotation}.
+ */
+final class Metadata {
+    /** A field of a class: its type, whether it is a constant-pool reference, whether an array, and its time unit. */
+    record Field(String name, long typeId, boolean constantPool, boolean array, String timespan) {}
+
+    /** A class: its name, simple-type flag and fields. */
+    record JfrClass(long id, String name, List<Field> fields) {}
+
+    final Map<Long, JfrClass> classes = new HashMap<>();
+    final Map<String, Long> idsByName = new HashMap<>();
+
+    static Metadata parse(Cursor c) {
+        c.readInt(); // size
+        c.varlong(); // type id 0
+        c.readLong(); // start
+        c.readLong(); // duration
+        c.readLong(); // metadata id
+        int n = c.readInt();
+        String[] strings = new String[n];
+        for (int i = 0; i < n; i++) {
+            Object s = c.readString(-1);
+            strings[i] = s instanceof String str ? str : null;
+        }
+        Element root = element(c, strings);
+        Metadata m = new Metadata();
+        Map<Long, String> annotationNames = new HashMap<>();
+        List<Element> classElements = new ArrayList<>();
+        for (Element child : root.children) {
+            if (child.name.equals("metadata")) {
+                for (Element cls : child.children) {
+                    if (cls.name.equals("class")) {
+                        classElements.add(cls);
+                        annotationNames.put(Long.parseLong(cls.attributes.get("id")), cls.attributes.get("name"));
+                    }
+                }
+            }
+        }
+        for (Element cls : classElements) {
+            long id = Long.parseLong(cls.attributes.get("id"));
+            String name = cls.attributes.get("name");
+            List<Field> fields = new ArrayList<>();
+            for (Element f : cls.children) {
+                if (!f.name.equals("field")) {
+                    continue;
+                }
+                String timespan = null;
+                for (Element a : f.children) {
+                    if (a.name.equals("annotation") && "jdk.jfr.Timespan".equals(annotationNames.get(Long.parseLong(a.attributes.get("class"))))) {
+                        timespan = a.attributes.getOrDefault("value", "NANOSECONDS");
+                    }
+                }
+                fields.add(new Field(f.attributes.get("name"), Long.parseLong(f.attributes.get("class")),
+                        "true".equals(f.attributes.get("constantPool")), f.attributes.containsKey("dimension"), timespan));
+            }
+            m.classes.put(id, new JfrClass(id, name, fields));
+            m.idsByName.put(name, id);
+        }
+        return m;
+    }
+
+    private record Element(String name, Map<String, String> attributes, List<Element> children) {}
+
+    private static Element element(Cursor c, String[] strings) {
+        String name = strings[c.readInt()];
+        int attrs = c.readInt();
+        Map<String, String> a = new HashMap<>();
+        for (int i = 0; i < attrs; i++) {
+            String key = strings[c.readInt()];
+            a.put(key, strings[c.readInt()]);
+        }
+        int children = c.readInt();
+        List<Element> kids = new ArrayList<>(children);
+        for (int i = 0; i < children; i++) {
+            kids.add(element(c, strings));
+        }
+        return new Element(name, a, kids);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.loomscope.analyzer.reduce;
+
+import java.time.Duration;
+import java.time.Instant;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedObject;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+
+/** An event read by the JDK's parser. */
+public record JdkEvent(RecordedEvent e) implements JfrEvent {
+    @Override
+    public String type() {
+        return e.getEventType().getName();
+    }
+
+    @Override
+    public Instant startTime() {
+        return e.getStartTime();
+    }
+
+    @Override
+    public Instant endTime() {
+        return e.getEndTime();
+    }
+
+    @Override
+    public Duration duration() {
+        return e.getDuration();
+    }
+
+    @Override
+    public boolean hasField(String name) {
+        return e.hasField(name);
+    }
+
+    @Override
+    public String string(String name) {
+        return e.getString(name);
+    }
+
+    @Override
+    public long longValue(String name) {
+        return e.getLong(name);
+    }
+
+    @Override
+    public double doubleValue(String name) {
+        return e.getDouble(name);
+    }
+
+    @Override
+    public boolean bool(String name) {
+        return e.getBoolean(name);
+    }
+
+    @Override
+    public Duration durationField(String name) {
+        return e.getDuration(name);
+    }
+
+    @Override
+    public Long nestedLong(String field, String member) {
+        return e.getValue(field) instanceof RecordedObject o && o.hasField(member) ? o.getLong(member) : null;
+    }
+
+    @Override
+    public RecordedStackTrace stackTrace() {
+        return e.getStackTrace();
+    }
+
+    @Override
+    public String threadName(String field) {
+        if (!e.hasField(field)) {
+            return null;
+        }
+        RecordedThread t = e.getThread(field);
+        return t == null ? null : t.getJavaName();
+    }
+}

@@ -1,0 +1,41 @@
+package dev.loomscope.analyzer.reduce;
+
+import java.time.Duration;
+import java.time.Instant;
+import jdk.jfr.consumer.RecordedStackTrace;
+
+/**
+ * An event as the reducers see it, whichever parser read it: the JDK's ({@link JdkEvent}) or the
+ * fast summary reader's ({@code FastEvent}, which leaves stack traces and threads unresolved).
+ */
+public interface JfrEvent {
+    String type();
+
+    Instant startTime();
+
+    Instant endTime();
+
+    Duration duration();
+
+    boolean hasField(String name);
+
+    String string(String name);
+
+    long longValue(String name);
+
+    double doubleValue(String name);
+
+    boolean bool(String name);
+
+    /** A field holding a time span (e.g. sumOfPauses). */
+    Duration durationField(String name);
+
+    /** A number inside a nested object field (e.g. heapSpace.committedSize), or null. */
+    Long nestedLong(String field, String member);
+
+    /** The stack trace, or null when not recorded or not read. */
+    RecordedStackTrace stackTrace();
+
+    /** The Java name of a thread field, or null when absent or not read. */
+    String threadName(String field);
+}
