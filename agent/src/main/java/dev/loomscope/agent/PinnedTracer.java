@@ -97,7 +97,7 @@ final class PinnedTracer {
         return 0;
     }
 
-    /** Prints the pins not printed yet (a short app ends before the stream's next flush), then closes; waits 2 s at most. */
+    /** Prints the pins not printed yet (a short app ends before the stream's next flush), then closes; waits 1 s at most. */
     void stop() {
         Thread drain = new Thread(() -> {
             try {
@@ -109,7 +109,7 @@ final class PinnedTracer {
         drain.setDaemon(true);
         drain.start();
         try {
-            drain.join(2000);
+            drain.join(1000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
