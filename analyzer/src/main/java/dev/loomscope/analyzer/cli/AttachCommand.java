@@ -43,8 +43,8 @@ public final class AttachCommand implements Callable<Integer> {
     @Option(names = "--agent", paramLabel = "JAR", description = "the agent jar (default: agent/target/loomscope-agent.jar of this loomscope)")
     Path agent;
 
-    @Option(names = "--debug", description = "show stack traces of errors")
-    boolean debug;
+    @picocli.CommandLine.Mixin
+    DebugOption debug;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -70,8 +70,8 @@ public final class FlameCommand implements Callable<Integer> {
     @Option(names = "--diff", description = "differential graph of two recordings: BASE NEW (NEW coloured by change from BASE)")
     boolean diff;
 
-    @Option(names = "--debug", description = "show stack traces of errors")
-    boolean debug;
+    @picocli.CommandLine.Mixin
+    DebugOption debug;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;

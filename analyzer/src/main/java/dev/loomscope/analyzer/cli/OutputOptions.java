@@ -19,8 +19,8 @@ public final class OutputOptions {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of standard output")
     Path output;
 
-    @Option(names = "--debug", description = "show stack traces of errors")
-    boolean debug;
+    @picocli.CommandLine.Mixin
+    DebugOption debug;
 
     /** Renders the tables in the chosen format to standard output or the -o file. */
     public void emit(List<Table> tables, PrintWriter out) {

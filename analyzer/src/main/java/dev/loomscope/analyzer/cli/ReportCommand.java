@@ -28,8 +28,8 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", defaultValue = "loomscope-report", description = "directory of the report (default: ${DEFAULT-VALUE})")
     Path output;
 
-    @Option(names = "--debug", description = "show stack traces of errors")
-    boolean debug;
+    @picocli.CommandLine.Mixin
+    DebugOption debug;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;

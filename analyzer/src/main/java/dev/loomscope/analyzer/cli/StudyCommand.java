@@ -77,8 +77,8 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300", description = "a JVM running longer fails (default: ${DEFAULT-VALUE})")
     long timeout;
 
-    @Option(names = "--debug", description = "show stack traces of errors")
-    boolean debug;
+    @picocli.CommandLine.Mixin
+    DebugOption debug;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -1,18 +1,12 @@
 package dev.loomscope.workloads.continuation;
 
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -20,28 +14,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * A continuation thaws once, so each iteration freezes a batch of {@value #BATCH} in its setup
  * (untimed) and times one pass over the batch (single-shot, normalised per continuation).
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 20)
 @Measurement(iterations = 20)
-@Fork(value = 3, jvmArgsAppend = Continuations.ADD_EXPORTS_ARG)
-public class Thaw {
+public class Thaw extends StackShape {
     static final int BATCH = 10_000;
 
-    @Param({"1", "2", "3"})
-    public int paramCount;
-
-    @Param({"5", "10", "20", "100"})
-    public int stackDepth;
-
-    private ContinuationCases cases;
     private final Object[] frozen = new Object[BATCH];
-
-    @Setup(Level.Trial)
-    public void setup() {
-        cases = new ContinuationCases(paramCount, stackDepth, 1, 1, 1);
-    }
 
     @Setup(Level.Iteration)
     public void freezeBatch() throws Throwable {

@@ -16,17 +16,35 @@ public final class Runner {
             once(name, w, i, true, warmup, out);
         }
         long[] nanos = new long[runs];
+        long[] cpu = new long[runs];
         for (int i = 0; i < runs; i++) {
+            long cpu0 = processCpuNanos();
             nanos[i] = once(name, w, i, false, runs, out);
+            cpu[i] = processCpuNanos() - cpu0;
         }
         if (runs > 0) {
             long[] sorted = nanos.clone();
             Arrays.sort(sorted);
-            double median = runs % 2 == 1 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2.0;
-            out.printf(Locale.ROOT, "%s %s: median %.1f ms (min %.1f, max %.1f) over %d runs%n", name, kind,
-                    median / 1e6, sorted[0] / 1e6, sorted[runs - 1] / 1e6, runs);
+            out.printf(Locale.ROOT, "%s %s: median %.1f ms (min %.1f, max %.1f) over %d runs", name, kind,
+                    median(sorted) / 1e6, sorted[0] / 1e6, sorted[runs - 1] / 1e6, runs);
+            if (processCpuNanos() >= 0) {
+                Arrays.sort(cpu);
+                out.printf(Locale.ROOT, ", process CPU median %.1f ms", median(cpu) / 1e6);
+            }
+            out.println();
         }
         return nanos;
+    }
+
+    private static double median(long[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+    }
+
+    /** CPU time of this whole process (every thread, the agent's and the JVM's included), or -1. */
+    private static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     private static long once(String name, Workload w, int index, boolean warmup, int of, PrintStream out) throws Exception {

@@ -42,6 +42,26 @@ class ContextSwitchProfilerTest {
     }
 
     @Test
+    void everyBenchmarkRunsOnItsSmallestParameters() throws Exception {
+        // in this JVM (no fork): the test JVM already exports jdk.internal.vm for the continuation benchmarks
+        Options opt = new OptionsBuilder().include("dev.loomscope.workloads")
+                .param("tasks", "50").param("sleepMs", "1")
+                .param("padding", "5").param("useVirtualThreads", "true").param("threadPerCell", "true").param("channelType", "OneToOneParking")
+                .param("variant", "park").param("n", "1000").param("threads", "virtual")
+                .param("requests", "20").param("concurrency", "4")
+                .param("paramCount", "1").param("stackDepth", "5").param("minDepth", "2").param("maxDepth", "5").param("repeat", "10")
+                .forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(100))
+                .shouldFailOnError(true).build();
+        var results = new Runner(opt).run();
+        assertThat(results.stream().map(r -> r.getParams().getBenchmark().replaceAll(".*\\.(\\w+\\.\\w+)$", "$1")).distinct())
+                .containsExactlyInAnyOrder("ThreadsBenchmark.cachedThreadPool", "ThreadsBenchmark.platformThreadPerTask",
+                        "ThreadsBenchmark.virtualThreadPerTask", "GameOfLifeBenchmark.frame", "RendezvousBenchmark.rendezvous",
+                        "EchoBenchmark.requests", "Freeze.freeze", "Thaw.thaw", "FreezeAndThaw.freezeAndThaw", "OneShot.oneShot",
+                        "Oscillation.oscillation");
+        assertThat(results).allSatisfy(r -> assertThat(r.getPrimaryResult().getScore()).isPositive());
+    }
+
+    @Test
     void aRealShortRunReportsSwitchesPerOperationUnderItsShortName() throws Exception {
         // Game of Life on platform threads, thread per cell: every generation parks and wakes each cell's thread.
         Options opt = new OptionsBuilder().include("GameOfLifeBenchmark.frame")
