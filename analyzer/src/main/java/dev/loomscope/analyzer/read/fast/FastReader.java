@@ -59,6 +59,10 @@ public final class FastReader {
                 if (head.getInt(0) != 0x464C5200 || size < 68 || offset + size > bytes || size > Integer.MAX_VALUE) {
                     throw new IllegalStateException("unexpected chunk header at byte " + offset);
                 }
+                if (head.getShort(4) != 2) {
+                    // written and tested against format 2 (JDK 14+); 1.x (JDK 11-13) goes to the JDK's parser
+                    throw new IllegalStateException("JFR format " + head.getShort(4) + "." + head.getShort(6) + " at byte " + offset);
+                }
                 chunks.add(new long[] {offset, size});
                 offset += size;
             }
