@@ -13,10 +13,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope rules}: JMC's automated analysis plus loomscope's rules, headless. */
 @Command(name = "rules", mixinStandardHelpOptions = true,
-        description = {"Runs JDK Mission Control's automated analysis on recordings, headless, with loomscope's own rules",
-            "(virtual thread pinning, submit failures, carrier starvation): findings by severity; a rule whose events",
-            "were not recorded says not applicable and why. JMC's parser holds a recording in memory: for very large",
-            "files give the CLI more heap (LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
+        description = {"Runs JDK Mission Control's automated analysis and loomscope's own rules on recordings, headless.",
+            "loomscope's rules: virtual thread pinning, submit failures, carrier starvation. Findings by severity; a rule",
+            "whose events were not recorded says not applicable and why. JMC's parser holds a recording in memory: for",
+            "very large files give the CLI more heap (LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
         footer = {"", "Exit codes: 0 ok, 1 --fail-on-warning and a rule warned, 2 usage or bad input."})
 public final class RulesCommand implements Callable<Integer> {
     @Mixin
