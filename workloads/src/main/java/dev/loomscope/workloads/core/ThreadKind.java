@@ -11,7 +11,12 @@ public enum ThreadKind {
     public static final List<String> NAMES = List.of("platform", "virtual");
 
     public static ThreadKind of(Args args) {
-        return valueOf(args.oneOf("threads", "virtual", NAMES).toUpperCase(java.util.Locale.ROOT));
+        return named(args.oneOf("threads", "virtual", NAMES));
+    }
+
+    /** "platform" or "virtual". */
+    public static ThreadKind named(String name) {
+        return valueOf(name.toUpperCase(java.util.Locale.ROOT));
     }
 
     public String label() {

@@ -43,7 +43,7 @@ public class EchoBenchmark {
 
     @Setup
     public void start() throws Exception {
-        workload = new EchoWorkload(ThreadKind.valueOf(threads.toUpperCase(java.util.Locale.ROOT)), requests, concurrency, keepAlive, "builtin", 0);
+        workload = new EchoWorkload(ThreadKind.named(threads), requests, concurrency, keepAlive, "builtin", 0);
     }
 
     @Benchmark

@@ -39,7 +39,7 @@ public class RendezvousBenchmark {
 
     @Setup
     public void setup() {
-        workload = new RendezvousWorkload(ThreadKind.valueOf(threads.toUpperCase(java.util.Locale.ROOT)), n, variant, null);
+        workload = new RendezvousWorkload(ThreadKind.named(threads), n, variant, null);
     }
 
     @Benchmark
