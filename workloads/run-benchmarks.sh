@@ -17,6 +17,8 @@ if [ "${1:-}" = "--quick" ]; then
     shift
 fi
 out=${1:-loomscope-jmh}
+forks_text="$forks forks"
+[ "$forks" = 1 ] && forks_text="1 fork"
 mkdir -p "$out"
 
 . "$root/.mvn/find-jdk.sh"
@@ -44,12 +46,12 @@ else
     echo "run-benchmarks: perf cannot count kernel context switches here (needs root or kernel.perf_event_paranoid <= 1); ctxsw only" >&2
 fi
 
-echo "run-benchmarks: Game of Life, padding 25 ($forks forks)" >&2
+echo "run-benchmarks: Game of Life, padding 25 ($forks_text)" >&2
 # shellcheck disable=SC2086
 "$java" $unsafe -jar "$jar" GameOfLifeBenchmark -p padding=25 -p threadPerCell=true -p channelType=BlockingQueue \
     -f "$forks" -wi 2 -w 2 -i 3 -r 2 $profilers -rf json -rff "$out/gameoflife.json" >"$out/gameoflife.txt"
 
-echo "run-benchmarks: ThreadsBenchmark, 10,000 tasks of 200 ms ($forks forks)" >&2
+echo "run-benchmarks: ThreadsBenchmark, 10,000 tasks of 200 ms ($forks_text)" >&2
 # shellcheck disable=SC2086
 "$java" $unsafe -jar "$jar" ThreadsBenchmark -p tasks=10000 -p sleepMs=200 -bm avgt \
     -f "$forks" -wi 1 -w 5 -i 3 -r 5 -prof ctxsw -rf json -rff "$out/threads.json" >"$out/threads.txt"
