@@ -34,6 +34,8 @@ public final class ChunkScan {
     public static Result scan(Path file) {
         try {
             JfrFileCheck.check(file);
+        } catch (dev.loomscope.flamegraphs.jfr.UnsupportedVersionException e) {
+            throw new ParserRejectedException(e.getMessage(), e);
         } catch (BadRecordingException e) {
             throw new BadInputException(e.getMessage(), e);
         }

@@ -96,7 +96,7 @@ public final class RecordingReader {
         if (e instanceof BadInputException b) {
             return b;
         }
-        return new BadInputException(part.toAbsolutePath() + ": cannot parse: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+        return new ParserRejectedException(part.toAbsolutePath() + ": cannot parse: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
                 + " (the recording is damaged or from an unsupported JDK)", e);
     }
 

@@ -1,5 +1,8 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.JmcReader;
+import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.read.fast.FastReader;
@@ -28,29 +31,59 @@ public final class RecordingFacts {
         this.source = source;
     }
 
+    /**
+     * Reads with the JDK's parser; a recording it rejects (an older format, content it does not
+     * understand) is read again with JMC's, with a warning saying so.
+     */
     public static RecordingFacts of(RecordingSource source) {
         RecordingFacts f = new RecordingFacts(source);
-        List<Reducer> reducers = List.of(f.summary, f.pinning, f.gc, f.heap, f.ctxsw, f.runs);
-        Map<String, List<Reducer>> byType = new HashMap<>();
-        List<Reducer> everything = reducers.stream().filter(r -> r.eventTypes() == null).toList();
-        for (Reducer r : reducers) {
-            if (r.eventTypes() != null) {
-                r.eventTypes().forEach(t -> byType.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
+        try {
+            RecordingReader.read(source, (RecordedEvent recorded) -> f.add(new JdkEvent(recorded)), f.warnings::add);
+            return f;
+        } catch (ParserRejectedException rejected) {
+            RecordingFacts viaJmc = new RecordingFacts(source);
+            try {
+                JmcReader.read(source, viaJmc::add);
+            } catch (BadInputException jmcToo) {
+                throw new BadInputException(rejected.getMessage() + "; " + jmcToo.getMessage(), rejected);
             }
+            viaJmc.warnings.add(source.name().toAbsolutePath() + ": read with JMC's parser (the JDK's rejected it: " + rejected.getMessage()
+                    + "); stack traces are not read this way");
+            return viaJmc;
         }
-        RecordingReader.read(source, (RecordedEvent recorded) -> {
-            JfrEvent e = new JdkEvent(recorded);
-            for (Reducer r : everything) {
-                r.add(e);
-            }
-            List<Reducer> rs = byType.get(e.type());
-            if (rs != null) {
-                for (Reducer r : rs) {
-                    r.add(e);
+    }
+
+    /** Reads with JMC's parser only (what the JDK's rejects goes there; tests compare the two). */
+    public static RecordingFacts viaJmc(RecordingSource source) {
+        RecordingFacts f = new RecordingFacts(source);
+        JmcReader.read(source, f::add);
+        return f;
+    }
+
+    private Map<String, List<Reducer>> byType;
+    private List<Reducer> everything;
+
+    /** Hands one event to the reducers that want it. */
+    private void add(JfrEvent e) {
+        if (byType == null) {
+            List<Reducer> reducers = List.of(summary, pinning, gc, heap, ctxsw, runs);
+            byType = new HashMap<>();
+            everything = reducers.stream().filter(r -> r.eventTypes() == null).toList();
+            for (Reducer r : reducers) {
+                if (r.eventTypes() != null) {
+                    r.eventTypes().forEach(t -> byType.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
                 }
             }
-        }, f.warnings::add);
-        return f;
+        }
+        for (Reducer r : everything) {
+            r.add(e);
+        }
+        List<Reducer> rs = byType.get(e.type());
+        if (rs != null) {
+            for (Reducer r : rs) {
+                r.add(e);
+            }
+        }
     }
 
     /**
@@ -83,6 +116,8 @@ public final class RecordingFacts {
                 return null;
             });
             return f;
+        } catch (ParserRejectedException e) {
+            return of(source); // a format only JMC's parser reads
         } catch (IllegalStateException | IllegalArgumentException | ClassCastException | IndexOutOfBoundsException e) {
             RecordingFacts slow = of(source);
             slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (the fast reader stopped: " + e.getMessage() + ")");

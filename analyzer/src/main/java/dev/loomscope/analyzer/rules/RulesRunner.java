@@ -1,6 +1,8 @@
 package dev.loomscope.analyzer.rules;
 
 import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.JmcReader;
+import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import java.util.ArrayList;
@@ -14,7 +16,6 @@ import java.util.function.Consumer;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.util.IPreferenceValueProvider;
 import org.openjdk.jmc.flightrecorder.CouldNotLoadRecordingException;
-import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
 import org.openjdk.jmc.flightrecorder.rules.IResult;
 import org.openjdk.jmc.flightrecorder.rules.IRule;
 import org.openjdk.jmc.flightrecorder.rules.ResultToolkit;
@@ -47,15 +48,12 @@ public final class RulesRunner {
     }
 
     public static List<Finding> run(RecordingSource source, Consumer<String> warnings) {
-        quietJmcLogging();
-        IItemCollection items = RecordingReader.withReadableParts(source, warnings, parts -> {
-            try {
-                return JfrLoaderToolkit.loadEvents(parts.stream().map(java.nio.file.Path::toFile).toList());
-            } catch (CouldNotLoadRecordingException e) {
-                throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: " + e.getMessage()
-                        + " (the recording is damaged or from an unsupported JDK)", e);
-            }
-        });
+        IItemCollection items;
+        try {
+            items = RecordingReader.withReadableParts(source, warnings, parts -> load(source, parts));
+        } catch (ParserRejectedException olderFormat) {
+            items = load(source, source.parts()); // a version the JDK does not read: JMC's parser reads the files as they are
+        }
         Collection<IRule> rules = RuleRegistry.getRules();
         Map<IRule, Future<IResult>> futures = RulesToolkit.evaluateParallel(rules, items, IPreferenceValueProvider.DEFAULT_VALUES,
                 Math.max(1, Runtime.getRuntime().availableProcessors()));
@@ -81,13 +79,15 @@ public final class RulesRunner {
         return findings;
     }
 
-    /** JMC's parser logs every unknown field of newer JDKs on stderr through java.util.logging: keep it quiet. */
-    private static void quietJmcLogging() {
-        JMC_LOGGER.setLevel(java.util.logging.Level.SEVERE);
+    private static IItemCollection load(RecordingSource source, List<java.nio.file.Path> parts) {
+        try {
+            return JmcReader.load(parts);
+        } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException e) {
+            throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip().replace('\n', ' '))
+                    + " (the recording is damaged or in a format JMC does not know)", e);
+        }
     }
-
-    /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
-    private static final java.util.logging.Logger JMC_LOGGER = java.util.logging.Logger.getLogger("org.openjdk.jmc");
 
     /** A result's text with its {placeholders} filled in, as plain text. */
     static String message(IResult r, String template) {

@@ -119,6 +119,48 @@ class AnalyzerIT {
     }
 
     @Test
+    void jmcsParserGivesTheSameFiguresAsTheJdks() throws Exception {
+        // the reader for what the JDK's parser rejects (formats before JDK 11's), checked on recordings both can read
+        for (Path p : List.of(fixture, platform, virtual)) {
+            var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
+            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
+            var jmc = dev.loomscope.analyzer.reduce.RecordingFacts.viaJmc(source);
+            assertThat(jmc.summary.label).as(p.toString()).isEqualTo(jdk.summary.label);
+            assertThat(jmc.summary.threadKind).isEqualTo(jdk.summary.threadKind);
+            assertThat(jmc.summary.count("jdk.GarbageCollection")).isEqualTo(jdk.summary.count("jdk.GarbageCollection"));
+            assertThat(jmc.summary.count("loomscope.WorkloadRun")).isEqualTo(jdk.summary.count("loomscope.WorkloadRun"));
+            assertThat(jmc.summary.peakThreads).isEqualTo(jdk.summary.peakThreads);
+            assertThat(jmc.summary.jvmCpu.count()).isEqualTo(jdk.summary.jvmCpu.count());
+            assertThat(jmc.pinning.all().count()).isEqualTo(jdk.pinning.all().count());
+            assertThat(jmc.gc.pauses().count()).isEqualTo(jdk.gc.pauses().count());
+            assertThat(jmc.gc.byCollectorAndCause().keySet()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
+            assertThat(jmc.heap.afterUsed.count()).isEqualTo(jdk.heap.afterUsed.count());
+            assertThat(Double.valueOf(jmc.heap.afterUsed.max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed.max())); // NaN when no GC
+            assertThat(jmc.heap.allocatedBytes()).isEqualTo(jdk.heap.allocatedBytes());
+            assertThat(jmc.ctxsw.voluntaryTotal()).isEqualTo(jdk.ctxsw.voluntaryTotal());
+            assertThat(jmc.runs.runs()).hasSameSizeAs(jdk.runs.runs());
+            for (int i = 0; i < jdk.runs.runs().size(); i++) {
+                assertThat(jmc.runs.runs().get(i).units()).isEqualTo(jdk.runs.runs().get(i).units());
+                assertThat(jmc.runs.runs().get(i).millis()).isCloseTo(jdk.runs.runs().get(i).millis(), org.assertj.core.data.Offset.offset(0.001));
+            }
+        }
+        // a version neither parser reads: one line naming both refusals, exit 2
+        Path v3 = dir.resolve("format-3.jfr");
+        byte[] bytes = Files.readAllBytes(fixture);
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        for (int off = 0; off + 68 <= bytes.length; off += (int) b.getLong(off + 8)) {
+            b.putShort(off + 4, (short) 3);
+        }
+        Files.write(v3, bytes);
+        for (String command : List.of("summary", "gc", "rules")) {
+            ChildJvm.Result r = Fixtures.cli(dir, command, v3.toString());
+            assertThat(r.exitCode()).as(command).isEqualTo(2);
+            assertThat(r.stderr().strip().lines()).as(r.stderr()).hasSize(1);
+            assertThat(r.stderr()).contains("JMC's parser cannot read it").doesNotContain("Exception:").doesNotContain("\tat ");
+        }
+    }
+
+    @Test
     void pinningCountsEachPinAndGatesCi() throws Exception {
         JsonNode p = json("pinning", fixture.toString());
         JsonNode rows = table(p, "pinning").get("rows");

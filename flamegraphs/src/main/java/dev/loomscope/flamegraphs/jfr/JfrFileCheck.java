@@ -51,7 +51,7 @@ public final class JfrFileCheck {
         int major = ByteBuffer.wrap(head, 4, 2).getShort();
         if (major < MIN_MAJOR || major > MAX_MAJOR) {
             int minor = ByteBuffer.wrap(head, 6, 2).getShort();
-            throw new BadRecordingException(abs + ": JFR format version " + major + "." + minor
+            throw new UnsupportedVersionException(abs + ": JFR format version " + major + "." + minor
                     + " is not supported (this tool reads versions " + MIN_MAJOR + ".x to " + MAX_MAJOR + ".x)");
         }
     }

@@ -1,0 +1,171 @@
+package dev.loomscope.analyzer.read;
+
+import dev.loomscope.analyzer.reduce.JfrEvent;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import jdk.jfr.consumer.RecordedStackTrace;
+import org.openjdk.jmc.common.IMCThread;
+import org.openjdk.jmc.common.item.IItem;
+import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.item.IItemIterable;
+import org.openjdk.jmc.common.item.IMemberAccessor;
+import org.openjdk.jmc.common.item.IType;
+import org.openjdk.jmc.common.unit.IQuantity;
+import org.openjdk.jmc.common.unit.UnitLookup;
+import org.openjdk.jmc.flightrecorder.CouldNotLoadRecordingException;
+import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
+
+/**
+ * The second parser: JDK Mission Control's, for recordings the JDK's parser rejects (formats
+ * older than JDK 11's, or content it does not understand). JMC holds the recording's events in
+ * memory; they are handed on in time order. Stack traces are not carried over (a pin's frame is
+ * then unknown); everything else the reducers read is.
+ */
+public final class JmcReader {
+    private JmcReader() {}
+
+    /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
+    private static final java.util.logging.Logger JMC_LOGGER = java.util.logging.Logger.getLogger("org.openjdk.jmc");
+
+    /** JMC's whole collection of the recording's events: for reducers through {@link #read}, and for JMC's rules. */
+    public static IItemCollection load(List<Path> parts) throws IOException, CouldNotLoadRecordingException {
+        // JMC's parser logs every field of newer JDKs it does not know, and chunks it skips, with stack traces: keep it quiet
+        JMC_LOGGER.setLevel(java.util.logging.Level.OFF);
+        return JfrLoaderToolkit.loadEvents(parts.stream().map(Path::toFile).toList());
+    }
+
+    public static void read(RecordingSource source, Consumer<JfrEvent> sink) {
+        IItemCollection items;
+        try {
+            items = load(source.parts());
+        } catch (IOException | CouldNotLoadRecordingException | RuntimeException e) {
+            throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip().replace('\n', ' '))
+                    + " (the recording is damaged or in a format neither parser knows)", e);
+        }
+        List<JmcEvent> events = new ArrayList<>();
+        for (IItemIterable it : items) {
+            Accessors a = new Accessors(it.getType());
+            for (IItem item : it) {
+                events.add(new JmcEvent(a, item));
+            }
+        }
+        events.sort(Comparator.comparing(JmcEvent::startTime));
+        events.forEach(sink);
+    }
+
+    /** One type's fields by identifier (JMC names nested fields {@code parent:child}). */
+    private static final class Accessors {
+        final String type;
+        final Map<String, IMemberAccessor<?, IItem>> byName = new HashMap<>();
+
+        Accessors(IType<IItem> t) {
+            type = t.getIdentifier();
+            t.getAccessorKeys().keySet().forEach(k -> byName.put(k.getIdentifier(), t.getAccessor(k)));
+        }
+    }
+
+    /** An event read by JMC's parser. */
+    static final class JmcEvent implements JfrEvent {
+        private final Accessors a;
+        private final IItem item;
+
+        JmcEvent(Accessors a, IItem item) {
+            this.a = a;
+            this.item = item;
+        }
+
+        private Object value(String name) {
+            IMemberAccessor<?, IItem> acc = a.byName.get(name);
+            if (acc == null) {
+                throw new IllegalArgumentException("no field " + name + " in " + a.type);
+            }
+            return acc.getMember(item);
+        }
+
+        @Override
+        public String type() {
+            return a.type;
+        }
+
+        @Override
+        public Instant startTime() {
+            return hasField("startTime") && value("startTime") instanceof IQuantity q
+                    ? Instant.ofEpochSecond(0, q.clampedLongValueIn(UnitLookup.EPOCH_NS)) : Instant.EPOCH;
+        }
+
+        @Override
+        public Instant endTime() {
+            return startTime().plus(duration());
+        }
+
+        @Override
+        public Duration duration() {
+            return hasField("duration") ? durationField("duration") : Duration.ZERO;
+        }
+
+        @Override
+        public boolean hasField(String name) {
+            return a.byName.containsKey(name);
+        }
+
+        @Override
+        public String string(String name) {
+            return value(name) instanceof String s ? s : null;
+        }
+
+        @Override
+        public long longValue(String name) {
+            return number(value(name), name).longValue();
+        }
+
+        @Override
+        public double doubleValue(String name) {
+            return number(value(name), name).doubleValue();
+        }
+
+        private Number number(Object v, String name) {
+            if (v instanceof IQuantity q) {
+                return q.getUnit().getContentType() == UnitLookup.TIMESPAN ? q.clampedLongValueIn(UnitLookup.NANOSECOND) : q.numberValue();
+            }
+            if (v instanceof Number n) {
+                return n;
+            }
+            throw new IllegalArgumentException(a.type + "." + name + " is not a number");
+        }
+
+        @Override
+        public boolean bool(String name) {
+            return Boolean.TRUE.equals(value(name));
+        }
+
+        @Override
+        public Duration durationField(String name) {
+            return value(name) instanceof IQuantity q ? Duration.ofNanos(q.clampedLongValueIn(UnitLookup.NANOSECOND)) : Duration.ZERO;
+        }
+
+        @Override
+        public Long nestedLong(String field, String member) {
+            String key = field + ":" + member;
+            return hasField(key) && value(key) instanceof IQuantity q ? q.longValue() : null;
+        }
+
+        @Override
+        public RecordedStackTrace stackTrace() {
+            return null;
+        }
+
+        @Override
+        public String threadName(String field) {
+            return hasField(field) && value(field) instanceof IMCThread t ? t.getThreadName() : null;
+        }
+    }
+}
