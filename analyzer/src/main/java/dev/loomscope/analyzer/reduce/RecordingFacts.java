@@ -27,8 +27,24 @@ public final class RecordingFacts {
     public final RunsReducer runs = new RunsReducer();
     public final List<String> warnings = new ArrayList<>();
 
+    /** Every reducer by the event types it wants; those that want every event under null. */
+    private final Map<String, List<Reducer>> byType;
+
     private RecordingFacts(RecordingSource source) {
         this.source = source;
+        this.byType = index(List.of(summary, pinning, gc, heap, ctxsw, runs));
+    }
+
+    private static Map<String, List<Reducer>> index(List<Reducer> reducers) {
+        Map<String, List<Reducer>> m = new HashMap<>();
+        for (Reducer r : reducers) {
+            if (r.eventTypes() == null) {
+                m.computeIfAbsent(null, k -> new ArrayList<>()).add(r);
+            } else {
+                r.eventTypes().forEach(t -> m.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
+            }
+        }
+        return m;
     }
 
     /**
@@ -60,29 +76,17 @@ public final class RecordingFacts {
         return f;
     }
 
-    private Map<String, List<Reducer>> byType;
-    private List<Reducer> everything;
-
     /** Hands one event to the reducers that want it. */
     private void add(JfrEvent e) {
-        if (byType == null) {
-            List<Reducer> reducers = List.of(summary, pinning, gc, heap, ctxsw, runs);
-            byType = new HashMap<>();
-            everything = reducers.stream().filter(r -> r.eventTypes() == null).toList();
-            for (Reducer r : reducers) {
-                if (r.eventTypes() != null) {
-                    r.eventTypes().forEach(t -> byType.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
-                }
-            }
-        }
-        for (Reducer r : everything) {
+        dispatch(byType, e);
+    }
+
+    private static void dispatch(Map<String, List<Reducer>> index, JfrEvent e) {
+        for (Reducer r : index.getOrDefault(null, List.of())) {
             r.add(e);
         }
-        List<Reducer> rs = byType.get(e.type());
-        if (rs != null) {
-            for (Reducer r : rs) {
-                r.add(e);
-            }
+        for (Reducer r : index.getOrDefault(e.type(), List.of())) {
+            r.add(e);
         }
     }
 
@@ -93,11 +97,8 @@ public final class RecordingFacts {
      */
     public static RecordingFacts summaryOf(RecordingSource source) {
         RecordingFacts f = new RecordingFacts(source);
-        List<Reducer> reducers = List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs);
-        Map<String, List<Reducer>> byType = new HashMap<>();
-        for (Reducer r : reducers) {
-            r.eventTypes().forEach(t -> byType.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
-        }
+        // the summary counts from the headers and reads only its own types' fields; the others reduce as usual
+        Map<String, List<Reducer>> byType = index(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs));
         Set<String> wanted = new HashSet<>(byType.keySet());
         wanted.addAll(SummaryReducer.DECODED);
         try {
@@ -107,9 +108,7 @@ public final class RecordingFacts {
                         if (SummaryReducer.DECODED.contains(e.type())) {
                             f.summary.fields(e);
                         }
-                        for (Reducer reducer : byType.getOrDefault(e.type(), List.of())) {
-                            reducer.add(e);
-                        }
+                        dispatch(byType, e);
                     });
                     f.summary.counted(r.counts(), r.first(), r.last());
                 }

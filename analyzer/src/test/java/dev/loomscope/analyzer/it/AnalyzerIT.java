@@ -77,6 +77,16 @@ class AnalyzerIT {
         assertThat(ok("summary", fixture.toString()).stdout()).contains("Key figures of").contains("pinned count");
     }
 
+    /** A copy of {@code recording} whose every chunk header claims JFR format version {@code major}. */
+    static Path relabelled(Path recording, String name, int major) throws Exception {
+        byte[] bytes = Files.readAllBytes(recording);
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        for (int off = 0; off + 68 <= bytes.length; off += (int) b.getLong(off + 8)) {
+            b.putShort(off + 4, (short) major);
+        }
+        return Files.write(dir.resolve(name), bytes);
+    }
+
     @Test
     void theFastSummaryReaderAgreesWithTheJdkParser() throws Exception {
         for (Path p : List.of(fixture, platform, virtual)) {
@@ -105,13 +115,7 @@ class AnalyzerIT {
             assertThat(fast.runs.runs()).isEqualTo(jdk.runs.runs());
         }
         // a format the fast reader leaves to the JDK's parser (the chunks relabelled 1.x): the same figures, and a note saying so
-        Path v1 = dir.resolve("format-1.jfr");
-        byte[] bytes = Files.readAllBytes(fixture);
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        for (int off = 0; off + 68 <= bytes.length; off += (int) b.getLong(off + 8)) {
-            b.putShort(off + 4, (short) 1);
-        }
-        Files.write(v1, bytes);
+        Path v1 = relabelled(fixture, "format-1.jfr", 1);
         var fallback = dev.loomscope.analyzer.reduce.RecordingFacts.summaryOf(dev.loomscope.analyzer.read.RecordingSource.file(v1));
         assertThat(fallback.warnings).anyMatch(w -> w.contains("read with the JDK's parser (the fast reader stopped: JFR format 1."));
         assertThat(fallback.pinning.all().count()).isEqualTo(PINS);
@@ -145,13 +149,7 @@ class AnalyzerIT {
             }
         }
         // a version neither parser reads: one line naming both refusals, exit 2
-        Path v3 = dir.resolve("format-3.jfr");
-        byte[] bytes = Files.readAllBytes(fixture);
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        for (int off = 0; off + 68 <= bytes.length; off += (int) b.getLong(off + 8)) {
-            b.putShort(off + 4, (short) 3);
-        }
-        Files.write(v3, bytes);
+        Path v3 = relabelled(fixture, "format-3.jfr", 3);
         for (String command : List.of("summary", "gc", "rules")) {
             ChildJvm.Result r = Fixtures.cli(dir, command, v3.toString());
             assertThat(r.exitCode()).as(command).isEqualTo(2);

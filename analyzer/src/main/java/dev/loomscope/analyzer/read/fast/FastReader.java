@@ -245,10 +245,7 @@ public final class FastReader {
             Map<String, Object> values = new LinkedHashMap<>();
             for (Metadata.Field f : cls.fields()) {
                 if (f.array()) {
-                    int n = c.readInt();
-                    for (int i = 0; i < n; i++) {
-                        skipField(c, f);
-                    }
+                    skipField(c, f);
                     continue;
                 }
                 Object v = readField(c, f);
@@ -302,12 +299,16 @@ public final class FastReader {
             };
         }
 
+        /** Moves past a field's value: an array (a count, then its elements) or one element. */
         private void skipField(Cursor c, Metadata.Field f) {
-            if (f.constantPool()) {
-                c.readLong();
-                return;
+            int n = f.array() ? c.readInt() : 1;
+            for (int i = 0; i < n; i++) {
+                if (f.constantPool()) {
+                    c.readLong();
+                } else {
+                    skipValue(c, meta.classes.get(f.typeId()));
+                }
             }
-            skipValue(c, meta.classes.get(f.typeId()));
         }
 
         private void skipValue(Cursor c, Metadata.JfrClass type) {
@@ -322,14 +323,7 @@ public final class FastReader {
                 case "java.lang.String" -> c.skipString();
                 default -> {
                     for (Metadata.Field f : type.fields()) {
-                        if (f.array()) {
-                            int n = c.readInt();
-                            for (int i = 0; i < n; i++) {
-                                skipField(c, f);
-                            }
-                        } else {
-                            skipField(c, f);
-                        }
+                        skipField(c, f);
                     }
                 }
             }
