@@ -78,14 +78,16 @@ final class Session {
         }
         Path tmp = files.temporary(".jfr");
         String mode = "off";
+        boolean jfrSampling = false;
         Path tmpProfile = null;
         List<String> kinds = o.profile();
         if (!kinds.isEmpty()) {
             tmpProfile = files.temporary(".profile.jfr");
             Path libDir = o.isSet("libdir") ? Path.of(o.string("libdir")) : null;
-            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), tmpProfile);
+            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), tmpProfile, o.cpuEngine());
             var started = ProfilerStarter.start(libDir, settings);
             mode = started.mode();
+            jfrSampling = started.jfrSamplesCpu(settings);
             if (started.fallbackNote() != null) {
                 AgentLog.warn(started.fallbackNote());
             }
@@ -94,7 +96,7 @@ final class Session {
                 tmpProfile = null;
             }
         }
-        Recording recording = new Recording(RecordingSettings.build(o, mode.equals("jfr")));
+        Recording recording = new Recording(RecordingSettings.build(o, jfrSampling));
         recording.setName("loomscope");
         recording.setToDisk(true);
         if (!o.duration("max-age").isZero()) {

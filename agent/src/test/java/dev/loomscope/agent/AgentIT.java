@@ -166,6 +166,18 @@ class AgentIT {
     }
 
     @Test
+    void jfrEngineSamplesWithJfrAndLeavesAsyncProfilerUnloaded() throws Exception {
+        ChildJvm.Result r = run("out=rec,engine=jfr,flame=off", "normal");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        Map<String, List<RecordedEvent>> ev = read(files(".jfr").get(0));
+        assertThat(ev.get("loomscope.RunInfo").get(0).getString("profilingMode")).isEqualTo("jfr");
+        assertThat(ev.getOrDefault("jdk.ExecutionSample", List.of())).isNotEmpty();
+        // async-profiler, when it runs, writes system properties of its own (masked): none here
+        assertThat(ev).doesNotContainKeys("jdk.InitialSystemProperty");
+        assertThat(r.stderr()).doesNotContain("loomscope-agent: profiling with").doesNotContain("async-profiler");
+    }
+
+    @Test
     void recordEnvIsOptIn() throws Exception {
         ChildJvm.Result r = run("out=rec,profile=off,record-env=on,flame=off", "normal");
         assertThat(r.exitCode()).isZero();

@@ -32,6 +32,9 @@ public final class AgentOptions {
                     oneOf("off", "short", "full"), "off, short or full"),
             new OptionSpec("profile", "async-profiler events: cpu, wall, alloc, lock (several: cpu+wall), or off", "list", "cpu",
                     true, s -> s.equals("off") || List.of(s.split("\\+")).stream().allMatch(KINDS::contains), "cpu, wall, alloc, lock (joined with +) or off"),
+            spec("engine", "who samples cpu: perf (perf_events, adds kernel frames, costs on every OS context switch),"
+                    + " ctimer, itimer (async-profiler's timers), jfr (JFR's sampler, Java frames; async-profiler not loaded)", "", "perf",
+                    oneOf("perf", "ctimer", "itimer", "jfr"), "perf, ctimer, itimer or jfr"),
             spec("interval", "sampling interval for cpu and wall", "duration", "10ms", s -> Durations.valid(s) && !s.equals("0"), "a duration such as 10ms"),
             spec("cstack", "native stack walking (vm: mixed mode Java + native + kernel)", "", "vm",
                     oneOf("vm", "vmx", "fp", "dwarf", "lbr", "no"), "vm, vmx, fp, dwarf, lbr or no"),
@@ -168,6 +171,12 @@ public final class AgentOptions {
     public List<String> profile() {
         String p = string("profile");
         return p.equals("off") ? List.of() : List.of(p.split("\\+"));
+    }
+
+    /** The engine option in async-profiler's words: perf_events is its "cpu" engine. */
+    public String cpuEngine() {
+        String e = string("engine");
+        return e.equals("perf") ? "cpu" : e;
     }
 
     /** max-size in bytes (0: unlimited). */

@@ -20,6 +20,16 @@ class AgentOptionsTest {
         assertThat(o.string("trace-pinned")).isEqualTo("short");
         assertThat(o.on("record-env")).isFalse();
         assertThat(o.on("flame")).isTrue();
+        assertThat(o.cpuEngine()).isEqualTo("cpu"); // perf_events, async-profiler's "cpu" engine
+    }
+
+    @Test
+    void engineNamesTheCpuSampler() {
+        assertThat(AgentOptions.parse(null, "engine=ctimer").cpuEngine()).isEqualTo("ctimer");
+        assertThat(AgentOptions.parse(null, "engine=jfr").cpuEngine()).isEqualTo("jfr");
+        AgentOptions bad = AgentOptions.parse(null, "engine=cpu");
+        assertThat(bad.cpuEngine()).isEqualTo("cpu");
+        assertThat(bad.warnings()).singleElement().asString().contains("engine").contains("perf, ctimer, itimer or jfr");
     }
 
     @Test
@@ -44,7 +54,7 @@ class AgentOptionsTest {
     void unknownAndMalformedOptionsWarnAndKeepDefaults() {
         AgentOptions o = AgentOptions.parse(null, "colour=blue,interval=fast,threads=green,out");
         assertThat(o.warnings()).containsExactly(
-                "unknown option 'colour' ignored (valid: out, label, threads, duration, pinned-threshold, trace-pinned, profile, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
+                "unknown option 'colour' ignored (valid: out, label, threads, duration, pinned-threshold, trace-pinned, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
                 "bad value 'fast' for interval (expected a duration such as 10ms); using 10ms",
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
                 "option 'out' needs a value (a directory); using ./loomscope-recordings");

@@ -12,12 +12,23 @@ import java.util.Objects;
  * @param interval sampling interval for cpu and wall
  * @param cstack   how native stacks are walked: vm (mixed mode: Java, native and kernel), fp, dwarf, lbr, no
  * @param file     the file async-profiler writes (in JFR format) when stopped
+ * @param engine   the CPU engine tried first, falling back along {@link #CPU_ENGINES}; "jfr": none
+ *                 of async-profiler's (the caller samples with JFR)
  */
-public record ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file) {
+public record ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file, String engine) {
     public static final List<String> KINDS = List.of("cpu", "wall", "alloc", "lock");
     public static final List<String> CSTACKS = List.of("vm", "vmx", "fp", "dwarf", "lbr", "no");
-    /** CPU engines tried in order: perf_events, then the two timer engines. */
+    /**
+     * async-profiler's CPU engines in fallback order: perf_events ("cpu": Java, native and kernel
+     * frames; its per-thread event costs on every OS context switch), then the two timer engines
+     * (Java and native frames).
+     */
     public static final List<String> CPU_ENGINES = List.of("cpu", "ctimer", "itimer");
+
+    /** Settings that try perf_events first. */
+    public ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file) {
+        this(kinds, interval, cstack, file, "cpu");
+    }
 
     public ProfilerSettings {
         kinds = List.copyOf(kinds);
@@ -27,8 +38,21 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
         if (!CSTACKS.contains(cstack)) {
             throw new IllegalArgumentException("cstack must be one of " + CSTACKS + ": " + cstack);
         }
+        if (!CPU_ENGINES.contains(engine) && !"jfr".equals(engine)) {
+            throw new IllegalArgumentException("engine must be one of " + CPU_ENGINES + " or jfr: " + engine);
+        }
         Objects.requireNonNull(interval);
         Objects.requireNonNull(file);
+    }
+
+    /** The CPU engines to try, in order: from {@link #engine} down the fallback order; none without cpu or for "jfr". */
+    public List<String> cpuEngines() {
+        return !kinds.contains("cpu") || engine.equals("jfr") ? List.of() : CPU_ENGINES.subList(CPU_ENGINES.indexOf(engine), CPU_ENGINES.size());
+    }
+
+    /** Whether async-profiler has anything to do: a CPU engine to try, or wall, alloc or lock. */
+    public boolean needsProfiler() {
+        return !cpuEngines().isEmpty() || kinds.stream().anyMatch(k -> !k.equals("cpu"));
     }
 
     /** The start command with the given CPU engine ({@code null}: no CPU profiling). */

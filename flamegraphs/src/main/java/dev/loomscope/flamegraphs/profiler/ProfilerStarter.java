@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Starts async-profiler, falling back cpu (perf_events) -> ctimer -> itimer; when none starts the
- * caller is told to use JFR's own execution sampling. Every step that failed keeps its reason.
+ * Starts async-profiler from the chosen CPU engine down the fallback order cpu (perf_events) ->
+ * ctimer -> itimer; when none starts, or "jfr" was chosen, the caller is told to use JFR's own
+ * execution sampling. Every step that failed keeps its reason.
  */
 public final class ProfilerStarter {
 
@@ -20,12 +21,21 @@ public final class ProfilerStarter {
      *
      * @param mode    the CPU engine that runs (cpu, ctimer, itimer), "async-profiler" when only
      *                wall/alloc/lock run, or "jfr" when async-profiler did not start at all
+     *                (see {@link #jfrSamplesCpu} for who samples the CPU)
      * @param command the start command that succeeded, or null
      * @param reasons why each earlier step failed, in order
      */
     public record Start(String mode, String command, List<String> reasons) {
         public boolean profilerRunning() {
             return command != null;
+        }
+
+        /**
+         * Whether JFR's execution sampling stands in: async-profiler did not start at all, or cpu
+         * was asked for and none of its engines runs it (engine "jfr", or only wall/alloc/lock started).
+         */
+        public boolean jfrSamplesCpu(ProfilerSettings settings) {
+            return !profilerRunning() || settings.kinds().contains("cpu") && !ProfilerSettings.CPU_ENGINES.contains(mode);
         }
 
         /** One line for a warning, or null when the first choice ran. */
@@ -42,15 +52,13 @@ public final class ProfilerStarter {
 
     public static Start start(Commands profiler, ProfilerSettings settings) {
         List<String> reasons = new ArrayList<>();
-        if (settings.kinds().contains("cpu")) {
-            for (String engine : ProfilerSettings.CPU_ENGINES) {
-                String command = settings.startCommand(engine);
-                try {
-                    profiler.execute(command);
-                    return new Start(engine, command, reasons);
-                } catch (ProfilerCommandException e) {
-                    reasons.add(engine + ": " + e.getMessage());
-                }
+        for (String engine : settings.cpuEngines()) {
+            String command = settings.startCommand(engine);
+            try {
+                profiler.execute(command);
+                return new Start(engine, command, reasons);
+            } catch (ProfilerCommandException e) {
+                reasons.add(engine + ": " + e.getMessage());
             }
         }
         boolean others = settings.kinds().stream().anyMatch(k -> !k.equals("cpu"));
@@ -66,8 +74,14 @@ public final class ProfilerStarter {
         return new Start("jfr", null, reasons);
     }
 
-    /** Loads the library and starts; a library that cannot load is one more reason for "jfr". */
+    /**
+     * Loads the library and starts; a library that cannot load is one more reason for "jfr". When
+     * async-profiler has nothing to do (cpu alone with engine "jfr") the library is not loaded at all.
+     */
     public static Start start(java.nio.file.Path libDir, ProfilerSettings settings) {
+        if (!settings.needsProfiler()) {
+            return new Start("jfr", null, List.of());
+        }
         try {
             AsyncProfilerHandle handle = ProfilerLibrary.load(libDir);
             return start(handle::execute, settings);

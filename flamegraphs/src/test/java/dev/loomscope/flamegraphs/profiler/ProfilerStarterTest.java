@@ -51,6 +51,40 @@ class ProfilerStarterTest {
     }
 
     @Test
+    void theChosenEngineIsTriedFirstAndFallsBackFromThere() {
+        List<String> tried = new ArrayList<>();
+        var ctimer = new ProfilerSettings(List.of("cpu"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"), "ctimer");
+        var start = ProfilerStarter.start(cmd -> {
+            tried.add(cmd);
+            throw new ProfilerCommandException("denied", null);
+        }, ctimer);
+        assertThat(tried).hasSize(2).allMatch(c -> !c.contains("event=cpu"));
+        assertThat(start.reasons()).containsExactly("ctimer: denied", "itimer: denied");
+        assertThat(start.jfrSamplesCpu(ctimer)).isTrue();
+    }
+
+    @Test
+    void jfrEngineLeavesCpuToJfrAndLoadsNothingForCpuAlone() {
+        var jfr = new ProfilerSettings(List.of("cpu"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"), "jfr");
+        assertThat(jfr.needsProfiler()).isFalse();
+        var start = ProfilerStarter.start((Path) Path.of("/nonexistent/never/created"), jfr);
+        assertThat(start.mode()).isEqualTo("jfr");
+        assertThat(start.fallbackNote()).isNull();
+        assertThat(start.jfrSamplesCpu(jfr)).isTrue();
+
+        var jfrAndWall = new ProfilerSettings(List.of("cpu", "wall"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"), "jfr");
+        List<String> tried = new ArrayList<>();
+        var both = ProfilerStarter.start(cmd -> {
+            tried.add(cmd);
+            return "Profiling started";
+        }, jfrAndWall);
+        assertThat(tried).containsExactly("start,wall=10000000,cstack=vm,jfr,file=/tmp/x.jfr");
+        assertThat(both.mode()).isEqualTo("async-profiler");
+        assertThat(both.jfrSamplesCpu(jfrAndWall)).isTrue();
+        assertThat(ProfilerStarter.start(cmd -> "Profiling started", CPU).jfrSamplesCpu(CPU)).isFalse();
+    }
+
+    @Test
     void platformsMapToTheJarFolders() throws Exception {
         assertThat(Platform.of("Linux", "amd64").libraryEntry()).isEqualTo("linux-x64/libasyncProfiler.so");
         assertThat(Platform.of("Linux", "aarch64").folder()).isEqualTo("linux-arm64");
@@ -71,5 +105,7 @@ class ProfilerStarterTest {
     void unknownSettingsAreRejected() {
         assertThatThrownBy(() -> new ProfilerSettings(List.of("gpu"), Duration.ofMillis(1), "vm", Path.of("x")))
                 .hasMessageContaining("gpu");
+        assertThatThrownBy(() -> new ProfilerSettings(List.of("cpu"), Duration.ofMillis(1), "vm", Path.of("x"), "perf"))
+                .hasMessageContaining("engine must be one of");
     }
 }
