@@ -1,23 +1,25 @@
 #!/bin/sh
 # Overhead of the loomscope agent on the echo workload: throughput with the agent (defaults, and
-# profile=off) beside the same workload without it, in alternating JVMs (A B C, A B C, ...) so
-# that the machine's drift falls on all three alike. Each JVM runs WARMUP warm-up + RUNS measured
-# echo runs and reports its medians of run time and of the process's CPU time per run (the
-# warm-up lets the JIT compile the agent's and JFR's code too: steady state is what a long-running
-# app sees); each round gives the ratios
-#   throughput(agent) / throughput(no agent) = median time(no agent) / median time(agent),
-# from wall time and from CPU time (on a saturated machine throughput follows CPU per request,
-# which a noisy neighbour disturbs less than wall time).
-# Prints every round and the median ratio of each configuration.
+# profile=off) beside the same workload without it and, for scale, with only JFR's own default
+# recording (-XX:StartFlightRecording:settings=default), in alternating JVMs (none, defaults,
+# profile=off, jfr; none, ...) so that the machine's drift falls on all alike. Each JVM runs
+# WARMUP warm-up + RUNS measured echo runs and reports its medians of run time and of the
+# process's CPU time per run (the warm-up lets the JIT compile the agent's and JFR's code too,
+# which takes about 12 s of echo with the agent here against 10 s without:
+# steady state is what a long-running app sees). Each round gives, per configuration,
+#   throughput(config) / throughput(none) = median time(none) / median time(config)
+# from wall time and from CPU time. The summary is the median ratio over the rounds with a
+# bootstrap 95% interval (2,000 resamples of the rounds, seeded): on a shared machine single
+# rounds swing by 20% either way, and the interval says how far the median can be trusted.
 #
-# usage: benchmarks/agent-overhead.sh [ROUNDS (10)] [THREADS (virtual)] [RUNS (5)] [WARMUP (3)]
+# usage: benchmarks/agent-overhead.sh [ROUNDS (10)] [THREADS (virtual)] [RUNS (10)] [WARMUP (20)]
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-10}
 threads=${2:-virtual}
-runs=${3:-5}
-warmup=${4:-3}
+runs=${3:-10}
+warmup=${4:-20}
 
 . "$root/.mvn/find-jdk.sh"
 if ! loomscope_find_jdk; then
@@ -38,20 +40,22 @@ one() {
         | sed -n 's/^echo [a-z]*: median \([0-9.]*\) ms.*process CPU median \([0-9.]*\) ms.*/\1 \2/p'
 }
 
-echo "agent overhead on echo ($threads threads, n=10000 c=100, $warmup warm-up + $runs runs per JVM, $rounds rounds), JDK $LOOMSCOPE_JAVA_MAJOR"
-echo "throughput ratios agent/none from the median run time (wall) and from the median process CPU time per run (cpu)"
-echo "round  none ms (cpu)      defaults ms (cpu)  profile=off ms (cpu)  defaults/none wall cpu  off/none wall cpu"
+echo "agent overhead on echo ($threads threads, n=10000 c=100, $warmup warm-up + $runs runs per JVM, $rounds rounds), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) CPUs"
+echo "throughput ratios config/none from the median run time (wall) and the median process CPU time per run (cpu)"
+echo "round  none ms (cpu)      defaults/none wall cpu  profile=off/none wall cpu  jfr/none wall cpu"
 ratios=""
 r=1
 while [ "$r" -le "$rounds" ]; do
     a=$(one)
     b=$(one "-javaagent:$agent=out=$out/rec")
     c=$(one "-javaagent:$agent=out=$out/rec,profile=off")
-    if [ -z "$a" ] || [ -z "$b" ] || [ -z "$c" ]; then
+    d=$(one "-XX:StartFlightRecording:settings=default,filename=$out/rec/jfr.jfr")
+    if [ -z "$a" ] || [ -z "$b" ] || [ -z "$c" ] || [ -z "$d" ]; then
         echo "agent-overhead: a run failed: $(cat "$out/err")" >&2
         exit 1
     fi
-    line=$(echo "$r $a $b $c" | awk '{ printf "%5d  %6.1f (%6.1f)  %6.1f (%6.1f)    %6.1f (%6.1f)      %6.3f %6.3f     %6.3f %6.3f", $1, $2, $3, $4, $5, $6, $7, $2 / $4, $3 / $5, $2 / $6, $3 / $7 }')
+    line=$(echo "$r $a $b $c $d" | awk '{ printf "%5d  %6.1f (%6.1f)      %6.3f %6.3f            %6.3f %6.3f          %6.3f %6.3f",
+        $1, $2, $3, $2 / $4, $3 / $5, $2 / $6, $3 / $7, $2 / $8, $3 / $9 }')
     echo "$line"
     ratios="$ratios$line
 "
@@ -59,10 +63,23 @@ while [ "$r" -le "$rounds" ]; do
     r=$((r + 1))
 done
 printf '%s' "$ratios" | awk '
-    { dw[NR] = $8; dc[NR] = $9; ow[NR] = $10; oc[NR] = $11 }
+    { for (k = 4; k <= 9; k++) v[k, NR] = $k }
     function median(x, n,   i, j, t) {
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+        for (i = 2; i <= n; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
         return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
     }
-    END { printf "median throughput ratio (1.000 = no overhead): defaults %.3f wall, %.3f cpu; profile=off %.3f wall, %.3f cpu\n",
-          median(dw, NR), median(dc, NR), median(ow, NR), median(oc, NR) }'
+    # median over the rounds, and the 2.5% and 97.5% percentiles of the medians of 2,000 resamples
+    function summary(k,   i, b, x, m, lo, hi) {
+        for (i = 1; i <= NR; i++) x[i] = v[k, i]
+        mid = median(x, NR)
+        for (b = 1; b <= 2000; b++) { for (i = 1; i <= NR; i++) x[i] = v[k, 1 + int(rand() * NR)]; m[b] = median(x, NR) }
+        median(m, 2000)
+        return sprintf("%.3f [%.3f, %.3f]", mid, m[50], m[1951])
+    }
+    END {
+        srand(1)
+        print "median throughput ratio over the rounds [bootstrap 95% interval] (1.000 = no overhead):"
+        printf "  agent, defaults:     wall %s, cpu %s\n", summary(4), summary(5)
+        printf "  agent, profile=off:  wall %s, cpu %s\n", summary(6), summary(7)
+        printf "  JFR default only:    wall %s, cpu %s\n", summary(8), summary(9)
+    }'
