@@ -37,6 +37,9 @@ final class RecordingSettings {
         if (jfrSampling) {
             s.put("jdk.ExecutionSample#period", Durations.jfr(o.duration("interval")));
         }
+        // Threads in native code, running or waiting (epoll_wait, accept): flame graph readers take
+        // these for CPU samples, so they would put waiting threads into every CPU flame graph.
+        s.put("jdk.NativeMethodSample#enabled", "false");
         String env = Boolean.toString(o.on("record-env"));
         for (String secret : new String[] {"jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty", "jdk.SystemProcess"}) {
             s.put(secret + "#enabled", env);
