@@ -50,9 +50,14 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
         return !kinds.contains("cpu") || engine.equals("jfr") ? List.of() : CPU_ENGINES.subList(CPU_ENGINES.indexOf(engine), CPU_ENGINES.size());
     }
 
+    /** Whether wall, alloc or lock is asked for: kinds only async-profiler records. */
+    public boolean hasOtherKinds() {
+        return kinds.stream().anyMatch(k -> !k.equals("cpu"));
+    }
+
     /** Whether async-profiler has anything to do: a CPU engine to try, or wall, alloc or lock. */
     public boolean needsProfiler() {
-        return !cpuEngines().isEmpty() || kinds.stream().anyMatch(k -> !k.equals("cpu"));
+        return !cpuEngines().isEmpty() || hasOtherKinds();
     }
 
     /** The start command with the given CPU engine ({@code null}: no CPU profiling). */

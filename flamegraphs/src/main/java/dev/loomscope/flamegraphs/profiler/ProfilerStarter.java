@@ -61,8 +61,7 @@ public final class ProfilerStarter {
                 reasons.add(engine + ": " + e.getMessage());
             }
         }
-        boolean others = settings.kinds().stream().anyMatch(k -> !k.equals("cpu"));
-        if (others) {
+        if (settings.hasOtherKinds()) {
             String command = settings.startCommand(null);
             try {
                 profiler.execute(command);

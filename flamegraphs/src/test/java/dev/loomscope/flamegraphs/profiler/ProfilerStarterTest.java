@@ -67,7 +67,7 @@ class ProfilerStarterTest {
     void jfrEngineLeavesCpuToJfrAndLoadsNothingForCpuAlone() {
         var jfr = new ProfilerSettings(List.of("cpu"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"), "jfr");
         assertThat(jfr.needsProfiler()).isFalse();
-        var start = ProfilerStarter.start((Path) Path.of("/nonexistent/never/created"), jfr);
+        var start = ProfilerStarter.start(Path.of("/nonexistent/never/created"), jfr);
         assertThat(start.mode()).isEqualTo("jfr");
         assertThat(start.fallbackNote()).isNull();
         assertThat(start.jfrSamplesCpu(jfr)).isTrue();
