@@ -32,11 +32,11 @@ public final class AgentOptions {
                     oneOf("off", "short", "full"), "off, short or full"),
             new OptionSpec("profile", "async-profiler events: cpu, wall, alloc, lock (several: cpu+wall), or off", "list", "cpu",
                     true, s -> s.equals("off") || List.of(s.split("\\+")).stream().allMatch(KINDS::contains), "cpu, wall, alloc, lock (joined with +) or off"),
-            spec("engine", "who samples cpu: perf (perf_events, adds kernel frames, costs on every OS context switch),"
-                    + " ctimer, itimer (async-profiler's timers), jfr (JFR's sampler, Java frames; async-profiler not loaded)", "", "perf",
+            spec("engine", "who samples cpu: ctimer, itimer (async-profiler's timers: Java and native frames), perf (perf_events:"
+                    + " adds kernel frames, costs on every OS context switch), jfr (JFR's sampler, Java frames; async-profiler not loaded)", "", "ctimer",
                     oneOf("perf", "ctimer", "itimer", "jfr"), "perf, ctimer, itimer or jfr"),
             spec("interval", "sampling interval for cpu and wall", "duration", "10ms", s -> Durations.valid(s) && !s.equals("0"), "a duration such as 10ms"),
-            spec("cstack", "native stack walking (vm: mixed mode Java + native + kernel)", "", "vm",
+            spec("cstack", "native stack walking (vm: mixed mode Java + native, + kernel with engine=perf)", "", "vm",
                     oneOf("vm", "vmx", "fp", "dwarf", "lbr", "no"), "vm, vmx, fp, dwarf, lbr or no"),
             spec("settings", "JFR settings the loomscope events are added to", "", "default",
                     s -> s.equals("default") || s.equals("profile") || s.endsWith(".jfc"), "default, profile or a .jfc path"),
@@ -173,7 +173,12 @@ public final class AgentOptions {
         return p.equals("off") ? List.of() : List.of(p.split("\\+"));
     }
 
-    /** The engine option in async-profiler's words: perf_events is its "cpu" engine. */
+    /**
+     * The engine option in async-profiler's words: perf_events is its "cpu" engine. The default is
+     * ctimer: perf_events costs on every OS context switch (on echo at steady state 0.93 of the
+     * throughput without the agent against 1.01 for ctimer, docs/benchmarks.md), a cost that falls
+     * on platform threads and so skews the very comparison loomscope makes.
+     */
     public String cpuEngine() {
         String e = string("engine");
         return e.equals("perf") ? "cpu" : e;

@@ -20,15 +20,15 @@ class AgentOptionsTest {
         assertThat(o.string("trace-pinned")).isEqualTo("short");
         assertThat(o.on("record-env")).isFalse();
         assertThat(o.on("flame")).isTrue();
-        assertThat(o.cpuEngine()).isEqualTo("cpu"); // perf_events, async-profiler's "cpu" engine
+        assertThat(o.cpuEngine()).isEqualTo("ctimer");
     }
 
     @Test
     void engineNamesTheCpuSampler() {
-        assertThat(AgentOptions.parse(null, "engine=ctimer").cpuEngine()).isEqualTo("ctimer");
+        assertThat(AgentOptions.parse(null, "engine=perf").cpuEngine()).isEqualTo("cpu"); // async-profiler's name for perf_events
         assertThat(AgentOptions.parse(null, "engine=jfr").cpuEngine()).isEqualTo("jfr");
         AgentOptions bad = AgentOptions.parse(null, "engine=cpu");
-        assertThat(bad.cpuEngine()).isEqualTo("cpu");
+        assertThat(bad.cpuEngine()).isEqualTo("ctimer");
         assertThat(bad.warnings()).singleElement().asString().contains("engine").contains("perf, ctimer, itimer or jfr");
     }
 
