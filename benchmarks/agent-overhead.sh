@@ -25,13 +25,9 @@ runs=${3:-10}
 warmup=${4:-20}
 client=${5:-builtin}
 
-. "$root/.mvn/find-jdk.sh"
-if ! loomscope_find_jdk; then
-    echo "agent-overhead: $LOOMSCOPE_JDK_ERROR" >&2
-    exit 2
-fi
+bench=agent-overhead
+. "$root/benchmarks/setup.sh"
 java="$LOOMSCOPE_JAVA_HOME/bin/java"
-"$root/loomscope" --version >/dev/null # builds the jars when they are missing or stale
 agent="$root/agent/target/loomscope-agent.jar"
 workloads="$root/workloads/target/loomscope-workloads.jar"
 out=$(mktemp -d)

@@ -10,13 +10,9 @@
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/.mvn/find-jdk.sh"
-if ! loomscope_find_jdk; then
-    echo "analyzer-speed: $LOOMSCOPE_JDK_ERROR" >&2
-    exit 2
-fi
+bench=analyzer-speed
+. "$root/benchmarks/setup.sh"
 jdk="$LOOMSCOPE_JAVA_HOME"
-"$root/loomscope" --version >/dev/null # builds the jars when they are missing or stale
 
 file=${1:-}
 rounds=${2:-3}
