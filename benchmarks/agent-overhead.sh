@@ -1,29 +1,44 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Overhead of the loomscope agent on the echo workload: throughput with the agent (defaults, and
 # profile=off) beside the same workload without it and, for scale, with only JFR's own default
-# recording (-XX:StartFlightRecording:settings=default), in alternating JVMs (none, defaults,
-# profile=off, jfr; none, ...) so that the machine's drift falls on all alike. Each JVM runs
-# WARMUP warm-up + RUNS measured echo runs and reports its medians of run time and of the
-# process's CPU time per run (the warm-up lets the JIT compile the agent's and JFR's code too,
-# which takes about 12 s of echo with the agent here against 10 s without:
-# steady state is what a long-running app sees). Each round gives, per configuration,
+# recording (-XX:StartFlightRecording:settings=default).
+#
+# Design: each round starts the four JVMs (none, defaults, profile=off, jfr) with the workload's
+# --paced option and warms them up one after another (WARMUP runs each: the JIT compiles the
+# agent's and JFR's code too, about 12 s of echo with the agent against 10 s without). Then it
+# interleaves their measured runs one by one: in cycle k the JVMs take their turn in an order that
+# rotates with k, and a JVM that is not on its turn is stopped (SIGSTOP), so exactly one JVM runs at
+# a time and every configuration meets the same moments of a shared machine. Each round gives,
+# per configuration,
 #   throughput(config) / throughput(none) = median time(none) / median time(config)
-# from wall time and from CPU time. The summary is the median ratio over the rounds with a
-# bootstrap 95% interval (2,000 resamples of the rounds, seeded): on a shared machine single
-# rounds swing by 20% either way, and the interval says how far the median can be trusted.
+# from wall time and from the process's CPU time per run. The summary is the median ratio over the
+# rounds with a bootstrap 95% interval (2,000 resamples of the rounds, seeded): rounds differ by
+# the JVMs' own luck (JIT decisions, memory layout), and the interval says how far the median can
+# be trusted.
 # CLIENT ab drives the server with ApacheBench from outside the JVM (apache2-utils): then the JVM
 # measured is the server alone, as an application under the agent would be, not the server plus
 # the built-in load generator's 100 platform threads.
 #
-# usage: benchmarks/agent-overhead.sh [ROUNDS (10)] [THREADS (virtual)] [RUNS (10)] [WARMUP (20)] [CLIENT (builtin)]
-set -eu
+# Other configurations can take the place of the three beside "none": after --, each as
+# NAME:JVM OPTIONS (split at spaces; $AGENT and $OUT stand for the agent jar and a scratch
+# directory), e.g. to see what JFR costs with no event enabled:
+#   benchmarks/agent-overhead.sh 6 virtual 30 20 builtin -- 'jfr-none:-XX:StartFlightRecording:settings=none,filename=$OUT/n.jfr'
+#
+# usage: benchmarks/agent-overhead.sh [ROUNDS (6)] [THREADS (virtual)] [RUNS (30)] [WARMUP (20)] [CLIENT (builtin)] [-- NAME:OPTIONS ...]
+set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-rounds=${1:-10}
-threads=${2:-virtual}
-runs=${3:-10}
-warmup=${4:-20}
-client=${5:-builtin}
+positional=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    positional+=("$1")
+    shift
+done
+[ $# -gt 0 ] && shift
+rounds=${positional[0]:-6}
+threads=${positional[1]:-virtual}
+runs=${positional[2]:-30}
+warmup=${positional[3]:-20}
+client=${positional[4]:-builtin}
 
 bench=agent-overhead
 . "$root/benchmarks/setup.sh"
@@ -31,39 +46,142 @@ java="$LOOMSCOPE_JAVA_HOME/bin/java"
 agent="$root/agent/target/loomscope-agent.jar"
 workloads="$root/workloads/target/loomscope-workloads.jar"
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 
-# one JVM: "<median run ms> <median process CPU ms per run>", from
-# "echo virtual: median 806.8 ms (min ..., max ...) over 5 runs, process CPU median 1210.4 ms"
-one() {
-    "$java" --enable-native-access=ALL-UNNAMED "$@" -jar "$workloads" echo --threads "$threads" --client "$client" --runs "$runs" --warmup "$warmup" 2>"$out/err" \
-        | sed -n 's/^echo [a-z]*: median \([0-9.]*\) ms.*process CPU median \([0-9.]*\) ms.*/\1 \2/p'
+names=(none)
+opts=("")
+if [ $# -eq 0 ]; then
+    set -- 'defaults:-javaagent:$AGENT=out=$OUT' 'profile=off:-javaagent:$AGENT=out=$OUT,profile=off' \
+        'jfr:-XX:StartFlightRecording:settings=default,filename=$OUT/jfr.jfr'
+fi
+for config in "$@"; do
+    case $config in
+        ?*:*) ;;
+        *) echo "agent-overhead: configuration '$config': expected NAME:JVM OPTIONS after --" >&2; exit 2 ;;
+    esac
+    names+=("${config%%:*}")
+    config=${config#*:}
+    config=${config//\$AGENT/$agent}
+    opts+=("${config//\$OUT/$out/rec}")
+done
+n=${#names[@]}
+pids=()
+ins=()
+outs=()
+
+cleanup() {
+    for p in "${pids[@]}"; do
+        kill -CONT "$p" 2>/dev/null && kill "$p" 2>/dev/null
+    done
+    rm -rf "$out"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "agent-overhead: the ${names[$1]} JVM $2: $(tail -n 3 "$out/err$1" 2>/dev/null | tr '\n' ' ')" >&2
+    exit 1
 }
 
-echo "agent overhead on echo ($threads threads, $client client, n=10000 c=100, $warmup warm-up + $runs runs per JVM, $rounds rounds), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) CPUs"
+# Reads JVM $1's output until a line matches the glob $2, and prints that line.
+await() {
+    local line
+    while IFS= read -r -u "${outs[$1]}" line; do
+        # shellcheck disable=SC2254 # $2 is a glob on purpose
+        case $line in
+            $2) printf '%s\n' "$line"; return 0 ;;
+        esac
+    done
+    fail "$1" "ended early"
+}
+
+# Starts JVM $1, lets it warm up alone, and stops it at its first paced wait.
+start() {
+    local i=$1 fd extra=()
+    read -ra extra <<<"${opts[$i]}"
+    mkfifo "$out/in$i" "$out/out$i"
+    "$java" --enable-native-access=ALL-UNNAMED "${extra[@]}" -jar "$workloads" echo --threads "$threads" \
+        --client "$client" --runs "$runs" --warmup "$warmup" --paced <"$out/in$i" >"$out/out$i" 2>"$out/err$i" &
+    pids[i]=$!
+    exec {fd}>"$out/in$i"
+    ins[i]=$fd
+    exec {fd}<"$out/out$i"
+    outs[i]=$fd
+    await "$i" '*: paced, each run waits for a line on stdin' >/dev/null
+    kill -STOP "${pids[$i]}"
+}
+
+# Runs JVM $1's measured run $2 alone; appends its wall and CPU milliseconds to $out/times$1.
+turn() {
+    local i=$1 k=$2 wall cpu
+    kill -CONT "${pids[$i]}"
+    echo go >&"${ins[$i]}"
+    wall=$(await "$i" "* run $k/$runs: [0-9]*")
+    cpu=$(await "$i" "* run $k/$runs: process CPU *")
+    kill -STOP "${pids[$i]}"
+    wall=${wall#* run "$k/$runs": }
+    cpu=${cpu#*process CPU }
+    echo "${wall%% ms*} ${cpu%% ms*}" >>"$out/times$i"
+}
+
+# Lets JVM $1 finish (the agent writes its recording and flame graph) and checks its exit.
+finish() {
+    local i=$1 fd
+    kill -CONT "${pids[$i]}"
+    fd=${ins[$i]}
+    exec {fd}>&-
+    fd=${outs[$i]}
+    cat <&"$fd" >/dev/null
+    exec {fd}<&-
+    wait "${pids[$i]}" || fail "$i" "exited with $?"
+    rm -f "$out/in$i" "$out/out$i"
+}
+
+# "<median wall ms> <median CPU ms>" of JVM $1's runs in this round.
+medians() {
+    for col in 1 2; do
+        cut -d' ' -f"$col" "$out/times$1" | sort -n | awk '{ v[NR] = $1 } END { printf "%s ", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    done
+}
+
+echo "agent overhead on echo ($threads threads, $client client, n=10000 c=100), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) CPUs:"
+echo "$rounds rounds of $n JVMs, each $warmup warm-up runs alone, then $runs measured runs each, interleaved run by run"
+for ((i = 1; i < n; i++)); do
+    echo "  ${names[$i]}: ${opts[$i]}"
+done
 echo "throughput ratios config/none from the median run time (wall) and the median process CPU time per run (cpu)"
-echo "round  none ms (cpu)      defaults/none wall cpu  profile=off/none wall cpu  jfr/none wall cpu"
+header="round  none ms (cpu)    "
+for ((i = 1; i < n; i++)); do
+    header="$header  $(printf '%-13s' "${names[$i]}") wall   cpu"
+done
+echo "$header"
 ratios=""
-r=1
-while [ "$r" -le "$rounds" ]; do
-    a=$(one)
-    b=$(one "-javaagent:$agent=out=$out/rec")
-    c=$(one "-javaagent:$agent=out=$out/rec,profile=off")
-    d=$(one "-XX:StartFlightRecording:settings=default,filename=$out/rec/jfr.jfr")
-    if [ -z "$a" ] || [ -z "$b" ] || [ -z "$c" ] || [ -z "$d" ]; then
-        echo "agent-overhead: a run failed: $(cat "$out/err")" >&2
-        exit 1
-    fi
-    line=$(echo "$r $a $b $c $d" | awk '{ printf "%5d  %6.1f (%6.1f)      %6.3f %6.3f            %6.3f %6.3f          %6.3f %6.3f",
-        $1, $2, $3, $2 / $4, $3 / $5, $2 / $6, $3 / $7, $2 / $8, $3 / $9 }')
-    echo "$line"
-    ratios="$ratios$(echo "$a $b $c $d" | awk '{ print $1 / $3, $2 / $4, $1 / $5, $2 / $6, $1 / $7, $2 / $8 }')
+for ((r = 1; r <= rounds; r++)); do
+    mkdir -p "$out/rec"
+    for ((i = 0; i < n; i++)); do
+        rm -f "$out/times$i"
+        start "$i"
+    done
+    for ((k = 1; k <= runs; k++)); do
+        for ((j = 0; j < n; j++)); do
+            turn $(((k + j) % n)) "$k"
+        done
+    done
+    m=""
+    for ((i = 0; i < n; i++)); do
+        finish "$i"
+        m="$m$(medians "$i")"
+    done
+    pids=()
+    # per configuration: none / config, wall and CPU
+    line=$(echo "$m" | awk '{ for (i = 3; i < NF; i += 2) printf "%s %s ", $1 / $i, $2 / $(i + 1) }')
+    echo "$r $m $line" | awk -v n="$n" '{ printf "%5d  %6.1f (%6.1f)  ", $1, $2, $3
+        for (i = 2 * n + 2; i <= NF; i += 2) printf "              %6.3f %6.3f", $i, $(i + 1); print "" }'
+    ratios="$ratios$line
 "
     rm -rf "$out/rec"
-    r=$((r + 1))
 done
-printf '%s' "$ratios" | awk '
-    { for (k = 1; k <= 6; k++) v[k, NR] = $k }
+names_list="${names[*]:1}"
+printf '%s' "$ratios" | awk -v names="$names_list" '
+    { for (k = 1; k <= NF; k++) v[k, NR] = $k; cols = NF }
     function median(x, n,   i, j, t) {
         for (i = 2; i <= n; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
         return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
@@ -78,8 +196,7 @@ printf '%s' "$ratios" | awk '
     }
     END {
         srand(1)
-        print "median throughput ratio over the rounds [bootstrap 95% interval] (1.000 = no overhead):"
-        printf "  agent, defaults:     wall %s, cpu %s\n", summary(1), summary(2)
-        printf "  agent, profile=off:  wall %s, cpu %s\n", summary(3), summary(4)
-        printf "  JFR default only:    wall %s, cpu %s\n", summary(5), summary(6)
+        split(names, name, " ")
+        print "median throughput ratio config/none over the rounds [bootstrap 95% interval] (1.000 = no overhead):"
+        for (c = 1; 2 * c <= cols; c++) printf "  %-14s wall %s, cpu %s\n", name[c] ":", summary(2 * c - 1), summary(2 * c)
     }'

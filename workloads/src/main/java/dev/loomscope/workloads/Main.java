@@ -12,13 +12,16 @@ import dev.loomscope.workloads.gameoflife.GameOfLifeWorkload;
 import dev.loomscope.workloads.pinning.PinningWorkload;
 import dev.loomscope.workloads.rendezvous.RendezvousWorkload;
 import dev.loomscope.workloads.sleep.SleepWorkload;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code java -jar loomscope-workloads.jar <name> --threads platform|virtual [parameters] [--runs R] [--warmup W]}.
+ * {@code java -jar loomscope-workloads.jar <name> --threads platform|virtual [parameters] [--runs R] [--warmup W] [--paced]}.
  */
 public final class Main {
 
@@ -73,12 +76,14 @@ public final class Main {
             }
             int runs = a.integer("runs", 5, 0, 100_000);
             int warmup = a.integer("warmup", 1, 0, 100_000);
+            boolean paced = a.flag("paced");
             try (Workload w = entry.factory().create(a)) {
                 a.rejectUnknown(name);
                 if (!Relaunch.has(w.jvmProperties())) {
                     return Relaunch.inChild(w.jvmProperties(), Main.class.getName(), Arrays.asList(args));
                 }
-                Runner.run(name, w, warmup, runs, System.out);
+                Runner.run(name, w, warmup, runs, System.out,
+                        paced ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)) : null);
             }
             return 0;
         } catch (BadArgumentException e) {
@@ -107,6 +112,7 @@ public final class Main {
         Args a = new Args(List.of());
         a.integer("runs", 5, 0, 100_000);
         a.integer("warmup", 1, 0, 100_000);
+        a.flag("paced");
         entry.factory().create(a).close();
         System.out.println("usage: java -jar loomscope-workloads.jar " + name + " [--option value ...]");
         System.out.println(name + ": " + entry.description());
@@ -115,7 +121,7 @@ public final class Main {
     }
 
     private static void usage() {
-        System.out.println("usage: java -jar loomscope-workloads.jar <workload> --threads platform|virtual [parameters] [--runs 5] [--warmup 1]");
+        System.out.println("usage: java -jar loomscope-workloads.jar <workload> --threads platform|virtual [parameters] [--runs 5] [--warmup 1] [--paced]");
         System.out.println("       java -jar loomscope-workloads.jar list");
         List.of("", "workloads:").forEach(System.out::println);
         WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s%n", n, e.description()));

@@ -20,10 +20,12 @@ import dev.loomscope.workloads.gameoflife.GameOfLifeWorkload;
 import dev.loomscope.workloads.pinning.PinningWorkload;
 import dev.loomscope.workloads.rendezvous.RendezvousWorkload;
 import dev.loomscope.workloads.sleep.SleepWorkload;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -192,6 +194,20 @@ class WorkloadsTest {
             assertThat(e.getDuration().toMillis()).isGreaterThanOrEqualTo(5);
             assertThat(e.getDouble("p50LatencyMs")).isNaN();
         });
+    }
+
+    @Test
+    void pacedRunsWaitForALineEachAndStopAtTheEndOfInput() throws Exception {
+        var out = new ByteArrayOutputStream();
+        var w = new SleepWorkload(ThreadKind.VIRTUAL, "per-task", 10, 1);
+        long[] nanos = Runner.run("sleep", w, 1, 5, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new BufferedReader(new StringReader("go\ngo\n")));
+        assertThat(nanos).hasSize(2);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(text).containsSubsequence("sleep virtual warm-up 1/1", "sleep virtual: paced, each run waits for a line on stdin",
+                "sleep virtual run 1/5:", "sleep virtual run 1/5: process CPU", "sleep virtual run 2/5: process CPU",
+                "sleep virtual: median");
+        assertThat(text).contains("over 2 runs").doesNotContain("run 3/5");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.loomscope.workloads.core;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Locale;
@@ -10,18 +12,40 @@ public final class Runner {
 
     /** Returns the measured runs' durations in nanoseconds. */
     public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out) throws Exception {
+        return run(name, w, warmup, runs, out, null);
+    }
+
+    /**
+     * As {@link #run(String, Workload, int, int, PrintStream)}; with a {@code pace}, every measured run
+     * first waits for a line from it, and its end closes the runs early: a driver can then interleave
+     * the runs of several JVMs one by one (benchmarks/agent-overhead.sh does).
+     */
+    public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace) throws Exception {
         String kind = w.threadKind();
         out.printf(Locale.ROOT, "%s on %s threads: %s, %d warm-up + %d runs%n", name, kind, w.params(), warmup, runs);
         for (int i = 0; i < warmup; i++) {
             once(name, w, i, true, warmup, out);
         }
+        if (pace != null) {
+            out.printf(Locale.ROOT, "%s %s: paced, each run waits for a line on stdin%n", name, kind);
+            out.flush();
+        }
         long[] nanos = new long[runs];
         long[] cpu = new long[runs];
-        for (int i = 0; i < runs; i++) {
+        int done = 0;
+        while (done < runs && waitForTurn(pace)) {
             long cpu0 = processCpuNanos();
-            nanos[i] = once(name, w, i, false, runs, out);
-            cpu[i] = processCpuNanos() - cpu0;
+            nanos[done] = once(name, w, done, false, runs, out);
+            cpu[done] = processCpuNanos() - cpu0;
+            if (pace != null) {
+                out.printf(Locale.ROOT, "%s %s run %d/%d: process CPU %.1f ms%n", name, kind, done + 1, runs, cpu[done] / 1e6);
+                out.flush();
+            }
+            done++;
         }
+        runs = done;
+        nanos = Arrays.copyOf(nanos, runs);
+        cpu = Arrays.copyOf(cpu, runs);
         if (runs > 0) {
             long[] sorted = nanos.clone();
             Arrays.sort(sorted);
@@ -34,6 +58,10 @@ public final class Runner {
             out.println();
         }
         return nanos;
+    }
+
+    private static boolean waitForTurn(BufferedReader pace) throws IOException {
+        return pace == null || pace.readLine() != null;
     }
 
     private static double median(long[] sorted) {
