@@ -126,10 +126,11 @@ public final class LoomscopeAgent {
     static synchronized boolean start(String args) {
         try {
             AgentOptions o = AgentOptions.parse(System.getenv("LOOMSCOPE_AGENT_OPTS"), args);
+            o.warnings().forEach(AgentLog::warn);
             if (o.helpRequested()) {
                 System.err.print(AgentOptions.helpText());
+                return running() != null; // help only: nothing starts, the application runs on
             }
-            o.warnings().forEach(AgentLog::warn);
             if (session != null && !session.isFinished()) {
                 AgentLog.warn("already recording in this JVM; options ignored");
                 return true;

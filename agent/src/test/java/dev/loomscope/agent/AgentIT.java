@@ -155,6 +155,16 @@ class AgentIT {
     }
 
     @Test
+    void helpPrintsTheOptionsAndRecordsNothing() throws Exception {
+        ChildJvm.Result r = run("out=rec,help", "normal");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.stdout()).contains("app done");
+        assertThat(r.stderr()).contains("pinned-threshold").contains("record nothing");
+        assertThat(files(".jfr")).isEmpty();
+        assertThat(files(".html")).isEmpty();
+    }
+
+    @Test
     void unwritableDirectoryIsReportedAtStartAndTheAppRunsOn() throws Exception {
         ChildJvm.Result r = run("out=/proc/loomscope-cannot-write", "normal");
         assertThat(r.exitCode()).isZero();

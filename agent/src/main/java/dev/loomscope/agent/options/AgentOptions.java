@@ -47,7 +47,7 @@ public final class AgentOptions {
             spec("record-env", "record environment variables, system properties and processes (may hold secrets)", "", "off",
                     oneOf("on", "off"), "on or off"),
             spec("libdir", "where async-profiler's library is extracted", "path", "~/.cache/loomscope", s -> !s.isBlank(), "a directory"),
-            spec("help", "print this table on stderr (the application runs on)", "", "", s -> true, ""));
+            spec("help", "print this table on stderr and record nothing (the application runs on)", "", "", s -> true, ""));
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>();
