@@ -109,37 +109,29 @@ start() {
     kill -STOP "${pids[$i]}"
 }
 
-# Runs JVM $1's measured run $2 alone; appends its wall and CPU milliseconds to $out/times$1.
+# Runs JVM $1's measured run $2 alone.
 turn() {
-    local i=$1 k=$2 wall cpu
-    kill -CONT "${pids[$i]}"
-    echo go >&"${ins[$i]}"
-    wall=$(await "$i" "* run $k/$runs: [0-9]*")
-    cpu=$(await "$i" "* run $k/$runs: process CPU *")
-    kill -STOP "${pids[$i]}"
-    wall=${wall#* run "$k/$runs": }
-    cpu=${cpu#*process CPU }
-    echo "${wall%% ms*} ${cpu%% ms*}" >>"$out/times$i"
+    kill -CONT "${pids[$1]}"
+    echo go >&"${ins[$1]}"
+    await "$1" "* run $2/$runs: *" >/dev/null
+    kill -STOP "${pids[$1]}"
 }
 
-# Lets JVM $1 finish (the agent writes its recording and flame graph) and checks its exit.
+# Lets JVM $1 finish (the agent writes its recording and flame graph), checks its exit, and sets
+# medians to "<median wall ms> <median CPU ms> " from its summary line
+# "echo virtual: median 806.8 ms (min ..., max ...) over 30 runs, process CPU median 1210.4 ms".
 finish() {
-    local i=$1 fd
+    local i=$1 fd summary
     kill -CONT "${pids[$i]}"
     fd=${ins[$i]}
     exec {fd}>&-
+    summary=$(await "$i" "*: median * ms *, process CPU median * ms")
     fd=${outs[$i]}
     cat <&"$fd" >/dev/null
     exec {fd}<&-
     wait "${pids[$i]}" || fail "$i" "exited with $?"
     rm -f "$out/in$i" "$out/out$i"
-}
-
-# "<median wall ms> <median CPU ms>" of JVM $1's runs in this round.
-medians() {
-    for col in 1 2; do
-        cut -d' ' -f"$col" "$out/times$1" | sort -n | awk '{ v[NR] = $1 } END { printf "%s ", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-    done
+    medians=$(echo "$summary" | sed 's/.*: median \([0-9.]*\) ms.*process CPU median \([0-9.]*\) ms.*/\1 \2 /')
 }
 
 echo "agent overhead on echo ($threads threads, $client client, n=10000 c=100), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) CPUs:"
@@ -157,7 +149,6 @@ ratios=""
 for ((r = 1; r <= rounds; r++)); do
     mkdir -p "$out/rec"
     for ((i = 0; i < n; i++)); do
-        rm -f "$out/times$i"
         start "$i"
     done
     for ((k = 1; k <= runs; k++)); do
@@ -168,7 +159,7 @@ for ((r = 1; r <= rounds; r++)); do
     m=""
     for ((i = 0; i < n; i++)); do
         finish "$i"
-        m="$m$(medians "$i")"
+        m="$m$medians"
     done
     pids=()
     # per configuration: none / config, wall and CPU

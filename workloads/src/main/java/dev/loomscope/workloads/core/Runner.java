@@ -34,13 +34,9 @@ public final class Runner {
         long[] cpu = new long[runs];
         int done = 0;
         while (done < runs && waitForTurn(pace)) {
-            long cpu0 = processCpuNanos();
-            nanos[done] = once(name, w, done, false, runs, out);
-            cpu[done] = processCpuNanos() - cpu0;
-            if (pace != null) {
-                out.printf(Locale.ROOT, "%s %s run %d/%d: process CPU %.1f ms%n", name, kind, done + 1, runs, cpu[done] / 1e6);
-                out.flush();
-            }
+            Timed t = once(name, w, done, false, runs, out);
+            nanos[done] = t.nanos();
+            cpu[done] = t.cpuNanos();
             done++;
         }
         runs = done;
@@ -75,12 +71,17 @@ public final class Runner {
                 ? os.getProcessCpuTime() : -1;
     }
 
-    private static long once(String name, Workload w, int index, boolean warmup, int of, PrintStream out) throws Exception {
+    /** One run's wall time and the process's CPU time over it (negative when unknown). */
+    private record Timed(long nanos, long cpuNanos) {}
+
+    private static Timed once(String name, Workload w, int index, boolean warmup, int of, PrintStream out) throws Exception {
         WorkloadRunEvent e = new WorkloadRunEvent();
         e.begin();
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         Workload.Run r = w.run();
         long nanos = System.nanoTime() - t0;
+        long cpu = cpu0 < 0 ? -1 : processCpuNanos() - cpu0;
         e.end();
         e.workload = name;
         e.threadKind = w.threadKind();
@@ -101,7 +102,11 @@ public final class Runner {
         if (r.note() != null) {
             line.append(", ").append(r.note());
         }
+        if (cpu >= 0) {
+            line.append(String.format(Locale.ROOT, ", process CPU %.1f ms", cpu / 1e6));
+        }
         out.println(line);
-        return nanos;
+        out.flush(); // a paced driver waits for this line
+        return new Timed(nanos, cpu);
     }
 }
