@@ -17,6 +17,15 @@ final class RecordingSettings {
         String base = o.string("settings");
         Configuration c = base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
         Map<String, String> s = new HashMap<>(c.getSettings());
+        if (!base.endsWith(".jfc")) {
+            // Work at every platform thread's start and exit (a stack trace, an event, old-object
+            // sampling's bookkeeping): a quarter of a thread-per-connection server's throughput in
+            // docs/benchmarks.md. Threads started are read from jdk.JavaThreadStatistics instead. A
+            // .jfc of the user's own keeps what it says.
+            for (String perThread : new String[] {"jdk.ThreadStart", "jdk.ThreadEnd", "jdk.OldObjectSample"}) {
+                s.put(perThread + "#enabled", "false");
+            }
+        }
         String ctxsw = Durations.jfr(o.duration("ctxsw-period"));
         enable(s, "jdk.VirtualThreadPinned");
         s.put("jdk.VirtualThreadPinned#stackTrace", "true");

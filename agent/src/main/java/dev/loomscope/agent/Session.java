@@ -351,9 +351,12 @@ final class Session {
             AgentLog.warn("process context switches are not available on this platform (loomscope.ContextSwitches not recorded)");
             return () -> {};
         }
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long[][] previous = {ContextSwitchCounter.read()};
+        long[] startedBefore = {threads.getTotalStartedThreadCount()};
         return () -> {
             long[] now = ContextSwitchCounter.read();
+            long started = threads.getTotalStartedThreadCount();
             if (now == null || previous[0] == null) {
                 previous[0] = now;
                 return;
@@ -362,8 +365,10 @@ final class Session {
             e.voluntary = Math.max(0, now[0] - previous[0][0]);
             e.involuntary = Math.max(0, now[1] - previous[0][1]);
             e.source = source;
+            e.platformThreadsStarted = Math.max(0, started - startedBefore[0]);
             e.commit();
             previous[0] = now;
+            startedBefore[0] = started;
         };
     }
 

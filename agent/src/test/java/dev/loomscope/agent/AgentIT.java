@@ -72,6 +72,10 @@ class AgentIT {
         long switches = ev.get("loomscope.ContextSwitches").stream()
                 .mapToLong(e -> e.getLong("voluntary") + e.getLong("involuntary")).sum();
         assertThat(switches).isPositive();
+        // no per-thread JDK events (they cost every thread start); the agent counts the starts itself
+        assertThat(ev).doesNotContainKeys("jdk.ThreadStart", "jdk.ThreadEnd", "jdk.OldObjectSample");
+        long started = ev.get("loomscope.ContextSwitches").stream().mapToLong(e -> e.getLong("platformThreadsStarted")).sum();
+        assertThat(started).isBetween((long) PinningApp.PLATFORM_THREADS, PinningApp.PLATFORM_THREADS + 20L);
         assertThat(ev.get("jdk.GarbageCollection")).hasSizeGreaterThanOrEqualTo(3);
         assertThat(ev.get("jdk.GCHeapSummary")).isNotEmpty();
         RecordedEvent info = ev.get("loomscope.RunInfo").get(0);
@@ -194,5 +198,15 @@ class AgentIT {
         assertThat(r.exitCode()).isZero();
         assertThat(read(files(".jfr").get(0))).containsKey("jdk.InitialEnvironmentVariable");
         assertThat(files(".html")).isEmpty();
+    }
+
+    @Test
+    void aJfcOfTheUsersOwnKeepsItsPerThreadEvents() throws Exception {
+        Path jfc = Path.of(System.getProperty("java.home"), "lib", "jfr", "default.jfc");
+        ChildJvm.Result r = run("out=rec,profile=off,flame=off,settings=" + jfc, "normal");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        Map<String, List<RecordedEvent>> ev = read(files(".jfr").get(0));
+        assertThat(ev.get("jdk.ThreadStart")).hasSizeGreaterThanOrEqualTo(PinningApp.PLATFORM_THREADS);
+        assertThat(ev).containsKeys("jdk.ThreadEnd", "loomscope.RunInfo");
     }
 }

@@ -9,12 +9,13 @@ import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.ContextSwitches}: context switches of this process since the previous event
- * (the JDK's jdk.ThreadContextSwitchRate counts the whole machine).
+ * (the JDK's jdk.ThreadContextSwitchRate counts the whole machine), and the platform threads it
+ * started (the agent leaves jdk.ThreadStart off: it costs every thread start).
  */
 @Name("loomscope.ContextSwitches")
 @Label("Process Context Switches")
 @Category("loomscope")
-@Description("Voluntary and involuntary context switches of this process since the previous event")
+@Description("Voluntary and involuntary context switches of this process, and the platform threads it started, since the previous event")
 @Period("1 s")
 @StackTrace(false)
 public final class ContextSwitchesEvent extends jdk.jfr.Event {
@@ -29,4 +30,8 @@ public final class ContextSwitchesEvent extends jdk.jfr.Event {
     @Label("Source")
     @Description("getrusage (all threads, living and ended) or proc (living threads only)")
     public String source;
+
+    @Label("Platform Threads Started")
+    @Description("Platform threads started since the previous event (ThreadMXBean's total started thread count)")
+    public long platformThreadsStarted;
 }

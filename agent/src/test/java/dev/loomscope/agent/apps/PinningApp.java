@@ -24,6 +24,9 @@ public final class PinningApp {
         }
     }
 
+    /** Platform threads started (and ended) early in the run. */
+    public static final int PLATFORM_THREADS = 50;
+
     static synchronized void pinInSynchronized() {
         pause();
     }
@@ -35,6 +38,9 @@ public final class PinningApp {
         threads.add(Thread.ofVirtual().start(() -> sink = new Init2()));
         threads.add(Thread.ofVirtual().start(() -> sink = new Init3()));
         threads.add(Thread.ofVirtual().start(PinningApp::pinInSynchronized));
+        for (int i = 0; i < PLATFORM_THREADS; i++) {
+            threads.add(Thread.ofPlatform().start(() -> sink = new byte[16]));
+        }
         for (Thread t : threads) {
             t.join();
         }

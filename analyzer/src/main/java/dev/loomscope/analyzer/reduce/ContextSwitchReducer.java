@@ -14,6 +14,7 @@ public final class ContextSwitchReducer implements Reducer {
     public final Samples machineRate = new Samples();
     private long voluntaryTotal;
     private long involuntaryTotal;
+    private long platformThreadsStarted = -1;
     private long firstMillis = Long.MAX_VALUE;
     private long lastMillis = Long.MIN_VALUE;
     private String source;
@@ -41,6 +42,14 @@ public final class ContextSwitchReducer implements Reducer {
         firstMillis = Math.min(firstMillis, t);
         lastMillis = Math.max(lastMillis, t);
         source = e.hasField("source") ? e.string("source") : source;
+        if (e.hasField("platformThreadsStarted")) {
+            platformThreadsStarted = Math.max(0, platformThreadsStarted) + e.longValue("platformThreadsStarted");
+        }
+    }
+
+    /** Platform threads the process started, from the agent's events; null when they do not say (older agents). */
+    public Long platformThreadsStarted() {
+        return platformThreadsStarted < 0 ? null : platformThreadsStarted;
     }
 
     public boolean processRecorded() {

@@ -23,7 +23,7 @@ public final class SummaryReducer implements Reducer {
     public long peakThreads = -1;
     public long peakActiveThreads = -1;
     public long virtualThreadsStarted;
-    public long platformThreadsStarted;
+    private long threadStartEvents;
     public final Samples jvmCpu = new Samples();
     public final Samples machineCpu = new Samples();
 
@@ -63,7 +63,7 @@ public final class SummaryReducer implements Reducer {
             last = to;
         }
         virtualThreadsStarted = count("jdk.VirtualThreadStart");
-        platformThreadsStarted = count("jdk.ThreadStart");
+        threadStartEvents = count("jdk.ThreadStart");
     }
 
     /** Reads the fields of one of the {@link #DECODED} types. */
@@ -85,13 +85,22 @@ public final class SummaryReducer implements Reducer {
                 peakActiveThreads = Math.max(peakActiveThreads, e.longValue("activeCount"));
             }
             case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
-            case "jdk.ThreadStart" -> platformThreadsStarted++;
+            case "jdk.ThreadStart" -> threadStartEvents++;
             case "jdk.CPULoad" -> {
                 jvmCpu.add(e.doubleValue("jvmUser") + e.doubleValue("jvmSystem"));
                 machineCpu.add(e.doubleValue("machineTotal"));
             }
             default -> { }
         }
+    }
+
+    /**
+     * Platform threads started during the recording: its jdk.ThreadStart events when they were
+     * recorded, otherwise what the loomscope agent counted (it leaves jdk.ThreadStart off: the event
+     * costs every thread start); null when neither says.
+     */
+    public Long platformThreadsStarted(ContextSwitchReducer process) {
+        return threadStartEvents > 0 ? Long.valueOf(threadStartEvents) : process.platformThreadsStarted();
     }
 
     public Map<String, Long> counts() {

@@ -56,7 +56,7 @@ public final class SummaryView {
         t.row("process ctx switches involuntary", c.processRecorded() ? f.perSecond(c.involuntaryTotal()) : null, "/s");
         t.row("machine ctx switches (machine-wide)", c.machineRate.count() == 0 ? null : mean(c.machineRate), "/s");
         t.row("peak live threads", s.peakThreads < 0 ? null : s.peakThreads, "threads");
-        t.row("platform threads started", s.count("jdk.ThreadStart") == 0 ? null : s.platformThreadsStarted, "threads");
+        t.row("platform threads started", s.platformThreadsStarted(f.ctxsw), "threads");
         t.row("virtual threads started", s.count("jdk.VirtualThreadStart") == 0 ? null : s.virtualThreadsStarted, "threads");
         t.row("jvm cpu load mean", s.jvmCpu.count() == 0 ? null : 100 * mean(s.jvmCpu), "%");
         t.row("machine cpu load mean", s.machineCpu.count() == 0 ? null : 100 * mean(s.machineCpu), "%");

@@ -75,6 +75,9 @@ class AnalyzerIT {
         assertThat(columns.get(1).get("name").asText()).isEqualTo("value");
         assertThat(table(s, "recording").get("rows").toString()).contains("\"virtual\"").contains("fixture");
         assertThat(ok("summary", fixture.toString()).stdout()).contains("Key figures of").contains("pinned count");
+        // the sleep workload starts 1,000 platform threads a run, 7 runs (the agent counts them: jdk.ThreadStart is off)
+        assertThat(figure(json("summary", platform.toString()), "platform threads started").asLong()).isBetween(7000L, 7100L);
+        assertThat(figure(json("summary", virtual.toString()), "platform threads started").asLong()).isBetween(0L, 100L);
     }
 
     /** A copy of {@code recording} whose every chunk header claims JFR format version {@code major}. */
@@ -111,6 +114,7 @@ class AnalyzerIT {
             assertThat(fast.heap.afterUsed.count()).isEqualTo(jdk.heap.afterUsed.count());
             assertThat(fast.heap.allocatedBytes()).isEqualTo(jdk.heap.allocatedBytes());
             assertThat(fast.ctxsw.voluntaryTotal()).isEqualTo(jdk.ctxsw.voluntaryTotal());
+            assertThat(fast.ctxsw.platformThreadsStarted()).isEqualTo(jdk.ctxsw.platformThreadsStarted());
             assertThat(fast.ctxsw.source()).isEqualTo(jdk.ctxsw.source());
             assertThat(fast.runs.runs()).isEqualTo(jdk.runs.runs());
         }
