@@ -46,6 +46,7 @@ java="$LOOMSCOPE_JAVA_HOME/bin/java"
 agent="$root/agent/target/loomscope-agent.jar"
 workloads="$root/workloads/target/loomscope-workloads.jar"
 out=$(mktemp -d)
+quiet=300
 
 names=(none)
 opts=("")
@@ -82,15 +83,24 @@ fail() {
 }
 
 # Reads JVM $1's output until a line matches the glob $2, and prints that line.
+# A JVM silent for $quiet seconds is taken for hung: killed, and the benchmark stops.
 await() {
-    local line
-    while IFS= read -r -u "${outs[$1]}" line; do
+    local line rc
+    while :; do
+        IFS= read -r -t "$quiet" -u "${outs[$1]}" line || { rc=$?; break; }
         # shellcheck disable=SC2254 # $2 is a glob on purpose
         case $line in
             $2) printf '%s\n' "$line"; return 0 ;;
         esac
     done
+    ((rc > 128)) && hung "$1"
     fail "$1" "ended early"
+}
+
+hung() {
+    kill -CONT "${pids[$1]}" 2>/dev/null
+    kill -KILL "${pids[$1]}" 2>/dev/null
+    fail "$1" "printed nothing for $quiet s and was killed (hung; its last lines of stderr follow)"
 }
 
 # Starts JVM $1, lets it warm up alone, and stops it at its first paced wait.
@@ -127,7 +137,11 @@ finish() {
     exec {fd}>&-
     summary=$(await "$i" "*: median * ms *, process CPU median * ms")
     fd=${outs[$i]}
-    cat <&"$fd" >/dev/null
+    while :; do # to the end of its output: it ends when the JVM exits
+        IFS= read -r -t "$quiet" -u "$fd" _ && continue
+        (($? > 128)) && hung "$i"
+        break
+    done
     exec {fd}<&-
     wait "${pids[$i]}" || fail "$i" "exited with $?"
     rm -f "$out/in$i" "$out/out$i"
