@@ -20,7 +20,7 @@ final class RecordingSettings {
         if (!base.endsWith(".jfc")) {
             // Work at every platform thread's start and exit (a stack trace, an event, old-object
             // sampling's bookkeeping): a quarter of a thread-per-connection server's throughput in
-            // docs/benchmarks.md. Threads started are read from jdk.JavaThreadStatistics instead. A
+            // docs/benchmarks.md. loomscope.ContextSwitches counts the threads started instead. A
             // .jfc of the user's own keeps what it says.
             for (String perThread : new String[] {"jdk.ThreadStart", "jdk.ThreadEnd", "jdk.OldObjectSample"}) {
                 s.put(perThread + "#enabled", "false");
