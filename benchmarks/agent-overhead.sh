@@ -82,18 +82,23 @@ fail() {
     exit 1
 }
 
-# Reads JVM $1's output until a line matches the glob $2, and prints that line.
+# Reads the next line of JVM $1's output into the caller's $line; fails at the end of the output.
 # A JVM silent for $quiet seconds is taken for hung: killed, and the benchmark stops.
+next_line() {
+    IFS= read -r -t "$quiet" -u "${outs[$1]}" line && return 0
+    (($? > 128)) && hung "$1"
+    return 1
+}
+
+# Reads JVM $1's output until a line matches the glob $2, and prints that line.
 await() {
-    local line rc
-    while :; do
-        IFS= read -r -t "$quiet" -u "${outs[$1]}" line || { rc=$?; break; }
+    local line
+    while next_line "$1"; do
         # shellcheck disable=SC2254 # $2 is a glob on purpose
         case $line in
             $2) printf '%s\n' "$line"; return 0 ;;
         esac
     done
-    ((rc > 128)) && hung "$1"
     fail "$1" "ended early"
 }
 
@@ -131,17 +136,13 @@ turn() {
 # medians to "<median wall ms> <median CPU ms> " from its summary line
 # "echo virtual: median 806.8 ms (min ..., max ...) over 30 runs, process CPU median 1210.4 ms".
 finish() {
-    local i=$1 fd summary
+    local i=$1 fd summary line
     kill -CONT "${pids[$i]}"
     fd=${ins[$i]}
     exec {fd}>&-
     summary=$(await "$i" "*: median * ms *, process CPU median * ms")
+    while next_line "$i"; do :; done # to the end of its output: it ends when the JVM exits
     fd=${outs[$i]}
-    while :; do # to the end of its output: it ends when the JVM exits
-        IFS= read -r -t "$quiet" -u "$fd" _ && continue
-        (($? > 128)) && hung "$i"
-        break
-    done
     exec {fd}<&-
     wait "${pids[$i]}" || fail "$i" "exited with $?"
     rm -f "$out/in$i" "$out/out$i"
