@@ -6,11 +6,23 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.text.ParseException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import jdk.jfr.Configuration;
 
 /** The JFR settings of a loomscope recording: the chosen base settings plus what the analyzer needs. */
 final class RecordingSettings {
+    /**
+     * Events the named settings (default, profile) leave off: JFR work on every platform thread's
+     * start or exit (a stack trace, an event, old-object sampling's bookkeeping, a /proc read for
+     * the exiting thread's CPU load), or on every socket read and write over 1 ms (a throttler and
+     * up to 100 events a second with stack traces). docs/benchmarks.md measures them; the analyzer
+     * reads none of them (loomscope.ContextSwitches counts the threads started instead). A .jfc of
+     * the user's own keeps what it says.
+     */
+    static final List<String> OFF_WITH_NAMED_SETTINGS = List.of(
+            "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.OldObjectSample", "jdk.ThreadCPULoad", "jdk.SocketRead", "jdk.SocketWrite");
+
     private RecordingSettings() {}
 
     static Map<String, String> build(AgentOptions o, boolean jfrSampling) throws IOException, ParseException {
@@ -18,12 +30,8 @@ final class RecordingSettings {
         Configuration c = base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
         Map<String, String> s = new HashMap<>(c.getSettings());
         if (!base.endsWith(".jfc")) {
-            // Work at every platform thread's start and exit (a stack trace, an event, old-object
-            // sampling's bookkeeping): a quarter of a thread-per-connection server's throughput in
-            // docs/benchmarks.md. loomscope.ContextSwitches counts the threads started instead. A
-            // .jfc of the user's own keeps what it says.
-            for (String perThread : new String[] {"jdk.ThreadStart", "jdk.ThreadEnd", "jdk.OldObjectSample"}) {
-                s.put(perThread + "#enabled", "false");
+            for (String costly : OFF_WITH_NAMED_SETTINGS) {
+                s.put(costly + "#enabled", "false");
             }
         }
         String ctxsw = Durations.jfr(o.duration("ctxsw-period"));

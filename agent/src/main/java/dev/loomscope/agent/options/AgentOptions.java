@@ -39,7 +39,8 @@ public final class AgentOptions {
             spec("cstack", "native stack walking (vm: mixed mode Java + native, + kernel with engine=perf)", "", "vm",
                     oneOf("vm", "vmx", "fp", "dwarf", "lbr", "no"), "vm, vmx, fp, dwarf, lbr or no"),
             spec("settings", "JFR settings the loomscope events are added to (default and profile without the per-thread"
-                    + " jdk.ThreadStart, jdk.ThreadEnd and jdk.OldObjectSample; a .jfc as it is)", "", "default",
+                    + " jdk.ThreadStart, jdk.ThreadEnd, jdk.OldObjectSample, jdk.ThreadCPULoad and the per-call jdk.SocketRead,"
+                    + " jdk.SocketWrite; a .jfc as it is)", "", "default",
                     s -> s.equals("default") || s.equals("profile") || s.endsWith(".jfc"), "default, profile or a .jfc path"),
             spec("ctxsw-period", "how often process context switches are recorded", "duration", "1s", s -> Durations.valid(s) && !s.equals("0"), "a duration such as 1s"),
             spec("max-age", "keep at most this much history on disk (0: unlimited)", "duration", "0", Durations::valid, "a duration such as 1h"),
