@@ -15,10 +15,10 @@ final class RecordingSettings {
     /**
      * Events the named settings (default, profile) leave off: JFR work on every platform thread's
      * start or exit (a stack trace, an event, old-object sampling's bookkeeping, a /proc read for
-     * the exiting thread's CPU load), or on every socket read and write over 1 ms (a throttler and
-     * up to 100 events a second with stack traces). docs/benchmarks.md measures them; the analyzer
-     * reads none of them (loomscope.ContextSwitches counts the threads started instead). A .jfc of
-     * the user's own keeps what it says.
+     * the exiting thread's CPU load), or on every socket read and write over their threshold (1 ms
+     * in JDK 25's settings: a throttler, and up to 100 events a second with stack traces).
+     * docs/benchmarks.md measures them; the analyzer reads none of them (loomscope.ContextSwitches
+     * counts the threads started instead). A .jfc of the user's own keeps what it says.
      */
     static final List<String> OFF_WITH_NAMED_SETTINGS = List.of(
             "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.OldObjectSample", "jdk.ThreadCPULoad", "jdk.SocketRead", "jdk.SocketWrite");
