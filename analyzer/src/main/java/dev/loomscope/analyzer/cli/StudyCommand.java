@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope study}: the main job, end to end. */
 @Command(name = "study", mixinStandardHelpOptions = true,
         description = {"The main job: runs the workloads on platform and virtual threads and writes the report.",
-            "Each workload and thread kind runs under the agent in its own JVM, kinds alternated between forks; then",
+            "Each workload and thread kind runs under the agent in its own JVMs, kinds alternated between forks, timed",
+            "without a CPU profile; one more JVM each records the profile for the flame graphs and is not timed. Then",
             "verdicts here and a self-contained report (statistics, pinning, GC, heap, context switches, flame graphs",
             "per thread kind and the differential graph)."})
 public final class StudyCommand implements Callable<Integer> {
@@ -44,7 +45,7 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default 1)")
     Integer warmup;
 
-    @Option(names = "--forks", paramLabel = "F", description = "JVMs per workload and thread kind (default 2; --quick 1)")
+    @Option(names = "--forks", paramLabel = "F", description = "timed JVMs per workload and thread kind (default 2; --quick 1)")
     Integer forks;
 
     @Option(names = "--requests", paramLabel = "N", description = "echo: requests per run (default 10000; --quick 2000)")
@@ -65,7 +66,8 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "an option for the workload JVMs (repeatable), e.g. --jvm-arg=-Xmx512m")
     List<String> jvmArgs = new ArrayList<>();
 
-    @Option(names = "--agent-opts", paramLabel = "OPTS", description = "more agent options, e.g. profile=cpu+wall,interval=5ms")
+    @Option(names = "--agent-opts", paramLabel = "OPTS", description = "more agent options, e.g. profile=cpu+wall,interval=5ms (the profile JVMs take them as given, the timed ones with profile=off;"
+            + " profile=off: no profile JVMs)")
     String agentOpts;
 
     @Option(names = "--keep", description = "keep the recordings beside the report (DIR/recordings)")
@@ -125,7 +127,8 @@ public final class StudyCommand implements Callable<Integer> {
         }, "loomscope-study-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
         stderr.println("loomscope study: " + plan.jobs().size() + " JVMs (" + String.join(", ", plan.workloads()) + " x platform, virtual x "
-                + plan.forks() + " fork" + (plan.forks() == 1 ? "" : "s") + "; " + plan.warmup() + " warm-up + " + plan.runs() + " runs each)");
+                + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmup()
+                + " warm-up + " + plan.runs() + " runs each)");
         try {
             List<StudyRunner.Outcome> outcomes = runner.run();
             if (runner.stopped()) {
@@ -150,11 +153,13 @@ public final class StudyCommand implements Callable<Integer> {
     private int report(StudyPlan plan, List<StudyRunner.Outcome> outcomes, Path reportDir, Path recordings, PrintWriter stdout, PrintWriter stderr) {
         List<String> failures = new ArrayList<>();
         Map<String, List<RecordingSource>> byWorkload = new LinkedHashMap<>();
+        Map<String, List<RecordingSource>> profiles = new LinkedHashMap<>();
         List<String> runLines = new ArrayList<>();
         for (StudyRunner.Outcome o : outcomes) {
-            runLines.add(String.format(java.util.Locale.ROOT, "%-24s %6.1f s  %s", o.job().label(), o.seconds(), o.ok() ? "ok" : "FAILED: " + o.failure()));
+            runLines.add(String.format(java.util.Locale.ROOT, "%-24s %6.1f s  %s%s", o.job().label(), o.seconds(), o.ok() ? "ok" : "FAILED: " + o.failure(),
+                    o.job().profile() ? " (CPU profile for the flame graphs; not timed)" : ""));
             if (o.ok()) {
-                byWorkload.computeIfAbsent(o.job().workload(), k -> new ArrayList<>()).add(RecordingSource.file(o.recording()));
+                (o.job().profile() ? profiles : byWorkload).computeIfAbsent(o.job().workload(), k -> new ArrayList<>()).add(RecordingSource.file(o.recording()));
             } else {
                 failures.add(o.job().label() + ": " + o.failure());
             }
@@ -166,14 +171,14 @@ public final class StudyCommand implements Callable<Integer> {
             if (sources.isEmpty()) {
                 continue;
             }
-            List<RecordingFacts> facts = new ArrayList<>(Analysis.of(sources));
-            facts.sort(Comparator.comparing(f -> f.source.name().toString()));
-            Map<String, List<RecordingFacts>> groups = Grouping.of(facts, List.of());
+            Map<String, List<RecordingFacts>> groups = groups(sources);
             List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
-            parts.add(new HtmlReport.Part(w, groups, results));
+            List<RecordingSource> profiled = profiles.getOrDefault(w, List.of());
+            parts.add(new HtmlReport.Part(w, groups, results, profiled.isEmpty() ? groups : groups(profiled)));
             CompareView.headlineVerdicts(results).forEach(v -> verdicts.add(w + ": " + v));
         }
-        String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " fork(s) per workload and thread kind, " + plan.warmup()
+        String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
+                + (plan.profiled() ? " (recorded without a CPU profile) and one profiled JVM for the flame graphs" : "") + ", " + plan.warmup()
                 + " warm-up + " + plan.runs() + " measured runs per JVM" + (keep ? "; recordings in " + recordings : "");
         Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures));
         verdicts.forEach(stdout::println);
@@ -184,6 +189,12 @@ public final class StudyCommand implements Callable<Integer> {
         stdout.println("report: " + index);
         stdout.flush();
         return failures.isEmpty() && !byWorkload.isEmpty() ? Errors.OK : Errors.CHECK_FAILED;
+    }
+
+    private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources) {
+        List<RecordingFacts> facts = new ArrayList<>(Analysis.of(sources));
+        facts.sort(Comparator.comparing(f -> f.source.name().toString()));
+        return Grouping.of(facts, List.of());
     }
 
     private int positive(String name, Integer value, int def) {

@@ -39,7 +39,15 @@ public final class HtmlReport {
     private HtmlReport() {}
 
     /** One comparison in the report: a workload's groups and their statistics ({@code name} null when alone). */
-    public record Part(String name, Map<String, List<RecordingFacts>> groups, List<MetricResult> results) {}
+    /**
+     * One comparison: the groups its statistics and sections come from, and the groups its flame
+     * graphs come from (the same groups, or in a study the profiled JVMs that were not timed).
+     */
+    public record Part(String name, Map<String, List<RecordingFacts>> groups, List<MetricResult> results, Map<String, List<RecordingFacts>> flameGroups) {
+        public Part(String name, Map<String, List<RecordingFacts>> groups, List<MetricResult> results) {
+            this(name, groups, results, groups);
+        }
+    }
 
     public static Path write(Path dir, Map<String, List<RecordingFacts>> groups, List<MetricResult> results, Extras extras) {
         return write(dir, List.of(new Part(null, groups, results)), extras);
@@ -104,8 +112,14 @@ public final class HtmlReport {
         groups.forEach((g, fs) -> h.append(Svg.esc(g)).append(": ").append(fs.size()).append(" recording").append(fs.size() == 1 ? "" : "s").append(" &middot; "));
         h.append("</p>\n");
         String baseline = results.isEmpty() ? baselineOf(groups) : results.get(0).baseline();
-        h.append("<section id='").append(id).append("flames'><h2>").append(Svg.esc(title)).append("Flame graphs</h2>\n<ul>\n");
-        flames(dir, id, groups, baseline).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+        h.append("<section id='").append(id).append("flames'><h2>").append(Svg.esc(title)).append("Flame graphs</h2>\n");
+        if (part.flameGroups() != groups) {
+            h.append("<p class='meta'>From JVMs that ran the same workload with the CPU profile and were not timed (");
+            h.append(Svg.esc(String.join(", ", part.flameGroups().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().size()).toList())));
+            h.append("); the timed JVMs recorded without a profile, so the profiler's cost, larger for threads that start often, is not in the metrics.</p>\n");
+        }
+        h.append("<ul>\n");
+        flames(dir, id, part.flameGroups(), baseline).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
         h.append("</ul></section>\n");
         h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
         for (MetricResult r : results) {

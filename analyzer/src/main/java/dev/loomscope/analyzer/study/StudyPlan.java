@@ -5,7 +5,11 @@ import java.util.List;
 
 /**
  * What a study runs: for each fork, each workload on each thread kind in its own JVM (kinds
- * alternated between forks, so machine noise spreads evenly over both).
+ * alternated between forks, so machine noise spreads evenly over both), recorded without a CPU
+ * profile; then, unless the agent options turn profiling off, one more JVM per workload and kind
+ * with the profile, for the flame graphs and not timed. A profiler's work at every thread start
+ * costs a thread-per-request server far more than virtual threads (docs/benchmarks.md), so the
+ * timings are taken where both kinds pay the same for the recording.
  */
 public record StudyPlan(List<String> workloads, int runs, int warmup, int forks, int requests, int concurrency, int tasks,
         List<String> jvmArgs, String agentOptions, long timeoutSeconds) {
@@ -13,10 +17,10 @@ public record StudyPlan(List<String> workloads, int runs, int warmup, int forks,
     public static final List<String> WORKLOADS = List.of("echo", "sleep", "rendezvous", "gameoflife", "pinning");
     public static final List<String> KINDS = List.of("platform", "virtual");
 
-    /** One child JVM to run. */
-    public record Job(String workload, String kind, int fork, List<String> workloadArgs) {
+    /** One child JVM to run: a timed fork, or (profile) the JVM whose CPU profile makes the flame graphs. */
+    public record Job(String workload, String kind, int fork, boolean profile, List<String> workloadArgs) {
         public String label() {
-            return workload + "-" + kind + "-f" + fork;
+            return workload + "-" + kind + (profile ? "-profile" : "-f" + fork);
         }
     }
 
@@ -26,11 +30,30 @@ public record StudyPlan(List<String> workloads, int runs, int warmup, int forks,
             for (String w : workloads) {
                 List<String> kinds = f % 2 == 1 ? KINDS : List.of(KINDS.get(1), KINDS.get(0));
                 for (String k : kinds) {
-                    jobs.add(new Job(w, k, f, args(w, k)));
+                    jobs.add(new Job(w, k, f, false, args(w, k)));
+                }
+            }
+        }
+        if (profiled()) {
+            for (String w : workloads) {
+                for (String k : KINDS) {
+                    jobs.add(new Job(w, k, 0, true, args(w, k)));
                 }
             }
         }
         return jobs;
+    }
+
+    /** Whether the profile JVMs run: not when the agent options say {@code profile=off} (the last profile= given counts, as in the agent). */
+    public boolean profiled() {
+        String profile = "cpu";
+        for (String token : (agentOptions == null ? "" : agentOptions).split(",")) {
+            String t = token.strip();
+            if (t.startsWith("profile=")) {
+                profile = t.substring("profile=".length()).strip();
+            }
+        }
+        return !profile.equals("off");
     }
 
     List<String> args(String workload, String kind) {

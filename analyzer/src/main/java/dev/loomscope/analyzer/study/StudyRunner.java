@@ -12,8 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * Runs the jobs of a plan one after another, each a child JVM with the agent, each with its own
- * recording. A child that crashes or times out marks its job failed and the study goes on; a stop
- * request (Ctrl-C) ends the running child and the jobs not started.
+ * recording (the timed ones with profile=off). A child that crashes or times out marks its job
+ * failed and the study goes on; a stop request (Ctrl-C) ends the running child and the jobs not
+ * started.
  */
 public final class StudyRunner {
 
@@ -80,7 +81,8 @@ public final class StudyRunner {
         cmd.addAll(plan.jvmArgs());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         String opts = "out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",flame=off,trace-pinned=off"
-                + (plan.agentOptions() == null || plan.agentOptions().isBlank() ? "" : "," + plan.agentOptions());
+                + (plan.agentOptions() == null || plan.agentOptions().isBlank() ? "" : "," + plan.agentOptions())
+                + (job.profile() ? "" : ",profile=off"); // the agent takes the last value given
         cmd.add("-javaagent:" + agentJar + "=" + opts);
         cmd.add("-jar");
         cmd.add(workloadsJar.toString());
@@ -154,7 +156,7 @@ public final class StudyRunner {
         }
 
         void begin(StudyPlan.Job job) {
-            String what = job.workload() + " on " + job.kind() + " threads (fork " + job.fork() + ")";
+            String what = job.workload() + " on " + job.kind() + " threads (" + (job.profile() ? "CPU profile, not timed" : "fork " + job.fork()) + ")";
             if (terminal) {
                 int width = 24;
                 int filled = total == 0 ? width : width * done / total;

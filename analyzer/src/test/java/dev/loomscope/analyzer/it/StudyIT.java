@@ -12,7 +12,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import javax.imageio.ImageIO;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +56,29 @@ class StudyIT {
         assertThat(report.resolve("flame-echo-virtual.html")).exists();
         assertThat(report.resolve("flame-diff-echo-virtual-vs-platform.html")).exists();
         assertThat(report.resolve("recordings/echo-virtual-f1")).isDirectory();
+    }
+
+    @Test
+    void timedJvmsRecordWithoutAProfileAndTheFlameGraphsComeFromTheProfiledOnes() throws Exception {
+        assertThat(result.stderr()).contains("loomscope study: 8 JVMs (echo, sleep x platform, virtual x 1 timed fork + 1 profiled, not timed;");
+        for (String kind : List.of("platform", "virtual")) {
+            assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-f1"))).isEqualTo("off");
+            assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-profile"))).isNotEqualTo("off");
+        }
+        String html = Files.readString(report.resolve("index.html"));
+        // the timed groups hold the timed JVM alone; the flame graphs have samples, from the profiled JVMs
+        assertThat(html).contains("platform: 1 recording &middot; virtual: 1 recording").contains("were not timed (platform: 1, virtual: 1)")
+                .containsPattern("flame-echo-platform.html'>platform</a>: CPU, [1-9][0-9]* samples")
+                .contains("echo-platform-profile").contains("(CPU profile for the flame graphs; not timed)");
+        assertThat(html).contains("sleep-virtual-profile: exited with 3");
+    }
+
+    private static String profilingMode(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            Path jfr = files.filter(f -> f.toString().endsWith(".jfr")).findFirst().orElseThrow();
+            return RecordingFile.readAllEvents(jfr).stream().filter(e -> e.getEventType().getName().equals("loomscope.RunInfo"))
+                    .map(e -> e.getString("profilingMode")).findFirst().orElseThrow();
+        }
     }
 
     @Test

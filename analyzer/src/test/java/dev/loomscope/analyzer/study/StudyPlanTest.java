@@ -1,0 +1,44 @@
+package dev.loomscope.analyzer.study;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StudyPlanTest {
+    private static StudyPlan plan(int forks, String agentOptions) {
+        return new StudyPlan(List.of("echo", "sleep"), 5, 1, forks, 10_000, 100, 10_000, List.of(), agentOptions, 300);
+    }
+
+    @Test
+    void timedForksAlternateKindsAndOneProfiledJvmPerWorkloadAndKindComesLast() {
+        List<String> labels = plan(2, null).jobs().stream().map(StudyPlan.Job::label).toList();
+        assertThat(labels).containsExactly("echo-platform-f1", "echo-virtual-f1", "sleep-platform-f1", "sleep-virtual-f1",
+                "echo-virtual-f2", "echo-platform-f2", "sleep-virtual-f2", "sleep-platform-f2",
+                "echo-platform-profile", "echo-virtual-profile", "sleep-platform-profile", "sleep-virtual-profile");
+    }
+
+    @Test
+    void profileOffInTheAgentOptionsMeansNoProfiledJvms() {
+        assertThat(plan(1, "profile=off").jobs()).hasSize(4).noneMatch(StudyPlan.Job::profile);
+        assertThat(plan(1, "interval=5ms, profile=cpu,wall,profile=off").profiled()).isFalse();
+        assertThat(plan(1, "profile=off,profile=cpu+wall").profiled()).isTrue();
+        assertThat(plan(1, "engine=jfr").profiled()).isTrue();
+    }
+
+    @Test
+    void timedJvmsRecordWithProfileOffAfterTheUsersOptionsAndProfiledOnesAsGiven() {
+        StudyPlan plan = plan(1, "profile=cpu+wall");
+        StudyRunner runner = new StudyRunner(plan, Path.of("java"), Path.of("agent.jar"), Path.of("w.jar"), Path.of("rec"), null);
+        List<StudyPlan.Job> jobs = plan.jobs();
+        String timed = agentArg(runner.command(jobs.get(0), Path.of("d")));
+        String profiled = agentArg(runner.command(jobs.get(jobs.size() - 1), Path.of("d")));
+        assertThat(timed).endsWith(",profile=cpu+wall,profile=off").contains("label=echo-platform-f1");
+        assertThat(profiled).endsWith(",profile=cpu+wall").contains("label=sleep-virtual-profile");
+    }
+
+    private static String agentArg(List<String> command) {
+        return command.stream().filter(a -> a.startsWith("-javaagent:")).findFirst().orElseThrow();
+    }
+}
