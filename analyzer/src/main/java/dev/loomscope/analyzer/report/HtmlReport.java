@@ -38,10 +38,10 @@ public final class HtmlReport {
 
     private HtmlReport() {}
 
-    /** One comparison in the report: a workload's groups and their statistics ({@code name} null when alone). */
     /**
-     * One comparison: the groups its statistics and sections come from, and the groups its flame
-     * graphs come from (the same groups, or in a study the profiled JVMs that were not timed).
+     * One comparison in the report ({@code name} null when alone): the groups its statistics and
+     * sections come from, and the groups its flame graphs come from (the same groups, or in a study
+     * the profiled JVMs that were not timed).
      */
     public record Part(String name, Map<String, List<RecordingFacts>> groups, List<MetricResult> results, Map<String, List<RecordingFacts>> flameGroups) {
         public Part(String name, Map<String, List<RecordingFacts>> groups, List<MetricResult> results) {
