@@ -9,7 +9,7 @@ import java.util.List;
  * profile; then, unless the agent options turn profiling off, one more JVM per workload and kind
  * with the profile, for the flame graphs and not timed. A profiler's work at every thread start
  * costs a thread-per-request server far more than virtual threads (docs/benchmarks.md), so the
- * timings are taken where both kinds pay the same for the recording.
+ * timings are taken where the recording costs either kind least.
  */
 public record StudyPlan(List<String> workloads, int runs, int warmup, int forks, int requests, int concurrency, int tasks,
         List<String> jvmArgs, String agentOptions, long timeoutSeconds) {
