@@ -1,52 +1,155 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordingStream;
 
 /**
  * Prints pinned virtual threads on stderr while the application runs, as -Djdk.tracePinnedThreads
  * did before JDK 24 removed it.
+ *
+ * <p>It reads the pins from the JFR repository as JFR flushes it, once a second; it starts no
+ * recording of its own (starting one while the JVM exits can hang it). Parsing every flush costs
+ * a server starting thousands of platform threads a second 1% of its CPU (docs/benchmarks.md),
+ * and a virtual thread cannot pin before the scheduler has started a carrier thread: so the stream
+ * opens only once a carrier exists (looked for every 100 ms), reading from a moment when none did.
+ * The pins the stream had not reached when the app ended, {@link #printRest} reads from the last
+ * chunks of the written recording.
  */
 final class PinnedTracer {
     private static final int SHORT_FRAMES = 6;
-    private final RecordingStream stream;
+    private static final Duration POLL = Duration.ofMillis(100);
+    /** Instant.now() against JFR's event times, events committed across a flush: read this much earlier. */
+    private static final Duration SLACK = Duration.ofSeconds(2);
 
-    private PinnedTracer(RecordingStream stream) {
-        this.stream = stream;
+    private final boolean full;
+    private final Class<?> carrierClass;
+    private final Object lock = new Object();
+    private Instant quietSince; // no carrier thread existed then: no pin can end earlier
+    private EventStream stream;
+    private boolean stopped;
+    private volatile Instant streamedTo; // the live stream had dispatched every flush before this
+    /** The pins printed lately, so that printRest prints none twice; and the latest end among them. */
+    private final Set<Pin> printed = new HashSet<>();
+    private Instant printedUntil;
+    private int pruneAt = 1000;
+
+    private record Pin(Instant start, Duration duration, long threadId) {
+        static Pin of(RecordedEvent e) {
+            return new Pin(e.getStartTime(), e.getDuration(), e.getThread() == null ? -1 : e.getThread().getJavaThreadId());
+        }
     }
 
-    static PinnedTracer start(Duration threshold, boolean full) {
-        RecordingStream rs = new RecordingStream();
-        rs.setOrdered(false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
-        rs.enable("jdk.VirtualThreadPinned").withThreshold(threshold).withStackTrace();
-        rs.onEvent("jdk.VirtualThreadPinned", e -> System.err.print(describe(e, full)));
-        // A daemon thread of our own: startAsync()'s thread would keep the JVM from exiting. The
-        // stream sees only what happens after its recording runs: wait for that (pins at the very
-        // start of an app would otherwise go untraced), a second at most.
-        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
-        jdk.jfr.FlightRecorderListener listener = new jdk.jfr.FlightRecorderListener() {
-            @Override
-            public void recordingStateChanged(jdk.jfr.Recording r) {
-                if (r.getState() == jdk.jfr.RecordingState.RUNNING) {
-                    running.countDown();
+    private PinnedTracer(boolean full, Instant recordingStart) {
+        this.full = full;
+        this.carrierClass = carrierClass();
+        this.quietSince = recordingStart;
+    }
+
+    /**
+     * Starts watching for virtual threads.
+     *
+     * @param recordingStart when the loomscope recording started: it holds jdk.VirtualThreadPinned
+     *     with stacks at the threshold to print
+     */
+    static PinnedTracer start(boolean full, Instant recordingStart) {
+        PinnedTracer t = new PinnedTracer(full, recordingStart);
+        Thread watcher = new Thread(t::watch, "loomscope-agent-pinned-watch"); // -trace once it streams
+        watcher.setDaemon(true); // never keeps the app alive
+        watcher.start();
+        return t;
+    }
+
+    private void watch() {
+        EventStream s;
+        while (true) {
+            Instant checked = Instant.now();
+            synchronized (lock) {
+                if (stopped) {
+                    return;
                 }
+                if (virtualThreadsRan()) {
+                    try {
+                        s = stream = EventStream.openRepository();
+                    } catch (IOException | RuntimeException e) {
+                        AgentLog.failure("no live trace of pinned virtual threads (they are still recorded)", e);
+                        return;
+                    }
+                    break;
+                }
+                quietSince = checked;
             }
-        };
-        jdk.jfr.FlightRecorder.addListener(listener);
-        Thread t = new Thread(rs::start, "loomscope-agent-pinned-trace");
-        t.setDaemon(true);
-        t.start();
-        try {
-            running.await(1, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            jdk.jfr.FlightRecorder.removeListener(listener);
+            try {
+                Thread.sleep(POLL);
+            } catch (InterruptedException e) {
+                return;
+            }
         }
-        return new PinnedTracer(rs);
+        Thread.currentThread().setName("loomscope-agent-pinned-trace");
+        try {
+            s.setOrdered(false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
+            s.setStartTime(quietSince.minus(SLACK));
+            s.onEvent("jdk.VirtualThreadPinned", this::print);
+            s.onFlush(() -> streamedTo = Instant.now());
+            s.start(); // until closed
+        } catch (RuntimeException closed) {
+            // closed by stop(), or the repository went away with JFR's own shutdown
+        }
+    }
+
+    private boolean virtualThreadsRan() {
+        if (carrierClass == null) {
+            return true; // a JDK without the class: cannot tell, so trace from the start
+        }
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        int n = root.enumerate(threads, true);
+        for (int i = 0; i < n; i++) {
+            if (carrierClass.isInstance(threads[i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Class<?> carrierClass() {
+        try {
+            return Class.forName("jdk.internal.misc.CarrierThread", false, null);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    private void print(RecordedEvent e) {
+        Pin pin = Pin.of(e);
+        Instant end = e.getEndTime();
+        synchronized (printed) {
+            if (!printed.add(pin)) {
+                return;
+            }
+            if (printedUntil == null || end.isAfter(printedUntil)) {
+                printedUntil = end;
+            }
+            if (printed.size() > pruneAt) { // an app pinning all the time: keep the last seconds' only
+                Instant forget = printedUntil.minus(SLACK);
+                printed.removeIf(p -> p.start().plus(p.duration()).isBefore(forget));
+                pruneAt = Math.max(1000, 2 * printed.size());
+            }
+        }
+        System.err.print(describe(e, full));
     }
 
     static String describe(RecordedEvent e, boolean full) {
@@ -97,22 +200,54 @@ final class PinnedTracer {
         return 0;
     }
 
-    /** Prints the pins not printed yet (a short app ends before the stream's next flush), then closes; waits 1 s at most. */
+    /** Closes the live stream: the app is ending. */
     void stop() {
-        Thread drain = new Thread(() -> {
-            try {
-                stream.stop();
-            } catch (RuntimeException closed) {
-                // JFR's own shutdown may have ended the stream already
-            }
-        }, "loomscope-agent-pinned-trace-drain");
-        drain.setDaemon(true);
-        drain.start();
-        try {
-            drain.join(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        EventStream s;
+        synchronized (lock) {
+            stopped = true;
+            s = stream;
         }
-        stream.close();
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /**
+     * Prints the pins in the written recording that the live stream did not reach (a short app
+     * ends before the next flush, or before the watcher saw its first virtual thread). Reads only
+     * the chunks that end after the stream's last flush, copied to {@code scratch} (the caller's to
+     * delete) when there are chunks before them.
+     */
+    void printRest(Path recording, Path scratch) throws IOException {
+        Instant from;
+        synchronized (lock) {
+            if (stream == null && !virtualThreadsRan()) {
+                return; // no virtual thread ever ran: nothing can have pinned
+            }
+            from = (streamedTo != null ? streamedTo : quietSince).minus(SLACK);
+        }
+        long fromNanos = from.getEpochSecond() * 1_000_000_000L + from.getNano();
+        long offset = JfrFileCheck.firstChunkEndingAfter(recording, fromNanos);
+        long size = JfrFileCheck.completeChunksLength(recording);
+        if (offset >= size) {
+            return;
+        }
+        Path read = recording;
+        if (offset > 0) {
+            try (FileChannel in = FileChannel.open(recording, StandardOpenOption.READ);
+                    FileChannel copy = FileChannel.open(scratch, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                            StandardOpenOption.TRUNCATE_EXISTING)) {
+                for (long done = 0; done < size - offset;) {
+                    done += in.transferTo(offset + done, size - offset - done, copy);
+                }
+            }
+            read = scratch;
+        }
+        try (EventStream file = EventStream.openFile(read)) {
+            file.setOrdered(false);
+            file.setStartTime(from);
+            file.onEvent("jdk.VirtualThreadPinned", this::print);
+            file.start();
+        }
     }
 }

@@ -109,7 +109,7 @@ final class Session {
         recording.setDumpOnExit(true);
         recording.start();
         PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
-                : PinnedTracer.start(o.duration("pinned-threshold"), o.string("trace-pinned").equals("full"));
+                : PinnedTracer.start(o.string("trace-pinned").equals("full"), recording.getStartTime());
         Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, scheduler);
         s.runInfo();
         return s;
@@ -254,6 +254,9 @@ final class Session {
             if (!atExit) {
                 recording.close();
             }
+            if (tracer != null) {
+                printPinsLeft(); // before the profile's chunks are appended: they hold no pins
+            }
             if (tmpProfile != null) {
                 append(tmpJfr, tmpProfile);
             }
@@ -272,6 +275,20 @@ final class Session {
         }
         AgentLog.warn("recording written to " + written);
         return written;
+    }
+
+    private void printPinsLeft() {
+        Path scratch = null;
+        try {
+            scratch = files.temporary(".pins.jfr");
+            tracer.printRest(tmpJfr, scratch);
+        } catch (Throwable t) {
+            AgentLog.failure("the last pinned virtual threads were not traced (they are in the recording)", t);
+        } finally {
+            if (scratch != null) {
+                scratch.toFile().delete();
+            }
+        }
     }
 
     /** At exit JFR's shutdown hook stops the recording and writes it; give it time to finish. */

@@ -100,13 +100,34 @@ class AgentIT {
         assertThat(r.stderr()).contains("loomscope-agent: virtual thread pinned for")
                 .contains("at " + PinningApp.class.getName())
                 .contains("loomscope-agent: recording written to " + jfr);
+        assertThat(r.stdout()).contains("loomscope-agent-pinned-trace");
+    }
+
+    @Test
+    void theLivePinTraceReadsNothingUntilAVirtualThreadRuns() throws Exception {
+        ChildJvm.Result r = run("out=rec,flame=off,profile=off", "platform");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        // the watcher looks for carrier threads; the stream that parses every flush never opened
+        assertThat(r.stdout()).contains("loomscope-agent-pinned-watch").doesNotContain("loomscope-agent-pinned-trace");
+        assertThat(r.stderr()).doesNotContain("pinned for");
+        assertThat(read(files(".jfr").get(0))).doesNotContainKey("jdk.VirtualThreadPinned");
+    }
+
+    @Test
+    void aPinJustBeforeTheAppEndsIsTracedOnce() throws Exception {
+        // the app ends before JFR's next flush and before the watcher's next look: the pin is read from the recording
+        ChildJvm.Result r = run("out=rec,flame=off,profile=off", "quick");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stderr().lines().filter(l -> l.startsWith("loomscope-agent: virtual thread pinned for"))).hasSize(1);
+        assertThat(r.stderr()).contains("at " + PinningApp.class.getName() + "$Init1.<clinit>");
+        assertThat(files(".part")).isEmpty();
     }
 
     @Test
     void blockingInsideANativeFrameThroughAnFfmUpcallIsRecordedAsPinned() throws Exception {
         Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the FFM API is final from JDK 22");
         ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-javaagent:" + AGENT + "=out=rec,label=native,flame=off"),
-                // 2 s of pinning: the live trace prints what JFR flushed (once a second) before the JVM exits
+                // 2 s of pinning: the live trace prints pins while the app runs (JFR flushes once a second)
                 "dev.loomscope.workloads.Main", List.of("pinning", "--case", "native", "--tasks", "4", "--block-ms", "25", "--runs", "40", "--warmup", "0"),
                 dir, 60);
         assertThat(r.exitCode()).as(r.stderr()).isZero();

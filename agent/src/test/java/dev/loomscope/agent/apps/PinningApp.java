@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * Fixture app for the agent tests: pins virtual threads (blocking in class initializers on every
  * JDK; in synchronized too, which pins on JDK 21-23), sleeps, allocates and runs GCs, then exits
- * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), oom.
+ * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), oom. Or
+ * instead: platform (platform threads only, no virtual thread at all), quick (one pin, then exits at
+ * once). Prints the agent's threads' names before it ends.
  */
 public final class PinningApp {
     static final long PIN_MILLIS = 30;
@@ -31,13 +33,24 @@ public final class PinningApp {
         pause();
     }
 
+    static List<String> agentThreads() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("loomscope-agent")).sorted().toList();
+    }
+
     public static void main(String[] args) throws Exception {
         String how = args.length > 0 ? args[0] : "normal";
+        if (how.equals("quick")) {
+            Thread.ofVirtual().start(() -> sink = new Init1()).join();
+            System.out.println("agent threads: " + agentThreads());
+            return;
+        }
         List<Thread> threads = new ArrayList<>();
-        threads.add(Thread.ofVirtual().start(() -> sink = new Init1()));
-        threads.add(Thread.ofVirtual().start(() -> sink = new Init2()));
-        threads.add(Thread.ofVirtual().start(() -> sink = new Init3()));
-        threads.add(Thread.ofVirtual().start(PinningApp::pinInSynchronized));
+        if (!how.equals("platform")) {
+            threads.add(Thread.ofVirtual().start(() -> sink = new Init1()));
+            threads.add(Thread.ofVirtual().start(() -> sink = new Init2()));
+            threads.add(Thread.ofVirtual().start(() -> sink = new Init3()));
+            threads.add(Thread.ofVirtual().start(PinningApp::pinInSynchronized));
+        }
         for (int i = 0; i < PLATFORM_THREADS; i++) {
             threads.add(Thread.ofPlatform().start(() -> sink = new byte[16]));
         }
@@ -59,6 +72,7 @@ public final class PinningApp {
             Thread.sleep(1);
         }
         sink = x;
+        System.out.println("agent threads: " + agentThreads());
         System.out.println("app done");
         switch (how) {
             case "exit3" -> System.exit(3);

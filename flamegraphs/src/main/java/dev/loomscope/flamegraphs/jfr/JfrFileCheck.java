@@ -62,6 +62,19 @@ public final class JfrFileCheck {
      * left out. A file being appended to by its writer can be copied this far.
      */
     public static long completeChunksLength(Path path) throws IOException {
+        return walk(path, Long.MAX_VALUE);
+    }
+
+    /**
+     * Where the first whole chunk of {@code path} that ends at or after {@code epochNanos} begins
+     * (its header's start time plus duration); the complete chunks' length if none does. A reader
+     * of the recent events can skip what comes before.
+     */
+    public static long firstChunkEndingAfter(Path path, long epochNanos) throws IOException {
+        return walk(path, epochNanos);
+    }
+
+    private static long walk(Path path, long stopAtEnd) throws IOException {
         try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ)) {
             long size = ch.size();
             long offset = 0;
@@ -73,6 +86,9 @@ public final class JfrFileCheck {
                 }
                 long chunkSize = header.getLong(8);
                 if (chunkSize < HEADER_SIZE || offset + chunkSize > size) {
+                    break;
+                }
+                if (header.getLong(32) + header.getLong(40) >= stopAtEnd) { // start nanos + duration nanos
                     break;
                 }
                 offset += chunkSize;
