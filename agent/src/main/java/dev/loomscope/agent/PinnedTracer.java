@@ -22,20 +22,21 @@ import jdk.jfr.consumer.RecordedFrame;
  * recording of its own (starting one while the JVM exits can hang it). Parsing every flush costs
  * a server starting thousands of platform threads a second 1% of its CPU (docs/benchmarks.md),
  * and a virtual thread cannot pin before the scheduler has started a carrier thread: so the stream
- * opens only once a carrier exists (looked for every 100 ms), reading from a moment when none did.
+ * opens only once one has been (looked for with every context-switch sample, each second by
+ * default), reading from a moment when none had.
  * The pins the stream had not reached when the app ended, {@link #printRest} reads from the last
  * chunks of the written recording.
  */
 final class PinnedTracer {
     private static final int SHORT_FRAMES = 6;
-    private static final Duration POLL = Duration.ofMillis(100);
+    private static final String CARRIER_GROUP = "CarrierThreads";
     /** Instant.now() against JFR's event times, events committed across a flush: read this much earlier. */
     private static final Duration SLACK = Duration.ofSeconds(2);
 
     private final boolean full;
-    private final Class<?> carrierClass;
     private final Object lock = new Object();
-    private Instant quietSince; // no carrier thread existed then: no pin can end earlier
+    private Instant quietSince; // no carrier thread had been started then: no pin can end earlier
+    private boolean streaming;
     private EventStream stream;
     private boolean stopped;
     private volatile Instant streamedTo; // the live stream had dispatched every flush before this
@@ -50,55 +51,52 @@ final class PinnedTracer {
         }
     }
 
-    private PinnedTracer(boolean full, Instant recordingStart) {
+    /** @param since a moment before the loomscope recording started (it holds the pins to print) */
+    PinnedTracer(boolean full, Instant since) {
         this.full = full;
-        this.carrierClass = carrierClass();
-        this.quietSince = recordingStart;
+        this.quietSince = since;
     }
 
     /**
-     * Starts watching for virtual threads.
-     *
-     * @param recordingStart when the loomscope recording started: it holds jdk.VirtualThreadPinned
-     *     with stacks at the threshold to print
+     * Called with every loomscope.ContextSwitches sample, on JFR's periodic task thread (whose
+     * waits JFR does not record, unlike a thread of ours sleeping between looks): opens the stream
+     * in a thread of its own once virtual threads have run.
      */
-    static PinnedTracer start(boolean full, Instant recordingStart) {
-        PinnedTracer t = new PinnedTracer(full, recordingStart);
-        Thread watcher = new Thread(t::watch, "loomscope-agent-pinned-watch"); // -trace once it streams
-        watcher.setDaemon(true); // never keeps the app alive
-        watcher.start();
-        return t;
-    }
-
-    private void watch() {
-        EventStream s;
-        while (true) {
-            Instant checked = Instant.now();
-            synchronized (lock) {
-                if (stopped) {
-                    return;
-                }
-                if (virtualThreadsRan()) {
-                    try {
-                        s = stream = EventStream.openRepository();
-                    } catch (IOException | RuntimeException e) {
-                        AgentLog.failure("no live trace of pinned virtual threads (they are still recorded)", e);
-                        return;
-                    }
-                    break;
-                }
-                quietSince = checked;
-            }
-            try {
-                Thread.sleep(POLL);
-            } catch (InterruptedException e) {
+    void look() {
+        Instant checked = Instant.now();
+        synchronized (lock) {
+            if (stopped || streaming) {
                 return;
             }
+            if (!virtualThreadsRan()) {
+                quietSince = checked;
+                return;
+            }
+            streaming = true;
         }
-        Thread.currentThread().setName("loomscope-agent-pinned-trace");
+        Thread t = new Thread(this::stream, "loomscope-agent-pinned-trace");
+        t.setDaemon(true); // never keeps the app alive
+        t.start();
+    }
+
+    private void stream() {
+        EventStream s;
+        Instant from;
+        synchronized (lock) {
+            if (stopped) {
+                return;
+            }
+            try {
+                s = stream = EventStream.openRepository();
+            } catch (IOException | RuntimeException e) {
+                AgentLog.failure("no live trace of pinned virtual threads (they are still recorded)", e);
+                return;
+            }
+            from = quietSince.minus(SLACK);
+        }
         try {
             s.setOrdered(false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
-            s.setStartTime(quietSince.minus(SLACK));
+            s.setStartTime(from);
             s.onEvent("jdk.VirtualThreadPinned", this::print);
             s.onFlush(() -> streamedTo = Instant.now());
             s.start(); // until closed
@@ -107,30 +105,25 @@ final class PinnedTracer {
         }
     }
 
-    private boolean virtualThreadsRan() {
-        if (carrierClass == null) {
-            return true; // a JDK without the class: cannot tell, so trace from the start
-        }
+    /**
+     * Whether the group of the scheduler's carrier threads exists: the JDK (21 to 25 at least)
+     * makes it with the first carrier thread. Looking at the thread groups costs next to nothing;
+     * listing every thread ten times a second to look for a carrier cost platform echo 0.1-0.2%
+     * of its CPU (docs/benchmarks.md).
+     */
+    private static boolean virtualThreadsRan() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
         while (root.getParent() != null) {
             root = root.getParent();
         }
-        Thread[] threads = new Thread[root.activeCount() + 16];
-        int n = root.enumerate(threads, true);
+        ThreadGroup[] groups = new ThreadGroup[root.activeGroupCount() + 8];
+        int n = root.enumerate(groups, false);
         for (int i = 0; i < n; i++) {
-            if (carrierClass.isInstance(threads[i])) {
+            if (CARRIER_GROUP.equals(groups[i].getName())) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static Class<?> carrierClass() {
-        try {
-            return Class.forName("jdk.internal.misc.CarrierThread", false, null);
-        } catch (ClassNotFoundException | LinkageError e) {
-            return null;
-        }
     }
 
     private void print(RecordedEvent e) {
@@ -214,14 +207,14 @@ final class PinnedTracer {
 
     /**
      * Prints the pins in the written recording that the live stream did not reach (a short app
-     * ends before the next flush, or before the watcher saw its first virtual thread). Reads only
+     * ends before the next flush, or before the agent saw its first virtual thread). Reads only
      * the chunks that end after the stream's last flush, copied to {@code scratch} (the caller's to
      * delete) when there are chunks before them.
      */
     void printRest(Path recording, Path scratch) throws IOException {
         Instant from;
         synchronized (lock) {
-            if (stream == null && !virtualThreadsRan()) {
+            if (!streaming && !virtualThreadsRan()) {
                 return; // no virtual thread ever ran: nothing can have pinned
             }
             from = (streamedTo != null ? streamedTo : quietSince).minus(SLACK);

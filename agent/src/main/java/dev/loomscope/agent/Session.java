@@ -70,7 +70,13 @@ final class Session {
             throw new IllegalStateException("cannot write to " + o.out().toAbsolutePath() + " (" + e.getMessage()
                     + "); nothing will be recorded: choose another directory with out=...", e);
         }
-        Runnable ctxsw = contextSwitchHook();
+        PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
+                : new PinnedTracer(o.string("trace-pinned").equals("full"), java.time.Instant.now());
+        Runnable counts = contextSwitchHook();
+        Runnable ctxsw = tracer == null ? counts : () -> {
+            counts.run();
+            tracer.look();
+        };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
         Runnable scheduler = schedulerHook();
         if (scheduler != null) {
@@ -108,8 +114,6 @@ final class Session {
         recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
         recording.setDumpOnExit(true);
         recording.start();
-        PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
-                : PinnedTracer.start(o.string("trace-pinned").equals("full"), recording.getStartTime());
         Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, scheduler);
         s.runInfo();
         return s;
