@@ -214,7 +214,7 @@ final class PinnedTracer {
     void printRest(Path recording, Path scratch) throws IOException {
         Instant from;
         synchronized (lock) {
-            if (!streaming && !virtualThreadsRan()) {
+            if (!virtualThreadsRan()) {
                 return; // no virtual thread ever ran: nothing can have pinned
             }
             from = (streamedTo != null ? streamedTo : quietSince).minus(SLACK);
