@@ -3,6 +3,7 @@ package dev.loomscope.agent;
 import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -208,10 +209,10 @@ final class PinnedTracer {
     /**
      * Prints the pins in the written recording that the live stream did not reach (a short app
      * ends before the next flush, or before the agent saw its first virtual thread). Reads only
-     * the chunks that end after the stream's last flush, copied to {@code scratch} (the caller's to
-     * delete) when there are chunks before them.
+     * the chunks that end after the stream's last flush, copied to a scratch file of {@code files}
+     * when there are chunks before them.
      */
-    void printRest(Path recording, Path scratch) throws IOException {
+    void printRest(Path recording, OutputFiles files) throws IOException {
         Instant from;
         synchronized (lock) {
             if (!virtualThreadsRan()) {
@@ -225,17 +226,25 @@ final class PinnedTracer {
         if (offset >= size) {
             return;
         }
-        Path read = recording;
-        if (offset > 0) {
+        if (offset == 0) {
+            printPins(recording, from);
+            return;
+        }
+        Path scratch = files.temporary(".pins.jfr");
+        try {
             try (FileChannel in = FileChannel.open(recording, StandardOpenOption.READ);
-                    FileChannel copy = FileChannel.open(scratch, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-                            StandardOpenOption.TRUNCATE_EXISTING)) {
+                    FileChannel copy = FileChannel.open(scratch, StandardOpenOption.WRITE)) {
                 for (long done = 0; done < size - offset;) {
                     done += in.transferTo(offset + done, size - offset - done, copy);
                 }
             }
-            read = scratch;
+            printPins(scratch, from);
+        } finally {
+            Files.deleteIfExists(scratch);
         }
+    }
+
+    private void printPins(Path read, Instant from) throws IOException {
         try (EventStream file = EventStream.openFile(read)) {
             file.setOrdered(false);
             file.setStartTime(from);

@@ -282,16 +282,10 @@ final class Session {
     }
 
     private void printPinsLeft() {
-        Path scratch = null;
         try {
-            scratch = files.temporary(".pins.jfr");
-            tracer.printRest(tmpJfr, scratch);
+            tracer.printRest(tmpJfr, files);
         } catch (Throwable t) {
             AgentLog.failure("the last pinned virtual threads were not traced (they are in the recording)", t);
-        } finally {
-            if (scratch != null) {
-                scratch.toFile().delete();
-            }
         }
     }
 

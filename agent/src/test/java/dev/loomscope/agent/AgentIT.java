@@ -123,6 +123,17 @@ class AgentIT {
     }
 
     @Test
+    void aPinAtTheEndIsReadFromTheLastChunkOnly() throws Exception {
+        // the recording's first chunk ended seconds before the pin: only the last one is copied and read
+        ChildJvm.Result r = run("out=rec,flame=off,profile=off", "late");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stderr().lines().filter(l -> l.startsWith("loomscope-agent: virtual thread pinned for"))).hasSize(1);
+        assertThat(r.stderr()).contains("at " + PinningApp.class.getName() + "$Init1.<clinit>").doesNotContain("not traced");
+        assertThat(files(".part")).isEmpty();
+        assertThat(files(".jfr")).hasSize(1);
+    }
+
+    @Test
     void blockingInsideANativeFrameThroughAnFfmUpcallIsRecordedAsPinned() throws Exception {
         Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the FFM API is final from JDK 22");
         ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-javaagent:" + AGENT + "=out=rec,label=native,flame=off"),

@@ -8,7 +8,7 @@ import java.util.List;
  * JDK; in synchronized too, which pins on JDK 21-23), sleeps, allocates and runs GCs, then exits
  * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), oom. Or
  * instead: platform (platform threads only, no virtual thread at all), quick (one pin, then exits at
- * once). Prints the agent's threads' names before it ends.
+ * once), late (a new JFR chunk begins, then 3.5 s later one pin and the end). Prints the agent's threads' names before it ends.
  */
 public final class PinningApp {
     static final long PIN_MILLIS = 30;
@@ -39,6 +39,15 @@ public final class PinningApp {
 
     public static void main(String[] args) throws Exception {
         String how = args.length > 0 ? args[0] : "normal";
+        if (how.equals("late")) {
+            try (jdk.jfr.Recording other = new jdk.jfr.Recording()) { // starting a recording begins a new chunk
+                other.start();
+                other.stop();
+            }
+            Thread.sleep(3500); // platform threads only, then one pin just before the end
+            Thread.ofVirtual().start(() -> sink = new Init1()).join();
+            return;
+        }
         if (how.equals("quick")) {
             Thread.ofVirtual().start(() -> sink = new Init1()).join();
             System.out.println("agent threads: " + agentThreads());
