@@ -1,12 +1,14 @@
 package dev.loomscope.agent;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
@@ -85,6 +87,16 @@ final class OutputFiles {
     }
 
     /** The final name the .jfr will get (for the .html beside it). */
+    /** Copies bytes {@code start} to {@code end} of {@code from} (whole chunks of a .jfr) into {@code to}, which exists. */
+    static void copyRange(Path from, long start, long end, Path to) throws IOException {
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+                FileChannel out = FileChannel.open(to, StandardOpenOption.WRITE)) {
+            for (long done = 0; done < end - start; ) {
+                done += in.transferTo(start + done, end - start - done, out);
+            }
+        }
+    }
+
     static Path sibling(Path jfr, String extension) {
         String name = jfr.getFileName().toString();
         return jfr.resolveSibling(name.substring(0, name.length() - 4) + extension);

@@ -2,10 +2,8 @@ package dev.loomscope.agent;
 
 import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -232,12 +230,7 @@ final class PinnedTracer {
         }
         Path scratch = files.temporary(".pins.jfr");
         try {
-            try (FileChannel in = FileChannel.open(recording, StandardOpenOption.READ);
-                    FileChannel copy = FileChannel.open(scratch, StandardOpenOption.WRITE)) {
-                for (long done = 0; done < size - offset;) {
-                    done += in.transferTo(offset + done, size - offset - done, copy);
-                }
-            }
+            OutputFiles.copyRange(recording, offset, size, scratch);
             printPins(scratch, from);
         } finally {
             Files.deleteIfExists(scratch);

@@ -192,13 +192,7 @@ final class Session {
                 Path profile = files.temporary(".snapshot.profile.jfr");
                 try {
                     ProfilerLibrary.load(null).execute("dump,jfr");
-                    try (var in = java.nio.channels.FileChannel.open(tmpProfile, java.nio.file.StandardOpenOption.READ);
-                            var out = java.nio.channels.FileChannel.open(profile, java.nio.file.StandardOpenOption.WRITE)) {
-                        long whole = JfrFileCheck.completeChunksLength(tmpProfile);
-                        for (long done = 0; done < whole; ) {
-                            done += in.transferTo(done, whole - done, out);
-                        }
-                    }
+                    OutputFiles.copyRange(tmpProfile, 0, JfrFileCheck.completeChunksLength(tmpProfile), profile);
                     append(tmp, profile);
                 } catch (ProfilerCommandException e) {
                     Files.deleteIfExists(profile);
