@@ -1,12 +1,11 @@
 package dev.loomscope.analyzer.rules;
 
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.IItemIterable;
-import org.openjdk.jmc.common.item.IMemberAccessor;
 import org.openjdk.jmc.common.item.ItemFilters;
-import org.openjdk.jmc.common.unit.IQuantity;
 import org.openjdk.jmc.flightrecorder.rules.IResult;
 import org.openjdk.jmc.flightrecorder.rules.ResultBuilder;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
@@ -35,17 +34,17 @@ public final class CarrierStarvationRule extends LoomscopeRule {
         long starved = 0;
         long maxQueued = 0;
         for (IItemIterable it : items.apply(ItemFilters.type(TYPE))) {
-            IMemberAccessor<IQuantity, IItem> parallelism = RuleSupport.number(it, "parallelism");
-            IMemberAccessor<IQuantity, IItem> mounted = RuleSupport.number(it, "mountedVirtualThreads");
-            IMemberAccessor<IQuantity, IItem> queued = RuleSupport.number(it, "queuedVirtualThreads");
+            ToLongFunction<IItem> parallelism = RuleSupport.number(it, "parallelism");
+            ToLongFunction<IItem> mounted = RuleSupport.number(it, "mountedVirtualThreads");
+            ToLongFunction<IItem> queued = RuleSupport.number(it, "queuedVirtualThreads");
             if (parallelism == null || mounted == null || queued == null) {
                 continue;
             }
             for (IItem item : it) {
                 samples++;
-                long q = queued.getMember(item).longValue();
+                long q = queued.applyAsLong(item);
                 maxQueued = Math.max(maxQueued, q);
-                if (q > 0 && mounted.getMember(item).longValue() >= parallelism.getMember(item).longValue()) {
+                if (q > 0 && mounted.applyAsLong(item) >= parallelism.applyAsLong(item)) {
                     starved++;
                 }
             }

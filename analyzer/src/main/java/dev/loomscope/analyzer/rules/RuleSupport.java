@@ -1,7 +1,9 @@
 package dev.loomscope.analyzer.rules;
 
+import java.util.function.ToLongFunction;
 import org.openjdk.jmc.common.item.Aggregators;
 import org.openjdk.jmc.common.item.Attribute;
+import org.openjdk.jmc.common.item.IAccessorKey;
 import org.openjdk.jmc.common.item.IAttribute;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
@@ -25,9 +27,25 @@ final class RuleSupport {
         return first == null || last == null ? 0 : last.subtract(first).doubleValueIn(UnitLookup.MILLISECOND);
     }
 
-    /** An accessor for a numeric field of the events in {@code it}, or null when they have none. */
-    static IMemberAccessor<IQuantity, IItem> number(IItemIterable it, String field) {
-        IAttribute<IQuantity> attr = Attribute.attr(field, field, UnitLookup.NUMBER);
+    /**
+     * A reader of a numeric field of the events in {@code it}, or null when they have none. JMC
+     * reads a field with a unit, or an int, as a quantity, and a long without a unit as a raw
+     * number: both are read here.
+     */
+    static ToLongFunction<IItem> number(IItemIterable it, String field) {
+        for (IAccessorKey<?> key : it.getType().getAccessorKeys().keySet()) {
+            if (key.getIdentifier().equals(field)) {
+                IMemberAccessor<?, IItem> accessor = it.getType().getAccessor(key);
+                return item -> accessor.getMember(item) instanceof IQuantity q ? q.longValue()
+                        : accessor.getMember(item) instanceof Number n ? n.longValue() : 0;
+            }
+        }
+        return null;
+    }
+
+    /** An accessor for a text field of the events in {@code it}, or null when they have none. */
+    static IMemberAccessor<String, IItem> text(IItemIterable it, String field) {
+        IAttribute<String> attr = Attribute.attr(field, field, UnitLookup.PLAIN_TEXT);
         return attr.getAccessor(it.getType());
     }
 

@@ -215,6 +215,24 @@ class AnalyzerIT {
 
         JsonNode platformRows = table(json("rules", platform.toString()), "rules").get("rows");
         assertThat(rule(platformRows, "Virtual thread pinning").get("severity").asText()).isEqualTo("ok");
+        // the sleep workload on platform threads starts 1,000 a run, thousands a second: the recording's cost per start matters
+        JsonNode cost = rule(platformRows, "Recording cost of platform thread starts");
+        assertThat(cost.get("finding").asText()).matches("The app started 7,0\\d\\d platform threads in .*");
+        assertThat(cost.get("severity").asText()).isEqualTo(cost.get("finding").asText().contains("async-profiler") ? "warning" : "info");
+        JsonNode virtualCost = rule(table(json("rules", virtual.toString()), "rules").get("rows"), "Recording cost of platform thread starts");
+        assertThat(virtualCost.get("severity").asText()).isEqualTo("ok");
+        assertThat(virtualCost.get("finding").asText()).contains("Too few");
+        assertThat(rule(plainRows, "Recording cost of platform thread starts").get("severity").asText()).isEqualTo("not applicable");
+        // the scheduler's samples are read (their long field too) whenever the recording has them
+        long schedulerSamples = 0;
+        for (JsonNode row : table(json("summary", platform.toString()), "event-counts").get("rows")) {
+            if (row.get("event type").asText().equals("loomscope.SchedulerSample")) {
+                schedulerSamples = row.get("count").asLong();
+            }
+        }
+        if (schedulerSamples > 0) {
+            assertThat(rule(platformRows, "Carrier starvation").get("finding").asText()).startsWith("In 0 of " + schedulerSamples + " scheduler samples");
+        }
         assertThat(Fixtures.cli(dir, "rules", fixture.toString(), "--fail-on-warning").exitCode()).isEqualTo(1);
         assertThat(ok("rules", fixture.toString()).stdout()).contains("Automated analysis").contains("warning");
     }
