@@ -72,7 +72,7 @@ public final class CompareCommand implements Callable<Integer> {
         Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
         List<MetricResult> results = compare.run(grouped, spec.commandLine());
         List<Table> tables = new ArrayList<>();
-        tables.add(CompareView.verdictTable(results));
+        tables.add(CompareView.verdictTable(results, grouped));
         tables.add(CompareView.boxplots(results));
         if (out.format != Format.TEXT) {
             tables.add(CompareView.regressions(results));

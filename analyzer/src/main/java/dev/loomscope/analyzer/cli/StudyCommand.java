@@ -166,6 +166,7 @@ public final class StudyCommand implements Callable<Integer> {
         }
         List<HtmlReport.Part> parts = new ArrayList<>();
         List<String> verdicts = new ArrayList<>();
+        List<String> caveats = new ArrayList<>();
         for (String w : plan.workloads()) {
             List<RecordingSource> sources = byWorkload.getOrDefault(w, List.of());
             if (sources.isEmpty()) {
@@ -176,6 +177,7 @@ public final class StudyCommand implements Callable<Integer> {
             List<RecordingSource> profiled = profiles.getOrDefault(w, List.of());
             parts.add(new HtmlReport.Part(w, groups, results, profiled.isEmpty() ? groups : groups(profiled)));
             CompareView.headlineVerdicts(results).forEach(v -> verdicts.add(w + ": " + v));
+            CompareView.recordingCostCaveats(groups).forEach(c -> caveats.add(w + ": " + c));
         }
         String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
                 + (plan.profiled() ? " (recorded without a CPU profile) and one profiled JVM for the flame graphs" : "") + ", " + plan.warmup()
@@ -185,6 +187,7 @@ public final class StudyCommand implements Callable<Integer> {
         if (verdicts.isEmpty()) {
             stdout.println("no verdicts: no workload finished on both thread kinds");
         }
+        caveats.forEach(stdout::println);
         failures.forEach(f -> stdout.println("failed: " + f));
         stdout.println("report: " + index);
         stdout.flush();

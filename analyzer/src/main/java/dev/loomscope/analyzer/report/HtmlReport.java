@@ -76,7 +76,13 @@ public final class HtmlReport {
             if (verdictCount == 0) {
                 h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
             }
-            h.append("</ul></section>\n");
+            h.append("</ul>\n");
+            for (Part part : parts) {
+                for (String c : CompareView.recordingCostCaveats(part.groups())) {
+                    h.append("<p class='note'>").append(Svg.esc(part.name() == null ? c : part.name() + ": " + c)).append("</p>\n");
+                }
+            }
+            h.append("</section>\n");
             if (!extras.failures().isEmpty()) {
                 h.append("<section id='failures'><h2>Failed runs</h2>\n<ul class='failures'>\n");
                 extras.failures().forEach(f -> h.append("<li>").append(Svg.esc(f)).append("</li>\n"));
