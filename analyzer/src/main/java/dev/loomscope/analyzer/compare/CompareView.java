@@ -69,10 +69,10 @@ public final class CompareView {
                 }
             }
             if (cost >= 0.01) {
-                out.add(String.format(Locale.ROOT, "recording cost: %s's recordings started up to %,.0f platform threads a second%s, and the"
-                        + " recording's work at every thread start and end costs such runs about %.0f%% of their throughput (%s); virtual"
-                        + " threads do not pay it, so these timings lean against %s by about as much%s", g.getKey(), rate,
-                        profiled ? " under async-profiler" : "", 100 * cost, ContextSwitchReducer.START_COST_BASIS, g.getKey(),
+                out.add(String.format(Locale.ROOT, "recording cost: %s's recordings started up to %,.0f platform threads a second%s, and"
+                        + " the recording's work at each start and end costs that about %.0f%% of the throughput, which virtual threads do"
+                        + " not pay (an estimate from loomscope's echo benchmark; 'loomscope rules' says more): these timings lean against"
+                        + " %s by about as much%s", g.getKey(), rate, profiled ? " under async-profiler" : "", 100 * cost, g.getKey(),
                         profiled ? "; time with the agent's profile=off" : ""));
             }
         }
