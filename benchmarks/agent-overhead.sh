@@ -24,7 +24,11 @@
 # directory), e.g. to see what JFR costs with no event enabled:
 #   benchmarks/agent-overhead.sh 6 virtual 30 20 builtin -- 'jfr-none:-XX:StartFlightRecording:settings=none,filename=$OUT/n.jfr'
 #
-# usage: benchmarks/agent-overhead.sh [ROUNDS (6)] [THREADS (virtual)] [RUNS (30)] [WARMUP (20)] [CLIENT (builtin)] [-- NAME:OPTIONS ...]
+# ECHO_ARGS adds options to the echo workload, e.g. ECHO_ARGS='-k --n 40000': keep-alive
+# connections, so a platform-thread server starts a thread per connection (100 a run), not one
+# per request.
+#
+# usage: [ECHO_ARGS=...] benchmarks/agent-overhead.sh [ROUNDS (6)] [THREADS (virtual)] [RUNS (30)] [WARMUP (20)] [CLIENT (builtin)] [-- NAME:OPTIONS ...]
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +43,7 @@ threads=${positional[1]:-virtual}
 runs=${positional[2]:-30}
 warmup=${positional[3]:-20}
 client=${positional[4]:-builtin}
+read -ra echo_args <<<"${ECHO_ARGS:-}"
 
 bench=agent-overhead
 . "$root/benchmarks/setup.sh"
@@ -114,7 +119,7 @@ start() {
     read -ra extra <<<"${opts[$i]}"
     mkfifo "$out/in$i" "$out/out$i"
     "$java" --enable-native-access=ALL-UNNAMED "${extra[@]}" -jar "$workloads" echo --threads "$threads" \
-        --client "$client" --runs "$runs" --warmup "$warmup" --paced <"$out/in$i" >"$out/out$i" 2>"$out/err$i" &
+        --client "$client" --runs "$runs" --warmup "$warmup" --paced "${echo_args[@]}" <"$out/in$i" >"$out/out$i" 2>"$out/err$i" &
     pids[i]=$!
     exec {fd}>"$out/in$i"
     ins[i]=$fd
@@ -149,7 +154,7 @@ finish() {
     medians=$(echo "$summary" | sed 's/.*: median \([0-9.]*\) ms.*process CPU median \([0-9.]*\) ms.*/\1 \2 /')
 }
 
-echo "agent overhead on echo ($threads threads, $client client, n=10000 c=100), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) CPUs:"
+echo "agent overhead on echo ($threads threads, $client client, n=10000 c=100${ECHO_ARGS:+, $ECHO_ARGS}), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) CPUs:"
 echo "$rounds rounds of $n JVMs, each $warmup warm-up runs alone, then $runs measured runs each, interleaved run by run"
 for ((i = 1; i < n; i++)); do
     echo "  ${names[$i]}: ${opts[$i]}"
