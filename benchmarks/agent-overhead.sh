@@ -118,8 +118,8 @@ start() {
     local i=$1 fd extra=()
     read -ra extra <<<"${opts[$i]}"
     mkfifo "$out/in$i" "$out/out$i"
-    "$java" --enable-native-access=ALL-UNNAMED "${extra[@]}" -jar "$workloads" echo --threads "$threads" \
-        --client "$client" --runs "$runs" --warmup "$warmup" --paced "${echo_args[@]}" <"$out/in$i" >"$out/out$i" 2>"$out/err$i" &
+    "$java" --enable-native-access=ALL-UNNAMED "${extra[@]}" -jar "$workloads" echo --threads "$threads" "${echo_args[@]}" \
+        --client "$client" --runs "$runs" --warmup "$warmup" --paced <"$out/in$i" >"$out/out$i" 2>"$out/err$i" &
     pids[i]=$!
     exec {fd}>"$out/in$i"
     ins[i]=$fd

@@ -216,5 +216,10 @@ class WorkloadsTest {
         assertThatThrownBy(() -> args("--n", "x").integer("n", 1, 0, 10)).isInstanceOf(BadArgumentException.class)
                 .hasMessage("--n x: not a whole number");
         assertThatThrownBy(() -> GameOfLifeWorkload.of(args("--channel", "Carrier"))).hasMessageContaining("expected one of BlockingQueue");
+        // a flag before an ab-style -k does not take it for its value
+        Args flags = args("--paced", "-k", "--n", "-5");
+        assertThat(flags.flag("paced")).isTrue();
+        assertThat(flags.flag("k")).isTrue();
+        assertThat(flags.string("n", "1")).isEqualTo("-5");
     }
 }

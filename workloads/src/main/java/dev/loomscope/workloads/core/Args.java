@@ -15,7 +15,7 @@ public final class Args {
     public Args(List<String> args) {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.length() == 2 && a.charAt(0) == '-' && Character.isLetter(a.charAt(1))) {
+            if (shortFlag(a)) {
                 values.put(a.substring(1), "true"); // ab-style -k
                 continue;
             }
@@ -26,12 +26,16 @@ public final class Args {
             int eq = name.indexOf('=');
             if (eq >= 0) {
                 values.put(name.substring(0, eq), name.substring(eq + 1));
-            } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+            } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--") && !shortFlag(args.get(i + 1))) {
                 values.put(name, args.get(++i));
             } else {
                 values.put(name, "true");
             }
         }
+    }
+
+    private static boolean shortFlag(String a) {
+        return a.length() == 2 && a.charAt(0) == '-' && Character.isLetter(a.charAt(1));
     }
 
     public String string(String name, String def) {
