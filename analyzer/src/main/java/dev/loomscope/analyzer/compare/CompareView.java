@@ -62,13 +62,14 @@ public final class CompareView {
             for (RecordingFacts f : g.getValue()) {
                 Double r = f.ctxsw.peakPlatformThreadStartRate(f.summary.first());
                 boolean p = SummaryReducer.asyncProfiler(f.summary.profilingMode);
-                if (r != null && ContextSwitchReducer.startCost(r, p) > cost) {
+                double c = r == null ? 0 : ContextSwitchReducer.startCost(r, p);
+                if (c > cost) {
                     rate = r;
-                    cost = ContextSwitchReducer.startCost(r, p);
+                    cost = c;
                     profiled = p;
                 }
             }
-            if (cost >= 0.01) {
+            if (cost >= ContextSwitchReducer.NOTABLE_START_COST) {
                 out.add(String.format(Locale.ROOT, "recording cost: %s's recordings started up to %,.0f platform threads a second%s, and"
                         + " the recording's work at each start and end costs that about %.0f%% of the throughput, which virtual threads do"
                         + " not pay (an estimate from loomscope's echo benchmark; 'loomscope rules' says more): these timings lean against"

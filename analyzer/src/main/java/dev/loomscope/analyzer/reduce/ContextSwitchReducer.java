@@ -22,6 +22,9 @@ public final class ContextSwitchReducer implements Reducer {
     static final double MEASURED_COST_PROFILED = 0.12;
     static final double MEASURED_COST = 0.04;
 
+    /** The {@link #startCost} from which the analyzer says what the recording costs (the rule, the note under verdicts). */
+    public static final double NOTABLE_START_COST = 0.01;
+
     /** Where {@link #startCost} comes from, for the texts that quote it. */
     public static final String START_COST_BASIS = String.format(Locale.ROOT, "scaled from loomscope's echo benchmark on 2 cores, where %,.0f"
             + " platform thread starts a second cost %.0f%% of throughput under async-profiler and %.0f%% without", MEASURED_RATE,

@@ -36,8 +36,10 @@ final class RuleSupport {
         for (IAccessorKey<?> key : it.getType().getAccessorKeys().keySet()) {
             if (key.getIdentifier().equals(field)) {
                 IMemberAccessor<?, IItem> accessor = it.getType().getAccessor(key);
-                return item -> accessor.getMember(item) instanceof IQuantity q ? q.longValue()
-                        : accessor.getMember(item) instanceof Number n ? n.longValue() : 0;
+                return item -> {
+                    Object v = accessor.getMember(item);
+                    return v instanceof IQuantity q ? q.longValue() : v instanceof Number n ? n.longValue() : 0;
+                };
             }
         }
         return null;

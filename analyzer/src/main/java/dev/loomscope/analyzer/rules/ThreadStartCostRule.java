@@ -73,14 +73,14 @@ public final class ThreadStartCostRule extends LoomscopeRule {
         String mode = profilingMode(items);
         boolean asyncProfiler = SummaryReducer.asyncProfiler(mode);
         double cost = ContextSwitchReducer.startCost(rate, asyncProfiler);
-        String share = cost < 0.01 ? "under 1%" : String.format(Locale.ROOT, "about %.0f%%", 100 * cost);
+        String share = cost < ContextSwitchReducer.NOTABLE_START_COST ? "under 1%" : String.format(Locale.ROOT, "about %.0f%%", 100 * cost);
         String summary = String.format(Locale.ROOT, "The app started %,d platform threads in %.1f s (up to %,.0f a second)%s: the recording's"
                 + " work at every thread start and end costs it %s of its throughput.", started, seconds, rate,
                 asyncProfiler ? " while async-profiler profiled it (" + mode + ")" : "", share);
-        if (cost < 0.01) {
+        if (cost < ContextSwitchReducer.NOTABLE_START_COST) {
             return ok(result, summary);
         }
-        return result.setSeverity(cost >= 0.02 ? Severity.WARNING : Severity.INFO)
+        return result.setSeverity(cost >= 2 * ContextSwitchReducer.NOTABLE_START_COST ? Severity.WARNING : Severity.INFO)
                 .setSummary(summary)
                 .setExplanation("JFR does bookkeeping at every thread start and exit whatever events are enabled, and async-profiler,"
                         + " writing JFR, looks up the name of every thread that starts or ends. The estimate is "
