@@ -78,6 +78,13 @@ class AnalyzerIT {
         // the sleep workload starts 1,000 platform threads a run, 7 runs (the agent counts them: jdk.ThreadStart is off)
         assertThat(figure(json("summary", platform.toString()), "platform threads started").asLong()).isBetween(7000L, 7100L);
         assertThat(figure(json("summary", virtual.toString()), "platform threads started").asLong()).isBetween(0L, 100L);
+        // ... thousands a second in the busiest second, which the summary says costs the app throughput
+        JsonNode platformSummary = json("summary", platform.toString());
+        assertThat(figure(platformSummary, "platform thread starts, busiest second").asDouble()).isGreaterThan(1000);
+        assertThat(table(platformSummary, "summary").get("notes").toString()).contains("recording cost: at this rate of platform thread starts");
+        JsonNode virtualSummary = json("summary", virtual.toString());
+        assertThat(figure(virtualSummary, "platform thread starts, busiest second").asDouble()).isLessThan(200);
+        assertThat(table(virtualSummary, "summary").get("notes").toString()).doesNotContain("recording cost");
     }
 
     /** A copy of {@code recording} whose every chunk header claims JFR format version {@code major}. */
