@@ -12,6 +12,7 @@ public final class Errors {
     public static final int OK = 0;
     public static final int CHECK_FAILED = 1;
     public static final int USAGE = 2;
+    public static final int INTERNAL = 3;
 
     private Errors() {}
 
@@ -41,11 +42,23 @@ public final class Errors {
                 err.println(commandName(cmd) + ": " + bad.getMessage());
                 return USAGE;
             }
-            String what = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
-            err.println(commandName(cmd) + ": internal error: " + what
-                    + (debug(cmd) ? "" : " (run again with --debug for the stack trace)"));
-            return USAGE;
+            return internal(err, commandName(cmd), ex, debug(cmd));
         }
+    }
+
+    /** A bug of loomscope's: one line that says so, exit 3. */
+    static int internal(PrintWriter err, String command, Throwable t, boolean debug) {
+        String what;
+        if (t instanceof dev.loomscope.analyzer.reduce.ReductionFailedException r) {
+            what = r.getMessage(); // "internal error in <reducer> on FILE: ..."
+        } else if (t instanceof OutOfMemoryError) {
+            err.println(command + ": out of memory (give the analyzer more heap, e.g. LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
+            return INTERNAL;
+        } else {
+            what = "internal error: " + (t.getMessage() == null ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + t.getMessage());
+        }
+        err.println(command + ": " + what.replace('\n', ' ') + " (please report" + (debug ? ")" : "; --debug shows the trace)"));
+        return INTERNAL;
     }
 
     /** Bad options or parameters: one line plus a pointer to --help. */

@@ -25,7 +25,7 @@ import picocli.CommandLine.Command;
             StudyCommand.class,
             CommandLine.HelpCommand.class
         },
-        footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input."})
+        footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input, 3 an internal error (a bug: please report it)."})
 public final class Main {
 
     public static void main(String[] args) {
@@ -40,6 +40,15 @@ public final class Main {
         cli.setExecutionExceptionHandler(new Errors.ExecutionHandler());
         cli.setParameterExceptionHandler(new Errors.ParameterHandler());
         cli.setExitCodeExceptionMapper(t -> Errors.USAGE);
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (Error e) {
+            // what picocli does not catch (an Error from a library, out of memory): still one line, exit 3
+            boolean debug = java.util.Arrays.asList(args).contains("--debug");
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return Errors.internal(err, "loomscope", e, debug);
+        }
     }
 }

@@ -172,12 +172,11 @@ public final class StudyCommand implements Callable<Integer> {
             if (sources.isEmpty()) {
                 continue;
             }
-            Map<String, List<RecordingFacts>> groups = groups(sources);
-            List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
+            Judged judged = judge(w, sources);
             List<RecordingSource> profiled = profiles.getOrDefault(w, List.of());
-            parts.add(new HtmlReport.Part(w, groups, results, profiled.isEmpty() ? groups : groups(profiled)));
-            CompareView.headlineVerdicts(results).forEach(v -> verdicts.add(w + ": " + v));
-            CompareView.recordingCostCaveats(groups).forEach(c -> caveats.add(w + ": " + c));
+            parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled)));
+            verdicts.addAll(judged.verdicts());
+            caveats.addAll(judged.caveats());
         }
         String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
                 + (plan.profiled() ? " (recorded without a CPU profile) and one profiled JVM for the flame graphs" : "") + ", " + plan.warmup()
@@ -192,6 +191,17 @@ public final class StudyCommand implements Callable<Integer> {
         stdout.println("report: " + index);
         stdout.flush();
         return failures.isEmpty() && !byWorkload.isEmpty() ? Errors.OK : Errors.CHECK_FAILED;
+    }
+
+    /** One workload's comparison as the study makes it: recordings grouped by thread kind, platform the baseline. */
+    public record Judged(Map<String, List<RecordingFacts>> groups, List<MetricResult> results, List<String> verdicts, List<String> caveats) {}
+
+    /** Compares one workload's recordings: its verdict lines and the caveats under them, each led by the workload's name. */
+    public static Judged judge(String workload, List<RecordingSource> sources) {
+        Map<String, List<RecordingFacts>> groups = groups(sources);
+        List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
+        return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(),
+                CompareView.recordingCostCaveats(groups).stream().map(c -> workload + ": " + c).toList());
     }
 
     private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources) {

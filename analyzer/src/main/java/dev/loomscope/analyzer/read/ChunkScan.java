@@ -26,8 +26,9 @@ public final class ChunkScan {
      * @param warning       what was left out, or null
      * @param unfinishedAt  offset of a last chunk that was still being written (its data up to the
      *                      last flush is readable once marked finished), or -1
+     * @param span          the time those chunks cover, from their headers
      */
-    public record Result(long completeBytes, int chunks, String warning, long unfinishedAt) {}
+    public record Result(long completeBytes, int chunks, String warning, long unfinishedAt, RecordingSpan span) {}
 
     private ChunkScan() {}
 
@@ -45,11 +46,12 @@ public final class ChunkScan {
             long offset = 0;
             int chunks = 0;
             ByteBuffer header = ByteBuffer.allocate(HEADER);
+            RecordingSpan span = new RecordingSpan();
             while (offset < size) {
                 header.clear();
                 int n = ch.read(header, offset);
                 if (n < HEADER) {
-                    return truncated(abs, offset, chunks, "a chunk header is cut short at byte " + offset);
+                    return truncated(abs, offset, chunks, "a chunk header is cut short at byte " + offset, span);
                 }
                 header.flip();
                 if (header.getInt(0) != 0x464C5200) { // "FLR\0"
@@ -58,33 +60,34 @@ public final class ChunkScan {
                 }
                 long chunkSize = header.getLong(8);
                 if (chunkSize == 0 || offset + chunkSize > size) {
-                    return truncated(abs, offset, chunks, "the last chunk (at byte " + offset + ") is incomplete");
+                    return truncated(abs, offset, chunks, "the last chunk (at byte " + offset + ") is incomplete", span);
                 }
                 if (chunkSize < HEADER) {
                     throw new BadInputException(abs + ": corrupted chunk at byte " + offset + " (size field says " + chunkSize
                             + " bytes; the file is damaged)");
                 }
+                span.addChunk(header.getLong(32), header.getLong(40)); // start and duration, in epoch nanoseconds
                 if (header.get(STATE_BYTE) != 0) {
                     // a chunk of a JVM that stopped (or was killed) while recording: its header
                     // describes the data up to its last flush
                     return new Result(offset + chunkSize, chunks + 1, abs + ": the chunk at byte " + offset
-                            + " was still being written when its JVM stopped; read up to its last flush", offset);
+                            + " was still being written when its JVM stopped; read up to its last flush", offset, span);
                 }
                 offset += chunkSize;
                 chunks++;
             }
-            return new Result(size, chunks, null, -1);
+            return new Result(size, chunks, null, -1, span);
         } catch (IOException e) {
             throw new BadInputException(abs + ": cannot read: " + e.getMessage() + " (check the file)", e);
         }
     }
 
-    private static Result truncated(Path abs, long offset, int chunks, String what) {
+    private static Result truncated(Path abs, long offset, int chunks, String what, RecordingSpan span) {
         if (chunks == 0) {
             throw new BadInputException(abs + ": truncated: " + what + " and no chunk before it is complete"
                     + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
         }
         return new Result(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"
-                + (chunks == 1 ? "" : "s") + " before it", -1);
+                + (chunks == 1 ? "" : "s") + " before it", -1, span);
     }
 }

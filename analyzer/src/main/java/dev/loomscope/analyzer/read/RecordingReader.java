@@ -1,10 +1,14 @@
 package dev.loomscope.analyzer.read;
 
+import dev.loomscope.analyzer.read.fast.FastReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -14,29 +18,66 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Streams the events of one recording, one at a time (never a list of them), chunk structure
  * checked first. Warnings (a truncated last chunk) go to {@code warnings}.
+ *
+ * <p>What the parser throws is the file's damage (bad input, located by byte offset); what the
+ * sink throws is the sink's own and passes through untouched: a bug in a reduction is never
+ * reported as a damaged recording.
  */
 public final class RecordingReader {
     private RecordingReader() {}
 
-    public static void read(RecordingSource source, Consumer<RecordedEvent> sink, Consumer<String> warnings) {
-        withReadableParts(source, warnings, parts -> {
-            for (Path part : parts) {
-                try (RecordingFile rf = new RecordingFile(part)) {
-                    while (rf.hasMoreEvents()) {
-                        sink.accept(rf.readEvent());
-                    }
-                } catch (IOException | RuntimeException e) {
-                    throw cannotParse(part, e);
-                }
+    /** Reads every event into {@code sink}; answers the time the recording covers. */
+    public static RecordingSpan read(RecordingSource source, Consumer<RecordedEvent> sink, Consumer<String> warnings) {
+        return withReadableParts(source, warnings, readable -> {
+            for (Part part : readable.parts()) {
+                readPart(part, sink);
             }
-            return null;
+            return readable.span();
         });
+    }
+
+    private static void readPart(Part part, Consumer<RecordedEvent> sink) {
+        RecordingFile rf;
+        try {
+            rf = new RecordingFile(part.readable());
+        } catch (IOException | RuntimeException | InternalError | StackOverflowError | OutOfMemoryError e) {
+            throw damaged(part, e);
+        }
+        try (rf) {
+            while (true) {
+                RecordedEvent e;
+                try {
+                    if (!rf.hasMoreEvents()) {
+                        return;
+                    }
+                    e = rf.readEvent();
+                } catch (IOException | RuntimeException | InternalError | StackOverflowError | OutOfMemoryError ex) {
+                    throw damaged(part, ex);
+                }
+                sink.accept(e);
+            }
+        } catch (IOException e) {
+            throw damaged(part, e); // closing
+        }
+    }
+
+    /**
+     * One file of a recording as the user named it ({@code original}) and as a parser can read it
+     * ({@code readable}: the file itself, or a copy of its complete prefix at the same offsets).
+     */
+    public record Part(Path original, Path readable) {}
+
+    /** The parts of a recording, ready to parse, and the time their chunks cover. */
+    public record Readable(List<Part> parts, RecordingSpan span) {
+        public List<Path> paths() {
+            return parts.stream().map(Part::readable).toList();
+        }
     }
 
     /** What a reader does with the parts of a recording, ready to parse. */
     @FunctionalInterface
     public interface PartsReader<T> {
-        T read(List<Path> readableParts) throws IOException;
+        T read(Readable readable) throws IOException;
     }
 
     /**
@@ -45,8 +86,9 @@ public final class RecordingReader {
      * finished, with a warning each; unreadable parts of a repository skipped with a warning.
      */
     public static <T> T withReadableParts(RecordingSource source, Consumer<String> warnings, PartsReader<T> body) {
-        List<Path> readable = new ArrayList<>();
+        List<Part> readable = new ArrayList<>();
         List<Path> temporaries = new ArrayList<>();
+        RecordingSpan span = new RecordingSpan();
         try {
             for (Path part : source.parts()) {
                 ChunkScan.Result scan;
@@ -59,8 +101,9 @@ public final class RecordingReader {
                     }
                     throw e;
                 }
+                span.add(scan.span());
                 if (scan.warning() == null) {
-                    readable.add(part);
+                    readable.add(new Part(part, part));
                     continue;
                 }
                 warnings.accept(scan.warning());
@@ -71,15 +114,16 @@ public final class RecordingReader {
                     if (scan.unfinishedAt() >= 0) {
                         markFinished(tmp, scan.unfinishedAt() + ChunkScan.STATE_BYTE);
                     }
-                    readable.add(tmp);
+                    readable.add(new Part(part, tmp));
                 } catch (IOException e) {
-                    throw cannotParse(part, e);
+                    throw new BadInputException(part.toAbsolutePath() + ": cannot copy its complete chunks to a temporary file: "
+                            + e.getMessage() + " (check the space in " + System.getProperty("java.io.tmpdir") + ")", e);
                 }
             }
             try {
-                return body.read(readable);
+                return body.read(new Readable(readable, span));
             } catch (IOException e) {
-                throw cannotParse(source.name(), e);
+                throw new BadInputException(source.name().toAbsolutePath() + ": cannot read: " + e.getMessage() + " (check the file)", e);
             }
         } finally {
             for (Path tmp : temporaries) {
@@ -92,17 +136,45 @@ public final class RecordingReader {
         }
     }
 
-    private static BadInputException cannotParse(Path part, Exception e) {
-        if (e instanceof BadInputException b) {
+    /**
+     * A parser stopped on {@code part}: bad input, named by file, chunk and byte offset where the
+     * walk over its structure finds the damage.
+     */
+    public static BadInputException damaged(Part part, Throwable parserError) {
+        return damaged(List.of(part), parserError);
+    }
+
+    /** {@link #damaged(Part, Throwable)} for a parser that read several parts at once: the first damaged part is named. */
+    public static BadInputException damaged(List<Part> parts, Throwable parserError) {
+        if (parserError instanceof BadInputException b) {
             return b;
         }
-        return new ParserRejectedException(part.toAbsolutePath() + ": cannot parse: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-                + " (the recording is damaged or from an unsupported JDK)", e);
+        Path file = parts.get(0).original().toAbsolutePath();
+        FastReader.FormatException located = null;
+        for (Part part : parts) {
+            try {
+                located = FastReader.locateDamage(part.readable(), Files.size(part.readable()));
+            } catch (IOException | RuntimeException e) {
+                // the walk could not say where; the message below says what the parser said
+            }
+            if (located != null) {
+                file = part.original().toAbsolutePath();
+                break;
+            }
+        }
+        String parser = parserError.getMessage() == null ? parserError.getClass().getSimpleName()
+                : parserError.getMessage().strip().replace('\n', ' ');
+        if (located != null) {
+            return new BadInputException(file + ": " + located.getMessage() + " (the recording is damaged; the parser said: " + parser + ")",
+                    parserError);
+        }
+        return new BadInputException(file + ": cannot be parsed: " + parser + " (its chunk structure, metadata and constant pools are sound,"
+                + " so an event's content is damaged or of a kind the JDK's parser rejects)", parserError);
     }
 
     private static void markFinished(Path copy, long stateByte) throws IOException {
-        try (var ch = java.nio.channels.FileChannel.open(copy, java.nio.file.StandardOpenOption.WRITE)) {
-            ch.write(java.nio.ByteBuffer.wrap(new byte[] {0}), stateByte);
+        try (var ch = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {0}), stateByte);
         }
     }
 

@@ -54,7 +54,7 @@ public final class RecordingFacts {
     public static RecordingFacts of(RecordingSource source) {
         RecordingFacts f = new RecordingFacts(source);
         try {
-            RecordingReader.read(source, (RecordedEvent recorded) -> f.add(new JdkEvent(recorded)), f.warnings::add);
+            f.summary.span(RecordingReader.read(source, (RecordedEvent recorded) -> f.add(new JdkEvent(recorded)), f.warnings::add));
             return f;
         } catch (ParserRejectedException rejected) {
             RecordingFacts viaJmc = new RecordingFacts(source);
@@ -81,12 +81,30 @@ public final class RecordingFacts {
         dispatch(byType, e);
     }
 
-    private static void dispatch(Map<String, List<Reducer>> index, JfrEvent e) {
+    private void dispatch(Map<String, List<Reducer>> index, JfrEvent e) {
         for (Reducer r : index.getOrDefault(null, List.of())) {
-            r.add(e);
+            reduce(r, e);
         }
         for (Reducer r : index.getOrDefault(e.type(), List.of())) {
-            r.add(e);
+            reduce(r, e);
+        }
+    }
+
+    /**
+     * One event into one reducer. An event that breaks the schema (a required field missing) is the
+     * file's fault; anything else a reducer throws is loomscope's.
+     */
+    private void reduce(Reducer r, JfrEvent e) {
+        guard(r, () -> r.add(e));
+    }
+
+    private void guard(Reducer r, Runnable work) {
+        try {
+            work.run();
+        } catch (BadInputException bad) {
+            throw new BadInputException(source.name().toAbsolutePath() + ": " + bad.getMessage(), bad);
+        } catch (RuntimeException bug) {
+            throw new ReductionFailedException(r.getClass().getSimpleName(), source.name(), bug);
         }
     }
 
@@ -103,21 +121,23 @@ public final class RecordingFacts {
         wanted.addAll(SummaryReducer.DECODED);
         try {
             RecordingReader.withReadableParts(source, f.warnings::add, parts -> {
-                for (Path part : parts) {
+                for (Path part : parts.paths()) {
                     FastReader.Result r = FastReader.read(part, Files.size(part), wanted, e -> {
                         if (SummaryReducer.DECODED.contains(e.type())) {
-                            f.summary.fields(e);
+                            f.guard(f.summary, () -> f.summary.fields(e));
                         }
-                        dispatch(byType, e);
+                        f.dispatch(byType, e);
                     });
-                    f.summary.counted(r.counts(), r.first(), r.last());
+                    f.summary.counted(r.counts());
                 }
+                f.summary.span(parts.span());
                 return null;
             });
             return f;
         } catch (ParserRejectedException e) {
             return of(source); // a format only JMC's parser reads
-        } catch (IllegalStateException | IllegalArgumentException | ClassCastException | IndexOutOfBoundsException e) {
+        } catch (FastReader.FormatException | FastReader.UnsupportedException e) {
+            // the JDK's parser reads formats the fast reader leaves to it; on damage it stops too, and says where
             RecordingFacts slow = of(source);
             slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (the fast reader stopped: " + e.getMessage() + ")");
             return slow;

@@ -1,11 +1,17 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.analyzer.read.BadInputException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** loomscope.WorkloadRun events: one record per run (a few per recording). */
+/**
+ * loomscope.WorkloadRun events: one record per run (a few per recording). Any app may emit them:
+ * the required fields are {@link #REQUIRED} (and the event's duration, the run's time); every other
+ * field is optional and read only when present, and fields this version does not know are ignored.
+ */
 public final class RunsReducer implements Reducer {
+    public static final List<String> REQUIRED = List.of("workload", "threadKind", "runIndex", "warmup", "units");
 
     /** One workload run. */
     public record WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit,
@@ -20,10 +26,22 @@ public final class RunsReducer implements Reducer {
 
     @Override
     public void add(JfrEvent e) {
+        for (String field : REQUIRED) {
+            if (!e.hasField(field)) {
+                throw new BadInputException("a loomscope.WorkloadRun event has no field '" + field + "', which the event schema requires"
+                        + " (required: " + String.join(", ", REQUIRED) + "; the others are optional)");
+            }
+        }
+        String unit = e.hasField("unit") ? e.string("unit") : null;
         runs.add(new WorkloadRun(e.string("workload"), e.string("threadKind"), (int) e.longValue("runIndex"), e.bool("warmup"),
-                e.longValue("units"), e.hasField("unit") ? e.string("unit") : "units", e.string("params"),
-                e.duration().toNanos() / 1e6, e.doubleValue("p50LatencyMs"), e.doubleValue("p99LatencyMs"),
+                e.longValue("units"), unit == null || unit.isBlank() ? "units" : unit, e.hasField("params") ? e.string("params") : null,
+                e.duration().toNanos() / 1e6, optionalDouble(e, "p50LatencyMs"), optionalDouble(e, "p99LatencyMs"),
                 e.startTime().toEpochMilli()));
+    }
+
+    /** An optional number: NaN when the event does not have the field. */
+    private static double optionalDouble(JfrEvent e, String field) {
+        return e.hasField(field) ? e.doubleValue(field) : Double.NaN;
     }
 
     public List<WorkloadRun> runs() {

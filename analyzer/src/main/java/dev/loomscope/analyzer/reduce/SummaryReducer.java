@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.analyzer.read.RecordingSpan;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,9 @@ public final class SummaryReducer implements Reducer {
     private final Map<String, Long> counts = new TreeMap<>();
     private Instant first;
     private Instant last;
+    /** The events' own extent: the span only where no chunk header says it (JMC reading a format before JDK 11's). */
+    private Instant firstEvent;
+    private Instant lastEvent;
     public String label;
     public String threadKind;
     public String profilingMode;
@@ -41,27 +45,27 @@ public final class SummaryReducer implements Reducer {
         counts.merge(e.type(), 1L, Long::sum);
         Instant s = e.startTime();
         Instant end = e.endTime();
-        if (first == null || s.isBefore(first)) {
-            first = s;
+        if (firstEvent == null || s.isBefore(firstEvent)) {
+            firstEvent = s;
         }
-        if (last == null || end.isAfter(last)) {
-            last = end;
+        if (lastEvent == null || end.isAfter(lastEvent)) {
+            lastEvent = end;
         }
         fields(e);
     }
 
+    /** The recording's span, from its chunk headers (see {@link RecordingSpan}). */
+    public void span(RecordingSpan span) {
+        first = span.first();
+        last = span.last();
+    }
+
     /**
-     * Counts and span from a reader that counted without decoding (the fast reader: span from the
-     * chunk headers); threads started are the counts of their start events.
+     * Counts from a reader that counted without decoding (the fast reader); threads started are the
+     * counts of their start events.
      */
-    public void counted(Map<String, Long> byType, Instant from, Instant to) {
+    public void counted(Map<String, Long> byType) {
         byType.forEach((t, n) -> counts.merge(t, n, Long::sum));
-        if (from != null && (first == null || from.isBefore(first))) {
-            first = from;
-        }
-        if (to != null && (last == null || to.isAfter(last))) {
-            last = to;
-        }
         virtualThreadsStarted = count("jdk.VirtualThreadStart");
         threadStartEvents = count("jdk.ThreadStart");
     }
@@ -116,15 +120,19 @@ public final class SummaryReducer implements Reducer {
         return counts.getOrDefault(type, 0L);
     }
 
+    /** Where the recording starts: its earliest chunk's start; the earliest event's where no chunk header was read. */
     public Instant first() {
-        return first;
+        return first != null ? first : firstEvent;
     }
 
+    /** Where the recording ends: its latest chunk's end; the latest event's where no chunk header was read. */
     public Instant last() {
-        return last;
+        return last != null ? last : lastEvent;
     }
 
     public double spanSeconds() {
-        return first == null ? Double.NaN : (last.toEpochMilli() - first.toEpochMilli()) / 1e3;
+        Instant from = first();
+        Instant to = last();
+        return from == null ? Double.NaN : java.time.Duration.between(from, to).toNanos() / 1e9;
     }
 }

@@ -50,7 +50,13 @@ public final class RulesRunner {
     public static List<Finding> run(RecordingSource source, Consumer<String> warnings) {
         IItemCollection items;
         try {
-            items = RecordingReader.withReadableParts(source, warnings, parts -> load(source, parts));
+            items = RecordingReader.withReadableParts(source, warnings, readable -> {
+                try {
+                    return JmcReader.load(readable.paths());
+                } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException | InternalError | StackOverflowError e) {
+                    throw RecordingReader.damaged(readable.parts(), e);
+                }
+            });
         } catch (ParserRejectedException olderFormat) {
             items = load(source, source.parts()); // a version the JDK does not read: JMC's parser reads the files as they are
         }

@@ -31,4 +31,16 @@ class MainTest {
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.err()).startsWith("loomscope: Unknown option: '--no-such-option'");
     }
+
+    @Test
+    void aReducersFailureIsAnInternalErrorWithExitThree() {
+        StringWriter err = new StringWriter();
+        var bug = new dev.loomscope.analyzer.reduce.ReductionFailedException("RunsReducer", java.nio.file.Path.of("/data/a.jfr"),
+                new IllegalArgumentException("no field p50LatencyMs"));
+        int code = Errors.internal(new PrintWriter(err, true), "loomscope summary", bug, false);
+        assertThat(code).isEqualTo(3);
+        assertThat(err.toString().strip()).isEqualTo("loomscope summary: internal error in RunsReducer on /data/a.jfr: no field p50LatencyMs"
+                + " (please report; --debug shows the trace)");
+        assertThat(run("--help").out().replaceAll("\\s+", " ")).contains("3 an internal error (a bug: please report it)");
+    }
 }

@@ -111,7 +111,7 @@ final class Cursor {
                 return new String(bytes(len), StandardCharsets.ISO_8859_1);
             }
             default:
-                throw new IllegalStateException("unknown string encoding " + enc + " at chunk offset " + (pos - 1));
+                throw new IllegalStateException("unknown string encoding " + enc);
         }
     }
 
@@ -131,7 +131,7 @@ final class Cursor {
                     readChar();
                 }
             }
-            default -> throw new IllegalStateException("unknown string encoding " + enc + " at chunk offset " + (pos - 1));
+            default -> throw new IllegalStateException("unknown string encoding " + enc);
         }
     }
 

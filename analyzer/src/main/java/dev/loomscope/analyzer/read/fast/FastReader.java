@@ -36,8 +36,28 @@ public final class FastReader {
     private static final Set<String> UNRESOLVED = Set.of("java.lang.Thread", "jdk.types.StackTrace", "jdk.types.Method", "java.lang.Class",
             "jdk.types.Symbol", "jdk.types.ClassLoader", "jdk.types.Package", "jdk.types.Module", "jdk.types.ThreadGroup", "jdk.types.StackFrame");
 
-    /** Events by type, the span from the chunk headers, and how many chunks. */
-    public record Result(Map<String, Long> counts, Instant first, Instant last, int chunks) {}
+    /** Events by type, and how many chunks. */
+    public record Result(Map<String, Long> counts, int chunks) {}
+
+    /** A chunk in a format this reader leaves to the JDK's parser (1.x, JDK 11-13). */
+    public static final class UnsupportedException extends RuntimeException {
+        UnsupportedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The bytes of a chunk do not follow JFR's format: which chunk (1-based, and where it starts)
+     * and the byte offset in the file where reading stopped.
+     */
+    public static final class FormatException extends RuntimeException {
+        public final long offset;
+
+        FormatException(int chunk, long chunkStart, long offset, String what, Throwable cause) {
+            super("damaged at byte " + offset + " (chunk " + chunk + ", which starts at byte " + chunkStart + "): " + what, cause);
+            this.offset = offset;
+        }
+    }
 
     private FastReader() {}
 
@@ -48,8 +68,6 @@ public final class FastReader {
      */
     public static Result read(Path file, long bytes, Set<String> wanted, Consumer<FastEvent> sink) throws IOException {
         Map<String, Long> counts = new TreeMap<>();
-        Instant first = null;
-        Instant last = null;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             List<long[]> chunks = new ArrayList<>();
             long offset = 0;
@@ -57,11 +75,11 @@ public final class FastReader {
                 ByteBuffer head = ch.map(FileChannel.MapMode.READ_ONLY, offset, 68);
                 long size = head.getLong(8);
                 if (head.getInt(0) != 0x464C5200 || size < 68 || offset + size > bytes || size > Integer.MAX_VALUE) {
-                    throw new IllegalStateException("unexpected chunk header at byte " + offset);
+                    throw new FormatException(chunks.size() + 1, offset, offset, "not a chunk header", null);
                 }
                 if (head.getShort(4) != 2) {
                     // written and tested against format 2 (JDK 14+); 1.x (JDK 11-13) goes to the JDK's parser
-                    throw new IllegalStateException("JFR format " + head.getShort(4) + "." + head.getShort(6) + " at byte " + offset);
+                    throw new UnsupportedException("JFR format " + head.getShort(4) + "." + head.getShort(6) + " at byte " + offset);
                 }
                 chunks.add(new long[] {offset, size});
                 offset += size;
@@ -69,10 +87,16 @@ public final class FastReader {
             int threads = Math.max(1, Math.min(chunks.size(), Runtime.getRuntime().availableProcessors()));
             try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
                 List<Future<Chunk>> futures = new ArrayList<>();
-                for (long[] c : chunks) {
+                for (int i = 0; i < chunks.size(); i++) {
+                    long[] c = chunks.get(i);
+                    int number = i + 1;
                     futures.add(pool.submit(() -> {
                         Chunk chunk = new Chunk(ch.map(FileChannel.MapMode.READ_ONLY, c[0], c[1]));
-                        chunk.read(wanted);
+                        try {
+                            chunk.read(wanted);
+                        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                            throw new FormatException(number, c[0], c[0] + chunk.position(), what(e), e);
+                        }
                         return chunk;
                     }));
                 }
@@ -81,16 +105,42 @@ public final class FastReader {
                     c.counts.forEach((t, n) -> counts.merge(t, n, Long::sum));
                     c.decoded.forEach(sink);
                     c.decoded.clear();
-                    if (c.firstTicks <= c.lastTicks) {
-                        Instant from = c.instant(c.firstTicks);
-                        Instant to = c.instant(c.lastTicks);
-                        first = first == null || from.isBefore(first) ? from : first;
-                        last = last == null || to.isAfter(last) ? to : last;
-                    }
                 }
             }
-            return new Result(counts, first, last, chunks.size());
+            return new Result(counts, chunks.size());
         }
+    }
+
+    /**
+     * Where {@code file}'s first {@code bytes} break JFR's format, by a walk over every chunk's
+     * metadata, constant pools and event headers; null when the walk finds nothing wrong.
+     */
+    public static FormatException locateDamage(Path file, long bytes) throws IOException {
+        try {
+            read(file, bytes, Set.of(), e -> { });
+            return null;
+        } catch (FormatException e) {
+            return e;
+        }
+    }
+
+    private static String what(Throwable e) {
+        if (e instanceof IndexOutOfBoundsException || e instanceof java.nio.BufferUnderflowException) {
+            return "a length or an offset points past the end of its chunk";
+        }
+        if (e instanceof NegativeArraySizeException) {
+            return "a negative length";
+        }
+        if (e instanceof OutOfMemoryError) {
+            return "a length too large to be real";
+        }
+        if (e instanceof StackOverflowError) {
+            return "the metadata nests deeper than any real recording";
+        }
+        if (e instanceof NullPointerException || e instanceof NumberFormatException) {
+            return "the chunk's metadata is incomplete (" + e.getClass().getSimpleName() + ")";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private static Chunk join(Future<Chunk> f) throws IOException {
@@ -117,11 +167,11 @@ public final class FastReader {
         final long startNanos;
         final long startTicks;
         final double ticksPerNano;
-        long firstTicks = Long.MAX_VALUE;
+        /** The cursor in use (metadata or events), for where an error stopped it. */
+        Cursor active;
         /** The raw value of the last integer field read, and the start time of the event being decoded. */
         long lastTicksRead;
         long eventStartTicks;
-        long lastTicks = Long.MIN_VALUE;
         Metadata meta;
         long stringTypeId = -1;
         /** Kept pools: type id -> entry id -> value (a String or a field map). */
@@ -142,7 +192,11 @@ public final class FastReader {
 
         void read(Set<String> wanted) {
             long metaOffset = buf.getLong(24);
-            meta = Metadata.parse(new Cursor(buf, compressed, (int) metaOffset));
+            if (metaOffset < 68 || metaOffset >= buf.limit()) {
+                throw new IllegalStateException("the metadata offset " + metaOffset + " lies outside the chunk");
+            }
+            active = new Cursor(buf, compressed, (int) metaOffset);
+            meta = Metadata.parse(active);
             Long s = meta.idsByName.get("java.lang.String");
             stringTypeId = s == null ? -1 : s;
             Set<Long> wantedIds = new HashSet<>();
@@ -163,12 +217,14 @@ public final class FastReader {
             }
             Map<Long, long[]> countsById = new HashMap<>();
             Cursor c = new Cursor(buf, compressed, 68);
+            active = c;
             int limit = buf.limit();
             while (c.pos < limit) {
                 int at = c.pos;
                 int size = c.readInt();
                 if (size <= 0 || at + size > limit) {
-                    throw new IllegalStateException("bad event size " + size + " at chunk offset " + at);
+                    c.pos = at;
+                    throw new IllegalStateException("an event's size is " + size + " bytes");
                 }
                 long type = c.readLong();
                 if (type == 1) {
@@ -177,13 +233,10 @@ public final class FastReader {
                     countsById.computeIfAbsent(type, k -> new long[1])[0]++;
                     Metadata.JfrClass cls = meta.classes.get(type);
                     if (cls == null) {
-                        throw new IllegalStateException("event of unknown type " + type + " at chunk offset " + at);
+                        throw new IllegalStateException("an event of type " + type + ", which the chunk's metadata does not define");
                     }
                     if (wantedIds.contains(type)) {
-                        span(new Cursor(buf, compressed, c.pos), cls);
                         decoded.add(new FastEvent(cls.name(), decodeFields(c, cls), this::resolve));
-                    } else {
-                        span(c, cls);
                     }
                 }
                 c.pos = at + size;
@@ -194,16 +247,9 @@ public final class FastReader {
             });
         }
 
-        /** Every event starts with its start time, and its duration when it has one: they give the span. */
-        private void span(Cursor c, Metadata.JfrClass cls) {
-            List<Metadata.Field> f = cls.fields();
-            if (f.isEmpty() || !f.get(0).name().equals("startTime")) {
-                return;
-            }
-            long start = c.readLong();
-            long duration = f.size() > 1 && f.get(1).name().equals("duration") ? c.readLong() : 0;
-            firstTicks = Math.min(firstTicks, start);
-            lastTicks = Math.max(lastTicks, start + duration);
+        /** Where reading stopped, in the chunk. */
+        long position() {
+            return active == null ? 0 : active.pos;
         }
 
         Instant instant(long ticks) {
@@ -225,7 +271,7 @@ public final class FastReader {
                 int count = c.readInt();
                 Metadata.JfrClass cls = meta.classes.get(typeId);
                 if (cls == null) {
-                    throw new IllegalStateException("constant pool of unknown type " + typeId);
+                    throw new IllegalStateException("a constant pool of type " + typeId + ", which the chunk's metadata does not define");
                 }
                 boolean kept = keep.contains(typeId);
                 Map<Long, Object> pool = kept ? pools.computeIfAbsent(typeId, k -> new HashMap<>()) : null;
