@@ -46,11 +46,12 @@ final class Session {
     private final PinnedTracer tracer;
     private final Runnable ctxswHook;
     private final Runnable schedulerHook;
+    private final Path repository;
     private boolean finished;
     private Path written;
 
     private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
-            PinnedTracer tracer, Runnable ctxswHook, Runnable schedulerHook) {
+            PinnedTracer tracer, Runnable ctxswHook, Runnable schedulerHook, Path repository) {
         this.options = options;
         this.files = files;
         this.tmpJfr = tmpJfr;
@@ -60,6 +61,7 @@ final class Session {
         this.tracer = tracer;
         this.ctxswHook = ctxswHook;
         this.schedulerHook = schedulerHook;
+        this.repository = repository;
     }
 
     static Session start(AgentOptions o) throws Exception {
@@ -102,6 +104,12 @@ final class Session {
                 tmpProfile = null;
             }
         }
+        Path repository = null;
+        try {
+            repository = PrivateRepository.use(files.dir());
+        } catch (Exception e) {
+            AgentLog.warn("JFR's disk repository stays in " + System.getProperty("java.io.tmpdir") + ", readable by other users: " + e);
+        }
         Recording recording = new Recording(RecordingSettings.build(o, jfrSampling));
         recording.setName("loomscope");
         recording.setToDisk(true);
@@ -114,7 +122,7 @@ final class Session {
         recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
         recording.setDumpOnExit(true);
         recording.start();
-        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, scheduler);
+        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, scheduler, repository);
         s.runInfo();
         return s;
     }
@@ -270,6 +278,9 @@ final class Session {
         }
         if (options.on("flame")) {
             writeFlame(written);
+        }
+        if (atExit) {
+            PrivateRepository.removeIfEmpty(repository);
         }
         AgentLog.warn("recording written to " + written);
         return written;

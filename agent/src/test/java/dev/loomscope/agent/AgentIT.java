@@ -184,6 +184,40 @@ class AgentIT {
     }
 
     @Test
+    void jfrsDiskRepositoryIsPrivateUnderOutAndSurvivesKill9() throws Exception {
+        List<String> cmd = List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + AGENT + "=out=rec,profile=off,trace-pinned=off", "-cp", System.getProperty("java.class.path"),
+                PinningApp.class.getName(), "wait");
+        Path log = dir.resolve("out.log");
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.readString(log).contains("waiting") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            Thread.sleep(1500); // JFR flushes its chunk about once a second
+            Path base = dir.resolve("rec/jfr-repository");
+            assertThat(Files.getPosixFilePermissions(base)).as(Files.readString(log)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+            Path repository;
+            try (Stream<Path> s = Files.list(base)) {
+                repository = s.filter(d -> d.getFileName().toString().endsWith("_" + p.pid())).findFirst().orElseThrow();
+            }
+            assertThat(Path.of(System.getProperty("java.io.tmpdir")).resolve(repository.getFileName())).doesNotExist();
+            p.destroyForcibly().waitFor(); // kill -9: no hook runs
+            List<Path> chunks;
+            try (Stream<Path> s = Files.list(repository)) {
+                chunks = s.filter(c -> c.getFileName().toString().endsWith(".jfr")).toList();
+            }
+            assertThat(chunks).isNotEmpty();
+            byte[] head = Files.readAllBytes(chunks.get(0));
+            assertThat(new String(head, 0, 3, java.nio.charset.StandardCharsets.ISO_8859_1)).isEqualTo("FLR");
+            assertThat(head.length).isGreaterThan(1000);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
     void outOfMemoryErrorThatEndsTheAppKeepsTheRecording() throws Exception {
         ChildJvm.Result r = run("out=rec,profile=off", "oom", "-Xmx96m");
         assertThat(r.exitCode()).isEqualTo(1);
