@@ -1,12 +1,14 @@
 #!/bin/sh
-# Speed of `loomscope summary` on a large recording, beside the JDK's own `jfr summary` and
-# `jfr view gc-pauses` (same JDK, same file), alternating, ROUNDS times each. The CLI runs with
-# -Xmx512m: finishing is the proof that its heap stays under 512 MB. Prints seconds, MB/s and
-# peak RSS per tool (RSS counts the file pages the readers map; GNU time is needed for it).
+# Speed and memory of every reducing `loomscope` command on a large recording, beside the nearest
+# command of the JDK's own `jfr` tool (same JDK, same file) and the physical floor (one pass over
+# the file from the page cache: `cat FILE > /dev/null`), alternating, ROUNDS times each. The CLI
+# runs with -Xmx512m. Prints seconds, MB/s and peak RSS (GNU time) per run, then the medians and
+# each command's speed-up over its jfr counterpart.
 #
-# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)]
+# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("summary pinning gc heap ctxsw flame rules")]
 # Without a recording it makes one of about 1.2 GB: the sleep workload (100,000 tasks of 21 ms,
 # 330 runs, about 2.5 minutes) under the agent, whose default settings record every sleep.
+# A command still running after LIMIT seconds (default 600) is stopped and reported as such.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +18,8 @@ jdk="$LOOMSCOPE_JAVA_HOME"
 
 file=${1:-}
 rounds=${2:-3}
+commands=${3:-"summary pinning gc heap ctxsw flame rules"}
+limit=${LIMIT:-600}
 if [ -z "$file" ]; then
     dir=$(mktemp -d)
     echo "analyzer-speed: recording the sleep workload into $dir (about 2.5 minutes)" >&2
@@ -25,27 +29,61 @@ if [ -z "$file" ]; then
     file=$(ls "$dir"/*.jfr)
 fi
 mb=$(( $(wc -c <"$file") / 1000000 ))
-echo "file: $file ($mb MB), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) cores"
+echo "file: $file ($mb MB), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) cores, $(date -u +%Y-%m-%d)"
+[ -x /usr/bin/time ] || { echo "$bench: GNU time (/usr/bin/time) is needed for the peak RSS (apt-get install time)" >&2; exit 2; }
 
-timed() { # label command...: prints "label seconds MB/s rss-MB"
+results=$(mktemp)
+tmp=$(mktemp)
+out=$(mktemp -d)
+timed() { # label command...: one line, and "label seconds rss-MB" into $results
     label=$1
     shift
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f "%e %M" -o "$tmp" "$@" >/dev/null 2>&1
-        awk -v l="$label" -v mb="$mb" '{ printf "%-24s %7.2f s  %7.0f MB/s  %6.0f MB RSS\n", l, $1, mb / $1, $2 / 1024 }' "$tmp"
+    if /usr/bin/time -f "%e %M" -o "$tmp" timeout "$limit" "$@" >/dev/null 2>"$out/err"; then
+        status=ok
     else
-        start=$(date +%s.%N)
-        "$@" >/dev/null 2>&1
-        awk -v l="$label" -v mb="$mb" -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%-24s %7.2f s  %7.0f MB/s\n", l, e - s, mb / (e - s) }'
+        status="failed: $(tail -n 1 "$out/err" | cut -c1-100)"
+        grep -q "Command exited with non-zero status 124" "$tmp" && status="stopped after $limit s"
     fi
+    set -- $(tail -n 1 "$tmp")
+    printf "%-34s %8.2f s  %6.0f MB/s  %6.0f MB RSS  %s\n" "$label" "$1" "$(echo "$mb $1" | awk '{ print $1 / $2 }')" "$(($2 / 1024))" "$status"
+    [ "$status" = ok ] && echo "$label	$1	$(($2 / 1024))" >>"$results"
+    return 0
 }
-tmp=$(mktemp)
+
 r=1
 while [ "$r" -le "$rounds" ]; do
     echo "round $r"
-    LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope summary" "$root/loomscope" summary "$file"
+    timed "cat (one pass from page cache)" sh -c "cat '$file' >/dev/null"
+    for c in $commands; do
+        case "$c" in
+            flame) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope flame" "$root/loomscope" flame "$file" -o "$out/flame.html" ;;
+            *) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope $c" "$root/loomscope" "$c" "$file" ;;
+        esac
+    done
     timed "jfr summary" "$jdk/bin/jfr" summary "$file"
     timed "jfr view gc-pauses" "$jdk/bin/jfr" view gc-pauses "$file"
+    case " $commands " in *" pinning "*) timed "jfr view pinned-threads" "$jdk/bin/jfr" view pinned-threads "$file" ;; esac
     r=$((r + 1))
 done
-rm -f "$tmp"
+
+echo
+echo "medians over $rounds rounds (the speed-up is over the jfr command named; the floor is cat's time):"
+awk -F'\t' -v mb="$mb" '
+    { n[$1]++; t[$1, n[$1]] = $2; if ($3 > rss[$1]) rss[$1] = $3 }
+    function median(l,   i, j, k, v, c) {
+        c = n[l]; for (i = 1; i <= c; i++) v[i] = t[l, i]
+        for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { k = v[i]; v[i] = v[j]; v[j] = k }
+        return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+    }
+    END {
+        floor = median("cat (one pass from page cache)")
+        for (l in n) m[l] = median(l)
+        ref["loomscope summary"] = "jfr summary"; ref["loomscope pinning"] = "jfr view pinned-threads"
+        for (l in n) if (l ~ /^loomscope / && !(l in ref)) ref[l] = "jfr view gc-pauses"
+        for (l in n) {
+            line = sprintf("%-34s %8.2f s  %6.0f MB/s  peak %6.0f MB RSS  %5.1fx the floor", l, m[l], mb / m[l], rss[l], m[l] / floor)
+            if ((l in ref) && (ref[l] in m)) line = line sprintf("  %5.1fx faster than %s", m[ref[l]] / m[l], ref[l])
+            print line
+        }
+    }' "$results" | sort
+rm -rf "$results" "$tmp" "$out"

@@ -17,11 +17,6 @@ public final class InputArgs {
         return Inputs.resolve(inputs);
     }
 
-    /** What {@code summary} needs of every input, by the fast reader, files in parallel. */
-    public List<RecordingFacts> summaries() {
-        return Analysis.of(sources(), RecordingFacts::summaryOf);
-    }
-
     /** Reads and reduces every input, files in parallel. */
     public List<RecordingFacts> facts() {
         return Analysis.of(sources());

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 public final class SummaryCommand extends ViewCommand {
     @Override
     List<RecordingFacts> read() {
-        return in.summaries();
+        return in.facts();
     }
 
     @Override

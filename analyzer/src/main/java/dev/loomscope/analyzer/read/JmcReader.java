@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import jdk.jfr.consumer.RecordedStackTrace;
 import org.openjdk.jmc.common.IMCThread;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
@@ -159,7 +158,7 @@ public final class JmcReader {
         }
 
         @Override
-        public RecordedStackTrace stackTrace() {
+        public List<dev.loomscope.analyzer.reduce.Frame> stackFrames() {
             return null;
         }
 

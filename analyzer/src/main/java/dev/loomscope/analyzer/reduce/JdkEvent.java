@@ -2,7 +2,10 @@ package dev.loomscope.analyzer.reduce;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedObject;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
@@ -65,8 +68,16 @@ public record JdkEvent(RecordedEvent e) implements JfrEvent {
     }
 
     @Override
-    public RecordedStackTrace stackTrace() {
-        return e.getStackTrace();
+    public List<Frame> stackFrames() {
+        RecordedStackTrace st = e.getStackTrace();
+        if (st == null) {
+            return null;
+        }
+        List<Frame> out = new ArrayList<>(st.getFrames().size());
+        for (RecordedFrame f : st.getFrames()) {
+            out.add(new Frame(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber()));
+        }
+        return out;
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.loomscope.analyzer.reduce;
 
 import java.time.Duration;
 import java.time.Instant;
-import jdk.jfr.consumer.RecordedStackTrace;
+import java.util.List;
 
 /**
  * An event as the reducers see it, whichever parser read it: the JDK's ({@link JdkEvent}) or the
@@ -33,8 +33,8 @@ public interface JfrEvent {
     /** A number inside a nested object field (e.g. heapSpace.committedSize), or null. */
     Long nestedLong(String field, String member);
 
-    /** The stack trace, or null when not recorded or not read. */
-    RecordedStackTrace stackTrace();
+    /** The stack trace's frames, top first, or null when not recorded or not read. */
+    List<Frame> stackFrames();
 
     /** The Java name of a thread field, or null when absent or not read. */
     String threadName(String field);

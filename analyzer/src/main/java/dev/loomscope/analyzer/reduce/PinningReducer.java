@@ -51,7 +51,7 @@ public final class PinningReducer implements Reducer {
             submitFailed++;
             return;
         }
-        String frame = Frames.topApplicationFrame(e.stackTrace());
+        String frame = Frames.topApplicationFrame(e.stackFrames());
         Group g = groups.computeIfAbsent(frame, Group::new);
         double ms = e.duration().toNanos() / 1e6;
         g.millis.add(ms);
@@ -74,7 +74,7 @@ public final class PinningReducer implements Reducer {
             }
         }
         if (g.stack.isEmpty()) {
-            g.stack = Frames.top(e.stackTrace(), STACK_DEPTH);
+            g.stack = Frames.top(e.stackFrames(), STACK_DEPTH);
         }
     }
 

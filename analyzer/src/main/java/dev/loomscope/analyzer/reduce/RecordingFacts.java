@@ -48,10 +48,51 @@ public final class RecordingFacts {
     }
 
     /**
-     * Reads with the JDK's parser; a recording it rejects (an older format, content it does not
-     * understand) is read again with JMC's, with a warning saying so.
+     * Reads with loomscope's reader ({@link FastReader}): every event counted, the types the
+     * reducers want decoded, in one pass. A format before JDK 14's goes to the JDK's parser (1.x)
+     * or JMC's (older), with a warning saying so.
      */
     public static RecordingFacts of(RecordingSource source) {
+        RecordingFacts f = new RecordingFacts(source);
+        // the summary counts from the event headers and reads only its own types' fields; the others reduce as usual
+        Map<String, List<Reducer>> byType = index(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs));
+        Set<String> wanted = new HashSet<>(byType.keySet());
+        wanted.addAll(SummaryReducer.DECODED);
+        try {
+            RecordingReader.withReadableParts(source, f.warnings::add, readable -> {
+                for (RecordingReader.Part part : readable.parts()) {
+                    FastReader.Result r;
+                    try {
+                        r = FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> {
+                            if (SummaryReducer.DECODED.contains(e.type())) {
+                                f.guard(f.summary, () -> f.summary.fields(e));
+                            }
+                            f.dispatch(byType, e);
+                        });
+                    } catch (FastReader.FormatException damage) {
+                        throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)",
+                                damage);
+                    }
+                    f.summary.counted(r.counts());
+                }
+                f.summary.span(readable.span());
+                return null;
+            });
+            return f;
+        } catch (ParserRejectedException e) {
+            return viaJdk(source); // a format only JMC's parser reads: viaJdk hands it on
+        } catch (FastReader.UnsupportedException e) {
+            RecordingFacts slow = viaJdk(source);
+            slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (" + e.getMessage() + ", a format before JDK 14's)");
+            return slow;
+        }
+    }
+
+    /**
+     * Reads with the JDK's parser (the reference loomscope's reader is tested against, and the
+     * reader of format 1.x); a format it does not read (0.x) goes to JMC's, with a warning.
+     */
+    public static RecordingFacts viaJdk(RecordingSource source) {
         RecordingFacts f = new RecordingFacts(source);
         try {
             f.summary.span(RecordingReader.read(source, (RecordedEvent recorded) -> f.add(new JdkEvent(recorded)), f.warnings::add));
@@ -63,13 +104,13 @@ public final class RecordingFacts {
             } catch (BadInputException jmcToo) {
                 throw new BadInputException(rejected.getMessage() + "; " + jmcToo.getMessage(), rejected);
             }
-            viaJmc.warnings.add(source.name().toAbsolutePath() + ": read with JMC's parser (the JDK's rejected it: " + rejected.getMessage()
+            viaJmc.warnings.add(source.name().toAbsolutePath() + ": read with JMC's parser (the JDK's does not read it: " + rejected.getMessage()
                     + "); stack traces are not read this way");
             return viaJmc;
         }
     }
 
-    /** Reads with JMC's parser only (what the JDK's rejects goes there; tests compare the two). */
+    /** Reads with JMC's parser only (what the JDK's does not read goes there; tests compare the two). */
     public static RecordingFacts viaJmc(RecordingSource source) {
         RecordingFacts f = new RecordingFacts(source);
         JmcReader.read(source, f::add);
@@ -105,42 +146,6 @@ public final class RecordingFacts {
             throw new BadInputException(source.name().toAbsolutePath() + ": " + bad.getMessage(), bad);
         } catch (RuntimeException bug) {
             throw new ReductionFailedException(r.getClass().getSimpleName(), source.name(), bug);
-        }
-    }
-
-    /**
-     * What {@code summary} needs, by the fast reader: every event counted, only the summary's types
-     * decoded, stack traces and threads left unread (pinning groups by frame are not filled). Falls
-     * back to the JDK's parser, with a warning, when the fast reader meets something it does not know.
-     */
-    public static RecordingFacts summaryOf(RecordingSource source) {
-        RecordingFacts f = new RecordingFacts(source);
-        // the summary counts from the headers and reads only its own types' fields; the others reduce as usual
-        Map<String, List<Reducer>> byType = index(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs));
-        Set<String> wanted = new HashSet<>(byType.keySet());
-        wanted.addAll(SummaryReducer.DECODED);
-        try {
-            RecordingReader.withReadableParts(source, f.warnings::add, parts -> {
-                for (Path part : parts.paths()) {
-                    FastReader.Result r = FastReader.read(part, Files.size(part), wanted, e -> {
-                        if (SummaryReducer.DECODED.contains(e.type())) {
-                            f.guard(f.summary, () -> f.summary.fields(e));
-                        }
-                        f.dispatch(byType, e);
-                    });
-                    f.summary.counted(r.counts());
-                }
-                f.summary.span(parts.span());
-                return null;
-            });
-            return f;
-        } catch (ParserRejectedException e) {
-            return of(source); // a format only JMC's parser reads
-        } catch (FastReader.FormatException | FastReader.UnsupportedException e) {
-            // the JDK's parser reads formats the fast reader leaves to it; on damage it stops too, and says where
-            RecordingFacts slow = of(source);
-            slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (the fast reader stopped: " + e.getMessage() + ")");
-            return slow;
         }
     }
 

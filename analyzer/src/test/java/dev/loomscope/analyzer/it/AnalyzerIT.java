@@ -98,12 +98,12 @@ class AnalyzerIT {
     }
 
     @Test
-    void theFastSummaryReaderAgreesWithTheJdkParser() throws Exception {
+    void loomscopesReaderGivesEveryReductionTheJdkParserGives() throws Exception {
         for (Path p : List.of(fixture, platform, virtual)) {
             var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
-            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
-            var fast = dev.loomscope.analyzer.reduce.RecordingFacts.summaryOf(source);
-            assertThat(fast.warnings).as(p.toString()).noneMatch(w -> w.contains("fast reader stopped"));
+            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.viaJdk(source);
+            var fast = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
+            assertThat(fast.warnings).as(p.toString()).noneMatch(w -> w.contains("read with"));
             assertThat(fast.summary.counts()).as(p.toString()).isEqualTo(jdk.summary.counts());
             // the span is the chunk headers' by definition, whichever parser reads the events
             assertThat(fast.summary.first()).as(p.toString()).isEqualTo(jdk.summary.first()).isEqualTo(chunkExtent(p)[0]);
@@ -116,7 +116,17 @@ class AnalyzerIT {
             assertThat(fast.summary.virtualThreadsStarted).isEqualTo(jdk.summary.virtualThreadsStarted);
             assertThat(fast.summary.jvmCpu.count()).isEqualTo(jdk.summary.jvmCpu.count());
             assertThat(fast.pinning.all().count()).isEqualTo(jdk.pinning.all().count());
+            assertThat(fast.pinning.all().sum()).isEqualTo(jdk.pinning.all().sum());
+            assertThat(fast.pinning.groups().keySet()).isEqualTo(jdk.pinning.groups().keySet());
+            jdk.pinning.groups().forEach((frame, g) -> {
+                assertThat(fast.pinning.groups().get(frame).stack).isEqualTo(g.stack);
+                assertThat(fast.pinning.groups().get(frame).carriers).isEqualTo(g.carriers);
+                assertThat(fast.pinning.groups().get(frame).reasons).isEqualTo(g.reasons);
+            });
+            assertThat(fast.pinning.reasonGroups().keySet()).isEqualTo(jdk.pinning.reasonGroups().keySet());
             assertThat(fast.gc.pauses().count()).isEqualTo(jdk.gc.pauses().count());
+            assertThat(fast.gc.pauses().sum()).isEqualTo(jdk.gc.pauses().sum());
+            assertThat(Double.valueOf(fast.heap.afterUsed.max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed.max()));
             assertThat(fast.gc.byCollectorAndCause().keySet()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
             assertThat(fast.heap.afterUsed.count()).isEqualTo(jdk.heap.afterUsed.count());
             assertThat(fast.heap.allocatedBytes()).isEqualTo(jdk.heap.allocatedBytes());
@@ -127,8 +137,8 @@ class AnalyzerIT {
         }
         // a format the fast reader leaves to the JDK's parser (the chunks relabelled 1.x): the same figures, and a note saying so
         Path v1 = relabelled(fixture, "format-1.jfr", 1);
-        var fallback = dev.loomscope.analyzer.reduce.RecordingFacts.summaryOf(dev.loomscope.analyzer.read.RecordingSource.file(v1));
-        assertThat(fallback.warnings).anyMatch(w -> w.contains("read with the JDK's parser (the fast reader stopped: JFR format 1."));
+        var fallback = dev.loomscope.analyzer.reduce.RecordingFacts.of(dev.loomscope.analyzer.read.RecordingSource.file(v1));
+        assertThat(fallback.warnings).anyMatch(w -> w.contains("read with the JDK's parser (JFR format 1."));
         assertThat(fallback.pinning.all().count()).isEqualTo(PINS);
         assertThat(ok("summary", v1.toString()).stdout()).contains("read with the JDK's parser");
     }
@@ -174,7 +184,7 @@ class AnalyzerIT {
         // the reader for what the JDK's parser rejects (formats before JDK 11's), checked on recordings both can read
         for (Path p : List.of(fixture, platform, virtual)) {
             var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
-            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
+            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.viaJdk(source);
             var jmc = dev.loomscope.analyzer.reduce.RecordingFacts.viaJmc(source);
             assertThat(jmc.summary.label).as(p.toString()).isEqualTo(jdk.summary.label);
             assertThat(jmc.summary.threadKind).isEqualTo(jdk.summary.threadKind);

@@ -23,6 +23,24 @@ final class Cursor {
         return buf.get(pos++);
     }
 
+    /** Moves {@code n} bytes on; a length that is negative or runs past the chunk is damage. */
+    void skip(int n) {
+        if (n < 0 || n > buf.limit() - pos) {
+            throw new IllegalStateException("a length of " + n + " bytes, and " + (buf.limit() - pos) + " are left in the chunk");
+        }
+        pos += n;
+    }
+
+    /**
+     * Checks a count read from the file before anything is sized by it: {@code n} items of at least
+     * {@code minBytes} each must fit in what is left of the chunk.
+     */
+    void checkCount(int n, int minBytes) {
+        if (n < 0 || (long) n * minBytes > buf.limit() - pos) {
+            throw new IllegalStateException("a count of " + n + ", more than the " + (buf.limit() - pos) + " bytes left in the chunk can hold");
+        }
+    }
+
     long varlong() {
         long v = 0;
         for (int shift = 0; shift < 56; shift += 7) {
@@ -100,6 +118,7 @@ final class Cursor {
             }
             case 4: {
                 int len = readInt();
+                checkCount(len, 1);
                 char[] c = new char[len];
                 for (int i = 0; i < len; i++) {
                     c[i] = readChar();
@@ -121,12 +140,10 @@ final class Cursor {
         switch (enc) {
             case 0, 1 -> { }
             case 2 -> readLong();
-            case 3, 5 -> {
-                int len = readInt(); // not "pos += readInt()": that adds to pos as it was before the length was read
-                pos += len;
-            }
+            case 3, 5 -> skip(readInt());
             case 4 -> {
                 int len = readInt();
+                checkCount(len, 1);
                 for (int i = 0; i < len; i++) {
                     readChar();
                 }
@@ -136,6 +153,7 @@ final class Cursor {
     }
 
     private byte[] bytes(int len) {
+        checkCount(len, 1);
         byte[] b = new byte[len];
         buf.get(pos, b);
         pos += len;

@@ -1,30 +1,37 @@
 package dev.loomscope.analyzer.read.fast;
 
+import dev.loomscope.analyzer.reduce.Frame;
 import dev.loomscope.analyzer.reduce.JfrEvent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import jdk.jfr.consumer.RecordedStackTrace;
 
-/** An event decoded by {@link FastReader}: its fields by name; constant-pool values resolved in its chunk. */
+/**
+ * An event decoded by {@link FastReader}: its fields by name; constant-pool values (strings,
+ * threads, stack traces) resolved in its chunk when asked for.
+ */
 public final class FastEvent implements JfrEvent {
     private final String type;
     private final Map<String, Object> fields;
-    private final Function<Cursor.PoolRef, Object> pools;
+    private final ChunkReader chunk;
 
-    FastEvent(String type, Map<String, Object> fields, Function<Cursor.PoolRef, Object> pools) {
+    FastEvent(String type, Map<String, Object> fields, ChunkReader chunk) {
         this.type = type;
         this.fields = fields;
-        this.pools = pools;
+        this.chunk = chunk;
     }
 
     private Object value(String name) {
-        Object v = fields.get(name);
         if (!fields.containsKey(name)) {
             throw new IllegalArgumentException("no field " + name + " in " + type);
         }
-        return v instanceof Cursor.PoolRef ref ? pools.apply(ref) : v;
+        return resolved(fields.get(name));
+    }
+
+    private Object resolved(Object v) {
+        return v instanceof Cursor.PoolRef ref ? chunk.resolve(ref) : v;
     }
 
     @Override
@@ -44,7 +51,7 @@ public final class FastEvent implements JfrEvent {
 
     @Override
     public Duration duration() {
-        return fields.get("duration") instanceof FastReader.Nanos n ? Duration.ofNanos(n.value()) : Duration.ZERO;
+        return fields.get("duration") instanceof ChunkReader.Nanos n ? Duration.ofNanos(n.value()) : Duration.ZERO;
     }
 
     @Override
@@ -57,10 +64,7 @@ public final class FastEvent implements JfrEvent {
     public String string(String name) {
         Object v = value(name);
         if (v instanceof Map<?, ?> m && m.size() == 1) {
-            v = m.values().iterator().next();
-            if (v instanceof Cursor.PoolRef ref) {
-                v = pools.apply(ref);
-            }
+            v = resolved(m.values().iterator().next());
         }
         return v instanceof String s ? s : null;
     }
@@ -71,7 +75,10 @@ public final class FastEvent implements JfrEvent {
         if (v instanceof Long l) {
             return l;
         }
-        if (v instanceof FastReader.Nanos n) {
+        if (v instanceof ChunkReader.Span span) {
+            return span.raw(); // as the JDK's getLong: the number as recorded
+        }
+        if (v instanceof ChunkReader.Nanos n) {
             return n.value();
         }
         if (v instanceof Double d) {
@@ -100,7 +107,10 @@ public final class FastEvent implements JfrEvent {
     @Override
     public Duration durationField(String name) {
         Object v = value(name);
-        return v instanceof FastReader.Nanos n ? Duration.ofNanos(n.value()) : Duration.ofNanos(longValue(name));
+        if (v instanceof ChunkReader.Span span) {
+            return span.duration(chunk);
+        }
+        return v instanceof ChunkReader.Nanos n ? Duration.ofNanos(n.value()) : Duration.ofNanos(longValue(name));
     }
 
     @Override
@@ -109,12 +119,40 @@ public final class FastEvent implements JfrEvent {
     }
 
     @Override
-    public RecordedStackTrace stackTrace() {
-        return null;
+    public List<Frame> stackFrames() {
+        if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref) || !(chunk.resolve(ref) instanceof Map<?, ?> trace)
+                || !(trace.get("frames") instanceof List<?> frames)) {
+            return null;
+        }
+        List<Frame> out = new ArrayList<>(frames.size());
+        for (Object f : frames) {
+            if (f instanceof Map<?, ?> frame && resolved(frame.get("method")) instanceof Map<?, ?> method) {
+                String className = "";
+                if (resolved(method.get("type")) instanceof Map<?, ?> cls && symbol(cls.get("name")) instanceof String n) {
+                    className = n.replace('/', '.');
+                }
+                String methodName = symbol(method.get("name"));
+                int line = frame.get("lineNumber") instanceof Long l ? l.intValue() : -1;
+                out.add(new Frame(className, methodName == null ? "" : methodName, line));
+            }
+        }
+        return out;
+    }
+
+    /** A Symbol's text: pooled {string: "..."} (or a plain string). */
+    private String symbol(Object ref) {
+        Object v = resolved(ref);
+        if (v instanceof Map<?, ?> m) {
+            v = resolved(m.get("string"));
+        }
+        return v instanceof String s ? s : null;
     }
 
     @Override
     public String threadName(String field) {
-        return null;
+        if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
+            return null;
+        }
+        return resolved(thread.get("javaName")) instanceof String s ? s : null;
     }
 }

@@ -27,12 +27,13 @@ final class Metadata {
         c.readLong(); // duration
         c.readLong(); // metadata id
         int n = c.readInt();
+        c.checkCount(n, 1);
         String[] strings = new String[n];
         for (int i = 0; i < n; i++) {
             Object s = c.readString(-1);
             strings[i] = s instanceof String str ? str : null;
         }
-        Element root = element(c, strings);
+        Element root = element(c, strings, 0);
         Metadata m = new Metadata();
         Map<Long, String> annotationNames = new HashMap<>();
         List<Element> classElements = new ArrayList<>();
@@ -49,6 +50,9 @@ final class Metadata {
         for (Element cls : classElements) {
             long id = Long.parseLong(cls.attributes.get("id"));
             String name = cls.attributes.get("name");
+            if (name == null) {
+                throw new IllegalStateException("a class in the metadata has no name");
+            }
             List<Field> fields = new ArrayList<>();
             for (Element f : cls.children) {
                 if (!f.name.equals("field")) {
@@ -59,6 +63,9 @@ final class Metadata {
                     if (a.name.equals("annotation") && "jdk.jfr.Timespan".equals(annotationNames.get(Long.parseLong(a.attributes.get("class"))))) {
                         timespan = a.attributes.getOrDefault("value", "NANOSECONDS");
                     }
+                }
+                if (f.attributes.get("name") == null) {
+                    throw new IllegalStateException("a field of " + name + " in the metadata has no name");
                 }
                 fields.add(new Field(f.attributes.get("name"), Long.parseLong(f.attributes.get("class")),
                         "true".equals(f.attributes.get("constantPool")), f.attributes.containsKey("dimension"), timespan));
@@ -71,18 +78,23 @@ final class Metadata {
 
     private record Element(String name, Map<String, String> attributes, List<Element> children) {}
 
-    private static Element element(Cursor c, String[] strings) {
+    private static Element element(Cursor c, String[] strings, int depth) {
+        if (depth > 16) {
+            throw new IllegalStateException("the metadata nests deeper than " + 16 + " levels");
+        }
         String name = strings[c.readInt()];
         int attrs = c.readInt();
+        c.checkCount(attrs, 2);
         Map<String, String> a = new HashMap<>();
         for (int i = 0; i < attrs; i++) {
             String key = strings[c.readInt()];
             a.put(key, strings[c.readInt()]);
         }
         int children = c.readInt();
+        c.checkCount(children, 3);
         List<Element> kids = new ArrayList<>(children);
         for (int i = 0; i < children; i++) {
-            kids.add(element(c, strings));
+            kids.add(element(c, strings, depth + 1));
         }
         return new Element(name, a, kids);
     }

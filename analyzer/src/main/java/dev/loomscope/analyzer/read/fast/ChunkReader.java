@@ -1,0 +1,332 @@
+package dev.loomscope.analyzer.read.fast;
+
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One chunk: its header, metadata, constant pools and events. Every event is walked by its header
+ * (size and type) and counted; only the wanted types are decoded. Constant pools are not decoded
+ * as they are read: the entries of the types the wanted events can reach (their threads, stack
+ * traces with methods, classes and symbols, strings, GC names) are indexed by offset and decoded
+ * when an event's value is asked for, each once; the other pools are skipped.
+ */
+final class ChunkReader {
+    /** How deep constant-pool values may nest (a stack trace's frame's method's class's package is 5). */
+    private static final int MAX_DEPTH = 32;
+
+    final ByteBuffer buf;
+    final boolean compressed;
+    final long startNanos;
+    final long startTicks;
+    final double ticksPerNano;
+    /** The cursor in use (metadata or events), for where an error stopped it. */
+    private Cursor active;
+    /** The raw value of the last integer field read, and the start time of the event being decoded. */
+    private long lastTicksRead;
+    private long eventStartTicks;
+    Metadata meta;
+    long stringTypeId = -1;
+    /** Indexed pools: type id -> entry id -> offset of its value in the chunk. */
+    private final Map<Long, LongIntMap> index = new HashMap<>();
+    /** Values decoded on demand: type id -> entry id -> value (a String, a field map). */
+    private final Map<Long, Map<Long, Object>> decodedPools = new HashMap<>();
+
+    final Map<String, Long> counts = new HashMap<>();
+    final List<FastEvent> decoded = new ArrayList<>();
+
+    ChunkReader(ByteBuffer buf) {
+        this.buf = buf;
+        this.compressed = (buf.get(67) & 1) != 0;
+        this.startNanos = buf.getLong(32);
+        this.startTicks = buf.getLong(48);
+        long ticksPerSecond = buf.getLong(56);
+        this.ticksPerNano = ticksPerSecond > 0 ? ticksPerSecond / 1_000_000_000.0 : 1; // as the JDK's parser converts
+    }
+
+    /** Where reading stopped, in the chunk. */
+    long position() {
+        return active == null ? 0 : active.pos;
+    }
+
+    void read(Set<String> wanted) {
+        long metaOffset = buf.getLong(24);
+        if (metaOffset < 68 || metaOffset >= buf.limit()) {
+            throw new IllegalStateException("the metadata offset " + metaOffset + " lies outside the chunk");
+        }
+        active = new Cursor(buf, compressed, (int) metaOffset);
+        meta = Metadata.parse(active);
+        Long s = meta.idsByName.get("java.lang.String");
+        stringTypeId = s == null ? -1 : s;
+        Set<Long> wantedIds = new HashSet<>();
+        Set<Long> reachable = new HashSet<>();
+        for (String w : wanted) {
+            Long id = meta.idsByName.get(w);
+            if (id != null) {
+                wantedIds.add(id);
+                reach(meta.classes.get(id), reachable, 0);
+            }
+        }
+        if (stringTypeId >= 0) {
+            reachable.add(stringTypeId);
+        }
+        Map<Long, long[]> countsById = new HashMap<>();
+        Cursor c = new Cursor(buf, compressed, 68);
+        active = c;
+        int limit = buf.limit();
+        while (c.pos < limit) {
+            int at = c.pos;
+            int size = c.readInt();
+            if (size <= 0 || size > limit - at) {
+                c.pos = at;
+                throw new IllegalStateException("an event's size is " + size + " bytes, and " + (limit - at) + " are left in the chunk");
+            }
+            long type = c.readLong();
+            if (type == 1) {
+                checkpoint(c, reachable);
+            } else if (type != 0) {
+                countsById.computeIfAbsent(type, k -> new long[1])[0]++;
+                Metadata.JfrClass cls = meta.classes.get(type);
+                if (cls == null) {
+                    c.pos = at;
+                    throw new IllegalStateException("an event of type " + type + ", which the chunk's metadata does not define");
+                }
+                if (wantedIds.contains(type)) {
+                    decoded.add(new FastEvent(cls.name(), decodeEventFields(c, cls), this));
+                    if (c.pos > at + size) {
+                        c.pos = at;
+                        throw new IllegalStateException("a " + cls.name() + " event's fields run past its size of " + size + " bytes");
+                    }
+                }
+            }
+            c.pos = at + size;
+        }
+        countsById.forEach((id, n) -> counts.merge(meta.classes.get(id).name(), n[0], Long::sum));
+    }
+
+    /** The constant-pool types a class's values can lead to, transitively. */
+    private void reach(Metadata.JfrClass cls, Set<Long> reachable, int depth) {
+        if (cls == null || depth > MAX_DEPTH) {
+            return;
+        }
+        for (Metadata.Field f : cls.fields()) {
+            Metadata.JfrClass type = meta.classes.get(f.typeId());
+            if (f.constantPool()) {
+                if (reachable.add(f.typeId())) {
+                    reach(type, reachable, depth + 1);
+                }
+            } else if (type != null && !type.fields().isEmpty()) {
+                reach(type, reachable, depth + 1);
+            }
+        }
+    }
+
+    private void checkpoint(Cursor c, Set<Long> reachable) {
+        c.readLong(); // start
+        c.readLong(); // duration
+        c.readLong(); // delta to the previous checkpoint
+        c.readByte(); // kind (flush, chunk header, statics, threads)
+        int poolCount = c.readInt();
+        c.checkCount(poolCount, 2);
+        for (int p = 0; p < poolCount; p++) {
+            long typeId = c.readLong();
+            int count = c.readInt();
+            c.checkCount(count, 1);
+            Metadata.JfrClass cls = meta.classes.get(typeId);
+            if (cls == null) {
+                throw new IllegalStateException("a constant pool of type " + typeId + ", which the chunk's metadata does not define");
+            }
+            LongIntMap pool = reachable.contains(typeId) ? index.computeIfAbsent(typeId, k -> new LongIntMap()) : null;
+            for (int i = 0; i < count; i++) {
+                long id = c.readLong();
+                if (pool != null) {
+                    pool.put(id, c.pos);
+                }
+                skipValue(c, cls, 0);
+            }
+        }
+    }
+
+    /** An event's fields, in order, as a map; pool references stay references until asked for. */
+    private Map<String, Object> decodeEventFields(Cursor c, Metadata.JfrClass cls) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Metadata.Field f : cls.fields()) {
+            Object v = readField(c, f, 0);
+            if (f.name().equals("startTime") && v instanceof Instant) {
+                eventStartTicks = lastTicksRead;
+            } else if (f.name().equals("duration") && v instanceof Span span) {
+                // as the JDK's parser: end minus start, each converted (not the span converted), to the nanosecond
+                v = new Nanos("TICKS".equals(span.unit()) ? nanos(eventStartTicks + span.raw()) - nanos(eventStartTicks) : span.nanos(this));
+            }
+            values.put(f.name(), v);
+        }
+        return values;
+    }
+
+    private Map<String, Object> decodeFields(Cursor c, Metadata.JfrClass cls, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalStateException("values nest deeper than " + MAX_DEPTH + " levels");
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Metadata.Field f : cls.fields()) {
+            values.put(f.name(), readField(c, f, depth));
+        }
+        return values;
+    }
+
+    private Object readField(Cursor c, Metadata.Field f, int depth) {
+        if (f.array()) {
+            int n = c.readInt();
+            c.checkCount(n, 1);
+            List<Object> items = new ArrayList<>(Math.min(n, 1024));
+            for (int i = 0; i < n; i++) {
+                items.add(readValue(c, f, depth + 1));
+            }
+            return items;
+        }
+        return readValue(c, f, depth);
+    }
+
+    private Object readValue(Cursor c, Metadata.Field f, int depth) {
+        if (f.constantPool()) {
+            return new Cursor.PoolRef(f.typeId(), c.readLong());
+        }
+        Metadata.JfrClass type = meta.classes.get(f.typeId());
+        if (type == null) {
+            throw new IllegalStateException("a field of type " + f.typeId() + ", which the chunk's metadata does not define");
+        }
+        Object v = switch (type.name()) {
+            case "boolean" -> c.readByte() != 0;
+            case "byte" -> (long) c.readByte();
+            case "char" -> (long) c.readChar();
+            case "short" -> (long) c.readShort();
+            case "int" -> (long) c.readInt();
+            case "long" -> c.readLong();
+            case "float" -> (double) c.readFloat();
+            case "double" -> c.readDouble();
+            case "java.lang.String" -> c.readString(stringTypeId);
+            default -> decodeFields(c, type, depth + 1);
+        };
+        if (v instanceof Long raw) {
+            lastTicksRead = raw;
+            if (f.timespan() != null) {
+                return new Span(raw, f.timespan());
+            }
+            if (f.name().equals("startTime")) {
+                return instant(raw);
+            }
+        }
+        return v;
+    }
+
+    Instant instant(long ticks) {
+        return Instant.ofEpochSecond(0, nanos(ticks));
+    }
+
+    long nanos(long ticks) {
+        return startNanos + (long) ((ticks - startTicks) / ticksPerNano);
+    }
+
+    /** Ticks of this chunk's clock as nanoseconds. */
+    long ticksToNanos(long ticks) {
+        return (long) (ticks / ticksPerNano);
+    }
+
+    /** Moves past a field's value: an array (a count, then its elements) or one element. */
+    private void skipField(Cursor c, Metadata.Field f, int depth) {
+        int n = 1;
+        if (f.array()) {
+            n = c.readInt();
+            c.checkCount(n, 1);
+        }
+        for (int i = 0; i < n; i++) {
+            if (f.constantPool()) {
+                c.readLong();
+            } else {
+                Metadata.JfrClass type = meta.classes.get(f.typeId());
+                if (type == null) {
+                    throw new IllegalStateException("a field of type " + f.typeId() + ", which the chunk's metadata does not define");
+                }
+                skipValue(c, type, depth + 1);
+            }
+        }
+    }
+
+    private void skipValue(Cursor c, Metadata.JfrClass type, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalStateException("values nest deeper than " + MAX_DEPTH + " levels");
+        }
+        switch (type.name()) {
+            case "boolean", "byte" -> c.skip(1);
+            case "char" -> c.readChar();
+            case "short" -> c.readShort();
+            case "int" -> c.readInt();
+            case "long" -> c.readLong();
+            case "float" -> c.skip(4);
+            case "double" -> c.skip(8);
+            case "java.lang.String" -> c.skipString();
+            default -> {
+                for (Metadata.Field f : type.fields()) {
+                    skipField(c, f, depth);
+                }
+            }
+        }
+    }
+
+    /**
+     * A pool reference's value in this chunk: a String, a field map, or null (id 0, or an entry the
+     * chunk does not hold). Decoded from its offset the first time it is asked for.
+     */
+    Object resolve(Cursor.PoolRef ref) {
+        Map<Long, Object> done = decodedPools.computeIfAbsent(ref.typeId(), k -> new HashMap<>());
+        if (done.containsKey(ref.id())) {
+            return done.get(ref.id());
+        }
+        LongIntMap pool = index.get(ref.typeId());
+        int at = pool == null ? -1 : pool.get(ref.id());
+        Object value = null;
+        if (at >= 0) {
+            Cursor c = new Cursor(buf, compressed, at);
+            Metadata.JfrClass cls = meta.classes.get(ref.typeId());
+            value = ref.typeId() == stringTypeId ? c.readString(stringTypeId) : decodeFields(c, cls, 0);
+        }
+        done.put(ref.id(), value);
+        return value;
+    }
+
+    /** The event's duration, in nanoseconds. */
+    record Nanos(long value) {}
+
+    /** A value annotated as a time span: its raw number and unit (TICKS, NANOSECONDS, ..., SECONDS). */
+    record Span(long raw, String unit) {
+        /** As the JDK's parser converts it ({@code RecordedObject.getDuration}): MIN and MAX stand for minus and plus forever. */
+        java.time.Duration duration(ChunkReader chunk) {
+            if (raw == 0) {
+                return java.time.Duration.ZERO;
+            }
+            if (raw == Long.MIN_VALUE) {
+                return java.time.Duration.ofSeconds(Long.MIN_VALUE, 0);
+            }
+            if (raw == Long.MAX_VALUE) {
+                return java.time.temporal.ChronoUnit.FOREVER.getDuration();
+            }
+            return switch (unit) {
+                case "MICROSECONDS" -> java.time.Duration.ofNanos(1000 * raw);
+                case "SECONDS" -> java.time.Duration.ofSeconds(raw);
+                case "MILLISECONDS" -> java.time.Duration.ofMillis(raw);
+                case "TICKS" -> java.time.Duration.ofNanos(chunk.ticksToNanos(raw));
+                default -> java.time.Duration.ofNanos(raw);
+            };
+        }
+
+        long nanos(ChunkReader chunk) {
+            return duration(chunk).toNanos();
+        }
+    }
+}
