@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 /**
  * Turns what the user typed into recordings: files, globs ({@code runs/*.jfr}, {@code **}),
- * directories (every .jfr below them), and JFR disk repositories (a directory of chunk files named
+ * directories (every .jfr below them, and .jfr.gz, .jfr.zip, .jfr.lz4), and JFR disk repositories (a directory of chunk files named
  * {@code yyyy_MM_dd_HH_mm_ss[_NN].jfr}: one recording, chunks in order).
  */
 public final class Inputs {
@@ -65,15 +65,20 @@ public final class Inputs {
         return out;
     }
 
+    /** .jfr, and .jfr compressed: .jfr.gz, .jfr.zip, .jfr.lz4. */
+    static boolean isRecordingName(String name) {
+        return name.endsWith(".jfr") || name.endsWith(".jfr.gz") || name.endsWith(".jfr.zip") || name.endsWith(".jfr.lz4");
+    }
+
     private static List<RecordingSource> directory(Path dir) {
         List<Path> jfrs;
         try (Stream<Path> s = Files.walk(dir)) {
-            jfrs = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".jfr")).sorted().toList();
+            jfrs = s.filter(Files::isRegularFile).filter(p -> isRecordingName(p.getFileName().toString())).sorted().toList();
         } catch (IOException e) {
             throw new BadInputException(dir + ": cannot list: " + e.getMessage() + " (check the permissions)");
         }
         if (jfrs.isEmpty()) {
-            throw new BadInputException(dir + ": no .jfr files in this directory (name recordings or a JFR repository)");
+            throw new BadInputException(dir + ": no .jfr files in this directory, compressed or not (name recordings or a JFR repository)");
         }
         List<RecordingSource> out = new ArrayList<>();
         // Chunk files grouped by their directory make one recording each; other files stand alone.

@@ -91,26 +91,37 @@ public final class RecordingReader {
         RecordingSpan span = new RecordingSpan();
         try {
             for (Path part : source.parts()) {
+                Compressed.Kind compression = Compressed.detect(part);
+                Path plain = part;
+                if (compression != null) {
+                    plain = Compressed.expand(part, compression);
+                    temporaries.add(plain);
+                }
+                // what the checks say of an expanded copy, they say of the user's file
+                String copy = plain.toAbsolutePath().toString();
+                String named = part.toAbsolutePath() + (compression == null ? "" : " (expanded from " + compression.label + ")");
                 ChunkScan.Result scan;
                 try {
-                    scan = ChunkScan.scan(part);
+                    scan = ChunkScan.scan(plain);
                 } catch (BadInputException e) {
-                    if (source.parts().size() > 1) {
-                        warnings.accept(e.getMessage() + "; skipped"); // an unfinished chunk of a repository
+                    BadInputException shown = e instanceof ParserRejectedException r ? new ParserRejectedException(r.getMessage().replace(copy, named), r)
+                            : new BadInputException(e.getMessage().replace(copy, named), e);
+                    if (source.parts().size() > 1 && !(shown instanceof ParserRejectedException)) {
+                        warnings.accept(shown.getMessage() + "; skipped"); // an unfinished chunk of a repository
                         continue;
                     }
-                    throw e;
+                    throw shown;
                 }
                 span.add(scan.span());
                 if (scan.warning() == null) {
-                    readable.add(new Part(part, part));
+                    readable.add(new Part(part, plain));
                     continue;
                 }
-                warnings.accept(scan.warning());
+                warnings.accept(scan.warning().replace(copy, named));
                 try {
                     Path tmp = Files.createTempFile("loomscope-complete-", ".jfr");
                     temporaries.add(tmp);
-                    copyPrefix(part, tmp, scan.completeBytes());
+                    copyPrefix(plain, tmp, scan.completeBytes());
                     if (scan.unfinishedAt() >= 0) {
                         markFinished(tmp, scan.unfinishedAt() + ChunkScan.STATE_BYTE);
                     }

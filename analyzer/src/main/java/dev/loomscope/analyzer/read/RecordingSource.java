@@ -22,6 +22,11 @@ public record RecordingSource(Path name, List<Path> parts) {
     /** The file name without directory and .jfr, for labels. */
     public String shortName() {
         String n = name.getFileName() == null ? name.toString() : name.getFileName().toString();
-        return n.endsWith(".jfr") ? n.substring(0, n.length() - 4) : n;
+        for (String ext : new String[] {".jfr", ".jfr.gz", ".jfr.zip", ".jfr.lz4"}) {
+            if (n.endsWith(ext)) {
+                return n.substring(0, n.length() - ext.length());
+            }
+        }
+        return n;
     }
 }

@@ -144,6 +144,9 @@ public final class RecordingFacts {
             work.run();
         } catch (BadInputException bad) {
             throw new BadInputException(source.name().toAbsolutePath() + ": " + bad.getMessage(), bad);
+        } catch (FastReader.FormatException damage) {
+            // a constant pool found damaged when a reducer asked for one of its values
+            throw new BadInputException(source.name().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
         } catch (RuntimeException bug) {
             throw new ReductionFailedException(r.getClass().getSimpleName(), source.name(), bug);
         }

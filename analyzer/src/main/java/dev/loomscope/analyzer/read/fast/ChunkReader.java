@@ -33,7 +33,9 @@ final class ChunkReader {
     private long eventStartTicks;
     Metadata meta;
     long stringTypeId = -1;
-    /** Indexed pools: type id -> entry id -> offset of its value in the chunk. */
+    /** Where the chunk's checkpoint events (constant pools) start. */
+    private final IntList checkpoints = new IntList();
+    /** Indexed pools, each made when first asked for: type id -> entry id -> offset of its value in the chunk. */
     private final Map<Long, LongIntMap> index = new HashMap<>();
     /** Values decoded on demand: type id -> entry id -> value (a String, a field map). */
     private final Map<Long, Map<Long, Object>> decodedPools = new HashMap<>();
@@ -41,7 +43,13 @@ final class ChunkReader {
     final Map<String, Long> counts = new HashMap<>();
     final List<FastEvent> decoded = new ArrayList<>();
 
-    ChunkReader(ByteBuffer buf) {
+    /** Which chunk of the file (1-based) and where it starts: for errors found after the walk, when values are resolved. */
+    final int number;
+    final long fileOffset;
+
+    ChunkReader(ByteBuffer buf, int number, long fileOffset) {
+        this.number = number;
+        this.fileOffset = fileOffset;
         this.buf = buf;
         this.compressed = (buf.get(67) & 1) != 0;
         this.startNanos = buf.getLong(32);
@@ -65,18 +73,32 @@ final class ChunkReader {
         Long s = meta.idsByName.get("java.lang.String");
         stringTypeId = s == null ? -1 : s;
         Set<Long> wantedIds = new HashSet<>();
-        Set<Long> reachable = new HashSet<>();
         for (String w : wanted) {
             Long id = meta.idsByName.get(w);
             if (id != null) {
                 wantedIds.add(id);
-                reach(meta.classes.get(id), reachable, 0);
             }
         }
-        if (stringTypeId >= 0) {
-            reachable.add(stringTypeId);
+        // per-event lookups by type id in arrays (ids are small numbers): this loop runs once per event of the file
+        int maxId = 0;
+        for (long id : meta.classes.keySet()) {
+            if (id >= 0 && id < 1 << 20) {
+                maxId = Math.max(maxId, (int) id);
+            }
         }
-        Map<Long, long[]> countsById = new HashMap<>();
+        Metadata.JfrClass[] classById = new Metadata.JfrClass[maxId + 1];
+        meta.classes.forEach((id, cls) -> {
+            if (id >= 0 && id < classById.length) {
+                classById[(int) (long) id] = cls;
+            }
+        });
+        boolean[] wantedById = new boolean[maxId + 1];
+        wantedIds.forEach(id -> {
+            if (id >= 0 && id < wantedById.length) {
+                wantedById[(int) (long) id] = true;
+            }
+        });
+        long[] countById = new long[maxId + 1];
         Cursor c = new Cursor(buf, compressed, 68);
         active = c;
         int limit = buf.limit();
@@ -89,15 +111,15 @@ final class ChunkReader {
             }
             long type = c.readLong();
             if (type == 1) {
-                checkpoint(c, reachable);
+                checkpoints.add(at);
             } else if (type != 0) {
-                countsById.computeIfAbsent(type, k -> new long[1])[0]++;
-                Metadata.JfrClass cls = meta.classes.get(type);
+                Metadata.JfrClass cls = type > 0 && type < classById.length ? classById[(int) type] : null;
                 if (cls == null) {
                     c.pos = at;
                     throw new IllegalStateException("an event of type " + type + ", which the chunk's metadata does not define");
                 }
-                if (wantedIds.contains(type)) {
+                countById[(int) type]++;
+                if (wantedById[(int) type]) {
                     decoded.add(new FastEvent(cls.name(), decodeEventFields(c, cls), this));
                     if (c.pos > at + size) {
                         c.pos = at;
@@ -107,50 +129,55 @@ final class ChunkReader {
             }
             c.pos = at + size;
         }
-        countsById.forEach((id, n) -> counts.merge(meta.classes.get(id).name(), n[0], Long::sum));
-    }
-
-    /** The constant-pool types a class's values can lead to, transitively. */
-    private void reach(Metadata.JfrClass cls, Set<Long> reachable, int depth) {
-        if (cls == null || depth > MAX_DEPTH) {
-            return;
-        }
-        for (Metadata.Field f : cls.fields()) {
-            Metadata.JfrClass type = meta.classes.get(f.typeId());
-            if (f.constantPool()) {
-                if (reachable.add(f.typeId())) {
-                    reach(type, reachable, depth + 1);
-                }
-            } else if (type != null && !type.fields().isEmpty()) {
-                reach(type, reachable, depth + 1);
+        for (int id = 0; id < countById.length; id++) {
+            if (countById[id] > 0) {
+                counts.merge(classById[id].name(), countById[id], Long::sum);
             }
         }
     }
 
-    private void checkpoint(Cursor c, Set<Long> reachable) {
-        c.readLong(); // start
-        c.readLong(); // duration
-        c.readLong(); // delta to the previous checkpoint
-        c.readByte(); // kind (flush, chunk header, statics, threads)
-        int poolCount = c.readInt();
-        c.checkCount(poolCount, 2);
-        for (int p = 0; p < poolCount; p++) {
-            long typeId = c.readLong();
-            int count = c.readInt();
-            c.checkCount(count, 1);
-            Metadata.JfrClass cls = meta.classes.get(typeId);
-            if (cls == null) {
-                throw new IllegalStateException("a constant pool of type " + typeId + ", which the chunk's metadata does not define");
-            }
-            LongIntMap pool = reachable.contains(typeId) ? index.computeIfAbsent(typeId, k -> new LongIntMap()) : null;
-            for (int i = 0; i < count; i++) {
-                long id = c.readLong();
-                if (pool != null) {
-                    pool.put(id, c.pos);
+    /**
+     * Indexes the entries of one type's pool in this chunk's checkpoints: entry id to offset.
+     * Pools of other types before it in a checkpoint are walked past; after it, skipped whole.
+     */
+    private LongIntMap index(long wantedType) {
+        LongIntMap pool = new LongIntMap();
+        for (int k = 0; k < checkpoints.size(); k++) {
+            Cursor c = new Cursor(buf, compressed, checkpoints.get(k));
+            active = c;
+            c.readInt(); // size
+            c.readLong(); // type (1)
+            c.readLong(); // start
+            c.readLong(); // duration
+            c.readLong(); // delta to the previous checkpoint
+            c.readByte(); // kind (flush, chunk header, statics, threads)
+            int poolCount = c.readInt();
+            c.checkCount(poolCount, 2);
+            for (int p = 0; p < poolCount; p++) {
+                long typeId = c.readLong();
+                int count = c.readInt();
+                c.checkCount(count, 1);
+                Metadata.JfrClass cls = meta.classes.get(typeId);
+                if (cls == null) {
+                    throw new IllegalStateException("a constant pool of type " + typeId + ", which the chunk's metadata does not define");
                 }
-                skipValue(c, cls, 0);
+                boolean wanted = typeId == wantedType;
+                if (!wanted && p == poolCount - 1) {
+                    break; // the checkpoint's last pool, of another type: not walked (thread constants, mostly)
+                }
+                for (int i = 0; i < count; i++) {
+                    long id = c.readLong();
+                    if (wanted) {
+                        pool.put(id, c.pos);
+                    }
+                    skipValue(c, cls, 0);
+                }
+                if (wanted) {
+                    break; // the rest of this checkpoint holds other types
+                }
             }
         }
+        return pool;
     }
 
     /** An event's fields, in order, as a map; pool references stay references until asked for. */
@@ -197,20 +224,17 @@ final class ChunkReader {
         if (f.constantPool()) {
             return new Cursor.PoolRef(f.typeId(), c.readLong());
         }
-        Metadata.JfrClass type = meta.classes.get(f.typeId());
-        if (type == null) {
-            throw new IllegalStateException("a field of type " + f.typeId() + ", which the chunk's metadata does not define");
-        }
-        Object v = switch (type.name()) {
-            case "boolean" -> c.readByte() != 0;
-            case "byte" -> (long) c.readByte();
-            case "char" -> (long) c.readChar();
-            case "short" -> (long) c.readShort();
-            case "int" -> (long) c.readInt();
-            case "long" -> c.readLong();
-            case "float" -> (double) c.readFloat();
-            case "double" -> c.readDouble();
-            case "java.lang.String" -> c.readString(stringTypeId);
+        Metadata.JfrClass type = f.type();
+        Object v = switch (type.kind()) {
+            case Metadata.BOOLEAN -> c.readByte() != 0;
+            case Metadata.BYTE -> (long) c.readByte();
+            case Metadata.CHAR -> (long) c.readChar();
+            case Metadata.SHORT -> (long) c.readShort();
+            case Metadata.INT -> (long) c.readInt();
+            case Metadata.LONG -> c.readLong();
+            case Metadata.FLOAT -> (double) c.readFloat();
+            case Metadata.DOUBLE -> c.readDouble();
+            case Metadata.STRING -> c.readString(stringTypeId);
             default -> decodeFields(c, type, depth + 1);
         };
         if (v instanceof Long raw) {
@@ -249,11 +273,7 @@ final class ChunkReader {
             if (f.constantPool()) {
                 c.readLong();
             } else {
-                Metadata.JfrClass type = meta.classes.get(f.typeId());
-                if (type == null) {
-                    throw new IllegalStateException("a field of type " + f.typeId() + ", which the chunk's metadata does not define");
-                }
-                skipValue(c, type, depth + 1);
+                skipValue(c, f.type(), depth + 1);
             }
         }
     }
@@ -262,15 +282,15 @@ final class ChunkReader {
         if (depth > MAX_DEPTH) {
             throw new IllegalStateException("values nest deeper than " + MAX_DEPTH + " levels");
         }
-        switch (type.name()) {
-            case "boolean", "byte" -> c.skip(1);
-            case "char" -> c.readChar();
-            case "short" -> c.readShort();
-            case "int" -> c.readInt();
-            case "long" -> c.readLong();
-            case "float" -> c.skip(4);
-            case "double" -> c.skip(8);
-            case "java.lang.String" -> c.skipString();
+        switch (type.kind()) {
+            case Metadata.BOOLEAN, Metadata.BYTE -> c.skip(1);
+            case Metadata.CHAR -> c.readChar();
+            case Metadata.SHORT -> c.readShort();
+            case Metadata.INT -> c.readInt();
+            case Metadata.LONG -> c.readLong();
+            case Metadata.FLOAT -> c.skip(4);
+            case Metadata.DOUBLE -> c.skip(8);
+            case Metadata.STRING -> c.skipString();
             default -> {
                 for (Metadata.Field f : type.fields()) {
                     skipField(c, f, depth);
@@ -284,12 +304,35 @@ final class ChunkReader {
      * chunk does not hold). Decoded from its offset the first time it is asked for.
      */
     Object resolve(Cursor.PoolRef ref) {
+        try {
+            return resolveUnchecked(ref);
+        } catch (FastReader.FormatException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new FastReader.FormatException(number, fileOffset, fileOffset + position(), FastReader.what(e), e);
+        }
+    }
+
+    /** Walks every constant pool of the chunk, value by value: what a check of the whole file does (nothing is kept). */
+    void checkPools() {
+        for (Metadata.JfrClass cls : meta.classes.values()) {
+            if (!cls.fields().isEmpty() || cls.kind() == Metadata.STRING) {
+                index(cls.id());
+            }
+        }
+    }
+
+    private Object resolveUnchecked(Cursor.PoolRef ref) {
         Map<Long, Object> done = decodedPools.computeIfAbsent(ref.typeId(), k -> new HashMap<>());
         if (done.containsKey(ref.id())) {
             return done.get(ref.id());
         }
         LongIntMap pool = index.get(ref.typeId());
-        int at = pool == null ? -1 : pool.get(ref.id());
+        if (pool == null) {
+            pool = index(ref.typeId());
+            index.put(ref.typeId(), pool);
+        }
+        int at = pool.get(ref.id());
         Object value = null;
         if (at >= 0) {
             Cursor c = new Cursor(buf, compressed, at);
@@ -298,6 +341,27 @@ final class ChunkReader {
         }
         done.put(ref.id(), value);
         return value;
+    }
+
+    /** A growable list of ints. */
+    private static final class IntList {
+        private int[] items = new int[64];
+        private int size;
+
+        void add(int v) {
+            if (size == items.length) {
+                items = java.util.Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = v;
+        }
+
+        int get(int i) {
+            return items[i];
+        }
+
+        int size() {
+            return size;
+        }
     }
 
     /** The event's duration, in nanoseconds. */

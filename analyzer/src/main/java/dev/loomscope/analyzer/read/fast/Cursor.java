@@ -1,32 +1,49 @@
 package dev.loomscope.analyzer.read.fast;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Reads JFR's encodings from a buffer holding one chunk: LEB128-style variable-length integers
  * when the chunk compresses them, big-endian fixed-width ones otherwise; strings with their
- * encoding byte. Positions are offsets into the chunk.
+ * encoding byte. Positions are offsets into the chunk. Reads the chunk's array directly (this
+ * runs once per event of the file); an index past the end is an exception, never a wrong value.
  */
 final class Cursor {
-    final ByteBuffer buf;
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle CHAR = MethodHandles.byteArrayViewVarHandle(char[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
+
+    private final byte[] a;
+    private final int limit;
     final boolean compressed;
     int pos;
 
+    /** A cursor over a heap buffer holding one chunk from its index 0. */
     Cursor(ByteBuffer buf, boolean compressed, int pos) {
-        this.buf = buf;
+        this.a = buf.array();
+        this.limit = buf.limit();
         this.compressed = compressed;
         this.pos = pos;
     }
 
     byte readByte() {
-        return buf.get(pos++);
+        if (pos >= limit) {
+            throw new IndexOutOfBoundsException(pos);
+        }
+        return a[pos++];
     }
 
     /** Moves {@code n} bytes on; a length that is negative or runs past the chunk is damage. */
     void skip(int n) {
-        if (n < 0 || n > buf.limit() - pos) {
-            throw new IllegalStateException("a length of " + n + " bytes, and " + (buf.limit() - pos) + " are left in the chunk");
+        if (n < 0 || n > limit - pos) {
+            throw new IllegalStateException("a length of " + n + " bytes, and " + (limit - pos) + " are left in the chunk");
         }
         pos += n;
     }
@@ -36,28 +53,36 @@ final class Cursor {
      * {@code minBytes} each must fit in what is left of the chunk.
      */
     void checkCount(int n, int minBytes) {
-        if (n < 0 || (long) n * minBytes > buf.limit() - pos) {
-            throw new IllegalStateException("a count of " + n + ", more than the " + (buf.limit() - pos) + " bytes left in the chunk can hold");
+        if (n < 0 || (long) n * minBytes > limit - pos) {
+            throw new IllegalStateException("a count of " + n + ", more than the " + (limit - pos) + " bytes left in the chunk can hold");
         }
+    }
+
+    /** The array, once {@code n} bytes from pos are known to lie in the chunk. */
+    private byte[] checked(int n) {
+        if (n > limit - pos) {
+            throw new IndexOutOfBoundsException(pos);
+        }
+        return a;
     }
 
     long varlong() {
         long v = 0;
         for (int shift = 0; shift < 56; shift += 7) {
-            byte b = buf.get(pos++);
+            byte b = readByte();
             v |= (long) (b & 0x7F) << shift;
             if (b >= 0) {
                 return v;
             }
         }
-        return v | (long) (buf.get(pos++) & 0xFF) << 56; // the ninth byte carries 8 bits
+        return v | (long) (readByte() & 0xFF) << 56; // the ninth byte carries 8 bits
     }
 
     int readInt() {
         if (compressed) {
             return (int) varlong();
         }
-        int v = buf.getInt(pos);
+        int v = (int) INT.get(checked(4), pos);
         pos += 4;
         return v;
     }
@@ -66,7 +91,7 @@ final class Cursor {
         if (compressed) {
             return varlong();
         }
-        long v = buf.getLong(pos);
+        long v = (long) LONG.get(checked(8), pos);
         pos += 8;
         return v;
     }
@@ -75,7 +100,7 @@ final class Cursor {
         if (compressed) {
             return (short) varlong();
         }
-        short v = buf.getShort(pos);
+        short v = (short) SHORT.get(checked(2), pos);
         pos += 2;
         return v;
     }
@@ -84,19 +109,19 @@ final class Cursor {
         if (compressed) {
             return (char) varlong();
         }
-        char v = buf.getChar(pos);
+        char v = (char) CHAR.get(checked(2), pos);
         pos += 2;
         return v;
     }
 
     float readFloat() {
-        float v = buf.getFloat(pos);
+        float v = (float) FLOAT.get(checked(4), pos);
         pos += 4;
         return v;
     }
 
     double readDouble() {
-        double v = buf.getDouble(pos);
+        double v = (double) DOUBLE.get(checked(8), pos);
         pos += 8;
         return v;
     }
@@ -155,7 +180,7 @@ final class Cursor {
     private byte[] bytes(int len) {
         checkCount(len, 1);
         byte[] b = new byte[len];
-        buf.get(pos, b);
+        System.arraycopy(a, pos, b, 0, len);
         pos += len;
         return b;
     }

@@ -64,6 +64,10 @@ public final class FastReader {
      * events of the {@code wanted} types reach {@code sink} in file order, on the calling thread.
      */
     public static Result read(Path file, long bytes, Set<String> wanted, Consumer<FastEvent> sink) throws IOException {
+        return read(file, bytes, wanted, false, sink);
+    }
+
+    private static Result read(Path file, long bytes, Set<String> wanted, boolean checkPools, Consumer<FastEvent> sink) throws IOException {
         Map<String, Long> counts = new TreeMap<>();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             List<long[]> chunks = chunks(ch, bytes);
@@ -75,16 +79,20 @@ public final class FastReader {
                 return t;
             })) {
                 Deque<Future<ChunkReader>> window = new ArrayDeque<>();
+                // buffers of chunks whose events were handed on, for the next chunks (no allocation per chunk)
+                java.util.concurrent.ConcurrentLinkedQueue<byte[]> free = new java.util.concurrent.ConcurrentLinkedQueue<>();
                 int next = 0;
                 try {
                     while (next < chunks.size() || !window.isEmpty()) {
                         while (next < chunks.size() && window.size() < ahead) {
-                            window.add(submit(pool, ch, chunks.get(next), next + 1, wanted));
+                            window.add(submit(pool, ch, chunks.get(next), next + 1, wanted, checkPools, free));
                             next++;
                         }
                         ChunkReader c = join(window.poll());
                         c.counts.forEach((t, n) -> counts.merge(t, n, Long::sum));
                         c.decoded.forEach(sink);
+                        c.decoded.clear();
+                        free.add(c.buf.array()); // the sink keeps no event: nothing refers to this chunk's bytes now
                     }
                 } catch (RuntimeException | Error e) {
                     window.forEach(f -> f.cancel(true)); // the chunks read ahead are not needed now
@@ -122,18 +130,23 @@ public final class FastReader {
         return chunks;
     }
 
-    private static Future<ChunkReader> submit(ExecutorService pool, FileChannel ch, long[] c, int number, Set<String> wanted) {
+    private static Future<ChunkReader> submit(ExecutorService pool, FileChannel ch, long[] c, int number, Set<String> wanted, boolean checkPools,
+            java.util.Queue<byte[]> free) {
         return pool.submit(() -> {
-            ByteBuffer buf = ByteBuffer.allocate((int) c[1]);
+            byte[] reused = free.poll();
+            ByteBuffer buf = reused != null && reused.length >= c[1] ? ByteBuffer.wrap(reused, 0, (int) c[1]) : ByteBuffer.allocate((int) c[1]);
             while (buf.hasRemaining()) {
                 if (ch.read(buf, c[0] + buf.position()) < 0) {
                     throw new FormatException(number, c[0], c[0] + buf.position(), "the file ends inside the chunk", null);
                 }
             }
             buf.flip();
-            ChunkReader chunk = new ChunkReader(buf);
+            ChunkReader chunk = new ChunkReader(buf, number, c[0]);
             try {
                 chunk.read(wanted);
+                if (checkPools) {
+                    chunk.checkPools();
+                }
             } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 throw new FormatException(number, c[0], c[0] + chunk.position(), what(e), e);
             }
@@ -143,18 +156,18 @@ public final class FastReader {
 
     /**
      * Where {@code file}'s first {@code bytes} break JFR's format, by a walk over every chunk's
-     * metadata, constant pools and event headers; null when the walk finds nothing wrong.
+     * metadata, event headers and constant pools (value by value); null when the walk finds nothing wrong.
      */
     public static FormatException locateDamage(Path file, long bytes) throws IOException {
         try {
-            read(file, bytes, Set.of(), e -> { });
+            read(file, bytes, Set.of(), true, e -> { });
             return null;
         } catch (FormatException e) {
             return e;
         }
     }
 
-    private static String what(Throwable e) {
+    static String what(Throwable e) {
         if (e instanceof IndexOutOfBoundsException || e instanceof java.nio.BufferUnderflowException) {
             return "a length or an offset points past the end of its chunk";
         }

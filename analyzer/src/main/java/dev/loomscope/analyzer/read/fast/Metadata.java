@@ -11,11 +11,85 @@ import java.util.Map;
  * string table, then {@code root > metadata > class > field | annotation}.
  */
 final class Metadata {
-    /** A field of a class: its type, whether it is a constant-pool reference, whether an array, and its time unit. */
-    record Field(String name, long typeId, boolean constantPool, boolean array, String timespan) {}
+    /** Kinds of value, for the readers' switches: the primitives, String, and objects made of fields. */
+    static final int OBJECT = 0;
+    static final int BOOLEAN = 1;
+    static final int BYTE = 2;
+    static final int CHAR = 3;
+    static final int SHORT = 4;
+    static final int INT = 5;
+    static final int LONG = 6;
+    static final int FLOAT = 7;
+    static final int DOUBLE = 8;
+    static final int STRING = 9;
 
-    /** A class: its name, simple-type flag and fields. */
-    record JfrClass(long id, String name, List<Field> fields) {}
+    /**
+     * A field of a class: its type (the class itself once the metadata is read, null when the
+     * metadata does not define it), whether it is a constant-pool reference, whether an array,
+     * and its time unit.
+     */
+    static final class Field {
+        private final String name;
+        private final long typeId;
+        private final boolean constantPool;
+        private final boolean array;
+        private final String timespan;
+        private JfrClass type;
+
+        Field(String name, long typeId, boolean constantPool, boolean array, String timespan) {
+            this.name = name;
+            this.typeId = typeId;
+            this.constantPool = constantPool;
+            this.array = array;
+            this.timespan = timespan;
+        }
+
+        String name() {
+            return name;
+        }
+
+        long typeId() {
+            return typeId;
+        }
+
+        boolean constantPool() {
+            return constantPool;
+        }
+
+        boolean array() {
+            return array;
+        }
+
+        String timespan() {
+            return timespan;
+        }
+
+        /** The field's class; a type the metadata does not define is damage. */
+        JfrClass type() {
+            if (type == null) {
+                throw new IllegalStateException("a field of type " + typeId + ", which the chunk's metadata does not define");
+            }
+            return type;
+        }
+    }
+
+    /** A class: its name, kind of value and fields. */
+    record JfrClass(long id, String name, List<Field> fields, int kind) {}
+
+    static int kind(String name) {
+        return switch (name) {
+            case "boolean" -> BOOLEAN;
+            case "byte" -> BYTE;
+            case "char" -> CHAR;
+            case "short" -> SHORT;
+            case "int" -> INT;
+            case "long" -> LONG;
+            case "float" -> FLOAT;
+            case "double" -> DOUBLE;
+            case "java.lang.String" -> STRING;
+            default -> OBJECT;
+        };
+    }
 
     final Map<Long, JfrClass> classes = new HashMap<>();
     final Map<String, Long> idsByName = new HashMap<>();
@@ -70,8 +144,13 @@ final class Metadata {
                 fields.add(new Field(f.attributes.get("name"), Long.parseLong(f.attributes.get("class")),
                         "true".equals(f.attributes.get("constantPool")), f.attributes.containsKey("dimension"), timespan));
             }
-            m.classes.put(id, new JfrClass(id, name, fields));
+            m.classes.put(id, new JfrClass(id, name, fields, kind(name)));
             m.idsByName.put(name, id);
+        }
+        for (JfrClass cls : m.classes.values()) {
+            for (Field f : cls.fields()) {
+                f.type = m.classes.get(f.typeId());
+            }
         }
         return m;
     }

@@ -1,0 +1,175 @@
+package dev.loomscope.analyzer.read;
+
+import java.io.EOFException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipException;
+import java.util.zip.ZipFile;
+import net.jpountz.lz4.LZ4FrameInputStream;
+
+/**
+ * Recordings stored compressed, opened as JMC opens them: a gzip stream (.jfr.gz or any name),
+ * a zip holding one .jfr, an LZ4 frame stream. Told apart by their first bytes, expanded into a
+ * temporary file (the reader walks chunks by offset), which the caller deletes.
+ */
+public final class Compressed {
+    /** A compression format, by its magic bytes. */
+    public enum Kind {
+        GZIP("gzip"),
+        ZIP("zip"),
+        LZ4("LZ4 frame");
+
+        final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    private Compressed() {}
+
+    /** The compression of {@code file}, or null for anything else (a plain .jfr among them). */
+    public static Kind detect(Path file) {
+        byte[] head = new byte[4];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, 4);
+        } catch (IOException e) {
+            return null; // not readable: the plain checks say so
+        }
+        if (n >= 2 && (head[0] & 0xFF) == 0x1F && (head[1] & 0xFF) == 0x8B) {
+            return Kind.GZIP;
+        }
+        if (n == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
+            return Kind.ZIP;
+        }
+        if (n == 4 && (head[0] & 0xFF) == 0x04 && (head[1] & 0xFF) == 0x22 && (head[2] & 0xFF) == 0x4D && (head[3] & 0xFF) == 0x18) {
+            return Kind.LZ4;
+        }
+        return null;
+    }
+
+    /** Expands {@code file} into a new temporary file; bad input names the file and where its stream ends or breaks. */
+    public static Path expand(Path file, Kind kind) {
+        Path abs = file.toAbsolutePath();
+        Path tmp;
+        try {
+            tmp = Files.createTempFile("loomscope-expanded-", ".jfr");
+        } catch (IOException e) {
+            throw new BadInputException(abs + ": cannot make a temporary file to expand it into: " + e.getMessage() + " (check the space in "
+                    + System.getProperty("java.io.tmpdir") + ")", e);
+        }
+        try {
+            switch (kind) {
+                case GZIP, LZ4 -> stream(abs, kind, tmp);
+                case ZIP -> zip(abs, tmp);
+            }
+            return tmp;
+        } catch (RuntimeException e) {
+            delete(tmp);
+            throw e;
+        }
+    }
+
+    private static void stream(Path abs, Kind kind, Path tmp) {
+        try (Counting counted = new Counting(Files.newInputStream(abs));
+                InputStream in = kind == Kind.GZIP ? new GZIPInputStream(counted, 1 << 16) : new LZ4FrameInputStream(counted);
+                OutputStream out = Files.newOutputStream(tmp)) {
+            try {
+                in.transferTo(out);
+            } catch (EOFException e) {
+                throw new BadInputException(abs + ": the " + kind.label + " stream ends at byte " + counted.count
+                        + " before its data does (the compressed file is cut short)", e);
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().contains("No space left")) {
+                    throw new BadInputException(abs + ": cannot expand it: no space left in " + System.getProperty("java.io.tmpdir"), e);
+                }
+                throw new BadInputException(abs + ": the " + kind.label + " stream is damaged near byte " + counted.count + ": " + e.getMessage()
+                        + " (the compressed file is damaged)", e);
+            }
+        } catch (IOException e) {
+            throw new BadInputException(abs + ": cannot read it as " + kind.label + ": " + e.getMessage() + " (check the file)", e);
+        }
+    }
+
+    private static void zip(Path abs, Path tmp) {
+        try (ZipFile zip = new ZipFile(abs.toFile())) {
+            List<ZipEntry> recordings = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (Enumeration<? extends ZipEntry> e = zip.entries(); e.hasMoreElements(); ) {
+                ZipEntry entry = e.nextElement();
+                names.add(entry.getName());
+                if (!entry.isDirectory() && entry.getName().endsWith(".jfr")) {
+                    recordings.add(entry);
+                }
+            }
+            if (recordings.isEmpty()) {
+                throw new BadInputException(abs + ": a zip without a .jfr inside (it holds " + (names.isEmpty() ? "nothing"
+                        : String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? ", ..." : "")) + ")");
+            }
+            if (recordings.size() > 1) {
+                throw new BadInputException(abs + ": a zip with " + recordings.size() + " .jfr files inside (unzip it and name the recordings)");
+            }
+            try (InputStream in = zip.getInputStream(recordings.get(0)); OutputStream out = Files.newOutputStream(tmp)) {
+                in.transferTo(out);
+            }
+        } catch (ZipException e) {
+            throw new BadInputException(abs + ": a damaged zip: " + e.getMessage() + " (the compressed file is damaged or cut short)", e);
+        } catch (EOFException e) {
+            throw new BadInputException(abs + ": the zip ends before its .jfr does (the compressed file is cut short)", e);
+        } catch (IOException e) {
+            throw new BadInputException(abs + ": cannot read it as a zip: " + e.getMessage() + " (check the file)", e);
+        }
+    }
+
+    static void delete(Path tmp) {
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+            // a temp file left behind is harmless
+        }
+    }
+
+    /** Counts the compressed bytes read, for where a stream ends. */
+    private static final class Counting extends FilterInputStream {
+        long count;
+
+        Counting(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long s = super.skip(n);
+            count += s;
+            return s;
+        }
+    }
+}
