@@ -2,7 +2,9 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.read.BadInputException;
 import dev.loomscope.analyzer.read.Inputs;
+import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.read.fast.FastReader;
 import dev.loomscope.flamegraphs.jfr.BadRecordingException;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
@@ -90,18 +92,29 @@ public final class FlameCommand implements Callable<Integer> {
         FlameOptions options = new FlameOptions(kind, threads, splitKind, regex("--include", include), regex("--exclude", exclude),
                 from, to, title, reverse);
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try {
-            if (diff) {
-                if (inputs.size() != 2) {
-                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff takes two recordings: BASE NEW");
-                }
-                FlameRenderer.diff(paths(List.of(inputs.get(0))), paths(List.of(inputs.get(1))), options, collapsed, buf);
-            } else {
-                FlameRenderer.render(paths(inputs), options, collapsed, buf);
-            }
-        } catch (BadRecordingException | NoSamplesException e) {
-            throw new BadInputException(e.getMessage(), e);
+        if (diff && inputs.size() != 2) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff takes two recordings: BASE NEW");
         }
+        List<RecordingSource> sources = Inputs.resolve(diff ? List.of(inputs.get(0)) : inputs);
+        List<RecordingSource> after = diff ? Inputs.resolve(List.of(inputs.get(1))) : List.of();
+        java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + w);
+        java.util.Map<String, String> shownAs = new java.util.HashMap<>();
+        readable(sources, warn, shownAs, base -> readable(after, warn, shownAs, changed -> {
+            try {
+                if (diff) {
+                    FlameRenderer.diff(base, changed, options, collapsed, buf);
+                } else {
+                    FlameRenderer.render(base, options, collapsed, buf);
+                }
+            } catch (BadRecordingException | NoSamplesException e) {
+                String message = e.getMessage();
+                for (var name : shownAs.entrySet()) {
+                    message = message.replace(name.getKey(), name.getValue()); // an expanded or cut copy is the user's file
+                }
+                throw new BadInputException(message, e);
+            }
+            return null;
+        }));
         if (output == null) {
             spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
             spec.commandLine().getOut().flush();
@@ -124,12 +137,39 @@ public final class FlameCommand implements Callable<Integer> {
         }
     }
 
-    static List<Path> paths(List<String> args) {
-        List<Path> out = new ArrayList<>();
-        for (RecordingSource s : Inputs.resolve(args)) {
-            out.addAll(s.parts());
+    /** What async-profiler's converter draws from: plain files, ready to parse. */
+    interface Drawing<T> {
+        T draw(List<Path> files) throws IOException;
+    }
+
+    /**
+     * Hands {@code body} the recordings as files async-profiler's converter can read: expanded when
+     * compressed, truncated chunks cut off (with a warning), and walked by loomscope's reader first,
+     * so that damage is one line with its offset rather than the converter's failure.
+     */
+    static <T> T readable(List<RecordingSource> sources, java.util.function.Consumer<String> warnings, java.util.Map<String, String> shownAs,
+            Drawing<T> body) throws IOException {
+        return readable(sources, 0, new ArrayList<>(), warnings, shownAs, body);
+    }
+
+    private static <T> T readable(List<RecordingSource> sources, int i, List<Path> files, java.util.function.Consumer<String> warnings,
+            java.util.Map<String, String> shownAs, Drawing<T> body) throws IOException {
+        if (i == sources.size()) {
+            return body.draw(files);
         }
-        return out;
+        return RecordingReader.withReadableParts(sources.get(i), warnings, r -> {
+            for (RecordingReader.Part part : r.parts()) {
+                shownAs.put(part.readable().toAbsolutePath().toString(), part.original().toAbsolutePath().toString());
+                try {
+                    FastReader.check(part.readable(), Files.size(part.readable()));
+                } catch (FastReader.FormatException damage) {
+                    throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
+                }
+            }
+            List<Path> more = new ArrayList<>(files);
+            more.addAll(r.paths());
+            return readable(sources, i + 1, more, warnings, shownAs, body);
+        });
     }
 
     static void write(Path output, ByteArrayOutputStream buf) {

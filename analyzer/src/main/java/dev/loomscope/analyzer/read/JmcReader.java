@@ -36,9 +36,41 @@ public final class JmcReader {
 
     /** JMC's whole collection of the recording's events: for reducers through {@link #read}, and for JMC's rules. */
     public static IItemCollection load(List<Path> parts) throws IOException, CouldNotLoadRecordingException {
+        return load(parts, null);
+    }
+
+    /**
+     * JMC's collection of the events of the {@code kept} types only (all types when null): the
+     * others are dropped as JMC's parser meets them, so memory holds what is asked for.
+     */
+    public static IItemCollection load(List<Path> parts, java.util.Set<String> kept) throws IOException, CouldNotLoadRecordingException {
         // JMC's parser logs every field of newer JDKs it does not know, and chunks it skips, with stack traces: keep it quiet
         JMC_LOGGER.setLevel(java.util.logging.Level.OFF);
-        return JfrLoaderToolkit.loadEvents(parts.stream().map(Path::toFile).toList());
+        List<org.openjdk.jmc.flightrecorder.parser.IParserExtension> extensions = new ArrayList<>();
+        if (kept != null) {
+            extensions.add(new TypeFilter(kept));
+        }
+        extensions.addAll(org.openjdk.jmc.flightrecorder.parser.ParserExtensionRegistry.getParserExtensions());
+        return JfrLoaderToolkit.loadEvents(parts.stream().map(Path::toFile).toList(), extensions);
+    }
+
+    /** A parser extension that drops the events of types not asked for before JMC stores them. */
+    private record TypeFilter(java.util.Set<String> kept) implements org.openjdk.jmc.flightrecorder.parser.IParserExtension {
+        @Override
+        public org.openjdk.jmc.flightrecorder.parser.IEventSinkFactory getEventSinkFactory(org.openjdk.jmc.flightrecorder.parser.IEventSinkFactory next) {
+            return new org.openjdk.jmc.flightrecorder.parser.IEventSinkFactory() {
+                @Override
+                public org.openjdk.jmc.flightrecorder.parser.IEventSink create(String identifier, String label, String[] category, String description,
+                        List<org.openjdk.jmc.flightrecorder.parser.ValueField> fields) {
+                    return kept.contains(identifier) ? next.create(identifier, label, category, description, fields) : values -> { };
+                }
+
+                @Override
+                public void flush() {
+                    next.flush();
+                }
+            };
+        }
     }
 
     public static void read(RecordingSource source, Consumer<JfrEvent> sink) {

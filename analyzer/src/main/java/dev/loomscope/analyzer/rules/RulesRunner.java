@@ -5,11 +5,16 @@ import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.read.fast.FastReader;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
@@ -51,8 +56,35 @@ public final class RulesRunner {
         IItemCollection items;
         try {
             items = RecordingReader.withReadableParts(source, warnings, readable -> {
+                // loomscope's reader walks the structure first (and counts the events): damage is one line with its offset,
+                // before JMC's parser, which holds what it reads in memory, could run long or out of memory on it
+                Map<String, Long> counts = new HashMap<>();
+                for (RecordingReader.Part part : readable.parts()) {
+                    FastReader.Result walked;
+                    try {
+                        walked = FastReader.check(part.readable(), Files.size(part.readable()));
+                    } catch (FastReader.FormatException damage) {
+                        throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)",
+                                damage);
+                    }
+                    walked.counts().forEach((t, n) -> counts.merge(t, n, Long::sum));
+                }
+                Set<String> dropped = bulkNoRuleNeeds(counts, requiredEvents(RuleRegistry.getRules()));
+                if (!dropped.isEmpty()) {
+                    warnings.accept(source.name().toAbsolutePath() + ": not loaded for JMC's rules, which hold every event in memory: "
+                            + dropped.stream().map(t -> t + " (" + String.format(java.util.Locale.ROOT, "%,d", counts.get(t)) + ")").sorted()
+                                    .collect(java.util.stream.Collectors.joining(", "))
+                            + ", which no rule declares it reads");
+                }
+                Set<String> kept = new HashSet<>(counts.keySet());
+                kept.removeAll(dropped);
                 try {
-                    return JmcReader.load(readable.paths());
+                    return JmcReader.load(readable.paths(), dropped.isEmpty() ? null : kept);
+                } catch (OutOfMemoryError e) {
+                    long events = counts.values().stream().mapToLong(Long::longValue).sum();
+                    throw new BadInputException(source.name().toAbsolutePath() + ": the rules were not run: JMC's parser, which holds every event and"
+                            + " constant of a recording in memory, ran out of the " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB heap on this one ("
+                            + String.format(java.util.Locale.ROOT, "%,d", events) + " events; give it more: LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
                 } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException | InternalError | StackOverflowError e) {
                     throw RecordingReader.damaged(readable.parts(), e);
                 }
@@ -83,6 +115,33 @@ public final class RulesRunner {
         findings.sort(Comparator.comparingInt(Finding::rank).thenComparing(Finding::topic, Comparator.nullsLast(Comparator.naturalOrder()))
                 .thenComparing(Finding::rule));
         return findings;
+    }
+
+    /** More events of one type than this, of a type no rule declares, are not handed to JMC's parser. */
+    static final long BULK = 100_000;
+
+    /**
+     * The types JMC's parser need not hold: numerous ({@link #BULK} and more) and declared by no
+     * rule. Rules read some types they do not declare, so everything else is kept and a normal
+     * recording gives every rule all its events.
+     */
+    static Set<String> bulkNoRuleNeeds(Map<String, Long> counts, Set<String> required) {
+        Set<String> out = new java.util.TreeSet<>();
+        counts.forEach((type, n) -> {
+            if (n >= BULK && !required.contains(type)) {
+                out.add(type);
+            }
+        });
+        return out;
+    }
+
+    /** The event types the rules say they read. */
+    static Set<String> requiredEvents(Collection<IRule> rules) {
+        Set<String> types = new HashSet<>();
+        for (IRule rule : rules) {
+            types.addAll(rule.getRequiredEvents().keySet());
+        }
+        return types;
     }
 
     private static IItemCollection load(RecordingSource source, List<java.nio.file.Path> parts) {

@@ -18,6 +18,9 @@ import java.util.Set;
  * when an event's value is asked for, each once; the other pools are skipped.
  */
 final class ChunkReader {
+    /** For {@link #index}: walk every pool, value by value, and index none. */
+    private static final long EVERY_POOL = Long.MIN_VALUE;
+
     /** How deep constant-pool values may nest (a stack trace's frame's method's class's package is 5). */
     private static final int MAX_DEPTH = 32;
 
@@ -162,7 +165,7 @@ final class ChunkReader {
                     throw new IllegalStateException("a constant pool of type " + typeId + ", which the chunk's metadata does not define");
                 }
                 boolean wanted = typeId == wantedType;
-                if (!wanted && p == poolCount - 1) {
+                if (!wanted && p == poolCount - 1 && wantedType != EVERY_POOL) {
                     break; // the checkpoint's last pool, of another type: not walked (thread constants, mostly)
                 }
                 for (int i = 0; i < count; i++) {
@@ -315,11 +318,7 @@ final class ChunkReader {
 
     /** Walks every constant pool of the chunk, value by value: what a check of the whole file does (nothing is kept). */
     void checkPools() {
-        for (Metadata.JfrClass cls : meta.classes.values()) {
-            if (!cls.fields().isEmpty() || cls.kind() == Metadata.STRING) {
-                index(cls.id());
-            }
-        }
+        index(EVERY_POOL);
     }
 
     private Object resolveUnchecked(Cursor.PoolRef ref) {

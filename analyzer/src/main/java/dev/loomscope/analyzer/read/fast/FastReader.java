@@ -155,12 +155,21 @@ public final class FastReader {
     }
 
     /**
+     * Walks {@code file}'s first {@code bytes} as {@link #locateDamage} does (metadata, event
+     * headers, every constant pool value by value), counting the events; damage is a
+     * {@link FormatException}.
+     */
+    public static Result check(Path file, long bytes) throws IOException {
+        return read(file, bytes, Set.of(), true, e -> { });
+    }
+
+    /**
      * Where {@code file}'s first {@code bytes} break JFR's format, by a walk over every chunk's
      * metadata, event headers and constant pools (value by value); null when the walk finds nothing wrong.
      */
     public static FormatException locateDamage(Path file, long bytes) throws IOException {
         try {
-            read(file, bytes, Set.of(), true, e -> { });
+            check(file, bytes);
             return null;
         } catch (FormatException e) {
             return e;
@@ -180,8 +189,11 @@ public final class FastReader {
         if (e instanceof StackOverflowError) {
             return "values nest deeper than any real recording's";
         }
-        if (e instanceof NullPointerException || e instanceof NumberFormatException) {
-            return "the chunk's metadata is incomplete (" + e.getClass().getSimpleName() + ")";
+        if (e instanceof NumberFormatException) {
+            return "the chunk's metadata holds a number that is not one";
+        }
+        if (e instanceof NullPointerException) {
+            return "the chunk's metadata is incomplete";
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }

@@ -1,0 +1,188 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.analyzer.cli.Main;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import net.jpountz.lz4.LZ4FrameOutputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recordings as users hand them over: compressed (gzip, zip, LZ4 frame), and damaged (a seeded
+ * mutation of real recordings: truncation, flipped bits, overwritten and zeroed bytes, huge
+ * lengths, garbage appended). Damage is one line naming the file, exit 2, in bounded time; never
+ * a stack trace, never "internal error".
+ */
+class BadInputIT {
+    @TempDir
+    static Path dir;
+
+    static Path fixture;
+    static Path virtual;
+
+    @BeforeAll
+    static void record() throws Exception {
+        fixture = Fixtures.fixture(dir, 2, 2);
+        virtual = Fixtures.sleep(dir, "virtual");
+    }
+
+    record Run(int code, String out, String err) {}
+
+    /** The CLI in this JVM, with a time limit. */
+    static Run cli(String... args) throws Exception {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            Future<Run> f = one.submit(() -> {
+                StringWriter out = new StringWriter();
+                StringWriter err = new StringWriter();
+                int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+                return new Run(code, out.toString(), err.toString());
+            });
+            return f.get(60, TimeUnit.SECONDS);
+        } finally {
+            one.shutdownNow();
+        }
+    }
+
+    @Test
+    void compressedRecordingsOpenAsThePlainOne() throws Exception {
+        String plain = cli("summary", fixture.toString(), "--format", "csv").out();
+        Path gz = dir.resolve("fixture.jfr.gz");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            Files.copy(fixture, o);
+        }
+        Path zip = dir.resolve("fixture.zip");
+        try (ZipOutputStream o = new ZipOutputStream(Files.newOutputStream(zip))) {
+            o.putNextEntry(new ZipEntry("readme.txt"));
+            o.write("a recording".getBytes());
+            o.putNextEntry(new ZipEntry("run/fixture.jfr"));
+            Files.copy(fixture, o);
+        }
+        Path lz4 = dir.resolve("fixture.jfr.lz4");
+        try (OutputStream o = new LZ4FrameOutputStream(Files.newOutputStream(lz4))) {
+            Files.copy(fixture, o);
+        }
+        for (Path p : List.of(gz, zip, lz4)) {
+            Run r = cli("summary", p.toString(), "--format", "csv");
+            assertThat(r.code()).as(p + ": " + r.err()).isZero();
+            // the same figures; only the recording's name differs
+            assertThat(r.out().replace(p.getFileName().toString(), "NAME").replaceAll("fixture(\\.jfr)?(\\.gz|\\.lz4)?", "NAME"))
+                    .isEqualTo(plain.replace(fixture.getFileName().toString(), "NAME").replaceAll("fixture(\\.jfr)?(\\.gz|\\.lz4)?", "NAME"));
+        }
+        // a directory finds compressed recordings too
+        Path d = Files.createDirectories(dir.resolve("compressed"));
+        Files.copy(gz, d.resolve("a.jfr.gz"));
+        assertThat(cli("summary", d.toString()).out()).contains("Recording " + d.resolve("a.jfr.gz"));
+
+        Path noJfr = dir.resolve("nothing.zip");
+        try (ZipOutputStream o = new ZipOutputStream(Files.newOutputStream(noJfr))) {
+            o.putNextEntry(new ZipEntry("notes.txt"));
+            o.write("no recording here".getBytes());
+        }
+        oneLine(cli("summary", noJfr.toString()), noJfr + ": a zip without a .jfr inside (it holds notes.txt)");
+        byte[] whole = Files.readAllBytes(gz);
+        Path cut = Files.write(dir.resolve("cut.jfr.gz"), Arrays.copyOf(whole, whole.length / 2));
+        oneLine(cli("summary", cut.toString()), cut + ": the gzip stream ends at byte ");
+    }
+
+    static void oneLine(Run r, String expected) {
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(r.err()).contains(expected);
+    }
+
+    /** A few hundred seeded mutations of real recordings, through every command that reads them. */
+    @Test
+    void damagedRecordingsAreOneLineExitTwoInBoundedTime() throws Exception {
+        Random random = new Random(20261123);
+        List<String> commands = List.of("summary", "pinning", "gc", "heap", "ctxsw");
+        List<String> failures = new ArrayList<>();
+        int cases = 0;
+        for (Path source : List.of(fixture, virtual)) {
+            byte[] original = Files.readAllBytes(source);
+            for (int i = 0; i < 30; i++) {
+                String how = mutationName(i);
+                byte[] bytes = mutate(original, i % 6, random);
+                Path damaged = Files.write(dir.resolve("mutant-" + source.getFileName() + "-" + i + ".jfr"), bytes);
+                List<String> these = new ArrayList<>(commands);
+                if (i % 3 == 0) {
+                    these.addAll(List.of("rules", "flame")); // slower (JMC's parser, async-profiler's converter): every third mutant
+                }
+                for (String command : these) {
+                    cases++;
+                    long start = System.nanoTime();
+                    Run r = command.equals("flame") ? cli(command, damaged.toString(), "-o", dir.resolve("mutant.html").toString())
+                            : cli(command, damaged.toString());
+                    long ms = (System.nanoTime() - start) / 1_000_000;
+                    String err = r.err().strip();
+                    boolean clean = (r.code() == 0 || r.code() == 2) && err.lines().filter(l -> !l.contains(": warning: ") && !l.contains(": wrote ")).count()
+                            <= (r.code() == 0 ? 0 : 1)
+                            && !err.contains("internal error") && !err.contains("Exception") && !err.contains("\tat ") && ms < 30_000
+                            && (r.code() == 0 || err.contains(damaged.toString()));
+                    if (!clean) {
+                        failures.add(command + " " + damaged.getFileName() + " (" + how + "): exit " + r.code() + " in " + ms + " ms: " + err);
+                    }
+                }
+                Files.delete(damaged);
+            }
+        }
+        assertThat(cases).isEqualTo(340);
+        assertThat(failures).isEmpty();
+    }
+
+    static String mutationName(int i) {
+        return List.of("truncated", "bits flipped", "bytes overwritten", "huge length", "zeroed", "garbage appended").get(i % 6);
+    }
+
+    static byte[] mutate(byte[] original, int kind, Random random) {
+        byte[] b = original.clone();
+        int at = 68 + random.nextInt(b.length - 68);
+        switch (kind) {
+            case 0 -> b = Arrays.copyOf(b, at);
+            case 1 -> {
+                for (int k = 0; k < 4; k++) {
+                    int p = random.nextInt(b.length);
+                    b[p] ^= (byte) (1 << random.nextInt(8));
+                }
+            }
+            case 2 -> {
+                for (int k = 0; k < 16 && at + k < b.length; k++) {
+                    b[at + k] = (byte) random.nextInt(256);
+                }
+            }
+            case 3 -> { // a LEB128 length of about 2^62 where a small number stood
+                for (int k = 0; k < 8 && at + k < b.length; k++) {
+                    b[at + k] = (byte) 0xFF;
+                }
+                if (at + 8 < b.length) {
+                    b[at + 8] = 0x3F;
+                }
+            }
+            case 4 -> Arrays.fill(b, at, Math.min(b.length, at + 1 + random.nextInt(8192)), (byte) 0);
+            default -> {
+                byte[] more = new byte[1 + random.nextInt(4096)];
+                random.nextBytes(more);
+                b = Arrays.copyOf(b, b.length + more.length);
+                System.arraycopy(more, 0, b, original.length, more.length);
+            }
+        }
+        return b;
+    }
+}
