@@ -161,17 +161,23 @@ class AgentIT {
         assertThat(read(files(".jfr").get(0))).containsKey("loomscope.RunInfo");
     }
 
-    @Test
-    void sigtermKeepsTheRecording() throws Exception {
-        List<String> cmd = List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + AGENT + "=out=rec,profile=off", "-cp", System.getProperty("java.class.path"),
-                PinningApp.class.getName(), "wait");
-        Path log = dir.resolve("out.log");
+    /** PinningApp under the agent with {@code options}, waiting to be stopped; its output goes to {@code log}. */
+    Process waitingApp(String options, Path log) throws Exception {
+        List<String> cmd = List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED", "-javaagent:" + AGENT + "=" + options, "-cp",
+                System.getProperty("java.class.path"), PinningApp.class.getName(), "wait");
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.readString(log).contains("waiting") && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
+        return p;
+    }
+
+    @Test
+    void sigtermKeepsTheRecording() throws Exception {
+        Path log = dir.resolve("out.log");
+        Process p = waitingApp("out=rec,profile=off", log);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         // the live trace prints the pins while the app still runs
         while (!Files.readString(log).contains("loomscope-agent: virtual thread pinned for") && System.nanoTime() < deadline) {
             Thread.sleep(100);
@@ -185,16 +191,9 @@ class AgentIT {
 
     @Test
     void jfrsDiskRepositoryIsPrivateUnderOutAndSurvivesKill9() throws Exception {
-        List<String> cmd = List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + AGENT + "=out=rec,profile=off,trace-pinned=off", "-cp", System.getProperty("java.class.path"),
-                PinningApp.class.getName(), "wait");
         Path log = dir.resolve("out.log");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = waitingApp("out=rec,profile=off,trace-pinned=off", log);
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.readString(log).contains("waiting") && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
             Thread.sleep(1500); // JFR flushes its chunk about once a second
             Path base = dir.resolve("rec/jfr-repository");
             assertThat(Files.getPosixFilePermissions(base)).as(Files.readString(log)).isEqualTo(PosixFilePermissions.fromString("rwx------"));

@@ -78,6 +78,7 @@ public final class CompareCommand implements Callable<Integer> {
             tables.add(CompareView.regressions(results));
             tables.add(CompareView.comparisons(results));
         }
+        ViewCommand.withReaderWarnings(tables, facts);
         out.emit(tables, spec.commandLine().getOut());
         return Errors.OK;
     }

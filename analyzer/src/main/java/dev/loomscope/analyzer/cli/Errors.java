@@ -52,7 +52,8 @@ public final class Errors {
         if (t instanceof dev.loomscope.analyzer.reduce.ReductionFailedException r) {
             what = r.getMessage(); // "internal error in <reducer> on FILE: ..."
         } else if (t instanceof OutOfMemoryError) {
-            err.println(command + ": out of memory (give the analyzer more heap, e.g. LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
+            err.println(command + ": out of memory in a " + Runtime.getRuntime().maxMemory() / (1 << 20)
+                    + " MB heap (give the analyzer more, e.g. LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
             return INTERNAL;
         } else {
             what = "internal error: " + (t.getMessage() == null ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + t.getMessage());

@@ -200,8 +200,9 @@ public final class StudyCommand implements Callable<Integer> {
     public static Judged judge(String workload, List<RecordingSource> sources) {
         Map<String, List<RecordingFacts>> groups = groups(sources);
         List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
-        return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(),
-                CompareView.recordingCostCaveats(groups).stream().map(c -> workload + ": " + c).toList());
+        List<String> caveats = new ArrayList<>(CompareView.recordingCostCaveats(groups).stream().map(c -> workload + ": " + c).toList());
+        RecordingFacts.warnings(groups.values().stream().flatMap(List::stream).toList()).forEach(w -> caveats.add(workload + ": warning: " + w));
+        return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(), caveats);
     }
 
     private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources) {

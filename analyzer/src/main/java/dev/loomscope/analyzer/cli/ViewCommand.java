@@ -27,7 +27,27 @@ abstract class ViewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        out.emit(view(read()), spec.commandLine().getOut());
+        List<RecordingFacts> facts = read();
+        List<Table> tables = view(facts);
+        withReaderWarnings(tables, facts);
+        out.emit(tables, spec.commandLine().getOut());
         return Errors.OK;
+    }
+
+    /**
+     * What the reader said (a truncated last chunk read in part, another parser used) goes with the
+     * figures it qualifies: a note on the first table (terminal, CSV, Markdown, JSON), unless a
+     * table already carries it.
+     */
+    static void withReaderWarnings(List<Table> tables, List<RecordingFacts> facts) {
+        if (tables.isEmpty()) {
+            return;
+        }
+        for (String w : RecordingFacts.warnings(facts)) {
+            String note = "warning: " + w;
+            if (tables.stream().noneMatch(t -> t.notes().contains(note))) {
+                tables.get(0).note(note);
+            }
+        }
     }
 }

@@ -152,6 +152,11 @@ public final class RecordingFacts {
         }
     }
 
+    /** What the reader said of these recordings (a truncated last chunk, another parser used), each once, in input order. */
+    public static List<String> warnings(java.util.Collection<RecordingFacts> facts) {
+        return facts.stream().flatMap(f -> f.warnings.stream()).distinct().toList();
+    }
+
     /** The group this recording belongs to: its thread kind, else its label, else "unknown". */
     public String group() {
         if (summary.threadKind != null && !summary.threadKind.equals("unknown")) {

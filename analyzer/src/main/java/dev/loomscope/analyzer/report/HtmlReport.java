@@ -65,6 +65,13 @@ public final class HtmlReport {
             if (extras.heading() != null) {
                 h.append("<p>").append(Svg.esc(extras.heading())).append("</p>\n");
             }
+            List<String> readerWarnings = RecordingFacts.warnings(parts.stream().flatMap(p -> p.groups().values().stream()).flatMap(List::stream).toList());
+            if (!readerWarnings.isEmpty()) {
+                // figures from part of a recording, or read another way, say so before anything else
+                h.append("<section id='warnings' class='banner'><h2>Read with warnings</h2>\n<ul>\n");
+                readerWarnings.forEach(w -> h.append("<li>").append(Svg.esc(w)).append("</li>\n"));
+                h.append("</ul></section>\n");
+            }
             h.append("<section id='verdicts'><h2>Verdicts</h2>\n<ul class='verdicts'>\n");
             int verdictCount = 0;
             for (Part part : parts) {
@@ -222,7 +229,7 @@ public final class HtmlReport {
             .charts{display:flex;flex-wrap:wrap;gap:12px} svg{background:#fff;border:1px solid #e3e3e3;font-size:12px}
             table{border-collapse:collapse;margin:8px 0 12px;font-size:12px} th,td{border:1px solid #ddd;padding:3px 6px} th{background:#f0f0f0}
             td.n{text-align:right;font-variant-numeric:tabular-nums} caption{text-align:left;font-weight:600;padding:4px 0}
-            .note{color:#666;font-size:12px;margin:0 0 8px} ul.failures li{color:#b00020} footer{margin-top:40px;color:#888;font-size:12px}
+            .banner{background:#fff4e5;border-left:4px solid #e08a00;padding:4px 12px} .note{color:#666;font-size:12px;margin:0 0 8px} ul.failures li{color:#b00020} footer{margin-top:40px;color:#888;font-size:12px}
             pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}
             """;
 }

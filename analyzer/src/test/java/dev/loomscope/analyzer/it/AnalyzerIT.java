@@ -392,6 +392,15 @@ class AnalyzerIT {
         ChildJvm.Result t = Fixtures.cli(dir, "summary", truncated.toString());
         assertThat(t.exitCode()).as(t.stderr()).isZero();
         assertThat(t.stdout()).contains("truncated: the last chunk (at byte " + lastChunk + ") is incomplete");
+        // every command that shows figures says they come from part of the file: terminal, JSON, report
+        for (String command : List.of("pinning", "gc", "heap", "ctxsw", "compare")) {
+            assertThat(ok(command, truncated.toString()).stdout()).as(command).contains("truncated: the last chunk (at byte " + lastChunk + ")");
+            assertThat(json(command, truncated.toString()).toString()).as(command).contains("truncated: the last chunk (at byte " + lastChunk + ")");
+        }
+        Path report = dir.resolve("report-truncated");
+        ok("report", truncated.toString(), virtual.toString(), "-o", report.toString());
+        assertThat(Files.readString(report.resolve("index.html"))).contains("<section id='warnings' class='banner'>")
+                .contains("truncated: the last chunk (at byte " + lastChunk + ")");
         long secondChunk = a.length; // where the second recording starts
         byte[] corrupt = both.clone();
         corrupt[(int) secondChunk] = 'X';
