@@ -41,7 +41,7 @@ public final class PinningCommand extends ViewCommand {
             threshold = Durations.parse(failOn);
         }
         List<RecordingFacts> facts = in.facts();
-        out.emit(view(facts), spec.commandLine().getOut());
+        out.emit(tables(facts), spec.commandLine().getOut());
         if (threshold != null) {
             PinningReducer p = PinningView.merged(facts);
             double limitMs = threshold.toNanos() / 1e6;

@@ -27,11 +27,15 @@ abstract class ViewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<RecordingFacts> facts = read();
+        out.emit(tables(read()), spec.commandLine().getOut());
+        return Errors.OK;
+    }
+
+    /** The view's tables, with what the reader said of the recordings. */
+    List<Table> tables(List<RecordingFacts> facts) {
         List<Table> tables = view(facts);
         withReaderWarnings(tables, facts);
-        out.emit(tables, spec.commandLine().getOut());
-        return Errors.OK;
+        return tables;
     }
 
     /**
