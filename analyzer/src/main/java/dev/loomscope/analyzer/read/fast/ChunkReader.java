@@ -12,10 +12,12 @@ import java.util.Set;
 
 /**
  * One chunk: its header, metadata, constant pools and events. Every event is walked by its header
- * (size and type) and counted; only the wanted types are decoded. Constant pools are not decoded
- * as they are read: the entries of the types the wanted events can reach (their threads, stack
- * traces with methods, classes and symbols, strings, GC names) are indexed by offset and decoded
- * when an event's value is asked for, each once; the other pools are skipped.
+ * (size and type) and counted; only the wanted types are decoded. Constant pools are not read with
+ * the events: where the checkpoints are is noted, and a pool is indexed (entry id to offset) the
+ * first time a value of its type is asked for (a thread's name, a stack trace's frames, a GC's
+ * cause), each value decoded once. Pools nobody asks for, the big thread pools of recordings with
+ * millions of virtual threads among them, are never walked. Type ids are taken to be below 2^20,
+ * as the JDK's and async-profiler's are.
  */
 final class ChunkReader {
     /** For {@link #index}: walk every pool, value by value, and index none. */
