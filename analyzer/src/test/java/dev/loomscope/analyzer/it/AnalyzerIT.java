@@ -157,10 +157,9 @@ class AnalyzerIT {
 
     @Test
     void aDamagedRecordingIsNamedByChunkAndOffsetAndAReducersFailureIsNotDamage() throws Exception {
-        // 4 KiB of zeros in the middle of the first chunk: both parsers stop there
+        // 4 KiB of zeros where the first chunk's events start: its first event's size is 0
         byte[] bytes = Files.readAllBytes(fixture);
-        int chunk = (int) ByteBuffer.wrap(bytes).getLong(8);
-        Arrays.fill(bytes, chunk / 2, chunk / 2 + 4096, (byte) 0);
+        Arrays.fill(bytes, 68, 68 + 4096, (byte) 0);
         Path damaged = Files.write(dir.resolve("zeroed.jfr"), bytes);
         for (String command : List.of("summary", "gc", "pinning", "compare")) {
             ChildJvm.Result r = Fixtures.cli(dir, command, damaged.toString());
@@ -168,8 +167,7 @@ class AnalyzerIT {
             assertThat(r.stderr().strip().lines()).as(r.stderr()).hasSize(1);
             assertThat(r.stderr()).contains(damaged.toAbsolutePath() + ": damaged at byte ").contains("(chunk 1, which starts at byte 0)")
                     .doesNotContain("internal error").doesNotContain("\tat ");
-            long at = Long.parseLong(r.stderr().replaceAll("(?s).*damaged at byte (\\d+).*", "$1"));
-            assertThat(at).isBetween((long) chunk / 2 - 65_536, (long) chunk / 2 + 4096);
+            assertThat(r.stderr()).contains("damaged at byte 68 (chunk 1, which starts at byte 0): an event's size is 0 bytes");
         }
         // what the consumer of the events throws is its own: not damage, not retried with another parser
         var source = dev.loomscope.analyzer.read.RecordingSource.file(fixture);
