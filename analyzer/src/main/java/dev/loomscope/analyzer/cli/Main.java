@@ -16,7 +16,14 @@ public final class Main {
     /** The subcommands, in help order. */
     static final List<Class<?>> COMMANDS = List.of(SummaryCommand.class, PinningCommand.class, GcCommand.class, HeapCommand.class, CtxswCommand.class,
             FlameCommand.class, RulesCommand.class, CompareCommand.class, ReportCommand.class, JmhCommand.class, AttachCommand.class,
-            StudyCommand.class, CommandLine.HelpCommand.class);
+            StudyCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
+
+    /** The command line with every subcommand's model built (for help and completion). */
+    static CommandLine full() {
+        CommandLine cli = new CommandLine(new Main());
+        COMMANDS.forEach(c -> cli.addSubcommand(c.getAnnotation(Command.class).name(), c));
+        return cli;
+    }
 
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));

@@ -43,4 +43,12 @@ class MainTest {
                 + " (please report; --debug shows the trace)");
         assertThat(run("--help").out().replaceAll("\\s+", " ")).contains("3 an internal error (a bug: please report it)");
     }
+
+    @Test
+    void completionCoversEveryCommandAndItsOptions() {
+        Result r = run("completion");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("complete -F _complete_loomscope").contains("summary").contains("study").contains("--fail-on-pinning")
+                .contains("--stack-depth");
+    }
 }
