@@ -2,9 +2,11 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.read.BadInputException;
 import dev.loomscope.analyzer.read.Inputs;
+import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.read.fast.FastReader;
+import dev.loomscope.analyzer.reduce.FlameSamples;
 import dev.loomscope.flamegraphs.jfr.BadRecordingException;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
@@ -98,6 +100,33 @@ public final class FlameCommand implements Callable<Integer> {
         List<RecordingSource> sources = Inputs.resolve(diff ? List.of(inputs.get(0)) : inputs);
         List<RecordingSource> after = diff ? Inputs.resolve(List.of(inputs.get(1))) : List.of();
         java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + w);
+        try {
+            // loomscope's reader aggregates the samples; async-profiler's renderer draws them
+            if (diff) {
+                FlameRenderer.diff(FlameSamples.graph(sources, options, true, warn), FlameSamples.graph(after, options, true, warn), options, collapsed, buf);
+            } else {
+                FlameRenderer.render(FlameSamples.graph(sources, options, false, warn), options, collapsed, buf);
+            }
+        } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
+            buf.reset();
+            drawWithAsyncProfilersReader(sources, after, options, warn, buf);
+        }
+        if (output == null) {
+            spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
+            spec.commandLine().getOut().flush();
+        } else {
+            write(output, buf);
+            spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+        }
+        return Errors.OK;
+    }
+
+    /**
+     * A format loomscope's reader leaves to others (before JDK 14's): async-profiler's own converter
+     * reads the files, as they are ready to parse.
+     */
+    private void drawWithAsyncProfilersReader(List<RecordingSource> sources, List<RecordingSource> after, FlameOptions options,
+            java.util.function.Consumer<String> warn, ByteArrayOutputStream buf) throws IOException {
         java.util.Map<String, String> shownAs = new java.util.HashMap<>();
         readable(sources, warn, shownAs, base -> readable(after, warn, shownAs, changed -> {
             try {
@@ -115,14 +144,6 @@ public final class FlameCommand implements Callable<Integer> {
             }
             return null;
         }));
-        if (output == null) {
-            spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
-            spec.commandLine().getOut().flush();
-        } else {
-            write(output, buf);
-            spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
-        }
-        return Errors.OK;
     }
 
     private Pattern regex(String option, String value) {
@@ -144,8 +165,7 @@ public final class FlameCommand implements Callable<Integer> {
 
     /**
      * Hands {@code body} the recordings as files async-profiler's converter can read: expanded when
-     * compressed, truncated chunks cut off (with a warning), and walked by loomscope's reader first,
-     * so that damage is one line with its offset rather than the converter's failure.
+     * compressed, truncated chunks cut off (with a warning).
      */
     static <T> T readable(List<RecordingSource> sources, java.util.function.Consumer<String> warnings, java.util.Map<String, String> shownAs,
             Drawing<T> body) throws IOException {
@@ -160,11 +180,6 @@ public final class FlameCommand implements Callable<Integer> {
         return RecordingReader.withReadableParts(sources.get(i), warnings, r -> {
             for (RecordingReader.Part part : r.parts()) {
                 shownAs.put(part.readable().toAbsolutePath().toString(), part.original().toAbsolutePath().toString());
-                try {
-                    FastReader.check(part.readable(), Files.size(part.readable()));
-                } catch (FastReader.FormatException damage) {
-                    throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
-                }
             }
             List<Path> more = new ArrayList<>(files);
             more.addAll(r.paths());

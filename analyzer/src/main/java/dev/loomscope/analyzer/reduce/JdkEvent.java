@@ -75,7 +75,7 @@ public record JdkEvent(RecordedEvent e) implements JfrEvent {
         }
         List<Frame> out = new ArrayList<>(st.getFrames().size());
         for (RecordedFrame f : st.getFrames()) {
-            out.add(new Frame(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber()));
+            out.add(new Frame(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber(), Frame.type(f.getType())));
         }
         return out;
     }

@@ -5,6 +5,8 @@ import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.read.RecordingSpan;
+import dev.loomscope.analyzer.read.fast.FastEvent;
 import dev.loomscope.analyzer.read.fast.FastReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,25 +61,12 @@ public final class RecordingFacts {
         Set<String> wanted = new HashSet<>(byType.keySet());
         wanted.addAll(SummaryReducer.DECODED);
         try {
-            RecordingReader.withReadableParts(source, f.warnings::add, readable -> {
-                for (RecordingReader.Part part : readable.parts()) {
-                    FastReader.Result r;
-                    try {
-                        r = FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> {
-                            if (SummaryReducer.DECODED.contains(e.type())) {
-                                f.guard(f.summary, () -> f.summary.fields(e));
-                            }
-                            f.dispatch(byType, e);
-                        });
-                    } catch (FastReader.FormatException damage) {
-                        throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)",
-                                damage);
-                    }
-                    f.summary.counted(r.counts());
+            f.summary.span(readEach(source, wanted, f.warnings::add, (e, span) -> {
+                if (SummaryReducer.DECODED.contains(e.type())) {
+                    f.guard(f.summary, () -> f.summary.fields(e));
                 }
-                f.summary.span(readable.span());
-                return null;
-            });
+                f.dispatch(byType, e);
+            }, f.summary::counted));
             return f;
         } catch (ParserRejectedException e) {
             return viaJdk(source); // a format only JMC's parser reads: viaJdk hands it on
@@ -86,6 +75,27 @@ public final class RecordingFacts {
             slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (" + e.getMessage() + ", a format before JDK 14's)");
             return slow;
         }
+    }
+
+    /**
+     * Reads {@code source} with loomscope's reader: the events of the {@code wanted} types into
+     * {@code sink} (with the span of the recording's chunks), each part's event counts into
+     * {@code counts}; damage is bad input naming the file, chunk and offset. Answers the span.
+     * A format the reader leaves to others throws {@link FastReader.UnsupportedException} or
+     * {@link ParserRejectedException}.
+     */
+    public static RecordingSpan readEach(RecordingSource source, Set<String> wanted, java.util.function.Consumer<String> warnings,
+            java.util.function.BiConsumer<FastEvent, RecordingSpan> sink, java.util.function.Consumer<Map<String, Long>> counts) {
+        return RecordingReader.withReadableParts(source, warnings, readable -> {
+            for (RecordingReader.Part part : readable.parts()) {
+                try {
+                    counts.accept(FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> sink.accept(e, readable.span())).counts());
+                } catch (FastReader.FormatException damage) {
+                    throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
+                }
+            }
+            return readable.span();
+        });
     }
 
     /**

@@ -4,6 +4,8 @@ import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.FlameSamples;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.ContextSwitchView;
@@ -177,10 +179,10 @@ public final class HtmlReport {
         List<String> links = new ArrayList<>();
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             String file = "flame-" + prefix + safe(g.getKey()) + ".html";
-            List<Path> inputs = g.getValue().stream().flatMap(f -> f.source.parts().stream()).toList();
+            List<RecordingSource> inputs = g.getValue().stream().map(f -> f.source).toList();
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
-                var drawn = FlameRenderer.render(inputs, FlameOptions.of(SampleKind.CPU).withSplitKind(true)
-                        .withTitle(g.getKey() + ": CPU flame graph"), false, out);
+                FlameOptions options = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withTitle(g.getKey() + ": CPU flame graph");
+                var drawn = FlameRenderer.render(FlameSamples.graph(inputs, options, false, w -> { }), options, false, out);
                 links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
                         + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads");
             } catch (Exception e) {
@@ -189,15 +191,16 @@ public final class HtmlReport {
             }
         }
         if (groups.containsKey(baseline)) {
-            List<Path> base = groups.get(baseline).stream().flatMap(f -> f.source.parts().stream()).toList();
+            List<RecordingSource> base = groups.get(baseline).stream().map(f -> f.source).toList();
             for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
                 if (g.getKey().equals(baseline)) {
                     continue;
                 }
                 String file = "flame-diff-" + prefix + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
-                List<Path> other = g.getValue().stream().flatMap(f -> f.source.parts().stream()).toList();
+                List<RecordingSource> other = g.getValue().stream().map(f -> f.source).toList();
                 try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
-                    FlameRenderer.diff(base, other, FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential"), false, out);
+                    FlameOptions options = FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential");
+                    FlameRenderer.diff(FlameSamples.graph(base, options, true, w -> { }), FlameSamples.graph(other, options, true, w -> { }), options, false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
                             + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less; normalised by total samples)");
                 } catch (Exception e) {

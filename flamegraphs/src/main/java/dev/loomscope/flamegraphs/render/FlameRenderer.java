@@ -60,6 +60,89 @@ public final class FlameRenderer {
         return new Drawn(totals[0] / (baseTotal / gcd), totals[1] / (baseTotal / gcd));
     }
 
+    /** One graph from samples another reader aggregated ({@link SampleGraph}). */
+    public static Drawn render(SampleGraph samples, FlameOptions options, boolean collapsed, OutputStream out) {
+        FlameGraph graph = new FlameGraph(arguments(options, collapsed));
+        samples.drawInto(graph, 1);
+        dump(graph, out);
+        return new Drawn(samples.total(), samples.virtualTotal());
+    }
+
+    /** A differential graph from aggregated samples, both brought to the same total as {@link #diff(List, List, FlameOptions, boolean, OutputStream)} does. */
+    public static Drawn diff(SampleGraph before, SampleGraph after, FlameOptions options, boolean collapsed, OutputStream out) {
+        Arguments args = arguments(options, collapsed);
+        args.diff = true;
+        args.norm = true;
+        long gcd = java.math.BigInteger.valueOf(before.total()).gcd(java.math.BigInteger.valueOf(after.total())).longValue();
+        long scaleBefore = gcd == 0 ? 1 : after.total() / gcd;
+        long scaleAfter = gcd == 0 ? 1 : before.total() / gcd;
+        FlameGraph base = new FlameGraph(args);
+        before.drawInto(base, Math.max(1, scaleBefore));
+        FlameGraph graph = new FlameGraph(args);
+        after.drawInto(graph, Math.max(1, scaleAfter));
+        graph.diff(base);
+        dump(graph, out);
+        return new Drawn(after.total(), after.virtualTotal());
+    }
+
+    /**
+     * async-profiler's way to name a method frame: a C function ({@code cFrame}) by its name, a Java
+     * method as {@code class/name.method}; {@code norm} folds lambda and hidden-class suffixes, as in
+     * differential graphs.
+     */
+    public static String methodName(String internalClassName, String method, boolean cFrame, boolean norm) {
+        if (internalClassName == null || internalClassName.isEmpty() || cFrame) {
+            return method;
+        }
+        String cls = norm ? normalized(internalClassName) : internalClassName;
+        return method == null || method.isEmpty() ? cls : cls + '.' + method;
+    }
+
+    /** A class frame (allocated or locked class): dotted, arrays as {@code []}, as async-profiler's converter shows it. */
+    public static String className(String symbol) {
+        int depth = 0;
+        while (depth < symbol.length() && symbol.charAt(depth) == '[') {
+            depth++;
+        }
+        String name;
+        if (depth == 0) {
+            name = symbol;
+        } else {
+            name = switch (depth < symbol.length() ? symbol.charAt(depth) : ' ') {
+                case 'B' -> "byte";
+                case 'C' -> "char";
+                case 'S' -> "short";
+                case 'I' -> "int";
+                case 'J' -> "long";
+                case 'Z' -> "boolean";
+                case 'F' -> "float";
+                case 'D' -> "double";
+                case 'L' -> symbol.substring(depth + 1, Math.max(depth + 1, symbol.length() - 1));
+                default -> symbol.substring(depth);
+            };
+        }
+        return name.replace('/', '.') + "[]".repeat(depth);
+    }
+
+    /** Drops a trailing numeric suffix ({@code Foo$$Lambda/0x123}, {@code Foo$$Lambda+0x00007f...../123}). */
+    private static String normalized(String cls) {
+        for (int i = cls.length() - 2; i > 0; i--) {
+            char c = cls.charAt(i);
+            if (c == '/' || c == '.') {
+                char next = cls.charAt(i + 1);
+                if (next >= '0' && next <= '9') {
+                    int end = i;
+                    if (i > 19 && cls.charAt(i - 19) == '+' && cls.charAt(i - 18) == '0') {
+                        end = i - 19;
+                    }
+                    return cls.substring(0, end);
+                }
+                break;
+            }
+        }
+        return cls;
+    }
+
     private static Arguments arguments(FlameOptions o, boolean collapsed) {
         Arguments args = new Arguments();
         args.output = collapsed ? "collapsed" : "html";

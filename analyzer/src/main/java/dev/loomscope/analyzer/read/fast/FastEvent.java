@@ -118,10 +118,40 @@ public final class FastEvent implements JfrEvent {
         return fields.get(field) instanceof Map<?, ?> m && m.get(member) instanceof Long l ? l : null;
     }
 
+    /** The stack trace's constant-pool id in its chunk (0: none); samples with the same id have the same stack. */
+    public long stackTraceId() {
+        return fields.get("stackTrace") instanceof Cursor.PoolRef ref ? ref.id() : 0;
+    }
+
     @Override
     public List<Frame> stackFrames() {
-        if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref) || !(chunk.resolve(ref) instanceof Map<?, ?> trace)
-                || !(trace.get("frames") instanceof List<?> frames)) {
+        if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref)) {
+            return null;
+        }
+        return chunk.frames(ref.id(), () -> frames(ref)); // each distinct stack of a chunk is built once
+    }
+
+    /** A frame as the JVM wrote it: the class's internal name ({@code java/lang/Thread}, hidden classes as written), method, frame type. */
+    public record RawFrame(String internalClassName, String methodName, int type) {}
+
+    /** The stack trace's frames, top first, class names as written (for names drawn as async-profiler draws them); null when none. */
+    public List<RawFrame> rawFrames() {
+        if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref)) {
+            return null;
+        }
+        return chunk.rawFrames(ref.id(), () -> {
+            List<Frame> frames = frames(ref, false);
+            return frames == null ? null : frames.stream().map(f -> new RawFrame(f.className(), f.methodName(), f.type())).toList();
+        });
+    }
+
+    private List<Frame> frames(Cursor.PoolRef ref) {
+        return frames(ref, true);
+    }
+
+    /** The frames; class names dotted as the JDK's parser gives them, or as written. */
+    private List<Frame> frames(Cursor.PoolRef ref, boolean dotted) {
+        if (!(chunk.resolve(ref) instanceof Map<?, ?> trace) || !(trace.get("frames") instanceof List<?> frames)) {
             return null;
         }
         List<Frame> out = new ArrayList<>(frames.size());
@@ -129,11 +159,12 @@ public final class FastEvent implements JfrEvent {
             if (f instanceof Map<?, ?> frame && resolved(frame.get("method")) instanceof Map<?, ?> method) {
                 String className = "";
                 if (resolved(method.get("type")) instanceof Map<?, ?> cls && symbol(cls.get("name")) instanceof String n) {
-                    className = n.replace('/', '.');
+                    className = dotted ? n.replace('/', '.') : n;
                 }
                 String methodName = symbol(method.get("name"));
                 int line = frame.get("lineNumber") instanceof Long l ? l.intValue() : -1;
-                out.add(new Frame(className, methodName == null ? "" : methodName, line));
+                int type = frame.get("type") instanceof Cursor.PoolRef t && t.id() >= 0 && t.id() < 128 ? (int) t.id() : -1;
+                out.add(new Frame(className, methodName == null ? "" : methodName, line, type));
             }
         }
         return out;
@@ -146,6 +177,35 @@ public final class FastEvent implements JfrEvent {
             v = resolved(m.get("string"));
         }
         return v instanceof String s ? s : null;
+    }
+
+    /**
+     * Whether a frame of type 3 (native) is a C function here: async-profiler's chunks, whose frame
+     * types include 5 (kernel), number them so; in the JDK's a native frame is a Java native method.
+     */
+    public boolean nativeFramesAreC() {
+        return chunk.hasConstant("jdk.types.FrameType", 5);
+    }
+
+    /** A thread field's constant-pool id (what async-profiler's converter shows as tid), 0 when absent. */
+    public long threadId(String field) {
+        return fields.get(field) instanceof Cursor.PoolRef ref ? ref.id() : 0;
+    }
+
+    /** A thread's Java name, else its OS name (a native thread's), else null. */
+    public String threadDisplayName(String field) {
+        if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
+            return null;
+        }
+        return resolved(thread.get("javaName")) instanceof String s ? s : resolved(thread.get("osName")) instanceof String os ? os : null;
+    }
+
+    /** A class field's name as the JVM writes it ({@code java/lang/String}, {@code [B}), or null. */
+    public String classSymbol(String field) {
+        if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> cls)) {
+            return null;
+        }
+        return symbol(cls.get("name"));
     }
 
     @Override

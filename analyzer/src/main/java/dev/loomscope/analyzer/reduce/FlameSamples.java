@@ -1,0 +1,222 @@
+package dev.loomscope.analyzer.reduce;
+
+import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.read.RecordingSpan;
+import dev.loomscope.analyzer.read.fast.FastEvent;
+import dev.loomscope.flamegraphs.render.FlameOptions;
+import dev.loomscope.flamegraphs.render.FlameRenderer;
+import dev.loomscope.flamegraphs.render.SampleGraph;
+import dev.loomscope.flamegraphs.render.SampleKind;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * The samples of a flame graph, read with loomscope's reader: each sample event's stack (built
+ * once per distinct stack of a chunk) aggregated by its frames and thread kind, per thread state,
+ * then drawn by async-profiler's renderer as its converter would draw the same file: the same
+ * events (async-profiler's and the JDK's), frame names and types, roots for thread kind and thread,
+ * class frames for allocations and locks, and the same choice of thread states (async-profiler's
+ * CPU samples carry STATE_DEFAULT, the JDK's STATE_RUNNABLE; wall clock is every other state).
+ */
+public final class FlameSamples {
+    static final String VIRTUAL_ROOT = "virtual (on carrier)";
+    static final String PLATFORM_ROOT = "platform";
+
+    private static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample");
+    private static final Set<String> ALLOCATION = Set.of("jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample");
+    private static final Set<String> LOCK = Set.of("jdk.JavaMonitorEnter", "jdk.ThreadPark");
+
+    private final FlameOptions options;
+    private final boolean norm;
+    /** Aggregated stacks by thread state name ("" for allocations and locks). */
+    private final Map<String, SampleGraph> byState = new TreeMap<>();
+    private final Map<String, Long> executionByState = new TreeMap<>();
+    private long alloc;
+    private long lock;
+
+    /** @param norm fold lambda and hidden-class suffixes in frame names (differential graphs do) */
+    public FlameSamples(FlameOptions options, boolean norm) {
+        this.options = options;
+        this.norm = norm;
+    }
+
+    /** The event types the graph's kind reads (the others' counts come from the reader's event counts). */
+    public Set<String> eventTypes() {
+        return switch (options.kind()) {
+            case CPU, WALL -> EXECUTION;
+            case ALLOC -> ALLOCATION;
+            case LOCK -> LOCK;
+        };
+    }
+
+    /** Counts of the kinds not read, for the message when the kind asked for has no samples. */
+    public void counted(Map<String, Long> counts) {
+        if (options.kind() == SampleKind.CPU || options.kind() == SampleKind.WALL) {
+            ALLOCATION.forEach(t -> alloc += counts.getOrDefault(t, 0L));
+            LOCK.forEach(t -> lock += counts.getOrDefault(t, 0L));
+        } else {
+            EXECUTION.forEach(t -> executionByState.merge("(not read)", counts.getOrDefault(t, 0L), Long::sum));
+            (options.kind() == SampleKind.ALLOC ? LOCK : ALLOCATION).forEach(t -> {
+                long n = counts.getOrDefault(t, 0L);
+                if (options.kind() == SampleKind.ALLOC) {
+                    lock += n;
+                } else {
+                    alloc += n;
+                }
+            });
+        }
+    }
+
+    /** One sample event of a recording whose chunks span {@code span}. */
+    public void add(FastEvent e, RecordingSpan span) {
+        if (!inWindow(e, span)) {
+            return;
+        }
+        boolean execution = EXECUTION.contains(e.type());
+        String state = "";
+        long samples = 1;
+        String threadField = "eventThread";
+        if (execution) {
+            state = e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
+            executionByState.merge(state, 1L, Long::sum);
+            samples = e.type().equals("profiler.WallClockSample") && e.hasField("samples") ? e.longValue("samples") : 1;
+            threadField = "sampledThread";
+        } else if (ALLOCATION.contains(e.type())) {
+            alloc++;
+        } else {
+            lock++;
+        }
+        List<FastEvent.RawFrame> frames = e.rawFrames();
+        if (frames == null) {
+            return; // as async-profiler's converter: a sample without a stack trace is not drawn
+        }
+        boolean nativeIsC = e.nativeFramesAreC();
+        String classSymbol = execution ? null : e.classSymbol(e.type().startsWith("jdk.ObjectAllocation") ? "objectClass"
+                : e.type().equals("jdk.ThreadPark") ? "parkedClass" : "monitorClass");
+        int extra = (options.splitKind() ? 1 : 0) + (options.threads() ? 1 : 0) + (classSymbol != null ? 1 : 0);
+        String[] names = new String[frames.size() + extra];
+        byte[] types = new byte[names.length];
+        int k = 0;
+        boolean virtual = isVirtual(frames);
+        if (options.splitKind()) {
+            names[k] = virtual ? VIRTUAL_ROOT : PLATFORM_ROOT;
+            types[k++] = SampleGraph.NATIVE;
+        }
+        if (options.threads()) {
+            long tid = e.threadId(threadField);
+            String name = e.threadDisplayName(threadField);
+            names[k] = name == null ? "[tid=" + tid + "]" : name.startsWith("[tid=") ? name : "[" + name + " tid=" + tid + "]";
+            types[k++] = SampleGraph.NATIVE;
+        }
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            FastEvent.RawFrame f = frames.get(i);
+            byte type = (byte) Math.max(0, f.type());
+            boolean c = type == SampleGraph.NATIVE && nativeIsC || type == SampleGraph.CPP || type == SampleGraph.KERNEL;
+            names[k] = FlameRenderer.methodName(f.internalClassName(), f.methodName(), c, norm);
+            types[k++] = type;
+        }
+        if (classSymbol != null) {
+            names[k] = FlameRenderer.className(classSymbol);
+            // as async-profiler's converter: an allocation outside a TLAB (no TLAB size) in kernel colour, the others inlined
+            boolean outside = e.type().equals("jdk.ObjectAllocationOutsideTLAB") || e.type().equals("jdk.ObjectAllocationSample");
+            types[k] = outside ? SampleGraph.KERNEL : SampleGraph.INLINED;
+        }
+        byState.computeIfAbsent(state, s -> new SampleGraph()).add(names, types, samples, virtual);
+    }
+
+    private boolean inWindow(FastEvent e, RecordingSpan span) {
+        if (options.fromMs() == 0 && options.toMs() == 0 || span.isEmpty()) {
+            return true;
+        }
+        long ms = java.time.Duration.between(span.first(), e.startTime()).toMillis();
+        long length = java.time.Duration.between(span.first(), span.last()).toMillis();
+        long from = options.fromMs() < 0 ? length + options.fromMs() : options.fromMs();
+        long to = options.toMs() == 0 ? Long.MAX_VALUE : options.toMs() < 0 ? length + options.toMs() : options.toMs();
+        return ms >= from && ms <= to;
+    }
+
+    /** A virtual thread's frames sit above the continuation entry, on a carrier or not. */
+    static boolean isVirtual(List<FastEvent.RawFrame> frames) {
+        for (FastEvent.RawFrame f : frames) {
+            if (f.internalClassName().equals("jdk/internal/vm/Continuation") && f.methodName().startsWith("enter")
+                    || f.internalClassName().equals("java/lang/VirtualThread") && f.methodName().equals("run")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** These samples and {@code other}'s. */
+    public void addAll(FlameSamples other) {
+        other.byState.forEach((s, g) -> byState.computeIfAbsent(s, x -> new SampleGraph()).addAll(g));
+        other.executionByState.forEach((s, n) -> executionByState.merge(s, n, Long::sum));
+        alloc += other.alloc;
+        lock += other.lock;
+    }
+
+    /**
+     * The graph of the kind asked for; bad input naming {@code what} and what the recordings have
+     * when they have no such samples.
+     */
+    public SampleGraph graph(String what) {
+        long profilerCpu = executionByState.getOrDefault("STATE_DEFAULT", 0L);
+        long runnable = executionByState.getOrDefault("STATE_RUNNABLE", 0L);
+        long otherExecution = executionByState.entrySet().stream().filter(x -> !x.getKey().equals("STATE_DEFAULT")).mapToLong(Map.Entry::getValue).sum();
+        SampleGraph g = new SampleGraph();
+        switch (options.kind()) {
+            case CPU -> g.addAll(byState.getOrDefault(profilerCpu > 0 ? "STATE_DEFAULT" : "STATE_RUNNABLE", new SampleGraph()));
+            case WALL -> {
+                if (otherExecution > 0) {
+                    byState.forEach((s, sg) -> {
+                        if (!s.equals("STATE_DEFAULT")) {
+                            g.addAll(sg);
+                        }
+                    });
+                }
+            }
+            case ALLOC, LOCK -> g.addAll(byState.getOrDefault("", new SampleGraph()));
+        }
+        boolean none = switch (options.kind()) {
+            case CPU -> profilerCpu == 0 && runnable == 0;
+            case WALL -> otherExecution == 0;
+            case ALLOC -> alloc == 0;
+            case LOCK -> lock == 0;
+        };
+        if (none) {
+            throw new BadInputException(what + ": no " + options.kind().label() + " samples (the recording has cpu " + (profilerCpu > 0 ? profilerCpu : runnable)
+                    + ", wall " + otherExecution + ", alloc " + alloc + ", lock " + lock + "; record them with the agent option "
+                    + options.kind().agentOption() + ")");
+        }
+        return g;
+    }
+
+    /** The samples of every recording in {@code sources}, merged. */
+    public static FlameSamples of(List<RecordingSource> sources, FlameOptions options, boolean norm, Consumer<String> warnings) {
+        FlameSamples all = new FlameSamples(options, norm);
+        for (RecordingSource s : sources) {
+            all.addAll(of(s, options, norm, warnings));
+        }
+        return all;
+    }
+
+    /** What to call {@code sources} in a message: the file, or how many. */
+    public static String name(List<RecordingSource> sources) {
+        return sources.size() == 1 ? sources.get(0).name().toAbsolutePath().toString() : sources.size() + " recordings";
+    }
+
+    /** The graph of {@code sources}' samples of the options' kind (bad input when they have none). */
+    public static SampleGraph graph(List<RecordingSource> sources, FlameOptions options, boolean norm, Consumer<String> warnings) {
+        return of(sources, options, norm, warnings).graph(name(sources));
+    }
+
+    /** Reads {@code source}'s samples with loomscope's reader. */
+    public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, Consumer<String> warnings) {
+        FlameSamples samples = new FlameSamples(options, norm);
+        RecordingFacts.readEach(source, samples.eventTypes(), warnings, (e, span) -> samples.add(e, span), samples::counted);
+        return samples;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.flamegraphs.render.FlameOptions;
+import dev.loomscope.flamegraphs.render.FlameRenderer;
+import dev.loomscope.flamegraphs.render.SampleKind;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.flamegraphs.testing.Recordings;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code loomscope flame} aggregates samples with loomscope's reader and draws them with
+ * async-profiler's renderer; async-profiler's own converter reading the same file is the reference:
+ * the same collapsed stacks, line for line, for every sample kind and option the recordings allow.
+ */
+class FlameEquivalenceIT {
+    @TempDir
+    static Path dir;
+
+    static Path asyncProfiler;
+    static Path jdkOnly;
+    static Path agentCpuWall;
+    static Path agentAllocLock;
+
+    @BeforeAll
+    static void record() throws Exception {
+        asyncProfiler = Recordings.asyncProfilerCpu(dir);
+        jdkOnly = Recordings.jdkOnly(dir);
+        agentCpuWall = agent("cpu+wall");
+        agentAllocLock = agent("alloc+lock");
+    }
+
+    static Path agent(String profile) throws Exception {
+        Path out = dir.resolve("agent-" + profile.replace('+', '-'));
+        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",threads=virtual,flame=off,trace-pinned=off,profile=" + profile, "-jar",
+                Fixtures.WORKLOADS.toString(), "sleep", "--threads", "virtual", "--runs", "3", "--warmup", "1", "--tasks", "2000", "--sleep-ms", "5"),
+                dir, 120);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        return Fixtures.only(out, ".jfr");
+    }
+
+    /** async-profiler's converter on the file: the reference. */
+    static List<String> reference(Path recording, FlameOptions options) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        FlameRenderer.render(List.of(recording), options, true, out);
+        return lines(out.toString(StandardCharsets.UTF_8));
+    }
+
+    static List<String> lines(String collapsed) {
+        List<String> l = new ArrayList<>(collapsed.lines().filter(s -> !s.isBlank()).toList());
+        l.sort(null);
+        return l;
+    }
+
+    static void same(Path recording, SampleKind kind, String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("flame", recording.toString(), "--collapsed", "--event", kind.label()));
+        args.addAll(List.of(options));
+        ChildJvm.Result r = Fixtures.cli(dir, args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        FlameOptions o = new FlameOptions(kind, List.of(options).contains("--threads"), List.of(options).contains("--split-kind"), null, null, 0, 0,
+                null, false);
+        List<String> expected = reference(recording, o);
+        assertThat(expected).as("the reference draws something").isNotEmpty();
+        sameLines(recording.getFileName() + " " + kind + " " + List.of(options), lines(r.stdout()), expected);
+    }
+
+    /** Equal, or the lines only one side has, named. */
+    static void sameLines(String what, List<String> ours, List<String> reference) {
+        List<String> missing = new ArrayList<>(reference);
+        missing.removeAll(ours);
+        List<String> extra = new ArrayList<>(ours);
+        extra.removeAll(reference);
+        assertThat(missing).as(what + ": lines only the reference has").isEmpty();
+        assertThat(extra).as(what + ": lines only loomscope's has").isEmpty();
+        assertThat(ours).as(what).isEqualTo(reference);
+    }
+
+    @Test
+    void cpuGraphsAreAsyncProfilersOwn() throws Exception {
+        same(asyncProfiler, SampleKind.CPU);
+        same(asyncProfiler, SampleKind.CPU, "--threads");
+        same(jdkOnly, SampleKind.CPU);
+        same(agentCpuWall, SampleKind.CPU, "--split-kind");
+        same(agentCpuWall, SampleKind.CPU, "--threads");
+    }
+
+    @Test
+    void wallAllocationAndLockGraphsAreAsyncProfilersOwn() throws Exception {
+        same(agentCpuWall, SampleKind.WALL);
+        same(agentAllocLock, SampleKind.ALLOC);
+        same(agentAllocLock, SampleKind.LOCK, "--split-kind");
+    }
+
+    @Test
+    void differentialGraphsAreAsyncProfilersOwn() throws Exception {
+        ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", jdkOnly.toString(), agentCpuWall.toString(), "--collapsed");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        FlameRenderer.diff(List.of(jdkOnly), List.of(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, out);
+        sameLines("diff", lines(r.stdout()), lines(out.toString(StandardCharsets.UTF_8)));
+    }
+}

@@ -1,0 +1,84 @@
+package dev.loomscope.flamegraphs.render;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import one.convert.CallStack;
+import one.convert.FlameGraph;
+
+/**
+ * Samples aggregated by stack (frame names and async-profiler's frame types, root first), for a
+ * reader that is not async-profiler's own: drawn by async-profiler's {@link FlameGraph}, so the
+ * HTML, colours and collapsed format are the same.
+ */
+public final class SampleGraph {
+    /** The frame types async-profiler colours by ({@code one.convert.Frame}'s constants). */
+    public static final byte INTERPRETED = 0;
+    public static final byte JIT_COMPILED = 1;
+    public static final byte INLINED = 2;
+    public static final byte NATIVE = 3;
+    public static final byte CPP = 4;
+    public static final byte KERNEL = 5;
+
+    private final Map<Stack, long[]> weights = new HashMap<>();
+    private long total;
+    private long virtualTotal;
+
+    /** One stack: names and types, root first. */
+    private record Stack(String[] names, byte[] types) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Stack s && Arrays.equals(names, s.names) && Arrays.equals(types, s.types);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Arrays.hashCode(names) + Arrays.hashCode(types);
+        }
+
+        @Override
+        public String toString() {
+            return String.join(";", names);
+        }
+    }
+
+    /** Adds {@code weight} samples of the stack {@code names} (root first) with their {@code types}. */
+    public void add(String[] names, byte[] types, long weight, boolean virtual) {
+        weights.computeIfAbsent(new Stack(names, types), k -> new long[1])[0] += weight;
+        total += weight;
+        if (virtual) {
+            virtualTotal += weight;
+        }
+    }
+
+    /** Everything {@code other} holds, added to this. */
+    public void addAll(SampleGraph other) {
+        other.weights.forEach((k, w) -> weights.computeIfAbsent(k, x -> new long[1])[0] += w[0]);
+        total += other.total;
+        virtualTotal += other.virtualTotal;
+    }
+
+    public long total() {
+        return total;
+    }
+
+    public long virtualTotal() {
+        return virtualTotal;
+    }
+
+    public boolean isEmpty() {
+        return weights.isEmpty();
+    }
+
+    /** Adds every stack to {@code graph}, each weight multiplied by {@code scale}. */
+    void drawInto(FlameGraph graph, long scale) {
+        CallStack stack = new CallStack();
+        weights.forEach((s, w) -> {
+            for (int i = 0; i < s.names.length; i++) {
+                stack.push(s.names[i], s.types[i]);
+            }
+            graph.addSample(stack, w[0] * scale);
+            stack.clear();
+        });
+    }
+}
