@@ -37,6 +37,8 @@ public final class FlameSamples {
     private final Map<String, Long> executionByState = new TreeMap<>();
     private long alloc;
     private long lock;
+    /** Execution samples counted but not read (an alloc or lock graph): their states, so cpu and wall, are not known. */
+    private long unreadExecution;
 
     /** @param norm fold lambda and hidden-class suffixes in frame names (differential graphs do) */
     public FlameSamples(FlameOptions options, boolean norm) {
@@ -53,22 +55,22 @@ public final class FlameSamples {
         };
     }
 
-    /** Counts of the kinds not read, for the message when the kind asked for has no samples. */
+    /** Counts of the kinds not read (from the reader's event counts), for the message when the kind asked for has none. */
     public void counted(Map<String, Long> counts) {
-        if (options.kind() == SampleKind.CPU || options.kind() == SampleKind.WALL) {
-            ALLOCATION.forEach(t -> alloc += counts.getOrDefault(t, 0L));
-            LOCK.forEach(t -> lock += counts.getOrDefault(t, 0L));
-        } else {
-            EXECUTION.forEach(t -> executionByState.merge("(not read)", counts.getOrDefault(t, 0L), Long::sum));
-            (options.kind() == SampleKind.ALLOC ? LOCK : ALLOCATION).forEach(t -> {
-                long n = counts.getOrDefault(t, 0L);
-                if (options.kind() == SampleKind.ALLOC) {
-                    lock += n;
-                } else {
-                    alloc += n;
-                }
-            });
+        Set<String> read = eventTypes();
+        if (read != EXECUTION) {
+            unreadExecution += sum(counts, EXECUTION);
         }
+        if (read != ALLOCATION) {
+            alloc += sum(counts, ALLOCATION);
+        }
+        if (read != LOCK) {
+            lock += sum(counts, LOCK);
+        }
+    }
+
+    private static long sum(Map<String, Long> counts, Set<String> types) {
+        return types.stream().mapToLong(t -> counts.getOrDefault(t, 0L)).sum();
     }
 
     /** One sample event of a recording whose chunks span {@code span}. */
@@ -156,6 +158,7 @@ public final class FlameSamples {
         other.executionByState.forEach((s, n) -> executionByState.merge(s, n, Long::sum));
         alloc += other.alloc;
         lock += other.lock;
+        unreadExecution += other.unreadExecution;
     }
 
     /**
@@ -187,9 +190,10 @@ public final class FlameSamples {
             case LOCK -> lock == 0;
         };
         if (none) {
-            throw new BadInputException(what + ": no " + options.kind().label() + " samples (the recording has cpu " + (profilerCpu > 0 ? profilerCpu : runnable)
-                    + ", wall " + otherExecution + ", alloc " + alloc + ", lock " + lock + "; record them with the agent option "
-                    + options.kind().agentOption() + ")");
+            String execution = unreadExecution > 0 ? "cpu or wall " + unreadExecution
+                    : "cpu " + (profilerCpu > 0 ? profilerCpu : runnable) + ", wall " + otherExecution;
+            throw new BadInputException(what + ": no " + options.kind().label() + " samples (the recording has " + execution + ", alloc " + alloc
+                    + ", lock " + lock + "; record them with the agent option " + options.kind().agentOption() + ")");
         }
         return g;
     }
