@@ -66,6 +66,10 @@ public final class ChunkScan {
                     throw new BadInputException(abs + ": corrupted chunk at byte " + offset + " (size field says " + chunkSize
                             + " bytes; the file is damaged)");
                 }
+                if (header.getLong(56) <= 0 || header.getLong(40) < 0 || header.getLong(32) < 0) {
+                    throw new BadInputException(abs + ": corrupted chunk at byte " + offset + " (its header's clock is not one: " + header.getLong(56)
+                            + " ticks a second, starting at " + header.getLong(32) + " ns for " + header.getLong(40) + " ns; the file is damaged)");
+                }
                 span.addChunk(header.getLong(32), header.getLong(40)); // start and duration, in epoch nanoseconds
                 if (header.get(STATE_BYTE) != 0) {
                     // a chunk of a JVM that stopped (or was killed) while recording: its header

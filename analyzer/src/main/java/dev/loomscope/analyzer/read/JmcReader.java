@@ -117,7 +117,7 @@ public final class JmcReader {
         private Object value(String name) {
             IMemberAccessor<?, IItem> acc = a.byName.get(name);
             if (acc == null) {
-                throw new IllegalArgumentException("no field " + name + " in " + a.type);
+                throw new dev.loomscope.analyzer.reduce.MissingFieldException(a.type, name);
             }
             return acc.getMember(item);
         }

@@ -154,6 +154,8 @@ public final class RecordingFacts {
             work.run();
         } catch (BadInputException bad) {
             throw new BadInputException(source.name().toAbsolutePath() + ": " + bad.getMessage(), bad);
+        } catch (MissingFieldException missing) {
+            throw new BadInputException(source.name().toAbsolutePath() + ": " + missing.getMessage(), missing);
         } catch (FastReader.FormatException damage) {
             // a constant pool found damaged when a reducer asked for one of its values
             throw new BadInputException(source.name().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);

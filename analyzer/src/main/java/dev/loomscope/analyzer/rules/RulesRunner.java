@@ -52,7 +52,52 @@ public final class RulesRunner {
         }
     }
 
+    /**
+     * How long JMC's parser and rules may take on a recording: 30 s, and a second more per 5 MB.
+     * A damaged value the structure check cannot see (a clock in a chunk header, say) can keep them
+     * going without end; past this the command says so in one line.
+     */
+    static long deadlineSeconds(RecordingSource source) {
+        long bytes = 0;
+        for (java.nio.file.Path p : source.parts()) {
+            try {
+                bytes += Files.size(p);
+            } catch (java.io.IOException ignored) {
+                // the reader names a file it cannot read
+            }
+        }
+        return 30 + bytes / 5_000_000;
+    }
+
     public static List<Finding> run(RecordingSource source, Consumer<String> warnings) {
+        long limit = deadlineSeconds(source);
+        java.util.concurrent.ExecutorService one = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "loomscope-rules");
+            t.setDaemon(true); // one that never ends must not keep the JVM from exiting
+            return t;
+        });
+        try {
+            return one.submit(() -> runNow(source, warnings)).get(limit, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser and rules did not finish in " + limit
+                    + " s on this recording (a value they loop on, in a recording loomscope's reader finds sound: report it with the file)");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while rules ran", e);
+        } finally {
+            one.shutdownNow();
+        }
+    }
+
+    private static List<Finding> runNow(RecordingSource source, Consumer<String> warnings) {
         IItemCollection items;
         try {
             items = RecordingReader.withReadableParts(source, warnings, readable -> {

@@ -71,6 +71,11 @@ final class ChunkReader {
     }
 
     void read(Set<String> wanted) {
+        read(wanted, false);
+    }
+
+    /** Reads the chunk; with {@code decodeAll} the events of every other type are decoded too, and dropped (a check of every value). */
+    void read(Set<String> wanted, boolean decodeAll) {
         long metaOffset = buf.getLong(24);
         if (metaOffset < 68 || metaOffset >= buf.limit()) {
             throw new IllegalStateException("the metadata offset " + metaOffset + " lies outside the chunk");
@@ -126,8 +131,11 @@ final class ChunkReader {
                     throw new IllegalStateException("an event of type " + type + ", which the chunk's metadata does not define");
                 }
                 countById[(int) type]++;
-                if (wantedById[(int) type]) {
-                    decoded.add(new FastEvent(cls.name(), decodeEventFields(c, cls), this));
+                if (wantedById[(int) type] || decodeAll) {
+                    Map<String, Object> fields = decodeEventFields(c, cls);
+                    if (wantedById[(int) type]) {
+                        decoded.add(new FastEvent(cls.name(), fields, this));
+                    }
                     if (c.pos > at + size) {
                         c.pos = at;
                         throw new IllegalStateException("a " + cls.name() + " event's fields run past its size of " + size + " bytes");

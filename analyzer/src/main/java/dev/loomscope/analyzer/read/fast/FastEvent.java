@@ -25,7 +25,7 @@ public final class FastEvent implements JfrEvent {
 
     private Object value(String name) {
         if (!fields.containsKey(name)) {
-            throw new IllegalArgumentException("no field " + name + " in " + type);
+            throw new dev.loomscope.analyzer.reduce.MissingFieldException(type, name);
         }
         return resolved(fields.get(name));
     }

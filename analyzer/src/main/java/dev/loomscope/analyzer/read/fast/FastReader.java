@@ -143,7 +143,7 @@ public final class FastReader {
             buf.flip();
             ChunkReader chunk = new ChunkReader(buf, number, c[0]);
             try {
-                chunk.read(wanted);
+                chunk.read(wanted, checkPools);
                 if (checkPools) {
                     chunk.checkPools();
                 }
@@ -155,9 +155,9 @@ public final class FastReader {
     }
 
     /**
-     * Walks {@code file}'s first {@code bytes} as {@link #locateDamage} does (metadata, event
-     * headers, every constant pool value by value), counting the events; damage is a
-     * {@link FormatException}.
+     * Walks {@code file}'s first {@code bytes} as {@link #locateDamage} does (metadata, every event
+     * and every constant pool value by value, nothing kept), counting the events; damage is a
+     * {@link FormatException}. What passes can be handed to a parser that trusts every length.
      */
     public static Result check(Path file, long bytes) throws IOException {
         return read(file, bytes, Set.of(), true, e -> { });
@@ -165,7 +165,7 @@ public final class FastReader {
 
     /**
      * Where {@code file}'s first {@code bytes} break JFR's format, by a walk over every chunk's
-     * metadata, event headers and constant pools (value by value); null when the walk finds nothing wrong.
+     * metadata, events and constant pools (value by value); null when the walk finds nothing wrong.
      */
     public static FormatException locateDamage(Path file, long bytes) throws IOException {
         try {
