@@ -20,9 +20,28 @@ public final class Main {
 
     /** The command line with every subcommand's model built (for help and completion). */
     static CommandLine full() {
+        return withCommands(COMMANDS);
+    }
+
+    private static CommandLine withCommands(List<Class<?>> commands) {
         CommandLine cli = new CommandLine(new Main());
-        COMMANDS.forEach(c -> cli.addSubcommand(c.getAnnotation(Command.class).name(), c));
+        commands.forEach(c -> cli.addSubcommand(c.getAnnotation(Command.class).name(), c));
         return cli;
+    }
+
+    /**
+     * The subcommands whose models {@code args} need. picocli builds a model by reflection over a
+     * command's options, a third of a second for all of them: only the one that runs is built;
+     * {@code --version} needs none; help, a typo or no command needs them all.
+     */
+    static List<Class<?>> needed(String[] args) {
+        String first = args.length > 0 ? args[0] : "";
+        if (first.equals("--version") || first.equals("-V")) {
+            return List.of();
+        }
+        List<Class<?>> named = COMMANDS.stream()
+                .filter(c -> !c.equals(CommandLine.HelpCommand.class) && c.getAnnotation(Command.class).name().equals(first)).toList();
+        return named.isEmpty() ? COMMANDS : named;
     }
 
     public static void main(String[] args) {
@@ -31,15 +50,7 @@ public final class Main {
 
     /** Runs the CLI with the given streams; returns the exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new Main());
-        // picocli builds a command's model by reflection over its options: only the one that runs is built
-        // (a third of a second saved on every run); help, a typo or no command builds them all
-        String first = args.length > 0 ? args[0] : "";
-        List<Class<?>> needed = first.equals("--version") || first.equals("-V") ? List.of()
-                : COMMANDS.stream().filter(c -> !c.equals(CommandLine.HelpCommand.class) && c.getAnnotation(Command.class).name().equals(first)).toList();
-        for (Class<?> c : needed.isEmpty() && !first.startsWith("-V") && !first.equals("--version") ? COMMANDS : needed) {
-            cli.addSubcommand(c.getAnnotation(Command.class).name(), c);
-        }
+        CommandLine cli = withCommands(needed(args));
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new Errors.ExecutionHandler());

@@ -147,6 +147,11 @@ public final class RecordingReader {
         }
     }
 
+    /** Damage loomscope's reader found in {@code file}: bad input, with the chunk and the offset. */
+    public static BadInputException damaged(Path file, FastReader.FormatException damage) {
+        return new BadInputException(file.toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
+    }
+
     /**
      * A parser stopped on {@code part}: bad input, named by file, chunk and byte offset where the
      * walk over its structure finds the damage.

@@ -96,14 +96,21 @@ public final class FlameSamples {
         if (frames == null) {
             return; // as async-profiler's converter: a sample without a stack trace is not drawn
         }
-        boolean nativeIsC = e.nativeFramesAreC();
+        DrawnStack stack = drawn.get(frames);
+        if (stack == null) {
+            if (drawn.size() >= MAX_DRAWN) {
+                drawn.clear(); // the stacks of chunks handed on long ago
+            }
+            stack = draw(frames, e.nativeFramesAreC());
+            drawn.put(frames, stack);
+        }
         String classSymbol = execution ? null : e.classSymbol(e.type().startsWith("jdk.ObjectAllocation") ? "objectClass"
                 : e.type().equals("jdk.ThreadPark") ? "parkedClass" : "monitorClass");
         int extra = (options.splitKind() ? 1 : 0) + (options.threads() ? 1 : 0) + (classSymbol != null ? 1 : 0);
-        String[] names = new String[frames.size() + extra];
+        String[] names = new String[stack.names().length + extra];
         byte[] types = new byte[names.length];
         int k = 0;
-        boolean virtual = isVirtual(frames);
+        boolean virtual = stack.virtual();
         if (options.splitKind()) {
             names[k] = virtual ? VIRTUAL_ROOT : PLATFORM_ROOT;
             types[k++] = SampleGraph.NATIVE;
@@ -114,13 +121,9 @@ public final class FlameSamples {
             names[k] = name == null ? "[tid=" + tid + "]" : name.startsWith("[tid=") ? name : "[" + name + " tid=" + tid + "]";
             types[k++] = SampleGraph.NATIVE;
         }
-        for (int i = frames.size() - 1; i >= 0; i--) {
-            FastEvent.RawFrame f = frames.get(i);
-            byte type = (byte) Math.max(0, f.type());
-            boolean c = type == SampleGraph.NATIVE && nativeIsC || type == SampleGraph.CPP || type == SampleGraph.KERNEL;
-            names[k] = FlameRenderer.methodName(f.internalClassName(), f.methodName(), c, norm);
-            types[k++] = type;
-        }
+        System.arraycopy(stack.names(), 0, names, k, stack.names().length);
+        System.arraycopy(stack.types(), 0, types, k, stack.types().length);
+        k += stack.names().length;
         if (classSymbol != null) {
             names[k] = FlameRenderer.className(classSymbol);
             // as async-profiler's converter: an allocation outside a TLAB (no TLAB size) in kernel colour, the others inlined
@@ -128,6 +131,27 @@ public final class FlameSamples {
             types[k] = outside ? SampleGraph.KERNEL : SampleGraph.INLINED;
         }
         byState.computeIfAbsent(state, s -> new SampleGraph()).add(names, types, samples, virtual);
+    }
+
+    /** A stack's frames as drawn, root first: names and async-profiler's frame types, and whether a virtual thread ran it. */
+    private record DrawnStack(String[] names, byte[] types, boolean virtual) {}
+
+    /** Each distinct stack drawn once: keyed by the reader's frames list, the same object for every sample of a stack in a chunk. */
+    private final Map<List<FastEvent.RawFrame>, DrawnStack> drawn = new java.util.IdentityHashMap<>();
+
+    private static final int MAX_DRAWN = 100_000;
+
+    private DrawnStack draw(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
+        String[] names = new String[frames.size()];
+        byte[] types = new byte[names.length];
+        for (int i = frames.size() - 1, k = 0; i >= 0; i--, k++) {
+            FastEvent.RawFrame f = frames.get(i);
+            byte type = (byte) Math.max(0, f.type());
+            boolean c = type == SampleGraph.NATIVE && nativeIsC || type == SampleGraph.CPP || type == SampleGraph.KERNEL;
+            names[k] = FlameRenderer.methodName(f.internalClassName(), f.methodName(), c, norm);
+            types[k] = type;
+        }
+        return new DrawnStack(names, types, isVirtual(frames));
     }
 
     private boolean inWindow(FastEvent e, RecordingSpan span) {

@@ -91,7 +91,7 @@ public final class RecordingFacts {
                 try {
                     counts.accept(FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> sink.accept(e, readable.span())).counts());
                 } catch (FastReader.FormatException damage) {
-                    throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
+                    throw RecordingReader.damaged(part.original(), damage);
                 }
             }
             return readable.span();
@@ -158,7 +158,7 @@ public final class RecordingFacts {
             throw new BadInputException(source.name().toAbsolutePath() + ": " + missing.getMessage(), missing);
         } catch (FastReader.FormatException damage) {
             // a constant pool found damaged when a reducer asked for one of its values
-            throw new BadInputException(source.name().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
+            throw RecordingReader.damaged(source.name(), damage);
         } catch (RuntimeException bug) {
             throw new ReductionFailedException(r.getClass().getSimpleName(), source.name(), bug);
         }

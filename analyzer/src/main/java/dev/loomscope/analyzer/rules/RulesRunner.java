@@ -109,8 +109,7 @@ public final class RulesRunner {
                     try {
                         walked = FastReader.check(part.readable(), Files.size(part.readable()));
                     } catch (FastReader.FormatException damage) {
-                        throw new BadInputException(part.original().toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)",
-                                damage);
+                        throw RecordingReader.damaged(part.original(), damage);
                     }
                     walked.counts().forEach((t, n) -> counts.merge(t, n, Long::sum));
                 }

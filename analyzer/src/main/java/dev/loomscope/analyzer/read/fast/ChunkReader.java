@@ -42,8 +42,8 @@ final class ChunkReader {
     private final IntList checkpoints = new IntList();
     /** Indexed pools, each made when first asked for: type id -> entry id -> offset of its value in the chunk. */
     private final Map<Long, LongIntMap> index = new HashMap<>();
-    /** Stack traces as frames, each built once: stack trace id -> frames. */
-    private final Map<Long, List<dev.loomscope.analyzer.reduce.Frame>> frames = new HashMap<>();
+    /** Stack traces as frames, each built once: stack trace id -> frames (null: no such trace). */
+    private final Map<Long, List<FastEvent.RawFrame>> frames = new HashMap<>();
     /** Values decoded on demand: type id -> entry id -> value (a String, a field map). */
     private final Map<Long, Map<Long, Object>> decodedPools = new HashMap<>();
 
@@ -328,18 +328,6 @@ final class ChunkReader {
         }
     }
 
-    /** Stack traces as frames with class names as written, each built once. */
-    private final Map<Long, List<FastEvent.RawFrame>> rawFrames = new HashMap<>();
-
-    List<FastEvent.RawFrame> rawFrames(long id, java.util.function.Supplier<List<FastEvent.RawFrame>> build) {
-        List<FastEvent.RawFrame> f = rawFrames.get(id);
-        if (f == null && !rawFrames.containsKey(id)) {
-            f = build.get();
-            rawFrames.put(id, f);
-        }
-        return f;
-    }
-
     /** Whether this chunk's constant pool of {@code typeName} holds an entry {@code id} (async-profiler's FrameType 5, kernel, tells its chunks). */
     boolean hasConstant(String typeName, long id) {
         Long type = meta.idsByName.get(typeName);
@@ -347,8 +335,8 @@ final class ChunkReader {
     }
 
     /** The frames of stack trace {@code id}, built by {@code build} the first time. */
-    List<dev.loomscope.analyzer.reduce.Frame> frames(long id, java.util.function.Supplier<List<dev.loomscope.analyzer.reduce.Frame>> build) {
-        List<dev.loomscope.analyzer.reduce.Frame> f = frames.get(id);
+    List<FastEvent.RawFrame> frames(long id, java.util.function.Supplier<List<FastEvent.RawFrame>> build) {
+        List<FastEvent.RawFrame> f = frames.get(id);
         if (f == null && !frames.containsKey(id)) {
             f = build.get();
             frames.put(id, f);

@@ -118,56 +118,44 @@ public final class FastEvent implements JfrEvent {
         return fields.get(field) instanceof Map<?, ?> m && m.get(member) instanceof Long l ? l : null;
     }
 
-    /** The stack trace's constant-pool id in its chunk (0: none); samples with the same id have the same stack. */
-    public long stackTraceId() {
-        return fields.get("stackTrace") instanceof Cursor.PoolRef ref ? ref.id() : 0;
-    }
-
     @Override
     public List<Frame> stackFrames() {
-        if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref)) {
-            return null;
-        }
-        return chunk.frames(ref.id(), () -> frames(ref)); // each distinct stack of a chunk is built once
+        List<RawFrame> raw = rawFrames();
+        return raw == null ? null : raw.stream().map(f -> new Frame(f.internalClassName().replace('/', '.'), f.methodName(), f.line(), f.type())).toList();
     }
 
-    /** A frame as the JVM wrote it: the class's internal name ({@code java/lang/Thread}, hidden classes as written), method, frame type. */
-    public record RawFrame(String internalClassName, String methodName, int type) {}
+    /**
+     * A frame as the JVM wrote it: the class's internal name ({@code java/lang/Thread}, hidden
+     * classes as written), method, line (0 and below: unknown), frame type (-1: unknown).
+     */
+    public record RawFrame(String internalClassName, String methodName, int line, int type) {}
 
-    /** The stack trace's frames, top first, class names as written (for names drawn as async-profiler draws them); null when none. */
+    /**
+     * The stack trace's frames, top first, class names as written; null when none. Each distinct
+     * stack of a chunk is resolved once: events with the same stack get the same list.
+     */
     public List<RawFrame> rawFrames() {
         if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref)) {
             return null;
         }
-        return chunk.rawFrames(ref.id(), () -> {
-            List<Frame> frames = frames(ref, false);
-            return frames == null ? null : frames.stream().map(f -> new RawFrame(f.className(), f.methodName(), f.type())).toList();
-        });
+        return chunk.frames(ref.id(), () -> frames(ref));
     }
 
-    private List<Frame> frames(Cursor.PoolRef ref) {
-        return frames(ref, true);
-    }
-
-    /** The frames; class names dotted as the JDK's parser gives them, or as written. */
-    private List<Frame> frames(Cursor.PoolRef ref, boolean dotted) {
+    private List<RawFrame> frames(Cursor.PoolRef ref) {
         if (!(chunk.resolve(ref) instanceof Map<?, ?> trace) || !(trace.get("frames") instanceof List<?> frames)) {
             return null;
         }
-        List<Frame> out = new ArrayList<>(frames.size());
+        List<RawFrame> out = new ArrayList<>(frames.size());
         for (Object f : frames) {
             if (f instanceof Map<?, ?> frame && resolved(frame.get("method")) instanceof Map<?, ?> method) {
-                String className = "";
-                if (resolved(method.get("type")) instanceof Map<?, ?> cls && symbol(cls.get("name")) instanceof String n) {
-                    className = dotted ? n.replace('/', '.') : n;
-                }
+                String className = resolved(method.get("type")) instanceof Map<?, ?> cls && symbol(cls.get("name")) instanceof String n ? n : "";
                 String methodName = symbol(method.get("name"));
                 int line = frame.get("lineNumber") instanceof Long l ? l.intValue() : -1;
                 int type = frame.get("type") instanceof Cursor.PoolRef t && t.id() >= 0 && t.id() < 128 ? (int) t.id() : -1;
-                out.add(new Frame(className, methodName == null ? "" : methodName, line, type));
+                out.add(new RawFrame(className, methodName == null ? "" : methodName, line, type));
             }
         }
-        return out;
+        return List.copyOf(out);
     }
 
     /** A Symbol's text: pooled {string: "..."} (or a plain string). */
