@@ -3,9 +3,10 @@
 # command of the JDK's own `jfr` tool (same JDK, same file) and the physical floor (one pass over
 # the file from the page cache: `cat FILE > /dev/null`), alternating, ROUNDS times each. The CLI
 # runs with -Xmx512m. Prints seconds, MB/s and peak RSS (GNU time) per run, then the medians and
-# each command's speed-up over its jfr counterpart.
+# each command's speed-up over its jfr counterpart. The command "version" is the CLI's start-up:
+# `loomscope --version` beside `jfr version`, five of each per round (and the CLI jar's size).
 #
-# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("summary pinning gc heap ctxsw flame rules")]
+# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("version summary pinning gc heap ctxsw flame rules")]
 # Without a recording it makes one of about 1.2 GB: the sleep workload (100,000 tasks of 21 ms,
 # 330 runs, about 2.5 minutes) under the agent, whose default settings record every sleep.
 # A command still running after LIMIT seconds (default 600) is stopped and reported as such.
@@ -18,7 +19,7 @@ jdk="$LOOMSCOPE_JAVA_HOME"
 
 file=${1:-}
 rounds=${2:-3}
-commands=${3:-"summary pinning gc heap ctxsw flame rules"}
+commands=${3:-"version summary pinning gc heap ctxsw flame rules"}
 limit=${LIMIT:-600}
 if [ -z "$file" ]; then
     dir=$(mktemp -d)
@@ -30,6 +31,7 @@ if [ -z "$file" ]; then
 fi
 mb=$(( $(wc -c <"$file") / 1000000 ))
 echo "file: $file ($mb MB), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) cores, $(date -u +%Y-%m-%d)"
+echo "loomscope.jar: $(( $(wc -c <"$root/analyzer/target/loomscope.jar") / 1000000 )) MB"
 [ -x /usr/bin/time ] || { echo "$bench: GNU time (/usr/bin/time) is needed for the peak RSS (apt-get install time)" >&2; exit 2; }
 
 results=$(mktemp)
@@ -45,7 +47,10 @@ timed() { # label command...: one line, and "label seconds rss-MB" into $results
         grep -q "Command exited with non-zero status 124" "$tmp" && status="stopped after $limit s"
     fi
     set -- $(tail -n 1 "$tmp")
-    printf "%-34s %8.2f s  %6.0f MB/s  %6.0f MB RSS  %s\n" "$label" "$1" "$(echo "$mb $1" | awk '{ print $1 / $2 }')" "$(($2 / 1024))" "$status"
+    case "$label" in
+        *version) printf "%-34s %8.2f s  %6.0f MB RSS  %s\n" "$label" "$1" "$(($2 / 1024))" "$status" ;;
+        *) printf "%-34s %8.2f s  %6.0f MB/s  %6.0f MB RSS  %s\n" "$label" "$1" "$(echo "$mb $1" | awk '{ print $1 / $2 }')" "$(($2 / 1024))" "$status" ;;
+    esac
     [ "$status" = ok ] && echo "$label	$1	$(($2 / 1024))" >>"$results"
     return 0
 }
@@ -56,6 +61,12 @@ while [ "$r" -le "$rounds" ]; do
     timed "cat (one pass from page cache)" sh -c "cat '$file' >/dev/null"
     for c in $commands; do
         case "$c" in
+            version)
+                for i in 1 2 3 4 5; do
+                    timed "loomscope --version" "$root/loomscope" --version
+                    timed "jfr version" "$jdk/bin/jfr" version
+                done
+                ;;
             flame) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope flame" "$root/loomscope" flame "$file" -o "$out/flame.html" ;;
             *) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope $c" "$root/loomscope" "$c" "$file" ;;
         esac
@@ -78,10 +89,11 @@ awk -F'\t' -v mb="$mb" '
     END {
         floor = median("cat (one pass from page cache)")
         for (l in n) m[l] = median(l)
-        ref["loomscope summary"] = "jfr summary"; ref["loomscope pinning"] = "jfr view pinned-threads"
+        ref["loomscope summary"] = "jfr summary"; ref["loomscope --version"] = "jfr version"; ref["loomscope pinning"] = "jfr view pinned-threads"
         for (l in n) if (l ~ /^loomscope / && !(l in ref)) ref[l] = "jfr view gc-pauses"
         for (l in n) {
             line = sprintf("%-34s %8.2f s  %6.0f MB/s  peak %6.0f MB RSS  %5.1fx the floor", l, m[l], mb / m[l], rss[l], m[l] / floor)
+            if (l ~ /version$/) line = sprintf("%-34s %8.2f s  peak %6.0f MB RSS", l, m[l], rss[l])
             if ((l in ref) && (ref[l] in m)) line = line sprintf("  %5.1fx faster than %s", m[ref[l]] / m[l], ref[l])
             print line
         }
