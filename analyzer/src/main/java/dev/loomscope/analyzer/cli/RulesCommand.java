@@ -14,9 +14,11 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope rules}: JMC's automated analysis plus loomscope's rules, headless. */
 @Command(name = "rules", mixinStandardHelpOptions = true,
         description = {"Runs JDK Mission Control's automated analysis and loomscope's own rules on recordings, headless.",
-            "loomscope's rules: virtual thread pinning, submit failures, carrier starvation. Findings by severity; a rule",
-            "whose events were not recorded says not applicable and why. JMC's parser holds a recording in memory: for",
-            "very large files give the CLI more heap (LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
+            "loomscope's rules: virtual thread pinning, submit failures, carrier starvation, the recording's cost per platform",
+            "thread start. Findings by severity; a rule whose events were not recorded says not applicable and why.",
+            "loomscope's rules read the recording as every command does; JMC's parser holds it in memory, and when it cannot",
+            "(a very large file) JMC's rules are skipped with a warning saying so: give the CLI more heap to run them",
+            "(LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
         footer = {"", "Exit codes: 0 ok, 1 --fail-on-warning and a rule warned, 2 usage or bad input."})
 public final class RulesCommand implements Callable<Integer> {
     @Mixin
@@ -37,10 +39,13 @@ public final class RulesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<RulesRunner.Finding> findings = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         for (RecordingSource source : in.sources()) {
-            findings.addAll(RulesRunner.run(source, w -> spec.commandLine().getErr().println("loomscope rules: warning: " + w)));
+            findings.addAll(RulesRunner.run(source, warnings::add));
         }
-        out.emit(RulesView.of(findings, details), spec.commandLine().getOut());
+        List<dev.loomscope.analyzer.render.Table> tables = new ArrayList<>(RulesView.of(findings, details));
+        ViewCommand.withWarnings(tables, warnings); // what the reader said, and which rules were skipped and why, with the findings
+        out.emit(tables, spec.commandLine().getOut());
         boolean warned = findings.stream().anyMatch(f -> f.severity() == org.openjdk.jmc.flightrecorder.rules.Severity.WARNING);
         return failOnWarning && warned ? Errors.CHECK_FAILED : Errors.OK;
     }

@@ -172,9 +172,9 @@ public final class StudyCommand implements Callable<Integer> {
             if (sources.isEmpty()) {
                 continue;
             }
-            Judged judged = judge(w, sources);
             List<RecordingSource> profiled = profiles.getOrDefault(w, List.of());
-            parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled)));
+            Judged judged = judge(w, sources, profiled.isEmpty()); // without profiled JVMs the timed ones' samples make the flame graphs
+            parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled, true)));
             verdicts.addAll(judged.verdicts());
             caveats.addAll(judged.caveats());
         }
@@ -198,15 +198,20 @@ public final class StudyCommand implements Callable<Integer> {
 
     /** Compares one workload's recordings: its verdict lines and the caveats under them, each led by the workload's name. */
     public static Judged judge(String workload, List<RecordingSource> sources) {
-        Map<String, List<RecordingFacts>> groups = groups(sources);
+        return judge(workload, sources, false);
+    }
+
+    /** As {@link #judge(String, List)}, with the recordings' CPU samples for the report's flame graphs read in the same pass when {@code flames}. */
+    public static Judged judge(String workload, List<RecordingSource> sources, boolean flames) {
+        Map<String, List<RecordingFacts>> groups = groups(sources, flames);
         List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
         List<String> caveats = new ArrayList<>(CompareView.recordingCostCaveats(groups).stream().map(c -> workload + ": " + c).toList());
         RecordingFacts.warnings(groups.values().stream().flatMap(List::stream).toList()).forEach(w -> caveats.add(workload + ": warning: " + w));
         return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(), caveats);
     }
 
-    private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources) {
-        List<RecordingFacts> facts = new ArrayList<>(Analysis.of(sources));
+    private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources, boolean flames) {
+        List<RecordingFacts> facts = new ArrayList<>(flames ? Analysis.withFlames(sources) : Analysis.of(sources));
         facts.sort(Comparator.comparing(f -> f.source.name().toString()));
         return Grouping.of(facts, List.of());
     }

@@ -44,10 +44,15 @@ abstract class ViewCommand implements Callable<Integer> {
      * table already carries it.
      */
     static void withReaderWarnings(List<Table> tables, List<RecordingFacts> facts) {
+        withWarnings(tables, RecordingFacts.warnings(facts));
+    }
+
+    /** Each warning a note on the first table, once. */
+    static void withWarnings(List<Table> tables, List<String> warnings) {
         if (tables.isEmpty()) {
             return;
         }
-        for (String w : RecordingFacts.warnings(facts)) {
+        for (String w : warnings) {
             String note = "warning: " + w;
             if (tables.stream().noneMatch(t -> t.notes().contains(note))) {
                 tables.get(0).note(note);

@@ -15,6 +15,11 @@ public final class Analysis {
         return of(sources, RecordingFacts::of);
     }
 
+    /** As {@link #of(List)}, with each recording's CPU samples for a report's flame graphs aggregated in the same pass. */
+    public static List<RecordingFacts> withFlames(List<RecordingSource> sources) {
+        return of(sources, s -> RecordingFacts.of(s, true));
+    }
+
     /** {@code reduce} on every source, files in parallel. */
     public static List<RecordingFacts> of(List<RecordingSource> sources, java.util.function.Function<RecordingSource, RecordingFacts> reduce) {
         if (sources.size() == 1) {

@@ -14,9 +14,8 @@ import java.util.Set;
 public final class ContextSwitchReducer implements Reducer {
     /**
      * loomscope's echo benchmark on platform threads, one started per request (docs/benchmarks.md,
-     * runs AA and AB pooled, 18 rounds): about 5,500 thread starts a second (10,100 a run of some
-     * 1.85 s), where the recording kept 0.879 of the throughput with async-profiler and 0.964
-     * without a profile.
+     * "Agent overhead"): about 5,500 thread starts a second, where the recording kept 0.879 of the
+     * throughput with async-profiler and 0.964 without a profile.
      */
     static final double MEASURED_RATE = 5500;
     static final double MEASURED_COST_PROFILED = 0.12;
@@ -33,7 +32,6 @@ public final class ContextSwitchReducer implements Reducer {
     public final Samples times = new Samples();
     public final Samples voluntary = new Samples();
     public final Samples involuntary = new Samples();
-    public final Samples machineTimes = new Samples();
     public final Samples machineRate = new Samples();
     private long voluntaryTotal;
     private long involuntaryTotal;
@@ -52,7 +50,6 @@ public final class ContextSwitchReducer implements Reducer {
     public void add(JfrEvent e) {
         long t = e.startTime().toEpochMilli();
         if (e.type().equals("jdk.ThreadContextSwitchRate")) {
-            machineTimes.add(t);
             machineRate.add(e.doubleValue("switchRate"));
             return;
         }
@@ -116,6 +113,18 @@ public final class ContextSwitchReducer implements Reducer {
             }
         }
         return periods.stream().filter(p -> p[1] > 0).mapToDouble(p -> p[0] / p[1]).max().orElse(0);
+    }
+
+    /**
+     * Seconds from {@code start} to the last of the agent's counts of platform thread starts, NaN
+     * when it did not count them.
+     */
+    public double platformThreadStartSeconds(Instant start) {
+        if (started.isEmpty() || start == null) {
+            return Double.NaN;
+        }
+        long last = started.stream().mapToLong(x -> x[0]).max().getAsLong();
+        return (last - (start.getEpochSecond() * 1_000_000_000L + start.getNano())) / 1e9;
     }
 
     /** Platform threads the process started, from the agent's events; null when they do not say (older agents). */

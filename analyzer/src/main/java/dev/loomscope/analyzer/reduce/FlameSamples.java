@@ -241,6 +241,42 @@ public final class FlameSamples {
         return of(sources, options, norm, warnings).graph(name(sources));
     }
 
+    /**
+     * A report's CPU samples of one recording, both ways it draws them: split by thread kind (the
+     * group's graph) and with frame names normalised (the differential graph).
+     */
+    public static final class Cpu {
+        public final FlameSamples split = new FlameSamples(FlameOptions.of(SampleKind.CPU).withSplitKind(true), false);
+        public final FlameSamples diff = new FlameSamples(FlameOptions.of(SampleKind.CPU), true);
+
+        public Set<String> eventTypes() {
+            return split.eventTypes();
+        }
+
+        public void add(FastEvent e, RecordingSpan span) {
+            split.add(e, span);
+            diff.add(e, span);
+        }
+
+        public void counted(Map<String, Long> counts) {
+            split.counted(counts);
+            diff.counted(counts);
+        }
+    }
+
+    /**
+     * The samples of {@code facts}' recordings as {@code options} draw them: those their pass
+     * aggregated ({@code aggregated}), else read now.
+     */
+    public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm,
+            java.util.function.Function<Cpu, FlameSamples> aggregated) {
+        FlameSamples all = new FlameSamples(options, norm);
+        for (RecordingFacts f : facts) {
+            all.addAll(f.flames != null ? aggregated.apply(f.flames) : of(f.source, options, norm, w -> { }));
+        }
+        return all;
+    }
+
     /** Reads {@code source}'s samples with loomscope's reader. */
     public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, Consumer<String> warnings) {
         FlameSamples samples = new FlameSamples(options, norm);

@@ -38,4 +38,12 @@ public interface JfrEvent {
 
     /** The Java name of a thread field, or null when absent or not read. */
     String threadName(String field);
+
+    /**
+     * The name of the event type a field holds by its id (jdk.ActiveSetting's {@code id}), or null
+     * when the reader cannot say (the JDK's parser does not expose a chunk's type ids).
+     */
+    default String eventTypeName(String field) {
+        return null;
+    }
 }

@@ -27,14 +27,23 @@ public final class RecordingFacts {
     public final HeapReducer heap = new HeapReducer();
     public final ContextSwitchReducer ctxsw = new ContextSwitchReducer();
     public final RunsReducer runs = new RunsReducer();
+    public final SettingsReducer settings = new SettingsReducer();
+    public final SchedulerReducer scheduler = new SchedulerReducer();
     public final List<String> warnings = new ArrayList<>();
+    /** The CPU samples for a report's flame graphs, aggregated in the same pass; null when not asked for. */
+    public final FlameSamples.Cpu flames;
 
     /** Every reducer by the event types it wants; those that want every event under null. */
     private final Map<String, List<Reducer>> byType;
 
     private RecordingFacts(RecordingSource source) {
+        this(source, false);
+    }
+
+    private RecordingFacts(RecordingSource source, boolean flames) {
         this.source = source;
-        this.byType = index(List.of(summary, pinning, gc, heap, ctxsw, runs));
+        this.flames = flames ? new FlameSamples.Cpu() : null;
+        this.byType = index(List.of(summary, pinning, gc, heap, ctxsw, runs, settings, scheduler));
     }
 
     private static Map<String, List<Reducer>> index(List<Reducer> reducers) {
@@ -55,18 +64,37 @@ public final class RecordingFacts {
      * or JMC's (older), with a warning saying so.
      */
     public static RecordingFacts of(RecordingSource source) {
-        RecordingFacts f = new RecordingFacts(source);
+        return of(source, false);
+    }
+
+    /**
+     * As {@link #of(RecordingSource)}, with the CPU samples for a report's flame graphs aggregated
+     * in the same pass when {@code flames} (for formats before JDK 14's they are read when drawn).
+     */
+    public static RecordingFacts of(RecordingSource source, boolean flames) {
+        RecordingFacts f = new RecordingFacts(source, flames);
         // the summary counts from the event headers and reads only its own types' fields; the others reduce as usual
-        Map<String, List<Reducer>> byType = index(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs));
+        Map<String, List<Reducer>> byType = index(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs, f.settings, f.scheduler));
         Set<String> wanted = new HashSet<>(byType.keySet());
         wanted.addAll(SummaryReducer.DECODED);
+        if (f.flames != null) {
+            wanted.addAll(f.flames.eventTypes());
+        }
         try {
             f.summary.span(readEach(source, wanted, f.warnings::add, (e, span) -> {
                 if (SummaryReducer.DECODED.contains(e.type())) {
                     f.guard(f.summary, () -> f.summary.fields(e));
                 }
+                if (f.flames != null && f.flames.eventTypes().contains(e.type())) {
+                    f.guard("FlameSamples", () -> f.flames.add(e, span));
+                }
                 f.dispatch(byType, e);
-            }, f.summary::counted));
+            }, counts -> {
+                f.summary.counted(counts);
+                if (f.flames != null) {
+                    f.flames.counted(counts);
+                }
+            }));
             return f;
         } catch (ParserRejectedException e) {
             return viaJdk(source); // a format only JMC's parser reads: viaJdk hands it on
@@ -150,6 +178,10 @@ public final class RecordingFacts {
     }
 
     private void guard(Reducer r, Runnable work) {
+        guard(r.getClass().getSimpleName(), work);
+    }
+
+    private void guard(String reducer, Runnable work) {
         try {
             work.run();
         } catch (BadInputException bad) {
@@ -160,7 +192,7 @@ public final class RecordingFacts {
             // a constant pool found damaged when a reducer asked for one of its values
             throw RecordingReader.damaged(source.name(), damage);
         } catch (RuntimeException bug) {
-            throw new ReductionFailedException(r.getClass().getSimpleName(), source.name(), bug);
+            throw new ReductionFailedException(reducer, source.name(), bug);
         }
     }
 
@@ -175,6 +207,14 @@ public final class RecordingFacts {
             return summary.threadKind;
         }
         return summary.label != null ? summary.label : "unknown";
+    }
+
+    /**
+     * Whether the recording has events of {@code type}, or its settings say the type was enabled:
+     * then no events means none happened, not that none were recorded.
+     */
+    public boolean recorded(String type) {
+        return summary.count(type) > 0 || settings.enabled(type);
     }
 
     /** Per-second rate of {@code total} over this recording's span, or NaN. */

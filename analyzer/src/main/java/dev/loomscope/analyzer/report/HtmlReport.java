@@ -14,6 +14,7 @@ import dev.loomscope.analyzer.views.HeapView;
 import dev.loomscope.analyzer.views.PinningView;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
+import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -182,7 +183,8 @@ public final class HtmlReport {
             List<RecordingSource> inputs = g.getValue().stream().map(f -> f.source).toList();
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                 FlameOptions options = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withTitle(g.getKey() + ": CPU flame graph");
-                var drawn = FlameRenderer.render(FlameSamples.graph(inputs, options, false, w -> { }), options, false, out);
+                SampleGraph graph = FlameSamples.of(g.getValue(), options, false, cpu -> cpu.split).graph(FlameSamples.name(inputs));
+                var drawn = FlameRenderer.render(graph, options, false, out);
                 links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
                         + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads");
             } catch (Exception e) {
@@ -191,16 +193,15 @@ public final class HtmlReport {
             }
         }
         if (groups.containsKey(baseline)) {
-            List<RecordingSource> base = groups.get(baseline).stream().map(f -> f.source).toList();
+            List<RecordingFacts> base = groups.get(baseline);
             for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
                 if (g.getKey().equals(baseline)) {
                     continue;
                 }
                 String file = "flame-diff-" + prefix + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
-                List<RecordingSource> other = g.getValue().stream().map(f -> f.source).toList();
                 try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                     FlameOptions options = FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential");
-                    FlameRenderer.diff(FlameSamples.graph(base, options, true, w -> { }), FlameSamples.graph(other, options, true, w -> { }), options, false, out);
+                    FlameRenderer.diff(diffGraph(base, options), diffGraph(g.getValue(), options), options, false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
                             + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less; normalised by total samples)");
                 } catch (Exception e) {
@@ -210,6 +211,10 @@ public final class HtmlReport {
             }
         }
         return links;
+    }
+
+    private static SampleGraph diffGraph(List<RecordingFacts> facts, FlameOptions options) {
+        return FlameSamples.of(facts, options, true, cpu -> cpu.diff).graph(FlameSamples.name(facts.stream().map(f -> f.source).toList()));
     }
 
     private static void deleteQuietly(Path p) {

@@ -1,13 +1,12 @@
 package dev.loomscope.analyzer.rules;
 
+import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.IItemIterable;
 import org.openjdk.jmc.common.item.ItemFilters;
-import org.openjdk.jmc.flightrecorder.rules.IResult;
-import org.openjdk.jmc.flightrecorder.rules.ResultBuilder;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /**
@@ -29,7 +28,7 @@ public final class CarrierStarvationRule extends LoomscopeRule {
     }
 
     @Override
-    IResult evaluate(IItemCollection items, ResultBuilder result) {
+    Verdict judgeRecorded(IItemCollection items) {
         long samples = 0;
         long starved = 0;
         long maxQueued = 0;
@@ -49,21 +48,29 @@ public final class CarrierStarvationRule extends LoomscopeRule {
                 }
             }
         }
+        return verdict(samples, starved, maxQueued);
+    }
+
+    @Override
+    Verdict judgeRecorded(RecordingFacts facts) {
+        return verdict(facts.scheduler.samples(), facts.scheduler.starved(), facts.scheduler.maxQueued());
+    }
+
+    static Verdict verdict(long samples, long starved, long maxQueued) {
         if (samples == 0) {
-            return ok(result, "No scheduler sample to judge (the recording is shorter than one sampling period).");
+            return Verdict.ok("No scheduler sample to judge (the recording is shorter than one sampling period).");
         }
         double share = starved / (double) samples;
         String summary = String.format(Locale.ROOT, "In %d of %d scheduler samples (%.0f%%) every carrier was busy while virtual threads"
                 + " queued for one (at most %d queued).", starved, samples, 100 * share, maxQueued);
         if (starved == 0) {
-            return ok(result, summary);
+            return Verdict.ok(summary);
         }
-        return result.setSeverity(share >= WARNING_SHARE ? Severity.WARNING : Severity.INFO).setSummary(summary)
-                .setExplanation("Virtual threads run on a small pool of carrier threads (one per core by default). When all carriers are"
+        return new Verdict(share >= WARNING_SHARE ? Severity.WARNING : Severity.INFO, summary,
+                "Virtual threads run on a small pool of carrier threads (one per core by default). When all carriers are"
                         + " busy and runnable virtual threads queue, the application is CPU-bound, or carriers are held by pinned"
-                        + " threads or long computations without blocking points.")
-                .setSolution("Check the pinning rule and 'loomscope pinning'; look at the CPU flame graph for long computations on"
-                        + " virtual threads; if the machine has spare cores, raise jdk.virtualThreadScheduler.parallelism.")
-                .build();
+                        + " threads or long computations without blocking points.",
+                "Check the pinning rule and 'loomscope pinning'; look at the CPU flame graph for long computations on"
+                        + " virtual threads; if the machine has spare cores, raise jdk.virtualThreadScheduler.parallelism.");
     }
 }

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.rules;
 
+import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -19,16 +20,36 @@ import org.openjdk.jmc.flightrecorder.rules.util.RulesToolkit.EventAvailability;
 
 /**
  * loomscope's own automated-analysis rules, written against JMC's rule API ({@link IRule}) and
- * registered with its service loader: {@code loomscope rules} runs them beside JMC's, and they
- * load in JDK Mission Control itself when loomscope.jar is on its class path. A rule whose event
- * type is absent from the recording answers "not applicable" with the reason.
+ * registered with its service loader, so they load in JDK Mission Control itself when
+ * loomscope.jar is on its class path. {@code loomscope rules} judges with the same rules on its own
+ * reader's pass ({@link #judge(RecordingFacts)}), which needs no more memory for a large recording;
+ * both ways gather the same figures and hand them to one judgement. A rule whose event type is
+ * absent from the recording answers "not applicable" with the reason.
  */
-abstract class LoomscopeRule implements IRule {
+public abstract class LoomscopeRule implements IRule {
     static final String TOPIC = "virtual_threads";
 
     private final String id;
     private final String name;
     private final String eventType;
+
+    /** A rule's judgement: severity and texts (explanation and solution null where there is nothing to do). */
+    public record Verdict(Severity severity, String summary, String explanation, String solution) {
+        static Verdict ok(String summary) {
+            return new Verdict(Severity.OK, summary, null, null);
+        }
+
+        IResult result(ResultBuilder result) {
+            result.setSeverity(severity).setSummary(summary);
+            if (explanation != null) {
+                result.setExplanation(explanation);
+            }
+            if (solution != null) {
+                result.setSolution(solution);
+            }
+            return result.build();
+        }
+    }
 
     LoomscopeRule(String id, String name, String eventType) {
         this.id = id;
@@ -73,17 +94,26 @@ abstract class LoomscopeRule implements IRule {
             if (!RuleSupport.recorded(items, eventType)) {
                 return RulesToolkit.getNotApplicableResult(this, preferences, notApplicable());
             }
-            return evaluate(items, ResultBuilder.createFor(this, preferences));
+            return judgeRecorded(items).result(ResultBuilder.createFor(this, preferences));
         });
+    }
+
+    /** The verdict on a recording read by loomscope's reader: not applicable (with the reason) when its event type was not recorded. */
+    public Verdict judge(RecordingFacts facts) {
+        return facts.recorded(eventType) ? judgeRecorded(facts) : new Verdict(Severity.NA, notApplicable(), null, null);
     }
 
     /** Why the rule cannot judge this recording (its event type was not recorded). */
     abstract String notApplicable();
 
-    /** Judges a recording that has the rule's event type enabled. */
-    abstract IResult evaluate(IItemCollection items, ResultBuilder result);
+    /** Judges, from JMC's items, a recording that has the rule's event type enabled. */
+    abstract Verdict judgeRecorded(IItemCollection items);
 
-    static IResult ok(ResultBuilder result, String summary) {
-        return result.setSeverity(Severity.OK).setSummary(summary).build();
+    /** Judges, from loomscope's reductions, a recording that has the rule's event type enabled. */
+    abstract Verdict judgeRecorded(RecordingFacts facts);
+
+    /** loomscope's rules, as the service loader lists them. */
+    public static List<LoomscopeRule> all() {
+        return List.of(new PinningRule(), new SubmitFailedRule(), new CarrierStarvationRule(), new ThreadStartCostRule());
     }
 }

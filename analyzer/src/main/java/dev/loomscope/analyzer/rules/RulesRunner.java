@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.read.fast.FastReader;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,10 +30,10 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
 import org.openjdk.jmc.flightrecorder.rules.util.RulesToolkit;
 
 /**
- * Runs JDK Mission Control's automated analysis headless on one recording: every rule the JMC
- * rule registry finds (flightrecorder.rules.jdk's and loomscope's own, all through the IRule
- * service loader), evaluated in parallel with their default preferences. JMC's parser holds the
- * recording's events in memory, as JMC does.
+ * Runs JDK Mission Control's automated analysis headless on one recording: every rule of
+ * flightrecorder.rules.jdk the JMC rule registry finds, evaluated in parallel with their default
+ * preferences on JMC's parser (which holds the recording's events in memory, as JMC does), and
+ * loomscope's own rules on loomscope's reader.
  */
 public final class RulesRunner {
     private RulesRunner() {}
@@ -69,7 +70,36 @@ public final class RulesRunner {
         return 30 + bytes / 5_000_000;
     }
 
+    /**
+     * Every rule on one recording: loomscope's own on loomscope's reader's pass (memory bounded as
+     * for every other command), JMC's on JMC's parser. When JMC's parser cannot hold the recording
+     * in the heap, or runs past {@link #deadlineSeconds}, its rules are skipped with a warning that
+     * says so and why, and loomscope's findings stand.
+     */
     public static List<Finding> run(RecordingSource source, Consumer<String> warnings) {
+        Set<String> said = new java.util.LinkedHashSet<>();
+        Consumer<String> once = w -> {
+            if (said.add(w)) {
+                warnings.accept(w);
+            }
+        };
+        RecordingFacts facts = RecordingFacts.of(source);
+        facts.warnings.forEach(once);
+        List<Finding> findings = new ArrayList<>();
+        for (LoomscopeRule rule : LoomscopeRule.all()) {
+            LoomscopeRule.Verdict v = rule.judge(facts);
+            findings.add(new Finding(source.shortName(), v.severity(), rule.getId(), rule.getName(), rule.getTopic(), v.summary(),
+                    v.explanation(), v.solution()));
+        }
+        List<IRule> jmcRules = RuleRegistry.getRules().stream().filter(r -> !(r instanceof LoomscopeRule)).toList();
+        findings.addAll(jmc(source, jmcRules, once));
+        findings.sort(Comparator.comparingInt(Finding::rank).thenComparing(Finding::topic, Comparator.nullsLast(Comparator.naturalOrder()))
+                .thenComparing(Finding::rule));
+        return findings;
+    }
+
+    /** JMC's {@code rules} on its parser, within {@link #deadlineSeconds}; none (and a warning saying why) when it cannot finish. */
+    private static List<Finding> jmc(RecordingSource source, List<IRule> rules, Consumer<String> warnings) {
         long limit = deadlineSeconds(source);
         java.util.concurrent.ExecutorService one = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "loomscope-rules");
@@ -77,10 +107,11 @@ public final class RulesRunner {
             return t;
         });
         try {
-            return one.submit(() -> runNow(source, warnings)).get(limit, java.util.concurrent.TimeUnit.SECONDS);
+            return one.submit(() -> jmcNow(source, rules, warnings)).get(limit, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser and rules did not finish in " + limit
-                    + " s on this recording (a value they loop on, in a recording loomscope's reader finds sound: report it with the file)");
+            warnings.accept(source.name().toAbsolutePath() + ": JMC's " + rules.size() + " rules were skipped: its parser and rules did not finish in "
+                    + limit + " s on this recording, which loomscope's reader finds sound (report it with the file)");
+            return List.of();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
@@ -97,7 +128,7 @@ public final class RulesRunner {
         }
     }
 
-    private static List<Finding> runNow(RecordingSource source, Consumer<String> warnings) {
+    private static List<Finding> jmcNow(RecordingSource source, List<IRule> rules, Consumer<String> warnings) {
         IItemCollection items;
         try {
             items = RecordingReader.withReadableParts(source, warnings, readable -> {
@@ -113,7 +144,7 @@ public final class RulesRunner {
                     }
                     walked.counts().forEach((t, n) -> counts.merge(t, n, Long::sum));
                 }
-                Set<String> dropped = bulkNoRuleNeeds(counts, requiredEvents(RuleRegistry.getRules()));
+                Set<String> dropped = bulkNoRuleNeeds(counts, requiredEvents(rules));
                 if (!dropped.isEmpty()) {
                     warnings.accept(source.name().toAbsolutePath() + ": not loaded for JMC's rules, which hold every event in memory: "
                             + dropped.stream().map(t -> t + " (" + String.format(java.util.Locale.ROOT, "%,d", counts.get(t)) + ")").sorted()
@@ -126,9 +157,11 @@ public final class RulesRunner {
                     return JmcReader.load(readable.paths(), dropped.isEmpty() ? null : kept);
                 } catch (OutOfMemoryError e) {
                     long events = counts.values().stream().mapToLong(Long::longValue).sum();
-                    throw new BadInputException(source.name().toAbsolutePath() + ": the rules were not run: JMC's parser, which holds every event and"
-                            + " constant of a recording in memory, ran out of the " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB heap on this one ("
-                            + String.format(java.util.Locale.ROOT, "%,d", events) + " events; give it more: LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
+                    warnings.accept(source.name().toAbsolutePath() + ": JMC's " + rules.size() + " rules were skipped: its parser, which holds every"
+                            + " event and constant of a recording in memory, ran out of the " + Runtime.getRuntime().maxMemory() / (1 << 20)
+                            + " MB heap on this one (" + String.format(java.util.Locale.ROOT, "%,d", events)
+                            + " events; give it more to run them: LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
+                    return null;
                 } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException | InternalError | StackOverflowError e) {
                     throw RecordingReader.damaged(readable.parts(), e);
                 }
@@ -136,7 +169,9 @@ public final class RulesRunner {
         } catch (ParserRejectedException olderFormat) {
             items = load(source, source.parts()); // a version the JDK does not read: JMC's parser reads the files as they are
         }
-        Collection<IRule> rules = RuleRegistry.getRules();
+        if (items == null) {
+            return List.of();
+        }
         Map<IRule, Future<IResult>> futures = RulesToolkit.evaluateParallel(rules, items, IPreferenceValueProvider.DEFAULT_VALUES,
                 Math.max(1, Runtime.getRuntime().availableProcessors()));
         List<Finding> findings = new ArrayList<>();
@@ -156,8 +191,6 @@ public final class RulesRunner {
             findings.add(new Finding(source.shortName(), r.getSeverity(), rule.getId(), rule.getName(), rule.getTopic(), message(r, r.getSummary()),
                     message(r, r.getExplanation()), message(r, r.getSolution())));
         }
-        findings.sort(Comparator.comparingInt(Finding::rank).thenComparing(Finding::topic, Comparator.nullsLast(Comparator.naturalOrder()))
-                .thenComparing(Finding::rule));
         return findings;
     }
 

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.rules;
 
 import dev.loomscope.analyzer.reduce.ContextSwitchReducer;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,6 @@ import org.openjdk.jmc.common.item.ItemFilters;
 import org.openjdk.jmc.common.unit.IQuantity;
 import org.openjdk.jmc.common.unit.UnitLookup;
 import org.openjdk.jmc.flightrecorder.JfrAttributes;
-import org.openjdk.jmc.flightrecorder.rules.IResult;
-import org.openjdk.jmc.flightrecorder.rules.ResultBuilder;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /**
@@ -42,7 +41,7 @@ public final class ThreadStartCostRule extends LoomscopeRule {
     }
 
     @Override
-    IResult evaluate(IItemCollection items, ResultBuilder result) {
+    Verdict judgeRecorded(IItemCollection items) {
         List<long[]> samples = new ArrayList<>(); // {end of the sample's period in ns, platform threads started in it}
         boolean counted = false;
         for (IItemIterable it : items.apply(ItemFilters.type(TYPE))) {
@@ -57,20 +56,38 @@ public final class ThreadStartCostRule extends LoomscopeRule {
             }
         }
         if (!counted) {
-            return result.setSeverity(Severity.NA)
-                    .setSummary("loomscope.ContextSwitches has no platformThreadsStarted: an older loomscope agent made the recording;"
-                            + " record again with this one")
-                    .build();
+            return NOT_COUNTED;
         }
         IQuantity first = items.getAggregate(Aggregators.min(JfrAttributes.START_TIME));
         if (samples.isEmpty() || first == null) {
-            return ok(result, "No context-switch sample to judge (the recording ended before the first).");
+            return NO_SAMPLE;
         }
         long start = first.clampedLongValueIn(UnitLookup.EPOCH_NS);
         long started = samples.stream().mapToLong(x -> x[1]).sum();
         double seconds = (samples.stream().mapToLong(x -> x[0]).max().getAsLong() - start) / 1e9;
-        double rate = ContextSwitchReducer.peakRate(start, samples); // the busiest period: a server's idle seconds do not dilute it
-        String mode = profilingMode(items);
+        // the busiest period: a server's idle seconds do not dilute it
+        return verdict(started, seconds, ContextSwitchReducer.peakRate(start, samples), profilingMode(items));
+    }
+
+    @Override
+    Verdict judgeRecorded(RecordingFacts facts) {
+        Long started = facts.ctxsw.platformThreadsStarted();
+        if (started == null) {
+            return NOT_COUNTED;
+        }
+        Double rate = facts.ctxsw.peakPlatformThreadStartRate(facts.summary.first());
+        if (rate == null) {
+            return NO_SAMPLE;
+        }
+        return verdict(started, facts.ctxsw.platformThreadStartSeconds(facts.summary.first()), rate, facts.summary.profilingMode);
+    }
+
+    private static final Verdict NOT_COUNTED = new Verdict(Severity.NA, "loomscope.ContextSwitches has no platformThreadsStarted: an older"
+            + " loomscope agent made the recording; record again with this one", null, null);
+    private static final Verdict NO_SAMPLE = Verdict.ok("No context-switch sample to judge (the recording ended before the first).");
+
+    /** The judgement, from the platform threads started over {@code seconds}, the busiest period's rate and what profiled the run. */
+    static Verdict verdict(long started, double seconds, double rate, String mode) {
         boolean asyncProfiler = SummaryReducer.asyncProfiler(mode);
         double cost = ContextSwitchReducer.startCost(rate, asyncProfiler);
         String share = cost < ContextSwitchReducer.NOTABLE_START_COST ? "under 1%" : String.format(Locale.ROOT, "about %.0f%%", 100 * cost);
@@ -78,22 +95,20 @@ public final class ThreadStartCostRule extends LoomscopeRule {
                 + " work at every thread start and end costs it %s of its throughput.", started, seconds, rate,
                 asyncProfiler ? " while async-profiler profiled it (" + mode + ")" : "", share);
         if (cost < ContextSwitchReducer.NOTABLE_START_COST) {
-            return ok(result, summary);
+            return Verdict.ok(summary);
         }
-        return result.setSeverity(cost >= 2 * ContextSwitchReducer.NOTABLE_START_COST ? Severity.WARNING : Severity.INFO)
-                .setSummary(summary)
-                .setExplanation("JFR does bookkeeping at every thread start and exit whatever events are enabled, and async-profiler,"
+        return new Verdict(cost >= 2 * ContextSwitchReducer.NOTABLE_START_COST ? Severity.WARNING : Severity.INFO, summary,
+                "JFR does bookkeeping at every thread start and exit whatever events are enabled, and async-profiler,"
                         + " writing JFR, looks up the name of every thread that starts or ends. The estimate is "
                         + ContextSwitchReducer.START_COST_BASIS + ". Virtual threads pay none of it: timings from this recording lean"
-                        + " against platform threads by about as much.")
-                .setSolution(asyncProfiler
+                        + " against platform threads by about as much.",
+                asyncProfiler
                         ? "Time platform-against-virtual comparisons with the agent's profile=off (engine=jfr samples Java frames at no"
                                 + " cost beyond the recording's) and take the CPU profile from a separate run, as 'loomscope study' does;"
                                 + " an app that reuses threads from a pool does not pay this."
                         : "What is left is JFR's own bookkeeping, which any recording pays: weigh platform-against-virtual timings"
                                 + " with it in mind, or time the app without a recording; an app that reuses threads from a pool does"
-                                + " not pay this.")
-                .build();
+                                + " not pay this.");
     }
 
     /** RunInfo's profilingMode: what profiled the run (async-profiler's engine, "jfr" or "off"), null when not recorded. */

@@ -2,6 +2,8 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.read.Inputs;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.SampleKind;
@@ -107,5 +109,24 @@ class FlameEquivalenceIT {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         FlameRenderer.diff(List.of(jdkOnly), List.of(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, out);
         sameLines("diff", lines(r.stdout()), lines(out.toString(StandardCharsets.UTF_8)));
+    }
+
+    /** The report draws from the samples its figures' pass aggregated ({@code RecordingFacts.flames}): the same graphs. */
+    @Test
+    void reportGraphsFromTheOnePassAreAsyncProfilersOwn() throws Exception {
+        for (Path recording : List.of(asyncProfiler, agentCpuWall, jdkOnly)) {
+            RecordingFacts facts = RecordingFacts.of(Inputs.resolve(List.of(recording.toString())).get(0), true);
+            FlameOptions split = FlameOptions.of(SampleKind.CPU).withSplitKind(true);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            FlameRenderer.render(facts.flames.split.graph(recording.toString()), split, true, out);
+            sameLines(recording.getFileName() + " split by kind", lines(out.toString(StandardCharsets.UTF_8)), reference(recording, split));
+        }
+        ByteArrayOutputStream ours = new ByteArrayOutputStream();
+        FlameRenderer.diff(RecordingFacts.of(Inputs.resolve(List.of(jdkOnly.toString())).get(0), true).flames.diff.graph("before"),
+                RecordingFacts.of(Inputs.resolve(List.of(agentCpuWall.toString())).get(0), true).flames.diff.graph("after"),
+                FlameOptions.of(SampleKind.CPU), true, ours);
+        ByteArrayOutputStream reference = new ByteArrayOutputStream();
+        FlameRenderer.diff(List.of(jdkOnly), List.of(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, reference);
+        sameLines("diff", lines(ours.toString(StandardCharsets.UTF_8)), lines(reference.toString(StandardCharsets.UTF_8)));
     }
 }

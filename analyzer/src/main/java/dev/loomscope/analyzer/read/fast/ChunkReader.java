@@ -334,6 +334,12 @@ final class ChunkReader {
         return type != null && resolve(new Cursor.PoolRef(type, id)) != null;
     }
 
+    /** The name of the class (event type) this chunk's metadata gives id {@code id}, or null. */
+    String className(long id) {
+        Metadata.JfrClass cls = meta.classes.get(id);
+        return cls == null ? null : cls.name();
+    }
+
     /** The frames of stack trace {@code id}, built by {@code build} the first time. */
     List<FastEvent.RawFrame> frames(long id, java.util.function.Supplier<List<FastEvent.RawFrame>> build) {
         List<FastEvent.RawFrame> f = frames.get(id);

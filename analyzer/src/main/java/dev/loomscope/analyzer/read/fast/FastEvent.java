@@ -197,6 +197,11 @@ public final class FastEvent implements JfrEvent {
     }
 
     @Override
+    public String eventTypeName(String field) {
+        return fields.get(field) instanceof Long id ? chunk.className(id) : null;
+    }
+
+    @Override
     public String threadName(String field) {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
             return null;

@@ -1,0 +1,45 @@
+package dev.loomscope.analyzer.reduce;
+
+import java.util.Set;
+
+/**
+ * The virtual-thread scheduler as the agent samples it (loomscope.SchedulerSample, JDK 24+): how
+ * often every carrier was busy (mounted virtual threads at the scheduler's parallelism) while
+ * virtual threads queued for one.
+ */
+public final class SchedulerReducer implements Reducer {
+    private long samples;
+    private long starved;
+    private long maxQueued;
+
+    @Override
+    public Set<String> eventTypes() {
+        return Set.of("loomscope.SchedulerSample");
+    }
+
+    @Override
+    public void add(JfrEvent e) {
+        if (!e.hasField("queuedVirtualThreads") || !e.hasField("mountedVirtualThreads") || !e.hasField("parallelism")) {
+            return; // another agent's event of that name: nothing to judge by
+        }
+        samples++;
+        long queued = e.longValue("queuedVirtualThreads");
+        maxQueued = Math.max(maxQueued, queued);
+        if (queued > 0 && e.longValue("mountedVirtualThreads") >= e.longValue("parallelism")) {
+            starved++;
+        }
+    }
+
+    public long samples() {
+        return samples;
+    }
+
+    /** Samples with every carrier busy and virtual threads queued. */
+    public long starved() {
+        return starved;
+    }
+
+    public long maxQueued() {
+        return maxQueued;
+    }
+}
