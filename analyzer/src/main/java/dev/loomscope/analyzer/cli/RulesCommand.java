@@ -44,7 +44,7 @@ public final class RulesCommand implements Callable<Integer> {
             findings.addAll(RulesRunner.run(source, warnings::add));
         }
         List<dev.loomscope.analyzer.render.Table> tables = new ArrayList<>(RulesView.of(findings, details));
-        ViewCommand.withWarnings(tables, warnings); // what the reader said, and which rules were skipped and why, with the findings
+        ViewCommand.withWarnings(tables, warnings); // what the reader said (each once), and which rules were skipped and why
         out.emit(tables, spec.commandLine().getOut());
         boolean warned = findings.stream().anyMatch(f -> f.severity() == org.openjdk.jmc.flightrecorder.rules.Severity.WARNING);
         return failOnWarning && warned ? Errors.CHECK_FAILED : Errors.OK;

@@ -196,12 +196,11 @@ public final class StudyCommand implements Callable<Integer> {
     /** One workload's comparison as the study makes it: recordings grouped by thread kind, platform the baseline. */
     public record Judged(Map<String, List<RecordingFacts>> groups, List<MetricResult> results, List<String> verdicts, List<String> caveats) {}
 
-    /** Compares one workload's recordings: its verdict lines and the caveats under them, each led by the workload's name. */
-    public static Judged judge(String workload, List<RecordingSource> sources) {
-        return judge(workload, sources, false);
-    }
-
-    /** As {@link #judge(String, List)}, with the recordings' CPU samples for the report's flame graphs read in the same pass when {@code flames}. */
+    /**
+     * Compares one workload's recordings: its verdict lines and the caveats under them, each led by
+     * the workload's name; with the recordings' CPU samples for the report's flame graphs read in
+     * the same pass when {@code flames}.
+     */
     public static Judged judge(String workload, List<RecordingSource> sources, boolean flames) {
         Map<String, List<RecordingFacts>> groups = groups(sources, flames);
         List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);

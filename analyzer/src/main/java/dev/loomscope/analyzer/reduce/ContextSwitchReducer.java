@@ -65,8 +65,7 @@ public final class ContextSwitchReducer implements Reducer {
         source = e.hasField("source") ? e.string("source") : source;
         if (e.hasField("platformThreadsStarted")) {
             platformThreadsStarted = Math.max(0, platformThreadsStarted) + e.longValue("platformThreadsStarted");
-            Instant at = e.startTime();
-            started.add(new long[] {at.getEpochSecond() * 1_000_000_000L + at.getNano(), e.longValue("platformThreadsStarted")});
+            started.add(new long[] {nanos(e.startTime()), e.longValue("platformThreadsStarted")});
         }
     }
 
@@ -78,7 +77,11 @@ public final class ContextSwitchReducer implements Reducer {
         if (started.isEmpty() || start == null) {
             return null;
         }
-        return peakRate(start.getEpochSecond() * 1_000_000_000L + start.getNano(), started);
+        return peakRate(nanos(start), started);
+    }
+
+    private static long nanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
     /**
@@ -124,7 +127,7 @@ public final class ContextSwitchReducer implements Reducer {
             return Double.NaN;
         }
         long last = started.stream().mapToLong(x -> x[0]).max().getAsLong();
-        return (last - (start.getEpochSecond() * 1_000_000_000L + start.getNano())) / 1e9;
+        return (last - nanos(start)) / 1e9;
     }
 
     /** Platform threads the process started, from the agent's events; null when they do not say (older agents). */

@@ -13,6 +13,7 @@ import org.openjdk.jmc.flightrecorder.rules.IResult;
 import org.openjdk.jmc.flightrecorder.rules.IResultValueProvider;
 import org.openjdk.jmc.flightrecorder.rules.IRule;
 import org.openjdk.jmc.flightrecorder.rules.ResultBuilder;
+import org.openjdk.jmc.flightrecorder.rules.RuleRegistry;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 import org.openjdk.jmc.flightrecorder.rules.TypedResult;
 import org.openjdk.jmc.flightrecorder.rules.util.RulesToolkit;
@@ -112,8 +113,8 @@ public abstract class LoomscopeRule implements IRule {
     /** Judges, from loomscope's reductions, a recording that has the rule's event type enabled. */
     abstract Verdict judgeRecorded(RecordingFacts facts);
 
-    /** loomscope's rules, as the service loader lists them. */
+    /** loomscope's rules, as JMC's rule registry finds them through the service loader. */
     public static List<LoomscopeRule> all() {
-        return List.of(new PinningRule(), new SubmitFailedRule(), new CarrierStarvationRule(), new ThreadStartCostRule());
+        return RuleRegistry.getRules().stream().filter(LoomscopeRule.class::isInstance).map(LoomscopeRule.class::cast).toList();
     }
 }

@@ -77,14 +77,8 @@ public final class RulesRunner {
      * says so and why, and loomscope's findings stand.
      */
     public static List<Finding> run(RecordingSource source, Consumer<String> warnings) {
-        Set<String> said = new java.util.LinkedHashSet<>();
-        Consumer<String> once = w -> {
-            if (said.add(w)) {
-                warnings.accept(w);
-            }
-        };
         RecordingFacts facts = RecordingFacts.of(source);
-        facts.warnings.forEach(once);
+        facts.warnings.forEach(warnings);
         List<Finding> findings = new ArrayList<>();
         for (LoomscopeRule rule : LoomscopeRule.all()) {
             LoomscopeRule.Verdict v = rule.judge(facts);
@@ -92,7 +86,7 @@ public final class RulesRunner {
                     v.explanation(), v.solution()));
         }
         List<IRule> jmcRules = RuleRegistry.getRules().stream().filter(r -> !(r instanceof LoomscopeRule)).toList();
-        findings.addAll(jmc(source, jmcRules, once));
+        findings.addAll(jmc(source, jmcRules, warnings));
         findings.sort(Comparator.comparingInt(Finding::rank).thenComparing(Finding::topic, Comparator.nullsLast(Comparator.naturalOrder()))
                 .thenComparing(Finding::rule));
         return findings;

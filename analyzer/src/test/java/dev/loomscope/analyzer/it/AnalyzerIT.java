@@ -256,9 +256,7 @@ class AnalyzerIT {
         assertThat(rows.findValuesAsText("severity")).contains("not applicable");
 
         // a plain JDK recording (no agent): loomscope's scheduler samples are missing, and the rule says so
-        Path plain = dir.resolve("plain.jfr");
-        ChildJvm.Result r = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + plain), FixtureApp.class.getName(), List.of("0", "0"), dir, 60);
-        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        Path plain = Fixtures.plain(dir, "plain.jfr", "", 0, 0);
         JsonNode plainRows = table(json("rules", plain.toString()), "rules").get("rows");
         assertThat(rule(plainRows, "Carrier starvation").get("severity").asText()).isEqualTo("not applicable");
         assertThat(rule(plainRows, "Carrier starvation").get("finding").asText()).contains("loomscope agent");
@@ -318,10 +316,7 @@ class AnalyzerIT {
         assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>").contains("FixtureApp");
         String collapsed = ok("flame", fixture.toString(), "--collapsed").stdout();
         assertThat(collapsed).contains("FixtureApp.main");
-        Path noSamples = dir.resolve("no-samples.jfr");
-        ChildJvm.Result plain = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + noSamples + ",settings=none"),
-                FixtureApp.class.getName(), List.of("0", "0"), dir, 60);
-        assertThat(plain.exitCode()).isZero();
+        Path noSamples = Fixtures.plain(dir, "no-samples.jfr", ",settings=none", 0, 0);
         ChildJvm.Result none = Fixtures.cli(dir, "flame", noSamples.toString(), "-o", dir.resolve("x.html").toString());
         assertThat(none.exitCode()).isEqualTo(2);
         assertThat(none.stderr().strip()).isEqualTo("loomscope flame: " + noSamples.toAbsolutePath()

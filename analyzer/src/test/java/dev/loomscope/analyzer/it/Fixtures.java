@@ -39,6 +39,17 @@ final class Fixtures {
         return only(out, ".jfr");
     }
 
+    /** FixtureApp with {@code pins} pins and {@code gcs} GCs, recorded by JFR alone ({@code options}: StartFlightRecording's beside the file name). */
+    static Path plain(Path dir, String name, String options, int pins, int gcs) throws Exception {
+        Path jfr = dir.resolve(name);
+        ChildJvm.Result r = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + jfr + options), FixtureApp.class.getName(),
+                List.of(Integer.toString(pins), Integer.toString(gcs)), dir, 120);
+        if (r.exitCode() != 0) {
+            throw new AssertionError("plain recording failed: " + r);
+        }
+        return jfr;
+    }
+
     /** The sleep workload on one thread kind, recorded by the agent: loomscope.WorkloadRun events. */
     static Path sleep(Path dir, String kind) throws Exception {
         Path out = dir.resolve("sleep-" + kind);

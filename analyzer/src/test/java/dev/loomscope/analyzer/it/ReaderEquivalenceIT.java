@@ -40,11 +40,7 @@ class ReaderEquivalenceIT {
         recordings.add(Fixtures.fixture(dir, 3, 2));
         recordings.add(Fixtures.sleep(dir, "virtual"));
         for (String settings : List.of("default", "profile")) {
-            Path jfr = dir.resolve(settings + ".jfr");
-            ChildJvm.Result r = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + jfr + ",settings=" + settings),
-                    FixtureApp.class.getName(), List.of("2", "2"), dir, 120);
-            assertThat(r.exitCode()).as(r.toString()).isZero();
-            recordings.add(jfr);
+            recordings.add(Fixtures.plain(dir, settings + ".jfr", ",settings=" + settings, 2, 2));
         }
         recordings.add(Recordings.asyncProfilerCpu(dir));
     }

@@ -6,7 +6,6 @@ import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.rules.LoomscopeRule;
-import dev.loomscope.flamegraphs.testing.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.RunnableFuture;
@@ -29,9 +28,7 @@ class RulesEquivalenceIT {
 
     @Test
     void everyRuleJudgesTheSameOnLoomscopesReaderAsInJmc() throws Exception {
-        Path plain = dir.resolve("plain.jfr");
-        ChildJvm.Result r = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + plain), FixtureApp.class.getName(), List.of("1", "1"), dir, 60);
-        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        Path plain = Fixtures.plain(dir, "plain.jfr", "", 1, 1);
         int judged = 0;
         for (Path recording : List.of(Fixtures.fixture(dir, 3, 2), Fixtures.sleep(dir, "platform"), Fixtures.sleep(dir, "virtual"), plain)) {
             IItemCollection items = JmcReader.load(List.of(recording));
