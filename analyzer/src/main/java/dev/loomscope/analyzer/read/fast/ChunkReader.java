@@ -1,6 +1,9 @@
 package dev.loomscope.analyzer.read.fast;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +28,9 @@ final class ChunkReader {
 
     /** How deep constant-pool values may nest (a stack trace's frame's method's class's package is 5). */
     private static final int MAX_DEPTH = 32;
+
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     final ByteBuffer buf;
     final boolean compressed;
@@ -54,7 +60,11 @@ final class ChunkReader {
     final int number;
     final long fileOffset;
 
-    ChunkReader(ByteBuffer buf, int number, long fileOffset) {
+    /** The file's metadata parsed so far, shared by its chunks. */
+    private final Metadata.Cache metadataCache;
+
+    ChunkReader(ByteBuffer buf, int number, long fileOffset, Metadata.Cache metadataCache) {
+        this.metadataCache = metadataCache;
         this.number = number;
         this.fileOffset = fileOffset;
         this.buf = buf;
@@ -81,7 +91,7 @@ final class ChunkReader {
             throw new IllegalStateException("the metadata offset " + metaOffset + " lies outside the chunk");
         }
         active = new Cursor(buf, compressed, (int) metaOffset);
-        meta = Metadata.parse(active);
+        meta = metadataCache.parse(active);
         Long s = meta.idsByName.get("java.lang.String");
         stringTypeId = s == null ? -1 : s;
         Set<Long> wantedIds = new HashSet<>();
@@ -111,44 +121,118 @@ final class ChunkReader {
             }
         });
         long[] countById = new long[maxId + 1];
+        // the events only counted (neither wanted nor checkpoints) are walked by a loop of their own
+        boolean[] onlyCounted = new boolean[maxId + 1];
+        for (int id = 2; id <= maxId; id++) {
+            onlyCounted[id] = classById[id] != null && !wantedById[id] && !decodeAll;
+        }
         Cursor c = new Cursor(buf, compressed, 68);
         active = c;
         int limit = buf.limit();
         while (c.pos < limit) {
-            int at = c.pos;
-            int size = c.readInt();
-            if (size <= 0 || size > limit - at) {
-                c.pos = at;
-                throw new IllegalStateException("an event's size is " + size + " bytes, and " + (limit - at) + " are left in the chunk");
+            c.pos = countPast(buf.array(), c.pos, limit, compressed, onlyCounted, countById);
+            if (c.pos < limit) {
+                event(c, classById, wantedById, countById, decodeAll);
             }
-            long type = c.readLong();
-            if (type == 1) {
-                checkpoints.add(at);
-            } else if (type != 0) {
-                Metadata.JfrClass cls = type > 0 && type < classById.length ? classById[(int) type] : null;
-                if (cls == null) {
-                    c.pos = at;
-                    throw new IllegalStateException("an event of type " + type + ", which the chunk's metadata does not define");
-                }
-                countById[(int) type]++;
-                if (wantedById[(int) type] || decodeAll) {
-                    Map<String, Object> fields = decodeEventFields(c, cls);
-                    if (wantedById[(int) type]) {
-                        decoded.add(new FastEvent(cls.name(), fields, this));
-                    }
-                    if (c.pos > at + size) {
-                        c.pos = at;
-                        throw new IllegalStateException("a " + cls.name() + " event's fields run past its size of " + size + " bytes");
-                    }
-                }
-            }
-            c.pos = at + size;
         }
         for (int id = 0; id < countById.length; id++) {
             if (countById[id] > 0) {
                 counts.merge(classById[id].name(), countById[id], Long::sum);
             }
         }
+    }
+
+    /** The event at the cursor, which {@link #countPast} left: a checkpoint noted, a wanted event decoded, damage thrown. */
+    private void event(Cursor c, Metadata.JfrClass[] classById, boolean[] wantedById, long[] countById, boolean decodeAll) {
+        int limit = buf.limit();
+        int at = c.pos;
+        int size = c.readInt();
+        if (size <= 0 || size > limit - at) {
+            c.pos = at;
+            throw new IllegalStateException("an event's size is " + size + " bytes, and " + (limit - at) + " are left in the chunk");
+        }
+        long type = c.readLong();
+        if (type == 1) {
+            checkpoints.add(at);
+        } else if (type != 0) {
+            Metadata.JfrClass cls = type > 0 && type < classById.length ? classById[(int) type] : null;
+            if (cls == null) {
+                c.pos = at;
+                throw new IllegalStateException("an event of type " + type + ", which the chunk's metadata does not define");
+            }
+            countById[(int) type]++;
+            if (wantedById[(int) type] || decodeAll) {
+                Map<String, Object> fields = decodeEventFields(c, cls);
+                if (wantedById[(int) type]) {
+                    decoded.add(new FastEvent(cls.name(), fields, this));
+                }
+                if (c.pos > at + size) {
+                    c.pos = at;
+                    throw new IllegalStateException("a " + cls.name() + " event's fields run past its size of " + size + " bytes");
+                }
+            }
+        }
+        c.pos = at + size;
+    }
+
+    /**
+     * Walks past the events at {@code pos} that are only counted, by their size and type; returns
+     * where the first event that needs more starts (a wanted type, a checkpoint, the metadata), or
+     * anything this loop does not decide: an implausible size, an unknown type, the chunk's last
+     * bytes. The caller's slower walk then decides, errors included. This loop runs once per event
+     * of the file (33 million in a big recording), so it is small and reads the array directly.
+     */
+    private static int countPast(byte[] a, int pos, int limit, boolean compressed, boolean[] onlyCounted, long[] countById) {
+        while (pos <= limit - 16) { // room for the two longest headers: neither read runs past the chunk
+            int p = pos;
+            int size;
+            int type;
+            if (compressed) {
+                int b = a[p++];
+                size = b & 0x7F;
+                if (b < 0) {
+                    b = a[p++];
+                    size |= (b & 0x7F) << 7;
+                    if (b < 0) {
+                        b = a[p++];
+                        size |= (b & 0x7F) << 14;
+                        if (b < 0) {
+                            b = a[p++];
+                            size |= (b & 0x7F) << 21;
+                            if (b < 0) {
+                                return pos; // 256 MB and more: left to the slow walk
+                            }
+                        }
+                    }
+                }
+                b = a[p++];
+                type = b & 0x7F;
+                if (b < 0) {
+                    b = a[p++];
+                    type |= (b & 0x7F) << 7;
+                    if (b < 0) {
+                        b = a[p];
+                        type |= (b & 0x7F) << 14;
+                        if (b < 0) {
+                            return pos;
+                        }
+                    }
+                }
+            } else {
+                size = (int) INT.get(a, p);
+                long t = (long) LONG.get(a, p + 4);
+                if (t < 0 || t >= onlyCounted.length) {
+                    return pos;
+                }
+                type = (int) t;
+            }
+            if (size <= 0 || size > limit - pos || type >= onlyCounted.length || !onlyCounted[type]) {
+                return pos;
+            }
+            countById[type]++;
+            pos += size;
+        }
+        return pos;
     }
 
     /**

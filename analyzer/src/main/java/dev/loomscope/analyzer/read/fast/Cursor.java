@@ -33,6 +33,16 @@ final class Cursor {
         this.pos = pos;
     }
 
+    /** The chunk's bytes, from index 0. */
+    byte[] array() {
+        return a;
+    }
+
+    /** Where the chunk ends in {@link #array()}. */
+    int limit() {
+        return limit;
+    }
+
     byte readByte() {
         if (pos >= limit) {
             throw new IndexOutOfBoundsException(pos);

@@ -81,11 +81,12 @@ public final class FastReader {
                 Deque<Future<ChunkReader>> window = new ArrayDeque<>();
                 // buffers of chunks whose events were handed on, for the next chunks (no allocation per chunk)
                 java.util.concurrent.ConcurrentLinkedQueue<byte[]> free = new java.util.concurrent.ConcurrentLinkedQueue<>();
+                Metadata.Cache metadata = new Metadata.Cache();
                 int next = 0;
                 try {
                     while (next < chunks.size() || !window.isEmpty()) {
                         while (next < chunks.size() && window.size() < ahead) {
-                            window.add(submit(pool, ch, chunks.get(next), next + 1, wanted, checkPools, free));
+                            window.add(submit(pool, ch, chunks.get(next), next + 1, wanted, checkPools, free, metadata));
                             next++;
                         }
                         ChunkReader c = join(window.poll());
@@ -131,7 +132,7 @@ public final class FastReader {
     }
 
     private static Future<ChunkReader> submit(ExecutorService pool, FileChannel ch, long[] c, int number, Set<String> wanted, boolean checkPools,
-            java.util.Queue<byte[]> free) {
+            java.util.Queue<byte[]> free, Metadata.Cache metadata) {
         return pool.submit(() -> {
             byte[] reused = free.poll();
             ByteBuffer buf = reused != null && reused.length >= c[1] ? ByteBuffer.wrap(reused, 0, (int) c[1]) : ByteBuffer.allocate((int) c[1]);
@@ -141,7 +142,7 @@ public final class FastReader {
                 }
             }
             buf.flip();
-            ChunkReader chunk = new ChunkReader(buf, number, c[0]);
+            ChunkReader chunk = new ChunkReader(buf, number, c[0], metadata);
             try {
                 chunk.read(wanted, checkPools);
                 if (checkPools) {

@@ -1,9 +1,13 @@
 package dev.loomscope.analyzer.read.fast;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.zip.CRC32C;
 
 /**
  * A chunk's metadata event: the classes (event types and the types of their fields) by id, each
@@ -94,12 +98,46 @@ final class Metadata {
     final Map<Long, JfrClass> classes = new HashMap<>();
     final Map<String, Long> idsByName = new HashMap<>();
 
-    static Metadata parse(Cursor c) {
-        c.readInt(); // size
-        c.varlong(); // type id 0
-        c.readLong(); // start
-        c.readLong(); // duration
-        c.readLong(); // metadata id
+    /**
+     * The chunks of one recording mostly carry the same metadata (its string table and element
+     * tree byte for byte; only the event's time and id differ): each distinct one is parsed once.
+     * Shared by the threads reading one file's chunks; a parsed Metadata is not changed after.
+     */
+    static final class Cache {
+        private record Parsed(byte[] content, Metadata metadata) {}
+
+        private final Map<Long, List<Parsed>> byChecksum = new ConcurrentHashMap<>();
+
+        /** The metadata event at the cursor, from the cache when its content was seen before. */
+        Metadata parse(Cursor c) {
+            int start = c.pos;
+            int size = c.readInt();
+            c.varlong(); // type id 0
+            c.readLong(); // start
+            c.readLong(); // duration
+            c.readLong(); // metadata id
+            int from = c.pos;
+            int to = start + size;
+            if (size <= 0 || to > c.limit() || to < from) {
+                throw new IllegalStateException("the metadata event's size is " + size + " bytes, and " + (c.limit() - start) + " are left in the chunk");
+            }
+            byte[] a = c.array();
+            CRC32C crc = new CRC32C();
+            crc.update(a, from, to - from);
+            List<Parsed> seen = byChecksum.computeIfAbsent(crc.getValue(), k -> new CopyOnWriteArrayList<>());
+            for (Parsed p : seen) {
+                if (Arrays.equals(p.content, 0, p.content.length, a, from, to)) {
+                    return p.metadata;
+                }
+            }
+            Metadata m = content(c);
+            seen.add(new Parsed(Arrays.copyOfRange(a, from, to), m));
+            return m;
+        }
+    }
+
+    /** The string table and element tree, after the event's header. */
+    private static Metadata content(Cursor c) {
         int n = c.readInt();
         c.checkCount(n, 1);
         String[] strings = new String[n];
