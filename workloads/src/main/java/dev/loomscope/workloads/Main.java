@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code java -jar loomscope-workloads.jar <name> --threads platform|virtual [parameters] [--runs R] [--warmup W] [--paced]}.
+ * {@code java -jar loomscope-workloads.jar <name> --threads platform|virtual [parameters] [--runs R] [--warmup W] [--paced] [--results FILE.csv]}.
  */
 public final class Main {
 
@@ -77,13 +77,15 @@ public final class Main {
             int runs = a.integer("runs", 5, 0, 100_000);
             int warmup = a.integer("warmup", 1, 0, 100_000);
             boolean paced = a.flag("paced");
+            String results = a.string("results", null);
             try (Workload w = entry.factory().create(a)) {
                 a.rejectUnknown(name);
                 if (!Relaunch.has(w.jvmProperties())) {
                     return Relaunch.inChild(w.jvmProperties(), Main.class.getName(), Arrays.asList(args));
                 }
                 Runner.run(name, w, warmup, runs, System.out,
-                        paced ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)) : null);
+                        paced ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)) : null,
+                        results == null ? null : java.nio.file.Path.of(results));
             }
             return 0;
         } catch (BadArgumentException e) {
@@ -113,6 +115,7 @@ public final class Main {
         a.integer("runs", 5, 0, 100_000);
         a.integer("warmup", 1, 0, 100_000);
         a.flag("paced");
+        a.string("results", "(none) a CSV file, one row per run");
         entry.factory().create(a).close();
         System.out.println("usage: java -jar loomscope-workloads.jar " + name + " [--option value ...]");
         System.out.println(name + ": " + entry.description());
@@ -121,7 +124,7 @@ public final class Main {
     }
 
     private static void usage() {
-        System.out.println("usage: java -jar loomscope-workloads.jar <workload> --threads platform|virtual [parameters] [--runs 5] [--warmup 1] [--paced]");
+        System.out.println("usage: java -jar loomscope-workloads.jar <workload> --threads platform|virtual [parameters] [--runs 5] [--warmup 1] [--paced] [--results FILE.csv]");
         System.out.println("       java -jar loomscope-workloads.jar list");
         List.of("", "workloads:").forEach(System.out::println);
         WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s%n", n, e.description()));

@@ -193,7 +193,30 @@ class WorkloadsTest {
             assertThat(e.getString("params")).contains("tasks=50");
             assertThat(e.getDuration().toMillis()).isGreaterThanOrEqualTo(5);
             assertThat(e.getDouble("p50LatencyMs")).isNaN();
+            // the process's context switches over the run (Linux counts them): 50 sleeping tasks switch at least once each
+            assertThat(e.getLong("voluntaryContextSwitches") + e.getLong("involuntaryContextSwitches")).isGreaterThan(0);
         });
+    }
+
+    @Test
+    void resultsFileHasARowPerRunWithTheEventsFields(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("results.csv");
+        var w = new SleepWorkload(ThreadKind.PLATFORM, "per-task", 20, 5);
+        long[] nanos = Runner.run("sleep", w, 1, 3, new PrintStream(new ByteArrayOutputStream()), null, csv);
+        List<String> lines = java.nio.file.Files.readAllLines(csv);
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(0)).isEqualTo(Runner.RESULTS_HEADER);
+        assertThat(lines.get(1)).startsWith("sleep,platform,0,true,20,tasks,");
+        for (int i = 0; i < 3; i++) {
+            String[] v = lines.get(2 + i).split(",");
+            assertThat(v).hasSize(12);
+            assertThat(v[2]).isEqualTo(Integer.toString(i));
+            assertThat(v[3]).isEqualTo("false");
+            assertThat(Long.parseLong(v[7])).isEqualTo(nanos[i]);
+            assertThat(v[8]).isEqualTo("NaN");
+            assertThat(Long.parseLong(v[10]) + Long.parseLong(v[11])).isGreaterThan(0);
+        }
+        assertThat(Long.parseLong(lines.get(3).split(",")[6])).isGreaterThan(Long.parseLong(lines.get(2).split(",")[6]));
     }
 
     @Test
@@ -201,7 +224,7 @@ class WorkloadsTest {
         var out = new ByteArrayOutputStream();
         var w = new SleepWorkload(ThreadKind.VIRTUAL, "per-task", 10, 1);
         long[] nanos = Runner.run("sleep", w, 1, 5, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new BufferedReader(new StringReader("go\ngo\n")));
+                new BufferedReader(new StringReader("go\ngo\n")), null);
         assertThat(nanos).hasSize(2);
         String text = out.toString(StandardCharsets.UTF_8);
         assertThat(text).containsSubsequence("sleep virtual warm-up 1/1", "sleep virtual: paced, each run waits for a line on stdin",

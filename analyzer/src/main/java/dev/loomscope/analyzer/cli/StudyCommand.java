@@ -9,8 +9,11 @@ import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.report.HtmlReport;
+import dev.loomscope.analyzer.study.ControlRuns;
+import dev.loomscope.analyzer.study.RecordingCost;
 import dev.loomscope.analyzer.study.StudyPlan;
 import dev.loomscope.analyzer.study.StudyRunner;
+import dev.loomscope.analyzer.study.ThreadStartCalibration;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -42,13 +45,13 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--runs", paramLabel = "R", description = "measured runs per JVM (default 5; --quick 3)")
     Integer runs;
 
-    @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default 1)")
+    @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default: 1 on platform threads, 3 on virtual threads)")
     Integer warmup;
 
     @Option(names = "--forks", paramLabel = "F", description = "timed JVMs per workload and thread kind (default 2; --quick 1)")
     Integer forks;
 
-    @Option(names = "--requests", paramLabel = "N", description = "echo: requests per run (default 10000; --quick 2000)")
+    @Option(names = "--requests", paramLabel = "N", description = "echo: requests per run (default 5000; --quick 2000)")
     Integer requests;
 
     @Option(names = "--concurrency", paramLabel = "C", description = "echo: concurrent clients (default 100)")
@@ -96,7 +99,7 @@ public final class StudyCommand implements Callable<Integer> {
             }
         }
         StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), positive("--runs", runs, quick ? 3 : 5),
-                atLeastZero("--warmup", warmup, 1), positive("--forks", forks, quick ? 1 : 2), positive("--requests", requests, quick ? 2000 : 10_000),
+                warmup == null ? null : atLeastZero("--warmup", warmup, 0), positive("--forks", forks, quick ? 1 : 2), positive("--requests", requests, quick ? 2000 : 5000),
                 positive("--concurrency", concurrency, 100), positive("--tasks", tasks, quick ? 2000 : 10_000), jvmArgs, agentOpts,
                 timeout);
         Path home = home();
@@ -127,14 +130,15 @@ public final class StudyCommand implements Callable<Integer> {
         }, "loomscope-study-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
         stderr.println("loomscope study: " + plan.jobs().size() + " JVMs (" + String.join(", ", plan.workloads()) + " x platform, virtual x "
-                + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmup()
-                + " warm-up + " + plan.runs() + " runs each)");
+                + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + " + as many control JVMs without a recording" + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText()
+                + " + " + plan.runs() + " runs each)");
         try {
+            ThreadStartCalibration calibration = ThreadStartCalibration.measure();
             List<StudyRunner.Outcome> outcomes = runner.run();
             if (runner.stopped()) {
                 stderr.println("loomscope study: stopped; writing a partial report from the finished runs");
             }
-            return report(plan, outcomes, report, recordings, stdout, stderr);
+            return report(plan, outcomes, calibration, report, recordings, stdout, stderr);
         } finally {
             reported.countDown();
             if (!runner.stopped()) {
@@ -150,63 +154,98 @@ public final class StudyCommand implements Callable<Integer> {
         }
     }
 
-    private int report(StudyPlan plan, List<StudyRunner.Outcome> outcomes, Path reportDir, Path recordings, PrintWriter stdout, PrintWriter stderr) {
+    private int report(StudyPlan plan, List<StudyRunner.Outcome> outcomes, ThreadStartCalibration calibration, Path reportDir, Path recordings,
+            PrintWriter stdout, PrintWriter stderr) {
         List<String> failures = new ArrayList<>();
-        Map<String, List<RecordingSource>> byWorkload = new LinkedHashMap<>();
-        Map<String, List<RecordingSource>> profiles = new LinkedHashMap<>();
+        Map<StudyPlan.Role, Map<String, List<RecordingSource>>> byRole = new java.util.EnumMap<>(StudyPlan.Role.class);
         List<String> runLines = new ArrayList<>();
         for (StudyRunner.Outcome o : outcomes) {
             runLines.add(String.format(java.util.Locale.ROOT, "%-24s %6.1f s  %s%s", o.job().label(), o.seconds(), o.ok() ? "ok" : "FAILED: " + o.failure(),
-                    o.job().profile() ? " (CPU profile for the flame graphs; not timed)" : ""));
+                    switch (o.job().role()) {
+                        case TIMED -> "";
+                        case CONTROL -> " (no agent, no JFR: the recording's cost)";
+                        case PROFILE -> " (CPU profile for the flame graphs; not timed)";
+                    }));
             if (o.ok()) {
-                (o.job().profile() ? profiles : byWorkload).computeIfAbsent(o.job().workload(), k -> new ArrayList<>()).add(RecordingSource.file(o.recording()));
+                byRole.computeIfAbsent(o.job().role(), r -> new LinkedHashMap<>()).computeIfAbsent(o.job().workload(), k -> new ArrayList<>())
+                        .add(RecordingSource.file(o.recording()));
             } else {
                 failures.add(o.job().label() + ": " + o.failure());
             }
         }
+        Map<String, List<RecordingSource>> timed = byRole.getOrDefault(StudyPlan.Role.TIMED, Map.of());
+        Map<String, List<RecordingSource>> profiles = byRole.getOrDefault(StudyPlan.Role.PROFILE, Map.of());
+        Map<String, List<RecordingSource>> controls = byRole.getOrDefault(StudyPlan.Role.CONTROL, Map.of());
         List<HtmlReport.Part> parts = new ArrayList<>();
         List<String> verdicts = new ArrayList<>();
+        List<String> measured = new ArrayList<>();
         List<String> caveats = new ArrayList<>();
         for (String w : plan.workloads()) {
-            List<RecordingSource> sources = byWorkload.getOrDefault(w, List.of());
+            List<RecordingSource> sources = timed.getOrDefault(w, List.of());
             if (sources.isEmpty()) {
                 continue;
             }
             List<RecordingSource> profiled = profiles.getOrDefault(w, List.of());
-            Judged judged = judge(w, sources, profiled.isEmpty()); // without profiled JVMs the timed ones' samples make the flame graphs
+            // without profiled JVMs the timed ones' samples make the flame graphs
+            Judged judged = judge(w, sources, controls.getOrDefault(w, List.of()), profiled.isEmpty());
             parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled, true)));
             verdicts.addAll(judged.verdicts());
+            measured.addAll(judged.measured());
             caveats.addAll(judged.caveats());
         }
+        if (calibration != null) {
+            measured.add(calibration.line());
+        }
         String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
-                + (plan.profiled() ? " (recorded without a CPU profile) and one profiled JVM for the flame graphs" : "") + ", " + plan.warmup()
-                + " warm-up + " + plan.runs() + " measured runs per JVM" + (keep ? "; recordings in " + recordings : "");
-        Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures));
+                + " (recorded without a CPU profile), each beside a control JVM without agent or JFR"
+                + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText() + " + " + plan.runs()
+                + " measured runs per JVM" + (keep ? "; recordings in " + recordings : "");
+        Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures, measured));
         verdicts.forEach(stdout::println);
         if (verdicts.isEmpty()) {
             stdout.println("no verdicts: no workload finished on both thread kinds");
         }
+        measured.forEach(stdout::println);
         caveats.forEach(stdout::println);
         failures.forEach(f -> stdout.println("failed: " + f));
         stdout.println("report: " + index);
         stdout.flush();
-        return failures.isEmpty() && !byWorkload.isEmpty() ? Errors.OK : Errors.CHECK_FAILED;
+        return failures.isEmpty() && !timed.isEmpty() ? Errors.OK : Errors.CHECK_FAILED;
     }
 
-    /** One workload's comparison as the study makes it: recordings grouped by thread kind, platform the baseline. */
-    public record Judged(Map<String, List<RecordingFacts>> groups, List<MetricResult> results, List<String> verdicts, List<String> caveats) {}
+    /**
+     * One workload's comparison as the study makes it: recordings grouped by thread kind, platform
+     * the baseline; what the control JVMs measured beside it; the reader's warnings.
+     */
+    public record Judged(Map<String, List<RecordingFacts>> groups, List<MetricResult> results, List<String> verdicts, List<String> measured,
+            List<String> caveats) {}
 
     /**
-     * Compares one workload's recordings: its verdict lines and the caveats under them, each led by
-     * the workload's name; with the recordings' CPU samples for the report's flame graphs read in
-     * the same pass when {@code flames}.
+     * Compares one workload's recordings: its verdict lines, with the control JVMs' results files
+     * ({@code controls}) the recording's measured cost per thread kind and the run-time verdict
+     * without a recording, each line led by the workload's name; with the recordings' CPU samples
+     * for the report's flame graphs read in the same pass when {@code flames}.
      */
-    public static Judged judge(String workload, List<RecordingSource> sources, boolean flames) {
+    public static Judged judge(String workload, List<RecordingSource> sources, List<RecordingSource> controls, boolean flames) {
         Map<String, List<RecordingFacts>> groups = groups(sources, flames);
         List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
-        List<String> caveats = new ArrayList<>(CompareView.recordingCostCaveats(groups).stream().map(c -> workload + ": " + c).toList());
+        List<String> measured = new ArrayList<>();
+        if (!controls.isEmpty()) {
+            List<RecordingFacts> controlFacts = new ArrayList<>();
+            for (RecordingSource c : controls) {
+                controlFacts.add(RecordingFacts.ofRuns(c, ControlRuns.read(c.name())));
+            }
+            Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controlFacts, List.of());
+            String cost = RecordingCost.line(groups, controlGroups);
+            if (cost != null) {
+                measured.add(workload + ": " + cost);
+            }
+            List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("run time"), "platform", false);
+            CompareView.verdicts(unrecorded).forEach(v -> measured.add(workload + " without a recording: " + v));
+        }
+        List<String> caveats = new ArrayList<>();
         RecordingFacts.warnings(groups.values().stream().flatMap(List::stream).toList()).forEach(w -> caveats.add(workload + ": warning: " + w));
-        return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(), caveats);
+        return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(), measured, caveats);
     }
 
     private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources, boolean flames) {

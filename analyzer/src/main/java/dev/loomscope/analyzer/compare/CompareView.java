@@ -1,15 +1,12 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.reduce.ContextSwitchReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Regression;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** The comparison as tables: verdicts, boxplot statistics, regression statistics. */
@@ -44,40 +41,7 @@ public final class CompareView {
         if (t.rows().isEmpty()) {
             t.note("nothing to compare: one group only (groups come from the thread kind the agent stored, or --group NAME=GLOB)");
         }
-        recordingCostCaveats(groups).forEach(t::note);
         return t;
-    }
-
-    /**
-     * Caveats on the timings: a group whose recordings started platform threads so fast that the
-     * recording's own work at every thread start and end costs it throughput, which virtual
-     * threads do not pay (the rule "Recording cost of platform thread starts" says so per recording).
-     */
-    public static List<String> recordingCostCaveats(Map<String, List<RecordingFacts>> groups) {
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
-            double rate = 0;
-            double cost = 0;
-            boolean profiled = false;
-            for (RecordingFacts f : g.getValue()) {
-                Double r = f.ctxsw.peakPlatformThreadStartRate(f.summary.first());
-                boolean p = SummaryReducer.asyncProfiler(f.summary.profilingMode);
-                double c = r == null ? 0 : ContextSwitchReducer.startCost(r, p);
-                if (c > cost) {
-                    rate = r;
-                    cost = c;
-                    profiled = p;
-                }
-            }
-            if (cost >= ContextSwitchReducer.NOTABLE_START_COST) {
-                out.add(String.format(Locale.ROOT, "recording cost: %s's recordings started up to %,.0f platform threads a second%s, and"
-                        + " the recording's work at each start and end costs that about %.0f%% of the throughput, which virtual threads do"
-                        + " not pay (an estimate from loomscope's echo benchmark; 'loomscope rules' says more): these timings lean against"
-                        + " %s by about as much%s", g.getKey(), rate, profiled ? " under async-profiler" : "", 100 * cost, g.getKey(),
-                        profiled ? "; time with the agent's profile=off" : ""));
-            }
-        }
-        return out;
     }
 
     public static Table boxplots(List<MetricResult> results) {

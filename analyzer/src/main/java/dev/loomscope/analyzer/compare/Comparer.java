@@ -58,6 +58,7 @@ public final class Comparer {
     static String why(Metric m) {
         return switch (m.level()) {
             case RUN -> "needs loomscope.WorkloadRun events: record a loomscope workload";
+            case RUN_OR_RECORDING -> "the events it is made of were not recorded";
             case RECORDING -> "the events it is made of were not recorded";
             case EVENT -> "no such events were recorded";
         };
@@ -66,13 +67,21 @@ public final class Comparer {
     /** Null when no group has a value for the metric. */
     static MetricResult compute(Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits) {
         Map<String, double[][]> points = new LinkedHashMap<>();
+        Map<String, MetricResult.Trend> trends = new LinkedHashMap<>();
+        boolean perRun = m.level() == Metric.Level.RUN;
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             List<Metric.Value> values = new ArrayList<>();
+            boolean groupPerRun = m.level() == Metric.Level.RUN || m.level() == Metric.Level.RUN_OR_RECORDING;
             for (RecordingFacts f : g.getValue()) {
                 values.addAll(m.extract().apply(f));
+                groupPerRun &= !f.runs.measured().isEmpty();
             }
             if (values.isEmpty()) {
                 continue;
+            }
+            perRun |= groupPerRun;
+            if (groupPerRun && values.size() >= 3) {
+                trends.put(g.getKey(), trend(values));
             }
             // runs and recordings in time order; x is their index in the group (or their units of work)
             if (m.level() != Metric.Level.EVENT) {
@@ -105,8 +114,16 @@ public final class Comparer {
                 }
             });
         }
-        String xLabel = m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : m.level() == Metric.Level.RUN ? "run index" : "recording index";
-        return new MetricResult(m, xLabel, points, box, reg, cmp, base);
+        String xLabel = m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : perRun ? "run index" : "recording index";
+        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends);
+    }
+
+    /** The values regressed on their run index within their JVM: a trend there is a JVM not yet steady. */
+    private static MetricResult.Trend trend(List<Metric.Value> values) {
+        double[] x = values.stream().mapToDouble(Metric.Value::x).toArray();
+        double[] y = values.stream().mapToDouble(Metric.Value::value).toArray();
+        double span = java.util.Arrays.stream(x).max().orElse(0) - java.util.Arrays.stream(x).min().orElse(0);
+        return new MetricResult.Trend(Regression.of(x, y), span);
     }
 
     /** {@code virtual vs platform: run time median -46% (95% CI -50%..-41%), p<0.001, n=100/100}. */
@@ -120,6 +137,16 @@ public final class Comparer {
             line += " better";
         } else if (c.pValue() < 0.05 && c.ratio() != 1) {
             line += " worse";
+        }
+        List<String> unsteady = new ArrayList<>();
+        for (String g : List.of(group, r.baseline())) {
+            String why = r.notSteady(g);
+            if (why != null) {
+                unsteady.add(g + " " + why);
+            }
+        }
+        if (!unsteady.isEmpty()) {
+            line += "; not steady: " + String.join(", ", unsteady) + " (try a larger --warmup)";
         }
         return line;
     }

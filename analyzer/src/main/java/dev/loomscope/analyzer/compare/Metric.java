@@ -2,8 +2,11 @@ package dev.loomscope.analyzer.compare;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.reduce.Samples;
+import dev.loomscope.analyzer.reduce.Timeline;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -14,7 +17,10 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** Where a metric's values come from. */
     public enum Level {
+        /** One per measured workload run (loomscope.WorkloadRun): none without runs. */
         RUN,
+        /** One per measured run, from the events inside the run's window; one per recording when it has no runs (any app). */
+        RUN_OR_RECORDING,
         RECORDING,
         EVENT
     }
@@ -23,25 +29,40 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     public record Value(double x, double value, double units, long startMillis) {}
 
     private static Metric perRun(String name, String unit, boolean lower, Function<WorkloadRun, Double> f) {
-        return new Metric(name, unit, lower, Level.RUN, facts -> {
-            List<Value> out = new ArrayList<>();
-            for (WorkloadRun r : facts.runs.measured()) {
-                Double v = f.apply(r);
-                if (v != null && !v.isNaN()) {
-                    out.add(new Value(r.runIndex(), v, r.units(), r.startMillis()));
-                }
+        return new Metric(name, unit, lower, Level.RUN, facts -> runValues(facts, (x, r) -> f.apply(r)));
+    }
+
+    private static List<Value> runValues(RecordingFacts facts, BiFunction<RecordingFacts, WorkloadRun, Double> f) {
+        List<Value> out = new ArrayList<>();
+        for (WorkloadRun r : facts.runs.measured()) {
+            Double v = f.apply(facts, r);
+            if (v != null && !v.isNaN()) {
+                out.add(new Value(r.runIndex(), v, r.units(), r.startMillis()));
             }
-            return out;
-        });
+        }
+        return out;
     }
 
     private static Metric perRecording(String name, String unit, boolean lower, Function<RecordingFacts, Double> f) {
-        return new Metric(name, unit, lower, Level.RECORDING, facts -> {
-            Double v = f.apply(facts);
-            long start = facts.summary.first() == null ? 0 : facts.summary.first().toEpochMilli();
-            double units = facts.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
-            return v == null || v.isNaN() ? List.of() : List.of(new Value(0, v, units, start));
-        });
+        return new Metric(name, unit, lower, Level.RECORDING, facts -> recordingValue(facts, f));
+    }
+
+    private static List<Value> recordingValue(RecordingFacts facts, Function<RecordingFacts, Double> f) {
+        Double v = f.apply(facts);
+        long start = facts.summary.first() == null ? 0 : facts.summary.first().toEpochMilli();
+        double units = facts.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
+        return v == null || v.isNaN() ? List.of() : List.of(new Value(0, v, units, start));
+    }
+
+    /**
+     * A metric per measured run ({@code inRun}: from the recording's events inside the run's time
+     * window) when the recording has loomscope.WorkloadRun events, else one value for the whole
+     * recording ({@code whole}).
+     */
+    private static Metric perRunOrRecording(String name, String unit, boolean lower, BiFunction<RecordingFacts, WorkloadRun, Double> inRun,
+            Function<RecordingFacts, Double> whole) {
+        return new Metric(name, unit, lower, Level.RUN_OR_RECORDING,
+                facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun));
     }
 
     private static Double units(RecordingFacts f) {
@@ -49,27 +70,51 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return u == 0 ? null : (double) u;
     }
 
+    private static Samples in(Timeline t, WorkloadRun r) {
+        return t.between(r.startNanos(), r.endNanos());
+    }
+
+    private static double seconds(WorkloadRun r) {
+        return r.millis() / 1e3;
+    }
+
+    /** Whether pins could have been recorded: some were, or the agent recorded (it enables jdk.VirtualThreadPinned). */
+    private static boolean pinsRecorded(RecordingFacts f) {
+        return f.summary.count("jdk.VirtualThreadPinned") > 0 || f.summary.threadKind != null;
+    }
+
     /** Every metric, in report order. */
     public static final List<Metric> ALL = List.of(
             perRun("run time", "ms", true, WorkloadRun::millis),
-            perRun("throughput", "units/s", false, r -> r.millis() > 0 ? r.units() / (r.millis() / 1e3) : null),
+            perRun("throughput", "units/s", false, r -> r.millis() > 0 ? r.units() / seconds(r) : null),
             perRun("latency p50", "ms", true, WorkloadRun::p50LatencyMs),
             perRun("latency p99", "ms", true, WorkloadRun::p99LatencyMs),
-            perRecording("gc pause total", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().sum()),
+            perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(), f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().sum()),
+            perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(), f -> f.gc.pauses().count() == 0 ? null : (double) f.gc.pauses().count()),
             perRecording("gc pause p99", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.99)),
-            perRecording("heap used median", "MiB", true, f -> f.heap.afterUsed.count() == 0 ? null : f.heap.afterUsed.quantile(0.5) / (1 << 20)),
-            perRecording("heap used max", "MiB", true, f -> f.heap.afterUsed.count() == 0 ? null : f.heap.afterUsed.max() / (1 << 20)),
-            perRecording("context switches per unit", "#/unit", true, f -> {
-                Double u = units(f);
-                return !f.ctxsw.processRecorded() || u == null ? null : (f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) / u;
-            }),
-            perRecording("context switches per second", "/s", true,
+            // per run: the heap used after GC in effect during the run (the last collection's before it, and each one's inside it)
+            perRunOrRecording("heap used median", "MiB", true, (f, r) -> {
+                Samples s = f.heap.afterUsedInTime.levelsBetween(r.startNanos(), r.endNanos());
+                return s.count() == 0 ? null : s.quantile(0.5) / (1 << 20);
+            }, f -> f.heap.afterUsed.count() == 0 ? null : f.heap.afterUsed.quantile(0.5) / (1 << 20)),
+            perRunOrRecording("heap used max", "MiB", true, (f, r) -> {
+                Samples s = f.heap.afterUsedInTime.levelsBetween(r.startNanos(), r.endNanos());
+                return s.count() == 0 ? null : s.max() / (1 << 20);
+            }, f -> f.heap.afterUsed.count() == 0 ? null : f.heap.afterUsed.max() / (1 << 20)),
+            perRunOrRecording("context switches per unit", "#/unit", true,
+                    (f, r) -> r.contextSwitches() == null || r.units() == 0 ? null : r.contextSwitches() / (double) r.units(), f -> {
+                        Double u = units(f);
+                        return !f.ctxsw.processRecorded() || u == null ? null : (f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) / u;
+                    }),
+            perRunOrRecording("context switches per second", "/s", true,
+                    (f, r) -> r.contextSwitches() == null || r.millis() <= 0 ? null : r.contextSwitches() / seconds(r),
                     f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) : null),
-            perRecording("pinned time", "ms", true, f -> f.summary.count("jdk.VirtualThreadPinned") == 0 && f.summary.threadKind == null ? null
-                    : f.pinning.all().sum()),
+            perRunOrRecording("pinned time", "ms", true, (f, r) -> pinsRecorded(f) ? in(f.pinning.allInTime(), r).sum() : null,
+                    f -> pinsRecorded(f) ? f.pinning.all().sum() : null),
             perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads),
             perRecording("cpu load", "%", true, f -> f.summary.jvmCpu.count() == 0 ? null : 100 * f.summary.jvmCpu.sum() / f.summary.jvmCpu.count()),
-            perRecording("allocation rate", "MiB/s", true,
+            perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> f.heap.allocationSamples() == 0 || r.millis() <= 0 ? null
+                    : in(f.heap.allocatedInTime, r).sum() / seconds(r) / (1 << 20),
                     f -> f.heap.allocationSamples() == 0 ? null : f.perSecond(f.heap.allocatedBytes()) / (1 << 20)),
             new Metric("pinned duration", "ms", true, Level.EVENT, f -> {
                 List<Value> out = new ArrayList<>();

@@ -3,11 +3,45 @@ package dev.loomscope.analyzer.compare;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Regression;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The statistics of one metric: per group the values (x, y), boxplot and regression (null with fewer
- * than 3 values), and each non-baseline group's comparison with the baseline.
+ * than 3 values), each non-baseline group's comparison with the baseline, and for values per run
+ * the trend over the run index within each JVM, which says whether a group was steady.
  */
 public record MetricResult(Metric metric, String xLabel, Map<String, double[][]> points, Map<String, Boxplot> boxplots,
-        Map<String, Regression> regressions, Map<String, Comparison> comparisons, String baseline) {}
+        Map<String, Regression> regressions, Map<String, Comparison> comparisons, String baseline, Map<String, Trend> trends) {
+
+    /** A trend that moves the metric by more than this over the runs, at p below {@link #STEADY_P}, means not steady. */
+    public static final double STEADY_CHANGE = 0.05;
+    public static final double STEADY_P = 0.05;
+
+    /**
+     * The values regressed on their run index within their JVM (forks pooled): a JVM still warming
+     * up has a slope; {@code runSpan} is how many runs apart its first and last measured run are.
+     */
+    public record Trend(Regression fit, double runSpan) {}
+
+    /**
+     * Why {@code group} was not steady over its runs, e.g. {@code still warming up: throughput +6.1%
+     * per run (p=0.020)}: warming up when the metric got better run by run, drifting when it got
+     * worse; null when steady or not known (values not per run, fewer than 3).
+     */
+    public String notSteady(String group) {
+        Trend t = trends.get(group);
+        Boxplot b = boxplots.get(group);
+        if (t == null || b == null || !(t.fit().slopePValue() < STEADY_P) || b.median() == 0) {
+            return null;
+        }
+        double perRun = t.fit().slope() / Math.abs(b.median());
+        if (Math.abs(perRun * t.runSpan()) <= STEADY_CHANGE) {
+            return null;
+        }
+        boolean improving = (perRun < 0) == metric.lowerIsBetter();
+        double p = t.fit().slopePValue();
+        return String.format(Locale.ROOT, "%s %s %+.1f%% per run (p=%s)", improving ? "still warming up:" : "drifting:", metric.name(), 100 * perRun,
+                p < 0.001 ? "<0.001" : String.format(Locale.ROOT, "%.3f", p));
+    }
+}

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -12,23 +11,6 @@ import java.util.Set;
  * (jdk.ThreadContextSwitchRate, a rate for the whole machine).
  */
 public final class ContextSwitchReducer implements Reducer {
-    /**
-     * loomscope's echo benchmark on platform threads, one started per request (docs/benchmarks.md,
-     * "Agent overhead"): about 5,500 thread starts a second, where the recording kept 0.879 of the
-     * throughput with async-profiler and 0.964 without a profile.
-     */
-    static final double MEASURED_RATE = 5500;
-    static final double MEASURED_COST_PROFILED = 0.12;
-    static final double MEASURED_COST = 0.04;
-
-    /** The {@link #startCost} from which the analyzer says what the recording costs (the rule, the note under verdicts). */
-    public static final double NOTABLE_START_COST = 0.01;
-
-    /** Where {@link #startCost} comes from, for the texts that quote it. */
-    public static final String START_COST_BASIS = String.format(Locale.ROOT, "scaled from loomscope's echo benchmark on 2 cores, where %,.0f"
-            + " platform thread starts a second cost %.0f%% of throughput under async-profiler and %.0f%% without", MEASURED_RATE,
-            100 * MEASURED_COST_PROFILED, 100 * MEASURED_COST);
-
     public final Samples times = new Samples();
     public final Samples voluntary = new Samples();
     public final Samples involuntary = new Samples();
@@ -65,7 +47,7 @@ public final class ContextSwitchReducer implements Reducer {
         source = e.hasField("source") ? e.string("source") : source;
         if (e.hasField("platformThreadsStarted")) {
             platformThreadsStarted = Math.max(0, platformThreadsStarted) + e.longValue("platformThreadsStarted");
-            started.add(new long[] {nanos(e.startTime()), e.longValue("platformThreadsStarted")});
+            started.add(new long[] {Timeline.epochNanos(e.startTime()), e.longValue("platformThreadsStarted")});
         }
     }
 
@@ -77,21 +59,7 @@ public final class ContextSwitchReducer implements Reducer {
         if (started.isEmpty() || start == null) {
             return null;
         }
-        return peakRate(nanos(start), started);
-    }
-
-    private static long nanos(Instant t) {
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
-    }
-
-    /**
-     * The share of throughput that the recording's work at every platform thread start and end
-     * (JFR's bookkeeping; async-profiler's thread-name lookups for its JFR output) costs an app that
-     * starts {@code rate} a second: the measured cost scaled by the rate. A guide, not a
-     * measurement: machines differ in what a thread start costs.
-     */
-    public static double startCost(double rate, boolean asyncProfiler) {
-        return rate / MEASURED_RATE * (asyncProfiler ? MEASURED_COST_PROFILED : MEASURED_COST);
+        return peakRate(Timeline.epochNanos(start), started);
     }
 
     /**
@@ -127,7 +95,7 @@ public final class ContextSwitchReducer implements Reducer {
             return Double.NaN;
         }
         long last = started.stream().mapToLong(x -> x[0]).max().getAsLong();
-        return (last - nanos(start)) / 1e9;
+        return (last - Timeline.epochNanos(start)) / 1e9;
     }
 
     /** Platform threads the process started, from the agent's events; null when they do not say (older agents). */

@@ -8,6 +8,8 @@ import java.util.TreeMap;
 public final class GcReducer implements Reducer {
     private final Map<String, Samples> pausesByCollectorAndCause = new TreeMap<>();
     private final Samples pauses = new Samples();
+    /** Each collection's pauses (ms) at the time it started: a run's collections. */
+    private final Timeline pausesInTime = new Timeline();
 
     @Override
     public Set<String> eventTypes() {
@@ -20,6 +22,7 @@ public final class GcReducer implements Reducer {
         String key = e.string("name") + " | " + e.string("cause");
         pausesByCollectorAndCause.computeIfAbsent(key, k -> new Samples()).add(ms);
         pauses.add(ms);
+        pausesInTime.add(e.startTime(), ms);
     }
 
     public void merge(GcReducer o) {
@@ -34,5 +37,9 @@ public final class GcReducer implements Reducer {
 
     public Samples pauses() {
         return pauses;
+    }
+
+    public Timeline pausesInTime() {
+        return pausesInTime;
     }
 }

@@ -10,6 +10,10 @@ public final class HeapReducer implements Reducer {
     public final Samples afterTimes = new Samples();
     public final Samples beforeTimes = new Samples();
     public final Samples committed = new Samples();
+    /** Heap used after each GC, at its time: a run's. */
+    public final Timeline afterUsedInTime = new Timeline();
+    /** Allocation samples' weights (bytes), at their times. */
+    public final Timeline allocatedInTime = new Timeline();
     private double allocatedBytes;
     private long allocationSamples;
 
@@ -22,6 +26,7 @@ public final class HeapReducer implements Reducer {
     public void add(JfrEvent e) {
         if (e.type().equals("jdk.ObjectAllocationSample")) {
             allocatedBytes += e.longValue("weight");
+            allocatedInTime.add(e.startTime(), e.longValue("weight"));
             allocationSamples++;
             return;
         }
@@ -30,6 +35,7 @@ public final class HeapReducer implements Reducer {
         if ("After GC".equals(e.string("when"))) {
             afterUsed.add(used);
             afterTimes.add(t);
+            afterUsedInTime.add(e.startTime(), used);
         } else {
             beforeUsed.add(used);
             beforeTimes.add(t);

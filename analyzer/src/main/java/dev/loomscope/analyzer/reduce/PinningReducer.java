@@ -36,6 +36,8 @@ public final class PinningReducer implements Reducer {
 
     private final Map<String, Group> groups = new LinkedHashMap<>();
     private final Samples all = new Samples();
+    /** Every pin's duration (ms) at the time it started: a run's pins. */
+    private final Timeline allInTime = new Timeline();
     private final Map<String, Samples> byReason = new LinkedHashMap<>();
     private boolean reasonsRecorded;
     private long submitFailed;
@@ -56,6 +58,7 @@ public final class PinningReducer implements Reducer {
         double ms = e.duration().toNanos() / 1e6;
         g.millis.add(ms);
         all.add(ms);
+        allInTime.add(e.startTime(), ms);
         if (e.hasField("pinnedReason")) {
             reasonsRecorded = true;
             String r = e.string("pinnedReason");
@@ -97,6 +100,10 @@ public final class PinningReducer implements Reducer {
 
     public Samples all() {
         return all;
+    }
+
+    public Timeline allInTime() {
+        return allInTime;
     }
 
     /** False on JDK 21-23, whose event has no pinnedReason field. */

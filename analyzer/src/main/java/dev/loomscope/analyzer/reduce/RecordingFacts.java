@@ -9,7 +9,6 @@ import dev.loomscope.analyzer.read.RecordingSpan;
 import dev.loomscope.analyzer.read.fast.FastEvent;
 import dev.loomscope.analyzer.read.fast.FastReader;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -146,6 +145,17 @@ public final class RecordingFacts {
                     + "); stack traces are not read this way");
             return viaJmc;
         }
+    }
+
+    /**
+     * The runs of a JVM that ran without a recording (the study's control JVMs, from the results
+     * file the workloads write): only the per-run metrics have values; grouped by their thread kind.
+     */
+    public static RecordingFacts ofRuns(RecordingSource source, List<RunsReducer.WorkloadRun> runs) {
+        RecordingFacts f = new RecordingFacts(source);
+        f.runs.addAll(runs);
+        f.summary.threadKind = runs.isEmpty() ? null : runs.get(0).threadKind();
+        return f;
     }
 
     /** Reads with JMC's parser only (what the JDK's does not read goes there; tests compare the two). */

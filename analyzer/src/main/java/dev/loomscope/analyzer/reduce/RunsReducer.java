@@ -13,9 +13,23 @@ import java.util.Set;
 public final class RunsReducer implements Reducer {
     public static final List<String> REQUIRED = List.of("workload", "threadKind", "runIndex", "warmup", "units");
 
-    /** One workload run. */
+    /**
+     * One workload run: from {@code startNanos} to {@code endNanos} (epoch nanoseconds), the
+     * process's context switches over it (-1 when not recorded).
+     */
     public record WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit,
-            String params, double millis, double p50LatencyMs, double p99LatencyMs, long startMillis) {}
+            String params, double millis, double p50LatencyMs, double p99LatencyMs, long startNanos, long endNanos,
+            long voluntaryContextSwitches, long involuntaryContextSwitches) {
+
+        public long startMillis() {
+            return Math.floorDiv(startNanos, 1_000_000L);
+        }
+
+        /** Voluntary and involuntary context switches over the run; null when not recorded. */
+        public Long contextSwitches() {
+            return voluntaryContextSwitches < 0 || involuntaryContextSwitches < 0 ? null : voluntaryContextSwitches + involuntaryContextSwitches;
+        }
+    }
 
     private final List<WorkloadRun> runs = new ArrayList<>();
 
@@ -33,10 +47,22 @@ public final class RunsReducer implements Reducer {
             }
         }
         String unit = e.hasField("unit") ? e.string("unit") : null;
+        long start = Timeline.epochNanos(e.startTime());
+        long nanos = e.duration().toNanos();
         runs.add(new WorkloadRun(e.string("workload"), e.string("threadKind"), (int) e.longValue("runIndex"), e.bool("warmup"),
                 e.longValue("units"), unit == null || unit.isBlank() ? "units" : unit, e.hasField("params") ? e.string("params") : null,
-                e.duration().toNanos() / 1e6, optionalDouble(e, "p50LatencyMs"), optionalDouble(e, "p99LatencyMs"),
-                e.startTime().toEpochMilli()));
+                nanos / 1e6, optionalDouble(e, "p50LatencyMs"), optionalDouble(e, "p99LatencyMs"), start, start + nanos,
+                optionalCount(e, "voluntaryContextSwitches"), optionalCount(e, "involuntaryContextSwitches")));
+    }
+
+    /** An optional count: -1 when the event does not have the field. */
+    private static long optionalCount(JfrEvent e, String field) {
+        return e.hasField(field) ? e.longValue(field) : -1;
+    }
+
+    /** Runs from outside a recording (a control JVM's results file) join these. */
+    public void addAll(List<WorkloadRun> more) {
+        runs.addAll(more);
     }
 
     /** An optional number: NaN when the event does not have the field. */

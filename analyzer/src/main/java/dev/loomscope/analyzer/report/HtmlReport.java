@@ -34,9 +34,12 @@ import java.util.Map;
  */
 public final class HtmlReport {
 
-    /** Extra lines the study adds: what was run, what failed. */
-    public record Extras(String heading, List<String> runLines, List<String> failures) {
-        public static final Extras NONE = new Extras(null, List.of(), List.of());
+    /**
+     * Extra lines the study adds: what was run, what failed, and what it measured beside the
+     * verdicts (the recording's cost, the verdicts without a recording, the machine's thread start).
+     */
+    public record Extras(String heading, List<String> runLines, List<String> failures, List<String> measured) {
+        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of());
     }
 
     private HtmlReport() {}
@@ -87,10 +90,10 @@ public final class HtmlReport {
                 h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
             }
             h.append("</ul>\n");
-            for (Part part : parts) {
-                for (String c : CompareView.recordingCostCaveats(part.groups())) {
-                    h.append("<p class='note'>").append(Svg.esc(part.name() == null ? c : part.name() + ": " + c)).append("</p>\n");
-                }
+            if (!extras.measured().isEmpty()) {
+                h.append("<ul class='verdicts measured'>\n");
+                extras.measured().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
+                h.append("</ul>\n");
             }
             h.append("</section>\n");
             if (!extras.failures().isEmpty()) {

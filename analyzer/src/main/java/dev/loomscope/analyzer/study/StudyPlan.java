@@ -6,21 +6,60 @@ import java.util.List;
 /**
  * What a study runs: for each fork, each workload on each thread kind in its own JVM (kinds
  * alternated between forks, so machine noise spreads evenly over both), recorded without a CPU
- * profile; then, unless the agent options turn profiling off, one more JVM per workload and kind
- * with the profile, for the flame graphs and not timed. A profiler's work at every thread start
- * costs a thread-per-request server far more than virtual threads (docs/benchmarks.md), so the
- * timings are taken where the recording costs either kind least.
+ * profile, each beside a control JVM that runs the same without agent or JFR (the two alternated
+ * too), whose runs measure what the recording costs; then, unless the agent options turn profiling
+ * off, one more JVM per workload and kind with the profile, for the flame graphs and not timed. A
+ * profiler's work at every thread start costs a thread-per-request server far more than virtual
+ * threads (docs/benchmarks.md), so the timings are taken where the recording costs either kind least.
  */
-public record StudyPlan(List<String> workloads, int runs, int warmup, int forks, int requests, int concurrency, int tasks,
+public record StudyPlan(List<String> workloads, int runs, Integer warmup, int forks, int requests, int concurrency, int tasks,
         List<String> jvmArgs, String agentOptions, long timeoutSeconds) {
 
     public static final List<String> WORKLOADS = List.of("echo", "sleep", "rendezvous", "gameoflife", "pinning");
     public static final List<String> KINDS = List.of("platform", "virtual");
+    /**
+     * Warm-up runs per thread kind when none are asked for: measured on 2 cores, virtual threads'
+     * runs of echo and sleep still got 10-14% faster run by run after one warm-up run (the
+     * scheduler's and continuations' code being compiled) and were steady after three; platform
+     * threads' were steady after one. The study's steady-state check says when they are not.
+     */
+    public static final java.util.Map<String, Integer> DEFAULT_WARMUP = java.util.Map.of("platform", 1, "virtual", 3);
 
-    /** One child JVM to run: a timed fork, or (profile) the JVM whose CPU profile makes the flame graphs. */
-    public record Job(String workload, String kind, int fork, boolean profile, List<String> workloadArgs) {
+    /** The warm-up runs of a JVM on {@code kind}: as asked, else {@link #DEFAULT_WARMUP}. */
+    public int warmup(String kind) {
+        return warmup != null ? warmup : DEFAULT_WARMUP.get(kind);
+    }
+
+    /** "1 warm-up" or "1 (platform) / 3 (virtual) warm-up". */
+    public String warmupText() {
+        return warmup != null ? warmup + " warm-up" : String.join(" / ", KINDS.stream().map(k -> warmup(k) + " (" + k + ")").toList()) + " warm-up";
+    }
+
+    /** Runs of a profiled JVM after its warm-up: enough CPU samples for the flame graphs; its runs are not timed. */
+    public static final int PROFILE_RUNS = 2;
+
+    /** What a child JVM is for. */
+    public enum Role {
+        /** Timed, recorded by the agent without a CPU profile. */
+        TIMED,
+        /** Timed, without agent or JFR: its runs against the timed ones' are the recording's cost. */
+        CONTROL,
+        /** Recorded with the CPU profile for the flame graphs, not timed. */
+        PROFILE
+    }
+
+    /** One child JVM to run. */
+    public record Job(String workload, String kind, int fork, Role role, List<String> workloadArgs) {
         public String label() {
-            return workload + "-" + kind + (profile ? "-profile" : "-f" + fork);
+            return workload + "-" + kind + switch (role) {
+                case TIMED -> "-f" + fork;
+                case CONTROL -> "-c" + fork;
+                case PROFILE -> "-profile";
+            };
+        }
+
+        public boolean profile() {
+            return role == Role.PROFILE;
         }
     }
 
@@ -29,15 +68,18 @@ public record StudyPlan(List<String> workloads, int runs, int warmup, int forks,
         for (int f = 1; f <= forks; f++) {
             for (String w : workloads) {
                 List<String> kinds = f % 2 == 1 ? KINDS : List.of(KINDS.get(1), KINDS.get(0));
+                List<Role> roles = f % 2 == 1 ? List.of(Role.TIMED, Role.CONTROL) : List.of(Role.CONTROL, Role.TIMED);
                 for (String k : kinds) {
-                    jobs.add(new Job(w, k, f, false, args(w, k)));
+                    for (Role r : roles) {
+                        jobs.add(new Job(w, k, f, r, args(w, k, runs)));
+                    }
                 }
             }
         }
         if (profiled()) {
             for (String w : workloads) {
                 for (String k : KINDS) {
-                    jobs.add(new Job(w, k, 0, true, args(w, k)));
+                    jobs.add(new Job(w, k, 0, Role.PROFILE, args(w, k, PROFILE_RUNS)));
                 }
             }
         }
@@ -56,8 +98,9 @@ public record StudyPlan(List<String> workloads, int runs, int warmup, int forks,
         return !profile.equals("off");
     }
 
-    List<String> args(String workload, String kind) {
-        List<String> a = new ArrayList<>(List.of(workload, "--threads", kind, "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup)));
+    List<String> args(String workload, String kind, int measuredRuns) {
+        List<String> a = new ArrayList<>(List.of(workload, "--threads", kind, "--runs", Integer.toString(measuredRuns), "--warmup",
+                Integer.toString(warmup(kind))));
         switch (workload) {
             case "echo" -> a.addAll(List.of("--n", Integer.toString(requests), "--c", Integer.toString(concurrency)));
             case "sleep" -> a.addAll(List.of("--tasks", Integer.toString(tasks)));

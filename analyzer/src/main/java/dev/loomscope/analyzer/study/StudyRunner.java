@@ -11,14 +11,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
- * Runs the jobs of a plan one after another, each a child JVM with the agent, each with its own
- * recording (the timed ones with profile=off). A child that crashes or times out marks its job
- * failed and the study goes on; a stop request (Ctrl-C) ends the running child and the jobs not
- * started.
+ * Runs the jobs of a plan one after another, each a child JVM with the agent and its own recording
+ * (the timed ones with profile=off), or a control JVM without agent and JFR that writes its runs
+ * to a results file. A child that crashes or times out marks its job failed and the study goes on;
+ * a stop request (Ctrl-C) ends the running child and the jobs not started.
  */
 public final class StudyRunner {
 
-    /** What happened to a job: its recording (null if none), its output tail, why it failed (null if it did not). */
+    /** The file a control JVM writes its runs to, in its job's directory. */
+    static final String RESULTS = "results.csv";
+
+    /**
+     * What happened to a job: its recording (a control JVM's results file; null if none), its
+     * output, why it failed (null if it did not).
+     */
     public record Outcome(StudyPlan.Job job, Path recording, double seconds, String failure, List<String> output) {
         public boolean ok() {
             return failure == null;
@@ -80,6 +86,14 @@ public final class StudyRunner {
         cmd.add(javaExe.toString());
         cmd.addAll(plan.jvmArgs());
         cmd.add("--enable-native-access=ALL-UNNAMED");
+        if (job.role() == StudyPlan.Role.CONTROL) {
+            cmd.add("-jar");
+            cmd.add(workloadsJar.toString());
+            cmd.addAll(job.workloadArgs());
+            cmd.add("--results");
+            cmd.add(dir.resolve(RESULTS).toString());
+            return cmd;
+        }
         String opts = "out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",flame=off,trace-pinned=off"
                 + (plan.agentOptions() == null || plan.agentOptions().isBlank() ? "" : "," + plan.agentOptions())
                 + (job.profile() ? "" : ",profile=off"); // the agent takes the last value given
@@ -120,11 +134,15 @@ public final class StudyRunner {
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<String> output = Files.exists(log) ? Files.readAllLines(log) : List.of();
         Path recording = null;
-        try (Stream<Path> s = Files.list(dir)) {
-            recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr")).findFirst().orElse(null);
+        if (job.role() == StudyPlan.Role.CONTROL) {
+            recording = Files.isRegularFile(dir.resolve(RESULTS)) ? dir.resolve(RESULTS) : null;
+        } else {
+            try (Stream<Path> s = Files.list(dir)) {
+                recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr")).findFirst().orElse(null);
+            }
         }
         if (failure == null && recording == null) {
-            failure = "no recording was written";
+            failure = job.role() == StudyPlan.Role.CONTROL ? "no results file was written" : "no recording was written";
         }
         if (failure != null && !failure.equals("stopped")) {
             // the child's last word, not the JVM's or the agent's routine lines
@@ -156,7 +174,11 @@ public final class StudyRunner {
         }
 
         void begin(StudyPlan.Job job) {
-            String what = job.workload() + " on " + job.kind() + " threads (" + (job.profile() ? "CPU profile, not timed" : "fork " + job.fork()) + ")";
+            String what = job.workload() + " on " + job.kind() + " threads (" + switch (job.role()) {
+                case TIMED -> "fork " + job.fork();
+                case CONTROL -> "fork " + job.fork() + ", control: no recording";
+                case PROFILE -> "CPU profile, not timed";
+            } + ")";
             if (terminal) {
                 int width = 24;
                 int filled = total == 0 ? width : width * done / total;

@@ -1,9 +1,7 @@
 package dev.loomscope.analyzer.views;
 
-import dev.loomscope.analyzer.reduce.ContextSwitchReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.Samples;
-import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.render.Table;
 import java.util.List;
 import java.util.Map;
@@ -66,11 +64,6 @@ public final class SummaryView {
         t.row("machine cpu load mean", s.machineCpu.count() == 0 ? null : 100 * mean(s.machineCpu), "%");
         if (!c.processRecorded()) {
             t.note("process context switches: not applicable (no loomscope.ContextSwitches events: record with the loomscope agent)");
-        }
-        double cost = startRate == null ? 0 : ContextSwitchReducer.startCost(startRate, SummaryReducer.asyncProfiler(s.profilingMode));
-        if (cost >= ContextSwitchReducer.NOTABLE_START_COST) {
-            t.note(String.format(java.util.Locale.ROOT, "recording cost: at this rate of platform thread starts the recording's work at each"
-                    + " start and end costs the app about %.0f%% of its throughput (an estimate; 'loomscope rules' says more)", 100 * cost));
         }
         if (s.count("jdk.VirtualThreadStart") == 0) {
             t.note("virtual threads started: not recorded (jdk.VirtualThreadStart is off by default; it is costly)");

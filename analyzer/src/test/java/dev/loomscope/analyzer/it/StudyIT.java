@@ -59,8 +59,28 @@ class StudyIT {
     }
 
     @Test
+    void controlJvmsWithoutARecordingMeasureWhatTheRecordingCosts() throws Exception {
+        List<String> lines = result.stdout().lines().toList();
+        assertThat(lines).anyMatch(l -> l.matches("echo: recording cost \\(measured\\): platform \\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\].*, virtual \\d\\.\\d\\d .*"));
+        assertThat(lines).anyMatch(l -> l.startsWith("echo without a recording: virtual vs platform: run time median"));
+        assertThat(lines).anyMatch(l -> l.startsWith("this machine (") && l.contains("starting and joining a platform thread takes"));
+        // the crash of every sleep JVM on virtual threads took its control JVM too: no cost line for sleep's virtual threads
+        assertThat(lines).contains("failed: sleep-virtual-c1: exited with 3: simulated crash");
+        assertThat(lines).anyMatch(l -> l.startsWith("sleep: recording cost (measured): platform ") && !l.contains("virtual"));
+        List<String> results = Files.readAllLines(report.resolve("recordings/echo-platform-c1/results.csv"));
+        assertThat(results.get(0)).startsWith("workload,threadKind,runIndex,warmup,units,unit,startEpochNanos,nanos,");
+        assertThat(results).hasSize(4); // no warm-up (--warmup 0), 3 runs
+        try (Stream<Path> files = Files.list(report.resolve("recordings/echo-platform-c1"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.endsWith(".jfr"));
+        }
+        String html = Files.readString(report.resolve("index.html"));
+        assertThat(html).contains("echo: recording cost (measured): platform").contains("echo-platform-c1").contains("this machine (");
+    }
+
+    @Test
     void timedJvmsRecordWithoutAProfileAndTheFlameGraphsComeFromTheProfiledOnes() throws Exception {
-        assertThat(result.stderr()).contains("loomscope study: 8 JVMs (echo, sleep x platform, virtual x 1 timed fork + 1 profiled, not timed;");
+        assertThat(result.stderr()).contains("loomscope study: 12 JVMs (echo, sleep x platform, virtual x 1 timed fork + as many control JVMs"
+                + " without a recording + 1 profiled, not timed; 0 warm-up + 3 runs each)");
         for (String kind : List.of("platform", "virtual")) {
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-f1"))).isEqualTo("off");
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-profile"))).isNotEqualTo("off");

@@ -12,16 +12,42 @@ class StudyPlanTest {
     }
 
     @Test
-    void timedForksAlternateKindsAndOneProfiledJvmPerWorkloadAndKindComesLast() {
+    void timedForksAlternateKindsAndControlsAndOneProfiledJvmPerWorkloadAndKindComesLast() {
         List<String> labels = plan(2, null).jobs().stream().map(StudyPlan.Job::label).toList();
-        assertThat(labels).containsExactly("echo-platform-f1", "echo-virtual-f1", "sleep-platform-f1", "sleep-virtual-f1",
-                "echo-virtual-f2", "echo-platform-f2", "sleep-virtual-f2", "sleep-platform-f2",
+        assertThat(labels).containsExactly("echo-platform-f1", "echo-platform-c1", "echo-virtual-f1", "echo-virtual-c1",
+                "sleep-platform-f1", "sleep-platform-c1", "sleep-virtual-f1", "sleep-virtual-c1",
+                "echo-virtual-c2", "echo-virtual-f2", "echo-platform-c2", "echo-platform-f2",
+                "sleep-virtual-c2", "sleep-virtual-f2", "sleep-platform-c2", "sleep-platform-f2",
                 "echo-platform-profile", "echo-virtual-profile", "sleep-platform-profile", "sleep-virtual-profile");
+        // the profiled JVMs are not timed: a few runs make their flame graphs
+        assertThat(plan(2, null).jobs()).filteredOn(StudyPlan.Job::profile)
+                .allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--runs " + StudyPlan.PROFILE_RUNS + " "));
+    }
+
+    @Test
+    void controlJvmsRunTheSameWorkloadWithoutAgentOrJfrAndWriteTheirRunsToAResultsFile() {
+        StudyPlan plan = plan(1, null);
+        StudyRunner runner = new StudyRunner(plan, Path.of("java"), Path.of("agent.jar"), Path.of("w.jar"), Path.of("rec"), null);
+        StudyPlan.Job control = plan.jobs().get(1);
+        assertThat(control.role()).isEqualTo(StudyPlan.Role.CONTROL);
+        assertThat(control.workloadArgs()).isEqualTo(plan.jobs().get(0).workloadArgs());
+        List<String> command = runner.command(control, Path.of("d"));
+        assertThat(command).noneMatch(a -> a.startsWith("-javaagent") || a.contains("FlightRecord"));
+        assertThat(command).endsWith("--results", Path.of("d", "results.csv").toString());
+    }
+
+    @Test
+    void withoutAWarmupAskedForVirtualThreadsWarmUpLongerThanPlatformThreads() {
+        StudyPlan defaults = new StudyPlan(List.of("sleep"), 5, null, 1, 5000, 100, 10_000, List.of(), null, 300);
+        assertThat(defaults.jobs()).allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs()))
+                .contains("--warmup " + (j.kind().equals("virtual") ? 3 : 1)));
+        assertThat(defaults.warmupText()).isEqualTo("1 (platform) / 3 (virtual) warm-up");
+        assertThat(plan(1, null).jobs()).allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--warmup 1"));
     }
 
     @Test
     void profileOffInTheAgentOptionsMeansNoProfiledJvms() {
-        assertThat(plan(1, "profile=off").jobs()).hasSize(4).noneMatch(StudyPlan.Job::profile);
+        assertThat(plan(1, "profile=off").jobs()).hasSize(8).noneMatch(StudyPlan.Job::profile);
         assertThat(plan(1, "interval=5ms, profile=cpu,wall,profile=off").profiled()).isFalse();
         assertThat(plan(1, "profile=off,profile=cpu+wall").profiled()).isTrue();
         assertThat(plan(1, "engine=jfr").profiled()).isTrue();

@@ -1,30 +1,57 @@
 package dev.loomscope.workloads.core;
 
+import dev.loomscope.probes.ContextSwitchCounter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** Runs a workload W warm-up times and R measured times, one WorkloadRun event and one line per run. */
+/**
+ * Runs a workload W warm-up times and R measured times: one WorkloadRun event, one line and
+ * (when asked) one row of a results file per run.
+ */
 public final class Runner {
+    /**
+     * The results file's columns: the WorkloadRun event's fields, for a JVM that runs without JFR
+     * (the study's control JVMs, which measure what the recording costs). CSV, one row per run.
+     */
+    public static final String RESULTS_HEADER = "workload,threadKind,runIndex,warmup,units,unit,startEpochNanos,nanos,p50LatencyMs,p99LatencyMs,"
+            + "voluntaryContextSwitches,involuntaryContextSwitches";
+
     private Runner() {}
 
     /** Returns the measured runs' durations in nanoseconds. */
     public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out) throws Exception {
-        return run(name, w, warmup, runs, out, null);
+        return run(name, w, warmup, runs, out, null, (Path) null);
     }
 
     /**
      * As {@link #run(String, Workload, int, int, PrintStream)}; with a {@code pace}, every measured run
      * first waits for a line from it, and its end closes the runs early: a driver can then interleave
-     * the runs of several JVMs one by one (benchmarks/agent-overhead.sh does).
+     * the runs of several JVMs one by one (benchmarks/agent-overhead.sh does). With {@code results},
+     * every run is also a row of that CSV file ({@link #RESULTS_HEADER}), written as it ends.
      */
-    public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace) throws Exception {
+    public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Path results) throws Exception {
+        try (Writer csv = results == null ? null : Files.newBufferedWriter(results, StandardCharsets.UTF_8)) {
+            if (csv != null) {
+                csv.write(RESULTS_HEADER + "\n");
+                csv.flush();
+            }
+            return runAll(name, w, warmup, runs, out, pace, csv);
+        }
+    }
+
+    private static long[] runAll(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Writer csv) throws Exception {
         String kind = w.threadKind();
         out.printf(Locale.ROOT, "%s on %s threads: %s, %d warm-up + %d runs%n", name, kind, w.params(), warmup, runs);
         for (int i = 0; i < warmup; i++) {
-            once(name, w, i, true, warmup, out);
+            once(name, w, i, true, warmup, out, csv);
         }
         if (pace != null) {
             out.printf(Locale.ROOT, "%s %s: paced, each run waits for a line on stdin%n", name, kind);
@@ -34,7 +61,7 @@ public final class Runner {
         long[] cpu = new long[runs];
         int done = 0;
         while (done < runs && waitForTurn(pace)) {
-            Timed t = once(name, w, done, false, runs, out);
+            Timed t = once(name, w, done, false, runs, out, csv);
             nanos[done] = t.nanos();
             cpu[done] = t.cpuNanos();
             done++;
@@ -71,18 +98,30 @@ public final class Runner {
                 ? os.getProcessCpuTime() : -1;
     }
 
+    private static long epochNanos() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
     /** One run's wall time and the process's CPU time over it (negative when unknown). */
     private record Timed(long nanos, long cpuNanos) {}
 
-    private static Timed once(String name, Workload w, int index, boolean warmup, int of, PrintStream out) throws Exception {
+    private static Timed once(String name, Workload w, int index, boolean warmup, int of, PrintStream out, Writer csv) throws Exception {
         WorkloadRunEvent e = new WorkloadRunEvent();
         e.begin();
+        long[] switches0 = ContextSwitchCounter.read();
         long cpu0 = processCpuNanos();
+        long epochNanos = epochNanos();
         long t0 = System.nanoTime();
         Workload.Run r = w.run();
         long nanos = System.nanoTime() - t0;
         long cpu = cpu0 < 0 ? -1 : processCpuNanos() - cpu0;
+        long[] switches1 = switches0 == null ? null : ContextSwitchCounter.read();
         e.end();
+        if (switches1 != null) {
+            e.voluntaryContextSwitches = switches1[0] - switches0[0];
+            e.involuntaryContextSwitches = switches1[1] - switches0[1];
+        }
         e.workload = name;
         e.threadKind = w.threadKind();
         e.runIndex = index;
@@ -93,6 +132,15 @@ public final class Runner {
         e.p50LatencyMs = r.p50LatencyMs();
         e.p99LatencyMs = r.p99LatencyMs();
         e.commit();
+        if (csv != null) {
+            try {
+                csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d%n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
+                        epochNanos, nanos, r.p50LatencyMs(), r.p99LatencyMs(), e.voluntaryContextSwitches, e.involuntaryContextSwitches));
+                csv.flush();
+            } catch (IOException io) {
+                throw new UncheckedIOException(io);
+            }
+        }
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %s %s %d/%d: %.1f ms, %.0f %s/s",
                 name, w.threadKind(), warmup ? "warm-up" : "run", index + 1, of, nanos / 1e6,
                 r.units() / (nanos / 1e9), w.unit()));

@@ -46,4 +46,12 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     @Label("Latency p99 (ms)")
     @Description("Request workloads only; NaN otherwise")
     public double p99LatencyMs = Double.NaN;
+
+    @Label("Voluntary Context Switches")
+    @Description("The process's voluntary context switches over the run (every thread); -1 where the platform does not count them")
+    public long voluntaryContextSwitches = -1;
+
+    @Label("Involuntary Context Switches")
+    @Description("The process's involuntary context switches over the run (every thread); -1 where the platform does not count them")
+    public long involuntaryContextSwitches = -1;
 }

@@ -1,0 +1,108 @@
+package dev.loomscope.analyzer.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.reduce.Timeline;
+import dev.loomscope.analyzer.study.ControlRuns;
+import dev.loomscope.analyzer.study.RecordingCost;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Per-run values from time windows, the steady-state check, and the recording's measured cost. */
+class PerRunEvidenceTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void aTimelineAnswersWhatFellInsideAWindowInWhateverOrderItWasFilled() {
+        Timeline t = new Timeline();
+        for (long s : new long[] {5, 1, 3, 9, 7}) {
+            t.add(Instant.ofEpochSecond(s), s * 10);
+        }
+        assertThat(t.between(3 * SECOND, 8 * SECOND).toArray()).containsExactly(30, 50, 70);
+        assertThat(t.between(10 * SECOND, 20 * SECOND).count()).isZero();
+        // a level (the heap after a GC) holds until the next one: the one set before the window counts
+        assertThat(t.levelsBetween(4 * SECOND, 6 * SECOND).toArray()).containsExactly(30, 50);
+        assertThat(t.levelsBetween(10 * SECOND, 20 * SECOND).toArray()).containsExactly(90);
+        assertThat(t.levelsBetween(0, SECOND / 2).count()).isZero();
+    }
+
+    @Test
+    void aGroupWhoseRunsStillGetBetterIsNotSteadyAndTheVerdictSaysSo() {
+        // two JVMs each, five runs: the virtual JVMs' throughput still rises 8% a run, the platform ones' is flat
+        Map<String, List<RecordingFacts>> groups = Map.of(
+                "platform", List.of(jvm("platform", 1, 0), jvm("platform", 2, 0)),
+                "virtual", List.of(jvm("virtual", 1, 0.08), jvm("virtual", 2, 0.08)));
+        MetricResult throughput = Comparer.compare(new java.util.TreeMap<>(groups), List.of("throughput"), "platform", false).get(0);
+        assertThat(throughput.notSteady("platform")).isNull();
+        assertThat(throughput.notSteady("virtual")).startsWith("still warming up: throughput +").contains("% per run (p=");
+        assertThat(Comparer.verdict(throughput, "virtual")).contains("n=10/10").contains("; not steady: virtual still warming up: throughput")
+                .endsWith("(try a larger --warmup)");
+        // run time falls as throughput rises: warming up too, not drifting
+        MetricResult runTime = Comparer.compare(new java.util.TreeMap<>(groups), List.of("run time"), "platform", false).get(0);
+        assertThat(runTime.notSteady("virtual")).startsWith("still warming up: run time -");
+    }
+
+    @Test
+    void theRecordingsCostIsTheRecordedThroughputOverTheControls() {
+        Map<String, List<RecordingFacts>> recorded = Map.of("platform", List.of(jvm("platform", 1, 0), jvm("platform", 2, 0)));
+        List<RecordingFacts> faster = new ArrayList<>();
+        for (int fork = 1; fork <= 2; fork++) {
+            List<WorkloadRun> runs = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                runs.add(run("platform", fork, i, 900)); // 900 ms a run without the recording, 1,000 ms with it
+            }
+            faster.add(RecordingFacts.ofRuns(RecordingSource.file(Path.of("c" + fork + ".csv")), runs));
+        }
+        var cost = RecordingCost.of(recorded, Map.of("platform", faster)).get("platform");
+        // recorded runs take 1,000 ms (+-3), the controls' 900 ms: the recording keeps 0.90 of the throughput
+        assertThat(cost.ratio()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.003));
+        assertThat(cost.ratioCiLow()).isLessThanOrEqualTo(cost.ratio());
+        assertThat(RecordingCost.line(recorded, Map.of("platform", faster))).matches("recording cost \\(measured\\): platform 0\\.90 \\[0\\.90, 0\\.90\\] \\(throughput.*");
+        assertThat(RecordingCost.line(recorded, Map.of())).isNull();
+    }
+
+    @Test
+    void aControlResultsFileThatIsNotOneIsOneLineNamingFileAndLine(@TempDir Path dir) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty.csv"), "");
+        assertThatThrownBy(() -> ControlRuns.read(empty)).isInstanceOf(BadInputException.class).hasMessageContaining("empty.csv: empty");
+        Path noColumn = Files.writeString(dir.resolve("a.csv"), "workload,threadKind\nsleep,virtual\n");
+        assertThatThrownBy(() -> ControlRuns.read(noColumn)).isInstanceOf(BadInputException.class).hasMessageContaining("a.csv: line 1: no column 'runIndex'");
+        String header = String.join(",", List.of("workload", "threadKind", "runIndex", "warmup", "units", "unit", "startEpochNanos", "nanos",
+                "p50LatencyMs", "p99LatencyMs", "voluntaryContextSwitches", "involuntaryContextSwitches"));
+        Path short_ = Files.writeString(dir.resolve("b.csv"), header + "\nsleep,virtual,0,false\n");
+        assertThatThrownBy(() -> ControlRuns.read(short_)).isInstanceOf(BadInputException.class).hasMessageContaining("b.csv: line 2: 4 values, the header names 12");
+        Path notANumber = Files.writeString(dir.resolve("c.csv"), header + "\nsleep,virtual,0,false,ten,tasks,1,2,NaN,NaN,3,4\n");
+        assertThatThrownBy(() -> ControlRuns.read(notANumber)).isInstanceOf(BadInputException.class).hasMessageContaining("c.csv: line 2: not a number");
+        Path good = Files.writeString(dir.resolve("d.csv"), header + "\nsleep,virtual,0,false,10,tasks,1000,2000000,NaN,NaN,3,4\n");
+        WorkloadRun r = ControlRuns.read(good).get(0);
+        assertThat(r.millis()).isEqualTo(2.0);
+        assertThat(r.endNanos()).isEqualTo(2_001_000L);
+        assertThat(r.contextSwitches()).isEqualTo(7L);
+    }
+
+    /** A JVM's five measured runs of 1,000 ms at first, each {@code trend} faster than the one before. */
+    private static RecordingFacts jvm(String kind, int fork, double trend) {
+        List<WorkloadRun> runs = new ArrayList<>();
+        double wiggle = fork == 1 ? 1 : -1;
+        for (int i = 0; i < 5; i++) {
+            runs.add(run(kind, fork, i, 1000 / Math.pow(1 + trend, i) + wiggle * (i % 2 == 0 ? 3 : -3)));
+        }
+        return RecordingFacts.ofRuns(RecordingSource.file(Path.of(kind + fork + ".jfr")), runs);
+    }
+
+    private static WorkloadRun run(String kind, int fork, int index, double millis) {
+        long start = (fork * 100L + index * 2L) * SECOND;
+        return new WorkloadRun("w", kind, index, false, 1000, "units", null, millis, Double.NaN, Double.NaN, start, start + (long) (millis * 1e6), 10, 1);
+    }
+}
