@@ -8,6 +8,8 @@ import dev.loomscope.analyzer.compare.TidyExport;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.report.Forest;
+import dev.loomscope.analyzer.report.HtmlReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +25,8 @@ import picocli.CommandLine.Spec;
         description = {"Compares platform and virtual threads (or any groups) metric by metric, with verdicts.",
             "Groups come from the thread kind the agent stored, or --group NAME=GLOB. Per metric: boxplot and",
             "regression statistics per group, and each group against the baseline (ratio of medians with a bootstrap",
-            "CI, Mann-Whitney U, Cliff's delta) as a verdict line."})
+            "CI, Mann-Whitney U, Cliff's delta) as a verdict line. --format svg (or -o FILE.svg) draws the verdicts as one",
+            "forest plot, the report's first chart."})
 public final class CompareCommand implements Callable<Integer> {
     @Mixin
     InputArgs in;
@@ -71,6 +74,12 @@ public final class CompareCommand implements Callable<Integer> {
         List<RecordingFacts> facts = in.facts();
         Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
         List<MetricResult> results = compare.run(grouped, spec.commandLine());
+        if (out.svg()) {
+            // the forest plot of the verdicts, as the report's first chart
+            String[] terms = HtmlReport.terms(List.of(new HtmlReport.Part(null, grouped, results)));
+            out.write(Forest.standalone(Forest.svg(Forest.rows(java.util.Collections.singletonList(null), List.of(results)), terms[0], terms[1])), spec.commandLine().getOut());
+            return Errors.OK;
+        }
         List<Table> tables = new ArrayList<>();
         tables.add(CompareView.verdictTable(results, grouped));
         tables.add(CompareView.boxplots(results));

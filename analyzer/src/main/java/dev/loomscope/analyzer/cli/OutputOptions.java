@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** The options every tabular command shares: --format, -o, --debug. */
 public final class OutputOptions {
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            converter = FormatConverter.class, description = "text, csv, json or md (default: ${DEFAULT-VALUE})")
+            converter = FormatConverter.class, description = "text, csv, json or md; svg for compare's chart (default: ${DEFAULT-VALUE})")
     Format format = Format.TEXT;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of standard output")
@@ -24,7 +24,19 @@ public final class OutputOptions {
 
     /** Renders the tables in the chosen format to standard output or the -o file. */
     public void emit(List<Table> tables, PrintWriter out) {
-        String text = format.render(tables);
+        if (format == Format.SVG) {
+            throw new BadInputException("--format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here");
+        }
+        write(format.render(tables), out);
+    }
+
+    /** Whether a chart is asked for: --format svg, or -o FILE.svg without another --format. */
+    boolean svg() {
+        return format == Format.SVG || format == Format.TEXT && output != null && output.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
+    }
+
+    /** Writes {@code text} to standard output or the -o file. */
+    void write(String text, PrintWriter out) {
         if (output == null) {
             out.print(text);
             out.flush();
@@ -48,7 +60,7 @@ public final class OutputOptions {
             try {
                 return Format.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a format (use text, csv, json or md)");
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a format (use text, csv, json or md; svg for compare's chart)");
             }
         }
     }

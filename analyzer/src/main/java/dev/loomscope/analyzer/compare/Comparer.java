@@ -68,14 +68,22 @@ public final class Comparer {
     static MetricResult compute(Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits) {
         Map<String, double[][]> points = new LinkedHashMap<>();
         Map<String, MetricResult.Trend> trends = new LinkedHashMap<>();
+        Map<String, List<MetricResult.Series>> series = new LinkedHashMap<>();
         boolean perRun = m.level() == Metric.Level.RUN;
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             List<Metric.Value> values = new ArrayList<>();
             boolean groupPerRun = m.level() == Metric.Level.RUN || m.level() == Metric.Level.RUN_OR_RECORDING;
+            List<MetricResult.Series> forks = new ArrayList<>();
             for (RecordingFacts f : g.getValue()) {
-                values.addAll(m.extract().apply(f));
+                List<Metric.Value> own = m.extract().apply(f);
+                values.addAll(own);
                 groupPerRun &= !f.runs.measured().isEmpty();
+                if (!own.isEmpty()) {
+                    forks.add(new MetricResult.Series(f.source.shortName(), own.stream().mapToDouble(Metric.Value::x).toArray(),
+                            own.stream().mapToDouble(Metric.Value::value).toArray()));
+                }
             }
+            series.put(g.getKey(), forks);
             if (values.isEmpty()) {
                 continue;
             }
@@ -115,7 +123,8 @@ public final class Comparer {
             });
         }
         String xLabel = m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : perRun ? "run index" : "recording index";
-        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends);
+        series.keySet().retainAll(points.keySet());
+        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends, series);
     }
 
     /** The values regressed on their run index within their JVM: a trend there is a JVM not yet steady. */

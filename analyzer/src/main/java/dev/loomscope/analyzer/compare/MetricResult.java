@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.compare;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Regression;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -12,7 +13,16 @@ import java.util.Map;
  * the trend over the run index within each JVM, which says whether a group was steady.
  */
 public record MetricResult(Metric metric, String xLabel, Map<String, double[][]> points, Map<String, Boxplot> boxplots,
-        Map<String, Regression> regressions, Map<String, Comparison> comparisons, String baseline, Map<String, Trend> trends) {
+        Map<String, Regression> regressions, Map<String, Comparison> comparisons, String baseline, Map<String, Trend> trends,
+        Map<String, List<Series>> series) {
+
+    /** One recording's values in a group (a fork): x its run index within the JVM (or event index), in time order. */
+    public record Series(String recording, double[] x, double[] y) {}
+
+    /** Whether the values are one per measured run (so a JVM's runs can be drawn in order). */
+    public boolean perRun() {
+        return !trends.isEmpty() || xLabel.equals("run index");
+    }
 
     /** A trend that moves the metric by more than this over the runs, at p below {@link #STEADY_P}, means not steady. */
     public static final double STEADY_CHANGE = 0.05;

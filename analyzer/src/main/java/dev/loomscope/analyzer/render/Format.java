@@ -3,12 +3,14 @@ package dev.loomscope.analyzer.render;
 import java.util.List;
 import java.util.Locale;
 
-/** The output formats every tabular command offers. */
+/** The output formats every tabular command offers, and SVG, the chart {@code compare} draws. */
 public enum Format {
     TEXT,
     CSV,
     JSON,
-    MD;
+    MD,
+    /** Not tables: {@code compare}'s forest plot of its verdicts. */
+    SVG;
 
     public static Format parse(String s) {
         return valueOf(s.toUpperCase(Locale.ROOT));
@@ -20,6 +22,7 @@ public enum Format {
             case CSV -> CsvRenderer.render(tables);
             case JSON -> JsonRenderer.render(tables);
             case MD -> MarkdownRenderer.render(tables);
+            case SVG -> throw new IllegalStateException("tables have no SVG form: the command draws its chart itself");
         };
     }
 }

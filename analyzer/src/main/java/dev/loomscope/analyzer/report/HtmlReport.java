@@ -68,9 +68,6 @@ public final class HtmlReport {
             h.append("<h1>loomscope: platform threads vs virtual threads</h1>\n");
             h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)))
                     .append(" &middot; JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
-            if (extras.heading() != null) {
-                h.append("<p>").append(Svg.esc(extras.heading())).append("</p>\n");
-            }
             List<String> readerWarnings = RecordingFacts.warnings(parts.stream().flatMap(p -> p.groups().values().stream()).flatMap(List::stream).toList());
             if (!readerWarnings.isEmpty()) {
                 // figures from part of a recording, or read another way, say so before anything else
@@ -78,22 +75,30 @@ public final class HtmlReport {
                 readerWarnings.forEach(w -> h.append("<li>").append(Svg.esc(w)).append("</li>\n"));
                 h.append("</ul></section>\n");
             }
-            h.append("<section id='verdicts'><h2>Verdicts</h2>\n<ul class='verdicts'>\n");
-            int verdictCount = 0;
-            for (Part part : parts) {
-                for (String v : CompareView.headlineVerdicts(part.results())) {
-                    h.append("<li>").append(Svg.esc(part.name() == null ? v : part.name() + ": " + v)).append("</li>\n");
-                    verdictCount++;
-                }
-            }
-            if (verdictCount == 0) {
-                h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
-            }
-            h.append("</ul>\n");
+            // the answer first: every verdict in one chart, then what was measured beside it, the verdict lines one click away
+            h.append("<section id='verdicts'>\n");
+            String[] terms = terms(parts);
+            h.append(Forest.svg(Forest.rows(parts.stream().map(Part::name).toList(), parts.stream().map(Part::results).toList()), terms[0], terms[1]));
             if (!extras.measured().isEmpty()) {
                 h.append("<ul class='verdicts measured'>\n");
                 extras.measured().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
                 h.append("</ul>\n");
+            }
+            List<String> verdictLines = new ArrayList<>();
+            for (Part part : parts) {
+                for (String v : CompareView.headlineVerdicts(part.results())) {
+                    verdictLines.add(part.name() == null ? v : part.name() + ": " + v);
+                }
+            }
+            h.append("<details class='lines'><summary>The verdicts as lines (").append(verdictLines.size())
+                    .append("), as the terminal prints them</summary>\n<ul class='verdicts'>\n");
+            verdictLines.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
+            if (verdictLines.isEmpty()) {
+                h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
+            }
+            h.append("</ul></details>\n");
+            if (extras.heading() != null) {
+                h.append("<p class='meta'>").append(Svg.esc(extras.heading())).append("</p>\n");
             }
             h.append("</section>\n");
             if (!extras.failures().isEmpty()) {
@@ -110,7 +115,7 @@ public final class HtmlReport {
                 h.append("</pre></section>\n");
             }
             h.append("<footer>made by loomscope; statistics: quartiles R type 7, Tukey fences 1.5 IQR, OLS with t-based 95% intervals,"
-                    + " bootstrap CI of the median ratio, two-sided Mann-Whitney U, Cliff's delta</footer>\n</body>\n</html>\n");
+                    + " bootstrap CI of the median ratio, two-sided Mann-Whitney U, Cliff's delta</footer>\n").append(PRINT_SCRIPT).append("</body>\n</html>\n");
             Path index = dir.resolve("index.html");
             Files.writeString(index, h.toString());
             return index;
@@ -150,13 +155,13 @@ public final class HtmlReport {
                     h.append("<p class='verdict'>").append(Svg.esc(Comparer.verdict(r, g))).append("</p>\n");
                 }
             }
-            h.append("<div class='charts'>").append(Svg.boxplot(r)).append(Svg.scatter(r)).append("</div>\n");
-            h.append(HtmlTables.render(CompareView.boxplots(List.of(r))));
+            h.append("<div class='charts'>").append(Svg.boxplot(r)).append(r.perRun() ? Svg.strip(r) : "").append("</div>\n");
+            h.append(HtmlTables.details(CompareView.boxplots(List.of(r))));
             if (!r.regressions().isEmpty()) {
-                h.append(HtmlTables.render(CompareView.regressions(List.of(r))));
+                h.append(HtmlTables.details(CompareView.regressions(List.of(r))));
             }
             if (!r.comparisons().isEmpty()) {
-                h.append(HtmlTables.render(CompareView.comparisons(List.of(r))));
+                h.append(HtmlTables.details(CompareView.comparisons(List.of(r))));
             }
             h.append("</div>\n");
         }
@@ -166,6 +171,18 @@ public final class HtmlReport {
         section(h, id + "gc", title + "Garbage collection", GcView.of(all));
         section(h, id + "heap", title + "Heap", HeapView.of(all).subList(0, 1));
         section(h, id + "ctxsw", title + "Context switches", ContextSwitchView.of(all).subList(0, 1));
+    }
+
+    /** The ratio's terms for the forest plot's axis: the first compared group and the baseline. */
+    public static String[] terms(List<Part> parts) {
+        for (Part p : parts) {
+            for (MetricResult r : p.results()) {
+                for (String g : r.comparisons().keySet()) {
+                    return new String[] {g, r.baseline()};
+                }
+            }
+        }
+        return new String[] {"group", "baseline"};
     }
 
     private static String baselineOf(Map<String, List<RecordingFacts>> groups) {
@@ -233,14 +250,30 @@ public final class HtmlReport {
     }
 
     static final String CSS = """
-            body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1120px;color:#222;padding:0 16px}
-            h1{font-size:24px;margin:0 0 4px} h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px} h3{margin:20px 0 6px}
-            .meta{color:#666} ul.verdicts li{font-family:ui-monospace,Menlo,Consolas,monospace;margin:2px 0}
-            p.verdict{font-family:ui-monospace,Menlo,Consolas,monospace;background:#f5f7fa;padding:4px 8px;margin:4px 0}
-            .charts{display:flex;flex-wrap:wrap;gap:12px} svg{background:#fff;border:1px solid #e3e3e3;font-size:12px}
-            table{border-collapse:collapse;margin:8px 0 12px;font-size:12px} th,td{border:1px solid #ddd;padding:3px 6px} th{background:#f0f0f0}
+            body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;margin:16px auto;max-width:1120px;color:#222;padding:0 16px}
+            h1{font-size:22px;margin:0 0 2px} h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:28px} h3{margin:20px 0 6px}
+            .meta{color:#666;margin:2px 0 8px} ul.verdicts li{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;margin:2px 0}
+            ul.measured{margin:6px 0;padding-left:20px} details.lines summary,details.stats summary{cursor:pointer;color:#245;font-size:13px}
+            p.verdict{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;background:#f5f7fa;padding:4px 8px;margin:4px 0}
+            .charts{display:flex;flex-wrap:wrap;gap:12px} svg{background:#fff;border:1px solid #e3e3e3;font-size:12px;max-width:100%;height:auto}
+            svg.forest{border:none;display:block;margin:4px 0}
+            table{border-collapse:collapse;margin:8px 0 12px;font-size:12px;display:block;overflow-x:auto;max-width:100%}
+            th,td{border:1px solid #ddd;padding:3px 6px} th{background:#f0f0f0} th[title]{cursor:help;text-decoration:underline dotted}
             td.n{text-align:right;font-variant-numeric:tabular-nums} caption{text-align:left;font-weight:600;padding:4px 0}
             .banner{background:#fff4e5;border-left:4px solid #e08a00;padding:4px 12px} .note{color:#666;font-size:12px;margin:0 0 8px} ul.failures li{color:#b00020} footer{margin-top:40px;color:#888;font-size:12px}
             pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}
+            @media print{
+              @page{size:A4;margin:12mm}
+              body{max-width:none;margin:0;padding:0;font-size:11px}
+              details::details-content{content-visibility:visible;display:contents}
+              details>summary{list-style:none}
+              svg,.charts,.metric h3,p.verdict,tr{break-inside:avoid;page-break-inside:avoid}
+              h2,h3{break-after:avoid;page-break-after:avoid}
+              table{display:table;overflow:visible;font-size:9px}
+              a{color:inherit;text-decoration:none}
+            }
             """;
+
+    /** Printing opens every closed details element (browsers without ::details-content print them closed). */
+    static final String PRINT_SCRIPT = "<script>addEventListener('beforeprint',()=>document.querySelectorAll('details').forEach(d=>d.open=true));</script>\n";
 }

@@ -11,6 +11,8 @@ import java.util.Map;
 final class Svg {
     static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
     private static final int W = 520;
+    static final int BOX_W = 300;
+    static final int STRIP_W = 560;
     private static final int H = 300;
     private static final int LEFT = 70;
     private static final int RIGHT = 20;
@@ -29,31 +31,67 @@ final class Svg {
             return TOP + (H - TOP - BOTTOM) * (1 - (v - lo) / (hi - lo));
         }
 
-        static Scale of(double lo, double hi) {
-            if (!(hi > lo)) {
-                double pad = lo == 0 ? 1 : Math.abs(lo) * 0.1;
-                return new Scale(lo - pad, hi + pad);
-            }
-            double pad = (hi - lo) * 0.05;
-            return new Scale(lo - pad, hi + pad);
+    }
+
+    /**
+     * Round tick values covering [lo, hi]: a step of 1, 2 or 5 times a power of ten, at most
+     * {@code max} ticks; the first tick at or below lo, the last at or above hi.
+     */
+    static double[] niceTicks(double lo, double hi, int max) {
+        if (!(hi > lo)) {
+            double pad = lo == 0 ? 1 : Math.abs(lo) * 0.1;
+            lo -= pad;
+            hi += pad;
         }
+        double step = 0;
+        for (double p = Math.pow(10, Math.floor(Math.log10((hi - lo) / max))); step == 0; p *= 10) {
+            for (double m : new double[] {1, 2, 5}) {
+                if (Math.ceil(hi / (m * p) - 1e-9) - Math.floor(lo / (m * p) + 1e-9) + 1 <= max) {
+                    step = m * p;
+                    break;
+                }
+            }
+        }
+        long first = (long) Math.floor(lo / step + 1e-9);
+        long last = (long) Math.ceil(hi / step - 1e-9);
+        double[] ticks = new double[(int) (last - first + 1)];
+        for (int i = 0; i < ticks.length; i++) {
+            ticks[i] = (first + i) * step;
+        }
+        return ticks;
+    }
+
+    /** The y axis's label: the unit and which way is better. */
+    static String yLabel(MetricResult r) {
+        return r.metric().unit() + (r.metric().lowerIsBetter() ? ", lower is better" : ", higher is better");
     }
 
     static String boxplot(MetricResult r) {
         Map<String, Boxplot> boxes = r.boxplots();
         double lo = boxes.values().stream().mapToDouble(Boxplot::min).min().orElse(0);
         double hi = boxes.values().stream().mapToDouble(Boxplot::max).max().orElse(1);
-        Scale s = Scale.of(lo, hi);
-        StringBuilder sb = open("Boxplot of " + r.metric().name());
-        axis(sb, s, r.metric().unit());
+        double[] ticks = niceTicks(lo, hi, 6);
+        Scale s = new Scale(ticks[0], ticks[ticks.length - 1]);
+        StringBuilder sb = open("Boxplot of " + r.metric().name(), BOX_W);
+        axis(sb, s, ticks, yLabel(r), BOX_W);
         int n = boxes.size();
-        double slot = (W - LEFT - RIGHT) / (double) n;
+        double slot = (BOX_W - LEFT - RIGHT) / (double) n;
         int i = 0;
         for (Map.Entry<String, Boxplot> e : boxes.entrySet()) {
             Boxplot b = e.getValue();
             double cx = LEFT + slot * (i + 0.5);
             double half = Math.min(40, slot / 4);
             String c = colour(i);
+            sb.append(f("<text x='%.1f' y='%d' text-anchor='middle'>%s (n=%d)</text>%n", cx, H - 12, esc(e.getKey()), b.n()));
+            if (b.n() < 5) {
+                // too few values for quartiles to mean anything: the values themselves
+                double[] v = r.points().get(e.getKey())[1];
+                for (double y : v) {
+                    sb.append(f("<circle cx='%.1f' cy='%.1f' r='4' fill='%s'><title>%s</title></circle>%n", cx, s.y(y), c, num(y)));
+                }
+                i++;
+                continue;
+            }
             line(sb, cx, s.y(b.lowerWhisker()), cx, s.y(b.q1()), c);
             line(sb, cx, s.y(b.q3()), cx, s.y(b.upperWhisker()), c);
             line(sb, cx - half / 2, s.y(b.lowerWhisker()), cx + half / 2, s.y(b.lowerWhisker()), c);
@@ -65,73 +103,91 @@ final class Svg {
             for (double o : b.outliers()) {
                 sb.append(f("<circle cx='%.1f' cy='%.1f' r='3' fill='none' stroke='%s'><title>%s</title></circle>%n", cx, s.y(o), c, num(o)));
             }
-            sb.append(f("<text x='%.1f' y='%d' text-anchor='middle'>%s (n=%d)</text>%n", cx, H - 12, esc(e.getKey()), b.n()));
             i++;
         }
         return sb.append("</svg>\n").toString();
     }
 
-    static String scatter(MetricResult r) {
-        double xlo = Double.MAX_VALUE;
-        double xhi = -Double.MAX_VALUE;
+    /**
+     * Every run, one panel per group side by side on one y scale: x is the run's index within its
+     * JVM, colour its fork (the group's recordings in order), so a fork-to-fork jump does not read as
+     * a trend; each fork's regression line and 95% prediction band where it has 5 runs or more.
+     */
+    static String strip(MetricResult r) {
         double ylo = Double.MAX_VALUE;
         double yhi = -Double.MAX_VALUE;
-        for (double[][] xy : r.points().values()) {
-            for (int k = 0; k < xy[0].length; k++) {
-                xlo = Math.min(xlo, xy[0][k]);
-                xhi = Math.max(xhi, xy[0][k]);
-                ylo = Math.min(ylo, xy[1][k]);
-                yhi = Math.max(yhi, xy[1][k]);
-            }
-        }
-        for (Map.Entry<String, Regression> e : r.regressions().entrySet()) {
-            double[] x = r.points().get(e.getKey())[0];
-            for (double xv : new double[] {xlo, xhi}) {
-                double yv = e.getValue().intercept() + e.getValue().slope() * xv;
-                double band = e.getValue().predictionHalfWidthAt(xv, x);
-                if (!Double.isNaN(yv) && !Double.isNaN(band)) {
-                    ylo = Math.min(ylo, yv - band);
-                    yhi = Math.max(yhi, yv + band);
+        double xhi = 0;
+        for (List<MetricResult.Series> forks : r.series().values()) {
+            for (MetricResult.Series f : forks) {
+                for (int k = 0; k < f.y().length; k++) {
+                    ylo = Math.min(ylo, f.y()[k]);
+                    yhi = Math.max(yhi, f.y()[k]);
+                    xhi = Math.max(xhi, f.x()[k]);
                 }
             }
         }
-        Scale s = Scale.of(ylo, yhi);
-        double xl = xlo == xhi ? xlo - 1 : xlo;
-        double xh = xlo == xhi ? xhi + 1 : xhi;
-        java.util.function.DoubleUnaryOperator px = v -> LEFT + (W - LEFT - RIGHT) * (v - xl) / (xh - xl);
-        StringBuilder sb = open("Scatter of " + r.metric().name() + " with regression lines and 95% prediction bands");
-        axis(sb, s, r.metric().unit());
-        sb.append(f("<text x='%d' y='%d' text-anchor='middle'>%s</text>%n", (LEFT + W - RIGHT) / 2, H - 4, esc(r.xLabel())));
-        int i = 0;
-        List<String> groups = List.copyOf(r.points().keySet());
+        List<String> groups = List.copyOf(r.series().keySet());
+        java.util.Map<String, Regression> fits = new java.util.HashMap<>();
         for (String g : groups) {
-            String c = colour(i++);
-            double[][] xy = r.points().get(g);
-            Regression reg = r.regressions().get(g);
-            if (reg != null && !Double.isNaN(reg.slope())) {
-                StringBuilder band = new StringBuilder();
-                int steps = 24;
-                for (int k = 0; k <= steps; k++) {
-                    double xv = xl + (xh - xl) * k / steps;
-                    band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), s.y(reg.intercept() + reg.slope() * xv + reg.predictionHalfWidthAt(xv, xy[0]))));
+            for (MetricResult.Series f : r.series().get(g)) {
+                if (f.y().length >= 5) {
+                    Regression reg = Regression.of(f.x(), f.y());
+                    fits.put(g + "\u0000" + f.recording(), reg);
+                    for (double xv : new double[] {0, xhi}) {
+                        double band = reg.predictionHalfWidthAt(xv, f.x());
+                        double yv = reg.intercept() + reg.slope() * xv;
+                        if (!Double.isNaN(yv) && !Double.isNaN(band)) {
+                            ylo = Math.min(ylo, yv - band);
+                            yhi = Math.max(yhi, yv + band);
+                        }
+                    }
                 }
-                for (int k = steps; k >= 0; k--) {
-                    double xv = xl + (xh - xl) * k / steps;
-                    band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), s.y(reg.intercept() + reg.slope() * xv - reg.predictionHalfWidthAt(xv, xy[0]))));
-                }
-                sb.append(f("<polygon points='%s' fill='%s' fill-opacity='0.12' stroke='none'/>%n", band.toString().strip(), c));
-                line(sb, px.applyAsDouble(xl), s.y(reg.intercept() + reg.slope() * xl), px.applyAsDouble(xh), s.y(reg.intercept() + reg.slope() * xh), c);
-            }
-            for (int k = 0; k < xy[0].length; k++) {
-                sb.append(f("<circle cx='%.1f' cy='%.1f' r='3' fill='%s'><title>%s %s</title></circle>%n", px.applyAsDouble(xy[0][k]), s.y(xy[1][k]), c,
-                        esc(g), num(xy[1][k])));
             }
         }
-        int k = 0;
-        for (String g : groups) {
-            sb.append(f("<text x='%d' y='%d' fill='%s'>&#9679; %s</text>%n", LEFT + 10 + 110 * k, TOP + 12, colour(k), esc(g)));
-            k++;
+        double[] ticks = niceTicks(ylo, yhi, 6);
+        Scale s = new Scale(ticks[0], ticks[ticks.length - 1]);
+        StringBuilder sb = open("Every run of " + r.metric().name() + " by fork, with each fork's regression and 95% prediction band", STRIP_W);
+        axis(sb, s, ticks, yLabel(r), STRIP_W);
+        double panel = (STRIP_W - LEFT - RIGHT) / (double) Math.max(1, groups.size());
+        double xMax = Math.max(1, xhi);
+        for (int gi = 0; gi < groups.size(); gi++) {
+            String g = groups.get(gi);
+            double x0 = LEFT + panel * gi + 12;
+            double x1 = LEFT + panel * (gi + 1) - 12;
+            java.util.function.DoubleUnaryOperator px = v -> x0 + (x1 - x0) * v / xMax;
+            if (gi > 0) {
+                line(sb, LEFT + panel * gi, TOP, LEFT + panel * gi, H - BOTTOM, "#bbb");
+            }
+            sb.append(f("<text x='%.1f' y='%d' text-anchor='middle' font-weight='600'>%s</text>%n", (x0 + x1) / 2, TOP + 12, esc(g)));
+            for (int t = 0; t <= (int) xMax; t += Math.max(1, (int) Math.ceil(xMax / 6))) {
+                sb.append(f("<text x='%.1f' y='%d' text-anchor='middle' font-size='10'>%d</text>%n", px.applyAsDouble(t), H - BOTTOM + 13, t + 1));
+            }
+            List<MetricResult.Series> forks = r.series().get(g);
+            for (int fi = 0; fi < forks.size(); fi++) {
+                MetricResult.Series f = forks.get(fi);
+                String c = colour(fi);
+                Regression reg = fits.get(g + "\u0000" + f.recording());
+                if (reg != null && !Double.isNaN(reg.slope())) {
+                    StringBuilder band = new StringBuilder();
+                    int steps = 12;
+                    for (int k = 0; k <= steps; k++) {
+                        double xv = xMax * k / steps;
+                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), s.y(reg.intercept() + reg.slope() * xv + reg.predictionHalfWidthAt(xv, f.x()))));
+                    }
+                    for (int k = steps; k >= 0; k--) {
+                        double xv = xMax * k / steps;
+                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), s.y(reg.intercept() + reg.slope() * xv - reg.predictionHalfWidthAt(xv, f.x()))));
+                    }
+                    sb.append(f("<polygon points='%s' fill='%s' fill-opacity='0.10' stroke='none'/>%n", band.toString().strip(), c));
+                    line(sb, px.applyAsDouble(0), s.y(reg.intercept()), px.applyAsDouble(xMax), s.y(reg.intercept() + reg.slope() * xMax), c);
+                }
+                for (int k = 0; k < f.y().length; k++) {
+                    sb.append(f("<circle cx='%.1f' cy='%.1f' r='3.5' fill='%s'><title>%s, %s, run %d: %s</title></circle>%n", px.applyAsDouble(f.x()[k]),
+                            s.y(f.y()[k]), c, esc(g), esc(f.recording()), (int) f.x()[k] + 1, num(f.y()[k])));
+                }
+            }
         }
+        sb.append(f("<text x='%d' y='%d' text-anchor='middle'>run within its JVM; colour: fork</text>%n", (LEFT + STRIP_W - RIGHT) / 2, H - 4));
         return sb.append("</svg>\n").toString();
     }
 
@@ -200,22 +256,31 @@ final class Svg {
         return s.length() <= Math.max(max, 4) ? s : s.substring(0, Math.max(max, 4) - 1) + "\u2026";
     }
 
-    private static StringBuilder open(String title) {
+    private static StringBuilder open(String title, int width) {
         return new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'>"
-                + "<title>%s</title>%n", W, H, W, H, esc(title)));
+                + "<title>%s</title>%n", width, H, width, H, esc(title)));
     }
 
-    private static void axis(StringBuilder sb, Scale s, String unit) {
+    /** The y axis with a grid line and label at each tick, and the axis's label. */
+    private static void axis(StringBuilder sb, Scale s, double[] ticks, String label, int width) {
         line(sb, LEFT, TOP, LEFT, H - BOTTOM, "#444");
-        line(sb, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM, "#444");
-        for (int t = 0; t <= 4; t++) {
-            double v = s.lo + (s.hi - s.lo) * t / 4;
+        line(sb, LEFT, H - BOTTOM, width - RIGHT, H - BOTTOM, "#444");
+        for (double v : ticks) {
             double y = s.y(v);
-            sb.append(f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, W - RIGHT, y));
-            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, num(v)));
+            sb.append(f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, width - RIGHT, y));
+            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, tick(v)));
         }
         sb.append(f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle'>%s</text>%n", (TOP + H - BOTTOM) / 2,
-                (TOP + H - BOTTOM) / 2, esc(unit)));
+                (TOP + H - BOTTOM) / 2, esc(label)));
+    }
+
+    /** A tick value as written: no trailing zeros (0.5, 2, 1500, 2.5e+06). */
+    static String tick(double v) {
+        double a = Math.abs(v);
+        if (a != 0 && (a < 1e-3 || a >= 1e7)) {
+            return f("%.2g", v);
+        }
+        return java.math.BigDecimal.valueOf(v).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 
     private static void line(StringBuilder sb, double x1, double y1, double x2, double y2, String c) {

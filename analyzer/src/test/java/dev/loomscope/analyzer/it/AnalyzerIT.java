@@ -342,6 +342,16 @@ class AnalyzerIT {
         }
         assertThat(out).containsPattern("virtual vs platform: context switches per unit median [-+]\\d+% .*, n=6/6");
         assertThat(table(doc, "comparison").get("rows").get(0).get("test").asText()).isEqualTo("exact");
+        // the verdicts as one chart for slides: a standalone SVG, one row (a marker) per headline verdict
+        Path forest = dir.resolve("forest.svg");
+        ok("compare", platform.toString(), virtual.toString(), "-o", forest.toString());
+        var svg = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(forest.toFile());
+        assertThat(svg.getDocumentElement().getAttribute("xmlns")).isEqualTo("http://www.w3.org/2000/svg");
+        assertThat(Files.readString(forest)).contains(">run time</text>").contains(">better</text>");
+        assertThat(ok("compare", platform.toString(), virtual.toString(), "--format", "svg").stdout()).startsWith("<?xml").contains("id='forest'");
+        ChildJvm.Result notAChart = Fixtures.cli(dir, "summary", platform.toString(), "--format", "svg");
+        assertThat(notAChart.exitCode()).isEqualTo(2);
+        assertThat(notAChart.stderr().strip()).isEqualTo("loomscope summary: --format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here");
         ChildJvm.Result bad = Fixtures.cli(dir, "compare", platform.toString(), "--metric", "joy");
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.stderr()).startsWith("loomscope compare: --metric joy: unknown metric");
@@ -355,8 +365,14 @@ class AnalyzerIT {
         Path report = dir.resolve("report");
         ok("report", platform.toString(), virtual.toString(), "-o", report.toString());
         String html = Files.readString(report.resolve("index.html"));
-        assertThat(html).contains("Verdicts").contains("virtual vs platform: run time median").contains("<svg")
+        assertThat(html).contains("virtual vs platform: run time median").contains("<svg")
                 .doesNotContain("http://", "https://").doesNotContain("<script src");
+        // the answer first: the forest plot comes before any other chart; statistics tables closed, their columns explained; printing opens them
+        assertThat(html.indexOf("<svg id='forest'")).isPositive().isLessThan(html.indexOf("<svg viewBox"));
+        assertThat(html).contains("<details class='stats'><summary>Boxplot statistics per group").contains("<th title='mean half-width of the 95% prediction band")
+                .contains("addEventListener('beforeprint'").contains("@media print");
+        // runs drawn by fork: x is the run within its JVM
+        assertThat(html).contains("run within its JVM; colour: fork");
         assertThat(report.resolve("flame-platform.html")).exists();
         assertThat(report.resolve("flame-virtual.html")).exists();
         assertThat(report.resolve("flame-diff-virtual-vs-platform.html")).exists();

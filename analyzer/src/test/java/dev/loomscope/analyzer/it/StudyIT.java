@@ -113,11 +113,9 @@ class StudyIT {
     void reportRendersInHeadlessChromium() throws Exception {
         Path chromium = Path.of("/usr/bin/chromium");
         assumeTrue(Files.isExecutable(chromium), "chromium is not installed (.ci/run installs it)");
+        // the first screen at a laptop's size: the screenshot the README shows
         Path png = dir.resolve("report.png");
-        ChildJvm.Result r = ChildJvm.exec(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + dir.resolve("chromium-profile"), "--enable-logging=stderr", "--v=0", "--window-size=1200,2000",
-                "--screenshot=" + png, report.resolve("index.html").toUri().toString()), dir, 120);
+        ChildJvm.Result r = chromium(chromium, "shot", "--window-size=1366,768", "--screenshot=" + png, report.resolve("index.html").toUri().toString());
         assertThat(png).exists();
         BufferedImage img = ImageIO.read(png.toFile());
         Set<Integer> colours = new HashSet<>();
@@ -128,7 +126,37 @@ class StudyIT {
         }
         assertThat(colours.size()).as("distinct colours in the screenshot").isGreaterThan(20);
         assertThat(r.stderr().lines().filter(l -> l.contains("CONSOLE") || l.contains("Uncaught"))).isEmpty();
-        Path kept = Path.of("target/report-screenshot.png");
-        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(png, Path.of("target/report-screenshot.png"), StandardCopyOption.REPLACE_EXISTING);
+        // the layout at 1366x768 and 1024x768: the forest plot whole in the first viewport, nothing wider than the window
+        for (int width : new int[] {1366, 1024}) {
+            Path harness = dir.resolve("layout-" + width + ".html");
+            Files.writeString(harness, "<!DOCTYPE html><html><body style='margin:0'><iframe id='f' src='" + report.resolve("index.html").toUri()
+                    + "' style='width:" + width + "px;height:768px;border:0'></iframe><script>"
+                    + "document.getElementById('f').addEventListener('load', () => { const d = document.getElementById('f').contentDocument;"
+                    + " const r = d.getElementById('forest').getBoundingClientRect(); const e = d.documentElement;"
+                    + " const out = document.createElement('pre'); out.id = 'layout';"
+                    + " out.textContent = 'LAYOUT ' + [r.top, r.bottom, r.right, e.scrollWidth, e.clientWidth].join(' ');"
+                    + " document.body.appendChild(out); });</script></body></html>");
+            ChildJvm.Result dom = chromium(chromium, "layout-" + width, "--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom",
+                    harness.toUri().toString());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<pre id=\"layout\">LAYOUT ([^<]*)</pre>").matcher(dom.stdout());
+            assertThat(m.find()).as("the layout measured at %d px: %s", width, dom).isTrue();
+            String[] v = m.group(1).trim().split(" ");
+            double top = Double.parseDouble(v[0]);
+            double bottom = Double.parseDouble(v[1]);
+            assertThat(top).as("forest plot's top at %d px", width).isGreaterThan(0);
+            assertThat(bottom).as("forest plot's bottom at %d px wide", width).isLessThanOrEqualTo(768);
+            assertThat(Double.parseDouble(v[2])).as("forest plot's right edge at %d px", width).isLessThanOrEqualTo(width);
+            assertThat(Double.parseDouble(v[3])).as("page width at %d px (no horizontal scrolling)", width).isLessThanOrEqualTo(Double.parseDouble(v[4]));
+            assertThat(dom.stderr().lines().filter(l -> l.contains("CONSOLE") || l.contains("Uncaught"))).isEmpty();
+        }
+    }
+
+    private static ChildJvm.Result chromium(Path chromium, String profile, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + dir.resolve("chromium-" + profile), "--enable-logging=stderr", "--v=0", "--hide-scrollbars"));
+        cmd.addAll(List.of(args));
+        return ChildJvm.exec(cmd, dir, 120);
     }
 }

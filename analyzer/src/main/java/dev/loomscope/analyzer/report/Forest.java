@@ -1,0 +1,207 @@
+package dev.loomscope.analyzer.report;
+
+import dev.loomscope.analyzer.compare.CompareView;
+import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.stats.Comparison;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every verdict in one picture: a row per workload and metric with the ratio of medians (group over
+ * baseline) and its bootstrap 95% interval on a log axis, a line at 1, the verdict by colour and
+ * word (better, worse, no difference), and a mark where a group was not steady or has fewer than 5
+ * values. The report's first chart, and {@code compare --format svg}.
+ */
+public final class Forest {
+    static final String BETTER = "#2ca02c";
+    static final String WORSE = "#d62728";
+    static final String SAME = "#777777";
+    static final String WARN = "#c77700";
+
+    private static final int LABEL = 250;
+    private static final int PLOT = 420;
+    private static final int RIGHT = 290;
+    private static final int WIDTH = LABEL + PLOT + RIGHT;
+    private static final int ROW = 22;
+    private static final int TOP = 26;
+    private static final int BOTTOM = 44;
+    /** The axis never spans more than this (a ratio of 0 or 1000 is drawn at the edge with an arrow). */
+    private static final double MIN = 0.01;
+    private static final double MAX = 100;
+
+    private Forest() {}
+
+    /** One row: its label, the comparison, whether lower is better, and why it is marked (null: not). */
+    record Row(String label, String metric, Comparison c, boolean lowerIsBetter, String mark) {
+        String verdict() {
+            if (!c.reliable() || !(c.pValue() < 0.05) || c.ratio() == 1) {
+                return "no difference";
+            }
+            return (c.ratio() < 1) == lowerIsBetter ? "better" : "worse";
+        }
+
+        String colour() {
+            return switch (verdict()) {
+                case "better" -> BETTER;
+                case "worse" -> WORSE;
+                default -> SAME;
+            };
+        }
+    }
+
+    /** The rows of the headline metrics of each named part ({@code name} null when alone), group against baseline. */
+    public static List<Row> rows(List<String> names, List<List<MetricResult>> parts) {
+        List<Row> rows = new ArrayList<>();
+        for (int p = 0; p < parts.size(); p++) {
+            String name = names.get(p);
+            for (String metric : CompareView.HEADLINE) {
+                for (MetricResult r : parts.get(p)) {
+                    if (!r.metric().name().equals(metric)) {
+                        continue;
+                    }
+                    for (var e : r.comparisons().entrySet()) {
+                        Comparison c = e.getValue();
+                        if (Double.isNaN(c.ratio()) || Double.isInfinite(c.ratio())) {
+                            continue;
+                        }
+                        List<String> marks = new ArrayList<>();
+                        if (!c.reliable()) {
+                            marks.add("n=" + c.nGroup() + "/" + c.nBaseline() + ", fewer than " + Comparison.MIN_RELIABLE);
+                        }
+                        for (String g : List.of(e.getKey(), r.baseline())) {
+                            if (r.notSteady(g) != null) {
+                                marks.add(g + " not steady");
+                            }
+                        }
+                        String groups = r.comparisons().size() > 1 ? " (" + e.getKey() + ")" : "";
+                        rows.add(new Row((name == null ? "" : name + ": ") + metric + groups, metric, c, r.metric().lowerIsBetter(),
+                                marks.isEmpty() ? null : String.join("; ", marks)));
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** The chart; {@code group} and {@code baseline} name the ratio's terms on the axis. */
+    public static String svg(List<Row> rows, String group, String baseline) {
+        double lo = 1;
+        double hi = 1;
+        for (Row r : rows) {
+            // a ratio of 0 (no GC pause at all in a group) has no place on a log axis: it is drawn at the edge, with an arrow
+            for (double v : new double[] {r.c().ratioCiLow(), r.c().ratio(), r.c().ratioCiHigh()}) {
+                if (v > 0 && !Double.isInfinite(v)) {
+                    lo = Math.min(lo, clamp(v));
+                    hi = Math.max(hi, clamp(v));
+                }
+            }
+        }
+        double[] ticks = ticks(lo, hi);
+        double a = Math.log10(ticks[0]);
+        double b = Math.log10(ticks[ticks.length - 1]);
+        java.util.function.DoubleUnaryOperator x = v -> LABEL + PLOT * (Math.log10(Math.max(ticks[0], Math.min(ticks[ticks.length - 1], clamp(v)))) - a) / (b - a);
+        int height = TOP + ROW * Math.max(1, rows.size()) + BOTTOM;
+        StringBuilder sb = new StringBuilder(Svg.f("<svg id='forest' viewBox='0 0 %d %d' width='%d' height='%d' role='img' class='forest'>"
+                + "<title>Every verdict: %s / %s, ratio of medians with its 95%% interval</title>%n", WIDTH, height, WIDTH, height,
+                Svg.esc(group), Svg.esc(baseline)));
+        int plotBottom = TOP + ROW * Math.max(1, rows.size());
+        sb.append(Svg.f("<text x='%d' y='16' font-weight='600'>%s</text>%n", 4, "workload: metric"));
+        sb.append(Svg.f("<text x='%d' y='16' text-anchor='middle' font-weight='600'>%s / %s (ratio of medians, 95%% interval)</text>%n",
+                LABEL + PLOT / 2, Svg.esc(group), Svg.esc(baseline)));
+        sb.append(Svg.f("<text x='%d' y='16' font-weight='600'>verdict</text>%n", LABEL + PLOT + 12));
+        for (double t : ticks) {
+            double px = x.applyAsDouble(t);
+            sb.append(Svg.f("<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s'%s/>%n", px, TOP - 4, px, plotBottom, t == 1 ? "#333" : "#e3e3e3",
+                    t == 1 ? " stroke-width='1.5'" : ""));
+            sb.append(Svg.f("<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%s</text>%n", px, plotBottom + 14, label(t)));
+        }
+        sb.append(Svg.f("<text x='%d' y='%d' text-anchor='middle' font-size='11' fill='#555'>&#9664; %s's median lower%s%s's median higher &#9654;</text>%n",
+                LABEL + PLOT / 2, plotBottom + 32, Svg.esc(group), "&#160;".repeat(6) + "|" + "&#160;".repeat(6), Svg.esc(group)));
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            int cy = TOP + ROW * i + ROW / 2;
+            if (i % 2 == 1) {
+                sb.append(Svg.f("<rect x='0' y='%d' width='%d' height='%d' fill='#f6f8fa'/>%n", TOP + ROW * i, WIDTH, ROW));
+            }
+            sb.append(Svg.f("<g><title>%s</title>%n", Svg.esc(tooltip(r, group, baseline))));
+            sb.append(Svg.f("<text x='4' y='%d'>%s</text>%n", cy + 4, Svg.esc(r.label())));
+            double x1 = x.applyAsDouble(r.c().ratioCiLow());
+            double x2 = x.applyAsDouble(r.c().ratioCiHigh());
+            sb.append(Svg.f("<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2'/>%n", x1, cy, x2, cy, r.colour()));
+            if (r.c().ratioCiLow() < ticks[0]) {
+                sb.append(Svg.f("<text x='%.1f' y='%d' fill='%s' font-size='10'>&#9664;</text>%n", (double) LABEL - 2, cy + 4, r.colour()));
+            }
+            if (r.c().ratioCiHigh() > ticks[ticks.length - 1]) {
+                sb.append(Svg.f("<text x='%.1f' y='%d' fill='%s' font-size='10'>&#9654;</text>%n", (double) LABEL + PLOT - 6, cy + 4, r.colour()));
+            }
+            boolean filled = r.c().reliable();
+            sb.append(Svg.f("<rect x='%.1f' y='%d' width='9' height='9' fill='%s' stroke='%s' stroke-width='1.5'/>%n", x.applyAsDouble(r.c().ratio()) - 4.5,
+                    cy - 4, filled ? r.colour() : "#fff", r.colour()));
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict()));
+            sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s [%s, %s]</text>%n", LABEL + PLOT + 112, cy + 4, percent(r.c().ratio()),
+                    percent(r.c().ratioCiLow()), percent(r.c().ratioCiHigh())));
+            if (r.mark() != null) {
+                sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='13' font-weight='700' class='mark'>&#9888;</text>%n", WIDTH - 16, cy + 5, WARN));
+            }
+            sb.append("</g>\n");
+        }
+        if (rows.isEmpty()) {
+            sb.append(Svg.f("<text x='4' y='%d'>nothing to compare: no metric has values in two groups</text>%n", TOP + 15));
+        }
+        if (rows.stream().anyMatch(r -> r.mark() != null)) {
+            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s'>&#9888; not steady or fewer than 5 values (hover for why; the verdict line says more)</text>%n",
+                    4, height - 4, WARN));
+        }
+        return sb.append("</svg>\n").toString();
+    }
+
+    /** The chart as a file of its own (slides, documents): the SVG namespace and a font, which the report's page otherwise gives. */
+    public static String standalone(String svg) {
+        return "<?xml version='1.0' encoding='UTF-8'?>\n" + svg.replaceFirst("<svg ", "<svg xmlns='http://www.w3.org/2000/svg' "
+                + "font-family='Helvetica, Arial, sans-serif' font-size='12' ");
+    }
+
+    private static String tooltip(Row r, String group, String baseline) {
+        Comparison c = r.c();
+        String t = Svg.f("%s: %s / %s = %.3f (95%% interval %.3f..%.3f), p=%s, n=%d/%d: %s", r.label(), group, baseline, c.ratio(), c.ratioCiLow(),
+                c.ratioCiHigh(), Double.isNaN(c.pValue()) ? "n/a" : Svg.f("%.3g", c.pValue()), c.nGroup(), c.nBaseline(), r.verdict()
+                        + (r.lowerIsBetter() ? " (lower is better)" : " (higher is better)"));
+        return r.mark() == null ? t : t + "; " + r.mark();
+    }
+
+    static double clamp(double v) {
+        return Double.isNaN(v) ? 1 : Math.max(MIN, Math.min(MAX, v));
+    }
+
+    /** 1-2-5 ticks on the log axis covering [lo, hi] and 1; only the powers of ten when the span is wide. */
+    static double[] ticks(double lo, double hi) {
+        List<Double> all = new ArrayList<>();
+        for (int e = -2; e <= 2; e++) {
+            for (double m : new double[] {1, 2, 5}) {
+                all.add(m * Math.pow(10, e));
+            }
+        }
+        int first = 0;
+        while (first + 1 < all.size() && all.get(first + 1) <= lo * (1 + 1e-9)) {
+            first++;
+        }
+        int last = all.size() - 1;
+        while (last - 1 >= 0 && all.get(last - 1) >= hi * (1 - 1e-9)) {
+            last--;
+        }
+        List<Double> span = all.subList(first, last + 1);
+        List<Double> chosen = span.size() <= 9 ? span : span.stream()
+                .filter(v -> Math.abs(Math.log10(v) - Math.rint(Math.log10(v))) < 1e-9 || v.equals(span.get(0)) || v.equals(span.get(span.size() - 1)))
+                .toList();
+        return chosen.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private static String label(double t) {
+        return Svg.tick(t) + "\u00d7";
+    }
+
+    private static String percent(double ratio) {
+        double p = (ratio - 1) * 100;
+        return Double.isNaN(p) || Double.isInfinite(p) ? "n/a" : Svg.f("%+.0f%%", p).replace('-', '\u2212');
+    }
+}
