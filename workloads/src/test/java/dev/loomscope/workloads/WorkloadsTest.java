@@ -119,9 +119,14 @@ class WorkloadsTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void rendezvousSumIsChecked(ThreadKind kind) throws Exception {
-        for (String variant : Channels.VARIANTS) {
+        // the Java channels and the Kotlin coroutine baseline (its continuations in runBlocking, on Dispatchers.Default, its Channel)
+        assertThat(RendezvousWorkload.VARIANTS).containsAll(Channels.VARIANTS)
+                .contains("kotlin-continuations", "kotlin-continuations-default", "kotlin-channel");
+        for (String variant : RendezvousWorkload.VARIANTS) {
             assertThat(new RendezvousWorkload(kind, 20_000, variant, null).run().units()).as(variant).isEqualTo(20_000);
         }
+        assertThat(Main.run(new String[] {"rendezvous", "--threads", kind.label(), "--variant", "kotlin-continuations", "--n", "1000", "--runs", "1",
+            "--warmup", "0"})).isZero();
     }
 
     @Test

@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(3)
 public class RendezvousBenchmark {
-    @Param({"park", "park-yield", "spin-yield-park", "synchronous-queue", "exchanger", "varhandle"})
+    @Param({"park", "park-yield", "spin-yield-park", "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations",
+        "kotlin-continuations-default", "kotlin-channel"})
     public String variant;
 
     @Param({"platform", "virtual"})

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The rendezvous experiment of the Loom continuation studies: a sender and a receiver thread meet
  * {@code n} times; the sender sends 1..n, the receiver sums, and the sum is checked against
  * n(n+1)/2. Variants: park, park-yield, spin-yield-park, synchronous-queue, exchanger and the
- * allocation-free varhandle. The default {@code n} depends on the variant, so that a run on the
+ * allocation-free varhandle; and the Kotlin coroutine baseline the article measured first
+ * ({@link KotlinRendezvous}: kotlin-continuations, kotlin-continuations-default, kotlin-channel). The default {@code n} depends on the variant, so that a run on the
  * slower thread kind takes 1-3 s on a 2-core machine (a platform park costs a futex call per
  * message, an exchange a few hundred nanoseconds). {@code --parallelism P} sets the virtual-thread scheduler's
  * parallelism, maxPoolSize and minRunnable to P (the JVM is relaunched with them when needed).
@@ -33,6 +34,10 @@ public final class RendezvousWorkload implements Workload {
         this.parallelism = parallelism;
     }
 
+    /** The Java channels, then the Kotlin coroutine baseline ({@link KotlinRendezvous}). */
+    public static final java.util.List<String> VARIANTS = java.util.stream.Stream
+            .concat(Channels.VARIANTS.stream(), KotlinRendezvous.VARIANTS.stream()).toList();
+
     /** Messages per run when {@code --n} is not given, per variant. */
     public static long defaultN(String variant) {
         return switch (variant) {
@@ -45,7 +50,7 @@ public final class RendezvousWorkload implements Workload {
 
     public static RendezvousWorkload of(Args a) {
         ThreadKind kind = ThreadKind.of(a);
-        String variant = a.oneOf("variant", "exchanger", Channels.VARIANTS);
+        String variant = a.oneOf("variant", "exchanger", VARIANTS);
         long n = a.longValue("n", defaultN(variant), 1, 10_000_000_000L);
         String p = a.has("parallelism") ? Integer.toString(a.integer("parallelism", 1, 1, 4096)) : null;
         return new RendezvousWorkload(kind, n, variant, p);
@@ -77,6 +82,9 @@ public final class RendezvousWorkload implements Workload {
 
     @Override
     public Run run() throws Exception {
+        if (KotlinRendezvous.VARIANTS.contains(variant)) {
+            return kotlin();
+        }
         LongChannel ch = Channels.create(variant);
         long[] sum = new long[1];
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -105,10 +113,32 @@ public final class RendezvousWorkload implements Workload {
         if (failure.get() != null) {
             throw new IllegalStateException("rendezvous failed: " + failure.get(), failure.get());
         }
+        return checked(sum[0]);
+    }
+
+    private Run checked(long sum) {
         long expected = n * (n + 1) / 2;
-        if (sum[0] != expected) {
-            throw new IllegalStateException("sum " + sum[0] + " != n(n+1)/2 = " + expected);
+        if (sum != expected) {
+            throw new IllegalStateException("sum " + sum + " != n(n+1)/2 = " + expected);
         }
         return Run.of(n);
+    }
+
+    /** The Kotlin baseline: its runBlocking on one thread of this workload's kind (the coroutines on it, or on Dispatchers.Default). */
+    private Run kotlin() throws Exception {
+        long[] sum = new long[1];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = kind.start("rendezvous-kotlin", () -> {
+            try {
+                sum[0] = KotlinRendezvous.run(variant, n);
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.join();
+        if (failure.get() != null) {
+            throw new IllegalStateException("rendezvous failed: " + failure.get(), failure.get());
+        }
+        return checked(sum[0]);
     }
 }
