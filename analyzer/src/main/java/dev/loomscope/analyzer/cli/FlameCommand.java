@@ -74,6 +74,10 @@ public final class FlameCommand implements Callable<Integer> {
     @Option(names = "--diff", description = "differential graph of two recordings: BASE NEW (NEW coloured by change from BASE)")
     boolean diff;
 
+    @Option(names = "--align", description = "start every stack at the code its thread runs (without Thread.run, or a virtual thread's carrier"
+            + " and continuation frames), so a platform and a virtual recording's frames line up in --diff")
+    boolean align;
+
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
@@ -103,12 +107,16 @@ public final class FlameCommand implements Callable<Integer> {
         try {
             // loomscope's reader aggregates the samples; async-profiler's renderer draws them
             if (diff) {
-                FlameRenderer.diff(FlameSamples.graph(sources, options, true, warn), FlameSamples.graph(after, options, true, warn), options, collapsed, buf);
+                FlameRenderer.diff(FlameSamples.graph(sources, options, true, align, warn), FlameSamples.graph(after, options, true, align, warn), options,
+                        collapsed, buf);
             } else {
-                FlameRenderer.render(FlameSamples.graph(sources, options, false, warn), options, collapsed, buf);
+                FlameRenderer.render(FlameSamples.graph(sources, options, false, align, warn), options, collapsed, buf);
             }
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
             buf.reset();
+            if (align) {
+                warn.accept("--align: not done for recordings before JDK 14's format, which async-profiler's converter reads");
+            }
             drawWithAsyncProfilersReader(sources, after, options, warn, buf);
         }
         if (output == null) {

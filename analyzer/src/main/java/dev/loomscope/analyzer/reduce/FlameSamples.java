@@ -32,6 +32,8 @@ public final class FlameSamples {
 
     private final FlameOptions options;
     private final boolean norm;
+    /** Stacks start at the code the thread runs (see {@link #threadEntry}): a differential graph of the two kinds lines up. */
+    private final boolean aligned;
     /** Aggregated stacks by thread state name ("" for allocations and locks). */
     private final Map<String, SampleGraph> byState = new TreeMap<>();
     private final Map<String, Long> executionByState = new TreeMap<>();
@@ -42,8 +44,21 @@ public final class FlameSamples {
 
     /** @param norm fold lambda and hidden-class suffixes in frame names (differential graphs do) */
     public FlameSamples(FlameOptions options, boolean norm) {
+        this(options, norm, false);
+    }
+
+    /**
+     * @param aligned start every stack at the code its thread runs, leaving out the frames that
+     *                start it: a platform thread's Thread.run and runWith, a virtual thread's carrier,
+     *                scheduler and continuation frames through VirtualThread.run (or the return
+     *                barrier below a thawed virtual thread's frames), and the task's lambda proxy.
+     *                The same application frames then line up in a differential graph of the two
+     *                kinds, where otherwise every stack is "only in one" below its root.
+     */
+    public FlameSamples(FlameOptions options, boolean norm, boolean aligned) {
         this.options = options;
         this.norm = norm;
+        this.aligned = aligned;
     }
 
     /** The event types the graph's kind reads (the others' counts come from the reader's event counts). */
@@ -142,9 +157,21 @@ public final class FlameSamples {
     private static final int MAX_DRAWN = 100_000;
 
     private DrawnStack draw(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
-        String[] names = new String[frames.size()];
+        int top = frames.size() - 1; // the root's index (frames are leaf first)
+        if (aligned) {
+            for (int i = 0; i < frames.size(); i++) {
+                if (threadEntry(frames.get(i))) {
+                    top = Math.max(0, i - 1); // the frame the thread entry calls, and what it calls
+                    break;
+                }
+            }
+            while (top > 0 && frames.get(top).internalClassName().contains("$$Lambda")) {
+                top--; // the task's lambda proxy, which a thawed virtual thread's stack does not show either
+            }
+        }
+        String[] names = new String[top + 1];
         byte[] types = new byte[names.length];
-        for (int i = frames.size() - 1, k = 0; i >= 0; i--, k++) {
+        for (int i = top, k = 0; i >= 0; i--, k++) {
             FastEvent.RawFrame f = frames.get(i);
             byte type = (byte) Math.max(0, f.type());
             boolean c = type == SampleGraph.NATIVE && nativeIsC || type == SampleGraph.CPP || type == SampleGraph.KERNEL;
@@ -163,6 +190,20 @@ public final class FlameSamples {
         long from = options.fromMs() < 0 ? length + options.fromMs() : options.fromMs();
         long to = options.toMs() == 0 ? Long.MAX_VALUE : options.toMs() < 0 ? length + options.toMs() : options.toMs();
         return ms >= from && ms <= to;
+    }
+
+    /**
+     * Where a thread's own code begins: the frame that calls it (the leaf-most such frame counts).
+     * A virtual thread mounted again after it yielded has only its top frames thawed, above the
+     * continuation's return barrier (a stub frame): that is where its code begins then.
+     */
+    static boolean threadEntry(FastEvent.RawFrame f) {
+        String c = f.internalClassName();
+        String m = f.methodName();
+        return m.equals("cont_returnBarrier")
+                || c.equals("java/lang/Thread") && (m.equals("run") || m.equals("runWith"))
+                || c.equals("java/lang/VirtualThread") && m.equals("run")
+                || c.startsWith("java/lang/VirtualThread$VThreadContinuation") && m.equals("run");
     }
 
     /** A virtual thread's frames sit above the continuation entry, on a carrier or not. */
@@ -223,10 +264,10 @@ public final class FlameSamples {
     }
 
     /** The samples of every recording in {@code sources}, merged. */
-    public static FlameSamples of(List<RecordingSource> sources, FlameOptions options, boolean norm, Consumer<String> warnings) {
-        FlameSamples all = new FlameSamples(options, norm);
+    public static FlameSamples of(List<RecordingSource> sources, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
+        FlameSamples all = new FlameSamples(options, norm, aligned);
         for (RecordingSource s : sources) {
-            all.addAll(of(s, options, norm, warnings));
+            all.addAll(of(s, options, norm, aligned, warnings));
         }
         return all;
     }
@@ -237,17 +278,18 @@ public final class FlameSamples {
     }
 
     /** The graph of {@code sources}' samples of the options' kind (bad input when they have none). */
-    public static SampleGraph graph(List<RecordingSource> sources, FlameOptions options, boolean norm, Consumer<String> warnings) {
-        return of(sources, options, norm, warnings).graph(name(sources));
+    public static SampleGraph graph(List<RecordingSource> sources, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
+        return of(sources, options, norm, aligned, warnings).graph(name(sources));
     }
 
     /**
      * A report's CPU samples of one recording, both ways it draws them: split by thread kind (the
-     * group's graph) and with frame names normalised (the differential graph).
+     * group's graph), and with frame names normalised and stacks aligned at the thread's own code
+     * (the differential graph of the kinds).
      */
     public static final class Cpu {
         public final FlameSamples split = new FlameSamples(FlameOptions.of(SampleKind.CPU).withSplitKind(true), false);
-        public final FlameSamples diff = new FlameSamples(FlameOptions.of(SampleKind.CPU), true);
+        public final FlameSamples diff = new FlameSamples(FlameOptions.of(SampleKind.CPU), true, true);
 
         public Set<String> eventTypes() {
             return split.eventTypes();
@@ -268,18 +310,18 @@ public final class FlameSamples {
      * The samples of {@code facts}' recordings as {@code options} draw them: those their pass
      * aggregated ({@code aggregated}), else read now.
      */
-    public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm,
+    public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm, boolean aligned,
             java.util.function.Function<Cpu, FlameSamples> aggregated) {
-        FlameSamples all = new FlameSamples(options, norm);
+        FlameSamples all = new FlameSamples(options, norm, aligned);
         for (RecordingFacts f : facts) {
-            all.addAll(f.flames != null ? aggregated.apply(f.flames) : of(f.source, options, norm, w -> { }));
+            all.addAll(f.flames != null ? aggregated.apply(f.flames) : of(f.source, options, norm, aligned, w -> { }));
         }
         return all;
     }
 
     /** Reads {@code source}'s samples with loomscope's reader. */
-    public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, Consumer<String> warnings) {
-        FlameSamples samples = new FlameSamples(options, norm);
+    public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
+        FlameSamples samples = new FlameSamples(options, norm, aligned);
         RecordingFacts.readEach(source, samples.eventTypes(), warnings, (e, span) -> samples.add(e, span), samples::counted);
         return samples;
     }

@@ -203,7 +203,7 @@ public final class HtmlReport {
             List<RecordingSource> inputs = g.getValue().stream().map(f -> f.source).toList();
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                 FlameOptions options = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withTitle(g.getKey() + ": CPU flame graph");
-                SampleGraph graph = FlameSamples.of(g.getValue(), options, false, cpu -> cpu.split).graph(FlameSamples.name(inputs));
+                SampleGraph graph = FlameSamples.of(g.getValue(), options, false, false, cpu -> cpu.split).graph(FlameSamples.name(inputs));
                 var drawn = FlameRenderer.render(graph, options, false, out);
                 links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
                         + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads");
@@ -223,7 +223,8 @@ public final class HtmlReport {
                     FlameOptions options = FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential");
                     FlameRenderer.diff(diffGraph(base, options), diffGraph(g.getValue(), options), options, false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
-                            + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less; normalised by total samples)");
+                            + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less; normalised by total samples;"
+                            + " every stack starts at the code its thread runs, so both kinds' frames line up)");
                 } catch (Exception e) {
                     deleteQuietly(dir.resolve(file));
                     links.add(Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline) + ": no differential graph (" + Svg.esc(String.valueOf(e.getMessage())) + ")");
@@ -234,7 +235,7 @@ public final class HtmlReport {
     }
 
     private static SampleGraph diffGraph(List<RecordingFacts> facts, FlameOptions options) {
-        return FlameSamples.of(facts, options, true, cpu -> cpu.diff).graph(FlameSamples.name(facts.stream().map(f -> f.source).toList()));
+        return FlameSamples.of(facts, options, true, true, cpu -> cpu.diff).graph(FlameSamples.name(facts.stream().map(f -> f.source).toList()));
     }
 
     private static void deleteQuietly(Path p) {

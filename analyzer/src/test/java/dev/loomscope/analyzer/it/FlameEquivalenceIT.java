@@ -127,6 +127,79 @@ class FlameEquivalenceIT {
                 FlameOptions.of(SampleKind.CPU), true, ours);
         ByteArrayOutputStream reference = new ByteArrayOutputStream();
         FlameRenderer.diff(List.of(jdkOnly), List.of(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, reference);
-        sameLines("diff", lines(ours.toString(StandardCharsets.UTF_8)), lines(reference.toString(StandardCharsets.UTF_8)));
+        // the report's differential graph starts every stack at the thread's own code: the converter's, with those frames cut (its
+        // renderer marks the frame types of a stack's first frames by where they stand, so the comparison is of names and counts)
+        sameLines("diff", aligned(lines(ours.toString(StandardCharsets.UTF_8))), aligned(lines(reference.toString(StandardCharsets.UTF_8))));
+    }
+
+    /**
+     * Platform and virtual threads running the same code: without alignment no stack of the one is
+     * in the other (a virtual thread's start with its carrier's frames); with it, the rendezvous
+     * loops' frames are in both.
+     */
+    @Test
+    void alignedDifferentialGraphsLineUpTheSameCodeOnBothKinds() throws Exception {
+        Path platform = profiled("platform");
+        Path virtual = profiled("virtual");
+        for (boolean align : new boolean[] {false, true}) {
+            List<String> args = new ArrayList<>(List.of("flame", "--diff", platform.toString(), virtual.toString(), "--collapsed"));
+            if (align) {
+                args.add("--align");
+            }
+            ChildJvm.Result r = Fixtures.cli(dir, args.toArray(String[]::new));
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            long inBoth = r.stdout().lines().filter(l -> l.contains("dev/loomscope/workloads/rendezvous/")).filter(l -> {
+                String[] v = l.split(" ");
+                return Long.parseLong(v[v.length - 2]) > 0 && Long.parseLong(v[v.length - 1]) > 0;
+            }).count();
+            if (align) {
+                assertThat(inBoth).as("rendezvous stacks in both graphs, aligned").isPositive();
+                assertThat(r.stdout().lines()).noneMatch(l -> l.startsWith("java/lang/Thread.run") || l.contains("VirtualThread.run_"));
+            } else {
+                assertThat(inBoth).as("rendezvous stacks in both graphs, as the converter draws them").isZero();
+            }
+        }
+    }
+
+    static Path profiled(String kind) throws Exception {
+        Path out = dir.resolve("rendezvous-" + kind);
+        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu", "-jar",
+                Fixtures.WORKLOADS.toString(), "rendezvous", "--threads", kind, "--variant", "varhandle", "--n", "1000000", "--runs", "2", "--warmup", "1"),
+                dir, 120);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        return Fixtures.only(out, ".jfr");
+    }
+
+    /**
+     * Collapsed differential lines with each stack cut below the thread's own code (what FlameSamples'
+     * alignment does) and without frame types, merged.
+     */
+    static List<String> aligned(List<String> diffLines) {
+        java.util.Map<String, long[]> merged = new java.util.TreeMap<>();
+        for (String l : diffLines) {
+            String[] v = l.split(" ");
+            String[] frames = String.join(" ", java.util.Arrays.copyOf(v, v.length - 2)).split(";");
+            int from = 0;
+            for (int i = frames.length - 1; i >= 0; i--) {
+                String f = frames[i].replaceAll("_\\[.\\]$", "");
+                if (f.equals("java/lang/Thread.run") || f.equals("java/lang/Thread.runWith") || f.equals("java/lang/VirtualThread.run")
+                        || f.startsWith("java/lang/VirtualThread$VThreadContinuation") && f.endsWith(".run") || f.equals("cont_returnBarrier")) {
+                    from = Math.min(i + 1, frames.length - 1);
+                    break;
+                }
+            }
+            while (from < frames.length - 1 && frames[from].contains("$$Lambda")) {
+                from++;
+            }
+            String stack = String.join(";", java.util.Arrays.stream(frames, from, frames.length).map(f -> f.replaceAll("_\\[.\\]$", "")).toList());
+            long[] sum = merged.computeIfAbsent(stack, k -> new long[2]);
+            sum[0] += Long.parseLong(v[v.length - 2]);
+            sum[1] += Long.parseLong(v[v.length - 1]);
+        }
+        List<String> out = new ArrayList<>();
+        merged.forEach((stack, n) -> out.add(stack + " " + n[0] + " " + n[1]));
+        out.sort(null);
+        return out;
     }
 }
