@@ -25,7 +25,13 @@ final class RecordingSettings {
 
     private RecordingSettings() {}
 
-    static Map<String, String> build(AgentOptions o, boolean jfrSampling) throws IOException, ParseException {
+    /** JFR's execution sampler: Java frames of running threads, every interval. */
+    static final String EXECUTION_SAMPLER = "jdk.ExecutionSample";
+    /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
+    static final String CPU_TIME_SAMPLER = "jdk.CPUTimeSample";
+
+    /** @param cpuSampler the JFR event that samples the CPU ({@link #EXECUTION_SAMPLER} or {@link #CPU_TIME_SAMPLER}), or null: none */
+    static Map<String, String> build(AgentOptions o, String cpuSampler) throws IOException, ParseException {
         String base = o.string("settings");
         Configuration c = base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
         Map<String, String> s = new HashMap<>(c.getSettings());
@@ -50,9 +56,14 @@ final class RecordingSettings {
         s.put("jdk.JavaThreadStatistics#period", "1 s");
         enable(s, "jdk.CPULoad");
         s.put("jdk.CPULoad#period", "1 s");
-        s.put("jdk.ExecutionSample#enabled", Boolean.toString(jfrSampling));
-        if (jfrSampling) {
-            s.put("jdk.ExecutionSample#period", Durations.jfr(o.duration("interval")));
+        s.put(EXECUTION_SAMPLER + "#enabled", Boolean.toString(EXECUTION_SAMPLER.equals(cpuSampler)));
+        if (EXECUTION_SAMPLER.equals(cpuSampler)) {
+            s.put(EXECUTION_SAMPLER + "#period", Durations.jfr(o.duration("interval")));
+        }
+        if (CPU_TIME_SAMPLER.equals(cpuSampler)) {
+            enable(s, CPU_TIME_SAMPLER);
+            s.put(CPU_TIME_SAMPLER + "#throttle", o.duration("interval").toNanos() + "ns"); // a CPU-time period, not a rate
+            s.put(CPU_TIME_SAMPLER + "#stackTrace", "true");
         }
         // Threads in native code, running or waiting (epoll_wait, accept): flame graph readers take
         // these for CPU samples, so they would put waiting threads into every CPU flame graph.

@@ -86,7 +86,7 @@ final class Session {
         }
         Path tmp = files.temporary(".jfr");
         String mode = "off";
-        boolean jfrSampling = false;
+        String cpuSampler = null;
         Path tmpProfile = null;
         List<String> kinds = o.profile();
         if (!kinds.isEmpty()) {
@@ -95,7 +95,18 @@ final class Session {
             var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), tmpProfile, o.cpuEngine());
             var started = ProfilerStarter.start(libDir, settings);
             mode = started.mode();
-            jfrSampling = started.jfrSamplesCpu(settings);
+            if (started.jfrSamplesCpu(settings)) {
+                cpuSampler = RecordingSettings.EXECUTION_SAMPLER;
+                if (o.cpuEngine().equals("jfr-cpu")) {
+                    if (cpuTimeSamplerAvailable()) {
+                        cpuSampler = RecordingSettings.CPU_TIME_SAMPLER;
+                        mode = mode.equals("jfr") ? "jfr-cpu" : mode; // async-profiler may run wall, alloc or lock beside it
+                    } else {
+                        AgentLog.warn("engine=jfr-cpu: JFR's CPU-time sampler needs JDK 25+ on Linux (this is JDK " + Runtime.version().feature()
+                                + " on " + System.getProperty("os.name") + "); sampling with JFR's execution sampler (engine=jfr) instead");
+                    }
+                }
+            }
             if (started.fallbackNote() != null) {
                 AgentLog.warn(started.fallbackNote());
             }
@@ -110,7 +121,7 @@ final class Session {
         } catch (Exception e) {
             AgentLog.warn("JFR's disk repository stays in " + System.getProperty("java.io.tmpdir") + ", readable by other users: " + e);
         }
-        Recording recording = new Recording(RecordingSettings.build(o, jfrSampling));
+        Recording recording = new Recording(RecordingSettings.build(o, cpuSampler));
         recording.setName("loomscope");
         recording.setToDisk(true);
         if (!o.duration("max-age").isZero()) {
@@ -139,6 +150,12 @@ final class Session {
         String v = Session.class.getPackage().getImplementationVersion();
         e.agentVersion = v == null ? "dev" : v;
         e.commit();
+    }
+
+    /** Whether this JVM's JFR has the CPU-time sampler (JEP 509: JDK 25+, Linux). */
+    static boolean cpuTimeSamplerAvailable() {
+        return Runtime.version().feature() >= 25 && System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")
+                && FlightRecorder.getFlightRecorder().getEventTypes().stream().anyMatch(t -> t.getName().equals(RecordingSettings.CPU_TIME_SAMPLER));
     }
 
     String mode() {

@@ -12,7 +12,7 @@ class RecordingSettingsTest {
     @Test
     void namedSettingsLeaveTheCostlyEventsOffAndEnableWhatTheAnalyzerReads() throws Exception {
         for (String named : new String[] {"default", "profile"}) {
-            Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + named), false);
+            Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + named), null);
             assertThat(RecordingSettings.OFF_WITH_NAMED_SETTINGS)
                     .allSatisfy(e -> assertThat(s).as(named).containsEntry(e + "#enabled", "false"));
             assertThat(s).containsEntry("jdk.VirtualThreadPinned#enabled", "true")
@@ -27,7 +27,7 @@ class RecordingSettingsTest {
     @Test
     void aJfcOfTheUsersOwnKeepsWhatItSays() throws Exception {
         Path jfc = Path.of(System.getProperty("java.home"), "lib", "jfr", "default.jfc");
-        Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + jfc), true);
+        Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + jfc), RecordingSettings.EXECUTION_SAMPLER);
         assertThat(RecordingSettings.OFF_WITH_NAMED_SETTINGS)
                 .allSatisfy(e -> assertThat(s).containsEntry(e + "#enabled", "true"));
         assertThat(s).containsEntry("jdk.ExecutionSample#enabled", "true").containsEntry("jdk.ExecutionSample#period", "10 ms");

@@ -33,8 +33,9 @@ public final class AgentOptions {
             new OptionSpec("profile", "async-profiler events: cpu, wall, alloc, lock (several: cpu+wall), or off", "list", "cpu",
                     true, s -> s.equals("off") || List.of(s.split("\\+")).stream().allMatch(KINDS::contains), "cpu, wall, alloc, lock (joined with +) or off"),
             spec("engine", "who samples cpu: ctimer, itimer (async-profiler's timers: Java and native frames), perf (perf_events:"
-                    + " adds kernel frames, costs on every OS context switch), jfr (JFR's sampler, Java frames; async-profiler not loaded)", "", "ctimer",
-                    oneOf("perf", "ctimer", "itimer", "jfr"), "perf, ctimer, itimer or jfr"),
+                    + " adds kernel frames, costs on every OS context switch), jfr (JFR's sampler, Java frames; async-profiler not loaded),"
+                    + " jfr-cpu (JFR's CPU-time sampler, JDK 25+ on Linux: Java frames by CPU time, as ctimer; else jfr)", "", "ctimer",
+                    oneOf("perf", "ctimer", "itimer", "jfr", "jfr-cpu"), "perf, ctimer, itimer, jfr or jfr-cpu"),
             spec("interval", "sampling interval for cpu and wall", "duration", "10ms", s -> Durations.valid(s) && !s.equals("0"), "a duration such as 10ms"),
             spec("cstack", "native stack walking (vm: mixed mode Java + native, + kernel with engine=perf)", "", "vm",
                     oneOf("vm", "vmx", "fp", "dwarf", "lbr", "no"), "vm, vmx, fp, dwarf, lbr or no"),

@@ -155,7 +155,8 @@ public final class Comparer {
             }
         }
         if (!unsteady.isEmpty()) {
-            line += "; not steady: " + String.join(", ", unsteady) + " (try a larger --warmup)";
+            // more warm-up helps a group that was still getting better; one that got worse run by run drifts for another reason
+            line += "; not steady: " + String.join(", ", unsteady) + (unsteady.stream().anyMatch(u -> u.contains("warming up")) ? " (try a larger --warmup)" : "");
         }
         return line;
     }

@@ -26,7 +26,9 @@ public final class FlameSamples {
     static final String VIRTUAL_ROOT = "virtual (on carrier)";
     static final String PLATFORM_ROOT = "platform";
 
-    private static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample");
+    private static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample");
+    /** JFR's CPU-time samples (JDK 25), under the state async-profiler's reader gives them (they have none of their own). */
+    static final String CPU_TIME = dev.loomscope.flamegraphs.render.SampleInventory.CPU_TIME;
     private static final Set<String> ALLOCATION = Set.of("jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample");
     private static final Set<String> LOCK = Set.of("jdk.JavaMonitorEnter", "jdk.ThreadPark");
 
@@ -97,7 +99,11 @@ public final class FlameSamples {
         String state = "";
         long samples = 1;
         String threadField = "eventThread";
-        if (execution) {
+        if (execution && e.type().equals("jdk.CPUTimeSample")) {
+            state = CPU_TIME;
+            executionByState.merge(state, 1L, Long::sum);
+            threadField = "eventThread";
+        } else if (execution) {
             state = e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
             executionByState.merge(state, 1L, Long::sum);
             samples = e.type().equals("profiler.WallClockSample") && e.hasField("samples") ? e.longValue("samples") : 1;
@@ -232,15 +238,18 @@ public final class FlameSamples {
      */
     public SampleGraph graph(String what) {
         long profilerCpu = executionByState.getOrDefault("STATE_DEFAULT", 0L);
+        long cpuTime = executionByState.getOrDefault(CPU_TIME, 0L);
         long runnable = executionByState.getOrDefault("STATE_RUNNABLE", 0L);
-        long otherExecution = executionByState.entrySet().stream().filter(x -> !x.getKey().equals("STATE_DEFAULT")).mapToLong(Map.Entry::getValue).sum();
+        long otherExecution = executionByState.entrySet().stream().filter(x -> !x.getKey().equals("STATE_DEFAULT") && !x.getKey().equals(CPU_TIME))
+                .mapToLong(Map.Entry::getValue).sum();
         SampleGraph g = new SampleGraph();
         switch (options.kind()) {
-            case CPU -> g.addAll(byState.getOrDefault(profilerCpu > 0 ? "STATE_DEFAULT" : "STATE_RUNNABLE", new SampleGraph()));
+            // async-profiler's CPU samples first, then JFR's CPU-time sampler's, then its execution sampler's (as SampleInventory chooses)
+            case CPU -> g.addAll(byState.getOrDefault(profilerCpu > 0 ? "STATE_DEFAULT" : cpuTime > 0 ? CPU_TIME : "STATE_RUNNABLE", new SampleGraph()));
             case WALL -> {
                 if (otherExecution > 0) {
                     byState.forEach((s, sg) -> {
-                        if (!s.equals("STATE_DEFAULT")) {
+                        if (!s.equals("STATE_DEFAULT") && !s.equals(CPU_TIME)) {
                             g.addAll(sg);
                         }
                     });
@@ -249,14 +258,14 @@ public final class FlameSamples {
             case ALLOC, LOCK -> g.addAll(byState.getOrDefault("", new SampleGraph()));
         }
         boolean none = switch (options.kind()) {
-            case CPU -> profilerCpu == 0 && runnable == 0;
+            case CPU -> profilerCpu == 0 && cpuTime == 0 && runnable == 0;
             case WALL -> otherExecution == 0;
             case ALLOC -> alloc == 0;
             case LOCK -> lock == 0;
         };
         if (none) {
             String execution = unreadExecution > 0 ? "cpu or wall " + unreadExecution
-                    : "cpu " + (profilerCpu > 0 ? profilerCpu : runnable) + ", wall " + otherExecution;
+                    : "cpu " + (profilerCpu > 0 ? profilerCpu : cpuTime > 0 ? cpuTime : runnable) + ", wall " + otherExecution;
             throw new BadInputException(what + ": no " + options.kind().label() + " samples (the recording has " + execution + ", alloc " + alloc
                     + ", lock " + lock + "; record them with the agent option " + options.kind().agentOption() + ")");
         }

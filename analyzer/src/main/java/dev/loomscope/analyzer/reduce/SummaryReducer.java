@@ -107,9 +107,9 @@ public final class SummaryReducer implements Reducer {
         return threadStartEvents > 0 ? Long.valueOf(threadStartEvents) : process.platformThreadsStarted();
     }
 
-    /** Whether async-profiler profiled the run (RunInfo's profilingMode names its engine; "jfr" and "off" are not it). */
+    /** Whether async-profiler profiled the run (RunInfo's profilingMode names its engine; "jfr", "jfr-cpu" and "off" are not it). */
     public static boolean asyncProfiler(String profilingMode) {
-        return profilingMode != null && !profilingMode.equals("jfr") && !profilingMode.equals("off");
+        return profilingMode != null && !profilingMode.startsWith("jfr") && !profilingMode.equals("off");
     }
 
     public Map<String, Long> counts() {

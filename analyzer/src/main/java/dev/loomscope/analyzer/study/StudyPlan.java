@@ -36,7 +36,7 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
     }
 
     /** Runs of a profiled JVM after its warm-up: enough CPU samples for the flame graphs; its runs are not timed. */
-    public static final int PROFILE_RUNS = 2;
+    public static final int PROFILE_RUNS = 1;
 
     /** What a child JVM is for. */
     public enum Role {

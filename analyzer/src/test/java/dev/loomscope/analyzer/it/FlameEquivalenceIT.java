@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -41,7 +42,7 @@ class FlameEquivalenceIT {
     }
 
     static Path agent(String profile) throws Exception {
-        Path out = dir.resolve("agent-" + profile.replace('+', '-'));
+        Path out = dir.resolve("agent-" + profile.replace('+', '-').replace(',', '-').replace('=', '-'));
         ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
                 "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",threads=virtual,flame=off,trace-pinned=off,profile=" + profile, "-jar",
                 Fixtures.WORKLOADS.toString(), "sleep", "--threads", "virtual", "--runs", "3", "--warmup", "1", "--tasks", "2000", "--sleep-ms", "5"),
@@ -100,6 +101,21 @@ class FlameEquivalenceIT {
         same(agentCpuWall, SampleKind.WALL);
         same(agentAllocLock, SampleKind.ALLOC);
         same(agentAllocLock, SampleKind.LOCK, "--split-kind");
+    }
+
+    /** JDK 25's CPU-time sampler (engine=jfr-cpu): its samples are the CPU graph, drawn as async-profiler's converter draws them. */
+    @Test
+    void jfrsCpuTimeSamplesAreTheCpuGraph() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 25 && System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux"),
+                "JFR's CPU-time sampler needs JDK 25+ on Linux");
+        Path cpuTime = agent("cpu,engine=jfr-cpu");
+        var events = jdk.jfr.consumer.RecordingFile.readAllEvents(cpuTime);
+        assertThat(events).anyMatch(e -> e.getEventType().getName().equals("jdk.CPUTimeSample"))
+                .noneMatch(e -> e.getEventType().getName().equals("jdk.ExecutionSample"));
+        assertThat(events.stream().filter(e -> e.getEventType().getName().equals("loomscope.RunInfo")).map(e -> e.getString("profilingMode")))
+                .containsExactly("jfr-cpu");
+        same(cpuTime, SampleKind.CPU);
+        same(cpuTime, SampleKind.CPU, "--split-kind");
     }
 
     @Test

@@ -12,8 +12,9 @@ import java.util.Objects;
  * @param interval sampling interval for cpu and wall
  * @param cstack   how native stacks are walked: vm (mixed mode: Java, native and kernel), fp, dwarf, lbr, no
  * @param file     the file async-profiler writes (in JFR format) when stopped
- * @param engine   the CPU engine tried first, falling back along {@link #CPU_ENGINES}; "jfr": none
- *                 of async-profiler's (the caller samples with JFR)
+ * @param engine   the CPU engine tried first, falling back along {@link #CPU_ENGINES}; "jfr" or
+ *                 "jfr-cpu": none of async-profiler's (the caller samples with JFR's execution
+ *                 sampler or, JDK 25+, its CPU-time sampler)
  */
 public record ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file, String engine) {
     public static final List<String> KINDS = List.of("cpu", "wall", "alloc", "lock");
@@ -24,6 +25,8 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
      * (Java and native frames).
      */
     public static final List<String> CPU_ENGINES = List.of("cpu", "ctimer", "itimer");
+    /** The engines that are JFR's own samplers, not async-profiler's. */
+    public static final List<String> JFR_ENGINES = List.of("jfr", "jfr-cpu");
 
     /** Settings that try perf_events first. */
     public ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file) {
@@ -38,16 +41,16 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
         if (!CSTACKS.contains(cstack)) {
             throw new IllegalArgumentException("cstack must be one of " + CSTACKS + ": " + cstack);
         }
-        if (!CPU_ENGINES.contains(engine) && !"jfr".equals(engine)) {
-            throw new IllegalArgumentException("engine must be one of " + CPU_ENGINES + " or jfr: " + engine);
+        if (!CPU_ENGINES.contains(engine) && !JFR_ENGINES.contains(engine)) {
+            throw new IllegalArgumentException("engine must be one of " + CPU_ENGINES + ", jfr or jfr-cpu: " + engine);
         }
         Objects.requireNonNull(interval);
         Objects.requireNonNull(file);
     }
 
-    /** The CPU engines to try, in order: from {@link #engine} down the fallback order; none without cpu or for "jfr". */
+    /** The CPU engines to try, in order: from {@link #engine} down the fallback order; none without cpu or for JFR's samplers. */
     public List<String> cpuEngines() {
-        return !kinds.contains("cpu") || engine.equals("jfr") ? List.of() : CPU_ENGINES.subList(CPU_ENGINES.indexOf(engine), CPU_ENGINES.size());
+        return !kinds.contains("cpu") || JFR_ENGINES.contains(engine) ? List.of() : CPU_ENGINES.subList(CPU_ENGINES.indexOf(engine), CPU_ENGINES.size());
     }
 
     /** Whether wall, alloc or lock is asked for: kinds only async-profiler records. */

@@ -15,6 +15,12 @@ import one.jfr.event.ExecutionSample;
  * STATE_RUNNABLE, which is why a converter filtering on the state alone draws nothing for it.
  */
 public final class SampleInventory {
+    /**
+     * JFR's CPU-time samples (jdk.CPUTimeSample, JDK 25's CPU-time sampler on Linux): async-profiler's
+     * reader hands them on as execution samples of this thread state, which no JDK state has.
+     */
+    public static final String CPU_TIME = "STATE_254";
+
     private final Map<String, Long> executionByState = new TreeMap<>();
     private long alloc;
     private long lock;
@@ -46,12 +52,17 @@ public final class SampleInventory {
         return executionByState.getOrDefault("STATE_DEFAULT", 0L);
     }
 
-    /** All execution samples that are not async-profiler CPU samples: wall clock or JFR's own. */
+    /** All execution samples that are not CPU samples (async-profiler's or JFR's CPU-time sampler's): wall clock or JFR's own. */
     public long otherExecution() {
         return executionByState.entrySet().stream()
-                .filter(e -> !e.getKey().equals("STATE_DEFAULT"))
+                .filter(e -> !e.getKey().equals("STATE_DEFAULT") && !e.getKey().equals(CPU_TIME))
                 .mapToLong(Map.Entry::getValue)
                 .sum();
+    }
+
+    /** JFR's CPU-time samples (JDK 25+). */
+    public long cpuTime() {
+        return executionByState.getOrDefault(CPU_TIME, 0L);
     }
 
     public long runnable() {
@@ -73,6 +84,7 @@ public final class SampleInventory {
     public java.util.Optional<String> stateFilter(SampleKind kind) {
         return switch (kind) {
             case CPU -> profilerCpu() > 0 ? java.util.Optional.of("DEFAULT")
+                    : cpuTime() > 0 ? java.util.Optional.of(CPU_TIME.substring(6))
                     : runnable() > 0 ? java.util.Optional.of("RUNNABLE") : java.util.Optional.empty();
             case WALL -> profilerCpu() > 0 && otherExecution() == 0 ? java.util.Optional.empty()
                     : otherExecution() > 0 ? java.util.Optional.of(String.join(",", otherStates()))
@@ -84,14 +96,14 @@ public final class SampleInventory {
 
     private java.util.List<String> otherStates() {
         return executionByState.keySet().stream()
-                .filter(s -> !s.equals("STATE_DEFAULT"))
+                .filter(s -> !s.equals("STATE_DEFAULT") && !s.equals(CPU_TIME))
                 .map(s -> s.startsWith("STATE_") ? s.substring(6) : s)
                 .toList();
     }
 
     /** What the recording has, for an error message: "cpu 120, wall 0, alloc 30, lock 0". */
     public String describe() {
-        return "cpu " + (profilerCpu() > 0 ? profilerCpu() : runnable()) + ", wall " + otherExecution()
+        return "cpu " + (profilerCpu() > 0 ? profilerCpu() : cpuTime() > 0 ? cpuTime() : runnable()) + ", wall " + otherExecution()
                 + ", alloc " + alloc + ", lock " + lock;
     }
 }

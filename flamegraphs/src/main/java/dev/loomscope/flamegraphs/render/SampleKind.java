@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** Which samples a flame graph shows, and the agent option that records them. */
 public enum SampleKind {
-    CPU("profile=cpu (or JFR's jdk.ExecutionSample)"),
+    CPU("profile=cpu (or JFR's jdk.ExecutionSample or jdk.CPUTimeSample)"),
     WALL("profile=wall"),
     ALLOC("profile=alloc"),
     LOCK("profile=lock");

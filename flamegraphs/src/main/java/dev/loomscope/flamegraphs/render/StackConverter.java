@@ -62,7 +62,8 @@ final class StackConverter extends JfrConverter {
         for (Event e; (e = jfr.readEvent(type)) != null; ) {
             if (!states.isEmpty() && e instanceof ExecutionSample s) {
                 String name = jfr.getEnumValue("jdk.types.ThreadState", s.threadState);
-                if (name == null || !states.contains(name.startsWith("STATE_") ? name.substring(6) : name)) {
+                name = name == null ? "STATE_" + s.threadState : name; // as SampleInventory names it (JFR's CPU-time samples)
+                if (!states.contains(name.startsWith("STATE_") ? name.substring(6) : name)) {
                     continue;
                 }
             }
