@@ -97,12 +97,12 @@ final class Session {
             mode = started.mode();
             if (started.jfrSamplesCpu(settings)) {
                 cpuSampler = RecordingSettings.EXECUTION_SAMPLER;
-                if (o.cpuEngine().equals("jfr-cpu")) {
+                if (o.cpuEngine().equals("jfr-cpu-time")) {
                     if (cpuTimeSamplerAvailable()) {
                         cpuSampler = RecordingSettings.CPU_TIME_SAMPLER;
-                        mode = mode.equals("jfr") ? "jfr-cpu" : mode; // async-profiler may run wall, alloc or lock beside it
+                        mode = mode.equals("jfr") ? "jfr-cpu-time" : mode; // async-profiler may run wall, alloc or lock beside it
                     } else {
-                        AgentLog.warn("engine=jfr-cpu: JFR's CPU-time sampler needs JDK 25+ on Linux (this is JDK " + Runtime.version().feature()
+                        AgentLog.warn("engine=jfr-cpu-time: JFR's CPU-time sampler needs JDK 25+ on Linux (this is JDK " + Runtime.version().feature()
                                 + " on " + System.getProperty("os.name") + "); sampling with JFR's execution sampler (engine=jfr) instead");
                     }
                 }

@@ -36,7 +36,7 @@ public final class RunInfoEvent extends jdk.jfr.Event {
     public int cpus;
 
     @Label("Profiling Mode")
-    @Description("cpu, ctimer, itimer (async-profiler engines), async-profiler (wall/alloc/lock only), jfr, jfr-cpu (JFR's CPU-time sampler) or off")
+    @Description("cpu, ctimer, itimer (async-profiler engines), async-profiler (wall/alloc/lock only), jfr, jfr-cpu-time (JFR's CPU-time sampler) or off")
     public String profilingMode;
 
     @Label("Agent Version")

@@ -34,8 +34,8 @@ public final class AgentOptions {
                     true, s -> s.equals("off") || List.of(s.split("\\+")).stream().allMatch(KINDS::contains), "cpu, wall, alloc, lock (joined with +) or off"),
             spec("engine", "who samples cpu: ctimer, itimer (async-profiler's timers: Java and native frames), perf (perf_events:"
                     + " adds kernel frames, costs on every OS context switch), jfr (JFR's sampler, Java frames; async-profiler not loaded),"
-                    + " jfr-cpu (JFR's CPU-time sampler, JDK 25+ on Linux: Java frames by CPU time, as ctimer; else jfr)", "", "ctimer",
-                    oneOf("perf", "ctimer", "itimer", "jfr", "jfr-cpu"), "perf, ctimer, itimer, jfr or jfr-cpu"),
+                    + " jfr-cpu-time (JFR's CPU-time sampler, JDK 25+ on Linux: Java frames by CPU time, as ctimer; else jfr)", "", "ctimer",
+                    oneOf("perf", "ctimer", "itimer", "jfr", "jfr-cpu-time"), "perf, ctimer, itimer, jfr or jfr-cpu-time"),
             spec("interval", "sampling interval for cpu and wall", "duration", "10ms", s -> Durations.valid(s) && !s.equals("0"), "a duration such as 10ms"),
             spec("cstack", "native stack walking (vm: mixed mode Java + native, + kernel with engine=perf)", "", "vm",
                     oneOf("vm", "vmx", "fp", "dwarf", "lbr", "no"), "vm, vmx, fp, dwarf, lbr or no"),

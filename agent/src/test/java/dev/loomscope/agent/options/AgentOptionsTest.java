@@ -27,10 +27,10 @@ class AgentOptionsTest {
     void engineNamesTheCpuSampler() {
         assertThat(AgentOptions.parse(null, "engine=perf").cpuEngine()).isEqualTo("cpu"); // async-profiler's name for perf_events
         assertThat(AgentOptions.parse(null, "engine=jfr").cpuEngine()).isEqualTo("jfr");
-        assertThat(AgentOptions.parse(null, "engine=jfr-cpu").cpuEngine()).isEqualTo("jfr-cpu");
+        assertThat(AgentOptions.parse(null, "engine=jfr-cpu-time").cpuEngine()).isEqualTo("jfr-cpu-time");
         AgentOptions bad = AgentOptions.parse(null, "engine=cpu");
         assertThat(bad.cpuEngine()).isEqualTo("ctimer");
-        assertThat(bad.warnings()).singleElement().asString().contains("engine").contains("perf, ctimer, itimer, jfr or jfr-cpu");
+        assertThat(bad.warnings()).singleElement().asString().contains("engine").contains("perf, ctimer, itimer, jfr or jfr-cpu-time");
     }
 
     @Test

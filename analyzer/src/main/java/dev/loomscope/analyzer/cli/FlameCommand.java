@@ -74,9 +74,10 @@ public final class FlameCommand implements Callable<Integer> {
     @Option(names = "--diff", description = "differential graph of two recordings: BASE NEW (NEW coloured by change from BASE)")
     boolean diff;
 
-    @Option(names = "--align", description = "start every stack at the code its thread runs (without Thread.run, or a virtual thread's carrier"
-            + " and continuation frames), so a platform and a virtual recording's frames line up in --diff")
-    boolean align;
+    @Option(names = "--raw", description = "with --diff: stacks as recorded, async-profiler's converter's diff (by default every stack starts at"
+            + " the code its thread runs, without Thread.run or a virtual thread's carrier and continuation frames, so a platform and a"
+            + " virtual recording's frames line up)")
+    boolean raw;
 
     @picocli.CommandLine.Mixin
     DebugOption debug;
@@ -107,15 +108,16 @@ public final class FlameCommand implements Callable<Integer> {
         try {
             // loomscope's reader aggregates the samples; async-profiler's renderer draws them
             if (diff) {
-                FlameRenderer.diff(FlameSamples.graph(sources, options, true, align, warn), FlameSamples.graph(after, options, true, align, warn), options,
+                FlameRenderer.diff(FlameSamples.graph(sources, options, true, !raw, warn), FlameSamples.graph(after, options, true, !raw, warn), options,
                         collapsed, buf);
             } else {
-                FlameRenderer.render(FlameSamples.graph(sources, options, false, align, warn), options, collapsed, buf);
+                FlameRenderer.render(FlameSamples.graph(sources, options, false, false, warn), options, collapsed, buf);
             }
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
             buf.reset();
-            if (align) {
-                warn.accept("--align: not done for recordings before JDK 14's format, which async-profiler's converter reads");
+            if (diff && !raw) {
+                warn.accept("--diff: stacks not aligned at the thread's own code for recordings before JDK 14's format, which async-profiler's"
+                        + " converter reads");
             }
             drawWithAsyncProfilersReader(sources, after, options, warn, buf);
         }

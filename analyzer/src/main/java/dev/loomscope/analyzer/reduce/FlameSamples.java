@@ -152,10 +152,18 @@ public final class FlameSamples {
             types[k] = outside ? SampleGraph.KERNEL : SampleGraph.INLINED;
         }
         byState.computeIfAbsent(state, s -> new SampleGraph()).add(names, types, samples, virtual);
+        if (aligned) {
+            long[] a = alignedByState.computeIfAbsent(state, x -> new long[2]);
+            a[0] += stack.cut() ? samples : 0;
+            a[1] += samples;
+        }
     }
 
     /** A stack's frames as drawn, root first: names and async-profiler's frame types, and whether a virtual thread ran it. */
-    private record DrawnStack(String[] names, byte[] types, boolean virtual) {}
+    private record DrawnStack(String[] names, byte[] types, boolean virtual, boolean cut) {}
+
+    /** Aligned graphs: per thread state, the samples whose stack was cut at its thread's entry, and all samples. */
+    private final Map<String, long[]> alignedByState = new TreeMap<>();
 
     /** Each distinct stack drawn once: keyed by the reader's frames list, the same object for every sample of a stack in a chunk. */
     private final Map<List<FastEvent.RawFrame>, DrawnStack> drawn = new java.util.IdentityHashMap<>();
@@ -164,10 +172,12 @@ public final class FlameSamples {
 
     private DrawnStack draw(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
         int top = frames.size() - 1; // the root's index (frames are leaf first)
+        boolean cut = false;
         if (aligned) {
             for (int i = 0; i < frames.size(); i++) {
                 if (threadEntry(frames.get(i))) {
                     top = Math.max(0, i - 1); // the frame the thread entry calls, and what it calls
+                    cut = true;
                     break;
                 }
             }
@@ -184,7 +194,7 @@ public final class FlameSamples {
             names[k] = FlameRenderer.methodName(f.internalClassName(), f.methodName(), c, norm);
             types[k] = type;
         }
-        return new DrawnStack(names, types, isVirtual(frames));
+        return new DrawnStack(names, types, isVirtual(frames), cut);
     }
 
     private boolean inWindow(FastEvent e, RecordingSpan span) {
@@ -227,6 +237,11 @@ public final class FlameSamples {
     public void addAll(FlameSamples other) {
         other.byState.forEach((s, g) -> byState.computeIfAbsent(s, x -> new SampleGraph()).addAll(g));
         other.executionByState.forEach((s, n) -> executionByState.merge(s, n, Long::sum));
+        other.alignedByState.forEach((s, n) -> {
+            long[] a = alignedByState.computeIfAbsent(s, x -> new long[2]);
+            a[0] += n[0];
+            a[1] += n[1];
+        });
         alloc += other.alloc;
         lock += other.lock;
         unreadExecution += other.unreadExecution;
@@ -236,6 +251,33 @@ public final class FlameSamples {
      * The graph of the kind asked for; bad input naming {@code what} and what the recordings have
      * when they have no such samples.
      */
+    /**
+     * The share of the graph's samples whose stack starts at its thread's own code (cut at a thread
+     * entry); the rest (carrier threads between tasks, the JVM's own threads, stacks too deep to
+     * reach their root) are drawn whole. NaN when not aligned or empty.
+     */
+    public double alignedShare() {
+        long cutSamples = 0;
+        long all = 0;
+        for (String state : chosenStates()) {
+            long[] a = alignedByState.getOrDefault(state, new long[2]);
+            cutSamples += a[0];
+            all += a[1];
+        }
+        return all == 0 ? Double.NaN : cutSamples / (double) all;
+    }
+
+    /** The thread states whose samples the graph of the options' kind draws ("" for allocations and locks). */
+    private List<String> chosenStates() {
+        long profilerCpu = executionByState.getOrDefault("STATE_DEFAULT", 0L);
+        long cpuTime = executionByState.getOrDefault(CPU_TIME, 0L);
+        return switch (options.kind()) {
+            case CPU -> List.of(profilerCpu > 0 ? "STATE_DEFAULT" : cpuTime > 0 ? CPU_TIME : "STATE_RUNNABLE");
+            case WALL -> byState.keySet().stream().filter(st -> !st.equals("STATE_DEFAULT") && !st.equals(CPU_TIME)).toList();
+            case ALLOC, LOCK -> List.of("");
+        };
+    }
+
     public SampleGraph graph(String what) {
         long profilerCpu = executionByState.getOrDefault("STATE_DEFAULT", 0L);
         long cpuTime = executionByState.getOrDefault(CPU_TIME, 0L);
@@ -243,20 +285,8 @@ public final class FlameSamples {
         long otherExecution = executionByState.entrySet().stream().filter(x -> !x.getKey().equals("STATE_DEFAULT") && !x.getKey().equals(CPU_TIME))
                 .mapToLong(Map.Entry::getValue).sum();
         SampleGraph g = new SampleGraph();
-        switch (options.kind()) {
-            // async-profiler's CPU samples first, then JFR's CPU-time sampler's, then its execution sampler's (as SampleInventory chooses)
-            case CPU -> g.addAll(byState.getOrDefault(profilerCpu > 0 ? "STATE_DEFAULT" : cpuTime > 0 ? CPU_TIME : "STATE_RUNNABLE", new SampleGraph()));
-            case WALL -> {
-                if (otherExecution > 0) {
-                    byState.forEach((s, sg) -> {
-                        if (!s.equals("STATE_DEFAULT") && !s.equals(CPU_TIME)) {
-                            g.addAll(sg);
-                        }
-                    });
-                }
-            }
-            case ALLOC, LOCK -> g.addAll(byState.getOrDefault("", new SampleGraph()));
-        }
+        // CPU: async-profiler's samples first, then JFR's CPU-time sampler's, then its execution sampler's (as SampleInventory chooses)
+        chosenStates().forEach(st -> g.addAll(byState.getOrDefault(st, new SampleGraph())));
         boolean none = switch (options.kind()) {
             case CPU -> profilerCpu == 0 && cpuTime == 0 && runnable == 0;
             case WALL -> otherExecution == 0;

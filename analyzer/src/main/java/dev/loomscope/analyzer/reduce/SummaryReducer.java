@@ -107,7 +107,7 @@ public final class SummaryReducer implements Reducer {
         return threadStartEvents > 0 ? Long.valueOf(threadStartEvents) : process.platformThreadsStarted();
     }
 
-    /** Whether async-profiler profiled the run (RunInfo's profilingMode names its engine; "jfr", "jfr-cpu" and "off" are not it). */
+    /** Whether async-profiler profiled the run (RunInfo's profilingMode names its engine; "jfr", "jfr-cpu-time" and "off" are not it). */
     public static boolean asyncProfiler(String profilingMode) {
         return profilingMode != null && !profilingMode.startsWith("jfr") && !profilingMode.equals("off");
     }

@@ -221,10 +221,15 @@ public final class HtmlReport {
                 String file = "flame-diff-" + prefix + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
                 try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                     FlameOptions options = FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential");
-                    FlameRenderer.diff(diffGraph(base, options), diffGraph(g.getValue(), options), options, false, out);
+                    FlameSamples before = diffSamples(base, options);
+                    FlameSamples after = diffSamples(g.getValue(), options);
+                    FlameRenderer.diff(before.graph(FlameSamples.name(sources(base))), after.graph(FlameSamples.name(sources(g.getValue()))), options,
+                            false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
                             + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less; normalised by total samples;"
-                            + " every stack starts at the code its thread runs, so both kinds' frames line up)");
+                            + " every stack starts at the code its thread runs, so both kinds' frames line up: "
+                            + Svg.esc(share(before.alignedShare())) + " of " + Svg.esc(baseline) + "'s samples and " + Svg.esc(share(after.alignedShare()))
+                            + " of " + Svg.esc(g.getKey()) + "'s were aligned, the rest drawn whole)");
                 } catch (Exception e) {
                     deleteQuietly(dir.resolve(file));
                     links.add(Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline) + ": no differential graph (" + Svg.esc(String.valueOf(e.getMessage())) + ")");
@@ -234,8 +239,16 @@ public final class HtmlReport {
         return links;
     }
 
-    private static SampleGraph diffGraph(List<RecordingFacts> facts, FlameOptions options) {
-        return FlameSamples.of(facts, options, true, true, cpu -> cpu.diff).graph(FlameSamples.name(facts.stream().map(f -> f.source).toList()));
+    private static FlameSamples diffSamples(List<RecordingFacts> facts, FlameOptions options) {
+        return FlameSamples.of(facts, options, true, true, cpu -> cpu.diff);
+    }
+
+    private static List<RecordingSource> sources(List<RecordingFacts> facts) {
+        return facts.stream().map(f -> f.source).toList();
+    }
+
+    private static String share(double s) {
+        return Double.isNaN(s) ? "none" : Math.round(100 * s) + "%";
     }
 
     private static void deleteQuietly(Path p) {

@@ -18,21 +18,27 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
     public static final List<String> WORKLOADS = List.of("echo", "sleep", "rendezvous", "gameoflife", "pinning");
     public static final List<String> KINDS = List.of("platform", "virtual");
     /**
-     * Warm-up runs per thread kind when none are asked for: measured on 2 cores, virtual threads'
-     * runs of echo and sleep still got 10-14% faster run by run after one warm-up run (the
-     * scheduler's and continuations' code being compiled) and were steady after three; platform
-     * threads' were steady after one. The study's steady-state check says when they are not.
+     * Warm-up runs per workload and thread kind when none are asked for (workload-kind, else the
+     * kind's), from the study's steady-state check on 2 cores: after one warm-up run virtual threads'
+     * echo and sleep runs still got 9-14% faster run by run (the scheduler's and continuations' code
+     * being compiled) and were steady after three; platform threads' sleep runs were steady after
+     * one, their echo runs (a new thread and connection per request) in some studies still 6-9%
+     * faster per run after one, so two.
      */
-    public static final java.util.Map<String, Integer> DEFAULT_WARMUP = java.util.Map.of("platform", 1, "virtual", 3);
+    public static final java.util.Map<String, Integer> DEFAULT_WARMUP = java.util.Map.of("platform", 1, "virtual", 3, "echo-platform", 2);
 
-    /** The warm-up runs of a JVM on {@code kind}: as asked, else {@link #DEFAULT_WARMUP}. */
-    public int warmup(String kind) {
-        return warmup != null ? warmup : DEFAULT_WARMUP.get(kind);
+    /** The warm-up runs of a JVM running {@code workload} on {@code kind}: as asked, else {@link #DEFAULT_WARMUP}. */
+    public int warmup(String workload, String kind) {
+        return warmup != null ? warmup : DEFAULT_WARMUP.getOrDefault(workload + "-" + kind, DEFAULT_WARMUP.get(kind));
     }
 
-    /** "1 warm-up" or "1 (platform) / 3 (virtual) warm-up". */
+    /** "1 warm-up", or the defaults per workload and kind: "echo 2 (platform) / 3 (virtual), sleep 1 / 3 warm-up". */
     public String warmupText() {
-        return warmup != null ? warmup + " warm-up" : String.join(" / ", KINDS.stream().map(k -> warmup(k) + " (" + k + ")").toList()) + " warm-up";
+        if (warmup != null) {
+            return warmup + " warm-up";
+        }
+        return String.join(", ", workloads.stream().map(w -> w + " " + warmup(w, KINDS.get(0)) + " (" + KINDS.get(0) + ") / " + warmup(w, KINDS.get(1))
+                + " (" + KINDS.get(1) + ")").toList()) + " warm-up";
     }
 
     /** Runs of a profiled JVM after its warm-up: enough CPU samples for the flame graphs; its runs are not timed. */
@@ -100,7 +106,7 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
 
     List<String> args(String workload, String kind, int measuredRuns) {
         List<String> a = new ArrayList<>(List.of(workload, "--threads", kind, "--runs", Integer.toString(measuredRuns), "--warmup",
-                Integer.toString(warmup(kind))));
+                Integer.toString(warmup(workload, kind))));
         switch (workload) {
             case "echo" -> a.addAll(List.of("--n", Integer.toString(requests), "--c", Integer.toString(concurrency)));
             case "sleep" -> a.addAll(List.of("--tasks", Integer.toString(tasks)));

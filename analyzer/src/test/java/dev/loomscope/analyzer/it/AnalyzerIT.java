@@ -317,7 +317,7 @@ class AnalyzerIT {
         assertThat(none.exitCode()).isEqualTo(2);
         assertThat(none.stderr().strip()).isEqualTo("loomscope flame: " + noSamples.toAbsolutePath()
                 + ": no cpu samples (the recording has cpu 0, wall 0, alloc 0, lock 0; record them with the agent option"
-                + " profile=cpu (or JFR's jdk.ExecutionSample))");
+                + " profile=cpu (or JFR's jdk.ExecutionSample or jdk.CPUTimeSample))");
         assertThat(dir.resolve("x.html")).doesNotExist();
     }
 

@@ -103,24 +103,24 @@ class FlameEquivalenceIT {
         same(agentAllocLock, SampleKind.LOCK, "--split-kind");
     }
 
-    /** JDK 25's CPU-time sampler (engine=jfr-cpu): its samples are the CPU graph, drawn as async-profiler's converter draws them. */
+    /** JDK 25's CPU-time sampler (engine=jfr-cpu-time): its samples are the CPU graph, drawn as async-profiler's converter draws them. */
     @Test
     void jfrsCpuTimeSamplesAreTheCpuGraph() throws Exception {
         assumeTrue(Runtime.version().feature() >= 25 && System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux"),
                 "JFR's CPU-time sampler needs JDK 25+ on Linux");
-        Path cpuTime = agent("cpu,engine=jfr-cpu");
+        Path cpuTime = agent("cpu,engine=jfr-cpu-time");
         var events = jdk.jfr.consumer.RecordingFile.readAllEvents(cpuTime);
         assertThat(events).anyMatch(e -> e.getEventType().getName().equals("jdk.CPUTimeSample"))
                 .noneMatch(e -> e.getEventType().getName().equals("jdk.ExecutionSample"));
         assertThat(events.stream().filter(e -> e.getEventType().getName().equals("loomscope.RunInfo")).map(e -> e.getString("profilingMode")))
-                .containsExactly("jfr-cpu");
+                .containsExactly("jfr-cpu-time");
         same(cpuTime, SampleKind.CPU);
         same(cpuTime, SampleKind.CPU, "--split-kind");
     }
 
     @Test
     void differentialGraphsAreAsyncProfilersOwn() throws Exception {
-        ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", jdkOnly.toString(), agentCpuWall.toString(), "--collapsed");
+        ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", jdkOnly.toString(), agentCpuWall.toString(), "--collapsed", "--raw");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         FlameRenderer.diff(List.of(jdkOnly), List.of(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, out);
@@ -159,8 +159,8 @@ class FlameEquivalenceIT {
         Path virtual = profiled("virtual");
         for (boolean align : new boolean[] {false, true}) {
             List<String> args = new ArrayList<>(List.of("flame", "--diff", platform.toString(), virtual.toString(), "--collapsed"));
-            if (align) {
-                args.add("--align");
+            if (!align) {
+                args.add("--raw");
             }
             ChildJvm.Result r = Fixtures.cli(dir, args.toArray(String[]::new));
             assertThat(r.exitCode()).as(r.stderr()).isZero();

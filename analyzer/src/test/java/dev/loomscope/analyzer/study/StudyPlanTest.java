@@ -37,11 +37,11 @@ class StudyPlanTest {
     }
 
     @Test
-    void withoutAWarmupAskedForVirtualThreadsWarmUpLongerThanPlatformThreads() {
-        StudyPlan defaults = new StudyPlan(List.of("sleep"), 5, null, 1, 5000, 100, 10_000, List.of(), null, 300);
+    void withoutAWarmupAskedForEachWorkloadAndKindWarmsUpAsLongAsItNeeded() {
+        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), 5, null, 1, 5000, 100, 10_000, List.of(), null, 300);
         assertThat(defaults.jobs()).allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs()))
-                .contains("--warmup " + (j.kind().equals("virtual") ? 3 : 1)));
-        assertThat(defaults.warmupText()).isEqualTo("1 (platform) / 3 (virtual) warm-up");
+                .contains("--warmup " + (j.kind().equals("virtual") ? 3 : j.workload().equals("echo") ? 2 : 1)));
+        assertThat(defaults.warmupText()).isEqualTo("echo 2 (platform) / 3 (virtual), sleep 1 (platform) / 3 (virtual) warm-up");
         assertThat(plan(1, null).jobs()).allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--warmup 1"));
     }
 

@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param cstack   how native stacks are walked: vm (mixed mode: Java, native and kernel), fp, dwarf, lbr, no
  * @param file     the file async-profiler writes (in JFR format) when stopped
  * @param engine   the CPU engine tried first, falling back along {@link #CPU_ENGINES}; "jfr" or
- *                 "jfr-cpu": none of async-profiler's (the caller samples with JFR's execution
+ *                 "jfr-cpu-time": none of async-profiler's (the caller samples with JFR's execution
  *                 sampler or, JDK 25+, its CPU-time sampler)
  */
 public record ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file, String engine) {
@@ -26,7 +26,7 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
      */
     public static final List<String> CPU_ENGINES = List.of("cpu", "ctimer", "itimer");
     /** The engines that are JFR's own samplers, not async-profiler's. */
-    public static final List<String> JFR_ENGINES = List.of("jfr", "jfr-cpu");
+    public static final List<String> JFR_ENGINES = List.of("jfr", "jfr-cpu-time");
 
     /** Settings that try perf_events first. */
     public ProfilerSettings(List<String> kinds, Duration interval, String cstack, Path file) {
@@ -42,7 +42,7 @@ public record ProfilerSettings(List<String> kinds, Duration interval, String cst
             throw new IllegalArgumentException("cstack must be one of " + CSTACKS + ": " + cstack);
         }
         if (!CPU_ENGINES.contains(engine) && !JFR_ENGINES.contains(engine)) {
-            throw new IllegalArgumentException("engine must be one of " + CPU_ENGINES + ", jfr or jfr-cpu: " + engine);
+            throw new IllegalArgumentException("engine must be one of " + CPU_ENGINES + ", jfr or jfr-cpu-time: " + engine);
         }
         Objects.requireNonNull(interval);
         Objects.requireNonNull(file);
