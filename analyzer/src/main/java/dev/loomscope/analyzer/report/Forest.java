@@ -24,7 +24,7 @@ public final class Forest {
     private static final int WIDTH = LABEL + PLOT + RIGHT;
     private static final int ROW = 22;
     private static final int TOP = 26;
-    private static final int BOTTOM = 44;
+    private static final int BOTTOM = 58;
     /** The axis never spans more than this (a ratio of 0 or 1000 is drawn at the edge with an arrow). */
     private static final double MIN = 0.01;
     private static final double MAX = 100;
