@@ -39,7 +39,7 @@ public final class Main {
         WORKLOADS.put("echo", new Entry("HTTP echo server, thread per connection, under ab-style load (--n --c -k --client)", EchoWorkload::of));
         WORKLOADS.put("sleep", new Entry("10,000 tasks sleeping 200 ms (--tasks --sleep-ms --executor per-task|cached)", SleepWorkload::of));
         WORKLOADS.put("rendezvous", new Entry("two threads meet N times (--n: default per variant, 1-3 s a run; --variant --parallelism)", RendezvousWorkload::of));
-        WORKLOADS.put("gameoflife", new Entry("Game of Life as CSP (--padding --channel --thread-per-cell --generations)", GameOfLifeWorkload::of));
+        WORKLOADS.put("gameoflife", new Entry("Game of Life as CSP (--padding --channel --thread-per-cell --grouping --generations)", GameOfLifeWorkload::of));
         WORKLOADS.put("pinning", new Entry("what pins on this JDK, beside each fix (--case --tasks --block-ms)", PinningWorkload::of));
         WORKLOADS.put("continuation", new Entry("continuation freeze/thaw micro-benchmarks (--case --param-count --stack-depth)", ContinuationWorkload::of));
     }

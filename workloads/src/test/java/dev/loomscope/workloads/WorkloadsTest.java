@@ -157,6 +157,9 @@ class WorkloadsTest {
             for (boolean perCell : new boolean[] {true, false}) {
                 // run() throws when the CSP board differs from the sequential one
                 assertThat(new GameOfLifeWorkload(kind, 2, channel, perCell, 15).run().units()).isEqualTo(15);
+                if (!perCell) {
+                    assertThat(new GameOfLifeWorkload(kind, 2, channel, false, 15, "round-robin").run().units()).isEqualTo(15);
+                }
             }
         }
     }

@@ -13,20 +13,60 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Game of Life as communicating sequential processes: every cell is a process that, each
  * generation, sends its state to each neighbour over a channel, receives theirs, applies the rule
- * and sends its new state to the collector. Thread per cell, or thread per core (cells grouped, each
- * group thread sending for all its cells before receiving).
+ * and sends its new state to the collector. Thread per cell, or thread per core: cells grouped,
+ * each group's thread sending for all its cells before receiving, grouped as the talk ("Game of
+ * Loom") did ({@link #CONTIGUOUS}) or round-robin ({@link #ROUND_ROBIN}).
  */
 final class CspGameOfLife {
+    /**
+     * The talk's grouping: n-1 groups of contiguous cells (n = cores), the collector being the n-th
+     * thread. Most neighbours share a group, so most hand-offs stay within one thread.
+     */
+    static final String CONTIGUOUS = "contiguous";
+    /** n groups, cell i in group i mod n: a cell's left and right neighbours are in other groups, so most hand-offs cross threads. */
+    static final String ROUND_ROBIN = "round-robin";
+    static final List<String> GROUPINGS = List.of(CONTIGUOUS, ROUND_ROBIN);
+
     private final Board seed;
     private final ThreadKind kind;
     private final String channelType;
     private final boolean threadPerCell;
+    private final String grouping;
 
-    CspGameOfLife(Board seed, ThreadKind kind, String channelType, boolean threadPerCell) {
+    CspGameOfLife(Board seed, ThreadKind kind, String channelType, boolean threadPerCell, String grouping) {
         this.seed = seed;
         this.kind = kind;
         this.channelType = channelType;
         this.threadPerCell = threadPerCell;
+        this.grouping = grouping;
+        if (!GROUPINGS.contains(grouping)) {
+            throw new IllegalArgumentException("grouping: " + grouping);
+        }
+    }
+
+    /** The cells of each thread-per-core group, by cell index. */
+    static List<List<Integer>> groups(int cells, int cores, String grouping) {
+        List<List<Integer>> groups = new ArrayList<>();
+        if (grouping.equals(CONTIGUOUS)) {
+            int count = Math.max(1, Math.min(cores - 1, cells));
+            for (int t = 0; t < count; t++) {
+                List<Integer> g = new ArrayList<>();
+                for (int i = (int) ((long) cells * t / count); i < (int) ((long) cells * (t + 1) / count); i++) {
+                    g.add(i);
+                }
+                groups.add(g);
+            }
+        } else {
+            int count = Math.max(1, Math.min(cores, cells));
+            for (int t = 0; t < count; t++) {
+                List<Integer> g = new ArrayList<>();
+                for (int i = t; i < cells; i += count) {
+                    g.add(i);
+                }
+                groups.add(g);
+            }
+        }
+        return groups;
     }
 
     /** A cell's channels: to and from each neighbour, and to the collector. */
@@ -105,12 +145,9 @@ final class CspGameOfLife {
                     })));
                 }
             } else {
-                int groups = Math.min(Runtime.getRuntime().availableProcessors(), n);
-                for (int t = 0; t < groups; t++) {
-                    List<Cell> group = new ArrayList<>();
-                    for (int i = t; i < n; i += groups) {
-                        group.add(cells.get(i));
-                    }
+                List<List<Integer>> groups = groups(n, Runtime.getRuntime().availableProcessors(), grouping);
+                for (int t = 0; t < groups.size(); t++) {
+                    List<Cell> group = groups.get(t).stream().map(cells::get).toList();
                     game.threads.add(kind.start("cells-" + t, () -> game.guarded(() -> {
                         for (long g = 0; g < generations; g++) {
                             for (Cell c : group) {

@@ -41,6 +41,10 @@ public class GameOfLifeBenchmark {
     @Param({"BlockingQueue", "BlockingTransfer", "LockedSingleValue", "OneToOneParking"})
     public String channelType;
 
+    /** Thread per core: the talk's contiguous groups; -p grouping=round-robin for the other (thread per cell ignores it). */
+    @Param({"contiguous"})
+    public String grouping;
+
     private Board seed;
     private CspGameOfLife.Game game;
     private Board last;
@@ -50,7 +54,7 @@ public class GameOfLifeBenchmark {
     public void start() {
         seed = Board.seeded(padding);
         ThreadKind kind = useVirtualThreads ? ThreadKind.VIRTUAL : ThreadKind.PLATFORM;
-        game = new CspGameOfLife(seed, kind, channelType, threadPerCell).start(Long.MAX_VALUE);
+        game = new CspGameOfLife(seed, kind, channelType, threadPerCell, grouping).start(Long.MAX_VALUE);
     }
 
     @Benchmark

@@ -9,12 +9,12 @@ import java.util.Arrays;
 /**
  * Game of Life CSP (the virtual-thread showcase of the JEP 425 era, and the presentation's
  * perfnorm table): cells as processes exchanging liveness over channels of type BlockingQueue,
- * BlockingTransfer, LockedSingleValue or OneToOneParking; thread per cell or per core; padding
- * 5, 25, 100. One run = {@code generations} generations; the metric is frames per second. Each run
+ * BlockingTransfer, LockedSingleValue or OneToOneParking; thread per cell or per core (grouped as
+ * the talk did, contiguous, by default; or round-robin); padding 5, 25, 100. One run = {@code generations} generations; the metric is frames per second. Each run
  * is checked against the sequential Game of Life.
  *
  * <p>{@code java -jar loomscope-workloads.jar gameoflife --threads virtual|platform [--padding 25]
- * [--channel BlockingQueue] [--thread-per-cell true] [--generations 50]}
+ * [--channel BlockingQueue] [--thread-per-cell true] [--grouping contiguous|round-robin] [--generations 50]}
  */
 public final class GameOfLifeWorkload implements Workload {
     private final ThreadKind kind;
@@ -22,10 +22,16 @@ public final class GameOfLifeWorkload implements Workload {
     private final String channel;
     private final boolean threadPerCell;
     private final int generations;
+    private final String grouping;
     private final Board seed;
     private final Board expected;
 
     public GameOfLifeWorkload(ThreadKind kind, int padding, String channel, boolean threadPerCell, int generations) {
+        this(kind, padding, channel, threadPerCell, generations, CspGameOfLife.CONTIGUOUS);
+    }
+
+    public GameOfLifeWorkload(ThreadKind kind, int padding, String channel, boolean threadPerCell, int generations, String grouping) {
+        this.grouping = grouping;
         this.kind = kind;
         this.padding = padding;
         this.channel = channel;
@@ -45,7 +51,8 @@ public final class GameOfLifeWorkload implements Workload {
         String channel = a.oneOf("channel", "BlockingQueue", Channels.GAME_OF_LIFE_TYPES);
         String perCell = a.oneOf("thread-per-cell", "true", java.util.List.of("true", "false"));
         int generations = a.integer("generations", 50, 1, 1_000_000);
-        return new GameOfLifeWorkload(kind, padding, channel, perCell.equals("true"), generations);
+        String grouping = a.oneOf("grouping", CspGameOfLife.CONTIGUOUS, CspGameOfLife.GROUPINGS);
+        return new GameOfLifeWorkload(kind, padding, channel, perCell.equals("true"), generations, grouping);
     }
 
     @Override
@@ -61,12 +68,12 @@ public final class GameOfLifeWorkload implements Workload {
     @Override
     public String params() {
         return "padding=" + padding + " cells=" + seed.cells() + " channelType=" + channel + " threadPerCell=" + threadPerCell
-                + " generations=" + generations;
+                + (threadPerCell ? "" : " grouping=" + grouping) + " generations=" + generations;
     }
 
     @Override
     public Run run() throws Exception {
-        Board result = new CspGameOfLife(seed, kind, channel, threadPerCell).run(generations);
+        Board result = new CspGameOfLife(seed, kind, channel, threadPerCell, grouping).run(generations);
         if (!Arrays.equals(result.alive, expected.alive)) {
             throw new IllegalStateException("the CSP board differs from the sequential Game of Life after " + generations + " generations");
         }
