@@ -78,6 +78,10 @@ public final class Main {
             int warmup = a.integer("warmup", 1, 0, 100_000);
             boolean paced = a.flag("paced");
             String results = a.string("results", null);
+            java.nio.file.Path parent = results == null ? null : java.nio.file.Path.of(results).toAbsolutePath().getParent();
+            if (results != null && (parent == null || !java.nio.file.Files.isDirectory(parent))) {
+                throw new BadArgumentException("--results " + results + ": there is no directory " + parent + " to write it in");
+            }
             try (Workload w = entry.factory().create(a)) {
                 a.rejectUnknown(name);
                 if (!Relaunch.has(w.jvmProperties())) {

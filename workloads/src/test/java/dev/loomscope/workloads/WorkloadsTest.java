@@ -242,6 +242,7 @@ class WorkloadsTest {
 
     @Test
     void badParametersAreOneLineAndExitTwo() {
+        assertThat(Main.run(new String[] {"sleep", "--threads", "virtual", "--results", "/nonexistent/dir/r.csv"})).isEqualTo(2);
         assertThat(Main.run(new String[] {"sleep", "--threads", "green"})).isEqualTo(2);
         assertThat(Main.run(new String[] {"nope"})).isEqualTo(2);
         assertThatThrownBy(() -> args("--n", "x").integer("n", 1, 0, 10)).isInstanceOf(BadArgumentException.class)
