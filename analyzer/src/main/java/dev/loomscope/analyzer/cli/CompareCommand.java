@@ -9,7 +9,6 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.report.Forest;
-import dev.loomscope.analyzer.report.HtmlReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,8 +75,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<MetricResult> results = compare.run(grouped, spec.commandLine());
         if (out.svg()) {
             // the forest plot of the verdicts, as the report's first chart
-            String[] terms = HtmlReport.terms(List.of(new HtmlReport.Part(null, grouped, results)));
-            out.write(Forest.standalone(Forest.svg(Forest.rows(java.util.Collections.singletonList(null), List.of(results)), terms[0], terms[1])), spec.commandLine().getOut());
+            out.write(Forest.standalone(Forest.of(java.util.Collections.singletonList(null), List.of(results))), spec.commandLine().getOut());
             return Errors.OK;
         }
         List<Table> tables = new ArrayList<>();

@@ -58,8 +58,7 @@ public final class Comparer {
     static String why(Metric m) {
         return switch (m.level()) {
             case RUN -> "needs loomscope.WorkloadRun events: record a loomscope workload";
-            case RUN_OR_RECORDING -> "the events it is made of were not recorded";
-            case RECORDING -> "the events it is made of were not recorded";
+            case RUN_OR_RECORDING, RECORDING -> "the events it is made of were not recorded";
             case EVENT -> "no such events were recorded";
         };
     }

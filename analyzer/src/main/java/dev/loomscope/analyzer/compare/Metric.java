@@ -78,6 +78,16 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return r.millis() / 1e3;
     }
 
+    /** The heap used after GC in effect during the run: the level the last collection before it left, and each one's inside it. */
+    private static Samples heapAfterGc(RecordingFacts f, WorkloadRun r) {
+        return f.heap.afterUsedInTime.levelsBetween(r.startNanos(), r.endNanos());
+    }
+
+    /** A quantile of byte counts in MiB (1: the max); null when there are none. */
+    private static Double mib(Samples bytes, double q) {
+        return bytes.count() == 0 ? null : (q == 1 ? bytes.max() : bytes.quantile(q)) / (1 << 20);
+    }
+
     /** Whether pins could have been recorded: some were, or the agent recorded (it enables jdk.VirtualThreadPinned). */
     private static boolean pinsRecorded(RecordingFacts f) {
         return f.summary.count("jdk.VirtualThreadPinned") > 0 || f.summary.threadKind != null;
@@ -92,15 +102,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(), f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().sum()),
             perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(), f -> f.gc.pauses().count() == 0 ? null : (double) f.gc.pauses().count()),
             perRecording("gc pause p99", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.99)),
-            // per run: the heap used after GC in effect during the run (the last collection's before it, and each one's inside it)
-            perRunOrRecording("heap used median", "MiB", true, (f, r) -> {
-                Samples s = f.heap.afterUsedInTime.levelsBetween(r.startNanos(), r.endNanos());
-                return s.count() == 0 ? null : s.quantile(0.5) / (1 << 20);
-            }, f -> f.heap.afterUsed.count() == 0 ? null : f.heap.afterUsed.quantile(0.5) / (1 << 20)),
-            perRunOrRecording("heap used max", "MiB", true, (f, r) -> {
-                Samples s = f.heap.afterUsedInTime.levelsBetween(r.startNanos(), r.endNanos());
-                return s.count() == 0 ? null : s.max() / (1 << 20);
-            }, f -> f.heap.afterUsed.count() == 0 ? null : f.heap.afterUsed.max() / (1 << 20)),
+            perRunOrRecording("heap used median", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 0.5), f -> mib(f.heap.afterUsed, 0.5)),
+            perRunOrRecording("heap used max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed, 1)),
             perRunOrRecording("context switches per unit", "#/unit", true,
                     (f, r) -> r.contextSwitches() == null || r.units() == 0 ? null : r.contextSwitches() / (double) r.units(), f -> {
                         Double u = units(f);

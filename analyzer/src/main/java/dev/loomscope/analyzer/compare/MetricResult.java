@@ -36,7 +36,7 @@ public record MetricResult(Metric metric, String xLabel, Map<String, double[][]>
 
     /**
      * Why {@code group} was not steady over its runs, e.g. {@code still warming up: throughput +6.1%
-     * per run (p=0.020)}: warming up when the metric got better run by run, drifting when it got
+     * per run (p=0.020)} (p as the verdict writes it): warming up when the metric got better run by run, drifting when it got
      * worse; null when steady or not known (values not per run, fewer than 3).
      */
     public String notSteady(String group) {
@@ -50,8 +50,7 @@ public record MetricResult(Metric metric, String xLabel, Map<String, double[][]>
             return null;
         }
         boolean improving = (perRun < 0) == metric.lowerIsBetter();
-        double p = t.fit().slopePValue();
-        return String.format(Locale.ROOT, "%s %s %+.1f%% per run (p=%s)", improving ? "still warming up:" : "drifting:", metric.name(), 100 * perRun,
-                p < 0.001 ? "<0.001" : String.format(Locale.ROOT, "%.3f", p));
+        return String.format(Locale.ROOT, "%s %s %+.1f%% per run (%s)", improving ? "still warming up:" : "drifting:", metric.name(), 100 * perRun,
+                Comparer.p(t.fit().slopePValue()));
     }
 }

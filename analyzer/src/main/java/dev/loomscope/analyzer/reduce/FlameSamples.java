@@ -99,15 +99,12 @@ public final class FlameSamples {
         String state = "";
         long samples = 1;
         String threadField = "eventThread";
-        if (execution && e.type().equals("jdk.CPUTimeSample")) {
-            state = CPU_TIME;
-            executionByState.merge(state, 1L, Long::sum);
-            threadField = "eventThread";
-        } else if (execution) {
-            state = e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
+        if (execution) {
+            boolean cpuTime = e.type().equals("jdk.CPUTimeSample"); // JFR's CPU-time samples: no state, the thread in eventThread
+            state = cpuTime ? CPU_TIME : e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
             executionByState.merge(state, 1L, Long::sum);
             samples = e.type().equals("profiler.WallClockSample") && e.hasField("samples") ? e.longValue("samples") : 1;
-            threadField = "sampledThread";
+            threadField = cpuTime ? "eventThread" : "sampledThread";
         } else if (ALLOCATION.contains(e.type())) {
             alloc++;
         } else {
@@ -248,10 +245,6 @@ public final class FlameSamples {
     }
 
     /**
-     * The graph of the kind asked for; bad input naming {@code what} and what the recordings have
-     * when they have no such samples.
-     */
-    /**
      * The share of the graph's samples whose stack starts at its thread's own code (cut at a thread
      * entry); the rest (carrier threads between tasks, the JVM's own threads, stacks too deep to
      * reach their root) are drawn whole. NaN when not aligned or empty.
@@ -278,6 +271,10 @@ public final class FlameSamples {
         };
     }
 
+    /**
+     * The graph of the kind asked for; bad input naming {@code what} and what the recordings have
+     * when they have no such samples.
+     */
     public SampleGraph graph(String what) {
         long profilerCpu = executionByState.getOrDefault("STATE_DEFAULT", 0L);
         long cpuTime = executionByState.getOrDefault(CPU_TIME, 0L);

@@ -50,7 +50,7 @@ public final class Forest {
     }
 
     /** The rows of the headline metrics of each named part ({@code name} null when alone), group against baseline. */
-    public static List<Row> rows(List<String> names, List<List<MetricResult>> parts) {
+    static List<Row> rows(List<String> names, List<List<MetricResult>> parts) {
         List<Row> rows = new ArrayList<>();
         for (int p = 0; p < parts.size(); p++) {
             String name = names.get(p);
@@ -83,8 +83,25 @@ public final class Forest {
         return rows;
     }
 
+    /**
+     * The chart of the headline verdicts of each named part ({@code names}: null when alone), the
+     * ratio's terms on the axis being the first compared group and its baseline.
+     */
+    public static String of(List<String> names, List<List<MetricResult>> parts) {
+        String group = "group";
+        String baseline = "baseline";
+        for (MetricResult r : parts.stream().flatMap(List::stream).toList()) {
+            if (!r.comparisons().isEmpty()) {
+                group = r.comparisons().keySet().iterator().next();
+                baseline = r.baseline();
+                break;
+            }
+        }
+        return svg(rows(names, parts), group, baseline);
+    }
+
     /** The chart; {@code group} and {@code baseline} name the ratio's terms on the axis. */
-    public static String svg(List<Row> rows, String group, String baseline) {
+    static String svg(List<Row> rows, String group, String baseline) {
         double lo = 1;
         double hi = 1;
         for (Row r : rows) {

@@ -77,8 +77,7 @@ public final class HtmlReport {
             }
             // the answer first: every verdict in one chart, then what was measured beside it, the verdict lines one click away
             h.append("<section id='verdicts'>\n");
-            String[] terms = terms(parts);
-            h.append(Forest.svg(Forest.rows(parts.stream().map(Part::name).toList(), parts.stream().map(Part::results).toList()), terms[0], terms[1]));
+            h.append(Forest.of(parts.stream().map(Part::name).toList(), parts.stream().map(Part::results).toList()));
             if (!extras.measured().isEmpty()) {
                 h.append("<ul class='verdicts measured'>\n");
                 extras.measured().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
@@ -173,18 +172,6 @@ public final class HtmlReport {
         section(h, id + "ctxsw", title + "Context switches", ContextSwitchView.of(all).subList(0, 1));
     }
 
-    /** The ratio's terms for the forest plot's axis: the first compared group and the baseline. */
-    public static String[] terms(List<Part> parts) {
-        for (Part p : parts) {
-            for (MetricResult r : p.results()) {
-                for (String g : r.comparisons().keySet()) {
-                    return new String[] {g, r.baseline()};
-                }
-            }
-        }
-        return new String[] {"group", "baseline"};
-    }
-
     private static String baselineOf(Map<String, List<RecordingFacts>> groups) {
         return groups.containsKey("platform") ? "platform" : groups.keySet().iterator().next();
     }
@@ -200,7 +187,7 @@ public final class HtmlReport {
         List<String> links = new ArrayList<>();
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             String file = "flame-" + prefix + safe(g.getKey()) + ".html";
-            List<RecordingSource> inputs = g.getValue().stream().map(f -> f.source).toList();
+            List<RecordingSource> inputs = sources(g.getValue());
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                 FlameOptions options = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withTitle(g.getKey() + ": CPU flame graph");
                 SampleGraph graph = FlameSamples.of(g.getValue(), options, false, false, cpu -> cpu.split).graph(FlameSamples.name(inputs));

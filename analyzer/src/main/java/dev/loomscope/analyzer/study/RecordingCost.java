@@ -16,7 +16,7 @@ import java.util.Map;
 public final class RecordingCost {
     private RecordingCost() {}
 
-    /** Per thread kind, recorded over unrecorded; null when no kind has runs in both. */
+    /** Per thread kind, recorded over unrecorded; empty when no kind has runs in both. */
     public static Map<String, Comparison> of(Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control) {
         Map<String, Comparison> out = new java.util.LinkedHashMap<>();
         for (String kind : recorded.keySet()) {
