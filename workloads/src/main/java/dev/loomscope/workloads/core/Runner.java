@@ -4,7 +4,6 @@ import dev.loomscope.probes.ContextSwitchCounter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -133,13 +132,9 @@ public final class Runner {
         e.p99LatencyMs = r.p99LatencyMs();
         e.commit();
         if (csv != null) {
-            try {
-                csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d%n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
-                        epochNanos, nanos, r.p50LatencyMs(), r.p99LatencyMs(), e.voluntaryContextSwitches, e.involuntaryContextSwitches));
-                csv.flush();
-            } catch (IOException io) {
-                throw new UncheckedIOException(io);
-            }
+            csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d\n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
+                    epochNanos, nanos, r.p50LatencyMs(), r.p99LatencyMs(), e.voluntaryContextSwitches, e.involuntaryContextSwitches));
+            csv.flush();
         }
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %s %s %d/%d: %.1f ms, %.0f %s/s",
                 name, w.threadKind(), warmup ? "warm-up" : "run", index + 1, of, nanos / 1e6,
