@@ -1,24 +1,43 @@
 package dev.loomscope.analyzer.cli;
 
+import dev.loomscope.analyzer.fleet.FleetImport;
+import dev.loomscope.analyzer.fleet.ParquetTables;
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Parameters;
 
 /** The recordings a command reads: files, globs, directories, JFR repositories. */
 public final class InputArgs {
     @Parameters(arity = "1..*", paramLabel = "RECORDING",
-            description = "a .jfr file, a glob (runs/*.jfr), a directory of recordings, or a JFR repository directory")
+            description = "a .jfr file, a glob (runs/*.jfr), a directory of recordings, a JFR repository directory, or an export's directory (compare, report)")
     List<String> inputs;
 
     public List<RecordingSource> sources() {
         return Inputs.resolve(inputs);
     }
 
-    /** Reads and reduces every input, files in parallel. */
+    /** Reads and reduces every input, files in parallel; an export's directory is read from its tables. */
     public List<RecordingFacts> facts() {
-        return Analysis.of(sources());
+        return facts(false);
+    }
+
+    /**
+     * As {@link #facts()}, with each recording's CPU samples for a report's flame graphs aggregated
+     * in the same pass when {@code flames}.
+     */
+    public List<RecordingFacts> facts(boolean flames) {
+        List<String> recordings = inputs.stream().filter(i -> !ParquetTables.isExport(Path.of(i))).toList();
+        List<RecordingFacts> out = new ArrayList<>();
+        if (!recordings.isEmpty()) {
+            List<RecordingSource> sources = Inputs.resolve(recordings);
+            out.addAll(flames ? Analysis.withFlames(sources) : Analysis.of(sources));
+        }
+        inputs.stream().filter(i -> ParquetTables.isExport(Path.of(i))).forEach(i -> out.addAll(FleetImport.read(Path.of(i), flames)));
+        return out;
     }
 }

@@ -2,7 +2,6 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.MetricResult;
-import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.report.HtmlReport;
 import java.nio.file.Path;
@@ -37,7 +36,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<RecordingFacts> facts = Analysis.withFlames(in.sources()); // one pass per file: figures and flame graphs
+        List<RecordingFacts> facts = in.facts(true); // one pass per file: figures and flame graphs
         Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
         List<MetricResult> results = compare.run(grouped, spec.commandLine());
         Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE);

@@ -13,7 +13,8 @@ import java.util.function.Function;
  * A quantity compared across thread kinds: where its values come from (one per workload run, per
  * recording, or per event), its unit, and whether lower is better. Defined as data.
  */
-public record Metric(String name, String unit, boolean lowerIsBetter, Level level, Function<RecordingFacts, List<Value>> extract) {
+public record Metric(String name, String unit, boolean lowerIsBetter, Level level, Function<RecordingFacts, List<Value>> extract,
+        BiFunction<RecordingFacts, WorkloadRun, Double> inRun, Function<RecordingFacts, Double> whole) {
 
     /** Where a metric's values come from. */
     public enum Level {
@@ -29,7 +30,31 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     public record Value(double x, double value, double units, long startMillis) {}
 
     private static Metric perRun(String name, String unit, boolean lower, Function<WorkloadRun, Double> f) {
-        return new Metric(name, unit, lower, Level.RUN, facts -> runValues(facts, (x, r) -> f.apply(r)));
+        BiFunction<RecordingFacts, WorkloadRun, Double> inRun = (x, r) -> f.apply(r);
+        return new Metric(name, unit, lower, Level.RUN, facts -> runValues(facts, inRun), inRun, null);
+    }
+
+    private static Metric perEvent(String name, String unit, Function<RecordingFacts, Samples> events) {
+        return new Metric(name, unit, true, Level.EVENT, f -> {
+            List<Value> out = new ArrayList<>();
+            double[] v = events.apply(f).toArray();
+            for (int i = 0; i < v.length; i++) {
+                out.add(new Value(i, v[i], Double.NaN, 0));
+            }
+            return out;
+        }, null, null);
+    }
+
+    /** This metric's value for one run (warm-up or measured), null when it has none or is not a per-run metric. */
+    public Double valueInRun(RecordingFacts facts, WorkloadRun run) {
+        Double v = inRun == null ? null : inRun.apply(facts, run);
+        return v == null || v.isNaN() ? null : v;
+    }
+
+    /** This metric's value for the whole recording, null when it has none or is not a per-recording metric. */
+    public Double valueOfRecording(RecordingFacts facts) {
+        Double v = whole == null ? null : whole.apply(facts);
+        return v == null || v.isNaN() ? null : v;
     }
 
     private static List<Value> runValues(RecordingFacts facts, BiFunction<RecordingFacts, WorkloadRun, Double> f) {
@@ -44,7 +69,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     }
 
     private static Metric perRecording(String name, String unit, boolean lower, Function<RecordingFacts, Double> f) {
-        return new Metric(name, unit, lower, Level.RECORDING, facts -> recordingValue(facts, f));
+        return new Metric(name, unit, lower, Level.RECORDING, facts -> recordingValue(facts, f), null, f);
     }
 
     private static List<Value> recordingValue(RecordingFacts facts, Function<RecordingFacts, Double> f) {
@@ -62,7 +87,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     private static Metric perRunOrRecording(String name, String unit, boolean lower, BiFunction<RecordingFacts, WorkloadRun, Double> inRun,
             Function<RecordingFacts, Double> whole) {
         return new Metric(name, unit, lower, Level.RUN_OR_RECORDING,
-                facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun));
+                facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun), inRun, whole);
     }
 
     private static Double units(RecordingFacts f) {
@@ -119,25 +144,28 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> f.heap.allocationSamples() == 0 || r.millis() <= 0 ? null
                     : in(f.heap.allocatedInTime, r).sum() / seconds(r) / (1 << 20),
                     f -> f.heap.allocationSamples() == 0 ? null : f.perSecond(f.heap.allocatedBytes()) / (1 << 20)),
-            new Metric("pinned duration", "ms", true, Level.EVENT, f -> {
-                List<Value> out = new ArrayList<>();
-                double[] v = f.pinning.all().toArray();
-                for (int i = 0; i < v.length; i++) {
-                    out.add(new Value(i, v[i], Double.NaN, 0));
-                }
-                return out;
-            }),
-            new Metric("gc pause", "ms", true, Level.EVENT, f -> {
-                List<Value> out = new ArrayList<>();
-                double[] v = f.gc.pauses().toArray();
-                for (int i = 0; i < v.length; i++) {
-                    out.add(new Value(i, v[i], Double.NaN, 0));
-                }
-                return out;
-            }));
+            perEvent("pinned duration", "ms", f -> f.pinning.all()),
+            perEvent("gc pause", "ms", f -> f.gc.pauses()));
 
     public static Metric named(String name) {
         return ALL.stream().filter(m -> m.name.equals(name)).findFirst().orElse(null);
+    }
+
+    /**
+     * The metric's column in an export's tables: its name in snake case with the unit where the
+     * name does not say it ({@code run_time_ms}, {@code throughput_per_s}, {@code cpu_load_pct}).
+     */
+    public String column() {
+        String base = name.replace(' ', '_');
+        String suffix = switch (unit) {
+            case "ms" -> "_ms";
+            case "MiB" -> "_mib";
+            case "MiB/s" -> "_mib_per_s";
+            case "units/s" -> "_per_s";
+            case "%" -> "_pct";
+            default -> ""; // collections, threads, #/unit, /s: the name says it
+        };
+        return base + suffix;
     }
 
     public static List<String> names() {

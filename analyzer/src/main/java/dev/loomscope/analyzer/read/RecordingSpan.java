@@ -13,6 +13,14 @@ public final class RecordingSpan {
     private long startNanos = Long.MAX_VALUE;
     private long endNanos = Long.MIN_VALUE;
 
+    /** The span from {@code startNanos} to {@code endNanos} (epoch nanoseconds), as a recording's chunks gave it. */
+    public static RecordingSpan of(long startNanos, long endNanos) {
+        RecordingSpan s = new RecordingSpan();
+        s.startNanos = startNanos;
+        s.endNanos = endNanos;
+        return s;
+    }
+
     void addChunk(long chunkStartNanos, long chunkDurationNanos) {
         startNanos = Math.min(startNanos, chunkStartNanos);
         endNanos = Math.max(endNanos, chunkStartNanos + Math.max(0, chunkDurationNanos));

@@ -26,7 +26,8 @@ public final class FlameSamples {
     static final String VIRTUAL_ROOT = "virtual (on carrier)";
     static final String PLATFORM_ROOT = "platform";
 
-    private static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample");
+    /** The execution sample types: CPU (async-profiler's, JFR's CPU-time and execution samplers) and wall clock. */
+    public static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample");
     /** JFR's CPU-time samples (JDK 25), under the state async-profiler's reader gives them (they have none of their own). */
     static final String CPU_TIME = dev.loomscope.flamegraphs.render.SampleInventory.CPU_TIME;
     private static final Set<String> ALLOCATION = Set.of("jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample");
@@ -100,11 +101,10 @@ public final class FlameSamples {
         long samples = 1;
         String threadField = "eventThread";
         if (execution) {
-            boolean cpuTime = e.type().equals("jdk.CPUTimeSample"); // JFR's CPU-time samples: no state, the thread in eventThread
-            state = cpuTime ? CPU_TIME : e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
+            state = executionState(e);
             executionByState.merge(state, 1L, Long::sum);
-            samples = e.type().equals("profiler.WallClockSample") && e.hasField("samples") ? e.longValue("samples") : 1;
-            threadField = cpuTime ? "eventThread" : "sampledThread";
+            samples = weight(e);
+            threadField = e.type().equals("jdk.CPUTimeSample") ? "eventThread" : "sampledThread"; // JFR's CPU-time samples: the thread in eventThread
         } else if (ALLOCATION.contains(e.type())) {
             alloc++;
         } else {
@@ -122,9 +122,33 @@ public final class FlameSamples {
             stack = draw(frames, e.nativeFramesAreC());
             drawn.put(frames, stack);
         }
+        String thread = null;
+        if (options.threads()) {
+            long tid = e.threadId(threadField);
+            String name = e.threadDisplayName(threadField);
+            thread = name == null ? "[tid=" + tid + "]" : name.startsWith("[tid=") ? name : "[" + name + " tid=" + tid + "]";
+        }
         String classSymbol = execution ? null : e.classSymbol(e.type().startsWith("jdk.ObjectAllocation") ? "objectClass"
                 : e.type().equals("jdk.ThreadPark") ? "parkedClass" : "monitorClass");
-        int extra = (options.splitKind() ? 1 : 0) + (options.threads() ? 1 : 0) + (classSymbol != null ? 1 : 0);
+        // as async-profiler's converter: an allocation outside a TLAB (no TLAB size) in kernel colour, the others inlined
+        boolean outside = e.type().equals("jdk.ObjectAllocationOutsideTLAB") || e.type().equals("jdk.ObjectAllocationSample");
+        addDrawn(state, stack, thread, classSymbol, outside ? SampleGraph.KERNEL : SampleGraph.INLINED, samples);
+    }
+
+    /**
+     * Execution samples of one stack, aggregated elsewhere (an export's samples table): {@code events}
+     * sample events standing for {@code samples} samples, in thread state {@code state}; frames top
+     * first, null when the events had no stack trace.
+     */
+    public void addStack(String state, List<FastEvent.RawFrame> frames, boolean nativeIsC, long events, long samples) {
+        executionByState.merge(state, events, Long::sum);
+        if (frames != null) {
+            addDrawn(state, draw(frames, nativeIsC), null, null, (byte) 0, samples);
+        }
+    }
+
+    private void addDrawn(String state, DrawnStack stack, String thread, String classSymbol, byte classType, long samples) {
+        int extra = (options.splitKind() ? 1 : 0) + (thread != null ? 1 : 0) + (classSymbol != null ? 1 : 0);
         String[] names = new String[stack.names().length + extra];
         byte[] types = new byte[names.length];
         int k = 0;
@@ -133,10 +157,8 @@ public final class FlameSamples {
             names[k] = virtual ? VIRTUAL_ROOT : PLATFORM_ROOT;
             types[k++] = SampleGraph.NATIVE;
         }
-        if (options.threads()) {
-            long tid = e.threadId(threadField);
-            String name = e.threadDisplayName(threadField);
-            names[k] = name == null ? "[tid=" + tid + "]" : name.startsWith("[tid=") ? name : "[" + name + " tid=" + tid + "]";
+        if (thread != null) {
+            names[k] = thread;
             types[k++] = SampleGraph.NATIVE;
         }
         System.arraycopy(stack.names(), 0, names, k, stack.names().length);
@@ -144,9 +166,7 @@ public final class FlameSamples {
         k += stack.names().length;
         if (classSymbol != null) {
             names[k] = FlameRenderer.className(classSymbol);
-            // as async-profiler's converter: an allocation outside a TLAB (no TLAB size) in kernel colour, the others inlined
-            boolean outside = e.type().equals("jdk.ObjectAllocationOutsideTLAB") || e.type().equals("jdk.ObjectAllocationSample");
-            types[k] = outside ? SampleGraph.KERNEL : SampleGraph.INLINED;
+            types[k] = classType;
         }
         byState.computeIfAbsent(state, s -> new SampleGraph()).add(names, types, samples, virtual);
         if (aligned) {
@@ -154,6 +174,19 @@ public final class FlameSamples {
             a[0] += stack.cut() ? samples : 0;
             a[1] += samples;
         }
+    }
+
+    /** An execution sample's thread state: JFR's CPU-time samples have none and get {@link #CPU_TIME}. */
+    public static String executionState(FastEvent e) {
+        if (e.type().equals("jdk.CPUTimeSample")) {
+            return CPU_TIME;
+        }
+        return e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
+    }
+
+    /** The samples an execution sample event stands for: async-profiler's wall-clock events can stand for several. */
+    public static long weight(FastEvent e) {
+        return e.type().equals("profiler.WallClockSample") && e.hasField("samples") ? e.longValue("samples") : 1;
     }
 
     /** A stack's frames as drawn, root first: names and async-profiler's frame types, and whether a virtual thread ran it. */
@@ -220,7 +253,7 @@ public final class FlameSamples {
     }
 
     /** A virtual thread's frames sit above the continuation entry, on a carrier or not. */
-    static boolean isVirtual(List<FastEvent.RawFrame> frames) {
+    public static boolean isVirtual(List<FastEvent.RawFrame> frames) {
         for (FastEvent.RawFrame f : frames) {
             if (f.internalClassName().equals("jdk/internal/vm/Continuation") && f.methodName().startsWith("enter")
                     || f.internalClassName().equals("java/lang/VirtualThread") && f.methodName().equals("run")) {

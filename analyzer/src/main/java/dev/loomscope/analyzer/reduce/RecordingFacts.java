@@ -35,14 +35,36 @@ public final class RecordingFacts {
     /** Every reducer by the event types it wants; those that want every event under null. */
     private final Map<String, List<Reducer>> byType;
 
-    private RecordingFacts(RecordingSource source) {
-        this(source, false);
+    /**
+     * What else sees the events of the pass (an export's rows): the events of its types as any
+     * reducer sees them, and the sample events of {@link #sampleTypes} as the reader gives them.
+     */
+    public interface Capture extends Reducer {
+        Set<String> sampleTypes();
+
+        void sample(FastEvent e);
     }
 
-    private RecordingFacts(RecordingSource source, boolean flames) {
+    private RecordingFacts(RecordingSource source) {
+        this(source, false, null);
+    }
+
+    private RecordingFacts(RecordingSource source, boolean flames, Capture capture) {
         this.source = source;
         this.flames = flames ? new FlameSamples.Cpu() : null;
-        this.byType = index(List.of(summary, pinning, gc, heap, ctxsw, runs, settings, scheduler));
+        List<Reducer> reducers = new ArrayList<>(List.of(summary, pinning, gc, heap, ctxsw, runs, settings, scheduler));
+        if (capture != null) {
+            reducers.add(capture);
+        }
+        this.byType = index(reducers);
+    }
+
+    /**
+     * Facts made from somewhere else than one pass over a recording (an export's tables): the
+     * reducers are fed by the caller, through {@link #dispatch(JfrEvent)}.
+     */
+    public static RecordingFacts empty(RecordingSource source, boolean flames) {
+        return new RecordingFacts(source, flames, null);
     }
 
     private static Map<String, List<Reducer>> index(List<Reducer> reducers) {
@@ -71,13 +93,25 @@ public final class RecordingFacts {
      * in the same pass when {@code flames} (for formats before JDK 14's they are read when drawn).
      */
     public static RecordingFacts of(RecordingSource source, boolean flames) {
-        RecordingFacts f = new RecordingFacts(source, flames);
+        return of(source, flames, null);
+    }
+
+    /** As {@link #of(RecordingSource, boolean)}, with {@code capture} (if not null) seeing the events it wants in the same pass. */
+    public static RecordingFacts of(RecordingSource source, boolean flames, Capture capture) {
+        RecordingFacts f = new RecordingFacts(source, flames, capture);
         // the summary counts from the event headers and reads only its own types' fields; the others reduce as usual
-        Map<String, List<Reducer>> byType = index(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs, f.settings, f.scheduler));
+        List<Reducer> reducers = new ArrayList<>(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs, f.settings, f.scheduler));
+        if (capture != null) {
+            reducers.add(capture);
+        }
+        Map<String, List<Reducer>> byType = index(reducers);
         Set<String> wanted = new HashSet<>(byType.keySet());
         wanted.addAll(SummaryReducer.DECODED);
         if (f.flames != null) {
             wanted.addAll(f.flames.eventTypes());
+        }
+        if (capture != null) {
+            wanted.addAll(capture.sampleTypes());
         }
         try {
             f.summary.span(readEach(source, wanted, f.warnings::add, (e, span) -> {
@@ -86,6 +120,9 @@ public final class RecordingFacts {
                 }
                 if (f.flames != null && f.flames.eventTypes().contains(e.type())) {
                     f.guard("FlameSamples", () -> f.flames.add(e, span));
+                }
+                if (capture != null && capture.sampleTypes().contains(e.type())) {
+                    f.guard(capture, () -> capture.sample(e));
                 }
                 f.dispatch(byType, e);
             }, counts -> {
@@ -96,9 +133,9 @@ public final class RecordingFacts {
             }));
             return f;
         } catch (ParserRejectedException e) {
-            return viaJdk(source); // a format only JMC's parser reads: viaJdk hands it on
+            return viaJdk(source, capture); // a format only JMC's parser reads: viaJdk hands it on
         } catch (FastReader.UnsupportedException e) {
-            RecordingFacts slow = viaJdk(source);
+            RecordingFacts slow = viaJdk(source, capture);
             slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (" + e.getMessage() + ", a format before JDK 14's)");
             return slow;
         }
@@ -130,12 +167,16 @@ public final class RecordingFacts {
      * reader of format 1.x); a format it does not read (0.x) goes to JMC's, with a warning.
      */
     public static RecordingFacts viaJdk(RecordingSource source) {
-        RecordingFacts f = new RecordingFacts(source);
+        return viaJdk(source, null);
+    }
+
+    private static RecordingFacts viaJdk(RecordingSource source, Capture capture) {
+        RecordingFacts f = new RecordingFacts(source, false, capture);
         try {
             f.summary.span(RecordingReader.read(source, (RecordedEvent recorded) -> f.add(new JdkEvent(recorded)), f.warnings::add));
             return f;
         } catch (ParserRejectedException rejected) {
-            RecordingFacts viaJmc = new RecordingFacts(source);
+            RecordingFacts viaJmc = new RecordingFacts(source, false, capture);
             try {
                 JmcReader.read(source, viaJmc::add);
             } catch (BadInputException jmcToo) {
@@ -168,6 +209,13 @@ public final class RecordingFacts {
     /** Hands one event to the reducers that want it. */
     private void add(JfrEvent e) {
         dispatch(byType, e);
+    }
+
+    /** Hands one event to the reducers that want its type, not the summary (facts made by {@link #empty}). */
+    public void dispatch(JfrEvent e) {
+        for (Reducer r : byType.getOrDefault(e.type(), List.of())) {
+            reduce(r, e);
+        }
     }
 
     private void dispatch(Map<String, List<Reducer>> index, JfrEvent e) {

@@ -25,6 +25,16 @@ public final class SettingsReducer implements Reducer {
         }
     }
 
+    /** Marks {@code type} enabled (facts made from an export, which lists them). */
+    public void enable(String type) {
+        enabled.add(type);
+    }
+
+    /** The types the recording's settings enabled. */
+    public Set<String> enabledTypes() {
+        return enabled;
+    }
+
     /** Whether a setting of the recording enabled {@code type}. */
     public boolean enabled(String type) {
         return enabled.contains(type);

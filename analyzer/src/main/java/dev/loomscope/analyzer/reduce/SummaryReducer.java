@@ -21,6 +21,7 @@ public final class SummaryReducer implements Reducer {
     public String threadKind;
     public String profilingMode;
     public String command;
+    public String agentOptions;
     public String jvm;
     public String youngCollector;
     public String oldCollector;
@@ -77,6 +78,7 @@ public final class SummaryReducer implements Reducer {
                 label = e.string("label");
                 threadKind = e.string("threadKind");
                 command = e.string("command");
+                agentOptions = e.hasField("agentOptions") ? e.string("agentOptions") : null;
                 profilingMode = e.hasField("profilingMode") ? e.string("profilingMode") : null;
             }
             case "jdk.JVMInformation" -> jvm = e.string("jvmVersion");

@@ -52,9 +52,14 @@ final class Fixtures {
 
     /** The sleep workload on one thread kind, recorded by the agent: loomscope.WorkloadRun events. */
     static Path sleep(Path dir, String kind) throws Exception {
-        Path out = dir.resolve("sleep-" + kind);
+        return sleep(dir, kind, "flame=off");
+    }
+
+    /** As {@link #sleep(Path, String)}, with the agent's {@code flame} option given (flame=cpu: a CPU profile too). */
+    static Path sleep(Path dir, String kind, String flame) throws Exception {
+        Path out = dir.resolve("sleep-" + kind + "-" + flame.replace('=', '-'));
         ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + AGENT + "=out=" + out + ",threads=" + kind + ",flame=off,trace-pinned=off",
+                "-javaagent:" + AGENT + "=out=" + out + ",threads=" + kind + "," + flame + ",trace-pinned=off",
                 "-jar", WORKLOADS.toString(), "sleep", "--threads", kind, "--runs", "6", "--warmup", "1", "--tasks", "1000", "--sleep-ms", "20"),
                 dir, 120);
         if (r.exitCode() != 0) {

@@ -1,0 +1,103 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.analyzer.fleet.FleetSchema;
+import dev.loomscope.analyzer.fleet.FleetTable;
+import dev.loomscope.analyzer.fleet.ParquetTables;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code loomscope export} on recordings of real JVMs under the agent, and compare and report
+ * reading the export: the same figures, verdicts and flame graphs as from the recordings.
+ */
+class ExportIT {
+    @TempDir
+    static Path dir;
+
+    static Path recordings;
+    static Path export;
+    static ChildJvm.Result exported;
+
+    @BeforeAll
+    static void exportThem() throws Exception {
+        recordings = Files.createDirectories(dir.resolve("recordings"));
+        for (Path p : List.of(Fixtures.sleep(dir, "platform", "flame=cpu"), Fixtures.sleep(dir, "virtual", "flame=cpu"), Fixtures.fixture(dir, 3, 2))) {
+            Files.copy(p, recordings.resolve(p.getFileName()));
+        }
+        Path damaged = dir.resolve("damaged.jfr");
+        byte[] real = Files.readAllBytes(Files.list(recordings).sorted().findFirst().orElseThrow());
+        byte[] cut = java.util.Arrays.copyOf(real, 2000);
+        Files.write(damaged, cut);
+        export = dir.resolve("fleet");
+        exported = Fixtures.cli(dir, "export", recordings.toString(), damaged.toString(), "--to", export.toString());
+    }
+
+    static List<Object[]> rows(FleetTable t) {
+        List<Object[]> rows = new ArrayList<>();
+        ParquetTables.read(export, t, rows::add);
+        return rows;
+    }
+
+    @Test
+    void exportsEveryReadableRecordingAndListsTheDamagedOne() {
+        assertThat(exported.exitCode()).as(exported.stderr()).isZero();
+        assertThat(exported.stdout()).contains("3 recordings exported, 1 in the problems table");
+        assertThat(exported.stderr().lines().filter(l -> !l.startsWith("WARNING")).toList()).singleElement().asString()
+                .startsWith("loomscope export: " + dir.resolve("damaged.jfr")).endsWith("(listed in the problems table)");
+        List<Object[]> problems = rows(FleetSchema.PROBLEMS);
+        assertThat(problems).hasSize(1);
+        assertThat(problems.get(0)[0]).isEqualTo(dir.resolve("damaged.jfr").toString());
+        assertThat(problems.get(0)[1]).isEqualTo("bad input");
+        assertThat(rows(FleetSchema.RECORDINGS)).extracting(r -> r[FleetSchema.RECORDINGS.index("thread_kind")])
+                .containsExactlyInAnyOrder("platform", "virtual", "virtual");
+        // sleep: 1 warm-up + 6 measured runs per JVM, each with its run time and the metrics computed per run
+        List<Object[]> runs = rows(FleetSchema.RUNS);
+        assertThat(runs).hasSize(14);
+        assertThat(runs).allSatisfy(r -> assertThat((Double) r[FleetSchema.RUNS.index("run_time_ms")]).isPositive());
+        assertThat(rows(FleetSchema.PINS)).hasSize(3).allSatisfy(r -> assertThat((String) r[FleetSchema.PINS.index("top_frame")]).contains("FixtureApp"));
+        assertThat(rows(FleetSchema.SAMPLES)).isNotEmpty();
+        assertThat(rows(FleetSchema.STACKS)).isNotEmpty();
+        assertThat(rows(FleetSchema.GC)).hasSizeGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void compareReadsTheExportAsItReadsTheRecordings() throws Exception {
+        ChildJvm.Result fromRecordings = Fixtures.cli(dir, "compare", recordings.toString(), "--format", "json");
+        ChildJvm.Result fromExport = Fixtures.cli(dir, "compare", export.toString(), "--format", "json");
+        assertThat(fromExport.exitCode()).as(fromExport.stderr()).isZero();
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var a = mapper.readTree(fromRecordings.stdout());
+        var b = mapper.readTree(fromExport.stdout());
+        for (String table : List.of("verdicts", "boxplot", "regression", "comparison")) {
+            assertThat(AnalyzerIT.table(b, table).get("rows")).as(table).isEqualTo(AnalyzerIT.table(a, table).get("rows"));
+        }
+        assertThat(fromExport.stdout()).contains("1 recording of the export could not be read");
+    }
+
+    @Test
+    void reportFromTheExportDrawsTheSameFlameGraphs() throws Exception {
+        Path a = dir.resolve("report-recordings");
+        Path b = dir.resolve("report-export");
+        assertThat(Fixtures.cli(dir, "report", recordings.toString(), "-o", a.toString()).exitCode()).isZero();
+        ChildJvm.Result r = Fixtures.cli(dir, "report", export.toString(), "-o", b.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        for (String f : List.of("flame-platform.html", "flame-virtual.html", "flame-diff-virtual-vs-platform.html")) {
+            assertThat(Files.readString(b.resolve(f))).as(f).isEqualTo(Files.readString(a.resolve(f)));
+        }
+    }
+
+    @Test
+    void aSecondExportIntoTheSameDirectoryNeedsOverwrite() throws Exception {
+        ChildJvm.Result again = Fixtures.cli(dir, "export", recordings.toString(), "--to", export.toString());
+        assertThat(again.exitCode()).isEqualTo(2);
+        assertThat(again.stderr()).contains("is not empty (an export: add --overwrite to replace it)");
+    }
+}
