@@ -1,0 +1,141 @@
+package dev.loomscope.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.fleet.Exporter;
+import dev.loomscope.analyzer.fleet.FleetImport;
+import dev.loomscope.analyzer.fleet.FleetSchema;
+import dev.loomscope.analyzer.fleet.FleetTable;
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.workloads.core.Runner;
+import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.sleep.SleepWorkload;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import jdk.jfr.Configuration;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Recording;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Spark job on Spark's local mode over 201 recordings this test makes (the sleep workload on
+ * both thread kinds, each in a JFR recording of its own, and one damaged file): the tables it
+ * writes are the single-machine export's, row for row, and so are its verdicts.
+ */
+class FleetJobTest {
+    static final int RECORDINGS = 200;
+
+    @TempDir
+    static Path dir;
+
+    static SparkSession spark;
+    static Path recordings;
+
+    /** The agent's loomscope.RunInfo, as any app may emit it (the event schema is public): the recording's thread kind. */
+    @Name("loomscope.RunInfo")
+    @Label("Run Info")
+    static final class RunInfo extends jdk.jfr.Event {
+        @Label("Label")
+        String label;
+
+        @Label("Thread Kind")
+        String threadKind;
+
+        @Label("Command")
+        String command;
+    }
+
+    @BeforeAll
+    static void recordAndStart() throws Exception {
+        recordings = Files.createDirectories(dir.resolve("fleet/instances"));
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        for (int i = 0; i < RECORDINGS; i++) {
+            ThreadKind kind = i % 2 == 0 ? ThreadKind.PLATFORM : ThreadKind.VIRTUAL;
+            Path sub = Files.createDirectories(recordings.resolve("host-" + i % 10));
+            try (Recording r = new Recording(Configuration.getConfiguration("default"))) {
+                r.start();
+                RunInfo info = new RunInfo();
+                info.label = "instance-" + i;
+                info.threadKind = kind.name().toLowerCase(java.util.Locale.ROOT);
+                info.command = "FleetJobTest";
+                info.commit();
+                SleepWorkload w = new SleepWorkload(kind, "per-task", 200, 1);
+                Runner.run("sleep", w, 1, 3, quiet);
+                w.close();
+                r.stop();
+                r.dump(sub.resolve("sleep-" + i + ".jfr"));
+            }
+        }
+        byte[] real = Files.readAllBytes(recordings.resolve("host-0/sleep-0.jfr"));
+        Files.write(recordings.resolve("host-0/damaged.jfr"), java.util.Arrays.copyOf(real, 3000));
+        spark = SparkSession.builder().master("local[2]").appName("FleetJobTest").config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "4").getOrCreate();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    static List<String> rows(Path export, FleetTable t) {
+        List<String> out = new ArrayList<>();
+        for (Row r : spark.read().parquet(export.resolve(t.name()).toString()).collectAsList()) {
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < r.length(); i++) {
+                values.add(r.schema().fields()[i].name() + "=" + r.get(i));
+            }
+            out.add(String.join(",", values));
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Test
+    void theJobWritesTheSingleMachineExportAndItsVerdicts() throws Exception {
+        List<RecordingSource> sources;
+        try (Stream<Path> s = Files.walk(recordings)) {
+            sources = s.filter(p -> p.toString().endsWith(".jfr")).sorted().map(RecordingSource::file).toList();
+        }
+        assertThat(sources).hasSize(RECORDINGS + 1);
+        Path single = dir.resolve("single");
+        Exporter.Result local = Exporter.export(sources, single, 2, problem -> { });
+        assertThat(local.exported()).isEqualTo(RECORDINGS);
+        assertThat(local.problems()).isEqualTo(1);
+
+        Path onSpark = dir.resolve("spark");
+        FleetJob.Result job = FleetJob.run(spark, List.of(recordings + "/**/*.jfr"), onSpark.toString());
+        assertThat(job.exported()).isEqualTo(RECORDINGS);
+        assertThat(job.problems()).isEqualTo(1);
+
+        for (FleetTable t : FleetSchema.TABLES) {
+            List<String> a = rows(single, t);
+            List<String> b = rows(onSpark, t);
+            assertThat(b).as(t.name()).hasSameSizeAs(a).isEqualTo(a);
+        }
+        assertThat(rows(single, FleetSchema.RUNS)).hasSize(RECORDINGS * 4);
+        assertThat(rows(single, FleetSchema.PROBLEMS)).singleElement().asString().contains("damaged.jfr").contains("kind=bad input");
+
+        // the verdicts on the driver are those compare gives from the single-machine export
+        List<MetricResult> results = Comparer.compare(Grouping.of(FleetImport.read(single, false), List.of()), List.of(), null, false);
+        List<String> verdicts = new ArrayList<>();
+        results.forEach(r -> r.comparisons().keySet().forEach(g -> verdicts.add(Comparer.verdict(r, g))));
+        assertThat(job.verdicts()).isNotEmpty().isEqualTo(verdicts);
+        assertThat(job.verdicts()).anyMatch(v -> v.startsWith("virtual vs platform: run time median") && v.contains("n=300/300"));
+    }
+}
