@@ -1,8 +1,8 @@
 package dev.loomscope.spark;
 
+import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
-import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.fleet.Exporter;
 import dev.loomscope.analyzer.fleet.FleetColumn;
 import dev.loomscope.analyzer.fleet.FleetReplay;
@@ -107,13 +107,7 @@ public final class FleetJob {
                 String recording = (String) m.get(FleetSchema.RECORDINGS.name()).get(0)[0];
                 facts.add(FleetReplay.facts(recording, byTable, false));
             }
-            List<String> verdicts = new ArrayList<>();
-            if (!facts.isEmpty()) {
-                List<MetricResult> results = Comparer.compare(Grouping.of(facts, List.of()), List.of(), null, false);
-                for (MetricResult r : results) {
-                    r.comparisons().keySet().forEach(g -> verdicts.add(Comparer.verdict(r, g)));
-                }
-            }
+            List<String> verdicts = facts.isEmpty() ? List.of() : CompareView.verdicts(Comparer.compare(Grouping.of(facts, List.of()), List.of(), null, false));
             return new Result(facts.size(), problems, verdicts);
         } finally {
             rows.unpersist();

@@ -2,9 +2,9 @@ package dev.loomscope.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
-import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.fleet.Exporter;
 import dev.loomscope.analyzer.fleet.FleetImport;
 import dev.loomscope.analyzer.fleet.FleetSchema;
@@ -132,9 +132,7 @@ class FleetJobTest {
         assertThat(rows(single, FleetSchema.PROBLEMS)).singleElement().asString().contains("damaged.jfr").contains("kind=bad input");
 
         // the verdicts on the driver are those compare gives from the single-machine export
-        List<MetricResult> results = Comparer.compare(Grouping.of(FleetImport.read(single, false), List.of()), List.of(), null, false);
-        List<String> verdicts = new ArrayList<>();
-        results.forEach(r -> r.comparisons().keySet().forEach(g -> verdicts.add(Comparer.verdict(r, g))));
+        List<String> verdicts = CompareView.verdicts(Comparer.compare(Grouping.of(FleetImport.read(single, false), List.of()), List.of(), null, false));
         assertThat(job.verdicts()).isNotEmpty().isEqualTo(verdicts);
         assertThat(job.verdicts()).anyMatch(v -> v.startsWith("virtual vs platform: run time median") && v.contains("n=300/300"));
     }

@@ -150,6 +150,21 @@ public final class FleetSchema {
     /** The tables with a row per event. */
     public static final List<FleetTable> EVENT_TABLES = TABLES.stream().filter(t -> !t.eventTypes().isEmpty()).toList();
 
+    /** The tables as docs/fleets.md shows them (a test keeps the page equal to this). */
+    public static String markdown() {
+        StringBuilder md = new StringBuilder();
+        for (FleetTable t : TABLES) {
+            md.append("### ").append(t.name()).append("\n\n").append(Character.toUpperCase(t.row().charAt(0))).append(t.row().substring(1)).append(".\n\n");
+            md.append("| column | type | meaning |\n|---|---|---|\n");
+            for (FleetColumn c : t.columns()) {
+                md.append("| `").append(c.name()).append("` | ").append(c.type().name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
+                        .append(c.description().replace("|", "\\|")).append(" |\n");
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
     public static FleetTable named(String name) {
         return TABLES.stream().filter(t -> t.name().equals(name)).findFirst().orElse(null);
     }

@@ -1,0 +1,22 @@
+package dev.loomscope.analyzer.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.analyzer.fleet.FleetSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** docs/fleets.md shows the export's tables as FleetSchema defines them, every column. */
+class FleetSchemaDocTest {
+    static final String BEGIN = "<!-- tables: made from FleetSchema.markdown(); FleetSchemaDocTest keeps them equal -->\n";
+    static final String END = "<!-- end of tables -->";
+
+    @Test
+    void theDocsShowTheSchema() throws Exception {
+        String page = Files.readString(DocsLinksTest.ROOT.resolve("docs/fleets.md"));
+        assertThat(page).contains(BEGIN).contains(END);
+        String shown = page.substring(page.indexOf(BEGIN) + BEGIN.length(), page.indexOf(END));
+        assertThat(shown).as("docs/fleets.md between the markers (write FleetSchema.markdown() there)").isEqualTo("\n" + FleetSchema.markdown());
+    }
+}

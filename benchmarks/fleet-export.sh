@@ -1,0 +1,67 @@
+#!/bin/sh
+# A fleet's export on this machine: N study-sized recordings (default 1,000) exported by
+# `loomscope export` and by the Spark job (loomscope-spark.jar on Spark's local mode with every core,
+# Spark's jars from the Maven build's classpath as a cluster would provide them), one after the
+# other. Prints seconds, recordings/s, MB/s and peak RSS (GNU time) of each, and checks that the
+# two exports agree (their verdicts).
+#
+# usage: benchmarks/fleet-export.sh [N (1000)] [RECORDINGS_DIR]
+# Without RECORDINGS_DIR it runs `loomscope study --quick` once for its recordings (about a
+# minute). The N inputs are hard links to those recordings, in turn: the same bytes read N times,
+# from the page cache after the first, as a fleet's recordings are read from a local disk.
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bench=fleet-export
+. "$root/benchmarks/setup.sh"
+jdk="$LOOMSCOPE_JAVA_HOME"
+n=${1:-1000}
+src=${2:-}
+[ -x /usr/bin/time ] || { echo "$bench: GNU time (/usr/bin/time) is needed for the peak RSS (apt-get install time)" >&2; exit 2; }
+work=$(mktemp -d)
+if [ -z "$src" ]; then
+    echo "$bench: running loomscope study --quick for its recordings" >&2
+    "$root/loomscope" study --quick -o "$work/study" >/dev/null 2>&1
+    src="$work/study/recordings"
+fi
+set -- $(find "$src" -name '*.jfr' | sort)
+[ $# -gt 0 ] || { echo "$bench: $src: no .jfr files" >&2; exit 2; }
+mkdir -p "$work/fleet"
+i=0
+while [ $i -lt "$n" ]; do
+    for f in "$@"; do
+        [ $i -lt "$n" ] || break
+        ln "$f" "$work/fleet/r$i-$(basename "$f")" 2>/dev/null || cp "$f" "$work/fleet/r$i-$(basename "$f")"
+        i=$((i + 1))
+    done
+done
+mb=$(find "$work/fleet" -name "*.jfr" -printf "%s\n" | awk "{ s += \$1 } END { printf \"%d\", s / 1000000 }")
+echo "$n recordings, $mb MB (hard links to $# study recordings: the bytes read), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) cores, $(date -u +%Y-%m-%d)"
+
+cp=$(mktemp)
+(cd "$root" && ./mvnw -B -q -o dependency:build-classpath -pl spark -Dmdep.includeScope=provided -Dmdep.outputFile="$cp" >/dev/null 2>&1) \
+    || (cd "$root" && ./mvnw -B -q dependency:build-classpath -pl spark -Dmdep.includeScope=provided -Dmdep.outputFile="$cp" >/dev/null)
+opens="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+ --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+ --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/sun.util.calendar=ALL-UNNAMED
+ --add-opens=java.base/sun.security.action=ALL-UNNAMED --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED --enable-native-access=ALL-UNNAMED"
+
+timed() { # label command...
+    label=$1; shift
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/$label.out" 2>"$work/$label.err" || { echo "$label failed:"; tail -5 "$work/$label.err"; exit 1; }
+    read -r secs rss <"$work/time"
+    awk -v l="$label" -v s="$secs" -v r="$rss" -v n="$n" -v mb="$mb" \
+        'BEGIN { printf "%-26s %7.1f s  %7.1f recordings/s  %6.1f MB/s  peak RSS %5.0f MB\n", l, s, n / s, mb / s, r / 1024 }'
+}
+timed "loomscope export" "$root/loomscope" export "$work/fleet" --to "$work/cli"
+tail -1 "$work/loomscope export.out" 2>/dev/null || true
+timed "spark job (local[$(nproc)])" "$jdk/bin/java" $opens -Xmx4g "-Dspark.master=local[$(nproc)]" -Dspark.ui.enabled=false \
+    -cp "$root/spark/target/loomscope-spark.jar:$(cat "$cp")" dev.loomscope.spark.FleetJob "$work/fleet/*.jfr" "$work/spark"
+"$root/loomscope" compare "$work/cli" | sed -n '/^Verdicts/,/^$/p' | sed 's/^  //' | grep ' vs ' | sort >"$work/cli.verdicts"
+grep ' vs ' "$work/spark job (local[$(nproc)]).out" | sort >"$work/spark.verdicts"
+if cmp -s "$work/cli.verdicts" "$work/spark.verdicts"; then
+    echo "verdicts: the same ($(wc -l <"$work/cli.verdicts") lines)"
+else
+    echo "verdicts differ:"; diff "$work/cli.verdicts" "$work/spark.verdicts" || true
+fi
+rm -rf "$work"
