@@ -144,7 +144,8 @@ public final class ParquetTables {
     public static void read(Path dir, FleetTable table, Consumer<Object[]> rows) {
         for (Path p : files(dir.resolve(table.name()))) {
             ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(Codecs.INSTANCE).build();
-            try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(p), options)) {
+            LocalInputFile input = new LocalInputFile(p);
+            try (ParquetFileReader reader = ParquetFileReader.open(input, options)) {
                 String version = reader.getFooter().getFileMetaData().getKeyValueMetaData().get(FleetSchema.VERSION_KEY);
                 if (version != null && !version.equals(FleetSchema.VERSION)) {
                     throw new BadInputException(p.toAbsolutePath() + ": an export of schema version " + version + ", this loomscope reads version "
@@ -162,7 +163,8 @@ public final class ParquetTables {
             } catch (BadInputException e) {
                 throw e;
             } catch (IOException | RuntimeException e) {
-                throw new BadInputException(p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + e.getMessage()
+                String why = String.valueOf(e.getMessage()).replace(input.toString(), "it"); // parquet-java names the file by its object
+                throw new BadInputException(p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + why
                         + " (export the recordings again)", e);
             }
         }
