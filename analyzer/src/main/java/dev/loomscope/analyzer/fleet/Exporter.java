@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.read.BadInputException;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.ReductionFailedException;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -75,7 +75,7 @@ public final class Exporter {
                     RecordingSource s = sources.get(next++);
                     window.add(pool.submit(() -> rows(s, id(s))));
                 }
-                Map<FleetTable, List<Object[]>> rows = join(window.poll());
+                Map<FleetTable, List<Object[]>> rows = Analysis.join(window.poll());
                 done++;
                 List<Object[]> problem = rows.get(FleetSchema.PROBLEMS);
                 if (problem != null && !problem.isEmpty()) {
@@ -97,22 +97,5 @@ public final class Exporter {
             }
         }
         return new Result(exported, problems, bugs, rowCount);
-    }
-
-    private static <T> T join(Future<T> f) {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted");
-        }
     }
 }

@@ -32,12 +32,16 @@ public final class Analysis {
         }
     }
 
-    private static RecordingFacts join(Future<RecordingFacts> f) {
+    /** A task's result; what it threw, thrown here as it was (unchecked), a checked cause wrapped. */
+    public static <T> T join(Future<T> f) {
         try {
             return f.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
             }
             throw new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
