@@ -9,6 +9,7 @@ import dev.loomscope.analyzer.fleet.FleetReplay;
 import dev.loomscope.analyzer.fleet.FleetSchema;
 import dev.loomscope.analyzer.fleet.FleetTable;
 import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.io.IOException;
@@ -126,7 +127,7 @@ public final class FleetJob {
         String id;
         if ("file".equals(fs.getUri().getScheme())) {
             local = Path.of(p.toUri().getPath());
-            id = local.toAbsolutePath().normalize().toString(); // as loomscope export names it
+            id = Exporter.id(RecordingSource.file(local)); // as loomscope export names it
         } else {
             String name = p.getName();
             copy = Files.createTempFile("loomscope-", name.substring(Math.max(0, name.indexOf('.'))));
@@ -160,7 +161,7 @@ public final class FleetJob {
                     java.nio.file.PathMatcher m = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + fs.makeQualified(p).toUri().getPath());
                     walk(fs, new org.apache.hadoop.fs.Path(root.isEmpty() ? "." : root), f -> m.matches(Path.of(f.toUri().getPath())), files);
                 } else if (fs.isDirectory(p)) {
-                    walk(fs, p, f -> isRecording(f.getName()), files);
+                    walk(fs, p, f -> Inputs.isRecordingName(f.getName()), files);
                 } else {
                     FileStatus[] matched = fs.globStatus(p);
                     if (matched != null) {
@@ -187,10 +188,6 @@ public final class FleetJob {
                 into.add(f.toString());
             }
         }
-    }
-
-    private static boolean isRecording(String name) {
-        return name.endsWith(".jfr") || name.endsWith(".jfr.gz") || name.endsWith(".jfr.zip") || name.endsWith(".jfr.lz4");
     }
 
     /** A table's Spark schema: the same columns and types as the export's Parquet files (all nullable). */

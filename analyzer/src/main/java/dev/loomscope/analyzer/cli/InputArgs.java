@@ -9,6 +9,8 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Parameters;
 
 /** The recordings a command reads: files, globs, directories, JFR repositories. */
@@ -31,13 +33,13 @@ public final class InputArgs {
      * in the same pass when {@code flames}.
      */
     public List<RecordingFacts> facts(boolean flames) {
-        List<String> recordings = inputs.stream().filter(i -> !ParquetTables.isExport(Path.of(i))).toList();
+        Map<Boolean, List<String>> isExport = inputs.stream().collect(Collectors.partitioningBy(i -> ParquetTables.isExport(Path.of(i))));
         List<RecordingFacts> out = new ArrayList<>();
-        if (!recordings.isEmpty()) {
-            List<RecordingSource> sources = Inputs.resolve(recordings);
+        if (!isExport.get(false).isEmpty()) {
+            List<RecordingSource> sources = Inputs.resolve(isExport.get(false));
             out.addAll(flames ? Analysis.withFlames(sources) : Analysis.of(sources));
         }
-        inputs.stream().filter(i -> ParquetTables.isExport(Path.of(i))).forEach(i -> out.addAll(FleetImport.read(Path.of(i), flames)));
+        isExport.get(true).forEach(i -> out.addAll(FleetImport.read(Path.of(i), flames)));
         return out;
     }
 }

@@ -173,6 +173,7 @@ public final class ParquetTables {
     /** Where each of the table's columns is in the file (-1: not there); bad input when a column has another type. */
     private static int[] positions(FleetTable table, MessageType file, Path p) {
         int[] at = new int[table.columns().size()];
+        MessageType ours = schema(table);
         for (int i = 0; i < at.length; i++) {
             FleetColumn c = table.columns().get(i);
             if (!file.containsField(c.name())) {
@@ -180,7 +181,7 @@ public final class ParquetTables {
                 continue;
             }
             Type t = file.getType(c.name());
-            PrimitiveTypeName expected = schema(table).getType(c.name()).asPrimitiveType().getPrimitiveTypeName();
+            PrimitiveTypeName expected = ours.getType(c.name()).asPrimitiveType().getPrimitiveTypeName();
             if (!t.isPrimitive() || t.asPrimitiveType().getPrimitiveTypeName() != expected) {
                 throw new BadInputException(p.toAbsolutePath() + ": column " + c.name() + " is " + t + ", not " + expected + " as the " + table.name()
                         + " table has it (not a loomscope export?)");

@@ -66,7 +66,7 @@ public final class Inputs {
     }
 
     /** .jfr, and .jfr compressed: .jfr.gz, .jfr.zip, .jfr.lz4. */
-    static boolean isRecordingName(String name) {
+    public static boolean isRecordingName(String name) {
         return name.endsWith(".jfr") || name.endsWith(".jfr.gz") || name.endsWith(".jfr.zip") || name.endsWith(".jfr.lz4");
     }
 

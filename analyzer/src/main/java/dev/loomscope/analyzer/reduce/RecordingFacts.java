@@ -52,11 +52,18 @@ public final class RecordingFacts {
     private RecordingFacts(RecordingSource source, boolean flames, Capture capture) {
         this.source = source;
         this.flames = flames ? new FlameSamples.Cpu() : null;
-        List<Reducer> reducers = new ArrayList<>(List.of(summary, pinning, gc, heap, ctxsw, runs, settings, scheduler));
+        List<Reducer> reducers = new ArrayList<>(List.of(summary));
+        reducers.addAll(fieldReducers(capture));
+        this.byType = index(reducers);
+    }
+
+    /** The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null. */
+    private List<Reducer> fieldReducers(Capture capture) {
+        List<Reducer> reducers = new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler));
         if (capture != null) {
             reducers.add(capture);
         }
-        this.byType = index(reducers);
+        return reducers;
     }
 
     /**
@@ -100,11 +107,7 @@ public final class RecordingFacts {
     public static RecordingFacts of(RecordingSource source, boolean flames, Capture capture) {
         RecordingFacts f = new RecordingFacts(source, flames, capture);
         // the summary counts from the event headers and reads only its own types' fields; the others reduce as usual
-        List<Reducer> reducers = new ArrayList<>(List.of(f.pinning, f.gc, f.heap, f.ctxsw, f.runs, f.settings, f.scheduler));
-        if (capture != null) {
-            reducers.add(capture);
-        }
-        Map<String, List<Reducer>> byType = index(reducers);
+        Map<String, List<Reducer>> byType = index(f.fieldReducers(capture));
         Set<String> wanted = new HashSet<>(byType.keySet());
         wanted.addAll(SummaryReducer.DECODED);
         if (f.flames != null) {
