@@ -48,16 +48,30 @@ import org.apache.spark.util.SerializableConfiguration;
 public final class FleetJob {
     private FleetJob() {}
 
+    static final String USAGE = "usage: FleetJob [--by threadKind|label|jvm] RECORDINGS... OUT"
+            + " (paths or globs on any Hadoop file system; OUT gets the export's tables)";
+
     public static void main(String[] args) {
-        if (args.length < 2) {
-            System.err.println("loomscope-spark: usage: FleetJob RECORDINGS... OUT (paths or globs on any Hadoop file system; OUT gets the export's tables)");
+        List<String> rest = new ArrayList<>(List.of(args));
+        Grouping.By by = Grouping.By.threadKind;
+        if (!rest.isEmpty() && rest.get(0).equals("--by")) {
+            String key = rest.size() > 1 ? rest.get(1) : "";
+            by = java.util.Arrays.stream(Grouping.By.values()).filter(b -> b.name().equalsIgnoreCase(key)).findFirst().orElse(null);
+            if (by == null) {
+                System.err.println("loomscope-spark: --by " + key + ": use threadKind, label or jvm; " + USAGE);
+                System.exit(2);
+            }
+            rest = rest.subList(2, rest.size());
+        }
+        if (rest.size() < 2 || rest.stream().anyMatch(a -> a.startsWith("--"))) {
+            System.err.println("loomscope-spark: " + USAGE);
             System.exit(2);
         }
-        List<String> inputs = List.of(args).subList(0, args.length - 1);
-        String out = args[args.length - 1];
+        List<String> inputs = rest.subList(0, rest.size() - 1);
+        String out = rest.get(rest.size() - 1);
         SparkSession spark = SparkSession.builder().appName("loomscope fleet export").getOrCreate();
         try {
-            Result r = run(spark, inputs, out);
+            Result r = run(spark, inputs, out, by);
             System.out.printf("%s: %d recordings exported, %d in the problems table%n", out, r.exported(), r.problems());
             r.verdicts().forEach(System.out::println);
         } catch (BadInputException bad) {
@@ -71,8 +85,8 @@ public final class FleetJob {
     /** What the job did: recordings exported and listed as problems, the verdict lines. */
     public record Result(long exported, long problems, List<String> verdicts) {}
 
-    /** Exports {@code inputs} into {@code out} and compares the thread kinds there. */
-    public static Result run(SparkSession spark, List<String> inputs, String out) {
+    /** Exports {@code inputs} into {@code out} and compares the groups there ({@code by} what the recordings store). */
+    public static Result run(SparkSession spark, List<String> inputs, String out, Grouping.By by) {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         List<String> files = list(inputs, conf);
         if (files.isEmpty()) {
@@ -108,7 +122,11 @@ public final class FleetJob {
                 String recording = (String) m.get(FleetSchema.RECORDINGS.name()).get(0)[0];
                 facts.add(FleetReplay.facts(recording, byTable, false));
             }
-            List<String> verdicts = facts.isEmpty() ? List.of() : CompareView.verdicts(Comparer.compare(Grouping.of(facts, List.of()), List.of(), null, false));
+            Map<String, List<RecordingFacts>> groups = Grouping.of(facts, List.of(), by);
+            List<String> verdicts = facts.isEmpty() ? List.of() : CompareView.verdicts(Comparer.compare(groups, List.of(), null, false));
+            if (!facts.isEmpty() && verdicts.isEmpty()) {
+                verdicts = List.of(CompareView.nothingToCompare(groups.keySet()));
+            }
             return new Result(facts.size(), problems, verdicts);
         } finally {
             rows.unpersist();
@@ -140,6 +158,11 @@ public final class FleetJob {
         try {
             HashMap<String, List<Object[]>> out = new HashMap<>();
             Exporter.rows(new RecordingSource(copy == null ? local : Path.of(id), List.of(local)), id).forEach((t, r) -> out.put(t.name(), new ArrayList<>(r)));
+            if (copy != null) {
+                // the reader names the file it read: the local copy; the problem's reason names the recording
+                String copied = copy.toString();
+                out.getOrDefault(FleetSchema.PROBLEMS.name(), List.of()).forEach(r -> r[2] = ((String) r[2]).replace(copied, id));
+            }
             return out;
         } finally {
             if (copy != null) {

@@ -119,7 +119,7 @@ class FleetJobTest {
         assertThat(local.problems()).isEqualTo(1);
 
         Path onSpark = dir.resolve("spark");
-        FleetJob.Result job = FleetJob.run(spark, List.of(recordings + "/**/*.jfr"), onSpark.toString());
+        FleetJob.Result job = FleetJob.run(spark, List.of(recordings + "/**/*.jfr"), onSpark.toString(), Grouping.By.threadKind);
         assertThat(job.exported()).isEqualTo(RECORDINGS);
         assertThat(job.problems()).isEqualTo(1);
 
@@ -135,5 +135,27 @@ class FleetJobTest {
         List<String> verdicts = CompareView.verdicts(Comparer.compare(Grouping.of(FleetImport.read(single, false), List.of()), List.of(), null, false));
         assertThat(job.verdicts()).isNotEmpty().isEqualTo(verdicts);
         assertThat(job.verdicts()).anyMatch(v -> v.startsWith("virtual vs platform: run time median") && v.contains("n=300/300"));
+    }
+
+    @Test
+    void aRecordingOnAnotherFileSystemIsNamedByItsOwnPath() throws Exception {
+        // viewfs is a file system of its own (not "file"): the job copies the recording to local disk first
+        org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+        conf.set("fs.viewfs.mounttable.fleet.link./instances", recordings.toUri().toString());
+        String good = "viewfs://fleet/instances/host-1/sleep-1.jfr";
+        String damaged = "viewfs://fleet/instances/host-0/damaged.jfr";
+        assertThat(FleetJob.list(List.of("viewfs://fleet/instances/**/sleep-1*.jfr"), conf)).contains(good);
+
+        var rows = FleetJob.rows(good, conf);
+        assertThat(rows.get(FleetSchema.RECORDINGS.name())).singleElement().satisfies(r -> assertThat(r[0]).isEqualTo(good));
+        var local = Exporter.rows(RecordingSource.file(recordings.resolve("host-1/sleep-1.jfr")), good);
+        assertThat(rows.get(FleetSchema.RUNS.name())).hasSize(4).extracting(java.util.Arrays::toString)
+                .isEqualTo(local.get(FleetSchema.RUNS).stream().map(java.util.Arrays::toString).toList());
+
+        var problem = FleetJob.rows(damaged, conf).get(FleetSchema.PROBLEMS.name());
+        assertThat(problem).singleElement().satisfies(r -> {
+            assertThat(r[0]).isEqualTo(damaged);
+            assertThat((String) r[2]).startsWith(damaged + ": truncated").doesNotContain("loomscope-");
+        });
     }
 }

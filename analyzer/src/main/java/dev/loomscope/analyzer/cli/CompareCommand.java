@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope compare}: platform vs virtual (or any groups), metric by metric. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares platform and virtual threads (or any groups) metric by metric, with verdicts.",
-            "Groups come from the thread kind the agent stored, or --group NAME=GLOB. Per metric: boxplot and",
+            "Groups come from what the recordings store (--by threadKind, label or jvm), or --group NAME=GLOB. Per metric: boxplot and",
             "regression statistics per group, and each group against the baseline (ratio of medians with a bootstrap",
             "CI, Mann-Whitney U, Cliff's delta) as a verdict line. --format svg (or -o FILE.svg) draws the verdicts as one",
             "forest plot, the report's first chart."})
@@ -41,8 +41,12 @@ public final class CompareCommand implements Callable<Integer> {
 
     /** The options compare and report share. */
     public static final class CompareOptions {
-        @Option(names = "--group", paramLabel = "NAME=GLOB", description = "an explicit group (repeatable); default: by thread kind or label")
+        @Option(names = "--group", paramLabel = "NAME=GLOB", description = "an explicit group (repeatable), instead of --by")
         List<String> groups = new ArrayList<>();
+
+        @Option(names = "--by", paramLabel = "KEY",
+                description = "group by what each recording stores: threadKind (else its label; the default), label or jvm")
+        Grouping.By by;
 
         @Option(names = "--metric", paramLabel = "NAME", split = ",", description = "metrics to compare (default: all the inputs support)")
         List<String> metrics = new ArrayList<>();
@@ -55,6 +59,14 @@ public final class CompareCommand implements Callable<Integer> {
 
         @Option(names = "--export", paramLabel = "DIR", description = "write the tidy data and statistics as CSV into DIR")
         Path export;
+
+        /** The recordings in their groups: by the {@code --group} rules, else by {@code --by}. */
+        Map<String, List<RecordingFacts>> groups(List<RecordingFacts> facts, picocli.CommandLine cmd) {
+            if (!groups.isEmpty() && by != null) {
+                throw new picocli.CommandLine.ParameterException(cmd, "--group and --by " + by + ": give one of them (--group names the groups itself)");
+            }
+            return Grouping.of(facts, groups, by == null ? Grouping.By.threadKind : by);
+        }
 
         List<MetricResult> run(Map<String, List<RecordingFacts>> grouped, picocli.CommandLine cmd) {
             if (!x.equals("run") && !x.equals("units")) {
@@ -71,7 +83,7 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<RecordingFacts> facts = in.facts();
-        Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
+        Map<String, List<RecordingFacts>> grouped = compare.groups(facts, spec.commandLine());
         List<MetricResult> results = compare.run(grouped, spec.commandLine());
         if (out.svg()) {
             // the forest plot of the verdicts, as the report's first chart

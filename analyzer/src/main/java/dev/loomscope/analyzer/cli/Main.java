@@ -26,6 +26,7 @@ public final class Main {
     private static CommandLine withCommands(List<Class<?>> commands) {
         CommandLine cli = new CommandLine(new Main());
         commands.forEach(c -> cli.addSubcommand(c.getAnnotation(Command.class).name(), c));
+        cli.setCaseInsensitiveEnumValuesAllowed(true); // --by threadkind as --by threadKind
         return cli;
     }
 

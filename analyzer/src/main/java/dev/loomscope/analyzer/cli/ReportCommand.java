@@ -37,7 +37,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<RecordingFacts> facts = in.facts(true); // one pass per file: figures and flame graphs
-        Map<String, List<RecordingFacts>> grouped = Grouping.of(facts, compare.groups);
+        Map<String, List<RecordingFacts>> grouped = compare.groups(facts, spec.commandLine());
         List<MetricResult> results = compare.run(grouped, spec.commandLine());
         Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE);
         spec.commandLine().getOut().println(index);

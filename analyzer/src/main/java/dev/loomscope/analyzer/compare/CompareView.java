@@ -39,9 +39,16 @@ public final class CompareView {
         Table t = new Table("verdicts", "Verdicts", List.of(Table.text("verdict")));
         verdicts(results).forEach(t::row);
         if (t.rows().isEmpty()) {
-            t.note("nothing to compare: one group only (groups come from the thread kind the agent stored, or --group NAME=GLOB)");
+            t.note(nothingToCompare(groups.keySet()));
         }
         return t;
+    }
+
+    /** Why there is no verdict among {@code groups}. */
+    public static String nothingToCompare(java.util.Collection<String> groups) {
+        return groups.size() < 2
+                ? "nothing to compare: one group only (" + String.join("", groups) + "; --by threadKind, label or jvm, or --group NAME=GLOB, makes the groups)"
+                : "nothing to compare: no metric has values in two groups";
     }
 
     public static Table boxplots(List<MetricResult> results) {

@@ -81,7 +81,13 @@ public final class SummaryReducer implements Reducer {
                 agentOptions = e.hasField("agentOptions") ? e.string("agentOptions") : null;
                 profilingMode = e.hasField("profilingMode") ? e.string("profilingMode") : null;
             }
-            case "jdk.JVMInformation" -> jvm = e.string("jvmVersion");
+            case "jdk.JVMInformation" -> {
+                // async-profiler writes one too, with the bare version: keep the JVM's own, fuller one
+                String version = e.string("jvmVersion");
+                if (jvm == null || version != null && !jvm.contains(version)) {
+                    jvm = version;
+                }
+            }
             case "jdk.GCConfiguration" -> {
                 youngCollector = e.string("youngCollector");
                 oldCollector = e.string("oldCollector");

@@ -83,6 +83,21 @@ class ExportIT {
     }
 
     @Test
+    void groupsByLabelAsFromTheRecordings() throws Exception {
+        ChildJvm.Result fromRecordings = Fixtures.cli(dir, "compare", recordings.toString(), "--by", "label", "--format", "json");
+        ChildJvm.Result fromExport = Fixtures.cli(dir, "compare", export.toString(), "--by", "label", "--format", "json");
+        assertThat(fromExport.exitCode()).as(fromExport.stderr()).isZero();
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var a = AnalyzerIT.table(mapper.readTree(fromRecordings.stdout()), "boxplot").get("rows");
+        var b = AnalyzerIT.table(mapper.readTree(fromExport.stdout()), "boxplot").get("rows");
+        assertThat(b).isEqualTo(a);
+        // the fixture's label, not its thread kind, names its group
+        List<String> groups = new ArrayList<>();
+        b.forEach(row -> groups.add(row.get("group").asText()));
+        assertThat(groups).contains("fixture").doesNotContain("virtual");
+    }
+
+    @Test
     void reportFromTheExportDrawsTheSameFlameGraphs() throws Exception {
         Path a = dir.resolve("report-recordings");
         Path b = dir.resolve("report-export");
