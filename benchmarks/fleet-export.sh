@@ -1,11 +1,12 @@
 #!/bin/sh
 # A fleet's export on this machine: N study-sized recordings (default 1,000) exported by
-# `loomscope export` and by the Spark job (loomscope-spark.jar on Spark's local mode with every core,
-# Spark's jars from the Maven build's classpath as a cluster would provide them), one after the
-# other. Prints seconds, recordings/s, MB/s and peak RSS (GNU time) of each, and checks that the
-# two exports agree (their verdicts).
+# `loomscope export` and by the Spark job (loomscope-spark.jar on Spark's local mode with every core:
+# through $SPARK_HOME/bin/spark-submit when SPARK_HOME is set, else on Spark's jars from the Maven
+# build's classpath), one after the other; then `loomscope compare` from the export and from the
+# recordings. Prints seconds, recordings/s, MB/s and peak RSS (GNU time) of each, and checks that
+# the two exports agree (their verdicts).
 #
-# usage: benchmarks/fleet-export.sh [N (1000)] [RECORDINGS_DIR]
+# usage: [SPARK_HOME=DIR] benchmarks/fleet-export.sh [N (1000)] [RECORDINGS_DIR]
 # Without RECORDINGS_DIR it runs `loomscope study --quick` once for its recordings (about a
 # minute). The N inputs are hard links to those recordings, in turn: the same bytes read N times,
 # from the page cache after the first, as a fleet's recordings are read from a local disk.
@@ -38,9 +39,6 @@ done
 mb=$(find "$work/fleet" -name "*.jfr" -printf "%s\n" | awk "{ s += \$1 } END { printf \"%d\", s / 1000000 }")
 echo "$n recordings, $mb MB (hard links to $# study recordings: the bytes read), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) cores, $(date -u +%Y-%m-%d)"
 
-cp=$(mktemp)
-(cd "$root" && ./mvnw -B -q -o dependency:build-classpath -pl spark -Dmdep.includeScope=provided -Dmdep.outputFile="$cp" >/dev/null 2>&1) \
-    || (cd "$root" && ./mvnw -B -q dependency:build-classpath -pl spark -Dmdep.includeScope=provided -Dmdep.outputFile="$cp" >/dev/null)
 opens="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/sun.util.calendar=ALL-UNNAMED
@@ -55,13 +53,26 @@ timed() { # label command...
 }
 timed "loomscope export" "$root/loomscope" export "$work/fleet" --to "$work/cli"
 tail -1 "$work/loomscope export.out" 2>/dev/null || true
-timed "spark job (local[$(nproc)])" "$jdk/bin/java" $opens -Xmx4g "-Dspark.master=local[$(nproc)]" -Dspark.ui.enabled=false \
-    -cp "$root/spark/target/loomscope-spark.jar:$(cat "$cp")" dev.loomscope.spark.FleetJob "$work/fleet/*.jfr" "$work/spark"
-"$root/loomscope" compare "$work/cli" | sed -n '/^Verdicts/,/^$/p' | sed 's/^  //' | grep ' vs ' | sort >"$work/cli.verdicts"
-grep ' vs ' "$work/spark job (local[$(nproc)]).out" | sort >"$work/spark.verdicts"
-if cmp -s "$work/cli.verdicts" "$work/spark.verdicts"; then
-    echo "verdicts: the same ($(wc -l <"$work/cli.verdicts") lines)"
+spark="spark job (local[$(nproc)])"
+if [ -n "${SPARK_HOME:-}" ]; then
+    timed "$spark" env JAVA_HOME="$jdk" "$SPARK_HOME/bin/spark-submit" --master "local[$(nproc)]" --driver-memory 4g --conf spark.ui.enabled=false \
+        --class dev.loomscope.spark.FleetJob "$root/spark/target/loomscope-spark.jar" "$work/fleet/*.jfr" "$work/spark"
 else
-    echo "verdicts differ:"; diff "$work/cli.verdicts" "$work/spark.verdicts" || true
+    cp=$(mktemp)
+    (cd "$root" && ./mvnw -B -q -o dependency:build-classpath -pl spark -Dmdep.includeScope=provided -Dmdep.outputFile="$cp" >/dev/null 2>&1) \
+        || (cd "$root" && ./mvnw -B -q dependency:build-classpath -pl spark -Dmdep.includeScope=provided -Dmdep.outputFile="$cp" >/dev/null)
+    timed "$spark" "$jdk/bin/java" $opens -Xmx4g "-Dspark.master=local[$(nproc)]" -Dspark.ui.enabled=false \
+        -cp "$root/spark/target/loomscope-spark.jar:$(cat "$cp")" dev.loomscope.spark.FleetJob "$work/fleet/*.jfr" "$work/spark"
+fi
+timed "compare the export" "$root/loomscope" compare "$work/cli"
+timed "compare the recordings" "$root/loomscope" compare "$work/fleet"
+verdicts() { sed -n '/^Verdicts/,/^$/p' "$1" | sed 's/^  //' | grep ' vs ' | sort; }
+verdicts "$work/compare the export.out" >"$work/cli.verdicts"
+verdicts "$work/compare the recordings.out" >"$work/recordings.verdicts"
+grep ' vs ' "$work/$spark.out" | sort >"$work/spark.verdicts"
+if cmp -s "$work/cli.verdicts" "$work/spark.verdicts" && cmp -s "$work/cli.verdicts" "$work/recordings.verdicts"; then
+    echo "verdicts: the same from the recordings, the export and the Spark job ($(wc -l <"$work/cli.verdicts") lines)"
+else
+    echo "verdicts differ:"; diff "$work/cli.verdicts" "$work/spark.verdicts"; diff "$work/cli.verdicts" "$work/recordings.verdicts" || true
 fi
 rm -rf "$work"

@@ -4,8 +4,11 @@ import dev.loomscope.analyzer.read.BadInputException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The recordings of an export, made again from its tables: what compare and report read instead of the recordings. */
 public final class FleetImport {
@@ -13,23 +16,42 @@ public final class FleetImport {
 
     /**
      * Every recording of the export in {@code dir} (those in its problems table are named in a
-     * warning of the first); with the CPU samples for flame graphs when {@code flames}.
+     * warning of the first); with the CPU samples for flame graphs when {@code flames}. The tables
+     * are read one after the other, each row handed to its recording's replay as it is read: what
+     * is held is the recordings' reductions and the distinct stacks (without flame graphs, only
+     * those of pins), not the export's rows.
      */
     public static List<RecordingFacts> read(Path dir, boolean flames) {
-        Map<String, Map<FleetTable, List<Object[]>>> byRecording = ParquetTables.readAll(dir);
-        List<RecordingFacts> out = new ArrayList<>();
+        FleetReplay.Stacks stacks = new FleetReplay.Stacks();
+        Map<String, FleetReplay> replays = new LinkedHashMap<>();
+        ParquetTables.read(dir, FleetSchema.RECORDINGS, row -> replays.putIfAbsent((String) row[0], new FleetReplay((String) row[0], row, flames, stacks)));
+        Set<Object> pinStacks = new HashSet<>();
+        if (!flames) {
+            ParquetTables.read(dir, FleetSchema.PINS, row -> pinStacks.add(row[FleetSchema.PINS.index("stack_id")]));
+        }
+        for (FleetTable t : FleetReplay.TABLES.subList(1, FleetReplay.TABLES.size())) {
+            if (t == FleetSchema.SAMPLES && !flames) {
+                continue;
+            }
+            ParquetTables.read(dir, t, row -> {
+                FleetReplay replay = replays.get((String) row[0]);
+                if (replay != null && (t != FleetSchema.STACKS || flames || pinStacks.contains(row[1]))) {
+                    replay.row(t, row);
+                }
+            });
+        }
         List<Object[]> problems = new ArrayList<>();
-        byRecording.forEach((recording, rows) -> {
-            if (rows.containsKey(FleetSchema.RECORDINGS)) {
-                out.add(FleetReplay.facts(recording, rows, flames));
-            } else if (rows.containsKey(FleetSchema.PROBLEMS)) {
-                problems.addAll(rows.get(FleetSchema.PROBLEMS));
+        ParquetTables.read(dir, FleetSchema.PROBLEMS, row -> {
+            if (!replays.containsKey((String) row[0])) {
+                problems.add(row);
             }
         });
-        if (out.isEmpty()) {
+        if (replays.isEmpty()) {
             throw new BadInputException(dir.toAbsolutePath() + ": the export has no recordings" + (problems.isEmpty() ? ""
                     : " (" + problems.size() + " could not be read: see its problems table)") + " (export readable recordings)");
         }
+        List<RecordingFacts> out = new ArrayList<>();
+        replays.values().forEach(r -> out.add(r.finish()));
         if (!problems.isEmpty()) {
             out.get(0).warnings.add(dir.toAbsolutePath() + ": " + problems.size() + " recording" + (problems.size() == 1 ? "" : "s")
                     + " of the export could not be read and are left out (its problems table; the first: " + problems.get(0)[2] + ")");

@@ -19,18 +19,82 @@ import java.util.TreeMap;
 /**
  * A recording's facts made again from its rows in an export: each event table's row handed to the
  * reducers as the event it was ({@link RowEvent}), so every figure, verdict and view computed from
- * an export is the one computed from the recording.
+ * an export is the one computed from the recording. Rows come table by table, in the order
+ * {@link #TABLES} lists (the recording's own row first, its samples last), so an export is read a
+ * table at a time without holding its rows.
  */
 public final class FleetReplay {
-    private FleetReplay() {}
+    /** The order a recording's rows are replayed in: what each step needs comes before it. */
+    public static final List<FleetTable> TABLES = tables();
 
-    /** The facts of {@code recording} from its rows; with its CPU samples for flame graphs when {@code flames}. */
-    public static RecordingFacts facts(String recording, Map<FleetTable, List<Object[]>> rows, boolean flames) {
-        RecordingFacts f = RecordingFacts.empty(new RecordingSource(Path.of(recording), List.of()), flames);
-        List<Object[]> recordings = rows.getOrDefault(FleetSchema.RECORDINGS, List.of());
-        Object[] r = recordings.isEmpty() ? FleetSchema.RECORDINGS.newRow(recording) : recordings.get(0);
+    private static List<FleetTable> tables() {
+        List<FleetTable> order = new ArrayList<>(List.of(FleetSchema.RECORDINGS, FleetSchema.EVENT_TYPES, FleetSchema.STACKS));
+        order.addAll(FleetSchema.EVENT_TABLES);
+        order.add(FleetSchema.SAMPLES);
+        return List.copyOf(order);
+    }
+
+    private final RecordingFacts facts;
+    private final Stacks stacks;
+    private final Map<String, Long> counts = new TreeMap<>();
+    private boolean reasons;
+    private boolean counted;
+
+    /** Frames of the stacks the rows refer to, by stack id (an id is its frames' hash: one entry serves every recording). */
+    public static final class Stacks {
+        private final Map<Long, List<Object[]>> rows = new HashMap<>();
+        private final Map<Long, String> from = new HashMap<>();
+        private final Map<Long, List<Frame>> frames = new HashMap<>();
+        private final Map<Long, List<FastEvent.RawFrame>> raw = new HashMap<>();
+
+        /** A row of the stacks table; a stack another recording gave already is not kept twice. */
+        public void add(Object[] row) {
+            Long id = (Long) row[1];
+            String recording = (String) row[0];
+            if (from.putIfAbsent(id, recording) == null || from.get(id).equals(recording)) {
+                rows.computeIfAbsent(id, k -> new ArrayList<>()).add(row);
+            }
+        }
+
+        private List<Object[]> sorted(Object id) {
+            List<Object[]> r = id == null ? null : rows.get((Long) id);
+            if (r != null) {
+                r.sort(java.util.Comparator.comparingInt(x -> (Integer) x[2]));
+            }
+            return r;
+        }
+
+        List<Frame> frames(Object id) {
+            if (id == null) {
+                return null;
+            }
+            return frames.computeIfAbsent((Long) id, k -> {
+                List<Object[]> r = sorted(k);
+                return r == null ? null : r.stream().map(x -> new Frame((String) x[3], (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
+            });
+        }
+
+        List<FastEvent.RawFrame> raw(Object id) {
+            if (id == null) {
+                return null;
+            }
+            return raw.computeIfAbsent((Long) id, k -> {
+                List<Object[]> r = sorted(k);
+                return r == null ? null
+                        : r.stream().map(x -> new FastEvent.RawFrame(internalName((String) x[3]), (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
+            });
+        }
+    }
+
+    /** Starts the replay of {@code recording} from its row of the recordings table (null: it has none). */
+    public FleetReplay(String recording, Object[] r, boolean flames, Stacks stacks) {
+        this.facts = RecordingFacts.empty(new RecordingSource(Path.of(recording), List.of()), flames);
+        this.stacks = stacks;
         FleetTable t = FleetSchema.RECORDINGS;
-        var s = f.summary;
+        if (r == null) {
+            r = t.newRow(recording);
+        }
+        var s = facts.summary;
         s.label = (String) r[t.index("label")];
         s.threadKind = (String) r[t.index("thread_kind")];
         s.command = (String) r[t.index("command")];
@@ -45,66 +109,76 @@ public final class FleetReplay {
             s.span(RecordingSpan.of(start, end));
         }
         if (r[t.index("warnings")] instanceof String w) {
-            f.warnings.addAll(List.of(w.split("\n")));
+            facts.warnings.addAll(List.of(w.split("\n")));
         }
-        boolean reasons = Boolean.TRUE.equals(r[t.index("pin_reasons_recorded")]);
+        reasons = Boolean.TRUE.equals(r[t.index("pin_reasons_recorded")]);
+    }
 
-        Map<String, Long> counts = new TreeMap<>();
-        for (Object[] row : rows.getOrDefault(FleetSchema.EVENT_TYPES, List.of())) {
+    /** One row of {@code table} for this recording (tables in the order of {@link #TABLES}; the recordings row went to the constructor). */
+    public void row(FleetTable table, Object[] row) {
+        if (table == FleetSchema.EVENT_TYPES) {
             counts.put((String) row[1], row[2] == null ? 0 : (Long) row[2]);
             if (Boolean.TRUE.equals(row[3])) {
-                f.settings.enable((String) row[1]);
+                facts.settings.enable((String) row[1]);
             }
+            return;
         }
-        s.counted(counts);
-
-        Map<Long, List<Object[]>> stacks = new HashMap<>();
-        for (Object[] row : rows.getOrDefault(FleetSchema.STACKS, List.of())) {
-            stacks.computeIfAbsent((Long) row[1], k -> new ArrayList<>()).add(row);
+        if (table == FleetSchema.STACKS) {
+            stacks.add(row);
+            return;
         }
-        stacks.values().forEach(frames -> frames.sort(java.util.Comparator.comparingInt(x -> (Integer) x[2])));
-
-        for (FleetTable table : FleetSchema.EVENT_TABLES) {
-            for (Object[] row : rows.getOrDefault(table, List.of())) {
-                RowEvent e = RowEvent.of(table, row, table == FleetSchema.PINS ? frames(stacks, row[table.index("stack_id")]) : null);
-                if (table == FleetSchema.PINS && reasons) {
-                    e.present("pinnedReason", "blockingOperation", "carrierThread");
-                }
-                if (table == FleetSchema.CPU_LOAD) {
-                    s.fields(e);
-                } else {
-                    f.dispatch(e);
-                }
-            }
-        }
-        for (long i = counts.getOrDefault("jdk.VirtualThreadSubmitFailed", 0L); i > 0; i--) {
-            f.dispatch(new RowEvent("jdk.VirtualThreadSubmitFailed", Instant.EPOCH, Duration.ZERO, Map.of(), null));
-        }
-        if (f.flames != null) {
-            f.flames.counted(counts);
-            for (Object[] row : rows.getOrDefault(FleetSchema.SAMPLES, List.of())) {
-                List<FastEvent.RawFrame> raw = rawFrames(stacks, row[4]);
+        count();
+        if (table == FleetSchema.SAMPLES) {
+            if (facts.flames != null && facts.flames.eventTypes().contains((String) row[1])) {
+                List<FastEvent.RawFrame> raw = stacks.raw(row[4]);
                 boolean nativeIsC = Boolean.TRUE.equals(row[5]);
                 long events = (Long) row[6];
                 long samples = (Long) row[7];
-                if (f.flames.eventTypes().contains((String) row[1])) {
-                    f.flames.split.addStack((String) row[2], raw, nativeIsC, events, samples);
-                    f.flames.diff.addStack((String) row[2], raw, nativeIsC, events, samples);
-                }
+                facts.flames.split.addStack((String) row[2], raw, nativeIsC, events, samples);
+                facts.flames.diff.addStack((String) row[2], raw, nativeIsC, events, samples);
             }
+            return;
         }
-        return f;
+        RowEvent e = RowEvent.of(table, row, table == FleetSchema.PINS ? stacks.frames(row[table.index("stack_id")]) : null);
+        if (table == FleetSchema.PINS && reasons) {
+            e.present("pinnedReason", "blockingOperation", "carrierThread");
+        }
+        if (table == FleetSchema.CPU_LOAD) {
+            facts.summary.fields(e);
+        } else {
+            facts.dispatch(e);
+        }
     }
 
-    private static List<Frame> frames(Map<Long, List<Object[]>> stacks, Object id) {
-        List<Object[]> rows = id == null ? null : stacks.get((Long) id);
-        return rows == null ? null : rows.stream().map(x -> new Frame((String) x[3], (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
+    /** The event counts, once every event_types row is in (before the first event). */
+    private void count() {
+        if (counted) {
+            return;
+        }
+        counted = true;
+        facts.summary.counted(counts);
+        if (facts.flames != null) {
+            facts.flames.counted(counts);
+        }
     }
 
-    private static List<FastEvent.RawFrame> rawFrames(Map<Long, List<Object[]>> stacks, Object id) {
-        List<Object[]> rows = id == null ? null : stacks.get((Long) id);
-        return rows == null ? null
-                : rows.stream().map(x -> new FastEvent.RawFrame(internalName((String) x[3]), (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
+    /** The recording's facts, once all its rows are in. */
+    public RecordingFacts finish() {
+        count();
+        for (long i = counts.getOrDefault("jdk.VirtualThreadSubmitFailed", 0L); i > 0; i--) {
+            facts.dispatch(new RowEvent("jdk.VirtualThreadSubmitFailed", Instant.EPOCH, Duration.ZERO, Map.of(), null));
+        }
+        return facts;
+    }
+
+    /** The facts of {@code recording} from its rows, all at hand (the Spark job's driver); with its CPU samples for flame graphs when {@code flames}. */
+    public static RecordingFacts facts(String recording, Map<FleetTable, List<Object[]>> rows, boolean flames) {
+        List<Object[]> own = rows.getOrDefault(FleetSchema.RECORDINGS, List.of());
+        FleetReplay replay = new FleetReplay(recording, own.isEmpty() ? null : own.get(0), flames, new Stacks());
+        for (FleetTable t : TABLES.subList(1, TABLES.size())) {
+            rows.getOrDefault(t, List.of()).forEach(row -> replay.row(t, row));
+        }
+        return replay.finish();
     }
 
     /** A class's name as the JVM writes it: slashes, but a hidden class keeps the dot before its address ({@code Foo$$Lambda.0x1234}). */

@@ -207,13 +207,4 @@ public final class ParquetTables {
         }
         return row;
     }
-
-    /** Every table of the export in {@code dir}, rows grouped by their recording (in the order read). */
-    public static Map<String, Map<FleetTable, List<Object[]>>> readAll(Path dir) {
-        Map<String, Map<FleetTable, List<Object[]>>> byRecording = new LinkedHashMap<>();
-        for (FleetTable t : FleetSchema.TABLES) {
-            read(dir, t, row -> byRecording.computeIfAbsent((String) row[0], r -> new LinkedHashMap<>()).computeIfAbsent(t, x -> new ArrayList<>()).add(row));
-        }
-        return byRecording;
-    }
 }
