@@ -25,20 +25,26 @@ public final class FleetImport {
         FleetReplay.Stacks stacks = new FleetReplay.Stacks();
         Map<String, FleetReplay> replays = new LinkedHashMap<>();
         ParquetTables.read(dir, FleetSchema.RECORDINGS, row -> replays.putIfAbsent((String) row[0], new FleetReplay((String) row[0], row, flames, stacks)));
-        Set<Object> pinStacks = new HashSet<>();
+        Set<Long> pinStacks = new HashSet<>();
         if (!flames) {
-            ParquetTables.read(dir, FleetSchema.PINS, row -> pinStacks.add(row[FleetSchema.PINS.index("stack_id")]));
-        }
-        for (FleetTable t : FleetReplay.TABLES.subList(1, FleetReplay.TABLES.size())) {
-            if (t == FleetSchema.SAMPLES && !flames) {
-                continue;
-            }
-            ParquetTables.read(dir, t, row -> {
-                FleetReplay replay = replays.get((String) row[0]);
-                if (replay != null && (t != FleetSchema.STACKS || flames || pinStacks.contains(row[1]))) {
-                    replay.row(t, row);
+            ParquetTables.read(dir, FleetSchema.PINS, row -> {
+                if (row[FleetSchema.PINS.index("stack_id")] instanceof Long id) {
+                    pinStacks.add(id);
                 }
             });
+        }
+        for (FleetTable t : FleetReplay.TABLES.subList(1, FleetReplay.TABLES.size())) {
+            java.util.function.Consumer<Object[]> replay = row -> {
+                FleetReplay r = replays.get((String) row[0]);
+                if (r != null) {
+                    r.row(t, row);
+                }
+            };
+            if (flames || t != FleetSchema.SAMPLES && t != FleetSchema.STACKS) {
+                ParquetTables.read(dir, t, replay);
+            } else if (t == FleetSchema.STACKS && !pinStacks.isEmpty()) {
+                ParquetTables.read(dir, t, "stack_id", pinStacks, replay); // without flame graphs only the pins' stacks are needed
+            }
         }
         List<Object[]> problems = new ArrayList<>();
         ParquetTables.read(dir, FleetSchema.PROBLEMS, row -> {

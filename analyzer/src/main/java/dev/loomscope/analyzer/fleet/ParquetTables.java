@@ -13,20 +13,24 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -142,6 +146,16 @@ public final class ParquetTables {
      * naming the file when it is not Parquet, not this table, or of a newer schema.
      */
     public static void read(Path dir, FleetTable table, Consumer<Object[]> rows) {
+        read(dir, table, (java.util.function.Predicate<Object[]>) null, rows);
+    }
+
+    /** As {@link #read(Path, FleetTable, Consumer)}, only the rows whose {@code column} holds one of {@code values}. */
+    public static void read(Path dir, FleetTable table, String column, java.util.Set<Long> values, Consumer<Object[]> rows) {
+        int c = table.index(column);
+        read(dir, table, row -> values.contains(row[c]), rows);
+    }
+
+    private static void read(Path dir, FleetTable table, java.util.function.Predicate<Object[]> keep, Consumer<Object[]> rows) {
         for (Path p : files(dir.resolve(table.name()))) {
             ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(Codecs.INSTANCE).build();
             LocalInputFile input = new LocalInputFile(p);
@@ -152,12 +166,14 @@ public final class ParquetTables {
                             + FleetSchema.VERSION + " (export the recordings again, or use the loomscope that wrote it)");
                 }
                 MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-                int[] at = positions(table, fileSchema, p);
+                Columns columns = new Columns(table, fileSchema, positions(table, fileSchema, p), reader.getFooter().getFileMetaData().getCreatedBy());
+                reader.setRequestedSchema(columns.requested); // the other columns of the file are not read
                 PageReadStore pages;
                 while ((pages = reader.readNextRowGroup()) != null) {
-                    RecordReader<Group> records = new ColumnIOFactory().getColumnIO(fileSchema).getRecordReader(pages, new GroupRecordConverter(fileSchema));
-                    for (long i = 0; i < pages.getRowCount(); i++) {
-                        rows.accept(values(table, records.read(), at));
+                    for (Object[] row : columns.rows(pages)) {
+                        if (keep == null || keep.test(row)) {
+                            rows.accept(row);
+                        }
                     }
                 }
             } catch (BadInputException e) {
@@ -167,6 +183,129 @@ public final class ParquetTables {
                 throw new BadInputException(p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + why
                         + " (export the recordings again)", e);
             }
+        }
+    }
+
+    /**
+     * A file's columns read column by column into rows of the table (the tables are flat: every
+     * column optional, none repeated); a dictionary-encoded string column has its dictionary decoded
+     * once per column chunk, not once per row.
+     */
+    private static final class Columns {
+        private final int width;
+        private final MessageType requested;
+        private final String createdBy;
+        private final List<Integer> at = new ArrayList<>(); // per requested column, its index in the table
+        private final Column[] converters;
+        private final GroupConverter root;
+
+        Columns(FleetTable table, MessageType file, int[] positions, String createdBy) {
+            this.width = table.columns().size();
+            this.createdBy = createdBy;
+            List<Type> fields = new ArrayList<>();
+            for (int i = 0; i < positions.length; i++) {
+                if (positions[i] >= 0) {
+                    fields.add(file.getType(positions[i]));
+                    at.add(i);
+                }
+            }
+            this.requested = new MessageType(file.getName(), fields);
+            this.converters = new Column[fields.size()];
+            for (int f = 0; f < converters.length; f++) {
+                converters[f] = new Column(table.columns().get(at.get(f)).type() == FleetColumn.Type.STRING);
+            }
+            this.root = new GroupConverter() {
+                @Override
+                public Converter getConverter(int field) {
+                    return converters[field];
+                }
+
+                @Override
+                public void start() {}
+
+                @Override
+                public void end() {}
+            };
+        }
+
+        /** The rows of one row group. */
+        List<Object[]> rows(PageReadStore pages) {
+            int n = Math.toIntExact(pages.getRowCount());
+            List<Object[]> rows = new ArrayList<>(n);
+            for (int r = 0; r < n; r++) {
+                rows.add(new Object[width]);
+            }
+            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, root, requested, createdBy);
+            List<ColumnDescriptor> descriptors = requested.getColumns();
+            for (int f = 0; f < descriptors.size(); f++) {
+                ColumnDescriptor d = descriptors.get(f);
+                ColumnReader values = store.getColumnReader(d);
+                Column c = converters[f];
+                c.at = at.get(f);
+                for (int r = 0; r < n; r++) {
+                    if (values.getCurrentDefinitionLevel() == d.getMaxDefinitionLevel()) {
+                        c.row = rows.get(r);
+                        values.writeCurrentValueToConverter();
+                    }
+                    values.consume();
+                }
+            }
+            return rows;
+        }
+    }
+
+    /** One column's values into their place in the row at hand. */
+    private static final class Column extends PrimitiveConverter {
+        private final boolean string;
+        private String[] dictionary;
+        int at;
+        Object[] row;
+
+        Column(boolean string) {
+            this.string = string;
+        }
+
+        @Override
+        public void addLong(long v) {
+            row[at] = v;
+        }
+
+        @Override
+        public void addInt(int v) {
+            row[at] = v;
+        }
+
+        @Override
+        public void addDouble(double v) {
+            row[at] = v;
+        }
+
+        @Override
+        public void addBoolean(boolean v) {
+            row[at] = v;
+        }
+
+        @Override
+        public void addBinary(Binary v) {
+            row[at] = v.toStringUsingUTF8();
+        }
+
+        @Override
+        public boolean hasDictionarySupport() {
+            return string;
+        }
+
+        @Override
+        public void setDictionary(Dictionary d) {
+            dictionary = new String[d.getMaxId() + 1];
+            for (int id = 0; id < dictionary.length; id++) {
+                dictionary[id] = d.decodeToBinary(id).toStringUsingUTF8();
+            }
+        }
+
+        @Override
+        public void addValueFromDictionary(int id) {
+            row[at] = dictionary[id];
         }
     }
 
@@ -191,20 +330,4 @@ public final class ParquetTables {
         return at;
     }
 
-    private static Object[] values(FleetTable table, Group g, int[] at) {
-        Object[] row = new Object[at.length];
-        for (int i = 0; i < at.length; i++) {
-            if (at[i] < 0 || g.getFieldRepetitionCount(at[i]) == 0) {
-                continue;
-            }
-            row[i] = switch (table.columns().get(i).type()) {
-                case LONG -> g.getLong(at[i], 0);
-                case INT -> g.getInteger(at[i], 0);
-                case DOUBLE -> g.getDouble(at[i], 0);
-                case BOOLEAN -> g.getBoolean(at[i], 0);
-                case STRING -> g.getString(at[i], 0);
-            };
-        }
-        return row;
-    }
 }
