@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.rules.RuleSettings;
 import dev.loomscope.analyzer.rules.RulesRunner;
 import dev.loomscope.analyzer.rules.RulesView;
 import java.util.ArrayList;
@@ -33,15 +34,54 @@ public final class RulesCommand implements Callable<Integer> {
     @Option(names = "--fail-on-warning", description = "exit 1 when any rule warns (for CI)")
     boolean failOnWarning;
 
-    @Spec
+    @Option(names = "--set", paramLabel = "NAME=VALUE", description = "a rule's threshold (repeatable; e.g. pinning.longest=50ms): loomscope's are below, JMC's rules'"
+            + " by their identifier (--list-settings)")
+    List<String> settings = new ArrayList<>();
+
+    @SuppressWarnings("deprecation") // help = true: the option needs no recording, as --help does
+    @Option(names = "--list-settings", help = true, description = "list every rule's settings (loomscope's and JMC's), their defaults and the values --set gives, and exit")
+    boolean listSettings;
+
     picocli.CommandLine.Model.CommandSpec spec;
+
+    /** picocli hands the command's model here when it builds it: the help then lists the thresholds. */
+    @Spec
+    void spec(picocli.CommandLine.Model.CommandSpec spec) {
+        this.spec = spec;
+        List<String> footer = new ArrayList<>(List.of("", "Thresholds of loomscope's rules (--set NAME=VALUE):"));
+        for (var t : RuleSettings.thresholds()) {
+            String head = String.format(java.util.Locale.ROOT, "  %-19s %-6s ", t.getIdentifier(), RuleSettings.format(t, t.getDefaultValue()));
+            StringBuilder line = new StringBuilder(head);
+            for (String word : t.getDescription().split(" ")) { // wrapped under the description's first column
+                if (line.length() + word.length() > 80) {
+                    footer.add(line.toString().stripTrailing());
+                    line = new StringBuilder(" ".repeat(head.length()));
+                }
+                line.append(word).append(' ');
+            }
+            footer.add(line.toString().stripTrailing());
+        }
+        footer.replaceAll(l -> l.replace("%", "%%")); // the footer is a format string
+        footer.addAll(List.of(spec.usageMessage().footer()));
+        spec.usageMessage().footer(footer.toArray(String[]::new));
+    }
 
     @Override
     public Integer call() {
+        RuleSettings chosen;
+        try {
+            chosen = RuleSettings.parse(settings);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (listSettings) {
+            out.emit(List.of(RulesView.settings(chosen)), spec.commandLine().getOut());
+            return Errors.OK;
+        }
         List<RulesRunner.Finding> findings = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         for (RecordingSource source : in.sources()) {
-            findings.addAll(RulesRunner.run(source, warnings::add));
+            findings.addAll(RulesRunner.run(source, chosen, warnings::add));
         }
         List<dev.loomscope.analyzer.render.Table> tables = new ArrayList<>(RulesView.of(findings, details));
         ViewCommand.withWarnings(tables, warnings); // what the reader said (each once), and which rules were skipped and why

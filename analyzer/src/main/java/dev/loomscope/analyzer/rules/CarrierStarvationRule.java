@@ -1,22 +1,28 @@
 package dev.loomscope.analyzer.rules;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.IItemIterable;
 import org.openjdk.jmc.common.item.ItemFilters;
+import org.openjdk.jmc.common.unit.IQuantity;
+import org.openjdk.jmc.common.unit.UnitLookup;
+import org.openjdk.jmc.common.util.IPreferenceValueProvider;
+import org.openjdk.jmc.common.util.TypedPreference;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /**
  * Carrier starvation from {@code loomscope.SchedulerSample} (the agent, JDK 24+): samples where
  * every carrier was busy (mounted virtual threads at the scheduler's parallelism) while virtual
- * threads queued for one. A warning when that holds in at least a quarter of the samples.
+ * threads queued for one. A warning when that holds in at least {@link #SHARE} of the samples (a quarter).
  */
 public final class CarrierStarvationRule extends LoomscopeRule {
     static final String TYPE = "loomscope.SchedulerSample";
-    static final double WARNING_SHARE = 0.25;
+    static final TypedPreference<IQuantity> SHARE = threshold("starvation.share", "Starved share",
+            "a warning when every carrier was busy while virtual threads queued in this share of the scheduler samples", UnitLookup.PERCENT.quantity(25));
 
     public CarrierStarvationRule() {
         super("loomscope.CarrierStarvation", "Carrier starvation", TYPE);
@@ -28,7 +34,12 @@ public final class CarrierStarvationRule extends LoomscopeRule {
     }
 
     @Override
-    Verdict judgeRecorded(IItemCollection items) {
+    List<TypedPreference<IQuantity>> thresholds() {
+        return List.of(SHARE);
+    }
+
+    @Override
+    Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings) {
         long samples = 0;
         long starved = 0;
         long maxQueued = 0;
@@ -48,15 +59,15 @@ public final class CarrierStarvationRule extends LoomscopeRule {
                 }
             }
         }
-        return verdict(samples, starved, maxQueued);
+        return verdict(samples, starved, maxQueued, settings);
     }
 
     @Override
-    Verdict judgeRecorded(RecordingFacts facts) {
-        return verdict(facts.scheduler.samples(), facts.scheduler.starved(), facts.scheduler.maxQueued());
+    Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings) {
+        return verdict(facts.scheduler.samples(), facts.scheduler.starved(), facts.scheduler.maxQueued(), settings);
     }
 
-    static Verdict verdict(long samples, long starved, long maxQueued) {
+    static Verdict verdict(long samples, long starved, long maxQueued, IPreferenceValueProvider settings) {
         if (samples == 0) {
             return Verdict.ok("No scheduler sample to judge (the recording is shorter than one sampling period).");
         }
@@ -66,7 +77,7 @@ public final class CarrierStarvationRule extends LoomscopeRule {
         if (starved == 0) {
             return Verdict.ok(summary);
         }
-        return new Verdict(share >= WARNING_SHARE ? Severity.WARNING : Severity.INFO, summary,
+        return new Verdict(share >= value(settings, SHARE, UnitLookup.PERCENT_UNITY) ? Severity.WARNING : Severity.INFO, summary,
                 "Virtual threads run on a small pool of carrier threads (one per core by default). When all carriers are"
                         + " busy and runnable virtual threads queue, the application is CPU-bound, or carriers are held by pinned"
                         + " threads or long computations without blocking points.",

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableFuture;
 import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.unit.IQuantity;
+import org.openjdk.jmc.common.unit.LinearKindOfQuantity;
 import org.openjdk.jmc.common.util.IPreferenceValueProvider;
 import org.openjdk.jmc.common.util.TypedPreference;
 import org.openjdk.jmc.flightrecorder.rules.IResult;
@@ -79,9 +81,24 @@ public abstract class LoomscopeRule implements IRule {
         return Map.of();
     }
 
+    /** The rule's thresholds, as JMC's rules declare theirs: JMC's UI and {@code rules --set NAME=VALUE} change them. */
+    List<TypedPreference<IQuantity>> thresholds() {
+        return List.of();
+    }
+
+    /** A threshold: its identifier (what {@code --set} names), name, description and default (its unit is its kind). */
+    static TypedPreference<IQuantity> threshold(String id, String name, String description, IQuantity defaultValue) {
+        return new TypedPreference<>(id, name, description, (LinearKindOfQuantity) defaultValue.getUnit().getContentType(), defaultValue);
+    }
+
+    /** A threshold's value in {@code unit}. */
+    static double value(IPreferenceValueProvider settings, TypedPreference<IQuantity> threshold, org.openjdk.jmc.common.unit.IUnit unit) {
+        return settings.getPreferenceValue(threshold).doubleValueIn(unit);
+    }
+
     @Override
     public Collection<TypedPreference<?>> getConfigurationAttributes() {
-        return List.of();
+        return List.copyOf(thresholds());
     }
 
     @Override
@@ -95,23 +112,31 @@ public abstract class LoomscopeRule implements IRule {
             if (!RuleSupport.recorded(items, eventType)) {
                 return RulesToolkit.getNotApplicableResult(this, preferences, notApplicable());
             }
-            return judgeRecorded(items).result(ResultBuilder.createFor(this, preferences));
+            return judgeRecorded(items, preferences).result(ResultBuilder.createFor(this, preferences));
         });
     }
 
-    /** The verdict on a recording read by loomscope's reader: not applicable (with the reason) when its event type was not recorded. */
+    /**
+     * The verdict on a recording read by loomscope's reader, with {@code settings}' thresholds: not
+     * applicable (with the reason) when its event type was not recorded.
+     */
+    public Verdict judge(RecordingFacts facts, IPreferenceValueProvider settings) {
+        return facts.recorded(eventType) ? judgeRecorded(facts, settings) : new Verdict(Severity.NA, notApplicable(), null, null);
+    }
+
+    /** {@link #judge(RecordingFacts, IPreferenceValueProvider)} with the default thresholds. */
     public Verdict judge(RecordingFacts facts) {
-        return facts.recorded(eventType) ? judgeRecorded(facts) : new Verdict(Severity.NA, notApplicable(), null, null);
+        return judge(facts, IPreferenceValueProvider.DEFAULT_VALUES);
     }
 
     /** Why the rule cannot judge this recording (its event type was not recorded). */
     abstract String notApplicable();
 
     /** Judges, from JMC's items, a recording that has the rule's event type enabled. */
-    abstract Verdict judgeRecorded(IItemCollection items);
+    abstract Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings);
 
     /** Judges, from loomscope's reductions, a recording that has the rule's event type enabled. */
-    abstract Verdict judgeRecorded(RecordingFacts facts);
+    abstract Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings);
 
     /** loomscope's rules, as JMC's rule registry finds them through the service loader. */
     public static List<LoomscopeRule> all() {

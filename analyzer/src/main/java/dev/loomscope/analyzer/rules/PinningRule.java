@@ -2,22 +2,31 @@ package dev.loomscope.analyzer.rules;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.Samples;
+import java.util.List;
 import java.util.Locale;
 import org.openjdk.jmc.common.item.Aggregators;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.ItemFilters;
 import org.openjdk.jmc.common.unit.IQuantity;
 import org.openjdk.jmc.common.unit.UnitLookup;
+import org.openjdk.jmc.common.util.IPreferenceValueProvider;
+import org.openjdk.jmc.common.util.TypedPreference;
 import org.openjdk.jmc.flightrecorder.JfrAttributes;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /**
  * Virtual threads pinned to their carrier while blocking ({@code jdk.VirtualThreadPinned}): a
- * warning when the pinned time is at least 1% of the recording or one pin lasts 20 ms or more
- * (the JDK's own default threshold), information for shorter pins.
+ * warning when the pinned time is at least {@link #SHARE} of the recording (1%) or one pin lasts
+ * {@link #LONGEST} or more (20 ms, the JDK's own default threshold for the event), information for
+ * shorter pins.
  */
 public final class PinningRule extends LoomscopeRule {
     static final String TYPE = "jdk.VirtualThreadPinned";
+
+    static final TypedPreference<IQuantity> SHARE = threshold("pinning.share", "Pinned share",
+            "a warning when virtual threads were pinned for this share of the recording, in all", UnitLookup.PERCENT.quantity(1));
+    static final TypedPreference<IQuantity> LONGEST = threshold("pinning.longest", "Longest pin",
+            "a warning when one pin lasted this long", UnitLookup.MILLISECOND.quantity(20));
 
     public PinningRule() {
         super("loomscope.Pinning", "Virtual thread pinning", TYPE);
@@ -29,26 +38,32 @@ public final class PinningRule extends LoomscopeRule {
     }
 
     @Override
-    Verdict judgeRecorded(IItemCollection items) {
-        IItemCollection pins = items.apply(ItemFilters.type(TYPE));
-        IQuantity count = pins.getAggregate(Aggregators.count());
-        return verdict(count == null ? 0 : count.longValue(), ms(pins.getAggregate(Aggregators.sum(JfrAttributes.DURATION))),
-                ms(pins.getAggregate(Aggregators.max(JfrAttributes.DURATION))), RuleSupport.spanMs(items));
+    List<TypedPreference<IQuantity>> thresholds() {
+        return List.of(SHARE, LONGEST);
     }
 
     @Override
-    Verdict judgeRecorded(RecordingFacts facts) {
+    Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings) {
+        IItemCollection pins = items.apply(ItemFilters.type(TYPE));
+        IQuantity count = pins.getAggregate(Aggregators.count());
+        return verdict(count == null ? 0 : count.longValue(), ms(pins.getAggregate(Aggregators.sum(JfrAttributes.DURATION))),
+                ms(pins.getAggregate(Aggregators.max(JfrAttributes.DURATION))), RuleSupport.spanMs(items), settings);
+    }
+
+    @Override
+    Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings) {
         Samples pins = facts.pinning.all();
-        return verdict(pins.count(), pins.sum(), pins.count() == 0 ? 0 : pins.max(), 1000 * facts.summary.spanSeconds());
+        return verdict(pins.count(), pins.sum(), pins.count() == 0 ? 0 : pins.max(), 1000 * facts.summary.spanSeconds(), settings);
     }
 
     /** The judgement, from the pins' count, total and longest duration and the recording's span. */
-    static Verdict verdict(long count, double totalMs, double maxMs, double spanMs) {
+    static Verdict verdict(long count, double totalMs, double maxMs, double spanMs, IPreferenceValueProvider settings) {
         if (count == 0) {
             return Verdict.ok("No virtual thread was pinned while blocking (above the recording's threshold).");
         }
         double share = spanMs > 0 ? totalMs / spanMs : 0;
-        Severity severity = share >= 0.01 || maxMs >= 20 ? Severity.WARNING : Severity.INFO;
+        boolean warn = share >= value(settings, SHARE, UnitLookup.PERCENT_UNITY) || maxMs >= value(settings, LONGEST, UnitLookup.MILLISECOND);
+        Severity severity = warn ? Severity.WARNING : Severity.INFO;
         return new Verdict(severity,
                 String.format(Locale.ROOT, "%d pinned virtual threads, %.1f ms in all (%.2f%% of the recording), the longest %.1f ms.", count,
                         totalMs, 100 * share, maxMs),

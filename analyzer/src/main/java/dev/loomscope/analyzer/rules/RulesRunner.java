@@ -74,26 +74,27 @@ public final class RulesRunner {
      * Every rule on one recording: loomscope's own on loomscope's reader's pass (memory bounded as
      * for every other command), JMC's on JMC's parser. When JMC's parser cannot hold the recording
      * in the heap, or runs past {@link #deadlineSeconds}, its rules are skipped with a warning that
-     * says so and why, and loomscope's findings stand.
+     * says so and why, and loomscope's findings stand. The rules' thresholds and preferences come
+     * from {@code settings} ({@link RuleSettings}, or JMC's defaults).
      */
-    public static List<Finding> run(RecordingSource source, Consumer<String> warnings) {
+    public static List<Finding> run(RecordingSource source, IPreferenceValueProvider settings, Consumer<String> warnings) {
         RecordingFacts facts = RecordingFacts.of(source);
         facts.warnings.forEach(warnings);
         List<Finding> findings = new ArrayList<>();
         for (LoomscopeRule rule : LoomscopeRule.all()) {
-            LoomscopeRule.Verdict v = rule.judge(facts);
+            LoomscopeRule.Verdict v = rule.judge(facts, settings);
             findings.add(new Finding(source.shortName(), v.severity(), rule.getId(), rule.getName(), rule.getTopic(), v.summary(),
                     v.explanation(), v.solution()));
         }
         List<IRule> jmcRules = RuleRegistry.getRules().stream().filter(r -> !(r instanceof LoomscopeRule)).toList();
-        findings.addAll(jmc(source, jmcRules, warnings));
+        findings.addAll(jmc(source, jmcRules, settings, warnings));
         findings.sort(Comparator.comparingInt(Finding::rank).thenComparing(Finding::topic, Comparator.nullsLast(Comparator.naturalOrder()))
                 .thenComparing(Finding::rule));
         return findings;
     }
 
     /** JMC's {@code rules} on its parser, within {@link #deadlineSeconds}; none (and a warning saying why) when it cannot finish. */
-    private static List<Finding> jmc(RecordingSource source, List<IRule> rules, Consumer<String> warnings) {
+    private static List<Finding> jmc(RecordingSource source, List<IRule> rules, IPreferenceValueProvider settings, Consumer<String> warnings) {
         long limit = deadlineSeconds(source);
         java.util.concurrent.ExecutorService one = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "loomscope-rules");
@@ -101,7 +102,7 @@ public final class RulesRunner {
             return t;
         });
         try {
-            return one.submit(() -> jmcNow(source, rules, warnings)).get(limit, java.util.concurrent.TimeUnit.SECONDS);
+            return one.submit(() -> jmcNow(source, rules, settings, warnings)).get(limit, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             warnings.accept(source.name().toAbsolutePath() + ": JMC's " + rules.size() + " rules were skipped: its parser and rules did not finish in "
                     + limit + " s on this recording, which loomscope's reader finds sound (report it with the file)");
@@ -122,7 +123,7 @@ public final class RulesRunner {
         }
     }
 
-    private static List<Finding> jmcNow(RecordingSource source, List<IRule> rules, Consumer<String> warnings) {
+    private static List<Finding> jmcNow(RecordingSource source, List<IRule> rules, IPreferenceValueProvider settings, Consumer<String> warnings) {
         IItemCollection items;
         try {
             items = RecordingReader.withReadableParts(source, warnings, readable -> {
@@ -166,7 +167,7 @@ public final class RulesRunner {
         if (items == null) {
             return List.of();
         }
-        Map<IRule, Future<IResult>> futures = RulesToolkit.evaluateParallel(rules, items, IPreferenceValueProvider.DEFAULT_VALUES,
+        Map<IRule, Future<IResult>> futures = RulesToolkit.evaluateParallel(rules, items, settings,
                 Math.max(1, Runtime.getRuntime().availableProcessors()));
         List<Finding> findings = new ArrayList<>();
         for (Map.Entry<IRule, Future<IResult>> e : futures.entrySet()) {

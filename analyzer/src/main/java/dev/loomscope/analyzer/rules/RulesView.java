@@ -38,6 +38,27 @@ public final class RulesView {
         return List.of(t);
     }
 
+    /** Every rule's settings: identifier, rule, default, what it does; and the value given where --set gave some. */
+    public static Table settings(RuleSettings chosen) {
+        boolean set = !chosen.set().isEmpty();
+        List<Table.Column> cols = new java.util.ArrayList<>(List.of(Table.text("setting"), Table.text("rule"), Table.text("default")));
+        if (set) {
+            cols.add(Table.text("value"));
+        }
+        cols.add(Table.text("description"));
+        Table t = new Table("settings", "Rule settings (rules --set NAME=VALUE)", cols);
+        for (RuleSettings.Setting s : RuleSettings.all().values()) {
+            var p = s.preference();
+            List<Object> row = new java.util.ArrayList<>(List.of(p.getIdentifier(), s.rule(), RuleSettings.format(p, p.getDefaultValue())));
+            if (set) {
+                row.add(RuleSettings.format(p, chosen.value(p)));
+            }
+            row.add(p.getDescription() == null ? p.getName() : p.getDescription());
+            t.row(row.toArray());
+        }
+        return t;
+    }
+
     static String label(RulesRunner.Finding f) {
         return switch (f.severity()) {
             case WARNING -> "warning";

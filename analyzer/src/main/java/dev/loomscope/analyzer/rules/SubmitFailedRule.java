@@ -5,6 +5,7 @@ import org.openjdk.jmc.common.item.Aggregators;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.ItemFilters;
 import org.openjdk.jmc.common.unit.IQuantity;
+import org.openjdk.jmc.common.util.IPreferenceValueProvider;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /** Virtual threads that could not be started or continued ({@code jdk.VirtualThreadSubmitFailed}): always a warning. */
@@ -21,13 +22,13 @@ public final class SubmitFailedRule extends LoomscopeRule {
     }
 
     @Override
-    Verdict judgeRecorded(IItemCollection items) {
+    Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings) {
         IQuantity count = items.apply(ItemFilters.type(TYPE)).getAggregate(Aggregators.count());
         return verdict(count == null ? 0 : count.longValue());
     }
 
     @Override
-    Verdict judgeRecorded(RecordingFacts facts) {
+    Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings) {
         return verdict(facts.pinning.submitFailed());
     }
 

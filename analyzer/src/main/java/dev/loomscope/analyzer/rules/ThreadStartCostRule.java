@@ -15,6 +15,8 @@ import org.openjdk.jmc.common.item.IMemberAccessor;
 import org.openjdk.jmc.common.item.ItemFilters;
 import org.openjdk.jmc.common.unit.IQuantity;
 import org.openjdk.jmc.common.unit.UnitLookup;
+import org.openjdk.jmc.common.util.IPreferenceValueProvider;
+import org.openjdk.jmc.common.util.TypedPreference;
 import org.openjdk.jmc.flightrecorder.JfrAttributes;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
@@ -27,7 +29,7 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
  * so its timings under the recording lean against platform threads. The cost is a rule of thumb
  * ({@link #startCost}): one benchmark's measured cost scaled by the rate; machines differ in what a
  * thread start costs, which is why {@code loomscope study} measures the cost with control JVMs
- * instead. A warning from 2% of the throughput, information from 1%.
+ * instead. Information from {@link #NOTABLE} of the throughput (1%), a warning from twice that.
  */
 public final class ThreadStartCostRule extends LoomscopeRule {
     static final String TYPE = "loomscope.ContextSwitches";
@@ -41,8 +43,10 @@ public final class ThreadStartCostRule extends LoomscopeRule {
     static final double MEASURED_COST_PROFILED = 0.12;
     static final double MEASURED_COST = 0.04;
 
-    /** The {@link #startCost} from which the rule says what the recording costs. */
-    static final double NOTABLE_START_COST = 0.01;
+    /** The {@link #startCost} from which the rule says what the recording costs (a warning from twice it). */
+    static final TypedPreference<IQuantity> NOTABLE = threshold("start-cost.notable", "Notable start cost",
+            "information when the recording's work at platform thread starts costs this share of throughput, a warning from twice it",
+            UnitLookup.PERCENT.quantity(1));
 
     /** Where {@link #startCost} comes from, for the rule's explanation. */
     static final String START_COST_BASIS = String.format(Locale.ROOT, "a rule of thumb, scaled from loomscope's echo benchmark on 2 cores,"
@@ -68,7 +72,12 @@ public final class ThreadStartCostRule extends LoomscopeRule {
     }
 
     @Override
-    Verdict judgeRecorded(IItemCollection items) {
+    List<TypedPreference<IQuantity>> thresholds() {
+        return List.of(NOTABLE);
+    }
+
+    @Override
+    Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings) {
         List<long[]> samples = new ArrayList<>(); // {end of the sample's period in ns, platform threads started in it}
         boolean counted = false;
         for (IItemIterable it : items.apply(ItemFilters.type(TYPE))) {
@@ -93,11 +102,11 @@ public final class ThreadStartCostRule extends LoomscopeRule {
         long started = samples.stream().mapToLong(x -> x[1]).sum();
         double seconds = (samples.stream().mapToLong(x -> x[0]).max().getAsLong() - start) / 1e9;
         // the busiest period: a server's idle seconds do not dilute it
-        return verdict(started, seconds, ContextSwitchReducer.peakRate(start, samples), profilingMode(items));
+        return verdict(started, seconds, ContextSwitchReducer.peakRate(start, samples), profilingMode(items), settings);
     }
 
     @Override
-    Verdict judgeRecorded(RecordingFacts facts) {
+    Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings) {
         Long started = facts.ctxsw.platformThreadsStarted();
         if (started == null) {
             return NOT_COUNTED;
@@ -106,7 +115,7 @@ public final class ThreadStartCostRule extends LoomscopeRule {
         if (rate == null) {
             return NO_SAMPLE;
         }
-        return verdict(started, facts.ctxsw.platformThreadStartSeconds(facts.summary.first()), rate, facts.summary.profilingMode);
+        return verdict(started, facts.ctxsw.platformThreadStartSeconds(facts.summary.first()), rate, facts.summary.profilingMode, settings);
     }
 
     private static final Verdict NOT_COUNTED = new Verdict(Severity.NA, "loomscope.ContextSwitches has no platformThreadsStarted: an older"
@@ -114,17 +123,19 @@ public final class ThreadStartCostRule extends LoomscopeRule {
     private static final Verdict NO_SAMPLE = Verdict.ok("No context-switch sample to judge (the recording ended before the first).");
 
     /** The judgement, from the platform threads started over {@code seconds}, the busiest period's rate and what profiled the run. */
-    static Verdict verdict(long started, double seconds, double rate, String mode) {
+    static Verdict verdict(long started, double seconds, double rate, String mode, IPreferenceValueProvider settings) {
         boolean asyncProfiler = SummaryReducer.asyncProfiler(mode);
         double cost = startCost(rate, asyncProfiler);
-        String share = cost < NOTABLE_START_COST ? "under 1%" : String.format(Locale.ROOT, "about %.0f%%", 100 * cost);
+        double notable = value(settings, NOTABLE, UnitLookup.PERCENT_UNITY);
+        String share = cost < notable ? "under " + java.math.BigDecimal.valueOf(100 * notable).stripTrailingZeros().toPlainString() + "%"
+                : String.format(Locale.ROOT, "about %.0f%%", 100 * cost);
         String summary = String.format(Locale.ROOT, "The app started %,d platform threads in %.1f s (up to %,.0f a second)%s: the recording's"
                 + " work at every thread start and end costs it %s of its throughput (a rule of thumb).", started, seconds, rate,
                 asyncProfiler ? " while async-profiler profiled it (" + mode + ")" : "", share);
-        if (cost < NOTABLE_START_COST) {
+        if (cost < notable) {
             return Verdict.ok(summary);
         }
-        return new Verdict(cost >= 2 * NOTABLE_START_COST ? Severity.WARNING : Severity.INFO, summary,
+        return new Verdict(cost >= 2 * notable ? Severity.WARNING : Severity.INFO, summary,
                 "JFR does bookkeeping at every thread start and exit whatever events are enabled, and async-profiler,"
                         + " writing JFR, looks up the name of every thread that starts or ends. The estimate is "
                         + START_COST_BASIS + ". Virtual threads pay none of it: timings from this recording lean"

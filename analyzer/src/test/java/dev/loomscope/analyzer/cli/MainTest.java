@@ -51,4 +51,18 @@ class MainTest {
         assertThat(r.out()).contains("complete -F _complete_loomscope").contains("summary").contains("study").contains("--fail-on-pinning")
                 .contains("--stack-depth");
     }
+
+    @Test
+    void rulesHelpListsTheThresholdsAndSetRejectsUnknownOnes() {
+        String help = run("rules", "--help").out();
+        assertThat(help).contains("Thresholds of loomscope's rules (--set NAME=VALUE):").contains("pinning.longest     20 ms")
+                .contains("starvation.share    25 %").contains("start-cost.notable  1 %").contains("pinning.share       1 %");
+        Result list = run("rules", "--list-settings", "--set", "pinning.longest=50ms");
+        assertThat(list.code()).isZero();
+        assertThat(list.out()).containsPattern("pinning.longest +Virtual thread pinning +20 ms +50 ms").contains("gc.pauseratio.warning.limit");
+        Result bad = run("rules", "--list-settings", "--set", "pinning.long=50ms");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err().strip().lines()).hasSize(1);
+        assertThat(bad.err()).startsWith("loomscope rules: --set pinning.long=50ms: no rule has the setting pinning.long");
+    }
 }
