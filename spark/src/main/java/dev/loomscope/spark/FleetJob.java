@@ -3,12 +3,12 @@ package dev.loomscope.spark;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.fleet.Exporter;
 import dev.loomscope.analyzer.fleet.FleetColumn;
 import dev.loomscope.analyzer.fleet.FleetReplay;
 import dev.loomscope.analyzer.fleet.FleetSchema;
 import dev.loomscope.analyzer.fleet.FleetTable;
-import dev.loomscope.analyzer.read.BadInputException;
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -74,7 +74,7 @@ public final class FleetJob {
             Result r = run(spark, inputs, out, by);
             System.out.printf("%s: %d recordings exported, %d in the problems table%n", out, r.exported(), r.problems());
             r.verdicts().forEach(System.out::println);
-        } catch (BadInputException bad) {
+        } catch (BadDataException | dev.loomscope.analyzer.errors.UsageException bad) {
             System.err.println("loomscope-spark: " + bad.getMessage());
             System.exit(2);
         } finally {
@@ -90,7 +90,7 @@ public final class FleetJob {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         List<String> files = list(inputs, conf);
         if (files.isEmpty()) {
-            throw new BadInputException(String.join(" ", inputs) + ": no recording found (check the paths and patterns)");
+            throw new BadDataException(String.join(" ", inputs) + ": no recording found (check the paths and patterns)");
         }
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         var shared = jsc.broadcast(new SerializableConfiguration(conf));
@@ -197,7 +197,7 @@ public final class FleetJob {
                 }
             }
         } catch (IOException e) {
-            throw new BadInputException(String.join(" ", inputs) + ": cannot list: " + e.getMessage() + " (check the paths and the file system's credentials)");
+            throw new BadDataException(String.join(" ", inputs) + ": cannot list: " + e.getMessage() + " (check the paths and the file system's credentials)");
         }
         return files.stream().distinct().sorted().toList();
     }

@@ -5,7 +5,7 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -73,17 +73,17 @@ public final class AttachCommand implements Callable<Integer> {
             throw usage("agent options go with start only (got " + String.join(" ", options) + " after " + action + ")");
         }
         if (ProcessHandle.of(Long.parseLong(pid)).isEmpty()) {
-            throw new BadInputException("no process " + pid + " ('loomscope attach list' shows the JVMs you can attach to)");
+            throw new BadDataException("no process " + pid + " ('loomscope attach list' shows the JVMs you can attach to)");
         }
         Path jar = (agent != null ? agent : StudyCommand.home().resolve("agent/target/loomscope-agent.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
-            throw new BadInputException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
+            throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
         }
         VirtualMachine vm;
         try {
             vm = VirtualMachine.attach(pid);
         } catch (AttachNotSupportedException | IOException e) {
-            throw new BadInputException("process " + pid + ": cannot attach: " + e.getMessage()
+            throw new BadDataException("process " + pid + ": cannot attach: " + e.getMessage()
                     + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
         }
         Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
@@ -91,18 +91,18 @@ public final class AttachCommand implements Callable<Integer> {
             String javaSpec = vm.getSystemProperties().getProperty("java.specification.version", "0");
             int feature = javaSpec.startsWith("1.") ? 8 : Integer.parseInt(javaSpec.replaceAll("\\D.*", ""));
             if (feature < 21) {
-                throw new BadInputException("process " + pid + ": runs Java " + javaSpec + "; the agent needs JDK 21 or newer");
+                throw new BadDataException("process " + pid + ": runs Java " + javaSpec + "; the agent needs JDK 21 or newer");
             }
             String args = "command=" + action + ",reply=" + reply + (options.isEmpty() ? "" : "," + String.join(",", options));
             try {
                 vm.loadAgent(jar.toString(), args);
             } catch (AgentLoadException | AgentInitializationException e) {
-                throw new BadInputException("process " + pid + ": the agent did not load: " + e.getMessage()
+                throw new BadDataException("process " + pid + ": the agent did not load: " + e.getMessage()
                         + " (if the JVM runs with -XX:-EnableDynamicAgentLoading, start it with -javaagent instead)");
             }
             List<String> lines = Files.readAllLines(reply, StandardCharsets.UTF_8);
             if (lines.isEmpty()) {
-                throw new BadInputException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
+                throw new BadDataException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
             }
             boolean ok = lines.get(0).equals("ok");
             PrintWriter to = ok ? out : spec.commandLine().getErr();

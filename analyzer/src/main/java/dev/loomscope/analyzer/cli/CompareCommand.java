@@ -5,6 +5,7 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.compare.TidyExport;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
@@ -63,14 +64,14 @@ public final class CompareCommand implements Callable<Integer> {
         /** The recordings in their groups: by the {@code --group} rules, else by {@code --by}. */
         Map<String, List<RecordingFacts>> groups(List<RecordingFacts> facts, picocli.CommandLine cmd) {
             if (!groups.isEmpty() && by != null) {
-                throw new picocli.CommandLine.ParameterException(cmd, "--group and --by " + by + ": give one of them (--group names the groups itself)");
+                throw new UsageException("--group and --by " + by + ": give one of them (--group names the groups itself)");
             }
             return Grouping.of(facts, groups, by == null ? Grouping.By.threadKind : by);
         }
 
         List<MetricResult> run(Map<String, List<RecordingFacts>> grouped, picocli.CommandLine cmd) {
             if (!x.equals("run") && !x.equals("units")) {
-                throw new picocli.CommandLine.ParameterException(cmd, "--x " + x + ": use run or units");
+                throw new UsageException("--x " + x + ": use run or units");
             }
             List<MetricResult> results = Comparer.compare(grouped, metrics, baseline, x.equals("units"));
             if (export != null) {

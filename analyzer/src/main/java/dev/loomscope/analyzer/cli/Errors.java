@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.cli;
 
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -38,7 +40,11 @@ public final class Errors {
             if (debug(cmd)) {
                 ex.printStackTrace(err);
             }
-            if (ex instanceof dev.loomscope.analyzer.read.BadInputException bad) {
+            if (ex instanceof UsageException usage) { // an option: the help says what it takes
+                err.println(commandName(cmd) + ": " + usage.getMessage() + " (see '" + commandName(cmd) + " --help')");
+                return USAGE;
+            }
+            if (ex instanceof BadDataException bad) { // a file: the message names it and what to do
                 err.println(commandName(cmd) + ": " + bad.getMessage());
                 return USAGE;
             }

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.cli;
 
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.fleet.Exporter;
 import dev.loomscope.analyzer.fleet.FleetSchema;
 import dev.loomscope.analyzer.fleet.FleetTable;
-import dev.loomscope.analyzer.read.BadInputException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,7 +69,7 @@ public final class ExportCommand implements Callable<Integer> {
     /** The directory ready for the tables: new, empty, or an export replaced when --overwrite. */
     private void prepare(Path dir) throws IOException {
         if (Files.isRegularFile(dir)) {
-            throw new BadInputException(dir + ": is a file, not a directory (choose a directory for --to)");
+            throw new BadDataException(dir + ": is a file, not a directory (choose a directory for --to)");
         }
         if (!Files.isDirectory(dir)) {
             return;
@@ -83,7 +83,7 @@ public final class ExportCommand implements Callable<Integer> {
         }
         boolean anExport = present.stream().allMatch(p -> FleetSchema.named(p.getFileName().toString()) != null || p.getFileName().toString().startsWith("_"));
         if (!overwrite || !anExport) {
-            throw new BadInputException(dir + ": is not empty (" + (anExport ? "an export: add --overwrite to replace it" : "and not an export: choose another --to") + ")");
+            throw new BadDataException(dir + ": is not empty (" + (anExport ? "an export: add --overwrite to replace it" : "and not an export: choose another --to") + ")");
         }
         for (FleetTable t : FleetSchema.TABLES) {
             Path tableDir = dir.resolve(t.name());

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
@@ -150,7 +150,7 @@ public final class FlameCommand implements Callable<Integer> {
                 for (var name : shownAs.entrySet()) {
                     message = message.replace(name.getKey(), name.getValue()); // an expanded or cut copy is the user's file
                 }
-                throw new BadInputException(message, e);
+                throw new BadDataException(message, e);
             }
             return null;
         }));
@@ -207,7 +207,7 @@ public final class FlameCommand implements Callable<Integer> {
                 buf.writeTo(os);
             }
         } catch (IOException e) {
-            throw new BadInputException(abs + ": cannot write: " + e.getMessage() + " (choose another -o)");
+            throw new BadDataException(abs + ": cannot write: " + e.getMessage() + " (choose another -o)");
         }
     }
 }

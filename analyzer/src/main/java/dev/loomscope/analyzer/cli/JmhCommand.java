@@ -39,7 +39,7 @@ public final class JmhCommand implements Callable<Integer> {
             results.addAll(JmhReader.read(f));
         }
         if (results.isEmpty()) {
-            throw new dev.loomscope.analyzer.read.BadInputException(files.get(0) + ": no benchmark results in the file (did the JMH run fail?)");
+            throw new dev.loomscope.analyzer.errors.BadDataException(files.get(0) + ": no benchmark results in the file (did the JMH run fail?)");
         }
         out.emit(JmhView.of(results), spec.commandLine().getOut());
         if (html != null) {

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
 import java.io.IOException;
@@ -25,7 +26,7 @@ public final class OutputOptions {
     /** Renders the tables in the chosen format to standard output or the -o file. */
     public void emit(List<Table> tables, PrintWriter out) {
         if (format == Format.SVG) {
-            throw new BadInputException("--format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here");
+            throw new UsageException("--format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here");
         }
         write(format.render(tables), out);
     }
@@ -49,7 +50,7 @@ public final class OutputOptions {
             }
             Files.writeString(abs, text);
         } catch (IOException e) {
-            throw new BadInputException(output.toAbsolutePath() + ": cannot write: " + e.getMessage() + " (choose another -o)");
+            throw new BadDataException(output.toAbsolutePath() + ": cannot write: " + e.getMessage() + " (choose another -o)");
         }
     }
 

@@ -68,12 +68,7 @@ public final class RulesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        RuleSettings chosen;
-        try {
-            chosen = RuleSettings.parse(settings);
-        } catch (IllegalArgumentException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        RuleSettings chosen = RuleSettings.parse(settings);
         if (listSettings) {
             out.emit(List.of(RulesView.settings(chosen)), spec.commandLine().getOut());
             return Errors.OK;

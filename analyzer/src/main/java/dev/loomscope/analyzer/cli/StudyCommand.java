@@ -4,7 +4,7 @@ import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.MetricResult;
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -107,12 +107,12 @@ public final class StudyCommand implements Callable<Integer> {
         Path workloadsJar = home.resolve("workloads/target/loomscope-workloads.jar");
         for (Path jar : List.of(agent, workloadsJar)) {
             if (!Files.isRegularFile(jar)) {
-                throw new BadInputException(jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
+                throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
             }
         }
         Path java = javaExecutable != null ? javaExecutable.toAbsolutePath() : Path.of(System.getProperty("java.home"), "bin", "java");
         if (!Files.isExecutable(java)) {
-            throw new BadInputException(java + ": not an executable java (point --java at a JDK 21+ bin/java)");
+            throw new BadDataException(java + ": not an executable java (point --java at a JDK 21+ bin/java)");
         }
         Path report = out.toAbsolutePath();
         Files.createDirectories(report);

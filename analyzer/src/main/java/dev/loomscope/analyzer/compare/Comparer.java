@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
@@ -24,11 +25,11 @@ public final class Comparer {
     public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<String> metrics, String baseline,
             boolean xUnits) {
         if (groups.size() < 1) {
-            throw new BadInputException("no recordings to compare");
+            throw new BadDataException("no recordings to compare");
         }
         String base = baseline != null ? baseline : groups.containsKey("platform") ? "platform" : groups.keySet().iterator().next();
         if (!groups.containsKey(base)) {
-            throw new BadInputException("--baseline " + base + ": no such group (groups: " + String.join(", ", groups.keySet()) + ")");
+            throw new UsageException("--baseline " + base + ": no such group (groups: " + String.join(", ", groups.keySet()) + ")");
         }
         List<Metric> chosen = new ArrayList<>();
         if (metrics == null || metrics.isEmpty()) {
@@ -37,7 +38,7 @@ public final class Comparer {
             for (String m : metrics) {
                 Metric metric = Metric.named(m);
                 if (metric == null) {
-                    throw new BadInputException("--metric " + m + ": unknown metric (known: " + String.join(", ", Metric.names()) + ")");
+                    throw new UsageException("--metric " + m + ": unknown metric (known: " + String.join(", ", Metric.names()) + ")");
                 }
                 chosen.add(metric);
             }
@@ -46,7 +47,7 @@ public final class Comparer {
         for (Metric m : chosen) {
             MetricResult r = compute(m, groups, base, xUnits);
             if (r == null && metrics != null && !metrics.isEmpty()) {
-                throw new BadInputException("--metric " + m.name() + ": not in these recordings (" + why(m) + ")");
+                throw new UsageException("--metric " + m.name() + ": not in these recordings (" + why(m) + ")");
             }
             if (r != null) {
                 out.add(r);

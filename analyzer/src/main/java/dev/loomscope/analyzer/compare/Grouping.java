@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ public final class Grouping {
         for (String rule : rules) {
             int eq = rule.indexOf('=');
             if (eq <= 0 || eq == rule.length() - 1) {
-                throw new BadInputException("--group " + rule + ": expected NAME=GLOB (e.g. virtual=runs/*virtual*.jfr)");
+                throw new UsageException("--group " + rule + ": expected NAME=GLOB (e.g. virtual=runs/*virtual*.jfr)");
             }
             names.add(rule.substring(0, eq));
             String glob = rule.substring(eq + 1);
@@ -85,7 +86,7 @@ public final class Grouping {
         for (Map.Entry<String, List<RecordingFacts>> e : groups.entrySet()) {
             if (e.getValue().isEmpty()) {
                 String rule = rules.stream().filter(r -> r.startsWith(e.getKey() + "=")).findFirst().orElse(e.getKey());
-                throw new BadInputException("--group " + rule + ": matches none of the recordings given (check the pattern)");
+                throw new UsageException("--group " + rule + ": matches none of the recordings given (check the pattern)");
             }
         }
         return groups;

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
@@ -40,7 +40,7 @@ public final class TidyExport {
             Files.writeString(dir.resolve("regression.csv"), Format.CSV.render(List.of(CompareView.regressions(results))));
             Files.writeString(dir.resolve("comparison.csv"), Format.CSV.render(List.of(CompareView.comparisons(results))));
         } catch (IOException e) {
-            throw new BadInputException(dir.toAbsolutePath() + ": cannot write the export: " + e.getMessage() + " (choose another --export)");
+            throw new BadDataException(dir.toAbsolutePath() + ": cannot write the export: " + e.getMessage() + " (choose another --export)");
         }
     }
 }

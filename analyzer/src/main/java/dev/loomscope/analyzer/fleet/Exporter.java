@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.fleet;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -41,7 +41,7 @@ public final class Exporter {
         try {
             FleetRows rows = new FleetRows(id);
             return rows.finish(RecordingFacts.of(source, false, rows));
-        } catch (BadInputException bad) {
+        } catch (BadDataException bad) {
             return problem(id, "bad input", bad.getMessage());
         } catch (ReductionFailedException bug) {
             return problem(id, "bug", bug.getMessage() + " (please report)");

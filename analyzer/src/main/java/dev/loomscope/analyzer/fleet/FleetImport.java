@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.fleet;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +53,7 @@ public final class FleetImport {
             }
         });
         if (replays.isEmpty()) {
-            throw new BadInputException(dir.toAbsolutePath() + ": the export has no recordings" + (problems.isEmpty() ? ""
+            throw new BadDataException(dir.toAbsolutePath() + ": the export has no recordings" + (problems.isEmpty() ? ""
                     : " (" + problems.size() + " could not be read: see its problems table)") + " (export readable recordings)");
         }
         List<RecordingFacts> out = new ArrayList<>();

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.fleet;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -162,7 +162,7 @@ public final class ParquetTables {
             try (ParquetFileReader reader = ParquetFileReader.open(input, options)) {
                 String version = reader.getFooter().getFileMetaData().getKeyValueMetaData().get(FleetSchema.VERSION_KEY);
                 if (version != null && !version.equals(FleetSchema.VERSION)) {
-                    throw new BadInputException(p.toAbsolutePath() + ": an export of schema version " + version + ", this loomscope reads version "
+                    throw new BadDataException(p.toAbsolutePath() + ": an export of schema version " + version + ", this loomscope reads version "
                             + FleetSchema.VERSION + " (export the recordings again, or use the loomscope that wrote it)");
                 }
                 MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -176,11 +176,11 @@ public final class ParquetTables {
                         }
                     }
                 }
-            } catch (BadInputException e) {
+            } catch (BadDataException e) {
                 throw e;
             } catch (IOException | RuntimeException e) {
                 String why = String.valueOf(e.getMessage()).replace(input.toString(), "it"); // parquet-java names the file by its object
-                throw new BadInputException(p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + why
+                throw new BadDataException(p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + why
                         + " (export the recordings again)", e);
             }
         }
@@ -322,7 +322,7 @@ public final class ParquetTables {
             Type t = file.getType(c.name());
             PrimitiveTypeName expected = ours.getType(c.name()).asPrimitiveType().getPrimitiveTypeName();
             if (!t.isPrimitive() || t.asPrimitiveType().getPrimitiveTypeName() != expected) {
-                throw new BadInputException(p.toAbsolutePath() + ": column " + c.name() + " is " + t + ", not " + expected + " as the " + table.name()
+                throw new BadDataException(p.toAbsolutePath() + ": column " + c.name() + " is " + t + ", not " + expected + " as the " + table.name()
                         + " table has it (not a loomscope export?)");
             }
             at[i] = file.getFieldIndex(c.name());

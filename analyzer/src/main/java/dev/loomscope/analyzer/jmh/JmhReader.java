@@ -3,7 +3,7 @@ package dev.loomscope.analyzer.jmh;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,18 +30,18 @@ public final class JmhReader {
     public static List<JmhResult> read(Path file) {
         String where = file.toString();
         if (!Files.isRegularFile(file)) {
-            throw new BadInputException(where + ": " + (Files.exists(file) ? "not a file" : "no such file") + " (give JMH's -rf json output)");
+            throw new BadDataException(where + ": " + (Files.exists(file) ? "not a file" : "no such file") + " (give JMH's -rf json output)");
         }
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(file.toFile());
         } catch (JsonProcessingException e) {
-            throw new BadInputException(where + ": not JSON at line " + e.getLocation().getLineNr() + " (give JMH's -rf json output, not its text)");
+            throw new BadDataException(where + ": not JSON at line " + e.getLocation().getLineNr() + " (give JMH's -rf json output, not its text)");
         } catch (IOException e) {
-            throw new BadInputException(where + ": cannot read: " + e.getMessage() + " (check the file's permissions)");
+            throw new BadDataException(where + ": cannot read: " + e.getMessage() + " (check the file's permissions)");
         }
         if (root == null || !root.isArray()) {
-            throw new BadInputException(where + ": not a JMH result (expected a JSON array of benchmarks; run JMH with -rf json)");
+            throw new BadDataException(where + ": not a JMH result (expected a JSON array of benchmarks; run JMH with -rf json)");
         }
         List<JmhResult> results = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {
@@ -53,7 +53,7 @@ public final class JmhReader {
     private static JmhResult result(String where, int index, JsonNode b) {
         JsonNode primary = b.path("primaryMetric");
         if (!b.path("benchmark").isTextual() || !primary.path("score").isNumber()) {
-            throw new BadInputException(where + ": entry " + (index + 1) + " is not a JMH benchmark result (no benchmark name or primaryMetric.score)");
+            throw new BadDataException(where + ": entry " + (index + 1) + " is not a JMH benchmark result (no benchmark name or primaryMetric.score)");
         }
         Map<String, String> params = new LinkedHashMap<>();
         Iterator<Map.Entry<String, JsonNode>> p = b.path("params").fields();

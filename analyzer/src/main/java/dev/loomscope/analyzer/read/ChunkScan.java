@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.read;
 
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.flamegraphs.jfr.BadRecordingException;
 import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
 import java.io.IOException;
@@ -38,7 +39,7 @@ public final class ChunkScan {
         } catch (dev.loomscope.flamegraphs.jfr.UnsupportedVersionException e) {
             throw new ParserRejectedException(e.getMessage(), e);
         } catch (BadRecordingException e) {
-            throw new BadInputException(e.getMessage(), e);
+            throw new BadDataException(e.getMessage(), e);
         }
         Path abs = file.toAbsolutePath();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -55,7 +56,7 @@ public final class ChunkScan {
                 }
                 header.flip();
                 if (header.getInt(0) != 0x464C5200) { // "FLR\0"
-                    throw new BadInputException(abs + ": corrupted chunk at byte " + offset
+                    throw new BadDataException(abs + ": corrupted chunk at byte " + offset
                             + " (no FLR magic where chunk " + (chunks + 1) + " should start; the file is damaged)");
                 }
                 long chunkSize = header.getLong(8);
@@ -63,11 +64,11 @@ public final class ChunkScan {
                     return truncated(abs, offset, chunks, "the last chunk (at byte " + offset + ") is incomplete", span);
                 }
                 if (chunkSize < HEADER) {
-                    throw new BadInputException(abs + ": corrupted chunk at byte " + offset + " (size field says " + chunkSize
+                    throw new BadDataException(abs + ": corrupted chunk at byte " + offset + " (size field says " + chunkSize
                             + " bytes; the file is damaged)");
                 }
                 if (header.getLong(56) <= 0 || header.getLong(40) < 0 || header.getLong(32) < 0) {
-                    throw new BadInputException(abs + ": corrupted chunk at byte " + offset + " (its header's clock is not one: " + header.getLong(56)
+                    throw new BadDataException(abs + ": corrupted chunk at byte " + offset + " (its header's clock is not one: " + header.getLong(56)
                             + " ticks a second, starting at " + header.getLong(32) + " ns for " + header.getLong(40) + " ns; the file is damaged)");
                 }
                 span.addChunk(header.getLong(32), header.getLong(40)); // start and duration, in epoch nanoseconds
@@ -82,13 +83,13 @@ public final class ChunkScan {
             }
             return new Result(size, chunks, null, -1, span);
         } catch (IOException e) {
-            throw new BadInputException(abs + ": cannot read: " + e.getMessage() + " (check the file)", e);
+            throw new BadDataException(abs + ": cannot read: " + e.getMessage() + " (check the file)", e);
         }
     }
 
     private static Result truncated(Path abs, long offset, int chunks, String what, RecordingSpan span) {
         if (chunks == 0) {
-            throw new BadInputException(abs + ": truncated: " + what + " and no chunk before it is complete"
+            throw new BadDataException(abs + ": truncated: " + what + " and no chunk before it is complete"
                     + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
         }
         return new Result(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.read;
 
+import dev.loomscope.analyzer.errors.BadDataException;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -65,7 +66,7 @@ public final class Compressed {
         try {
             tmp = Files.createTempFile("loomscope-expanded-", ".jfr");
         } catch (IOException e) {
-            throw new BadInputException(abs + ": cannot make a temporary file to expand it into: " + e.getMessage() + " (check the space in "
+            throw new BadDataException(abs + ": cannot make a temporary file to expand it into: " + e.getMessage() + " (check the space in "
                     + System.getProperty("java.io.tmpdir") + ")", e);
         }
         try {
@@ -87,17 +88,17 @@ public final class Compressed {
             try {
                 in.transferTo(out);
             } catch (EOFException e) {
-                throw new BadInputException(abs + ": the " + kind.label + " stream ends at byte " + counted.count
+                throw new BadDataException(abs + ": the " + kind.label + " stream ends at byte " + counted.count
                         + " before its data does (the compressed file is cut short)", e);
             } catch (IOException e) {
                 if (e.getMessage() != null && e.getMessage().contains("No space left")) {
-                    throw new BadInputException(abs + ": cannot expand it: no space left in " + System.getProperty("java.io.tmpdir"), e);
+                    throw new BadDataException(abs + ": cannot expand it: no space left in " + System.getProperty("java.io.tmpdir"), e);
                 }
-                throw new BadInputException(abs + ": the " + kind.label + " stream is damaged near byte " + counted.count + ": " + e.getMessage()
+                throw new BadDataException(abs + ": the " + kind.label + " stream is damaged near byte " + counted.count + ": " + e.getMessage()
                         + " (the compressed file is damaged)", e);
             }
         } catch (IOException e) {
-            throw new BadInputException(abs + ": cannot read it as " + kind.label + ": " + e.getMessage() + " (check the file)", e);
+            throw new BadDataException(abs + ": cannot read it as " + kind.label + ": " + e.getMessage() + " (check the file)", e);
         }
     }
 
@@ -113,21 +114,21 @@ public final class Compressed {
                 }
             }
             if (recordings.isEmpty()) {
-                throw new BadInputException(abs + ": a zip without a .jfr inside (it holds " + (names.isEmpty() ? "nothing"
+                throw new BadDataException(abs + ": a zip without a .jfr inside (it holds " + (names.isEmpty() ? "nothing"
                         : String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? ", ..." : "")) + ")");
             }
             if (recordings.size() > 1) {
-                throw new BadInputException(abs + ": a zip with " + recordings.size() + " .jfr files inside (unzip it and name the recordings)");
+                throw new BadDataException(abs + ": a zip with " + recordings.size() + " .jfr files inside (unzip it and name the recordings)");
             }
             try (InputStream in = zip.getInputStream(recordings.get(0)); OutputStream out = Files.newOutputStream(tmp)) {
                 in.transferTo(out);
             }
         } catch (ZipException e) {
-            throw new BadInputException(abs + ": a damaged zip: " + e.getMessage() + " (the compressed file is damaged or cut short)", e);
+            throw new BadDataException(abs + ": a damaged zip: " + e.getMessage() + " (the compressed file is damaged or cut short)", e);
         } catch (EOFException e) {
-            throw new BadInputException(abs + ": the zip ends before its .jfr does (the compressed file is cut short)", e);
+            throw new BadDataException(abs + ": the zip ends before its .jfr does (the compressed file is cut short)", e);
         } catch (IOException e) {
-            throw new BadInputException(abs + ": cannot read it as a zip: " + e.getMessage() + " (check the file)", e);
+            throw new BadDataException(abs + ": cannot read it as a zip: " + e.getMessage() + " (check the file)", e);
         }
     }
 

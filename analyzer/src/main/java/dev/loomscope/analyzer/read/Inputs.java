@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.read;
 
+import dev.loomscope.analyzer.errors.BadDataException;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -56,11 +57,11 @@ public final class Inputs {
             try (Stream<Path> s = Files.walk(root)) {
                 s.filter(Files::isRegularFile).filter(m::matches).sorted().forEach(p -> out.add(RecordingSource.file(p)));
             } catch (IOException e) {
-                throw new BadInputException(root + ": cannot list: " + e.getMessage() + " (check the permissions)");
+                throw new BadDataException(root + ": cannot list: " + e.getMessage() + " (check the permissions)");
             }
         }
         if (out.isEmpty()) {
-            throw new BadInputException(abs + ": no file matches (check the pattern)");
+            throw new BadDataException(abs + ": no file matches (check the pattern)");
         }
         return out;
     }
@@ -75,10 +76,10 @@ public final class Inputs {
         try (Stream<Path> s = Files.walk(dir)) {
             jfrs = s.filter(Files::isRegularFile).filter(p -> isRecordingName(p.getFileName().toString())).sorted().toList();
         } catch (IOException e) {
-            throw new BadInputException(dir + ": cannot list: " + e.getMessage() + " (check the permissions)");
+            throw new BadDataException(dir + ": cannot list: " + e.getMessage() + " (check the permissions)");
         }
         if (jfrs.isEmpty()) {
-            throw new BadInputException(dir + ": no .jfr files in this directory, compressed or not (name recordings or a JFR repository)");
+            throw new BadDataException(dir + ": no .jfr files in this directory, compressed or not (name recordings or a JFR repository)");
         }
         List<RecordingSource> out = new ArrayList<>();
         // Chunk files grouped by their directory make one recording each; other files stand alone.

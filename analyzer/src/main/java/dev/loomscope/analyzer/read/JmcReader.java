@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.read;
 
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.JfrEvent;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ public final class JmcReader {
         try {
             items = load(source.parts());
         } catch (IOException | CouldNotLoadRecordingException | RuntimeException e) {
-            throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: "
+            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip().replace('\n', ' '))
                     + " (the recording is damaged or in a format neither parser knows)", e);
         }

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.read;
 
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.fast.FastReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -103,9 +104,9 @@ public final class RecordingReader {
                 ChunkScan.Result scan;
                 try {
                     scan = ChunkScan.scan(plain);
-                } catch (BadInputException e) {
-                    BadInputException shown = e instanceof ParserRejectedException r ? new ParserRejectedException(r.getMessage().replace(copy, named), r)
-                            : new BadInputException(e.getMessage().replace(copy, named), e);
+                } catch (BadDataException e) {
+                    BadDataException shown = e instanceof ParserRejectedException r ? new ParserRejectedException(r.getMessage().replace(copy, named), r)
+                            : new BadDataException(e.getMessage().replace(copy, named), e);
                     if (source.parts().size() > 1 && !(shown instanceof ParserRejectedException)) {
                         warnings.accept(shown.getMessage() + "; skipped"); // an unfinished chunk of a repository
                         continue;
@@ -127,14 +128,14 @@ public final class RecordingReader {
                     }
                     readable.add(new Part(part, tmp));
                 } catch (IOException e) {
-                    throw new BadInputException(part.toAbsolutePath() + ": cannot copy its complete chunks to a temporary file: "
+                    throw new BadDataException(part.toAbsolutePath() + ": cannot copy its complete chunks to a temporary file: "
                             + e.getMessage() + " (check the space in " + System.getProperty("java.io.tmpdir") + ")", e);
                 }
             }
             try {
                 return body.read(new Readable(readable, span));
             } catch (IOException e) {
-                throw new BadInputException(source.name().toAbsolutePath() + ": cannot read: " + e.getMessage() + " (check the file)", e);
+                throw new BadDataException(source.name().toAbsolutePath() + ": cannot read: " + e.getMessage() + " (check the file)", e);
             }
         } finally {
             for (Path tmp : temporaries) {
@@ -148,21 +149,21 @@ public final class RecordingReader {
     }
 
     /** Damage loomscope's reader found in {@code file}: bad input, with the chunk and the offset. */
-    public static BadInputException damaged(Path file, FastReader.FormatException damage) {
-        return new BadInputException(file.toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
+    public static BadDataException damaged(Path file, FastReader.FormatException damage) {
+        return new BadDataException(file.toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
     }
 
     /**
      * A parser stopped on {@code part}: bad input, named by file, chunk and byte offset where the
      * walk over its structure finds the damage.
      */
-    public static BadInputException damaged(Part part, Throwable parserError) {
+    public static BadDataException damaged(Part part, Throwable parserError) {
         return damaged(List.of(part), parserError);
     }
 
     /** {@link #damaged(Part, Throwable)} for a parser that read several parts at once: the first damaged part is named. */
-    public static BadInputException damaged(List<Part> parts, Throwable parserError) {
-        if (parserError instanceof BadInputException b) {
+    public static BadDataException damaged(List<Part> parts, Throwable parserError) {
+        if (parserError instanceof BadDataException b) {
             return b;
         }
         Path file = parts.get(0).original().toAbsolutePath();
@@ -181,10 +182,10 @@ public final class RecordingReader {
         String parser = parserError.getMessage() == null ? parserError.getClass().getSimpleName()
                 : parserError.getMessage().strip().replace('\n', ' ');
         if (located != null) {
-            return new BadInputException(file + ": " + located.getMessage() + " (the recording is damaged; the parser said: " + parser + ")",
+            return new BadDataException(file + ": " + located.getMessage() + " (the recording is damaged; the parser said: " + parser + ")",
                     parserError);
         }
-        return new BadInputException(file + ": cannot be parsed: " + parser + " (its chunk structure, metadata and constant pools are sound,"
+        return new BadDataException(file + ": cannot be parsed: " + parser + " (its chunk structure, metadata and constant pools are sound,"
                 + " so an event's content is damaged or of a kind the JDK's parser rejects)", parserError);
     }
 

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.read.RecordingSpan;
 import dev.loomscope.analyzer.read.fast.FastEvent;
@@ -326,7 +326,7 @@ public final class FlameSamples {
         if (none) {
             String execution = unreadExecution > 0 ? "cpu or wall " + unreadExecution
                     : "cpu " + (profilerCpu > 0 ? profilerCpu : cpuTime > 0 ? cpuTime : runnable) + ", wall " + otherExecution;
-            throw new BadInputException(what + ": no " + options.kind().label() + " samples (the recording has " + execution + ", alloc " + alloc
+            throw new BadDataException(what + ": no " + options.kind().label() + " samples (the recording has " + execution + ", alloc " + alloc
                     + ", lock " + lock + "; record them with the agent option " + options.kind().agentOption() + ")");
         }
         return g;

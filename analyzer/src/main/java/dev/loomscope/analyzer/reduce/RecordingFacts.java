@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
@@ -182,8 +182,8 @@ public final class RecordingFacts {
             RecordingFacts viaJmc = new RecordingFacts(source, false, capture);
             try {
                 JmcReader.read(source, viaJmc::add);
-            } catch (BadInputException jmcToo) {
-                throw new BadInputException(rejected.getMessage() + "; " + jmcToo.getMessage(), rejected);
+            } catch (BadDataException jmcToo) {
+                throw new BadDataException(rejected.getMessage() + "; " + jmcToo.getMessage(), rejected);
             }
             viaJmc.warnings.add(source.name().toAbsolutePath() + ": read with JMC's parser (the JDK's does not read it: " + rejected.getMessage()
                     + "); stack traces are not read this way");
@@ -245,10 +245,10 @@ public final class RecordingFacts {
     private void guard(String reducer, Runnable work) {
         try {
             work.run();
-        } catch (BadInputException bad) {
-            throw new BadInputException(source.name().toAbsolutePath() + ": " + bad.getMessage(), bad);
+        } catch (BadDataException bad) {
+            throw new BadDataException(source.name().toAbsolutePath() + ": " + bad.getMessage(), bad);
         } catch (MissingFieldException missing) {
-            throw new BadInputException(source.name().toAbsolutePath() + ": " + missing.getMessage(), missing);
+            throw new BadDataException(source.name().toAbsolutePath() + ": " + missing.getMessage(), missing);
         } catch (FastReader.FormatException damage) {
             // a constant pool found damaged when a reducer asked for one of its values
             throw RecordingReader.damaged(source.name(), damage);

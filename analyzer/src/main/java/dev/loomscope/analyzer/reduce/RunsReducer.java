@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -42,7 +42,7 @@ public final class RunsReducer implements Reducer {
     public void add(JfrEvent e) {
         for (String field : REQUIRED) {
             if (!e.hasField(field)) {
-                throw new BadInputException("a loomscope.WorkloadRun event has no field '" + field + "', which the event schema requires"
+                throw new BadDataException("a loomscope.WorkloadRun event has no field '" + field + "', which the event schema requires"
                         + " (required: " + String.join(", ", REQUIRED) + "; the others are optional)");
             }
         }

@@ -3,7 +3,7 @@ package dev.loomscope.analyzer.report;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.MetricResult;
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.FlameSamples;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -119,7 +119,7 @@ public final class HtmlReport {
             Files.writeString(index, h.toString());
             return index;
         } catch (IOException e) {
-            throw new BadInputException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another -o)");
+            throw new BadDataException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another -o)");
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.report;
 
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.jmh.JmhResult;
 import dev.loomscope.analyzer.jmh.JmhView;
-import dev.loomscope.analyzer.read.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +59,7 @@ public final class JmhHtml {
             Files.writeString(index, h.toString());
             return index;
         } catch (IOException e) {
-            throw new BadInputException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another --html)");
+            throw new BadDataException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another --html)");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.rules;
 
+import dev.loomscope.analyzer.errors.UsageException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -50,19 +51,19 @@ public final class RuleSettings implements IPreferenceValueProvider {
         return LoomscopeRule.all().stream().flatMap(r -> r.thresholds().stream()).toList();
     }
 
-    /** The settings {@code assignments} ({@code NAME=VALUE}) give; an unknown name or a value that does not parse is an IllegalArgumentException saying which. */
+    /** The settings {@code assignments} ({@code NAME=VALUE}) give; an unknown name or a value that does not parse is a {@link UsageException} saying which. */
     public static RuleSettings parse(List<String> assignments) {
         Map<String, Setting> known = all();
         Map<String, Object> values = new HashMap<>();
         for (String a : assignments) {
             int eq = a.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("--set " + a + ": expected NAME=VALUE (e.g. pinning.longest=50ms)");
+                throw new UsageException("--set " + a + ": expected NAME=VALUE (e.g. pinning.longest=50ms)");
             }
             String name = a.substring(0, eq).trim();
             TypedPreference<?> p = known.containsKey(name) ? known.get(name).preference() : null;
             if (p == null) {
-                throw new IllegalArgumentException("--set " + a + ": no rule has the setting " + name + " (loomscope's: "
+                throw new UsageException("--set " + a + ": no rule has the setting " + name + " (loomscope's: "
                         + String.join(", ", thresholds().stream().map(TypedPreference::getIdentifier).toList()) + "; JMC's: rules --list-settings)");
             }
             values.put(name, value(p, a.substring(eq + 1).trim(), a));
@@ -79,20 +80,19 @@ public final class RuleSettings implements IPreferenceValueProvider {
         String interactive = m.matches() && m.group(2) != null ? m.group(1) + " " + m.group(2) : text;
         if (m.matches() && m.group(2) == null && p.getDefaultValue() instanceof IQuantity q && q.getUnit().getContentType() != UnitLookup.NUMBER) {
             // JMC reads a bare number as a fraction of the unity (0.5 as 50 %): a threshold's unit is asked for instead
-            throw new IllegalArgumentException("--set " + assignment + ": give the unit (e.g. " + p.getIdentifier() + "=" + format(p, p.getDefaultValue()).replace(" ", "")
+            throw new UsageException("--set " + assignment + ": give the unit (e.g. " + p.getIdentifier() + "=" + format(p, p.getDefaultValue()).replace(" ", "")
                     + ")");
         }
         try {
             Object v = persister.parseInteractive(interactive);
             if (v instanceof IQuantity q && q.doubleValue() < 0) {
-                throw new IllegalArgumentException("--set " + assignment + ": must not be negative");
+                throw new UsageException("--set " + assignment + ": must not be negative");
             }
             return v;
+        } catch (UsageException e) {
+            throw e;
         } catch (QuantityConversionException | RuntimeException e) {
-            if (e instanceof IllegalArgumentException iae && iae.getMessage() != null && iae.getMessage().startsWith("--set ")) {
-                throw iae;
-            }
-            throw new IllegalArgumentException("--set " + assignment + ": not a value of " + p.getIdentifier() + " (" + e.getLocalizedMessage()
+            throw new UsageException("--set " + assignment + ": not a value of " + p.getIdentifier() + " (" + e.getLocalizedMessage()
                     + "; its default is " + format(p, p.getDefaultValue()) + ")");
         }
     }

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.rules;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
@@ -220,7 +220,7 @@ public final class RulesRunner {
         try {
             return JmcReader.load(parts);
         } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException e) {
-            throw new BadInputException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: "
+            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip().replace('\n', ' '))
                     + " (the recording is damaged or in a format JMC does not know)", e);
         }

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,17 +26,17 @@ public final class ControlRuns {
         try {
             lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new BadInputException(csv + ": cannot read the workload's results (" + e.getMessage() + ")", e);
+            throw new BadDataException(csv + ": cannot read the workload's results (" + e.getMessage() + ")", e);
         }
         if (lines.isEmpty()) {
-            throw new BadInputException(csv + ": empty: the workload wrote no results (see its output.log beside it)");
+            throw new BadDataException(csv + ": empty: the workload wrote no results (see its output.log beside it)");
         }
         List<String> header = Arrays.asList(lines.get(0).split(",", -1));
         int[] at = new int[COLUMNS.size()];
         for (int i = 0; i < at.length; i++) {
             at[i] = header.indexOf(COLUMNS.get(i));
             if (at[i] < 0) {
-                throw new BadInputException(csv + ": line 1: no column '" + COLUMNS.get(i) + "' (columns: " + String.join(", ", COLUMNS) + ")");
+                throw new BadDataException(csv + ": line 1: no column '" + COLUMNS.get(i) + "' (columns: " + String.join(", ", COLUMNS) + ")");
             }
         }
         List<WorkloadRun> runs = new ArrayList<>();
@@ -46,7 +46,7 @@ public final class ControlRuns {
             }
             String[] v = lines.get(n).split(",", -1);
             if (v.length != header.size()) {
-                throw new BadInputException(csv + ": line " + (n + 1) + ": " + v.length + " values, the header names " + header.size());
+                throw new BadDataException(csv + ": line " + (n + 1) + ": " + v.length + " values, the header names " + header.size());
             }
             try {
                 long start = Long.parseLong(v[at[6]]);
@@ -55,7 +55,7 @@ public final class ControlRuns {
                         v[at[5]], null, nanos / 1e6, Double.parseDouble(v[at[8]]), Double.parseDouble(v[at[9]]), start, start + nanos,
                         Long.parseLong(v[at[10]]), Long.parseLong(v[at[11]])));
             } catch (NumberFormatException e) {
-                throw new BadInputException(csv + ": line " + (n + 1) + ": not a number where one belongs (" + e.getMessage() + ")", e);
+                throw new BadDataException(csv + ": line " + (n + 1) + ": not a number where one belongs (" + e.getMessage() + ")", e);
             }
         }
         return runs;

@@ -3,7 +3,7 @@ package dev.loomscope.analyzer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.nio.file.Path;
@@ -62,6 +62,6 @@ class GroupingTest {
         assertThat(names(Grouping.of(fleet, List.of("first=" + dir + "/a.jfr", "rest=" + dir + "/*.jfr"))))
                 .isEqualTo(Map.of("first", List.of("a.jfr"), "rest", List.of("b.jfr", "c.jfr", "d.jfr")));
         assertThatThrownBy(() -> Grouping.of(fleet, List.of("none=" + dir + "/*.txt")))
-                .isInstanceOf(BadInputException.class).hasMessageContaining("matches none of the recordings");
+                .isInstanceOf(UsageException.class).hasMessageContaining("matches none of the recordings");
     }
 }

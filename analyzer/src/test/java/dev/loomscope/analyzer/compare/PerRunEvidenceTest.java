@@ -3,7 +3,7 @@ package dev.loomscope.analyzer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.read.BadInputException;
+import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
@@ -75,15 +75,15 @@ class PerRunEvidenceTest {
     @Test
     void aControlResultsFileThatIsNotOneIsOneLineNamingFileAndLine(@TempDir Path dir) throws Exception {
         Path empty = Files.writeString(dir.resolve("empty.csv"), "");
-        assertThatThrownBy(() -> ControlRuns.read(empty)).isInstanceOf(BadInputException.class).hasMessageContaining("empty.csv: empty");
+        assertThatThrownBy(() -> ControlRuns.read(empty)).isInstanceOf(BadDataException.class).hasMessageContaining("empty.csv: empty");
         Path noColumn = Files.writeString(dir.resolve("a.csv"), "workload,threadKind\nsleep,virtual\n");
-        assertThatThrownBy(() -> ControlRuns.read(noColumn)).isInstanceOf(BadInputException.class).hasMessageContaining("a.csv: line 1: no column 'runIndex'");
+        assertThatThrownBy(() -> ControlRuns.read(noColumn)).isInstanceOf(BadDataException.class).hasMessageContaining("a.csv: line 1: no column 'runIndex'");
         String header = String.join(",", List.of("workload", "threadKind", "runIndex", "warmup", "units", "unit", "startEpochNanos", "nanos",
                 "p50LatencyMs", "p99LatencyMs", "voluntaryContextSwitches", "involuntaryContextSwitches"));
         Path short_ = Files.writeString(dir.resolve("b.csv"), header + "\nsleep,virtual,0,false\n");
-        assertThatThrownBy(() -> ControlRuns.read(short_)).isInstanceOf(BadInputException.class).hasMessageContaining("b.csv: line 2: 4 values, the header names 12");
+        assertThatThrownBy(() -> ControlRuns.read(short_)).isInstanceOf(BadDataException.class).hasMessageContaining("b.csv: line 2: 4 values, the header names 12");
         Path notANumber = Files.writeString(dir.resolve("c.csv"), header + "\nsleep,virtual,0,false,ten,tasks,1,2,NaN,NaN,3,4\n");
-        assertThatThrownBy(() -> ControlRuns.read(notANumber)).isInstanceOf(BadInputException.class).hasMessageContaining("c.csv: line 2: not a number");
+        assertThatThrownBy(() -> ControlRuns.read(notANumber)).isInstanceOf(BadDataException.class).hasMessageContaining("c.csv: line 2: not a number");
         Path good = Files.writeString(dir.resolve("d.csv"), header + "\nsleep,virtual,0,false,10,tasks,1000,2000000,NaN,NaN,3,4\n");
         WorkloadRun r = ControlRuns.read(good).get(0);
         assertThat(r.millis()).isEqualTo(2.0);

@@ -351,7 +351,7 @@ class AnalyzerIT {
         assertThat(ok("compare", platform.toString(), virtual.toString(), "--format", "svg").stdout()).startsWith("<?xml").contains("id='forest'");
         ChildJvm.Result notAChart = Fixtures.cli(dir, "summary", platform.toString(), "--format", "svg");
         assertThat(notAChart.exitCode()).isEqualTo(2);
-        assertThat(notAChart.stderr().strip()).isEqualTo("loomscope summary: --format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here");
+        assertThat(notAChart.stderr().strip()).isEqualTo("loomscope summary: --format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here (see 'loomscope summary --help')");
         ChildJvm.Result bad = Fixtures.cli(dir, "compare", platform.toString(), "--metric", "joy");
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.stderr()).startsWith("loomscope compare: --metric joy: unknown metric");
