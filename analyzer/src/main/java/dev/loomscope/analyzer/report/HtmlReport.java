@@ -62,10 +62,8 @@ public final class HtmlReport {
     public static Path write(Path dir, List<Part> parts, Extras extras) {
         try {
             Files.createDirectories(dir);
-            StringBuilder h = new StringBuilder();
-            h.append("<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>loomscope report</title>\n<style>\n")
-                    .append(CSS).append("</style>\n</head>\n<body>\n");
-            h.append("<h1>loomscope: platform threads vs virtual threads</h1>\n");
+            Page page = new Page("loomscope report", "loomscope: platform threads vs virtual threads");
+            StringBuilder h = page.body();
             h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)))
                     .append(" &middot; JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
             List<String> readerWarnings = RecordingFacts.warnings(parts.stream().flatMap(p -> p.groups().values().stream()).flatMap(List::stream).toList());
@@ -113,11 +111,8 @@ public final class HtmlReport {
                 extras.runLines().forEach(l -> h.append(Svg.esc(l)).append('\n'));
                 h.append("</pre></section>\n");
             }
-            h.append("<footer>made by loomscope; statistics: quartiles R type 7, Tukey fences 1.5 IQR, OLS with t-based 95% intervals,"
-                    + " bootstrap CI of the median ratio, two-sided Mann-Whitney U, Cliff's delta</footer>\n").append(PRINT_SCRIPT).append("</body>\n</html>\n");
-            Path index = dir.resolve("index.html");
-            Files.writeString(index, h.toString());
-            return index;
+            return page.write(dir, "made by loomscope; statistics: quartiles R type 7, Tukey fences 1.5 IQR, OLS with t-based 95% intervals,"
+                    + " bootstrap CI of the median ratio, two-sided Mann-Whitney U, Cliff's delta", PRINT_SCRIPT, "-o");
         } catch (IOException e) {
             throw new BadDataException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another -o)");
         }

@@ -1,10 +1,7 @@
 package dev.loomscope.analyzer.report;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.jmh.JmhResult;
 import dev.loomscope.analyzer.jmh.JmhView;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +12,8 @@ public final class JmhHtml {
     private JmhHtml() {}
 
     public static Path write(Path dir, List<JmhResult> results) {
-        StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>loomscope jmh</title>\n<style>\n")
-                .append(HtmlReport.CSS).append("</style>\n</head>\n<body>\n<h1>loomscope: JMH results, platform vs virtual threads</h1>\n");
+        Page page = new Page("loomscope jmh", "loomscope: JMH results, platform vs virtual threads");
+        StringBuilder h = page.body();
         h.append("<p class='meta'>").append(Svg.esc(String.join(", ", results.stream().map(JmhResult::file).distinct().toList()))).append("</p>\n");
         Map<String, List<JmhView.Pair>> byBenchmark = new LinkedHashMap<>();
         for (JmhView.Pair p : JmhView.pairs(results)) {
@@ -52,14 +49,7 @@ public final class JmhHtml {
         });
         h.append("</section>\n<section id='tables'><h2>Tables</h2>\n");
         JmhView.of(results).forEach(t -> h.append(HtmlTables.render(t)));
-        h.append("</section>\n<footer>made by loomscope; errors are JMH's 99.9% intervals; context switches from perfnorm or the ctxsw profiler</footer>\n</body>\n</html>\n");
-        try {
-            Files.createDirectories(dir);
-            Path index = dir.resolve("index.html");
-            Files.writeString(index, h.toString());
-            return index;
-        } catch (IOException e) {
-            throw new BadDataException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another --html)");
-        }
+        h.append("</section>\n");
+        return page.write(dir, "made by loomscope; errors are JMH's 99.9% intervals; context switches from perfnorm or the ctxsw profiler", "", "--html");
     }
 }

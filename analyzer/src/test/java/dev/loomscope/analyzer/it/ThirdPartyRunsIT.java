@@ -2,8 +2,8 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.cli.StudyCommand;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.study.Study;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +67,7 @@ class ThirdPartyRunsIT {
         Path report = dir.resolve("report-" + name);
         ok("report", platform.toString(), virtual.toString(), "-o", report.toString());
         assertThat(Files.readString(report.resolve("index.html"))).contains("run time");
-        StudyCommand.Judged judged = StudyCommand.judge("app", List.of(RecordingSource.file(platform), RecordingSource.file(virtual)), List.of(), false);
+        Study.Judged judged = Study.judge("app", List.of(RecordingSource.file(platform), RecordingSource.file(virtual)), List.of(), false);
         assertThat(judged.verdicts()).anyMatch(v -> v.startsWith("app: virtual vs platform: run time"));
         assertThat(judged.groups().get("virtual").get(0).runs.measured()).hasSize(6)
                 .allSatisfy(run -> assertThat(run.units()).isEqualTo(200));
