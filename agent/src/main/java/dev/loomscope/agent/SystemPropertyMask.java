@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.flamegraphs.jfr.ChunkHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 final class SystemPropertyMask {
     /** async-profiler's fixed type id of jdk.InitialSystemProperty. */
     static final long TYPE = 112;
-    private static final int HEADER = 68;
     private static final byte UTF8 = 3;
     private static final byte LATIN1 = 5;
 
@@ -36,9 +36,10 @@ final class SystemPropertyMask {
             }
             byte[] b = buf.array();
             long chunk = 0;
-            while (chunk + HEADER <= size && b[(int) chunk] == 'F' && b[(int) chunk + 1] == 'L' && b[(int) chunk + 2] == 'R') {
-                long chunkSize = ByteBuffer.wrap(b, (int) chunk + 8, 8).getLong();
-                if (chunkSize < HEADER || chunk + chunkSize > size) {
+            ByteBuffer all = ByteBuffer.wrap(b);
+            while (chunk + ChunkHeader.SIZE <= size && ChunkHeader.hasMagic(all, (int) chunk)) {
+                long chunkSize = ChunkHeader.of(all, (int) chunk).size();
+                if (chunkSize < ChunkHeader.SIZE || chunk + chunkSize > size) {
                     break;
                 }
                 masked += maskChunk(b, (int) chunk, (int) (chunk + chunkSize));
@@ -53,7 +54,7 @@ final class SystemPropertyMask {
 
     private static int maskChunk(byte[] b, int start, int end) {
         int masked = 0;
-        int[] pos = {start + HEADER};
+        int[] pos = {start + ChunkHeader.SIZE};
         while (pos[0] < end) {
             int recordStart = pos[0];
             long recordSize = varint(b, pos, end);

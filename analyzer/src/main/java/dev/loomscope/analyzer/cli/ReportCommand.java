@@ -1,6 +1,5 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.report.HtmlReport;

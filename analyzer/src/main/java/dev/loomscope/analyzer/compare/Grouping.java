@@ -1,6 +1,5 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import java.nio.file.FileSystems;

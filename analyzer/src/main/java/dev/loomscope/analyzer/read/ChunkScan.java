@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.flamegraphs.jfr.BadRecordingException;
+import dev.loomscope.flamegraphs.jfr.ChunkHeader;
 import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,11 +17,6 @@ import java.nio.file.StandardOpenOption;
  * reported with its byte offset. Sizes are checked against the file, never trusted for allocation.
  */
 public final class ChunkScan {
-    static final int HEADER = 68;
-
-    /** Offset of the byte that says whether a chunk is finished (0) or still being written. */
-    static final int STATE_BYTE = 64;
-
     /**
      * @param completeBytes length of the prefix to read
      * @param chunks        chunks in that prefix
@@ -46,33 +42,34 @@ public final class ChunkScan {
             long size = ch.size();
             long offset = 0;
             int chunks = 0;
-            ByteBuffer header = ByteBuffer.allocate(HEADER);
+            ByteBuffer header = ByteBuffer.allocate(ChunkHeader.SIZE);
             RecordingSpan span = new RecordingSpan();
             while (offset < size) {
                 header.clear();
                 int n = ch.read(header, offset);
-                if (n < HEADER) {
+                if (n < ChunkHeader.SIZE) {
                     return truncated(abs, offset, chunks, "a chunk header is cut short at byte " + offset, span);
                 }
                 header.flip();
-                if (header.getInt(0) != 0x464C5200) { // "FLR\0"
+                if (!ChunkHeader.hasMagic(header, 0)) {
                     throw new BadDataException(abs + ": corrupted chunk at byte " + offset
                             + " (no FLR magic where chunk " + (chunks + 1) + " should start; the file is damaged)");
                 }
-                long chunkSize = header.getLong(8);
+                ChunkHeader h = ChunkHeader.of(header, 0);
+                long chunkSize = h.size();
                 if (chunkSize == 0 || offset + chunkSize > size) {
                     return truncated(abs, offset, chunks, "the last chunk (at byte " + offset + ") is incomplete", span);
                 }
-                if (chunkSize < HEADER) {
+                if (chunkSize < ChunkHeader.SIZE) {
                     throw new BadDataException(abs + ": corrupted chunk at byte " + offset + " (size field says " + chunkSize
                             + " bytes; the file is damaged)");
                 }
-                if (header.getLong(56) <= 0 || header.getLong(40) < 0 || header.getLong(32) < 0) {
-                    throw new BadDataException(abs + ": corrupted chunk at byte " + offset + " (its header's clock is not one: " + header.getLong(56)
-                            + " ticks a second, starting at " + header.getLong(32) + " ns for " + header.getLong(40) + " ns; the file is damaged)");
+                if (!h.clockIsSound()) {
+                    throw new BadDataException(abs + ": corrupted chunk at byte " + offset + " (its header's clock is not one: " + h.ticksPerSecond()
+                            + " ticks a second, starting at " + h.startNanos() + " ns for " + h.durationNanos() + " ns; the file is damaged)");
                 }
-                span.addChunk(header.getLong(32), header.getLong(40)); // start and duration, in epoch nanoseconds
-                if (header.get(STATE_BYTE) != 0) {
+                span.addChunk(h.startNanos(), h.durationNanos());
+                if (!h.finished()) {
                     // a chunk of a JVM that stopped (or was killed) while recording: its header
                     // describes the data up to its last flush
                     return new Result(offset + chunkSize, chunks + 1, abs + ": the chunk at byte " + offset

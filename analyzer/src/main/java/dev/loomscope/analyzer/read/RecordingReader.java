@@ -124,7 +124,7 @@ public final class RecordingReader {
                     temporaries.add(tmp);
                     copyPrefix(plain, tmp, scan.completeBytes());
                     if (scan.unfinishedAt() >= 0) {
-                        markFinished(tmp, scan.unfinishedAt() + ChunkScan.STATE_BYTE);
+                        markFinished(tmp, scan.unfinishedAt() + dev.loomscope.flamegraphs.jfr.ChunkHeader.STATE_BYTE);
                     }
                     readable.add(new Part(part, tmp));
                 } catch (IOException e) {

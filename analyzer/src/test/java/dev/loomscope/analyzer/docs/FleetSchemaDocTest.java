@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.fleet.FleetSchema;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** docs/fleets.md shows the export's tables as FleetSchema defines them, every column. */

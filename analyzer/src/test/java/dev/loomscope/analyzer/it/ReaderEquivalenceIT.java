@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loomscope.analyzer.read.fast.FastEvent;
 import dev.loomscope.analyzer.read.fast.FastReader;
 import dev.loomscope.analyzer.reduce.JdkEvent;
-import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.flamegraphs.testing.Recordings;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

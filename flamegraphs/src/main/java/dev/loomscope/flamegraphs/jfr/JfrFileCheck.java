@@ -14,7 +14,6 @@ public final class JfrFileCheck {
     /** Chunk format major versions: 1 (JDK 11-13 and async-profiler), 2 (JDK 14+). */
     static final int MIN_MAJOR = 1;
     static final int MAX_MAJOR = 2;
-    static final int HEADER_SIZE = 68;
 
     private JfrFileCheck() {}
 
@@ -32,7 +31,7 @@ public final class JfrFileCheck {
         if (!Files.isReadable(abs)) {
             throw new BadRecordingException(abs + ": not readable (check its permissions)");
         }
-        byte[] head = new byte[HEADER_SIZE];
+        byte[] head = new byte[ChunkHeader.SIZE];
         int n;
         try (InputStream in = Files.newInputStream(abs)) {
             n = in.readNBytes(head, 0, head.length);
@@ -45,13 +44,12 @@ public final class JfrFileCheck {
         if (n < 4 || head[0] != 'F' || head[1] != 'L' || head[2] != 'R' || head[3] != 0) {
             throw new BadRecordingException(abs + ": not a JFR recording (it does not start with FLR\\0)");
         }
-        if (n < HEADER_SIZE) {
+        if (n < ChunkHeader.SIZE) {
             throw new BadRecordingException(abs + ": truncated inside the first chunk header (" + n + " bytes)");
         }
-        int major = ByteBuffer.wrap(head, 4, 2).getShort();
-        if (major < MIN_MAJOR || major > MAX_MAJOR) {
-            int minor = ByteBuffer.wrap(head, 6, 2).getShort();
-            throw new UnsupportedVersionException(abs + ": JFR format version " + major + "." + minor
+        ChunkHeader first = ChunkHeader.of(ByteBuffer.wrap(head), 0);
+        if (first.major() < MIN_MAJOR || first.major() > MAX_MAJOR) {
+            throw new UnsupportedVersionException(abs + ": JFR format version " + first.major() + "." + first.minor()
                     + " is not supported (this tool reads versions " + MIN_MAJOR + ".x to " + MAX_MAJOR + ".x)");
         }
     }
@@ -78,20 +76,17 @@ public final class JfrFileCheck {
         try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ)) {
             long size = ch.size();
             long offset = 0;
-            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
-            while (offset + HEADER_SIZE <= size) {
+            ByteBuffer header = ByteBuffer.allocate(ChunkHeader.SIZE);
+            while (offset + ChunkHeader.SIZE <= size) {
                 header.clear();
-                if (ch.read(header, offset) < HEADER_SIZE || header.getInt(0) != 0x464C5200) {
+                if (ch.read(header, offset) < ChunkHeader.SIZE || !ChunkHeader.hasMagic(header, 0)) {
                     break;
                 }
-                long chunkSize = header.getLong(8);
-                if (chunkSize < HEADER_SIZE || offset + chunkSize > size) {
+                ChunkHeader h = ChunkHeader.of(header, 0);
+                if (h.size() < ChunkHeader.SIZE || offset + h.size() > size || h.endNanos() >= stopAtEnd) {
                     break;
                 }
-                if (header.getLong(32) + header.getLong(40) >= stopAtEnd) { // start nanos + duration nanos
-                    break;
-                }
-                offset += chunkSize;
+                offset += h.size();
             }
             return offset;
         }

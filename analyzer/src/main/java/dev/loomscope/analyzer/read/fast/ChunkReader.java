@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.read.fast;
 
+import dev.loomscope.flamegraphs.jfr.ChunkHeader;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -59,6 +60,7 @@ final class ChunkReader {
     /** Which chunk of the file (1-based) and where it starts: for errors found after the walk, when values are resolved. */
     final int number;
     final long fileOffset;
+    private final ChunkHeader header;
 
     /** The file's metadata parsed so far, shared by its chunks. */
     private final Metadata.Cache metadataCache;
@@ -68,10 +70,11 @@ final class ChunkReader {
         this.number = number;
         this.fileOffset = fileOffset;
         this.buf = buf;
-        this.compressed = (buf.get(67) & 1) != 0;
-        this.startNanos = buf.getLong(32);
-        this.startTicks = buf.getLong(48);
-        long ticksPerSecond = buf.getLong(56);
+        this.header = ChunkHeader.of(buf, 0);
+        this.compressed = header.compressedIntegers();
+        this.startNanos = header.startNanos();
+        this.startTicks = header.startTicks();
+        long ticksPerSecond = header.ticksPerSecond();
         this.ticksPerNano = ticksPerSecond > 0 ? ticksPerSecond / 1_000_000_000.0 : 1; // as the JDK's parser converts
     }
 
@@ -86,8 +89,8 @@ final class ChunkReader {
 
     /** Reads the chunk; with {@code decodeAll} the events of every other type are decoded too, and dropped (a check of every value). */
     void read(Set<String> wanted, boolean decodeAll) {
-        long metaOffset = buf.getLong(24);
-        if (metaOffset < 68 || metaOffset >= buf.limit()) {
+        long metaOffset = header.metadataOffset();
+        if (metaOffset < ChunkHeader.SIZE || metaOffset >= buf.limit()) {
             throw new IllegalStateException("the metadata offset " + metaOffset + " lies outside the chunk");
         }
         active = new Cursor(buf, compressed, (int) metaOffset);
@@ -126,7 +129,7 @@ final class ChunkReader {
         for (int id = 2; id <= maxId; id++) {
             onlyCounted[id] = classById[id] != null && !wantedById[id] && !decodeAll;
         }
-        Cursor c = new Cursor(buf, compressed, 68);
+        Cursor c = new Cursor(buf, compressed, ChunkHeader.SIZE);
         active = c;
         int limit = buf.limit();
         while (c.pos < limit) {

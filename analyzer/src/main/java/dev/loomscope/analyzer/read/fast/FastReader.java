@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.read.fast;
 
+import dev.loomscope.flamegraphs.jfr.ChunkHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -32,7 +33,6 @@ import java.util.function.Consumer;
  * chunk: a damaged file is a {@link FormatException} naming the chunk and the byte offset.
  */
 public final class FastReader {
-    static final int HEADER = 68;
 
     /** Events by type, and how many chunks. */
     public record Result(Map<String, Long> counts, int chunks) {}
@@ -107,23 +107,24 @@ public final class FastReader {
     /** Where each chunk starts and how long it is, from the headers; a header out of place is damage. */
     private static List<long[]> chunks(FileChannel ch, long bytes) throws IOException {
         List<long[]> chunks = new ArrayList<>();
-        ByteBuffer head = ByteBuffer.allocate(HEADER);
+        ByteBuffer head = ByteBuffer.allocate(ChunkHeader.SIZE);
         long offset = 0;
-        while (offset + HEADER <= bytes) {
+        while (offset + ChunkHeader.SIZE <= bytes) {
             head.clear();
-            if (ch.read(head, offset) < HEADER) {
+            if (ch.read(head, offset) < ChunkHeader.SIZE) {
                 break;
             }
-            long size = head.getLong(8);
-            if (head.getInt(0) != 0x464C5200 || size < HEADER || offset + size > bytes) {
+            ChunkHeader h = ChunkHeader.of(head, 0);
+            long size = h.size();
+            if (!ChunkHeader.hasMagic(head, 0) || size < ChunkHeader.SIZE || offset + size > bytes) {
                 throw new FormatException(chunks.size() + 1, offset, offset, "not a chunk header", null);
             }
             if (size > Integer.MAX_VALUE - 8) {
                 throw new FormatException(chunks.size() + 1, offset, offset, "a chunk of " + size + " bytes (2 GB and more are not read)", null);
             }
-            if (head.getShort(4) != 2) {
+            if (h.major() != 2) {
                 // written and tested against format 2 (JDK 14+); 1.x (JDK 11-13) goes to the JDK's parser
-                throw new UnsupportedException("JFR format " + head.getShort(4) + "." + head.getShort(6) + " at byte " + offset);
+                throw new UnsupportedException("JFR format " + h.major() + "." + h.minor() + " at byte " + offset);
             }
             chunks.add(new long[] {offset, size});
             offset += size;
