@@ -15,7 +15,6 @@ import org.openjdk.jmc.flightrecorder.rules.IResult;
 import org.openjdk.jmc.flightrecorder.rules.IResultValueProvider;
 import org.openjdk.jmc.flightrecorder.rules.IRule;
 import org.openjdk.jmc.flightrecorder.rules.ResultBuilder;
-import org.openjdk.jmc.flightrecorder.rules.RuleRegistry;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 import org.openjdk.jmc.flightrecorder.rules.TypedResult;
 import org.openjdk.jmc.flightrecorder.rules.util.RulesToolkit;
@@ -138,8 +137,12 @@ public abstract class LoomscopeRule implements IRule {
     /** Judges, from loomscope's reductions, a recording that has the rule's event type enabled. */
     abstract Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings);
 
-    /** loomscope's rules, as JMC's rule registry finds them through the service loader. */
+    /**
+     * loomscope's rules, registered with the service loader as JMC finds them; only these are made
+     * (JMC's own are not loaded to list loomscope's: {@code rules --help} needs the thresholds).
+     */
     public static List<LoomscopeRule> all() {
-        return RuleRegistry.getRules().stream().filter(LoomscopeRule.class::isInstance).map(LoomscopeRule.class::cast).toList();
+        return java.util.ServiceLoader.load(IRule.class, LoomscopeRule.class.getClassLoader()).stream()
+                .filter(p -> LoomscopeRule.class.isAssignableFrom(p.type())).map(p -> (LoomscopeRule) p.get()).toList();
     }
 }

@@ -53,6 +53,9 @@ public final class RuleSettings implements IPreferenceValueProvider {
 
     /** The settings {@code assignments} ({@code NAME=VALUE}) give; an unknown name or a value that does not parse is a {@link UsageException} saying which. */
     public static RuleSettings parse(List<String> assignments) {
+        if (assignments.isEmpty()) {
+            return new RuleSettings(Map.of());
+        }
         Map<String, Setting> known = all();
         Map<String, Object> values = new HashMap<>();
         for (String a : assignments) {
