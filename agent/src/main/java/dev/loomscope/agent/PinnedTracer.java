@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.flamegraphs.jfr.JdkFrames;
 import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -163,8 +164,8 @@ final class PinnedTracer {
         sb.append('\n');
         if (e.getStackTrace() != null) {
             List<RecordedFrame> frames = e.getStackTrace().getFrames();
-            // short: from the first frame outside the JDK's parking machinery, a few frames
-            int first = full ? 0 : firstApplicationFrame(frames);
+            // short: from the JDK call above the first application frame, a few frames
+            int first = full ? 0 : shortTraceStart(frames);
             int n = full ? frames.size() : Math.min(first + SHORT_FRAMES, frames.size());
             for (int i = first; i < n; i++) {
                 RecordedFrame f = frames.get(i);
@@ -181,12 +182,14 @@ final class PinnedTracer {
         return sb.toString();
     }
 
-    static int firstApplicationFrame(List<RecordedFrame> frames) {
+    /**
+     * Where the short trace starts: one frame above the topmost application frame (the JDK call it
+     * blocked in, as context), or the top when every frame is the JDK's.
+     */
+    static int shortTraceStart(List<RecordedFrame> frames) {
         for (int i = 0; i < frames.size(); i++) {
-            String type = frames.get(i).getMethod().getType().getName();
-            if (!(type.startsWith("java.lang.VirtualThread") || type.equals("java.lang.Thread")
-                    || type.startsWith("jdk.internal.") || type.startsWith("java.util.concurrent.locks."))) {
-                return i;
+            if (!JdkFrames.isJdk(frames.get(i).getMethod().getType().getName())) {
+                return Math.max(0, i - 1);
             }
         }
         return 0;

@@ -29,6 +29,6 @@ public record Frame(String className, String methodName, int line, int type) {
     }
 
     boolean isJdk() {
-        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.") || className.startsWith("javax.");
+        return dev.loomscope.flamegraphs.jfr.JdkFrames.isJdk(className);
     }
 }

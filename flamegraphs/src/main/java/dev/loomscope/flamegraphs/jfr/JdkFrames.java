@@ -1,0 +1,16 @@
+package dev.loomscope.flamegraphs.jfr;
+
+/**
+ * Which frames are the JDK's and which the application's: the one rule the agent's pinned-thread
+ * trace and the analyzer's pinning groups both use (the application frame is the topmost frame
+ * whose class is not the JDK's).
+ */
+public final class JdkFrames {
+    private JdkFrames() {}
+
+    /** Whether {@code className} (binary name, with dots) belongs to the JDK. */
+    public static boolean isJdk(String className) {
+        return className.startsWith("java.") || className.startsWith("javax.") || className.startsWith("jdk.") || className.startsWith("sun.")
+                || className.startsWith("com.sun.");
+    }
+}
