@@ -1,0 +1,103 @@
+package dev.loomscope.analyzer.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.flamegraphs.jfr.ChunkHeader;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The chunk walk on recordings this JVM writes, whole and cut or damaged as JVMs and disks leave them. */
+class ChunkScanTest {
+    @TempDir
+    static Path dir;
+
+    static Path recording;
+    static byte[] bytes;
+    static long firstChunk;
+    /** Where each chunk starts, walked here from the headers. */
+    static java.util.List<Long> starts = new java.util.ArrayList<>();
+
+    @BeforeAll
+    static void record() throws Exception {
+        recording = dir.resolve("chunks.jfr");
+        try (Recording r = new Recording()) {
+            r.setToDisk(true);
+            r.start();
+            try (Recording other = new Recording()) { // starting another recording begins a new chunk
+                other.start();
+                other.stop();
+            }
+            Thread.sleep(20);
+            r.stop();
+            r.dump(recording);
+        }
+        bytes = Files.readAllBytes(recording);
+        firstChunk = ChunkHeader.of(ByteBuffer.wrap(bytes), 0).size();
+        for (long at = 0; at < bytes.length; at += ChunkHeader.of(ByteBuffer.wrap(bytes), (int) at).size()) {
+            starts.add(at);
+        }
+        assertThat(starts).hasSizeGreaterThanOrEqualTo(2); // starting and stopping the other recording each begin a chunk
+    }
+
+    static Path write(String name, byte[] content) throws Exception {
+        return Files.write(dir.resolve(name), content);
+    }
+
+    @Test
+    void aWholeRecordingIsReadToItsEnd() {
+        ChunkScan.Result r = ChunkScan.scan(recording);
+        assertThat(r.chunks()).isEqualTo(starts.size());
+        assertThat(r.completeBytes()).isEqualTo(bytes.length);
+        assertThat(r.warning()).isNull();
+        assertThat(r.unfinishedAt()).isEqualTo(-1);
+    }
+
+    @Test
+    void aTruncatedLastChunkIsLeftOutWithAWarning() throws Exception {
+        Path cut = write("cut.jfr", Arrays.copyOf(bytes, bytes.length - 10));
+        ChunkScan.Result r = ChunkScan.scan(cut);
+        int complete = starts.size() - 1;
+        long last = starts.get(complete);
+        assertThat(r.chunks()).isEqualTo(complete);
+        assertThat(r.completeBytes()).isEqualTo(last);
+        assertThat(r.warning()).isEqualTo(cut.toAbsolutePath() + ": truncated: the last chunk (at byte " + last
+                + ") is incomplete; using the " + complete + " complete chunk" + (complete == 1 ? "" : "s") + " before it");
+    }
+
+    @Test
+    void nothingCompleteIsBadData() throws Exception {
+        Path cut = write("cut-in-first.jfr", Arrays.copyOf(bytes, 2000));
+        assertThatThrownBy(() -> ChunkScan.scan(cut)).isInstanceOf(BadDataException.class)
+                .hasMessage(cut.toAbsolutePath() + ": truncated: the last chunk (at byte 0) is incomplete and no chunk before it is complete"
+                        + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
+    }
+
+    @Test
+    void aChunkStillBeingWrittenIsReadUpToItsLastFlush() throws Exception {
+        byte[] first = Arrays.copyOf(bytes, (int) firstChunk);
+        first[ChunkHeader.STATE_BYTE] = (byte) 255; // as the JVM leaves a chunk it was writing when it stopped
+        Path unfinished = write("unfinished.jfr", first);
+        ChunkScan.Result r = ChunkScan.scan(unfinished);
+        assertThat(r.unfinishedAt()).isZero();
+        assertThat(r.chunks()).isEqualTo(1);
+        assertThat(r.warning()).contains("was still being written when its JVM stopped; read up to its last flush");
+    }
+
+    @Test
+    void aDamagedHeaderIsBadDataWithItsOffset() throws Exception {
+        byte[] damaged = bytes.clone();
+        damaged[(int) firstChunk] = 'X'; // the second chunk's magic
+        Path file = write("damaged.jfr", damaged);
+        assertThatThrownBy(() -> ChunkScan.scan(file)).isInstanceOf(BadDataException.class)
+                .hasMessage(file.toAbsolutePath() + ": corrupted chunk at byte " + firstChunk
+                        + " (no FLR magic where chunk 2 should start; the file is damaged)");
+    }
+}
