@@ -61,18 +61,22 @@ public final class CompareCommand implements Callable<Integer> {
         @Option(names = "--export", paramLabel = "DIR", description = "write the tidy data and statistics as CSV into DIR")
         Path export;
 
-        /** The recordings in their groups: by the {@code --group} rules, else by {@code --by}. */
-        Map<String, List<RecordingFacts>> groups(List<RecordingFacts> facts, picocli.CommandLine cmd) {
+        /** The options that cannot go together or take no such value: said before any recording is read. */
+        void check() {
             if (!groups.isEmpty() && by != null) {
                 throw new UsageException("--group and --by " + by + ": give one of them (--group names the groups itself)");
             }
-            return Grouping.of(facts, groups, by == null ? Grouping.By.threadKind : by);
-        }
-
-        List<MetricResult> run(Map<String, List<RecordingFacts>> grouped, picocli.CommandLine cmd) {
             if (!x.equals("run") && !x.equals("units")) {
                 throw new UsageException("--x " + x + ": use run or units");
             }
+        }
+
+        /** The recordings in their groups: by the {@code --group} rules, else by {@code --by}. */
+        Map<String, List<RecordingFacts>> groups(List<RecordingFacts> facts) {
+            return Grouping.of(facts, groups, by == null ? Grouping.By.threadKind : by);
+        }
+
+        List<MetricResult> run(Map<String, List<RecordingFacts>> grouped) {
             List<MetricResult> results = Comparer.compare(grouped, metrics, baseline, x.equals("units"));
             if (export != null) {
                 TidyExport.write(export, grouped, results);
@@ -83,9 +87,10 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        compare.check();
         List<RecordingFacts> facts = in.facts();
-        Map<String, List<RecordingFacts>> grouped = compare.groups(facts, spec.commandLine());
-        List<MetricResult> results = compare.run(grouped, spec.commandLine());
+        Map<String, List<RecordingFacts>> grouped = compare.groups(facts);
+        List<MetricResult> results = compare.run(grouped);
         if (out.svg()) {
             // the forest plot of the verdicts, as the report's first chart
             out.write(Forest.standalone(Forest.of(java.util.Collections.singletonList(null), List.of(results))), spec.commandLine().getOut());

@@ -35,9 +35,10 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        compare.check();
         List<RecordingFacts> facts = in.facts(true); // one pass per file: figures and flame graphs
-        Map<String, List<RecordingFacts>> grouped = compare.groups(facts, spec.commandLine());
-        List<MetricResult> results = compare.run(grouped, spec.commandLine());
+        Map<String, List<RecordingFacts>> grouped = compare.groups(facts);
+        List<MetricResult> results = compare.run(grouped);
         Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE);
         spec.commandLine().getOut().println(index);
         return Errors.OK;
