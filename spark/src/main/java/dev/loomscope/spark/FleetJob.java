@@ -157,16 +157,27 @@ public final class FleetJob {
         }
         try {
             HashMap<String, List<Object[]>> out = new HashMap<>();
-            Exporter.rows(new RecordingSource(copy == null ? local : Path.of(id), List.of(local)), id).forEach((t, r) -> out.put(t.name(), new ArrayList<>(r)));
+            Exporter.rows(RecordingSource.file(local), id).forEach((t, r) -> out.put(t.name(), new ArrayList<>(r)));
             if (copy != null) {
-                // the reader names the file it read: the local copy; the problem's reason names the recording
-                String copied = copy.toString();
-                out.getOrDefault(FleetSchema.PROBLEMS.name(), List.of()).forEach(r -> r[2] = ((String) r[2]).replace(copied, id));
+                // the reader names the file it read, the local copy: what it said is said of the recording
+                String copied = copy.toAbsolutePath().toString();
+                renamed(out, FleetSchema.PROBLEMS, "message", copied, id);
+                renamed(out, FleetSchema.RECORDINGS, "warnings", copied, id);
             }
             return out;
         } finally {
             if (copy != null) {
                 Files.deleteIfExists(copy);
+            }
+        }
+    }
+
+    /** {@code column} of {@code table}'s rows with {@code from} replaced by {@code to}. */
+    private static void renamed(Map<String, List<Object[]>> rows, FleetTable table, String column, String from, String to) {
+        int c = table.index(column);
+        for (Object[] r : rows.getOrDefault(table.name(), List.of())) {
+            if (r[c] instanceof String text) {
+                r[c] = text.replace(from, to);
             }
         }
     }

@@ -142,6 +142,13 @@ class FleetJobTest {
         // viewfs is a file system of its own (not "file"): the job copies the recording to local disk first
         org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
         conf.set("fs.viewfs.mounttable.fleet.link./instances", recordings.toUri().toString());
+        // a chunk its JVM was still writing (outside the fleet the other test walks): read up to its last flush, with a warning
+        Path other = Files.createDirectories(dir.resolve("other"));
+        byte[] bytes = Files.readAllBytes(recordings.resolve("host-1/sleep-1.jfr"));
+        bytes[64] = (byte) 255; // the chunk header's state byte, as a JVM leaves it while it writes the chunk
+        Files.write(other.resolve("unfinished.jfr"), bytes);
+        conf.set("fs.viewfs.mounttable.fleet.link./other", other.toUri().toString());
+        String unfinished = "viewfs://fleet/other/unfinished.jfr";
         String good = "viewfs://fleet/instances/host-1/sleep-1.jfr";
         String damaged = "viewfs://fleet/instances/host-0/damaged.jfr";
         assertThat(FleetJob.list(List.of("viewfs://fleet/instances/**/sleep-1*.jfr"), conf)).contains(good);
@@ -151,6 +158,10 @@ class FleetJobTest {
         var local = Exporter.rows(RecordingSource.file(recordings.resolve("host-1/sleep-1.jfr")), good);
         assertThat(rows.get(FleetSchema.RUNS.name())).hasSize(4).extracting(java.util.Arrays::toString)
                 .isEqualTo(local.get(FleetSchema.RUNS).stream().map(java.util.Arrays::toString).toList());
+
+        var warned = FleetJob.rows(unfinished, conf).get(FleetSchema.RECORDINGS.name());
+        assertThat(warned).singleElement().satisfies(r -> assertThat((String) r[FleetSchema.RECORDINGS.index("warnings")])
+                .startsWith(unfinished + ": the chunk at byte 0 was still being written").doesNotContain("loomscope-"));
 
         var problem = FleetJob.rows(damaged, conf).get(FleetSchema.PROBLEMS.name());
         assertThat(problem).singleElement().satisfies(r -> {
