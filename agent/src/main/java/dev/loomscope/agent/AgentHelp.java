@@ -1,6 +1,6 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.agent.options.AgentOptions;
+import dev.loomscope.options.AgentOptions;
 
 /** {@code java -jar loomscope-agent.jar}: prints how to use the agent and its options. */
 public final class AgentHelp {

@@ -1,6 +1,6 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.agent.options.AgentOptions;
+import dev.loomscope.options.AgentOptions;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

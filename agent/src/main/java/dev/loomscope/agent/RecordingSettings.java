@@ -1,7 +1,7 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.agent.options.AgentOptions;
-import dev.loomscope.flamegraphs.profiler.Durations;
+import dev.loomscope.options.AgentOptions;
+import dev.loomscope.options.Durations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.ParseException;

@@ -231,7 +231,7 @@ class AgentIT {
         assertThat(r.exitCode()).isZero();
         assertThat(r.stdout()).contains("app done");
         assertThat(r.stderr()).contains("loomscope-agent: unknown option 'colour' ignored (valid: out, label,")
-                .contains("loomscope-agent: bad value 'fast' for interval (expected a duration such as 10ms); using 10ms");
+                .contains("loomscope-agent: bad value 'fast' for interval (expected a duration above 0 such as 10ms); using 10ms");
         assertThat(files(".jfr")).hasSize(1);
     }
 

@@ -2,7 +2,7 @@ package dev.loomscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.agent.options.AgentOptions;
+import dev.loomscope.options.AgentOptions;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package dev.loomscope.workloads;
 
+import dev.loomscope.options.Option;
+import dev.loomscope.options.WorkloadOptions;
 import dev.loomscope.workloads.continuation.ContinuationWorkload;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.BadArgumentException;
@@ -36,12 +38,12 @@ public final class Main {
     static final Map<String, Entry> WORKLOADS = new LinkedHashMap<>();
 
     static {
-        WORKLOADS.put("echo", new Entry("HTTP echo server, thread per connection, under ab-style load (--n --c -k --client)", EchoWorkload::of));
-        WORKLOADS.put("sleep", new Entry("10,000 tasks sleeping 200 ms (--tasks --sleep-ms --executor per-task|cached)", SleepWorkload::of));
-        WORKLOADS.put("rendezvous", new Entry("two threads meet N times (--n: default per variant, 1-3 s a run; --variant --parallelism)", RendezvousWorkload::of));
-        WORKLOADS.put("gameoflife", new Entry("Game of Life as CSP (--padding --channel --thread-per-cell --grouping --generations)", GameOfLifeWorkload::of));
-        WORKLOADS.put("pinning", new Entry("what pins on this JDK, beside each fix (--case --tasks --block-ms)", PinningWorkload::of));
-        WORKLOADS.put("continuation", new Entry("continuation freeze/thaw micro-benchmarks (--case --param-count --stack-depth)", ContinuationWorkload::of));
+        WORKLOADS.put("echo", new Entry("HTTP echo server, thread per connection, under ab-style load", EchoWorkload::of));
+        WORKLOADS.put("sleep", new Entry("10,000 tasks sleeping 200 ms", SleepWorkload::of));
+        WORKLOADS.put("rendezvous", new Entry("two threads meet N times", RendezvousWorkload::of));
+        WORKLOADS.put("gameoflife", new Entry("Game of Life as CSP", GameOfLifeWorkload::of));
+        WORKLOADS.put("pinning", new Entry("what pins on this JDK, beside each fix", PinningWorkload::of));
+        WORKLOADS.put("continuation", new Entry("continuation freeze/thaw micro-benchmarks", ContinuationWorkload::of));
     }
 
     private Main() {}
@@ -58,12 +60,12 @@ public final class Main {
         String name = args[0];
         try {
             if (name.equals("list")) {
-                WORKLOADS.forEach((n, e) -> System.out.printf("%-13s %s%n", n, e.description()));
-                System.out.printf("%-13s %s%n", "echo-server", "the echo server alone, for external clients (--threads --port)");
+                WORKLOADS.forEach((n, e) -> System.out.printf("%-13s %s (%s)%n", n, e.description(), flags(n)));
+                System.out.printf("%-13s %s (%s)%n", "echo-server", "the echo server alone, for external clients", flags("echo-server"));
                 return 0;
             }
-            if (WORKLOADS.containsKey(name) && (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))) {
-                return help(name, WORKLOADS.get(name));
+            if (WorkloadOptions.BY_WORKLOAD.containsKey(name) && (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))) {
+                return help(name);
             }
             Args a = new Args(Arrays.asList(args).subList(1, args.length));
             if (name.equals("echo-server")) {
@@ -74,10 +76,10 @@ public final class Main {
                 throw new BadArgumentException("unknown workload '" + name + "' (run 'list' to see them: "
                         + String.join(", ", WORKLOADS.keySet()) + ")");
             }
-            int runs = a.integer("runs", 5, 0, 100_000);
-            int warmup = a.integer("warmup", 1, 0, 100_000);
-            boolean paced = a.flag("paced");
-            String results = a.string("results", null);
+            int runs = a.integer(WorkloadOptions.RUNS);
+            int warmup = a.integer(WorkloadOptions.WARMUP);
+            boolean paced = a.flag(WorkloadOptions.PACED);
+            String results = a.string(WorkloadOptions.RESULTS);
             java.nio.file.Path parent = results == null ? null : java.nio.file.Path.of(results).toAbsolutePath().getParent();
             if (results != null && (parent == null || !java.nio.file.Files.isDirectory(parent))) {
                 throw new BadArgumentException("--results " + results + ": there is no directory " + parent + " to write it in");
@@ -103,7 +105,7 @@ public final class Main {
 
     private static int echoServer(Args a) throws Exception {
         var kind = dev.loomscope.workloads.core.ThreadKind.of(a);
-        int port = a.integer("port", 8080, 0, 65535);
+        int port = a.integer(WorkloadOptions.EchoServer.PORT);
         a.rejectUnknown("echo-server");
         try (EchoServer server = new EchoServer(kind, port, 1024)) {
             System.out.println("echo server on http://127.0.0.1:" + server.port() + "/ (" + kind.label()
@@ -113,24 +115,25 @@ public final class Main {
         return 0;
     }
 
-    /** Prints the workload's options with their defaults, read by making it with no options. */
-    private static int help(String name, Entry entry) throws Exception {
-        Args a = new Args(List.of());
-        a.integer("runs", 5, 0, 100_000);
-        a.integer("warmup", 1, 0, 100_000);
-        a.flag("paced");
-        a.string("results", "(none) a CSV file, one row per run");
-        entry.factory().create(a).close();
+    /** Prints the workload's options as declared: default, values, meaning. */
+    private static int help(String name) {
         System.out.println("usage: java -jar loomscope-workloads.jar " + name + " [--option value ...]");
-        System.out.println(name + ": " + entry.description());
-        a.defaults().forEach((o, d) -> System.out.printf("  --%-16s %s%n", o, d));
+        Entry entry = WORKLOADS.get(name);
+        System.out.println(name + ": " + (entry != null ? entry.description() : "the echo server alone, for external clients"));
+        for (Option o : WorkloadOptions.of(name)) {
+            System.out.printf("  %-17s default %s; %s%n      %s%n", o.flag(), o.defaultValue(), o.values(), o.description());
+        }
         return 0;
+    }
+
+    private static String flags(String workload) {
+        return String.join(" ", WorkloadOptions.BY_WORKLOAD.get(workload).stream().map(Option::flag).toList());
     }
 
     private static void usage() {
         System.out.println("usage: java -jar loomscope-workloads.jar <workload> --threads platform|virtual [parameters] [--runs 5] [--warmup 1] [--paced] [--results FILE.csv]");
         System.out.println("       java -jar loomscope-workloads.jar list");
         List.of("", "workloads:").forEach(System.out::println);
-        WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s%n", n, e.description()));
+        WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s (%s)%n", n, e.description(), flags(n)));
     }
 }

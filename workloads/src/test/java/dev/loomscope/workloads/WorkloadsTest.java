@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.loomscope.options.WorkloadOptions;
 import dev.loomscope.workloads.channels.Channels;
 import dev.loomscope.workloads.continuation.ContinuationWorkload;
 import dev.loomscope.workloads.core.Args;
@@ -245,13 +246,43 @@ class WorkloadsTest {
         assertThat(Main.run(new String[] {"sleep", "--threads", "virtual", "--results", "/nonexistent/dir/r.csv"})).isEqualTo(2);
         assertThat(Main.run(new String[] {"sleep", "--threads", "green"})).isEqualTo(2);
         assertThat(Main.run(new String[] {"nope"})).isEqualTo(2);
-        assertThatThrownBy(() -> args("--n", "x").integer("n", 1, 0, 10)).isInstanceOf(BadArgumentException.class)
+        assertThatThrownBy(() -> args("--n", "x").integer(WorkloadOptions.Echo.N)).isInstanceOf(BadArgumentException.class)
                 .hasMessage("--n x: not a whole number");
-        assertThatThrownBy(() -> GameOfLifeWorkload.of(args("--channel", "Carrier"))).hasMessageContaining("expected one of BlockingQueue");
-        // a flag before an ab-style -k does not take it for its value
+        assertThatThrownBy(() -> GameOfLifeWorkload.of(args("--channel", "Carrier")))
+                .hasMessage("--channel Carrier: expected BlockingQueue, BlockingTransfer, LockedSingleValue or OneToOneParking");
+        assertThatThrownBy(() -> args("--runs", "0").integer(WorkloadOptions.RUNS)).hasMessage("--runs 0: must be between 1 and 100000");
+        // a flag before an ab-style -k does not take it for its value; -5 is the value of --n
         Args flags = args("--paced", "-k", "--n", "-5");
-        assertThat(flags.flag("paced")).isTrue();
-        assertThat(flags.flag("k")).isTrue();
-        assertThat(flags.string("n", "1")).isEqualTo("-5");
+        assertThat(flags.flag(WorkloadOptions.PACED)).isTrue();
+        assertThat(flags.flag(WorkloadOptions.Echo.K)).isTrue();
+        assertThatThrownBy(() -> flags.integer(WorkloadOptions.Echo.N)).hasMessage("--n -5: must be between 1 and 100000000");
+        assertThat(args("--channel", "lockedsinglevalue").choice(WorkloadOptions.GameOfLife.CHANNEL)).isEqualTo("LockedSingleValue");
+    }
+
+    @Test
+    void theDeclaredChoicesAreWhatTheWorkloadsImplement() {
+        assertThat(WorkloadOptions.Rendezvous.VARIANT.choices()).containsExactlyElementsOf(RendezvousWorkload.VARIANTS);
+        assertThat(WorkloadOptions.GameOfLife.CHANNEL.choices()).containsExactlyElementsOf(Channels.GAME_OF_LIFE_TYPES);
+        for (String v : RendezvousWorkload.VARIANTS) {
+            assertThat(RendezvousWorkload.defaultN(v)).isPositive();
+        }
+    }
+
+    @Test
+    void helpListsEveryDeclaredOption() {
+        for (String workload : WorkloadOptions.BY_WORKLOAD.keySet()) {
+            PrintStream saved = System.out;
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            try {
+                assertThat(Main.run(new String[] {workload, "--help"})).isZero();
+            } finally {
+                System.setOut(saved);
+            }
+            String help = out.toString(StandardCharsets.UTF_8);
+            for (var o : WorkloadOptions.of(workload)) {
+                assertThat(help).as(workload + " --help").contains("  " + o.flag() + " ").contains(o.description());
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@ import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.PinningView;
-import dev.loomscope.flamegraphs.profiler.Durations;
+import dev.loomscope.options.Durations;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -3,6 +3,8 @@ package dev.loomscope.analyzer.cli;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.study.Study;
 import dev.loomscope.analyzer.study.StudyPlan;
+import dev.loomscope.options.AgentOptions;
+import dev.loomscope.options.WorkloadOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -81,10 +83,14 @@ public final class StudyCommand implements Callable<Integer> {
                         "--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
             }
         }
-        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), positive("--runs", runs, quick ? 3 : 5),
-                warmup == null ? null : atLeastZero("--warmup", warmup, 0), positive("--forks", forks, quick ? 1 : 2), positive("--requests", requests, quick ? 2000 : 5000),
-                positive("--concurrency", concurrency, 100), positive("--tasks", tasks, quick ? 2000 : 10_000), jvmArgs, agentOpts,
-                timeout);
+        if (agentOpts != null && !AgentOptions.parse(null, agentOpts).warnings().isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--agent-opts " + agentOpts + ": " + String.join("; ", AgentOptions.parse(null, agentOpts).warnings()));
+        }
+        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), checked("--runs", runs, quick ? 3 : 5, WorkloadOptions.RUNS),
+                warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 1 : 2),
+                checked("--requests", requests, quick ? 2000 : 5000, WorkloadOptions.Echo.N), checked("--concurrency", concurrency, 100, WorkloadOptions.Echo.C),
+                checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), jvmArgs, agentOpts, timeout);
         Path home = home();
         Path agent = home.resolve("agent/target/loomscope-agent.jar");
         Path workloadsJar = home.resolve("workloads/target/loomscope-workloads.jar");
@@ -119,10 +125,12 @@ public final class StudyCommand implements Callable<Integer> {
         return v;
     }
 
-    private int atLeastZero(String name, Integer value, int def) {
+    /** A study option that the workloads take as {@code option}: checked against its declaration. */
+    private int checked(String name, Integer value, int def, dev.loomscope.options.Option option) {
         int v = value == null ? def : value;
-        if (v < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), name + " " + v + ": must not be negative");
+        String problem = option.problem(Integer.toString(v));
+        if (problem != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), name + " " + v + ": " + problem);
         }
         return v;
     }

@@ -1,5 +1,8 @@
 package dev.loomscope.analyzer.study;
 
+import dev.loomscope.options.AgentOptions;
+import dev.loomscope.options.Option;
+import dev.loomscope.options.WorkloadOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,29 +95,40 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
         return jobs;
     }
 
-    /** Whether the profile JVMs run: not when the agent options say {@code profile=off} (the last profile= given counts, as in the agent). */
+    /** Whether the profile JVMs run: not when the agent options say {@code profile=off} (read as the agent reads them). */
     public boolean profiled() {
-        String profile = "cpu";
-        for (String token : (agentOptions == null ? "" : agentOptions).split(",")) {
-            String t = token.strip();
-            if (t.startsWith("profile=")) {
-                profile = t.substring("profile=".length()).strip();
-            }
-        }
-        return !profile.equals("off");
+        return !AgentOptions.parse(null, agentOptions).profile().isEmpty();
     }
 
+    /** The workload's command line, its options named as the workloads declare them. */
     List<String> args(String workload, String kind, int measuredRuns) {
-        List<String> a = new ArrayList<>(List.of(workload, "--threads", kind, "--runs", Integer.toString(measuredRuns), "--warmup",
-                Integer.toString(warmup(workload, kind))));
+        List<String> a = new ArrayList<>(List.of(workload));
+        add(a, WorkloadOptions.THREADS, kind);
+        add(a, WorkloadOptions.RUNS, measuredRuns);
+        add(a, WorkloadOptions.WARMUP, warmup(workload, kind));
         switch (workload) {
-            case "echo" -> a.addAll(List.of("--n", Integer.toString(requests), "--c", Integer.toString(concurrency)));
-            case "sleep" -> a.addAll(List.of("--tasks", Integer.toString(tasks)));
-            case "gameoflife" -> a.addAll(List.of("--padding", "5", "--generations", "50"));
-            case "rendezvous" -> a.addAll(List.of("--n", "200000"));
-            case "pinning" -> a.addAll(List.of("--case", "clinit"));
+            case "echo" -> {
+                add(a, WorkloadOptions.Echo.N, requests);
+                add(a, WorkloadOptions.Echo.C, concurrency);
+            }
+            case "sleep" -> add(a, WorkloadOptions.Sleep.TASKS, tasks);
+            case "gameoflife" -> {
+                add(a, WorkloadOptions.GameOfLife.PADDING, 5);
+                add(a, WorkloadOptions.GameOfLife.GENERATIONS, 50);
+            }
+            case "rendezvous" -> add(a, WorkloadOptions.Rendezvous.N, 200_000);
+            case "pinning" -> add(a, WorkloadOptions.Pinning.CASE, "clinit");
             default -> { }
         }
         return a;
+    }
+
+    private static void add(List<String> args, Option o, Object value) {
+        String v = value.toString();
+        if (o.problem(v) != null) {
+            throw new IllegalStateException(o.flag() + " " + v + ": " + o.problem(v)); // the study checks what it is given
+        }
+        args.add(o.flag());
+        args.add(v);
     }
 }

@@ -106,7 +106,11 @@ class StudyIT {
         ChildJvm.Result r = Fixtures.cli(dir, "study", "--workload", "dance");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.stderr().strip()).startsWith("loomscope study: --workload dance: unknown (use echo, sleep, rendezvous, gameoflife, pinning)");
-        assertThat(Fixtures.cli(dir, "study", "--runs", "0").stderr()).contains("--runs 0: must be at least 1");
+        assertThat(Fixtures.cli(dir, "study", "--runs", "0").stderr()).contains("--runs 0: must be between 1 and 100000"); // the workloads' own bounds
+        assertThat(Fixtures.cli(dir, "study", "--concurrency", "30000").stderr()).contains("--concurrency 30000: must be between 1 and 20000");
+        ChildJvm.Result agentOpts = Fixtures.cli(dir, "study", "--agent-opts", "profile=cpu+gpu");
+        assertThat(agentOpts.exitCode()).isEqualTo(2);
+        assertThat(agentOpts.stderr()).contains("--agent-opts profile=cpu+gpu: bad value 'cpu+gpu' for profile (expected cpu, wall, alloc, lock (joined with +) or off)");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.loomscope.workloads.continuation;
 
+import dev.loomscope.options.WorkloadOptions;
+import dev.loomscope.options.WorkloadOptions.Continuation;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.BadArgumentException;
 import dev.loomscope.workloads.core.Workload;
@@ -18,7 +20,7 @@ import java.util.List;
  * [--case freeze-and-thaw] [--param-count 1] [--stack-depth 5] [--ops 100000]}
  */
 public final class ContinuationWorkload implements Workload {
-    public static final List<String> CASES = List.of("freeze", "thaw", "freeze-and-thaw", "one-shot", "oscillation");
+    public static final List<String> CASES = Continuation.CASE.choices();
 
     private static final int THAW_BATCH = 10_000;
 
@@ -37,16 +39,16 @@ public final class ContinuationWorkload implements Workload {
     }
 
     public static ContinuationWorkload of(Args a) {
-        String kase = a.oneOf("case", "freeze-and-thaw", CASES);
-        a.oneOf("threads", "virtual", List.of("virtual", "platform")); // accepted for symmetry; continuations are below both
-        int pc = a.integer("param-count", 1, 1, 3);
-        int depth = a.integer("stack-depth", 5, 1, 10_000);
-        int min = a.integer("min-depth", 2, 1, 1000);
-        int max = a.integer("max-depth", 5, 1, 1000);
+        String kase = a.choice(Continuation.CASE);
+        a.choice(WorkloadOptions.THREADS); // accepted for symmetry; continuations are below both
+        int pc = a.integer(Continuation.PARAM_COUNT);
+        int depth = a.integer(Continuation.STACK_DEPTH);
+        int min = a.integer(Continuation.MIN_DEPTH);
+        int max = a.integer(Continuation.MAX_DEPTH);
         if (min > max) {
             throw new BadArgumentException("continuation: --min-depth " + min + " is above --max-depth " + max);
         }
-        return new ContinuationWorkload(kase, pc, depth, min, max, a.integer("repeat", 10, 1, 1_000_000), a.integer("ops", 100_000, 1, 1_000_000_000));
+        return new ContinuationWorkload(kase, pc, depth, min, max, a.integer(Continuation.REPEAT), a.integer(Continuation.OPS));
     }
 
     @Override

@@ -1,16 +1,16 @@
 package dev.loomscope.workloads.core;
 
+import dev.loomscope.options.Option;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** {@code --name value} / {@code --name=value} / {@code --flag} options, checked against what a workload takes. */
+/** {@code --name value} / {@code --name=value} / {@code --flag} options, each checked against its declaration ({@link Option}). */
 public final class Args {
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Set<String> used = new TreeSet<>();
-    private final Map<String, String> defaults = new LinkedHashMap<>();
 
     public Args(List<String> args) {
         for (int i = 0; i < args.size(); i++) {
@@ -38,57 +38,53 @@ public final class Args {
         return a.length() == 2 && a.charAt(0) == '-' && Character.isLetter(a.charAt(1));
     }
 
-    public String string(String name, String def) {
-        used.add(name);
-        defaults.putIfAbsent(name, def);
-        return values.getOrDefault(name, def);
-    }
-
-    public String oneOf(String name, String def, List<String> allowed) {
-        defaults.putIfAbsent(name, String.join("|", allowed) + " (default " + def + ")");
-        String v = string(name, def);
-        if (!allowed.contains(v)) {
-            throw new BadArgumentException("--" + name + " " + v + ": expected one of " + String.join(", ", allowed));
+    /** The option's value as given, or null; checked against its declaration. */
+    private String given(Option o) {
+        used.add(o.name());
+        String v = values.get(o.name());
+        if (v != null) {
+            String problem = o.problem(v);
+            if (problem != null) {
+                throw new BadArgumentException(o.flag() + " " + v + ": " + problem);
+            }
         }
         return v;
     }
 
-    public int integer(String name, int def, int min, int max) {
-        long v = longValue(name, def, min, max);
-        return (int) v;
+    /** An integer option whose declared default is a number. */
+    public int integer(Option o) {
+        return (int) longValue(o, Long.parseLong(o.defaultValue()));
     }
 
-    public long longValue(String name, long def, long min, long max) {
-        String s = string(name, Long.toString(def)).replace("_", "");
-        long v;
-        try {
-            v = Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw new BadArgumentException("--" + name + " " + s + ": not a whole number");
-        }
-        if (v < min || v > max) {
-            throw new BadArgumentException("--" + name + " " + v + ": must be between " + min + " and " + max);
-        }
-        return v;
+    /** An integer option whose default the workload works out ({@code computedDefault}). */
+    public int integer(Option o, int computedDefault) {
+        return (int) longValue(o, computedDefault);
     }
 
-    public boolean flag(String name) {
-        String v = string(name, "false");
-        if (!v.equals("true") && !v.equals("false")) {
-            throw new BadArgumentException("--" + name + " " + v + ": expected true or false");
-        }
-        return v.equals("true");
+    public long longValue(Option o, long computedDefault) {
+        String v = given(o);
+        return v == null ? computedDefault : Long.parseLong(v.strip().replace("_", ""));
     }
 
-    public boolean has(String name) {
-        used.add(name);
-        defaults.putIfAbsent(name, "(not set)");
-        return values.containsKey(name);
+    /** A choice, spelled as declared. */
+    public String choice(Option o) {
+        String v = given(o);
+        return v == null ? o.defaultValue() : o.canonical(v.strip());
     }
 
-    /** Every option read so far with its default, in the order read: the workload's help. */
-    public Map<String, String> defaults() {
-        return java.util.Collections.unmodifiableMap(defaults);
+    public boolean flag(Option o) {
+        String v = given(o);
+        return v == null ? Boolean.parseBoolean(o.defaultValue()) : v.strip().equals("true");
+    }
+
+    /** A text or path option; null when not given. */
+    public String string(Option o) {
+        return given(o);
+    }
+
+    public boolean has(Option o) {
+        given(o);
+        return values.containsKey(o.name());
     }
 
     /** Call after reading every option: names what was given but not understood. */

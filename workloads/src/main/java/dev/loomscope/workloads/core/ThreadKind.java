@@ -1,5 +1,6 @@
 package dev.loomscope.workloads.core;
 
+import dev.loomscope.options.WorkloadOptions;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 
@@ -8,10 +9,10 @@ public enum ThreadKind {
     PLATFORM,
     VIRTUAL;
 
-    public static final List<String> NAMES = List.of("platform", "virtual");
+    public static final List<String> NAMES = WorkloadOptions.THREADS.choices();
 
     public static ThreadKind of(Args args) {
-        return named(args.oneOf("threads", "virtual", NAMES));
+        return named(args.choice(WorkloadOptions.THREADS));
     }
 
     /** "platform" or "virtual". */

@@ -1,9 +1,9 @@
 package dev.loomscope.workloads.echo;
 
+import dev.loomscope.options.WorkloadOptions.Echo;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.ThreadKind;
 import dev.loomscope.workloads.core.Workload;
-import java.util.List;
 
 /**
  * The thesis's echo experiment: an HTTP/1.1 echo server with a thread per connection, platform or
@@ -32,11 +32,11 @@ public final class EchoWorkload implements Workload {
 
     public static EchoWorkload of(Args a) throws Exception {
         ThreadKind kind = ThreadKind.of(a);
-        int n = a.integer("n", 10_000, 1, 100_000_000);
-        int c = a.integer("c", 100, 1, 20_000);
-        boolean k = a.flag("k");
-        String client = a.oneOf("client", "builtin", List.of("builtin", "ab"));
-        int port = a.integer("port", 0, 0, 65535);
+        int n = a.integer(Echo.N);
+        int c = a.integer(Echo.C);
+        boolean k = a.flag(Echo.K);
+        String client = a.choice(Echo.CLIENT);
+        int port = a.integer(Echo.PORT);
         return new EchoWorkload(kind, n, c, k, client, port);
     }
 

@@ -25,7 +25,7 @@ final class CspGameOfLife {
     static final String CONTIGUOUS = "contiguous";
     /** n groups, cell i in group i mod n: a cell's left and right neighbours are in other groups, so most hand-offs cross threads. */
     static final String ROUND_ROBIN = "round-robin";
-    static final List<String> GROUPINGS = List.of(CONTIGUOUS, ROUND_ROBIN);
+    static final List<String> GROUPINGS = dev.loomscope.options.WorkloadOptions.GameOfLife.GROUPING.choices();
 
     private final Board seed;
     private final ThreadKind kind;

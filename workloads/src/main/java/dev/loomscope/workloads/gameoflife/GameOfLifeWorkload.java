@@ -1,6 +1,6 @@
 package dev.loomscope.workloads.gameoflife;
 
-import dev.loomscope.workloads.channels.Channels;
+import dev.loomscope.options.WorkloadOptions.GameOfLife;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.ThreadKind;
 import dev.loomscope.workloads.core.Workload;
@@ -47,11 +47,11 @@ public final class GameOfLifeWorkload implements Workload {
 
     public static GameOfLifeWorkload of(Args a) {
         ThreadKind kind = ThreadKind.of(a);
-        int padding = a.integer("padding", 25, 0, 500);
-        String channel = a.oneOf("channel", "BlockingQueue", Channels.GAME_OF_LIFE_TYPES);
-        String perCell = a.oneOf("thread-per-cell", "true", java.util.List.of("true", "false"));
-        int generations = a.integer("generations", 50, 1, 1_000_000);
-        String grouping = a.oneOf("grouping", CspGameOfLife.CONTIGUOUS, CspGameOfLife.GROUPINGS);
+        int padding = a.integer(GameOfLife.PADDING);
+        String channel = a.choice(GameOfLife.CHANNEL);
+        String perCell = a.choice(GameOfLife.THREAD_PER_CELL);
+        int generations = a.integer(GameOfLife.GENERATIONS);
+        String grouping = a.choice(GameOfLife.GROUPING);
         return new GameOfLifeWorkload(kind, padding, channel, perCell.equals("true"), generations, grouping);
     }
 

@@ -1,5 +1,6 @@
 package dev.loomscope.workloads.pinning;
 
+import dev.loomscope.options.WorkloadOptions.Pinning;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.BadArgumentException;
 import dev.loomscope.workloads.core.ThreadKind;
@@ -20,8 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>{@code java -jar loomscope-workloads.jar pinning --threads virtual [--case synchronized] [--tasks 16] [--block-ms 50]}
  */
 public final class PinningWorkload implements Workload {
-    public static final List<String> CASES =
-            List.of("native", "native-fixed", "clinit", "clinit-fixed", "synchronized", "reentrantlock");
+    public static final List<String> CASES = Pinning.CASE.choices();
 
     private final ThreadKind kind;
     private final String pinCase;
@@ -45,9 +45,9 @@ public final class PinningWorkload implements Workload {
 
     public static PinningWorkload of(Args a) throws IOException {
         ThreadKind kind = ThreadKind.of(a);
-        String c = a.oneOf("case", "synchronized", CASES);
+        String c = a.choice(Pinning.CASE);
         int cpus = Runtime.getRuntime().availableProcessors();
-        return new PinningWorkload(kind, c, a.integer("tasks", 8 * cpus, 1, 1_000_000), a.integer("block-ms", 50, 1, 60_000));
+        return new PinningWorkload(kind, c, a.integer(Pinning.TASKS, 8 * cpus), a.integer(Pinning.BLOCK_MS));
     }
 
     @Override

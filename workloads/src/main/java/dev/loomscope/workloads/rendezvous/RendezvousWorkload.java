@@ -1,5 +1,6 @@
 package dev.loomscope.workloads.rendezvous;
 
+import dev.loomscope.options.WorkloadOptions.Rendezvous;
 import dev.loomscope.workloads.channels.Channels;
 import dev.loomscope.workloads.channels.LongChannel;
 import dev.loomscope.workloads.core.Args;
@@ -50,9 +51,9 @@ public final class RendezvousWorkload implements Workload {
 
     public static RendezvousWorkload of(Args a) {
         ThreadKind kind = ThreadKind.of(a);
-        String variant = a.oneOf("variant", "exchanger", VARIANTS);
-        long n = a.longValue("n", defaultN(variant), 1, 10_000_000_000L);
-        String p = a.has("parallelism") ? Integer.toString(a.integer("parallelism", 1, 1, 4096)) : null;
+        String variant = a.choice(Rendezvous.VARIANT);
+        long n = a.longValue(Rendezvous.N, defaultN(variant));
+        String p = a.has(Rendezvous.PARALLELISM) ? Integer.toString(a.integer(Rendezvous.PARALLELISM, 0)) : null;
         return new RendezvousWorkload(kind, n, variant, p);
     }
 

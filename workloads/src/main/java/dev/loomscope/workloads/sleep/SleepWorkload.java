@@ -1,9 +1,9 @@
 package dev.loomscope.workloads.sleep;
 
+import dev.loomscope.options.WorkloadOptions.Sleep;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.ThreadKind;
 import dev.loomscope.workloads.core.Workload;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,8 +31,8 @@ public final class SleepWorkload implements Workload {
 
     public static SleepWorkload of(Args a) {
         ThreadKind kind = ThreadKind.of(a);
-        String executor = a.oneOf("executor", "per-task", List.of("per-task", "cached"));
-        return new SleepWorkload(kind, executor, a.integer("tasks", 10_000, 1, 10_000_000), a.integer("sleep-ms", 200, 0, 60_000));
+        String executor = a.choice(Sleep.EXECUTOR);
+        return new SleepWorkload(kind, executor, a.integer(Sleep.TASKS), a.integer(Sleep.SLEEP_MS));
     }
 
     @Override

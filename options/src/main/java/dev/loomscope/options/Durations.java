@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.profiler;
+package dev.loomscope.options;
 
 import java.time.Duration;
 import java.util.regex.Matcher;

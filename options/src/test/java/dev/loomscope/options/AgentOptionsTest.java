@@ -1,10 +1,8 @@
-package dev.loomscope.agent.options;
+package dev.loomscope.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.flamegraphs.profiler.Durations;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AgentOptionsTest {
@@ -30,7 +28,7 @@ class AgentOptionsTest {
         assertThat(AgentOptions.parse(null, "engine=jfr-cpu-time").cpuEngine()).isEqualTo("jfr-cpu-time");
         AgentOptions bad = AgentOptions.parse(null, "engine=cpu");
         assertThat(bad.cpuEngine()).isEqualTo("ctimer");
-        assertThat(bad.warnings()).singleElement().asString().contains("engine").contains("perf, ctimer, itimer, jfr or jfr-cpu-time");
+        assertThat(bad.warnings()).singleElement().asString().contains("engine").contains("ctimer, itimer, perf, jfr or jfr-cpu-time");
     }
 
     @Test
@@ -56,9 +54,9 @@ class AgentOptionsTest {
         AgentOptions o = AgentOptions.parse(null, "colour=blue,interval=fast,threads=green,out");
         assertThat(o.warnings()).containsExactly(
                 "unknown option 'colour' ignored (valid: out, label, threads, duration, pinned-threshold, trace-pinned, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
-                "bad value 'fast' for interval (expected a duration such as 10ms); using 10ms",
+                "bad value 'fast' for interval (expected a duration above 0 such as 10ms); using 10ms",
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
-                "option 'out' needs a value (a directory); using ./loomscope-recordings");
+                "option 'out' needs a value (a path); using ./loomscope-recordings");
         assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
     }
 
@@ -73,13 +71,21 @@ class AgentOptionsTest {
     }
 
     @Test
-    void helpTableListsEveryOptionWithUnitAndDefault() {
+    void choicesMatchWhateverTheCaseAndKeepTheirSpelling() {
+        AgentOptions o = AgentOptions.parse(null, "threads=Virtual,settings=/etc/Web.JFC,interval=0");
+        assertThat(o.string("threads")).isEqualTo("virtual");
+        assertThat(o.string("settings")).isEqualTo("/etc/Web.JFC");
+        assertThat(o.warnings()).containsExactly("bad value '0' for interval (expected a duration above 0 such as 10ms); using 10ms");
+    }
+
+    @Test
+    void helpListsEveryOptionWithDefaultValuesAndMeaning() {
         String help = AgentOptions.helpText();
-        for (OptionSpec s : AgentOptions.TABLE) {
-            assertThat(help).contains(s.name());
+        for (Option s : AgentOptions.TABLE) {
+            assertThat(help).contains("  " + s.name() + " ");
         }
-        assertThat(help.lines().filter(l -> l.contains("pinned-threshold")).findFirst().orElseThrow())
-                .contains("duration").contains("1ms");
-        assertThat(List.of(help.split("\n"))).hasSize(AgentOptions.TABLE.size() + 2);
+        assertThat(help.lines().filter(l -> l.startsWith("  pinned-threshold")).findFirst().orElseThrow())
+                .contains("default 1ms").contains("a duration");
+        assertThat(help.lines()).allMatch(l -> l.length() <= 110, "no line runs past 110 columns");
     }
 }

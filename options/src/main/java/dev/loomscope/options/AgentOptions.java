@@ -1,0 +1,217 @@
+package dev.loomscope.options;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The agent's options, async-profiler style ({@code key=value,key=value}), from the environment
+ * variable {@code LOOMSCOPE_AGENT_OPTS} and the {@code -javaagent} argument (which wins). Bad input
+ * never stops the application: it becomes a warning and the default is used.
+ */
+public final class AgentOptions {
+    /** Every option of the agent, in the order {@code help} and the README list them. */
+    public static final List<Option> TABLE = List.of(
+            Option.path("out", "./loomscope-recordings", "directory for the .jfr and .html files"),
+            Option.text("label", "the main class or jar", "name of this run, first part of the file names"),
+            Option.choice("threads", "unknown", List.of("platform", "virtual", "mixed", "unknown"), "thread kind of this run, stored in the recording"),
+            Option.duration("duration", "0", true, "stop recording after this long (0: when the JVM exits)"),
+            Option.duration("pinned-threshold", "1ms", true, "record pinned virtual threads at least this long (the JDK's default, 20 ms, hides most)"),
+            Option.choice("trace-pinned", "short", List.of("off", "short", "full"),
+                    "print pins on stderr: short from the JDK call the first application frame made (6 frames), full the whole stack;"
+                            + " printed as JFR flushes (once a second), from the first virtual thread on (until then nothing is parsed:"
+                            + " platform-only apps pay nothing for it); at exit the pins not printed yet are read from the recording's last chunks"),
+            Option.list("profile", "cpu", List.of("cpu", "wall", "alloc", "lock"), "async-profiler events"),
+            Option.choice("engine", "ctimer", List.of("ctimer", "itimer", "perf", "jfr", "jfr-cpu-time"),
+                    "who samples cpu: ctimer, itimer (async-profiler's timer engines: Java and native frames), perf (perf_events:"
+                            + " Java, native and kernel frames; its per-thread event costs on every OS context switch, which slows platform"
+                            + " threads most), jfr (JFR's own sampler, Java frames; async-profiler is not loaded for cpu), jfr-cpu-time"
+                            + " (JFR's CPU-time sampler, JDK 25+ on Linux: Java frames by CPU time, as ctimer, no native library;"
+                            + " elsewhere jfr with a warning)"),
+            Option.duration("interval", "10ms", false, "sampling interval for cpu and wall"),
+            Option.choice("cstack", "vm", List.of("vm", "vmx", "fp", "dwarf", "lbr", "no"),
+                    "native stack walking (vm: mixed mode, Java + native frames, + kernel frames with engine=perf)"),
+            Option.choice("settings", "default", List.of("default", "profile", "*.jfc"),
+                    "JFR settings the loomscope events are added to: default or profile (both without the per-thread jdk.ThreadStart,"
+                            + " jdk.ThreadEnd, jdk.OldObjectSample, jdk.ThreadCPULoad and the per-call jdk.SocketRead, jdk.SocketWrite),"
+                            + " or a .jfc as it is"),
+            Option.duration("ctxsw-period", "1s", false, "how often process context switches are recorded"),
+            Option.duration("max-age", "0", true, "keep at most this much history in the JFR disk repository (0: unlimited)"),
+            Option.bytes("max-size", "0", "keep at most this much in the JFR disk repository (0: unlimited)"),
+            Option.choice("flame", "on", List.of("on", "off"), "write a flame graph .html beside the .jfr at the end"),
+            Option.choice("record-env", "off", List.of("on", "off"), "record environment variables, system properties and processes (may hold secrets)"),
+            Option.path("libdir", "~/.cache/loomscope", "where async-profiler's library is extracted"),
+            Option.flag("help", "print this table on stderr and record nothing (the application runs on)"));
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final String given;
+    private boolean help;
+
+    private AgentOptions(String given) {
+        this.given = given;
+    }
+
+    /** Parses the environment variable's options, then the agent argument's. */
+    public static AgentOptions parse(String env, String agentArgs) {
+        String joined = join(env, agentArgs);
+        AgentOptions o = new AgentOptions(joined);
+        o.read(env);
+        o.read(agentArgs);
+        return o;
+    }
+
+    private static String join(String a, String b) {
+        boolean hasA = a != null && !a.isBlank();
+        boolean hasB = b != null && !b.isBlank();
+        return hasA && hasB ? a.strip() + "," + b.strip() : hasA ? a.strip() : hasB ? b.strip() : "";
+    }
+
+    private void read(String text) {
+        if (text == null || text.isBlank()) {
+            return;
+        }
+        String lastListKey = null;
+        for (String token : text.split(",")) {
+            token = token.strip();
+            if (token.isEmpty()) {
+                continue;
+            }
+            int eq = token.indexOf('=');
+            String key = eq < 0 ? token : token.substring(0, eq).strip();
+            String value = eq < 0 ? null : token.substring(eq + 1).strip();
+            if (eq < 0 && lastListKey != null && find(lastListKey).problem(token) == null) {
+                set(lastListKey, values.get(lastListKey) + "+" + token); // profile=cpu,wall
+                continue;
+            }
+            Option spec = find(key);
+            lastListKey = spec != null && spec.type() == Option.Type.LIST ? key : null;
+            if (spec == null) {
+                warnings.add("unknown option '" + key + "' ignored (valid: " + names() + ")");
+            } else if (key.equals("help")) {
+                help = true;
+            } else if (value == null || value.isEmpty()) {
+                warnings.add("option '" + key + "' needs a value (" + spec.expected() + "); using " + spec.defaultValue());
+            } else if (spec.problem(value) != null) {
+                warnings.add("bad value '" + value + "' for " + key + " (expected " + spec.expected() + "); using " + spec.defaultValue());
+                lastListKey = null;
+            } else {
+                set(key, spec.type() == Option.Type.CHOICE ? spec.canonical(value) : value);
+            }
+        }
+    }
+
+    private void set(String key, String value) {
+        values.put(key, value);
+    }
+
+    private static Option find(String name) {
+        for (Option s : TABLE) {
+            if (s.name().equals(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static String names() {
+        return String.join(", ", TABLE.stream().map(Option::name).toList());
+    }
+
+    /** The options as given (env, then agent argument), for the recording. */
+    public String given() {
+        return given;
+    }
+
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    public boolean helpRequested() {
+        return help;
+    }
+
+    public String string(String name) {
+        String v = values.get(name);
+        return v != null ? v : find(name).defaultValue();
+    }
+
+    public boolean isSet(String name) {
+        return values.containsKey(name);
+    }
+
+    public Duration duration(String name) {
+        return Durations.parse(string(name));
+    }
+
+    public boolean on(String name) {
+        return string(name).equalsIgnoreCase("on");
+    }
+
+    public Path out() {
+        return Path.of(string("out"));
+    }
+
+    /** Profile kinds; empty for off. */
+    public List<String> profile() {
+        String p = string("profile");
+        return p.equals("off") ? List.of() : List.of(p.split("\\+"));
+    }
+
+    /**
+     * The engine option in async-profiler's words: perf_events is its "cpu" engine. The default is
+     * ctimer: perf_events costs on every OS context switch (on echo at steady state 0.93 of the
+     * throughput without the agent against 1.01 for ctimer, docs/benchmarks.md), a cost that falls
+     * on platform threads and so skews the very comparison loomscope makes.
+     */
+    public String cpuEngine() {
+        String e = string("engine");
+        return e.equals("perf") ? "cpu" : e;
+    }
+
+    /** max-size in bytes (0: unlimited). */
+    public long maxSizeBytes() {
+        String s = string("max-size").toLowerCase(Locale.ROOT).replace("b", "");
+        if (s.equals("0") || s.isEmpty()) {
+            return 0;
+        }
+        char unit = s.charAt(s.length() - 1);
+        long mult = switch (unit) {
+            case 'k' -> 1L << 10;
+            case 'm' -> 1L << 20;
+            case 'g' -> 1L << 30;
+            default -> 1;
+        };
+        return Long.parseLong(Character.isDigit(unit) ? s : s.substring(0, s.length() - 1)) * mult;
+    }
+
+    /** The option table as text: each option with its default and values, then what it means, wrapped. */
+    public static String helpText() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("loomscope agent options: -javaagent:loomscope-agent.jar=key=value,key=value")
+                .append(" (also from LOOMSCOPE_AGENT_OPTS)\n");
+        for (Option o : TABLE) {
+            sb.append(String.format("  %-17s default %s; %s%n", o.name(), o.defaultValue().isEmpty() ? "-" : o.defaultValue(), o.values()));
+            wrap(o.description(), 100 - 6).forEach(line -> sb.append("      ").append(line).append('\n'));
+        }
+        return sb.toString();
+    }
+
+    private static List<String> wrap(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (line.length() > 0 && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.length() > 0 ? " " : "").append(word);
+        }
+        lines.add(line.toString());
+        return lines;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.loomscope.options;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The workloads' options ({@code java -jar loomscope-workloads.jar <workload> --option value}): the
+ * ones every workload takes, then each workload's, named as in the experiment it reproduces. The
+ * workloads' parser, their help, {@code loomscope study} (which starts them) and docs/workloads.md
+ * read them here.
+ */
+public final class WorkloadOptions {
+    private WorkloadOptions() {}
+
+    public static final Option THREADS = Option.choice("threads", "virtual", List.of("platform", "virtual"), "the kind of thread the workload's tasks run on");
+    public static final Option RUNS = Option.integer("runs", 5, 1, 100_000, "measured runs, one result line each");
+    public static final Option WARMUP = Option.integer("warmup", 1, 0, 100_000, "runs before the measured ones, printed as warm-up and left out of the statistics");
+    public static final Option PACED = Option.flag("paced", "each measured run waits for a line on stdin, and the end of stdin ends the runs (a driver interleaves the runs of several JVMs)");
+    public static final Option RESULTS = Option.path("results", "none", "a CSV file, one row per run, written as each run ends");
+
+    /** The options every workload takes. */
+    public static final List<Option> COMMON = List.of(THREADS, RUNS, WARMUP, PACED, RESULTS);
+
+    /** The HTTP echo server under ab-style load. */
+    public static final class Echo {
+        private Echo() {}
+
+        public static final Option N = Option.integer("n", 10_000, 1, 100_000_000, "requests per run (ab's -n)");
+        public static final Option C = Option.integer("c", 100, 1, 20_000, "concurrent connections (ab's -c)");
+        public static final Option K = Option.flag("k", "keep-alive: a connection carries many requests (ab's -k; written -k or --k)");
+        public static final Option CLIENT = Option.choice("client", "builtin", List.of("builtin", "ab"), "who sends the requests: the built-in client or ApacheBench (ab on the PATH)");
+        public static final Option PORT = Option.integer("port", 0, 0, 65_535, "the server's port (0: a free one)");
+        public static final List<Option> ALL = List.of(N, C, K, CLIENT, PORT);
+    }
+
+    /** The echo server alone, for external clients. */
+    public static final class EchoServer {
+        private EchoServer() {}
+
+        public static final Option PORT = Option.integer("port", 8080, 0, 65_535, "the server's port (0: a free one)");
+        public static final List<Option> ALL = List.of(THREADS, PORT);
+    }
+
+    /** Many tasks that sleep. */
+    public static final class Sleep {
+        private Sleep() {}
+
+        public static final Option TASKS = Option.integer("tasks", 10_000, 1, 10_000_000, "tasks per run");
+        public static final Option SLEEP_MS = Option.integer("sleep-ms", 200, 0, 60_000, "how long each task sleeps, in milliseconds");
+        public static final Option EXECUTOR = Option.choice("executor", "per-task", List.of("per-task", "cached"),
+                "platform threads: a new thread per task, or a cached pool (virtual threads are always one per task)");
+        public static final List<Option> ALL = List.of(TASKS, SLEEP_MS, EXECUTOR);
+    }
+
+    /** Two threads meet N times. */
+    public static final class Rendezvous {
+        private Rendezvous() {}
+
+        public static final Option VARIANT = Option.choice("variant", "exchanger", List.of("park", "park-yield", "spin-yield-park", "synchronous-queue",
+                "exchanger", "varhandle", "kotlin-continuations", "kotlin-continuations-default", "kotlin-channel"), "how the two threads meet");
+        public static final Option N = Option.integer("n", "per variant, 1-3 s a run", 1, 10_000_000_000L, "meetings per run");
+        public static final Option PARALLELISM = Option.integer("parallelism", "the JDK's", 1, 4096,
+                "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable (the JVM is started again with them)");
+        public static final List<Option> ALL = List.of(VARIANT, N, PARALLELISM);
+    }
+
+    /** Game of Life as communicating sequential processes. */
+    public static final class GameOfLife {
+        private GameOfLife() {}
+
+        public static final Option PADDING = Option.integer("padding", 25, 0, 500, "cells around Gosper's glider gun on each side (5, 25, 100: 874, 5,074, 49,324 cells)");
+        public static final Option CHANNEL = Option.choice("channel", "BlockingQueue", List.of("BlockingQueue", "BlockingTransfer", "LockedSingleValue", "OneToOneParking"),
+                "the channel between neighbouring cells");
+        public static final Option THREAD_PER_CELL = Option.choice("thread-per-cell", "true", List.of("true", "false"), "a thread per cell, or per core (cells grouped)");
+        public static final Option GENERATIONS = Option.integer("generations", 50, 1, 1_000_000, "generations per run");
+        public static final Option GROUPING = Option.choice("grouping", "contiguous", List.of("contiguous", "round-robin"),
+                "per core: n-1 groups of neighbouring cells and the collector (the talk's), or cells dealt round-robin over n groups");
+        public static final List<Option> ALL = List.of(PADDING, CHANNEL, THREAD_PER_CELL, GENERATIONS, GROUPING);
+    }
+
+    /** What pins on this JDK, beside its fix. */
+    public static final class Pinning {
+        private Pinning() {}
+
+        public static final Option CASE = Option.choice("case", "synchronized", List.of("native", "native-fixed", "clinit", "clinit-fixed", "synchronized", "reentrantlock"),
+                "what the tasks block in");
+        public static final Option TASKS = Option.integer("tasks", "8 per CPU", 1, 1_000_000, "tasks per run");
+        public static final Option BLOCK_MS = Option.integer("block-ms", 50, 1, 60_000, "how long each task blocks, in milliseconds");
+        public static final List<Option> ALL = List.of(CASE, TASKS, BLOCK_MS);
+    }
+
+    /** Continuation micro-benchmarks. */
+    public static final class Continuation {
+        private Continuation() {}
+
+        public static final Option CASE = Option.choice("case", "freeze-and-thaw", List.of("freeze", "thaw", "freeze-and-thaw", "one-shot", "oscillation"),
+                "which operation is timed");
+        public static final Option PARAM_COUNT = Option.integer("param-count", 1, 1, 3, "parameters of each frame");
+        public static final Option STACK_DEPTH = Option.integer("stack-depth", 5, 1, 10_000, "frames on the continuation's stack");
+        public static final Option MIN_DEPTH = Option.integer("min-depth", 2, 1, 1000, "oscillation: the depth it climbs back down to");
+        public static final Option MAX_DEPTH = Option.integer("max-depth", 5, 1, 1000, "oscillation: the deepest frame");
+        public static final Option REPEAT = Option.integer("repeat", 10, 1, 1_000_000, "oscillation: climbs from min-depth to max-depth and back per operation");
+        public static final Option OPS = Option.integer("ops", 100_000, 1, 1_000_000_000, "operations per run");
+        public static final List<Option> ALL = List.of(CASE, PARAM_COUNT, STACK_DEPTH, MIN_DEPTH, MAX_DEPTH, REPEAT, OPS);
+    }
+
+    /** Each workload's own options, by the name the command line gives the workload. */
+    public static final Map<String, List<Option>> BY_WORKLOAD = ordered(
+            "echo", Echo.ALL, "sleep", Sleep.ALL, "rendezvous", Rendezvous.ALL, "gameoflife", GameOfLife.ALL,
+            "pinning", Pinning.ALL, "continuation", Continuation.ALL, "echo-server", EchoServer.ALL);
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, List<Option>> ordered(Object... nameThenOptions) {
+        Map<String, List<Option>> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameThenOptions.length; i += 2) {
+            m.put((String) nameThenOptions[i], (List<Option>) nameThenOptions[i + 1]);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The options the workload takes: its own, then the common ones (echo-server: its own only). */
+    public static List<Option> of(String workload) {
+        List<Option> own = BY_WORKLOAD.getOrDefault(workload, List.of());
+        if (workload.equals("echo-server")) {
+            return own;
+        }
+        List<Option> all = new ArrayList<>(own);
+        all.addAll(COMMON);
+        return List.copyOf(all);
+    }
+
+    /** The workloads' options as Markdown: one table per workload, then the common options. */
+    public static String markdown() {
+        StringBuilder sb = new StringBuilder();
+        BY_WORKLOAD.forEach((name, options) -> sb.append("\n`").append(name).append("`\n\n").append(Option.markdown(options, true)));
+        sb.append("\nevery workload but `echo-server`\n\n").append(Option.markdown(COMMON, true));
+        return sb.toString();
+    }
+}
