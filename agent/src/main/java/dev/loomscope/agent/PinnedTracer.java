@@ -1,7 +1,7 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.flamegraphs.jfr.JdkFrames;
-import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
+import dev.loomscope.recording.Chunks;
+import dev.loomscope.recording.JdkFrames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -222,8 +222,8 @@ final class PinnedTracer {
             from = (streamedTo != null ? streamedTo : quietSince).minus(SLACK);
         }
         long fromNanos = from.getEpochSecond() * 1_000_000_000L + from.getNano();
-        long offset = JfrFileCheck.firstChunkEndingAfter(recording, fromNanos);
-        long size = JfrFileCheck.completeChunksLength(recording);
+        long offset = Chunks.firstEndingAfter(recording, fromNanos);
+        long size = Chunks.wholeLength(recording);
         if (offset >= size) {
             return;
         }

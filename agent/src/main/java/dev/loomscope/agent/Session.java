@@ -3,7 +3,6 @@ package dev.loomscope.agent;
 import dev.loomscope.agent.events.ContextSwitchesEvent;
 import dev.loomscope.agent.events.RunInfoEvent;
 import dev.loomscope.agent.events.SchedulerSampleEvent;
-import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
 import dev.loomscope.flamegraphs.profiler.ProfilerCommandException;
 import dev.loomscope.flamegraphs.profiler.ProfilerLibrary;
 import dev.loomscope.flamegraphs.profiler.ProfilerSettings;
@@ -14,6 +13,7 @@ import dev.loomscope.flamegraphs.render.NoSamplesException;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.probes.ContextSwitchCounter;
+import dev.loomscope.recording.Chunks;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
@@ -217,7 +217,7 @@ final class Session {
                 Path profile = files.temporary(".snapshot.profile.jfr");
                 try {
                     ProfilerLibrary.load(null).execute("dump,jfr");
-                    OutputFiles.copyRange(tmpProfile, 0, JfrFileCheck.completeChunksLength(tmpProfile), profile);
+                    OutputFiles.copyRange(tmpProfile, 0, Chunks.wholeLength(tmpProfile), profile);
                     append(tmp, profile);
                 } catch (ProfilerCommandException e) {
                     Files.deleteIfExists(profile);

@@ -1,6 +1,7 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.flamegraphs.jfr.ChunkHeader;
+import dev.loomscope.recording.ChunkHeader;
+import dev.loomscope.recording.Chunks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -35,15 +36,8 @@ final class SystemPropertyMask {
                 // fill
             }
             byte[] b = buf.array();
-            long chunk = 0;
-            ByteBuffer all = ByteBuffer.wrap(b);
-            while (chunk + ChunkHeader.SIZE <= size && ChunkHeader.hasMagic(all, (int) chunk)) {
-                long chunkSize = ChunkHeader.of(all, (int) chunk).size();
-                if (chunkSize < ChunkHeader.SIZE || chunk + chunkSize > size) {
-                    break;
-                }
-                masked += maskChunk(b, (int) chunk, (int) (chunk + chunkSize));
-                chunk += chunkSize;
+            for (Chunks.Chunk c : Chunks.walk(ByteBuffer.wrap(b)).chunks()) {
+                masked += maskChunk(b, (int) c.offset(), (int) c.end());
             }
             if (masked > 0) {
                 ch.write(ByteBuffer.wrap(b), 0);

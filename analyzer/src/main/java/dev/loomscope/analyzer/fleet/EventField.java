@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.fleet.FleetColumn.Type;
-import dev.loomscope.analyzer.reduce.JfrEvent;
 import dev.loomscope.analyzer.reduce.Timeline;
+import dev.loomscope.recording.JfrEvent;
 
 /**
  * How a column of an event table reads its value from an event ({@link #read}), and under which

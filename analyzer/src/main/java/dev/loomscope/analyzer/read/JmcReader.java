@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.reduce.JfrEvent;
+import dev.loomscope.recording.JfrEvent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -191,7 +191,7 @@ public final class JmcReader {
         }
 
         @Override
-        public List<dev.loomscope.analyzer.reduce.Frame> stackFrames() {
+        public List<dev.loomscope.recording.Frame> stackFrames() {
             return null;
         }
 

@@ -2,6 +2,11 @@ package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.fast.FastReader;
+import dev.loomscope.recording.BadRecordingException;
+import dev.loomscope.recording.ChunkHeader;
+import dev.loomscope.recording.ChunkScan;
+import dev.loomscope.recording.RecordingSpan;
+import dev.loomscope.recording.UnsupportedVersionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -104,8 +109,8 @@ public final class RecordingReader {
                 ChunkScan.Result scan;
                 try {
                     scan = ChunkScan.scan(plain);
-                } catch (BadDataException e) {
-                    BadDataException shown = e instanceof ParserRejectedException r ? new ParserRejectedException(r.getMessage().replace(copy, named), r)
+                } catch (BadRecordingException e) {
+                    BadDataException shown = e instanceof UnsupportedVersionException ? new ParserRejectedException(e.getMessage().replace(copy, named), e)
                             : new BadDataException(e.getMessage().replace(copy, named), e);
                     if (source.parts().size() > 1 && !(shown instanceof ParserRejectedException)) {
                         warnings.accept(shown.getMessage() + "; skipped"); // an unfinished chunk of a repository
@@ -124,7 +129,7 @@ public final class RecordingReader {
                     temporaries.add(tmp);
                     copyPrefix(plain, tmp, scan.completeBytes());
                     if (scan.unfinishedAt() >= 0) {
-                        markFinished(tmp, scan.unfinishedAt() + dev.loomscope.flamegraphs.jfr.ChunkHeader.STATE_BYTE);
+                        markFinished(tmp, scan.unfinishedAt() + ChunkHeader.STATE_BYTE);
                     }
                     readable.add(new Part(part, tmp));
                 } catch (IOException e) {

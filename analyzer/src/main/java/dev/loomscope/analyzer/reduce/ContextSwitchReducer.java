@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.JfrEvent;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.Frame;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.JfrEvent;
 import java.util.Set;
 
 /** Heap before and after each GC and committed (jdk.GCHeapSummary); allocation (jdk.ObjectAllocationSample weights). */

@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.JfrEvent;
+
 
 /**
  * A single-pass reduction of one metric: {@link #add} sees each event of a recording once, in file

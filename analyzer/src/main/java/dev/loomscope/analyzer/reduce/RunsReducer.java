@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.JfrEvent;
 import java.util.Set;
 import java.util.TreeSet;
 

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.read.RecordingSpan;
+import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RecordingSpan;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.read.fast.FastEvent;
 import dev.loomscope.analyzer.read.fast.FastReader;
-import dev.loomscope.analyzer.reduce.JdkEvent;
 import dev.loomscope.flamegraphs.testing.Recordings;
+import dev.loomscope.recording.JdkEvent;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.loomscope.flamegraphs.render;
 
-import dev.loomscope.flamegraphs.jfr.BadRecordingException;
-import dev.loomscope.flamegraphs.jfr.JfrFileCheck;
+import dev.loomscope.recording.BadRecordingException;
+import dev.loomscope.recording.JfrFileCheck;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;

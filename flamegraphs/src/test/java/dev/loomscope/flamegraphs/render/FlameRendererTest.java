@@ -3,8 +3,8 @@ package dev.loomscope.flamegraphs.render;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.flamegraphs.jfr.BadRecordingException;
 import dev.loomscope.flamegraphs.testing.Recordings;
+import dev.loomscope.recording.BadRecordingException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

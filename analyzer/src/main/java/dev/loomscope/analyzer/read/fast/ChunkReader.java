@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.read.fast;
 
-import dev.loomscope.flamegraphs.jfr.ChunkHeader;
+import dev.loomscope.recording.ChunkHeader;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;

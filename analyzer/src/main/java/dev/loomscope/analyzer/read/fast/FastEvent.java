@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.read.fast;
 
-import dev.loomscope.analyzer.reduce.Frame;
-import dev.loomscope.analyzer.reduce.JfrEvent;
+import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JfrEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

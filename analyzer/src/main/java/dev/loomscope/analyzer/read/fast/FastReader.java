@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.read.fast;
 
-import dev.loomscope.flamegraphs.jfr.ChunkHeader;
+import dev.loomscope.recording.ChunkHeader;
+import dev.loomscope.recording.Chunks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -104,30 +105,23 @@ public final class FastReader {
         }
     }
 
-    /** Where each chunk starts and how long it is, from the headers; a header out of place is damage. */
+    /** Where each chunk starts and how long it is, from the chunk walk; in the part the scan found whole, a header out of place is damage. */
     private static List<long[]> chunks(FileChannel ch, long bytes) throws IOException {
+        Chunks.Walk walk = Chunks.walk(ch, bytes);
+        if (walk.end() != Chunks.End.WHOLE) {
+            throw new FormatException(walk.chunks().size() + 1, walk.at(), walk.at(), "not a chunk header", null);
+        }
         List<long[]> chunks = new ArrayList<>();
-        ByteBuffer head = ByteBuffer.allocate(ChunkHeader.SIZE);
-        long offset = 0;
-        while (offset + ChunkHeader.SIZE <= bytes) {
-            head.clear();
-            if (ch.read(head, offset) < ChunkHeader.SIZE) {
-                break;
-            }
-            ChunkHeader h = ChunkHeader.of(head, 0);
-            long size = h.size();
-            if (!ChunkHeader.hasMagic(head, 0) || size < ChunkHeader.SIZE || offset + size > bytes) {
-                throw new FormatException(chunks.size() + 1, offset, offset, "not a chunk header", null);
-            }
-            if (size > Integer.MAX_VALUE - 8) {
-                throw new FormatException(chunks.size() + 1, offset, offset, "a chunk of " + size + " bytes (2 GB and more are not read)", null);
+        for (Chunks.Chunk c : walk.chunks()) {
+            ChunkHeader h = c.header();
+            if (h.size() > Integer.MAX_VALUE - 8) {
+                throw new FormatException(c.number(), c.offset(), c.offset(), "a chunk of " + h.size() + " bytes (2 GB and more are not read)", null);
             }
             if (h.major() != 2) {
                 // written and tested against format 2 (JDK 14+); 1.x (JDK 11-13) goes to the JDK's parser
-                throw new UnsupportedException("JFR format " + h.major() + "." + h.minor() + " at byte " + offset);
+                throw new UnsupportedException("JFR format " + h.major() + "." + h.minor() + " at byte " + c.offset());
             }
-            chunks.add(new long[] {offset, size});
-            offset += size;
+            chunks.add(new long[] {c.offset(), h.size()});
         }
         return chunks;
     }

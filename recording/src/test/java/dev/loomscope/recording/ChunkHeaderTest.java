@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.jfr;
+package dev.loomscope.recording;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.reduce;
+package dev.loomscope.recording;
 
 /**
  * One frame of a recorded stack trace, whichever parser read it.
@@ -28,7 +28,8 @@ public record Frame(String className, String methodName, int line, int type) {
         return className + "." + methodName;
     }
 
-    boolean isJdk() {
-        return dev.loomscope.flamegraphs.jfr.JdkFrames.isJdk(className);
+    /** Whether the frame's class is the JDK's ({@link JdkFrames}). */
+    public boolean isJdk() {
+        return JdkFrames.isJdk(className);
     }
 }

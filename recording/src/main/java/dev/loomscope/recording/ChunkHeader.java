@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.jfr;
+package dev.loomscope.recording;
 
 import java.nio.ByteBuffer;
 

@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.jfr;
+package dev.loomscope.recording;
 
 /** A recording that cannot be read; the message is one line naming the absolute path. */
 public class BadRecordingException extends Exception {

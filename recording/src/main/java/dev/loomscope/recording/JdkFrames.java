@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.jfr;
+package dev.loomscope.recording;
 
 /**
  * Which frames are the JDK's and which the application's: the one rule the agent's pinned-thread

@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.jfr;
+package dev.loomscope.recording;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,44 +51,6 @@ public final class JfrFileCheck {
         if (first.major() < MIN_MAJOR || first.major() > MAX_MAJOR) {
             throw new UnsupportedVersionException(abs + ": JFR format version " + first.major() + "." + first.minor()
                     + " is not supported (this tool reads versions " + MIN_MAJOR + ".x to " + MAX_MAJOR + ".x)");
-        }
-    }
-
-    /**
-     * The length of the prefix of {@code path} made of whole chunks: a chunk still being written
-     * (its size field a placeholder, or running past the end of the file) and what follows it are
-     * left out. A file being appended to by its writer can be copied this far.
-     */
-    public static long completeChunksLength(Path path) throws IOException {
-        return walk(path, Long.MAX_VALUE);
-    }
-
-    /**
-     * Where the first whole chunk of {@code path} that ends at or after {@code epochNanos} begins
-     * (its header's start time plus duration); the complete chunks' length if none does. A reader
-     * of the recent events can skip what comes before.
-     */
-    public static long firstChunkEndingAfter(Path path, long epochNanos) throws IOException {
-        return walk(path, epochNanos);
-    }
-
-    private static long walk(Path path, long stopAtEnd) throws IOException {
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ)) {
-            long size = ch.size();
-            long offset = 0;
-            ByteBuffer header = ByteBuffer.allocate(ChunkHeader.SIZE);
-            while (offset + ChunkHeader.SIZE <= size) {
-                header.clear();
-                if (ch.read(header, offset) < ChunkHeader.SIZE || !ChunkHeader.hasMagic(header, 0)) {
-                    break;
-                }
-                ChunkHeader h = ChunkHeader.of(header, 0);
-                if (h.size() < ChunkHeader.SIZE || offset + h.size() > size || h.endNanos() >= stopAtEnd) {
-                    break;
-                }
-                offset += h.size();
-            }
-            return offset;
         }
     }
 }

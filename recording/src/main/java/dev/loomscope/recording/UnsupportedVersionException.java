@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.jfr;
+package dev.loomscope.recording;
 
 /** A recording in a JFR format version the JDK's parser does not read (another parser may). */
 public class UnsupportedVersionException extends BadRecordingException {

@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.reduce;
+package dev.loomscope.recording;
 
 import java.time.Duration;
 import java.time.Instant;

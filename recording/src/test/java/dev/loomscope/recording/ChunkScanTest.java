@@ -1,10 +1,8 @@
-package dev.loomscope.analyzer.read;
+package dev.loomscope.recording;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.flamegraphs.jfr.ChunkHeader;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +50,7 @@ class ChunkScanTest {
     }
 
     @Test
-    void aWholeRecordingIsReadToItsEnd() {
+    void aWholeRecordingIsReadToItsEnd() throws Exception {
         ChunkScan.Result r = ChunkScan.scan(recording);
         assertThat(r.chunks()).isEqualTo(starts.size());
         assertThat(r.completeBytes()).isEqualTo(bytes.length);
@@ -75,7 +73,7 @@ class ChunkScanTest {
     @Test
     void nothingCompleteIsBadData() throws Exception {
         Path cut = write("cut-in-first.jfr", Arrays.copyOf(bytes, 2000));
-        assertThatThrownBy(() -> ChunkScan.scan(cut)).isInstanceOf(BadDataException.class)
+        assertThatThrownBy(() -> ChunkScan.scan(cut)).isInstanceOf(BadRecordingException.class)
                 .hasMessage(cut.toAbsolutePath() + ": truncated: the last chunk (at byte 0) is incomplete and no chunk before it is complete"
                         + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
     }
@@ -96,7 +94,7 @@ class ChunkScanTest {
         byte[] damaged = bytes.clone();
         damaged[(int) firstChunk] = 'X'; // the second chunk's magic
         Path file = write("damaged.jfr", damaged);
-        assertThatThrownBy(() -> ChunkScan.scan(file)).isInstanceOf(BadDataException.class)
+        assertThatThrownBy(() -> ChunkScan.scan(file)).isInstanceOf(BadRecordingException.class)
                 .hasMessage(file.toAbsolutePath() + ": corrupted chunk at byte " + firstChunk
                         + " (no FLR magic where chunk 2 should start; the file is damaged)");
     }

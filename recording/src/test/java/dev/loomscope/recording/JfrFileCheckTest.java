@@ -1,4 +1,4 @@
-package dev.loomscope.flamegraphs.jfr;
+package dev.loomscope.recording;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,11 +46,11 @@ class JfrFileCheckTest {
             r.dump(jfr);
         }
         long size = Files.size(jfr);
-        assertThat(JfrFileCheck.completeChunksLength(jfr)).isEqualTo(size);
-        assertThat(JfrFileCheck.firstChunkEndingAfter(jfr, 0)).isZero();
-        assertThat(JfrFileCheck.firstChunkEndingAfter(jfr, Long.MAX_VALUE)).isEqualTo(size);
+        assertThat(Chunks.wholeLength(jfr)).isEqualTo(size);
+        assertThat(Chunks.firstEndingAfter(jfr, 0)).isZero();
+        assertThat(Chunks.firstEndingAfter(jfr, Long.MAX_VALUE)).isEqualTo(size);
 
-        long offset = JfrFileCheck.firstChunkEndingAfter(jfr, between.getEpochSecond() * 1_000_000_000L + between.getNano());
+        long offset = Chunks.firstEndingAfter(jfr, between.getEpochSecond() * 1_000_000_000L + between.getNano());
         assertThat(offset).isBetween(1L, size - 1);
         Path tail = dir.resolve("tail.jfr");
         try (FileChannel in = FileChannel.open(jfr, StandardOpenOption.READ);

@@ -1,0 +1,72 @@
+package dev.loomscope.recording;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * What a reader may read of a .jfr file, and what it must say of the rest: the cheap checks
+ * ({@link JfrFileCheck}), then the {@linkplain Chunks chunk walk}. A last chunk that runs past the
+ * end of the file (a JVM killed while writing) is cut off with a warning, as is a chunk still being
+ * written (read up to its last flush); anything else out of place is damage, named with its byte
+ * offset.
+ */
+public final class ChunkScan {
+    /**
+     * @param completeBytes length of the prefix to read
+     * @param chunks        chunks in that prefix
+     * @param warning       what was left out, or null
+     * @param unfinishedAt  offset of a last chunk that was still being written (its data up to the
+     *                      last flush is readable once marked finished), or -1
+     * @param span          the time those chunks cover, from their headers
+     */
+    public record Result(long completeBytes, int chunks, String warning, long unfinishedAt, RecordingSpan span) {}
+
+    private ChunkScan() {}
+
+    /** Scans {@code file}; a {@link BadRecordingException} (an {@link UnsupportedVersionException} for a format this JDK does not read) says why it cannot be read. */
+    public static Result scan(Path file) throws BadRecordingException {
+        JfrFileCheck.check(file);
+        Path abs = file.toAbsolutePath();
+        Chunks.Walk walk;
+        try {
+            walk = Chunks.walk(file);
+        } catch (IOException e) {
+            throw new BadRecordingException(abs + ": cannot read: " + e.getMessage() + " (check the file)", e);
+        }
+        RecordingSpan span = new RecordingSpan();
+        int chunks = 0;
+        for (Chunks.Chunk c : walk.chunks()) {
+            ChunkHeader h = c.header();
+            if (!h.clockIsSound()) {
+                throw new BadRecordingException(abs + ": corrupted chunk at byte " + c.offset() + " (its header's clock is not one: " + h.ticksPerSecond()
+                        + " ticks a second, starting at " + h.startNanos() + " ns for " + h.durationNanos() + " ns; the file is damaged)");
+            }
+            span.addChunk(h.startNanos(), h.durationNanos());
+            chunks++;
+            if (!h.finished()) {
+                // a chunk of a JVM that stopped (or was killed) while recording: its header
+                // describes the data up to its last flush
+                return new Result(c.end(), chunks, abs + ": the chunk at byte " + c.offset()
+                        + " was still being written when its JVM stopped; read up to its last flush", c.offset(), span);
+            }
+        }
+        return switch (walk.end()) {
+            case WHOLE -> new Result(walk.at(), chunks, null, -1, span);
+            case SHORT_HEADER -> truncated(abs, walk.at(), chunks, "a chunk header is cut short at byte " + walk.at(), span);
+            case INCOMPLETE -> truncated(abs, walk.at(), chunks, "the last chunk (at byte " + walk.at() + ") is incomplete", span);
+            case NO_MAGIC -> throw new BadRecordingException(abs + ": corrupted chunk at byte " + walk.at()
+                    + " (no FLR magic where chunk " + (chunks + 1) + " should start; the file is damaged)");
+            case BAD_SIZE -> throw new BadRecordingException(abs + ": corrupted chunk at byte " + walk.at() + " (size field says "
+                    + walk.header().size() + " bytes; the file is damaged)");
+        };
+    }
+
+    private static Result truncated(Path abs, long offset, int chunks, String what, RecordingSpan span) throws BadRecordingException {
+        if (chunks == 0) {
+            throw new BadRecordingException(abs + ": truncated: " + what + " and no chunk before it is complete"
+                    + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
+        }
+        return new Result(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"
+                + (chunks == 1 ? "" : "s") + " before it", -1, span);
+    }
+}
