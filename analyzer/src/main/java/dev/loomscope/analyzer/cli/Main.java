@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.cli;
 
+import dev.loomscope.analyzer.views.Views;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -26,6 +27,12 @@ public final class Main {
     private static CommandLine withCommands(List<Class<?>> commands) {
         CommandLine cli = new CommandLine(new Main());
         commands.forEach(c -> cli.addSubcommand(c.getAnnotation(Command.class).name(), c));
+        for (Views.View v : Views.ALL) { // a view's command says what the registry says it shows
+            CommandLine sub = cli.getSubcommands().get(v.name());
+            if (sub != null) {
+                sub.getCommandSpec().usageMessage().description(v.description());
+            }
+        }
         cli.setCaseInsensitiveEnumValuesAllowed(true); // --by threadkind as --by threadKind
         return cli;
     }

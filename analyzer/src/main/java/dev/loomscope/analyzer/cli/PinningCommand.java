@@ -2,7 +2,6 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.PinningView;
 import dev.loomscope.options.Durations;
 import java.time.Duration;
@@ -11,9 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code loomscope pinning}: pinned virtual threads by frame, reason and carrier; a CI gate. */
-@Command(name = "pinning", mixinStandardHelpOptions = true,
-        description = "Pinned virtual threads grouped by the application frame that pinned (JDK 24+: by reason and blocking"
-                + " operation too), with count, total, p50, p99, max and the top stack.")
+@Command(name = "pinning", mixinStandardHelpOptions = true)
 public final class PinningCommand extends ViewCommand {
     @Option(names = "--stack-depth", paramLabel = "N", defaultValue = "10", description = "frames of each top stack (default: ${DEFAULT-VALUE})")
     int stackDepth;
@@ -23,8 +20,8 @@ public final class PinningCommand extends ViewCommand {
     String failOn;
 
     @Override
-    List<Table> view(List<RecordingFacts> facts) {
-        return PinningView.of(facts, stackDepth);
+    int stackDepth() {
+        return stackDepth;
     }
 
     @Override

@@ -2,12 +2,13 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.views.Views;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
-/** A command that reduces its recordings and shows one view of them as tables. */
+/** A command that reduces its recordings and shows one view of them ({@link Views}) as tables. */
 abstract class ViewCommand implements Callable<Integer> {
     @Mixin
     InputArgs in;
@@ -18,7 +19,15 @@ abstract class ViewCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    abstract List<Table> view(List<RecordingFacts> facts);
+    /** This command's view, by its name. */
+    List<Table> view(List<RecordingFacts> facts) {
+        return Views.named(spec.name()).of(facts, stackDepth());
+    }
+
+    /** How many frames of a stack the view shows. */
+    int stackDepth() {
+        return Views.REPORT_STACK_DEPTH;
+    }
 
     /** The reduced recordings this view needs (all of the JDK parser's by default). */
     List<RecordingFacts> read() {

@@ -140,15 +140,57 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             perRunOrRecording("pinned time", "ms", true, (f, r) -> pinsRecorded(f) ? in(f.pinning.allInTime(), r).sum() : null,
                     f -> pinsRecorded(f) ? f.pinning.all().sum() : null),
             perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads),
-            perRecording("cpu load", "%", true, f -> f.summary.jvmCpu.count() == 0 ? null : 100 * f.summary.jvmCpu.sum() / f.summary.jvmCpu.count()),
+            perRecording("cpu load", "%", true, f -> {
+                Double m = mean(f.summary.jvmCpu);
+                return m == null ? null : 100 * m;
+            }),
             perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> f.heap.allocationSamples() == 0 || r.millis() <= 0 ? null
                     : in(f.heap.allocatedInTime, r).sum() / seconds(r) / (1 << 20),
                     f -> f.heap.allocationSamples() == 0 ? null : f.perSecond(f.heap.allocatedBytes()) / (1 << 20)),
             perEvent("pinned duration", "ms", f -> f.pinning.all()),
             perEvent("gc pause", "ms", f -> f.gc.pauses()));
 
+    /** The mean of a series, null when it is empty. */
+    private static Double mean(Samples s) {
+        return s.count() == 0 ? null : s.sum() / s.count();
+    }
+
+    /**
+     * Figures of one recording that {@code compare} leaves out unless {@code --metric} names them:
+     * the summary shows them beside the compared ones ({@link #SUMMARY}).
+     */
+    public static final List<Metric> RECORDING_FIGURES = List.of(
+            perRecording("span", "s", false, f -> f.summary.spanSeconds()),
+            perRecording("pinned count", "events", true, f -> pinsRecorded(f) ? (double) f.pinning.all().count() : null),
+            perRecording("pinned max", "ms", true, f -> f.pinning.all().count() == 0 ? null : f.pinning.all().max()),
+            perRecording("gc pause p50", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.5)),
+            perRecording("gc pause max", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().max()),
+            perRecording("voluntary context switches per second", "/s", true, f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal()) : null),
+            perRecording("involuntary context switches per second", "/s", true,
+                    f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.involuntaryTotal()) : null),
+            perRecording("machine context switches per second", "/s", true, f -> mean(f.ctxsw.machineRate)),
+            perRecording("platform threads started", "threads", true, f -> {
+                Long n = f.summary.platformThreadsStarted(f.ctxsw);
+                return n == null ? null : n.doubleValue();
+            }),
+            perRecording("platform thread starts, busiest second", "/s", true, f -> f.ctxsw.peakPlatformThreadStartRate(f.summary.first())),
+            perRecording("virtual threads started", "threads", true,
+                    f -> f.summary.count("jdk.VirtualThreadStart") == 0 ? null : (double) f.summary.virtualThreadsStarted),
+            perRecording("machine cpu load", "%", true, f -> {
+                Double m = mean(f.summary.machineCpu);
+                return m == null ? null : 100 * m;
+            }));
+
+    /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
+    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "pinned count", "pinned time", "pinned max", "gc count",
+            "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap used median", "heap used max", "allocation rate",
+            "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
+            "machine context switches per second", "peak threads", "platform threads started", "platform thread starts, busiest second",
+            "virtual threads started", "cpu load", "machine cpu load").map(Metric::named).toList();
+
+    /** The metric of this name, compared by default ({@link #ALL}) or not ({@link #RECORDING_FIGURES}); null if none. */
     public static Metric named(String name) {
-        return ALL.stream().filter(m -> m.name.equals(name)).findFirst().orElse(null);
+        return java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).filter(m -> m.name.equals(name)).findFirst().orElse(null);
     }
 
     /**
@@ -168,7 +210,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return base + suffix;
     }
 
+    /** Every metric's name: the compared ones, then the recording's other figures. */
     public static List<String> names() {
-        return ALL.stream().map(Metric::name).toList();
+        return java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).map(Metric::name).toList();
     }
 }

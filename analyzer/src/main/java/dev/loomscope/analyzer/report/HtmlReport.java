@@ -8,10 +8,7 @@ import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.FlameSamples;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
-import dev.loomscope.analyzer.views.ContextSwitchView;
-import dev.loomscope.analyzer.views.GcView;
-import dev.loomscope.analyzer.views.HeapView;
-import dev.loomscope.analyzer.views.PinningView;
+import dev.loomscope.analyzer.views.Views;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.SampleGraph;
@@ -161,10 +158,11 @@ public final class HtmlReport {
         }
         h.append("</section>\n");
         List<RecordingFacts> all = groups.values().stream().flatMap(List::stream).toList();
-        section(h, id + "pinning", title + "Pinning", PinningView.of(all, 8));
-        section(h, id + "gc", title + "Garbage collection", GcView.of(all));
-        section(h, id + "heap", title + "Heap", HeapView.of(all).subList(0, 1));
-        section(h, id + "ctxsw", title + "Context switches", ContextSwitchView.of(all).subList(0, 1));
+        for (Views.View v : Views.ALL) {
+            if (v.section() != null) {
+                section(h, id + v.name(), title + v.section(), v.forReport(all));
+            }
+        }
     }
 
     private static String baselineOf(Map<String, List<RecordingFacts>> groups) {

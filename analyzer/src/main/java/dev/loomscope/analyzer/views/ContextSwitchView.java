@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.views;
 
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.ContextSwitchReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
@@ -21,10 +22,10 @@ public final class ContextSwitchView {
         List<Table> out = new ArrayList<>(List.of(t));
         for (RecordingFacts f : all) {
             ContextSwitchReducer c = f.ctxsw;
-            Double vol = c.processRecorded() ? f.perSecond(c.voluntaryTotal()) : null;
-            Double inv = c.processRecorded() ? f.perSecond(c.involuntaryTotal()) : null;
-            Double total = vol == null ? null : vol + inv;
-            Double machine = c.machineRate.count() == 0 ? null : SummaryView.mean(c.machineRate);
+            Double vol = Metric.named("voluntary context switches per second").valueOfRecording(f);
+            Double inv = Metric.named("involuntary context switches per second").valueOfRecording(f);
+            Double total = Metric.named("context switches per second").valueOfRecording(f);
+            Double machine = Metric.named("machine context switches per second").valueOfRecording(f);
             t.row(f.source.shortName(), vol, inv, total, machine, total == null || machine == null || machine == 0 ? null : 100 * total / machine,
                     c.processRecorded() ? c.source() : "not recorded");
             if (!c.processRecorded()) {

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.views;
 
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
 import java.util.ArrayList;
@@ -17,8 +18,9 @@ public final class HeapView {
         List<Table> out = new ArrayList<>(List.of(t));
         for (RecordingFacts f : all) {
             var h = f.heap;
-            t.row(f.source.shortName(), SummaryView.mib(h.beforeUsed, 0.5), max(h.beforeUsed), SummaryView.mib(h.afterUsed, 0.5), max(h.afterUsed),
-                    max(h.committed), h.allocationSamples() == 0 ? null : f.perSecond(h.allocatedBytes()) / (1 << 20));
+            t.row(f.source.shortName(), h.beforeUsed.count() == 0 ? null : h.beforeUsed.quantile(0.5) / (1 << 20), max(h.beforeUsed),
+                    Metric.named("heap used median").valueOfRecording(f), Metric.named("heap used max").valueOfRecording(f), max(h.committed),
+                    Metric.named("allocation rate").valueOfRecording(f));
             if (h.afterUsed.count() == 0) {
                 t.note(f.source.shortName() + ": no jdk.GCHeapSummary events (no GC ran, or the event was off)");
             }

@@ -1,13 +1,16 @@
 package dev.loomscope.analyzer.views;
 
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.render.Table;
 import java.util.List;
 import java.util.Map;
 
 /** {@code summary}: what a recording is and its key figures, one table per recording. */
 public final class SummaryView {
+    /** Units of figures that count things: shown as whole numbers. */
+    private static final java.util.Set<String> COUNTS = java.util.Set.of("events", "collections", "threads");
+
     private SummaryView() {}
 
     public static List<Table> of(List<RecordingFacts> all) {
@@ -33,35 +36,16 @@ public final class SummaryView {
         return t;
     }
 
+    /** The recording's key figures: each a metric's value for the whole recording ({@link Metric#SUMMARY}). */
     static Table figures(RecordingFacts f) {
-        var s = f.summary;
         Table t = new Table("summary", "Key figures of " + f.source.shortName(),
                 List.of(Table.text("figure"), Table.number("value", "", 2), Table.text("unit")));
-        t.row("span", s.spanSeconds(), "s");
-        Samples pins = f.pinning.all();
-        t.row("pinned count", (long) pins.count(), "events");
-        t.row("pinned total", pins.count() == 0 ? 0.0 : pins.sum(), "ms");
-        t.row("pinned max", pins.count() == 0 ? null : pins.max(), "ms");
-        Samples gc = f.gc.pauses();
-        t.row("gc pauses", (long) gc.count(), "collections");
-        t.row("gc pause total", gc.count() == 0 ? 0.0 : gc.sum(), "ms");
-        t.row("gc pause p50", gc.count() == 0 ? null : gc.quantile(0.5), "ms");
-        t.row("gc pause p99", gc.count() == 0 ? null : gc.quantile(0.99), "ms");
-        t.row("gc pause max", gc.count() == 0 ? null : gc.max(), "ms");
-        t.row("heap after gc p50", mib(f.heap.afterUsed, 0.5), "MiB");
-        t.row("heap after gc max", f.heap.afterUsed.count() == 0 ? null : f.heap.afterUsed.max() / (1 << 20), "MiB");
-        t.row("allocation rate", f.heap.allocationSamples() == 0 ? null : f.perSecond(f.heap.allocatedBytes()) / (1 << 20), "MiB/s");
+        for (Metric m : Metric.SUMMARY) {
+            Double v = m.valueOfRecording(f);
+            t.row(m.name(), v != null && COUNTS.contains(m.unit()) ? (Object) Math.round(v) : v, m.unit());
+        }
         var c = f.ctxsw;
-        t.row("process ctx switches voluntary", c.processRecorded() ? f.perSecond(c.voluntaryTotal()) : null, "/s");
-        t.row("process ctx switches involuntary", c.processRecorded() ? f.perSecond(c.involuntaryTotal()) : null, "/s");
-        t.row("machine ctx switches (machine-wide)", c.machineRate.count() == 0 ? null : mean(c.machineRate), "/s");
-        t.row("peak live threads", s.peakThreads < 0 ? null : s.peakThreads, "threads");
-        t.row("platform threads started", s.platformThreadsStarted(f.ctxsw), "threads");
-        Double startRate = f.ctxsw.peakPlatformThreadStartRate(s.first());
-        t.row("platform thread starts, busiest second", startRate, "/s");
-        t.row("virtual threads started", s.count("jdk.VirtualThreadStart") == 0 ? null : s.virtualThreadsStarted, "threads");
-        t.row("jvm cpu load mean", s.jvmCpu.count() == 0 ? null : 100 * mean(s.jvmCpu), "%");
-        t.row("machine cpu load mean", s.machineCpu.count() == 0 ? null : 100 * mean(s.machineCpu), "%");
+        var s = f.summary;
         if (!c.processRecorded()) {
             t.note("process context switches: not applicable (no loomscope.ContextSwitches events: record with the loomscope agent)");
         }
@@ -77,13 +61,5 @@ public final class SummaryView {
             t.row(e.getKey(), e.getValue());
         }
         return t;
-    }
-
-    static Double mib(Samples s, double q) {
-        return s.count() == 0 ? null : s.quantile(q) / (1 << 20);
-    }
-
-    static double mean(Samples s) {
-        return s.count() == 0 ? Double.NaN : s.sum() / s.count();
     }
 }

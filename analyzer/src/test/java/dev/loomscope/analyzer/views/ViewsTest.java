@@ -1,0 +1,129 @@
+package dev.loomscope.analyzer.views;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.analyzer.cli.Main;
+import dev.loomscope.analyzer.compare.Metric;
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RecordingSpan;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The views on canned reductions: a 10-second recording with two GC pauses and two context-switch samples. */
+class ViewsTest {
+    static final Instant T0 = Instant.parse("2026-11-23T12:00:00Z");
+
+    /** An event as a reader hands it over: a type, a time, fields by name. */
+    record Canned(String type, Instant startTime, Map<String, Object> fields) implements JfrEvent {
+        public Instant endTime() {
+            return startTime;
+        }
+
+        public Duration duration() {
+            return Duration.ZERO;
+        }
+
+        public boolean hasField(String name) {
+            return fields.containsKey(name);
+        }
+
+        public String string(String name) {
+            return (String) fields.get(name);
+        }
+
+        public long longValue(String name) {
+            return ((Number) fields.get(name)).longValue();
+        }
+
+        public double doubleValue(String name) {
+            return ((Number) fields.get(name)).doubleValue();
+        }
+
+        public boolean bool(String name) {
+            return (Boolean) fields.get(name);
+        }
+
+        public Duration durationField(String name) {
+            return (Duration) fields.get(name);
+        }
+
+        public Long nestedLong(String field, String member) {
+            return null;
+        }
+
+        public List<Frame> stackFrames() {
+            return null;
+        }
+
+        public String threadName(String field) {
+            return null;
+        }
+    }
+
+    static RecordingFacts facts() {
+        RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/app.jfr")), false);
+        f.summary.span(RecordingSpan.of(T0.toEpochMilli() * 1_000_000, T0.plusSeconds(10).toEpochMilli() * 1_000_000));
+        f.dispatch(new Canned("jdk.GarbageCollection", T0.plusSeconds(1), Map.of("name", "G1New", "cause", "G1 Evacuation Pause",
+                "sumOfPauses", Duration.ofMillis(4))));
+        f.dispatch(new Canned("jdk.GarbageCollection", T0.plusSeconds(2), Map.of("name", "G1New", "cause", "G1 Evacuation Pause",
+                "sumOfPauses", Duration.ofMillis(6))));
+        f.dispatch(new Canned("loomscope.ContextSwitches", T0.plusSeconds(1), Map.of("voluntary", 300L, "involuntary", 100L, "source", "getrusage")));
+        f.dispatch(new Canned("loomscope.ContextSwitches", T0.plusSeconds(2), Map.of("voluntary", 700L, "involuntary", 100L, "source", "getrusage")));
+        f.dispatch(new Canned("jdk.ThreadContextSwitchRate", T0.plusSeconds(1), Map.of("switchRate", 400.0)));
+        return f;
+    }
+
+    static Object figure(Table summary, String name) {
+        return summary.rows().stream().filter(r -> r[0].equals(name)).findFirst().orElseThrow()[1];
+    }
+
+    @Test
+    void theSummaryFiguresAreTheMetricsValuesForTheWholeRecording() {
+        RecordingFacts f = facts();
+        Table summary = Views.named("summary").of(List.of(f), 8).stream().filter(t -> t.name().equals("summary")).findFirst().orElseThrow();
+        assertThat(summary.rows()).extracting(r -> r[0]).containsExactlyElementsOf(Metric.SUMMARY.stream().map(Metric::name).toList());
+        assertThat(figure(summary, "span")).isEqualTo(10.0);
+        assertThat(figure(summary, "gc count")).isEqualTo(2L); // a count is a whole number
+        assertThat(figure(summary, "gc pause total")).isEqualTo(10.0);
+        assertThat(figure(summary, "gc pause max")).isEqualTo(6.0);
+        assertThat(figure(summary, "voluntary context switches per second")).isEqualTo(100.0);
+        assertThat(figure(summary, "context switches per second")).isEqualTo(120.0);
+        assertThat(figure(summary, "machine context switches per second")).isEqualTo(400.0);
+        assertThat(figure(summary, "virtual threads started")).isNull(); // not recorded: no value, not a zero
+    }
+
+    @Test
+    void otherViewsShowTheSameFiguresAsTheSummary() {
+        RecordingFacts f = facts();
+        Table ctxsw = Views.named("ctxsw").of(List.of(f), 8).get(0);
+        assertThat(ctxsw.rows().get(0)).containsExactly("app", 100.0, 20.0, 120.0, 400.0, 30.0, "getrusage");
+        Table gc = Views.named("gc").of(List.of(f), 8).get(0);
+        assertThat(java.util.Arrays.copyOf(gc.rows().get(0), 4)).containsExactly("app", "G1New", "G1 Evacuation Pause", 2L);
+        assertThat(gc.rows().get(0)[9]).isEqualTo(0.1); // 10 ms of 10 s in pauses
+    }
+
+    @Test
+    void theReportShowsTheViewsWithASectionAndOnlyTheirReportTables() {
+        assertThat(Views.ALL.stream().filter(v -> v.section() != null).map(Views.View::name)).containsExactly("pinning", "gc", "heap", "ctxsw");
+        assertThat(Views.named("ctxsw").forReport(List.of(facts()))).extracting(Table::name).containsExactly("ctxsw"); // not the series
+    }
+
+    @Test
+    void eachViewCommandSaysWhatTheRegistrySays() {
+        for (Views.View v : Views.ALL) {
+            StringWriter out = new StringWriter();
+            Main.run(new String[] {v.name(), "--help"}, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true));
+            assertThat(out.toString().replaceAll("\\s+", " ")).as(v.name()).contains(v.description().substring(0, 40));
+        }
+    }
+}
