@@ -12,11 +12,8 @@ import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.NoSamplesException;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.options.AgentOptions;
-import dev.loomscope.probes.ContextSwitchCounter;
 import dev.loomscope.recording.Chunks;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -74,13 +71,13 @@ final class Session {
         }
         PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
                 : new PinnedTracer(o.string("trace-pinned").equals("full"), java.time.Instant.now());
-        Runnable counts = contextSwitchHook();
+        Runnable counts = PeriodicEvents.contextSwitches();
         Runnable ctxsw = tracer == null ? counts : () -> {
             counts.run();
             tracer.look();
         };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
-        Runnable scheduler = schedulerHook();
+        Runnable scheduler = PeriodicEvents.scheduler();
         if (scheduler != null) {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
         }
@@ -380,63 +377,5 @@ final class Session {
         }
         int dot = first.lastIndexOf('.');
         return dot >= 0 && dot < first.length() - 1 ? first.substring(dot + 1) : first;
-    }
-
-    private static Runnable contextSwitchHook() {
-        String source = ContextSwitchCounter.source();
-        if (source == null) {
-            AgentLog.warn("process context switches are not available on this platform (loomscope.ContextSwitches not recorded)");
-            return () -> {};
-        }
-        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long[][] previous = {ContextSwitchCounter.read()};
-        long[] startedBefore = {threads.getTotalStartedThreadCount()};
-        return () -> {
-            long[] now = ContextSwitchCounter.read();
-            long started = threads.getTotalStartedThreadCount();
-            if (now == null || previous[0] == null) {
-                previous[0] = now;
-                return;
-            }
-            ContextSwitchesEvent e = new ContextSwitchesEvent();
-            e.voluntary = Math.max(0, now[0] - previous[0][0]);
-            e.involuntary = Math.max(0, now[1] - previous[0][1]);
-            e.source = source;
-            e.platformThreadsStarted = Math.max(0, started - startedBefore[0]);
-            e.commit();
-            previous[0] = now;
-            startedBefore[0] = started;
-        };
-    }
-
-    /** The JDK 24+ VirtualThreadSchedulerMXBean, read reflectively (absent on 21-23: no events). */
-    private static Runnable schedulerHook() {
-        try {
-            @SuppressWarnings("unchecked")
-            Class<? extends java.lang.management.PlatformManagedObject> type =
-                    (Class<? extends java.lang.management.PlatformManagedObject>) Class.forName("jdk.management.VirtualThreadSchedulerMXBean");
-            Object bean = ManagementFactory.getPlatformMXBean(type);
-            if (bean == null) {
-                return null;
-            }
-            Method parallelism = type.getMethod("getParallelism");
-            Method poolSize = type.getMethod("getPoolSize");
-            Method mounted = type.getMethod("getMountedVirtualThreadCount");
-            Method queued = type.getMethod("getQueuedVirtualThreadCount");
-            return () -> {
-                try {
-                    SchedulerSampleEvent e = new SchedulerSampleEvent();
-                    e.parallelism = (int) parallelism.invoke(bean);
-                    e.poolSize = (int) poolSize.invoke(bean);
-                    e.mountedVirtualThreads = (int) mounted.invoke(bean);
-                    e.queuedVirtualThreads = (long) queued.invoke(bean);
-                    e.commit();
-                } catch (ReflectiveOperationException | RuntimeException ignored) {
-                    // a sample missed is no harm
-                }
-            };
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError absent) {
-            return null;
-        }
     }
 }

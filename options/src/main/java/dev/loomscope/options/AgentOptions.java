@@ -164,9 +164,8 @@ public final class AgentOptions {
 
     /**
      * The engine option in async-profiler's words: perf_events is its "cpu" engine. The default is
-     * ctimer: perf_events costs on every OS context switch (on echo at steady state 0.93 of the
-     * throughput without the agent against 1.01 for ctimer, docs/benchmarks.md), a cost that falls
-     * on platform threads and so skews the very comparison loomscope makes.
+     * ctimer: perf_events costs on every OS context switch (docs/benchmarks.md measures it), a cost
+     * that falls on platform threads and so skews the very comparison loomscope makes.
      */
     public String cpuEngine() {
         String e = string("engine");

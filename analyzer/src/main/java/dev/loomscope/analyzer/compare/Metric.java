@@ -47,21 +47,24 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** This metric's value for one run (warm-up or measured), null when it has none or is not a per-run metric. */
     public Double valueInRun(RecordingFacts facts, WorkloadRun run) {
-        Double v = inRun == null ? null : inRun.apply(facts, run);
-        return v == null || v.isNaN() ? null : v;
+        return inRun == null ? null : present(inRun.apply(facts, run));
     }
 
     /** This metric's value for the whole recording, null when it has none or is not a per-recording metric. */
     public Double valueOfRecording(RecordingFacts facts) {
-        Double v = whole == null ? null : whole.apply(facts);
+        return whole == null ? null : present(whole.apply(facts));
+    }
+
+    /** A value, or null for none: NaN is none too. */
+    private static Double present(Double v) {
         return v == null || v.isNaN() ? null : v;
     }
 
     private static List<Value> runValues(RecordingFacts facts, BiFunction<RecordingFacts, WorkloadRun, Double> f) {
         List<Value> out = new ArrayList<>();
         for (WorkloadRun r : facts.runs.measured()) {
-            Double v = f.apply(facts, r);
-            if (v != null && !v.isNaN()) {
+            Double v = present(f.apply(facts, r));
+            if (v != null) {
                 out.add(new Value(r.runIndex(), v, r.units(), r.startMillis()));
             }
         }
@@ -73,10 +76,10 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     }
 
     private static List<Value> recordingValue(RecordingFacts facts, Function<RecordingFacts, Double> f) {
-        Double v = f.apply(facts);
+        Double v = present(f.apply(facts));
         long start = facts.summary.first() == null ? 0 : facts.summary.first().toEpochMilli();
         double units = facts.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
-        return v == null || v.isNaN() ? List.of() : List.of(new Value(0, v, units, start));
+        return v == null ? List.of() : List.of(new Value(0, v, units, start));
     }
 
     /**

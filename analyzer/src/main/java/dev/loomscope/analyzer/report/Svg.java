@@ -214,16 +214,11 @@ final class Svg {
         Scale s = new Scale(bottom, top > bottom ? top : bottom + 1);
         java.util.function.DoubleUnaryOperator y = v -> s.y(log ? Math.log10(v) : v);
         StringBuilder sb = new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s</title>%n", width, H, width, H, esc(title)));
-        line(sb, LEFT, TOP, LEFT, H - BOTTOM, "#444");
-        line(sb, LEFT, H - BOTTOM, width - RIGHT, H - BOTTOM, "#444");
+        double[] ticks = new double[5];
         for (int t = 0; t <= 4; t++) {
-            double v = s.lo + (s.hi - s.lo) * t / 4;
-            double py = s.y(v);
-            sb.append(f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, py, width - RIGHT, py));
-            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, py + 4, num(log ? Math.pow(10, v) : v)));
+            ticks[t] = s.lo + (s.hi - s.lo) * t / 4;
         }
-        sb.append(f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle'>%s</text>%n", (TOP + H - BOTTOM) / 2,
-                (TOP + H - BOTTOM) / 2, esc(unit + (log ? ", log scale" : ""))));
+        axis(sb, s, ticks, unit + (log ? ", log scale" : ""), width, v -> num(log ? Math.pow(10, v) : v));
         double slot = (width - LEFT - RIGHT) / (double) Math.max(1, labels.size());
         double bar = Math.min(28, slot * 0.8 / series.size());
         for (int k = 0; k < labels.size(); k++) {
@@ -263,12 +258,17 @@ final class Svg {
 
     /** The y axis with a grid line and label at each tick, and the axis's label. */
     private static void axis(StringBuilder sb, Scale s, double[] ticks, String label, int width) {
+        axis(sb, s, ticks, label, width, Svg::tick);
+    }
+
+    /** As {@link #axis(StringBuilder, Scale, double[], String, int)}, each tick written by {@code text}. */
+    private static void axis(StringBuilder sb, Scale s, double[] ticks, String label, int width, java.util.function.DoubleFunction<String> text) {
         line(sb, LEFT, TOP, LEFT, H - BOTTOM, "#444");
         line(sb, LEFT, H - BOTTOM, width - RIGHT, H - BOTTOM, "#444");
         for (double v : ticks) {
             double y = s.y(v);
             sb.append(f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, width - RIGHT, y));
-            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, tick(v)));
+            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, text.apply(v)));
         }
         sb.append(f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle'>%s</text>%n", (TOP + H - BOTTOM) / 2,
                 (TOP + H - BOTTOM) / 2, esc(label)));

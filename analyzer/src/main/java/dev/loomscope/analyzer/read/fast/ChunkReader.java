@@ -1,10 +1,7 @@
 package dev.loomscope.analyzer.read.fast;
 
 import dev.loomscope.recording.ChunkHeader;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,8 +27,6 @@ final class ChunkReader {
     /** How deep constant-pool values may nest (a stack trace's frame's method's class's package is 5). */
     private static final int MAX_DEPTH = 32;
 
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     final ByteBuffer buf;
     final boolean compressed;
@@ -133,7 +128,7 @@ final class ChunkReader {
         active = c;
         int limit = buf.limit();
         while (c.pos < limit) {
-            c.pos = countPast(buf.array(), c.pos, limit, compressed, onlyCounted, countById);
+            c.pos = CountedEvents.skip(buf.array(), c.pos, limit, compressed, onlyCounted, countById);
             if (c.pos < limit) {
                 event(c, classById, wantedById, countById, decodeAll);
             }
@@ -145,7 +140,7 @@ final class ChunkReader {
         }
     }
 
-    /** The event at the cursor, which {@link #countPast} left: a checkpoint noted, a wanted event decoded, damage thrown. */
+    /** The event at the cursor, which {@link CountedEvents#skip} left: a checkpoint noted, a wanted event decoded, damage thrown. */
     private void event(Cursor c, Metadata.JfrClass[] classById, boolean[] wantedById, long[] countById, boolean decodeAll) {
         int limit = buf.limit();
         int at = c.pos;
@@ -176,66 +171,6 @@ final class ChunkReader {
             }
         }
         c.pos = at + size;
-    }
-
-    /**
-     * Walks past the events at {@code pos} that are only counted, by their size and type; returns
-     * where the first event that needs more starts (a wanted type, a checkpoint, the metadata), or
-     * anything this loop does not decide: an implausible size, an unknown type, the chunk's last
-     * bytes. The caller's slower walk then decides, errors included. This loop runs once per event
-     * of the file (33 million in a big recording), so it is small and reads the array directly.
-     */
-    private static int countPast(byte[] a, int pos, int limit, boolean compressed, boolean[] onlyCounted, long[] countById) {
-        while (pos <= limit - 16) { // room for the two longest headers: neither read runs past the chunk
-            int p = pos;
-            int size;
-            int type;
-            if (compressed) {
-                int b = a[p++];
-                size = b & 0x7F;
-                if (b < 0) {
-                    b = a[p++];
-                    size |= (b & 0x7F) << 7;
-                    if (b < 0) {
-                        b = a[p++];
-                        size |= (b & 0x7F) << 14;
-                        if (b < 0) {
-                            b = a[p++];
-                            size |= (b & 0x7F) << 21;
-                            if (b < 0) {
-                                return pos; // 256 MB and more: left to the slow walk
-                            }
-                        }
-                    }
-                }
-                b = a[p++];
-                type = b & 0x7F;
-                if (b < 0) {
-                    b = a[p++];
-                    type |= (b & 0x7F) << 7;
-                    if (b < 0) {
-                        b = a[p];
-                        type |= (b & 0x7F) << 14;
-                        if (b < 0) {
-                            return pos;
-                        }
-                    }
-                }
-            } else {
-                size = (int) INT.get(a, p);
-                long t = (long) LONG.get(a, p + 4);
-                if (t < 0 || t >= onlyCounted.length) {
-                    return pos;
-                }
-                type = (int) t;
-            }
-            if (size <= 0 || size > limit - pos || type >= onlyCounted.length || !onlyCounted[type]) {
-                return pos;
-            }
-            countById[type]++;
-            pos += size;
-        }
-        return pos;
     }
 
     /**
@@ -461,27 +396,6 @@ final class ChunkReader {
         }
         done.put(ref.id(), value);
         return value;
-    }
-
-    /** A growable list of ints. */
-    private static final class IntList {
-        private int[] items = new int[64];
-        private int size;
-
-        void add(int v) {
-            if (size == items.length) {
-                items = java.util.Arrays.copyOf(items, size * 2);
-            }
-            items[size++] = v;
-        }
-
-        int get(int i) {
-            return items[i];
-        }
-
-        int size() {
-            return size;
-        }
     }
 
     /** The event's duration, in nanoseconds. */

@@ -1,0 +1,71 @@
+package dev.loomscope.agent;
+
+import dev.loomscope.agent.events.ContextSwitchesEvent;
+import dev.loomscope.agent.events.SchedulerSampleEvent;
+import dev.loomscope.probes.ContextSwitchCounter;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+
+/** What the agent's periodic JFR events record each period: the process's context switches and the virtual thread scheduler. */
+final class PeriodicEvents {
+    private PeriodicEvents() {}
+
+    /** The process's context switches and platform threads started since the last period, as one loomscope.ContextSwitches event. */
+    static Runnable contextSwitches() {
+        String source = ContextSwitchCounter.source();
+        if (source == null) {
+            AgentLog.warn("process context switches are not available on this platform (loomscope.ContextSwitches not recorded)");
+            return () -> {};
+        }
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long[][] previous = {ContextSwitchCounter.read()};
+        long[] startedBefore = {threads.getTotalStartedThreadCount()};
+        return () -> {
+            long[] now = ContextSwitchCounter.read();
+            long started = threads.getTotalStartedThreadCount();
+            if (now == null || previous[0] == null) {
+                previous[0] = now;
+                return;
+            }
+            ContextSwitchesEvent e = new ContextSwitchesEvent();
+            e.voluntary = Math.max(0, now[0] - previous[0][0]);
+            e.involuntary = Math.max(0, now[1] - previous[0][1]);
+            e.source = source;
+            e.platformThreadsStarted = Math.max(0, started - startedBefore[0]);
+            e.commit();
+            previous[0] = now;
+            startedBefore[0] = started;
+        };
+    }
+
+    /** The JDK 24+ VirtualThreadSchedulerMXBean as a loomscope.SchedulerSample event, read reflectively; null on 21-23 (no bean). */
+    static Runnable scheduler() {
+        try {
+            @SuppressWarnings("unchecked")
+            Class<? extends java.lang.management.PlatformManagedObject> type =
+                    (Class<? extends java.lang.management.PlatformManagedObject>) Class.forName("jdk.management.VirtualThreadSchedulerMXBean");
+            Object bean = ManagementFactory.getPlatformMXBean(type);
+            if (bean == null) {
+                return null;
+            }
+            Method parallelism = type.getMethod("getParallelism");
+            Method poolSize = type.getMethod("getPoolSize");
+            Method mounted = type.getMethod("getMountedVirtualThreadCount");
+            Method queued = type.getMethod("getQueuedVirtualThreadCount");
+            return () -> {
+                try {
+                    SchedulerSampleEvent e = new SchedulerSampleEvent();
+                    e.parallelism = (int) parallelism.invoke(bean);
+                    e.poolSize = (int) poolSize.invoke(bean);
+                    e.mountedVirtualThreads = (int) mounted.invoke(bean);
+                    e.queuedVirtualThreads = (long) queued.invoke(bean);
+                    e.commit();
+                } catch (ReflectiveOperationException | RuntimeException ignored) {
+                    // a sample missed is no harm
+                }
+            };
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError absent) {
+            return null;
+        }
+    }
+}
