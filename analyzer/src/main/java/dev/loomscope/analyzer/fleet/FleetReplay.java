@@ -1,12 +1,12 @@
 package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.read.RecordingSource;
-import dev.loomscope.analyzer.read.fast.FastEvent;
-import dev.loomscope.analyzer.reduce.MissingFieldException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RecordingSpan;
+import dev.loomscope.recording.fast.FastEvent;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

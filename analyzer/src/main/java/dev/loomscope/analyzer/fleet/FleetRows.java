@@ -1,7 +1,6 @@
 package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.compare.Metric;
-import dev.loomscope.analyzer.read.fast.FastEvent;
 import dev.loomscope.analyzer.reduce.FlameSamples;
 import dev.loomscope.analyzer.reduce.Frames;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -9,6 +8,7 @@ import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Timeline;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.fast.FastEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -118,7 +118,7 @@ public final class JmcReader {
         private Object value(String name) {
             IMemberAccessor<?, IItem> acc = a.byName.get(name);
             if (acc == null) {
-                throw new dev.loomscope.analyzer.reduce.MissingFieldException(a.type, name);
+                throw new dev.loomscope.recording.MissingFieldException(a.type, name);
             }
             return acc.getMember(item);
         }

@@ -1,12 +1,12 @@
 package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.read.fast.FastReader;
 import dev.loomscope.recording.BadRecordingException;
 import dev.loomscope.recording.ChunkHeader;
 import dev.loomscope.recording.ChunkScan;
 import dev.loomscope.recording.RecordingSpan;
 import dev.loomscope.recording.UnsupportedVersionException;
+import dev.loomscope.recording.fast.FastReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -2,12 +2,12 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
-import dev.loomscope.analyzer.read.fast.FastEvent;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.recording.RecordingSpan;
+import dev.loomscope.recording.fast.FastEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -2,10 +2,10 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.read.fast.FastEvent;
-import dev.loomscope.analyzer.read.fast.FastReader;
 import dev.loomscope.flamegraphs.testing.Recordings;
 import dev.loomscope.recording.JdkEvent;
+import dev.loomscope.recording.fast.FastEvent;
+import dev.loomscope.recording.fast.FastReader;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,8 @@
-package dev.loomscope.analyzer.read.fast;
+package dev.loomscope.recording.fast;
 
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.MissingFieldException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ public final class FastEvent implements JfrEvent {
 
     private Object value(String name) {
         if (!fields.containsKey(name)) {
-            throw new dev.loomscope.analyzer.reduce.MissingFieldException(type, name);
+            throw new MissingFieldException(type, name);
         }
         return resolved(fields.get(name));
     }

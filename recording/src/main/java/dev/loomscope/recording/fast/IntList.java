@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.read.fast;
+package dev.loomscope.recording.fast;
 
 /** A growable list of ints. */
 final class IntList {

@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.read.fast;
+package dev.loomscope.recording.fast;
 
 import dev.loomscope.recording.ChunkHeader;
 import dev.loomscope.recording.Chunks;

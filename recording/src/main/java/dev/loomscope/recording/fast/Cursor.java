@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.read.fast;
+package dev.loomscope.recording.fast;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.reduce;
+package dev.loomscope.recording;
 
 /**
  * An event lacks a field a reduction reads: the recording's metadata describes the event type

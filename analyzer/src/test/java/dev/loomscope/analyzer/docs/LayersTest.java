@@ -1,0 +1,53 @@
+package dev.loomscope.analyzer.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rooms keep to their purpose (STYLE's first practice): reading, reducing and rendering are
+ * separate; a reducer never imports picocli or a renderer, a renderer never opens a recording, and
+ * reading never depends on the reductions it feeds. Checked on the sources, as names they use.
+ */
+class LayersTest {
+    static final Path MAIN = Path.of("src/main/java/dev/loomscope/analyzer");
+
+    /** Where {@code pkg}'s sources name any of {@code forbidden}: "File.java: name". */
+    static List<String> uses(String pkg, String... forbidden) throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN.resolve(pkg))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String code = Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "");
+                for (String name : forbidden) {
+                    if (code.contains(name)) {
+                        found.add(f.getFileName() + ": " + name);
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void readingDependsOnNeitherTheReductionsNorTheOutputs() throws IOException {
+        assertThat(uses("read", "analyzer.reduce", "analyzer.render", "analyzer.views", "analyzer.cli", "picocli")).isEmpty();
+    }
+
+    @Test
+    void reducersKnowNoCommandLineAndNoRenderer() throws IOException {
+        assertThat(uses("reduce", "picocli", "analyzer.render", "analyzer.views", "analyzer.cli", "analyzer.report")).isEmpty();
+    }
+
+    @Test
+    void viewsAndRenderersOpenNoRecording() throws IOException {
+        for (String pkg : List.of("views", "render")) {
+            assertThat(uses(pkg, "RecordingFile", "FastReader", "RecordingReader", "JmcReader", "picocli")).as(pkg).isEmpty();
+        }
+    }
+}
