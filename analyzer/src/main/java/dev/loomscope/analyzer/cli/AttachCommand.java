@@ -24,9 +24,9 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope attach}: controls the agent in a running JVM through the Attach API. */
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = {"Starts, stops, snapshots or asks after a loomscope recording in a running JVM (Attach API).",
-            "start [OPTIONS] loads the agent with agent options (key=value,...: see java -jar loomscope-agent.jar);",
-            "stop writes the .jfr and flame graph; dump writes what was recorded so far and records on; status tells.",
-            "The JVM must run as the same user on JDK 21+. 'loomscope attach list' shows the JVMs that can be attached."},
+            "start [OPTIONS] loads the agent with agent options (key=value,...: see java -jar loomscope-agent.jar); stop writes the "
+                    + ".jfr and flame graph; dump writes what was recorded so far and records on; status tells. The JVM must run as the same "
+                    + "user on JDK 21+. 'loomscope attach list' shows the JVMs that can be attached."},
         footer = {"", "Exit codes: 0 done, 1 the agent refused (e.g. not recording), 2 bad input or the JVM cannot be attached."})
 public final class AttachCommand implements Callable<Integer> {
     static final List<String> ACTIONS = List.of("start", "stop", "dump", "status");

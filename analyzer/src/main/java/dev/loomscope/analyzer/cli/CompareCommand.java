@@ -23,10 +23,10 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope compare}: platform vs virtual (or any groups), metric by metric. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares platform and virtual threads (or any groups) metric by metric, with verdicts.",
-            "Groups come from what the recordings store (--by threadKind, label or jvm), or --group NAME=GLOB. Per metric: boxplot and",
-            "regression statistics per group, and each group against the baseline (ratio of medians with a bootstrap",
-            "CI, Mann-Whitney U, Cliff's delta) as a verdict line. --format svg (or -o FILE.svg) draws the verdicts as one",
-            "forest plot, the report's first chart."})
+            "Groups come from what the recordings store (--by threadKind, label or jvm), or --group NAME=GLOB. Per metric: boxplot "
+                    + "and regression statistics per group, and each group against the baseline (ratio of medians with a bootstrap CI, "
+                    + "Mann-Whitney U, Cliff's delta) as a verdict line. --format svg (or -o FILE.svg) draws the verdicts as one forest plot, "
+                    + "the report's first chart."})
 public final class CompareCommand implements Callable<Integer> {
     @Mixin
     InputArgs in;

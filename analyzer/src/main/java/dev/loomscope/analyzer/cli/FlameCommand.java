@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope flame}: flame graphs in async-profiler's format from any .jfr. */
 @Command(name = "flame", mixinStandardHelpOptions = true,
         description = {"Flame graphs (async-profiler's HTML or collapsed stacks) from recordings, and differential graphs.",
-            "Several recordings merge into one graph; --diff BASE NEW colours NEW by its change from BASE, both",
-            "normalised to the same total samples."})
+            "Several recordings merge into one graph; --diff BASE NEW colours NEW by its change from BASE, both normalised to the "
+                    + "same total samples."})
 public final class FlameCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RECORDING", description = "recordings (files, globs, directories); with --diff: BASE NEW")
     List<String> inputs;

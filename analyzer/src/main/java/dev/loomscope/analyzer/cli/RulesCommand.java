@@ -15,11 +15,10 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope rules}: JMC's automated analysis plus loomscope's rules, headless. */
 @Command(name = "rules", mixinStandardHelpOptions = true,
         description = {"Runs JDK Mission Control's automated analysis and loomscope's own rules on recordings, headless.",
-            "loomscope's rules: virtual thread pinning, submit failures, carrier starvation, the recording's cost per platform",
-            "thread start. Findings by severity; a rule whose events were not recorded says not applicable and why.",
-            "loomscope's rules read the recording as every command does; JMC's parser holds it in memory, and when it cannot",
-            "(a very large file) JMC's rules are skipped with a warning saying so: give the CLI more heap to run them",
-            "(LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
+            "loomscope's rules: virtual thread pinning, submit failures, carrier starvation, the recording's cost per platform thread start."
+                    + " Findings by severity; a rule whose events were not recorded says not applicable and why.",
+            "loomscope's rules read the recording as every command does; JMC's parser holds it in memory, and when it cannot (a very large"
+                    + " file) JMC's rules are skipped with a warning saying so: give the CLI more heap to run them (LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
         footer = {"", "Exit codes: 0 ok, 1 --fail-on-warning and a rule warned, 2 usage or bad input."})
 public final class RulesCommand implements Callable<Integer> {
     @Mixin

@@ -19,10 +19,10 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope study}: the main job, end to end. */
 @Command(name = "study", mixinStandardHelpOptions = true,
         description = {"The main job: runs the workloads on platform and virtual threads and writes the report.",
-            "Each workload and thread kind runs under the agent in its own JVMs, kinds alternated between forks, timed",
-            "without a CPU profile; one more JVM each records the profile for the flame graphs and is not timed. Then",
-            "verdicts here and a self-contained report (statistics, pinning, GC, heap, context switches, flame graphs",
-            "per thread kind and the differential graph)."})
+            "Each workload and thread kind runs under the agent in its own JVMs, kinds alternated between forks, timed without a CPU "
+                    + "profile; one more JVM each records the profile for the flame graphs and is not timed. Then verdicts here and a "
+                    + "self-contained report (statistics, pinning, GC, heap, context switches, flame graphs per thread kind and the "
+                    + "differential graph)."})
 public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--workload", split = ",", paramLabel = "NAME", description = "workloads: echo, sleep, rendezvous, gameoflife, pinning (default: echo,sleep)")
     List<String> workloads = new ArrayList<>(List.of("echo", "sleep"));
