@@ -257,6 +257,9 @@ class WorkloadsTest {
         assertThat(flags.flag(WorkloadOptions.Echo.K)).isTrue();
         assertThatThrownBy(() -> flags.integer(WorkloadOptions.Echo.N)).hasMessage("--n -5: must be between 1 and 100000000");
         assertThat(args("--channel", "lockedsinglevalue").choice(WorkloadOptions.GameOfLife.CHANNEL)).isEqualTo("LockedSingleValue");
+        // an option that takes a value, given without one, is not taken as "true" (a CSV file named true)
+        assertThatThrownBy(() -> args("--results", "--runs", "1").string(WorkloadOptions.RESULTS)).hasMessage("--results: needs a value (a path)");
+        assertThatThrownBy(() -> args("--case").choice(WorkloadOptions.Pinning.CASE)).hasMessageStartingWith("--case: needs a value (native, ");
     }
 
     @Test

@@ -11,12 +11,15 @@ import java.util.TreeSet;
 public final class Args {
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Set<String> used = new TreeSet<>();
+    /** Options given without a value: a flag's true, any other's mistake. */
+    private final Set<String> bare = new TreeSet<>();
 
     public Args(List<String> args) {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (shortFlag(a)) {
                 values.put(a.substring(1), "true"); // ab-style -k
+                bare.add(a.substring(1));
                 continue;
             }
             if (!a.startsWith("--") || a.length() == 2) {
@@ -30,6 +33,7 @@ public final class Args {
                 values.put(name, args.get(++i));
             } else {
                 values.put(name, "true");
+                bare.add(name);
             }
         }
     }
@@ -42,6 +46,9 @@ public final class Args {
     private String given(Option o) {
         used.add(o.name());
         String v = values.get(o.name());
+        if (v != null && bare.contains(o.name()) && o.type() != Option.Type.FLAG) {
+            throw new BadArgumentException(o.flag() + ": needs a value (" + o.expected() + ")");
+        }
         if (v != null) {
             String problem = o.problem(v);
             if (problem != null) {
