@@ -49,6 +49,7 @@ public final class AgentOptions {
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
     private final String given;
     private boolean help;
 
@@ -91,13 +92,13 @@ public final class AgentOptions {
             Option spec = find(key);
             lastListKey = spec != null && spec.type() == Option.Type.LIST ? key : null;
             if (spec == null) {
-                warnings.add("unknown option '" + key + "' ignored (valid: " + names() + ")");
+                problem("unknown option '" + key + "'", " ignored", " (valid: " + names() + ")");
             } else if (key.equals("help")) {
                 help = true;
             } else if (value == null || value.isEmpty()) {
-                warnings.add("option '" + key + "' needs a value (" + spec.expected() + "); using " + spec.defaultValue());
+                problem("option '" + key + "' needs a value (" + spec.expected() + ")", "", "; using " + spec.defaultValue());
             } else if (spec.problem(value) != null) {
-                warnings.add("bad value '" + value + "' for " + key + " (expected " + spec.expected() + "); using " + spec.defaultValue());
+                problem("bad value '" + value + "' for " + key + " (expected " + spec.expected() + ")", "", "; using " + spec.defaultValue());
                 lastListKey = null;
             } else {
                 set(key, spec.type() == Option.Type.CHOICE ? spec.canonical(value) : value);
@@ -125,6 +126,17 @@ public final class AgentOptions {
     /** The options as given (env, then agent argument), for the recording. */
     public String given() {
         return given;
+    }
+
+    /** What is wrong with {@code what}: the problem alone (for a caller that refuses), and with what the agent does about it (a warning). */
+    private void problem(String what, String doneHere, String rest) {
+        problems.add(rest.startsWith(" (") ? what + rest : what);
+        warnings.add(what + doneHere + rest);
+    }
+
+    /** What is wrong with the options, each without what the agent does about it: for a caller that refuses them. */
+    public List<String> problems() {
+        return List.copyOf(problems);
     }
 
     public List<String> warnings() {

@@ -58,6 +58,11 @@ class AgentOptionsTest {
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
                 "option 'out' needs a value (a path); using ./loomscope-recordings");
         assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
+        assertThat(o.problems()).containsExactly(
+                "unknown option 'colour' (valid: out, label, threads, duration, pinned-threshold, trace-pinned, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
+                "bad value 'fast' for interval (expected a duration above 0 such as 10ms)",
+                "bad value 'green' for threads (expected platform, virtual, mixed or unknown)",
+                "option 'out' needs a value (a path)");
     }
 
     @Test

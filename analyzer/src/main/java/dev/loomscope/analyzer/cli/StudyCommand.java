@@ -83,9 +83,9 @@ public final class StudyCommand implements Callable<Integer> {
                         "--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
             }
         }
-        if (agentOpts != null && !AgentOptions.parse(null, agentOpts).warnings().isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--agent-opts " + agentOpts + ": " + String.join("; ", AgentOptions.parse(null, agentOpts).warnings()));
+        List<String> agentProblems = agentOpts == null ? List.of() : AgentOptions.parse(null, agentOpts).problems();
+        if (!agentProblems.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
         }
         StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), checked("--runs", runs, quick ? 3 : 5, WorkloadOptions.RUNS),
                 warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 1 : 2),
