@@ -85,7 +85,7 @@ public final class AgentOptions {
             int eq = token.indexOf('=');
             String key = eq < 0 ? token : token.substring(0, eq).strip();
             String value = eq < 0 ? null : token.substring(eq + 1).strip();
-            if (eq < 0 && lastListKey != null && find(lastListKey).problem(token) == null) {
+            if (eq < 0 && lastListKey != null && find(lastListKey).choices().contains(token)) {
                 set(lastListKey, values.get(lastListKey) + "+" + token); // profile=cpu,wall
                 continue;
             }

@@ -47,6 +47,9 @@ class AgentOptionsTest {
         assertThat(o.string("label")).isEqualTo("x");
         assertThat(o.warnings()).isEmpty();
         assertThat(AgentOptions.parse(null, "profile=off").profile()).isEmpty();
+        AgentOptions off = AgentOptions.parse(null, "profile=cpu,off");
+        assertThat(off.profile()).containsExactly("cpu"); // off is not an item of a list
+        assertThat(off.warnings()).singleElement().asString().startsWith("unknown option 'off' ignored");
     }
 
     @Test
