@@ -222,8 +222,9 @@ final class PinnedTracer {
             from = (streamedTo != null ? streamedTo : quietSince).minus(SLACK);
         }
         long fromNanos = from.getEpochSecond() * 1_000_000_000L + from.getNano();
-        long offset = Chunks.firstEndingAfter(recording, fromNanos);
-        long size = Chunks.wholeLength(recording);
+        Chunks.Walk walk = Chunks.walk(recording);
+        long offset = walk.firstEndingAfter(fromNanos);
+        long size = walk.at();
         if (offset >= size) {
             return;
         }

@@ -51,6 +51,15 @@ public final class Chunks {
         public Walk {
             chunks = List.copyOf(chunks);
         }
+
+        /**
+         * Where the first whole chunk that ends at or after {@code epochNanos} begins (its header's
+         * start plus duration); {@link #at} if none does. A reader of the recent events can skip
+         * what comes before.
+         */
+        public long firstEndingAfter(long epochNanos) {
+            return chunks.stream().filter(c -> c.header().endNanos() >= epochNanos).mapToLong(Chunk::offset).findFirst().orElse(at);
+        }
     }
 
     /** Reads a header's bytes at an offset into a buffer; returns how many it read. */
@@ -125,15 +134,5 @@ public final class Chunks {
      */
     public static long wholeLength(Path file) throws IOException {
         return walk(file).at();
-    }
-
-    /**
-     * Where the first whole chunk of {@code file} that ends at or after {@code epochNanos} begins
-     * (its header's start plus duration); {@link #wholeLength} if none does. A reader of the recent
-     * events can skip what comes before.
-     */
-    public static long firstEndingAfter(Path file, long epochNanos) throws IOException {
-        Walk w = walk(file);
-        return w.chunks().stream().filter(c -> c.header().endNanos() >= epochNanos).mapToLong(Chunk::offset).findFirst().orElse(w.at());
     }
 }

@@ -40,8 +40,8 @@ class ChunksTest {
         Path p = Files.write(dir.resolve("two.jfr"), file);
         assertThat(Chunks.walk(p)).isEqualTo(w); // from a file as from memory
         assertThat(Chunks.wholeLength(p)).isEqualTo(300);
-        assertThat(Chunks.firstEndingAfter(p, 11_500_000_000L)).isEqualTo(100); // the first chunk ended at 11 s
-        assertThat(Chunks.firstEndingAfter(p, 99_000_000_000L)).isEqualTo(300);
+        assertThat(Chunks.walk(p).firstEndingAfter(11_500_000_000L)).isEqualTo(100); // the first chunk ended at 11 s
+        assertThat(Chunks.walk(p).firstEndingAfter(99_000_000_000L)).isEqualTo(300);
     }
 
     @Test

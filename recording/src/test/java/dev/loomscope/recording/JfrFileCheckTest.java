@@ -47,10 +47,10 @@ class JfrFileCheckTest {
         }
         long size = Files.size(jfr);
         assertThat(Chunks.wholeLength(jfr)).isEqualTo(size);
-        assertThat(Chunks.firstEndingAfter(jfr, 0)).isZero();
-        assertThat(Chunks.firstEndingAfter(jfr, Long.MAX_VALUE)).isEqualTo(size);
+        assertThat(Chunks.walk(jfr).firstEndingAfter(0)).isZero();
+        assertThat(Chunks.walk(jfr).firstEndingAfter(Long.MAX_VALUE)).isEqualTo(size);
 
-        long offset = Chunks.firstEndingAfter(jfr, between.getEpochSecond() * 1_000_000_000L + between.getNano());
+        long offset = Chunks.walk(jfr).firstEndingAfter(between.getEpochSecond() * 1_000_000_000L + between.getNano());
         assertThat(offset).isBetween(1L, size - 1);
         Path tail = dir.resolve("tail.jfr");
         try (FileChannel in = FileChannel.open(jfr, StandardOpenOption.READ);
