@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -92,13 +91,16 @@ public final class AgentOptions {
             Option spec = find(key);
             lastListKey = spec != null && spec.type() == Option.Type.LIST ? key : null;
             if (spec == null) {
-                problem("unknown option '" + key + "'", " ignored", " (valid: " + names() + ")");
+                String valid = " (valid: " + names() + ")";
+                problem("unknown option '" + key + "'" + valid, "unknown option '" + key + "' ignored" + valid);
             } else if (key.equals("help")) {
                 help = true;
             } else if (value == null || value.isEmpty()) {
-                problem("option '" + key + "' needs a value (" + spec.expected() + ")", "", "; using " + spec.defaultValue());
+                String what = "option '" + key + "' needs a value (" + spec.expected() + ")";
+                problem(what, what + "; using " + spec.defaultValue());
             } else if (spec.problem(value) != null) {
-                problem("bad value '" + value + "' for " + key + " (expected " + spec.expected() + ")", "", "; using " + spec.defaultValue());
+                String what = "bad value '" + value + "' for " + key + " (expected " + spec.expected() + ")";
+                problem(what, what + "; using " + spec.defaultValue());
                 lastListKey = null;
             } else {
                 set(key, spec.type() == Option.Type.CHOICE ? spec.canonical(value) : value);
@@ -128,10 +130,10 @@ public final class AgentOptions {
         return given;
     }
 
-    /** What is wrong with {@code what}: the problem alone (for a caller that refuses), and with what the agent does about it (a warning). */
-    private void problem(String what, String doneHere, String rest) {
-        problems.add(rest.startsWith(" (") ? what + rest : what);
-        warnings.add(what + doneHere + rest);
+    /** One thing wrong: said alone (for a caller that refuses it) and as the agent's warning, with what the agent does about it. */
+    private void problem(String problem, String warning) {
+        problems.add(problem);
+        warnings.add(warning);
     }
 
     /** What is wrong with the options, each without what the agent does about it: for a caller that refuses them. */
@@ -186,18 +188,7 @@ public final class AgentOptions {
 
     /** max-size in bytes (0: unlimited). */
     public long maxSizeBytes() {
-        String s = string("max-size").toLowerCase(Locale.ROOT).replace("b", "");
-        if (s.equals("0") || s.isEmpty()) {
-            return 0;
-        }
-        char unit = s.charAt(s.length() - 1);
-        long mult = switch (unit) {
-            case 'k' -> 1L << 10;
-            case 'm' -> 1L << 20;
-            case 'g' -> 1L << 30;
-            default -> 1;
-        };
-        return Long.parseLong(Character.isDigit(unit) ? s : s.substring(0, s.length() - 1)) * mult;
+        return Sizes.parse(string("max-size"));
     }
 
     /** The option table as text: each option with its default and values, then what it means, wrapped. */

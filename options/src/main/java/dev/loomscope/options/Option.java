@@ -3,7 +3,6 @@ package dev.loomscope.options;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * One option passed to a loomscope process, declared once: the parser that reads it, the help that
@@ -33,11 +32,9 @@ public record Option(String name, Type type, String defaultValue, long min, long
         FLAG,
         /** As {@link Durations} reads them: 10ms, 1s, 0. */
         DURATION,
-        /** 0, or a number of bytes with k, m or g: 500m. */
+        /** As {@link Sizes} reads them: 0, 500m. */
         BYTES
     }
-
-    private static final Pattern SIZE = Pattern.compile("\\d+[kmg]?b?", Pattern.CASE_INSENSITIVE);
 
     public Option {
         choices = List.copyOf(choices);
@@ -96,7 +93,7 @@ public record Option(String name, Type type, String defaultValue, long min, long
             case LIST -> v.equals("off") || List.of(v.split("\\+", -1)).stream().allMatch(i -> choices.contains(i)) ? null : "expected " + expected();
             case FLAG -> v.equals("true") || v.equals("false") ? null : "expected true or false";
             case DURATION -> !Durations.valid(v) || (min > 0 && Durations.parse(v).isZero()) ? "expected " + expected() : null;
-            case BYTES -> v.equals("0") || SIZE.matcher(v).matches() ? null : "expected " + expected();
+            case BYTES -> Sizes.valid(v) ? null : "expected " + expected();
         };
     }
 
