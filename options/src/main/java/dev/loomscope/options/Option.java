@@ -97,6 +97,12 @@ public record Option(String name, Type type, String defaultValue, long min, long
         };
     }
 
+    /** {@code --runs 0: must be between 1 and 100000} when {@code value} is not a value of this option, else null. */
+    public String complaint(String value) {
+        String problem = problem(value);
+        return problem == null ? null : flag() + " " + value + ": " + problem;
+    }
+
     private String integerProblem(String v) {
         long n;
         try {

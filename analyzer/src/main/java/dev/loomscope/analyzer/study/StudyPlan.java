@@ -125,8 +125,9 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
 
     private static void add(List<String> args, Option o, Object value) {
         String v = value.toString();
-        if (o.problem(v) != null) {
-            throw new IllegalStateException(o.flag() + " " + v + ": " + o.problem(v)); // the study checks what it is given
+        String complaint = o.complaint(v);
+        if (complaint != null) {
+            throw new IllegalStateException(complaint); // the study checks what it is given
         }
         args.add(o.flag());
         args.add(v);

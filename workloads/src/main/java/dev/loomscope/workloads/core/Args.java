@@ -49,11 +49,9 @@ public final class Args {
         if (v != null && bare.contains(o.name()) && o.type() != Option.Type.FLAG) {
             throw new BadArgumentException(o.flag() + ": needs a value (" + o.expected() + ")");
         }
-        if (v != null) {
-            String problem = o.problem(v);
-            if (problem != null) {
-                throw new BadArgumentException(o.flag() + " " + v + ": " + problem);
-            }
+        String complaint = v == null ? null : o.complaint(v);
+        if (complaint != null) {
+            throw new BadArgumentException(complaint);
         }
         return v;
     }
