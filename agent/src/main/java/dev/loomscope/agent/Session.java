@@ -64,7 +64,7 @@ final class Session {
     static Session start(AgentOptions o) throws Exception {
         OutputFiles files;
         try {
-            files = OutputFiles.create(o.out(), o.isSet("label") ? o.string("label") : mainName());
+            files = OutputFiles.create(o.out(), labelOf(o));
         } catch (Exception e) {
             throw new IllegalStateException("cannot write to " + o.out().toAbsolutePath() + " (" + e.getMessage()
                     + "); nothing will be recorded: choose another directory with out=...", e);
@@ -137,7 +137,7 @@ final class Session {
 
     private void runInfo() {
         RunInfoEvent e = new RunInfoEvent();
-        e.label = options.isSet("label") ? options.string("label") : mainName();
+        e.label = label();
         e.threadKind = options.string("threads");
         e.command = System.getProperty("sun.java.command", "");
         e.jdk = Runtime.version() + " (" + System.getProperty("java.vendor", "?") + ")";
@@ -164,7 +164,12 @@ final class Session {
     }
 
     String label() {
-        return options.isSet("label") ? options.string("label") : mainName();
+        return labelOf(options);
+    }
+
+    /** The run's name: label= as given, else the main class or jar. */
+    private static String labelOf(AgentOptions o) {
+        return o.isSet("label") ? o.string("label") : mainName();
     }
 
     Path directory() {

@@ -143,10 +143,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             perRunOrRecording("pinned time", "ms", true, (f, r) -> pinsRecorded(f) ? in(f.pinning.allInTime(), r).sum() : null,
                     f -> pinsRecorded(f) ? f.pinning.all().sum() : null),
             perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads),
-            perRecording("cpu load", "%", true, f -> {
-                Double m = mean(f.summary.jvmCpu);
-                return m == null ? null : 100 * m;
-            }),
+            perRecording("cpu load", "%", true, f -> percent(f.summary.jvmCpu)),
             perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> f.heap.allocationSamples() == 0 || r.millis() <= 0 ? null
                     : in(f.heap.allocatedInTime, r).sum() / seconds(r) / (1 << 20),
                     f -> f.heap.allocationSamples() == 0 ? null : f.perSecond(f.heap.allocatedBytes()) / (1 << 20)),
@@ -156,6 +153,12 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     /** The mean of a series, null when it is empty. */
     private static Double mean(Samples s) {
         return s.count() == 0 ? null : s.sum() / s.count();
+    }
+
+    /** The mean of a series of fractions (JFR's CPU loads), in percent; null when it is empty. */
+    private static Double percent(Samples fractions) {
+        Double m = mean(fractions);
+        return m == null ? null : 100 * m;
     }
 
     /**
@@ -179,10 +182,10 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             perRecording("platform thread starts, busiest second", "/s", true, f -> f.ctxsw.peakPlatformThreadStartRate(f.summary.first())),
             perRecording("virtual threads started", "threads", true,
                     f -> f.summary.count("jdk.VirtualThreadStart") == 0 ? null : (double) f.summary.virtualThreadsStarted),
-            perRecording("machine cpu load", "%", true, f -> {
-                Double m = mean(f.summary.machineCpu);
-                return m == null ? null : 100 * m;
-            }));
+            perRecording("machine cpu load", "%", true, f -> percent(f.summary.machineCpu)));
+
+    /** Every metric: the compared ones, then the recording's other figures (before SUMMARY, which names them). */
+    private static final List<Metric> EVERY = java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).toList();
 
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
     public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "pinned count", "pinned time", "pinned max", "gc count",
@@ -193,7 +196,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** The metric of this name, compared by default ({@link #ALL}) or not ({@link #RECORDING_FIGURES}); null if none. */
     public static Metric named(String name) {
-        return java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).filter(m -> m.name.equals(name)).findFirst().orElse(null);
+        return EVERY.stream().filter(m -> m.name.equals(name)).findFirst().orElse(null);
     }
 
     /**
@@ -215,6 +218,6 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** Every metric's name: the compared ones, then the recording's other figures. */
     public static List<String> names() {
-        return java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).map(Metric::name).toList();
+        return EVERY.stream().map(Metric::name).toList();
     }
 }
