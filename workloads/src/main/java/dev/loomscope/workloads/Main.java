@@ -129,12 +129,23 @@ public final class Main {
         return 0;
     }
 
+    /** An option as the usage line shows it, with its default or its choices: {@code [--runs 5]}. */
+    private static String usageOf(Option o) {
+        return "[" + o.flag() + switch (o.type()) {
+            case FLAG -> "";
+            case CHOICE -> " " + String.join("|", o.choices());
+            case PATH -> " FILE";
+            default -> " " + o.defaultValue();
+        } + "]";
+    }
+
     private static String flags(String workload) {
         return String.join(" ", WorkloadOptions.BY_WORKLOAD.get(workload).stream().map(Option::flag).toList());
     }
 
     private static void usage() {
-        System.out.println("usage: java -jar loomscope-workloads.jar <workload> --threads platform|virtual [parameters] [--runs 5] [--warmup 1] [--paced] [--results FILE.csv]");
+        System.out.println("usage: java -jar loomscope-workloads.jar <workload> [parameters] "
+                + String.join(" ", WorkloadOptions.COMMON.stream().map(Main::usageOf).toList()));
         System.out.println("       java -jar loomscope-workloads.jar list");
         List.of("", "workloads:").forEach(System.out::println);
         WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s (%s)%n", n, e.description(), flags(n)));
