@@ -58,6 +58,9 @@ public final class CompareCommand implements Callable<Integer> {
         @Option(names = "--x", paramLabel = "X", defaultValue = "run", description = "regress on: run (run index) or units (units of work)")
         String x;
 
+        @Mixin
+        VerdictOptions verdict;
+
         @Option(names = "--export", paramLabel = "DIR", description = "write the tidy data and statistics as CSV into DIR")
         Path export;
 
@@ -77,7 +80,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
 
         List<MetricResult> run(Map<String, List<RecordingFacts>> grouped) {
-            List<MetricResult> results = Comparer.compare(grouped, metrics, baseline, x.equals("units"));
+            List<MetricResult> results = Comparer.compare(grouped, metrics, baseline, x.equals("units"), verdict.rule());
             if (export != null) {
                 TidyExport.write(export, grouped, results);
             }

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope study}: the main job, end to end. */
 @Command(name = "study", mixinStandardHelpOptions = true,
         description = {"The main job: runs the workloads on platform and virtual threads and writes the report.",
-            "Each workload and thread kind runs under the agent in its own JVMs, kinds alternated between forks, timed without a CPU "
+            "Each workload and thread kind runs under the agent in its own JVMs (5 a kind: the JVM is the unit the verdicts count), in an"
+                    + " order shuffled by a printed seed, timed without a CPU "
                     + "profile; one more JVM each records the profile for the flame graphs and is not timed. Then verdicts here and a "
                     + "self-contained report (statistics, pinning, GC, heap, context switches, flame graphs per thread kind and the "
                     + "differential graph)."})
@@ -27,13 +28,14 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--workload", split = ",", paramLabel = "NAME", description = "workloads: echo, sleep, rendezvous, gameoflife, pinning (default: echo,sleep)")
     List<String> workloads = new ArrayList<>(List.of("echo", "sleep"));
 
-    @Option(names = "--runs", paramLabel = "R", description = "measured runs per JVM (default 5; --quick 3)")
+    @Option(names = "--runs", paramLabel = "R", description = "measured runs per JVM (default 3; --quick 2)")
     Integer runs;
 
     @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default: 1 on platform threads, 3 on virtual threads)")
     Integer warmup;
 
-    @Option(names = "--forks", paramLabel = "F", description = "timed JVMs per workload and thread kind (default 2; --quick 1)")
+    @Option(names = "--forks", paramLabel = "F", description = "timed JVMs per workload and thread kind, the unit the verdicts count (default 5, the"
+            + " fewest at which a difference can reach p < 0.05 with room to spare; --quick 2, which can give no verdict but 'too few JVMs')")
     Integer forks;
 
     @Option(names = "--requests", paramLabel = "N", description = "echo: requests per run (default 5000; --quick 2000)")
@@ -57,6 +59,12 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--agent-opts", paramLabel = "OPTS", description = "more agent options, e.g. profile=cpu+wall,interval=5ms (the profile JVMs take them as given, the timed ones with profile=off;"
             + " profile=off: no profile JVMs)")
     String agentOpts;
+
+    @Option(names = "--seed", paramLabel = "N", description = "the seed that shuffles the JVMs' order (default: a new one, printed)")
+    Long seed;
+
+    @picocli.CommandLine.Mixin
+    VerdictOptions verdictOptions;
 
     @Option(names = "--keep", description = "keep the recordings beside the report (DIR/recordings)")
     boolean keep;
@@ -87,10 +95,11 @@ public final class StudyCommand implements Callable<Integer> {
         if (!agentProblems.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
         }
-        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), checked("--runs", runs, quick ? 3 : 5, WorkloadOptions.RUNS),
-                warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 1 : 2),
+        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), checked("--runs", runs, quick ? 2 : 3, WorkloadOptions.RUNS),
+                warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 2 : 5),
                 checked("--requests", requests, quick ? 2000 : 5000, WorkloadOptions.Echo.N), checked("--concurrency", concurrency, 100, WorkloadOptions.Echo.C),
-                checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), jvmArgs, agentOpts, timeout);
+                checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), jvmArgs, agentOpts, timeout,
+                seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
         Path home = home();
         Path agent = home.resolve("agent/target/loomscope-agent.jar");
         Path workloadsJar = home.resolve("workloads/target/loomscope-workloads.jar");
@@ -103,7 +112,7 @@ public final class StudyCommand implements Callable<Integer> {
         if (!Files.isExecutable(java)) {
             throw new BadDataException(java + ": not an executable java (point --java at a JDK 21+ bin/java)");
         }
-        Study.Result r = Study.run(plan, new Study.Jvms(java, agent, workloadsJar), out.toAbsolutePath(), keep, stderr,
+        Study.Result r = Study.run(plan, new Study.Jvms(java, agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(), stderr,
                 Boolean.getBoolean("loomscope.stderrIsTerminal"));
         r.verdicts().forEach(stdout::println);
         if (r.verdicts().isEmpty()) {

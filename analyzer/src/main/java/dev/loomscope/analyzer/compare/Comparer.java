@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Regression;
+import dev.loomscope.analyzer.stats.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -24,6 +25,12 @@ public final class Comparer {
      */
     public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<String> metrics, String baseline,
             boolean xUnits) {
+        return compare(groups, metrics, baseline, xUnits, Verdict.Rule.DEFAULT);
+    }
+
+    /** As {@link #compare(Map, List, String, boolean)}, each verdict by {@code rule}. */
+    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<String> metrics, String baseline,
+            boolean xUnits, Verdict.Rule rule) {
         if (groups.size() < 1) {
             throw new BadDataException("no recordings to compare");
         }
@@ -45,7 +52,7 @@ public final class Comparer {
         }
         List<MetricResult> out = new ArrayList<>();
         for (Metric m : chosen) {
-            MetricResult r = compute(m, groups, base, xUnits);
+            MetricResult r = compute(m, groups, base, xUnits, rule);
             if (r == null && metrics != null && !metrics.isEmpty()) {
                 throw new UsageException("--metric " + m.name() + ": not in these recordings (" + why(m) + ")");
             }
@@ -65,18 +72,24 @@ public final class Comparer {
     }
 
     /** Null when no group has a value for the metric. */
-    static MetricResult compute(Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits) {
+    static MetricResult compute(Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits, Verdict.Rule rule) {
         Map<String, double[][]> points = new LinkedHashMap<>();
         Map<String, MetricResult.Trend> trends = new LinkedHashMap<>();
         Map<String, List<MetricResult.Series>> series = new LinkedHashMap<>();
+        Map<String, List<double[]>> jvms = new LinkedHashMap<>();
+        Map<String, Noise> noise = new LinkedHashMap<>();
         boolean perRun = m.level() == Metric.Level.RUN;
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             List<Metric.Value> values = new ArrayList<>();
             boolean groupPerRun = m.level() == Metric.Level.RUN || m.level() == Metric.Level.RUN_OR_RECORDING;
             List<MetricResult.Series> forks = new ArrayList<>();
+            List<double[]> perJvm = new ArrayList<>();
             for (RecordingFacts f : g.getValue()) {
                 List<Metric.Value> own = m.extract().apply(f);
                 values.addAll(own);
+                if (!own.isEmpty()) {
+                    perJvm.add(own.stream().mapToDouble(Metric.Value::value).toArray());
+                }
                 groupPerRun &= !f.runs.measured().isEmpty();
                 if (!own.isEmpty()) {
                     forks.add(new MetricResult.Series(f.source.shortName(), own.stream().mapToDouble(Metric.Value::x).toArray(),
@@ -84,6 +97,8 @@ public final class Comparer {
                 }
             }
             series.put(g.getKey(), forks);
+            jvms.put(g.getKey(), perJvm);
+            noise.put(g.getKey(), Noise.of(g.getValue()));
             if (values.isEmpty()) {
                 continue;
             }
@@ -118,13 +133,14 @@ public final class Comparer {
         if (points.containsKey(base)) {
             points.forEach((g, xy) -> {
                 if (!g.equals(base)) {
-                    cmp.put(g, Comparison.of(xy[1], points.get(base)[1]));
+                    cmp.put(g, Comparison.of(jvms.get(g), jvms.get(base)));
                 }
             });
         }
         String xLabel = m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : perRun ? "run index" : "recording index";
         series.keySet().retainAll(points.keySet());
-        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends, series);
+        noise.keySet().retainAll(points.keySet());
+        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends, series, rule, noise);
     }
 
     /** The values regressed on their run index within their JVM: a trend there is a JVM not yet steady. */
@@ -135,17 +151,19 @@ public final class Comparer {
         return new MetricResult.Trend(Regression.of(x, y), span);
     }
 
-    /** {@code virtual vs platform: run time median -46% (95% CI -50%..-41%), p<0.001, n=100/100}. */
+    /**
+     * {@code virtual vs platform: run time median -46% (95% CI -50%..-41%), p=0.008, n=5/5 JVMs x 3
+     * runs: better}: the ratio of the JVMs' medians, its interval, the JVM-level test, how many JVMs
+     * and values stand behind it, and the verdict by the result's rule.
+     */
     public static String verdict(MetricResult r, String group) {
         Comparison c = r.comparisons().get(group);
-        String line = String.format(Locale.ROOT, "%s vs %s: %s median %s (95%% CI %s..%s), %s, n=%d/%d", group, r.baseline(), r.metric().name(),
-                percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()), c.nGroup(), c.nBaseline());
-        if (!c.reliable()) {
-            line += " (not reliable: fewer than " + Comparison.MIN_RELIABLE + " values in a group)";
-        } else if (c.pValue() < 0.05 && (c.ratio() < 1) == r.metric().lowerIsBetter() && c.ratio() != 1) {
-            line += " better";
-        } else if (c.pValue() < 0.05 && c.ratio() != 1) {
-            line += " worse";
+        String line = String.format(Locale.ROOT, "%s vs %s: %s median %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
+                percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()), replicates(c, r.metric().level()),
+                r.verdict(group).words());
+        String busy = Noise.describe(List.of(r.noise().get(group), r.noise().get(r.baseline())));
+        if (busy != null) {
+            line += "; " + busy;
         }
         List<String> unsteady = new ArrayList<>();
         for (String g : List.of(group, r.baseline())) {
@@ -159,6 +177,19 @@ public final class Comparer {
             line += "; not steady: " + String.join(", ", unsteady) + (unsteady.stream().anyMatch(u -> u.contains("warming up")) ? " (try a larger --warmup)" : "");
         }
         return line;
+    }
+
+    /** {@code n=5/5 JVMs x 3 runs}, {@code n=5/4 JVMs, 15/11 runs}, {@code n=6/6 JVMs} (one value each). */
+    static String replicates(Comparison c, Metric.Level level) {
+        String jvms = "n=" + c.jvmsGroup() + "/" + c.jvmsBaseline() + " JVMs";
+        if (c.nGroup() == c.jvmsGroup() && c.nBaseline() == c.jvmsBaseline()) {
+            return jvms;
+        }
+        String noun = level == Metric.Level.EVENT ? "events" : "runs";
+        if (c.nGroup() % c.jvmsGroup() == 0 && c.nBaseline() % c.jvmsBaseline() == 0 && c.nGroup() / c.jvmsGroup() == c.nBaseline() / c.jvmsBaseline()) {
+            return jvms + " x " + c.nGroup() / c.jvmsGroup() + " " + noun;
+        }
+        return jvms + ", " + c.nGroup() + "/" + c.nBaseline() + " " + noun;
     }
 
     static String percent(double ratio) {

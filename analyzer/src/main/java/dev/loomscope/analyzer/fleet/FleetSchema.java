@@ -63,7 +63,10 @@ public final class FleetSchema {
                     EventField.of("p50_latency_ms", DOUBLE, "p50LatencyMs", "median latency of the run's requests"),
                     EventField.of("p99_latency_ms", DOUBLE, "p99LatencyMs", "99th percentile latency"),
                     EventField.of("voluntary_context_switches", LONG, "voluntaryContextSwitches", "the process's voluntary context switches over the run"),
-                    EventField.of("involuntary_context_switches", LONG, "involuntaryContextSwitches", "and its involuntary ones")),
+                    EventField.of("involuntary_context_switches", LONG, "involuntaryContextSwitches", "and its involuntary ones"),
+                    EventField.of("process_cpu", DOUBLE, "processCpu", "the process's share of the machine's CPU time over the run, 0 to 1"),
+                    EventField.of("other_cpu", DOUBLE, "otherCpu", "other processes' share of the machine's CPU time over the run, 0 to 1"),
+                    EventField.of("steal_cpu", DOUBLE, "stealCpu", "the hypervisor's steal over the run, 0 to 1")),
             metricColumns(Metric.Level.RUN));
 
     public static final FleetTable PINS = FleetTable.events("pins", "one per jdk.VirtualThreadPinned event",

@@ -3,24 +3,27 @@ package dev.loomscope.analyzer.report;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.stats.Comparison;
+import dev.loomscope.analyzer.stats.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Every verdict in one picture: a row per workload and metric with the ratio of medians (group over
- * baseline) and its bootstrap 95% interval on a log axis, a line at 1, the verdict by colour and
- * word (better, worse, no difference), and a mark where a group was not steady or has fewer than 5
- * values. The report's first chart, and {@code compare --format svg}.
+ * baseline) and its two-level bootstrap 95% interval on a log axis, a line at 1, the equivalence
+ * band of the verdict rule shaded, the verdict by colour and word (the rule's: better, worse, no
+ * meaningful difference, inconclusive, too few JVMs), and a mark where a group was not steady. The
+ * report's first chart, and {@code compare --format svg}.
  */
 public final class Forest {
     static final String BETTER = "#2ca02c";
     static final String WORSE = "#d62728";
     static final String SAME = "#777777";
+    static final String UNDECIDED = "#9467bd";
     static final String WARN = "#c77700";
 
     private static final int LABEL = 250;
     private static final int PLOT = 420;
-    private static final int RIGHT = 290;
+    private static final int RIGHT = 340;
     private static final int WIDTH = LABEL + PLOT + RIGHT;
     private static final int ROW = 22;
     private static final int TOP = 26;
@@ -31,20 +34,15 @@ public final class Forest {
 
     private Forest() {}
 
-    /** One row: its label, the comparison, whether lower is better, and why it is marked (null: not). */
-    record Row(String label, String metric, Comparison c, boolean lowerIsBetter, String mark) {
-        String verdict() {
-            if (!c.reliable() || !(c.pValue() < 0.05) || c.ratio() == 1) {
-                return "no difference";
-            }
-            return (c.ratio() < 1) == lowerIsBetter ? "better" : "worse";
-        }
-
+    /** One row: its label, the comparison, whether lower is better, the rule's verdict, and why it is marked (null: not). */
+    record Row(String label, String metric, Comparison c, boolean lowerIsBetter, Verdict verdict, String mark) {
         String colour() {
-            return switch (verdict()) {
-                case "better" -> BETTER;
-                case "worse" -> WORSE;
-                default -> SAME;
+            return switch (verdict) {
+                case BETTER -> BETTER;
+                case WORSE -> WORSE;
+                case NO_MEANINGFUL_DIFFERENCE -> SAME;
+                case INCONCLUSIVE -> UNDECIDED;
+                case TOO_FEW_JVMS -> WARN;
             };
         }
     }
@@ -65,9 +63,6 @@ public final class Forest {
                             continue;
                         }
                         List<String> marks = new ArrayList<>();
-                        if (!c.reliable()) {
-                            marks.add("n=" + c.nGroup() + "/" + c.nBaseline() + ", fewer than " + Comparison.MIN_RELIABLE);
-                        }
                         for (String g : List.of(e.getKey(), r.baseline())) {
                             if (r.notSteady(g) != null) {
                                 marks.add(g + " not steady");
@@ -75,7 +70,7 @@ public final class Forest {
                         }
                         String groups = r.comparisons().size() > 1 ? " (" + e.getKey() + ")" : "";
                         rows.add(new Row((name == null ? "" : name + ": ") + metric + groups, metric, c, r.metric().lowerIsBetter(),
-                                marks.isEmpty() ? null : String.join("; ", marks)));
+                                r.verdict(e.getKey()), marks.isEmpty() ? null : String.join("; ", marks)));
                     }
                 }
             }
@@ -90,18 +85,23 @@ public final class Forest {
     public static String of(List<String> names, List<List<MetricResult>> parts) {
         String group = "group";
         String baseline = "baseline";
+        double band = Verdict.Rule.DEFAULT.equivalence();
         for (MetricResult r : parts.stream().flatMap(List::stream).toList()) {
             if (!r.comparisons().isEmpty()) {
                 group = r.comparisons().keySet().iterator().next();
                 baseline = r.baseline();
+                band = r.rule().equivalence();
                 break;
             }
         }
-        return svg(rows(names, parts), group, baseline);
+        return svg(rows(names, parts), group, baseline, band);
     }
 
-    /** The chart; {@code group} and {@code baseline} name the ratio's terms on the axis. */
-    static String svg(List<Row> rows, String group, String baseline) {
+    /**
+     * The chart; {@code group} and {@code baseline} name the ratio's terms on the axis, {@code band}
+     * is the rule's equivalence band (0.05: ratios 0.95..1.05 are no meaningful difference).
+     */
+    static String svg(List<Row> rows, String group, String baseline, double band) {
         double lo = 1;
         double hi = 1;
         for (Row r : rows) {
@@ -126,6 +126,16 @@ public final class Forest {
         sb.append(Svg.f("<text x='%d' y='16' text-anchor='middle' font-weight='600'>%s / %s (ratio of medians, 95%% interval)</text>%n",
                 LABEL + PLOT / 2, Svg.esc(group), Svg.esc(baseline)));
         sb.append(Svg.f("<text x='%d' y='16' font-weight='600'>verdict</text>%n", LABEL + PLOT + 12));
+        for (int i = 1; i < rows.size(); i += 2) {
+            sb.append(Svg.f("<rect x='0' y='%d' width='%d' height='%d' fill='#f6f8fa'/>%n", TOP + ROW * i, WIDTH, ROW));
+        }
+        if (band > 0) {
+            double b1 = x.applyAsDouble(1 - band);
+            double b2 = x.applyAsDouble(1 + band);
+            sb.append(Svg.f("<rect class='band' x='%.1f' y='%d' width='%.1f' height='%d' fill='#e8e8e8'><title>the equivalence band: ratios %s..%s are"
+                    + " no meaningful difference</title></rect>%n", b1, TOP - 4, Math.max(1, b2 - b1), plotBottom - TOP + 4, Svg.f("%.2f", 1 - band),
+                    Svg.f("%.2f", 1 + band)));
+        }
         for (double t : ticks) {
             double px = x.applyAsDouble(t);
             sb.append(Svg.f("<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s'%s/>%n", px, TOP - 4, px, plotBottom, t == 1 ? "#333" : "#e3e3e3",
@@ -137,9 +147,6 @@ public final class Forest {
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
             int cy = TOP + ROW * i + ROW / 2;
-            if (i % 2 == 1) {
-                sb.append(Svg.f("<rect x='0' y='%d' width='%d' height='%d' fill='#f6f8fa'/>%n", TOP + ROW * i, WIDTH, ROW));
-            }
             sb.append(Svg.f("<g><title>%s</title>%n", Svg.esc(tooltip(r, group, baseline))));
             sb.append(Svg.f("<text x='4' y='%d'>%s</text>%n", cy + 4, Svg.esc(r.label())));
             double x1 = x.applyAsDouble(r.c().ratioCiLow());
@@ -151,11 +158,11 @@ public final class Forest {
             if (r.c().ratioCiHigh() > ticks[ticks.length - 1]) {
                 sb.append(Svg.f("<text x='%.1f' y='%d' fill='%s' font-size='10'>&#9654;</text>%n", (double) LABEL + PLOT - 6, cy + 4, r.colour()));
             }
-            boolean filled = r.c().reliable();
+            boolean filled = r.verdict() != Verdict.TOO_FEW_JVMS;
             sb.append(Svg.f("<rect x='%.1f' y='%d' width='9' height='9' fill='%s' stroke='%s' stroke-width='1.5'/>%n", x.applyAsDouble(r.c().ratio()) - 4.5,
                     cy - 4, filled ? r.colour() : "#fff", r.colour()));
-            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict()));
-            sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s [%s, %s]</text>%n", LABEL + PLOT + 112, cy + 4, percent(r.c().ratio()),
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict().words()));
+            sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s [%s, %s]</text>%n", LABEL + PLOT + 170, cy + 4, percent(r.c().ratio()),
                     percent(r.c().ratioCiLow()), percent(r.c().ratioCiHigh())));
             if (r.mark() != null) {
                 sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='13' font-weight='700' class='mark'>&#9888;</text>%n", WIDTH - 16, cy + 5, WARN));
@@ -166,7 +173,7 @@ public final class Forest {
             sb.append(Svg.f("<text x='4' y='%d'>nothing to compare: no metric has values in two groups</text>%n", TOP + 15));
         }
         if (rows.stream().anyMatch(r -> r.mark() != null)) {
-            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s'>&#9888; not steady or fewer than 5 values (hover for why; the verdict line says more)</text>%n",
+            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s'>&#9888; not steady (hover for why; the verdict line says more)</text>%n",
                     4, height - 4, WARN));
         }
         return sb.append("</svg>\n").toString();
@@ -180,8 +187,9 @@ public final class Forest {
 
     private static String tooltip(Row r, String group, String baseline) {
         Comparison c = r.c();
-        String t = Svg.f("%s: %s / %s = %.3f (95%% interval %.3f..%.3f), p=%s, n=%d/%d: %s", r.label(), group, baseline, c.ratio(), c.ratioCiLow(),
-                c.ratioCiHigh(), Double.isNaN(c.pValue()) ? "n/a" : Svg.f("%.3g", c.pValue()), c.nGroup(), c.nBaseline(), r.verdict()
+        String t = Svg.f("%s: %s / %s = %.3f (95%% interval %.3f..%.3f), p=%s, n=%d/%d JVMs (%d/%d values): %s", r.label(), group, baseline, c.ratio(),
+                c.ratioCiLow(), c.ratioCiHigh(), Double.isNaN(c.pValue()) ? "n/a" : Svg.f("%.3g", c.pValue()), c.jvmsGroup(), c.jvmsBaseline(), c.nGroup(),
+                c.nBaseline(), r.verdict().words()
                         + (r.lowerIsBetter() ? " (lower is better)" : " (higher is better)"));
         return r.mark() == null ? t : t + "; " + r.mark();
     }

@@ -1,19 +1,18 @@
 package dev.loomscope.analyzer.stats;
 
-import org.hipparchus.stat.descriptive.rank.Percentile;
+import org.apache.commons.statistics.descriptive.Quantile;
 
 /** Quantiles by linear interpolation between order statistics: R type 7, numpy's default. */
 public final class Quantiles {
+    private static final Quantile HF7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7);
+
     private Quantiles() {}
 
-    /** The {@code q}-quantile, q in [0, 1]; NaN for no values. */
+    /** The {@code q}-quantile, q in [0, 1]; NaN for no values. The values are not reordered. */
     public static double of(double[] values, double q) {
         if (values.length == 0) {
             return Double.NaN;
         }
-        if (q <= 0) {
-            return java.util.Arrays.stream(values).min().orElseThrow();
-        }
-        return new Percentile().withEstimationType(Percentile.EstimationType.R_7).evaluate(values, Math.min(100, q * 100));
+        return HF7.evaluate(values, Math.max(0, Math.min(1, q)));
     }
 }

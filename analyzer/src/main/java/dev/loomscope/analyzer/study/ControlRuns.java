@@ -18,6 +18,8 @@ public final class ControlRuns {
     /** The columns read; the file may have more, in any order. */
     static final List<String> COLUMNS = List.of("workload", "threadKind", "runIndex", "warmup", "units", "unit", "startEpochNanos", "nanos",
             "p50LatencyMs", "p99LatencyMs", "voluntaryContextSwitches", "involuntaryContextSwitches");
+    /** Columns read when present (a results file of an older loomscope has none of them). */
+    static final List<String> OPTIONAL = List.of("processCpu", "otherCpu", "stealCpu");
 
     private ControlRuns() {}
 
@@ -39,6 +41,7 @@ public final class ControlRuns {
                 throw new BadDataException(csv + ": line 1: no column '" + COLUMNS.get(i) + "' (columns: " + String.join(", ", COLUMNS) + ")");
             }
         }
+        int[] optional = OPTIONAL.stream().mapToInt(header::indexOf).toArray();
         List<WorkloadRun> runs = new ArrayList<>();
         for (int n = 1; n < lines.size(); n++) {
             if (lines.get(n).isBlank()) {
@@ -53,11 +56,16 @@ public final class ControlRuns {
                 long nanos = Long.parseLong(v[at[7]]);
                 runs.add(new WorkloadRun(v[at[0]], v[at[1]], Integer.parseInt(v[at[2]]), Boolean.parseBoolean(v[at[3]]), Long.parseLong(v[at[4]]),
                         v[at[5]], null, nanos / 1e6, Double.parseDouble(v[at[8]]), Double.parseDouble(v[at[9]]), start, start + nanos,
-                        Long.parseLong(v[at[10]]), Long.parseLong(v[at[11]])));
+                        Long.parseLong(v[at[10]]), Long.parseLong(v[at[11]]), optional(v, optional[0]), optional(v, optional[1]),
+                        optional(v, optional[2])));
             } catch (NumberFormatException e) {
                 throw new BadDataException(csv + ": line " + (n + 1) + ": not a number where one belongs (" + e.getMessage() + ")", e);
             }
         }
         return runs;
+    }
+
+    private static double optional(String[] values, int at) {
+        return at < 0 ? Double.NaN : Double.parseDouble(values[at]);
     }
 }

@@ -1,8 +1,10 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Metric;
+import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.stats.Comparison;
+import dev.loomscope.analyzer.stats.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,8 +12,10 @@ import java.util.Map;
 
 /**
  * What the recording costs each thread kind, measured: the throughput of the recorded JVMs' runs
- * over the control JVMs' (same workload and kind, no agent, no JFR), as a ratio of medians with
- * its bootstrap 95% interval. 1.00 is no cost; 0.90 is a tenth of the throughput lost.
+ * over the control JVMs' (same workload and kind, no agent, no JFR), the JVM the unit, as a ratio
+ * of the JVMs' medians with its two-level bootstrap 95% interval. 1.00 is no cost; 0.90 is a
+ * tenth of the throughput lost. A recording cannot make a program faster: an interval above 1 is
+ * the JVMs' or the machine's noise, and is said so, not reported as a cost.
  */
 public final class RecordingCost {
     private RecordingCost() {}
@@ -20,9 +24,9 @@ public final class RecordingCost {
     public static Map<String, Comparison> of(Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control) {
         Map<String, Comparison> out = new java.util.LinkedHashMap<>();
         for (String kind : recorded.keySet()) {
-            double[] with = throughput(recorded.get(kind));
-            double[] without = throughput(control.getOrDefault(kind, List.of()));
-            if (with.length > 0 && without.length > 0) {
+            List<double[]> with = throughput(recorded.get(kind));
+            List<double[]> without = throughput(control.getOrDefault(kind, List.of()));
+            if (!with.isEmpty() && !without.isEmpty()) {
                 out.put(kind, Comparison.of(with, without));
             }
         }
@@ -36,14 +40,31 @@ public final class RecordingCost {
             return null;
         }
         List<String> parts = new ArrayList<>();
-        cost.forEach((kind, c) -> parts.add(String.format(Locale.ROOT, "%s %.2f [%.2f, %.2f]%s", kind, c.ratio(), c.ratioCiLow(), c.ratioCiHigh(),
-                c.reliable() ? "" : " (not reliable: n=" + c.nGroup() + "/" + c.nBaseline() + ")")));
-        return "recording cost (measured): " + String.join(", ", parts) + " (throughput with the recording / without it, medians of the runs,"
-                + " 95% bootstrap interval; 1.00 is no cost)";
+        cost.forEach((kind, c) -> {
+            String figure = String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", c.ratio(), c.ratioCiLow(), c.ratioCiHigh());
+            String busy = Noise.describe(List.of(Noise.of(recorded.get(kind)), Noise.of(control.getOrDefault(kind, List.of()))));
+            if (c.ratioCiLow() > 1) {
+                parts.add(kind + " not measured: the recorded JVMs ran faster, " + figure + ", which a recording cannot cause; the JVMs differed"
+                        + " by more than it costs" + (busy != null ? " (" + busy + ")" : ""));
+            } else {
+                List<String> notes = new ArrayList<>();
+                if (Verdict.Rule.DEFAULT.judge(c, false) == Verdict.TOO_FEW_JVMS) {
+                    notes.add("too few JVMs for an interval to trust");
+                }
+                if (busy != null) {
+                    notes.add(busy);
+                }
+                parts.add(kind + " " + figure + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
+            }
+        });
+        Comparison any = cost.values().iterator().next();
+        return "recording cost (measured): " + String.join(", ", parts) + " (throughput with the recording / without it, ratio of the JVMs'"
+                + " medians, n=" + any.jvmsGroup() + "/" + any.jvmsBaseline() + " JVMs, 95% two-level bootstrap interval; 1.00 is no cost)";
     }
 
-    private static double[] throughput(List<RecordingFacts> facts) {
+    /** Each JVM's measured runs' throughput. */
+    private static List<double[]> throughput(List<RecordingFacts> facts) {
         Metric m = Metric.named("throughput");
-        return facts.stream().flatMap(f -> m.extract().apply(f).stream()).mapToDouble(Metric.Value::value).toArray();
+        return facts.stream().map(f -> m.extract().apply(f).stream().mapToDouble(Metric.Value::value).toArray()).filter(v -> v.length > 0).toList();
     }
 }

@@ -8,6 +8,7 @@ import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.report.HtmlReport;
+import dev.loomscope.analyzer.stats.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -46,7 +47,8 @@ public final class Study {
      * Runs {@code plan} and writes the report into {@code reportDir}; the recordings go to
      * {@code reportDir/recordings} when {@code keep}, else to a temporary directory removed after.
      */
-    public static Result run(StudyPlan plan, Jvms jvms, Path reportDir, boolean keep, PrintWriter stderr, boolean terminal) throws IOException {
+    public static Result run(StudyPlan plan, Jvms jvms, Path reportDir, boolean keep, Verdict.Rule rule, PrintWriter stderr, boolean terminal)
+            throws IOException {
         Files.createDirectories(reportDir);
         Path recordings = keep ? reportDir.resolve("recordings") : Files.createTempDirectory("loomscope-study-");
         StudyRunner runner = new StudyRunner(plan, jvms.java(), jvms.agent(), jvms.workloads(), recordings, new StudyRunner.Progress(stderr, terminal));
@@ -61,15 +63,16 @@ public final class Study {
         }, "loomscope-study-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
         stderr.println("loomscope study: " + plan.jobs().size() + " JVMs (" + String.join(", ", plan.workloads()) + " x platform, virtual x "
-                + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + " + as many control JVMs without a recording"
-                + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + " + plan.runs() + " runs each)");
+                + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + " + " + plan.controls() + " control JVMs without a recording"
+                + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + " + plan.runs() + " runs each; order shuffled"
+                + " with --seed " + plan.seed() + ")");
         try {
             ThreadStartCalibration calibration = ThreadStartCalibration.measure();
             List<StudyRunner.Outcome> outcomes = runner.run();
             if (runner.stopped()) {
                 stderr.println("loomscope study: stopped; writing a partial report from the finished runs");
             }
-            return report(plan, outcomes, calibration, reportDir, keep ? recordings : null);
+            return report(plan, outcomes, calibration, reportDir, keep ? recordings : null, rule);
         } finally {
             reported.countDown();
             if (!runner.stopped()) {
@@ -86,7 +89,8 @@ public final class Study {
     }
 
     /** The report from the outcomes; {@code kept} names where the recordings stay (null: they are removed). */
-    private static Result report(StudyPlan plan, List<StudyRunner.Outcome> outcomes, ThreadStartCalibration calibration, Path reportDir, Path kept) {
+    private static Result report(StudyPlan plan, List<StudyRunner.Outcome> outcomes, ThreadStartCalibration calibration, Path reportDir, Path kept,
+            Verdict.Rule rule) {
         List<String> failures = new ArrayList<>();
         Map<StudyPlan.Role, Map<String, List<RecordingSource>>> byRole = new EnumMap<>(StudyPlan.Role.class);
         List<String> runLines = new ArrayList<>();
@@ -118,7 +122,7 @@ public final class Study {
             }
             List<RecordingSource> profiled = profiles.getOrDefault(w, List.of());
             // without profiled JVMs the timed ones' samples make the flame graphs
-            Judged judged = judge(w, sources, controls.getOrDefault(w, List.of()), profiled.isEmpty());
+            Judged judged = judge(w, sources, controls.getOrDefault(w, List.of()), profiled.isEmpty(), rule);
             parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled, true)));
             verdicts.addAll(judged.verdicts());
             measured.addAll(judged.measured());
@@ -128,7 +132,8 @@ public final class Study {
             measured.add(calibration.line());
         }
         String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
-                + " (recorded without a CPU profile), each beside a control JVM without agent or JFR"
+                + " (recorded without a CPU profile), beside " + plan.controls() + " control JVMs without agent or JFR, in an order shuffled with"
+                + " seed " + plan.seed()
                 + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText() + " + " + plan.runs()
                 + " measured runs per JVM" + (kept != null ? "; recordings in " + kept : "");
         Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures, measured));
@@ -148,9 +153,9 @@ public final class Study {
      * without a recording, each line led by the workload's name; with the recordings' CPU samples
      * for the report's flame graphs read in the same pass when {@code flames}.
      */
-    public static Judged judge(String workload, List<RecordingSource> sources, List<RecordingSource> controls, boolean flames) {
+    public static Judged judge(String workload, List<RecordingSource> sources, List<RecordingSource> controls, boolean flames, Verdict.Rule rule) {
         Map<String, List<RecordingFacts>> groups = groups(sources, flames);
-        List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false);
+        List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false, rule);
         List<String> measured = new ArrayList<>();
         if (!controls.isEmpty()) {
             List<RecordingFacts> controlFacts = new ArrayList<>();
@@ -162,7 +167,7 @@ public final class Study {
             if (cost != null) {
                 measured.add(workload + ": " + cost);
             }
-            List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("run time"), "platform", false);
+            List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("run time"), "platform", false, rule);
             CompareView.verdicts(unrecorded).forEach(v -> measured.add(workload + " without a recording: " + v));
         }
         List<String> caveats = new ArrayList<>();

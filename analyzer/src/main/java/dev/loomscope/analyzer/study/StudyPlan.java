@@ -7,16 +7,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a study runs: for each fork, each workload on each thread kind in its own JVM (kinds
- * alternated between forks, so machine noise spreads evenly over both), recorded without a CPU
- * profile, each beside a control JVM that runs the same without agent or JFR (the two alternated
- * too), whose runs measure what the recording costs; then, unless the agent options turn profiling
- * off, one more JVM per workload and kind with the profile, for the flame graphs and not timed. A
+ * What a study runs: for each fork, each workload on each thread kind in its own JVM, recorded
+ * without a CPU profile, each beside a control JVM that runs the same without agent or JFR, whose
+ * runs measure what the recording costs; all of them in an order shuffled by {@code seed}, so that
+ * machine noise and drift fall on either kind by chance and not by design; then, unless the agent
+ * options turn profiling off, one more JVM per workload and kind with the profile, for the flame
+ * graphs and not timed. The JVM is the unit the verdicts count, so the forks set their power. A
  * profiler's work at every thread start costs a thread-per-request server far more than virtual
  * threads (docs/benchmarks.md), so the timings are taken where the recording costs either kind least.
  */
 public record StudyPlan(List<String> workloads, int runs, Integer warmup, int forks, int requests, int concurrency, int tasks,
-        List<String> jvmArgs, String agentOptions, long timeoutSeconds) {
+        List<String> jvmArgs, String agentOptions, long timeoutSeconds, long seed) {
 
     public static final List<String> WORKLOADS = List.of("echo", "sleep", "rendezvous", "gameoflife", "pinning");
     public static final List<String> KINDS = List.of("platform", "virtual");
@@ -76,15 +77,14 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
         List<Job> jobs = new ArrayList<>();
         for (int f = 1; f <= forks; f++) {
             for (String w : workloads) {
-                List<String> kinds = f % 2 == 1 ? KINDS : List.of(KINDS.get(1), KINDS.get(0));
-                List<Role> roles = f % 2 == 1 ? List.of(Role.TIMED, Role.CONTROL) : List.of(Role.CONTROL, Role.TIMED);
-                for (String k : kinds) {
-                    for (Role r : roles) {
+                for (String k : KINDS) {
+                    for (Role r : f <= controls() ? List.of(Role.TIMED, Role.CONTROL) : List.of(Role.TIMED)) {
                         jobs.add(new Job(w, k, f, r, args(w, k, runs)));
                     }
                 }
             }
         }
+        java.util.Collections.shuffle(jobs, new java.util.Random(seed));
         if (profiled()) {
             for (String w : workloads) {
                 for (String k : KINDS) {
@@ -93,6 +93,15 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
             }
         }
         return jobs;
+    }
+
+    /**
+     * Control JVMs per workload and kind: as many as the timed ones up to 3, which against 5 timed
+     * JVMs is the fewest a JVM-level test of the recording's cost can reach p < 0.05 with (2 / C(8, 3)
+     * = 0.036), at half the time 5 would take.
+     */
+    public int controls() {
+        return Math.min(forks, 3);
     }
 
     /** Whether the profile JVMs run: not when the agent options say {@code profile=off} (read as the agent reads them). */

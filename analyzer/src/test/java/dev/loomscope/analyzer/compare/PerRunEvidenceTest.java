@@ -46,7 +46,7 @@ class PerRunEvidenceTest {
         MetricResult throughput = Comparer.compare(new java.util.TreeMap<>(groups), List.of("throughput"), "platform", false).get(0);
         assertThat(throughput.notSteady("platform")).isNull();
         assertThat(throughput.notSteady("virtual")).startsWith("still warming up: throughput +").containsPattern("% per run \\(p(<0\\.001|=0\\.0[0-4]\\d)\\)$");
-        assertThat(Comparer.verdict(throughput, "virtual")).contains("n=10/10").contains("; not steady: virtual still warming up: throughput")
+        assertThat(Comparer.verdict(throughput, "virtual")).contains("n=2/2 JVMs x 5 runs: too few JVMs").contains("; not steady: virtual still warming up: throughput")
                 .endsWith("(try a larger --warmup)");
         // run time falls as throughput rises: warming up too, not drifting
         MetricResult runTime = Comparer.compare(new java.util.TreeMap<>(groups), List.of("run time"), "platform", false).get(0);
@@ -68,7 +68,25 @@ class PerRunEvidenceTest {
         // recorded runs take 1,000 ms (+-3), the controls' 900 ms: the recording keeps 0.90 of the throughput
         assertThat(cost.ratio()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.003));
         assertThat(cost.ratioCiLow()).isLessThanOrEqualTo(cost.ratio());
-        assertThat(RecordingCost.line(recorded, Map.of("platform", faster))).matches("recording cost \\(measured\\): platform 0\\.90 \\[0\\.90, 0\\.90\\] \\(throughput.*");
+        // two JVMs a side: the figure, and that it is too few JVMs to trust its interval
+        assertThat(RecordingCost.line(recorded, Map.of("platform", faster)))
+                .matches("recording cost \\(measured\\): platform 0\\.90 \\[0\\.\\d\\d, 0\\.\\d\\d\\] \\(too few JVMs for an interval to trust\\) \\(throughput.*n=2/2 JVMs.*");
+        // a recording cannot make a program faster: controls slower than the recorded JVMs by more than their spread is noise, said so
+        List<RecordingFacts> slower = new ArrayList<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            List<WorkloadRun> runs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                runs.add(run("platform", fork, i, 1300 + fork));
+            }
+            slower.add(RecordingFacts.ofRuns(RecordingSource.file(Path.of("s" + fork + ".csv")), runs));
+        }
+        List<RecordingFacts> fiveRecorded = new ArrayList<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            fiveRecorded.add(jvm("platform", fork, 0));
+        }
+        assertThat(RecordingCost.line(Map.of("platform", fiveRecorded), Map.of("platform", slower)))
+                .startsWith("recording cost (measured): platform not measured: the recorded JVMs ran faster, 1.3")
+                .contains("which a recording cannot cause");
         assertThat(RecordingCost.line(recorded, Map.of())).isNull();
     }
 
@@ -103,6 +121,6 @@ class PerRunEvidenceTest {
 
     private static WorkloadRun run(String kind, int fork, int index, double millis) {
         long start = (fork * 100L + index * 2L) * SECOND;
-        return new WorkloadRun("w", kind, index, false, 1000, "units", null, millis, Double.NaN, Double.NaN, start, start + (long) (millis * 1e6), 10, 1);
+        return new WorkloadRun("w", kind, index, false, 1000, "units", null, millis, Double.NaN, Double.NaN, start, start + (long) (millis * 1e6), 10, 1, Double.NaN, Double.NaN, Double.NaN);
     }
 }

@@ -67,7 +67,8 @@ class ThirdPartyRunsIT {
         Path report = dir.resolve("report-" + name);
         ok("report", platform.toString(), virtual.toString(), "-o", report.toString());
         assertThat(Files.readString(report.resolve("index.html"))).contains("run time");
-        Study.Judged judged = Study.judge("app", List.of(RecordingSource.file(platform), RecordingSource.file(virtual)), List.of(), false);
+        Study.Judged judged = Study.judge("app", List.of(RecordingSource.file(platform), RecordingSource.file(virtual)), List.of(), false,
+                dev.loomscope.analyzer.stats.Verdict.Rule.DEFAULT);
         assertThat(judged.verdicts()).anyMatch(v -> v.startsWith("app: virtual vs platform: run time"));
         assertThat(judged.groups().get("virtual").get(0).runs.measured()).hasSize(6)
                 .allSatisfy(run -> assertThat(run.units()).isEqualTo(200));

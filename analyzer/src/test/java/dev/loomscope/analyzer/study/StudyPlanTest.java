@@ -8,17 +8,21 @@ import org.junit.jupiter.api.Test;
 
 class StudyPlanTest {
     private static StudyPlan plan(int forks, String agentOptions) {
-        return new StudyPlan(List.of("echo", "sleep"), 5, 1, forks, 10_000, 100, 10_000, List.of(), agentOptions, 300);
+        return new StudyPlan(List.of("echo", "sleep"), 5, 1, forks, 10_000, 100, 10_000, List.of(), agentOptions, 300, 7);
     }
 
     @Test
-    void timedForksAlternateKindsAndControlsAndOneProfiledJvmPerWorkloadAndKindComesLast() {
+    void timedAndControlJvmsRunInAnOrderTheSeedShufflesAndOneProfiledJvmPerWorkloadAndKindComesLast() {
         List<String> labels = plan(2, null).jobs().stream().map(StudyPlan.Job::label).toList();
-        assertThat(labels).containsExactly("echo-platform-f1", "echo-platform-c1", "echo-virtual-f1", "echo-virtual-c1",
+        assertThat(labels.subList(0, 16)).containsExactlyInAnyOrder("echo-platform-f1", "echo-platform-c1", "echo-virtual-f1", "echo-virtual-c1",
                 "sleep-platform-f1", "sleep-platform-c1", "sleep-virtual-f1", "sleep-virtual-c1",
                 "echo-virtual-c2", "echo-virtual-f2", "echo-platform-c2", "echo-platform-f2",
-                "sleep-virtual-c2", "sleep-virtual-f2", "sleep-platform-c2", "sleep-platform-f2",
-                "echo-platform-profile", "echo-virtual-profile", "sleep-platform-profile", "sleep-virtual-profile");
+                "sleep-virtual-c2", "sleep-virtual-f2", "sleep-platform-c2", "sleep-platform-f2");
+        assertThat(labels.subList(16, 20)).containsExactly("echo-platform-profile", "echo-virtual-profile", "sleep-platform-profile", "sleep-virtual-profile");
+        // the same seed, the same order; another seed, another order
+        assertThat(plan(2, null).jobs().stream().map(StudyPlan.Job::label).toList()).isEqualTo(labels);
+        StudyPlan other = new StudyPlan(List.of("echo", "sleep"), 5, 1, 2, 10_000, 100, 10_000, List.of(), null, 300, 8);
+        assertThat(other.jobs().stream().map(StudyPlan.Job::label).toList()).isNotEqualTo(labels);
         // the profiled JVMs are not timed: a few runs make their flame graphs
         assertThat(plan(2, null).jobs()).filteredOn(StudyPlan.Job::profile)
                 .allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--runs " + StudyPlan.PROFILE_RUNS + " "));
@@ -28,9 +32,10 @@ class StudyPlanTest {
     void controlJvmsRunTheSameWorkloadWithoutAgentOrJfrAndWriteTheirRunsToAResultsFile() {
         StudyPlan plan = plan(1, null);
         StudyRunner runner = new StudyRunner(plan, Path.of("java"), Path.of("agent.jar"), Path.of("w.jar"), Path.of("rec"), null);
-        StudyPlan.Job control = plan.jobs().get(1);
+        StudyPlan.Job control = plan.jobs().stream().filter(j -> j.label().equals("echo-platform-c1")).findFirst().orElseThrow();
+        StudyPlan.Job timed = plan.jobs().stream().filter(j -> j.label().equals("echo-platform-f1")).findFirst().orElseThrow();
         assertThat(control.role()).isEqualTo(StudyPlan.Role.CONTROL);
-        assertThat(control.workloadArgs()).isEqualTo(plan.jobs().get(0).workloadArgs());
+        assertThat(control.workloadArgs()).isEqualTo(timed.workloadArgs());
         List<String> command = runner.command(control, Path.of("d"));
         assertThat(command).noneMatch(a -> a.startsWith("-javaagent") || a.contains("FlightRecord"));
         assertThat(command).endsWith("--results", Path.of("d", "results.csv").toString());
@@ -38,7 +43,7 @@ class StudyPlanTest {
 
     @Test
     void withoutAWarmupAskedForEachWorkloadAndKindWarmsUpAsLongAsItNeeded() {
-        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), 5, null, 1, 5000, 100, 10_000, List.of(), null, 300);
+        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), 5, null, 1, 5000, 100, 10_000, List.of(), null, 300, 7);
         assertThat(defaults.jobs()).allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs()))
                 .contains("--warmup " + (j.kind().equals("virtual") ? 3 : j.workload().equals("echo") ? 2 : 1)));
         assertThat(defaults.warmupText()).isEqualTo("echo 2 (platform) / 3 (virtual), sleep 1 (platform) / 3 (virtual) warm-up");

@@ -1,6 +1,7 @@
 package dev.loomscope.workloads.core;
 
 import dev.loomscope.probes.ContextSwitchCounter;
+import dev.loomscope.probes.MachineCpu;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,7 +22,7 @@ public final class Runner {
      * (the study's control JVMs, which measure what the recording costs). CSV, one row per run.
      */
     public static final String RESULTS_HEADER = "workload,threadKind,runIndex,warmup,units,unit,startEpochNanos,nanos,p50LatencyMs,p99LatencyMs,"
-            + "voluntaryContextSwitches,involuntaryContextSwitches";
+            + "voluntaryContextSwitches,involuntaryContextSwitches,processCpu,otherCpu,stealCpu";
 
     private Runner() {}
 
@@ -109,6 +110,7 @@ public final class Runner {
         WorkloadRunEvent e = new WorkloadRunEvent();
         e.begin();
         long[] switches0 = ContextSwitchCounter.read();
+        MachineCpu.Ticks ticks0 = MachineCpu.read();
         long cpu0 = processCpuNanos();
         long epochNanos = epochNanos();
         long t0 = System.nanoTime();
@@ -116,6 +118,7 @@ public final class Runner {
         long nanos = System.nanoTime() - t0;
         long cpu = cpu0 < 0 ? -1 : processCpuNanos() - cpu0;
         long[] switches1 = switches0 == null ? null : ContextSwitchCounter.read();
+        MachineCpu.Shares machine = MachineCpu.between(ticks0, MachineCpu.read());
         e.end();
         if (switches1 != null) {
             e.voluntaryContextSwitches = switches1[0] - switches0[0];
@@ -130,10 +133,14 @@ public final class Runner {
         e.params = w.params();
         e.p50LatencyMs = r.p50LatencyMs();
         e.p99LatencyMs = r.p99LatencyMs();
+        e.processCpu = machine.process();
+        e.otherCpu = machine.others();
+        e.stealCpu = machine.steal();
         e.commit();
         if (csv != null) {
-            csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d\n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
-                    epochNanos, nanos, r.p50LatencyMs(), r.p99LatencyMs(), e.voluntaryContextSwitches, e.involuntaryContextSwitches));
+            csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d,%s,%s,%s\n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
+                    epochNanos, nanos, r.p50LatencyMs(), r.p99LatencyMs(), e.voluntaryContextSwitches, e.involuntaryContextSwitches, machine.process(),
+                    machine.others(), machine.steal()));
             csv.flush();
         }
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %s %s %d/%d: %.1f ms, %.0f %s/s",

@@ -54,4 +54,16 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     @Label("Involuntary Context Switches")
     @Description("The process's involuntary context switches over the run (every thread); -1 where the platform does not count them")
     public long involuntaryContextSwitches = -1;
+
+    @Label("Process CPU")
+    @Description("This process's share of the machine's CPU time over the run, 0 to 1; NaN where unknown")
+    public double processCpu = Double.NaN;
+
+    @Label("Other Processes' CPU")
+    @Description("Other processes' share of the machine's CPU time over the run, 0 to 1: how busy the machine was besides; NaN where unknown")
+    public double otherCpu = Double.NaN;
+
+    @Label("Steal")
+    @Description("The share of the machine's CPU time stolen by the hypervisor over the run, 0 to 1; NaN where unknown")
+    public double stealCpu = Double.NaN;
 }

@@ -1,0 +1,71 @@
+package dev.loomscope.analyzer.stats;
+
+/**
+ * The one verdict rule every output uses (terminal, JSON, CSV, the forest plot, the report). In
+ * order: too few JVMs for the test to reach alpha at all ({@code too few JVMs}); the interval of the
+ * ratio inside the equivalence band ({@code no meaningful difference}); the interval excluding no
+ * change and the test agreeing ({@code better} or {@code worse}); otherwise {@code inconclusive}.
+ */
+public enum Verdict {
+    BETTER("better"),
+    WORSE("worse"),
+    NO_MEANINGFUL_DIFFERENCE("no meaningful difference"),
+    INCONCLUSIVE("inconclusive"),
+    TOO_FEW_JVMS("too few JVMs");
+
+    private final String words;
+
+    Verdict(String words) {
+        this.words = words;
+    }
+
+    public String words() {
+        return words;
+    }
+
+    /** A claim of a difference, either way. */
+    public boolean decided() {
+        return this == BETTER || this == WORSE;
+    }
+
+    /**
+     * The thresholds of the rule.
+     *
+     * @param alpha       the test's significance level (and 1 - the interval's coverage)
+     * @param equivalence half-width of the band of ratios that count as no meaningful change: 0.05 is 0.95..1.05
+     */
+    public record Rule(double alpha, double equivalence) {
+        public static final Rule DEFAULT = new Rule(0.05, 0.05);
+
+        public Rule {
+            if (!(alpha > 0 && alpha < 1) || !(equivalence >= 0 && equivalence < 1)) {
+                throw new IllegalArgumentException("alpha in (0, 1) and equivalence in [0, 1) expected");
+            }
+        }
+
+        /** The verdict on {@code c} for a metric where lower (or higher) is better. */
+        public Verdict judge(Comparison c, boolean lowerIsBetter) {
+            if (Comparison.smallestP(c.jvmsGroup(), c.jvmsBaseline()) >= alpha) {
+                return TOO_FEW_JVMS;
+            }
+            if (c.ratioCiLow() >= 1 - equivalence && c.ratioCiHigh() <= 1 + equivalence) {
+                return NO_MEANINGFUL_DIFFERENCE;
+            }
+            boolean excludesOne = c.ratioCiLow() > 1 || c.ratioCiHigh() < 1;
+            if (excludesOne && c.pValue() < alpha) {
+                return (c.ratio() < 1) == lowerIsBetter ? BETTER : WORSE;
+            }
+            return INCONCLUSIVE;
+        }
+
+        /** The fewest JVMs a group needs beside {@code other} in the baseline for the test to reach alpha. */
+        public int minimumJvms(int other) {
+            for (int n = 1; n < 1000; n++) {
+                if (Comparison.smallestP(n, other) < alpha) {
+                    return n;
+                }
+            }
+            return Integer.MAX_VALUE;
+        }
+    }
+}

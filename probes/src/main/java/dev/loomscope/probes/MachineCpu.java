@@ -1,0 +1,68 @@
+package dev.loomscope.probes;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * How busy the machine was while this process ran something: the CPU time of the whole machine
+ * ({@code /proc/stat}), of steal (a hypervisor's other guests) and of this process
+ * ({@code /proc/self/stat}), read before and after. Linux only; elsewhere nothing is known.
+ */
+public final class MachineCpu {
+    private static final Path STAT = Path.of("/proc/stat");
+    private static final Path SELF = Path.of("/proc/self/stat");
+
+    private MachineCpu() {}
+
+    /** Clock ticks so far: the machine's in all, busy (not idle or waiting for I/O), stolen, and this process's own. */
+    public record Ticks(long total, long busy, long steal, long process) {}
+
+    /**
+     * Shares of the machine's CPU time over an interval, each in [0, 1]: this process's, other
+     * processes' (busy time not this process's), and steal's.
+     */
+    public record Shares(double process, double others, double steal) {
+        public static final Shares UNKNOWN = new Shares(Double.NaN, Double.NaN, Double.NaN);
+    }
+
+    /** The ticks now, or null where they cannot be read. */
+    public static Ticks read() {
+        try {
+            String cpu = Files.readAllLines(STAT).get(0);
+            if (!cpu.startsWith("cpu ")) {
+                return null;
+            }
+            String[] f = cpu.substring(4).strip().split("\\s+");
+            long total = 0;
+            for (int i = 0; i < Math.min(f.length, 8); i++) { // user nice system idle iowait irq softirq steal (guest is inside user)
+                total += Long.parseLong(f[i]);
+            }
+            long idle = Long.parseLong(f[3]) + (f.length > 4 ? Long.parseLong(f[4]) : 0);
+            long steal = f.length > 7 ? Long.parseLong(f[7]) : 0;
+            String self = Files.readString(SELF);
+            // the command may hold spaces and parentheses: the fields start after the last ')'
+            String[] s = self.substring(self.lastIndexOf(')') + 2).strip().split("\\s+");
+            long process = Long.parseLong(s[11]) + Long.parseLong(s[12]); // utime, stime (fields 14 and 15)
+            return new Ticks(total, total - idle - steal, steal, process);
+        } catch (IOException | RuntimeException unavailable) {
+            return null;
+        }
+    }
+
+    /** The shares between two readings; {@link Shares#UNKNOWN} when either is null or no tick passed. */
+    public static Shares between(Ticks before, Ticks after) {
+        if (before == null || after == null || after.total() <= before.total()) {
+            return Shares.UNKNOWN;
+        }
+        double total = after.total() - before.total();
+        double busy = after.busy() - before.busy();
+        double process = after.process() - before.process();
+        double others = Math.max(0, busy - process);
+        return new Shares(clamp(process / total), clamp(others / total), clamp((after.steal() - before.steal()) / total));
+    }
+
+    private static double clamp(double v) {
+        return Math.max(0, Math.min(1, v));
+    }
+}
