@@ -146,7 +146,7 @@ public final class FlameRenderer {
     private static Arguments arguments(FlameOptions o, boolean collapsed) {
         Arguments args = new Arguments();
         args.output = collapsed ? "collapsed" : "html";
-        args.title = o.title() != null ? o.title() : "loomscope " + o.kind().label() + " flame graph";
+        args.title = SafeHtml.text(o.title() != null ? o.title() : "loomscope " + o.kind().label() + " flame graph"); // the page puts it raw into <h1>
         args.threads = o.threads();
         args.include = o.include();
         args.exclude = o.exclude();
@@ -212,9 +212,14 @@ public final class FlameRenderer {
                 + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
     }
 
+    /** The graph's page or collapsed stacks; a page has its data script made inert first ({@link SafeHtml}). */
     private static void dump(FlameGraph graph, OutputStream out) {
-        PrintStream ps = new PrintStream(out, false, StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, false, StandardCharsets.UTF_8);
         graph.dump(ps);
         ps.flush();
+        PrintStream page = new PrintStream(out, false, StandardCharsets.UTF_8);
+        page.print(SafeHtml.flamePage(buf.toString(StandardCharsets.UTF_8)));
+        page.flush();
     }
 }
