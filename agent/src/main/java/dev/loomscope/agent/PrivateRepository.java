@@ -4,15 +4,21 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import javax.management.ObjectName;
 
 /**
  * JFR's disk repository (the chunks it writes as it records: what a kill -9 leaves) in a directory
- * only the owner can enter, {@code <out>/jfr-repository/}, instead of the temp directory, where its
- * files are readable by every user of the machine. Set through JFR.configure (the DiagnosticCommand
- * MBean) before the agent's recording starts; left alone where the JVM's options or a recording
+ * of this JVM's own that only the owner can enter, {@code <out>/jfr-repository/jvm-<random>/},
+ * instead of the temp directory, where its files are readable by every user of the machine. The
+ * random part keeps JVMs apart that share {@code out=} and a pid (containers on one volume all run
+ * as pid 1, and JFR names its directory by time and pid). {@code jfr-repository} is used only when
+ * it is a real directory of this user (never a link, whose target would be changed). Set through
+ * JFR.configure (the DiagnosticCommand MBean), the path quoted so that no part of it becomes an
+ * option, before the agent's recording starts; left alone where the JVM's options or a recording
  * already running chose the repository.
  */
 final class PrivateRepository {
@@ -26,17 +32,37 @@ final class PrivateRepository {
             return null; // a recording already runs with it, or the user named it: theirs to place
         }
         Path base = out.toAbsolutePath().resolve(DIR);
+        Path own;
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            if (!Files.isDirectory(base)) {
-                Files.createDirectories(base, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            var owner = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+            if (!Files.exists(base, LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    Files.createDirectory(base, owner);
+                } catch (java.nio.file.FileAlreadyExistsException raced) {
+                    // another JVM on the same out= made it a moment ago: checked below like any other
+                }
             }
-            Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwx------")); // also when it was there before
+            PosixFileAttributes a = Files.readAttributes(base, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!a.isDirectory() || a.isSymbolicLink()) {
+                throw new IOException(base + " is not a directory (a link or a file is not followed)");
+            }
+            if (!a.owner().getName().equals(System.getProperty("user.name"))) {
+                throw new IOException(base + " belongs to " + a.owner().getName() + ", not to this user");
+            }
+            own = Files.createTempDirectory(base, "jvm-", owner); // random, new, owner-only
         } else {
             Files.createDirectories(base);
+            own = Files.createTempDirectory(base, "jvm-");
+        }
+        String path = own.toString();
+        String quote = path.indexOf('"') < 0 ? "\"" : path.indexOf('\'') < 0 ? "'" : null;
+        if (quote == null) {
+            Files.deleteIfExists(own);
+            throw new IOException(out + " holds both quote characters, which JFR.configure cannot be given");
         }
         ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
-                new Object[] {new String[] {"repositorypath=" + base}}, new String[] {String[].class.getName()});
-        return base;
+                new Object[] {new String[] {"repositorypath=" + quote + path + quote}}, new String[] {String[].class.getName()});
+        return own;
     }
 
     private static boolean chosenByOptions() {
@@ -44,13 +70,17 @@ final class PrivateRepository {
                 .anyMatch(a -> a.startsWith("-XX:FlightRecorderOptions") && a.contains("repository="));
     }
 
-    /** After JFR's own clean-up at exit the directory is empty: removed, so that out= holds only recordings. */
-    static void removeIfEmpty(Path base) {
-        if (base == null) {
+    /**
+     * After JFR's own clean-up at exit this JVM's directory is empty: removed, and {@code jfr-repository}
+     * too when no other JVM uses it, so that out= holds only recordings.
+     */
+    static void removeIfEmpty(Path own) {
+        if (own == null) {
             return;
         }
         try {
-            Files.deleteIfExists(base);
+            Files.deleteIfExists(own);
+            Files.deleteIfExists(own.getParent());
         } catch (IOException notEmpty) {
             // chunks of a run still recording beside us, or JFR has not cleaned up yet: it stays private
         }

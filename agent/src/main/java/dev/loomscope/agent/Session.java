@@ -61,6 +61,11 @@ final class Session {
         this.repository = repository;
     }
 
+    /** Less free than this where out= is: nothing is recorded (JFR shuts the JVM down when its repository's disk fills). */
+    static final long MIN_FREE_BYTES = 64L << 20;
+    /** Less free than this: JFR's disk repository is bounded by a third of the free space even without max-size. */
+    static final long UNBOUNDED_FREE_BYTES = 16L << 30;
+
     static Session start(AgentOptions o) throws Exception {
         OutputFiles files;
         try {
@@ -68,6 +73,12 @@ final class Session {
         } catch (Exception e) {
             throw new IllegalStateException("cannot write to " + o.out().toAbsolutePath() + " (" + e.getMessage()
                     + "); nothing will be recorded: choose another directory with out=...", e);
+        }
+        long free = Files.getFileStore(files.dir()).getUsableSpace();
+        if (free < MIN_FREE_BYTES) {
+            throw new IllegalStateException("only " + free / 1024 + " KB free where out= is (" + files.dir().toAbsolutePath() + "); nothing will be"
+                    + " recorded, so that JFR cannot fill the disk and stop the application: free at least " + MIN_FREE_BYTES / (1 << 20)
+                    + " MB or choose another directory with out=...");
         }
         PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
                 : new PinnedTracer(o.string("trace-pinned").equals("full"), java.time.Instant.now());
@@ -124,8 +135,10 @@ final class Session {
         if (!o.duration("max-age").isZero()) {
             recording.setMaxAge(o.duration("max-age"));
         }
-        if (o.maxSizeBytes() > 0) {
-            recording.setMaxSize(o.maxSizeBytes());
+        // the repository's chunks and the recording written from them at exit share the disk: each kept to a third of what is free
+        long bound = free / 3;
+        if (o.maxSizeBytes() > 0 || free < UNBOUNDED_FREE_BYTES) {
+            recording.setMaxSize(o.maxSizeBytes() > 0 ? Math.min(o.maxSizeBytes(), bound) : bound);
         }
         recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
         recording.setDumpOnExit(true);
@@ -288,6 +301,11 @@ final class Session {
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);
                 AgentLog.warn("the recording is empty; nothing written");
+                return null;
+            }
+            Chunks.Walk walk = Chunks.walk(tmpJfr);
+            if (walk.end() != Chunks.End.WHOLE || walk.chunks().isEmpty()) {
+                AgentLog.warn("the recording " + tmpJfr + " is not whole (" + walk.end() + " at byte " + walk.at() + ": was the disk full?); kept as it is");
                 return null;
             }
             written = files.publish(tmpJfr, ".jfr");

@@ -197,8 +197,13 @@ class AgentIT {
             Thread.sleep(1500); // JFR flushes its chunk about once a second
             Path base = dir.resolve("rec/jfr-repository");
             assertThat(Files.getPosixFilePermissions(base)).as(Files.readString(log)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
-            Path repository;
+            Path own; // this JVM's own directory: a random name, owner-only, whatever the pid
             try (Stream<Path> s = Files.list(base)) {
+                own = s.filter(d -> d.getFileName().toString().startsWith("jvm-")).findFirst().orElseThrow();
+            }
+            assertThat(Files.getPosixFilePermissions(own)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+            Path repository;
+            try (Stream<Path> s = Files.list(own)) {
                 repository = s.filter(d -> d.getFileName().toString().endsWith("_" + p.pid())).findFirst().orElseThrow();
             }
             assertThat(Path.of(System.getProperty("java.io.tmpdir")).resolve(repository.getFileName())).doesNotExist();
@@ -213,6 +218,49 @@ class AgentIT {
             assertThat(head.length).isGreaterThan(1000);
         } finally {
             p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void anOutWithSpacesOrOptionTextKeepsThePrivateRepositoryAndALinkIsNotFollowed() throws Exception {
+        // a path that JFR.configure would split into options if it were passed as text
+        ChildJvm.Result r = run("out=my recs preserve-repository=true dumppath=x,profile=off,flame=off", "normal");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.stderr()).doesNotContain("stays in");
+        assertThat(dir.resolve("my recs preserve-repository=true dumppath=x")).isDirectory();
+        assertThat(dir.resolve("my recs preserve-repository=true dumppath=x/jfr-repository")).doesNotExist(); // emptied and removed at exit
+        assertThat(dir.resolve("x")).doesNotExist();
+        // a link where the repository goes: not followed, its target's permissions untouched, and the app runs on
+        Path target = Files.createDirectories(dir.resolve("elsewhere"));
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createDirectories(dir.resolve("linked"));
+        Files.createSymbolicLink(dir.resolve("linked/jfr-repository"), target);
+        ChildJvm.Result linked = run("out=linked,profile=off,flame=off", "normal");
+        assertThat(linked.exitCode()).isZero();
+        assertThat(linked.stderr()).contains("is not a directory (a link or a file is not followed)");
+        assertThat(Files.getPosixFilePermissions(target)).isEqualTo(PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (Stream<Path> s = Files.list(target)) {
+            assertThat(s.toList()).isEmpty();
+        }
+    }
+
+    /** On a 2 MB file system JFR would fill the disk and shut the JVM down: the agent records nothing, says why, and the app keeps its exit code. */
+    @Test
+    void aNearlyFullDiskIsNotFilledAndTheAppKeepsItsExitCode() throws Exception {
+        Path small = Files.createDirectories(dir.resolve("small"));
+        ChildJvm.Result mount = ChildJvm.exec(List.of("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small.toString()), dir, 30);
+        Assumptions.assumeTrue(mount.exitCode() == 0, "cannot mount a tmpfs here (needs root): " + mount.stderr());
+        try {
+            Files.write(small.resolve("filler"), new byte[1850 * 1024]); // about 150 KB left
+            ChildJvm.Result r = run("out=" + small.resolve("rec"), "exit3");
+            assertThat(r.exitCode()).as(r.stderr()).isEqualTo(3);
+            assertThat(r.stderr()).containsPattern("loomscope-agent: not recording: only \\d+ KB free where out= is \\(.*small/rec\\)")
+                    .doesNotContain("recording written").doesNotContain("irrecoverable");
+            try (Stream<Path> s = Files.walk(small.resolve("rec"))) {
+                assertThat(s.filter(Files::isRegularFile).toList()).as("nothing left behind").isEmpty();
+            }
+        } finally {
+            ChildJvm.exec(List.of("umount", small.toString()), dir, 30);
         }
     }
 
