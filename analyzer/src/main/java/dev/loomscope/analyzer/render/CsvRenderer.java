@@ -2,7 +2,12 @@ package dev.loomscope.analyzer.render;
 
 import java.util.List;
 
-/** RFC 4180 CSV: one header row per table (a "table" column names it when there are several), raw numbers. */
+/**
+ * RFC 4180 CSV: one header row per table (a "table" column names it when there are several), raw
+ * numbers. A text cell that a spreadsheet would take for a formula (it starts with {@code = + - @},
+ * a tab or a carriage return: a thread or label from a recording can) gets a leading {@code '}
+ * (OWASP's advice), so it opens as the text it is.
+ */
 final class CsvRenderer {
     private CsvRenderer() {}
 
@@ -40,7 +45,8 @@ final class CsvRenderer {
         return quote(cell.toString());
     }
 
-    static String quote(String s) {
+    static String quote(String text) {
+        String s = !text.isEmpty() && "=+-@\t\r".indexOf(text.charAt(0)) >= 0 ? "'" + text : text;
         return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 }
