@@ -218,12 +218,18 @@ class WorkloadsTest {
         assertThat(lines.get(1)).startsWith("sleep,platform,0,true,20,tasks,");
         for (int i = 0; i < 3; i++) {
             String[] v = lines.get(2 + i).split(",");
-            assertThat(v).hasSize(12);
+            assertThat(v).hasSize(15);
             assertThat(v[2]).isEqualTo(Integer.toString(i));
             assertThat(v[3]).isEqualTo("false");
             assertThat(Long.parseLong(v[7])).isEqualTo(nanos[i]);
             assertThat(v[8]).isEqualTo("NaN");
             assertThat(Long.parseLong(v[10]) + Long.parseLong(v[11])).isGreaterThan(0);
+            // the machine's CPU shares over the run (from /proc): this process's, the others', steal's, each 0 to 1, or NaN
+            // for a run so short that no clock tick (10 ms) passed
+            for (int k = 12; k < 15; k++) {
+                double share = Double.parseDouble(v[k]);
+                assertThat(Double.isNaN(share) || share >= 0 && share <= 1).as(v[k]).isTrue();
+            }
         }
         assertThat(Long.parseLong(lines.get(3).split(",")[6])).isGreaterThan(Long.parseLong(lines.get(2).split(",")[6]));
     }
