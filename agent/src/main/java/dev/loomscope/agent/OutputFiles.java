@@ -61,12 +61,25 @@ final class OutputFiles {
         }
     }
 
-    /** Moves a complete temporary file to its final, unique name. */
+    /**
+     * Moves a complete temporary file to its final, unique name. JVMs sharing out= can share the name
+     * (pid 1 in containers, started in the same second), and a rename replaces what is there: the
+     * name is taken with a hard link, which fails when it exists, so no recording replaces another.
+     */
     Path publish(Path tmp, String extension) throws IOException {
         for (int i = 0; ; i++) {
             Path target = dir.resolve(base + (i == 0 ? "" : "-" + i) + extension);
-            if (Files.exists(target)) {
+            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 continue;
+            }
+            try {
+                Files.createLink(target, tmp);
+                Files.delete(tmp);
+                return target;
+            } catch (FileAlreadyExistsException taken) {
+                continue; // another JVM took it a moment ago
+            } catch (UnsupportedOperationException | IOException noLinks) {
+                // a file system without hard links: a rename, checked just before
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);

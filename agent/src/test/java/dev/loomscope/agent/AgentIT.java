@@ -264,6 +264,41 @@ class AgentIT {
         }
     }
 
+    /**
+     * Containers on one volume: three JVMs, each pid 1 in a pid namespace of its own, started together
+     * with the same out=. Each leaves a whole recording of its own (JFR's repository named by time and
+     * pid would be shared; the recordings' names too).
+     */
+    @Test
+    void threeJvmsAsPidOneOnOneOutEachLeaveAWholeRecording() throws Exception {
+        ChildJvm.Result probe = ChildJvm.exec(List.of("unshare", "-p", "-f", "--mount-proc", "true"), dir, 30);
+        Assumptions.assumeTrue(probe.exitCode() == 0, "cannot make pid namespaces here (needs root and unshare): " + probe.stderr());
+        Path shared = dir.resolve("volume");
+        List<Process> jvms = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            List<String> cmd = new ArrayList<>(List.of("unshare", "-p", "-f", "--mount-proc", ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                    "-javaagent:" + AGENT + "=out=" + shared + ",label=app,profile=off,flame=off,trace-pinned=off", "-cp", System.getProperty("java.class.path"),
+                    PinningApp.class.getName(), "normal"));
+            jvms.add(new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("pid1-" + i + ".log").toFile())
+                    .start());
+        }
+        for (int i = 0; i < 3; i++) {
+            assertThat(jvms.get(i).waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String log = Files.readString(dir.resolve("pid1-" + i + ".log"));
+            assertThat(jvms.get(i).exitValue()).as(log).isZero();
+            assertThat(log).contains("recording written").doesNotContain("Data loss").doesNotContain("is missing");
+        }
+        List<Path> recordings;
+        try (Stream<Path> s = Files.list(shared)) {
+            recordings = s.filter(f -> f.getFileName().toString().endsWith(".jfr")).sorted().toList();
+        }
+        assertThat(recordings).hasSize(3).allSatisfy(r -> assertThat(r.getFileName().toString()).startsWith("app-1-"));
+        for (Path r : recordings) {
+            Map<String, List<RecordedEvent>> events = read(r);
+            assertThat(events).as(r.toString()).containsKey("loomscope.RunInfo").containsKey("jdk.VirtualThreadPinned");
+        }
+    }
+
     @Test
     void outOfMemoryErrorThatEndsTheAppKeepsTheRecording() throws Exception {
         ChildJvm.Result r = run("out=rec,profile=off", "oom", "-Xmx96m");

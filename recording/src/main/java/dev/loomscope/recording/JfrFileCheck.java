@@ -28,6 +28,9 @@ public final class JfrFileCheck {
         if (Files.isDirectory(abs)) {
             throw new BadRecordingException(abs + ": is a directory (name a .jfr file)");
         }
+        if (!Files.isRegularFile(abs)) {
+            throw new BadRecordingException(abs + ": not a regular file (a pipe, device or socket is not read; save it to a file first)");
+        }
         if (!Files.isReadable(abs)) {
             throw new BadRecordingException(abs + ": not readable (check its permissions)");
         }

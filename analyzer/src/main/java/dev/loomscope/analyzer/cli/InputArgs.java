@@ -19,6 +19,16 @@ public final class InputArgs {
             description = "a .jfr file, a glob (runs/*.jfr), a directory of recordings, a JFR repository directory, or an export's directory (compare, report)")
     List<String> inputs;
 
+    @picocli.CommandLine.Option(names = "--max-expansion", paramLabel = "N", defaultValue = "50",
+            description = "a compressed recording may expand to at most N times its size (default: ${DEFAULT-VALUE}); more is refused as a"
+                    + " compression bomb")
+    void maxExpansion(int n) {
+        if (n < 1) {
+            throw new dev.loomscope.analyzer.errors.UsageException("--max-expansion " + n + ": must be 1 or more");
+        }
+        dev.loomscope.analyzer.read.Compressed.maxExpansion(n);
+    }
+
     public List<RecordingSource> sources() {
         return Inputs.resolve(inputs);
     }

@@ -18,13 +18,20 @@ import picocli.CommandLine.Spec;
 @Command(name = "jmh", mixinStandardHelpOptions = true,
         description = {"Reports JMH results (-rf json) with context switches per operation and virtual/platform ratios.",
             "Context switches come from -prof \"perfnorm:events=context-switches\" or -prof ctxsw; results that differ",
-            "only by thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name) are paired."})
+            "only by thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name) are paired",
+            "and compared fork by fork (each fork a JVM, JMH's pooled error beside), as is every result with --baseline OLD.json."})
 public final class JmhCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RESULTS.json", description = "JMH result files written with -rf json")
     List<Path> files;
 
     @Mixin
     OutputOptions out;
+
+    @Option(names = "--baseline", paramLabel = "OLD.json", description = "compare the results with this earlier JMH run, fork by fork")
+    Path baseline;
+
+    @Mixin
+    VerdictOptions verdict;
 
     @Option(names = "--html", paramLabel = "DIR", description = "also write DIR/index.html with charts (offline)")
     Path html;
@@ -41,7 +48,11 @@ public final class JmhCommand implements Callable<Integer> {
         if (results.isEmpty()) {
             throw new dev.loomscope.analyzer.errors.BadDataException(files.get(0) + ": no benchmark results in the file (did the JMH run fail?)");
         }
-        out.emit(JmhView.of(results), spec.commandLine().getOut());
+        List<dev.loomscope.analyzer.render.Table> tables = new ArrayList<>(JmhView.of(results, verdict.rule()));
+        if (baseline != null) {
+            tables.add(JmhView.versus(JmhReader.read(baseline), results, verdict.rule()));
+        }
+        out.emit(tables, spec.commandLine().getOut());
         if (html != null) {
             spec.commandLine().getErr().println("loomscope jmh: wrote " + JmhHtml.write(html.toAbsolutePath(), results));
         }

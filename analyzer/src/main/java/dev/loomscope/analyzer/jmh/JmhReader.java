@@ -35,8 +35,13 @@ public final class JmhReader {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            // nested too deep, a name or number too long: no JMH result looks like that
+            throw new BadDataException(where + ": not a JMH result: " + e.getOriginalMessage().lines().findFirst().orElse("over JSON's limits")
+                    + " (give JMH's -rf json output)");
         } catch (JsonProcessingException e) {
-            throw new BadDataException(where + ": not JSON at line " + e.getLocation().getLineNr() + " (give JMH's -rf json output, not its text)");
+            throw new BadDataException(where + ": not JSON" + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr())
+                    + " (give JMH's -rf json output, not its text)");
         } catch (IOException e) {
             throw new BadDataException(where + ": cannot read: " + e.getMessage() + " (check the file's permissions)");
         }
@@ -75,7 +80,25 @@ public final class JmhReader {
                 primary.get("score").asDouble(), number(primary.path("scoreError")), primary.path("scoreUnit").asText(""),
                 perfKey == null ? Double.NaN : number(secondary.get(perfKey).path("score")), perfKey,
                 secondary.containsKey(CTXSW) ? number(secondary.get(CTXSW).path("score")) : Double.NaN,
-                migrationKey == null ? Double.NaN : number(secondary.get(migrationKey).path("score")));
+                migrationKey == null ? Double.NaN : number(secondary.get(migrationKey).path("score")), rawData(primary.path("rawData")));
+    }
+
+    /** The iterations of each fork ({@code [[fork 1's], [fork 2's], ...]}); forks without a number left out. */
+    private static List<double[]> rawData(JsonNode forks) {
+        List<double[]> out = new ArrayList<>();
+        for (JsonNode fork : forks) {
+            List<Double> v = new ArrayList<>();
+            for (JsonNode it : fork) {
+                double d = number(it);
+                if (!Double.isNaN(d)) {
+                    v.add(d);
+                }
+            }
+            if (!v.isEmpty()) {
+                out.add(v.stream().mapToDouble(Double::doubleValue).toArray());
+            }
+        }
+        return out;
     }
 
     /** A number, or NaN for JMH's "NaN" strings and absent values. */

@@ -19,9 +19,16 @@ import java.util.Map;
  * @param perfnormKey the perfnorm key read ({@code context-switches} or {@code context-switches:u}), or null
  * @param ctxswSwitches context switches #/op from the ctxsw profiler (NaN when absent)
  * @param cpuMigrations cpu-migrations #/op from perfnorm (NaN when absent)
+ * @param rawData the primary metric's measured iterations, one array per fork (each fork a JVM); empty when JMH wrote none
  */
 public record JmhResult(String file, String benchmark, String mode, Map<String, String> params, int forks, int iterations, double score,
-        double error, String unit, double perfnormSwitches, String perfnormKey, double ctxswSwitches, double cpuMigrations) {
+        double error, String unit, double perfnormSwitches, String perfnormKey, double ctxswSwitches, double cpuMigrations,
+        java.util.List<double[]> rawData) {
+
+    /** Whether a lower score is better: time per operation (avgt, sample, ss), not operations per time (thrpt). */
+    public boolean lowerIsBetter() {
+        return !mode.equals("thrpt");
+    }
 
     /** The method's short name: {@code GameOfLifeBenchmark.frame}. */
     public String shortName() {

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.jmh;
 
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.stats.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -102,6 +103,11 @@ public final class JmhView {
     }
 
     public static List<Table> of(List<JmhResult> results) {
+        return of(results, Verdict.Rule.DEFAULT);
+    }
+
+    /** The results table, the virtual/platform ratios, and the per-fork verdicts by {@code rule}. */
+    public static List<Table> of(List<JmhResult> results, Verdict.Rule rule) {
         boolean manyFiles = results.stream().map(JmhResult::file).distinct().count() > 1;
         List<Table.Column> columns = new ArrayList<>();
         if (manyFiles) {
@@ -139,7 +145,36 @@ public final class JmhView {
         if (pairs.isEmpty()) {
             ratios.note("no pair of results differs only by the thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name)");
         }
-        return List.of(table, ratios);
+        List<JmhForks.Versus> versus = pairs.stream().map(p -> new JmhForks.Versus(p.label(), p.platform(), p.virtual())).toList();
+        Table verdicts = JmhForks.table("jmh-verdicts", "Virtual vs platform threads, fork by fork", "platform", "virtual", versus, rule);
+        if (pairs.isEmpty()) {
+            return List.of(table, ratios);
+        }
+        return List.of(table, ratios, verdicts);
+    }
+
+    /**
+     * Each result of {@code after} against the result of {@code before} with the same benchmark,
+     * mode and parameters, fork by fork; results without a counterpart are named in a note.
+     */
+    public static Table versus(List<JmhResult> before, List<JmhResult> after, Verdict.Rule rule) {
+        Map<String, JmhResult> old = new LinkedHashMap<>();
+        before.forEach(r -> old.putIfAbsent(r.benchmark() + "|" + r.mode() + "|" + r.params(), r));
+        List<JmhForks.Versus> pairs = new ArrayList<>();
+        List<String> unmatched = new ArrayList<>();
+        for (JmhResult r : after) {
+            JmhResult o = old.get(r.benchmark() + "|" + r.mode() + "|" + r.params());
+            if (o == null) {
+                unmatched.add(r.shortName() + (r.params().isEmpty() ? "" : " (" + r.paramText() + ")"));
+            } else {
+                pairs.add(new JmhForks.Versus(r.shortName() + (r.params().isEmpty() ? "" : " " + r.paramText()), o, r));
+            }
+        }
+        Table t = JmhForks.table("jmh-baseline", "Against the baseline, fork by fork", "baseline", "new", pairs, rule);
+        if (!unmatched.isEmpty()) {
+            t.note("not in the baseline: " + String.join(", ", unmatched));
+        }
+        return t;
     }
 
     /** What makes the counts or scores doubtful, one line each. */

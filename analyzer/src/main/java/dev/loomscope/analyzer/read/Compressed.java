@@ -20,9 +20,18 @@ import net.jpountz.lz4.LZ4FrameInputStream;
 /**
  * Recordings stored compressed, opened as JMC opens them: a gzip stream (.jfr.gz or any name),
  * a zip holding one .jfr, an LZ4 frame stream. Told apart by their first bytes, expanded into a
- * temporary file (the reader walks chunks by offset), which the caller deletes.
+ * temporary file (the reader walks chunks by offset), which the caller deletes. Bounded: the
+ * content must start with JFR's magic before anything is written, and it may expand to at most
+ * {@link #maxExpansion} times the compressed size (a compression bomb stops there); the temporary
+ * file goes with Ctrl-C and SIGTERM too ({@link TempFiles}).
  */
 public final class Compressed {
+    /** Recordings compress 3 to 15 times; 50 leaves room and stops a bomb early. Raised by {@code --max-expansion}. */
+    public static final int DEFAULT_MAX_EXPANSION = 50;
+    private static volatile int maxExpansion = DEFAULT_MAX_EXPANSION;
+    /** Small files may expand to this much whatever their ratio (a tiny recording compresses better). */
+    static final long MIN_LIMIT = 64L << 20;
+
     /** A compression format, by its magic bytes. */
     public enum Kind {
         GZIP("gzip"),
@@ -38,8 +47,16 @@ public final class Compressed {
 
     private Compressed() {}
 
+    /** How many times its compressed size a recording may expand to, for this run. */
+    public static void maxExpansion(int times) {
+        maxExpansion = times;
+    }
+
     /** The compression of {@code file}, or null for anything else (a plain .jfr among them). */
     public static Kind detect(Path file) {
+        if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
+            throw new BadDataException(file.toAbsolutePath() + ": not a regular file (a pipe, device or socket is not read; save it to a file first)");
+        }
         byte[] head = new byte[4];
         int n;
         try (InputStream in = Files.newInputStream(file)) {
@@ -64,7 +81,7 @@ public final class Compressed {
         Path abs = file.toAbsolutePath();
         Path tmp;
         try {
-            tmp = Files.createTempFile("loomscope-expanded-", ".jfr");
+            tmp = TempFiles.create("loomscope-expanded-", ".jfr");
         } catch (IOException e) {
             throw new BadDataException(abs + ": cannot make a temporary file to expand it into: " + e.getMessage() + " (check the space in "
                     + System.getProperty("java.io.tmpdir") + ")", e);
@@ -86,7 +103,7 @@ public final class Compressed {
                 InputStream in = kind == Kind.GZIP ? new GZIPInputStream(counted, 1 << 16) : new LZ4FrameInputStream(counted);
                 OutputStream out = Files.newOutputStream(tmp)) {
             try {
-                in.transferTo(out);
+                copyBounded(abs, kind.label, in, out, Files.size(abs));
             } catch (EOFException e) {
                 throw new BadDataException(abs + ": the " + kind.label + " stream ends at byte " + counted.count
                         + " before its data does (the compressed file is cut short)", e);
@@ -121,7 +138,7 @@ public final class Compressed {
                 throw new BadDataException(abs + ": a zip with " + recordings.size() + " .jfr files inside (unzip it and name the recordings)");
             }
             try (InputStream in = zip.getInputStream(recordings.get(0)); OutputStream out = Files.newOutputStream(tmp)) {
-                in.transferTo(out);
+                copyBounded(abs, "zip", in, out, Files.size(abs));
             }
         } catch (ZipException e) {
             throw new BadDataException(abs + ": a damaged zip: " + e.getMessage() + " (the compressed file is damaged or cut short)", e);
@@ -133,10 +150,29 @@ public final class Compressed {
     }
 
     static void delete(Path tmp) {
-        try {
-            Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-            // a temp file left behind is harmless
+        TempFiles.delete(tmp);
+    }
+
+    /**
+     * Copies the expanded content, first checking that it starts with {@code FLR\0} (nothing is
+     * written otherwise), and stopping with bad data past the expansion limit.
+     */
+    private static void copyBounded(Path abs, String label, InputStream in, OutputStream out, long compressedSize) throws IOException {
+        byte[] head = in.readNBytes(4);
+        if (head.length < 4 || head[0] != 'F' || head[1] != 'L' || head[2] != 'R' || head[3] != 0) {
+            throw new BadDataException(abs + ": a " + label + " file whose content is not a JFR recording (it does not start with FLR\\0)");
+        }
+        long limit = Math.max(MIN_LIMIT, compressedSize * maxExpansion);
+        out.write(head);
+        long written = head.length;
+        byte[] buf = new byte[1 << 16];
+        for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+            written += n;
+            if (written > limit) {
+                throw new BadDataException(String.format(java.util.Locale.ROOT, "%s: expands to more than %d times its compressed size (%d MB),"
+                        + " more than a recording does: a compression bomb? (--max-expansion N raises the limit)", abs, maxExpansion, limit >> 20));
+            }
+            out.write(buf, 0, n);
         }
     }
 

@@ -125,7 +125,7 @@ public final class RecordingReader {
                 }
                 warnings.accept(scan.warning().replace(copy, named));
                 try {
-                    Path tmp = Files.createTempFile("loomscope-complete-", ".jfr");
+                    Path tmp = TempFiles.create("loomscope-complete-", ".jfr");
                     temporaries.add(tmp);
                     copyPrefix(plain, tmp, scan.completeBytes());
                     if (scan.unfinishedAt() >= 0) {
@@ -143,13 +143,7 @@ public final class RecordingReader {
                 throw new BadDataException(source.name().toAbsolutePath() + ": cannot read: " + e.getMessage() + " (check the file)", e);
             }
         } finally {
-            for (Path tmp : temporaries) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // a temp file left behind is harmless
-                }
-            }
+            temporaries.forEach(TempFiles::delete);
         }
     }
 

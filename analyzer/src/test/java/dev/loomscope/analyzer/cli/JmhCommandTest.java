@@ -20,6 +20,47 @@ class JmhCommandTest {
     static final Path LEGACY = DIR.resolve("gameoflife-legacy-dot-keys.json");
     static final Path THREADS = DIR.resolve("threads-ctxsw.json");
     static final Path UNPRIVILEGED = DIR.resolve("rendezvous-perfnorm-unprivileged.json");
+    static final Path FORKS = DIR.resolve("threads-5-forks.json");
+
+    @Test
+    void pairsAreComparedForkByForkWithTheVerdictRule(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("jmh.json");
+        MainTest.Result r = MainTest.run("jmh", FORKS.toString(), "--format", "json", "-o", out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode verdicts = new ObjectMapper().readTree(out.toFile()).get("tables").get(2);
+        assertThat(verdicts.get("name").asText()).isEqualTo("jmh-verdicts");
+        JsonNode row = verdicts.get("rows").get(0);
+        assertThat(row.get("benchmark").asText()).isEqualTo("ThreadsBenchmark.*ThreadPerTask sleepMs=1 tasks=1000");
+        assertThat(row.get("forks").asText()).isEqualTo("5/5");
+        // a thousand sleeping tasks: a virtual thread per task takes a fraction of a platform thread per task's time, in every fork
+        assertThat(row.get("ratio ci high").asDouble()).isLessThan(1);
+        assertThat(row.get("p").asDouble()).isCloseTo(2.0 / 252, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(row.get("verdict").asText()).isEqualTo("better");
+        assertThat(row.get("platform jmh error").isNumber()).isTrue();
+    }
+
+    @Test
+    void aRunAgainstItselfIsNeverDifferentAndOneForkIsTooFew() {
+        MainTest.Result same = MainTest.run("jmh", FORKS.toString(), "--baseline", FORKS.toString(), "--format", "csv");
+        assertThat(same.code()).as(same.err()).isZero();
+        List<String> rows = same.out().lines().filter(l -> l.startsWith("jmh-baseline,")).toList();
+        // ratio 1, p 1; five noisy forks cannot show the two within 5% of each other either: inconclusive, never better or worse
+        assertThat(rows).hasSize(3).allMatch(l -> l.contains(",1.0,") && l.endsWith(",1.0,5/5,inconclusive"));
+        MainTest.Result one = MainTest.run("jmh", THREADS.toString(), "--baseline", THREADS.toString(), "--format", "csv");
+        assertThat(one.out().lines().filter(l -> l.startsWith("jmh-baseline,")).toList()).allMatch(l -> l.endsWith(",1/1,too few JVMs"));
+    }
+
+    @Test
+    void jsonBeyondJsonsLimitsIsBadInputNotOurBug(@TempDir Path dir) throws Exception {
+        Path deep = Files.writeString(dir.resolve("deep.json"), "[".repeat(200_000) + "]".repeat(200_000));
+        MainTest.Result r = MainTest.run("jmh", deep.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).startsWith("loomscope jmh: " + deep + ": not a JMH result: ").doesNotContain("internal error").doesNotContain("\n");
+        Path longName = Files.writeString(dir.resolve("long.json"), "[{\"benchmark\": \"" + "x".repeat(30_000_000) + "\"}]");
+        MainTest.Result l = MainTest.run("jmh", longName.toString());
+        assertThat(l.code()).isEqualTo(2);
+        assertThat(l.err()).contains(": not a JMH result: ").doesNotContain("internal error");
+    }
 
     @Test
     void readsPerfnormAndCtxswCountsPerOperation() {

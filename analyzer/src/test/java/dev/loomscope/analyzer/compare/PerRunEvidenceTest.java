@@ -91,6 +91,26 @@ class PerRunEvidenceTest {
     }
 
     @Test
+    void theRunsPerJvmAdvisedWeighWhatAJvmCostsAgainstWhereTheVarianceLies() {
+        // five JVMs whose runs of 1,000 ms wiggle by 3 ms within a JVM while the JVMs differ by 50 ms: more runs per JVM buy little
+        List<RecordingFacts> jvms = new ArrayList<>();
+        Map<Path, Double> seconds = new java.util.HashMap<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            List<WorkloadRun> runs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                runs.add(run("platform", fork, i, 1000 + 50 * fork + (i % 2 == 0 ? 3 : -3)));
+            }
+            RecordingFacts f = RecordingFacts.ofRuns(RecordingSource.file(Path.of("p" + fork + ".jfr")), runs);
+            jvms.add(f);
+            seconds.put(f.source.name().toAbsolutePath().normalize(), (3 * (1000 + 50 * fork) + 3) / 1e3 + 4); // 4 s beyond its three runs
+        }
+        String line = dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), seconds, 3);
+        assertThat(line).startsWith("runs per JVM for the most precision per second (Kalibera & Jones, from this study's run times): platform 1 (run time's"
+                + " variance 100% between JVMs; a JVM costs 4.0 s beyond its runs, a run 1.15 s); this study ran 3 (--runs)");
+        assertThat(dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), Map.of(), 3)).isNull();
+    }
+
+    @Test
     void aControlResultsFileThatIsNotOneIsOneLineNamingFileAndLine(@TempDir Path dir) throws Exception {
         Path empty = Files.writeString(dir.resolve("empty.csv"), "");
         assertThatThrownBy(() -> ControlRuns.read(empty)).isInstanceOf(BadDataException.class).hasMessageContaining("empty.csv: empty");

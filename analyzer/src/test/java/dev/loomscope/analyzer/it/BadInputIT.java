@@ -20,6 +20,7 @@ import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,6 +116,53 @@ class BadInputIT {
     }
 
     /** A few hundred seeded mutations of real recordings, through every command that reads them. */
+    /**
+     * Compression bombs and pipes: content that is not a recording is refused from its first bytes
+     * before anything is written, a recording's magic followed by 400 MB of zeros stops at the
+     * expansion limit, a FIFO is refused without being opened (opening it would block), and no
+     * temporary file stays behind.
+     */
+    @Test
+    void bombsAndPipesAreRefusedQuicklyWithoutLeavingFiles() throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        java.util.function.Supplier<Long> expanded = () -> {
+            try (var s = Files.list(tmp)) {
+                return s.filter(f -> f.getFileName().toString().startsWith("loomscope-expanded-")).count();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        long before = expanded.get();
+        byte[] mb = new byte[1 << 20];
+        Path zeros = dir.resolve("zeros.jfr.gz");
+        Path magic = dir.resolve("magic.jfr.gz");
+        try (OutputStream z = new GZIPOutputStream(Files.newOutputStream(zeros)); OutputStream m = new GZIPOutputStream(Files.newOutputStream(magic))) {
+            m.write(new byte[] {'F', 'L', 'R', 0});
+            for (int i = 0; i < 400; i++) {
+                z.write(mb);
+                m.write(mb);
+            }
+        }
+        long t0 = System.nanoTime();
+        Run notJfr = cli("summary", zeros.toString());
+        assertThat(notJfr.code()).isEqualTo(2);
+        assertThat(notJfr.err().strip()).isEqualTo("loomscope summary: " + zeros + ": a gzip file whose content is not a JFR recording (it does not start"
+                + " with FLR\\0)");
+        assertThat(System.nanoTime() - t0).as("refused from its first bytes").isLessThan(TimeUnit.SECONDS.toNanos(5));
+        Run bomb = cli("summary", magic.toString());
+        assertThat(bomb.code()).isEqualTo(2);
+        assertThat(bomb.err()).contains(magic + ": expands to more than 50 times its compressed size").contains("--max-expansion N raises the limit");
+        assertThat(cli("summary", "--max-expansion", "0", magic.toString()).err()).contains("--max-expansion 0: must be 1 or more");
+        Path fifo = dir.resolve("pipe.jfr");
+        Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo is not available");
+        for (String command : List.of("summary", "pinning", "rules")) {
+            Run pipe = cli(command, fifo.toString());
+            assertThat(pipe.code()).as(command).isEqualTo(2);
+            assertThat(pipe.err()).as(command).contains(fifo + ": not a regular file (a pipe, device or socket is not read");
+        }
+        assertThat(expanded.get()).as("temporary files left in " + tmp).isEqualTo(before);
+    }
+
     @Test
     void damagedRecordingsAreOneLineExitTwoInBoundedTime() throws Exception {
         Random random = new Random(20261123);

@@ -50,6 +50,20 @@ final class Fixtures {
         return jfr;
     }
 
+    /** {@code jvms} short sleep workloads on one thread kind, each its own JVM recorded by the agent (profile=off), into {@code dir/kind-jvms}. */
+    static Path sleepJvms(Path dir, String kind, int jvms) throws Exception {
+        Path out = dir.resolve(kind + "-jvms");
+        for (int i = 0; i < jvms; i++) {
+            ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                    "-javaagent:" + AGENT + "=out=" + out + ",label=" + kind + i + ",threads=" + kind + ",profile=off,flame=off,trace-pinned=off", "-jar",
+                    WORKLOADS.toString(), "sleep", "--threads", kind, "--runs", "2", "--warmup", "1", "--tasks", "500", "--sleep-ms", "20"), dir, 120);
+            if (r.exitCode() != 0) {
+                throw new AssertionError("sleep workload failed: " + r);
+            }
+        }
+        return out;
+    }
+
     /** The sleep workload on one thread kind, recorded by the agent: loomscope.WorkloadRun events. */
     static Path sleep(Path dir, String kind) throws Exception {
         return sleep(dir, kind, "flame=off");

@@ -79,8 +79,8 @@ class StudyIT {
 
     @Test
     void timedJvmsRecordWithoutAProfileAndTheFlameGraphsComeFromTheProfiledOnes() throws Exception {
-        assertThat(result.stderr()).contains("loomscope study: 12 JVMs (echo, sleep x platform, virtual x 1 timed fork + as many control JVMs"
-                + " without a recording + 1 profiled, not timed; 0 warm-up + 3 runs each)");
+        assertThat(result.stderr()).containsPattern("loomscope study: 12 JVMs \\(echo, sleep x platform, virtual x 1 timed fork \\+ 1 control JVM"
+                + " without a recording \\+ 1 profiled, not timed; 0 warm-up \\+ 3 runs each; order shuffled with --seed \\d+\\)");
         for (String kind : List.of("platform", "virtual")) {
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-f1"))).isEqualTo("off");
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-profile"))).isNotEqualTo("off");

@@ -42,8 +42,23 @@ public final class SampleGraph {
         }
     }
 
+    /**
+     * Frames kept of one stack, from the root: async-profiler's own default depth. A deeper stack
+     * (an export can hold any) is cut there with a frame that says how many were left out, so that
+     * drawing it cannot exhaust the renderer's stack.
+     */
+    public static final int MAX_DEPTH = 2048;
+
     /** Adds {@code weight} samples of the stack {@code names} (root first) with their {@code types}. */
     public void add(String[] names, byte[] types, long weight, boolean virtual) {
+        if (names.length > MAX_DEPTH) {
+            String[] n = Arrays.copyOf(names, MAX_DEPTH + 1);
+            byte[] t = Arrays.copyOf(types, MAX_DEPTH + 1);
+            n[MAX_DEPTH] = "[" + (names.length - MAX_DEPTH) + " deeper frames left out]";
+            t[MAX_DEPTH] = CPP;
+            names = n;
+            types = t;
+        }
         weights.computeIfAbsent(new Stack(names, types), k -> new long[1])[0] += weight;
         total += weight;
         if (virtual) {

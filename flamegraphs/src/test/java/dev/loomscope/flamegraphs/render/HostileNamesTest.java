@@ -52,6 +52,27 @@ class HostileNamesTest {
         }
     }
 
+    /** A stack far deeper than any JVM records (an export can hold one) is drawn, cut at the renderer's depth and saying so. */
+    @Test
+    void aStackOfTwoHundredThousandFramesIsDrawnCut() {
+        SampleGraph g = new SampleGraph();
+        String[] names = new String[200_000];
+        byte[] types = new byte[names.length];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = "f" + i;
+            types[i] = SampleGraph.JIT_COMPILED;
+        }
+        g.add(names, types, 1, false);
+        var out = new ByteArrayOutputStream();
+        FlameRenderer.render(g, FlameOptions.of(SampleKind.CPU), true, out);
+        String collapsed = out.toString(StandardCharsets.UTF_8).strip();
+        assertThat(collapsed.split(";")).hasSize(SampleGraph.MAX_DEPTH + 1);
+        assertThat(collapsed).endsWith("[" + (200_000 - SampleGraph.MAX_DEPTH) + " deeper frames left out] 1");
+        var html = new ByteArrayOutputStream();
+        FlameRenderer.render(g, FlameOptions.of(SampleKind.CPU), false, html);
+        assertThat(html.toString(StandardCharsets.UTF_8)).contains("deeper frames left out");
+    }
+
     @Test
     void noScriptRunsInChromium(@TempDir Path dir) throws Exception {
         Path chromium = Path.of("/usr/bin/chromium");

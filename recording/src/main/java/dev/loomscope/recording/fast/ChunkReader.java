@@ -138,6 +138,59 @@ final class ChunkReader {
                 counts.merge(classById[id].name(), countById[id], Long::sum);
             }
         }
+        checkChain();
+    }
+
+    /**
+     * The chain of checkpoints the JDK's parser follows: from the header's constant pool offset, each
+     * checkpoint's delta leads to the one before it, until a delta of 0. It must land on checkpoints
+     * this walk found, each earlier than the last: a chain that points elsewhere, forward or in a
+     * circle is damage (a parser that follows it would go round for ever).
+     */
+    private void checkChain() {
+        long offset = header.constantPoolOffset();
+        if (offset == 0 || checkpoints.size() == 0) {
+            return; // no checkpoint, or a chunk whose header was never finished: nothing to follow
+        }
+        for (int steps = 0; ; steps++) {
+            if (steps >= checkpoints.size() || !isCheckpoint(offset)) {
+                active = new Cursor(buf, compressed, (int) Math.max(0, Math.min(offset, buf.limit())));
+                throw new IllegalStateException(steps >= checkpoints.size() ? "the chunk's checkpoint chain loops"
+                        : "the chunk's checkpoint chain leads to byte " + offset + ", where no checkpoint starts");
+            }
+            Cursor c = new Cursor(buf, compressed, (int) offset);
+            c.readInt(); // size
+            c.readLong(); // type (1)
+            c.readLong(); // start
+            c.readLong(); // duration
+            long delta = c.readLong();
+            if (delta == 0) {
+                return;
+            }
+            if (delta > 0) {
+                active = c;
+                throw new IllegalStateException("the chunk's checkpoint chain loops (a checkpoint points " + delta + " bytes forward)");
+            }
+            offset += delta;
+        }
+    }
+
+    private boolean isCheckpoint(long offset) {
+        int lo = 0;
+        int hi = checkpoints.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int v = checkpoints.get(mid);
+            if (v == offset) {
+                return true;
+            }
+            if (v < offset) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return false;
     }
 
     /** The event at the cursor, which {@link CountedEvents#skip} left: a checkpoint noted, a wanted event decoded, damage thrown. */
