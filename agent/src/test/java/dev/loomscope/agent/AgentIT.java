@@ -265,6 +265,45 @@ class AgentIT {
     }
 
     /**
+     * A disk that something else fills while the app records: the agent stops the recording before
+     * JFR finds no space, keeps what it has, and the app lives on to its own exit code.
+     */
+    @Test
+    void aDiskFilledWhileRecordingStopsTheRecordingNotTheApp() throws Exception {
+        Path small = Files.createDirectories(dir.resolve("filling"));
+        ChildJvm.Result mount = ChildJvm.exec(List.of("mount", "-t", "tmpfs", "-o", "size=100m", "tmpfs", small.toString()), dir, 30);
+        Assumptions.assumeTrue(mount.exitCode() == 0, "cannot mount a tmpfs here (needs root): " + mount.stderr());
+        try {
+            Path log = dir.resolve("filling.log");
+            Process p = new ProcessBuilder(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                    "-javaagent:" + AGENT + "=out=" + small.resolve("rec") + ",profile=off,flame=off,trace-pinned=off", "-cp",
+                    System.getProperty("java.class.path"), PinningApp.class.getName(), "linger").directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.readString(log).contains("lingering") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            Files.write(small.resolve("filler"), new byte[80 << 20]); // another process fills the disk: about 20 MB left
+            while (!Files.readString(log).contains("recording stopped") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            Files.createFile(dir.resolve("stop"));
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            String out = Files.readString(log);
+            assertThat(p.exitValue()).as(out).isEqualTo(7);
+            assertThat(out).containsPattern("loomscope-agent: only \\d+ KB left where the recording goes \\(.*\\): recording stopped, what it has is kept")
+                    .doesNotContain("rrecoverable");
+            try (Stream<Path> s = Files.list(small.resolve("rec"))) {
+                List<Path> jfr = s.filter(f -> f.toString().endsWith(".jfr")).toList();
+                assertThat(jfr).as(out).hasSize(1);
+                assertThat(read(jfr.get(0))).containsKey("loomscope.RunInfo");
+            }
+        } finally {
+            ChildJvm.exec(List.of("umount", small.toString()), dir, 30);
+        }
+    }
+
+    /**
      * Containers on one volume: three JVMs, each pid 1 in a pid namespace of its own, started together
      * with the same out=. Each leaves a whole recording of its own (JFR's repository named by time and
      * pid would be shared; the recordings' names too).

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Fixture app for the agent tests: pins virtual threads (blocking in class initializers on every
  * JDK; in synchronized too, which pins on JDK 21-23), sleeps, allocates and runs GCs, then exits
- * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), oom. Or
+ * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), linger (waits
+ * for a file named stop in its directory, at most 60 s, then System.exit(7)), oom. Or
  * instead: platform (platform threads only, no virtual thread at all), quick (one pin, then exits at
  * once), late (a new JFR chunk begins, then 3.5 s later one pin and the end). Prints the agent's threads' names before it ends.
  */
@@ -88,6 +89,14 @@ public final class PinningApp {
             case "wait" -> {
                 System.out.println("waiting");
                 Thread.sleep(600_000);
+            }
+            case "linger" -> {
+                System.out.println("lingering");
+                java.nio.file.Path stop = java.nio.file.Path.of("stop");
+                for (long until = System.nanoTime() + 60_000_000_000L; !java.nio.file.Files.exists(stop) && System.nanoTime() < until; ) {
+                    Thread.sleep(100);
+                }
+                System.exit(7);
             }
             case "oom" -> {
                 List<long[]> hog = new ArrayList<>();
