@@ -28,7 +28,8 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--workload", split = ",", paramLabel = "NAME", description = "workloads: echo, sleep, rendezvous, gameoflife, pinning (default: echo,sleep)")
     List<String> workloads = new ArrayList<>(List.of("echo", "sleep"));
 
-    @Option(names = "--runs", paramLabel = "R", description = "measured runs per JVM (default 3; --quick 2)")
+    @Option(names = "--runs", paramLabel = "R", description = "measured runs per JVM (default: what the Kalibera-Jones line advised here,"
+            + " echo 3 on platform / 4 on virtual threads, sleep 2 / 5, others 3; --quick 2)")
     Integer runs;
 
     @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default: 1 on platform threads, 3 on virtual threads)")
@@ -95,7 +96,7 @@ public final class StudyCommand implements Callable<Integer> {
         if (!agentProblems.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
         }
-        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), checked("--runs", runs, quick ? 2 : 3, WorkloadOptions.RUNS),
+        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), runs == null && !quick ? null : checked("--runs", runs, 2, WorkloadOptions.RUNS),
                 warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 2 : 5),
                 checked("--requests", requests, quick ? 2000 : 5000, WorkloadOptions.Echo.N), checked("--concurrency", concurrency, 100, WorkloadOptions.Echo.C),
                 checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), jvmArgs, agentOpts, timeout,

@@ -25,8 +25,9 @@ public final class RunsPerJvm {
      * null when no kind has the runs to tell (fewer than 2 JVMs, or one run each).
      *
      * @param jvmSeconds each timed JVM's wall time, by its recording
+     * @param ran        what the study ran, for the line ("3 runs")
      */
-    public static String line(Map<String, List<RecordingFacts>> groups, Map<Path, Double> jvmSeconds, int runs) {
+    public static String line(Map<String, List<RecordingFacts>> groups, Map<Path, Double> jvmSeconds, String ran) {
         List<String> parts = new ArrayList<>();
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             List<double[]> times = new ArrayList<>();
@@ -53,6 +54,6 @@ public final class RunsPerJvm {
             }
         }
         return parts.isEmpty() ? null : "runs per JVM for the most precision per second (Kalibera & Jones, from this study's run times): "
-                + String.join(", ", parts) + "; this study ran " + runs + " (--runs)";
+                + String.join(", ", parts) + "; this study ran " + ran + " (--runs)";
     }
 }

@@ -64,7 +64,7 @@ public final class Study {
         Runtime.getRuntime().addShutdownHook(onCtrlC);
         stderr.println("loomscope study: " + plan.jobs().size() + " JVMs (" + String.join(", ", plan.workloads()) + " x platform, virtual x "
                 + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + " + " + plan.controls() + " control JVM" + (plan.controls() == 1 ? "" : "s") + " without a recording"
-                + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + " + plan.runs() + " runs each; order shuffled"
+                + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + " + plan.runsText() + " each; order shuffled"
                 + " with --seed " + plan.seed() + ")");
         try {
             ThreadStartCalibration calibration = ThreadStartCalibration.measure();
@@ -129,7 +129,7 @@ public final class Study {
             parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled, true)));
             verdicts.addAll(judged.verdicts());
             measured.addAll(judged.measured());
-            String advice = RunsPerJvm.line(judged.groups(), jvmSeconds, plan.runs());
+            String advice = RunsPerJvm.line(judged.groups(), jvmSeconds, plan.runsText());
             if (advice != null) {
                 measured.add(w + ": " + advice);
             }
@@ -141,8 +141,8 @@ public final class Study {
         String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
                 + " (recorded without a CPU profile), beside " + plan.controls() + " control JVMs without agent or JFR, in an order shuffled with"
                 + " seed " + plan.seed()
-                + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText() + " + " + plan.runs()
-                + " measured runs per JVM" + (kept != null ? "; recordings in " + kept : "");
+                + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText() + " + "
+                + plan.runsText().replace(" runs", " measured runs") + " per JVM" + (kept != null ? "; recordings in " + kept : "");
         Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures, measured));
         return new Result(verdicts, measured, caveats, failures, index, !timed.isEmpty());
     }

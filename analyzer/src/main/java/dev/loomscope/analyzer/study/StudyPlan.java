@@ -16,7 +16,7 @@ import java.util.List;
  * profiler's work at every thread start costs a thread-per-request server far more than virtual
  * threads (docs/benchmarks.md), so the timings are taken where the recording costs either kind least.
  */
-public record StudyPlan(List<String> workloads, int runs, Integer warmup, int forks, int requests, int concurrency, int tasks,
+public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, int forks, int requests, int concurrency, int tasks,
         List<String> jvmArgs, String agentOptions, long timeoutSeconds, long seed) {
 
     public static final List<String> WORKLOADS = List.of("echo", "sleep", "rendezvous", "gameoflife", "pinning");
@@ -30,6 +30,31 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
      * faster per run after one, so two.
      */
     public static final java.util.Map<String, Integer> DEFAULT_WARMUP = java.util.Map.of("platform", 1, "virtual", 3, "echo-platform", 2);
+
+    /**
+     * Measured runs per JVM when none are asked for (workload-kind, else 3): what the study's own
+     * Kalibera and Jones line advised on this 2-core machine (docs/study.md), ceil(sqrt(JVM cost / run
+     * cost x within-JVM variance / between-JVM variance)): sleep on platform threads 1 (a run takes
+     * 2.5 s and 61% of the variance lies between JVMs; 2 here, so that the steady-state check has a
+     * trend to fit), sleep on virtual threads 5 (a run takes 0.24 s), echo 3 on platform threads and
+     * 4 on virtual threads.
+     */
+    public static final java.util.Map<String, Integer> DEFAULT_RUNS = java.util.Map.of("sleep-platform", 2, "sleep-virtual", 5, "echo-platform", 3,
+            "echo-virtual", 4);
+
+    /** The measured runs of a JVM running {@code workload} on {@code kind}: as asked, else {@link #DEFAULT_RUNS}, else 3. */
+    public int runs(String workload, String kind) {
+        return runs != null ? runs : DEFAULT_RUNS.getOrDefault(workload + "-" + kind, 3);
+    }
+
+    /** "3 runs", or the defaults per workload and kind: "echo 3 (platform) / 4 (virtual), sleep 2 / 5 runs". */
+    public String runsText() {
+        if (runs != null) {
+            return runs + " run" + (runs == 1 ? "" : "s");
+        }
+        return String.join(", ", workloads.stream().map(w -> w + " " + runs(w, KINDS.get(0)) + " (" + KINDS.get(0) + ") / " + runs(w, KINDS.get(1))
+                + " (" + KINDS.get(1) + ")").toList()) + " runs";
+    }
 
     /** The warm-up runs of a JVM running {@code workload} on {@code kind}: as asked, else {@link #DEFAULT_WARMUP}. */
     public int warmup(String workload, String kind) {
@@ -79,7 +104,7 @@ public record StudyPlan(List<String> workloads, int runs, Integer warmup, int fo
             for (String w : workloads) {
                 for (String k : KINDS) {
                     for (Role r : f <= controls() ? List.of(Role.TIMED, Role.CONTROL) : List.of(Role.TIMED)) {
-                        jobs.add(new Job(w, k, f, r, args(w, k, runs)));
+                        jobs.add(new Job(w, k, f, r, args(w, k, runs(w, k))));
                     }
                 }
             }

@@ -104,10 +104,10 @@ class PerRunEvidenceTest {
             jvms.add(f);
             seconds.put(f.source.name().toAbsolutePath().normalize(), (3 * (1000 + 50 * fork) + 3) / 1e3 + 4); // 4 s beyond its three runs
         }
-        String line = dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), seconds, 3);
+        String line = dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), seconds, "3 runs");
         assertThat(line).startsWith("runs per JVM for the most precision per second (Kalibera & Jones, from this study's run times): platform 1 (run time's"
-                + " variance 100% between JVMs; a JVM costs 4.0 s beyond its runs, a run 1.15 s); this study ran 3 (--runs)");
-        assertThat(dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), Map.of(), 3)).isNull();
+                + " variance 100% between JVMs; a JVM costs 4.0 s beyond its runs, a run 1.15 s); this study ran 3 runs (--runs)");
+        assertThat(dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), Map.of(), "3 runs")).isNull();
     }
 
     @Test

@@ -72,4 +72,18 @@ class StudyPlanTest {
     private static String agentArg(List<String> command) {
         return command.stream().filter(a -> a.startsWith("-javaagent:")).findFirst().orElseThrow();
     }
+
+    @Test
+    void withoutRunsAskedForEachWorkloadAndKindRunsWhatTheKaliberaJonesLineAdvised() {
+        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), null, null, 1, 5000, 100, 10_000, List.of(), null, 300, 7);
+        assertThat(defaults.runs("sleep", "platform")).isEqualTo(2);
+        assertThat(defaults.runs("sleep", "virtual")).isEqualTo(5);
+        assertThat(defaults.runs("rendezvous", "virtual")).isEqualTo(3);
+        assertThat(defaults.runsText()).isEqualTo("echo 3 (platform) / 4 (virtual), sleep 2 (platform) / 5 (virtual) runs");
+        assertThat(defaults.jobs()).filteredOn(j -> j.label().equals("sleep-virtual-f1"))
+                .allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--runs 5 "));
+        StudyPlan asked = new StudyPlan(List.of("echo"), 4, null, 1, 5000, 100, 10_000, List.of(), null, 300, 7);
+        assertThat(asked.runs("echo", "platform")).isEqualTo(4);
+        assertThat(asked.runsText()).isEqualTo("4 runs");
+    }
 }
