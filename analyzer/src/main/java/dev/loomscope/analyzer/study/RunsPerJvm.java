@@ -48,12 +48,16 @@ public final class RunsPerJvm {
             }
             Replicates.Components c = Replicates.components(times);
             int advised = n == 0 ? -1 : Replicates.runsPerJvm(c, overhead / n, runSeconds / n, MAX);
-            if (advised > 0) {
+            if (advised > 0 && c.between() == 0) {
+                parts.add(String.format(Locale.ROOT, "%s more (no variance between its %d JVMs could be told from their runs' own; a JVM costs"
+                        + " %.1f s beyond its runs, a run %.2f s)", g.getKey(), n, overhead / n, runSeconds / n));
+            } else if (advised > 0) {
                 parts.add(String.format(Locale.ROOT, "%s %d (run time's variance %.0f%% between JVMs; a JVM costs %.1f s beyond its runs, a run"
                         + " %.2f s)", g.getKey(), advised, 100 * c.betweenShare(), overhead / n, runSeconds / n));
             }
         }
         return parts.isEmpty() ? null : "runs per JVM for the most precision per second (Kalibera & Jones, from this study's run times): "
-                + String.join(", ", parts) + "; this study ran " + ran + " (--runs)";
+                + String.join(", ", parts) + "; this study ran " + ran + " (--runs; with a few JVMs the variance between them is a rough"
+                + " estimate, so the figure moves from study to study)";
     }
 }

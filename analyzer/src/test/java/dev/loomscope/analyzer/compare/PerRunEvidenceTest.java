@@ -106,7 +106,7 @@ class PerRunEvidenceTest {
         }
         String line = dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), seconds, "3 runs");
         assertThat(line).startsWith("runs per JVM for the most precision per second (Kalibera & Jones, from this study's run times): platform 1 (run time's"
-                + " variance 100% between JVMs; a JVM costs 4.0 s beyond its runs, a run 1.15 s); this study ran 3 runs (--runs)");
+                + " variance 100% between JVMs; a JVM costs 4.0 s beyond its runs, a run 1.15 s); this study ran 3 runs (--runs; with a few JVMs");
         assertThat(dev.loomscope.analyzer.study.RunsPerJvm.line(Map.of("platform", jvms), Map.of(), "3 runs")).isNull();
     }
 
