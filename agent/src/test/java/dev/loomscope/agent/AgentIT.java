@@ -244,12 +244,18 @@ class AgentIT {
         }
     }
 
+    /** A tmpfs of {@code size} mounted at {@code dir/name} (unmounted by the caller); the test is skipped where none can be mounted. */
+    Path tmpfs(String name, String size) throws Exception {
+        Path at = Files.createDirectories(dir.resolve(name));
+        ChildJvm.Result mount = ChildJvm.exec(List.of("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", at.toString()), dir, 30);
+        Assumptions.assumeTrue(mount.exitCode() == 0, "cannot mount a tmpfs here (needs root): " + mount.stderr());
+        return at;
+    }
+
     /** On a 2 MB file system JFR would fill the disk and shut the JVM down: the agent records nothing, says why, and the app keeps its exit code. */
     @Test
     void aNearlyFullDiskIsNotFilledAndTheAppKeepsItsExitCode() throws Exception {
-        Path small = Files.createDirectories(dir.resolve("small"));
-        ChildJvm.Result mount = ChildJvm.exec(List.of("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small.toString()), dir, 30);
-        Assumptions.assumeTrue(mount.exitCode() == 0, "cannot mount a tmpfs here (needs root): " + mount.stderr());
+        Path small = tmpfs("small", "2m");
         try {
             Files.write(small.resolve("filler"), new byte[1850 * 1024]); // about 150 KB left
             ChildJvm.Result r = run("out=" + small.resolve("rec"), "exit3");
@@ -270,9 +276,7 @@ class AgentIT {
      */
     @Test
     void aDiskFilledWhileRecordingStopsTheRecordingNotTheApp() throws Exception {
-        Path small = Files.createDirectories(dir.resolve("filling"));
-        ChildJvm.Result mount = ChildJvm.exec(List.of("mount", "-t", "tmpfs", "-o", "size=100m", "tmpfs", small.toString()), dir, 30);
-        Assumptions.assumeTrue(mount.exitCode() == 0, "cannot mount a tmpfs here (needs root): " + mount.stderr());
+        Path small = tmpfs("filling", "100m");
         try {
             Path log = dir.resolve("filling.log");
             Process p = new ProcessBuilder(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",

@@ -96,7 +96,9 @@ public final class StudyCommand implements Callable<Integer> {
         if (!agentProblems.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
         }
-        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), runs == null && !quick ? null : checked("--runs", runs, 2, WorkloadOptions.RUNS),
+        // without --runs each workload and kind runs its own default (StudyPlan.DEFAULT_RUNS); --quick runs 2
+        Integer measuredRuns = runs == null && !quick ? null : checked("--runs", runs, 2, WorkloadOptions.RUNS);
+        StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), measuredRuns,
                 warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 2 : 5),
                 checked("--requests", requests, quick ? 2000 : 5000, WorkloadOptions.Echo.N), checked("--concurrency", concurrency, 100, WorkloadOptions.Echo.C),
                 checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), jvmArgs, agentOpts, timeout,

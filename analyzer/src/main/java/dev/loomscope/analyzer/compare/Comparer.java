@@ -87,11 +87,9 @@ public final class Comparer {
             for (RecordingFacts f : g.getValue()) {
                 List<Metric.Value> own = m.extract().apply(f);
                 values.addAll(own);
-                if (!own.isEmpty()) {
-                    perJvm.add(own.stream().mapToDouble(Metric.Value::value).toArray());
-                }
                 groupPerRun &= !f.runs.measured().isEmpty();
                 if (!own.isEmpty()) {
+                    perJvm.add(own.stream().mapToDouble(Metric.Value::value).toArray()); // the JVM, the unit of replication
                     forks.add(new MetricResult.Series(f.source.shortName(), own.stream().mapToDouble(Metric.Value::x).toArray(),
                             own.stream().mapToDouble(Metric.Value::value).toArray()));
                 }

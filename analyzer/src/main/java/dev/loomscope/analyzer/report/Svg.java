@@ -296,7 +296,8 @@ final class Svg {
         return String.format(Locale.ROOT, fmt, args);
     }
 
+    /** HTML and SVG text and attribute values: the one escape every page and chart uses. */
     static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;").replace("\"", "&quot;");
+        return dev.loomscope.flamegraphs.render.SafeHtml.text(s);
     }
 }

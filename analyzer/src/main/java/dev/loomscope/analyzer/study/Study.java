@@ -63,7 +63,8 @@ public final class Study {
         }, "loomscope-study-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
         stderr.println("loomscope study: " + plan.jobs().size() + " JVMs (" + String.join(", ", plan.workloads()) + " x platform, virtual x "
-                + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + " + " + plan.controls() + " control JVM" + (plan.controls() == 1 ? "" : "s") + " without a recording"
+                + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + " + " + plan.controls() + " control JVM"
+                + (plan.controls() == 1 ? "" : "s") + " without a recording"
                 + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + " + plan.runsText() + " each; order shuffled"
                 + " with --seed " + plan.seed() + ")");
         try {
@@ -110,7 +111,8 @@ public final class Study {
         }
         Map<String, List<RecordingSource>> timed = byRole.getOrDefault(StudyPlan.Role.TIMED, Map.of());
         Map<Path, Double> jvmSeconds = new java.util.HashMap<>();
-        outcomes.stream().filter(o -> o.ok() && o.job().role() == StudyPlan.Role.TIMED).forEach(o -> jvmSeconds.put(o.recording().toAbsolutePath().normalize(), o.seconds()));
+        outcomes.stream().filter(o -> o.ok() && o.job().role() == StudyPlan.Role.TIMED)
+                .forEach(o -> jvmSeconds.put(o.recording().toAbsolutePath().normalize(), o.seconds()));
         Map<String, List<RecordingSource>> profiles = byRole.getOrDefault(StudyPlan.Role.PROFILE, Map.of());
         Map<String, List<RecordingSource>> controls = byRole.getOrDefault(StudyPlan.Role.CONTROL, Map.of());
         List<HtmlReport.Part> parts = new ArrayList<>();
@@ -125,7 +127,6 @@ public final class Study {
             List<RecordingSource> profiled = profiles.getOrDefault(w, List.of());
             // without profiled JVMs the timed ones' samples make the flame graphs
             Judged judged = judge(w, sources, controls.getOrDefault(w, List.of()), profiled.isEmpty(), rule);
-
             parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled, true)));
             verdicts.addAll(judged.verdicts());
             measured.addAll(judged.measured());
