@@ -35,9 +35,10 @@ jvm() {
         --threads "$3" --runs 3 --warmup 2 --n "$requests" --c 100 >/dev/null 2>&1
 }
 
-# the verdict of every metric in one comparison, as "metric=verdict" lines
+# the verdict of every metric in one comparison, as "metric=verdict" lines (the CLI's jar, built once by setup.sh: an edit
+# made while this runs must not rebuild the jars under the trials' JVMs)
 verdicts() {
-    "$root/loomscope" compare "$1" --by "$2" --baseline "$3" --format csv 2>/dev/null |
+    "$java" -jar "$root/analyzer/target/loomscope.jar" compare "$1" --by "$2" --baseline "$3" --format csv 2>/dev/null |
         awk -F, '$1 == "comparison" { print $2 "=" $5 }'
 }
 
@@ -60,14 +61,16 @@ trial() {
 # Wilson 95% interval of k successes in n, as "rate [low, high]"
 wilson() {
     awk -v k="$1" -v n="$2" 'BEGIN { z = 1.96; p = k / n; d = 1 + z * z / n; c = p + z * z / (2 * n);
-        h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)); printf "%.2f [%.2f, %.2f]", p, (c - h) / d, (c + h) / d }'
+        h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)); lo = (c - h) / d; hi = (c + h) / d;
+        printf "%.2f [%.2f, %.2f]", p, lo < 0 ? 0 : lo, hi > 1 ? 1 : hi }'
 }
 
-declare -A decided better
+declare -A decided better seen
 start=$(date +%s)
 for t in $(seq 1 "$trials"); do
     while IFS='=' read -r metric verdict; do
         case $verdict in better | worse) decided[$metric]=$((${decided[$metric]:-0} + 1)) ;; esac
+        seen["$metric|$verdict"]=$((${seen["$metric|$verdict"]:-0} + 1))
     done < <(trial "$t" aa)
     echo "aa-calibration: A/A trial $t/$trials done ($(($(date +%s) - start)) s)" >&2
 done
@@ -83,4 +86,8 @@ printf '%-28s %-28s %s\n' "metric" "false positives (A/A)" "power (virtual found
 for m in "${metrics[@]}"; do
     printf '%-28s %-28s %s\n' "$m" "$(wilson "${decided[$m]:-0}" "$trials")" "$(wilson "${better[$m]:-0}" "$power_trials")"
 done
+echo "A/A verdicts, every one:"
+for key in "${!seen[@]}"; do
+    echo "  ${key%%|*}: ${key#*|} ${seen[$key]}"
+done | sort
 echo "($(($(date +%s) - start)) s)"

@@ -7,13 +7,26 @@ package dev.loomscope.agent;
 final class AgentLog {
     static final String PREFIX = "loomscope-agent: ";
     private static StringBuilder capture;
+    /** The process's stderr itself: where the agent speaks when the app has set System.err to null. */
+    private static final java.io.PrintStream PROCESS_ERR = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true);
 
     private AgentLog() {}
 
     static synchronized void warn(String message) {
-        System.err.println(PREFIX + message);
+        print(PREFIX + message + System.lineSeparator());
         if (capture != null) {
             capture.append(message).append('\n');
+        }
+    }
+
+    /** Text as it is (a pin's stack, the help) on stderr: the app's System.err, or the process's when the app set it to null. */
+    static synchronized void print(String text) {
+        java.io.PrintStream err = System.err != null ? System.err : PROCESS_ERR;
+        try {
+            err.print(text);
+            err.flush();
+        } catch (RuntimeException unwritable) {
+            // the app's replacement stream throws: the agent stays silent rather than raise into the host
         }
     }
 

@@ -156,7 +156,7 @@ public final class LoomscopeAgent {
             AgentOptions o = AgentOptions.parse(System.getenv("LOOMSCOPE_AGENT_OPTS"), args);
             o.warnings().forEach(AgentLog::warn);
             if (o.helpRequested()) {
-                System.err.print(AgentOptions.helpText());
+                AgentLog.print(AgentOptions.helpText());
                 return running() != null; // help only: nothing starts, the application runs on
             }
             if (session != null && !session.isFinished()) {

@@ -142,7 +142,7 @@ final class PinnedTracer {
                 pruneAt = Math.max(1000, 2 * printed.size());
             }
         }
-        System.err.print(describe(e, full));
+        AgentLog.print(describe(e, full));
     }
 
     static String describe(RecordedEvent e, boolean full) {

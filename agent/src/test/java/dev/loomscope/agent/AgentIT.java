@@ -342,6 +342,15 @@ class AgentIT {
         }
     }
 
+    /** An app that sets System.err to null: the agent still says where the recording went, on the JVM's stderr, and no exception escapes. */
+    @Test
+    void anAppWithoutSystemErrGetsNoExceptionFromTheAgent() throws Exception {
+        ChildJvm.Result r = run("out=rec,profile=off,flame=off", "noerr");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.stderr()).contains("loomscope-agent: recording written").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(files(".jfr")).hasSize(1);
+    }
+
     @Test
     void outOfMemoryErrorThatEndsTheAppKeepsTheRecording() throws Exception {
         ChildJvm.Result r = run("out=rec,profile=off", "oom", "-Xmx96m");

@@ -7,7 +7,7 @@ import java.util.List;
  * Fixture app for the agent tests: pins virtual threads (blocking in class initializers on every
  * JDK; in synchronized too, which pins on JDK 21-23), sleeps, allocates and runs GCs, then exits
  * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), linger (waits
- * for a file named stop in its directory, at most 60 s, then System.exit(7)), oom. Or
+ * for a file named stop in its directory, at most 60 s, then System.exit(7)), noerr (System.setErr(null)), oom. Or
  * instead: platform (platform threads only, no virtual thread at all), quick (one pin, then exits at
  * once), late (a new JFR chunk begins, then 3.5 s later one pin and the end). Prints the agent's threads' names before it ends.
  */
@@ -86,6 +86,7 @@ public final class PinningApp {
         System.out.println("app done");
         switch (how) {
             case "exit3" -> System.exit(3);
+            case "noerr" -> System.setErr(null); // an app that silences stderr its own way
             case "wait" -> {
                 System.out.println("waiting");
                 Thread.sleep(600_000);

@@ -201,6 +201,125 @@ class BadInputIT {
         assertThat(failures).isEmpty();
     }
 
+    /**
+     * The other files the CLI opens, damaged the same ways: JMH results (jmh, jmh --baseline) and an
+     * export's Parquet tables (compare and report read an export by replaying its rows). Each is one
+     * line and exit 2 or a clean answer, never our bug, in bounded time.
+     */
+    @Test
+    void damagedJmhResultsAndExportsAreOneLineExitTwoInBoundedTime() throws Exception {
+        Random random = new Random(20261124);
+        List<String> failures = new ArrayList<>();
+        int cases = 0;
+        List<Path> jmh;
+        try (var s = Files.list(Path.of("src/test/resources/jmh"))) {
+            jmh = s.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+        for (Path source : jmh) {
+            byte[] original = Files.readAllBytes(source);
+            for (int i = 0; i < 12; i++) {
+                Path damaged = Files.write(dir.resolve("mutant-" + source.getFileName() + "-" + i + ".json"), mutate(original, i % 6, random));
+                for (List<String> args : List.of(List.of("jmh", damaged.toString()), List.of("jmh", source.toString(), "--baseline", damaged.toString()))) {
+                    cases++;
+                    check(args, damaged, mutationName(i), failures);
+                }
+                Files.delete(damaged);
+            }
+        }
+        Path export = dir.resolve("export");
+        Run exported = cli("export", fixture.toString(), virtual.toString(), "--to", export.toString());
+        assertThat(exported.code()).as(exported.err()).isZero();
+        List<Path> tables;
+        try (var s = Files.walk(export)) {
+            tables = s.filter(f -> f.toString().endsWith(".parquet")).sorted().toList();
+        }
+        assertThat(tables).hasSizeGreaterThan(5);
+        for (int i = 0; i < 24; i++) {
+            Path table = tables.get(i % tables.size());
+            Path copy = dir.resolve("export-mutant");
+            copyTree(export, copy);
+            Path damaged = copy.resolve(export.relativize(table));
+            Files.write(damaged, mutate(Files.readAllBytes(table), i % 6, random));
+            for (List<String> args : List.of(List.of("compare", copy.toString(), "--format", "csv"), List.of("report", copy.toString(), "-o",
+                    dir.resolve("mutant-report").toString()))) {
+                cases++;
+                check(args, copy, mutationName(i) + " in " + export.relativize(table), failures);
+            }
+            deleteTree(copy);
+        }
+        assertThat(cases).isEqualTo(jmh.size() * 24 + 48);
+        assertThat(failures).isEmpty();
+    }
+
+    /**
+     * The same on a corpus of third-party recordings when one is named ({@code -Dloomscope.fuzz.corpus=DIR},
+     * e.g. the .jfr files of JMC's test resources): each file as it is and {@code loomscope.fuzz.mutants}
+     * (default 4) seeded mutants of it, through every reading command.
+     */
+    @Test
+    void aNamedCorpusAndItsMutantsAreCleanAnswersOrOneLineExitTwo() throws Exception {
+        String corpus = System.getProperty("loomscope.fuzz.corpus");
+        Assumptions.assumeTrue(corpus != null && !corpus.isBlank(), "no corpus named (-Dloomscope.fuzz.corpus=DIR)");
+        int mutants = Integer.getInteger("loomscope.fuzz.mutants", 4);
+        Random random = new Random(20261124);
+        List<String> failures = new ArrayList<>();
+        List<Path> files;
+        try (var s = Files.walk(Path.of(corpus))) {
+            files = s.filter(f -> f.toString().endsWith(".jfr")).sorted().toList();
+        }
+        int cases = 0;
+        for (Path source : files) {
+            byte[] original = Files.readAllBytes(source);
+            for (int i = -1; i < mutants; i++) {
+                Path input = i < 0 ? source : Files.write(dir.resolve("corpus-mutant.jfr"), original.length > 68 ? mutate(original, i % 6, random) : original);
+                for (String command : List.of("summary", "pinning", "gc", "heap", "ctxsw", "rules", "flame")) {
+                    cases++;
+                    List<String> args = command.equals("flame") ? List.of(command, input.toString(), "-o", dir.resolve("corpus.html").toString())
+                            : List.of(command, input.toString());
+                    check(args, input, (i < 0 ? "as it is" : mutationName(i)) + " of " + source.getFileName(), failures);
+                }
+            }
+        }
+        System.out.println("fuzz: " + cases + " command x input pairs over " + files.size() + " files, " + failures.size() + " failures");
+        assertThat(failures).isEmpty();
+    }
+
+    /** Runs {@code args}: a clean answer, or one line naming {@code named} with exit 2, within a minute; else a line in {@code failures}. */
+    static void check(List<String> args, Path named, String how, List<String> failures) throws Exception {
+        long start = System.nanoTime();
+        Run r = cli(args.toArray(String[]::new));
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        String err = r.err().strip();
+        boolean clean = (r.code() == 0 || r.code() == 2) && err.lines().filter(l -> !l.contains(": warning: ") && !l.contains(": wrote ")).count()
+                <= (r.code() == 0 ? 0 : 1)
+                && !err.contains("internal error") && !err.contains("Exception") && !err.contains("\tat ") && ms < 60_000
+                && (r.code() == 0 || err.contains(named.toString()) || err.contains(named.getFileName().toString()));
+        if (!clean) {
+            failures.add(String.join(" ", args) + " (" + how + "): exit " + r.code() + " in " + ms + " ms: " + err);
+        }
+    }
+
+    static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+
+    static void deleteTree(Path dir) throws java.io.IOException {
+        try (var s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     static String mutationName(int i) {
         return List.of("truncated", "bits flipped", "bytes overwritten", "huge length", "zeroed", "garbage appended").get(i % 6);
     }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A recording made to attack its reader: its label (the agent's label=) and its threads' names are
  * markup that runs script if a page writes it raw. Every page and chart loomscope writes from it,
  * and from a --group name and a --title of the same kind, is loaded in headless Chromium, and no
- * payload may run; the text outputs neither (CSV, terminal).
+ * payload may run; nor from an export of it, nor from JMH results named the same way; the text
+ * outputs neither (CSV, terminal).
  */
 class HostileNamesIT {
     /**
@@ -62,12 +63,25 @@ class HostileNamesIT {
         ChildJvm.Result forest = Fixtures.cli(dir, "compare", platform.toString(), virtual.toString(), "--group", "</title><script>document.documentElement.dataset.pwned++</script>="
                 + platform, "--group", "b=" + virtual, "-o", report.resolve("forest.svg").toString());
         assertThat(forest.exitCode()).as(forest.stderr()).isZero();
+        // an export carries the names too: a report read from it
+        ChildJvm.Result exported = Fixtures.cli(dir, "export", platform.toString(), virtual.toString(), "--to", dir.resolve("tables").toString());
+        assertThat(exported.exitCode()).as(exported.stderr()).isZero();
+        ChildJvm.Result fromExport = Fixtures.cli(dir, "report", dir.resolve("tables").toString(), "--by", "label", "-o",
+                report.resolve("from-export").toString());
+        assertThat(fromExport.exitCode()).as(fromExport.stderr()).isZero();
+        // and JMH results: a benchmark named as an attack, drawn by jmh --html
+        String json = Files.readString(Path.of("src/test/resources/jmh/threads-5-forks.json")).replace("ThreadsBenchmark",
+                "ThreadsBenchmark</script><img src=x onerror=document.documentElement.dataset.pwned=5>");
+        Path hostileJmh = Files.writeString(dir.resolve("hostile-jmh.json"), json);
+        ChildJvm.Result jmh = Fixtures.cli(dir, "jmh", hostileJmh.toString(), "--html", report.resolve("jmh").toString());
+        assertThat(jmh.exitCode()).as(jmh.stderr()).isZero();
         List<Path> pages;
         try (Stream<Path> s = Files.walk(report)) {
             pages = s.filter(f -> f.toString().endsWith(".html") || f.toString().endsWith(".svg")).sorted().toList();
         }
         assertThat(pages.size()).as("index pages, flame graphs and the chart").isGreaterThanOrEqualTo(8);
-        assertThat(String.join("\n", pages.stream().map(Path::toString).toList())).contains("by-label/index.html").contains("threads.html");
+        assertThat(String.join("\n", pages.stream().map(Path::toString).toList())).contains("by-label/index.html").contains("threads.html")
+                .contains("from-export/index.html").contains("jmh/index.html");
         // the names are in the pages, as text
         assertThat(Files.readString(report.resolve("by-label/index.html"))).contains("&lt;img src=x onerror=");
 
