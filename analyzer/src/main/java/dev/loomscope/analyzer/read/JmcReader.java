@@ -79,8 +79,7 @@ public final class JmcReader {
         try {
             items = load(source.parts());
         } catch (IOException | CouldNotLoadRecordingException | RuntimeException e) {
-            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip().replace('\n', ' '))
+            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: " + RecordingReader.said(e)
                     + " (the recording is damaged or in a format neither parser knows)", e);
         }
         List<JmcEvent> events = new ArrayList<>();

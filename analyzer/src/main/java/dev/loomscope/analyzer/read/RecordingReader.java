@@ -178,8 +178,7 @@ public final class RecordingReader {
                 break;
             }
         }
-        String parser = parserError.getMessage() == null ? parserError.getClass().getSimpleName()
-                : parserError.getMessage().strip().replace('\n', ' ');
+        String parser = said(parserError);
         if (located != null) {
             return new BadDataException(file + ": " + located.getMessage() + " (the recording is damaged; the parser said: " + parser + ")",
                     parserError);
@@ -207,5 +206,17 @@ public final class RecordingReader {
                 left -= n;
             }
         }
+    }
+
+    /**
+     * What a parser said, on one line: its message, or for an error without one its name in words
+     * ({@code InvalidJfrFileException}: "invalid jfr file"), never a class name the user must decode.
+     */
+    public static String said(Throwable e) {
+        if (e.getMessage() != null && !e.getMessage().isBlank()) {
+            return e.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
+        }
+        String name = e.getClass().getSimpleName().replaceFirst("(Exception|Error)$", "");
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
     }
 }

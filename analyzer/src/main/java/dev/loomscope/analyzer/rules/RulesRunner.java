@@ -224,8 +224,7 @@ public final class RulesRunner {
         try {
             return JmcReader.load(parts);
         } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException e) {
-            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip().replace('\n', ' '))
+            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: " + RecordingReader.said(e)
                     + " (the recording is damaged or in a format JMC does not know)", e);
         }
     }
