@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -94,14 +95,7 @@ public final class Study {
             Verdict.Rule rule) {
         List<String> failures = new ArrayList<>();
         Map<StudyPlan.Role, Map<String, List<RecordingSource>>> byRole = new EnumMap<>(StudyPlan.Role.class);
-        List<String> runLines = new ArrayList<>();
         for (StudyRunner.Outcome o : outcomes) {
-            runLines.add(String.format(java.util.Locale.ROOT, "%-24s %6.1f s  %s%s", o.job().label(), o.seconds(), o.ok() ? "ok" : "FAILED: " + o.failure(),
-                    switch (o.job().role()) {
-                        case TIMED -> "";
-                        case CONTROL -> " (no agent, no JFR: the recording's cost)";
-                        case PROFILE -> " (CPU profile for the flame graphs; not timed)";
-                    }));
             if (o.ok()) {
                 byRole.computeIfAbsent(o.job().role(), r -> new LinkedHashMap<>()).computeIfAbsent(o.job().workload(), k -> new ArrayList<>())
                         .add(RecordingSource.file(o.recording()));
@@ -138,6 +132,22 @@ public final class Study {
         }
         if (calibration != null) {
             measured.add(calibration.line());
+        }
+        // each JVM's line, a timed one marked when other processes kept the machine busy during its runs
+        Map<Path, Double> busy = new java.util.HashMap<>();
+        parts.forEach(part -> part.groups().values().forEach(fs -> fs.forEach(f -> busy.put(f.source.name().toAbsolutePath().normalize(),
+                Noise.busyElsewhere(f)))));
+        List<String> runLines = new ArrayList<>();
+        for (StudyRunner.Outcome o : outcomes) {
+            Double elsewhere = o.recording() == null ? null : busy.get(o.recording().toAbsolutePath().normalize());
+            runLines.add(String.format(java.util.Locale.ROOT, "%-24s %6.1f s  %s%s%s", o.job().label(), o.seconds(), o.ok() ? "ok" : "FAILED: " + o.failure(),
+                    switch (o.job().role()) {
+                        case TIMED -> "";
+                        case CONTROL -> " (no agent, no JFR: the recording's cost)";
+                        case PROFILE -> " (CPU profile for the flame graphs; not timed)";
+                    }, elsewhere != null && elsewhere > Noise.DISTURBED
+                            ? String.format(java.util.Locale.ROOT, " (busy machine: other processes took %.0f%% of the CPU in its median run)", 100 * elsewhere)
+                            : ""));
         }
         String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
                 + " (recorded without a CPU profile), beside " + plan.controls() + " control JVMs without agent or JFR, in an order shuffled with"

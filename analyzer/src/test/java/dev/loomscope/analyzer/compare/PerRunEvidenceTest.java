@@ -91,6 +91,36 @@ class PerRunEvidenceTest {
     }
 
     @Test
+    void aJvmWhoseRunsOtherProcessesSharedIsDisturbedAndTheVerdictSaysSo() {
+        List<RecordingFacts> busy = new ArrayList<>();
+        List<RecordingFacts> quiet = new ArrayList<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            List<WorkloadRun> b = new ArrayList<>();
+            List<WorkloadRun> q = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                WorkloadRun r = run("virtual", fork, i, 500 + fork);
+                // the first two virtual JVMs shared the machine: others took 30-45% of the CPU, steal 5%
+                double others = fork <= 2 ? 0.30 + 0.05 * i : 0.02;
+                b.add(new WorkloadRun(r.workload(), r.threadKind(), r.runIndex(), false, r.units(), r.unit(), null, r.millis(), Double.NaN, Double.NaN,
+                        r.startNanos(), r.endNanos(), 10, 1, 0.4, others, 0.05));
+                q.add(run("platform", fork, i, 1000 + fork));
+            }
+            busy.add(RecordingFacts.ofRuns(RecordingSource.file(Path.of("v" + fork + ".jfr")), b));
+            quiet.add(RecordingFacts.ofRuns(RecordingSource.file(Path.of("p" + fork + ".jfr")), q));
+        }
+        assertThat(Noise.busyElsewhere(busy.get(0))).isCloseTo(0.40, org.assertj.core.data.Offset.offset(1e-9)); // median run 0.35 + steal 0.05
+        assertThat(Noise.busyElsewhere(busy.get(4))).isCloseTo(0.07, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(Noise.busyElsewhere(quiet.get(0))).isNaN(); // not recorded: not known, not zero
+        Noise n = Noise.of(busy);
+        assertThat(n.disturbed()).isEqualTo(2);
+        assertThat(n.known()).isEqualTo(5);
+        MetricResult runTime = Comparer.compare(new java.util.TreeMap<>(Map.of("platform", quiet, "virtual", busy)), List.of("run time"), "platform", false)
+                .get(0);
+        assertThat(Comparer.verdict(runTime, "virtual")).contains(": better; busy machine: other processes took up to 40% of the CPU in 2 of 10 JVMs,"
+                + " which may explain a difference");
+    }
+
+    @Test
     void theRunsPerJvmAdvisedWeighWhatAJvmCostsAgainstWhereTheVarianceLies() {
         // five JVMs whose runs of 1,000 ms wiggle by 3 ms within a JVM while the JVMs differ by 50 ms: more runs per JVM buy little
         List<RecordingFacts> jvms = new ArrayList<>();
