@@ -208,13 +208,17 @@ public final class RecordingReader {
         }
     }
 
+    /** The most of a parser's message a line shows. */
+    static final int SAID = 300;
+
     /**
      * What a parser said, on one line: its message, or for an error without one its name in words
      * ({@code InvalidJfrFileException}: "invalid jfr file"), never a class name the user must decode.
      */
     public static String said(Throwable e) {
         if (e.getMessage() != null && !e.getMessage().isBlank()) {
-            return e.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
+            String line = e.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
+            return line.length() <= SAID ? line : line.substring(0, SAID) + "..."; // a parser may put a whole schema in its message
         }
         String name = e.getClass().getSimpleName().replaceFirst("(Exception|Error)$", "");
         return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);

@@ -61,9 +61,13 @@ class StudyIT {
     @Test
     void controlJvmsWithoutARecordingMeasureWhatTheRecordingCosts() throws Exception {
         List<String> lines = result.stdout().lines().toList();
-        assertThat(lines).anyMatch(l -> l.matches("echo: recording cost \\(measured\\): platform \\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\].*, virtual \\d\\.\\d\\d .*"));
+        // a figure per kind, or, where the recorded JVMs ran faster than the controls (which a recording cannot cause), that it was not measured
+        assertThat(lines).anyMatch(l -> l.matches("echo: recording cost \\(measured\\): platform (\\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\]|not measured).*, virtual"
+                + " (\\d\\.\\d\\d|not measured) .*"));
         assertThat(lines).anyMatch(l -> l.startsWith("echo without a recording: virtual vs platform: run time median"));
-        assertThat(lines).anyMatch(l -> l.startsWith("this machine (") && l.contains("starting and joining a platform thread takes"));
+        // the thread start as measured, or, on a machine busy with other work while it was timed, that it was not
+        assertThat(lines).anyMatch(l -> l.startsWith("this machine (") && (l.contains("starting and joining a platform thread takes")
+                || l.contains("thread start not measured: a platform thread took")));
         // the crash of every sleep JVM on virtual threads took its control JVM too: no cost line for sleep's virtual threads
         assertThat(lines).contains("failed: sleep-virtual-c1: exited with 3: simulated crash");
         assertThat(lines).anyMatch(l -> l.startsWith("sleep: recording cost (measured): platform ") && !l.contains("virtual"));
