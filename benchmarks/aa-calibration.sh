@@ -58,11 +58,12 @@ trial() {
     rm -rf "$dir"
 }
 
-# Wilson 95% interval of k successes in n, as "rate [low, high]"
+# Wilson 95% interval of k successes in n, as "k/n, rate [low, high]" ("-" for no trials)
 wilson() {
+    [ "$2" -gt 0 ] || { echo "-"; return; }
     awk -v k="$1" -v n="$2" 'BEGIN { z = 1.96; p = k / n; d = 1 + z * z / n; c = p + z * z / (2 * n);
         h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)); lo = (c - h) / d; hi = (c + h) / d;
-        printf "%.2f [%.2f, %.2f]", p, lo < 0 ? 0 : lo, hi > 1 ? 1 : hi }'
+        if (lo < 0) lo = 0; if (hi > 1) hi = 1; printf "%d/%d, %.2f [%.2f, %.2f]", k, n, p, lo, hi }'
 }
 
 declare -A decided better seen

@@ -305,7 +305,10 @@ final class Session {
             }
             Chunks.Walk walk = Chunks.walk(tmpJfr);
             if (walk.end() != Chunks.End.WHOLE || walk.chunks().isEmpty()) {
-                AgentLog.warn("the recording " + tmpJfr + " is not whole (" + walk.end() + " at byte " + walk.at() + ": was the disk full?); kept as it is");
+                // never announced as written: kept under a name that says so, its whole chunks still readable
+                Path kept = files.publish(tmpJfr, "-incomplete.jfr");
+                AgentLog.warn("the recording is not whole (" + walk.end().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " at byte "
+                        + walk.at() + ": was the disk full?); kept as " + kept + ", whose whole chunks the analyzer reads");
                 return null;
             }
             written = files.publish(tmpJfr, ".jfr");
