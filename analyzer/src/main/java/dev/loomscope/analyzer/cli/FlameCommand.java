@@ -104,7 +104,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         List<RecordingSource> sources = Inputs.resolve(diff ? List.of(inputs.get(0)) : inputs);
         List<RecordingSource> after = diff ? Inputs.resolve(List.of(inputs.get(1))) : List.of();
-        java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + ViewCommand.oneLine(w));
+        java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + RecordingReader.oneLine(w));
         try {
             // loomscope's reader aggregates the samples; async-profiler's renderer draws them
             if (diff) {

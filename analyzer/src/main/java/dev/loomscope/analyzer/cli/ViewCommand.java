@@ -56,18 +56,13 @@ abstract class ViewCommand implements Callable<Integer> {
         withWarnings(tables, RecordingFacts.warnings(facts));
     }
 
-    /** A message on one line: a parser's multi-line text joined at its line breaks. */
-    static String oneLine(String message) {
-        return message.strip().replaceAll("\\s*\\R\\s*", " ");
-    }
-
     /** Each warning a note on the first table, once. */
     static void withWarnings(List<Table> tables, List<String> warnings) {
         if (tables.isEmpty()) {
             return;
         }
         for (String w : warnings) {
-            String note = "warning: " + oneLine(w);
+            String note = "warning: " + dev.loomscope.analyzer.read.RecordingReader.oneLine(w);
             if (tables.stream().noneMatch(t -> t.notes().contains(note))) {
                 tables.get(0).note(note);
             }

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.compare;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.stats.Quantiles;
 import java.util.List;
 import java.util.Locale;
 
@@ -37,9 +38,9 @@ public record Noise(int jvms, int known, int disturbed, double worst) {
 
     /** One JVM's figure: the median of its measured runs', else the recording's CPU loads; NaN when unknown. */
     public static double busyElsewhere(RecordingFacts f) {
-        double[] runs = f.runs.measured().stream().mapToDouble(WorkloadRun::busyElsewhere).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        double[] runs = f.runs.measured().stream().mapToDouble(WorkloadRun::busyElsewhere).filter(v -> !Double.isNaN(v)).toArray();
         if (runs.length > 0) {
-            return runs.length % 2 == 1 ? runs[runs.length / 2] : (runs[runs.length / 2 - 1] + runs[runs.length / 2]) / 2;
+            return Quantiles.of(runs, 0.5);
         }
         if (f.summary.machineCpu.count() == 0 || f.summary.jvmCpu.count() == 0) {
             return Double.NaN;

@@ -93,7 +93,7 @@ public final class Compressed {
             }
             return tmp;
         } catch (RuntimeException e) {
-            delete(tmp);
+            TempFiles.delete(tmp);
             throw e;
         }
     }
@@ -147,10 +147,6 @@ public final class Compressed {
         } catch (IOException e) {
             throw new BadDataException(abs + ": cannot read it as a zip: " + e.getMessage() + " (check the file)", e);
         }
-    }
-
-    static void delete(Path tmp) {
-        TempFiles.delete(tmp);
     }
 
     /**

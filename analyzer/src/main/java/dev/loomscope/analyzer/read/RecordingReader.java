@@ -208,6 +208,11 @@ public final class RecordingReader {
         }
     }
 
+    /** A message on one line: a parser's multi-line text joined at its line breaks. */
+    public static String oneLine(String message) {
+        return message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
     /** The most of a parser's message a line shows. */
     static final int SAID = 300;
 
@@ -217,7 +222,7 @@ public final class RecordingReader {
      */
     public static String said(Throwable e) {
         if (e.getMessage() != null && !e.getMessage().isBlank()) {
-            String line = e.getMessage().strip().replaceAll("\\s*\\R\\s*", " ");
+            String line = oneLine(e.getMessage());
             return line.length() <= SAID ? line : line.substring(0, SAID) + "..."; // a parser may put a whole schema in its message
         }
         String name = e.getClass().getSimpleName().replaceFirst("(Exception|Error)$", "");

@@ -45,7 +45,7 @@ public enum Verdict {
 
         /** The verdict on {@code c} for a metric where lower (or higher) is better. */
         public Verdict judge(Comparison c, boolean lowerIsBetter) {
-            if (Comparison.smallestP(c.jvmsGroup(), c.jvmsBaseline()) >= alpha) {
+            if (tooFew(c)) {
                 return TOO_FEW_JVMS;
             }
             if (c.ratioCiLow() >= 1 - equivalence && c.ratioCiHigh() <= 1 + equivalence) {
@@ -56,6 +56,11 @@ public enum Verdict {
                 return (c.ratio() < 1) == lowerIsBetter ? BETTER : WORSE;
             }
             return INCONCLUSIVE;
+        }
+
+        /** Whether {@code c} has too few JVMs for the exact test to reach alpha, however large the difference. */
+        public boolean tooFew(Comparison c) {
+            return Comparison.smallestP(c.jvmsGroup(), c.jvmsBaseline()) >= alpha;
         }
 
         /** The fewest JVMs a group needs beside {@code other} in the baseline for the test to reach alpha. */

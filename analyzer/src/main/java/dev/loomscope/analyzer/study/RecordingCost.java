@@ -48,7 +48,7 @@ public final class RecordingCost {
                         + " by more than it costs" + (busy != null ? " (" + busy + ")" : ""));
             } else {
                 List<String> notes = new ArrayList<>();
-                if (Verdict.Rule.DEFAULT.judge(c, false) == Verdict.TOO_FEW_JVMS) {
+                if (Verdict.Rule.DEFAULT.tooFew(c)) {
                     notes.add("too few JVMs for an interval to trust");
                 }
                 if (busy != null) {
