@@ -38,16 +38,36 @@ final class PeriodicEvents {
         };
     }
 
-    /** The JDK 24+ VirtualThreadSchedulerMXBean as a loomscope.SchedulerSample event, read reflectively; null on 21-23 (no bean). */
-    static Runnable scheduler() {
+    /** Virtual threads queued to run, from the JDK 24+ VirtualThreadSchedulerMXBean; -1 where there is none (21-23). */
+    static long queuedVirtualThreads() {
         try {
+            SchedulerBean b = SchedulerBean.find();
+            return b == null ? -1 : (long) b.type().getMethod("getQueuedVirtualThreadCount").invoke(b.bean());
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError absent) {
+            return -1;
+        }
+    }
+
+    /** The JDK 24+ jdk.management.VirtualThreadSchedulerMXBean, read reflectively (the agent is built for 21). */
+    private record SchedulerBean(Class<?> type, Object bean) {
+        static SchedulerBean find() throws ReflectiveOperationException {
             @SuppressWarnings("unchecked")
             Class<? extends java.lang.management.PlatformManagedObject> type =
                     (Class<? extends java.lang.management.PlatformManagedObject>) Class.forName("jdk.management.VirtualThreadSchedulerMXBean");
             Object bean = ManagementFactory.getPlatformMXBean(type);
-            if (bean == null) {
+            return bean == null ? null : new SchedulerBean(type, bean);
+        }
+    }
+
+    /** The JDK 24+ VirtualThreadSchedulerMXBean as a loomscope.SchedulerSample event, read reflectively; null on 21-23 (no bean). */
+    static Runnable scheduler() {
+        try {
+            SchedulerBean b = SchedulerBean.find();
+            if (b == null) {
                 return null;
             }
+            Class<?> type = b.type();
+            Object bean = b.bean();
             Method parallelism = type.getMethod("getParallelism");
             Method poolSize = type.getMethod("getPoolSize");
             Method mounted = type.getMethod("getMountedVirtualThreadCount");

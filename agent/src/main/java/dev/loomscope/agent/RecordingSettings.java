@@ -77,6 +77,7 @@ final class RecordingSettings {
         s.put("loomscope.ContextSwitches#period", ctxsw);
         enable(s, "loomscope.SchedulerSample");
         s.put("loomscope.SchedulerSample#period", ctxsw);
+        enable(s, "loomscope.SchedulerStall");
         return s;
     }
 

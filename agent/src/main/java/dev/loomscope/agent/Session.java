@@ -145,6 +145,7 @@ final class Session {
         recording.start();
         Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, scheduler, repository);
         s.runInfo();
+        StallWatch.start(s, o.duration("stall"), files);
         return s;
     }
 
@@ -187,6 +188,11 @@ final class Session {
 
     Path directory() {
         return files.dir();
+    }
+
+    /** JFR's owner-only disk repository of this recording, or null where it could not be made. */
+    Path repository() {
+        return repository;
     }
 
     synchronized boolean isFinished() {

@@ -24,6 +24,9 @@ public final class AgentOptions {
                     "print pins on stderr: short from the JDK call the first application frame made (6 frames), full the whole stack;"
                             + " printed as JFR flushes (once a second), from the first virtual thread on (until then nothing is parsed:"
                             + " platform-only apps pay nothing for it); at exit the pins not printed yet are read from the recording's last chunks"),
+            Option.durationOrOff("stall", "10s", "when no virtual thread could get a carrier for this long (every carrier held), write two JSON thread"
+                    + " dumps beside the recording, record a loomscope.SchedulerStall event and say so in one line on stderr (the application runs"
+                    + " on; watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)"),
             Option.list("profile", "cpu", List.of("cpu", "wall", "alloc", "lock"), "async-profiler events"),
             Option.choice("engine", "ctimer", List.of("ctimer", "itimer", "perf", "jfr", "jfr-cpu-time"),
                     "who samples cpu: ctimer, itimer (async-profiler's timer engines: Java and native frames), perf (perf_events:"
@@ -158,8 +161,10 @@ public final class AgentOptions {
         return values.containsKey(name);
     }
 
+    /** A duration option's value; {@code off} is zero. */
     public Duration duration(String name) {
-        return Durations.parse(string(name));
+        String v = string(name);
+        return v.equals("off") ? Duration.ZERO : Durations.parse(v);
     }
 
     public boolean on(String name) {

@@ -74,6 +74,11 @@ public record Option(String name, Type type, String defaultValue, long min, long
         return new Option(name, Type.DURATION, defaultValue, zeroAllowed ? 0 : 1, 0, List.of(), description);
     }
 
+    /** A duration above 0, or {@code off} for what it times not to happen at all. */
+    public static Option durationOrOff(String name, String defaultValue, String description) {
+        return new Option(name, Type.DURATION, defaultValue, 1, 0, List.of("off"), description);
+    }
+
     public static Option bytes(String name, String defaultValue, String description) {
         return new Option(name, Type.BYTES, defaultValue, 0, 0, List.of(), description);
     }
@@ -92,7 +97,7 @@ public record Option(String name, Type type, String defaultValue, long min, long
             case CHOICE -> canonical(v) != null ? null : "expected " + expected();
             case LIST -> v.equals("off") || List.of(v.split("\\+", -1)).stream().allMatch(i -> choices.contains(i)) ? null : "expected " + expected();
             case FLAG -> v.equals("true") || v.equals("false") ? null : "expected true or false";
-            case DURATION -> !Durations.valid(v) || (min > 0 && Durations.parse(v).isZero()) ? "expected " + expected() : null;
+            case DURATION -> choices.contains(v) ? null : !Durations.valid(v) || (min > 0 && Durations.parse(v).isZero()) ? "expected " + expected() : null;
             case BYTES -> Sizes.valid(v) ? null : "expected " + expected();
         };
     }
@@ -136,7 +141,8 @@ public record Option(String name, Type type, String defaultValue, long min, long
             case CHOICE -> or(choices);
             case LIST -> String.join(", ", choices) + " (joined with +) or off";
             case FLAG -> "true or false (given bare: true)";
-            case DURATION -> (min > 0 ? "a duration above 0" : "a duration") + " such as " + (defaultValue.equals("0") ? "30s" : defaultValue);
+            case DURATION -> (min > 0 ? "a duration above 0" : "a duration") + " such as " + (defaultValue.equals("0") ? "30s" : defaultValue)
+                    + (choices.isEmpty() ? "" : ", or " + or(choices));
             case BYTES -> "a size such as 500m";
         };
     }

@@ -107,10 +107,25 @@ public final class WorkloadOptions {
         public static final List<Option> ALL = List.of(CASE, PARAM_COUNT, STACK_DEPTH, MIN_DEPTH, MAX_DEPTH, REPEAT, OPS);
     }
 
+    /** A service that stops: virtual threads deadlocked, or every carrier held (the JVM runs until --hold or killed). */
+    public static final class Stuck {
+        private Stuck() {}
+
+        public static final Option CASE = Option.choice("case", "clinit", List.of("monitor", "lock", "clinit", "sync"),
+                "monitor: two virtual threads deadlocked on monitors; lock: on ReentrantLocks; clinit: every carrier held by a virtual"
+                        + " thread pinned in a class initializer while the lock's owner waits for a carrier; sync: the same pinned in"
+                        + " synchronized (JDK 21-23, where synchronized pins)");
+        public static final Option CARRIERS = Option.integer("carriers", 2, 1, 256, "the virtual thread scheduler's parallelism and pool size");
+        public static final Option WAITERS = Option.integer("waiters", 10, 0, 100_000, "virtual threads started after it sticks, that wait (to run, or for the lock)");
+        public static final Option DUMP = Option.path("dump", "none", "write a JSON thread dump here once it is stuck, then exit (unless --hold)");
+        public static final Option HOLD = Option.integer("hold", 0, 0, 86_400, "seconds to stay stuck before exiting (0: with --dump, exit after it; else until killed)");
+        public static final List<Option> ALL = List.of(CASE, CARRIERS, WAITERS, DUMP, HOLD);
+    }
+
     /** Each workload's own options, by the name the command line gives the workload. */
     public static final Map<String, List<Option>> BY_WORKLOAD = ordered(
             "echo", Echo.ALL, "sleep", Sleep.ALL, "rendezvous", Rendezvous.ALL, "gameoflife", GameOfLife.ALL,
-            "pinning", Pinning.ALL, "continuation", Continuation.ALL, "echo-server", EchoServer.ALL);
+            "pinning", Pinning.ALL, "continuation", Continuation.ALL, "echo-server", EchoServer.ALL, "stuck", Stuck.ALL);
 
     @SuppressWarnings("unchecked")
     private static Map<String, List<Option>> ordered(Object... nameThenOptions) {
@@ -121,10 +136,13 @@ public final class WorkloadOptions {
         return Collections.unmodifiableMap(m);
     }
 
-    /** The options the workload takes: its own, then the common ones (echo-server: its own only). */
+    /** The commands that take options as a workload but have no runs: their own options only. */
+    public static final java.util.Set<String> WITHOUT_RUNS = java.util.Set.of("echo-server", "stuck");
+
+    /** The options the workload takes: its own, then the common ones (echo-server and stuck: their own only). */
     public static List<Option> of(String workload) {
         List<Option> own = BY_WORKLOAD.getOrDefault(workload, List.of());
-        if (workload.equals("echo-server")) {
+        if (WITHOUT_RUNS.contains(workload)) {
             return own;
         }
         List<Option> all = new ArrayList<>(own);
@@ -136,7 +154,7 @@ public final class WorkloadOptions {
     public static String markdown() {
         StringBuilder sb = new StringBuilder();
         BY_WORKLOAD.forEach((name, options) -> sb.append("\n`").append(name).append("`\n\n").append(Option.markdown(options, true)));
-        sb.append("\nevery workload but `echo-server`\n\n").append(Option.markdown(COMMON, true));
+        sb.append("\nevery workload but `echo-server` and `stuck`\n\n").append(Option.markdown(COMMON, true));
         return sb.toString();
     }
 }

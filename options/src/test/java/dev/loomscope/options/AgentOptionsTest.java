@@ -53,16 +53,28 @@ class AgentOptionsTest {
     }
 
     @Test
+    void stallIsADurationOrOff() {
+        assertThat(AgentOptions.parse(null, "").duration("stall")).hasSeconds(10);
+        assertThat(AgentOptions.parse(null, "stall=off").duration("stall")).isZero();
+        assertThat(AgentOptions.parse(null, "stall=500ms").duration("stall")).hasMillis(500);
+        AgentOptions zero = AgentOptions.parse(null, "stall=0");
+        assertThat(zero.warnings()).containsExactly("bad value '0' for stall (expected a duration above 0 such as 10s, or off); using 10s");
+        assertThat(zero.duration("stall")).hasSeconds(10);
+        // off is stall's own word: a duration that has no use for it refuses it
+        assertThat(AgentOptions.parse(null, "pinned-threshold=off").warnings()).singleElement().asString().startsWith("bad value 'off' for pinned-threshold");
+    }
+
+    @Test
     void unknownAndMalformedOptionsWarnAndKeepDefaults() {
         AgentOptions o = AgentOptions.parse(null, "colour=blue,interval=fast,threads=green,out");
         assertThat(o.warnings()).containsExactly(
-                "unknown option 'colour' ignored (valid: out, label, threads, duration, pinned-threshold, trace-pinned, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
+                "unknown option 'colour' ignored (valid: out, label, threads, duration, pinned-threshold, trace-pinned, stall, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
                 "bad value 'fast' for interval (expected a duration above 0 such as 10ms); using 10ms",
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
                 "option 'out' needs a value (a path); using ./loomscope-recordings");
         assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
         assertThat(o.problems()).containsExactly(
-                "unknown option 'colour' (valid: out, label, threads, duration, pinned-threshold, trace-pinned, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
+                "unknown option 'colour' (valid: out, label, threads, duration, pinned-threshold, trace-pinned, stall, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
                 "bad value 'fast' for interval (expected a duration above 0 such as 10ms)",
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown)",
                 "option 'out' needs a value (a path)");

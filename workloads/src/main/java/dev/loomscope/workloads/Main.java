@@ -39,6 +39,7 @@ public final class Main {
 
     /** echo-server is not a workload with runs (no factory here), but takes options as one. */
     static final String ECHO_SERVER = "the echo server alone, for external clients";
+    static final String STUCK = "a service that stops: virtual threads deadlocked, or every carrier held (for loomscope threads)";
 
     static {
         WORKLOADS.put("echo", new Entry("HTTP echo server, thread per connection, under ab-style load", EchoWorkload::of));
@@ -65,6 +66,7 @@ public final class Main {
             if (name.equals("list")) {
                 WORKLOADS.forEach((n, e) -> System.out.printf("%-13s %s (%s)%n", n, e.description(), flags(n)));
                 System.out.printf("%-13s %s (%s)%n", "echo-server", ECHO_SERVER, flags("echo-server"));
+                System.out.printf("%-13s %s (%s)%n", "stuck", STUCK, flags("stuck"));
                 return 0;
             }
             if (WorkloadOptions.BY_WORKLOAD.containsKey(name) && (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))) {
@@ -73,6 +75,9 @@ public final class Main {
             Args a = new Args(Arrays.asList(args).subList(1, args.length));
             if (name.equals("echo-server")) {
                 return echoServer(a);
+            }
+            if (name.equals("stuck")) {
+                return dev.loomscope.workloads.stuck.StuckService.run(a);
             }
             Entry entry = WORKLOADS.get(name);
             if (entry == null) {
@@ -122,7 +127,7 @@ public final class Main {
     private static int help(String name) {
         System.out.println("usage: java -jar loomscope-workloads.jar " + name + " [--option value ...]");
         Entry entry = WORKLOADS.get(name);
-        System.out.println(name + ": " + (entry != null ? entry.description() : ECHO_SERVER));
+        System.out.println(name + ": " + (entry != null ? entry.description() : name.equals("stuck") ? STUCK : ECHO_SERVER));
         for (Option o : WorkloadOptions.of(name)) {
             System.out.printf("  %-17s default %s; %s%n      %s%n", o.flag(), o.defaultValue(), o.values(), o.description());
         }
@@ -148,6 +153,8 @@ public final class Main {
                 + String.join(" ", WorkloadOptions.COMMON.stream().map(Main::usageOf).toList()));
         System.out.println("       java -jar loomscope-workloads.jar list");
         List.of("", "workloads:").forEach(System.out::println);
+        System.out.printf("  %-13s %s (%s)%n", "echo-server", ECHO_SERVER, flags("echo-server"));
+        System.out.printf("  %-13s %s (%s)%n", "stuck", STUCK, flags("stuck"));
         WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s (%s)%n", n, e.description(), flags(n)));
     }
 }

@@ -26,15 +26,17 @@ import picocli.CommandLine.Spec;
         description = {"Starts, stops, snapshots or asks after a loomscope recording in a running JVM (Attach API).",
             "start [OPTIONS] loads the agent with agent options (key=value,...: see java -jar loomscope-agent.jar); stop writes the "
                     + ".jfr and flame graph; dump writes what was recorded so far and records on; status tells. The JVM must run as the same "
-                    + "user on JDK 21+. 'loomscope attach list' shows the JVMs that can be attached."},
-        footer = {"", "Exit codes: 0 done, 1 the agent refused (e.g. not recording), 2 bad input or the JVM cannot be attached."})
+                    + "user on JDK 21+. 'loomscope attach list' shows the JVMs that can be attached.",
+            "threads takes two JSON thread dumps --interval apart (no agent needed) and analyses them as 'loomscope threads' does."},
+        footer = {"", "Exit codes: 0 done, 1 the agent refused (e.g. not recording) or threads found a deadlock or carrier starvation,",
+            "2 bad input or the JVM cannot be attached."})
 public final class AttachCommand implements Callable<Integer> {
-    static final List<String> ACTIONS = List.of("start", "stop", "dump", "status");
+    static final List<String> ACTIONS = List.of("start", "stop", "dump", "status", "threads");
 
     @Parameters(index = "0", paramLabel = "PID", description = "the process id of the JVM, or 'list'")
     String pid;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "ACTION", description = "start, stop, dump or status")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "ACTION", description = "start, stop, dump, status or threads")
     String action;
 
     @Parameters(index = "2..*", paramLabel = "OPTIONS", description = "agent options for start, e.g. label=web,profile=cpu+wall,duration=60s")
@@ -43,8 +45,15 @@ public final class AttachCommand implements Callable<Integer> {
     @Option(names = "--agent", paramLabel = "JAR", description = "the agent jar (default: agent/target/loomscope-agent.jar of this loomscope)")
     Path agent;
 
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s",
+            description = "threads: the time between its two dumps; 0 for one dump (default: ${DEFAULT-VALUE})")
+    String interval;
+
+    @Option(names = "--dumps", paramLabel = "DIR", defaultValue = ".", description = "threads: where the dumps are written (default: the current directory)")
+    Path dumps;
+
     @picocli.CommandLine.Mixin
-    DebugOption debug;
+    OutputOptions out;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -64,10 +73,10 @@ public final class AttachCommand implements Callable<Integer> {
             throw usage("'" + pid + "' is not a process id (a number; 'loomscope attach list' shows the JVMs)");
         }
         if (action == null) {
-            throw usage("name an action after the process id: start, stop, dump or status");
+            throw usage("name an action after the process id: start, stop, dump, status or threads");
         }
         if (!ACTIONS.contains(action)) {
-            throw usage("unknown action '" + action + "' (use start, stop, dump or status)");
+            throw usage("unknown action '" + action + "' (use start, stop, dump, status or threads)");
         }
         if (!action.equals("start") && !options.isEmpty()) {
             throw usage("agent options go with start only (got " + String.join(" ", options) + " after " + action + ")");
@@ -75,17 +84,14 @@ public final class AttachCommand implements Callable<Integer> {
         if (ProcessHandle.of(Long.parseLong(pid)).isEmpty()) {
             throw new BadDataException("no process " + pid + " ('loomscope attach list' shows the JVMs you can attach to)");
         }
+        if (action.equals("threads")) {
+            return threads();
+        }
         Path jar = (agent != null ? agent : StudyCommand.home().resolve("agent/target/loomscope-agent.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
         }
-        VirtualMachine vm;
-        try {
-            vm = VirtualMachine.attach(pid);
-        } catch (AttachNotSupportedException | IOException e) {
-            throw new BadDataException("process " + pid + ": cannot attach: " + e.getMessage()
-                    + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
-        }
+        VirtualMachine vm = attach();
         Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
         try {
             String javaSpec = vm.getSystemProperties().getProperty("java.specification.version", "0");
@@ -111,6 +117,52 @@ public final class AttachCommand implements Callable<Integer> {
         } finally {
             vm.detach();
             Files.deleteIfExists(reply);
+        }
+    }
+
+    /** Two JSON thread dumps of the JVM (through its management agent, started on attach), analysed. */
+    private int threads() throws Exception {
+        if (!dev.loomscope.options.Durations.valid(interval)) {
+            throw usage("--interval " + interval + ": not a duration (e.g. 2s, 500ms, or 0 for one dump)");
+        }
+        java.time.Duration gap = dev.loomscope.options.Durations.parse(interval);
+        Path dir = dumps.toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
+            throw new BadDataException(dir + ": no such directory (give --dumps an existing directory)");
+        }
+        VirtualMachine vm = attach();
+        List<Path> written = new java.util.ArrayList<>();
+        try {
+            String url = vm.startLocalManagementAgent();
+            try (javax.management.remote.JMXConnector c = javax.management.remote.JMXConnectorFactory.connect(new javax.management.remote.JMXServiceURL(url))) {
+                var diagnostic = java.lang.management.ManagementFactory.newPlatformMXBeanProxy(c.getMBeanServerConnection(),
+                        "com.sun.management:type=HotSpotDiagnostic", com.sun.management.HotSpotDiagnosticMXBean.class);
+                String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+                for (String which : gap.isZero() ? List.of("") : List.of("a", "b")) {
+                    if (which.equals("b")) {
+                        Thread.sleep(gap.toMillis());
+                    }
+                    Path f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".json");
+                    diagnostic.dumpThreads(f.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+                    written.add(f);
+                    spec.commandLine().getErr().println("loomscope attach: " + pid + ": thread dump written to " + f);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new BadDataException("process " + pid + ": cannot take a thread dump: " + dev.loomscope.analyzer.read.RecordingReader.said(e)
+                    + " (the JVM must let its management agent start; or run jcmd " + pid + " Thread.dump_to_file -format=json FILE)");
+        } finally {
+            vm.detach();
+        }
+        return ThreadsCommand.report(written, out, spec.commandLine().getOut());
+    }
+
+    private VirtualMachine attach() {
+        try {
+            return VirtualMachine.attach(pid);
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new BadDataException("process " + pid + ": cannot attach: " + e.getMessage()
+                    + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
         }
     }
 

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Writes a self-contained HTML report of a comparison (DIR/index.html, offline).",
             "Verdicts, per metric a boxplot and a regression scatter with the statistics, pinning, GC, heap and",
-            "context switches, and flame graphs per group with the differential graph."})
+            "context switches, flame graphs per group with the differential graph, and the JSON thread dumps beside the",
+            "recordings (the agent's *.threads.json, attach's threads-*.json) as 'loomscope threads' reads them."})
 public final class ReportCommand implements Callable<Integer> {
     @Mixin
     InputArgs in;
@@ -39,7 +40,8 @@ public final class ReportCommand implements Callable<Integer> {
         List<RecordingFacts> facts = in.facts(true); // one pass per file: figures and flame graphs
         Map<String, List<RecordingFacts>> grouped = compare.groups(facts);
         List<MetricResult> results = compare.run(grouped);
-        Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE);
+        List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(in.inputs.stream().map(Path::of).toList());
+        Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE.withThreadDumps(dumps));
         spec.commandLine().getOut().println(index);
         return Errors.OK;
     }

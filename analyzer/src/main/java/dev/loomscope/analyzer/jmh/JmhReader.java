@@ -1,11 +1,7 @@
 package dev.loomscope.analyzer.jmh;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.analyzer.errors.BadDataException;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -29,22 +25,7 @@ public final class JmhReader {
 
     public static List<JmhResult> read(Path file) {
         String where = file.toString();
-        if (!Files.isRegularFile(file)) {
-            throw new BadDataException(where + ": " + (Files.exists(file) ? "not a file" : "no such file") + " (give JMH's -rf json output)");
-        }
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-            // nested too deep, a name or number too long: no JMH result looks like that
-            throw new BadDataException(where + ": not a JMH result: " + e.getOriginalMessage().lines().findFirst().orElse("over JSON's limits")
-                    + " (give JMH's -rf json output)");
-        } catch (JsonProcessingException e) {
-            throw new BadDataException(where + ": not JSON" + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr())
-                    + " (give JMH's -rf json output, not its text)");
-        } catch (IOException e) {
-            throw new BadDataException(where + ": cannot read: " + e.getMessage() + " (check the file's permissions)");
-        }
+        JsonNode root = dev.loomscope.analyzer.read.JsonFile.read(file, "a JMH result", "give JMH's -rf json output, not its text");
         if (root == null || !root.isArray()) {
             throw new BadDataException(where + ": not a JMH result (expected a JSON array of benchmarks; run JMH with -rf json)");
         }

@@ -35,8 +35,17 @@ public final class HtmlReport {
      * Extra lines the study adds: what was run, what failed, and what it measured beside the
      * verdicts (the recording's cost, the verdicts without a recording, the machine's thread start).
      */
-    public record Extras(String heading, List<String> runLines, List<String> failures, List<String> measured) {
-        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of());
+    public record Extras(String heading, List<String> runLines, List<String> failures, List<String> measured, List<Path> threadDumps) {
+        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of(), List.of());
+
+        public Extras(String heading, List<String> runLines, List<String> failures, List<String> measured) {
+            this(heading, runLines, failures, measured, List.of());
+        }
+
+        /** These extras with the JSON thread dumps beside the recordings (a section of their own). */
+        public Extras withThreadDumps(List<Path> dumps) {
+            return new Extras(heading, runLines, failures, measured, List.copyOf(dumps));
+        }
     }
 
     private HtmlReport() {}
@@ -103,6 +112,7 @@ public final class HtmlReport {
             for (Part part : parts) {
                 part(h, dir, part);
             }
+            threadDumps(h, extras.threadDumps());
             if (!extras.runLines().isEmpty()) {
                 h.append("<section id='runs'><h2>What ran</h2>\n<pre>");
                 extras.runLines().forEach(l -> h.append(Svg.esc(l)).append('\n'));
@@ -163,6 +173,28 @@ public final class HtmlReport {
                 section(h, id + v.name(), title + v.section(), v.forReport(all));
             }
         }
+    }
+
+    /** The thread dumps found beside the recordings, analysed as 'loomscope threads' does; a dump that cannot be read says so. */
+    private static void threadDumps(StringBuilder h, List<Path> dumps) {
+        if (dumps.isEmpty()) {
+            return;
+        }
+        h.append("<section id='threads'><h2>Thread dumps</h2>\n<p class='meta'>").append(dumps.size())
+                .append(" JSON thread dump(s) beside the recordings, as <code>loomscope threads</code> reads them.</p>\n");
+        try {
+            List<dev.loomscope.analyzer.threads.ThreadAnalysis> analyses = dev.loomscope.analyzer.threads.ThreadsView.analyse(dumps);
+            List<String> found = analyses.stream().flatMap(a -> dev.loomscope.analyzer.threads.ThreadsView.findings(a).stream()).toList();
+            if (!found.isEmpty()) {
+                h.append("<ul class='failures'>\n");
+                found.forEach(f -> h.append("<li>").append(Svg.esc(f)).append("</li>\n"));
+                h.append("</ul>\n");
+            }
+            dev.loomscope.analyzer.threads.ThreadsView.tables(analyses).forEach(t -> h.append(HtmlTables.details(t)));
+        } catch (BadDataException e) {
+            h.append("<p class='meta'>").append(Svg.esc(e.getMessage())).append("</p>\n");
+        }
+        h.append("</section>\n");
     }
 
     private static String baselineOf(Map<String, List<RecordingFacts>> groups) {

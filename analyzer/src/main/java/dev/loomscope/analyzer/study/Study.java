@@ -154,7 +154,10 @@ public final class Study {
                 + " seed " + plan.seed()
                 + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText() + " + "
                 + plan.runsText().replace(" runs", " measured runs") + " per JVM" + (kept != null ? "; recordings in " + kept : "");
-        Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures, measured));
+        // a JVM stuck in the study leaves the agent's thread dumps beside its recording: the report shows what held it
+        List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(outcomes.stream().map(StudyRunner.Outcome::recording)
+                .filter(java.util.Objects::nonNull).toList());
+        Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures, measured).withThreadDumps(dumps));
         return new Result(verdicts, measured, caveats, failures, index, !timed.isEmpty());
     }
 

@@ -19,6 +19,45 @@ public final class ChildJvm {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /**
+     * A JDK 21 {@code java} for the tests that must run there too (where {@code synchronized} still
+     * pins): {@code LOOMSCOPE_JDK21} (what {@code .ci/jdk21} prints), else a JDK 21 in /usr/lib/jvm.
+     * Absent, those tests are skipped, except under CI ({@code CI} set), where that is a failure:
+     * the suite is meant to run on 21 and 25.
+     */
+    public static java.util.Optional<String> jdk21() {
+        String given = System.getenv("LOOMSCOPE_JDK21");
+        if (given != null && !given.isBlank()) {
+            if (!Files.isExecutable(Path.of(given))) {
+                throw new IllegalStateException("LOOMSCOPE_JDK21=" + given + ": not an executable java");
+            }
+            return java.util.Optional.of(given);
+        }
+        java.util.Optional<String> installed = java.util.Optional.empty();
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (Files.isDirectory(jvms)) {
+            try (var homes = Files.list(jvms)) {
+                installed = homes.filter(h -> Files.isExecutable(h.resolve("bin/java")) && release(h).startsWith("21"))
+                        .map(h -> h.resolve("bin/java").toString()).findFirst();
+            } catch (IOException e) {
+                installed = java.util.Optional.empty();
+            }
+        }
+        if (installed.isEmpty() && System.getenv("CI") != null) {
+            throw new IllegalStateException("CI: no JDK 21 (set LOOMSCOPE_JDK21, as .ci/run does with .ci/jdk21)");
+        }
+        return installed;
+    }
+
+    private static String release(Path home) {
+        try {
+            return Files.readAllLines(home.resolve("release")).stream().filter(l -> l.startsWith("JAVA_VERSION=")).findFirst().orElse("")
+                    .replace("JAVA_VERSION=", "").replace("\"", "");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     /** Runs {@code java jvmArgs -cp <test class path> mainClass args}, at most {@code timeoutSeconds}. */
     public static Result run(List<String> jvmArgs, String mainClass, List<String> args, Path workDir, long timeoutSeconds)
             throws IOException, InterruptedException {

@@ -1,0 +1,127 @@
+package dev.loomscope.analyzer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code loomscope threads} on the JSON thread dumps of real stuck JVMs (src/test/resources/threads/README.md says how each was taken). */
+class ThreadsCommandTest {
+    static final Path DIR = Path.of("src/test/resources/threads");
+
+    static JsonNode table(MainTest.Result r, String name) throws Exception {
+        for (JsonNode t : new ObjectMapper().readTree(r.out()).get("tables")) {
+            if (t.get("name").asText().equals(name)) {
+                return t;
+            }
+        }
+        throw new AssertionError("no table " + name + " in " + r.out());
+    }
+
+    static List<String> column(JsonNode table, String column) {
+        List<String> out = new ArrayList<>();
+        table.get("rows").forEach(row -> out.add(row.get(column).asText()));
+        return out;
+    }
+
+    @Test
+    void aMonitorDeadlockBetweenVirtualThreadsIsNamedThreadByThreadAndLockByLock() throws Exception {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve("monitor-25.json").toString(), "--format", "json");
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        JsonNode cycle = table(r, "thread-deadlocks");
+        assertThat(column(cycle, "thread")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
+        assertThat(column(cycle, "held by")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
+        assertThat(column(cycle, "kind")).containsOnly("virtual");
+        assertThat(column(cycle, "state")).containsOnly("BLOCKED");
+        // each waits for the lock the other holds, at its own frame
+        assertThat(column(cycle, "waits for")).doesNotHaveDuplicates().allMatch(l -> l.startsWith("java.lang.Object@"));
+        assertThat(column(cycle, "at")).allMatch(f -> f.startsWith("StuckService.nested (StuckService.java:"));
+        // the ten waiters for LEFT are one group, waiting on the lock "left" holds
+        JsonNode locks = table(r, "thread-locks");
+        JsonNode busiest = locks.get("rows").get(0);
+        assertThat(busiest.get("waiters").asLong()).isEqualTo(11); // ten waiters and "right"
+        assertThat(busiest.get("held by").asText()).isEqualTo("\"left\" #22 (virtual)");
+        MainTest.Result text = MainTest.run("threads", DIR.resolve("monitor-25.json").toString());
+        assertThat(text.out()).contains("deadlock: \"left\" #22 (virtual, at StuckService.nested (StuckService.java:").contains(") waits for java.lang.Object@");
+    }
+
+    @Test
+    void carrierStarvationThroughAPinnedClassInitializerNamesCarriersWhatPinsAndWhatWaits() throws Exception {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve("clinit-25.json").toString(), "--format", "json");
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        JsonNode held = table(r, "thread-carriers");
+        assertThat(column(held, "carrier")).containsExactlyInAnyOrder("\"ForkJoinPool-1-worker-1\" #23", "\"ForkJoinPool-1-worker-2\" #27");
+        assertThat(column(held, "virtual thread")).containsExactlyInAnyOrder("\"pinned-0\" #25", "\"pinned-1\" #26");
+        assertThat(column(held, "why it cannot go on")).anyMatch(w -> w.startsWith("pinned in the class initializer StuckService$Registry.<clinit>")
+                && w.contains("parked on its carrier in ReentrantLock.lock")).anyMatch(w -> w.startsWith("waiting inside the VM with no Java frame"));
+        assertThat(held.get("notes").get(0).asText()).contains("2 of 2 carriers run a virtual thread; 10 virtual thread(s) wait to run")
+                .endsWith(": carrier starvation");
+        JsonNode overview = table(r, "threads");
+        assertThat(overview.get("rows").get(0).get("found").asText()).isEqualTo("0 deadlock(s), carrier starvation");
+        // the lock the pinned thread waits for: JDK 25 does not record its owner, and that is said
+        assertThat(overview.get("notes").toString()).contains("JDK 25 dumps do not record who owns such a lock (JDK 26 does)");
+    }
+
+    @Test
+    void theNetflixPatternOnJdk21IsFoundFromOneDumpAndWhatJdk21CannotTellIsSaid() throws Exception {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve("sync-21.json").toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("carrier starvation: every carrier (2 of 2) is held by a virtual thread that cannot go on (\"pinned-0\"")
+                .contains("parked on its carrier in ReentrantLock.lock via StuckService.lambda$starvation$")
+                .contains("JDK 21 thread dumps record no thread states, locks or carriers").contains("JDK 21 dumps record no states (n/a)");
+    }
+
+    @Test
+    void onJdk21OneDumpCannotTellADeadlockAndTwoDumpsShowWhatDidNotMove() throws Exception {
+        MainTest.Result one = MainTest.run("threads", DIR.resolve("monitor-21-a.json").toString());
+        assertThat(one.code()).as(one.err()).isZero();
+        assertThat(one.out()).contains("nothing stuck").contains("not told: the dump records no locks").contains("take a second dump");
+        MainTest.Result two = MainTest.run("threads", DIR.resolve("monitor-21-b.json").toString(), DIR.resolve("monitor-21-a.json").toString(),
+                "--format", "json");
+        assertThat(two.code()).as(two.err()).isEqualTo(1);
+        JsonNode unmoved = table(two, "thread-unmoved");
+        assertThat(column(unmoved, "for example")).contains("\"left\" #18", "\"right\" #20");
+        assertThat(column(unmoved, "since")).allMatch(s -> s.startsWith("monitor-21-a.json (1.0 s before)"));
+        // the two deadlocked threads pin both carriers on JDK 21 (synchronized pins there): starvation, shown by the two dumps
+        assertThat(column(table(two, "thread-carriers"), "why it cannot go on")).hasSize(2).allMatch(w -> w.startsWith("did not move between the two dumps"));
+    }
+
+    @Test
+    void aJucDeadlockOnJdk25IsNotGuessed() {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve("lock-25.json").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("12 thread(s) parked on java.util.concurrent locks: JDK 25 dumps do not record who owns such a lock");
+    }
+
+    @Test
+    void identicalStacksAreGroupedWithTheJdkCallAndTheApplicationFrame() throws Exception {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve("lock-25.json").toString(), "--format", "json");
+        JsonNode groups = table(r, "thread-stacks");
+        JsonNode first = groups.get("rows").get(0);
+        assertThat(first.get("threads").asLong()).isEqualTo(10);
+        assertThat(first.get("kind").asText()).isEqualTo("virtual");
+        assertThat(first.get("state").asText()).isEqualTo("WAITING");
+        assertThat(first.get("where (the JDK call via the application's frame)").asText()).startsWith("ReentrantLock.lock (ReentrantLock.java:")
+                .contains(" via StuckService.lambda$deadlock$");
+    }
+
+    @Test
+    void aFileThatIsNoThreadDumpIsOneLineAndExit2(@TempDir Path dir) throws Exception {
+        Path jmh = Path.of("src/test/resources/jmh/threads-ctxsw.json");
+        Path text = Files.writeString(dir.resolve("dump.json"), "\"main\" #1 prio=5 os_prio=0 cpu=1ms\n");
+        Path deep = Files.writeString(dir.resolve("deep.json"), "[".repeat(5000) + "]".repeat(5000));
+        for (Path bad : List.of(jmh, text, deep, dir.resolve("missing.json"), dir)) {
+            MainTest.Result r = MainTest.run("threads", bad.toString());
+            assertThat(r.code()).as(bad + ": " + r.err()).isEqualTo(2);
+            assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+            assertThat(r.err()).startsWith("loomscope threads: " + bad).doesNotContain("internal error").doesNotContain("Exception");
+        }
+        assertThat(MainTest.run("threads", text.toString()).err()).contains("not JSON").contains("jcmd PID Thread.dump_to_file -format=json FILE");
+    }
+}

@@ -1,0 +1,60 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent, the workloads and the study on JDK 21 ({@link ChildJvm#jdk21}: {@code .ci/run} fetches
+ * one), where synchronized still pins a virtual thread and most services run virtual threads today.
+ */
+class Jdk21IT {
+    @TempDir
+    Path dir;
+
+    static String jdk21() {
+        var java = ChildJvm.jdk21();
+        Assumptions.assumeTrue(java.isPresent(), "no JDK 21 here (LOOMSCOPE_JDK21, or .ci/jdk21)");
+        return java.get();
+    }
+
+    @Test
+    void synchronizedPinsAreRecordedAndShown() throws Exception {
+        String java = jdk21();
+        Path out = dir.resolve("rec");
+        ChildJvm.Result r = ChildJvm.exec(List.of(java, "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",flame=off,trace-pinned=off", "-jar",
+                Fixtures.WORKLOADS.toString(), "pinning", "--threads", "virtual", "--case", "synchronized", "--tasks", "8", "--block-ms", "20",
+                "--runs", "1", "--warmup", "0"), dir, 120);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        Path jfr = Fixtures.only(out, ".jfr");
+        ChildJvm.Result summary = Fixtures.cli(dir, "summary", jfr.toString());
+        assertThat(summary.stdout()).contains("21.0.");
+        ChildJvm.Result pinning = Fixtures.cli(dir, "pinning", jfr.toString(), "--format", "csv");
+        assertThat(pinning.exitCode()).as(pinning.stderr()).isZero();
+        // every task blocked inside synchronized: each pinned, grouped at the workload's frame
+        assertThat(pinning.stdout()).contains("PinningWorkload");
+        ChildJvm.Result gate = Fixtures.cli(dir, "pinning", jfr.toString(), "--fail-on-pinning");
+        assertThat(gate.exitCode()).as(gate.stdout() + gate.stderr()).isEqualTo(1);
+    }
+
+    @Test
+    void theStudyRunsOnJdk21() throws Exception {
+        String java = jdk21();
+        Path report = dir.resolve("report");
+        ChildJvm.Result r = Fixtures.cli(dir, "study", "--workload", "sleep", "--runs", "2", "--warmup", "0", "--forks", "2", "--tasks", "300",
+                "--java", java, "--out", report.toString(), "--keep");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("sleep: virtual vs platform: run time median");
+        assertThat(Files.readString(report.resolve("index.html"))).contains("sleep");
+        Path recordings = report.resolve("recordings");
+        ChildJvm.Result summary = Fixtures.cli(dir, "summary", recordings.toString(), "--format", "csv");
+        assertThat(summary.exitCode()).as(summary.stderr()).isZero();
+        assertThat(summary.stdout()).contains("21.0.");
+    }
+}

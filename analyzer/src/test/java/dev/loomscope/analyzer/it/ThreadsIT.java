@@ -1,0 +1,149 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Stuck JVMs found: the {@code stuck} workload on JDK 25 (the build's) and on JDK 21 (where
+ * synchronized pins; {@link ChildJvm#jdk21}), its thread dumps read by {@code loomscope threads},
+ * taken by {@code loomscope attach PID threads}, and written by the agent on its own when the
+ * scheduler stalls while the application runs on.
+ */
+class ThreadsIT {
+    @TempDir
+    Path dir;
+
+    final List<Process> started = new ArrayList<>();
+
+    record Result(int code, String out, String err) {}
+
+    static Result loomscope(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = dev.loomscope.analyzer.cli.Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    static String jdk21() {
+        var java = ChildJvm.jdk21();
+        Assumptions.assumeTrue(java.isPresent(), "no JDK 21 here (LOOMSCOPE_JDK21, or .ci/jdk21)");
+        return java.get();
+    }
+
+    /** A dump of the stuck case taken by the workload itself. */
+    Path dump(String java, String kase) throws Exception {
+        Path f = dir.resolve(kase + "-" + Math.abs(java.hashCode()) + ".json");
+        ChildJvm.Result r = ChildJvm.exec(List.of(java, "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", kase, "--dump", f.toString()), dir, 60);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.stdout()).contains("stuck: " + kase + " (pid ").contains("thread dump written to " + f);
+        return f;
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Process p : started) {
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void deadlocksAndStarvationOnJdk25() throws Exception {
+        String java = ChildJvm.javaExecutable();
+        Result monitor = loomscope("threads", dump(java, "monitor").toString());
+        assertThat(monitor.code()).as(monitor.out()).isEqualTo(1);
+        assertThat(monitor.out()).containsPattern("deadlock: \"left\" #\\d+ \\(virtual, at StuckService\\.nested \\(StuckService\\.java:\\d+\\)\\)"
+                + " waits for java\\.lang\\.Object@\\w+ held by \"right\" #\\d+; \"right\" #\\d+ .* held by \"left\" #\\d+");
+        Result clinit = loomscope("threads", dump(java, "clinit").toString());
+        assertThat(clinit.code()).as(clinit.out()).isEqualTo(1);
+        assertThat(clinit.out()).contains("carrier starvation: every carrier (2 of 2) is held by a virtual thread that cannot go on")
+                .contains("pinned in the class initializer StuckService$Registry.<clinit>").contains("while 10 virtual thread(s) wait to run");
+        // synchronized no longer pins on 25: the sync case does not stick, and the dump says nothing is stuck
+        Result sync = loomscope("threads", dump(java, "sync").toString());
+        assertThat(sync.code()).as(sync.out()).isZero();
+        assertThat(sync.out()).contains("nothing stuck");
+    }
+
+    @Test
+    void starvationOnJdk21FromOneDumpAndADeadlockFromTwo() throws Exception {
+        String java = jdk21();
+        for (String kase : List.of("sync", "clinit")) {
+            Result r = loomscope("threads", dump(java, kase).toString());
+            assertThat(r.code()).as(kase + ": " + r.out()).isEqualTo(1);
+            assertThat(r.out()).contains("21.0.").contains("carrier starvation: every carrier (2 of 2) is held")
+                    .contains("JDK 21 thread dumps record no thread states, locks or carriers");
+        }
+        // a monitor deadlock: one JDK 21 dump cannot tell it; attach takes two and what did not move holds both carriers
+        Process p = new ProcessBuilder(java, "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "monitor", "--hold", "60")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("stuck.log").toFile()).start();
+        started.add(p);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(dir.resolve("stuck.log")).contains("stuck: monitor") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Path dumps = Files.createDirectories(dir.resolve("dumps"));
+        Result r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
+        assertThat(r.code()).as(r.err() + r.out()).isEqualTo(1);
+        try (Stream<Path> s = Files.list(dumps)) {
+            assertThat(s.map(f -> f.getFileName().toString()).sorted().toList()).hasSize(2).allMatch(n -> n.startsWith("threads-" + p.pid() + "-"));
+        }
+        assertThat(r.err()).contains("thread dump written to " + dumps);
+        assertThat(r.out()).contains("Threads that did not move between two dumps").containsPattern("\"left\" #\\d+ did not move between the two dumps")
+                .containsPattern("\"right\" #\\d+ did not move between the two dumps");
+    }
+
+    @Test
+    void theAgentDumpsAStalledSchedulerOnItsOwnAndTheAppRunsOn() throws Exception {
+        List<String[]> cases = new ArrayList<>();
+        cases.add(new String[] {ChildJvm.javaExecutable(), "clinit"});
+        ChildJvm.jdk21().ifPresent(j21 -> cases.add(new String[] {j21, "sync"}));
+        for (String[] c : cases) {
+            Path out = Files.createDirectories(dir.resolve("rec-" + c[1]));
+            ChildJvm.Result r = ChildJvm.exec(List.of(c[0], "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",stall=2s,trace-pinned=off,flame=off",
+                    "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", c[1], "--hold", "6"), dir, 90);
+            // the application ran on to its own end
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            assertThat(r.stdout()).contains("stuck: held 6 s; exiting");
+            List<String> notices = r.stderr().lines().filter(l -> l.contains("no virtual thread got a carrier")).toList();
+            assertThat(notices).as(r.stderr()).hasSize(1);
+            assertThat(notices.get(0)).startsWith("loomscope-agent: no virtual thread got a carrier for 2.").contains("'loomscope threads ")
+                    .endsWith("tells what holds them; the application runs on");
+            List<Path> dumps;
+            try (Stream<Path> s = Files.list(out)) {
+                dumps = s.filter(f -> f.getFileName().toString().endsWith(".threads.json")).sorted().toList();
+            }
+            assertThat(dumps).as(c[1]).hasSize(2);
+            for (Path d : dumps) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).isEqualTo("rw-------");
+            }
+            Result threads = loomscope("threads", dumps.get(0).toString(), dumps.get(1).toString());
+            assertThat(threads.code()).as(threads.out()).isEqualTo(1);
+            assertThat(threads.out()).contains("carrier starvation: every carrier (2 of 2) is held");
+            // the recording says so too, and the report of it shows the dumps beside it
+            Path jfr = Fixtures.only(out, ".jfr");
+            List<RecordedEvent> stalls = RecordingFile.readAllEvents(jfr).stream().filter(e -> e.getEventType().getName().equals("loomscope.SchedulerStall")).toList();
+            assertThat(stalls).hasSize(1);
+            assertThat(stalls.get(0).getInt("carriers")).isEqualTo(2);
+            assertThat(stalls.get(0).getString("dumps")).contains(dumps.get(0).toString()).contains(dumps.get(1).toString());
+            Result report = loomscope("report", jfr.toString(), "-o", dir.resolve("report-" + c[1]).toString());
+            assertThat(report.code()).as(report.err()).isZero();
+            assertThat(Files.readString(dir.resolve("report-" + c[1]).resolve("index.html"))).contains("<section id='threads'><h2>Thread dumps</h2>")
+                    .contains("carrier starvation: every carrier (2 of 2)");
+        }
+    }
+}
