@@ -20,6 +20,7 @@ final class PeriodicEvents {
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long[][] previous = {ContextSwitchCounter.read()};
         long[] startedBefore = {threads.getTotalStartedThreadCount()};
+        long[] allocatedBefore = {allocatedBytes(threads)};
         return () -> {
             long[] now = ContextSwitchCounter.read();
             long started = threads.getTotalStartedThreadCount();
@@ -32,10 +33,22 @@ final class PeriodicEvents {
             e.involuntary = Math.max(0, now[1] - previous[0][1]);
             e.source = source;
             e.platformThreadsStarted = Math.max(0, started - startedBefore[0]);
+            long allocated = allocatedBytes(threads);
+            e.allocatedBytes = allocated < 0 || allocatedBefore[0] < 0 ? -1 : Math.max(0, allocated - allocatedBefore[0]);
             e.commit();
             previous[0] = now;
             startedBefore[0] = started;
+            allocatedBefore[0] = allocated;
         };
+    }
+
+    /**
+     * Bytes allocated on the heap by every thread since the JVM started, ended threads included (JFR's
+     * allocation samples miss a thread that ends before the sampler sees it: a thread per request), or -1.
+     */
+    private static long allocatedBytes(java.lang.management.ThreadMXBean threads) {
+        return threads instanceof com.sun.management.ThreadMXBean t && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()
+                ? t.getTotalThreadAllocatedBytes() : -1;
     }
 
     /** Virtual threads queued to run, from the JDK 24+ VirtualThreadSchedulerMXBean; -1 where there is none (21-23). */

@@ -31,7 +31,9 @@ public final class WorkloadOptions {
         public static final Option N = Option.integer("n", 10_000, 1, 100_000_000, "requests per run (ab's -n)");
         public static final Option C = Option.integer("c", 100, 1, 20_000, "concurrent connections (ab's -c)");
         public static final Option K = Option.flag("k", "keep-alive: a connection carries many requests (ab's -k; written -k or --k)");
-        public static final Option CLIENT = Option.choice("client", "builtin", List.of("builtin", "ab"), "who sends the requests: the built-in client or ApacheBench (ab on the PATH)");
+        public static final Option CLIENT = Option.choice("client", "builtin", List.of("builtin", "process", "ab"),
+                "who sends the requests: the built-in client in the server's JVM, the built-in client in a JVM of its own (the server's figures are then"
+                        + " the server's alone: what the study runs), or ApacheBench (ab on the PATH)");
         public static final Option PORT = Option.integer("port", 0, 0, 65_535, "the server's port (0: a free one)");
         public static final List<Option> ALL = List.of(N, C, K, CLIENT, PORT);
     }

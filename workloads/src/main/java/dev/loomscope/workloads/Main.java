@@ -39,6 +39,7 @@ public final class Main {
 
     /** echo-server is not a workload with runs (no factory here), but takes options as one. */
     static final String ECHO_SERVER = "the echo server alone, for external clients";
+    static final String THREAD_START = "what starting and joining a platform and a virtual thread costs on this JVM (the study's calibration)";
     static final String STUCK = "a service that stops: virtual threads deadlocked, or every carrier held (for loomscope threads)";
 
     static {
@@ -67,6 +68,7 @@ public final class Main {
                 WORKLOADS.forEach((n, e) -> System.out.printf("%-13s %s (%s)%n", n, e.description(), flags(n)));
                 System.out.printf("%-13s %s (%s)%n", "echo-server", ECHO_SERVER, flags("echo-server"));
                 System.out.printf("%-13s %s (%s)%n", "stuck", STUCK, flags("stuck"));
+                System.out.printf("%-13s %s%n", "thread-start", THREAD_START);
                 return 0;
             }
             if (WorkloadOptions.BY_WORKLOAD.containsKey(name) && (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))) {
@@ -75,6 +77,11 @@ public final class Main {
             Args a = new Args(Arrays.asList(args).subList(1, args.length));
             if (name.equals("echo-server")) {
                 return echoServer(a);
+            }
+            if (name.equals("thread-start")) {
+                a.rejectUnknown("thread-start");
+                System.out.println(dev.loomscope.workloads.core.ThreadStart.measure());
+                return 0;
             }
             if (name.equals("stuck")) {
                 return dev.loomscope.workloads.stuck.StuckService.run(a);
@@ -155,6 +162,7 @@ public final class Main {
         List.of("", "workloads:").forEach(System.out::println);
         System.out.printf("  %-13s %s (%s)%n", "echo-server", ECHO_SERVER, flags("echo-server"));
         System.out.printf("  %-13s %s (%s)%n", "stuck", STUCK, flags("stuck"));
+        System.out.printf("  %-13s %s%n", "thread-start", THREAD_START);
         WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s (%s)%n", n, e.description(), flags(n)));
     }
 }

@@ -34,4 +34,10 @@ public final class ContextSwitchesEvent extends jdk.jfr.Event {
     @Label("Platform Threads Started")
     @Description("Platform threads started since the previous event (ThreadMXBean's total started thread count)")
     public long platformThreadsStarted;
+
+    @Label("Allocated")
+    @Description("Bytes the process allocated on the heap since the previous event, every thread's, ended ones included (ThreadMXBean's total);"
+            + " -1 where the JVM does not measure it")
+    @jdk.jfr.DataAmount
+    public long allocatedBytes = -1;
 }

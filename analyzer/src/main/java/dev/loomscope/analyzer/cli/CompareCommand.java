@@ -45,9 +45,10 @@ public final class CompareCommand implements Callable<Integer> {
         @Option(names = "--group", paramLabel = "NAME=GLOB", description = "an explicit group (repeatable), instead of --by")
         List<String> groups = new ArrayList<>();
 
-        @Option(names = "--by", paramLabel = "KEY",
-                description = "group by what each recording stores: threadKind (else its label; the default), label or jvm")
-        Grouping.By by;
+        @Option(names = "--by", paramLabel = "KEY", split = ",",
+                description = "group by what each recording stores: threadKind (else its label), label, jvm, workload, or several joined with ','"
+                        + " (default: workload,threadKind where the recordings name workloads, each workload compared apart; else threadKind)")
+        List<Grouping.By> by = new ArrayList<>();
 
         @Option(names = "--metric", paramLabel = "NAME", split = ",", description = "metrics to compare (default: all the inputs support)")
         List<String> metrics = new ArrayList<>();
@@ -66,23 +67,25 @@ public final class CompareCommand implements Callable<Integer> {
 
         /** The options that cannot go together or take no such value: said before any recording is read. */
         void check() {
-            if (!groups.isEmpty() && by != null) {
-                throw new UsageException("--group and --by " + by + ": give one of them (--group names the groups itself)");
+            if (!groups.isEmpty() && !by.isEmpty()) {
+                throw new UsageException("--group and --by " + String.join(",", by.stream().map(Enum::name).toList())
+                        + ": give one of them (--group names the groups itself)");
             }
             if (!x.equals("run") && !x.equals("units")) {
                 throw new UsageException("--x " + x + ": use run or units");
             }
         }
 
-        /** The recordings in their groups: by the {@code --group} rules, else by {@code --by}. */
-        Map<String, List<RecordingFacts>> groups(List<RecordingFacts> facts) {
-            return Grouping.of(facts, groups, by == null ? Grouping.By.threadKind : by);
+        /** The comparisons to make: by the {@code --group} rules, else by {@code --by} (each workload apart by default). */
+        List<Grouping.Stratum> strata(List<RecordingFacts> facts) {
+            return Grouping.strata(facts, groups, by);
         }
 
-        List<MetricResult> run(Map<String, List<RecordingFacts>> grouped) {
-            List<MetricResult> results = Comparer.compare(grouped, metrics, baseline, x.equals("units"), verdict.rule());
+        /** One comparison's results; with several, each exports into a directory of its own under --export. */
+        List<MetricResult> run(Grouping.Stratum s, boolean several) {
+            List<MetricResult> results = Comparer.compare(s.groups(), metrics, baseline, x.equals("units"), verdict.rule());
             if (export != null) {
-                TidyExport.write(export, grouped, results);
+                TidyExport.write(several && s.name() != null ? export.resolve(s.name().replaceAll("[^A-Za-z0-9._-]+", "_")) : export, s.groups(), results);
             }
             return results;
         }
@@ -92,19 +95,24 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         compare.check();
         List<RecordingFacts> facts = in.facts();
-        Map<String, List<RecordingFacts>> grouped = compare.groups(facts);
-        List<MetricResult> results = compare.run(grouped);
+        List<Grouping.Stratum> strata = compare.strata(facts);
+        List<List<MetricResult>> results = strata.stream().map(s -> compare.run(s, strata.size() > 1)).toList();
         if (out.svg()) {
             // the forest plot of the verdicts, as the report's first chart
-            out.write(Forest.standalone(Forest.of(java.util.Collections.singletonList(null), List.of(results))), spec.commandLine().getOut());
+            out.write(Forest.standalone(Forest.of(strata.stream().map(Grouping.Stratum::name).toList(), results)), spec.commandLine().getOut());
             return Errors.OK;
         }
         List<Table> tables = new ArrayList<>();
-        tables.add(CompareView.verdictTable(results, grouped));
-        tables.add(CompareView.boxplots(results));
-        if (out.format != Format.TEXT) {
-            tables.add(CompareView.regressions(results));
-            tables.add(CompareView.comparisons(results));
+        for (int i = 0; i < strata.size(); i++) {
+            String name = strata.get(i).name();
+            List<MetricResult> r = results.get(i);
+            List<Table> part = new ArrayList<>(List.of(CompareView.verdictTable(r, strata.get(i).groups()), CompareView.boxplots(r)));
+            if (out.format != Format.TEXT) {
+                part.add(CompareView.regressions(r));
+                part.add(CompareView.comparisons(r));
+            }
+            // each workload's own, its name before its verdicts as the study prints them
+            part.forEach(t -> tables.add(name == null ? t : t.prefixed(name + ": ", t.name().equals("verdicts"))));
         }
         ViewCommand.withReaderWarnings(tables, facts);
         out.emit(tables, spec.commandLine().getOut());

@@ -38,10 +38,10 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         compare.check();
         List<RecordingFacts> facts = in.facts(true); // one pass per file: figures and flame graphs
-        Map<String, List<RecordingFacts>> grouped = compare.groups(facts);
-        List<MetricResult> results = compare.run(grouped);
+        List<dev.loomscope.analyzer.compare.Grouping.Stratum> strata = compare.strata(facts);
+        List<HtmlReport.Part> parts = strata.stream().map(s -> new HtmlReport.Part(s.name(), s.groups(), compare.run(s, strata.size() > 1))).toList();
         List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(in.inputs.stream().map(Path::of).toList());
-        Path index = HtmlReport.write(output.toAbsolutePath(), grouped, results, HtmlReport.Extras.NONE.withThreadDumps(dumps));
+        Path index = HtmlReport.write(output.toAbsolutePath(), parts, HtmlReport.Extras.NONE.withThreadDumps(dumps));
         spec.commandLine().getOut().println(index);
         return Errors.OK;
     }

@@ -67,8 +67,10 @@ public final class StudyCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     VerdictOptions verdictOptions;
 
-    @Option(names = "--keep", description = "keep the recordings beside the report (DIR/recordings)")
-    boolean keep;
+    @Option(names = "--keep", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "keep the recordings beside the report (DIR/recordings; the report links each), so summary, compare and flame read them"
+                    + " later; --no-keep removes them (default: keep)")
+    boolean keep = true;
 
     @Option(names = "--java", paramLabel = "PATH", description = "the java the workloads run on (default: the one running loomscope)")
     Path javaExecutable;

@@ -87,7 +87,7 @@ public final class CompareView {
 
     public static Table comparisons(List<MetricResult> results) {
         Table t = new Table("comparison", "Each group against the baseline, the JVM (recording) the unit",
-                List.of(Table.text("metric"), Table.text("group"), Table.text("baseline"), Table.text("verdict"), Table.number("median ratio", "", 3),
+                List.of(Table.text("metric"), Table.text("group"), Table.text("baseline"), Table.text("verdict"), Table.text("of"), Table.number("ratio", "", 3),
                         Table.number("ratio ci low", "", 3), Table.number("ratio ci high", "", 3), Table.number("mann-whitney u", "", 1),
                         Table.number("p", "", 4), Table.text("test"), Table.number("cliff's delta", "", 3), Table.number("jvms", "", 0),
                         Table.number("jvms baseline", "", 0), Table.number("n", "", 0), Table.number("n baseline", "", 0),
@@ -97,13 +97,14 @@ public final class CompareView {
             rule = r.rule();
             for (Map.Entry<String, Comparison> e : r.comparisons().entrySet()) {
                 Comparison c = e.getValue();
-                t.row(r.metric().name(), e.getKey(), r.baseline(), r.verdict(e.getKey()).words(), c.ratio(), c.ratioCiLow(), c.ratioCiHigh(), c.u(),
+                t.row(r.metric().name(), e.getKey(), r.baseline(), r.verdict(e.getKey()).words(), c.means() ? "means" : "medians", c.ratio(), c.ratioCiLow(), c.ratioCiHigh(), c.u(),
                         c.pValue(), c.exact() ? "exact" : "normal approx.", c.cliffsDelta(), (long) c.jvmsGroup(), (long) c.jvmsBaseline(),
                         (long) c.nGroup(), (long) c.nBaseline(), c.betweenGroup(), c.betweenBaseline());
             }
         }
-        t.note("ratio of the medians of the JVMs' medians; its CI: two-level percentile bootstrap (JVMs, then values within each), "
-                + Comparison.BOOTSTRAP_RESAMPLES + " resamples, seed " + Comparison.SEED + "; Mann-Whitney U and Cliff's delta on the JVMs' medians");
+        t.note("ratio of the medians of the JVMs' medians (of means: of the means of the JVMs' means, where at least "
+                + Math.round(Comparer.ZERO_SHARE * 100) + "% of a group's values are zero); its CI: two-level percentile bootstrap (JVMs, then values within each), "
+                + Comparison.BOOTSTRAP_RESAMPLES + " resamples, seed " + Comparison.SEED + "; Mann-Whitney U and Cliff's delta on the JVMs' medians (means)");
         t.note(String.format(java.util.Locale.ROOT, "verdict: better or worse when the interval excludes 1 and p < %s; no meaningful difference when the"
                 + " interval lies within %.2f..%.2f; too few JVMs when the test cannot reach p < %s; otherwise inconclusive", num(rule.alpha()),
                 1 - rule.equivalence(), 1 + rule.equivalence(), num(rule.alpha())));

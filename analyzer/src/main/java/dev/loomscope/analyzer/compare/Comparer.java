@@ -131,7 +131,9 @@ public final class Comparer {
         if (points.containsKey(base)) {
             points.forEach((g, xy) -> {
                 if (!g.equals(base)) {
-                    cmp.put(g, Comparison.of(jvms.get(g), jvms.get(base)));
+                    // many zeros (runs without a collection, a pin): their median says "none" for a group that had some
+                    boolean zeros = zeroShare(jvms.get(g)) >= ZERO_SHARE || zeroShare(jvms.get(base)) >= ZERO_SHARE;
+                    cmp.put(g, zeros ? Comparison.ofMeans(jvms.get(g), jvms.get(base)) : Comparison.of(jvms.get(g), jvms.get(base)));
                 }
             });
         }
@@ -139,6 +141,27 @@ public final class Comparer {
         series.keySet().retainAll(points.keySet());
         noise.keySet().retainAll(points.keySet());
         return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends, series, rule, noise);
+    }
+
+    /** At least this share of zeros in either group: the groups are compared by their means, and the zeros are counted in the line. */
+    static final double ZERO_SHARE = 0.25;
+
+    /** The share of the values that are zero, over every JVM's. */
+    static double zeroShare(List<double[]> jvms) {
+        long n = jvms.stream().mapToLong(v -> v.length).sum();
+        long zeros = jvms.stream().flatMapToDouble(java.util.Arrays::stream).filter(v -> v == 0).count();
+        return n == 0 ? 0 : zeros / (double) n;
+    }
+
+    /** {@code zero in 13/20 virtual runs and 12/15 platform runs}, for a comparison of means. */
+    static String zeros(MetricResult r, String group) {
+        String noun = r.metric().level() == Metric.Level.EVENT ? "events" : r.perRun() ? "runs" : "recordings";
+        return "zero in " + zeroCount(r, group) + " " + group + " " + noun + " and " + zeroCount(r, r.baseline()) + " " + r.baseline() + " " + noun;
+    }
+
+    private static String zeroCount(MetricResult r, String group) {
+        double[] v = r.points().get(group)[1];
+        return java.util.Arrays.stream(v).filter(x -> x == 0).count() + "/" + v.length;
     }
 
     /** The values regressed on their run index within their JVM: a trend there is a JVM not yet steady. */
@@ -156,9 +179,12 @@ public final class Comparer {
      */
     public static String verdict(MetricResult r, String group) {
         Comparison c = r.comparisons().get(group);
-        String line = String.format(Locale.ROOT, "%s vs %s: %s median %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
-                percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()), replicates(c, r.metric().level()),
-                r.verdict(group).words());
+        String line = String.format(Locale.ROOT, "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
+                c.means() ? "mean" : "median", percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()),
+                replicates(c, r.metric().level()), r.verdict(group).words());
+        if (c.means()) {
+            line += "; " + zeros(r, group);
+        }
         String busy = Noise.describe(List.of(r.noise().get(group), r.noise().get(r.baseline())));
         if (busy != null) {
             line += "; " + busy;

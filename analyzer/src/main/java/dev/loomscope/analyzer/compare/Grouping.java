@@ -24,14 +24,91 @@ public final class Grouping {
         /** The label of the run (the agent's {@code label=} option, the study's workload and kind). */
         label,
         /** The JVM that recorded it (name and version), for a fleet that moves to another JDK. */
-        jvm;
+        jvm,
+        /** The workload its loomscope.WorkloadRun events name: different work is compared apart, never pooled. */
+        workload;
 
         String of(RecordingFacts f) {
             return switch (this) {
                 case threadKind -> f.group();
                 case label -> f.summary.label != null ? f.summary.label : "unlabelled";
                 case jvm -> jvmKey(f.summary.jvm);
+                case workload -> workloadOf(f) != null ? workloadOf(f) : "no workload";
             };
+        }
+    }
+
+    /**
+     * Recordings compared together: a workload's (null name when the recordings name none, or one
+     * comparison is asked for), its groups each compared with the baseline.
+     */
+    public record Stratum(String name, Map<String, List<RecordingFacts>> groups) {}
+
+    /** The workload a recording's runs name, or null (an application without loomscope.WorkloadRun events). */
+    static String workloadOf(RecordingFacts f) {
+        return f.runs.runs().isEmpty() ? null : f.runs.runs().get(0).workload();
+    }
+
+    private static String unitOf(RecordingFacts f) {
+        return f.runs.runs().isEmpty() ? null : f.runs.runs().get(0).unit();
+    }
+
+    /**
+     * The comparisons to make. By {@code rules} (explicit groups, one comparison), else by the keys
+     * {@code by} names (default: workload and thread kind where the recordings name workloads, else
+     * thread kind). With workload among the keys each workload is compared apart (and a workload's
+     * CPU-profiled JVMs apart from its unprofiled ones, where both are given: the profiler's cost is
+     * not the thread kind's); without it, a group that pools different workloads is refused.
+     */
+    public static List<Stratum> strata(List<RecordingFacts> facts, List<String> rules, List<By> by) {
+        if (rules != null && !rules.isEmpty()) {
+            Map<String, List<RecordingFacts>> groups = of(facts, rules, By.threadKind);
+            refusePooled(groups, "--group");
+            return List.of(new Stratum(null, groups));
+        }
+        List<By> keys = by == null || by.isEmpty()
+                ? facts.stream().anyMatch(f -> workloadOf(f) != null) ? List.of(By.workload, By.threadKind) : List.of(By.threadKind)
+                : by;
+        List<By> within = keys.stream().filter(k -> k != By.workload).toList();
+        if (!keys.contains(By.workload)) {
+            Map<String, List<RecordingFacts>> groups = byKeys(facts, within);
+            refusePooled(groups, "--by " + String.join(",", keys.stream().map(Enum::name).toList()));
+            return List.of(new Stratum(null, groups));
+        }
+        Map<String, List<RecordingFacts>> byWorkload = new LinkedHashMap<>();
+        for (RecordingFacts f : facts) {
+            String w = By.workload.of(f);
+            boolean mixed = facts.stream().filter(o -> By.workload.of(o).equals(w)).map(o -> profiled(o)).distinct().count() > 1;
+            byWorkload.computeIfAbsent(mixed && profiled(f) ? w + " (CPU-profiled JVMs)" : w, k -> new ArrayList<>()).add(f);
+        }
+        // one workload's recordings: one comparison, as without workloads (no name before its lines)
+        List<Stratum> out = new ArrayList<>();
+        byWorkload.forEach((w, fs) -> out.add(new Stratum(byWorkload.size() == 1 ? null : w, byKeys(fs, within.isEmpty() ? List.of(By.threadKind) : within))));
+        return out;
+    }
+
+    private static boolean profiled(RecordingFacts f) {
+        return f.summary.profilingMode != null && !f.summary.profilingMode.equals("off");
+    }
+
+    private static Map<String, List<RecordingFacts>> byKeys(List<RecordingFacts> facts, List<By> keys) {
+        Map<String, List<RecordingFacts>> groups = new LinkedHashMap<>();
+        for (RecordingFacts f : facts) {
+            groups.computeIfAbsent(String.join(" ", keys.stream().map(k -> k.of(f)).toList()), k -> new ArrayList<>()).add(f);
+        }
+        return groups;
+    }
+
+    /** A group whose recordings ran different workloads (or count different units) is no quantity: refused in one line. */
+    static void refusePooled(Map<String, List<RecordingFacts>> groups, String how) {
+        for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
+            List<String> work = g.getValue().stream().map(f -> workloadOf(f) == null ? null : workloadOf(f) + " (" + unitOf(f) + ")")
+                    .filter(java.util.Objects::nonNull).distinct().sorted().toList();
+            if (work.size() > 1) {
+                throw new UsageException(how + ": group '" + g.getKey() + "' pools different work, " + String.join(" and ", work)
+                        + ": its run times and throughputs are not one quantity; compare each workload apart (--by workload,threadKind, the"
+                        + " default) or give one workload's recordings");
+            }
         }
     }
 

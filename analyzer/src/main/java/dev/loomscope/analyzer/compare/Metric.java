@@ -108,7 +108,11 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** The heap used after GC in effect during the run: the level the last collection before it left, and each one's inside it. */
     private static Samples heapAfterGc(RecordingFacts f, WorkloadRun r) {
-        return f.heap.afterUsedInTime.levelsBetween(r.startNanos(), r.endNanos());
+        return f.heap.afterUsedInTime().levelsBetween(r.startNanos(), r.endNanos());
+    }
+
+    private static Double mibPerSecond(Double bytesPerSecond) {
+        return bytesPerSecond == null ? null : bytesPerSecond / (1 << 20);
     }
 
     /** A quantile of byte counts in MiB (1: the max); null when there are none. */
@@ -127,11 +131,14 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             perRun("throughput", "units/s", false, r -> r.millis() > 0 ? r.units() / seconds(r) : null),
             perRun("latency p50", "ms", true, WorkloadRun::p50LatencyMs),
             perRun("latency p99", "ms", true, WorkloadRun::p99LatencyMs),
-            perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(), f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().sum()),
-            perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(), f -> f.gc.pauses().count() == 0 ? null : (double) f.gc.pauses().count()),
+            // a recording that records collections and had none: 0, not "not measured"
+            perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
+                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum()),
+            perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(),
+                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : (double) f.gc.pauses().count()),
             perRecording("gc pause p99", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.99)),
-            perRunOrRecording("heap used median", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 0.5), f -> mib(f.heap.afterUsed, 0.5)),
-            perRunOrRecording("heap used max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed, 1)),
+            perRunOrRecording("heap used median", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 0.5), f -> mib(f.heap.afterUsed(), 0.5)),
+            perRunOrRecording("heap used max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed(), 1)),
             perRunOrRecording("context switches per unit", "#/unit", true,
                     (f, r) -> r.contextSwitches() == null || r.units() == 0 ? null : r.contextSwitches() / (double) r.units(), f -> {
                         Double u = units(f);
@@ -144,9 +151,12 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                     f -> pinsRecorded(f) ? f.pinning.all().sum() : null),
             perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads),
             perRecording("cpu load", "%", true, f -> percent(f.summary.jvmCpu)),
-            perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> f.heap.allocationSamples() == 0 || r.millis() <= 0 ? null
-                    : in(f.heap.allocatedInTime, r).sum() / seconds(r) / (1 << 20),
-                    f -> f.heap.allocationSamples() == 0 ? null : f.perSecond(f.heap.allocatedBytes()) / (1 << 20)),
+            // what the program allocated, every thread's, ended ones too (the run's count; the agent's over the recording)
+            perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> r.millis() <= 0 || r.allocatedBytes() < 0 ? null
+                    : r.allocatedBytes() / seconds(r) / (1 << 20), f -> f.ctxsw.allocatedBytes() < 0 ? null : f.perSecond(f.ctxsw.allocatedBytes()) / (1 << 20)),
+            // what the heap took between collections: allocation, and the unused rest of the TLABs of threads that ended
+            perRunOrRecording("heap fill rate", "MiB/s", true, (f, r) -> mibPerSecond(f.heap.allocationRate(r.startNanos(), r.endNanos())),
+                    f -> mibPerSecond(f.heap.allocationRate())),
             perEvent("pinned duration", "ms", f -> f.pinning.all()),
             perEvent("gc pause", "ms", f -> f.gc.pauses()));
 
@@ -190,7 +200,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
     public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "pinned count", "pinned time", "pinned max", "gc count",
             "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap used median", "heap used max", "allocation rate",
-            "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
+            "heap fill rate", "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
             "machine context switches per second", "peak threads", "platform threads started", "platform thread starts, busiest second",
             "virtual threads started", "cpu load", "machine cpu load").map(Metric::named).toList();
 

@@ -66,7 +66,8 @@ public final class FleetSchema {
                     EventField.of("involuntary_context_switches", LONG, "involuntaryContextSwitches", "and its involuntary ones"),
                     EventField.of("process_cpu", DOUBLE, "processCpu", "the process's share of the machine's CPU time over the run, 0 to 1"),
                     EventField.of("other_cpu", DOUBLE, "otherCpu", "other processes' share of the machine's CPU time over the run, 0 to 1"),
-                    EventField.of("steal_cpu", DOUBLE, "stealCpu", "the hypervisor's steal over the run, 0 to 1")),
+                    EventField.of("steal_cpu", DOUBLE, "stealCpu", "the hypervisor's steal over the run, 0 to 1"),
+                    EventField.of("allocated_bytes", LONG, "allocatedBytes", "bytes the process allocated over the run, every thread's (-1: unknown)")),
             metricColumns(Metric.Level.RUN));
 
     public static final FleetTable PINS = FleetTable.events("pins", "one per jdk.VirtualThreadPinned event",
@@ -106,6 +107,7 @@ public final class FleetSchema {
                     EventField.of("involuntary", LONG, "involuntary", "and involuntary ones"),
                     EventField.of("source", STRING, "source", "where the agent counted them"),
                     EventField.of("platform_threads_started", LONG, "platformThreadsStarted", "platform threads started since the event before"),
+                    EventField.of("allocated_bytes", LONG, "allocatedBytes", "bytes the process allocated since the event before, every thread's (-1: unknown)"),
                     EventField.of("switch_rate", DOUBLE, "switchRate", "the machine's switches per second")),
             List.of());
 

@@ -19,6 +19,7 @@ public final class ContextSwitchReducer implements Reducer {
     private long voluntaryTotal;
     private long involuntaryTotal;
     private long platformThreadsStarted = -1;
+    private long allocatedBytes = -1;
     private final List<long[]> started = new ArrayList<>(); // {epoch ns, platform threads started since the sample before}
     private long firstMillis = Long.MAX_VALUE;
     private long lastMillis = Long.MIN_VALUE;
@@ -46,10 +47,18 @@ public final class ContextSwitchReducer implements Reducer {
         firstMillis = Math.min(firstMillis, t);
         lastMillis = Math.max(lastMillis, t);
         source = e.hasField("source") ? e.string("source") : source;
+        if (e.hasField("allocatedBytes") && e.longValue("allocatedBytes") >= 0) {
+            allocatedBytes = Math.max(0, allocatedBytes) + e.longValue("allocatedBytes");
+        }
         if (e.hasField("platformThreadsStarted")) {
             platformThreadsStarted = Math.max(0, platformThreadsStarted) + e.longValue("platformThreadsStarted");
             started.add(new long[] {Timeline.epochNanos(e.startTime()), e.longValue("platformThreadsStarted")});
         }
+    }
+
+    /** Bytes the process allocated over the recording, every thread's (the agent's count); -1 when not recorded. */
+    public long allocatedBytes() {
+        return allocatedBytes;
     }
 
     /**

@@ -16,12 +16,14 @@ public final class RunsReducer implements Reducer {
 
     /**
      * One workload run: from {@code startNanos} to {@code endNanos} (epoch nanoseconds), the
-     * process's context switches over it (-1 when not recorded), and the shares of the machine's CPU
-     * time the process, other processes and steal took over it (NaN when not recorded).
+     * process's context switches over it (-1 when not recorded), the shares of the machine's CPU
+     * time the process, other processes and steal took over it (NaN when not recorded), and the
+     * bytes the process allocated over it, every thread's (-1 when not recorded).
      */
     public record WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit,
             String params, double millis, double p50LatencyMs, double p99LatencyMs, long startNanos, long endNanos,
-            long voluntaryContextSwitches, long involuntaryContextSwitches, double processCpu, double otherCpu, double stealCpu) {
+            long voluntaryContextSwitches, long involuntaryContextSwitches, double processCpu, double otherCpu, double stealCpu,
+            long allocatedBytes) {
 
         /** Other processes' and steal's share of the machine's CPU over the run; NaN when not recorded. */
         public double busyElsewhere() {
@@ -60,7 +62,7 @@ public final class RunsReducer implements Reducer {
                 e.longValue("units"), unit == null || unit.isBlank() ? "units" : unit, e.hasField("params") ? e.string("params") : null,
                 nanos / 1e6, optionalDouble(e, "p50LatencyMs"), optionalDouble(e, "p99LatencyMs"), start, start + nanos,
                 optionalCount(e, "voluntaryContextSwitches"), optionalCount(e, "involuntaryContextSwitches"), optionalDouble(e, "processCpu"),
-                optionalDouble(e, "otherCpu"), optionalDouble(e, "stealCpu")));
+                optionalDouble(e, "otherCpu"), optionalDouble(e, "stealCpu"), optionalCount(e, "allocatedBytes")));
     }
 
     /** An optional count: -1 when the event does not have the field. */

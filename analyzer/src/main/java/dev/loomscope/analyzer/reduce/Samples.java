@@ -25,6 +25,11 @@ public final class Samples {
         return size;
     }
 
+    /** Forgets every value. */
+    public void clear() {
+        size = 0;
+    }
+
     public double[] toArray() {
         return Arrays.copyOf(values, size);
     }

@@ -32,6 +32,12 @@ public final class Timeline {
         return size;
     }
 
+    /** Forgets every value. */
+    public void clear() {
+        size = 0;
+        sorted = true;
+    }
+
     /** The values recorded from {@code fromNanos} (inclusive) to {@code toNanos} (exclusive). */
     public Samples between(long fromNanos, long toNanos) {
         sort();

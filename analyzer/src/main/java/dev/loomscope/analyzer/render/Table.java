@@ -51,6 +51,23 @@ public final class Table {
         return this;
     }
 
+    /**
+     * This table with {@code prefix} before its title (one comparison of several: {@code echo: }),
+     * and before its first column's text cells too when {@code cells} (the verdict lines).
+     */
+    public Table prefixed(String prefix, boolean cells) {
+        Table t = new Table(name, prefix + title, columns);
+        for (Object[] row : rows) {
+            Object[] r = row.clone();
+            if (cells && r.length > 0 && r[0] instanceof String s) {
+                r[0] = prefix + s;
+            }
+            t.rows.add(r);
+        }
+        t.notes.addAll(notes);
+        return t;
+    }
+
     public String name() {
         return name;
     }

@@ -119,11 +119,11 @@ public final class Forest {
         java.util.function.DoubleUnaryOperator x = v -> LABEL + PLOT * (Math.log10(Math.max(ticks[0], Math.min(ticks[ticks.length - 1], clamp(v)))) - a) / (b - a);
         int height = TOP + ROW * Math.max(1, rows.size()) + BOTTOM;
         StringBuilder sb = new StringBuilder(Svg.f("<svg id='forest' viewBox='0 0 %d %d' width='%d' height='%d' role='img' class='forest'>"
-                + "<title>Every verdict: %s / %s, ratio of medians with its 95%% interval</title>%n", WIDTH, height, WIDTH, height,
+                + "<title>Every verdict: %s / %s, ratio of medians (of means where many values are zero) with its 95%% interval</title>%n", WIDTH, height, WIDTH, height,
                 Svg.esc(group), Svg.esc(baseline)));
         int plotBottom = TOP + ROW * Math.max(1, rows.size());
         sb.append(Svg.f("<text x='%d' y='16' font-weight='600'>%s</text>%n", 4, "workload: metric"));
-        sb.append(Svg.f("<text x='%d' y='16' text-anchor='middle' font-weight='600'>%s / %s (ratio of medians, 95%% interval)</text>%n",
+        sb.append(Svg.f("<text x='%d' y='16' text-anchor='middle' font-weight='600'>%s / %s (ratio of medians or means, 95%% interval)</text>%n",
                 LABEL + PLOT / 2, Svg.esc(group), Svg.esc(baseline)));
         sb.append(Svg.f("<text x='%d' y='16' font-weight='600'>verdict</text>%n", LABEL + PLOT + 12));
         for (int i = 1; i < rows.size(); i += 2) {
@@ -149,17 +149,28 @@ public final class Forest {
             int cy = TOP + ROW * i + ROW / 2;
             sb.append(Svg.f("<g><title>%s</title>%n", Svg.esc(tooltip(r, group, baseline))));
             sb.append(Svg.f("<text x='4' y='%d'>%s</text>%n", cy + 4, Svg.esc(r.label())));
-            double x1 = x.applyAsDouble(r.c().ratioCiLow());
-            double x2 = x.applyAsDouble(r.c().ratioCiHigh());
-            sb.append(Svg.f("<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2'/>%n", x1, cy, x2, cy, r.colour()));
-            if (r.c().ratioCiLow() < ticks[0]) {
-                sb.append(Svg.f("<text x='%.1f' y='%d' fill='%s' font-size='10'>&#9664;</text>%n", (double) LABEL - 2, cy + 4, r.colour()));
+            double ratio = r.c().ratio();
+            double px = x.applyAsDouble(ratio);
+            // an undefined bound (a bootstrap resample with a zero baseline) is an open end: dashed to the axis' edge
+            boolean openLow = !defined(r.c().ratioCiLow());
+            boolean openHigh = !defined(r.c().ratioCiHigh());
+            double x1 = openLow ? LABEL : x.applyAsDouble(r.c().ratioCiLow());
+            double x2 = openHigh ? LABEL + PLOT : x.applyAsDouble(r.c().ratioCiHigh());
+            sb.append(Svg.f("<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2'/>%n", openLow ? px : x1, cy, openHigh ? px : x2, cy,
+                    r.colour()));
+            if (openLow || openHigh) {
+                sb.append(Svg.f("<line class='open' x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2' stroke-dasharray='3,3'/>%n",
+                        openLow ? x1 : px, cy, openHigh ? x2 : px, cy, r.colour()));
             }
-            if (r.c().ratioCiHigh() > ticks[ticks.length - 1]) {
-                sb.append(Svg.f("<text x='%.1f' y='%d' fill='%s' font-size='10'>&#9654;</text>%n", (double) LABEL + PLOT - 6, cy + 4, r.colour()));
+            // beyond the axis: the mark sits outside the plot, where the point cannot cover it
+            if (!openLow && r.c().ratioCiLow() < ticks[0] || ratio < ticks[0]) {
+                sb.append(Svg.f("<text class='clip' x='%.1f' y='%d' fill='%s' font-size='10'>&#9664;</text>%n", (double) LABEL - 12, cy + 4, r.colour()));
+            }
+            if (!openHigh && r.c().ratioCiHigh() > ticks[ticks.length - 1] || ratio > ticks[ticks.length - 1]) {
+                sb.append(Svg.f("<text class='clip' x='%.1f' y='%d' fill='%s' font-size='10'>&#9654;</text>%n", (double) LABEL + PLOT + 3, cy + 4, r.colour()));
             }
             boolean filled = r.verdict() != Verdict.TOO_FEW_JVMS;
-            sb.append(Svg.f("<rect x='%.1f' y='%d' width='9' height='9' fill='%s' stroke='%s' stroke-width='1.5'/>%n", x.applyAsDouble(r.c().ratio()) - 4.5,
+            sb.append(Svg.f("<rect x='%.1f' y='%d' width='9' height='9' fill='%s' stroke='%s' stroke-width='1.5'/>%n", px - 4.5,
                     cy - 4, filled ? r.colour() : "#fff", r.colour()));
             sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict().words()));
             sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s [%s, %s]</text>%n", LABEL + PLOT + 170, cy + 4, percent(r.c().ratio()),
@@ -177,6 +188,10 @@ public final class Forest {
                     4, height - 4, WARN));
         }
         return sb.append("</svg>\n").toString();
+    }
+
+    private static boolean defined(double v) {
+        return !Double.isNaN(v) && !Double.isInfinite(v);
     }
 
     /** The chart as a file of its own (slides, documents): the SVG namespace and a font, which the report's page otherwise gives. */

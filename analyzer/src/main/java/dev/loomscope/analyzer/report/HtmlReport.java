@@ -35,16 +35,22 @@ public final class HtmlReport {
      * Extra lines the study adds: what was run, what failed, and what it measured beside the
      * verdicts (the recording's cost, the verdicts without a recording, the machine's thread start).
      */
-    public record Extras(String heading, List<String> runLines, List<String> failures, List<String> measured, List<Path> threadDumps) {
-        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of(), List.of());
+    public record Extras(String heading, List<String> runLines, List<String> failures, List<String> measured, List<Path> threadDumps,
+            List<Path> runRecordings) {
+        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of(), List.of(), List.of());
 
         public Extras(String heading, List<String> runLines, List<String> failures, List<String> measured) {
-            this(heading, runLines, failures, measured, List.of());
+            this(heading, runLines, failures, measured, List.of(), List.of());
         }
 
         /** These extras with the JSON thread dumps beside the recordings (a section of their own). */
         public Extras withThreadDumps(List<Path> dumps) {
-            return new Extras(heading, runLines, failures, measured, List.copyOf(dumps));
+            return new Extras(heading, runLines, failures, measured, List.copyOf(dumps), runRecordings);
+        }
+
+        /** These extras with each run line's recording (null: none kept), linked from the line. */
+        public Extras withRunRecordings(List<Path> recordings) {
+            return new Extras(heading, runLines, failures, measured, threadDumps, java.util.Collections.unmodifiableList(new ArrayList<>(recordings)));
         }
     }
 
@@ -115,7 +121,15 @@ public final class HtmlReport {
             threadDumps(h, extras.threadDumps());
             if (!extras.runLines().isEmpty()) {
                 h.append("<section id='runs'><h2>What ran</h2>\n<pre>");
-                extras.runLines().forEach(l -> h.append(Svg.esc(l)).append('\n'));
+                for (int i = 0; i < extras.runLines().size(); i++) {
+                    h.append(Svg.esc(extras.runLines().get(i)));
+                    Path rec = i < extras.runRecordings().size() ? extras.runRecordings().get(i) : null;
+                    if (rec != null && Files.isRegularFile(rec)) {
+                        String href = dir.toAbsolutePath().relativize(rec.toAbsolutePath()).toString().replace(java.io.File.separatorChar, '/');
+                        h.append("  <a href='").append(Svg.esc(href)).append("'>").append(Svg.esc(rec.getFileName().toString())).append("</a>");
+                    }
+                    h.append('\n');
+                }
                 h.append("</pre></section>\n");
             }
             return page.write(dir, "made by loomscope; statistics: quartiles R type 7, Tukey fences 1.5 IQR, OLS with t-based 95% intervals,"

@@ -21,8 +21,15 @@ final class Svg {
 
     private Svg() {}
 
+    /** The forks' colours: none of them a group's (blue and red are the thread kinds'), so a fork never reads as a kind. */
+    static final String[] FORK_COLOURS = {"#17becf", "#bcbd22", "#e377c2", "#7f7f7f", "#8c564b", "#ff7f0e", "#2ca02c", "#9467bd"};
+
     static String colour(int i) {
         return COLOURS[i % COLOURS.length];
+    }
+
+    static String forkColour(int i) {
+        return FORK_COLOURS[i % FORK_COLOURS.length];
     }
 
     /** Maps [lo, hi] to the plot's vertical pixels (top = hi). */
@@ -92,12 +99,17 @@ final class Svg {
                 i++;
                 continue;
             }
+            // classes the report's browser test measures by: a whisker's cap never inside its box
+            sb.append("<g class='box'>\n");
             line(sb, cx, s.y(b.lowerWhisker()), cx, s.y(b.q1()), c);
             line(sb, cx, s.y(b.q3()), cx, s.y(b.upperWhisker()), c);
-            line(sb, cx - half / 2, s.y(b.lowerWhisker()), cx + half / 2, s.y(b.lowerWhisker()), c);
-            line(sb, cx - half / 2, s.y(b.upperWhisker()), cx + half / 2, s.y(b.upperWhisker()), c);
-            sb.append(f("<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s' fill-opacity='0.25' stroke='%s'/>%n", cx - half,
+            sb.append(f("<line class='whisker-low' x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s' stroke-width='1.5'/>%n", cx - half / 2,
+                    s.y(b.lowerWhisker()), cx + half / 2, s.y(b.lowerWhisker()), c));
+            sb.append(f("<line class='whisker-high' x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s' stroke-width='1.5'/>%n", cx - half / 2,
+                    s.y(b.upperWhisker()), cx + half / 2, s.y(b.upperWhisker()), c));
+            sb.append(f("<rect class='iqr' x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s' fill-opacity='0.25' stroke='%s'/>%n", cx - half,
                     s.y(b.q3()), 2 * half, Math.max(1, s.y(b.q1()) - s.y(b.q3())), c, c));
+            sb.append("</g>\n");
             sb.append(f("<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s' stroke-width='3'/>%n", cx - half, s.y(b.median()), cx + half,
                     s.y(b.median()), c));
             for (double o : b.outliers()) {
@@ -144,10 +156,19 @@ final class Svg {
                 }
             }
         }
-        double[] ticks = niceTicks(ylo, yhi, 6);
+        // every metric is a time, a count, a rate or a size: its band stops at zero, where its values do
+        double floor = 0;
+        ylo = Math.max(floor, ylo);
+        yhi = Math.max(yhi, ylo);
+        double[] ticks = java.util.Arrays.stream(niceTicks(ylo, yhi, 6)).filter(t -> t >= floor).toArray();
+        if (ticks.length < 2) { // every value at the floor (no collection in any run): an axis from it up
+            ticks = new double[] {floor, floor + 1};
+        }
         Scale s = new Scale(ticks[0], ticks[ticks.length - 1]);
+        java.util.function.DoubleUnaryOperator clip = v -> s.y(Double.isNaN(v) ? floor : Math.max(floor, Math.min(s.hi(), v)));
         StringBuilder sb = open("Every run of " + r.metric().name() + " by fork, with each fork's regression and 95% prediction band", STRIP_W);
         axis(sb, s, ticks, yLabel(r), STRIP_W);
+        sb.append(f("<line class='floor' x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='none'/>%n", LEFT, s.y(s.lo()), STRIP_W - RIGHT, s.y(s.lo())));
         double panel = (STRIP_W - LEFT - RIGHT) / (double) Math.max(1, groups.size());
         double xMax = Math.max(1, xhi);
         for (int gi = 0; gi < groups.size(); gi++) {
@@ -163,23 +184,29 @@ final class Svg {
                 sb.append(f("<text x='%.1f' y='%d' text-anchor='middle' font-size='10'>%d</text>%n", px.applyAsDouble(t), H - BOTTOM + 13, t + 1));
             }
             List<MetricResult.Series> forks = r.series().get(g);
+            // the legend: a swatch a fork under the group's name, its recording on hover
+            for (int fi = 0; fi < forks.size(); fi++) {
+                sb.append(f("<g class='legend'><rect x='%.1f' y='%d' width='8' height='8' fill='%s'/><text x='%.1f' y='%d' font-size='9'>%d</text>"
+                        + "<title>fork %d: %s</title></g>%n", x0 + 14.0 * fi, TOP + 17, forkColour(fi), x0 + 14.0 * fi + 9, TOP + 25, fi + 1, fi + 1,
+                        esc(forks.get(fi).recording())));
+            }
             for (int fi = 0; fi < forks.size(); fi++) {
                 MetricResult.Series f = forks.get(fi);
-                String c = colour(fi);
+                String c = forkColour(fi);
                 Regression reg = fits.get(g + "\u0000" + f.recording());
                 if (reg != null && !Double.isNaN(reg.slope())) {
                     StringBuilder band = new StringBuilder();
                     int steps = 12;
                     for (int k = 0; k <= steps; k++) {
                         double xv = xMax * k / steps;
-                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), s.y(reg.intercept() + reg.slope() * xv + reg.predictionHalfWidthAt(xv, f.x()))));
+                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), clip.applyAsDouble(reg.intercept() + reg.slope() * xv + reg.predictionHalfWidthAt(xv, f.x()))));
                     }
                     for (int k = steps; k >= 0; k--) {
                         double xv = xMax * k / steps;
-                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), s.y(reg.intercept() + reg.slope() * xv - reg.predictionHalfWidthAt(xv, f.x()))));
+                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), clip.applyAsDouble(reg.intercept() + reg.slope() * xv - reg.predictionHalfWidthAt(xv, f.x()))));
                     }
-                    sb.append(f("<polygon points='%s' fill='%s' fill-opacity='0.10' stroke='none'/>%n", band.toString().strip(), c));
-                    line(sb, px.applyAsDouble(0), s.y(reg.intercept()), px.applyAsDouble(xMax), s.y(reg.intercept() + reg.slope() * xMax), c);
+                    sb.append(f("<polygon class='band' points='%s' fill='%s' fill-opacity='0.10' stroke='none'/>%n", band.toString().strip(), c));
+                    line(sb, px.applyAsDouble(0), clip.applyAsDouble(reg.intercept()), px.applyAsDouble(xMax), clip.applyAsDouble(reg.intercept() + reg.slope() * xMax), c);
                 }
                 for (int k = 0; k < f.y().length; k++) {
                     sb.append(f("<circle cx='%.1f' cy='%.1f' r='3.5' fill='%s'><title>%s, %s, run %d: %s</title></circle>%n", px.applyAsDouble(f.x()[k]),
@@ -187,7 +214,7 @@ final class Svg {
                 }
             }
         }
-        sb.append(f("<text x='%d' y='%d' text-anchor='middle'>run within its JVM; colour: fork</text>%n", (LEFT + STRIP_W - RIGHT) / 2, H - 4));
+        sb.append(f("<text x='%d' y='%d' text-anchor='middle'>run within its JVM; colour: fork (numbered under each group)</text>%n", (LEFT + STRIP_W - RIGHT) / 2, H - 4));
         return sb.append("</svg>\n").toString();
     }
 

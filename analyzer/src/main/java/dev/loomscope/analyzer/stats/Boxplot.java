@@ -4,7 +4,9 @@ import java.util.Arrays;
 
 /**
  * Tukey boxplot statistics of one group: quartiles by R type 7, whiskers at the most extreme values
- * within 1.5 IQR of the box, everything beyond them an outlier.
+ * within 1.5 IQR of the box, everything beyond them an outlier. A whisker never ends inside the box:
+ * where the quartile is interpolated between a value inside the fences and an outlier beyond them
+ * (53.85 between 46.80 and an outlier), the whisker ends at the quartile.
  */
 public record Boxplot(int n, double min, double lowerWhisker, double q1, double median, double q3, double upperWhisker,
         double max, double iqr, double[] outliers, double mean, double sd, double cv) {
@@ -21,8 +23,8 @@ public record Boxplot(int n, double min, double lowerWhisker, double q1, double 
         double iqr = q3 - q1;
         double lowFence = q1 - 1.5 * iqr;
         double highFence = q3 + 1.5 * iqr;
-        double lw = Arrays.stream(v).filter(x -> x >= lowFence).min().orElse(v[0]);
-        double uw = Arrays.stream(v).filter(x -> x <= highFence).max().orElse(v[v.length - 1]);
+        double lw = Math.min(q1, Arrays.stream(v).filter(x -> x >= lowFence).min().orElse(v[0]));
+        double uw = Math.max(q3, Arrays.stream(v).filter(x -> x <= highFence).max().orElse(v[v.length - 1]));
         double[] out = Arrays.stream(v).filter(x -> x < lowFence || x > highFence).toArray();
         double mean = Arrays.stream(v).average().orElse(Double.NaN);
         double sd = v.length < 2 ? Double.NaN

@@ -14,7 +14,10 @@ import org.apache.commons.statistics.inference.PValueMethod;
  * (recording) is summarised by the median of its values; the groups are compared by the ratio of
  * the medians of those JVM medians, with a seeded two-level percentile-bootstrap 95% interval (JVMs
  * resampled, then the values within each), a two-sided Mann-Whitney U test and Cliff's delta on the
- * JVM medians, and the share of each group's variance that lies between its JVMs.
+ * JVM medians, and the share of each group's variance that lies between its JVMs. Where many
+ * values are zero (runs without a collection, without a pin), a median says "none" for a group
+ * that had some: {@link #ofMeans} compares the means instead (each JVM's mean, the mean of those),
+ * with the same interval and test.
  *
  * @param jvmsGroup     JVMs (recordings) in the group; {@code nGroup} their values in all
  * @param ratio         median of the group's JVM medians / the same of the baseline
@@ -24,9 +27,10 @@ import org.apache.commons.statistics.inference.PValueMethod;
  * @param cliffsDelta   P(group > baseline) - P(group < baseline) over JVM medians, in [-1, 1]
  * @param betweenGroup  the share of the group's variance between its JVMs (one-way random effects); NaN when it
  *                      cannot be told (fewer than 2 JVMs, or one value each)
+ * @param means         whether JVMs and groups are summarised by means ({@link #ofMeans}), not medians
  */
 public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBaseline, double ratio, double ratioCiLow, double ratioCiHigh,
-        double u, double pValue, boolean exact, double cliffsDelta, double betweenGroup, double betweenBaseline) {
+        double u, double pValue, boolean exact, double cliffsDelta, double betweenGroup, double betweenBaseline, boolean means) {
 
     public static final int BOOTSTRAP_RESAMPLES = 2000;
     public static final long SEED = 20231019L;
@@ -42,24 +46,34 @@ public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBasel
 
     /** {@code group} and {@code baseline}: one array of values per JVM; a JVM without values is left out. */
     public static Comparison of(List<double[]> group, List<double[]> baseline) {
+        return of(group, baseline, false);
+    }
+
+    /** As {@link #of(List, List)} with means in place of medians: for values that are zero in many runs. */
+    public static Comparison ofMeans(List<double[]> group, List<double[]> baseline) {
+        return of(group, baseline, true);
+    }
+
+    private static Comparison of(List<double[]> group, List<double[]> baseline, boolean means) {
         List<double[]> g = group.stream().filter(v -> v.length > 0).map(v -> sorted(v)).toList();
         List<double[]> b = baseline.stream().filter(v -> v.length > 0).map(v -> sorted(v)).toList();
         if (g.isEmpty() || b.isEmpty()) {
             throw new IllegalArgumentException("both groups need values");
         }
-        double[] gm = medians(g);
-        double[] bm = medians(b);
-        double ratio = median(gm) / median(bm);
+        java.util.function.ToDoubleFunction<double[]> center = means ? Comparison::mean : Comparison::median;
+        double[] gm = g.stream().mapToDouble(center).toArray();
+        double[] bm = b.stream().mapToDouble(center).toArray();
+        double ratio = center.applyAsDouble(gm) / center.applyAsDouble(bm);
         double[] boot = new double[BOOTSTRAP_RESAMPLES];
         SplittableRandom rnd = new SplittableRandom(SEED);
         for (int i = 0; i < BOOTSTRAP_RESAMPLES; i++) {
-            boot[i] = resampledMedian(g, rnd) / resampledMedian(b, rnd);
+            boot[i] = resampled(g, center, rnd) / resampled(b, center, rnd);
         }
         Test t = test(gm, bm);
         long[] gtLt = pairs(gm, bm);
         long pairs = (long) gm.length * bm.length;
         return new Comparison(g.size(), b.size(), count(g), count(b), ratio, Quantiles.of(boot, 0.025), Quantiles.of(boot, 0.975), t.u(), t.p(),
-                t.exact(), (gtLt[0] - gtLt[1]) / (double) pairs, Replicates.betweenShare(g), Replicates.betweenShare(b));
+                t.exact(), (gtLt[0] - gtLt[1]) / (double) pairs, Replicates.betweenShare(g), Replicates.betweenShare(b), means);
     }
 
     /** A two-sided Mann-Whitney U test: U of {@code a}, its p-value, and whether that p is exact. */
@@ -97,30 +111,30 @@ public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBasel
         return Math.min(1, 2 / c);
     }
 
-    /** The median of the JVMs' medians after resampling the JVMs, then each chosen JVM's values. */
-    private static double resampledMedian(List<double[]> jvms, SplittableRandom rnd) {
+    /** The center of the JVMs' centers after resampling the JVMs, then each chosen JVM's values. */
+    private static double resampled(List<double[]> jvms, java.util.function.ToDoubleFunction<double[]> center, SplittableRandom rnd) {
         double[] m = new double[jvms.size()];
         for (int k = 0; k < m.length; k++) {
             double[] v = jvms.get(rnd.nextInt(jvms.size()));
-            m[k] = v.length == 1 || v.length > INNER_RESAMPLE_LIMIT ? median(v) : resampledMedianOf(v, rnd);
+            m[k] = center.applyAsDouble(v.length == 1 || v.length > INNER_RESAMPLE_LIMIT ? v : resampledOf(v, rnd));
         }
-        return median(m);
+        return center.applyAsDouble(m);
     }
 
-    private static double resampledMedianOf(double[] v, SplittableRandom rnd) {
+    private static double[] resampledOf(double[] v, SplittableRandom rnd) {
         double[] r = new double[v.length];
         for (int i = 0; i < r.length; i++) {
             r[i] = v[rnd.nextInt(v.length)];
         }
-        return median(r);
+        return r;
+    }
+
+    static double mean(double[] v) {
+        return Arrays.stream(v).average().orElse(Double.NaN);
     }
 
     static double median(double[] v) {
         return Quantiles.of(v, 0.5);
-    }
-
-    private static double[] medians(List<double[]> jvms) {
-        return jvms.stream().mapToDouble(Comparison::median).toArray();
     }
 
     private static int count(List<double[]> jvms) {

@@ -19,7 +19,7 @@ public final class ControlRuns {
     static final List<String> COLUMNS = List.of("workload", "threadKind", "runIndex", "warmup", "units", "unit", "startEpochNanos", "nanos",
             "p50LatencyMs", "p99LatencyMs", "voluntaryContextSwitches", "involuntaryContextSwitches");
     /** Columns read when present (a results file of an older loomscope has none of them). */
-    static final List<String> OPTIONAL = List.of("processCpu", "otherCpu", "stealCpu");
+    static final List<String> OPTIONAL = List.of("processCpu", "otherCpu", "stealCpu", "allocatedBytes");
 
     private ControlRuns() {}
 
@@ -57,7 +57,7 @@ public final class ControlRuns {
                 runs.add(new WorkloadRun(v[at[0]], v[at[1]], Integer.parseInt(v[at[2]]), Boolean.parseBoolean(v[at[3]]), Long.parseLong(v[at[4]]),
                         v[at[5]], null, nanos / 1e6, Double.parseDouble(v[at[8]]), Double.parseDouble(v[at[9]]), start, start + nanos,
                         Long.parseLong(v[at[10]]), Long.parseLong(v[at[11]]), optional(v, optional[0]), optional(v, optional[1]),
-                        optional(v, optional[2])));
+                        optional(v, optional[2]), optional[3] < 0 ? -1 : Long.parseLong(v[optional[3]])));
             } catch (NumberFormatException e) {
                 throw new BadDataException(csv + ": line " + (n + 1) + ": not a number where one belongs (" + e.getMessage() + ")", e);
             }

@@ -69,7 +69,7 @@ public final class Study {
                 + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + " + plan.runsText() + " each; order shuffled"
                 + " with --seed " + plan.seed() + ")");
         try {
-            ThreadStartCalibration calibration = ThreadStartCalibration.measure();
+            ThreadStartCalibration calibration = ThreadStartCalibration.measure(jvms.java(), jvms.workloads());
             List<StudyRunner.Outcome> outcomes = runner.run();
             if (runner.stopped()) {
                 stderr.println("loomscope study: stopped; writing a partial report from the finished runs");
@@ -153,11 +153,16 @@ public final class Study {
                 + " (recorded without a CPU profile), beside " + plan.controls() + " control JVMs without agent or JFR, in an order shuffled with"
                 + " seed " + plan.seed()
                 + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText() + " + "
-                + plan.runsText().replace(" runs", " measured runs") + " per JVM" + (kept != null ? "; recordings in " + kept : "");
+                + plan.runsText().replace(" runs", " measured runs") + " per JVM" + (kept != null ? "; recordings in " + kept + " (loomscope summary, compare or flame read them there; each"
+                + " is linked under What ran)" : "; recordings removed (--no-keep)");
         // a JVM stuck in the study leaves the agent's thread dumps beside its recording: the report shows what held it
         List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(outcomes.stream().map(StudyRunner.Outcome::recording)
                 .filter(java.util.Objects::nonNull).toList());
-        Path index = HtmlReport.write(reportDir, parts, new HtmlReport.Extras(heading, runLines, failures, measured).withThreadDumps(dumps));
+        HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures, measured).withThreadDumps(dumps);
+        if (kept != null) {
+            extras = extras.withRunRecordings(outcomes.stream().map(StudyRunner.Outcome::recording).toList());
+        }
+        Path index = HtmlReport.write(reportDir, parts, extras);
         return new Result(verdicts, measured, caveats, failures, index, !timed.isEmpty());
     }
 

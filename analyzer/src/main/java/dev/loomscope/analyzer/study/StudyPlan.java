@@ -144,6 +144,8 @@ public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, in
             case "echo" -> {
                 add(a, WorkloadOptions.Echo.N, requests);
                 add(a, WorkloadOptions.Echo.C, concurrency);
+                // the client in a JVM of its own, as the thesis drove its servers from another process: the server's figures are its own
+                add(a, WorkloadOptions.Echo.CLIENT, "process");
             }
             case "sleep" -> add(a, WorkloadOptions.Sleep.TASKS, tasks);
             case "gameoflife" -> {

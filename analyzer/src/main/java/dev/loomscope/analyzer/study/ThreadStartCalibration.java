@@ -1,72 +1,78 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Noise;
-import dev.loomscope.probes.MachineCpu;
-import java.util.Arrays;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * What starting and joining one thread costs on this machine, a platform thread and a virtual one:
- * what a thread-per-request workload pays per request, and so what sets the size of its platform-
- * against-virtual gap on a machine (the kernel's thread creation, the cores, the virtualisation).
- * Threads that do nothing are started and joined one after another, kinds alternated over rounds.
+ * What starting and joining one thread costs, a platform thread and a virtual one, measured on the
+ * JVM the study's workloads run on ({@code --java}: {@code loomscope-workloads.jar thread-start}),
+ * never in the CLI's own: it is what a thread-per-request workload pays per request there. Null
+ * figures and {@code failure} when it could not be measured.
  */
-public record ThreadStartCalibration(double platformMicros, double virtualMicros, MachineCpu.Shares machine) {
-    static final int THREADS = 2000;
-    static final int ROUNDS = 5;
+public record ThreadStartCalibration(double platformMicros, double virtualMicros, int jdk, int cpus, double others, double steal, String failure) {
 
-    public static ThreadStartCalibration measure() {
-        MachineCpu.Ticks before = MachineCpu.read();
-        round(Thread.ofPlatform(), THREADS); // warm-up: the JIT, the first threads' stacks
-        round(Thread.ofVirtual(), THREADS);
-        double[] platform = new double[ROUNDS];
-        double[] virtual = new double[ROUNDS];
-        for (int r = 0; r < ROUNDS; r++) {
-            platform[r] = round(Thread.ofPlatform(), THREADS);
-            virtual[r] = round(Thread.ofVirtual(), THREADS);
-        }
-        return new ThreadStartCalibration(median(platform), median(virtual), MachineCpu.between(before, MachineCpu.read()));
-    }
-
-    /** Microseconds per thread started and joined. */
-    private static double round(Thread.Builder builder, int threads) {
-        Runnable nothing = () -> { };
-        long t0 = System.nanoTime();
-        for (int i = 0; i < threads; i++) {
-            Thread t = builder.start(nothing);
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while calibrating", e);
+    /** Runs the measurement on {@code java} with the workloads jar; a failure is kept, said in the line, not thrown. */
+    public static ThreadStartCalibration measure(Path java, Path workloads) {
+        try {
+            Process p = new ProcessBuilder(List.of(java.toString(), "-jar", workloads.toString(), "thread-start")).redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return failed("it took more than 120 s");
             }
+            String line = out.lines().filter(l -> l.startsWith("thread-start ")).findFirst().orElse(null);
+            if (p.exitValue() != 0 || line == null) {
+                return failed("the JVM exited with " + p.exitValue() + (out.isBlank() ? "" : ": " + out.lines().findFirst().orElse("").strip()));
+            }
+            Map<String, String> v = new HashMap<>();
+            for (String kv : line.substring("thread-start ".length()).split(" ")) {
+                int eq = kv.indexOf('=');
+                if (eq > 0) {
+                    v.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
+            }
+            return new ThreadStartCalibration(Double.parseDouble(v.get("platform-us")), Double.parseDouble(v.get("virtual-us")), Integer.parseInt(v.get("jdk")),
+                    Integer.parseInt(v.get("cpus")), Double.parseDouble(v.get("others")), Double.parseDouble(v.get("steal")), null);
+        } catch (IOException | RuntimeException e) {
+            return failed(e.getMessage() == null ? e.toString() : e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failed("interrupted");
         }
-        return (System.nanoTime() - t0) / 1e3 / threads;
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    private static ThreadStartCalibration failed(String why) {
+        return new ThreadStartCalibration(Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN, why);
     }
 
     /**
-     * The line beside the verdicts; when other processes kept the machine busy, or a virtual thread
-     * came out no cheaper than a platform thread (which a quiet machine does not show), it says the
-     * figures are not this machine's cost.
+     * The line beside the verdicts, naming the JDK it was measured on; when it failed, when other
+     * processes kept the machine busy, or when a virtual thread came out no cheaper than a platform
+     * thread (which a quiet machine does not show), it says the figures are not this machine's cost.
      */
     public String line() {
-        double busy = machine.others() + (Double.isNaN(machine.steal()) ? 0 : machine.steal());
+        if (failure != null) {
+            return "this machine: thread start not measured on the study's JVM: " + failure;
+        }
+        double busy = (Double.isNaN(others) ? 0 : others) + (Double.isNaN(steal) ? 0 : steal);
         if (busy > Noise.DISTURBED || !(platformMicros > virtualMicros * 1.5)) {
             return String.format(Locale.ROOT, "this machine (%d cores, JDK %d): thread start not measured: a platform thread took %.1f µs, a virtual"
-                    + " thread %.1f µs, %s", Runtime.getRuntime().availableProcessors(), Runtime.version().feature(), platformMicros, virtualMicros,
+                    + " thread %.1f µs, %s", cpus, jdk, platformMicros, virtualMicros,
                     busy > Noise.DISTURBED ? String.format(Locale.ROOT, "while other processes took %.0f%% of the CPU: the figures are theirs as much"
                             + " as the machine's", 100 * busy) : "a virtual thread no cheaper than a platform one, which a quiet machine does not show:"
                                     + " something else ran meanwhile");
         }
-        return String.format(Locale.ROOT, "this machine (%d cores, JDK %d): starting and joining a platform thread takes %.1f µs, a virtual thread"
-                + " %.1f µs (%.0fx): a thread-per-request workload pays this per request, so its platform-vs-virtual gap grows with the first"
-                + " figure; compare results across machines with this line", Runtime.getRuntime().availableProcessors(),
-                Runtime.version().feature(), platformMicros, virtualMicros, platformMicros / virtualMicros);
+        return String.format(Locale.ROOT, "this machine (%d cores, JDK %d, the JVM the workloads ran on): starting and joining a platform thread takes"
+                + " %.1f µs, a virtual thread %.1f µs (%.0fx): a thread-per-request workload pays this per request, so its platform-vs-virtual gap"
+                + " grows with the first figure; compare results across machines with this line", cpus, jdk, platformMicros, virtualMicros,
+                platformMicros / virtualMicros);
     }
 }

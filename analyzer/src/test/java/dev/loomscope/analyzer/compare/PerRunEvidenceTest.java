@@ -102,7 +102,7 @@ class PerRunEvidenceTest {
                 // the first two virtual JVMs shared the machine: others took 30-45% of the CPU, steal 5%
                 double others = fork <= 2 ? 0.30 + 0.05 * i : 0.02;
                 b.add(new WorkloadRun(r.workload(), r.threadKind(), r.runIndex(), false, r.units(), r.unit(), null, r.millis(), Double.NaN, Double.NaN,
-                        r.startNanos(), r.endNanos(), 10, 1, 0.4, others, 0.05));
+                        r.startNanos(), r.endNanos(), 10, 1, 0.4, others, 0.05, -1));
                 q.add(run("platform", fork, i, 1000 + fork));
             }
             busy.add(RecordingFacts.ofRuns(RecordingSource.file(Path.of("v" + fork + ".jfr")), b));
@@ -171,6 +171,6 @@ class PerRunEvidenceTest {
 
     private static WorkloadRun run(String kind, int fork, int index, double millis) {
         long start = (fork * 100L + index * 2L) * SECOND;
-        return new WorkloadRun("w", kind, index, false, 1000, "units", null, millis, Double.NaN, Double.NaN, start, start + (long) (millis * 1e6), 10, 1, Double.NaN, Double.NaN, Double.NaN);
+        return new WorkloadRun("w", kind, index, false, 1000, "units", null, millis, Double.NaN, Double.NaN, start, start + (long) (millis * 1e6), 10, 1, Double.NaN, Double.NaN, Double.NaN, -1);
     }
 }

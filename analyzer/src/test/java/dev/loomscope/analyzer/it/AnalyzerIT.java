@@ -122,10 +122,10 @@ class AnalyzerIT {
             assertThat(fast.pinning.reasonGroups().keySet()).isEqualTo(jdk.pinning.reasonGroups().keySet());
             assertThat(fast.gc.pauses().count()).isEqualTo(jdk.gc.pauses().count());
             assertThat(fast.gc.pauses().sum()).isEqualTo(jdk.gc.pauses().sum());
-            assertThat(Double.valueOf(fast.heap.afterUsed.max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed.max()));
+            assertThat(Double.valueOf(fast.heap.afterUsed().max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed().max()));
             assertThat(fast.gc.byCollectorAndCause().keySet()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
-            assertThat(fast.heap.afterUsed.count()).isEqualTo(jdk.heap.afterUsed.count());
-            assertThat(fast.heap.allocatedBytes()).isEqualTo(jdk.heap.allocatedBytes());
+            assertThat(fast.heap.afterUsed().count()).isEqualTo(jdk.heap.afterUsed().count());
+            assertThat(fast.heap.sampledBytes()).isEqualTo(jdk.heap.sampledBytes());
             assertThat(fast.ctxsw.voluntaryTotal()).isEqualTo(jdk.ctxsw.voluntaryTotal());
             assertThat(fast.ctxsw.platformThreadsStarted()).isEqualTo(jdk.ctxsw.platformThreadsStarted());
             assertThat(fast.ctxsw.source()).isEqualTo(jdk.ctxsw.source());
@@ -189,9 +189,9 @@ class AnalyzerIT {
             assertThat(jmc.pinning.all().count()).isEqualTo(jdk.pinning.all().count());
             assertThat(jmc.gc.pauses().count()).isEqualTo(jdk.gc.pauses().count());
             assertThat(jmc.gc.byCollectorAndCause().keySet()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
-            assertThat(jmc.heap.afterUsed.count()).isEqualTo(jdk.heap.afterUsed.count());
-            assertThat(Double.valueOf(jmc.heap.afterUsed.max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed.max())); // NaN when no GC
-            assertThat(jmc.heap.allocatedBytes()).isEqualTo(jdk.heap.allocatedBytes());
+            assertThat(jmc.heap.afterUsed().count()).isEqualTo(jdk.heap.afterUsed().count());
+            assertThat(Double.valueOf(jmc.heap.afterUsed().max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed().max())); // NaN when no GC
+            assertThat(jmc.heap.sampledBytes()).isEqualTo(jdk.heap.sampledBytes());
             assertThat(jmc.ctxsw.voluntaryTotal()).isEqualTo(jdk.ctxsw.voluntaryTotal());
             assertThat(jmc.runs.runs()).hasSameSizeAs(jdk.runs.runs());
             for (int i = 0; i < jdk.runs.runs().size(); i++) {

@@ -37,7 +37,7 @@ class StudyIT {
                 + ChildJvm.javaExecutable() + "' \"$@\"\n");
         Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
         report = dir.resolve("report");
-        result = Fixtures.cli(dir, "study", "--workload", "echo,sleep", "--runs", "3", "--warmup", "0", "--forks", "1", "--requests", "300",
+        result = Fixtures.cli(dir, "study", "--workload", "echo,sleep", "--runs", "5", "--warmup", "0", "--forks", "1", "--requests", "300",
                 "--concurrency", "10", "--tasks", "300", "--out", report.toString(), "--java", fakeJava.toString(), "--keep");
     }
 
@@ -73,7 +73,7 @@ class StudyIT {
         assertThat(lines).anyMatch(l -> l.startsWith("sleep: recording cost (measured): platform ") && !l.contains("virtual"));
         List<String> results = Files.readAllLines(report.resolve("recordings/echo-platform-c1/results.csv"));
         assertThat(results.get(0)).startsWith("workload,threadKind,runIndex,warmup,units,unit,startEpochNanos,nanos,");
-        assertThat(results).hasSize(4); // no warm-up (--warmup 0), 3 runs
+        assertThat(results).hasSize(6); // no warm-up (--warmup 0), 5 runs
         try (Stream<Path> files = Files.list(report.resolve("recordings/echo-platform-c1"))) {
             assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.endsWith(".jfr"));
         }
@@ -84,7 +84,7 @@ class StudyIT {
     @Test
     void timedJvmsRecordWithoutAProfileAndTheFlameGraphsComeFromTheProfiledOnes() throws Exception {
         assertThat(result.stderr()).containsPattern("loomscope study: 12 JVMs \\(echo, sleep x platform, virtual x 1 timed fork \\+ 1 control JVM"
-                + " without a recording \\+ 1 profiled, not timed; 0 warm-up \\+ 3 runs each; order shuffled with --seed \\d+\\)");
+                + " without a recording \\+ 1 profiled, not timed; 0 warm-up \\+ 5 runs each; order shuffled with --seed \\d+\\)");
         for (String kind : List.of("platform", "virtual")) {
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-f1"))).isEqualTo("off");
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-profile"))).isNotEqualTo("off");
@@ -158,6 +158,33 @@ class StudyIT {
             assertThat(Double.parseDouble(v[3])).as("page width at %d px (no horizontal scrolling)", width).isLessThanOrEqualTo(Double.parseDouble(v[4]));
             assertThat(dom.stderr().lines().filter(l -> l.contains("CONSOLE") || l.contains("Uncaught"))).isEmpty();
         }
+        // every metric's charts, measured where the browser drew them: no whisker ends inside its box, no band below the metric's floor
+        // (times, counts, rates and sizes are never negative), no negative value on a run chart's axis
+        Path charts = dir.resolve("charts.html");
+        Files.writeString(charts, "<!DOCTYPE html><html><body style='margin:0'><iframe id='f' src='" + report.resolve("index.html").toUri()
+                + "' style='width:1366px;height:768px;border:0'></iframe><script>"
+                + "document.getElementById('f').addEventListener('load', () => { const d = document.getElementById('f').contentDocument;"
+                + " let boxes = 0, badBoxes = 0, bands = 0, badBands = 0, negative = 0, legends = 0;"
+                + " d.querySelectorAll('g.box').forEach(g => { boxes++; const r = g.querySelector('rect.iqr').getBBox();"
+                + "  const hi = g.querySelector('line.whisker-high').getBBox(); const lo = g.querySelector('line.whisker-low').getBBox();"
+                + "  if (hi.y > r.y + 0.01 || lo.y < r.y + r.height - 1.01) badBoxes++; });"
+                + " d.querySelectorAll('svg').forEach(svg => { const floor = svg.querySelector('line.floor'); if (!floor) return;"
+                + "  const y = floor.getBoundingClientRect().top; legends += svg.querySelectorAll('g.legend').length;"
+                + "  svg.querySelectorAll('polygon.band').forEach(p => { bands++; if (p.getBoundingClientRect().bottom > y + 0.5) badBands++; });"
+                + "  svg.querySelectorAll('text').forEach(t => { if (/^-\\d/.test(t.textContent.trim())) negative++; }); });"
+                + " const out = document.createElement('pre'); out.id = 'charts';"
+                + " out.textContent = 'CHARTS ' + [boxes, badBoxes, bands, badBands, negative, legends].join(' ');"
+                + " document.body.appendChild(out); });</script></body></html>");
+        ChildJvm.Result measured = chromium(chromium, "charts", "--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom",
+                charts.toUri().toString());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<pre id=\"charts\">CHARTS ([^<]*)</pre>").matcher(measured.stdout());
+        assertThat(m.find()).as("the charts measured: %s", measured).isTrue();
+        long[] c = java.util.Arrays.stream(m.group(1).trim().split(" ")).mapToLong(Long::parseLong).toArray();
+        assertThat(c[0]).as("boxes drawn").isPositive();
+        assertThat(c[1]).as("boxes with a whisker ending inside the box").isZero();
+        assertThat(c[3]).as("prediction bands below the metric's floor (of %d)", c[2]).isZero();
+        assertThat(c[4]).as("negative values on the run charts' axes").isZero();
+        assertThat(c[5]).as("fork legends").isPositive();
     }
 
     private static ChildJvm.Result chromium(Path chromium, String profile, String... args) throws Exception {

@@ -65,7 +65,7 @@ class JvmLevelTest {
 
     @Test
     void anIntervalAcrossOneIsNeverBetterOrWorse() {
-        Comparison c = new Comparison(10, 10, 10, 10, 1.34, 0.96, 1.65, 80, 0.019, true, 0.6, Double.NaN, Double.NaN);
+        Comparison c = new Comparison(10, 10, 10, 10, 1.34, 0.96, 1.65, 80, 0.019, true, 0.6, Double.NaN, Double.NaN, false);
         assertThat(RULE.judge(c, true)).isEqualTo(Verdict.INCONCLUSIVE);
     }
 

@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loomscope.analyzer.cli.Main;
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.CannedEvent;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
-import dev.loomscope.recording.Frame;
-import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,63 +22,16 @@ import org.junit.jupiter.api.Test;
 class ViewsTest {
     static final Instant T0 = Instant.parse("2026-11-23T12:00:00Z");
 
-    /** An event as a reader hands it over: a type, a time, fields by name. */
-    record Canned(String type, Instant startTime, Map<String, Object> fields) implements JfrEvent {
-        public Instant endTime() {
-            return startTime;
-        }
-
-        public Duration duration() {
-            return Duration.ZERO;
-        }
-
-        public boolean hasField(String name) {
-            return fields.containsKey(name);
-        }
-
-        public String string(String name) {
-            return (String) fields.get(name);
-        }
-
-        public long longValue(String name) {
-            return ((Number) fields.get(name)).longValue();
-        }
-
-        public double doubleValue(String name) {
-            return ((Number) fields.get(name)).doubleValue();
-        }
-
-        public boolean bool(String name) {
-            return (Boolean) fields.get(name);
-        }
-
-        public Duration durationField(String name) {
-            return (Duration) fields.get(name);
-        }
-
-        public Long nestedLong(String field, String member) {
-            return null;
-        }
-
-        public List<Frame> stackFrames() {
-            return null;
-        }
-
-        public String threadName(String field) {
-            return null;
-        }
-    }
-
     static RecordingFacts facts() {
         RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/app.jfr")), false);
         f.summary.span(RecordingSpan.of(T0.toEpochMilli() * 1_000_000, T0.plusSeconds(10).toEpochMilli() * 1_000_000));
-        f.dispatch(new Canned("jdk.GarbageCollection", T0.plusSeconds(1), Map.of("name", "G1New", "cause", "G1 Evacuation Pause",
+        f.dispatch(new CannedEvent("jdk.GarbageCollection", T0.plusSeconds(1), Map.of("name", "G1New", "cause", "G1 Evacuation Pause",
                 "sumOfPauses", Duration.ofMillis(4))));
-        f.dispatch(new Canned("jdk.GarbageCollection", T0.plusSeconds(2), Map.of("name", "G1New", "cause", "G1 Evacuation Pause",
+        f.dispatch(new CannedEvent("jdk.GarbageCollection", T0.plusSeconds(2), Map.of("name", "G1New", "cause", "G1 Evacuation Pause",
                 "sumOfPauses", Duration.ofMillis(6))));
-        f.dispatch(new Canned("loomscope.ContextSwitches", T0.plusSeconds(1), Map.of("voluntary", 300L, "involuntary", 100L, "source", "getrusage")));
-        f.dispatch(new Canned("loomscope.ContextSwitches", T0.plusSeconds(2), Map.of("voluntary", 700L, "involuntary", 100L, "source", "getrusage")));
-        f.dispatch(new Canned("jdk.ThreadContextSwitchRate", T0.plusSeconds(1), Map.of("switchRate", 400.0)));
+        f.dispatch(new CannedEvent("loomscope.ContextSwitches", T0.plusSeconds(1), Map.of("voluntary", 300L, "involuntary", 100L, "source", "getrusage")));
+        f.dispatch(new CannedEvent("loomscope.ContextSwitches", T0.plusSeconds(2), Map.of("voluntary", 700L, "involuntary", 100L, "source", "getrusage")));
+        f.dispatch(new CannedEvent("jdk.ThreadContextSwitchRate", T0.plusSeconds(1), Map.of("switchRate", 400.0)));
         return f;
     }
 

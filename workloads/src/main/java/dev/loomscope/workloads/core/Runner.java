@@ -22,7 +22,7 @@ public final class Runner {
      * (the study's control JVMs, which measure what the recording costs). CSV, one row per run.
      */
     public static final String RESULTS_HEADER = "workload,threadKind,runIndex,warmup,units,unit,startEpochNanos,nanos,p50LatencyMs,p99LatencyMs,"
-            + "voluntaryContextSwitches,involuntaryContextSwitches,processCpu,otherCpu,stealCpu";
+            + "voluntaryContextSwitches,involuntaryContextSwitches,processCpu,otherCpu,stealCpu,allocatedBytes";
 
     private Runner() {}
 
@@ -98,6 +98,15 @@ public final class Runner {
                 ? os.getProcessCpuTime() : -1;
     }
 
+    /**
+     * Bytes allocated on the heap by every thread since the JVM started, ended threads included (a
+     * thread per request dies before JFR's allocation sampler sees most of it), or -1.
+     */
+    private static long allocatedBytes() {
+        return java.lang.management.ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+                && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled() ? t.getTotalThreadAllocatedBytes() : -1;
+    }
+
     private static long epochNanos() {
         java.time.Instant now = java.time.Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
@@ -112,11 +121,13 @@ public final class Runner {
         long[] switches0 = ContextSwitchCounter.read();
         MachineCpu.Ticks ticks0 = MachineCpu.read();
         long cpu0 = processCpuNanos();
+        long allocated0 = allocatedBytes();
         long epochNanos = epochNanos();
         long t0 = System.nanoTime();
         Workload.Run r = w.run();
         long nanos = System.nanoTime() - t0;
         long cpu = cpu0 < 0 ? -1 : processCpuNanos() - cpu0;
+        long allocated = allocated0 < 0 ? -1 : allocatedBytes() - allocated0;
         long[] switches1 = switches0 == null ? null : ContextSwitchCounter.read();
         MachineCpu.Shares machine = MachineCpu.between(ticks0, MachineCpu.read());
         e.end();
@@ -136,11 +147,12 @@ public final class Runner {
         e.processCpu = machine.process();
         e.otherCpu = machine.others();
         e.stealCpu = machine.steal();
+        e.allocatedBytes = allocated;
         e.commit();
         if (csv != null) {
-            csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d,%s,%s,%s\n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
+            csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d,%s,%s,%s,%d\n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
                     epochNanos, nanos, r.p50LatencyMs(), r.p99LatencyMs(), e.voluntaryContextSwitches, e.involuntaryContextSwitches, machine.process(),
-                    machine.others(), machine.steal()));
+                    machine.others(), machine.steal(), allocated));
             csv.flush();
         }
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %s %s %d/%d: %.1f ms, %.0f %s/s",

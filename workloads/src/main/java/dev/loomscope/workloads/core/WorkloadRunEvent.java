@@ -66,4 +66,9 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     @Label("Steal")
     @Description("The share of the machine's CPU time stolen by the hypervisor over the run, 0 to 1; NaN where unknown")
     public double stealCpu = Double.NaN;
+
+    @Label("Allocated")
+    @Description("Bytes the process allocated on the heap over the run, every thread's (ended ones included; ThreadMXBean's total); -1 where unknown")
+    @jdk.jfr.DataAmount
+    public long allocatedBytes = -1;
 }
