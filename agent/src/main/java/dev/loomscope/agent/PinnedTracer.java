@@ -26,9 +26,18 @@ import jdk.jfr.consumer.RecordedFrame;
  * default), reading from a moment when none had.
  * The pins the stream had not reached when the app ended, {@link #printRest} reads from the last
  * chunks of the written recording.
+ *
+ * <p>A place that pins once pins again: each pinning stack is printed the first time it pins, and
+ * its later pins are counted and summarised at most every {@link #REPORT_EVERY}, a few lines, the
+ * busiest places first ({@code trace-pinned=full} prints each pin whole, as before).
  */
 final class PinnedTracer {
-    private static final int SHORT_FRAMES = 6;
+    private static final int SHORT_FRAMES = 8;
+    /** Repeated pins are summarised at most this often, in at most {@link #REPORT_LINES} lines. */
+    static final Duration REPORT_EVERY = Duration.ofSeconds(10);
+    static final int REPORT_LINES = 5;
+    /** Frames of a stack that make it one place. */
+    private static final int SIGNATURE_FRAMES = 64;
     private static final String CARRIER_GROUP = "CarrierThreads";
     /** Instant.now() against JFR's event times, events committed across a flush: read this much earlier. */
     private static final Duration SLACK = Duration.ofSeconds(2);
@@ -44,6 +53,21 @@ final class PinnedTracer {
     private final Set<Pin> printed = new HashSet<>();
     private Instant printedUntil;
     private int pruneAt = 1000;
+    /** Each pinning stack seen (its top frames), with the pins there not reported yet. */
+    private final java.util.Map<List<String>, Place> places = new java.util.HashMap<>();
+    private long reportedAt = System.nanoTime();
+
+    /** A place that pins: where (the frame that pinned), and its pins since they were last reported. */
+    private static final class Place {
+        final String where;
+        long count;
+        long nanos;
+        long maxNanos;
+
+        Place(String where) {
+            this.where = where;
+        }
+    }
 
     private record Pin(Instant start, Duration duration, long threadId) {
         static Pin of(RecordedEvent e) {
@@ -142,7 +166,84 @@ final class PinnedTracer {
                 pruneAt = Math.max(1000, 2 * printed.size());
             }
         }
-        AgentLog.print(describe(e, full));
+        if (full) {
+            AgentLog.print(describe(e, true));
+            return;
+        }
+        boolean first;
+        synchronized (places) {
+            List<String> key = signature(e);
+            Place place = places.get(key);
+            first = place == null;
+            if (first) {
+                places.put(key, new Place(culprit(e)));
+            } else {
+                long d = e.getDuration().toNanos();
+                place.count++;
+                place.nanos += d;
+                place.maxNanos = Math.max(place.maxNanos, d);
+            }
+        }
+        if (first) {
+            AgentLog.print(describe(e, false));
+        }
+        if (System.nanoTime() - reportedAt >= REPORT_EVERY.toNanos()) {
+            report();
+        }
+    }
+
+    /**
+     * A stack as a place: its application frames, by method and line (the JDK's frames between them
+     * vary with linkage: a method handle's invokeStatic or invokeStaticInit).
+     */
+    private static List<String> signature(RecordedEvent e) {
+        if (e.getStackTrace() == null) {
+            return List.of();
+        }
+        List<RecordedFrame> frames = e.getStackTrace().getFrames();
+        return frames.subList(0, Math.min(SIGNATURE_FRAMES, frames.size())).stream().filter(f -> !JdkFrames.isJdk(f.getMethod().getType().getName()))
+                .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber()).toList();
+    }
+
+    /** The frame a place is named by: the topmost application frame, else the top frame. */
+    private static String culprit(RecordedEvent e) {
+        if (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty()) {
+            return "(no stack trace)";
+        }
+        List<RecordedFrame> frames = e.getStackTrace().getFrames();
+        RecordedFrame f = frames.stream().filter(x -> !JdkFrames.isJdk(x.getMethod().getType().getName())).findFirst().orElse(frames.get(0));
+        return f.getMethod().getType().getName() + "." + f.getMethod().getName() + (f.getLineNumber() > 0 ? ":" + f.getLineNumber() : "");
+    }
+
+    /**
+     * The pins not reported yet, a line a place, the most pinned time first, at most {@link
+     * #REPORT_LINES} lines and one for the rest; nothing when there are none.
+     */
+    void report() {
+        List<Place> due;
+        synchronized (places) {
+            reportedAt = System.nanoTime();
+            due = places.values().stream().filter(p -> p.count > 0).sorted((a, b) -> Long.compare(b.nanos, a.nanos)).map(p -> {
+                Place copy = new Place(p.where);
+                copy.count = p.count;
+                copy.nanos = p.nanos;
+                copy.maxNanos = p.maxNanos;
+                p.count = 0;
+                p.nanos = 0;
+                p.maxNanos = 0;
+                return copy;
+            }).toList();
+        }
+        for (int i = 0; i < Math.min(REPORT_LINES, due.size()); i++) {
+            Place p = due.get(i);
+            AgentLog.print(String.format(java.util.Locale.ROOT, "%spinned again %,d time%s at %s: %.1f ms in all, at most %.1f ms (printed once above)%n",
+                    AgentLog.PREFIX, p.count, p.count == 1 ? "" : "s", p.where, p.nanos / 1e6, p.maxNanos / 1e6));
+        }
+        if (due.size() > REPORT_LINES) {
+            List<Place> rest = due.subList(REPORT_LINES, due.size());
+            AgentLog.print(String.format(java.util.Locale.ROOT, "%sand %,d pins at %d other places: %.1f ms in all%n", AgentLog.PREFIX,
+                    rest.stream().mapToLong(p -> p.count).sum(), rest.size(), rest.stream().mapToLong(p -> p.nanos).sum() / 1e6));
+        }
     }
 
     static String describe(RecordedEvent e, boolean full) {
@@ -164,18 +265,53 @@ final class PinnedTracer {
         sb.append('\n');
         if (e.getStackTrace() != null) {
             List<RecordedFrame> frames = e.getStackTrace().getFrames();
-            // short: from the JDK call above the first application frame, a few frames
+            // short: from the JDK call above the first application frame, a few frames, and below them every frame that
+            // explains a pin (a class initializer, a native frame: an upcall's caller) with the application's own frames
+            // around it; a gap is "..."
+            java.util.TreeSet<Integer> shown = new java.util.TreeSet<>();
+            java.util.Set<Integer> wentNative = new java.util.HashSet<>();
             int first = full ? 0 : shortTraceStart(frames);
-            int n = full ? frames.size() : Math.min(first + SHORT_FRAMES, frames.size());
-            for (int i = first; i < n; i++) {
+            for (int i = first; i < (full ? frames.size() : Math.min(first + SHORT_FRAMES, frames.size())); i++) {
+                shown.add(i);
+            }
+            for (int i = 0; !full && i < frames.size(); i++) {
+                RecordedFrame f = frames.get(i);
+                String type = f.getMethod().getType().getName();
+                boolean pins = f.getMethod().getName().equals("<clinit>") || "Native".equals(f.getType()) && !JdkFrames.isJdk(type);
+                if (type.startsWith("jdk.internal.foreign.abi.DowncallStub")) {
+                    // the call that went native: the first application frame below the downcall's stub
+                    for (int j = i + 1; j < frames.size(); j++) {
+                        if (!JdkFrames.isJdk(frames.get(j).getMethod().getType().getName())) {
+                            shown.add(j);
+                            wentNative.add(j);
+                            break;
+                        }
+                    }
+                } else if (pins) {
+                    for (int j = Math.max(first, i - 1); j <= Math.min(frames.size() - 1, i + 1); j++) {
+                        shown.add(j);
+                    }
+                }
+            }
+            int last = -1;
+            for (int i : shown) {
+                if (last >= 0 && i > last + 1) {
+                    sb.append("    ...\n");
+                }
                 RecordedFrame f = frames.get(i);
                 sb.append("    at ").append(f.getMethod().getType().getName()).append('.').append(f.getMethod().getName());
                 if (f.getLineNumber() > 0) {
                     sb.append(':').append(f.getLineNumber());
                 }
+                if ("Native".equals(f.getType())) {
+                    sb.append(" (native)");
+                } else if (wentNative.contains(i)) {
+                    sb.append(" (called into native code)");
+                }
                 sb.append('\n');
+                last = i;
             }
-            if (n < frames.size() || e.getStackTrace().isTruncated()) {
+            if (last < frames.size() - 1 || e.getStackTrace().isTruncated()) {
                 sb.append("    ...\n");
             }
         }

@@ -335,6 +335,7 @@ final class Session {
     private void printPinsLeft() {
         try {
             tracer.printRest(tmpJfr, files);
+            tracer.report(); // the repeats counted since the last summary
         } catch (Throwable t) {
             AgentLog.failure("the last pinned virtual threads were not traced (they are in the recording)", t);
         }

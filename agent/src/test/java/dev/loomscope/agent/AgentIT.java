@@ -113,6 +113,23 @@ class AgentIT {
     }
 
     @Test
+    void aPlaceThatPinsAgainIsPrintedOnceAndItsRepeatsCounted() throws Exception {
+        // every task of the pinning workload blocks inside a native frame (an FFM upcall), at one place: 24 pins
+        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + AGENT + "=out=rec,profile=off,flame=off", "-jar", OldJdkIT.WORKLOADS.toString(), "pinning", "--threads", "virtual",
+                "--case", "native", "--tasks", "8", "--block-ms", "30", "--runs", "3", "--warmup", "0"), dir, 120);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        List<String> first = r.stderr().lines().filter(l -> l.startsWith("loomscope-agent: virtual thread pinned for")).toList();
+        assertThat(first).as(r.stderr()).hasSize(1);
+        // the short trace reaches, below the application's frame, the call that went native (an FFM downcall whose upcall blocked)
+        assertThat(r.stderr()).containsPattern("\n    at dev\\.loomscope\\.workloads\\.pinning\\.NativeBlocker\\.blockInNativeFrame:\\d+ \\(called into native code\\)\n");
+        List<String> again = r.stderr().lines().filter(l -> l.startsWith("loomscope-agent: pinned again ")).toList();
+        assertThat(again).as(r.stderr()).isNotEmpty();
+        long repeats = again.stream().mapToLong(l -> Long.parseLong(l.replaceAll("loomscope-agent: pinned again ([\\d,]+) times?.*", "$1").replace(",", ""))).sum();
+        assertThat(repeats).as(r.stderr()).isEqualTo(23);
+    }
+
+    @Test
     void aPinJustBeforeTheAppEndsIsTracedOnce() throws Exception {
         // the app ends before JFR's next flush and the agent's next look: the pin is read from the recording
         ChildJvm.Result r = run("out=rec,flame=off,profile=off", "quick");

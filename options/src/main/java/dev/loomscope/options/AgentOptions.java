@@ -21,8 +21,9 @@ public final class AgentOptions {
             Option.duration("duration", "0", true, "stop recording after this long (0: when the JVM exits)"),
             Option.duration("pinned-threshold", "1ms", true, "record pinned virtual threads at least this long (the JDK's default, 20 ms, hides most)"),
             Option.choice("trace-pinned", "short", List.of("off", "short", "full"),
-                    "print pins on stderr: short from the JDK call the first application frame made (6 frames), full the whole stack;"
-                            + " printed as JFR flushes (once a second), from the first virtual thread on (until then nothing is parsed:"
+                    "print pins on stderr: short from the JDK call the first application frame made (8 frames, and below them every class"
+                            + " initializer, application native frame and application frame that called into native code), each pinning stack once, its repeats counted and summarised every 10 s"
+                            + " (a few lines, the most pinned first); full every pin with its whole stack; printed as JFR flushes (once a second), from the first virtual thread on (until then nothing is parsed:"
                             + " platform-only apps pay nothing for it); at exit the pins not printed yet are read from the recording's last chunks"),
             Option.durationOrOff("stall", "10s", "when no virtual thread could get a carrier for this long (every carrier held), write two JSON thread"
                     + " dumps beside the recording, record a loomscope.SchedulerStall event and say so in one line on stderr (the application runs"

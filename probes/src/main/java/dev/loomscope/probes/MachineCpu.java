@@ -15,8 +15,12 @@ public final class MachineCpu {
 
     private MachineCpu() {}
 
-    /** Clock ticks so far: the machine's in all, busy (not idle or waiting for I/O), stolen, and this process's own. */
-    public record Ticks(long total, long busy, long steal, long process) {}
+    /**
+     * Clock ticks so far: the machine's in all, busy (not idle or waiting for I/O), stolen, this
+     * process's own, and its helpers' (processes that are part of what it measures: a workload's
+     * client in a JVM of its own), which are neither this process's nor other work.
+     */
+    public record Ticks(long total, long busy, long steal, long process, long helpers) {}
 
     /**
      * Shares of the machine's CPU time over an interval, each in [0, 1]: this process's, other
@@ -26,8 +30,8 @@ public final class MachineCpu {
         public static final Shares UNKNOWN = new Shares(Double.NaN, Double.NaN, Double.NaN);
     }
 
-    /** The ticks now, or null where they cannot be read. */
-    public static Ticks read() {
+    /** The ticks now, or null where they cannot be read; {@code helpers}: the pids of this process's helpers. */
+    public static Ticks read(long... helpers) {
         try {
             String cpu = Files.readAllLines(STAT).get(0);
             if (!cpu.startsWith("cpu ")) {
@@ -40,14 +44,26 @@ public final class MachineCpu {
             }
             long idle = Long.parseLong(f[3]) + (f.length > 4 ? Long.parseLong(f[4]) : 0);
             long steal = f.length > 7 ? Long.parseLong(f[7]) : 0;
-            String self = Files.readString(SELF);
-            // the command may hold spaces and parentheses: the fields start after the last ')'
-            String[] s = self.substring(self.lastIndexOf(')') + 2).strip().split("\\s+");
-            long process = Long.parseLong(s[11]) + Long.parseLong(s[12]); // utime, stime (fields 14 and 15)
-            return new Ticks(total, total - idle - steal, steal, process);
+            long helperTicks = 0;
+            for (long pid : helpers) {
+                try {
+                    helperTicks += cpuTicks(Path.of("/proc/" + pid + "/stat"));
+                } catch (IOException | RuntimeException gone) {
+                    // a helper that ended counts no more
+                }
+            }
+            return new Ticks(total, total - idle - steal, steal, cpuTicks(SELF), helperTicks);
         } catch (IOException | RuntimeException unavailable) {
             return null;
         }
+    }
+
+    /** A process's utime and stime (fields 14 and 15 of its stat file) in clock ticks. */
+    private static long cpuTicks(Path stat) throws IOException {
+        String line = Files.readString(stat);
+        // the command may hold spaces and parentheses: the fields start after the last ')'
+        String[] s = line.substring(line.lastIndexOf(')') + 2).strip().split("\\s+");
+        return Long.parseLong(s[11]) + Long.parseLong(s[12]);
     }
 
     /** The shares between two readings; {@link Shares#UNKNOWN} when either is null or no tick passed. */
@@ -58,7 +74,7 @@ public final class MachineCpu {
         double total = after.total() - before.total();
         double busy = after.busy() - before.busy();
         double process = after.process() - before.process();
-        double others = Math.max(0, busy - process);
+        double others = Math.max(0, busy - process - (after.helpers() - before.helpers()));
         return new Shares(clamp(process / total), clamp(others / total), clamp((after.steal() - before.steal()) / total));
     }
 

@@ -15,9 +15,26 @@ public final class PinningCommand extends ViewCommand {
     @Option(names = "--stack-depth", paramLabel = "N", defaultValue = "10", description = "frames of each top stack (default: ${DEFAULT-VALUE})")
     int stackDepth;
 
-    @Option(names = "--fail-on-pinning", paramLabel = "DURATION", arity = "0..1", fallbackValue = "0",
-            description = "exit 1 when a pin at or above DURATION (e.g. 20ms; any pin when omitted) is found")
+    @Option(names = "--fail-on-pinning", paramLabel = "DURATION", arity = "0..1", fallbackValue = ANY, preprocessor = DurationOrNothing.class,
+            description = "exit 1 when a pin at or above DURATION (e.g. 20ms; any recorded pin when omitted) is found; exit 2 when a recording"
+                    + " cannot tell (no jdk.VirtualThreadPinned, or a threshold above DURATION)")
     String failOn;
+
+    static final String ANY = "any";
+
+    /**
+     * {@code --fail-on-pinning} takes the argument after it only when it is a duration: {@code
+     * --fail-on-pinning rec.jfr} gates any pin in rec.jfr, as {@code --fail-on-pinning=20ms rec.jfr}
+     * gates pins of 20 ms.
+     */
+    static final class DurationOrNothing implements picocli.CommandLine.IParameterPreprocessor {
+        @Override
+        public boolean preprocess(java.util.Stack<String> args, picocli.CommandLine.Model.CommandSpec spec, picocli.CommandLine.Model.ArgSpec argSpec,
+                java.util.Map<String, Object> info) {
+            argSpec.setValue(!args.isEmpty() && Durations.valid(args.peek()) ? args.pop() : ANY);
+            return true;
+        }
+    }
 
     @Override
     int stackDepth() {
@@ -30,7 +47,7 @@ public final class PinningCommand extends ViewCommand {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--stack-depth must be at least 1");
         }
         Duration threshold = null;
-        if (failOn != null) {
+        if (failOn != null && !failOn.equals(ANY)) {
             if (!Durations.valid(failOn)) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                         "--fail-on-pinning " + failOn + ": not a duration (e.g. 20ms, 1s)");
@@ -39,13 +56,26 @@ public final class PinningCommand extends ViewCommand {
         }
         List<RecordingFacts> facts = in.facts();
         out.emit(tables(facts), spec.commandLine().getOut());
-        if (threshold != null) {
+        if (failOn != null) {
+            // a gate that passes on a recording that could not hold the pins it gates would be a lie
+            for (PinningView.Coverage c : PinningView.coverage(facts)) {
+                String where = c.recording().source.name().toString();
+                if (!c.recorded()) {
+                    throw new dev.loomscope.analyzer.errors.BadDataException(where + ": records no jdk.VirtualThreadPinned events, so it cannot show"
+                            + " pins and --fail-on-pinning has nothing to check (record with the loomscope agent, or enable jdk.VirtualThreadPinned)");
+                }
+                if (threshold != null && c.threshold() != null && c.threshold().compareTo(threshold) > 0) {
+                    throw new dev.loomscope.analyzer.errors.BadDataException(where + ": records pins of " + c.threshold().toMillis() + " ms or more"
+                            + " only, so --fail-on-pinning " + failOn + " cannot be checked (record with pinned-threshold=" + failOn + " or lower)");
+                }
+            }
+            threshold = threshold == null ? Duration.ZERO : threshold;
             PinningReducer p = PinningView.merged(facts);
             double limitMs = threshold.toNanos() / 1e6;
             long over = java.util.Arrays.stream(p.all().toArray()).filter(ms -> ms >= limitMs).count();
             if (over > 0) {
-                spec.commandLine().getErr().println("loomscope pinning: " + over + " pin" + (over == 1 ? "" : "s") + " at or above "
-                        + failOn + " (--fail-on-pinning)");
+                spec.commandLine().getErr().println("loomscope pinning: " + over + " pin" + (over == 1 ? "" : "s")
+                        + (failOn.equals(ANY) ? "" : " at or above " + failOn) + " (--fail-on-pinning)");
                 return Errors.CHECK_FAILED;
             }
         }

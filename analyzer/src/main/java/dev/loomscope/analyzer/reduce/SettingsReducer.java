@@ -10,6 +10,7 @@ import java.util.TreeSet;
  */
 public final class SettingsReducer implements Reducer {
     private final Set<String> enabled = new TreeSet<>();
+    private final java.util.Map<String, String> thresholds = new java.util.HashMap<>();
 
     @Override
     public Set<String> eventTypes() {
@@ -23,6 +24,11 @@ public final class SettingsReducer implements Reducer {
             if (type != null) {
                 enabled.add(type);
             }
+        } else if ("threshold".equals(e.string("name"))) {
+            String type = e.eventTypeName("id");
+            if (type != null && e.string("value") != null) {
+                thresholds.put(type, e.string("value")); // the last setting given wins, as in JFR
+            }
         }
     }
 
@@ -34,6 +40,18 @@ public final class SettingsReducer implements Reducer {
     /** The types the recording's settings enabled. */
     public Set<String> enabledTypes() {
         return enabled;
+    }
+
+    /**
+     * The threshold the recording's settings gave {@code type} ("20 ms", "0 ns"): events shorter were
+     * not recorded; null when the recording does not say.
+     */
+    public java.time.Duration threshold(String type) {
+        String v = thresholds.get(type);
+        if (v == null) {
+            return null;
+        }
+        return dev.loomscope.options.Durations.valid(v.strip()) ? dev.loomscope.options.Durations.parse(v.strip()) : null;
     }
 
     /** Whether a setting of the recording enabled {@code type}. */

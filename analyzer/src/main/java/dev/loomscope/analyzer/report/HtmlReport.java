@@ -95,7 +95,7 @@ public final class HtmlReport {
             }
             List<String> verdictLines = new ArrayList<>();
             for (Part part : parts) {
-                for (String v : CompareView.headlineVerdicts(part.results())) {
+                for (String v : CompareView.verdicts(part.results())) { // every verdict line compare prints; the chart has the headline ones
                     verdictLines.add(part.name() == null ? v : part.name() + ": " + v);
                 }
             }

@@ -65,8 +65,9 @@ public final class PinningRule extends LoomscopeRule {
         boolean warn = share >= value(settings, SHARE, UnitLookup.PERCENT_UNITY) || maxMs >= value(settings, LONGEST, UnitLookup.MILLISECOND);
         Severity severity = warn ? Severity.WARNING : Severity.INFO;
         return new Verdict(severity,
-                String.format(Locale.ROOT, "%d pinned virtual threads, %.1f ms in all (%.2f%% of the recording), the longest %.1f ms.", count,
-                        totalMs, 100 * share, maxMs),
+                // pins overlap on several carriers: their sum can pass the recording's span, and says how many carriers were held
+                String.format(Locale.ROOT, "%d pinned virtual threads held carriers for %.1f ms in all, %.2f%% of the recording's span (%.2f"
+                        + " carriers pinned on average), the longest %.1f ms.", count, totalMs, 100 * share, share, maxMs),
                 "A virtual thread that blocks while pinned holds its carrier thread: the other virtual threads wait for a free"
                         + " carrier, and throughput falls towards that of as many platform threads as there are carriers. On JDK 21-23"
                         + " synchronized pins; on every JDK a native frame (JNI, an FFM upcall) or a class initializer on the stack pins.",

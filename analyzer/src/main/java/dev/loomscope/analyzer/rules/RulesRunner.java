@@ -234,6 +234,7 @@ public final class RulesRunner {
         if (template == null) {
             return null;
         }
+        template = translated(template);
         String filled;
         try {
             filled = ResultToolkit.populateMessage(r, template, false);
@@ -241,6 +242,28 @@ public final class RulesRunner {
             filled = template;
         }
         return text(filled);
+    }
+
+    /** JMC's rules' messages, by key. */
+    private static final java.util.ResourceBundle JMC_RULE_TEXTS = bundle("org.openjdk.jmc.flightrecorder.rules.jdk.messages.internal.messages");
+
+    private static java.util.ResourceBundle bundle(String name) {
+        try {
+            return java.util.ResourceBundle.getBundle(name, java.util.Locale.ROOT);
+        } catch (java.util.MissingResourceException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A rule's text that is one of JMC's message keys ({@code PID1Rule_TEXT_OK}: a rule of JMC 9.1
+     * returns the key, not its text) as the text the key names; any other text as it is.
+     */
+    static String translated(String text) {
+        if (JMC_RULE_TEXTS != null && text.matches("[A-Za-z0-9]+_[A-Z0-9_]+") && JMC_RULE_TEXTS.containsKey(text)) {
+            return JMC_RULE_TEXTS.getString(text);
+        }
+        return text;
     }
 
     /** JMC's texts carry a little HTML: plain text for terminals and CSV. */

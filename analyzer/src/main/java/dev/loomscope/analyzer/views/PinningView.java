@@ -17,6 +17,40 @@ public final class PinningView {
         return merged;
     }
 
+    static final String PINNED = "jdk.VirtualThreadPinned";
+
+    /** Whether a recording can show pins at all, and from which length on (its settings' threshold; null when they do not say). */
+    public record Coverage(RecordingFacts recording, boolean recorded, java.time.Duration threshold) {}
+
+    /** What each recording could hold of pins: the event recorded or not, and its threshold. */
+    public static List<Coverage> coverage(List<RecordingFacts> all) {
+        return all.stream().map(f -> new Coverage(f, f.recorded(PINNED), f.settings.threshold(PINNED))).toList();
+    }
+
+    /** A threshold as people write it: 20 ms, 1 ms, 0 ms, 500 us. */
+    static String duration(java.time.Duration d) {
+        return d.toNanos() % 1_000_000 == 0 ? d.toMillis() + " ms" : d.toNanos() % 1000 == 0 ? d.toNanos() / 1000 + " us" : d.toNanos() + " ns";
+    }
+
+    /** The coverage as a table: a row a recording, whether pins were recorded and from which length. */
+    static Table recorded(List<Coverage> coverage) {
+        Table t = new Table("pinning-recorded", "What each recording can show of pins", List.of(Table.text("recording"), Table.text(PINNED),
+                Table.text("threshold")));
+        for (Coverage c : coverage) {
+            t.row(c.recording().source.shortName(), c.recorded() ? "recorded" : "not recorded",
+                    !c.recorded() ? null : c.threshold() == null ? "not stated" : duration(c.threshold()));
+        }
+        long missing = coverage.stream().filter(c -> !c.recorded()).count();
+        if (missing > 0) {
+            t.note(missing + " of " + coverage.size() + " recording(s) did not record " + PINNED + " (an async-profiler-only recording, or JFR"
+                    + " settings without the event): they cannot show pins, and none here is no evidence of none");
+        }
+        if (coverage.stream().anyMatch(c -> c.recorded() && c.threshold() != null && c.threshold().toMillis() >= 20)) {
+            t.note("a threshold of 20 ms (JFR's default) hides most pins: the loomscope agent records from 1 ms (pinned-threshold=)");
+        }
+        return t;
+    }
+
     /** Up to two values, then how many more. */
     static String few(java.util.Set<String> values) {
         List<String> v = new ArrayList<>(values);
@@ -52,9 +86,12 @@ public final class PinningView {
                     p.reasonsRecorded() ? few(g.blockingOperations) : notRecorded,
                     p.reasonsRecorded() ? few(g.carriers) : notRecorded);
         }
+        List<Coverage> coverage = coverage(all);
         if (groups.isEmpty()) {
-            long withEvent = all.stream().filter(f -> f.summary.count("jdk.VirtualThreadPinned") > 0 || f.summary.counts().size() > 0).count();
-            t.note(withEvent == 0 ? "no events read" : "no pinned virtual threads recorded (at or above the recording's jdk.VirtualThreadPinned threshold)");
+            long withEvent = all.stream().filter(f -> f.summary.count(PINNED) > 0 || f.summary.counts().size() > 0).count();
+            t.note(withEvent == 0 ? "no events read" : coverage.stream().noneMatch(Coverage::recorded)
+                    ? "pins not recorded: no recording here recorded " + PINNED + ", so none here says nothing of pinning"
+                    : "no pinned virtual threads recorded (at or above each recording's " + PINNED + " threshold, listed below)");
         }
         if (!p.reasonsRecorded() && !groups.isEmpty()) {
             t.note("pinnedReason, blockingOperation and carrierThread are recorded from JDK 24 on");
@@ -62,7 +99,7 @@ public final class PinningView {
         if (p.submitFailed() > 0) {
             t.note(p.submitFailed() + " virtual thread submit failures (jdk.VirtualThreadSubmitFailed)");
         }
-        List<Table> out = new ArrayList<>(List.of(t));
+        List<Table> out = new ArrayList<>(List.of(t, recorded(coverage)));
         if (p.reasonsRecorded()) {
             out.add(byReason(p));
         }

@@ -220,6 +220,34 @@ class AnalyzerIT {
         assertThat(Fixtures.cli(dir, "pinning", fixture.toString(), "--fail-on-pinning=20ms").exitCode()).isEqualTo(1);
         assertThat(Fixtures.cli(dir, "pinning", fixture.toString(), "--fail-on-pinning=5s").exitCode()).isZero();
         assertThat(Fixtures.cli(dir, "pinning", platform.toString(), "--fail-on-pinning").exitCode()).isZero();
+        // the file after the option, and a duration given apart, are what they look like
+        assertThat(Fixtures.cli(dir, "pinning", "--fail-on-pinning", fixture.toString()).exitCode()).isEqualTo(1);
+        assertThat(Fixtures.cli(dir, "pinning", "--fail-on-pinning", "20ms", fixture.toString()).exitCode()).isEqualTo(1);
+        // each recording's threshold is shown; a gate below it cannot be checked there
+        JsonNode recorded = table(p, "pinning-recorded").get("rows").get(0);
+        assertThat(recorded.get("jdk.VirtualThreadPinned").asText()).isEqualTo("recorded");
+        assertThat(recorded.get("threshold").asText()).isEqualTo("10 ms");
+        ChildJvm.Result below = Fixtures.cli(dir, "pinning", fixture.toString(), "--fail-on-pinning=5ms");
+        assertThat(below.exitCode()).isEqualTo(2);
+        assertThat(below.stderr().strip()).endsWith(": records pins of 10 ms or more only, so --fail-on-pinning 5ms cannot be checked (record with"
+                + " pinned-threshold=5ms or lower)");
+    }
+
+    @Test
+    void aRecordingWithoutPinEventsCannotPassAPinningGate() throws Exception {
+        // JFR settings that record collections only: the app pinned, the recording cannot say so
+        Path jfc = Files.writeString(dir.resolve("gc-only.jfc"), "<?xml version='1.0' encoding='UTF-8'?>\n<configuration version='2.0' label='gc only'>"
+                + "<event name='jdk.GarbageCollection'><setting name='enabled'>true</setting><setting name='threshold'>0 ms</setting></event>"
+                + "</configuration>\n");
+        Path gcOnly = Fixtures.plain(dir, "gc-only.jfr", ",settings=" + jfc, 2, 1);
+        ChildJvm.Result view = Fixtures.cli(dir, "pinning", gcOnly.toString());
+        assertThat(view.exitCode()).isZero();
+        assertThat(view.stdout()).contains("pins not recorded: no recording here recorded jdk.VirtualThreadPinned").contains("not recorded");
+        ChildJvm.Result gate = Fixtures.cli(dir, "pinning", "--fail-on-pinning", gcOnly.toString());
+        assertThat(gate.exitCode()).isEqualTo(2);
+        assertThat(gate.stderr().strip().lines()).hasSize(1);
+        assertThat(gate.stderr()).contains(gcOnly + ": records no jdk.VirtualThreadPinned events, so it cannot show pins and --fail-on-pinning has"
+                + " nothing to check");
     }
 
     static JsonNode rule(JsonNode rows, String name) {

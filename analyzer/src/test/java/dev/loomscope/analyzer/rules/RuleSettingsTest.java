@@ -62,4 +62,12 @@ class RuleSettingsTest {
                 .hasMessageEndingWith("its default is 20 ms)");
         assertThatThrownBy(() -> RuleSettings.parse(List.of("pinning.longest"))).hasMessageStartingWith("--set pinning.longest: expected NAME=VALUE");
     }
+
+    @Test
+    void aJmcRuleThatReturnsItsMessageKeyIsShownItsText() {
+        // JMC 9.1's PID-1 rule returns the key PID1Rule_TEXT_OK where it means its text
+        org.assertj.core.api.Assertions.assertThat(RulesRunner.translated("PID1Rule_TEXT_OK")).isEqualTo("No Process runs with PID 1.");
+        org.assertj.core.api.Assertions.assertThat(RulesRunner.translated("No_SUCH_KEY")).isEqualTo("No_SUCH_KEY");
+        org.assertj.core.api.Assertions.assertThat(RulesRunner.translated("A text, with words.")).isEqualTo("A text, with words.");
+    }
 }

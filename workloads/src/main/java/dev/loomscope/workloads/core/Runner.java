@@ -119,7 +119,7 @@ public final class Runner {
         WorkloadRunEvent e = new WorkloadRunEvent();
         e.begin();
         long[] switches0 = ContextSwitchCounter.read();
-        MachineCpu.Ticks ticks0 = MachineCpu.read();
+        MachineCpu.Ticks ticks0 = MachineCpu.read(w.helperPids());
         long cpu0 = processCpuNanos();
         long allocated0 = allocatedBytes();
         long epochNanos = epochNanos();
@@ -129,7 +129,7 @@ public final class Runner {
         long cpu = cpu0 < 0 ? -1 : processCpuNanos() - cpu0;
         long allocated = allocated0 < 0 ? -1 : allocatedBytes() - allocated0;
         long[] switches1 = switches0 == null ? null : ContextSwitchCounter.read();
-        MachineCpu.Shares machine = MachineCpu.between(ticks0, MachineCpu.read());
+        MachineCpu.Shares machine = MachineCpu.between(ticks0, MachineCpu.read(w.helperPids()));
         e.end();
         if (switches1 != null) {
             e.voluntaryContextSwitches = switches1[0] - switches0[0];

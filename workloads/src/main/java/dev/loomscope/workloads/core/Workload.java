@@ -24,6 +24,11 @@ public interface Workload extends AutoCloseable {
         return java.util.Map.of();
     }
 
+    /** Processes that are part of the experiment (a client in a JVM of its own): their CPU is not other processes' noise. */
+    default long[] helperPids() {
+        return new long[0];
+    }
+
     /** Runs once; throws when the run's correctness check fails. */
     Run run() throws Exception;
 

@@ -32,6 +32,10 @@ final class ClientProcess implements AutoCloseable {
         out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     /** One load against the server; what the client measured. */
     double[] run(int port, int requests, int concurrency, boolean keepAlive) throws IOException {
         in.write(String.format(Locale.ROOT, "run %d %d %d %b%n", port, requests, concurrency, keepAlive));

@@ -77,6 +77,11 @@ public final class EchoWorkload implements Workload {
     }
 
     @Override
+    public long[] helperPids() {
+        return clientProcess == null ? new long[0] : new long[] {clientProcess.pid()};
+    }
+
+    @Override
     public void close() throws Exception {
         if (clientProcess != null) {
             clientProcess.close();
