@@ -3,12 +3,9 @@ package dev.loomscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.flamegraphs.testing.ChildJvm;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,30 +21,8 @@ class OldJdkIT {
     static Path oldJava;
 
     @BeforeAll
-    static void findOldJava() throws IOException {
-        oldJava = olderJdk().orElse(null);
-    }
-
-    /** A JDK below 21 among the usual install locations. */
-    static Optional<Path> olderJdk() throws IOException {
-        Path jvms = Path.of("/usr/lib/jvm");
-        if (!Files.isDirectory(jvms)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> s = Files.list(jvms)) {
-            return s.filter(h -> Files.isExecutable(h.resolve("bin/java")) && Files.isRegularFile(h.resolve("release")))
-                    .filter(h -> feature(h) > 0 && feature(h) < 21).map(h -> h.resolve("bin/java")).findFirst();
-        }
-    }
-
-    static int feature(Path home) {
-        try {
-            String v = Files.readAllLines(home.resolve("release")).stream().filter(l -> l.startsWith("JAVA_VERSION=")).findFirst().orElse("")
-                    .replaceAll("JAVA_VERSION=\"(1\\.)?(\\d+).*", "$2");
-            return Integer.parseInt(v);
-        } catch (IOException | NumberFormatException e) {
-            return 0;
-        }
+    static void findOldJava() {
+        oldJava = ChildJvm.olderJdk().map(Path::of).orElse(null);
     }
 
     @Test

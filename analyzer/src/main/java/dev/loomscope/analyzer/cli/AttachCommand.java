@@ -64,7 +64,9 @@ public final class AttachCommand implements Callable<Integer> {
         if (pid.equals("list")) {
             for (VirtualMachineDescriptor d : VirtualMachine.list()) {
                 if (!d.id().equals(Long.toString(ProcessHandle.current().pid()))) {
-                    out.printf("%-8s %s%n", d.id(), d.displayName().isBlank() ? "(no main class reported)" : d.displayName());
+                    String name = d.displayName().isBlank() ? "(no main class reported)" : d.displayName();
+                    // a command line can run to thousands of characters (a class path): its start says which JVM it is
+                    out.printf("%-8s %s%n", d.id(), name.length() > 100 ? name.substring(0, 99) + "\u2026" : name);
                 }
             }
             return Errors.OK;

@@ -74,8 +74,12 @@ public final class Errors {
         public int handleParseException(ParameterException ex, String[] args) {
             CommandLine cmd = ex.getCommandLine();
             PrintWriter err = cmd.getErr();
-            err.println(commandName(cmd) + ": " + ex.getMessage() + " (see '"
-                    + commandName(cmd) + " --help')");
+            String suggestion = "";
+            if (ex instanceof picocli.CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                // a typo: the nearest names picocli knows, on the same line
+                suggestion = "; did you mean " + String.join(" or ", u.getSuggestions().stream().limit(3).toList()) + "?";
+            }
+            err.println(commandName(cmd) + ": " + ex.getMessage() + suggestion + " (see '" + commandName(cmd) + " --help')");
             return USAGE;
         }
     }

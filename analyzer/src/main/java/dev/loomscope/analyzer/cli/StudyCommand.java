@@ -32,7 +32,7 @@ public final class StudyCommand implements Callable<Integer> {
             + " echo 3 on platform / 4 on virtual threads, sleep 2 / 5, others 3; --quick 2)")
     Integer runs;
 
-    @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default: 1 on platform threads, 3 on virtual threads)")
+    @Option(names = "--warmup", paramLabel = "W", description = "warm-up runs per JVM, left out of the statistics (default: 1 on platform threads, 2 for echo's, 3 on virtual threads)")
     Integer warmup;
 
     @Option(names = "--forks", paramLabel = "F", description = "timed JVMs per workload and thread kind, the unit the verdicts count (default 5, the"
@@ -114,8 +114,11 @@ public final class StudyCommand implements Callable<Integer> {
             }
         }
         Path java = javaExecutable != null ? javaExecutable.toAbsolutePath() : Path.of(System.getProperty("java.home"), "bin", "java");
-        if (!Files.isExecutable(java)) {
-            throw new BadDataException(java + ": not an executable java (point --java at a JDK 21+ bin/java)");
+        if (Files.isDirectory(java) && Files.isExecutable(java.resolve("bin/java"))) {
+            java = java.resolve("bin/java"); // a JDK's home
+        }
+        if (!Files.isRegularFile(java) || !Files.isExecutable(java)) {
+            throw new BadDataException(java + ": not an executable java nor a JDK's home (give --java a JDK 21+ home or its bin/java)");
         }
         Study.Result r = Study.run(plan, new Study.Jvms(java, agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(), stderr,
                 Boolean.getBoolean("loomscope.stderrIsTerminal"));

@@ -189,7 +189,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                 Long n = f.summary.platformThreadsStarted(f.ctxsw);
                 return n == null ? null : n.doubleValue();
             }),
-            perRecording("platform thread starts, busiest second", "/s", true, f -> f.ctxsw.peakPlatformThreadStartRate(f.summary.first())),
+            perRecording("platform thread starts in the busiest second", "/s", true, f -> f.ctxsw.peakPlatformThreadStartRate(f.summary.first())),
             perRecording("virtual threads started", "threads", true,
                     f -> f.summary.count("jdk.VirtualThreadStart") == 0 ? null : (double) f.summary.virtualThreadsStarted),
             perRecording("machine cpu load", "%", true, f -> percent(f.summary.machineCpu)));
@@ -201,12 +201,21 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "pinned count", "pinned time", "pinned max", "gc count",
             "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap used median", "heap used max", "allocation rate",
             "heap fill rate", "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
-            "machine context switches per second", "peak threads", "platform threads started", "platform thread starts, busiest second",
+            "machine context switches per second", "peak threads", "platform threads started", "platform thread starts in the busiest second",
             "virtual threads started", "cpu load", "machine cpu load").map(Metric::named).toList();
 
-    /** The metric of this name, compared by default ({@link #ALL}) or not ({@link #RECORDING_FIGURES}); null if none. */
+    /**
+     * The metric of this name, compared by default ({@link #ALL}) or not ({@link #RECORDING_FIGURES});
+     * null if none. Written as named or in kebab or snake case ({@code run-time}, {@code gc_pause_total}),
+     * any letter case.
+     */
     public static Metric named(String name) {
-        return EVERY.stream().filter(m -> m.name.equals(name)).findFirst().orElse(null);
+        String wanted = normal(name);
+        return EVERY.stream().filter(m -> normal(m.name).equals(wanted)).findFirst().orElse(null);
+    }
+
+    private static String normal(String name) {
+        return name.strip().toLowerCase(java.util.Locale.ROOT).replaceAll("[-_\\s]+", " ");
     }
 
     /**

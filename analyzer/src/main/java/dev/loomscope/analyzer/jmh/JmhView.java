@@ -199,7 +199,7 @@ public final class JmhView {
         }
         List<String> noError = results.stream().filter(r -> Double.isNaN(r.error())).map(r -> r.shortName()).distinct().toList();
         if (!noError.isEmpty()) {
-            notes.add("no error estimate for " + String.join(", ", noError) + " (JMH needs at least 2 measurement iterations)");
+            notes.add("no error estimate for " + String.join(", ", noError) + " (JMH needs at least 3 measurement iterations)");
         }
         return List.copyOf(notes);
     }

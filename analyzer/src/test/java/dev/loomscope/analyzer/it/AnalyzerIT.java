@@ -79,8 +79,8 @@ class AnalyzerIT {
         assertThat(figure(json("summary", platform.toString()), "platform threads started").asLong()).isBetween(7000L, 7100L);
         assertThat(figure(json("summary", virtual.toString()), "platform threads started").asLong()).isBetween(0L, 100L);
         // ... thousands a second in the busiest second
-        assertThat(figure(json("summary", platform.toString()), "platform thread starts, busiest second").asDouble()).isGreaterThan(1000);
-        assertThat(figure(json("summary", virtual.toString()), "platform thread starts, busiest second").asDouble()).isLessThan(200);
+        assertThat(figure(json("summary", platform.toString()), "platform thread starts in the busiest second").asDouble()).isGreaterThan(1000);
+        assertThat(figure(json("summary", virtual.toString()), "platform thread starts in the busiest second").asDouble()).isLessThan(200);
     }
 
     /** A copy of {@code recording} whose every chunk header claims JFR format version {@code major}. */

@@ -49,6 +49,29 @@ public final class ChildJvm {
         return installed;
     }
 
+    /** A {@code java} of a JDK older than 21 among the usual install locations (the machine's default is one, often). */
+    public static java.util.Optional<String> olderJdk() {
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return java.util.Optional.empty();
+        }
+        try (var homes = Files.list(jvms)) {
+            return homes.filter(h -> Files.isExecutable(h.resolve("bin/java")) && feature(release(h)) > 0 && feature(release(h)) < 21)
+                    .map(h -> h.resolve("bin/java").toString()).findFirst();
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** 8 of "1.8.0_402", 17 of "17.0.2"; 0 when unknown. */
+    private static int feature(String version) {
+        try {
+            return Integer.parseInt(version.replaceAll("^1\\.", "").replaceAll("\\D.*", ""));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     private static String release(Path home) {
         try {
             return Files.readAllLines(home.resolve("release")).stream().filter(l -> l.startsWith("JAVA_VERSION=")).findFirst().orElse("")

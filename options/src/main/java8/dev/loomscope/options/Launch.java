@@ -1,4 +1,4 @@
-package dev.loomscope.workloads;
+package dev.loomscope.options;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -9,9 +9,11 @@ import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The workloads jar's entry point, compiled for Java 8 so that an older {@code java} runs it far
- * enough to say in one line what is wrong: the workloads need JDK 21 or newer (virtual threads),
- * and where the loomscope launcher finds one. On JDK 21+ it hands over to {@code Main}.
+ * The entry point of loomscope's runnable jars (the CLI's, the workloads'), compiled for Java 8 so
+ * that an older {@code java} runs it far enough to say in one line what is wrong: loomscope needs
+ * JDK 21 or newer, and where the loomscope launcher finds one. On JDK 21+ it hands over to the
+ * jar's own main class, which its manifest names ({@code Loomscope-Main}, with {@code
+ * Loomscope-Name} the name its messages begin with).
  */
 public final class Launch {
     static final int MIN_JDK = 21;
@@ -19,15 +21,36 @@ public final class Launch {
     private Launch() {}
 
     public static void main(String[] args) throws Throwable {
+        java.util.jar.Attributes manifest = manifest();
+        String name = manifest == null || manifest.getValue("Loomscope-Name") == null ? "loomscope" : manifest.getValue("Loomscope-Name");
         int feature = feature(System.getProperty("java.specification.version", "0"));
         if (feature < MIN_JDK) {
-            System.err.println("loomscope-workloads: needs JDK " + MIN_JDK + " or newer, and this java is JDK " + feature + " ("
+            System.err.println(name + ": needs JDK " + MIN_JDK + " or newer, and this java is JDK " + feature + " ("
                     + System.getProperty("java.home") + ")" + elsewhere());
             System.exit(2);
         }
-        MethodHandle main = MethodHandles.lookup().findStatic(Class.forName("dev.loomscope.workloads.Main"), "main",
+        if (manifest == null || manifest.getValue("Loomscope-Main") == null) {
+            System.err.println(name + ": this jar's manifest names no Loomscope-Main (a broken build: rebuild with ./mvnw -B package)");
+            System.exit(3);
+        }
+        MethodHandle main = MethodHandles.lookup().findStatic(Class.forName(manifest.getValue("Loomscope-Main")), "main",
                 MethodType.methodType(void.class, String[].class));
         main.invokeExact(args);
+    }
+
+    /** The main attributes of the jar this class was loaded from, or null (not from a jar). */
+    private static java.util.jar.Attributes manifest() {
+        try {
+            File jar = new File(Launch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (!jar.isFile()) {
+                return null;
+            }
+            try (java.util.jar.JarFile f = new java.util.jar.JarFile(jar)) {
+                return f.getManifest() == null ? null : f.getManifest().getMainAttributes();
+            }
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     /** "1.8" is 8, "17" is 17. */
