@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rooms keep to their purpose (STYLE's first practice): reading, reducing and rendering are
+ * Each package keeps to its purpose: reading, reducing and rendering are
  * separate; a reducer never imports picocli or a renderer, a renderer never opens a recording, and
  * reading never depends on the reductions it feeds. Checked on the sources, as names they use.
  */
