@@ -159,7 +159,14 @@ public final class RecordingFacts {
         return RecordingReader.withReadableParts(source, warnings, readable -> {
             for (RecordingReader.Part part : readable.parts()) {
                 try {
-                    counts.accept(FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> sink.accept(e, readable.span())).counts());
+                    Map<String, Long> read = FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> sink.accept(e, readable.span())).counts();
+                    read.forEach((type, n) -> {
+                        if (type.endsWith(FastReader.UNDEFINED)) {
+                            warnings.accept(part.original() + ": " + n + " event(s) of type " + type.substring(0, type.indexOf(' ')) + ", which the"
+                                    + " chunk's metadata does not define, skipped (an emergency dump, hs_err, writes such; the JDK's jfr skips them too)");
+                        }
+                    });
+                    counts.accept(read);
                 } catch (FastReader.FormatException damage) {
                     throw RecordingReader.damaged(part.original(), damage);
                 }

@@ -208,8 +208,11 @@ final class ChunkReader {
         } else if (type != 0) {
             Metadata.JfrClass cls = type > 0 && type < classById.length ? classById[(int) type] : null;
             if (cls == null) {
-                c.pos = at;
-                throw new IllegalStateException("an event of type " + type + ", which the chunk's metadata does not define");
+                // a type the metadata does not define (a JVM's emergency dump, hs_err, writes such): its size is known, so it is
+                // skipped and counted, as the JDK's jfr does
+                counts.merge(type + FastReader.UNDEFINED, 1L, Long::sum);
+                c.pos = at + size;
+                return;
             }
             countById[(int) type]++;
             if (wantedById[(int) type] || decodeAll) {

@@ -35,6 +35,9 @@ import java.util.function.Consumer;
  */
 public final class FastReader {
 
+    /** The name the counts give events of a type the chunk's metadata does not define, as the JDK's jfr summary names them: {@code 732 (missing event metadata)}. */
+    public static final String UNDEFINED = " (missing event metadata)";
+
     /** Events by type, and how many chunks. */
     public record Result(Map<String, Long> counts, int chunks) {}
 
