@@ -218,7 +218,9 @@ class WorkloadsTest {
         assertThat(lines.get(1)).startsWith("sleep,platform,0,true,20,tasks,");
         for (int i = 0; i < 3; i++) {
             String[] v = lines.get(2 + i).split(",");
-            assertThat(v).hasSize(15);
+            assertThat(v).hasSize(16);
+            // every thread's allocation over the run: 20 platform threads and their tasks allocate something
+            assertThat(Long.parseLong(v[15])).isPositive();
             assertThat(v[2]).isEqualTo(Integer.toString(i));
             assertThat(v[3]).isEqualTo("false");
             assertThat(Long.parseLong(v[7])).isEqualTo(nanos[i]);
