@@ -85,12 +85,14 @@ class FleetReplayTest {
     void thePinningViewShowsTheReplayedPin() {
         RecordingFacts f = FleetReplay.facts("/fleet/a.jfr", rows("/fleet/a.jfr"), false);
         var tables = dev.loomscope.analyzer.views.PinningView.of(List.of(f), 5);
-        assertThat(tables).extracting(t -> t.name()).containsExactly("pinning", "pinning-by-reason", "pinning-stack");
+        assertThat(tables).extracting(t -> t.name()).containsExactly("pinning", "pinning-recorded", "pinning-by-reason", "pinning-stack");
+        // an export holds the pins, not the settings' threshold: recorded, from a length it cannot state
+        assertThat(tables.get(1).rows().get(0)).containsExactly("a", "recorded", "not stated");
         Object[] byFrame = tables.get(0).rows().get(0);
         assertThat(byFrame).startsWith("app.Cache.load", 1L, 30.0);
         assertThat(byFrame[6]).isEqualTo("Native or VM frame on stack");
         assertThat(byFrame[7]).isEqualTo("Object.wait");
-        assertThat(tables.get(1).rows()).singleElement().satisfies(r -> assertThat(r).startsWith("Native or VM frame on stack", "Object.wait", 1L));
-        assertThat(tables.get(2).rows()).extracting(r -> r[0]).containsExactly("java.lang.Object.wait", "app.Cache.load:17");
+        assertThat(tables.get(2).rows()).singleElement().satisfies(r -> assertThat(r).startsWith("Native or VM frame on stack", "Object.wait", 1L));
+        assertThat(tables.get(3).rows()).extracting(r -> r[0]).containsExactly("java.lang.Object.wait", "app.Cache.load:17");
     }
 }
