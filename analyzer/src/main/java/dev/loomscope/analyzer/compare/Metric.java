@@ -55,9 +55,9 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return whole == null ? null : present(whole.apply(facts));
     }
 
-    /** A value, or null for none: NaN is none too. */
+    /** A value, or null for none: NaN is none too, and so is an infinite one (a rate over no time), which no chart or test can take. */
     private static Double present(Double v) {
-        return v == null || v.isNaN() ? null : v;
+        return v == null || v.isNaN() || v.isInfinite() ? null : v;
     }
 
     private static List<Value> runValues(RecordingFacts facts, BiFunction<RecordingFacts, WorkloadRun, Double> f) {
