@@ -173,7 +173,8 @@ public final class Forest {
             sb.append(Svg.f("<rect x='%.1f' y='%d' width='9' height='9' fill='%s' stroke='%s' stroke-width='1.5'/>%n", px - 4.5,
                     cy - 4, filled ? r.colour() : "#fff", r.colour()));
             sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict().words()));
-            sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s [%s, %s]</text>%n", LABEL + PLOT + 192, cy + 4, percent(r.c().ratio()),
+            // right-aligned before the mark: neither the verdict's words nor the mark cover it
+            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' text-anchor='end'>%s [%s, %s]</text>%n", WIDTH - 22, cy + 4, percent(r.c().ratio()),
                     percent(r.c().ratioCiLow()), percent(r.c().ratioCiHigh())));
             if (r.mark() != null) {
                 sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='13' font-weight='700' class='mark'>&#9888;</text>%n", WIDTH - 16, cy + 5, WARN));

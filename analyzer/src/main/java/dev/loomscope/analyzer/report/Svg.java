@@ -45,7 +45,8 @@ final class Svg {
      * {@code max} ticks; the first tick at or below lo, the last at or above hi.
      */
     static double[] niceTicks(double lo, double hi, int max) {
-        if (!(hi > lo)) {
+        // equal, or apart by a rounding error only (one value, or two that differ in the last digit): an axis around them
+        if (!(hi - lo > 1e-9 * Math.max(1, Math.max(Math.abs(lo), Math.abs(hi))))) {
             double pad = lo == 0 ? 1 : Math.abs(lo) * 0.1;
             lo -= pad;
             hi += pad;
