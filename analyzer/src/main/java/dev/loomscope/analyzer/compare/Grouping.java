@@ -75,10 +75,12 @@ public final class Grouping {
             refusePooled(groups, "--by " + String.join(",", keys.stream().map(Enum::name).toList()));
             return List.of(new Stratum(null, groups));
         }
+        Map<String, java.util.Set<Boolean>> profiledKinds = new java.util.HashMap<>(); // a workload's recordings: profiled, unprofiled, or both
+        facts.forEach(f -> profiledKinds.computeIfAbsent(By.workload.of(f), k -> new java.util.HashSet<>()).add(profiled(f)));
         Map<String, List<RecordingFacts>> byWorkload = new LinkedHashMap<>();
         for (RecordingFacts f : facts) {
             String w = By.workload.of(f);
-            boolean mixed = facts.stream().filter(o -> By.workload.of(o).equals(w)).map(o -> profiled(o)).distinct().count() > 1;
+            boolean mixed = profiledKinds.get(w).size() > 1;
             byWorkload.computeIfAbsent(mixed && profiled(f) ? w + " (CPU-profiled JVMs)" : w, k -> new ArrayList<>()).add(f);
         }
         // one workload's recordings: one comparison, as without workloads (no name before its lines)
