@@ -26,14 +26,18 @@ class MetricsIT {
     @TempDir
     Path dir;
 
-    /** {@code [12.345s] ... GC(3) Pause Young (Normal) (G1 Evacuation Pause) 120M->4M(256M) 2.345ms}: end time, before, after, pause. */
-    static final Pattern PAUSE = Pattern.compile("\\[(\\d+\\.\\d+)s\\].*GC\\(\\d+\\) Pause Young.* (\\d+)M->(\\d+)M\\(\\d+M\\) (\\d+\\.\\d+)ms");
+    /**
+     * {@code [123456789ns] ... GC(3) Pause Young (Normal) (G1 Evacuation Pause) 120M->4M(256M) 2.345ms}: the
+     * line's time (uptime in nanoseconds: stretches between collections last some 50 ms here, too
+     * short for the default millisecond decoration), before, after, pause.
+     */
+    static final Pattern PAUSE = Pattern.compile("\\[(\\d+)ns\\].*GC\\((\\d+)\\) Pause Young.* (\\d+)M->(\\d+)M\\(\\d+M\\) (\\d+\\.\\d+)ms");
 
     @Test
     void heapFiguresMatchTheJvmsOwnAccount() throws Exception {
         Path out = dir.resolve("rec");
         Path log = dir.resolve("gc.log");
-        ChildJvm.Result r = ChildJvm.run(List.of("-Xmx256m", "-XX:+UseG1GC", "-Xlog:gc:file=" + log + ":uptime",
+        ChildJvm.Result r = ChildJvm.run(List.of("-Xmx256m", "-XX:+UseG1GC", "-Xlog:gc:file=" + log + ":uptimenanos",
                 "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",profile=off,flame=off,trace-pinned=off"), ThreadPerTaskApp.class.getName(),
                 List.of(), dir, 180);
         assertThat(r.exitCode()).as(r.toString()).isZero();
@@ -45,14 +49,21 @@ class MetricsIT {
         assertThat(allocated).as("bytes allocated over the recording against the tasks' %d", allocatedByTasks)
                 .isBetween(0.95 * allocatedByTasks, 1.25 * allocatedByTasks);
 
-        // what the heap took between collections, from the GC log: young pauses' before minus the previous one's after, over the time between
+        // what the heap took between collections, from the GC log: young pauses' before minus the previous one's after, over the time between;
+        // the collections the recording holds (the JDK's parser says which), not the JVM's start-up before it
+        java.util.Set<Long> recorded = new java.util.HashSet<>();
+        for (jdk.jfr.consumer.RecordedEvent e : jdk.jfr.consumer.RecordingFile.readAllEvents(Fixtures.only(out, ".jfr"))) {
+            if (e.getEventType().getName().equals("jdk.GarbageCollection")) {
+                recorded.add(e.getLong("gcId"));
+            }
+        }
         List<double[]> pauses = new ArrayList<>();
         for (String line : Files.readAllLines(log)) {
             Matcher m = PAUSE.matcher(line);
-            if (m.find()) {
-                double end = Double.parseDouble(m.group(1));
-                double pause = Double.parseDouble(m.group(4)) / 1000;
-                pauses.add(new double[] {end - pause, end, Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3))});
+            if (m.find() && recorded.contains(Long.parseLong(m.group(2)))) {
+                double end = Long.parseLong(m.group(1)) / 1e9;
+                double pause = Double.parseDouble(m.group(5)) / 1000;
+                pauses.add(new double[] {end - pause, end, Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4))});
             }
         }
         assertThat(pauses.size()).as("young collections in the GC log").isGreaterThanOrEqualTo(3);
