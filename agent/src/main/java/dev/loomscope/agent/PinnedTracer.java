@@ -135,7 +135,7 @@ final class PinnedTracer {
      * listing every thread ten times a second to look for a carrier cost platform echo 0.1-0.2%
      * of its CPU (docs/benchmarks.md).
      */
-    private static boolean virtualThreadsRan() {
+    static boolean virtualThreadsRan() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
         while (root.getParent() != null) {
             root = root.getParent();

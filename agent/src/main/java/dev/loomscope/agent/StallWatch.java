@@ -56,7 +56,8 @@ final class StallWatch {
             while (!session.isFinished()) {
                 Thread.sleep(tick);
                 if (!carriers) {
-                    carriers = !carriers().isEmpty();
+                    // the carriers' thread group, which the JDK makes with the first carrier: a look at the groups, not at every thread
+                    carriers = PinnedTracer.virtualThreadsRan();
                     continue;
                 }
                 if (ran == null) {
