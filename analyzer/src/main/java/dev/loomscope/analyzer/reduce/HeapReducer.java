@@ -4,6 +4,7 @@ import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,8 +83,9 @@ public final class HeapReducer implements Reducer {
         }
         afterUsedInTime.clear();
         between.clear();
-        Map<Long, Summary> before = new HashMap<>();
-        Map<Long, Summary> after = new HashMap<>();
+        // walked in time order: each map holds a collection's first summary of its side, in time order
+        Map<Long, Summary> before = new LinkedHashMap<>();
+        Map<Long, Summary> after = new LinkedHashMap<>();
         Map<Long, Integer> sides = new HashMap<>();
         summaries.forEach(s -> sides.merge(s.gcId(), s.after() ? 1 : 2, (a, b) -> a | b));
         List<Summary> byTime = new ArrayList<>(summaries);
@@ -104,20 +106,21 @@ public final class HeapReducer implements Reducer {
                 committed.add(s.committed());
             }
         }
-        before.values().stream().sorted(Comparator.comparingLong(Summary::nanos)).forEach(s -> beforeUsed.add(s.used()));
-        List<Summary> afters = after.values().stream().sorted(Comparator.comparingLong(Summary::nanos)).toList();
-        for (Summary s : afters) {
+        before.values().forEach(s -> beforeUsed.add(s.used()));
+        for (Summary s : after.values()) {
             afterUsed.add(s.used());
             afterTimes.add(s.nanos() / 1e6);
             afterUsedInTime.add(java.time.Instant.ofEpochSecond(0, s.nanos()), s.used());
         }
-        // what the heap took between one collection's end and the next one's start
-        List<Long> ids = new ArrayList<>(after.keySet());
-        ids.sort(Comparator.comparingLong(id -> after.get(id).nanos()));
-        for (Long id : ids) {
-            Summary from = after.get(id);
-            Summary to = before.values().stream().filter(b -> b.nanos() > from.nanos()).min(Comparator.comparingLong(Summary::nanos)).orElse(null);
-            if (to != null && to.used() >= from.used() && to.nanos() > from.nanos()) {
+        // what the heap took between one collection's end and the next one's start: both sides in time order, one pass
+        List<Summary> befores = List.copyOf(before.values());
+        int next = 0;
+        for (Summary from : after.values()) {
+            while (next < befores.size() && befores.get(next).nanos() <= from.nanos()) {
+                next++;
+            }
+            if (next < befores.size() && befores.get(next).used() >= from.used()) {
+                Summary to = befores.get(next);
                 between.add(new Between(from.nanos(), to.nanos(), to.used() - from.used()));
             }
         }
