@@ -3,6 +3,7 @@ package dev.loomscope.agent;
 import dev.loomscope.agent.events.ContextSwitchesEvent;
 import dev.loomscope.agent.events.SchedulerSampleEvent;
 import dev.loomscope.probes.ContextSwitchCounter;
+import dev.loomscope.probes.HeapAllocation;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
 
@@ -20,7 +21,7 @@ final class PeriodicEvents {
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long[][] previous = {ContextSwitchCounter.read()};
         long[] startedBefore = {threads.getTotalStartedThreadCount()};
-        long[] allocatedBefore = {allocatedBytes(threads)};
+        long[] allocatedBefore = {HeapAllocation.total()};
         return () -> {
             long[] now = ContextSwitchCounter.read();
             long started = threads.getTotalStartedThreadCount();
@@ -33,22 +34,13 @@ final class PeriodicEvents {
             e.involuntary = Math.max(0, now[1] - previous[0][1]);
             e.source = source;
             e.platformThreadsStarted = Math.max(0, started - startedBefore[0]);
-            long allocated = allocatedBytes(threads);
+            long allocated = HeapAllocation.total();
             e.allocatedBytes = allocated < 0 || allocatedBefore[0] < 0 ? -1 : Math.max(0, allocated - allocatedBefore[0]);
             e.commit();
             previous[0] = now;
             startedBefore[0] = started;
             allocatedBefore[0] = allocated;
         };
-    }
-
-    /**
-     * Bytes allocated on the heap by every thread since the JVM started, ended threads included (JFR's
-     * allocation samples miss a thread that ends before the sampler sees it: a thread per request), or -1.
-     */
-    private static long allocatedBytes(java.lang.management.ThreadMXBean threads) {
-        return threads instanceof com.sun.management.ThreadMXBean t && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()
-                ? t.getTotalThreadAllocatedBytes() : -1;
     }
 
     /** Virtual threads queued to run, from the JDK 24+ VirtualThreadSchedulerMXBean; -1 where there is none (21-23). */

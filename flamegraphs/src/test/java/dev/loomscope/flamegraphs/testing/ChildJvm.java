@@ -33,16 +33,7 @@ public final class ChildJvm {
             }
             return java.util.Optional.of(given);
         }
-        java.util.Optional<String> installed = java.util.Optional.empty();
-        Path jvms = Path.of("/usr/lib/jvm");
-        if (Files.isDirectory(jvms)) {
-            try (var homes = Files.list(jvms)) {
-                installed = homes.filter(h -> Files.isExecutable(h.resolve("bin/java")) && release(h).startsWith("21"))
-                        .map(h -> h.resolve("bin/java").toString()).findFirst();
-            } catch (IOException e) {
-                installed = java.util.Optional.empty();
-            }
-        }
+        java.util.Optional<String> installed = installed(feature -> feature == 21);
         if (installed.isEmpty() && System.getenv("CI") != null) {
             throw new IllegalStateException("CI: no JDK 21 (set LOOMSCOPE_JDK21, as .ci/run does with .ci/jdk21)");
         }
@@ -51,12 +42,17 @@ public final class ChildJvm {
 
     /** A {@code java} of a JDK older than 21 among the usual install locations (the machine's default is one, often). */
     public static java.util.Optional<String> olderJdk() {
+        return installed(feature -> feature > 0 && feature < 21);
+    }
+
+    /** The {@code java} of the first JDK in /usr/lib/jvm whose feature version (from its release file) is {@code wanted}. */
+    private static java.util.Optional<String> installed(java.util.function.IntPredicate wanted) {
         Path jvms = Path.of("/usr/lib/jvm");
         if (!Files.isDirectory(jvms)) {
             return java.util.Optional.empty();
         }
         try (var homes = Files.list(jvms)) {
-            return homes.filter(h -> Files.isExecutable(h.resolve("bin/java")) && feature(release(h)) > 0 && feature(release(h)) < 21)
+            return homes.filter(h -> Files.isExecutable(h.resolve("bin/java")) && wanted.test(feature(release(h))))
                     .map(h -> h.resolve("bin/java").toString()).findFirst();
         } catch (IOException e) {
             return java.util.Optional.empty();

@@ -98,15 +98,6 @@ public final class Runner {
                 ? os.getProcessCpuTime() : -1;
     }
 
-    /**
-     * Bytes allocated on the heap by every thread since the JVM started, ended threads included (a
-     * thread per request dies before JFR's allocation sampler sees most of it), or -1.
-     */
-    private static long allocatedBytes() {
-        return java.lang.management.ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
-                && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled() ? t.getTotalThreadAllocatedBytes() : -1;
-    }
-
     private static long epochNanos() {
         java.time.Instant now = java.time.Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
@@ -121,13 +112,13 @@ public final class Runner {
         long[] switches0 = ContextSwitchCounter.read();
         MachineCpu.Ticks ticks0 = MachineCpu.read(w.helperPids());
         long cpu0 = processCpuNanos();
-        long allocated0 = allocatedBytes();
+        long allocated0 = dev.loomscope.probes.HeapAllocation.total();
         long epochNanos = epochNanos();
         long t0 = System.nanoTime();
         Workload.Run r = w.run();
         long nanos = System.nanoTime() - t0;
         long cpu = cpu0 < 0 ? -1 : processCpuNanos() - cpu0;
-        long allocated = allocated0 < 0 ? -1 : allocatedBytes() - allocated0;
+        long allocated = allocated0 < 0 ? -1 : dev.loomscope.probes.HeapAllocation.total() - allocated0;
         long[] switches1 = switches0 == null ? null : ContextSwitchCounter.read();
         MachineCpu.Shares machine = MachineCpu.between(ticks0, MachineCpu.read(w.helperPids()));
         e.end();
