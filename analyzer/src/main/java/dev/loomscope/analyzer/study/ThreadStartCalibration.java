@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.study;
 import dev.loomscope.analyzer.compare.Noise;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -20,14 +21,18 @@ public record ThreadStartCalibration(double platformMicros, double virtualMicros
 
     /** Runs the measurement on {@code java} with the workloads jar; a failure is kept, said in the line, not thrown. */
     public static ThreadStartCalibration measure(Path java, Path workloads) {
+        Path log = null;
         try {
-            Process p = new ProcessBuilder(List.of(java.toString(), "-jar", workloads.toString(), "thread-start")).redirectErrorStream(true).start();
+            // the output goes to a file, so that the time limit holds even if the JVM never closes its stdout
+            log = dev.loomscope.analyzer.read.TempFiles.create("loomscope-thread-start-", ".log");
+            Process p = new ProcessBuilder(List.of(java.toString(), "-jar", workloads.toString(), "thread-start")).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
             p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return failed("it took more than 120 s");
             }
+            String out = Files.readString(log, StandardCharsets.UTF_8);
             String line = out.lines().filter(l -> l.startsWith("thread-start ")).findFirst().orElse(null);
             if (p.exitValue() != 0 || line == null) {
                 return failed("the JVM exited with " + p.exitValue() + (out.isBlank() ? "" : ": " + out.lines().findFirst().orElse("").strip()));
@@ -46,6 +51,10 @@ public record ThreadStartCalibration(double platformMicros, double virtualMicros
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed("interrupted");
+        } finally {
+            if (log != null) {
+                dev.loomscope.analyzer.read.TempFiles.delete(log);
+            }
         }
     }
 
