@@ -67,7 +67,19 @@ final class PinnedTracer {
         Place(String where) {
             this.where = where;
         }
+
+        /** The pins here not reported yet, and none after. */
+        Repeats take() {
+            Repeats r = new Repeats(where, count, nanos, maxNanos);
+            count = 0;
+            nanos = 0;
+            maxNanos = 0;
+            return r;
+        }
     }
+
+    /** A place's pins between two reports. */
+    private record Repeats(String where, long count, long nanos, long maxNanos) {}
 
     private record Pin(Instant start, Duration duration, long threadId) {
         static Pin of(RecordedEvent e) {
@@ -220,29 +232,19 @@ final class PinnedTracer {
      * #REPORT_LINES} lines and one for the rest; nothing when there are none.
      */
     void report() {
-        List<Place> due;
+        List<Repeats> due;
         synchronized (places) {
             reportedAt = System.nanoTime();
-            due = places.values().stream().filter(p -> p.count > 0).sorted((a, b) -> Long.compare(b.nanos, a.nanos)).map(p -> {
-                Place copy = new Place(p.where);
-                copy.count = p.count;
-                copy.nanos = p.nanos;
-                copy.maxNanos = p.maxNanos;
-                p.count = 0;
-                p.nanos = 0;
-                p.maxNanos = 0;
-                return copy;
-            }).toList();
+            due = places.values().stream().filter(p -> p.count > 0).map(Place::take).sorted((a, b) -> Long.compare(b.nanos(), a.nanos())).toList();
         }
-        for (int i = 0; i < Math.min(REPORT_LINES, due.size()); i++) {
-            Place p = due.get(i);
+        for (Repeats p : due.subList(0, Math.min(REPORT_LINES, due.size()))) {
             AgentLog.print(String.format(java.util.Locale.ROOT, "%spinned again %,d time%s at %s: %.1f ms in all, at most %.1f ms (printed once above)%n",
-                    AgentLog.PREFIX, p.count, p.count == 1 ? "" : "s", p.where, p.nanos / 1e6, p.maxNanos / 1e6));
+                    AgentLog.PREFIX, p.count(), p.count() == 1 ? "" : "s", p.where(), p.nanos() / 1e6, p.maxNanos() / 1e6));
         }
         if (due.size() > REPORT_LINES) {
-            List<Place> rest = due.subList(REPORT_LINES, due.size());
+            List<Repeats> rest = due.subList(REPORT_LINES, due.size());
             AgentLog.print(String.format(java.util.Locale.ROOT, "%sand %,d pins at %d other places: %.1f ms in all%n", AgentLog.PREFIX,
-                    rest.stream().mapToLong(p -> p.count).sum(), rest.size(), rest.stream().mapToLong(p -> p.nanos).sum() / 1e6));
+                    rest.stream().mapToLong(Repeats::count).sum(), rest.size(), rest.stream().mapToLong(Repeats::nanos).sum() / 1e6));
         }
     }
 

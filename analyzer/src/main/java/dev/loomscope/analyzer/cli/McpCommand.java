@@ -124,10 +124,7 @@ public final class McpCommand implements Callable<Integer> {
         if (arguments.path("paths").isEmpty()) {
             return text(result, name + ": give paths (the files the command reads)", true);
         }
-        args.add(name.equals("flame") ? "--collapsed" : "--format");
-        if (!name.equals("flame")) {
-            args.add("json");
-        }
+        args.addAll(name.equals("flame") ? List.of("--collapsed") : List.of("--format", "json"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));

@@ -65,7 +65,7 @@ public final class PinningCommand extends ViewCommand {
                             + " pins and --fail-on-pinning has nothing to check (record with the loomscope agent, or enable jdk.VirtualThreadPinned)");
                 }
                 if (threshold != null && c.threshold() != null && c.threshold().compareTo(threshold) > 0) {
-                    throw new dev.loomscope.analyzer.errors.BadDataException(where + ": records pins of " + c.threshold().toMillis() + " ms or more"
+                    throw new dev.loomscope.analyzer.errors.BadDataException(where + ": records pins of " + PinningView.duration(c.threshold()) + " or more"
                             + " only, so --fail-on-pinning " + failOn + " cannot be checked (record with pinned-threshold=" + failOn + " or lower)");
                 }
             }

@@ -38,8 +38,9 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
     /**
      * The virtual thread scheduler's carriers: how many, how many run a virtual thread, those held by
      * one that cannot go on, the virtual threads waiting to run; {@code found} when every carrier is
-     * held while virtual threads wait, {@code possible} when every carrier is busy and waiting ones
-     * exist but the dump cannot tell whether all the carriers are held.
+     * held while virtual threads wait, {@code possible} when it is not found but every carrier is busy
+     * and some are held or virtual threads wait (on JDK 21-24, every carrier busy): the dump cannot
+     * tell whether all the carriers are held.
      */
     public record Starvation(int carriers, int busy, List<Held> held, List<DumpThread> waiting, boolean found, boolean possible) {}
 
@@ -66,8 +67,8 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
             cannotTell.add(parkedWithoutOwner + " thread(s) parked on java.util.concurrent locks: JDK " + dump.feature()
                     + " dumps do not record who owns such a lock (JDK 26 does), so cycles through them cannot be told");
         }
-        Starvation starvation = starvation(dump, byId, unmovedIds, previous != null);
-        if (starvation.possible() && !starvation.found()) {
+        Starvation starvation = starvation(dump, byId, unmovedIds);
+        if (starvation.possible()) {
             cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, " + starvation.held().size()
                     + " of them one that cannot go on; this dump cannot tell whether the others are stuck: take a second dump"
                     + " a few seconds later and give both (what did not move between them is stuck)");
@@ -158,7 +159,7 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         return List.copyOf(cycles);
     }
 
-    private static Starvation starvation(ThreadDump dump, Map<Long, DumpThread> byId, Set<Long> unmoved, boolean twoDumps) {
+    private static Starvation starvation(ThreadDump dump, Map<Long, DumpThread> byId, Set<Long> unmoved) {
         // the scheduler's carriers: the pool workers of the containers whose threads run virtual threads
         Set<String> pools = new HashSet<>();
         Map<Long, DumpThread> mountedOn = new LinkedHashMap<>(); // carrier id -> virtual thread (JDK 25+)

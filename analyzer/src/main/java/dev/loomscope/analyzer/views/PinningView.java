@@ -28,7 +28,7 @@ public final class PinningView {
     }
 
     /** A threshold as people write it: 20 ms, 1 ms, 0 ms, 500 us. */
-    static String duration(java.time.Duration d) {
+    public static String duration(java.time.Duration d) {
         return d.toNanos() % 1_000_000 == 0 ? d.toMillis() + " ms" : d.toNanos() % 1000 == 0 ? d.toNanos() / 1000 + " us" : d.toNanos() + " ns";
     }
 
