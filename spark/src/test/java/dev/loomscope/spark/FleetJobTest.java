@@ -134,6 +134,9 @@ class FleetJobTest {
         // the verdicts on the driver are those compare gives from the single-machine export
         List<String> verdicts = CompareView.verdicts(Comparer.compare(Grouping.of(FleetImport.read(single, false), List.of()), List.of(), null, false));
         assertThat(job.verdicts()).isNotEmpty().isEqualTo(verdicts);
+        // and loomscope's reader takes what Spark wrote (its files, Snappy pages of Spark's own codec) to the same verdicts
+        assertThat(CompareView.verdicts(Comparer.compare(Grouping.of(FleetImport.read(onSpark, false), List.of()), List.of(), null, false)))
+                .isEqualTo(verdicts);
         assertThat(job.verdicts()).anyMatch(v -> v.startsWith("virtual vs platform: run time median")
                 && v.matches(".*, n=\\d{2,3}/\\d{2,3} JVMs(, \\d+/\\d+ runs| x \\d runs): better.*"));
     }

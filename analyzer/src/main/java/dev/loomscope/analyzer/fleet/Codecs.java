@@ -9,12 +9,11 @@ import java.util.zip.GZIPOutputStream;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.xerial.snappy.Snappy;
 
 /**
  * Parquet's page codecs without Hadoop's (which parquet-hadoop would load through Hadoop's
- * classes): none, Snappy (what loomscope and Spark write) and gzip. Another codec is named in a
- * one-line error.
+ * classes) and without native code: none, Snappy (what loomscope and Spark write; {@link Snappy})
+ * and gzip (the JDK's). Another codec is named in a one-line error.
  */
 final class Codecs implements CompressionCodecFactory {
     static final Codecs INSTANCE = new Codecs();
@@ -80,7 +79,7 @@ final class Codecs implements CompressionCodecFactory {
                     case UNCOMPRESSED -> in;
                     case SNAPPY -> {
                         byte[] out = new byte[size];
-                        Snappy.uncompress(in, 0, in.length, out, 0);
+                        Snappy.uncompress(in, out);
                         yield out;
                     }
                     case GZIP -> {

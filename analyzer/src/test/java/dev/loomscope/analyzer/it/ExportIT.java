@@ -121,4 +121,23 @@ class ExportIT {
         assertThat(again.exitCode()).isEqualTo(2);
         assertThat(again.stderr()).contains("is not empty (an export: add --overwrite to replace it)");
     }
+
+    /** The CLI carries export's Parquet without Hadoop's runtime or Snappy's native code (what lets it stay lean). */
+    @Test
+    void theCliJarIsLeanAndItsOnlyNativeCodeIsLz4s() throws Exception {
+        assertThat(Files.size(Fixtures.CLI)).isLessThanOrEqualTo(15L << 20);
+        List<String> natives = new ArrayList<>();
+        int hadoop = 0;
+        try (var jar = new java.util.zip.ZipFile(Fixtures.CLI.toFile())) {
+            for (var e : java.util.Collections.list(jar.entries())) {
+                String n = e.getName();
+                if (n.endsWith(".so") || n.endsWith(".dylib") || n.endsWith(".dll") || n.endsWith(".jnilib") || n.endsWith(".a")) {
+                    natives.add(n);
+                }
+                hadoop += n.startsWith("org/apache/hadoop/") && n.endsWith(".class") ? 1 : 0;
+            }
+        }
+        assertThat(natives).isNotEmpty().allMatch(n -> n.startsWith("net/jpountz/"));
+        assertThat(hadoop).isLessThan(30);
+    }
 }
