@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.FlameSamples;
+import dev.loomscope.analyzer.views.FrameShareView;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.NoSamplesException;
@@ -79,6 +80,14 @@ public final class FlameCommand implements Callable<Integer> {
             + " virtual recording's frames line up)")
     boolean raw;
 
+    @Option(names = "--top", paramLabel = "N", description = "instead of a graph, a table of the N frames with the most samples of their own"
+            + " (self and total shares); with --diff, of the N frames whose share changed most")
+    Integer top;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputOptions.FormatConverter.class,
+            description = "with --top: text, csv, json or md (default: ${DEFAULT-VALUE})")
+    dev.loomscope.analyzer.render.Format format;
+
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
@@ -93,18 +102,21 @@ public final class FlameCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--event " + event + ": use cpu, wall, alloc or lock");
         }
-        if (output == null && !collapsed) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE (or use --collapsed)");
-        }
-        FlameOptions options = new FlameOptions(kind, threads, splitKind, regex("--include", include), regex("--exclude", exclude),
-                from, to, title, reverse);
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
         if (diff && inputs.size() != 2) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff takes two recordings: BASE NEW");
         }
+        FlameOptions options = new FlameOptions(kind, threads, splitKind, regex("--include", include), regex("--exclude", exclude),
+                from, to, title, reverse);
+        java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + RecordingReader.oneLine(w));
+        if (top != null) {
+            return table(options, warn);
+        }
+        if (output == null && !collapsed) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE (or use --collapsed)");
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
         List<RecordingSource> sources = Inputs.resolve(diff ? List.of(inputs.get(0)) : inputs);
         List<RecordingSource> after = diff ? Inputs.resolve(List.of(inputs.get(1))) : List.of();
-        java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + RecordingReader.oneLine(w));
         try {
             // loomscope's reader aggregates the samples; async-profiler's renderer draws them
             if (diff) {
@@ -127,6 +139,37 @@ public final class FlameCommand implements Callable<Integer> {
         } else {
             write(output, buf);
             spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+        }
+        return Errors.OK;
+    }
+
+    /** {@code --top}: the frames of one profile, or those that changed most between two, as a table. */
+    private int table(FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
+        if (top < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top " + top + ": give how many frames to list (1 or more)");
+        }
+        if (format == dev.loomscope.analyzer.render.Format.SVG || collapsed) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top prints a table: --format text, csv, json or md");
+        }
+        dev.loomscope.analyzer.render.Table table;
+        try {
+            if (diff) {
+                table = FrameShareView.diff(FlameSamples.graph(Inputs.resolve(List.of(inputs.get(0))), options, true, !raw, warn),
+                        FlameSamples.graph(Inputs.resolve(List.of(inputs.get(1))), options, true, !raw, warn), inputs.get(0), inputs.get(1), top);
+            } else {
+                table = FrameShareView.top(FlameSamples.graph(Inputs.resolve(inputs), options, false, false, warn), String.join(", ", inputs), top);
+            }
+        } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
+            throw new BadDataException(String.join(", ", inputs) + ": --top reads recordings of JDK 14's format and later (draw older ones as a"
+                    + " graph, without --top)", olderFormat);
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        buf.writeBytes(format.render(List.of(table)).getBytes(StandardCharsets.UTF_8));
+        if (output == null) {
+            spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
+            spec.commandLine().getOut().flush();
+        } else {
+            write(output, buf);
         }
         return Errors.OK;
     }

@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,8 +23,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
         description = {"Serves loomscope's commands as MCP tools on stdin/stdout (for coding agents).",
-            "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh (their JSON, as --format json prints it) and flame (the"
-                    + " hottest collapsed stacks). Each takes paths (recordings, dumps or JMH results) and options (as on the command line)."},
+            "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh, flame (flame --top) and flame-diff (flame --diff --top):"
+                    + " their JSON, as --format json prints it. Each takes paths (recordings, dumps or JMH results) and options (as on the"
+                    + " command line)."},
         footer = {"", "Configure a coding agent with the command: ./loomscope mcp (or java -jar analyzer/target/loomscope.jar mcp)."})
 public final class McpCommand implements Callable<Integer> {
     /** The protocol version answered when the client asks for none this server knows. */
@@ -42,8 +42,11 @@ public final class McpCommand implements Callable<Integer> {
             new String[] {"compare", "Groups of recordings (platform vs virtual threads by default) metric by metric, with verdicts"},
             new String[] {"threads", "What is stuck in JSON thread dumps: deadlocks and carrier starvation"},
             new String[] {"jmh", "JMH results (-rf json) with context switches per operation and verdicts"},
-            new String[] {"flame", "The hottest stacks of a recording's CPU profile (collapsed, most samples first; options: --event wall, ...)"});
-    static final int FLAME_STACKS = 50;
+            new String[] {"flame", "The frames of recordings' CPU profile with the most samples, self and total shares (options: --event wall,"
+                    + " --top N, ...)"},
+            new String[] {"flame-diff", "Two profiles, BASE then NEW: the frames whose share of the samples changed most (options as flame's)"});
+    /** Frames a flame tool lists unless its options say --top. */
+    static final String FLAME_TOP = "30";
 
     private final ObjectMapper json = new ObjectMapper();
 
@@ -117,14 +120,17 @@ public final class McpCommand implements Callable<Integer> {
         if (TOOLS.stream().noneMatch(t -> t[0].equals(name))) {
             return text(result, "no tool " + name + " (tools/list names them)", true);
         }
-        List<String> args = new ArrayList<>(List.of(name));
+        List<String> args = new ArrayList<>(name.equals("flame-diff") ? List.of("flame", "--diff") : List.of(name));
         JsonNode arguments = params.path("arguments");
         arguments.path("paths").forEach(p -> args.add(p.asText()));
         arguments.path("options").forEach(o -> args.add(o.asText()));
         if (arguments.path("paths").isEmpty()) {
             return text(result, name + ": give paths (the files the command reads)", true);
         }
-        args.addAll(name.equals("flame") ? List.of("--collapsed") : List.of("--format", "json"));
+        if (name.startsWith("flame") && args.stream().noneMatch(a -> a.equals("--top") || a.startsWith("--top="))) {
+            args.addAll(List.of("--top", FLAME_TOP));
+        }
+        args.addAll(List.of("--format", "json"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
@@ -132,24 +138,7 @@ public final class McpCommand implements Callable<Integer> {
         if (code > Errors.CHECK_FAILED) {
             return text(result, err.toString().strip(), true);
         }
-        String body = name.equals("flame") ? hottest(out.toString()) : out.toString();
-        return text(result, body, false);
-    }
-
-    /** The collapsed stacks with the most samples, most first. */
-    static String hottest(String collapsed) {
-        List<String> lines = new ArrayList<>(collapsed.lines().filter(l -> !l.isBlank()).toList());
-        lines.sort(Comparator.comparingLong(McpCommand::count).reversed());
-        return String.join("\n", lines.subList(0, Math.min(FLAME_STACKS, lines.size()))) + (lines.size() > FLAME_STACKS
-                ? "\n(" + (lines.size() - FLAME_STACKS) + " more stacks)" : "");
-    }
-
-    private static long count(String collapsedLine) {
-        try {
-            return Long.parseLong(collapsedLine.substring(collapsedLine.lastIndexOf(' ') + 1).strip());
-        } catch (RuntimeException e) {
-            return 0;
-        }
+        return text(result, out.toString(), false);
     }
 
     private ObjectNode text(ObjectNode result, String text, boolean isError) {

@@ -16,7 +16,7 @@ public final class CompareView {
 
     /** The metrics whose verdicts head a report and a study's terminal output (the rest sit with their charts). */
     public static final List<String> HEADLINE = List.of("run time", "throughput", "latency p99", "context switches per unit", "pinned time",
-            "gc pause total", "heap used max");
+            "gc pause total", "heap after gc max");
 
     /** Verdicts of the headline metrics only. */
     public static List<String> headlineVerdicts(List<MetricResult> results) {

@@ -137,8 +137,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(),
                     f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : (double) f.gc.pauses().count()),
             perRecording("gc pause p99", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.99)),
-            perRunOrRecording("heap used median", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 0.5), f -> mib(f.heap.afterUsed(), 0.5)),
-            perRunOrRecording("heap used max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed(), 1)),
+            perRunOrRecording("heap after gc p50", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 0.5), f -> mib(f.heap.afterUsed(), 0.5)),
+            perRunOrRecording("heap after gc max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed(), 1)),
             perRunOrRecording("context switches per unit", "#/unit", true,
                     (f, r) -> r.contextSwitches() == null || r.units() == 0 ? null : r.contextSwitches() / (double) r.units(), f -> {
                         Double u = units(f);
@@ -199,7 +199,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
     public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "pinned count", "pinned time", "pinned max", "gc count",
-            "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap used median", "heap used max", "allocation rate",
+            "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap after gc p50", "heap after gc max", "allocation rate",
             "heap fill rate", "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
             "machine context switches per second", "peak threads", "platform threads started", "platform thread starts in the busiest second",
             "virtual threads started", "cpu load", "machine cpu load").map(Metric::named).toList();

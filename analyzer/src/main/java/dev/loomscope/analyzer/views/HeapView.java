@@ -21,7 +21,7 @@ public final class HeapView {
             var h = f.heap;
             double t0 = f.summary.first() == null ? 0 : f.summary.first().toEpochMilli();
             t.row(f.source.shortName(), (long) h.afterUsed().count(), h.beforeUsed().count() == 0 ? null : h.beforeUsed().quantile(0.5) / (1 << 20),
-                    max(h.beforeUsed()), Metric.named("heap used median").valueOfRecording(f), Metric.named("heap used max").valueOfRecording(f),
+                    max(h.beforeUsed()), Metric.named("heap after gc p50").valueOfRecording(f), Metric.named("heap after gc max").valueOfRecording(f),
                     max(h.committed()), Metric.named("allocation rate").valueOfRecording(f), Metric.named("heap fill rate").valueOfRecording(f),
                     h.allocationSamples() == 0 ? null : f.perSecond(h.sampledBytes()) / (1 << 20));
             if (h.afterUsed().count() == 0) {

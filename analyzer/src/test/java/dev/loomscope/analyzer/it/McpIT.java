@@ -37,13 +37,17 @@ class McpIT {
         }
         Assumptions.assumeTrue(probe.exitCode() == 0, "no python3 with PyPI's mcp here (pip install mcp)");
         Path recording = Fixtures.sleep(dir, "virtual");
+        Path platform = Fixtures.sleep(dir, "platform");
         Path dump = Path.of("src/test/resources/threads/monitor-25.json").toAbsolutePath();
         ObjectMapper json = new ObjectMapper();
         Path calls = dir.resolve("calls.json");
         json.writeValue(calls.toFile(), List.of(
                 java.util.Map.of("tool", "summary", "arguments", java.util.Map.of("paths", List.of(recording.toString()))),
                 java.util.Map.of("tool", "threads", "arguments", java.util.Map.of("paths", List.of(dump.toString()))),
-                java.util.Map.of("tool", "gc", "arguments", java.util.Map.of("paths", List.of(dir.resolve("missing.jfr").toString())))));
+                java.util.Map.of("tool", "gc", "arguments", java.util.Map.of("paths", List.of(dir.resolve("missing.jfr").toString()))),
+                java.util.Map.of("tool", "flame", "arguments", java.util.Map.of("paths", List.of(recording.toString()))),
+                java.util.Map.of("tool", "flame-diff", "arguments", java.util.Map.of("paths", List.of(platform.toString(), recording.toString()),
+                        "options", List.of("--top", "5")))));
         Path client = dir.resolve("client.py");
         Files.copy(Path.of("src/test/resources/mcp/client.py"), client);
         ChildJvm.Result r = ChildJvm.exec(List.of("python3", client.toString(), calls.toString(), ChildJvm.javaExecutable(), "-jar",
@@ -54,7 +58,7 @@ class McpIT {
             lines.add(json.readTree(l));
         }
         assertThat(lines.get(0).get("tools").toString()).isEqualTo(
-                "[\"compare\",\"ctxsw\",\"flame\",\"gc\",\"heap\",\"jmh\",\"pinning\",\"rules\",\"summary\",\"threads\"]");
+                "[\"compare\",\"ctxsw\",\"flame\",\"flame-diff\",\"gc\",\"heap\",\"jmh\",\"pinning\",\"rules\",\"summary\",\"threads\"]");
         // the same JSON summary --format json prints
         assertThat(lines.get(1).get("error").asBoolean()).isFalse();
         assertThat(json.readTree(lines.get(1).get("text").asText())).isEqualTo(json.readTree(run("summary", recording.toString(), "--format", "json")));
@@ -64,5 +68,13 @@ class McpIT {
         // the command's one-line error is the tool's error
         assertThat(lines.get(3).get("error").asBoolean()).isTrue();
         assertThat(lines.get(3).get("text").asText()).isEqualTo("loomscope gc: " + dir.resolve("missing.jfr") + ": no such file (check the path)");
+        // a profile's top frames, and what changed between two: flame --top's JSON
+        assertThat(lines.get(4).get("error").asBoolean()).as(lines.get(4).toString()).isFalse();
+        assertThat(json.readTree(lines.get(4).get("text").asText()))
+                .isEqualTo(json.readTree(run("flame", recording.toString(), "--top", "30", "--format", "json")));
+        JsonNode diff = json.readTree(lines.get(5).get("text").asText());
+        assertThat(diff).isEqualTo(json.readTree(run("flame", "--diff", platform.toString(), recording.toString(), "--top", "5", "--format", "json")));
+        assertThat(diff.get("tables").get(0).get("rows")).hasSize(5);
+        assertThat(diff.get("tables").get(0).get("name").asText()).isEqualTo("frames-changed");
     }
 }

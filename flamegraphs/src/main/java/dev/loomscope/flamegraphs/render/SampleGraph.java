@@ -85,6 +85,29 @@ public final class SampleGraph {
         return weights.isEmpty();
     }
 
+    /** One frame's samples: those where it is the innermost frame (self) and those it is on the stack of (total, once a stack). */
+    public record Frame(String name, long self, long total) {}
+
+    /** Every frame's samples, by frame name. */
+    public Map<String, Frame> frames() {
+        Map<String, long[]> counts = new HashMap<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        weights.forEach((s, w) -> {
+            seen.clear();
+            for (String name : s.names) {
+                if (seen.add(name)) { // a recursive frame counts once a stack
+                    counts.computeIfAbsent(name, k -> new long[2])[1] += w[0];
+                }
+            }
+            if (s.names.length > 0) {
+                counts.get(s.names[s.names.length - 1])[0] += w[0];
+            }
+        });
+        Map<String, Frame> frames = new HashMap<>();
+        counts.forEach((name, c) -> frames.put(name, new Frame(name, c[0], c[1])));
+        return frames;
+    }
+
     /** Adds every stack to {@code graph}, each weight multiplied by {@code scale}. */
     void drawInto(FlameGraph graph, long scale) {
         CallStack stack = new CallStack();
