@@ -99,7 +99,6 @@ final class OutputFiles {
         }
     }
 
-    /** The final name the .jfr will get (for the .html beside it). */
     /** Copies bytes {@code start} to {@code end} of {@code from} (whole chunks of a .jfr) into {@code to}, which exists. */
     static void copyRange(Path from, long start, long end, Path to) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);

@@ -13,6 +13,7 @@ import dev.loomscope.flamegraphs.render.NoSamplesException;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.Chunks;
+import dev.loomscope.recording.ProfileFile;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +47,7 @@ final class Session {
     private final Path repository;
     private boolean finished;
     private Path written;
+    private Path writtenProfile; // async-profiler's samples beside it, or null
 
     private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
             PinnedTracer tracer, Runnable ctxswHook, Runnable schedulerHook, Path repository) {
@@ -231,23 +233,27 @@ final class Session {
         }
         ctxswHook.run();
         Path tmp = files.temporary(".snapshot.jfr");
+        Path profile = null;
         try {
             recording.dump(tmp);
             if (tmpProfile != null) {
                 // async-profiler's dump finishes a chunk in its own file and starts the next: copy the whole chunks
-                Path profile = files.temporary(".snapshot.profile.jfr");
+                profile = files.temporary(".snapshot.profile.jfr");
                 try {
                     ProfilerLibrary.load(null).execute("dump,jfr");
                     OutputFiles.copyRange(tmpProfile, 0, Chunks.wholeLength(tmpProfile), profile);
-                    append(tmp, profile);
                 } catch (ProfilerCommandException e) {
                     Files.deleteIfExists(profile);
+                    profile = null;
                     AgentLog.warn("async-profiler: no samples in the snapshot: " + e.getMessage());
                 }
             }
             String stamp = java.time.LocalTime.now().format(java.time.format.DateTimeFormatter.ofPattern("HHmmss"));
             Path jfr = files.publish(tmp, "-snapshot-" + stamp + ".jfr");
             tmp = null;
+            if (profile != null) {
+                publishProfile(profile, jfr);
+            }
             if (options.on("flame")) {
                 writeFlame(jfr);
             }
@@ -255,6 +261,9 @@ final class Session {
         } finally {
             if (tmp != null) {
                 Files.deleteIfExists(tmp);
+                if (profile != null) {
+                    Files.deleteIfExists(profile);
+                }
             }
         }
     }
@@ -299,13 +308,13 @@ final class Session {
                 recording.close();
             }
             if (tracer != null) {
-                printPinsLeft(); // before the profile's chunks are appended: they hold no pins
-            }
-            if (tmpProfile != null) {
-                append(tmpJfr, tmpProfile);
+                printPinsLeft();
             }
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);
+                if (tmpProfile != null) {
+                    Files.deleteIfExists(tmpProfile);
+                }
                 AgentLog.warn("the recording is empty; nothing written");
                 return null;
             }
@@ -313,11 +322,15 @@ final class Session {
             if (walk.end() != Chunks.End.WHOLE || walk.chunks().isEmpty()) {
                 // never announced as written: kept under a name that says so, its whole chunks still readable
                 Path kept = files.publish(tmpJfr, "-incomplete.jfr");
+                if (tmpProfile != null) {
+                    publishProfile(tmpProfile, kept);
+                }
                 AgentLog.warn("the recording is not whole (" + walk.end().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " at byte "
                         + walk.at() + ": was the disk full?); kept as " + kept + ", whose whole chunks the analyzer reads");
                 return null;
             }
             written = files.publish(tmpJfr, ".jfr");
+            writtenProfile = tmpProfile == null ? null : publishProfile(tmpProfile, written);
         } catch (Throwable t) {
             AgentLog.failure("could not write the recording " + tmpJfr, t);
             return null;
@@ -328,7 +341,8 @@ final class Session {
         if (atExit) {
             PrivateRepository.removeIfEmpty(repository);
         }
-        AgentLog.warn("recording written to " + written);
+        AgentLog.warn("recording written to " + written + (writtenProfile == null ? "" : " (async-profiler's samples beside it: "
+                + writtenProfile.getFileName() + ")"));
         return written;
     }
 
@@ -357,19 +371,23 @@ final class Session {
         }
     }
 
-    /** Appends the profiler's chunks to the JDK recording: one file, chunk after chunk. */
-    private void append(Path jfr, Path profile) throws java.io.IOException {
+    /**
+     * async-profiler's samples as a file of their own beside the recording ({@link ProfileFile}):
+     * appended to it, their chunk would mislead the JDK's {@code jfr} tool. Returns the file, or
+     * null when the profiler wrote nothing.
+     */
+    private Path publishProfile(Path profile, Path jfr) throws java.io.IOException {
         try {
-            if (Files.isRegularFile(profile) && Files.size(profile) > 0) {
-                if (!options.on("record-env")) {
-                    SystemPropertyMask.mask(profile);
-                }
-                try (var out = Files.newOutputStream(jfr, java.nio.file.StandardOpenOption.APPEND)) {
-                    Files.copy(profile, out);
-                }
-            } else {
+            if (!Files.isRegularFile(profile) || Files.size(profile) == 0) {
                 AgentLog.warn("async-profiler wrote no samples");
+                return null;
             }
+            if (!options.on("record-env")) {
+                SystemPropertyMask.mask(profile);
+            }
+            Path target = ProfileFile.of(jfr);
+            files.publishAs(profile, target);
+            return target;
         } finally {
             Files.deleteIfExists(profile);
         }
@@ -381,8 +399,9 @@ final class Session {
         Path tmp = null;
         try {
             tmp = files.temporary(".html");
+            Path profile = ProfileFile.beside(jfr);
             try (OutputStream out = Files.newOutputStream(tmp)) {
-                FlameRenderer.render(List.of(jfr), FlameOptions.of(kind).withSplitKind(true)
+                FlameRenderer.render(profile == null ? List.of(jfr) : List.of(jfr, profile), FlameOptions.of(kind).withSplitKind(true)
                         .withTitle(jfr.getFileName() + " (" + kind.label() + ")"), false, out);
             }
             files.publishAs(tmp, OutputFiles.sibling(jfr, ".html"));

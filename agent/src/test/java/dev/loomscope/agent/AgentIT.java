@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.agent.apps.PinningApp;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.ProfileFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +42,8 @@ class AgentIT {
             return List.of();
         }
         try (Stream<Path> s = Files.list(out)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(suffix)).toList();
+            // ".jfr": the recordings (async-profiler's samples beside them are dev.loomscope.recording.ProfileFile's)
+            return s.filter(p -> p.getFileName().toString().endsWith(suffix) && !(suffix.equals(".jfr") && ProfileFile.is(p))).toList();
         }
     }
 
@@ -59,7 +61,7 @@ class AgentIT {
     }
 
     @Test
-    void recordsEverythingTheAnalyzerNeedsIntoOneFile() throws Exception {
+    void recordsEverythingTheAnalyzerNeedsWithTheProfileBesideIt() throws Exception {
         ChildJvm.Result r = run("out=rec,label=virt,threads=virtual", "normal");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         List<Path> jfrs = files(".jfr");
@@ -89,17 +91,21 @@ class AgentIT {
         assertThat(info.getString("threadKind")).isEqualTo("virtual");
         assertThat(info.getInt("cpus")).isPositive();
         String mode = info.getString("profilingMode");
-        assertThat(mode).isIn("cpu", "ctimer", "itimer", "jfr");
-        assertThat(ev.getOrDefault("jdk.ExecutionSample", List.of())).isNotEmpty();
-        assertThat(ev).doesNotContainKeys("jdk.InitialEnvironmentVariable", "jdk.NativeMethodSample");
+        assertThat(mode).isIn("ctimer", "itimer");
+        // async-profiler's samples in a file of their own beside it (appended, they would mislead the JDK's jfr tool)
+        Path profile = ProfileFile.of(jfr);
+        assertThat(Files.getPosixFilePermissions(profile)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        Map<String, List<RecordedEvent>> samples = read(profile);
+        assertThat(samples.getOrDefault("jdk.ExecutionSample", List.of())).isNotEmpty();
+        assertThat(ev).doesNotContainKeys("jdk.ExecutionSample", "jdk.InitialEnvironmentVariable", "jdk.NativeMethodSample");
         // async-profiler always writes system properties: their values are masked unless record-env=on
-        assertThat(ev.getOrDefault("jdk.InitialSystemProperty", List.of()))
+        assertThat(samples.getOrDefault("jdk.InitialSystemProperty", List.of())).isNotEmpty()
                 .allSatisfy(p -> assertThat(p.getString("value")).matches("\\**"));
-        assertThat(ev.getOrDefault("jdk.InitialSystemProperty", List.of()))
+        assertThat(samples.getOrDefault("jdk.InitialSystemProperty", List.of()))
                 .noneSatisfy(p -> assertThat(p.getString("value")).contains(System.getProperty("java.home")));
         assertThat(r.stderr()).contains("loomscope-agent: virtual thread pinned for")
                 .contains("at " + PinningApp.class.getName())
-                .contains("loomscope-agent: recording written to " + jfr);
+                .contains("loomscope-agent: recording written to " + jfr + " (async-profiler's samples beside it: " + profile.getFileName() + ")");
     }
 
     @Test
@@ -315,7 +321,7 @@ class AgentIT {
             assertThat(out).containsPattern("loomscope-agent: only \\d+ KB left where the recording goes \\(.*\\): recording stopped, what it has is kept")
                     .doesNotContain("rrecoverable");
             try (Stream<Path> s = Files.list(small.resolve("rec"))) {
-                List<Path> jfr = s.filter(f -> f.toString().endsWith(".jfr")).toList();
+                List<Path> jfr = s.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).toList();
                 assertThat(jfr).as(out).hasSize(1);
                 assertThat(read(jfr.get(0))).containsKey("loomscope.RunInfo");
             }
@@ -350,7 +356,7 @@ class AgentIT {
         }
         List<Path> recordings;
         try (Stream<Path> s = Files.list(shared)) {
-            recordings = s.filter(f -> f.getFileName().toString().endsWith(".jfr")).sorted().toList();
+            recordings = s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).sorted().toList();
         }
         assertThat(recordings).hasSize(3).allSatisfy(r -> assertThat(r.getFileName().toString()).startsWith("app-1-"));
         for (Path r : recordings) {

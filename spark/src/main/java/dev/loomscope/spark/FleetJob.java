@@ -12,6 +12,7 @@ import dev.loomscope.analyzer.fleet.FleetTable;
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.recording.ProfileFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -147,12 +148,18 @@ public final class FleetJob {
             local = Path.of(p.toUri().getPath());
             id = Exporter.id(RecordingSource.file(local)); // as loomscope export names it
         } else {
-            String name = p.getName();
-            copy = Files.createTempFile("loomscope-", name.substring(Math.max(0, name.indexOf('.'))));
+            // the recording's own name in a directory of its own, so that its async-profiler samples come along under theirs
+            copy = Files.createTempDirectory("loomscope-");
+            local = copy.resolve(p.getName());
             try (InputStream in = fs.open(p)) {
-                Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(in, local);
             }
-            local = copy;
+            org.apache.hadoop.fs.Path profile = new org.apache.hadoop.fs.Path(p.getParent(), ProfileFile.of(Path.of(p.getName())).toString());
+            if (!ProfileFile.is(local) && fs.isFile(profile)) {
+                try (InputStream in = fs.open(profile)) {
+                    Files.copy(in, copy.resolve(profile.getName()));
+                }
+            }
             id = fs.makeQualified(p).toString();
         }
         try {
@@ -160,13 +167,18 @@ public final class FleetJob {
             Exporter.rows(RecordingSource.file(local), id).forEach((t, r) -> out.put(t.name(), new ArrayList<>(r)));
             if (copy != null) {
                 // the reader names the file it read, the local copy: what it said is said of the recording
-                String copied = copy.toAbsolutePath().toString();
+                String copied = local.toAbsolutePath().toString();
                 renamed(out, FleetSchema.PROBLEMS, "message", copied, id);
                 renamed(out, FleetSchema.RECORDINGS, "warnings", copied, id);
             }
             return out;
         } finally {
             if (copy != null) {
+                try (java.util.stream.Stream<Path> copied = Files.list(copy)) {
+                    for (Path f : copied.toList()) {
+                        Files.deleteIfExists(f);
+                    }
+                }
                 Files.deleteIfExists(copy);
             }
         }
@@ -210,7 +222,10 @@ public final class FleetJob {
         } catch (IOException e) {
             throw new BadDataException(String.join(" ", inputs) + ": cannot list: " + e.getMessage() + " (check the paths and the file system's credentials)");
         }
-        return files.stream().distinct().sorted().toList();
+        // the agent's async-profiler samples are read with their recording, not as one of their own
+        java.util.Set<String> all = new java.util.HashSet<>(files);
+        return files.stream().distinct()
+                .filter(f -> !ProfileFile.is(Path.of(f)) || !all.contains(ProfileFile.recordingOf(Path.of(f)).toString())).sorted().toList();
     }
 
     private static void walk(FileSystem fs, org.apache.hadoop.fs.Path root, java.util.function.Predicate<org.apache.hadoop.fs.Path> take, List<String> into)

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.recording.ProfileFile;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -14,7 +15,8 @@ import java.util.stream.Stream;
 /**
  * Turns what the user typed into recordings: files, globs ({@code runs/*.jfr}, {@code **}),
  * directories (every .jfr below them, and .jfr.gz, .jfr.zip, .jfr.lz4), and JFR disk repositories (a directory of chunk files named
- * {@code yyyy_MM_dd_HH_mm_ss[_NN].jfr}: one recording, chunks in order).
+ * {@code yyyy_MM_dd_HH_mm_ss[_NN].jfr}: one recording, chunks in order). The agent's async-profiler
+ * samples ({@code NAME.async-profiler.jfr}) are read with their recording, not as one of their own.
  */
 public final class Inputs {
     private static final Pattern CHUNK = Pattern.compile("\\d{4}_\\d{2}_\\d{2}_\\d{2}_\\d{2}_\\d{2}(_\\d+)?\\.jfr");
@@ -55,7 +57,8 @@ public final class Inputs {
         List<RecordingSource> out = new ArrayList<>();
         if (Files.isDirectory(root)) {
             try (Stream<Path> s = Files.walk(root)) {
-                s.filter(Files::isRegularFile).filter(m::matches).sorted().forEach(p -> out.add(RecordingSource.file(p)));
+                s.filter(Files::isRegularFile).filter(m::matches).filter(p -> !belongsToARecording(p)).sorted()
+                        .forEach(p -> out.add(RecordingSource.file(p)));
             } catch (IOException e) {
                 throw new BadDataException(root + ": cannot list: " + e.getMessage() + " (check the permissions)");
             }
@@ -66,6 +69,11 @@ public final class Inputs {
         return out;
     }
 
+    /** A profile file whose recording is beside it: read with that recording, not as one of its own. */
+    private static boolean belongsToARecording(Path p) {
+        return ProfileFile.is(p) && Files.isRegularFile(ProfileFile.recordingOf(p));
+    }
+
     /** .jfr, and .jfr compressed: .jfr.gz, .jfr.zip, .jfr.lz4. */
     public static boolean isRecordingName(String name) {
         return name.endsWith(".jfr") || name.endsWith(".jfr.gz") || name.endsWith(".jfr.zip") || name.endsWith(".jfr.lz4");
@@ -74,7 +82,8 @@ public final class Inputs {
     private static List<RecordingSource> directory(Path dir) {
         List<Path> jfrs;
         try (Stream<Path> s = Files.walk(dir)) {
-            jfrs = s.filter(Files::isRegularFile).filter(p -> isRecordingName(p.getFileName().toString())).sorted().toList();
+            jfrs = s.filter(Files::isRegularFile).filter(p -> isRecordingName(p.getFileName().toString())).filter(p -> !belongsToARecording(p))
+                    .sorted().toList();
         } catch (IOException e) {
             throw new BadDataException(dir + ": cannot list: " + e.getMessage() + " (check the permissions)");
         }

@@ -1,11 +1,13 @@
 package dev.loomscope.analyzer.read;
 
+import dev.loomscope.recording.ProfileFile;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * One recording to read: a .jfr file, or the chunk files of a JFR disk repository (what a killed
- * JVM leaves behind), read in order as one recording.
+ * One recording to read: a .jfr file (with the agent's async-profiler samples beside it, when there),
+ * or the chunk files of a JFR disk repository (what a killed JVM leaves behind), read in order as one
+ * recording.
  *
  * @param name  what to call it in output: the file, or the repository directory
  * @param parts the files, in order
@@ -15,8 +17,10 @@ public record RecordingSource(Path name, List<Path> parts) {
         parts = List.copyOf(parts);
     }
 
+    /** A file, with the async-profiler samples the agent wrote beside it ({@link ProfileFile}) when they are there. */
     public static RecordingSource file(Path p) {
-        return new RecordingSource(p, List.of(p));
+        Path profile = ProfileFile.beside(p);
+        return new RecordingSource(p, profile == null ? List.of(p) : List.of(p, profile));
     }
 
     /** The file name without directory and .jfr, for labels. */

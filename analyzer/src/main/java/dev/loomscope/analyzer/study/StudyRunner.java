@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.study;
 
+import dev.loomscope.recording.ProfileFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -138,7 +139,7 @@ public final class StudyRunner {
             recording = Files.isRegularFile(dir.resolve(RESULTS)) ? dir.resolve(RESULTS) : null;
         } else {
             try (Stream<Path> s = Files.list(dir)) {
-                recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr")).findFirst().orElse(null);
+                recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElse(null);
             }
         }
         if (failure == null && recording == null) {

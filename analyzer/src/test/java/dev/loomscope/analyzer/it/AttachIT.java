@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.ProfileFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -59,17 +60,21 @@ class AttachIT {
         }
     }
 
+    /** The event types of a recording and of async-profiler's samples beside it (the profile file: every snapshot has one too). */
     Set<String> types(Path jfr) throws Exception {
         Set<String> t = new TreeSet<>();
-        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
-            t.add(e.getEventType().getName());
+        assertThat(ProfileFile.of(jfr)).isRegularFile();
+        for (Path p : List.of(jfr, ProfileFile.of(jfr))) {
+            for (RecordedEvent e : RecordingFile.readAllEvents(p)) {
+                t.add(e.getEventType().getName());
+            }
         }
         return t;
     }
 
     List<Path> files(Path out, String suffix) throws Exception {
         try (Stream<Path> s = Files.list(out)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(suffix) && !(suffix.equals(".jfr") && ProfileFile.is(p))).sorted().toList();
         }
     }
 

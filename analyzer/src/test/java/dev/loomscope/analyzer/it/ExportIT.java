@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.fleet.FleetSchema;
 import dev.loomscope.analyzer.fleet.FleetTable;
 import dev.loomscope.analyzer.fleet.ParquetTables;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.ProfileFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,6 +32,10 @@ class ExportIT {
         recordings = Files.createDirectories(dir.resolve("recordings"));
         for (Path p : List.of(Fixtures.sleep(dir, "platform", "flame=cpu"), Fixtures.sleep(dir, "virtual", "flame=cpu"), Fixtures.fixture(dir, 3, 2))) {
             Files.copy(p, recordings.resolve(p.getFileName()));
+            Path profile = ProfileFile.beside(p); // async-profiler's samples go with their recording
+            if (profile != null) {
+                Files.copy(profile, recordings.resolve(profile.getFileName()));
+            }
         }
         Path damaged = dir.resolve("damaged.jfr");
         byte[] real = Files.readAllBytes(Files.list(recordings).sorted().findFirst().orElseThrow());

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.it;
 
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.ProfileFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ final class Fixtures {
 
     static Path only(Path dir, String suffix) throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
-            List<Path> l = s.filter(p -> p.getFileName().toString().endsWith(suffix)).toList();
+            // ".jfr": the recording (async-profiler's samples beside it are ProfileFile's, read with it)
+            List<Path> l = s.filter(p -> p.getFileName().toString().endsWith(suffix) && !(suffix.equals(".jfr") && ProfileFile.is(p))).toList();
             if (l.size() != 1) {
                 throw new AssertionError("expected one " + suffix + " in " + dir + ": " + l);
             }

@@ -10,6 +10,7 @@ import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.flamegraphs.testing.Recordings;
+import dev.loomscope.recording.ProfileFile;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -51,10 +52,16 @@ class FlameEquivalenceIT {
         return Fixtures.only(out, ".jfr");
     }
 
-    /** async-profiler's converter on the file: the reference. */
+    /** A recording's files: it, and async-profiler's samples beside it when the agent wrote them ({@link ProfileFile}). */
+    static List<Path> files(Path recording) {
+        Path profile = ProfileFile.beside(recording);
+        return profile == null ? List.of(recording) : List.of(recording, profile);
+    }
+
+    /** async-profiler's converter on the recording's files: the reference. */
     static List<String> reference(Path recording, FlameOptions options) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        FlameRenderer.render(List.of(recording), options, true, out);
+        FlameRenderer.render(files(recording), options, true, out);
         return lines(out.toString(StandardCharsets.UTF_8));
     }
 
@@ -123,7 +130,7 @@ class FlameEquivalenceIT {
         ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", jdkOnly.toString(), agentCpuWall.toString(), "--collapsed", "--raw");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        FlameRenderer.diff(List.of(jdkOnly), List.of(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, out);
+        FlameRenderer.diff(files(jdkOnly), files(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, out);
         sameLines("diff", lines(r.stdout()), lines(out.toString(StandardCharsets.UTF_8)));
     }
 
@@ -142,7 +149,7 @@ class FlameEquivalenceIT {
                 RecordingFacts.of(Inputs.resolve(List.of(agentCpuWall.toString())).get(0), true).flames.diff.graph("after"),
                 FlameOptions.of(SampleKind.CPU), true, ours);
         ByteArrayOutputStream reference = new ByteArrayOutputStream();
-        FlameRenderer.diff(List.of(jdkOnly), List.of(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, reference);
+        FlameRenderer.diff(files(jdkOnly), files(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, reference);
         // the report's differential graph starts every stack at the thread's own code: the converter's, with those frames cut (its
         // renderer marks the frame types of a stack's first frames by where they stand, so the comparison is of names and counts)
         sameLines("diff", aligned(lines(ours.toString(StandardCharsets.UTF_8))), aligned(lines(reference.toString(StandardCharsets.UTF_8))));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.ProfileFile;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,7 +100,7 @@ class StudyIT {
 
     private static String profilingMode(Path dir) throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
-            Path jfr = files.filter(f -> f.toString().endsWith(".jfr")).findFirst().orElseThrow();
+            Path jfr = files.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElseThrow();
             return RecordingFile.readAllEvents(jfr).stream().filter(e -> e.getEventType().getName().equals("loomscope.RunInfo"))
                     .map(e -> e.getString("profilingMode")).findFirst().orElseThrow();
         }

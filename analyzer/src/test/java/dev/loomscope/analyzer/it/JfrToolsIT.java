@@ -1,0 +1,100 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.ProfileFile;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.item.IItemIterable;
+import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
+
+/**
+ * The agent's files read in the JDK's own {@code jfr} tool and in JMC's parser with the counts and
+ * span loomscope gives: no phantom data loss, no event counted as another, no event dropped.
+ */
+class JfrToolsIT {
+    private static final Pattern ROW = Pattern.compile("^ (\\S+)\\s+(\\d+)\\s+\\d+\\s*$");
+    private static final Pattern DURATION = Pattern.compile("Duration: (\\d+) s");
+
+    @TempDir
+    Path dir;
+
+    /**
+     * {@code jfr summary}'s count per event type (types it lists with 0 left out, and its jdk.Metadata
+     * and jdk.Checkpoint rows, which count the file's metadata and constant-pool records, not events),
+     * and its duration in seconds.
+     */
+    static Map<String, Long> jfrSummary(Path recording, long[] durationSeconds) throws Exception {
+        Path jfr = Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr");
+        ChildJvm.Result r = ChildJvm.exec(List.of(jfr.toString(), "summary", recording.toString()), recording.getParent(), 120);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        Map<String, Long> counts = new TreeMap<>();
+        for (String line : r.stdout().lines().toList()) {
+            Matcher m = ROW.matcher(line);
+            if (m.matches() && Long.parseLong(m.group(2)) > 0 && !m.group(1).equals("jdk.Metadata") && !m.group(1).equals("jdk.Checkpoint")) {
+                counts.put(m.group(1), Long.parseLong(m.group(2)));
+            }
+            Matcher d = DURATION.matcher(line);
+            if (d.find()) {
+                durationSeconds[0] = Long.parseLong(d.group(1));
+            }
+        }
+        return counts;
+    }
+
+    static Map<String, Long> jmcCounts(Path... files) throws Exception {
+        IItemCollection jmc = JfrLoaderToolkit.loadEvents(java.util.Arrays.stream(files).map(Path::toFile).toList());
+        Map<String, Long> counts = new TreeMap<>();
+        for (IItemIterable items : jmc) {
+            if (items.getItemCount() > 0) {
+                counts.merge(items.getType().getIdentifier().replaceFirst("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$", ""), items.getItemCount(), Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    @Test
+    void theJdksToolAndJmcReadTheAgentsFilesAsLoomscopeDoes() throws Exception {
+        Path recording = Fixtures.sleep(dir, "virtual", "flame=off"); // profile=cpu: async-profiler's samples beside it
+        Path profile = ProfileFile.of(recording);
+        assertThat(profile).isRegularFile();
+
+        long[] duration = new long[1];
+        Map<String, Long> jdkEvents = jfrSummary(recording, duration);
+        Map<String, Long> samples = jfrSummary(profile, new long[1]);
+        assertThat(jdkEvents).doesNotContainKey("jdk.DataLoss").containsKey("loomscope.RunInfo");
+        assertThat(samples).doesNotContainKey("jdk.DataLoss").containsKey("jdk.ExecutionSample");
+        Map<String, Long> both = new TreeMap<>(jdkEvents);
+        samples.forEach((type, n) -> both.merge(type, n, Long::sum));
+
+        ChildJvm.Result cli = Fixtures.cli(dir, "summary", recording.toString(), "--format", "json");
+        assertThat(cli.exitCode()).as(cli.stderr()).isZero();
+        JsonNode summary = new ObjectMapper().readTree(cli.stdout());
+        Map<String, Long> ours = new TreeMap<>();
+        for (JsonNode row : AnalyzerIT.table(summary, "event-counts").get("rows")) {
+            ours.put(row.get("event type").asText(), row.get("count").asLong());
+        }
+        assertThat(ours).isEqualTo(both);
+
+        // JMC's parser: the same, but for what it does to every recording, the JDK's own alone too: it keeps
+        // no jdk.JavaExceptionThrow, and a type two files define with other fields gets a second name (a UUID after it)
+        Map<String, Long> jmcCounts = jmcCounts(recording, profile);
+        assertThat(jmcCounts(recording)).doesNotContainKey("jdk.JavaExceptionThrow");
+        both.remove("jdk.JavaExceptionThrow");
+        assertThat(jmcCounts).isEqualTo(both);
+
+        // the span as the JDK's tool gives it (whole seconds) and as loomscope does, from the chunk headers
+        double span = AnalyzerIT.figure(summary, "span").asDouble();
+        assertThat(Math.abs(span - duration[0])).as("loomscope %.2f s, jfr %d s", span, duration[0]).isLessThanOrEqualTo(1.0);
+    }
+}
