@@ -1,7 +1,9 @@
 package dev.loomscope.agent;
 
 import dev.loomscope.recording.Chunks;
+import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkFrames;
+import dev.loomscope.recording.PinFrames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +34,6 @@ import jdk.jfr.consumer.RecordedFrame;
  * busiest places first ({@code trace-pinned=full} prints each pin whole, as before).
  */
 final class PinnedTracer {
-    private static final int SHORT_FRAMES = 8;
     /** Repeated pins are summarised at most this often, in at most {@link #REPORT_LINES} lines. */
     static final Duration REPORT_EVERY = Duration.ofSeconds(10);
     static final int REPORT_LINES = 5;
@@ -217,14 +218,13 @@ final class PinnedTracer {
                 .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber()).toList();
     }
 
-    /** The frame a place is named by: the topmost application frame, else the top frame. */
+    /** The frame a place is named by: the one that pinned ({@link PinFrames#culprit}), with its line. */
     private static String culprit(RecordedEvent e) {
         if (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty()) {
             return "(no stack trace)";
         }
-        List<RecordedFrame> frames = e.getStackTrace().getFrames();
-        RecordedFrame f = frames.stream().filter(x -> !JdkFrames.isJdk(x.getMethod().getType().getName())).findFirst().orElse(frames.get(0));
-        return f.getMethod().getType().getName() + "." + f.getMethod().getName() + (f.getLineNumber() > 0 ? ":" + f.getLineNumber() : "");
+        List<Frame> frames = frames(e.getStackTrace().getFrames());
+        return frames.get(PinFrames.culprit(frames)).text();
     }
 
     /**
@@ -266,48 +266,20 @@ final class PinnedTracer {
         }
         sb.append('\n');
         if (e.getStackTrace() != null) {
-            List<RecordedFrame> frames = e.getStackTrace().getFrames();
             // short: from the JDK call above the first application frame, a few frames, and below them every frame that
-            // explains a pin (a class initializer, a native frame: an upcall's caller) with the application's own frames
-            // around it; a gap is "..."
-            java.util.TreeSet<Integer> shown = new java.util.TreeSet<>();
-            java.util.Set<Integer> wentNative = new java.util.HashSet<>();
-            int first = full ? 0 : shortTraceStart(frames);
-            for (int i = first; i < (full ? frames.size() : Math.min(first + SHORT_FRAMES, frames.size())); i++) {
-                shown.add(i);
-            }
-            for (int i = 0; !full && i < frames.size(); i++) {
-                RecordedFrame f = frames.get(i);
-                String type = f.getMethod().getType().getName();
-                boolean pins = f.getMethod().getName().equals("<clinit>") || "Native".equals(f.getType()) && !JdkFrames.isJdk(type);
-                if (type.startsWith("jdk.internal.foreign.abi.DowncallStub")) {
-                    // the call that went native: the first application frame below the downcall's stub
-                    for (int j = i + 1; j < frames.size(); j++) {
-                        if (!JdkFrames.isJdk(frames.get(j).getMethod().getType().getName())) {
-                            shown.add(j);
-                            wentNative.add(j);
-                            break;
-                        }
-                    }
-                } else if (pins) {
-                    for (int j = Math.max(first, i - 1); j <= Math.min(frames.size() - 1, i + 1); j++) {
-                        shown.add(j);
-                    }
-                }
-            }
+            // explains a pin (a class initializer, a native frame, the call that went native) with the frames around it; a gap is "..."
+            List<Frame> frames = frames(e.getStackTrace().getFrames());
+            java.util.Collection<Integer> shown = full ? java.util.stream.IntStream.range(0, frames.size()).boxed().toList() : PinFrames.shortTrace(frames);
             int last = -1;
             for (int i : shown) {
                 if (last >= 0 && i > last + 1) {
                     sb.append("    ...\n");
                 }
-                RecordedFrame f = frames.get(i);
-                sb.append("    at ").append(f.getMethod().getType().getName()).append('.').append(f.getMethod().getName());
-                if (f.getLineNumber() > 0) {
-                    sb.append(':').append(f.getLineNumber());
-                }
-                if ("Native".equals(f.getType())) {
+                Frame f = frames.get(i);
+                sb.append("    at ").append(f.text());
+                if (f.type() == NATIVE) {
                     sb.append(" (native)");
-                } else if (wentNative.contains(i)) {
+                } else if (PinFrames.wentNative(frames, i)) {
                     sb.append(" (called into native code)");
                 }
                 sb.append('\n');
@@ -320,17 +292,12 @@ final class PinnedTracer {
         return sb.toString();
     }
 
-    /**
-     * Where the short trace starts: one frame above the topmost application frame (the JDK call it
-     * blocked in, as context), or the top when every frame is the JDK's.
-     */
-    static int shortTraceStart(List<RecordedFrame> frames) {
-        for (int i = 0; i < frames.size(); i++) {
-            if (!JdkFrames.isJdk(frames.get(i).getMethod().getType().getName())) {
-                return Math.max(0, i - 1);
-            }
-        }
-        return 0;
+    private static final int NATIVE = Frame.type("Native");
+
+    /** The recorded frames as loomscope's reader gives them (what {@link PinFrames} reads). */
+    static List<Frame> frames(List<RecordedFrame> recorded) {
+        return recorded.stream().map(f -> new Frame(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber(),
+                Frame.type(f.getType()))).toList();
     }
 
     /** Closes the live stream: the app is ending. */

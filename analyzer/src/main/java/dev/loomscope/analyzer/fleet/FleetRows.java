@@ -2,12 +2,12 @@ package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.FlameSamples;
-import dev.loomscope.analyzer.reduce.Frames;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Timeline;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.PinFrames;
 import dev.loomscope.recording.fast.FastEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,7 +60,7 @@ public final class FleetRows implements RecordingFacts.Capture {
         }
         if (table == FleetSchema.PINS) {
             List<Frame> frames = e.stackFrames();
-            row[table.index("top_frame")] = Frames.topApplicationFrame(frames);
+            row[table.index("top_frame")] = PinFrames.culpritMethod(frames);
             row[table.index("stack_id")] = frames == null ? null : stack(frames.stream()
                     .map(f -> new Object[] {f.className(), f.methodName(), f.line(), f.type()}).toList());
         }

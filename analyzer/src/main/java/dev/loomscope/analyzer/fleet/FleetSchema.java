@@ -75,7 +75,7 @@ public final class FleetSchema {
                     EventField.of("pinned_reason", STRING, "pinnedReason", "why the virtual thread stayed on its carrier (JDK 24+)"),
                     EventField.of("blocking_operation", STRING, "blockingOperation", "what it blocked in (JDK 24+)"),
                     EventField.of("carrier_thread", THREAD, "carrierThread", "the carrier it pinned")),
-            List.of(FleetColumn.of("top_frame", Type.STRING, "the topmost frame outside the JDK: the code that pinned"),
+            List.of(FleetColumn.of("top_frame", Type.STRING, "the frame that pinned: a class initializer, a native method or the call into native code, else the innermost frame outside the JDK"),
                     FleetColumn.of("stack_id", Type.LONG, "the stack trace, in the stacks table")));
 
     public static final FleetTable GC = FleetTable.events("gc", "one per jdk.GarbageCollection event",

@@ -1,13 +1,15 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.PinFrames;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** jdk.VirtualThreadPinned grouped by the top application frame, with JDK 24+ reasons when recorded. */
+/** jdk.VirtualThreadPinned grouped by the frame that pinned ({@link PinFrames#culprit}), with JDK 24+ reasons when recorded. */
 public final class PinningReducer implements Reducer {
     public static final int STACK_DEPTH = 64;
 
@@ -18,7 +20,8 @@ public final class PinningReducer implements Reducer {
         public final Set<String> reasons = new TreeSet<>();
         public final Set<String> blockingOperations = new TreeSet<>();
         public final Set<String> carriers = new TreeSet<>();
-        public List<String> stack = List.of();
+        /** The first stack seen, innermost first, at most {@link #STACK_DEPTH} frames. */
+        public List<Frame> stack = List.of();
 
         Group(String frame) {
             this.frame = frame;
@@ -54,7 +57,7 @@ public final class PinningReducer implements Reducer {
             submitFailed++;
             return;
         }
-        String frame = Frames.topApplicationFrame(e.stackFrames());
+        String frame = PinFrames.culpritMethod(e.stackFrames());
         Group g = groups.computeIfAbsent(frame, Group::new);
         double ms = e.duration().toNanos() / 1e6;
         g.millis.add(ms);
@@ -78,7 +81,8 @@ public final class PinningReducer implements Reducer {
             }
         }
         if (g.stack.isEmpty()) {
-            g.stack = Frames.top(e.stackFrames(), STACK_DEPTH);
+            List<Frame> frames = e.stackFrames();
+            g.stack = frames == null ? List.of() : List.copyOf(frames.subList(0, Math.min(STACK_DEPTH, frames.size())));
         }
     }
 

@@ -3,11 +3,13 @@ package dev.loomscope.analyzer.views;
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.PinFrames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** {@code pinning}: pinned virtual threads grouped by the application frame that pinned, all inputs merged. */
+/** {@code pinning}: pinned virtual threads grouped by the frame that pinned ({@link PinFrames#culprit}), all inputs merged. */
 public final class PinningView {
     private PinningView() {}
 
@@ -71,9 +73,38 @@ public final class PinningView {
         return t;
     }
 
+    /**
+     * A group's first stack as the agent's trace prints it: from the JDK call into the application,
+     * {@code depth} frames, and below them the frames that pinned (class initializers, native
+     * methods, the call that went native) with the frames around them; "..." where frames are left out.
+     */
+    static Table stack(PinningReducer.Group g, int depth) {
+        Table s = new Table("pinning-stack", "Stack of " + g.frame + " (from the JDK call it made, down to the frames that pinned)",
+                List.of(Table.text("frame")));
+        List<Frame> frames = g.stack;
+        java.util.SortedSet<Integer> shown = PinFrames.shortTrace(frames);
+        int first = PinFrames.shortStart(frames);
+        for (int i = first; i < Math.min(first + depth, frames.size()); i++) {
+            shown.add(i);
+        }
+        int last = -1;
+        for (int i : shown) {
+            if (last >= 0 && i > last + 1) {
+                s.row("...");
+            }
+            Frame f = frames.get(i);
+            s.row(f.text() + (f.type() == 3 ? " (native)" : PinFrames.wentNative(frames, i) ? " (called into native code)" : ""));
+            last = i;
+        }
+        if (last >= 0 && last < frames.size() - 1) {
+            s.row("...");
+        }
+        return s;
+    }
+
     public static List<Table> of(List<RecordingFacts> all, int stackDepth) {
         PinningReducer p = merged(all);
-        Table t = new Table("pinning", "Pinned virtual threads by application frame",
+        Table t = new Table("pinning", "Pinned virtual threads by the frame that pinned",
                 List.of(Table.text("frame"), Table.number("count", "events", 0), Table.number("total", "ms", 2), Table.number("p50", "ms", 2),
                         Table.number("p99", "ms", 2), Table.number("max", "ms", 2), Table.text("reason"), Table.text("blocking operation"),
                         Table.text("carriers")));
@@ -104,9 +135,7 @@ public final class PinningView {
             out.add(byReason(p));
         }
         for (PinningReducer.Group g : groups) {
-            Table s = new Table("pinning-stack", "Top stack of " + g.frame, List.of(Table.text("frame")));
-            g.stack.stream().limit(stackDepth).forEach(s::row);
-            out.add(s);
+            out.add(stack(g, stackDepth));
         }
         return out;
     }

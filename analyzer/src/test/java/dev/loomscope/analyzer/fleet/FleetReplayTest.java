@@ -57,9 +57,9 @@ class FleetReplayTest {
             assertThat(run.p50LatencyMs()).isEqualTo(2.5);
         });
         assertThat(f.pinning.all().count()).isEqualTo(1);
-        assertThat(f.pinning.groups()).containsOnlyKeys("app.Cache.load"); // the top frame outside the JDK, from the stack
+        assertThat(f.pinning.groups()).containsOnlyKeys("app.Cache.load"); // the frame that pinned (here the top one outside the JDK), from the stack
         var pin = f.pinning.groups().get("app.Cache.load");
-        assertThat(pin.stack).containsExactly("java.lang.Object.wait", "app.Cache.load:17");
+        assertThat(pin.stack).extracting(dev.loomscope.recording.Frame::text).containsExactly("java.lang.Object.wait", "app.Cache.load:17");
         assertThat(pin.reasons).containsExactly("Native or VM frame on stack");
         assertThat(pin.carriers).containsExactly("ForkJoinPool-1-worker-1");
         assertThat(f.recorded("jdk.VirtualThreadPinned")).isTrue();
@@ -93,6 +93,6 @@ class FleetReplayTest {
         assertThat(byFrame[6]).isEqualTo("Native or VM frame on stack");
         assertThat(byFrame[7]).isEqualTo("Object.wait");
         assertThat(tables.get(2).rows()).singleElement().satisfies(r -> assertThat(r).startsWith("Native or VM frame on stack", "Object.wait", 1L));
-        assertThat(tables.get(3).rows()).extracting(r -> r[0]).containsExactly("java.lang.Object.wait", "app.Cache.load:17");
+        assertThat(tables.get(3).rows()).extracting(r -> r[0]).containsExactly("java.lang.Object.wait (native)", "app.Cache.load:17");
     }
 }

@@ -29,6 +29,11 @@ final class NativeBlocker {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        if (QSORT != null) {
+            // one call now, on the thread that loads this class: the JDK initialises a downcall's stub class on its first call,
+            // and a virtual thread that waits for that pins too (the JDK's pin, not the one this workload shows)
+            blockInNativeFrame(null);
+        }
     }
 
     private NativeBlocker() {}
