@@ -251,6 +251,9 @@ final class ChunkReader {
                 int count = c.readInt();
                 c.checkCount(count, 1);
                 Metadata.JfrClass cls = meta.classes.get(typeId);
+                if (cls == null && count == 0) {
+                    continue; // an empty pool of a type the writer did not define (other profilers' writers leave such): nothing to read
+                }
                 if (cls == null) {
                     throw new IllegalStateException("a constant pool of type " + typeId + ", which the chunk's metadata does not define");
                 }
