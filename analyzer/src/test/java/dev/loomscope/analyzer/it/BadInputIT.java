@@ -70,7 +70,9 @@ class BadInputIT {
 
     @Test
     void compressedRecordingsOpenAsThePlainOne() throws Exception {
-        String plain = cli("summary", fixture.toString(), "--format", "csv").out();
+        // the recording alone: what a compressed copy of its one file holds (the agent's async-profiler samples are a file beside it)
+        Path alone = Files.copy(fixture, Files.createDirectories(dir.resolve("alone")).resolve(fixture.getFileName()));
+        String plain = cli("summary", alone.toString(), "--format", "csv").out();
         Path gz = dir.resolve("fixture.jfr.gz");
         try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(gz))) {
             Files.copy(fixture, o);
