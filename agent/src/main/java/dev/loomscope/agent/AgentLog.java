@@ -4,7 +4,7 @@ package dev.loomscope.agent;
  * The agent's only voice: one line on stderr, prefixed, never an exception into the host. While
  * a {@code loomscope attach} command runs, its lines are also kept for the reply.
  */
-final class AgentLog {
+public final class AgentLog {
     static final String PREFIX = "loomscope-agent: ";
     private static StringBuilder capture;
     /** The process's stderr itself: where the agent speaks when the app has set System.err to null. */
@@ -12,7 +12,7 @@ final class AgentLog {
 
     private AgentLog() {}
 
-    static synchronized void warn(String message) {
+    public static synchronized void warn(String message) {
         print(PREFIX + message + System.lineSeparator());
         if (capture != null) {
             capture.append(message).append('\n');

@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.options.AgentOptions;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
@@ -25,14 +26,17 @@ public final class LoomscopeAgent {
     private static Session session;
     private static Instant started;
     private static boolean hookAdded;
+    private static Instrumentation instrumentation; // the JVM's, for work= on JDK 21-24
 
     private LoomscopeAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
+        instrumentation = inst;
         start(args);
     }
 
     public static void agentmain(String args, Instrumentation inst) {
+        instrumentation = inst;
         String command = "start";
         Path reply = null;
         String options = args == null ? "" : args.strip();
@@ -165,6 +169,7 @@ public final class LoomscopeAgent {
             }
             Session s = Session.start(o);
             session = s;
+            WorkTiming.install(o.string("work"), instrumentation);
             started = Instant.now();
             if (!hookAdded) {
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> finishQuietly(true), "loomscope-agent-shutdown"));

@@ -16,7 +16,7 @@ public final class CompareView {
 
     /** The metrics whose verdicts head a report and a study's terminal output (the rest sit with their charts). */
     public static final List<String> HEADLINE = List.of("run time", "throughput", "latency p99", "context switches per unit", "pinned time",
-            "gc pause total", "heap after gc max");
+            "pins per unit", "gc pause total", "heap after gc max");
 
     /** Verdicts of the headline metrics only. */
     public static List<String> headlineVerdicts(List<MetricResult> results) {
@@ -28,7 +28,7 @@ public final class CompareView {
         for (MetricResult r : results) {
             for (String g : r.comparisons().keySet()) {
                 double ratio = r.comparisons().get(g).ratio();
-                if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) { // a zero baseline median has no ratio
+                if (!Double.isNaN(ratio)) { // zero in both: nothing to say; zero in the baseline alone: said without a ratio
                     out.add(Comparer.verdict(r, g));
                 }
             }

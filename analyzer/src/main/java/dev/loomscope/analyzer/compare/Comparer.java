@@ -179,9 +179,18 @@ public final class Comparer {
      */
     public static String verdict(MetricResult r, String group) {
         Comparison c = r.comparisons().get(group);
-        String line = String.format(Locale.ROOT, "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
-                c.means() ? "mean" : "median", percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()),
-                replicates(c, r.metric().level()), r.verdict(group).words());
+        String line;
+        if (c.ratio() == Double.POSITIVE_INFINITY) {
+            // none in the baseline: the group's own figure, since no ratio can be given
+            var b = r.boxplots().get(group);
+            line = String.format(Locale.ROOT, "%s vs %s: %s %s %,.4g %s against 0, %s, %s: %s", group, r.baseline(), r.metric().name(),
+                    c.means() ? "mean" : "median", c.means() ? b.mean() : b.median(), r.metric().unit(), p(c.pValue()),
+                    replicates(c, r.metric().level()), r.verdict(group).words());
+        } else {
+            line = String.format(Locale.ROOT, "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
+                    c.means() ? "mean" : "median", percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()),
+                    replicates(c, r.metric().level()), r.verdict(group).words());
+        }
         if (c.means()) {
             line += "; " + zeros(r, group);
         }

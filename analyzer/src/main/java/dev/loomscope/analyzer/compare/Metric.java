@@ -26,6 +26,22 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         EVENT
     }
 
+    /**
+     * Figures that describe a run rather than judge it: more CPU load or more threads is neither
+     * better nor worse until it is set against the work done (a per-unit metric does that). Their
+     * verdicts say higher or lower.
+     */
+    private static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("cpu load", "peak threads");
+
+    public boolean descriptive() {
+        return DESCRIPTIVE.contains(name);
+    }
+
+    /** How to read a difference: "lower is better", "higher is better", or that it describes, not judges. */
+    public String direction() {
+        return descriptive() ? "describes: higher or lower, not better or worse" : lowerIsBetter ? "lower is better" : "higher is better";
+    }
+
     /** One value: x is its run index (or event index), units the work it stands for (NaN if none). */
     public record Value(double x, double value, double units, long startMillis) {}
 
@@ -78,8 +94,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     private static List<Value> recordingValue(RecordingFacts facts, Function<RecordingFacts, Double> f) {
         Double v = present(f.apply(facts));
         long start = facts.summary.first() == null ? 0 : facts.summary.first().toEpochMilli();
-        double units = facts.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
-        return v == null ? List.of() : List.of(new Value(0, v, units, start));
+        Double units = units(facts);
+        return v == null ? List.of() : List.of(new Value(0, v, units == null ? 0 : units, start));
     }
 
     /**
@@ -93,9 +109,17 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                 facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun), inRun, whole);
     }
 
+    /** The recording's units of work: its measured runs' (loomscope.WorkloadRun), else the calls work= timed; null when none. */
     private static Double units(RecordingFacts f) {
-        long u = f.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
+        long u = f.runs.measured().isEmpty() ? f.work.count() : f.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
         return u == 0 ? null : (double) u;
+    }
+
+    /** The measured runs' units over their time together; null without runs. */
+    private static Double runsThroughput(RecordingFacts f) {
+        double millis = f.runs.measured().stream().mapToDouble(WorkloadRun::millis).sum();
+        Double u = units(f);
+        return millis <= 0 || u == null ? null : u / (millis / 1e3);
     }
 
     private static Samples in(Timeline t, WorkloadRun r) {
@@ -128,9 +152,11 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     /** Every metric, in report order. */
     public static final List<Metric> ALL = List.of(
             perRun("run time", "ms", true, WorkloadRun::millis),
-            perRun("throughput", "units/s", false, r -> r.millis() > 0 ? r.units() / seconds(r) : null),
-            perRun("latency p50", "ms", true, WorkloadRun::p50LatencyMs),
-            perRun("latency p99", "ms", true, WorkloadRun::p99LatencyMs),
+            // a service's unit of work: the calls the agent's work= option timed (jdk.MethodTrace), per recording
+            perRunOrRecording("throughput", "units/s", false, (f, r) -> r.millis() > 0 ? r.units() / seconds(r) : null,
+                    f -> f.work.count() > 0 ? Double.valueOf(f.perSecond(f.work.count())) : runsThroughput(f)),
+            perRunOrRecording("latency p50", "ms", true, (f, r) -> r.p50LatencyMs(), f -> f.work.count() == 0 ? null : f.work.millis().quantile(0.5)),
+            perRunOrRecording("latency p99", "ms", true, (f, r) -> r.p99LatencyMs(), f -> f.work.count() == 0 ? null : f.work.millis().quantile(0.99)),
             // a recording that records collections and had none: 0, not "not measured"
             perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
                     f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum()),
@@ -149,6 +175,16 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                     f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) : null),
             perRunOrRecording("pinned time", "ms", true, (f, r) -> pinsRecorded(f) ? in(f.pinning.allInTime(), r).sum() : null,
                     f -> pinsRecorded(f) ? f.pinning.all().sum() : null),
+            perRunOrRecording("pinned time per unit", "ms/unit", true,
+                    (f, r) -> pinsRecorded(f) && r.units() > 0 ? in(f.pinning.allInTime(), r).sum() / r.units() : null, f -> {
+                        Double u = units(f);
+                        return pinsRecorded(f) && u != null ? f.pinning.all().sum() / u : null;
+                    }),
+            perRunOrRecording("pins per unit", "pins/unit", true,
+                    (f, r) -> pinsRecorded(f) && r.units() > 0 ? (double) in(f.pinning.allInTime(), r).count() / r.units() : null, f -> {
+                        Double u = units(f);
+                        return pinsRecorded(f) && u != null ? f.pinning.all().count() / u : null;
+                    }),
             perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads),
             perRecording("cpu load", "%", true, f -> percent(f.summary.jvmCpu)),
             // what the program allocated, every thread's, ended ones too (the run's count; the agent's over the recording)
@@ -198,7 +234,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     private static final List<Metric> EVERY = java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).toList();
 
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
-    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "pinned count", "pinned time", "pinned max", "gc count",
+    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "throughput", "latency p50", "latency p99", "pinned count",
+            "pinned time", "pinned max", "pins per unit", "gc count",
             "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap after gc p50", "heap after gc max", "allocation rate",
             "heap fill rate", "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
             "machine context switches per second", "peak threads", "platform threads started", "platform thread starts in the busiest second",

@@ -20,7 +20,8 @@ public record MetricResult(Metric metric, String xLabel, Map<String, double[][]>
 
     /** The verdict on {@code group} against the baseline by this result's rule. */
     public Verdict verdict(String group) {
-        return rule.judge(comparisons.get(group), metric.lowerIsBetter());
+        Verdict v = rule.judge(comparisons.get(group), metric.lowerIsBetter());
+        return metric.descriptive() && v.decided() ? (comparisons.get(group).ratio() > 1 ? Verdict.HIGHER : Verdict.LOWER) : v;
     }
 
     /** One recording's values in a group (a fork): x its run index within the JVM (or event index), in time order. */

@@ -78,6 +78,9 @@ public final class FleetSchema {
             List.of(FleetColumn.of("top_frame", Type.STRING, "the frame that pinned: a class initializer, a native method or the call into native code, else the innermost frame outside the JDK"),
                     FleetColumn.of("stack_id", Type.LONG, "the stack trace, in the stacks table")));
 
+    public static final FleetTable WORK = FleetTable.events("work", "one per call of the application's unit of work (the agent's work= option:"
+            + " jdk.MethodTrace, or loomscope.Work on JDK 21-24)", List.of("jdk.MethodTrace", "loomscope.Work"), List.of(EventField.start(), EventField.duration()), List.of());
+
     public static final FleetTable GC = FleetTable.events("gc", "one per jdk.GarbageCollection event",
             List.of("jdk.GarbageCollection"), List.of(EventField.start(), EventField.duration(),
                     EventField.of("gc_id", LONG, "gcId", "the collection's id"),
@@ -149,7 +152,7 @@ public final class FleetSchema {
             FleetColumn.of("message", Type.STRING, "the one-line reason")));
 
     /** Every table, in the order they are written. */
-    public static final List<FleetTable> TABLES = List.of(RECORDINGS, EVENT_TYPES, RUNS, PINS, GC, HEAP, ALLOCATIONS, CONTEXT_SWITCHES, CPU_LOAD,
+    public static final List<FleetTable> TABLES = List.of(RECORDINGS, EVENT_TYPES, RUNS, PINS, WORK, GC, HEAP, ALLOCATIONS, CONTEXT_SWITCHES, CPU_LOAD,
             SCHEDULER, SAMPLES, STACKS, PROBLEMS);
 
     /** The tables with a row per event. */
@@ -186,7 +189,7 @@ public final class FleetSchema {
      */
     private static List<FleetColumn> metricColumns(Metric.Level level) {
         return metrics(level).stream().map(m -> FleetColumn.of(m.column(), Type.DOUBLE,
-                "the metric '" + m.name() + "' (" + m.unit() + ", " + (m.lowerIsBetter() ? "lower" : "higher") + " is better)")).toList();
+                "the metric '" + m.name() + "' (" + m.unit() + ", " + m.direction() + ")")).toList();
     }
 
     /** The metrics with a column in the table of runs ({@code RUN}) or of recordings ({@code RECORDING}). */

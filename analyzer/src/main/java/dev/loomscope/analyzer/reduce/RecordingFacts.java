@@ -31,6 +31,7 @@ public final class RecordingFacts {
     public final RunsReducer runs = new RunsReducer();
     public final SettingsReducer settings = new SettingsReducer();
     public final SchedulerReducer scheduler = new SchedulerReducer();
+    public final WorkReducer work = new WorkReducer();
     public final List<String> warnings = new ArrayList<>();
     /** The CPU samples for a report's flame graphs, aggregated in the same pass; null when not asked for. */
     public final FlameSamples.Cpu flames;
@@ -62,7 +63,7 @@ public final class RecordingFacts {
 
     /** The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null. */
     private List<Reducer> fieldReducers(Capture capture) {
-        List<Reducer> reducers = new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler));
+        List<Reducer> reducers = new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler, work));
         if (capture != null) {
             reducers.add(capture);
         }

@@ -18,6 +18,7 @@ public final class Forest {
     static final String BETTER = "#2ca02c";
     static final String WORSE = "#d62728";
     static final String SAME = "#777777";
+    static final String DIFFERENT = "#1f77b4";
     static final String UNDECIDED = "#9467bd";
     static final String WARN = "#c77700";
 
@@ -34,12 +35,13 @@ public final class Forest {
 
     private Forest() {}
 
-    /** One row: its label, the comparison, whether lower is better, the rule's verdict, and why it is marked (null: not). */
-    record Row(String label, String metric, Comparison c, boolean lowerIsBetter, Verdict verdict, String mark) {
+    /** One row: its label, the comparison, how to read a difference, the rule's verdict, and why it is marked (null: not). */
+    record Row(String label, String metric, Comparison c, String direction, Verdict verdict, String mark) {
         String colour() {
             return switch (verdict) {
                 case BETTER -> BETTER;
                 case WORSE -> WORSE;
+                case HIGHER, LOWER -> DIFFERENT;
                 case NO_MEANINGFUL_DIFFERENCE -> SAME;
                 case INCONCLUSIVE -> UNDECIDED;
                 case TOO_FEW_JVMS -> WARN;
@@ -69,7 +71,7 @@ public final class Forest {
                             }
                         }
                         String groups = r.comparisons().size() > 1 ? " (" + e.getKey() + ")" : "";
-                        rows.add(new Row((name == null ? "" : name + ": ") + metric + groups, metric, c, r.metric().lowerIsBetter(),
+                        rows.add(new Row((name == null ? "" : name + ": ") + metric + groups, metric, c, r.metric().direction(),
                                 r.verdict(e.getKey()), marks.isEmpty() ? null : String.join("; ", marks)));
                     }
                 }
@@ -206,7 +208,7 @@ public final class Forest {
         String t = Svg.f("%s: %s / %s = %.3f (95%% interval %.3f..%.3f), p=%s, n=%d/%d JVMs (%d/%d values): %s", r.label(), group, baseline, c.ratio(),
                 c.ratioCiLow(), c.ratioCiHigh(), Double.isNaN(c.pValue()) ? "n/a" : Svg.f("%.3g", c.pValue()), c.jvmsGroup(), c.jvmsBaseline(), c.nGroup(),
                 c.nBaseline(), r.verdict().words()
-                        + (r.lowerIsBetter() ? " (lower is better)" : " (higher is better)"));
+                        + " (" + r.direction() + ")");
         return r.mark() == null ? t : t + "; " + r.mark();
     }
 

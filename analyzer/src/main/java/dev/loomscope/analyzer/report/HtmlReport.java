@@ -163,7 +163,7 @@ public final class HtmlReport {
         h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
         for (MetricResult r : results) {
             h.append("<div class='metric'><h3>").append(Svg.esc(r.metric().name())).append(" (").append(Svg.esc(r.metric().unit())).append(", ")
-                    .append(r.metric().lowerIsBetter() ? "lower is better" : "higher is better").append(")</h3>\n");
+                    .append(Svg.esc(r.metric().direction())).append(")</h3>\n");
             for (String g : r.comparisons().keySet()) {
                 double ratio = r.comparisons().get(g).ratio();
                 if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) {

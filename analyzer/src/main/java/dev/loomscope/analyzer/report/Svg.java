@@ -71,7 +71,7 @@ final class Svg {
 
     /** The y axis's label: the unit and which way is better. */
     static String yLabel(MetricResult r) {
-        return r.metric().unit() + (r.metric().lowerIsBetter() ? ", lower is better" : ", higher is better");
+        return r.metric().unit() + ", " + r.metric().direction();
     }
 
     static String boxplot(MetricResult r) {

@@ -4,11 +4,15 @@ package dev.loomscope.analyzer.stats;
  * The one verdict rule every output uses (terminal, JSON, CSV, the forest plot, the report). In
  * order: too few JVMs for the test to reach alpha at all ({@code too few JVMs}); the interval of the
  * ratio inside the equivalence band ({@code no meaningful difference}); the interval excluding no
- * change and the test agreeing ({@code better} or {@code worse}); otherwise {@code inconclusive}.
+ * change and the test agreeing ({@code better} or {@code worse}; {@code higher} or {@code lower} for a figure
+ * that describes rather than judges); otherwise {@code inconclusive}.
  */
 public enum Verdict {
     BETTER("better"),
     WORSE("worse"),
+    /** A difference in a figure that describes rather than judges (CPU load, peak threads): neither better nor worse. */
+    HIGHER("higher"),
+    LOWER("lower"),
     NO_MEANINGFUL_DIFFERENCE("no meaningful difference"),
     INCONCLUSIVE("inconclusive"),
     TOO_FEW_JVMS("too few JVMs");
@@ -25,7 +29,7 @@ public enum Verdict {
 
     /** A claim of a difference, either way. */
     public boolean decided() {
-        return this == BETTER || this == WORSE;
+        return this == BETTER || this == WORSE || this == HIGHER || this == LOWER;
     }
 
     /**
@@ -47,6 +51,10 @@ public enum Verdict {
         public Verdict judge(Comparison c, boolean lowerIsBetter) {
             if (tooFew(c)) {
                 return TOO_FEW_JVMS;
+            }
+            if (c.ratio() == Double.POSITIVE_INFINITY) {
+                // a baseline of zero (no pin on platform threads): no ratio to bound, the JVM-level test alone decides
+                return c.pValue() < alpha ? (lowerIsBetter ? WORSE : BETTER) : INCONCLUSIVE;
             }
             if (c.ratioCiLow() >= 1 - equivalence && c.ratioCiHigh() <= 1 + equivalence) {
                 return NO_MEANINGFUL_DIFFERENCE;

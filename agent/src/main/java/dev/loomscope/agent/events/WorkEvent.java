@@ -1,0 +1,24 @@
+package dev.loomscope.agent.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * {@code loomscope.Work}: one call of a method the agent's {@code work=} option names (the
+ * application's unit of work: a request, a job), with its duration; the agent's own instrumentation
+ * on JDK 21-24, where JFR's method tracing (jdk.MethodTrace, JDK 25+) does not exist. Stable schema:
+ * fields may be added, never renamed.
+ */
+@Name("loomscope.Work")
+@Label("Unit of Work")
+@Category("loomscope")
+@Description("One call of a method the agent's work= option names, with its duration")
+@StackTrace(false)
+public final class WorkEvent extends jdk.jfr.Event {
+    @Label("Method")
+    @Description("The method called: class::method")
+    public String method;
+}

@@ -1,0 +1,108 @@
+package dev.loomscope.agent.work;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AdviceAdapter;
+
+/**
+ * JDK 21-24's timing of the {@code work=} methods: each named method calls {@link Work#begin} as it
+ * starts and {@link Work#end} as it returns or throws itself (a call that ends by an exception from
+ * a method it called is not timed). Only classes whose loader sees the agent's {@link Work} are
+ * changed, so an instrumented class can never fail to find it; a class that cannot be changed is
+ * left as it was.
+ */
+public final class WorkTransformer implements ClassFileTransformer {
+    private static final String WORK = Type.getInternalName(Work.class);
+    private final WorkFilter filter;
+
+    public WorkTransformer(WorkFilter filter) {
+        this.filter = filter;
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
+        if (className == null || loader == null || !filter.mayMatch(className) || className.startsWith("dev/loomscope/agent/")) {
+            return null;
+        }
+        try {
+            if (Class.forName(Work.class.getName(), false, loader) != Work.class) {
+                return null; // another copy of the agent's classes: calls would go to a Work no recording reads
+            }
+        } catch (ClassNotFoundException | LinkageError notVisible) {
+            return null;
+        }
+        try {
+            ClassReader reader = new ClassReader(bytes);
+            ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+            boolean[] changed = new boolean[1];
+            reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
+                @Override
+                public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                    MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                    if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC)) != 0
+                            || name.equals("<init>") || name.equals("<clinit>")) {
+                        return mv;
+                    }
+                    return new Timed(mv, access, name, descriptor, className, changed);
+                }
+            }, ClassReader.EXPAND_FRAMES);
+            return changed[0] ? writer.toByteArray() : null;
+        } catch (Throwable t) {
+            return null; // left as it was: the application runs on
+        }
+    }
+
+    /** One method: timed when the filter names it (decided at its code, after its annotations). */
+    private final class Timed extends AdviceAdapter {
+        private final String owner;
+        private final String name;
+        private final boolean[] changed;
+        private final List<String> annotations = new ArrayList<>();
+        private boolean active;
+        private int call;
+
+        Timed(MethodVisitor mv, int access, String name, String descriptor, String owner, boolean[] changed) {
+            super(Opcodes.ASM9, mv, access, name, descriptor);
+            this.owner = owner;
+            this.name = name;
+            this.changed = changed;
+        }
+
+        @Override
+        public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+            annotations.add(descriptor);
+            return super.visitAnnotation(descriptor, visible);
+        }
+
+        @Override
+        protected void onMethodEnter() {
+            active = filter.matches(owner, name, annotations);
+            if (!active) {
+                return;
+            }
+            changed[0] = true;
+            call = newLocal(Type.getType(Object.class));
+            visitMethodInsn(INVOKESTATIC, WORK, "begin", "()Ljava/lang/Object;", false);
+            storeLocal(call);
+        }
+
+        @Override
+        protected void onMethodExit(int opcode) {
+            if (!active) {
+                return;
+            }
+            loadLocal(call);
+            visitLdcInsn(owner.replace('/', '.') + "::" + name);
+            visitMethodInsn(INVOKESTATIC, WORK, "end", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Requests as the unit of work of a service loomscope knows nothing of (ServiceApp: no
+ * loomscope.WorkloadRun events), named by the agent's work= option (JDK 25: JFR's method tracing):
+ * compare gives its throughput, latency and pins per request with verdicts, and calls its CPU load
+ * and peak threads higher or lower, never better or worse; summary and export carry them too.
+ */
+class WorkIT {
+    static final String WORK = "work=" + ServiceApp.class.getName() + "::handle";
+    static final int REQUESTS = 12_000; // two seconds and more a JVM: CPU load and thread counts are sampled once a second
+
+    @TempDir
+    Path dir;
+
+    Path record(String kind, int jvms) throws Exception {
+        return record(ChildJvm.javaExecutable(), kind, jvms, REQUESTS, "5");
+    }
+
+    /** {@code jvms} runs of ServiceApp on {@code java} under the agent with work=, into {@code dir/<kind>}. */
+    Path record(String java, String kind, int jvms, int requests, String waitMs) throws Exception {
+        Path out = dir.resolve(kind);
+        for (int i = 0; i < jvms; i++) {
+            ChildJvm.Result r = ChildJvm.exec(List.of(java, "--enable-native-access=ALL-UNNAMED", "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",label=service,threads=" + kind
+                    + ",profile=off,flame=off,trace-pinned=off," + WORK, "-cp", System.getProperty("java.class.path"), ServiceApp.class.getName(),
+                    kind, Integer.toString(requests), "200", waitMs), dir, 120);
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+        }
+        return out;
+    }
+
+    /**
+     * JDK 21, where a virtual thread waiting in synchronized code pins its carrier: the agent times the
+     * calls itself (loomscope.Work), and compare says the virtual threads served fewer requests a
+     * second and pinned on (nearly) every one, with intervals, decided over five JVMs a kind.
+     */
+    @Test
+    void onJdk21TheAgentTimesTheCallsAndThePinsAreJudged() throws Exception {
+        String java = Jdk21IT.jdk21();
+        Path platform = record(java, "platform", 5, 1500, "2");
+        Path virtual = record(java, "virtual", 5, 1500, "2");
+        ChildJvm.Result compared = Fixtures.cli(dir, "compare", platform.toString(), virtual.toString(), "--format", "json");
+        assertThat(compared.exitCode()).as(compared.stderr()).isZero();
+        List<String> lines = verdicts(new ObjectMapper().readTree(compared.stdout()));
+        assertThat(lines).anyMatch(l -> l.matches("virtual vs platform: throughput median -\\d+% \\(95% CI -\\d+%\\.\\.-\\d+%\\), p=0\\.0\\d+, n=5/5 JVMs: worse"))
+                .anyMatch(l -> l.matches("virtual vs platform: pins per unit mean [01]\\.\\d+ pins/unit against 0, p=0\\.0\\d+, n=5/5 JVMs: worse.*"));
+    }
+
+    static List<String> verdicts(JsonNode compare) {
+        List<String> lines = new ArrayList<>();
+        for (JsonNode row : AnalyzerIT.table(compare, "verdicts").get("rows")) {
+            lines.add(row.get("verdict").asText());
+        }
+        return lines;
+    }
+
+    @Test
+    void aServicesRequestsAreItsUnitOfWork() throws Exception {
+        Path platform = record("platform", 3);
+        Path virtual = record("virtual", 3);
+        ObjectMapper json = new ObjectMapper();
+
+        // every call of the handler recorded, one per request
+        Path one;
+        try (var files = java.nio.file.Files.list(virtual)) {
+            one = files.filter(f -> f.toString().endsWith(".jfr")).sorted().findFirst().orElseThrow();
+        }
+        ChildJvm.Result summary = Fixtures.cli(dir, "summary", one.toString(), "--format", "json");
+        assertThat(summary.exitCode()).as(summary.stderr()).isZero();
+        JsonNode s = json.readTree(summary.stdout());
+        assertThat(AnalyzerIT.figure(s, "throughput").asDouble()).isPositive();
+        assertThat(AnalyzerIT.figure(s, "latency p50").asDouble()).isGreaterThanOrEqualTo(5.0); // each request waits 5 ms
+        long calls = 0;
+        for (JsonNode row : AnalyzerIT.table(s, "event-counts").get("rows")) {
+            calls += row.get("event type").asText().equals("jdk.MethodTrace") ? row.get("count").asLong() : 0;
+        }
+        assertThat(calls).isEqualTo(REQUESTS);
+
+        ChildJvm.Result compared = Fixtures.cli(dir, "compare", platform.toString(), virtual.toString(), "--format", "json");
+        assertThat(compared.exitCode()).as(compared.stderr()).isZero();
+        List<String> lines = verdicts(json.readTree(compared.stdout()));
+        assertThat(lines).anyMatch(l -> l.startsWith("virtual vs platform: throughput median ") && l.contains("n=3/3 JVMs"))
+                .anyMatch(l -> l.startsWith("virtual vs platform: latency p99 median "));
+        // a description is not a judgement: more CPU or more threads is neither better nor worse
+        assertThat(lines).filteredOn(l -> l.contains(": cpu load ") || l.contains(": peak threads ")).hasSize(2)
+                .noneMatch(l -> l.endsWith(": better") || l.endsWith(": worse") || l.contains(": better;") || l.contains(": worse;"));
+
+        // the export keeps the calls: compare of it says the same
+        Path export = dir.resolve("export");
+        ChildJvm.Result exported = Fixtures.cli(dir, "export", platform.toString(), virtual.toString(), "--to", export.toString());
+        assertThat(exported.exitCode()).as(exported.stderr()).isZero();
+        ChildJvm.Result fromExport = Fixtures.cli(dir, "compare", export.toString(), "--format", "json");
+        assertThat(fromExport.exitCode()).as(fromExport.stderr()).isZero();
+        assertThat(verdicts(json.readTree(fromExport.stdout()))).filteredOn(l -> l.contains(": throughput ") || l.contains(": latency "))
+                .isEqualTo(lines.stream().filter(l -> l.contains(": throughput ") || l.contains(": latency ")).toList());
+    }
+}
