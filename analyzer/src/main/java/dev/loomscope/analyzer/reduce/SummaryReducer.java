@@ -100,8 +100,15 @@ public final class SummaryReducer implements Reducer {
             case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
             case "jdk.ThreadStart" -> threadStartEvents++;
             case "jdk.CPULoad" -> {
-                jvmCpu.add(e.doubleValue("jvmUser") + e.doubleValue("jvmSystem"));
-                machineCpu.add(e.doubleValue("machineTotal"));
+                double user = e.doubleValue("jvmUser");
+                double system = e.doubleValue("jvmSystem");
+                double machine = e.doubleValue("machineTotal");
+                // JFR's first reading has none before it to measure from and says 0 for all three (a running machine never is):
+                // a JVM that lived under two periods would otherwise have a CPU load of 0
+                if (user != 0 || system != 0 || machine != 0) {
+                    jvmCpu.add(user + system);
+                    machineCpu.add(machine);
+                }
             }
             default -> { }
         }
