@@ -18,6 +18,9 @@ public final class SummaryView {
         for (RecordingFacts f : all) {
             out.add(identity(f));
             out.add(figures(f));
+            if (f.work.count() > 0) {
+                out.add(workOverTime(f));
+            }
             out.add(counts(f));
         }
         return out;
@@ -52,6 +55,34 @@ public final class SummaryView {
         if (s.count("jdk.VirtualThreadStart") == 0) {
             t.note("virtual threads started: not recorded (jdk.VirtualThreadStart is off by default; it is costly)");
         }
+        return t;
+    }
+
+    /** Windows a recording's span is cut into for its work over time: at most this many, each a whole number of seconds. */
+    static final int WORK_WINDOWS = 20;
+
+    /**
+     * The units of work (the agent's work=) window by window: calls, calls a second, latency p50/p99
+     * of the calls that started in each; windows of 1 s, or of whole seconds for at most {@link
+     * #WORK_WINDOWS} of them over a longer recording.
+     */
+    static Table workOverTime(RecordingFacts f) {
+        Table t = new Table("work-over-time", "Units of work over time (the agent's work=), " + f.source.shortName(),
+                List.of(Table.number("from", "s", 0), Table.number("calls", "", 0), Table.number("throughput", "units/s", 1),
+                        Table.number("latency p50", "ms", 3), Table.number("latency p99", "ms", 3)));
+        var s = f.summary;
+        if (s.first() == null) {
+            return t;
+        }
+        long start = dev.loomscope.analyzer.reduce.Timeline.epochNanos(s.first());
+        long window = (long) Math.max(1, Math.ceil(s.spanSeconds() / WORK_WINDOWS));
+        for (long from = 0; from < Math.max(s.spanSeconds(), 1e-9); from += window) {
+            var calls = f.work.calls().between(start + from * 1_000_000_000L, start + (from + window) * 1_000_000_000L);
+            double seconds = Math.min(window, s.spanSeconds() - from);
+            t.row(from, (long) calls.count(), seconds > 0 ? calls.count() / seconds : null, calls.count() == 0 ? null : calls.quantile(0.5),
+                    calls.count() == 0 ? null : calls.quantile(0.99));
+        }
+        t.note("calls counted in the window they started in; a window's throughput is its calls over its seconds (the last may be shorter)");
         return t;
     }
 

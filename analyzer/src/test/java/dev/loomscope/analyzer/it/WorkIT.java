@@ -86,6 +86,12 @@ class WorkIT {
             calls += row.get("event type").asText().equals("jdk.MethodTrace") ? row.get("count").asLong() : 0;
         }
         assertThat(calls).isEqualTo(REQUESTS);
+        // and window by window: every call in one window
+        long inWindows = 0;
+        for (JsonNode row : AnalyzerIT.table(s, "work-over-time").get("rows")) {
+            inWindows += row.get("calls").asLong();
+        }
+        assertThat(inWindows).isEqualTo(REQUESTS);
 
         ChildJvm.Result compared = Fixtures.cli(dir, "compare", platform.toString(), virtual.toString(), "--format", "json");
         assertThat(compared.exitCode()).as(compared.stderr()).isZero();
@@ -93,7 +99,9 @@ class WorkIT {
         assertThat(lines).anyMatch(l -> l.startsWith("virtual vs platform: throughput median ") && l.contains("n=3/3 JVMs"))
                 .anyMatch(l -> l.startsWith("virtual vs platform: latency p99 median "));
         // a description is not a judgement: more CPU or more threads is neither better nor worse
-        assertThat(lines).filteredOn(l -> l.contains(": cpu load ") || l.contains(": peak threads ")).hasSize(2)
+        // (CPU load needs two of JFR's one-second readings, which a short JVM may not live to give)
+        assertThat(lines).filteredOn(l -> l.contains(": peak threads ")).hasSize(1);
+        assertThat(lines).filteredOn(l -> l.contains(": cpu load ") || l.contains(": peak threads "))
                 .noneMatch(l -> l.endsWith(": better") || l.endsWith(": worse") || l.contains(": better;") || l.contains(": worse;"));
 
         // the export keeps the calls: compare of it says the same
