@@ -50,11 +50,6 @@ public final class WorkFilter {
         return rules.stream().anyMatch(r -> r.annotationDescriptor != null || r.internalClass.equals(internalClass));
     }
 
-    /** Whether a class's rules name classes only (so a class not named needs no look). */
-    boolean byAnnotation() {
-        return rules.stream().anyMatch(r -> r.annotationDescriptor != null);
-    }
-
     boolean matches(String internalClass, String method, List<String> annotationDescriptors) {
         for (Rule r : rules) {
             if (r.annotationDescriptor != null ? annotationDescriptors.contains(r.annotationDescriptor)

@@ -46,8 +46,7 @@ public final class WorkTiming {
         if (inst.isRetransformClassesSupported()) {
             List<Class<?>> loaded = new ArrayList<>();
             for (Class<?> c : inst.getAllLoadedClasses()) {
-                if (c.getClassLoader() != null && inst.isModifiableClass(c) && filter.mayMatch(c.getName().replace('.', '/'))
-                        && (filter.byAnnotation() ? !c.getName().startsWith("java.") : true)) {
+                if (c.getClassLoader() != null && inst.isModifiableClass(c) && filter.mayMatch(c.getName().replace('.', '/'))) {
                     loaded.add(c);
                 }
             }

@@ -23,6 +23,7 @@ import org.objectweb.asm.commons.AdviceAdapter;
 public final class WorkTransformer implements ClassFileTransformer {
     private static final String WORK = Type.getInternalName(Work.class);
     private final WorkFilter filter;
+    private final java.util.Map<ClassLoader, Boolean> sees = new java.util.WeakHashMap<>();
 
     public WorkTransformer(WorkFilter filter) {
         this.filter = filter;
@@ -33,11 +34,7 @@ public final class WorkTransformer implements ClassFileTransformer {
         if (className == null || loader == null || !filter.mayMatch(className) || className.startsWith("dev/loomscope/agent/")) {
             return null;
         }
-        try {
-            if (Class.forName(Work.class.getName(), false, loader) != Work.class) {
-                return null; // another copy of the agent's classes: calls would go to a Work no recording reads
-            }
-        } catch (ClassNotFoundException | LinkageError notVisible) {
+        if (!seesWork(loader)) {
             return null;
         }
         try {
@@ -59,6 +56,26 @@ public final class WorkTransformer implements ClassFileTransformer {
         } catch (Throwable t) {
             return null; // left as it was: the application runs on
         }
+    }
+
+    /** Whether {@code loader} resolves the agent's own {@link Work} (not none, not another copy): asked once a loader. */
+    private boolean seesWork(ClassLoader loader) {
+        synchronized (sees) {
+            Boolean known = sees.get(loader);
+            if (known != null) {
+                return known;
+            }
+        }
+        boolean same;
+        try {
+            same = Class.forName(Work.class.getName(), false, loader) == Work.class;
+        } catch (ClassNotFoundException | LinkageError notVisible) {
+            same = false;
+        }
+        synchronized (sees) {
+            sees.put(loader, same);
+        }
+        return same;
     }
 
     /** One method: timed when the filter names it (decided at its code, after its annotations). */
