@@ -53,7 +53,8 @@ class WorkIT {
         ChildJvm.Result compared = Fixtures.cli(dir, "compare", platform.toString(), virtual.toString(), "--format", "json");
         assertThat(compared.exitCode()).as(compared.stderr()).isZero();
         List<String> lines = verdicts(new ObjectMapper().readTree(compared.stdout()));
-        assertThat(lines).anyMatch(l -> l.matches("virtual vs platform: throughput median -\\d+% \\(95% CI -\\d+%\\.\\.-\\d+%\\), p=0\\.0\\d+, n=5/5 JVMs: worse"))
+        // (what a busy machine did is said after the verdict)
+        assertThat(lines).anyMatch(l -> l.matches("virtual vs platform: throughput median -\\d+% \\(95% CI -\\d+%\\.\\.-\\d+%\\), p=0\\.0\\d+, n=5/5 JVMs: worse(;.*)?"))
                 .anyMatch(l -> l.matches("virtual vs platform: pins per unit mean [01]\\.\\d+ pins/unit against 0, p=0\\.0\\d+, n=5/5 JVMs: worse.*"));
     }
 
