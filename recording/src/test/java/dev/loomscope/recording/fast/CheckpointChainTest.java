@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
-import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,33 +22,18 @@ class CheckpointChainTest {
 
     @Test
     void aChainThatPointsForwardIsDamage() throws Exception {
-        Path rec = dir.resolve("one.jfr");
-        try (Recording r = new Recording()) {
-            r.enable("jdk.ThreadSleep").withThreshold(java.time.Duration.ZERO).withStackTrace();
-            r.start();
-            Thread.sleep(5);
-            r.stop();
-            r.dump(rec);
-        }
+        Path rec = TestRecordings.sleeps(dir.resolve("one.jfr"), 1, 5, true);
         byte[] bytes = Files.readAllBytes(rec);
         ChunkHeader h = ChunkHeader.of(ByteBuffer.wrap(bytes), 0);
         assertThat(FastReader.locateDamage(rec, h.size())).isNull();
         // walk the chain back to its first checkpoint, whose delta is 0 (one byte, compressed or not it is the field's last byte of 0)
         int at = (int) h.constantPoolOffset();
-        int deltaAt;
-        while (true) {
-            Cursor c = new Cursor(ByteBuffer.wrap(bytes), h.compressedIntegers(), at);
-            c.readInt();
-            c.readLong();
-            c.readLong();
-            c.readLong();
-            deltaAt = c.pos;
-            long delta = c.readLong();
-            if (delta == 0) {
-                break;
-            }
-            at += (int) delta;
+        TestRecordings.Checkpoint checkpoint = TestRecordings.Checkpoint.at(bytes, h, at);
+        while (checkpoint.delta() != 0) {
+            at += (int) checkpoint.delta();
+            checkpoint = TestRecordings.Checkpoint.at(bytes, h, at);
         }
+        int deltaAt = checkpoint.deltaAt();
         assertThat(h.compressedIntegers()).as("the JDK writes compressed integers: a one-byte 0").isTrue();
         assertThat(bytes[deltaAt]).isZero();
         bytes[deltaAt] = 5; // +5: forward, a loop for whoever follows it

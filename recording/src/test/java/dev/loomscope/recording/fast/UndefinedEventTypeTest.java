@@ -6,10 +6,8 @@ import dev.loomscope.recording.ChunkHeader;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,16 +22,7 @@ class UndefinedEventTypeTest {
 
     @Test
     void anEventOfAnUndefinedTypeIsSkippedAndCounted() throws Exception {
-        Path rec = dir.resolve("one.jfr");
-        try (Recording r = new Recording()) {
-            r.enable("jdk.ThreadSleep").withThreshold(Duration.ZERO);
-            r.start();
-            for (int i = 0; i < 3; i++) {
-                Thread.sleep(2);
-            }
-            r.stop();
-            r.dump(rec);
-        }
+        Path rec = TestRecordings.sleeps(dir.resolve("one.jfr"), 3, 2, false);
         byte[] bytes = Files.readAllBytes(rec);
         ChunkHeader h = ChunkHeader.of(ByteBuffer.wrap(bytes), 0);
         Map<String, Long> before = FastReader.read(rec, h.size(), Set.of(), e -> { }).counts();
@@ -46,8 +35,7 @@ class UndefinedEventTypeTest {
             int typeAt = c.pos;
             long type = c.readLong();
             if (type >= 128 && c.pos - typeAt == 2) {
-                bytes[typeAt] = (byte) (0x80 | (16000 & 0x7F));
-                bytes[typeAt + 1] = (byte) (16000 >> 7);
+                TestRecordings.putUndefinedType(bytes, typeAt);
                 break;
             }
             at += size;

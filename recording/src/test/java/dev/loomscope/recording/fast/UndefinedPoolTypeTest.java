@@ -7,8 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
-import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,16 +21,7 @@ class UndefinedPoolTypeTest {
 
     @Test
     void anEmptyPoolOfAnUndefinedTypeIsNoDamage() throws Exception {
-        Path rec = dir.resolve("one.jfr");
-        try (Recording r = new Recording()) {
-            r.enable("jdk.ThreadSleep").withThreshold(java.time.Duration.ZERO);
-            r.start();
-            for (int i = 0; i < 3; i++) {
-                Thread.sleep(2);
-            }
-            r.stop();
-            r.dump(rec);
-        }
+        Path rec = TestRecordings.sleeps(dir.resolve("one.jfr"), 3, 2, false);
         byte[] bytes = Files.readAllBytes(rec);
         ChunkHeader h = ChunkHeader.of(ByteBuffer.wrap(bytes), 0);
         Map<String, Long> before = FastReader.check(rec, h.size()).counts();
@@ -40,28 +29,20 @@ class UndefinedPoolTypeTest {
         int at = (int) h.constantPoolOffset();
         int typeAt = -1;
         while (typeAt < 0) {
-            Cursor c = new Cursor(ByteBuffer.wrap(bytes), h.compressedIntegers(), at);
-            c.readInt();
-            c.readLong();
-            c.readLong();
-            c.readLong();
-            long delta = c.readLong();
-            c.readByte();
-            int pools = c.readInt();
-            int typeStart = c.pos;
+            TestRecordings.Checkpoint checkpoint = TestRecordings.Checkpoint.at(bytes, h, at);
+            Cursor c = new Cursor(ByteBuffer.wrap(bytes), h.compressedIntegers(), checkpoint.firstPoolAt());
             c.readLong();
             int countStart = c.pos;
             int count = c.readInt();
-            if (pools == 1 && countStart - typeStart == 2 && c.pos - countStart == 1 && count > 0) {
-                typeAt = typeStart;
+            if (checkpoint.pools() == 1 && countStart - checkpoint.firstPoolAt() == 2 && c.pos - countStart == 1 && count > 0) {
+                typeAt = checkpoint.firstPoolAt();
                 bytes[countStart] = 0; // no entries (the bytes of the old ones stay, unread, inside the checkpoint's size)
-            } else if (delta == 0) {
+            } else if (checkpoint.delta() == 0) {
                 throw new AssertionError("no checkpoint with one pool in " + rec);
             }
-            at += (int) delta;
+            at += (int) checkpoint.delta();
         }
-        bytes[typeAt] = (byte) (0x80 | (16000 & 0x7F));
-        bytes[typeAt + 1] = (byte) (16000 >> 7);
+        TestRecordings.putUndefinedType(bytes, typeAt);
         Path edited = Files.write(dir.resolve("edited.jfr"), bytes);
         assertThat(FastReader.locateDamage(edited, h.size())).isNull();
         assertThat(FastReader.check(edited, h.size()).counts()).isEqualTo(before);
