@@ -270,29 +270,12 @@ final class PinnedTracer {
             // explains a pin (a class initializer, a native frame, the call that went native) with the frames around it; a gap is "..."
             List<Frame> frames = frames(e.getStackTrace().getFrames());
             java.util.Collection<Integer> shown = full ? java.util.stream.IntStream.range(0, frames.size()).boxed().toList() : PinFrames.shortTrace(frames);
-            int last = -1;
-            for (int i : shown) {
-                if (last >= 0 && i > last + 1) {
-                    sb.append("    ...\n");
-                }
-                Frame f = frames.get(i);
-                sb.append("    at ").append(f.text());
-                if (f.type() == NATIVE) {
-                    sb.append(" (native)");
-                } else if (PinFrames.wentNative(frames, i)) {
-                    sb.append(" (called into native code)");
-                }
-                sb.append('\n');
-                last = i;
-            }
-            if (last < frames.size() - 1 || e.getStackTrace().isTruncated()) {
-                sb.append("    ...\n");
+            for (String line : PinFrames.lines(frames, shown, e.getStackTrace().isTruncated())) {
+                sb.append(line.equals(PinFrames.GAP) ? "    " : "    at ").append(line).append('\n');
             }
         }
         return sb.toString();
     }
-
-    private static final int NATIVE = Frame.type("Native");
 
     /** The recorded frames as loomscope's reader gives them (what {@link PinFrames} reads). */
     static List<Frame> frames(List<RecordedFrame> recorded) {

@@ -12,6 +12,8 @@ public final class PinFrames {
     /** Frames shown from the JDK call the first application frame made. */
     public static final int SHORT_FRAMES = 8;
 
+    private static final int NATIVE = Frame.type("Native");
+
     private PinFrames() {}
 
     /**
@@ -24,10 +26,10 @@ public final class PinFrames {
     public static int culprit(List<Frame> frames) {
         for (int i = 0; i < frames.size(); i++) {
             Frame f = frames.get(i);
-            if (f.methodName().equals("<clinit>") || f.type() == 3 && !f.isJdk()) {
+            if (pinsHere(f)) {
                 return i;
             }
-            if (f.className().startsWith("jdk.internal.foreign.abi.DowncallStub")) {
+            if (isDowncall(f)) {
                 int caller = firstApplication(frames, i + 1);
                 if (caller >= 0) {
                     return caller;
@@ -51,7 +53,7 @@ public final class PinFrames {
 
     private static int downcallAbove(List<Frame> frames, int i) {
         for (int j = i - 1; j >= 0; j--) {
-            if (frames.get(j).className().startsWith("jdk.internal.foreign.abi.DowncallStub")) {
+            if (isDowncall(frames.get(j))) {
                 return j + 1;
             }
             if (!frames.get(j).isJdk()) {
@@ -70,31 +72,71 @@ public final class PinFrames {
         return app < 0 ? 0 : Math.max(0, app - 1);
     }
 
-    /**
-     * The frames a short trace shows: {@link #SHORT_FRAMES} from {@link #shortStart}, and below
-     * them every frame that explains a pin (a class initializer, an application native method, a
-     * call into native code) with the frames beside it, down to the culprit.
-     */
+    /** {@link #shortTrace(List, int)} of {@link #SHORT_FRAMES}. */
     public static SortedSet<Integer> shortTrace(List<Frame> frames) {
+        return shortTrace(frames, SHORT_FRAMES);
+    }
+
+    /**
+     * The frames a short trace shows: {@code depth} from {@link #shortStart}, and below them every
+     * frame that explains a pin (a class initializer, an application native method, a call into
+     * native code) with the frames beside it, down to the culprit.
+     */
+    public static SortedSet<Integer> shortTrace(List<Frame> frames, int depth) {
         SortedSet<Integer> shown = new TreeSet<>();
         int first = shortStart(frames);
-        for (int i = first; i < Math.min(first + SHORT_FRAMES, frames.size()); i++) {
+        for (int i = first; i < Math.min(first + depth, frames.size()); i++) {
             shown.add(i);
         }
         for (int i = 0; i < frames.size(); i++) {
             Frame f = frames.get(i);
-            if (f.className().startsWith("jdk.internal.foreign.abi.DowncallStub")) {
+            if (isDowncall(f)) {
                 int caller = firstApplication(frames, i + 1);
                 if (caller >= 0) {
                     shown.add(caller);
                 }
-            } else if (f.methodName().equals("<clinit>") || f.type() == 3 && !f.isJdk()) {
+            } else if (pinsHere(f)) {
                 for (int j = Math.max(first, i - 1); j <= Math.min(frames.size() - 1, i + 1); j++) {
                     shown.add(j);
                 }
             }
         }
         return shown;
+    }
+
+    /** The line that stands for frames left out of a trace. */
+    public static final String GAP = "...";
+
+    /**
+     * The {@code shown} frames (in order) as lines: each frame's text, marked {@code (native)} or
+     * {@code (called into native code)}; {@link #GAP} where frames are left out between them, and
+     * after the last when the stack goes on ({@code cut}: it was recorded cut short).
+     */
+    public static List<String> lines(List<Frame> frames, java.util.Collection<Integer> shown, boolean cut) {
+        List<String> lines = new java.util.ArrayList<>();
+        int last = -1;
+        for (int i : shown) {
+            if (last >= 0 && i > last + 1) {
+                lines.add(GAP);
+            }
+            Frame f = frames.get(i);
+            lines.add(f.text() + (f.type() == NATIVE ? " (native)" : wentNative(frames, i) ? " (called into native code)" : ""));
+            last = i;
+        }
+        if (last < frames.size() - 1 || cut) {
+            lines.add(GAP);
+        }
+        return lines;
+    }
+
+    /** A frame that pins by being on the stack: a class initializer, an application's native method. */
+    private static boolean pinsHere(Frame f) {
+        return f.methodName().equals("<clinit>") || f.type() == NATIVE && !f.isJdk();
+    }
+
+    /** An FFM downcall's stub: the application frame below it called into native code. */
+    private static boolean isDowncall(Frame f) {
+        return f.className().startsWith("jdk.internal.foreign.abi.DowncallStub");
     }
 
     private static int firstApplication(List<Frame> frames, int from) {

@@ -82,23 +82,7 @@ public final class PinningView {
         Table s = new Table("pinning-stack", "Stack of " + g.frame + " (from the JDK call it made, down to the frames that pinned)",
                 List.of(Table.text("frame")));
         List<Frame> frames = g.stack;
-        java.util.SortedSet<Integer> shown = PinFrames.shortTrace(frames);
-        int first = PinFrames.shortStart(frames);
-        for (int i = first; i < Math.min(first + depth, frames.size()); i++) {
-            shown.add(i);
-        }
-        int last = -1;
-        for (int i : shown) {
-            if (last >= 0 && i > last + 1) {
-                s.row("...");
-            }
-            Frame f = frames.get(i);
-            s.row(f.text() + (f.type() == 3 ? " (native)" : PinFrames.wentNative(frames, i) ? " (called into native code)" : ""));
-            last = i;
-        }
-        if (last >= 0 && last < frames.size() - 1) {
-            s.row("...");
-        }
+        PinFrames.lines(frames, PinFrames.shortTrace(frames, Math.max(PinFrames.SHORT_FRAMES, depth)), false).forEach(s::row);
         return s;
     }
 
