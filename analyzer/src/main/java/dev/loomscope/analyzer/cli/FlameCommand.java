@@ -133,14 +133,21 @@ public final class FlameCommand implements Callable<Integer> {
             }
             drawWithAsyncProfilersReader(sources, after, options, warn, buf);
         }
+        emit(buf);
+        if (output != null) {
+            spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+        }
+        return Errors.OK;
+    }
+
+    /** What the command made, to standard output or the -o file. */
+    private void emit(ByteArrayOutputStream buf) {
         if (output == null) {
             spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
             spec.commandLine().getOut().flush();
         } else {
             write(output, buf);
-            spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
         }
-        return Errors.OK;
     }
 
     /** {@code --top}: the frames of one profile, or those that changed most between two, as a table. */
@@ -165,12 +172,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         buf.writeBytes(format.render(List.of(table)).getBytes(StandardCharsets.UTF_8));
-        if (output == null) {
-            spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
-            spec.commandLine().getOut().flush();
-        } else {
-            write(output, buf);
-        }
+        emit(buf);
         return Errors.OK;
     }
 

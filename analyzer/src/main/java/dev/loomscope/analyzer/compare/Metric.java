@@ -109,6 +109,15 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                 facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun), inRun, whole);
     }
 
+    /** A figure of the pins ({@code of} their durations in ms) per unit of work: in each run, or over the recording. */
+    private static Metric perUnitOfPins(String name, String unit, java.util.function.ToDoubleFunction<Samples> of) {
+        return perRunOrRecording(name, unit, true,
+                (f, r) -> pinsRecorded(f) && r.units() > 0 ? of.applyAsDouble(in(f.pinning.allInTime(), r)) / r.units() : null, f -> {
+                    Double u = units(f);
+                    return pinsRecorded(f) && u != null ? of.applyAsDouble(f.pinning.all()) / u : null;
+                });
+    }
+
     /** The recording's units of work: its measured runs' (loomscope.WorkloadRun), else the calls work= timed; null when none. */
     private static Double units(RecordingFacts f) {
         long u = f.runs.measured().isEmpty() ? f.work.count() : f.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
@@ -175,16 +184,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                     f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) : null),
             perRunOrRecording("pinned time", "ms", true, (f, r) -> pinsRecorded(f) ? in(f.pinning.allInTime(), r).sum() : null,
                     f -> pinsRecorded(f) ? f.pinning.all().sum() : null),
-            perRunOrRecording("pinned time per unit", "ms/unit", true,
-                    (f, r) -> pinsRecorded(f) && r.units() > 0 ? in(f.pinning.allInTime(), r).sum() / r.units() : null, f -> {
-                        Double u = units(f);
-                        return pinsRecorded(f) && u != null ? f.pinning.all().sum() / u : null;
-                    }),
-            perRunOrRecording("pins per unit", "pins/unit", true,
-                    (f, r) -> pinsRecorded(f) && r.units() > 0 ? (double) in(f.pinning.allInTime(), r).count() / r.units() : null, f -> {
-                        Double u = units(f);
-                        return pinsRecorded(f) && u != null ? f.pinning.all().count() / u : null;
-                    }),
+            perUnitOfPins("pinned time per unit", "ms/unit", Samples::sum),
+            perUnitOfPins("pins per unit", "pins/unit", Samples::count),
             perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads),
             perRecording("cpu load", "%", true, f -> percent(f.summary.jvmCpu)),
             // what the program allocated, every thread's, ended ones too (the run's count; the agent's over the recording)
