@@ -9,7 +9,8 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * Cumulative context switches of this process from getrusage(RUSAGE_SELF) through the FFM API
- * (JDK 22+, Linux and macOS): all threads, living and ended.
+ * (JDK 22+, Linux and macOS): all threads, living and ended. Where the JVM refuses the call
+ * ({@code --illegal-native-access=deny}), the living threads' counts from /proc, as on JDK 21.
  */
 public final class ContextSwitchCounter {
     private static final int RUSAGE_SELF = 0;
@@ -39,13 +40,13 @@ public final class ContextSwitchCounter {
 
     /** Where the counts come from, or null when this platform has none. */
     public static String source() {
-        return GETRUSAGE == null ? null : "getrusage";
+        return GETRUSAGE != null ? "getrusage" : ProcContextSwitches.available() ? "proc" : null;
     }
 
     /** {voluntary, involuntary} so far, or null when unavailable. */
     public static long[] read() {
         if (GETRUSAGE == null) {
-            return null;
+            return ProcContextSwitches.read();
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment usage = arena.allocate(RUSAGE_SIZE, 8);
