@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the agent adds to an application's start-up: the time from launching the echo server
 # (workloads jar, echo-server, virtual threads) to its first HTTP 200, side by side in each round
-# without the agent, with JFR alone (-XX:StartFlightRecording), with the agent's defaults and with
-# profile=off; on the JDK the launcher finds and, when LOOMSCOPE_JDK21 names one, on JDK 21 too.
+# without the agent, with JFR alone (-XX:StartFlightRecording), with the agent's defaults (the recording
+# starts beside the application), with profile=off, and with startup=before-main (main waits for the
+# recording); on the JDK the launcher finds and, when LOOMSCOPE_JDK21 names one, on JDK 21 too.
 # Prints each configuration's median over the rounds and its difference to no agent.
 # usage: benchmarks/agent-startup.sh [ROUNDS (7)]
 set -eu
@@ -41,16 +42,17 @@ agent="$root/agent/target/loomscope-agent.jar"
 echo "$(nproc) cores, $(date -u +%Y-%m-%d), commit $(git -C "$root" rev-parse --short HEAD), $rounds rounds"
 for java in "${jdks[@]}"; do
     v=$("$java" -version 2>&1 | head -n 1)
-    names=("none" "JFR alone" "agent, defaults" "agent, profile=off")
+    names=("none" "JFR alone" "agent, defaults" "agent, profile=off" "agent, before-main")
     for ((r = 1; r <= rounds; r++)); do
         first_response "$java" >>"$out/0"
         first_response "$java" "-XX:StartFlightRecording:filename=$out/jfr.jfr" >>"$out/1"
         first_response "$java" "-javaagent:$agent=out=$out/rec,flame=off" >>"$out/2"
         first_response "$java" "-javaagent:$agent=out=$out/rec,flame=off,profile=off" >>"$out/3"
+        first_response "$java" "-javaagent:$agent=out=$out/rec,flame=off,startup=before-main" >>"$out/4"
     done
     base=$(median <"$out/0")
     echo "$v"
-    for i in 0 1 2 3; do
+    for i in 0 1 2 3 4; do
         m=$(median <"$out/$i")
         printf "  %-22s %6s ms  %+6s ms\n" "${names[$i]}" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN {print a - b}')"
         rm -f "$out/$i"

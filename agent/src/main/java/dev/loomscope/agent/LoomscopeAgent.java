@@ -30,9 +30,32 @@ public final class LoomscopeAgent {
 
     private LoomscopeAgent() {}
 
+    /** What the agent is doing, for the application to read: {@code starting}, {@code recording} or {@code off}. */
+    static final String STATE_PROPERTY = "loomscope.agent.state";
+    /** How long the shutdown hook waits for a recording still starting when the application exits. */
+    static final long START_WAIT_MILLIS = 20_000;
+
+    private static Thread starting; // startup=background: the thread starting the recording
+
     public static void premain(String args, Instrumentation inst) {
         instrumentation = inst;
-        start(args);
+        AgentOptions o = options(args);
+        if (o == null) {
+            return;
+        }
+        if (o.string("startup").equals("before-main")) {
+            start(o);
+            return;
+        }
+        // JFR takes 0.3-0.5 s to start: the application starts meanwhile. The thread is not a daemon,
+        // so that an application whose main ends sooner still gets its recording.
+        setState("starting");
+        Thread t = new Thread(() -> start(o), "loomscope-agent-start");
+        synchronized (LoomscopeAgent.class) {
+            starting = t;
+            addShutdownHook();
+        }
+        t.start();
     }
 
     public static void agentmain(String args, Instrumentation inst) {
@@ -154,27 +177,55 @@ public final class LoomscopeAgent {
         }
     }
 
-    /** Starts a session unless one runs; returns whether one runs now. */
-    static synchronized boolean start(String args) {
+    /** The options, their warnings said; null when there is nothing to start (help, or options that cannot be read). */
+    private static AgentOptions options(String args) {
         try {
             AgentOptions o = AgentOptions.parse(System.getenv("LOOMSCOPE_AGENT_OPTS"), args);
             o.warnings().forEach(AgentLog::warn);
             if (o.helpRequested()) {
                 AgentLog.print(AgentOptions.helpText());
-                return running() != null; // help only: nothing starts, the application runs on
+                return null; // help only: nothing starts, the application runs on
             }
+            return o;
+        } catch (Throwable t) {
+            AgentLog.failure("not recording", t);
+            return null;
+        }
+    }
+
+    /** Starts a session unless one runs; returns whether one runs now. */
+    static boolean start(String args) {
+        AgentOptions o = options(args);
+        return o == null ? running() != null : start(o);
+    }
+
+    private static void setState(String state) {
+        try {
+            System.setProperty(STATE_PROPERTY, state);
+        } catch (RuntimeException ignored) {
+            // the application's properties refuse it: it only cannot wait for the recording
+        }
+    }
+
+    private static synchronized void addShutdownHook() {
+        if (!hookAdded) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> finishQuietly(true), "loomscope-agent-shutdown"));
+            hookAdded = true;
+        }
+    }
+
+    private static synchronized boolean start(AgentOptions o) {
+        try {
             if (session != null && !session.isFinished()) {
                 AgentLog.warn("already recording in this JVM; options ignored");
                 return true;
             }
+            NativeAccess.enable(instrumentation);
             Session s = Session.start(o);
             session = s;
             WorkTiming.install(o.string("work"), instrumentation);
             started = Instant.now();
-            if (!hookAdded) {
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> finishQuietly(true), "loomscope-agent-shutdown"));
-                hookAdded = true;
-            }
+            addShutdownHook();
             long durationMillis = o.duration("duration").toMillis();
             if (durationMillis > 0) {
                 Thread timer = new Thread(() -> {
@@ -193,15 +244,29 @@ public final class LoomscopeAgent {
             Thread disk = new Thread(() -> watchDisk(s), "loomscope-agent-disk");
             disk.setDaemon(true);
             disk.start();
+            setState("recording");
             return true;
         } catch (Throwable t) {
             AgentLog.failure("not recording", t);
+            setState("off");
             return false;
         }
     }
 
     private static void finishQuietly(boolean atExit) {
         try {
+            Thread t;
+            synchronized (LoomscopeAgent.class) {
+                t = starting;
+            }
+            if (t != null && t != Thread.currentThread()) {
+                t.join(START_WAIT_MILLIS); // the application exited while the recording was starting
+                if (t.isAlive()) {
+                    AgentLog.warn("the application exited while the recording was still starting (" + START_WAIT_MILLIS / 1000
+                            + " s): nothing written");
+                    return;
+                }
+            }
             Session s;
             synchronized (LoomscopeAgent.class) {
                 s = session;

@@ -30,8 +30,7 @@ class AgentIT {
     Path dir;
 
     ChildJvm.Result run(String options, String how, String... jvmArgs) throws Exception {
-        List<String> jvm = new ArrayList<>(List.of(jvmArgs));
-        jvm.add("--enable-native-access=ALL-UNNAMED");
+        List<String> jvm = new ArrayList<>(List.of(jvmArgs)); // no --enable-native-access: the agent is quiet without it
         jvm.add("-javaagent:" + AGENT + "=" + options);
         return ChildJvm.run(jvm, PinningApp.class.getName(), List.of(how), dir, 60);
     }
@@ -103,9 +102,34 @@ class AgentIT {
                 .allSatisfy(p -> assertThat(p.getString("value")).matches("\\**"));
         assertThat(samples.getOrDefault("jdk.InitialSystemProperty", List.of()))
                 .noneSatisfy(p -> assertThat(p.getString("value")).contains(System.getProperty("java.home")));
-        assertThat(r.stderr()).contains("loomscope-agent: virtual thread pinned for")
+        assertThat(r.stderr()).doesNotContain("WARNING") // JDK 22+: no restricted-method warning for getrusage or async-profiler's library
+                .contains("loomscope-agent: virtual thread pinned for")
                 .contains("at " + PinningApp.class.getName())
                 .contains("loomscope-agent: recording written to " + jfr + " (async-profiler's samples beside it: " + profile.getFileName() + ")");
+    }
+
+    @Test
+    void theApplicationStartsBesideTheRecordingAndOneThatEndsAtOnceStillGetsIt() throws Exception {
+        ChildJvm.Result r = run("out=rec,flame=off", "at-once");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("agent state at main: starting");
+        assertThat(read(files(".jfr").get(0))).containsKeys("loomscope.RunInfo", "loomscope.ContextSwitches");
+
+        Files.walk(dir.resolve("rec")).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        ChildJvm.Result before = run("out=rec,flame=off,profile=off,startup=before-main", "at-once");
+        assertThat(before.exitCode()).as(before.stderr()).isZero();
+        assertThat(before.stdout()).contains("agent state at main: recording");
+        assertThat(files(".jfr")).hasSize(1);
+    }
+
+    @Test
+    void nativeAccessDeniedByTheUserIsLeftDeniedAndContextSwitchesComeFromProc() throws Exception {
+        Assumptions.assumeTrue(Runtime.version().feature() >= 24, "--illegal-native-access is JDK 24+");
+        ChildJvm.Result r = run("out=rec,flame=off", "normal", "--illegal-native-access=deny");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        // async-profiler's library is refused, as the user asked: JFR samples instead
+        assertThat(r.stderr()).contains("Illegal native access").contains("using JFR sampling").doesNotContain("WARNING");
+        assertThat(read(files(".jfr").get(0)).get("loomscope.ContextSwitches")).allSatisfy(e -> assertThat(e.getString("source")).isEqualTo("proc"));
     }
 
     @Test

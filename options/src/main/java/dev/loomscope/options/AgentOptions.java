@@ -19,6 +19,10 @@ public final class AgentOptions {
             Option.text("label", "the main class or jar", "name of this run, first part of the file names"),
             Option.choice("threads", "unknown", List.of("platform", "virtual", "mixed", "unknown"), "thread kind of this run, stored in the recording"),
             Option.duration("duration", "0", true, "stop recording after this long (0: when the JVM exits)"),
+            Option.choice("startup", "background", List.of("background", "before-main"),
+                    "background: the recording starts on a thread of its own while the application starts (JFR takes 0.3-0.5 s to start),"
+                            + " and what happens before it runs is not recorded; before-main: the application's main waits until the"
+                            + " recording runs. The system property loomscope.agent.state says starting, recording or off"),
             Option.duration("pinned-threshold", "1ms", true, "record pinned virtual threads at least this long (the JDK's default, 20 ms, hides most)"),
             Option.choice("trace-pinned", "short", List.of("off", "short", "full"),
                     "print pins on stderr: short from the JDK call the first application frame made (8 frames, and below them every class"

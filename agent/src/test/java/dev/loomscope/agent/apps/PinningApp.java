@@ -9,7 +9,8 @@ import java.util.List;
  * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), linger (waits
  * for a file named stop in its directory, at most 60 s, then System.exit(7)), noerr (System.setErr(null)), oom. Or
  * instead: platform (platform threads only, no virtual thread at all), quick (one pin, then exits at
- * once), late (a new JFR chunk begins, then 3.5 s later one pin and the end). Prints the agent's threads' names before it ends.
+ * once), late (a new JFR chunk begins, then 3.5 s later one pin and the end), at-once (prints the agent's
+ * state and ends at once). Except at-once, first waits until the agent's recording runs. Prints the agent's threads' names before it ends.
  */
 public final class PinningApp {
     static final long PIN_MILLIS = 30;
@@ -34,12 +35,26 @@ public final class PinningApp {
         pause();
     }
 
+    /** As an application that wants its first moments recorded: waits while the agent's recording starts beside it (startup=background). */
+    static void awaitRecording() throws InterruptedException {
+        while ("starting".equals(System.getProperty("loomscope.agent.state"))) {
+            Thread.sleep(5);
+        }
+    }
+
     static List<String> agentThreads() {
         return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("loomscope-agent")).sorted().toList();
     }
 
     public static void main(String[] args) throws Exception {
         String how = args.length > 0 ? args[0] : "normal";
+        if (!how.equals("at-once")) {
+            awaitRecording();
+        }
+        if (how.equals("at-once")) { // ends before the agent's recording could start
+            System.out.println("agent state at main: " + System.getProperty("loomscope.agent.state"));
+            return;
+        }
         if (how.equals("late")) {
             try (jdk.jfr.Recording other = new jdk.jfr.Recording()) { // starting a recording begins a new chunk
                 other.start();

@@ -33,7 +33,7 @@ final class Fixtures {
     static Path fixture(Path dir, int pins, int gcs) throws Exception {
         Path out = dir.resolve("fixture");
         ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + AGENT + "=out=" + out + ",label=fixture,threads=virtual,pinned-threshold=10ms,trace-pinned=off,flame=off"),
+                "-javaagent:" + AGENT + "=out=" + out + ",label=fixture,threads=virtual,startup=before-main,pinned-threshold=10ms,trace-pinned=off,flame=off"),
                 FixtureApp.class.getName(), List.of(Integer.toString(pins), Integer.toString(gcs)), dir, 120);
         if (r.exitCode() != 0 || r.stderr().lines().anyMatch(l -> l.startsWith("loomscope-agent:") && !l.contains("recording written"))) {
             throw new AssertionError("fixture failed: " + r);

@@ -42,7 +42,7 @@ class HostileNamesIT {
     static Path hostile(String kind) throws Exception {
         Path out = dir.resolve("hostile-" + kind);
         ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",label=" + PAYLOAD + ",threads=" + kind + ",trace-pinned=off,flame=off"),
+                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",label=" + PAYLOAD + ",threads=" + kind + ",trace-pinned=off,flame=off,startup=before-main"),
                 HostileApp.class.getName(), List.of(PAYLOAD + "\u2028\u001b[31m"), dir, 120);
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         return Fixtures.only(out, ".jfr");

@@ -38,7 +38,7 @@ class MetricsIT {
         Path out = dir.resolve("rec");
         Path log = dir.resolve("gc.log");
         ChildJvm.Result r = ChildJvm.run(List.of("-Xmx256m", "-XX:+UseG1GC", "-Xlog:gc:file=" + log + ":uptimenanos",
-                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",profile=off,flame=off,trace-pinned=off"), ThreadPerTaskApp.class.getName(),
+                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",profile=off,flame=off,trace-pinned=off,startup=before-main"), ThreadPerTaskApp.class.getName(),
                 List.of(), dir, 180);
         assertThat(r.exitCode()).as(r.toString()).isZero();
         long allocatedByTasks = Long.parseLong(r.stdout().replaceAll("(?s).*allocated by tasks (\\d+).*", "$1"));

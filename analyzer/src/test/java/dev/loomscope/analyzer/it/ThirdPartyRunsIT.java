@@ -35,7 +35,7 @@ class ThirdPartyRunsIT {
 
     static Path app(String kind, String fields) throws Exception {
         Path out = dir.resolve(fields + "-" + kind);
-        ChildJvm.Result r = ChildJvm.run(List.of("-javaagent:" + Fixtures.AGENT + "=out=" + out + ",threads=" + kind + ",profile=off,trace-pinned=off,flame=off"),
+        ChildJvm.Result r = ChildJvm.run(List.of("-javaagent:" + Fixtures.AGENT + "=out=" + out + ",threads=" + kind + ",profile=off,trace-pinned=off,flame=off,startup=before-main"),
                 WorkloadRunApp.class.getName(), List.of(kind, fields), dir, 120);
         assertThat(r.exitCode()).as(r.toString()).isZero();
         return Fixtures.only(out, ".jfr");

@@ -33,7 +33,7 @@ class WorkIT {
         Path out = dir.resolve(kind);
         for (int i = 0; i < jvms; i++) {
             ChildJvm.Result r = ChildJvm.exec(List.of(java, "--enable-native-access=ALL-UNNAMED", "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",label=service,threads=" + kind
-                    + ",profile=off,flame=off,trace-pinned=off," + WORK, "-cp", System.getProperty("java.class.path"), ServiceApp.class.getName(),
+                    + ",profile=off,flame=off,trace-pinned=off,startup=before-main," + WORK, "-cp", System.getProperty("java.class.path"), ServiceApp.class.getName(),
                     kind, Integer.toString(requests), "200", waitMs), dir, 120);
             assertThat(r.exitCode()).as(r.stderr()).isZero();
         }

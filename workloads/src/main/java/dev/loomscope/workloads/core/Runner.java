@@ -47,7 +47,19 @@ public final class Runner {
         }
     }
 
+    /** The loomscope agent's {@code loomscope.agent.state} while its recording starts beside the application (startup=background). */
+    static final String AGENT_STARTING = "starting";
+
+    /** Under the loomscope agent, waits (at most a minute) until its recording runs: a run before it would not be recorded. */
+    private static void awaitAgentRecording() throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+        while (AGENT_STARTING.equals(System.getProperty("loomscope.agent.state")) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+    }
+
     private static long[] runAll(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Writer csv) throws Exception {
+        awaitAgentRecording();
         String kind = w.threadKind();
         out.printf(Locale.ROOT, "%s on %s threads: %s, %d warm-up + %d runs%n", name, kind, w.params(), warmup, runs);
         for (int i = 0; i < warmup; i++) {
