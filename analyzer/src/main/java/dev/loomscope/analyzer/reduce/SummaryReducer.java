@@ -29,6 +29,8 @@ public final class SummaryReducer implements Reducer {
     public long peakThreads = -1;
     public long peakActiveThreads = -1;
     public long virtualThreadsStarted;
+    /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
+    public Instant jvmStart;
     private long threadStartEvents;
     public final Samples jvmCpu = new Samples();
     public final Samples machineCpu = new Samples();
@@ -87,6 +89,10 @@ public final class SummaryReducer implements Reducer {
                 String version = e.string("jvmVersion");
                 if (jvm == null || version != null && !jvm.contains(version)) {
                     jvm = version;
+                }
+                long started = e.hasField("jvmStartTime") ? e.longValue("jvmStartTime") : 0;
+                if (started > 0 && (jvmStart == null || started < jvmStart.toEpochMilli())) {
+                    jvmStart = Instant.ofEpochMilli(started);
                 }
             }
             case "jdk.GCConfiguration" -> {
