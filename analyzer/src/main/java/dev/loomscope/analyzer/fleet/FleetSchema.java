@@ -130,7 +130,7 @@ public final class FleetSchema {
 
     public static final FleetTable SAMPLES = FleetTable.computed("samples",
             "one per recording, sample event type, thread state and stack: the CPU and wall-clock samples aggregated", List.of(RECORDING,
-                    FleetColumn.of("event_type", Type.STRING, "jdk.ExecutionSample, jdk.CPUTimeSample, jdk.NativeMethodSample or profiler.WallClockSample"),
+                    FleetColumn.of("event_type", Type.STRING, "jdk.ExecutionSample, jdk.CPUTimeSample, jdk.NativeMethodSample, profiler.WallClockSample, datadog.ExecutionSample or datadog.MethodSample"),
                     FleetColumn.of("state", Type.STRING, "the thread state the sample carries (STATE_DEFAULT: async-profiler's CPU samples)"),
                     FleetColumn.of("thread_kind", Type.STRING, "virtual (the stack runs on a continuation) or platform"),
                     FleetColumn.of("stack_id", Type.LONG, "the stack trace, in the stacks table"),

@@ -26,8 +26,12 @@ public final class FlameSamples {
     static final String VIRTUAL_ROOT = "virtual (on carrier)";
     static final String PLATFORM_ROOT = "platform";
 
-    /** The execution sample types: CPU (async-profiler's, JFR's CPU-time and execution samplers) and wall clock. */
-    public static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample");
+    /** Datadog's Java profiler (a fork of async-profiler writing JFR of its own): CPU samples, and wall-clock samples in their thread's state. */
+    static final String DATADOG_CPU = "datadog.ExecutionSample";
+    static final String DATADOG_WALL = "datadog.MethodSample";
+    /** The execution sample types: CPU (async-profiler's, JFR's CPU-time and execution samplers, Datadog's) and wall clock. */
+    public static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample",
+            DATADOG_CPU, DATADOG_WALL);
     /** JFR's CPU-time samples (JDK 25), under the state async-profiler's reader gives them (they have none of their own). */
     static final String CPU_TIME = dev.loomscope.flamegraphs.render.SampleInventory.CPU_TIME;
     private static final Set<String> ALLOCATION = Set.of("jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample");
@@ -104,7 +108,8 @@ public final class FlameSamples {
             state = executionState(e);
             executionByState.merge(state, 1L, Long::sum);
             samples = weight(e);
-            threadField = e.type().equals("jdk.CPUTimeSample") ? "eventThread" : "sampledThread"; // JFR's CPU-time samples: the thread in eventThread
+            // JFR's CPU-time samples and Datadog's: the thread in eventThread
+            threadField = e.type().equals("jdk.CPUTimeSample") || e.type().startsWith("datadog.") ? "eventThread" : "sampledThread";
         } else if (ALLOCATION.contains(e.type())) {
             alloc++;
         } else {
@@ -176,17 +181,23 @@ public final class FlameSamples {
         }
     }
 
-    /** An execution sample's thread state: JFR's CPU-time samples have none and get {@link #CPU_TIME}. */
+    /** An execution sample's thread state: JFR's CPU-time samples have none and get {@link #CPU_TIME}; Datadog's CPU samples get async-profiler's. */
     public static String executionState(FastEvent e) {
         if (e.type().equals("jdk.CPUTimeSample")) {
             return CPU_TIME;
+        }
+        if (e.type().equals(DATADOG_CPU)) {
+            return "STATE_DEFAULT"; // CPU samples of async-profiler's kind (its timer engines), in the state async-profiler gives its own
         }
         return e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
     }
 
     /** The samples an execution sample event stands for: async-profiler's wall-clock events can stand for several. */
     public static long weight(FastEvent e) {
-        return e.type().equals("profiler.WallClockSample") && e.hasField("samples") ? e.longValue("samples") : 1;
+        if (e.type().equals("profiler.WallClockSample") && e.hasField("samples")) {
+            return e.longValue("samples");
+        }
+        return e.type().startsWith("datadog.") && e.hasField("weight") ? Math.max(1, e.longValue("weight")) : 1;
     }
 
     /** A stack's frames as drawn, root first: names and async-profiler's frame types, and whether a virtual thread ran it. */
