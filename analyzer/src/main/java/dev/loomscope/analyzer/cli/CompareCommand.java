@@ -110,6 +110,7 @@ public final class CompareCommand implements Callable<Integer> {
             if (out.format != Format.TEXT) {
                 part.add(CompareView.regressions(r));
                 part.add(CompareView.comparisons(r));
+                part.add(CompareView.spreads(r));
             }
             // each workload's own, its name before its verdicts as the study prints them
             part.forEach(t -> tables.add(name == null ? t : t.prefixed(name + ": ", t.name().equals("verdicts"))));

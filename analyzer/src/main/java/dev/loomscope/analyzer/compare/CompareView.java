@@ -18,12 +18,20 @@ public final class CompareView {
     public static final List<String> HEADLINE = List.of("run time", "throughput", "latency p99", "context switches per unit", "pinned time",
             "pins per unit", "gc pause total", "heap after gc max");
 
-    /** Verdicts of the headline metrics only. */
+    /** The metric whose spread of runs heads a report and a study's output beside the headline verdicts (the thesis's boxes). */
+    public static final String HEADLINE_SPREAD = "run time";
+
+    /** Verdicts of the headline metrics only, and the spread of the run time. */
     public static List<String> headlineVerdicts(List<MetricResult> results) {
-        return verdicts(results.stream().filter(r -> HEADLINE.contains(r.metric().name())).toList());
+        return lines(results.stream().filter(r -> HEADLINE.contains(r.metric().name())).toList(), r -> r.metric().name().equals(HEADLINE_SPREAD));
     }
 
+    /** Every metric's verdict lines, each followed by the spread of its runs where it has runs. */
     public static List<String> verdicts(List<MetricResult> results) {
+        return lines(results, r -> true);
+    }
+
+    private static List<String> lines(List<MetricResult> results, java.util.function.Predicate<MetricResult> withSpread) {
         List<String> out = new ArrayList<>();
         for (MetricResult r : results) {
             for (String g : r.comparisons().keySet()) {
@@ -31,9 +39,31 @@ public final class CompareView {
                 if (!Double.isNaN(ratio)) { // zero in both: nothing to say; zero in the baseline alone: said without a ratio
                     out.add(Comparer.verdict(r, g));
                 }
+                String spread = withSpread.test(r) ? Comparer.spreadVerdict(r, g) : null;
+                if (spread != null) {
+                    out.add(spread);
+                }
             }
         }
         return out;
+    }
+
+    /** The spread of each group's runs against the baseline's, per metric with runs. */
+    public static Table spreads(List<MetricResult> results) {
+        Table t = new Table("spread", "The spread of each group's runs against the baseline's (interquartile ranges, every JVM's runs pooled)",
+                List.of(Table.text("metric"), Table.text("unit"), Table.text("group"), Table.text("baseline"), Table.text("verdict"),
+                        Table.number("iqr", "", 4), Table.number("iqr baseline", "", 4), Table.number("ratio", "", 3), Table.number("ratio ci low", "", 3),
+                        Table.number("ratio ci high", "", 3), Table.number("relative ratio", "", 3), Table.number("jvms", "", 0),
+                        Table.number("jvms baseline", "", 0), Table.number("n", "", 0), Table.number("n baseline", "", 0)));
+        for (MetricResult r : results) {
+            r.spreads().forEach((g, s) -> t.row(r.metric().name(), r.metric().unit(), g, r.baseline(), s.verdict(), s.iqrGroup(), s.iqrBaseline(),
+                    s.ratio(), s.ratioCiLow(), s.ratioCiHigh(), s.relativeRatio(), (long) s.jvmsGroup(), (long) s.jvmsBaseline(), (long) s.nGroup(),
+                    (long) s.nBaseline()));
+        }
+        t.note("ratio: the group's IQR over the baseline's; its CI: two-level percentile bootstrap (JVMs, then runs within each), "
+                + Comparison.BOOTSTRAP_RESAMPLES + " resamples, seed " + Comparison.SEED + "; relative ratio: the same of IQR/median; verdict: less or"
+                + " more spread when the interval excludes 1, too few runs below " + dev.loomscope.analyzer.stats.Spread.MIN_VALUES + " a group");
+        return t;
     }
 
     public static Table verdictTable(List<MetricResult> results, Map<String, List<RecordingFacts>> groups) {

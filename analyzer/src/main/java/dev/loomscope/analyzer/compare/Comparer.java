@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Regression;
+import dev.loomscope.analyzer.stats.Spread;
 import dev.loomscope.analyzer.stats.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -137,10 +138,20 @@ public final class Comparer {
                 }
             });
         }
+        Map<String, Spread> spreads = new LinkedHashMap<>();
+        if (perRun && m.level() != Metric.Level.EVENT) {
+            // how far apart a group's runs lie, against the baseline's (the thesis's boxes)
+            cmp.keySet().forEach(g -> {
+                Spread sp = Spread.of(jvms.get(g), jvms.get(base));
+                if (sp != null) {
+                    spreads.put(g, sp);
+                }
+            });
+        }
         String xLabel = m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : perRun ? "run index" : "recording index";
         series.keySet().retainAll(points.keySet());
         noise.keySet().retainAll(points.keySet());
-        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends, series, rule, noise);
+        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends, series, rule, noise, spreads);
     }
 
     /** At least this share of zeros in either group: the groups are compared by their means, and the zeros are counted in the line. */
@@ -212,17 +223,42 @@ public final class Comparer {
         return line;
     }
 
+    /**
+     * {@code virtual vs platform: run time spread (IQR) 10.2 ms against 35.1 ms, 0.29x (95% CI
+     * 0.18x..0.45x; relative to the median 0.43x), n=1/1 JVMs x 100 runs: less spread}; null when
+     * the metric has no spread of runs for {@code group}.
+     */
+    public static String spreadVerdict(MetricResult r, String group) {
+        Spread s = r.spreads().get(group);
+        if (s == null) {
+            return null;
+        }
+        String unit = r.metric().unit().isEmpty() ? "" : " " + r.metric().unit();
+        return String.format(Locale.ROOT, "%s vs %s: %s spread (IQR) %,.4g%s against %,.4g%s, %sx (95%% CI %sx..%sx; relative to the median %sx), %s: %s",
+                group, r.baseline(), r.metric().name(), s.iqrGroup(), unit, s.iqrBaseline(), unit, times(s.ratio()), times(s.ratioCiLow()),
+                times(s.ratioCiHigh()), times(s.relativeRatio()), replicates(s.jvmsGroup(), s.jvmsBaseline(), s.nGroup(), s.nBaseline(), r.metric().level()),
+                s.verdict());
+    }
+
+    private static String times(double ratio) {
+        return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, ratio >= 10 ? "%.0f" : "%.2f", ratio);
+    }
+
     /** {@code n=5/5 JVMs x 3 runs}, {@code n=5/4 JVMs, 15/11 runs}, {@code n=6/6 JVMs} (one value each). */
     static String replicates(Comparison c, Metric.Level level) {
-        String jvms = "n=" + c.jvmsGroup() + "/" + c.jvmsBaseline() + " JVMs";
-        if (c.nGroup() == c.jvmsGroup() && c.nBaseline() == c.jvmsBaseline()) {
+        return replicates(c.jvmsGroup(), c.jvmsBaseline(), c.nGroup(), c.nBaseline(), level);
+    }
+
+    private static String replicates(int jvmsGroup, int jvmsBaseline, int nGroup, int nBaseline, Metric.Level level) {
+        String jvms = "n=" + jvmsGroup + "/" + jvmsBaseline + " JVMs";
+        if (nGroup == jvmsGroup && nBaseline == jvmsBaseline) {
             return jvms;
         }
         String noun = level == Metric.Level.EVENT ? "events" : "runs";
-        if (c.nGroup() % c.jvmsGroup() == 0 && c.nBaseline() % c.jvmsBaseline() == 0 && c.nGroup() / c.jvmsGroup() == c.nBaseline() / c.jvmsBaseline()) {
-            return jvms + " x " + c.nGroup() / c.jvmsGroup() + " " + noun;
+        if (nGroup % jvmsGroup == 0 && nBaseline % jvmsBaseline == 0 && nGroup / jvmsGroup == nBaseline / jvmsBaseline) {
+            return jvms + " x " + nGroup / jvmsGroup + " " + noun;
         }
-        return jvms + ", " + c.nGroup() + "/" + c.nBaseline() + " " + noun;
+        return jvms + ", " + nGroup + "/" + nBaseline + " " + noun;
     }
 
     static String percent(double ratio) {

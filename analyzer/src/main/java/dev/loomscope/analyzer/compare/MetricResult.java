@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.compare;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Regression;
+import dev.loomscope.analyzer.stats.Spread;
 import dev.loomscope.analyzer.stats.Verdict;
 import java.util.List;
 import java.util.Locale;
@@ -12,11 +13,12 @@ import java.util.Map;
  * The statistics of one metric: per group the values (x, y), boxplot and regression (null with fewer
  * than 3 values), each non-baseline group's comparison with the baseline, and for values per run
  * the trend over the run index within each JVM, which says whether a group was steady, and the
- * rule that turns a comparison into a verdict, and how busy the machine was besides each group's JVMs.
+ * spread of its runs against the baseline's; the rule that turns a comparison into a verdict, and
+ * how busy the machine was besides each group's JVMs.
  */
 public record MetricResult(Metric metric, String xLabel, Map<String, double[][]> points, Map<String, Boxplot> boxplots,
         Map<String, Regression> regressions, Map<String, Comparison> comparisons, String baseline, Map<String, Trend> trends,
-        Map<String, List<Series>> series, Verdict.Rule rule, Map<String, Noise> noise) {
+        Map<String, List<Series>> series, Verdict.Rule rule, Map<String, Noise> noise, Map<String, Spread> spreads) {
 
     /** The verdict on {@code group} against the baseline by this result's rule. */
     public Verdict verdict(String group) {

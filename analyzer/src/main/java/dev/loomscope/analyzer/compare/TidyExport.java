@@ -39,6 +39,7 @@ public final class TidyExport {
             Files.writeString(dir.resolve("boxplot.csv"), Format.CSV.render(List.of(CompareView.boxplots(results))));
             Files.writeString(dir.resolve("regression.csv"), Format.CSV.render(List.of(CompareView.regressions(results))));
             Files.writeString(dir.resolve("comparison.csv"), Format.CSV.render(List.of(CompareView.comparisons(results))));
+            Files.writeString(dir.resolve("spread.csv"), Format.CSV.render(List.of(CompareView.spreads(results))));
         } catch (IOException e) {
             throw new BadDataException(dir.toAbsolutePath() + ": cannot write the export: " + e.getMessage() + " (choose another --export)");
         }

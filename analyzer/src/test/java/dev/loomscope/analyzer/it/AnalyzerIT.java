@@ -361,8 +361,13 @@ class AnalyzerIT {
         // one JVM a side: however clear the runs, one JVM each cannot tell the kinds apart from two JVMs' luck
         assertThat(out).containsPattern("virtual vs platform: run time median -\\d+% \\(95% CI -\\d+%..-\\d+%\\), p=n/a, n=1/1 JVMs x 6 runs: too few JVMs");
         assertThat(Files.readString(export.resolve("values.csv"))).startsWith("group,recording,index,metric,unit,value,units_of_work");
+        // the spread of the runs, the thesis's boxes: 6 runs a side are too few to call
+        assertThat(out).containsPattern("virtual vs platform: run time spread \\(IQR\\) [\\d.,]+ ms against [\\d.,]+ ms, [\\d.]+x \\(95% CI [\\d.]+x\\.\\."
+                + "[\\d.]+x; relative to the median [\\d.]+x\\), n=1/1 JVMs x 6 runs: too few runs");
+        assertThat(Files.readString(export.resolve("spread.csv"))).startsWith("metric,unit,group,baseline,verdict,iqr,");
         JsonNode doc = json("compare", platform.toString(), virtual.toString(), "--metric", "run time");
         assertThat(table(doc, "boxplot").get("rows")).hasSize(2);
+        assertThat(table(doc, "spread").get("rows").get(0).get("verdict").asText()).isEqualTo("too few runs");
         // GC, heap, context switches and pins are per measured run too (from the events in each run's window, and the run's own counts)
         JsonNode all = json("compare", platform.toString(), virtual.toString());
         for (String metric : List.of("gc pause total", "gc count", "context switches per unit", "pinned time")) {

@@ -88,4 +88,43 @@ class StatsTest {
         assertThat(again.ratioCiLow()).isEqualTo(c.ratioCiLow());
         assertThat(again.ratioCiHigh()).isEqualTo(c.ratioCiHigh());
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ties", "spread"})
+    void spreadRatioMatchesScipyAndItsIntervalScipysBootstrap(String dataset) throws Exception {
+        JsonNode e = expected(dataset);
+        double[] p = values(e.get("data").get("platform"));
+        double[] v = values(e.get("data").get("virtual"));
+        // one JVM a group holding every run, as the thesis's one server a kind
+        Spread s = Spread.of(java.util.List.of(v), java.util.List.of(p));
+        JsonNode x = e.get("spread");
+        assertThat(s.ratio()).isCloseTo(x.get("ratio").asDouble(), within(EPS));
+        assertThat(s.relativeRatio()).isCloseTo(x.get("relativeRatio").asDouble(), within(EPS));
+        // a percentile bootstrap of the same statistic: SciPy's 20,000 resamples against loomscope's 2,000, so within their Monte Carlo error
+        assertThat(s.ratioCiLow()).isCloseTo(x.get("ciLow").asDouble(), within(0.08 * x.get("ciLow").asDouble()));
+        assertThat(s.ratioCiHigh()).isCloseTo(x.get("ciHigh").asDouble(), within(0.08 * x.get("ciHigh").asDouble()));
+        assertThat(s.verdict()).isEqualTo("less spread");
+        // the same runs as their own JVMs: resampling JVMs is resampling runs, the same interval in distribution
+        Spread singletons = Spread.of(java.util.Arrays.stream(v).mapToObj(d -> new double[] {d}).toList(),
+                java.util.Arrays.stream(p).mapToObj(d -> new double[] {d}).toList());
+        assertThat(singletons.ratio()).isCloseTo(s.ratio(), within(EPS));
+        assertThat(singletons.ratioCiHigh()).isCloseTo(x.get("ciHigh").asDouble(), within(0.08 * x.get("ciHigh").asDouble()));
+    }
+
+    @org.junit.jupiter.api.Test
+    void spreadNeedsRunsAndADifferenceBeyondItsInterval() throws Exception {
+        JsonNode small = expected("small");
+        Spread few = Spread.of(java.util.List.of(values(small.get("data").get("virtual"))), java.util.List.of(values(small.get("data").get("platform"))));
+        assertThat(few.verdict()).isEqualTo("too few runs"); // 7 and 8 runs
+        double[] p = values(expected("spread").get("data").get("platform"));
+        // a group against itself shifted: the same spread, an interval around 1
+        double[] shifted = java.util.Arrays.stream(p).map(d -> d - 100).toArray();
+        Spread same = Spread.of(java.util.List.of(shifted), java.util.List.of(p));
+        assertThat(same.ratio()).isCloseTo(1, within(EPS));
+        assertThat(same.ratioCiLow()).isLessThan(1);
+        assertThat(same.ratioCiHigh()).isGreaterThan(1);
+        assertThat(same.verdict()).isEqualTo("inconclusive");
+        // every baseline run alike: no ratio to give
+        assertThat(Spread.of(java.util.List.of(p), java.util.List.of(new double[] {5, 5, 5, 5, 5, 5, 5, 5}))).isNull();
+    }
 }
