@@ -61,8 +61,8 @@ public final class WorkloadOptions {
     public static final class Rendezvous {
         private Rendezvous() {}
 
-        public static final Option VARIANT = Option.choice("variant", "exchanger", List.of("park", "park-yield", "spin-yield-park", "synchronous-queue",
-                "exchanger", "varhandle", "kotlin-continuations", "kotlin-continuations-default", "kotlin-channel"), "how the two threads meet");
+        public static final Option VARIANT = Option.choice("variant", "exchanger", List.of("park", "park-yield", "yield4-park", "spin1000-park",
+                "spin10000-park", "spin-yield-park", "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations", "kotlin-continuations-default", "kotlin-channel"), "how the two threads meet");
         public static final Option N = Option.integer("n", "per variant, 1-3 s a run", 1, 10_000_000_000L, "meetings per run");
         public static final Option PARALLELISM = Option.integer("parallelism", "the JDK's", 1, 4096,
                 "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable (the JVM is started again with them)");
