@@ -35,6 +35,8 @@ class StatsTest {
             Boxplot b = Boxplot.of(values(e.get("data").get(group)));
             JsonNode x = e.get("boxplot").get(group);
             assertThat(b.n()).isEqualTo(x.get("n").asInt());
+            assertThat(b.min()).isEqualTo(x.get("min").asDouble());
+            assertThat(b.max()).isEqualTo(x.get("max").asDouble());
             assertThat(b.q1()).isCloseTo(x.get("q1").asDouble(), within(EPS));
             assertThat(b.median()).isCloseTo(x.get("median").asDouble(), within(EPS));
             assertThat(b.q3()).isCloseTo(x.get("q3").asDouble(), within(EPS));
@@ -126,5 +128,19 @@ class StatsTest {
         assertThat(same.verdict()).isEqualTo("inconclusive");
         // every baseline run alike: no ratio to give
         assertThat(Spread.of(java.util.List.of(p), java.util.List.of(new double[] {5, 5, 5, 5, 5, 5, 5, 5}))).isNull();
+    }
+
+    @org.junit.jupiter.api.Test
+    void quantilesLeaveTheirValuesInOrder() throws Exception {
+        // 120 values: the quantile's selection once partitioned the array it was given, so a sorted array's first value was no longer its minimum
+        double[] v = values(expected("spread").get("data").get("platform"));
+        java.util.Arrays.sort(v);
+        double[] before = v.clone();
+        Quantiles.of(v, 0.25);
+        Quantiles.of(v, 0.75);
+        assertThat(v).containsExactly(before);
+        Boxplot b = Boxplot.of(values(expected("spread").get("data").get("platform")));
+        assertThat(b.min()).isEqualTo(before[0]).isLessThanOrEqualTo(b.lowerWhisker());
+        assertThat(b.max()).isEqualTo(before[before.length - 1]).isGreaterThanOrEqualTo(b.upperWhisker());
     }
 }
