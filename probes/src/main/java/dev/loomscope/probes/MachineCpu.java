@@ -18,7 +18,8 @@ public final class MachineCpu {
     /**
      * Clock ticks so far: the machine's in all, busy (not idle or waiting for I/O), stolen, this
      * process's own, and its helpers' (processes that are part of what it measures: a workload's
-     * client in a JVM of its own), which are neither this process's nor other work.
+     * client in a JVM of its own, and the children this process waited for, such as an ab started
+     * for each run and ended within it), which are neither this process's nor other work.
      */
     public record Ticks(long total, long busy, long steal, long process, long helpers) {}
 
@@ -44,7 +45,7 @@ public final class MachineCpu {
             }
             long idle = Long.parseLong(f[3]) + (f.length > 4 ? Long.parseLong(f[4]) : 0);
             long steal = f.length > 7 ? Long.parseLong(f[7]) : 0;
-            long helperTicks = 0;
+            long helperTicks = childTicks(SELF);
             for (long pid : helpers) {
                 try {
                     helperTicks += cpuTicks(Path.of("/proc/" + pid + "/stat"));
@@ -60,10 +61,20 @@ public final class MachineCpu {
 
     /** A process's utime and stime (fields 14 and 15 of its stat file) in clock ticks. */
     private static long cpuTicks(Path stat) throws IOException {
-        String line = Files.readString(stat);
-        // the command may hold spaces and parentheses: the fields start after the last ')'
-        String[] s = line.substring(line.lastIndexOf(')') + 2).strip().split("\\s+");
+        String[] s = fields(stat);
         return Long.parseLong(s[11]) + Long.parseLong(s[12]);
+    }
+
+    /** The CPU of a process's children that ended and were waited for: cutime and cstime (fields 16 and 17). */
+    private static long childTicks(Path stat) throws IOException {
+        String[] s = fields(stat);
+        return Long.parseLong(s[13]) + Long.parseLong(s[14]);
+    }
+
+    /** The fields of a stat file from the third on (the state): the command may hold spaces and parentheses, so they start after the last ')'. */
+    private static String[] fields(Path stat) throws IOException {
+        String line = Files.readString(stat);
+        return line.substring(line.lastIndexOf(')') + 2).strip().split("\\s+");
     }
 
     /** The shares between two readings; {@link Shares#UNKNOWN} when either is null or no tick passed. */
