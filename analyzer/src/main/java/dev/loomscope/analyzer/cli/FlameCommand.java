@@ -32,17 +32,18 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope flame}: flame graphs in async-profiler's format from any .jfr. */
 @Command(name = "flame", mixinStandardHelpOptions = true,
-        description = {"Flame graphs (async-profiler's HTML or collapsed stacks) from recordings, and differential graphs.",
+        description = {"Flame graphs (async-profiler's HTML or collapsed stacks, or pprof profiles) from recordings, and differential graphs.",
             "Several recordings merge into one graph; --diff BASE NEW colours NEW by its change from BASE, both normalised to the "
                     + "same total samples."})
 public final class FlameCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RECORDING", description = "recordings (files, globs, directories); with --diff: BASE NEW")
     List<String> inputs;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "the .html (or collapsed text) to write; collapsed goes to stdout without it")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "the .html (collapsed text, pprof profile) to write; collapsed goes to"
+            + " stdout without it")
     Path output;
 
-    @Option(names = "--collapsed", description = "collapsed stacks (one line per stack and its count) instead of HTML")
+    @Option(names = "--collapsed", description = "collapsed stacks (one line per stack and its count) instead of HTML: --format collapsed")
     boolean collapsed;
 
     @Option(names = "--event", defaultValue = "cpu", paramLabel = "KIND", description = "cpu, wall, alloc or lock (default: ${DEFAULT-VALUE})")
@@ -84,9 +85,13 @@ public final class FlameCommand implements Callable<Integer> {
             + " (self and total shares); with --diff, of the N frames whose share changed most")
     Integer top;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", converter = OutputOptions.FormatConverter.class,
-            description = "with --top: text, csv, json or md (default: ${DEFAULT-VALUE})")
-    dev.loomscope.analyzer.render.Format format;
+    @Option(names = "--format", paramLabel = "FORMAT", description = "a graph: html (the default), collapsed, or pprof (a gzip'd profile.proto"
+            + " that go tool pprof, Pyroscope and Grafana read, each sample labelled thread_kind=virtual or platform); with --top: text (the"
+            + " default), csv, json or md")
+    String format;
+
+    /** The graph formats; --top's are the tables' (text, csv, json, md). */
+    static final List<String> GRAPH_FORMATS = List.of("html", "collapsed", "pprof");
 
     @picocli.CommandLine.Mixin
     DebugOption debug;
@@ -110,6 +115,15 @@ public final class FlameCommand implements Callable<Integer> {
         java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + RecordingReader.oneLine(w));
         if (top != null) {
             return table(options, warn);
+        }
+        String graphFormat = format == null ? (collapsed ? "collapsed" : "html") : format.toLowerCase(Locale.ROOT);
+        if (!GRAPH_FORMATS.contains(graphFormat) || collapsed && !graphFormat.equals("collapsed")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format " + format + ": a graph is html, collapsed or pprof"
+                    + (collapsed ? " (and --collapsed is --format collapsed)" : "") + "; text, csv, json and md are for --top");
+        }
+        collapsed = graphFormat.equals("collapsed");
+        if (graphFormat.equals("pprof")) {
+            return pprof(options, warn);
         }
         if (output == null && !collapsed) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE (or use --collapsed)");
@@ -150,12 +164,41 @@ public final class FlameCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code --format pprof}: the samples as a pprof profile, each labelled with its thread kind. */
+    private int pprof(FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
+        if (diff) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff draws a differential flame graph; pprof compares two"
+                    + " profiles itself: write each with --format pprof, then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz");
+        }
+        if (output == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the profile to write with -o FILE (a .pb.gz)");
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try {
+            dev.loomscope.flamegraphs.render.PprofWriter.write(FlameSamples.graph(Inputs.resolve(inputs), options, false, false, warn),
+                    dev.loomscope.flamegraphs.render.PprofWriter.sampleType(options.kind()), 0, options.include(), options.exclude(), buf);
+        } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
+            throw new BadDataException(String.join(", ", inputs) + ": --format pprof reads recordings of JDK 14's format and later (draw older"
+                    + " ones as html or collapsed)", olderFormat);
+        }
+        emit(buf);
+        spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+        return Errors.OK;
+    }
+
     /** {@code --top}: the frames of one profile, or those that changed most between two, as a table. */
     private int table(FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
         if (top < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top " + top + ": give how many frames to list (1 or more)");
         }
-        if (format == dev.loomscope.analyzer.render.Format.SVG || collapsed) {
+        dev.loomscope.analyzer.render.Format tableFormat = null;
+        for (dev.loomscope.analyzer.render.Format f : List.of(dev.loomscope.analyzer.render.Format.TEXT, dev.loomscope.analyzer.render.Format.CSV,
+                dev.loomscope.analyzer.render.Format.JSON, dev.loomscope.analyzer.render.Format.MD)) {
+            if (format == null ? f == dev.loomscope.analyzer.render.Format.TEXT : f.name().equalsIgnoreCase(format)) {
+                tableFormat = f;
+            }
+        }
+        if (tableFormat == null || collapsed) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top prints a table: --format text, csv, json or md");
         }
         dev.loomscope.analyzer.render.Table table;
@@ -171,7 +214,7 @@ public final class FlameCommand implements Callable<Integer> {
                     + " graph, without --top)", olderFormat);
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        buf.writeBytes(format.render(List.of(table)).getBytes(StandardCharsets.UTF_8));
+        buf.writeBytes(tableFormat.render(List.of(table)).getBytes(StandardCharsets.UTF_8));
         emit(buf);
         return Errors.OK;
     }

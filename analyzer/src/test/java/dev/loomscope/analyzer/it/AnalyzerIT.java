@@ -345,6 +345,23 @@ class AnalyzerIT {
         assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>").contains("FixtureApp");
         String collapsed = ok("flame", fixture.toString(), "--collapsed").stdout();
         assertThat(collapsed).contains("FixtureApp.main");
+        assertThat(ok("flame", fixture.toString(), "--format", "collapsed").stdout()).isEqualTo(collapsed);
+        // the same samples as a pprof profile, each labelled with its thread kind
+        Path pprof = dir.resolve("cpu.pb.gz");
+        ok("flame", fixture.toString(), "--format", "pprof", "-o", pprof.toString());
+        byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(pprof), 2);
+        assertThat(head).containsExactly((byte) 0x1f, (byte) 0x8b); // gzip
+        if (Files.isExecutable(Path.of("/usr/local/go/bin/go"))) {
+            ChildJvm.Result go = ChildJvm.exec(List.of("/usr/local/go/bin/go", "tool", "pprof", "-traces", pprof.toString()), dir, 120);
+            assertThat(go.exitCode()).as(go.toString()).isZero();
+            assertThat(go.stdout()).contains("FixtureApp.main").containsPattern("thread_kind:\\s+(virtual|platform)");
+        }
+        ChildJvm.Result noFile = Fixtures.cli(dir, "flame", fixture.toString(), "--format", "pprof");
+        assertThat(noFile.exitCode()).isEqualTo(2);
+        assertThat(noFile.stderr()).contains("name the profile to write with -o FILE");
+        ChildJvm.Result notAGraph = Fixtures.cli(dir, "flame", fixture.toString(), "--format", "csv", "-o", dir.resolve("x").toString());
+        assertThat(notAGraph.exitCode()).isEqualTo(2);
+        assertThat(notAGraph.stderr()).contains("a graph is html, collapsed or pprof");
         Path noSamples = Fixtures.plain(dir, "no-samples.jfr", ",settings=none", 0, 0);
         ChildJvm.Result none = Fixtures.cli(dir, "flame", noSamples.toString(), "-o", dir.resolve("x.html").toString());
         assertThat(none.exitCode()).isEqualTo(2);

@@ -24,16 +24,16 @@ public final class SampleGraph {
     private long total;
     private long virtualTotal;
 
-    /** One stack: names and types, root first. */
-    private record Stack(String[] names, byte[] types) {
+    /** One stack: names and types, root first, and whether a virtual thread ran it. */
+    private record Stack(String[] names, byte[] types, boolean virtual) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Stack s && Arrays.equals(names, s.names) && Arrays.equals(types, s.types);
+            return o instanceof Stack s && virtual == s.virtual && Arrays.equals(names, s.names) && Arrays.equals(types, s.types);
         }
 
         @Override
         public int hashCode() {
-            return 31 * Arrays.hashCode(names) + Arrays.hashCode(types);
+            return 31 * Arrays.hashCode(names) + Arrays.hashCode(types) + (virtual ? 1 : 0);
         }
 
         @Override
@@ -59,7 +59,7 @@ public final class SampleGraph {
             names = n;
             types = t;
         }
-        weights.computeIfAbsent(new Stack(names, types), k -> new long[1])[0] += weight;
+        weights.computeIfAbsent(new Stack(names, types, virtual), k -> new long[1])[0] += weight;
         total += weight;
         if (virtual) {
             virtualTotal += weight;
@@ -106,6 +106,16 @@ public final class SampleGraph {
         Map<String, Frame> frames = new HashMap<>();
         counts.forEach((name, c) -> frames.put(name, new Frame(name, c[0], c[1])));
         return frames;
+    }
+
+    /** What {@link #forEach} hands on: one stack's frames and types, root first, whether a virtual thread ran it, and its samples. */
+    public interface StackVisitor {
+        void visit(String[] names, byte[] types, boolean virtual, long samples);
+    }
+
+    /** Every stack with its samples (the arrays are the graph's own: read them, do not change them). */
+    public void forEach(StackVisitor visitor) {
+        weights.forEach((s, w) -> visitor.visit(s.names, s.types, s.virtual, w[0]));
     }
 
     /** Adds every stack to {@code graph}, each weight multiplied by {@code scale}. */
