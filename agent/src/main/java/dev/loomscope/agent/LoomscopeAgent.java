@@ -35,7 +35,8 @@ public final class LoomscopeAgent {
     /** How long the shutdown hook waits for a recording still starting when the application exits. */
     static final long START_WAIT_MILLIS = 20_000;
 
-    private static Thread starting; // startup=background: the thread starting the recording
+    /** startup=background: the thread starting the recording. Read without the class's lock, which that thread holds while it starts. */
+    private static volatile Thread starting;
 
     public static void premain(String args, Instrumentation inst) {
         instrumentation = inst;
@@ -51,10 +52,8 @@ public final class LoomscopeAgent {
         // so that an application whose main ends sooner still gets its recording.
         setState("starting");
         Thread t = new Thread(() -> start(o), "loomscope-agent-start");
-        synchronized (LoomscopeAgent.class) {
-            starting = t;
-            addShutdownHook();
-        }
+        starting = t;
+        addShutdownHook();
         t.start();
     }
 
@@ -255,10 +254,7 @@ public final class LoomscopeAgent {
 
     private static void finishQuietly(boolean atExit) {
         try {
-            Thread t;
-            synchronized (LoomscopeAgent.class) {
-                t = starting;
-            }
+            Thread t = starting;
             if (t != null && t != Thread.currentThread()) {
                 t.join(START_WAIT_MILLIS); // the application exited while the recording was starting
                 if (t.isAlive()) {
