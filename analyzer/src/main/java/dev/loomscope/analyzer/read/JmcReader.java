@@ -170,7 +170,7 @@ public final class JmcReader {
             if (v instanceof Number n) {
                 return n;
             }
-            throw new IllegalArgumentException(a.type + "." + name + " is not a number");
+            throw dev.loomscope.recording.MissingFieldException.notANumber(a.type, name);
         }
 
         @Override

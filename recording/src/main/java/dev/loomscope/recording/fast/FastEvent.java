@@ -85,7 +85,7 @@ public final class FastEvent implements JfrEvent {
         if (v instanceof Double d) {
             return d.longValue();
         }
-        throw new IllegalArgumentException(type + "." + name + " is not a number");
+        throw MissingFieldException.notANumber(type, name);
     }
 
     @Override
@@ -97,7 +97,7 @@ public final class FastEvent implements JfrEvent {
         if (v instanceof Long l) {
             return l;
         }
-        throw new IllegalArgumentException(type + "." + name + " is not a number");
+        throw MissingFieldException.notANumber(type, name);
     }
 
     @Override
