@@ -67,6 +67,16 @@ public final class WorkloadOptions {
         public static final Option PARALLELISM = Option.integer("parallelism", "the JDK's", 1, 4096,
                 "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable (the JVM is started again with them)");
         public static final List<Option> ALL = List.of(VARIANT, N, PARALLELISM);
+
+        /** The virtual thread scheduler's properties that --parallelism P sets: parallelism, maxPoolSize and minRunnable, each P. */
+        public static Map<String, String> schedulerProperties(int parallelism) {
+            String p = Integer.toString(parallelism);
+            Map<String, String> m = new LinkedHashMap<>();
+            for (String name : List.of("parallelism", "maxPoolSize", "minRunnable")) {
+                m.put("jdk.virtualThreadScheduler." + name, p);
+            }
+            return m;
+        }
     }
 
     /** Game of Life as communicating sequential processes. */

@@ -54,6 +54,10 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "a smaller study that takes under a minute")
     boolean quick;
 
+    @Option(names = "--parallelism", paramLabel = "P", description = "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable"
+            + " in every workload JVM (default: the JDK's, the number of cores)")
+    Integer parallelism;
+
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "an option for the workload JVMs (repeatable), e.g. --jvm-arg=-Xmx512m")
     List<String> jvmArgs = new ArrayList<>();
 
@@ -100,10 +104,15 @@ public final class StudyCommand implements Callable<Integer> {
         }
         // without --runs each workload and kind runs its own default (StudyPlan.DEFAULT_RUNS); --quick runs 2
         Integer measuredRuns = runs == null && !quick ? null : checked("--runs", runs, 2, WorkloadOptions.RUNS);
+        List<String> workloadJvmArgs = new ArrayList<>(jvmArgs);
+        if (parallelism != null) {
+            checked("--parallelism", parallelism, 0, WorkloadOptions.Rendezvous.PARALLELISM);
+            WorkloadOptions.Rendezvous.schedulerProperties(parallelism).forEach((k, v) -> workloadJvmArgs.add("-D" + k + "=" + v));
+        }
         StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), measuredRuns,
                 warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 2 : 5),
                 checked("--requests", requests, quick ? 2000 : 5000, WorkloadOptions.Echo.N), checked("--concurrency", concurrency, 100, WorkloadOptions.Echo.C),
-                checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), jvmArgs, agentOpts, timeout,
+                checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), workloadJvmArgs, agentOpts, timeout,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
         Path home = home();
         Path agent = home.resolve("agent/target/loomscope-agent.jar");

@@ -34,12 +34,13 @@ class StudyIT {
     @BeforeAll
     static void study() throws Exception {
         Path fakeJava = dir.resolve("java-that-crashes-sleep-virtual");
-        Files.writeString(fakeJava, "#!/bin/sh\ncase \"$*\" in *\"sleep --threads virtual\"*) echo 'simulated crash' >&2; exit 3;; esac\nexec '"
+        Files.writeString(fakeJava, "#!/bin/sh\necho \"$*\" >> '" + dir.resolve("java-args.log") + "'\n"
+                + "case \"$*\" in *\"sleep --threads virtual\"*) echo 'simulated crash' >&2; exit 3;; esac\nexec '"
                 + ChildJvm.javaExecutable() + "' \"$@\"\n");
         Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
         report = dir.resolve("report");
         result = Fixtures.cli(dir, "study", "--workload", "echo,sleep", "--runs", "5", "--warmup", "0", "--forks", "1", "--requests", "300",
-                "--concurrency", "10", "--tasks", "300", "--out", report.toString(), "--java", fakeJava.toString(), "--keep");
+                "--concurrency", "10", "--tasks", "300", "--out", report.toString(), "--java", fakeJava.toString(), "--keep", "--parallelism", "2");
     }
 
     @Test
@@ -57,6 +58,10 @@ class StudyIT {
         assertThat(report.resolve("flame-echo-virtual.html")).exists();
         assertThat(report.resolve("flame-diff-echo-virtual-vs-platform.html")).exists();
         assertThat(report.resolve("recordings/echo-virtual-f1")).isDirectory();
+        // --parallelism: the scheduler's three properties in every workload JVM (the thread-start calibration runs as the JDK sets it up)
+        assertThat(Files.readAllLines(dir.resolve("java-args.log"))).filteredOn(l -> l.contains("loomscope-workloads.jar") && !l.endsWith(" thread-start")).isNotEmpty()
+                .allSatisfy(l -> assertThat(l).contains("-Djdk.virtualThreadScheduler.parallelism=2", "-Djdk.virtualThreadScheduler.maxPoolSize=2",
+                        "-Djdk.virtualThreadScheduler.minRunnable=2"));
     }
 
     @Test
@@ -113,6 +118,7 @@ class StudyIT {
         assertThat(r.stderr().strip()).startsWith("loomscope study: --workload dance: unknown (use echo, sleep, rendezvous, gameoflife, pinning)");
         assertThat(Fixtures.cli(dir, "study", "--runs", "0").stderr()).contains("--runs 0: must be between 1 and 100000"); // the workloads' own bounds
         assertThat(Fixtures.cli(dir, "study", "--concurrency", "30000").stderr()).contains("--concurrency 30000: must be between 1 and 20000");
+        assertThat(Fixtures.cli(dir, "study", "--parallelism", "0").stderr()).contains("--parallelism 0: must be between 1 and 4096");
         ChildJvm.Result agentOpts = Fixtures.cli(dir, "study", "--agent-opts", "profile=cpu+gpu");
         assertThat(agentOpts.exitCode()).isEqualTo(2);
         assertThat(agentOpts.stderr()).contains("--agent-opts profile=cpu+gpu: bad value 'cpu+gpu' for profile (expected cpu, wall, alloc, lock (joined with +) or off)");

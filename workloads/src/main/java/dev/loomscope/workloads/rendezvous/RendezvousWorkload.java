@@ -61,10 +61,7 @@ public final class RendezvousWorkload implements Workload {
     /** The scheduler properties --parallelism asks for (empty without it). */
     @Override
     public Map<String, String> jvmProperties() {
-        return parallelism == null ? Map.of() : Map.of(
-                "jdk.virtualThreadScheduler.parallelism", parallelism,
-                "jdk.virtualThreadScheduler.maxPoolSize", parallelism,
-                "jdk.virtualThreadScheduler.minRunnable", parallelism);
+        return parallelism == null ? Map.of() : Rendezvous.schedulerProperties(Integer.parseInt(parallelism));
     }
 
     @Override
