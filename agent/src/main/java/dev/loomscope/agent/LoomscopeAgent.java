@@ -30,8 +30,6 @@ public final class LoomscopeAgent {
 
     private LoomscopeAgent() {}
 
-    /** What the agent is doing, for the application to read: {@code starting}, {@code recording} or {@code off}. */
-    static final String STATE_PROPERTY = "loomscope.agent.state";
     /** How long the shutdown hook waits for a recording still starting when the application exits. */
     static final long START_WAIT_MILLIS = 20_000;
 
@@ -50,7 +48,7 @@ public final class LoomscopeAgent {
         }
         // JFR takes 0.3-0.5 s to start: the application starts meanwhile. The thread is not a daemon,
         // so that an application whose main ends sooner still gets its recording.
-        setState("starting");
+        setState(AgentOptions.STARTING);
         Thread t = new Thread(() -> start(o), "loomscope-agent-start");
         starting = t;
         addShutdownHook();
@@ -200,7 +198,7 @@ public final class LoomscopeAgent {
 
     private static void setState(String state) {
         try {
-            System.setProperty(STATE_PROPERTY, state);
+            System.setProperty(AgentOptions.STATE_PROPERTY, state);
         } catch (RuntimeException ignored) {
             // the application's properties refuse it: it only cannot wait for the recording
         }
@@ -243,11 +241,11 @@ public final class LoomscopeAgent {
             Thread disk = new Thread(() -> watchDisk(s), "loomscope-agent-disk");
             disk.setDaemon(true);
             disk.start();
-            setState("recording");
+            setState(AgentOptions.RECORDING);
             return true;
         } catch (Throwable t) {
             AgentLog.failure("not recording", t);
-            setState("off");
+            setState(AgentOptions.OFF);
             return false;
         }
     }

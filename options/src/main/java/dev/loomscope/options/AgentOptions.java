@@ -13,6 +13,15 @@ import java.util.Map;
  * never stops the application: it becomes a warning and the default is used.
  */
 public final class AgentOptions {
+    /**
+     * The system property by which the agent tells the application how its recording stands
+     * ({@code startup=background}): {@link #STARTING}, then {@link #RECORDING} or {@link #OFF}.
+     */
+    public static final String STATE_PROPERTY = "loomscope.agent.state";
+    public static final String STARTING = "starting";
+    public static final String RECORDING = "recording";
+    public static final String OFF = "off";
+
     /** Every option of the agent, in the order {@code help} and the README list them. */
     public static final List<Option> TABLE = List.of(
             Option.path("out", "./loomscope-recordings", "directory for the .jfr and .html files"),

@@ -1,5 +1,6 @@
 package dev.loomscope.agent.apps;
 
+import dev.loomscope.options.AgentOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +38,7 @@ public final class PinningApp {
 
     /** As an application that wants its first moments recorded: waits while the agent's recording starts beside it (startup=background). */
     static void awaitRecording() throws InterruptedException {
-        while ("starting".equals(System.getProperty("loomscope.agent.state"))) {
+        while (AgentOptions.STARTING.equals(System.getProperty(AgentOptions.STATE_PROPERTY))) {
             Thread.sleep(5);
         }
     }
@@ -48,13 +49,11 @@ public final class PinningApp {
 
     public static void main(String[] args) throws Exception {
         String how = args.length > 0 ? args[0] : "normal";
-        if (!how.equals("at-once")) {
-            awaitRecording();
-        }
         if (how.equals("at-once")) { // ends before the agent's recording could start
-            System.out.println("agent state at main: " + System.getProperty("loomscope.agent.state"));
+            System.out.println("agent state at main: " + System.getProperty(AgentOptions.STATE_PROPERTY));
             return;
         }
+        awaitRecording();
         if (how.equals("late")) {
             try (jdk.jfr.Recording other = new jdk.jfr.Recording()) { // starting a recording begins a new chunk
                 other.start();

@@ -1,5 +1,6 @@
 package dev.loomscope.workloads.core;
 
+import dev.loomscope.options.AgentOptions;
 import dev.loomscope.probes.ContextSwitchCounter;
 import dev.loomscope.probes.MachineCpu;
 import java.io.BufferedReader;
@@ -47,13 +48,10 @@ public final class Runner {
         }
     }
 
-    /** The loomscope agent's {@code loomscope.agent.state} while its recording starts beside the application (startup=background). */
-    static final String AGENT_STARTING = "starting";
-
     /** Under the loomscope agent, waits (at most a minute) until its recording runs: a run before it would not be recorded. */
     private static void awaitAgentRecording() throws InterruptedException {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
-        while (AGENT_STARTING.equals(System.getProperty("loomscope.agent.state")) && System.nanoTime() < deadline) {
+        while (AgentOptions.STARTING.equals(System.getProperty(AgentOptions.STATE_PROPERTY)) && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
     }
