@@ -24,26 +24,25 @@ final class NativeAccess {
     private NativeAccess() {}
 
     /**
-     * Enables native access for the class path unless it is enabled or the user chose; returns
-     * whether it did. Where it cannot (a JDK whose internals differ), the JVM warns at the agent's
-     * first restricted call, as it would without this.
+     * Enables native access for the class path unless it is enabled or the user chose. Where it
+     * cannot (a JDK whose internals differ), the JVM warns at the agent's first restricted call, as
+     * it would without this.
      */
-    static boolean enable(Instrumentation inst) {
+    static void enable(Instrumentation inst) {
         int feature = Runtime.version().feature();
         if (feature < 22) {
-            return false; // nothing is restricted
+            return; // nothing is restricted
         }
         try {
             if (enabled() || !chosenByUser(ManagementFactory.getRuntimeMXBean().getInputArguments(), feature).isEmpty()) {
-                return false;
+                return;
             }
             Class<?> grant = new Isolated().define(NativeAccessGrant.class.getName());
             inst.redefineModule(Object.class.getModule(), Set.of(), Map.of("jdk.internal.access", Set.of(grant.getModule())), Map.of(), Set.of(),
                     Map.of());
             grant.getMethod("run").invoke(null);
-            return enabled();
         } catch (Throwable t) {
-            return false;
+            // the JVM's warning stands
         }
     }
 
