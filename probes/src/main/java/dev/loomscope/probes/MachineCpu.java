@@ -45,29 +45,28 @@ public final class MachineCpu {
             }
             long idle = Long.parseLong(f[3]) + (f.length > 4 ? Long.parseLong(f[4]) : 0);
             long steal = f.length > 7 ? Long.parseLong(f[7]) : 0;
-            long helperTicks = childTicks(SELF);
+            String[] self = fields(SELF);
+            long helperTicks = childTicks(self);
             for (long pid : helpers) {
                 try {
-                    helperTicks += cpuTicks(Path.of("/proc/" + pid + "/stat"));
+                    helperTicks += cpuTicks(fields(Path.of("/proc/" + pid + "/stat")));
                 } catch (IOException | RuntimeException gone) {
                     // a helper that ended counts no more
                 }
             }
-            return new Ticks(total, total - idle - steal, steal, cpuTicks(SELF), helperTicks);
+            return new Ticks(total, total - idle - steal, steal, cpuTicks(self), helperTicks);
         } catch (IOException | RuntimeException unavailable) {
             return null;
         }
     }
 
-    /** A process's utime and stime (fields 14 and 15 of its stat file) in clock ticks. */
-    private static long cpuTicks(Path stat) throws IOException {
-        String[] s = fields(stat);
+    /** A process's utime and stime (fields 14 and 15 of its stat file) in clock ticks, from its {@link #fields}. */
+    private static long cpuTicks(String[] s) {
         return Long.parseLong(s[11]) + Long.parseLong(s[12]);
     }
 
     /** The CPU of a process's children that ended and were waited for: cutime and cstime (fields 16 and 17). */
-    private static long childTicks(Path stat) throws IOException {
-        String[] s = fields(stat);
+    private static long childTicks(String[] s) {
         return Long.parseLong(s[13]) + Long.parseLong(s[14]);
     }
 
