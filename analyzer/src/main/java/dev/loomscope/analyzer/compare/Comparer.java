@@ -139,7 +139,7 @@ public final class Comparer {
             });
         }
         Map<String, Spread> spreads = new LinkedHashMap<>();
-        if (perRun && m.level() != Metric.Level.EVENT) {
+        if (perRun) { // run-level metrics only: an event-level one is never per run
             // how far apart a group's runs lie, against the baseline's (the thesis's boxes)
             cmp.keySet().forEach(g -> {
                 Spread sp = Spread.of(jvms.get(g), jvms.get(base));

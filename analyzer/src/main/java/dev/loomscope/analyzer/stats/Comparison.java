@@ -121,7 +121,8 @@ public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBasel
         return center.applyAsDouble(m);
     }
 
-    private static double[] resampledOf(double[] v, SplittableRandom rnd) {
+    /** {@code v}'s values drawn with replacement, as many as it has. */
+    static double[] resampledOf(double[] v, SplittableRandom rnd) {
         double[] r = new double[v.length];
         for (int i = 0; i < r.length; i++) {
             r[i] = v[rnd.nextInt(v.length)];

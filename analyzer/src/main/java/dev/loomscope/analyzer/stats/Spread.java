@@ -69,19 +69,11 @@ public record Spread(int jvmsGroup, int jvmsBaseline, int nGroup, int nBaseline,
 
     /** The JVMs resampled, then each chosen JVM's values (one value per JVM stays as it is), pooled. */
     private static double[] resampled(List<double[]> jvms, SplittableRandom rnd) {
-        int n = 0;
-        double[][] chosen = new double[jvms.size()][];
-        for (int k = 0; k < chosen.length; k++) {
-            chosen[k] = jvms.get(rnd.nextInt(jvms.size()));
-            n += chosen[k].length;
+        List<double[]> chosen = new java.util.ArrayList<>(jvms.size());
+        for (int k = 0; k < jvms.size(); k++) {
+            double[] v = jvms.get(rnd.nextInt(jvms.size()));
+            chosen.add(v.length == 1 ? v : Comparison.resampledOf(v, rnd));
         }
-        double[] out = new double[n];
-        int i = 0;
-        for (double[] v : chosen) {
-            for (int j = 0; j < v.length; j++) {
-                out[i++] = v.length == 1 ? v[0] : v[rnd.nextInt(v.length)];
-            }
-        }
-        return out;
+        return pooled(chosen);
     }
 }
