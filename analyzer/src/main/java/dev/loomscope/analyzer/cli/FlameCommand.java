@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.FlameSamples;
+import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.views.FrameShareView;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
@@ -90,8 +91,9 @@ public final class FlameCommand implements Callable<Integer> {
             + " default), csv, json or md")
     String format;
 
-    /** The graph formats; --top's are the tables' (text, csv, json, md). */
+    /** The graph formats, and --top's. */
     static final List<String> GRAPH_FORMATS = List.of("html", "collapsed", "pprof");
+    static final List<Format> TABLE_FORMATS = List.of(Format.TEXT, Format.CSV, Format.JSON, Format.MD);
 
     @picocli.CommandLine.Mixin
     DebugOption debug;
@@ -191,13 +193,8 @@ public final class FlameCommand implements Callable<Integer> {
         if (top < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top " + top + ": give how many frames to list (1 or more)");
         }
-        dev.loomscope.analyzer.render.Format tableFormat = null;
-        for (dev.loomscope.analyzer.render.Format f : List.of(dev.loomscope.analyzer.render.Format.TEXT, dev.loomscope.analyzer.render.Format.CSV,
-                dev.loomscope.analyzer.render.Format.JSON, dev.loomscope.analyzer.render.Format.MD)) {
-            if (format == null ? f == dev.loomscope.analyzer.render.Format.TEXT : f.name().equalsIgnoreCase(format)) {
-                tableFormat = f;
-            }
-        }
+        Format tableFormat = format == null ? Format.TEXT
+                : TABLE_FORMATS.stream().filter(f -> f.name().equalsIgnoreCase(format)).findFirst().orElse(null);
         if (tableFormat == null || collapsed) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top prints a table: --format text, csv, json or md");
         }
