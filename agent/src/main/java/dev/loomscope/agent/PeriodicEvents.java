@@ -18,29 +18,44 @@ final class PeriodicEvents {
             AgentLog.warn("process context switches are not available on this platform (loomscope.ContextSwitches not recorded)");
             return () -> {};
         }
-        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long[][] previous = {ContextSwitchCounter.read()};
-        long[] startedBefore = {threads.getTotalStartedThreadCount()};
-        long[] allocatedBefore = {HeapAllocation.total()};
-        return () -> {
+        return new Counts(source);
+    }
+
+    /**
+     * The counts since the previous event. Runs on JFR's periodic thread and, as a chunk ends, on
+     * the thread that stops the recording: one at a time.
+     */
+    private static final class Counts implements Runnable {
+        private final String source;
+        private final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private long[] previous = ContextSwitchCounter.read();
+        private long startedBefore = threads.getTotalStartedThreadCount();
+        private long allocatedBefore = HeapAllocation.total();
+
+        Counts(String source) {
+            this.source = source;
+        }
+
+        @Override
+        public synchronized void run() {
             long[] now = ContextSwitchCounter.read();
             long started = threads.getTotalStartedThreadCount();
-            if (now == null || previous[0] == null) {
-                previous[0] = now;
+            if (now == null || previous == null) {
+                previous = now;
                 return;
             }
             ContextSwitchesEvent e = new ContextSwitchesEvent();
-            e.voluntary = Math.max(0, now[0] - previous[0][0]);
-            e.involuntary = Math.max(0, now[1] - previous[0][1]);
+            e.voluntary = Math.max(0, now[0] - previous[0]);
+            e.involuntary = Math.max(0, now[1] - previous[1]);
             e.source = source;
-            e.platformThreadsStarted = Math.max(0, started - startedBefore[0]);
+            e.platformThreadsStarted = Math.max(0, started - startedBefore);
             long allocated = HeapAllocation.total();
-            e.allocatedBytes = allocated < 0 || allocatedBefore[0] < 0 ? -1 : Math.max(0, allocated - allocatedBefore[0]);
+            e.allocatedBytes = allocated < 0 || allocatedBefore < 0 ? -1 : Math.max(0, allocated - allocatedBefore);
             e.commit();
-            previous[0] = now;
-            startedBefore[0] = started;
-            allocatedBefore[0] = allocated;
-        };
+            previous = now;
+            startedBefore = started;
+            allocatedBefore = allocated;
+        }
     }
 
     /** Virtual threads queued to run, from the JDK 24+ VirtualThreadSchedulerMXBean; -1 where there is none (21-23). */

@@ -96,6 +96,8 @@ final class RecordingSettings {
         enable(s, "loomscope.RunInfo");
         enable(s, "loomscope.ContextSwitches");
         s.put("loomscope.ContextSwitches#period", ctxsw);
+        enable(s, "loomscope.ChunkEnd"); // never written: its hook writes the chunk's last loomscope.ContextSwitches
+        s.put("loomscope.ChunkEnd#period", "endChunk");
         enable(s, "loomscope.SchedulerSample");
         s.put("loomscope.SchedulerSample#period", ctxsw);
         enable(s, "loomscope.SchedulerStall");

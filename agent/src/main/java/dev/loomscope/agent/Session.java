@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.events.ChunkEndEvent;
 import dev.loomscope.agent.events.ContextSwitchesEvent;
 import dev.loomscope.agent.events.RunInfoEvent;
 import dev.loomscope.agent.events.SchedulerSampleEvent;
@@ -43,6 +44,7 @@ final class Session {
     private final Recording recording;
     private final PinnedTracer tracer;
     private final Runnable ctxswHook;
+    private final Runnable chunkEndHook;
     private final Runnable schedulerHook;
     private final Path repository;
     private boolean finished;
@@ -50,7 +52,7 @@ final class Session {
     private Path writtenProfile; // async-profiler's samples beside it, or null
 
     private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
-            PinnedTracer tracer, Runnable ctxswHook, Runnable schedulerHook, Path repository) {
+            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Path repository) {
         this.options = options;
         this.files = files;
         this.tmpJfr = tmpJfr;
@@ -59,6 +61,7 @@ final class Session {
         this.recording = recording;
         this.tracer = tracer;
         this.ctxswHook = ctxswHook;
+        this.chunkEndHook = chunkEndHook;
         this.schedulerHook = schedulerHook;
         this.repository = repository;
     }
@@ -90,6 +93,9 @@ final class Session {
             tracer.look();
         };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
+        // the counts since the last period, as the chunk ends: in the file even when JFR's shutdown hook stops the recording before ours runs
+        Runnable chunkEnd = () -> counts.run();
+        FlightRecorder.addPeriodicEvent(ChunkEndEvent.class, chunkEnd);
         Runnable scheduler = PeriodicEvents.scheduler();
         if (scheduler != null) {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
@@ -145,7 +151,7 @@ final class Session {
         recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
         recording.setDumpOnExit(true);
         recording.start();
-        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, scheduler, repository);
+        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, chunkEnd, scheduler, repository);
         s.runInfo();
         StallWatch.start(s, o.duration("stall"), files);
         return s;
@@ -285,8 +291,7 @@ final class Session {
                 // the stream may already be closed by JFR's own shutdown
             }
         }
-        ctxswHook.run(); // the switches since the last period: short runs would otherwise have none
-        FlightRecorder.removePeriodicEvent(ctxswHook);
+        FlightRecorder.removePeriodicEvent(ctxswHook); // the counts since its last period come with the chunk's end (chunkEndHook)
         if (schedulerHook != null) {
             FlightRecorder.removePeriodicEvent(schedulerHook);
         }
@@ -304,6 +309,7 @@ final class Session {
             if (recording.getState() == RecordingState.RUNNING) {
                 recording.stop(); // writes tmpJfr
             }
+            FlightRecorder.removePeriodicEvent(chunkEndHook);
             if (!atExit) {
                 recording.close();
             }

@@ -208,6 +208,19 @@ class AgentIT {
         assertThat(read(files(".jfr").get(0))).containsKey("loomscope.RunInfo");
     }
 
+    @Test
+    void theCountsSinceTheLastPeriodAreInTheFileWhenJfrStopsTheRecording() throws Exception {
+        // JFR's shutdown hook may stop the recording before the agent's runs: the last counts come with the chunk's end
+        ChildJvm.Result r = run("out=rec,profile=off,flame=off,trace-pinned=off", "jfr-stops");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        List<RecordedEvent> counts = read(files(".jfr").get(0)).get("loomscope.ContextSwitches");
+        RecordedEvent last = counts.get(counts.size() - 1);
+        assertThat(last.getLong("allocatedBytes")).as("the last count, %s after the one before", counts.size() > 1
+                ? java.time.Duration.between(counts.get(counts.size() - 2).getStartTime(), last.getStartTime()) : "none")
+                .isGreaterThanOrEqualTo((long) PinningApp.BURST_MIB << 20);
+        assertThat(r.stderr()).doesNotContain("Exception");
+    }
+
     /** PinningApp under the agent with {@code options}, waiting to be stopped; its output goes to {@code log}. */
     Process waitingApp(String options, Path log) throws Exception {
         List<String> cmd = List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED", "-javaagent:" + AGENT + "=" + options, "-cp",

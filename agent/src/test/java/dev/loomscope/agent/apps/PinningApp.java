@@ -11,7 +11,7 @@ import java.util.List;
  * for a file named stop in its directory, at most 60 s, then System.exit(7)), noerr (System.setErr(null)), oom. Or
  * instead: platform (platform threads only, no virtual thread at all), quick (one pin, then exits at
  * once), late (a new JFR chunk begins, then 3.5 s later one pin and the end), at-once (prints the agent's
- * state and ends at once). Except at-once, first waits until the agent's recording runs. Prints the agent's threads' names before it ends.
+ * state and ends at once), jfr-stops (allocates {@code BURST_MIB} and stops the recording through JFR's API at once). Except at-once, first waits until the agent's recording runs. Prints the agent's threads' names before it ends.
  */
 public final class PinningApp {
     static final long PIN_MILLIS = 30;
@@ -28,6 +28,9 @@ public final class PinningApp {
             Thread.currentThread().interrupt();
         }
     }
+
+    /** MiB allocated just before the recording is stopped (jfr-stops). */
+    public static final int BURST_MIB = 512;
 
     /** Platform threads started (and ended) early in the run. */
     public static final int PLATFORM_THREADS = 50;
@@ -117,6 +120,14 @@ public final class PinningApp {
                 List<long[]> hog = new ArrayList<>();
                 while (true) {
                     hog.add(new long[1 << 20]);
+                }
+            }
+            case "jfr-stops" -> { // a burst of allocation, then the recording stopped by JFR's API (as JFR's own shutdown hook does) at once
+                for (int i = 0; i < BURST_MIB; i++) {
+                    sink = new byte[1 << 20];
+                }
+                for (jdk.jfr.Recording r : jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings()) {
+                    r.stop();
                 }
             }
             default -> { }
