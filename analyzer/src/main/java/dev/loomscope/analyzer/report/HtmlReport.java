@@ -252,7 +252,8 @@ public final class HtmlReport {
                     FlameRenderer.diff(before.graph(FlameSamples.name(sources(base))), after.graph(FlameSamples.name(sources(g.getValue()))), options,
                             false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
-                            + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less; normalised by total samples;"
+                            + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less, yellow: not in " + Svg.esc(baseline)
+                            + " at all; normalised by total samples;"
                             + " every stack starts at the code its thread runs, so both kinds' frames line up: "
                             + Svg.esc(share(before.alignedShare())) + " of " + Svg.esc(baseline) + "'s samples and " + Svg.esc(share(after.alignedShare()))
                             + " of " + Svg.esc(g.getKey()) + "'s were aligned, the rest drawn whole)");

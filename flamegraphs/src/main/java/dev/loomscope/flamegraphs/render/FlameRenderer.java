@@ -56,7 +56,7 @@ public final class FlameRenderer {
         FlameGraph graph = new FlameGraph(args);
         long[] totals = addAll(after, options, args, stateAfter, graph, baseTotal / gcd);
         graph.diff(base);
-        dump(graph, out);
+        dump(graph, out, DIFF_LEGEND);
         return new Drawn(totals[0] / (baseTotal / gcd), totals[1] / (baseTotal / gcd));
     }
 
@@ -81,7 +81,7 @@ public final class FlameRenderer {
         FlameGraph graph = new FlameGraph(args);
         after.drawInto(graph, Math.max(1, scaleAfter));
         graph.diff(base);
-        dump(graph, out);
+        dump(graph, out, DIFF_LEGEND);
         return new Drawn(after.total(), after.virtualTotal());
     }
 
@@ -212,14 +212,29 @@ public final class FlameRenderer {
                 + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
     }
 
+    /**
+     * What a differential page's colours mean (async-profiler's page explains the frame types only):
+     * its script colours a frame by the change of its samples, yellow when the base has no such frame.
+     */
+    static final String DIFF_LEGEND = "Differential graph: this profile against the base, both scaled to the same total samples."
+            + " <span style='background: rgb(255,120,120)'>&nbsp;Red&nbsp;</span>: more samples than in the base (the deeper, the larger the change);"
+            + " <span style='background: rgb(120,120,255)'>&nbsp;blue&nbsp;</span>: fewer;"
+            + " <span style='background: #e0e0e0'>&nbsp;grey&nbsp;</span>: as many;"
+            + " <span style='background: #ffdd33'>&nbsp;yellow&nbsp;</span>: only in this profile (the base has no such stack)."
+            + " Stacks only the base has are not drawn.";
+
     /** The graph's page or collapsed stacks; a page has its data script made inert first ({@link SafeHtml}). */
     private static void dump(FlameGraph graph, OutputStream out) {
+        dump(graph, out, null);
+    }
+
+    private static void dump(FlameGraph graph, OutputStream out, String note) {
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
         PrintStream ps = new PrintStream(buf, false, StandardCharsets.UTF_8);
         graph.dump(ps);
         ps.flush();
         PrintStream page = new PrintStream(out, false, StandardCharsets.UTF_8);
-        page.print(SafeHtml.flamePage(buf.toString(StandardCharsets.UTF_8)));
+        page.print(SafeHtml.flamePage(buf.toString(StandardCharsets.UTF_8), note));
         page.flush();
     }
 }

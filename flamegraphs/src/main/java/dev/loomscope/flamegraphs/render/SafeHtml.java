@@ -35,6 +35,15 @@ public final class SafeHtml {
      * escaped as HTML.
      */
     static String flamePage(String html) {
+        return flamePage(html, null);
+    }
+
+    /** As {@link #flamePage(String)}, with {@code note} (HTML, none of it from a recording) shown above the graph. */
+    static String flamePage(String html, String note) {
+        int canvas = html.indexOf("<canvas id='canvas'>");
+        if (note != null && canvas >= 0) {
+            html = html.substring(0, canvas) + "<p id='loomscope-note' style='clear: both; margin: 4px 0'>" + note + "</p>\n" + html.substring(canvas);
+        }
         int first = html.indexOf("<script>");
         int data = first < 0 ? -1 : html.indexOf("<script>", first + 1);
         int end = html.lastIndexOf("</script>");

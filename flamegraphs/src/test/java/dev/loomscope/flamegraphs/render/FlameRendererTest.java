@@ -116,6 +116,19 @@ class FlameRendererTest {
     }
 
     @Test
+    void aDifferentialPageSaysWhatItsColoursMeanAndAPlainOneDoesNot() throws Exception {
+        var out = new ByteArrayOutputStream();
+        FlameRenderer.diff(List.of(profiled), List.of(jdkOnly), FlameOptions.of(SampleKind.CPU), false, out);
+        String page = out.toString(StandardCharsets.UTF_8);
+        // above the graph, outside the data script; every colour the page's getDiffColor gives a frame is named
+        assertThat(page.indexOf("loomscope-note")).isPositive().isLessThan(page.indexOf("<canvas"));
+        assertThat(page).contains("maxdiff").contains("#ffdd33").contains("#e0e0e0");
+        assertThat(page.substring(page.indexOf("loomscope-note"), page.indexOf("<canvas"))).contains("Red", "blue", "grey", "yellow", "#ffdd33",
+                "#e0e0e0", "only in this profile");
+        assertThat(render(List.of(profiled), FlameOptions.of(SampleKind.CPU), false)).contains("<canvas").doesNotContain("loomscope-note");
+    }
+
+    @Test
     void missingKindListsWhatTheRecordingHas() {
         assertThatThrownBy(() -> render(List.of(profiled), FlameOptions.of(SampleKind.ALLOC), false))
                 .isInstanceOf(NoSamplesException.class)
