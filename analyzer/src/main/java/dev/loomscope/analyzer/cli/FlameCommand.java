@@ -5,9 +5,11 @@ import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
-import dev.loomscope.analyzer.reduce.FlameSamples;
+import dev.loomscope.analyzer.reduce.Flames;
+import dev.loomscope.analyzer.reduce.ThreadCpu;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.views.FrameShareView;
+import dev.loomscope.analyzer.views.ThreadCpuView;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.NoSamplesException;
@@ -83,7 +85,9 @@ public final class FlameCommand implements Callable<Integer> {
     boolean raw;
 
     @Option(names = "--top", paramLabel = "N", description = "instead of a graph, a table of the N frames with the most samples of their own"
-            + " (self and total shares); with --diff, of the N frames whose share changed most")
+            + " (self and total shares); with --diff, of the N frames whose share changed most; with --threads, of the N threads with the most"
+            + " CPU: virtual threads (sampled by JFR) grouped by the code they run, carriers with their shares in virtual threads' code,"
+            + " mounting and the scheduler")
     Integer top;
 
     @Option(names = "--format", paramLabel = "FORMAT", description = "a graph: html (the default), collapsed, or pprof (a gzip'd profile.proto"
@@ -136,16 +140,19 @@ public final class FlameCommand implements Callable<Integer> {
         try {
             // loomscope's reader aggregates the samples; async-profiler's renderer draws them
             if (diff) {
-                FlameRenderer.diff(FlameSamples.graph(sources, options, true, !raw, warn), FlameSamples.graph(after, options, true, !raw, warn), options,
+                FlameRenderer.diff(Flames.graph(sources, options, true, !raw, warn), Flames.graph(after, options, true, !raw, warn), options,
                         collapsed, buf);
             } else {
-                FlameRenderer.render(FlameSamples.graph(sources, options, false, false, warn), options, collapsed, buf);
+                FlameRenderer.render(Flames.graph(sources, options, false, false, warn), options, collapsed, buf);
             }
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
             buf.reset();
             if (diff && !raw) {
                 warn.accept("--diff: stacks not aligned at the thread's own code for recordings before JDK 14's format, which async-profiler's"
                         + " converter reads");
+            }
+            if (from != 0 || to != 0) {
+                warn.accept("--from/--to: not applied to recordings of JDK 11-13's format, which async-profiler's converter draws whole");
             }
             drawWithAsyncProfilersReader(sources, after, options, warn, buf);
         }
@@ -177,7 +184,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try {
-            dev.loomscope.flamegraphs.render.PprofWriter.write(FlameSamples.graph(Inputs.resolve(inputs), options, false, false, warn),
+            dev.loomscope.flamegraphs.render.PprofWriter.write(Flames.graph(Inputs.resolve(inputs), options, false, false, warn),
                     dev.loomscope.flamegraphs.render.PprofWriter.sampleType(options.kind()), 0, options.include(), options.exclude(), buf);
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
             throw new BadDataException(String.join(", ", inputs) + ": --format pprof reads recordings of JDK 14's format and later (draw older"
@@ -200,11 +207,20 @@ public final class FlameCommand implements Callable<Integer> {
         }
         dev.loomscope.analyzer.render.Table table;
         try {
-            if (diff) {
-                table = FrameShareView.diff(FlameSamples.graph(Inputs.resolve(List.of(inputs.get(0))), options, true, !raw, warn),
-                        FlameSamples.graph(Inputs.resolve(List.of(inputs.get(1))), options, true, !raw, warn), inputs.get(0), inputs.get(1), top);
+            if (threads) {
+                if (diff || options.kind() != SampleKind.CPU) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top with --threads lists the CPU by thread of one"
+                            + " profile: without --diff, with --event cpu");
+                }
+                table = ThreadCpuView.table(ThreadCpu.of(Inputs.resolve(inputs), options, warn), String.join(", ", inputs), top);
+                if (table == null) {
+                    throw new BadDataException(String.join(", ", inputs) + ": no CPU samples (record them with the agent option profile=cpu)");
+                }
+            } else if (diff) {
+                table = FrameShareView.diff(Flames.graph(Inputs.resolve(List.of(inputs.get(0))), options, true, !raw, warn),
+                        Flames.graph(Inputs.resolve(List.of(inputs.get(1))), options, true, !raw, warn), inputs.get(0), inputs.get(1), top);
             } else {
-                table = FrameShareView.top(FlameSamples.graph(Inputs.resolve(inputs), options, false, false, warn), String.join(", ", inputs), top);
+                table = FrameShareView.top(Flames.graph(Inputs.resolve(inputs), options, false, false, warn), String.join(", ", inputs), top);
             }
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
             throw new BadDataException(String.join(", ", inputs) + ": --top reads recordings of JDK 14's format and later (draw older ones as a"
@@ -217,7 +233,7 @@ public final class FlameCommand implements Callable<Integer> {
     }
 
     /**
-     * A format loomscope's reader leaves to others (before JDK 14's): async-profiler's own converter
+     * A format loomscope's reader leaves to others (JDK 11-13's): async-profiler's own converter
      * reads the files, as they are ready to parse.
      */
     private void drawWithAsyncProfilersReader(List<RecordingSource> sources, List<RecordingSource> after, FlameOptions options,
@@ -225,11 +241,7 @@ public final class FlameCommand implements Callable<Integer> {
         java.util.Map<String, String> shownAs = new java.util.HashMap<>();
         readable(sources, warn, shownAs, base -> readable(after, warn, shownAs, changed -> {
             try {
-                if (diff) {
-                    FlameRenderer.diff(base, changed, options, collapsed, buf);
-                } else {
-                    FlameRenderer.render(base, options, collapsed, buf);
-                }
+                FlameRenderer.renderOlderFormat(diff ? base : null, diff ? changed : base, options, collapsed, buf);
             } catch (BadRecordingException | NoSamplesException e) {
                 String message = e.getMessage();
                 for (var name : shownAs.entrySet()) {

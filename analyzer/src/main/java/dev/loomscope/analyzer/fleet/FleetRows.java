@@ -1,10 +1,10 @@
 package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.compare.Metric;
-import dev.loomscope.analyzer.reduce.FlameSamples;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Timeline;
+import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.PinFrames;

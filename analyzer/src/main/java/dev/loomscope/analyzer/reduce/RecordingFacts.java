@@ -34,7 +34,7 @@ public final class RecordingFacts {
     public final WorkReducer work = new WorkReducer();
     public final List<String> warnings = new ArrayList<>();
     /** The CPU samples for a report's flame graphs, aggregated in the same pass; null when not asked for. */
-    public final FlameSamples.Cpu flames;
+    public final Flames.Cpu flames;
 
     /** Every reducer by the event types it wants; those that want every event under null. */
     private final Map<String, List<Reducer>> byType;
@@ -55,7 +55,7 @@ public final class RecordingFacts {
 
     private RecordingFacts(RecordingSource source, boolean flames, Capture capture) {
         this.source = source;
-        this.flames = flames ? new FlameSamples.Cpu() : null;
+        this.flames = flames ? new Flames.Cpu() : null;
         List<Reducer> reducers = new ArrayList<>(List.of(summary));
         reducers.addAll(fieldReducers(capture));
         this.byType = index(reducers);

@@ -5,12 +5,14 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
-import dev.loomscope.analyzer.reduce.FlameSamples;
+import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.views.ThreadCpuView;
 import dev.loomscope.analyzer.views.Views;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
+import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import java.io.IOException;
@@ -159,7 +161,9 @@ public final class HtmlReport {
         }
         h.append("<ul>\n");
         flames(dir, id, part.flameGroups(), baseline).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
-        h.append("</ul></section>\n");
+        h.append("</ul>\n");
+        threadTables(part.flameGroups()).forEach(t -> h.append(HtmlTables.details(t)));
+        h.append("</section>\n");
         h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
         for (MetricResult r : results) {
             h.append("<div class='metric'><h3>").append(Svg.esc(r.metric().name())).append(" (").append(Svg.esc(r.metric().unit())).append(", ")
@@ -229,7 +233,7 @@ public final class HtmlReport {
             List<RecordingSource> inputs = sources(g.getValue());
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                 FlameOptions options = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withTitle(g.getKey() + ": CPU flame graph");
-                SampleGraph graph = FlameSamples.of(g.getValue(), options, false, false, cpu -> cpu.split).graph(FlameSamples.name(inputs));
+                SampleGraph graph = Flames.of(g.getValue(), options, false, false, cpu -> cpu.split).graph(Flames.name(inputs));
                 var drawn = FlameRenderer.render(graph, options, false, out);
                 links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
                         + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads");
@@ -249,7 +253,7 @@ public final class HtmlReport {
                     FlameOptions options = FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential");
                     FlameSamples before = diffSamples(base, options);
                     FlameSamples after = diffSamples(g.getValue(), options);
-                    FlameRenderer.diff(before.graph(FlameSamples.name(sources(base))), after.graph(FlameSamples.name(sources(g.getValue()))), options,
+                    FlameRenderer.diff(before.graph(Flames.name(sources(base))), after.graph(Flames.name(sources(g.getValue()))), options,
                             false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
                             + "</a>: differential (red: more than in " + Svg.esc(baseline) + ", blue: less, yellow: not in " + Svg.esc(baseline)
@@ -266,8 +270,24 @@ public final class HtmlReport {
         return links;
     }
 
+    /** Per group, the threads (virtual threads grouped by their code, carriers) with the most CPU samples: what the flame graphs attribute. */
+    static List<Table> threadTables(Map<String, List<RecordingFacts>> groups) {
+        List<Table> tables = new ArrayList<>();
+        groups.forEach((g, facts) -> {
+            try {
+                Table t = ThreadCpuView.table(Flames.threads(facts), g, 10);
+                if (t != null) {
+                    tables.add(t);
+                }
+            } catch (BadDataException | dev.loomscope.recording.fast.FastReader.UnsupportedException unreadable) {
+                // the flame graph's line above says why this group has no samples
+            }
+        });
+        return tables;
+    }
+
     private static FlameSamples diffSamples(List<RecordingFacts> facts, FlameOptions options) {
-        return FlameSamples.of(facts, options, true, true, cpu -> cpu.diff);
+        return Flames.of(facts, options, true, true, cpu -> cpu.diff);
     }
 
     private static List<RecordingSource> sources(List<RecordingFacts> facts) {

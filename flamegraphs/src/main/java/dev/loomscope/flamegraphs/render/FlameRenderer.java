@@ -24,40 +24,113 @@ public final class FlameRenderer {
 
     private FlameRenderer() {}
 
-    /** One graph from one or more recordings (merged). */
+    /** One graph from one or more recordings of JDK 14's format or later (merged), read with loomscope's reader ({@link FlameSamples}). */
     public static Drawn render(List<Path> inputs, FlameOptions options, boolean collapsed, OutputStream out)
             throws BadRecordingException, NoSamplesException {
-        Arguments args = arguments(options, collapsed);
-        String state = stateFilter(inputs, options.kind());
-        FlameGraph graph = new FlameGraph(args);
-        long[] totals = addAll(inputs, options, args, state, graph, 1);
-        dump(graph, out);
-        return new Drawn(totals[0], totals[1]);
+        return render(FlameSamples.read(inputs, options, false).graph(FlameSamples.name(inputs)), options, collapsed, out);
     }
 
     /**
      * A differential graph: {@code after}'s frames coloured by how their share changed from
-     * {@code before}. Both are brought to the same total first (each multiplied by the other's
-     * total, divided by their common divisor: exact, no rounding), so runs of different lengths
-     * compare. The reported totals are the samples read, before scaling.
+     * {@code before}, both brought to the same total first; stacks as recorded (frame names
+     * normalised), as async-profiler's converter draws a diff.
      */
-    public static Drawn diff(List<Path> before, List<Path> after, FlameOptions options, boolean collapsed,
-            OutputStream out) throws BadRecordingException, NoSamplesException {
+    public static Drawn diff(List<Path> before, List<Path> after, FlameOptions options, boolean collapsed, OutputStream out)
+            throws BadRecordingException, NoSamplesException {
+        return diff(FlameSamples.read(before, options, true).graph(FlameSamples.name(before)),
+                FlameSamples.read(after, options, true).graph(FlameSamples.name(after)), options, collapsed, out);
+    }
+
+    /**
+     * One graph, or with {@code before} a differential graph, from recordings in JFR's format 1.x
+     * (JDK 11-13), which loomscope's reader leaves to others: async-profiler's converter itself
+     * draws each file (as {@code jfrconv} would), merged by their collapsed stacks. Those JDKs ran no
+     * virtual threads, so there is no split by thread kind; {@code --from}/{@code --to} do not apply.
+     */
+    public static Drawn renderOlderFormat(List<Path> before, List<Path> after, FlameOptions options, boolean collapsed, OutputStream out)
+            throws BadRecordingException, NoSamplesException {
         Arguments args = arguments(options, collapsed);
-        args.diff = true;
-        args.norm = true;
-        String stateBefore = stateFilter(before, options.kind());
-        String stateAfter = stateFilter(after, options.kind());
-        long baseTotal = addAll(before, options, args, stateBefore, new FlameGraph(args), 1)[0];
-        long afterTotal = addAll(after, options, args, stateAfter, new FlameGraph(args), 1)[0];
-        long gcd = java.math.BigInteger.valueOf(baseTotal).gcd(java.math.BigInteger.valueOf(afterTotal)).longValue();
-        FlameGraph base = new FlameGraph(args);
-        addAll(before, options, args, stateBefore, base, afterTotal / gcd);
+        args.norm = before != null;
+        List<String> afterLines = convert(after, options, args.norm);
+        long afterTotal = total(afterLines);
         FlameGraph graph = new FlameGraph(args);
-        long[] totals = addAll(after, options, args, stateAfter, graph, baseTotal / gcd);
+        if (before == null) {
+            parse(graph, afterLines, 1);
+            dump(graph, out);
+            return new Drawn(afterTotal, 0);
+        }
+        args.diff = true;
+        List<String> beforeLines = convert(before, options, true);
+        long beforeTotal = total(beforeLines);
+        long gcd = java.math.BigInteger.valueOf(beforeTotal).gcd(java.math.BigInteger.valueOf(afterTotal)).longValue();
+        FlameGraph base = new FlameGraph(args);
+        parse(base, beforeLines, afterTotal / gcd);
+        parse(graph, afterLines, beforeTotal / gcd);
         graph.diff(base);
         dump(graph, out, DIFF_LEGEND);
-        return new Drawn(totals[0] / (baseTotal / gcd), totals[1] / (baseTotal / gcd));
+        return new Drawn(afterTotal, 0);
+    }
+
+    /**
+     * async-profiler's converter on each file: collapsed lines ("frame;frame count"), none empty.
+     * CPU samples are async-profiler's, else (the JDK's own recordings) JFR's execution samples of
+     * running threads.
+     */
+    private static List<String> convert(List<Path> files, FlameOptions o, boolean norm) throws BadRecordingException, NoSamplesException {
+        List<String> lines = convert(files, o, norm, null);
+        if (lines.isEmpty() && o.kind() == SampleKind.CPU) {
+            lines = convert(files, o, norm, "runnable");
+        }
+        if (lines.isEmpty()) {
+            throw new NoSamplesException(FlameSamples.name(files) + ": no " + o.kind().label() + " samples (async-profiler's converter, which draws"
+                    + " recordings of JDK 11-13's format, found none; record them with the agent option " + o.kind().agentOption() + ")");
+        }
+        return lines;
+    }
+
+    private static List<String> convert(List<Path> files, FlameOptions o, boolean norm, String state) throws BadRecordingException {
+        Arguments args = new Arguments();
+        args.state = state;
+        args.output = "collapsed";
+        args.threads = o.threads();
+        args.norm = norm;
+        args.cpu = o.kind() == SampleKind.CPU && state == null;
+        args.wall = o.kind() == SampleKind.WALL;
+        args.alloc = o.kind() == SampleKind.ALLOC;
+        args.lock = o.kind() == SampleKind.LOCK;
+        java.util.ArrayList<String> lines = new java.util.ArrayList<>();
+        for (Path p : files) {
+            JfrFileCheck.check(p);
+            java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+            try (JfrReader jfr = new JfrReader(p.toString())) {
+                one.convert.JfrToFlame converter = new one.convert.JfrToFlame(jfr, args);
+                converter.convert();
+                converter.dump(buf);
+            } catch (IOException | RuntimeException e) {
+                throw new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: " + (e.getMessage() == null
+                        ? e.getClass().getSimpleName() : e.getMessage()) + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
+            }
+            buf.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).forEach(lines::add);
+        }
+        return lines;
+    }
+
+    private static long total(List<String> collapsed) {
+        return collapsed.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** Collapsed lines into {@code graph}, each count multiplied by {@code scale}. */
+    private static void parse(FlameGraph graph, List<String> collapsed, long scale) {
+        StringBuilder text = new StringBuilder();
+        for (String l : collapsed) {
+            int space = l.lastIndexOf(' ');
+            text.append(l, 0, space).append(' ').append(Long.parseLong(l.substring(space + 1)) * scale).append('\n');
+        }
+        try {
+            graph.parseCollapsed(new java.io.StringReader(text.toString()));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a string: cannot fail to read
+        }
     }
 
     /** One graph from samples another reader aggregated ({@link SampleGraph}). */
@@ -154,62 +227,6 @@ public final class FlameRenderer {
         args.alloc = o.kind() == SampleKind.ALLOC;
         args.lock = o.kind() == SampleKind.LOCK;
         return args;
-    }
-
-    /** The state filter common to all inputs, or a {@link NoSamplesException} naming what they have. */
-    private static String stateFilter(List<Path> inputs, SampleKind kind) throws BadRecordingException, NoSamplesException {
-        SampleInventory all = new SampleInventory();
-        for (Path p : inputs) {
-            JfrFileCheck.check(p);
-            try (JfrReader jfr = open(p)) {
-                all.add(SampleInventory.of(jfr));
-            } catch (IOException | RuntimeException e) {
-                throw unreadable(p, e);
-            }
-        }
-        return all.stateFilter(kind).orElseThrow(() -> new NoSamplesException(
-                (inputs.size() == 1 ? inputs.get(0).toAbsolutePath().toString() : inputs.size() + " recordings")
-                        + ": no " + kind.label() + " samples (the recording has " + all.describe()
-                        + "; record them with the agent option " + kind.agentOption() + ")"));
-    }
-
-    private static long[] addAll(List<Path> inputs, FlameOptions options, Arguments args, String state,
-            FlameGraph graph, long scale) throws BadRecordingException {
-        long total = 0;
-        long virtual = 0;
-        java.util.Set<String> states = state == null || state.isEmpty() ? java.util.Set.of() : java.util.Set.of(state.split(","));
-        for (Path p : inputs) {
-            try (JfrReader jfr = open(p)) {
-                StackConverter c = new StackConverter(jfr, args, graph, options.splitKind(), scale, states,
-                        options.fromMs(), options.toMs());
-                c.convert();
-                total += c.total();
-                virtual += c.virtualTotal();
-            } catch (IOException | RuntimeException e) {
-                throw unreadable(p, e);
-            }
-        }
-        return new long[] {total, virtual};
-    }
-
-    /**
-     * Files under 2 GiB are memory-mapped: the reader seeks back to every constant pool, and on a
-     * file it re-reads its buffer each time (seen: 24 s, mostly in read(2), to draw a 7 MB recording of
-     * 60,000 threads; 0.9 s mapped).
-     */
-    private static JfrReader open(Path p) throws IOException {
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.READ)) {
-            if (ch.size() < Integer.MAX_VALUE) {
-                return new JfrReader(ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, ch.size()));
-            }
-        }
-        return new JfrReader(p.toString());
-    }
-
-    private static BadRecordingException unreadable(Path p, Exception e) {
-        return new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: "
-                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-                + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
     }
 
     /**

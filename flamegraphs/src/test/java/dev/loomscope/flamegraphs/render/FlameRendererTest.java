@@ -49,7 +49,7 @@ class FlameRendererTest {
     void collapsedTotalsEqualTheSamplesRead() throws Exception {
         long samples;
         try (JfrReader jfr = new JfrReader(profiled.toString())) {
-            samples = SampleInventory.of(jfr).profilerCpu();
+            samples = jfr.readAllEvents(one.jfr.event.ExecutionSample.class).size(); // async-profiler's own reader counts them
         }
         var out = new ByteArrayOutputStream();
         var drawn = FlameRenderer.render(List.of(profiled), FlameOptions.of(SampleKind.CPU), true, out);
@@ -134,7 +134,7 @@ class FlameRendererTest {
                 .isInstanceOf(NoSamplesException.class)
                 .hasMessageContaining(profiled.toAbsolutePath().toString())
                 .hasMessageContaining("no alloc samples")
-                .hasMessageMatching(".*the recording has cpu [1-9][0-9]*, wall 0, alloc 0, lock 0.*")
+                .hasMessageMatching(".*the recording has cpu or wall [1-9][0-9]*, alloc 0, lock 0.*")
                 .hasMessageContaining("profile=alloc");
     }
 

@@ -189,6 +189,25 @@ public final class FastEvent implements JfrEvent {
         return resolved(thread.get("javaName")) instanceof String s ? s : resolved(thread.get("osName")) instanceof String os ? os : null;
     }
 
+    /**
+     * Whether a thread field's thread is virtual (JDK 19+ writes the thread's {@code virtual}; a
+     * virtual thread's samples from JFR's own samplers carry it), null when the recording does not say.
+     */
+    public Boolean threadIsVirtual(String field) {
+        if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
+            return null;
+        }
+        return thread.get("virtual") instanceof Boolean b ? b : null;
+    }
+
+    /** A thread field's Java thread id (Thread.threadId()), -1 when none (a native thread) or absent. */
+    public long javaThreadId(String field) {
+        if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
+            return -1;
+        }
+        return thread.get("javaThreadId") instanceof Long id && id > 0 ? id : -1;
+    }
+
     /** A class field's name as the JVM writes it ({@code java/lang/String}, {@code [B}), or null. */
     public String classSymbol(String field) {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> cls)) {

@@ -1,18 +1,14 @@
-package dev.loomscope.analyzer.reduce;
+package dev.loomscope.flamegraphs.render;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.read.RecordingSource;
-import dev.loomscope.flamegraphs.render.FlameOptions;
-import dev.loomscope.flamegraphs.render.FlameRenderer;
-import dev.loomscope.flamegraphs.render.SampleGraph;
-import dev.loomscope.flamegraphs.render.SampleKind;
+import dev.loomscope.recording.BadRecordingException;
+import dev.loomscope.recording.ChunkScan;
 import dev.loomscope.recording.RecordingSpan;
 import dev.loomscope.recording.fast.FastEvent;
+import dev.loomscope.recording.fast.FastReader;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 /**
  * The samples of a flame graph, read with loomscope's reader: each sample event's stack (built
@@ -23,8 +19,8 @@ import java.util.function.Consumer;
  * CPU samples carry STATE_DEFAULT, the JDK's STATE_RUNNABLE; wall clock is every other state).
  */
 public final class FlameSamples {
-    static final String VIRTUAL_ROOT = "virtual (on carrier)";
-    static final String PLATFORM_ROOT = "platform";
+    public static final String VIRTUAL_ROOT = "virtual (on carrier)";
+    public static final String PLATFORM_ROOT = "platform";
 
     /** Datadog's Java profiler (a fork of async-profiler writing JFR of its own): CPU samples, and wall-clock samples in their thread's state. */
     static final String DATADOG_CPU = "datadog.ExecutionSample";
@@ -33,7 +29,7 @@ public final class FlameSamples {
     public static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample",
             DATADOG_CPU, DATADOG_WALL);
     /** JFR's CPU-time samples (JDK 25), under the state async-profiler's reader gives them (they have none of their own). */
-    static final String CPU_TIME = dev.loomscope.flamegraphs.render.SampleInventory.CPU_TIME;
+    public static final String CPU_TIME = "STATE_254";
     private static final Set<String> ALLOCATION = Set.of("jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample");
     private static final Set<String> LOCK = Set.of("jdk.JavaMonitorEnter", "jdk.ThreadPark");
 
@@ -97,7 +93,7 @@ public final class FlameSamples {
 
     /** One sample event of a recording whose chunks span {@code span}. */
     public void add(FastEvent e, RecordingSpan span) {
-        if (!inWindow(e, span)) {
+        if (!inWindow(options, e, span)) {
             return;
         }
         boolean execution = EXECUTION.contains(e.type());
@@ -108,8 +104,7 @@ public final class FlameSamples {
             state = executionState(e);
             executionByState.merge(state, 1L, Long::sum);
             samples = weight(e);
-            // JFR's CPU-time samples and Datadog's: the thread in eventThread
-            threadField = e.type().equals("jdk.CPUTimeSample") || e.type().startsWith("datadog.") ? "eventThread" : "sampledThread";
+            threadField = threadField(e);
         } else if (ALLOCATION.contains(e.type())) {
             alloc++;
         } else {
@@ -192,6 +187,11 @@ public final class FlameSamples {
         return e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
     }
 
+    /** The field of an execution sample that names the thread sampled: JFR's CPU-time samples and Datadog's have it in eventThread. */
+    public static String threadField(FastEvent e) {
+        return e.type().equals("jdk.CPUTimeSample") || e.type().startsWith("datadog.") ? "eventThread" : "sampledThread";
+    }
+
     /** The samples an execution sample event stands for: async-profiler's wall-clock events can stand for several. */
     public static long weight(FastEvent e) {
         if (e.type().equals("profiler.WallClockSample") && e.hasField("samples")) {
@@ -238,7 +238,8 @@ public final class FlameSamples {
         return new DrawnStack(names, types, isVirtual(frames), cut);
     }
 
-    private boolean inWindow(FastEvent e, RecordingSpan span) {
+    /** Whether {@code e} is in the options' window (--from, --to) of a recording spanning {@code span}. */
+    public static boolean inWindow(FlameOptions options, FastEvent e, RecordingSpan span) {
         if (options.fromMs() == 0 && options.toMs() == 0 || span.isEmpty()) {
             return true;
         }
@@ -254,7 +255,7 @@ public final class FlameSamples {
      * A virtual thread mounted again after it yielded has only its top frames thawed, above the
      * continuation's return barrier (a stub frame): that is where its code begins then.
      */
-    static boolean threadEntry(FastEvent.RawFrame f) {
+    public static boolean threadEntry(FastEvent.RawFrame f) {
         String c = f.internalClassName();
         String m = f.methodName();
         return m.equals("cont_returnBarrier")
@@ -263,8 +264,15 @@ public final class FlameSamples {
                 || c.startsWith("java/lang/VirtualThread$VThreadContinuation") && m.equals("run");
     }
 
-    /** A virtual thread's frames sit above the continuation entry, on a carrier or not. */
+    /**
+     * A virtual thread's frames sit above the continuation entry, on a carrier or not; or, mounted
+     * again after it yielded and sampled by async-profiler, above the continuation's return barrier
+     * (a stub frame at the stack's root: only the frames thawed so far are walked).
+     */
     public static boolean isVirtual(List<FastEvent.RawFrame> frames) {
+        if (!frames.isEmpty() && frames.get(frames.size() - 1).methodName().equals("cont_returnBarrier")) {
+            return true;
+        }
         for (FastEvent.RawFrame f : frames) {
             if (f.internalClassName().equals("jdk/internal/vm/Continuation") && f.methodName().startsWith("enter")
                     || f.internalClassName().equals("java/lang/VirtualThread") && f.methodName().equals("run")) {
@@ -306,13 +314,20 @@ public final class FlameSamples {
 
     /** The thread states whose samples the graph of the options' kind draws ("" for allocations and locks). */
     private List<String> chosenStates() {
-        long profilerCpu = executionByState.getOrDefault("STATE_DEFAULT", 0L);
-        long cpuTime = executionByState.getOrDefault(CPU_TIME, 0L);
         return switch (options.kind()) {
-            case CPU -> List.of(profilerCpu > 0 ? "STATE_DEFAULT" : cpuTime > 0 ? CPU_TIME : "STATE_RUNNABLE");
+            case CPU -> List.of(cpuState(executionByState));
             case WALL -> byState.keySet().stream().filter(st -> !st.equals("STATE_DEFAULT") && !st.equals(CPU_TIME)).toList();
             case ALLOC, LOCK -> List.of("");
         };
+    }
+
+    /**
+     * The thread state whose execution samples are CPU samples, given the samples per state:
+     * async-profiler's first, then JFR's CPU-time sampler's, then its execution sampler's.
+     */
+    public static String cpuState(Map<String, Long> executionByState) {
+        return executionByState.getOrDefault("STATE_DEFAULT", 0L) > 0 ? "STATE_DEFAULT"
+                : executionByState.getOrDefault(CPU_TIME, 0L) > 0 ? CPU_TIME : "STATE_RUNNABLE";
     }
 
     /**
@@ -337,72 +352,32 @@ public final class FlameSamples {
         if (none) {
             String execution = unreadExecution > 0 ? "cpu or wall " + unreadExecution
                     : "cpu " + (profilerCpu > 0 ? profilerCpu : cpuTime > 0 ? cpuTime : runnable) + ", wall " + otherExecution;
-            throw new BadDataException(what + ": no " + options.kind().label() + " samples (the recording has " + execution + ", alloc " + alloc
+            throw new NoSamplesException(what + ": no " + options.kind().label() + " samples (the recording has " + execution + ", alloc " + alloc
                     + ", lock " + lock + "; record them with the agent option " + options.kind().agentOption() + ")");
         }
         return g;
     }
 
-    /** The samples of every recording in {@code sources}, merged. */
-    public static FlameSamples of(List<RecordingSource> sources, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
-        FlameSamples all = new FlameSamples(options, norm, aligned);
-        for (RecordingSource s : sources) {
-            all.addAll(of(s, options, norm, aligned, warnings));
-        }
-        return all;
-    }
-
-    /** What to call {@code sources} in a message: the file, or how many. */
-    public static String name(List<RecordingSource> sources) {
-        return sources.size() == 1 ? sources.get(0).name().toAbsolutePath().toString() : sources.size() + " recordings";
-    }
-
-    /** The graph of {@code sources}' samples of the options' kind (bad input when they have none). */
-    public static SampleGraph graph(List<RecordingSource> sources, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
-        return of(sources, options, norm, aligned, warnings).graph(name(sources));
-    }
-
     /**
-     * A report's CPU samples of one recording, both ways it draws them: split by thread kind (the
-     * group's graph), and with frame names normalised and stacks aligned at the thread's own code
-     * (the differential graph of the kinds).
+     * The samples of whole recordings of JDK 14's format or later (the agent's own files, tests'),
+     * read with loomscope's reader; a file it cannot read is a {@link BadRecordingException} naming it.
      */
-    public static final class Cpu {
-        public final FlameSamples split = new FlameSamples(FlameOptions.of(SampleKind.CPU).withSplitKind(true), false);
-        public final FlameSamples diff = new FlameSamples(FlameOptions.of(SampleKind.CPU), true, true);
-
-        public Set<String> eventTypes() {
-            return split.eventTypes();
+    public static FlameSamples read(List<java.nio.file.Path> files, FlameOptions options, boolean norm) throws BadRecordingException {
+        FlameSamples samples = new FlameSamples(options, norm);
+        for (java.nio.file.Path p : files) {
+            ChunkScan.Result scan = ChunkScan.scan(p);
+            try {
+                samples.counted(FastReader.read(p, scan.completeBytes(), samples.eventTypes(), e -> samples.add(e, scan.span())).counts());
+            } catch (java.io.IOException | RuntimeException e) {
+                throw new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: " + (e.getMessage() == null
+                        ? e.getClass().getSimpleName() : e.getMessage()) + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
+            }
         }
-
-        public void add(FastEvent e, RecordingSpan span) {
-            split.add(e, span);
-            diff.add(e, span);
-        }
-
-        public void counted(Map<String, Long> counts) {
-            split.counted(counts);
-            diff.counted(counts);
-        }
-    }
-
-    /**
-     * The samples of {@code facts}' recordings as {@code options} draw them: those their pass
-     * aggregated ({@code aggregated}), else read now.
-     */
-    public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm, boolean aligned,
-            java.util.function.Function<Cpu, FlameSamples> aggregated) {
-        FlameSamples all = new FlameSamples(options, norm, aligned);
-        for (RecordingFacts f : facts) {
-            all.addAll(f.flames != null ? aggregated.apply(f.flames) : of(f.source, options, norm, aligned, w -> { }));
-        }
-        return all;
-    }
-
-    /** Reads {@code source}'s samples with loomscope's reader. */
-    public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
-        FlameSamples samples = new FlameSamples(options, norm, aligned);
-        RecordingFacts.readEach(source, samples.eventTypes(), warnings, (e, span) -> samples.add(e, span), samples::counted);
         return samples;
+    }
+
+    /** What to call {@code files} in a message: the file, or how many. */
+    public static String name(List<java.nio.file.Path> files) {
+        return files.size() == 1 ? files.get(0).toAbsolutePath().toString() : files.size() + " recordings";
     }
 }

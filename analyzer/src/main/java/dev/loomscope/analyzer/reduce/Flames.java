@@ -1,0 +1,97 @@
+package dev.loomscope.analyzer.reduce;
+
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.flamegraphs.render.FlameOptions;
+import dev.loomscope.flamegraphs.render.FlameSamples;
+import dev.loomscope.flamegraphs.render.SampleGraph;
+import dev.loomscope.flamegraphs.render.SampleKind;
+import dev.loomscope.recording.RecordingSpan;
+import dev.loomscope.recording.fast.FastEvent;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/** The samples of recordings as the CLI and the report read them ({@link FlameSamples} aggregates them). */
+public final class Flames {
+    private Flames() {}
+
+    /** The samples of every recording in {@code sources}, merged. */
+    public static FlameSamples of(List<RecordingSource> sources, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
+        FlameSamples all = new FlameSamples(options, norm, aligned);
+        for (RecordingSource s : sources) {
+            all.addAll(of(s, options, norm, aligned, warnings));
+        }
+        return all;
+    }
+
+    /** What to call {@code sources} in a message: the file, or how many. */
+    public static String name(List<RecordingSource> sources) {
+        return sources.size() == 1 ? sources.get(0).name().toAbsolutePath().toString() : sources.size() + " recordings";
+    }
+
+    /** The graph of {@code sources}' samples of the options' kind (bad input when they have none). */
+    public static SampleGraph graph(List<RecordingSource> sources, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
+        try {
+            return of(sources, options, norm, aligned, warnings).graph(name(sources));
+        } catch (dev.loomscope.flamegraphs.render.NoSamplesException none) {
+            throw new dev.loomscope.analyzer.errors.BadDataException(none.getMessage(), none); // the recording's: exit 2
+        }
+    }
+
+    /**
+     * A report's CPU samples of one recording, both ways it draws them: split by thread kind (the
+     * group's graph), and with frame names normalised and stacks aligned at the thread's own code
+     * (the differential graph of the kinds).
+     */
+    public static final class Cpu {
+        public final FlameSamples split = new FlameSamples(FlameOptions.of(SampleKind.CPU).withSplitKind(true), false);
+        public final FlameSamples diff = new FlameSamples(FlameOptions.of(SampleKind.CPU), true, true);
+        /** CPU by thread: virtual threads, carriers, platform and the JVM's threads ({@link ThreadCpu}). */
+        public final ThreadCpu threads = new ThreadCpu(FlameOptions.of(SampleKind.CPU));
+
+        public Set<String> eventTypes() {
+            return split.eventTypes();
+        }
+
+        public void add(FastEvent e, RecordingSpan span) {
+            split.add(e, span);
+            diff.add(e, span);
+            threads.add(e, span);
+        }
+
+        public void counted(Map<String, Long> counts) {
+            split.counted(counts);
+            diff.counted(counts);
+        }
+    }
+
+    /**
+     * The samples of {@code facts}' recordings as {@code options} draw them: those their pass
+     * aggregated ({@code aggregated}), else read now.
+     */
+    public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm, boolean aligned,
+            java.util.function.Function<Cpu, FlameSamples> aggregated) {
+        FlameSamples all = new FlameSamples(options, norm, aligned);
+        for (RecordingFacts f : facts) {
+            all.addAll(f.flames != null ? aggregated.apply(f.flames) : of(f.source, options, norm, aligned, w -> { }));
+        }
+        return all;
+    }
+
+    /** Reads {@code source}'s samples with loomscope's reader. */
+    public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
+        FlameSamples samples = new FlameSamples(options, norm, aligned);
+        RecordingFacts.readEach(source, samples.eventTypes(), warnings, (e, span) -> samples.add(e, span), samples::counted);
+        return samples;
+    }
+
+    /** CPU by thread of {@code facts}' recordings: what their pass aggregated, else read now. */
+    public static ThreadCpu threads(List<RecordingFacts> facts) {
+        ThreadCpu all = new ThreadCpu(FlameOptions.of(SampleKind.CPU));
+        for (RecordingFacts f : facts) {
+            all.addAll(f.flames != null ? f.flames.threads : ThreadCpu.of(List.of(f.source), FlameOptions.of(SampleKind.CPU), w -> { }));
+        }
+        return all;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.loomscope.analyzer.views;
+
+import dev.loomscope.analyzer.reduce.ThreadCpu;
+import dev.loomscope.analyzer.render.Table;
+import java.util.List;
+
+/** {@code flame --threads --top N} and the report's table under each flame graph: CPU by thread, virtual threads and carriers told apart. */
+public final class ThreadCpuView {
+    private ThreadCpuView() {}
+
+    /** The {@code n} threads (groups of virtual threads) with the most CPU samples, or null when there are no CPU samples. */
+    public static Table table(ThreadCpu cpu, String source, int n) {
+        long all = cpu.total();
+        if (all == 0) {
+            return null;
+        }
+        Table t = new Table("threads", "CPU by thread, " + source, List.of(Table.text("thread"), Table.text("kind"), Table.number("threads", "", 0),
+                Table.number("samples", "", 0), Table.number("share", "%", 1), Table.number("virtual threads' code", "%", 1),
+                Table.number("mounting", "%", 1), Table.number("scheduler", "%", 1)));
+        List<ThreadCpu.Row> rows = cpu.rows();
+        long code = 0;
+        long mounting = 0;
+        long scheduler = 0;
+        long platform = 0;
+        long jvm = 0;
+        for (ThreadCpu.Row r : rows) {
+            code += r.virtualCode();
+            mounting += r.mounting();
+            switch (r.kind()) {
+                case ThreadCpu.CARRIER -> scheduler += r.other();
+                case ThreadCpu.PLATFORM -> platform += r.samples();
+                case ThreadCpu.JVM -> jvm += r.samples();
+                default -> { }
+            }
+        }
+        for (ThreadCpu.Row r : rows.subList(0, Math.min(n, rows.size()))) {
+            boolean split = r.kind().equals(ThreadCpu.VIRTUAL) || r.kind().equals(ThreadCpu.CARRIER);
+            t.row(r.name(), r.kind(), r.threads(), r.samples(), 100.0 * r.samples() / all, split ? 100.0 * r.virtualCode() / r.samples() : null,
+                    split ? 100.0 * r.mounting() / r.samples() : null, r.kind().equals(ThreadCpu.CARRIER) ? 100.0 * r.other() / r.samples() : null);
+        }
+        t.note(all + " CPU samples: virtual threads' code " + percent(code, all) + ", mounting and unmounting them " + percent(mounting, all)
+                + ", carriers' scheduler " + percent(scheduler, all) + ", platform threads " + percent(platform, all) + ", the JVM's own threads "
+                + percent(jvm, all));
+        if (rows.stream().anyMatch(r -> r.kind().equals(ThreadCpu.VIRTUAL))) {
+            t.note("virtual threads: sampled by JFR as themselves (not their carrier), grouped by name (most have none) and the code they run, their"
+                    + " first application frame; threads: how many virtual threads");
+        }
+        if (rows.stream().anyMatch(r -> r.kind().equals(ThreadCpu.CARRIER))) {
+            t.note("carrier: an OS thread that ran virtual threads: its share in virtual threads' code, in mounting and unmounting them"
+                    + " (continuation yield, freeze, thaw), and in the scheduler between them; async-profiler samples a virtual thread on its"
+                    + " carrier, so which virtual thread ran is not recorded; JFR samples it as itself, so a carrier's own samples are the"
+                    + " scheduler's");
+        }
+        if (rows.size() > n) {
+            t.note((rows.size() - n) + " more threads or groups with " + rows.subList(n, rows.size()).stream().mapToLong(ThreadCpu.Row::samples).sum()
+                    + " samples not listed (--top)");
+        }
+        return t;
+    }
+
+    private static String percent(long part, long all) {
+        return Math.round(1000.0 * part / all) / 10.0 + "%";
+    }
+}
