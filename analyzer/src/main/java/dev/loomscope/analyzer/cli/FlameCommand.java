@@ -76,6 +76,10 @@ public final class FlameCommand implements Callable<Integer> {
     @Option(names = "--reverse", description = "reversed graph: callers above their callees")
     boolean reverse;
 
+    @Option(names = "--app-only", description = "only the application's threads (stacks with a Java frame), without the JVM's own: JIT compilers,"
+            + " GC, VM thread (the report draws so)")
+    boolean appOnly;
+
     @Option(names = "--diff", description = "differential graph of two recordings: BASE NEW (NEW coloured by change from BASE)")
     boolean diff;
 
@@ -117,7 +121,7 @@ public final class FlameCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff takes two recordings: BASE NEW");
         }
         FlameOptions options = new FlameOptions(kind, threads, splitKind, regex("--include", include), regex("--exclude", exclude),
-                from, to, title, reverse);
+                from, to, title, reverse, appOnly);
         java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + RecordingReader.oneLine(w));
         if (top != null) {
             return table(options, warn);

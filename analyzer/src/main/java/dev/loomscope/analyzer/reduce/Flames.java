@@ -45,8 +45,12 @@ public final class Flames {
      * (the differential graph of the kinds).
      */
     public static final class Cpu {
-        public final FlameSamples split = new FlameSamples(FlameOptions.of(SampleKind.CPU).withSplitKind(true), false);
-        public final FlameSamples diff = new FlameSamples(FlameOptions.of(SampleKind.CPU), true, true);
+        /** The report's graphs: the application's threads (the JIT compilers and GC have their row in the CPU-by-thread table). */
+        public static final FlameOptions SPLIT = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withApplicationThreads(true);
+        public static final FlameOptions DIFF = FlameOptions.of(SampleKind.CPU).withApplicationThreads(true);
+
+        public final FlameSamples split = new FlameSamples(SPLIT, false);
+        public final FlameSamples diff = new FlameSamples(DIFF, true, true);
         /** CPU by thread: virtual threads, carriers, platform and the JVM's threads ({@link ThreadCpu}). */
         public final ThreadCpu threads = new ThreadCpu(FlameOptions.of(SampleKind.CPU));
 
@@ -67,16 +71,37 @@ public final class Flames {
     }
 
     /**
-     * The samples of {@code facts}' recordings as {@code options} draw them: those their pass
+     * The samples of {@code facts}' recordings as {@code options} draw them, in the measured runs'
+     * time where a recording has warm-up runs too ({@link #measuredWindow}): those their pass
      * aggregated ({@code aggregated}), else read now.
      */
     public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm, boolean aligned,
             java.util.function.Function<Cpu, FlameSamples> aggregated) {
         FlameSamples all = new FlameSamples(options, norm, aligned);
         for (RecordingFacts f : facts) {
-            all.addAll(f.flames != null ? aggregated.apply(f.flames) : of(f.source, options, norm, aligned, w -> { }));
+            long[] window = measuredWindow(f);
+            all.addAll(f.flames != null && window == null ? aggregated.apply(f.flames)
+                    : of(f.source, window == null ? options : options.withWindow(window[0], window[1]), norm, aligned, w -> { }));
         }
         return all;
+    }
+
+    /**
+     * Where a recording holds warm-up runs of a workload besides the measured ones, the measured
+     * runs' time as ms from the recording's start (from the first one's start to the last one's
+     * end): a profile of the program at its steady state, not of its warm-up and the JIT compiling
+     * it. Null for the whole recording (no workload runs, or no warm-up among them).
+     */
+    public static long[] measuredWindow(RecordingFacts f) {
+        List<RunsReducer.WorkloadRun> runs = f.runs.runs();
+        List<RunsReducer.WorkloadRun> measured = runs.stream().filter(r -> !r.warmup()).toList();
+        if (measured.isEmpty() || measured.size() == runs.size() || f.summary.first() == null) {
+            return null;
+        }
+        long first = Timeline.epochNanos(f.summary.first());
+        long start = measured.stream().mapToLong(RunsReducer.WorkloadRun::startNanos).min().orElseThrow();
+        long end = measured.stream().mapToLong(RunsReducer.WorkloadRun::endNanos).max().orElseThrow();
+        return new long[] {Math.max(0, (start - first) / 1_000_000), Math.max(1, (end - first) / 1_000_000 + 1)};
     }
 
     /** Reads {@code source}'s samples with loomscope's reader. */
@@ -86,11 +111,14 @@ public final class Flames {
         return samples;
     }
 
-    /** CPU by thread of {@code facts}' recordings: what their pass aggregated, else read now. */
+    /** CPU by thread of {@code facts}' recordings (in the measured runs' time, as {@link #of(List, FlameOptions, boolean, boolean, java.util.function.Function)}). */
     public static ThreadCpu threads(List<RecordingFacts> facts) {
-        ThreadCpu all = new ThreadCpu(FlameOptions.of(SampleKind.CPU));
+        FlameOptions cpu = FlameOptions.of(SampleKind.CPU);
+        ThreadCpu all = new ThreadCpu(cpu);
         for (RecordingFacts f : facts) {
-            all.addAll(f.flames != null ? f.flames.threads : ThreadCpu.of(List.of(f.source), FlameOptions.of(SampleKind.CPU), w -> { }));
+            long[] window = measuredWindow(f);
+            all.addAll(f.flames != null && window == null ? f.flames.threads
+                    : ThreadCpu.of(List.of(f.source), window == null ? cpu : cpu.withWindow(window[0], window[1]), w -> { }));
         }
         return all;
     }

@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.reduce;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.FlameSamples;
-import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.recording.RecordingSpan;
 import dev.loomscope.recording.fast.FastEvent;
 import java.util.Comparator;
@@ -153,7 +152,7 @@ public final class ThreadCpu {
         boolean java = false;
         boolean vthreadFrames = false;
         for (FastEvent.RawFrame f : frames) {
-            java |= isJava(f, nativeIsC);
+            java |= FlameSamples.isJava(f, nativeIsC);
             vthreadFrames |= f.internalClassName().equals("java/lang/VirtualThread");
         }
         // a carrier between virtual threads (JFR samples a mounted virtual thread as itself, its carrier only outside one): a
@@ -161,12 +160,6 @@ public final class ThreadCpu {
         String root = frames.isEmpty() ? "" : frames.get(frames.size() - 1).internalClassName();
         boolean scheduler = vthreadFrames && (root.equals("java/util/concurrent/ForkJoinWorkerThread") || root.equals("jdk/internal/misc/CarrierThread"));
         return new Stack(virtual, virtual && mounting(frames, nativeIsC), java, scheduler, code(frames));
-    }
-
-    /** A Java method's frame (interpreted, compiled, inlined, or a Java native method), not a C or C++ function's. */
-    private static boolean isJava(FastEvent.RawFrame f, boolean nativeIsC) {
-        int t = f.type();
-        return !f.internalClassName().isEmpty() && (t < 0 || t == 0 || t == 1 || t == 2 || t == 6 || t == SampleGraph.NATIVE && !nativeIsC);
     }
 
     /**
@@ -179,7 +172,7 @@ public final class ThreadCpu {
             if (c.equals("jdk/internal/vm/Continuation") || c.equals("java/lang/VirtualThread")) {
                 return true;
             }
-            if (isJava(f, nativeIsC)) {
+            if (FlameSamples.isJava(f, nativeIsC)) {
                 return false;
             }
             String m = f.methodName();

@@ -232,11 +232,14 @@ public final class HtmlReport {
             String file = "flame-" + prefix + safe(g.getKey()) + ".html";
             List<RecordingSource> inputs = sources(g.getValue());
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
-                FlameOptions options = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withTitle(g.getKey() + ": CPU flame graph");
-                SampleGraph graph = Flames.of(g.getValue(), options, false, false, cpu -> cpu.split).graph(Flames.name(inputs));
+                FlameOptions options = Flames.Cpu.SPLIT.withTitle(g.getKey() + ": CPU flame graph");
+                FlameSamples samples = Flames.of(g.getValue(), options, false, false, cpu -> cpu.split);
+                SampleGraph graph = samples.graph(Flames.name(inputs));
                 var drawn = FlameRenderer.render(graph, options, false, out);
                 links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
-                        + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads");
+                        + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads"
+                        + window(g.getValue()) + "; the application's threads: the JVM's own (JIT compilers, GC), "
+                        + Svg.esc(share(samples.jvmThreadShare())) + " of the samples, are left out (the table below has them)");
             } catch (Exception e) {
                 deleteQuietly(dir.resolve(file));
                 links.add(Svg.esc(g.getKey()) + ": no flame graph (" + Svg.esc(String.valueOf(e.getMessage())) + ")");
@@ -250,7 +253,7 @@ public final class HtmlReport {
                 }
                 String file = "flame-diff-" + prefix + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
                 try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
-                    FlameOptions options = FlameOptions.of(SampleKind.CPU).withTitle(g.getKey() + " vs " + baseline + ": differential");
+                    FlameOptions options = Flames.Cpu.DIFF.withTitle(g.getKey() + " vs " + baseline + ": differential");
                     FlameSamples before = diffSamples(base, options);
                     FlameSamples after = diffSamples(g.getValue(), options);
                     FlameRenderer.diff(before.graph(Flames.name(sources(base))), after.graph(Flames.name(sources(g.getValue()))), options,
@@ -284,6 +287,11 @@ public final class HtmlReport {
             }
         });
         return tables;
+    }
+
+    /** "; the measured runs only (warm-up left out)" where the recordings had warm-up runs, else nothing. */
+    private static String window(List<RecordingFacts> facts) {
+        return facts.stream().anyMatch(f -> Flames.measuredWindow(f) != null) ? "; the measured runs' time only (not the warm-up's)" : "";
     }
 
     private static FlameSamples diffSamples(List<RecordingFacts> facts, FlameOptions options) {

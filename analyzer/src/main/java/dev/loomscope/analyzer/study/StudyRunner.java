@@ -96,6 +96,7 @@ public final class StudyRunner {
             return cmd;
         }
         String opts = "out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",flame=off,trace-pinned=off"
+                + (job.profile() ? "," + StudyPlan.PROFILE_OPTIONS : "") // before the user's options, which may set others
                 + (plan.agentOptions() == null || plan.agentOptions().isBlank() ? "" : "," + plan.agentOptions())
                 + (job.profile() ? "" : ",profile=off"); // the agent takes the last value given
         cmd.add("-javaagent:" + agentJar + "=" + opts);

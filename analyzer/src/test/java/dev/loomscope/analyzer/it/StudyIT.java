@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.loomscope.analyzer.study.StudyPlan;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.recording.ProfileFile;
 import java.awt.image.BufferedImage;
@@ -94,6 +95,8 @@ class StudyIT {
         for (String kind : List.of("platform", "virtual")) {
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-f1"))).isEqualTo("off");
             assertThat(profilingMode(report.resolve("recordings/echo-" + kind + "-profile"))).isNotEqualTo("off");
+            // perf_events every millisecond (the agent falls back to its timer engine where perf_events is denied)
+            assertThat(runInfo(report.resolve("recordings/echo-" + kind + "-profile"), "agentOptions")).contains("," + StudyPlan.PROFILE_OPTIONS);
         }
         String html = Files.readString(report.resolve("index.html"));
         // the timed groups hold the timed JVM alone; the flame graphs have samples, from the profiled JVMs
@@ -101,13 +104,20 @@ class StudyIT {
                 .containsPattern("flame-echo-platform.html'>platform</a>: CPU, [1-9][0-9]* samples")
                 .contains("echo-platform-profile").contains("(CPU profile for the flame graphs; not timed)");
         assertThat(html).contains("sleep-virtual-profile: exited with 3");
+        // the graphs draw the application's threads; the CPU-by-thread table under them has every thread, the JVM's own too
+        assertThat(html).containsPattern("the JVM's own \\(JIT compilers, GC\\), \\d+% of the samples, are left out")
+                .contains("<summary>CPU by thread, platform</summary>").contains("<summary>CPU by thread, virtual</summary>");
     }
 
     private static String profilingMode(Path dir) throws Exception {
+        return runInfo(dir, "profilingMode");
+    }
+
+    private static String runInfo(Path dir, String field) throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
             Path jfr = files.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElseThrow();
             return RecordingFile.readAllEvents(jfr).stream().filter(e -> e.getEventType().getName().equals("loomscope.RunInfo"))
-                    .map(e -> e.getString("profilingMode")).findFirst().orElseThrow();
+                    .map(e -> e.getString(field)).findFirst().orElseThrow();
         }
     }
 

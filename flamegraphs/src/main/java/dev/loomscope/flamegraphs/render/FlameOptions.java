@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  * @param toMs      end, likewise, or 0
  * @param title     page title, or null for a default
  * @param reverse   reversed (callers on top of callees) graph
+ * @param applicationThreads only stacks with a Java frame: the application's threads, not the JVM's
+ *                  own (JIT compilers, GC, VM thread), whose stacks are native code only
  */
 public record FlameOptions(
         SampleKind kind,
@@ -24,17 +26,28 @@ public record FlameOptions(
         long fromMs,
         long toMs,
         String title,
-        boolean reverse) {
+        boolean reverse,
+        boolean applicationThreads) {
 
     public static FlameOptions of(SampleKind kind) {
-        return new FlameOptions(kind, false, false, null, null, 0, 0, null, false);
+        return new FlameOptions(kind, false, false, null, null, 0, 0, null, false, false);
     }
 
     public FlameOptions withSplitKind(boolean split) {
-        return new FlameOptions(kind, threads, split, include, exclude, fromMs, toMs, title, reverse);
+        return new FlameOptions(kind, threads, split, include, exclude, fromMs, toMs, title, reverse, applicationThreads);
     }
 
     public FlameOptions withTitle(String newTitle) {
-        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, newTitle, reverse);
+        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, newTitle, reverse, applicationThreads);
+    }
+
+    /** Only the application's threads' stacks (with a Java frame), or every thread's. */
+    public FlameOptions withApplicationThreads(boolean only) {
+        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, title, reverse, only);
+    }
+
+    /** Samples from {@code from} to {@code to} ms after the recording's start. */
+    public FlameOptions withWindow(long from, long to) {
+        return new FlameOptions(kind, threads, splitKind, include, exclude, from, to, title, reverse, applicationThreads);
     }
 }

@@ -148,6 +148,10 @@ public final class FlameSamples {
     }
 
     private void addDrawn(String state, DrawnStack stack, String thread, String classSymbol, byte classType, long samples) {
+        if (options.applicationThreads() && !stack.java()) {
+            jvmThreadSamples.merge(state, samples, Long::sum);
+            return;
+        }
         int extra = (options.splitKind() ? 1 : 0) + (thread != null ? 1 : 0) + (classSymbol != null ? 1 : 0);
         String[] names = new String[stack.names().length + extra];
         byte[] types = new byte[names.length];
@@ -200,8 +204,28 @@ public final class FlameSamples {
         return e.type().startsWith("datadog.") && e.hasField("weight") ? Math.max(1, e.longValue("weight")) : 1;
     }
 
-    /** A stack's frames as drawn, root first: names and async-profiler's frame types, and whether a virtual thread ran it. */
-    private record DrawnStack(String[] names, byte[] types, boolean virtual, boolean cut) {}
+    /** A stack's frames as drawn, root first: names and async-profiler's frame types, whether a virtual thread ran it, and whether any is Java. */
+    private record DrawnStack(String[] names, byte[] types, boolean virtual, boolean cut, boolean java) {}
+
+    /** Per thread state, the samples left out as the JVM's own threads' ({@link FlameOptions#applicationThreads}). */
+    private final Map<String, Long> jvmThreadSamples = new TreeMap<>();
+
+    /** The share of the graph's samples left out as the JVM's own threads' (compilers, GC; stacks without a Java frame), NaN when none were read. */
+    public double jvmThreadShare() {
+        long left = 0;
+        long all = 0;
+        for (String state : chosenStates()) {
+            left += jvmThreadSamples.getOrDefault(state, 0L);
+            all += byState.containsKey(state) ? byState.get(state).total() : 0;
+        }
+        return left + all == 0 ? Double.NaN : left / (double) (left + all);
+    }
+
+    /** A Java method's frame (interpreted, compiled, inlined, C1, or a Java native method), not a C or C++ function's. */
+    public static boolean isJava(FastEvent.RawFrame f, boolean nativeIsC) {
+        int t = f.type();
+        return !f.internalClassName().isEmpty() && (t < 0 || t == 0 || t == 1 || t == 2 || t == 6 || t == SampleGraph.NATIVE && !nativeIsC);
+    }
 
     /** Aligned graphs: per thread state, the samples whose stack was cut at its thread's entry, and all samples. */
     private final Map<String, long[]> alignedByState = new TreeMap<>();
@@ -235,7 +259,11 @@ public final class FlameSamples {
             names[k] = FlameRenderer.methodName(f.internalClassName(), f.methodName(), c, norm);
             types[k] = type;
         }
-        return new DrawnStack(names, types, isVirtual(frames), cut);
+        boolean java = false;
+        for (FastEvent.RawFrame f : frames) {
+            java |= isJava(f, nativeIsC);
+        }
+        return new DrawnStack(names, types, isVirtual(frames), cut, java);
     }
 
     /** Whether {@code e} is in the options' window (--from, --to) of a recording spanning {@code span}. */
@@ -286,6 +314,7 @@ public final class FlameSamples {
     public void addAll(FlameSamples other) {
         other.byState.forEach((s, g) -> byState.computeIfAbsent(s, x -> new SampleGraph()).addAll(g));
         other.executionByState.forEach((s, n) -> executionByState.merge(s, n, Long::sum));
+        other.jvmThreadSamples.forEach((s, n) -> jvmThreadSamples.merge(s, n, Long::sum));
         other.alignedByState.forEach((s, n) -> {
             long[] a = alignedByState.computeIfAbsent(s, x -> new long[2]);
             a[0] += n[0];
