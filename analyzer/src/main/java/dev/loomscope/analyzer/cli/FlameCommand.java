@@ -152,11 +152,11 @@ public final class FlameCommand implements Callable<Integer> {
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
             buf.reset();
             if (diff && !raw) {
-                warn.accept("--diff: stacks not aligned at the thread's own code for recordings before JDK 14's format, which async-profiler's"
+                warn.accept("--diff: stacks not aligned at the thread's own code for recordings of JFR format 1.x (before JDK 11), which async-profiler's"
                         + " converter reads");
             }
             if (from != 0 || to != 0) {
-                warn.accept("--from/--to: not applied to recordings of JDK 11-13's format, which async-profiler's converter draws whole");
+                warn.accept("--from/--to: not applied to recordings of JFR format 1.x (before JDK 11), which async-profiler's converter draws whole");
             }
             drawWithAsyncProfilersReader(sources, after, options, warn, buf);
         }
@@ -191,7 +191,7 @@ public final class FlameCommand implements Callable<Integer> {
             dev.loomscope.flamegraphs.render.PprofWriter.write(Flames.graph(Inputs.resolve(inputs), options, false, false, warn),
                     dev.loomscope.flamegraphs.render.PprofWriter.sampleType(options.kind()), 0, options.include(), options.exclude(), buf);
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
-            throw new BadDataException(String.join(", ", inputs) + ": --format pprof reads recordings of JDK 14's format and later (draw older"
+            throw new BadDataException(String.join(", ", inputs) + ": --format pprof reads recordings of JFR format 2, JDK 11's and later (draw older"
                     + " ones as html or collapsed)", olderFormat);
         }
         emit(buf);
@@ -227,7 +227,7 @@ public final class FlameCommand implements Callable<Integer> {
                 table = FrameShareView.top(Flames.graph(Inputs.resolve(inputs), options, false, false, warn), String.join(", ", inputs), top);
             }
         } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
-            throw new BadDataException(String.join(", ", inputs) + ": --top reads recordings of JDK 14's format and later (draw older ones as a"
+            throw new BadDataException(String.join(", ", inputs) + ": --top reads recordings of JFR format 2, JDK 11's and later (draw older ones as a"
                     + " graph, without --top)", olderFormat);
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -237,7 +237,7 @@ public final class FlameCommand implements Callable<Integer> {
     }
 
     /**
-     * A format loomscope's reader leaves to others (JDK 11-13's): async-profiler's own converter
+     * A format loomscope's reader leaves to others (1.x, before JDK 11): async-profiler's own converter
      * reads the files, as they are ready to parse.
      */
     private void drawWithAsyncProfilersReader(List<RecordingSource> sources, List<RecordingSource> after, FlameOptions options,

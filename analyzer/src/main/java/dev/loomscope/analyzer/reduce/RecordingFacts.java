@@ -92,7 +92,7 @@ public final class RecordingFacts {
 
     /**
      * Reads with loomscope's reader ({@link FastReader}): every event counted, the types the
-     * reducers want decoded, in one pass. A format before JDK 14's goes to the JDK's parser (1.x)
+     * reducers want decoded, in one pass. A format before JDK 11's goes to the JDK's parser (1.x)
      * or JMC's (older), with a warning saying so.
      */
     public static RecordingFacts of(RecordingSource source) {
@@ -101,7 +101,7 @@ public final class RecordingFacts {
 
     /**
      * As {@link #of(RecordingSource)}, with the CPU samples for a report's flame graphs aggregated
-     * in the same pass when {@code flames} (for formats before JDK 14's they are read when drawn).
+     * in the same pass when {@code flames} (for formats before JDK 11's they are read when drawn).
      */
     public static RecordingFacts of(RecordingSource source, boolean flames) {
         return of(source, flames, null);
@@ -143,7 +143,7 @@ public final class RecordingFacts {
             return viaJdk(source, capture); // a format only JMC's parser reads: viaJdk hands it on
         } catch (FastReader.UnsupportedException e) {
             RecordingFacts slow = viaJdk(source, capture);
-            slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (" + e.getMessage() + ", a format before JDK 14's)");
+            slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (" + e.getMessage() + ", a format before JDK 11's)");
             return slow;
         }
     }

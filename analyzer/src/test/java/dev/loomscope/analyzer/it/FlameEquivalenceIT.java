@@ -266,7 +266,7 @@ class FlameEquivalenceIT {
         ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", jdkOnly.toString(), agentCpuWall.toString(), "--collapsed", "--raw");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        // the converter itself draws each side, async-profiler's FlameGraph takes the difference (what the CLI does with JDK 11-13's files)
+        // the converter itself draws each side, async-profiler's FlameGraph takes the difference (what the CLI does with files of format 1.x)
         FlameRenderer.renderOlderFormat(files(jdkOnly), files(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, out);
         sameLines("diff", lines(r.stdout()), lines(out.toString(StandardCharsets.UTF_8)), false);
     }

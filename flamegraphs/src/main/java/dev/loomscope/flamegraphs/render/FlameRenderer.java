@@ -24,7 +24,7 @@ public final class FlameRenderer {
 
     private FlameRenderer() {}
 
-    /** One graph from one or more recordings of JDK 14's format or later (merged), read with loomscope's reader ({@link FlameSamples}). */
+    /** One graph from one or more recordings of JFR format 2, JDK 11's or later (merged), read with loomscope's reader ({@link FlameSamples}). */
     public static Drawn render(List<Path> inputs, FlameOptions options, boolean collapsed, OutputStream out)
             throws BadRecordingException, NoSamplesException {
         return render(FlameSamples.read(inputs, options, false).graph(FlameSamples.name(inputs)), options, collapsed, out);
@@ -43,7 +43,7 @@ public final class FlameRenderer {
 
     /**
      * One graph, or with {@code before} a differential graph, from recordings in JFR's format 1.x
-     * (JDK 11-13), which loomscope's reader leaves to others: async-profiler's converter itself
+     * (before JDK 11), which loomscope's reader leaves to others: async-profiler's converter itself
      * draws each file (as {@code jfrconv} would), merged by their collapsed stacks. Those JDKs ran no
      * virtual threads, so there is no split by thread kind; {@code --from}/{@code --to} do not apply.
      */
@@ -83,7 +83,7 @@ public final class FlameRenderer {
         }
         if (lines.isEmpty()) {
             throw new NoSamplesException(FlameSamples.name(files) + ": no " + o.kind().label() + " samples (async-profiler's converter, which draws"
-                    + " recordings of JDK 11-13's format, found none; record them with the agent option " + o.kind().agentOption() + ")");
+                    + " recordings of JFR format 1.x, found none; record them with the agent option " + o.kind().agentOption() + ")");
         }
         return lines;
     }

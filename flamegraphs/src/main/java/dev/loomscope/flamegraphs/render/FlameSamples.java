@@ -388,7 +388,7 @@ public final class FlameSamples {
     }
 
     /**
-     * The samples of whole recordings of JDK 14's format or later (the agent's own files, tests'),
+     * The samples of whole recordings of JFR format 2 (JDK 11 and later) (the agent's own files, tests'),
      * read with loomscope's reader; a file it cannot read is a {@link BadRecordingException} naming it.
      */
     public static FlameSamples read(List<java.nio.file.Path> files, FlameOptions options, boolean norm) throws BadRecordingException {

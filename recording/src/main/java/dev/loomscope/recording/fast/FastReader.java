@@ -21,7 +21,7 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * loomscope's reader of JFR format 2 (JDK 14+): it walks each chunk's events by their headers
+ * loomscope's reader of JFR format 2 (JDK 11 and later, async-profiler): it walks each chunk's events by their headers
  * (size and type, the way {@code jfr summary} counts them), decodes only the event types asked
  * for, and resolves their constant-pool values (threads, stack traces, strings) lazily by id (see
  * {@link ChunkReader}). The JDK's parser builds every constant-pool entry of every chunk; on
@@ -41,7 +41,7 @@ public final class FastReader {
     /** Events by type, and how many chunks. */
     public record Result(Map<String, Long> counts, int chunks) {}
 
-    /** A chunk in a format this reader leaves to the JDK's parser (1.x, JDK 11-13). */
+    /** A chunk in a format this reader leaves to the JDK's parser (1.x, before JDK 11). */
     public static final class UnsupportedException extends RuntimeException {
         UnsupportedException(String message) {
             super(message);
@@ -121,7 +121,7 @@ public final class FastReader {
                 throw new FormatException(c.number(), c.offset(), c.offset(), "a chunk of " + h.size() + " bytes (2 GB and more are not read)", null);
             }
             if (h.major() != 2) {
-                // written and tested against format 2 (JDK 14+); 1.x (JDK 11-13) goes to the JDK's parser
+                // written and tested against format 2 (JDK 11+, measured on 11.0.13); 1.x (before JDK 11) goes to the JDK's parser
                 throw new UnsupportedException("JFR format " + h.major() + "." + h.minor() + " at byte " + c.offset());
             }
             chunks.add(new long[] {c.offset(), h.size()});
