@@ -6,7 +6,9 @@
 # each command's speed-up over its jfr counterpart. The command "version" is the CLI's start-up:
 # `loomscope --version` beside `jfr version`, five of each per round (and the CLI jar's size).
 #
-# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("version summary pinning gc heap ctxsw flame rules")]
+# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("version summary pinning gc heap ctxsw flame rules"; also report)]
+# BASELINE=DIR (another checkout, built) runs its ./loomscope beside each command, alternating, and
+# prints each command's time as a ratio of the baseline's: a change's speed, before and after.
 # Without a recording it makes one of about 1.2 GB: the sleep workload (100,000 tasks of 21 ms,
 # 330 runs, about 2.5 minutes) under the agent, whose default settings record every sleep.
 # A command still running after LIMIT seconds (default 600) is stopped and reported as such.
@@ -67,8 +69,15 @@ while [ "$r" -le "$rounds" ]; do
                     timed "jfr version" "$jdk/bin/jfr" version
                 done
                 ;;
-            flame) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope flame" "$root/loomscope" flame "$file" -o "$out/flame.html" ;;
-            *) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope $c" "$root/loomscope" "$c" "$file" ;;
+            *) for cli in $root ${BASELINE:-}; do
+                   label="loomscope $c"
+                   [ "$cli" = "$root" ] || label="baseline $c"
+                   case "$c" in
+                       flame) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "$label" "$cli/loomscope" flame "$file" -o "$out/flame.html" ;;
+                       report) rm -rf "$out/report"; LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "$label" "$cli/loomscope" report "$file" -o "$out/report" ;;
+                       *) LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "$label" "$cli/loomscope" "$c" "$file" ;;
+                   esac
+               done ;;
         esac
     done
     timed "jfr summary" "$jdk/bin/jfr" summary "$file"
@@ -91,10 +100,13 @@ awk -F'\t' -v mb="$mb" '
         for (l in n) m[l] = median(l)
         ref["loomscope summary"] = "jfr summary"; ref["loomscope --version"] = "jfr version"; ref["loomscope pinning"] = "jfr view pinned-threads"
         for (l in n) if (l ~ /^loomscope / && !(l in ref)) ref[l] = "jfr view gc-pauses"
+        for (l in n) if (l ~ /^baseline /) { o = l; sub(/^baseline /, "loomscope ", o); ref[l] = ref[o] }
         for (l in n) {
             line = sprintf("%-34s %8.2f s  %6.0f MB/s  peak %6.0f MB RSS  %5.1fx the floor", l, m[l], mb / m[l], rss[l], m[l] / floor)
             if (l ~ /version$/) line = sprintf("%-34s %8.2f s  peak %6.0f MB RSS", l, m[l], rss[l])
             if ((l in ref) && (ref[l] in m)) line = line sprintf("  %5.1fx faster than %s", m[ref[l]] / m[l], ref[l])
+            base = l; sub(/^loomscope /, "baseline ", base)
+            if (l ~ /^loomscope / && (base in m)) line = line sprintf("  %.2fx the baseline'"'"'s time", m[l] / m[base])
             print line
         }
     }' "$results" | sort
