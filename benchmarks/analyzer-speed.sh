@@ -24,12 +24,7 @@ rounds=${2:-3}
 commands=${3:-"version summary pinning gc heap ctxsw flame rules"}
 limit=${LIMIT:-600}
 if [ -z "$file" ]; then
-    dir=$(mktemp -d)
-    echo "analyzer-speed: recording the sleep workload into $dir (about 2.5 minutes)" >&2
-    "$jdk/bin/java" --enable-native-access=ALL-UNNAMED \
-        "-javaagent:$root/agent/target/loomscope-agent.jar=out=$dir,label=big,threads=virtual,flame=off,trace-pinned=off" \
-        -jar "$root/workloads/target/loomscope-workloads.jar" sleep --threads virtual --tasks 100000 --sleep-ms 21 --runs 330 --warmup 0 >/dev/null 2>&1
-    file=$(ls "$dir"/*.jfr)
+    file=$(loomscope_big_recording "$(mktemp -d)")
 fi
 mb=$(( $(wc -c <"$file") / 1000000 ))
 echo "file: $file ($mb MB), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) cores, $(date -u +%Y-%m-%d)"

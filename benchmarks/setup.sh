@@ -7,3 +7,14 @@ if ! loomscope_find_jdk; then
     exit 2
 fi
 "$root/loomscope" --version >/dev/null
+
+# The large recording the reader benchmarks read: the sleep workload (100,000 tasks of 21 ms, 330
+# runs, 2-3 minutes) under the agent, whose default settings record every sleep (about 1.2 GB).
+# usage: file=$(loomscope_big_recording DIR)
+loomscope_big_recording() {
+    echo "$bench: recording the sleep workload into $1 (2-3 minutes)" >&2
+    "$LOOMSCOPE_JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+        "-javaagent:$root/agent/target/loomscope-agent.jar=out=$1,label=big,threads=virtual,flame=off,trace-pinned=off" \
+        -jar "$root/workloads/target/loomscope-workloads.jar" sleep --threads virtual --tasks 100000 --sleep-ms 21 --runs 330 --warmup 0 >/dev/null 2>&1
+    ls "$1"/*.jfr | grep -v '\.async-profiler\.jfr$'
+}
