@@ -71,15 +71,15 @@ public final class Flames {
     }
 
     /**
-     * The samples of {@code facts}' recordings as {@code options} draw them, in the measured runs'
-     * time where a recording has warm-up runs too ({@link #measuredWindow}): those their pass
-     * aggregated ({@code aggregated}), else read now.
+     * The samples of {@code facts}' recordings as {@code options} draw them: those their pass
+     * aggregated ({@code aggregated}), else read now; with {@code measuredOnly}, in the measured
+     * runs' time where a recording has warm-up runs too ({@link #measuredWindow}; read again).
      */
     public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm, boolean aligned,
-            java.util.function.Function<Cpu, FlameSamples> aggregated) {
+            java.util.function.Function<Cpu, FlameSamples> aggregated, boolean measuredOnly) {
         FlameSamples all = new FlameSamples(options, norm, aligned);
         for (RecordingFacts f : facts) {
-            long[] window = measuredWindow(f);
+            long[] window = measuredOnly ? measuredWindow(f) : null;
             all.addAll(f.flames != null && window == null ? aggregated.apply(f.flames)
                     : of(f.source, window == null ? options : options.withWindow(window[0], window[1]), norm, aligned, w -> { }));
         }
@@ -111,12 +111,12 @@ public final class Flames {
         return samples;
     }
 
-    /** CPU by thread of {@code facts}' recordings (in the measured runs' time, as {@link #of(List, FlameOptions, boolean, boolean, java.util.function.Function)}). */
-    public static ThreadCpu threads(List<RecordingFacts> facts) {
+    /** CPU by thread of {@code facts}' recordings (with {@code measuredOnly}, in the measured runs' time, as {@link #of}). */
+    public static ThreadCpu threads(List<RecordingFacts> facts, boolean measuredOnly) {
         FlameOptions cpu = FlameOptions.of(SampleKind.CPU);
         ThreadCpu all = new ThreadCpu(cpu);
         for (RecordingFacts f : facts) {
-            long[] window = measuredWindow(f);
+            long[] window = measuredOnly ? measuredWindow(f) : null;
             all.addAll(f.flames != null && window == null ? f.flames.threads
                     : ThreadCpu.of(List.of(f.source), window == null ? cpu : cpu.withWindow(window[0], window[1]), w -> { }));
         }

@@ -160,9 +160,11 @@ public final class HtmlReport {
             h.append("); the timed JVMs recorded without a profile, so the profiler's cost, larger for threads that start often, is not in the metrics.</p>\n");
         }
         h.append("<ul>\n");
-        flames(dir, id, part.flameGroups(), baseline).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+        // the study's profiled JVMs (not timed): their graphs of the measured runs alone, without the warm-up
+        boolean measuredOnly = part.flameGroups() != groups;
+        flames(dir, id, part.flameGroups(), baseline, measuredOnly).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
         h.append("</ul>\n");
-        threadTables(part.flameGroups()).forEach(t -> h.append(HtmlTables.details(t)));
+        threadTables(part.flameGroups(), measuredOnly).forEach(t -> h.append(HtmlTables.details(t)));
         h.append("</section>\n");
         h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
         for (MetricResult r : results) {
@@ -226,19 +228,19 @@ public final class HtmlReport {
     }
 
     /** One split-kind flame graph per group and a differential graph of each group vs the baseline; links, or why not. */
-    static List<String> flames(Path dir, String prefix, Map<String, List<RecordingFacts>> groups, String baseline) {
+    static List<String> flames(Path dir, String prefix, Map<String, List<RecordingFacts>> groups, String baseline, boolean measuredOnly) {
         List<String> links = new ArrayList<>();
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             String file = "flame-" + prefix + safe(g.getKey()) + ".html";
             List<RecordingSource> inputs = sources(g.getValue());
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                 FlameOptions options = Flames.Cpu.SPLIT.withTitle(g.getKey() + ": CPU flame graph");
-                FlameSamples samples = Flames.of(g.getValue(), options, false, false, cpu -> cpu.split);
+                FlameSamples samples = Flames.of(g.getValue(), options, false, false, cpu -> cpu.split, measuredOnly);
                 SampleGraph graph = samples.graph(Flames.name(inputs));
                 var drawn = FlameRenderer.render(graph, options, false, out);
                 links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
                         + (drawn.total() == 0 ? 0 : Math.round(100.0 * drawn.virtualTotal() / drawn.total())) + "% on virtual threads"
-                        + window(g.getValue()) + "; the application's threads: the JVM's own (JIT compilers, GC), "
+                        + (measuredOnly ? window(g.getValue()) : "") + "; the application's threads: the JVM's own (JIT compilers, GC), "
                         + Svg.esc(share(samples.jvmThreadShare())) + " of the samples, are left out (the table below has them)");
             } catch (Exception e) {
                 deleteQuietly(dir.resolve(file));
@@ -254,8 +256,8 @@ public final class HtmlReport {
                 String file = "flame-diff-" + prefix + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
                 try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                     FlameOptions options = Flames.Cpu.DIFF.withTitle(g.getKey() + " vs " + baseline + ": differential");
-                    FlameSamples before = diffSamples(base, options);
-                    FlameSamples after = diffSamples(g.getValue(), options);
+                    FlameSamples before = diffSamples(base, options, measuredOnly);
+                    FlameSamples after = diffSamples(g.getValue(), options, measuredOnly);
                     FlameRenderer.diff(before.graph(Flames.name(sources(base))), after.graph(Flames.name(sources(g.getValue()))), options,
                             false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
@@ -274,11 +276,11 @@ public final class HtmlReport {
     }
 
     /** Per group, the threads (virtual threads grouped by their code, carriers) with the most CPU samples: what the flame graphs attribute. */
-    static List<Table> threadTables(Map<String, List<RecordingFacts>> groups) {
+    static List<Table> threadTables(Map<String, List<RecordingFacts>> groups, boolean measuredOnly) {
         List<Table> tables = new ArrayList<>();
         groups.forEach((g, facts) -> {
             try {
-                Table t = ThreadCpuView.table(Flames.threads(facts), g, 10);
+                Table t = ThreadCpuView.table(Flames.threads(facts, measuredOnly), g, 10);
                 if (t != null) {
                     tables.add(t);
                 }
@@ -294,8 +296,8 @@ public final class HtmlReport {
         return facts.stream().anyMatch(f -> Flames.measuredWindow(f) != null) ? "; the measured runs' time only (not the warm-up's)" : "";
     }
 
-    private static FlameSamples diffSamples(List<RecordingFacts> facts, FlameOptions options) {
-        return Flames.of(facts, options, true, true, cpu -> cpu.diff);
+    private static FlameSamples diffSamples(List<RecordingFacts> facts, FlameOptions options, boolean measuredOnly) {
+        return Flames.of(facts, options, true, true, cpu -> cpu.diff, measuredOnly);
     }
 
     private static List<RecordingSource> sources(List<RecordingFacts> facts) {
