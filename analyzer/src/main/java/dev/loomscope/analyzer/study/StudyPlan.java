@@ -86,6 +86,11 @@ public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, in
      */
     public static final String PROFILE_OPTIONS = "engine=perf,interval=1ms";
 
+    /** The profiled JVMs' measured runs: {@link #PROFILE_RUNS}, or as many as --runs (or --quick) gives every JVM. */
+    public int profileRuns() {
+        return runs != null ? runs : PROFILE_RUNS;
+    }
+
     /** What a child JVM is for. */
     public enum Role {
         /** Timed, recorded by the agent without a CPU profile. */
@@ -126,7 +131,7 @@ public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, in
         if (profiled()) {
             for (String w : workloads) {
                 for (String k : KINDS) {
-                    jobs.add(new Job(w, k, 0, Role.PROFILE, args(w, k, PROFILE_RUNS)));
+                    jobs.add(new Job(w, k, 0, Role.PROFILE, args(w, k, profileRuns())));
                 }
             }
         }

@@ -24,8 +24,12 @@ class StudyPlanTest {
         StudyPlan other = new StudyPlan(List.of("echo", "sleep"), 5, 1, 2, 10_000, 100, 10_000, List.of(), null, 300, 8);
         assertThat(other.jobs().stream().map(StudyPlan.Job::label).toList()).isNotEqualTo(labels);
         // the profiled JVMs are not timed: a few runs make their flame graphs
-        assertThat(plan(2, null).jobs()).filteredOn(StudyPlan.Job::profile)
+        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), null, 1, 2, 10_000, 100, 10_000, List.of(), null, 300, 7);
+        assertThat(defaults.jobs()).filteredOn(StudyPlan.Job::profile).isNotEmpty()
                 .allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--runs " + StudyPlan.PROFILE_RUNS + " "));
+        // as many as every JVM runs when --runs (or --quick) says
+        assertThat(plan(2, null).jobs()).filteredOn(StudyPlan.Job::profile).isNotEmpty()
+                .allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--runs 5 "));
     }
 
     @Test
