@@ -7,10 +7,12 @@ import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.recording.RecordingSpan;
 import dev.loomscope.recording.fast.FastEvent;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** The samples of recordings as the CLI and the report read them ({@link FlameSamples} aggregates them). */
 public final class Flames {
@@ -49,10 +51,22 @@ public final class Flames {
         public static final FlameOptions SPLIT = FlameOptions.of(SampleKind.CPU).withSplitKind(true).withApplicationThreads(true);
         public static final FlameOptions DIFF = FlameOptions.of(SampleKind.CPU).withApplicationThreads(true);
 
-        public final FlameSamples split = new FlameSamples(SPLIT, false);
-        public final FlameSamples diff = new FlameSamples(DIFF, true, true);
+        public final FlameSamples split;
+        public final FlameSamples diff;
         /** CPU by thread: virtual threads, carriers, platform and the JVM's threads ({@link ThreadCpu}). */
-        public final ThreadCpu threads = new ThreadCpu(FlameOptions.of(SampleKind.CPU));
+        public final ThreadCpu threads;
+
+        /** The samples of the whole recording. */
+        public Cpu() {
+            this(0, 0);
+        }
+
+        /** The samples from {@code fromMs} to {@code toMs} after the recording's start. */
+        Cpu(long fromMs, long toMs) {
+            split = new FlameSamples(SPLIT.withWindow(fromMs, toMs), false);
+            diff = new FlameSamples(DIFF.withWindow(fromMs, toMs), true, true);
+            threads = new ThreadCpu(FlameOptions.of(SampleKind.CPU).withWindow(fromMs, toMs));
+        }
 
         public Set<String> eventTypes() {
             return split.eventTypes();
@@ -71,18 +85,31 @@ public final class Flames {
     }
 
     /**
-     * The samples of {@code facts}' recordings as {@code options} draw them: those their pass
-     * aggregated ({@code aggregated}), else read now; with {@code measuredOnly}, in the measured
-     * runs' time where a recording has warm-up runs too ({@link #measuredWindow}; read again).
+     * The report's samples of {@code f}: those its pass aggregated; with {@code measuredOnly}, where
+     * the recording has warm-up runs too, those of the measured runs' time ({@link #measuredWindow}),
+     * read again; a recording its pass did not aggregate, read now.
      */
-    public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm, boolean aligned,
-            java.util.function.Function<Cpu, FlameSamples> aggregated, boolean measuredOnly) {
-        FlameSamples all = new FlameSamples(options, norm, aligned);
-        for (RecordingFacts f : facts) {
-            long[] window = measuredOnly ? measuredWindow(f) : null;
-            all.addAll(f.flames != null && window == null ? aggregated.apply(f.flames)
-                    : of(f.source, window == null ? options : options.withWindow(window[0], window[1]), norm, aligned, w -> { }));
+    public static Cpu cpu(RecordingFacts f, boolean measuredOnly) {
+        long[] window = measuredOnly ? measuredWindow(f) : null;
+        if (f.flames != null && window == null) {
+            return f.flames;
         }
+        Cpu cpu = window == null ? new Cpu() : new Cpu(window[0], window[1]);
+        RecordingFacts.readEach(f.source, cpu.eventTypes(), w -> { }, cpu::add, cpu::counted);
+        return cpu;
+    }
+
+    /** {@link #cpu} of each recording asked for, each read at most once however many graphs and tables draw it. */
+    public static Function<RecordingFacts, Cpu> cpus(boolean measuredOnly) {
+        Map<RecordingFacts, Cpu> read = new IdentityHashMap<>();
+        return f -> read.computeIfAbsent(f, x -> cpu(x, measuredOnly));
+    }
+
+    /** One {@code part} (split or diff) of {@code facts}' recordings' samples ({@code cpus}), merged as {@code options} draw them. */
+    public static FlameSamples of(List<RecordingFacts> facts, FlameOptions options, boolean norm, boolean aligned, Function<Cpu, FlameSamples> part,
+            Function<RecordingFacts, Cpu> cpus) {
+        FlameSamples all = new FlameSamples(options, norm, aligned);
+        facts.forEach(f -> all.addAll(part.apply(cpus.apply(f))));
         return all;
     }
 
@@ -111,15 +138,10 @@ public final class Flames {
         return samples;
     }
 
-    /** CPU by thread of {@code facts}' recordings (with {@code measuredOnly}, in the measured runs' time, as {@link #of}). */
-    public static ThreadCpu threads(List<RecordingFacts> facts, boolean measuredOnly) {
-        FlameOptions cpu = FlameOptions.of(SampleKind.CPU);
-        ThreadCpu all = new ThreadCpu(cpu);
-        for (RecordingFacts f : facts) {
-            long[] window = measuredOnly ? measuredWindow(f) : null;
-            all.addAll(f.flames != null && window == null ? f.flames.threads
-                    : ThreadCpu.of(List.of(f.source), window == null ? cpu : cpu.withWindow(window[0], window[1]), w -> { }));
-        }
+    /** CPU by thread of {@code facts}' recordings ({@code cpus}), merged. */
+    public static ThreadCpu threads(List<RecordingFacts> facts, Function<RecordingFacts, Cpu> cpus) {
+        ThreadCpu all = new ThreadCpu(FlameOptions.of(SampleKind.CPU));
+        facts.forEach(f -> all.addAll(cpus.apply(f).threads));
         return all;
     }
 }

@@ -192,8 +192,7 @@ public final class ThreadCpu {
     static String code(List<FastEvent.RawFrame> frames) {
         int entry = frames.size();
         for (int i = frames.size() - 1; i >= 0; i--) {
-            if (FlameSamples.threadEntry(frames.get(i)) || frames.get(i).internalClassName().equals("jdk/internal/vm/Continuation")
-                    && frames.get(i).methodName().startsWith("enter")) {
+            if (FlameSamples.threadEntry(frames.get(i)) || FlameSamples.continuationEntry(frames.get(i))) {
                 entry = i;
                 break;
             }

@@ -24,6 +24,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The self-contained report: {@code DIR/index.html} (inline CSS and SVG, nothing fetched) with the
@@ -162,9 +163,10 @@ public final class HtmlReport {
         h.append("<ul>\n");
         // the study's profiled JVMs (not timed): their graphs of the measured runs alone, without the warm-up
         boolean measuredOnly = part.flameGroups() != groups;
-        flames(dir, id, part.flameGroups(), baseline, measuredOnly).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+        Function<RecordingFacts, Flames.Cpu> cpus = Flames.cpus(measuredOnly);
+        flames(dir, id, part.flameGroups(), baseline, cpus, measuredOnly).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
         h.append("</ul>\n");
-        threadTables(part.flameGroups(), measuredOnly).forEach(t -> h.append(HtmlTables.details(t)));
+        threadTables(part.flameGroups(), cpus).forEach(t -> h.append(HtmlTables.details(t)));
         h.append("</section>\n");
         h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
         for (MetricResult r : results) {
@@ -228,14 +230,15 @@ public final class HtmlReport {
     }
 
     /** One split-kind flame graph per group and a differential graph of each group vs the baseline; links, or why not. */
-    static List<String> flames(Path dir, String prefix, Map<String, List<RecordingFacts>> groups, String baseline, boolean measuredOnly) {
+    static List<String> flames(Path dir, String prefix, Map<String, List<RecordingFacts>> groups, String baseline,
+            Function<RecordingFacts, Flames.Cpu> cpus, boolean measuredOnly) {
         List<String> links = new ArrayList<>();
         for (Map.Entry<String, List<RecordingFacts>> g : groups.entrySet()) {
             String file = "flame-" + prefix + safe(g.getKey()) + ".html";
             List<RecordingSource> inputs = sources(g.getValue());
             try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                 FlameOptions options = Flames.Cpu.SPLIT.withTitle(g.getKey() + ": CPU flame graph");
-                FlameSamples samples = Flames.of(g.getValue(), options, false, false, cpu -> cpu.split, measuredOnly);
+                FlameSamples samples = Flames.of(g.getValue(), options, false, false, cpu -> cpu.split, cpus);
                 SampleGraph graph = samples.graph(Flames.name(inputs));
                 var drawn = FlameRenderer.render(graph, options, false, out);
                 links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + "</a>: CPU, " + drawn.total() + " samples, "
@@ -256,8 +259,8 @@ public final class HtmlReport {
                 String file = "flame-diff-" + prefix + safe(g.getKey()) + "-vs-" + safe(baseline) + ".html";
                 try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
                     FlameOptions options = Flames.Cpu.DIFF.withTitle(g.getKey() + " vs " + baseline + ": differential");
-                    FlameSamples before = diffSamples(base, options, measuredOnly);
-                    FlameSamples after = diffSamples(g.getValue(), options, measuredOnly);
+                    FlameSamples before = Flames.of(base, options, true, true, cpu -> cpu.diff, cpus);
+                    FlameSamples after = Flames.of(g.getValue(), options, true, true, cpu -> cpu.diff, cpus);
                     FlameRenderer.diff(before.graph(Flames.name(sources(base))), after.graph(Flames.name(sources(g.getValue()))), options,
                             false, out);
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
@@ -276,11 +279,11 @@ public final class HtmlReport {
     }
 
     /** Per group, the threads (virtual threads grouped by their code, carriers) with the most CPU samples: what the flame graphs attribute. */
-    static List<Table> threadTables(Map<String, List<RecordingFacts>> groups, boolean measuredOnly) {
+    static List<Table> threadTables(Map<String, List<RecordingFacts>> groups, Function<RecordingFacts, Flames.Cpu> cpus) {
         List<Table> tables = new ArrayList<>();
         groups.forEach((g, facts) -> {
             try {
-                Table t = ThreadCpuView.table(Flames.threads(facts, measuredOnly), g, 10);
+                Table t = ThreadCpuView.table(Flames.threads(facts, cpus), g, 10);
                 if (t != null) {
                     tables.add(t);
                 }
@@ -294,10 +297,6 @@ public final class HtmlReport {
     /** "; the measured runs only (warm-up left out)" where the recordings had warm-up runs, else nothing. */
     private static String window(List<RecordingFacts> facts) {
         return facts.stream().anyMatch(f -> Flames.measuredWindow(f) != null) ? "; the measured runs' time only (not the warm-up's)" : "";
-    }
-
-    private static FlameSamples diffSamples(List<RecordingFacts> facts, FlameOptions options, boolean measuredOnly) {
-        return Flames.of(facts, options, true, true, cpu -> cpu.diff, measuredOnly);
     }
 
     private static List<RecordingSource> sources(List<RecordingFacts> facts) {

@@ -62,10 +62,10 @@ public final class FlameRenderer {
         args.diff = true;
         List<String> beforeLines = convert(before, options, true);
         long beforeTotal = total(beforeLines);
-        long gcd = java.math.BigInteger.valueOf(beforeTotal).gcd(java.math.BigInteger.valueOf(afterTotal)).longValue();
+        long[] scale = scales(beforeTotal, afterTotal);
         FlameGraph base = new FlameGraph(args);
-        parse(base, beforeLines, afterTotal / gcd);
-        parse(graph, afterLines, beforeTotal / gcd);
+        parse(base, beforeLines, scale[0]);
+        parse(graph, afterLines, scale[1]);
         graph.diff(base);
         dump(graph, out, DIFF_LEGEND);
         return new Drawn(afterTotal, 0);
@@ -107,12 +107,26 @@ public final class FlameRenderer {
                 converter.convert();
                 converter.dump(buf);
             } catch (IOException | RuntimeException e) {
-                throw new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: " + (e.getMessage() == null
-                        ? e.getClass().getSimpleName() : e.getMessage()) + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
+                throw unreadable(p, e);
             }
             buf.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).forEach(lines::add);
         }
         return lines;
+    }
+
+    /**
+     * Each side's multiplier in a differential graph: both brought to the same total, each multiplied
+     * by the other's total divided by their common divisor (exact, no rounding); 1 for an empty side.
+     */
+    private static long[] scales(long beforeTotal, long afterTotal) {
+        long gcd = java.math.BigInteger.valueOf(beforeTotal).gcd(java.math.BigInteger.valueOf(afterTotal)).longValue();
+        return gcd == 0 ? new long[] {1, 1} : new long[] {Math.max(1, afterTotal / gcd), Math.max(1, beforeTotal / gcd)};
+    }
+
+    /** A recording a reader failed on, named: bad input (exit 2), not a bug. */
+    static BadRecordingException unreadable(Path p, Exception e) {
+        return new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: " + (e.getMessage() == null ? e.getClass().getSimpleName()
+                : e.getMessage()) + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
     }
 
     private static long total(List<String> collapsed) {
@@ -146,13 +160,11 @@ public final class FlameRenderer {
         Arguments args = arguments(options, collapsed);
         args.diff = true;
         args.norm = true;
-        long gcd = java.math.BigInteger.valueOf(before.total()).gcd(java.math.BigInteger.valueOf(after.total())).longValue();
-        long scaleBefore = gcd == 0 ? 1 : after.total() / gcd;
-        long scaleAfter = gcd == 0 ? 1 : before.total() / gcd;
+        long[] scale = scales(before.total(), after.total());
         FlameGraph base = new FlameGraph(args);
-        before.drawInto(base, Math.max(1, scaleBefore));
+        before.drawInto(base, scale[0]);
         FlameGraph graph = new FlameGraph(args);
-        after.drawInto(graph, Math.max(1, scaleAfter));
+        after.drawInto(graph, scale[1]);
         graph.diff(base);
         dump(graph, out, DIFF_LEGEND);
         return new Drawn(after.total(), after.virtualTotal());

@@ -302,12 +302,16 @@ public final class FlameSamples {
             return true;
         }
         for (FastEvent.RawFrame f : frames) {
-            if (f.internalClassName().equals("jdk/internal/vm/Continuation") && f.methodName().startsWith("enter")
-                    || f.internalClassName().equals("java/lang/VirtualThread") && f.methodName().equals("run")) {
+            if (continuationEntry(f) || f.internalClassName().equals("java/lang/VirtualThread") && f.methodName().equals("run")) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The continuation's entry ({@code Continuation.enter}, {@code enterSpecial}): a virtual thread's frames are above it. */
+    public static boolean continuationEntry(FastEvent.RawFrame f) {
+        return f.internalClassName().equals("jdk/internal/vm/Continuation") && f.methodName().startsWith("enter");
     }
 
     /** These samples and {@code other}'s. */
@@ -398,8 +402,7 @@ public final class FlameSamples {
             try {
                 samples.counted(FastReader.read(p, scan.completeBytes(), samples.eventTypes(), e -> samples.add(e, scan.span())).counts());
             } catch (java.io.IOException | RuntimeException e) {
-                throw new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: " + (e.getMessage() == null
-                        ? e.getClass().getSimpleName() : e.getMessage()) + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
+                throw FlameRenderer.unreadable(p, e);
             }
         }
         return samples;
