@@ -84,6 +84,23 @@ final class Fixtures {
         return only(out, ".jfr");
     }
 
+    /**
+     * The rendezvous workload (VarHandle, 1,000,000 hand-offs a run, 1 warm-up + {@code runs}) on one
+     * thread kind with a CPU profile, the agent's {@code profile} options given ("engine=jfr"),
+     * into {@code dir/out}: its recording.
+     */
+    static Path rendezvous(Path dir, String out, String kind, String profile, int runs) throws Exception {
+        Path to = dir.resolve(out);
+        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+                "-javaagent:" + AGENT + "=out=" + to + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu," + profile, "-jar",
+                WORKLOADS.toString(), "rendezvous", "--threads", kind, "--variant", "varhandle", "--n", "1000000", "--runs", String.valueOf(runs),
+                "--warmup", "1"), dir, 120);
+        if (r.exitCode() != 0) {
+            throw new AssertionError("rendezvous workload failed: " + r);
+        }
+        return only(to, ".jfr");
+    }
+
     /** The JFR disk repository of a JVM killed with SIGKILL while recording. */
     static Path killedRepository(Path dir) throws Exception {
         Path repo = dir.resolve("repo");

@@ -19,6 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,7 +94,7 @@ class FlameEquivalenceIT {
         args.wall = options.kind() == SampleKind.WALL;
         args.alloc = options.kind() == SampleKind.ALLOC;
         args.lock = options.kind() == SampleKind.LOCK;
-        java.util.Map<String, Long> merged = new java.util.TreeMap<>();
+        Map<String, Long> merged = new TreeMap<>();
         for (Path f : files) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (one.jfr.JfrReader jfr = new one.jfr.JfrReader(f.toString())) {
@@ -100,11 +102,19 @@ class FlameEquivalenceIT {
                 c.convert();
                 c.dump(out);
             }
-            out.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).forEach(l -> {
-                int space = l.lastIndexOf(' ');
-                merged.merge(l.substring(0, space), Long.parseLong(l.substring(space + 1)), Long::sum);
-            });
+            out.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).forEach(l -> merge(merged, l));
         }
+        return lines(merged);
+    }
+
+    /** A collapsed line ("frame;frame count") into {@code merged}: the same stack's counts summed. */
+    static void merge(Map<String, Long> merged, String line) {
+        int space = line.lastIndexOf(' ');
+        merged.merge(line.substring(0, space), Long.parseLong(line.substring(space + 1)), Long::sum);
+    }
+
+    /** Merged stacks as sorted collapsed lines. */
+    static List<String> lines(Map<String, Long> merged) {
         List<String> lines = new ArrayList<>();
         merged.forEach((stack, n) -> lines.add(stack + " " + n));
         lines.sort(null);
@@ -117,7 +127,7 @@ class FlameEquivalenceIT {
      * under the platform root is.
      */
     static List<String> withoutKindRoots(List<String> ours) {
-        java.util.Map<String, Long> merged = new java.util.TreeMap<>();
+        Map<String, Long> merged = new TreeMap<>();
         for (String l : ours) {
             int semi = l.indexOf(';');
             String root = l.substring(0, semi);
@@ -126,13 +136,9 @@ class FlameEquivalenceIT {
                     || rest.startsWith("cont_returnBarrier");
             assertThat(root).as(l).isIn(FlameSamples.VIRTUAL_ROOT, FlameSamples.PLATFORM_ROOT);
             assertThat(root.equals(FlameSamples.VIRTUAL_ROOT)).as("the root of " + l).isEqualTo(virtualFrames);
-            int space = rest.lastIndexOf(' ');
-            merged.merge(rest.substring(0, space), Long.parseLong(rest.substring(space + 1)), Long::sum);
+            merge(merged, rest);
         }
-        List<String> lines = new ArrayList<>();
-        merged.forEach((stack, n) -> lines.add(stack + " " + n));
-        lines.sort(null);
-        return lines;
+        return lines(merged);
     }
 
     static List<String> lines(String collapsed) {
@@ -191,8 +197,8 @@ class FlameEquivalenceIT {
         if (ours.equals(reference)) {
             return;
         }
-        java.util.Map<String, List<Long>> a = withoutTypes(ours);
-        java.util.Map<String, List<Long>> b = withoutTypes(reference);
+        Map<String, List<Long>> a = withoutTypes(ours);
+        Map<String, List<Long>> b = withoutTypes(reference);
         List<String> missing = new ArrayList<>(b.keySet());
         missing.removeAll(a.keySet());
         List<String> extra = new ArrayList<>(a.keySet());
@@ -212,8 +218,8 @@ class FlameEquivalenceIT {
     }
 
     /** Collapsed lines (one count, or a differential's two) by their frames without type suffixes, counts summed. */
-    static java.util.Map<String, List<Long>> withoutTypes(List<String> lines) {
-        java.util.Map<String, List<Long>> merged = new java.util.TreeMap<>();
+    static Map<String, List<Long>> withoutTypes(List<String> lines) {
+        Map<String, List<Long>> merged = new TreeMap<>();
         for (String l : lines) {
             String[] v = l.split(" ");
             int counts = v.length > 2 && v[v.length - 2].matches("\\d+") ? 2 : 1;
@@ -327,13 +333,7 @@ class FlameEquivalenceIT {
     }
 
     static Path profiled(String kind) throws Exception {
-        Path out = dir.resolve("rendezvous-" + kind);
-        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu", "-jar",
-                Fixtures.WORKLOADS.toString(), "rendezvous", "--threads", kind, "--variant", "varhandle", "--n", "1000000", "--runs", "2", "--warmup", "1"),
-                dir, 120);
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        return Fixtures.only(out, ".jfr");
+        return Fixtures.rendezvous(dir, "rendezvous-" + kind, kind, "engine=ctimer", 2);
     }
 
 }

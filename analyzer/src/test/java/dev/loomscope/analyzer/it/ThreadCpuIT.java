@@ -24,23 +24,20 @@ class ThreadCpuIT {
 
     @BeforeAll
     static void record() throws Exception {
-        sampledByJfr = record("jfr");
-        sampledByAsyncProfiler = record("auto");
+        sampledByJfr = Fixtures.rendezvous(dir, "rendezvous-jfr", "virtual", "engine=jfr", 3);
+        sampledByAsyncProfiler = Fixtures.rendezvous(dir, "rendezvous-ctimer", "virtual", "engine=ctimer", 3);
     }
 
-    static Path record(String engine) throws Exception {
-        Path out = dir.resolve("rendezvous-" + engine);
-        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",threads=virtual,flame=off,trace-pinned=off,profile=cpu,engine=" + engine, "-jar",
-                Fixtures.WORKLOADS.toString(), "rendezvous", "--threads", "virtual", "--variant", "varhandle", "--n", "1000000", "--runs", "3",
-                "--warmup", "1"), dir, 120);
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        return Fixtures.only(out, ".jfr");
-    }
+    /**
+     * {@code flame REC --threads --top 20 --format csv}, its rows' cells: thread, kind, threads,
+     * samples, share, virtual code, mounting, scheduler; the command's output with them for messages.
+     */
+    record Table(List<String[]> rows, String csv) {}
 
-    /** A row's cells of the CSV table: thread, kind, threads, samples, share, virtual code, mounting, scheduler. */
-    static List<String[]> rows(String csv) {
-        return csv.lines().skip(1).filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split(",", -1)).toList();
+    static Table threads(Path rec) throws Exception {
+        ChildJvm.Result r = Fixtures.cli(dir, "flame", rec.toString(), "--threads", "--top", "20", "--format", "csv");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        return new Table(r.stdout().lines().skip(1).filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split(",", -1)).toList(), r.stdout());
     }
 
     static double share(List<String[]> rows, String kind) {
@@ -49,10 +46,8 @@ class ThreadCpuIT {
 
     @Test
     void jfrSamplesVirtualThreadsAsThemselvesGroupedByNameAndCode() throws Exception {
-        Path rec = sampledByJfr;
-        ChildJvm.Result r = Fixtures.cli(dir, "flame", rec.toString(), "--threads", "--top", "20", "--format", "csv");
-        assertThat(r.exitCode()).as(r.stderr()).isZero();
-        List<String[]> rows = rows(r.stdout());
+        Table t = threads(sampledByJfr);
+        List<String[]> rows = t.rows();
         // one row per name and code, however many virtual threads ran it (a sender and a receiver each run)
         assertThat(rows).anySatisfy(row -> {
             assertThat(row[0]).isEqualTo("rendezvous-receiver running dev/loomscope/workloads/rendezvous/RendezvousWorkload.lambda$run$0");
@@ -60,7 +55,7 @@ class ThreadCpuIT {
             assertThat(Integer.parseInt(row[2])).isGreaterThanOrEqualTo(2);
         });
         assertThat(rows).anySatisfy(row -> assertThat(row[0]).startsWith("rendezvous-sender running dev/loomscope/workloads/rendezvous/"));
-        assertThat(share(rows, "virtual threads")).as(r.stdout()).isGreaterThan(50);
+        assertThat(share(rows, "virtual threads")).as(t.csv()).isGreaterThan(50);
         // the carriers' own samples are the scheduler's: the virtual threads' are not theirs
         rows.stream().filter(row -> row[1].equals("carrier")).forEach(row -> assertThat(Double.parseDouble(row[7])).isEqualTo(100.0));
     }
@@ -68,16 +63,15 @@ class ThreadCpuIT {
     @Test
     void asyncProfilerSamplesCarriersWithTheShareThatRanVirtualThreads() throws Exception {
         Path rec = sampledByAsyncProfiler;
-        ChildJvm.Result r = Fixtures.cli(dir, "flame", rec.toString(), "--threads", "--top", "20", "--format", "csv");
-        assertThat(r.exitCode()).as(r.stderr()).isZero();
-        List<String[]> rows = rows(r.stdout());
+        Table t = threads(rec);
+        List<String[]> rows = t.rows();
         // the scheduler's workers are the carriers, nearly all their samples in the virtual threads' code; the main thread, which starts
         // virtual threads, is no carrier; no sample is a virtual thread's own (async-profiler samples OS threads)
         List<String[]> carriers = rows.stream().filter(row -> row[1].equals("carrier")).toList();
-        assertThat(carriers).as(r.stdout()).isNotEmpty().allSatisfy(row -> assertThat(row[0]).startsWith("ForkJoinPool-"));
+        assertThat(carriers).as(t.csv()).isNotEmpty().allSatisfy(row -> assertThat(row[0]).startsWith("ForkJoinPool-"));
         long carrierSamples = carriers.stream().mapToLong(row -> Long.parseLong(row[3])).sum();
         double inCode = carriers.stream().mapToDouble(row -> Long.parseLong(row[3]) * Double.parseDouble(row[5]) / 100).sum();
-        assertThat(inCode / carrierSamples).as(r.stdout()).isGreaterThan(0.8);
+        assertThat(inCode / carrierSamples).as(t.csv()).isGreaterThan(0.8);
         assertThat(rows).noneMatch(row -> row[1].equals("virtual threads"));
         assertThat(rows).noneMatch(row -> row[0].equals("main") && !row[1].equals("platform"));
         // a virtual thread mounted again runs above the continuation's return barrier: drawn as virtual, not platform
