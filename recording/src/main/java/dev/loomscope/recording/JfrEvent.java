@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * An event as the reducers see it, whichever parser read it: the JDK's ({@link JdkEvent}) or the
- * fast summary reader's ({@code FastEvent}, which leaves stack traces and threads unresolved).
+ * An event as the reducers see it, whichever parser read it: loomscope's reader's
+ * ({@code FastEvent}), JMC's (recordings of format 0.x) or, in tests, the JDK's.
  */
 public interface JfrEvent {
     String type();

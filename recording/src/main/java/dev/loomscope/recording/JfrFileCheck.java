@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * starts with the {@code FLR\0} magic and has a chunk format version this tool reads.
  */
 public final class JfrFileCheck {
-    /** Chunk format major versions: 1 (before JDK 11: events named com.oracle.jdk.*), 2 (JDK 11 and later, async-profiler). */
+    /** Chunk format major versions: 1 (JDK 9 and 10: events named com.oracle.jdk.*), 2 (JDK 11 and later, async-profiler). */
     static final int MIN_MAJOR = 1;
     static final int MAX_MAJOR = 2;
 

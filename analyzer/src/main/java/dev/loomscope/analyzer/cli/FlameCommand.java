@@ -2,7 +2,6 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.Inputs;
-import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Flames;
@@ -12,17 +11,15 @@ import dev.loomscope.analyzer.views.FrameShareView;
 import dev.loomscope.analyzer.views.ThreadCpuView;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
-import dev.loomscope.flamegraphs.render.NoSamplesException;
+import dev.loomscope.flamegraphs.render.FlameSamples;
+import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
-import dev.loomscope.recording.BadRecordingException;
-import dev.loomscope.recording.fast.FastReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -35,14 +32,15 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope flame}: flame graphs in async-profiler's format from any .jfr. */
 @Command(name = "flame", mixinStandardHelpOptions = true,
-        description = {"Flame graphs (async-profiler's HTML or collapsed stacks, or pprof profiles) from recordings, and differential graphs.",
+        description = {"Flame graphs (async-profiler's HTML or collapsed stacks, or pprof and OpenTelemetry profiles) from recordings, and"
+                + " differential graphs.",
             "Several recordings merge into one graph; --diff BASE NEW colours NEW by its change from BASE, both normalised to the "
                     + "same total samples."})
 public final class FlameCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RECORDING", description = "recordings (files, globs, directories); with --diff: BASE NEW")
     List<String> inputs;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "the .html (collapsed text, pprof profile) to write; collapsed goes to"
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "the .html (collapsed text, pprof or OTLP profile) to write; collapsed goes to"
             + " stdout without it")
     Path output;
 
@@ -94,13 +92,15 @@ public final class FlameCommand implements Callable<Integer> {
             + " mounting and the scheduler")
     Integer top;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "a graph: html (the default), collapsed, or pprof (a gzip'd profile.proto"
-            + " that go tool pprof, Pyroscope and Grafana read, each sample labelled thread_kind=virtual or platform); with --top: text (the"
+    @Option(names = "--format", paramLabel = "FORMAT", description = "a graph: html (the default), collapsed, pprof (a gzip'd profile.proto"
+            + " that go tool pprof, Pyroscope and Grafana read, each sample labelled thread_kind=virtual or platform, and virtual_thread_id where"
+            + " JFR recorded it) or otlp (an OpenTelemetry ProfilesData message, as async-profiler 4.5 writes it, attributes thread.kind and"
+            + " thread.id), or heatmap (an HTML page: samples by second and 50 ms within it, a map per thread kind); with --top: text (the"
             + " default), csv, json or md")
     String format;
 
     /** The graph formats, and --top's. */
-    static final List<String> GRAPH_FORMATS = List.of("html", "collapsed", "pprof");
+    static final List<String> GRAPH_FORMATS = List.of("html", "collapsed", "pprof", "otlp", "heatmap");
     static final List<Format> TABLE_FORMATS = List.of(Format.TEXT, Format.CSV, Format.JSON, Format.MD);
 
     @picocli.CommandLine.Mixin
@@ -121,19 +121,22 @@ public final class FlameCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff takes two recordings: BASE NEW");
         }
         FlameOptions options = new FlameOptions(kind, threads, splitKind, regex("--include", include), regex("--exclude", exclude),
-                from, to, title, reverse, appOnly);
+                from, to, title, reverse, appOnly, false, false);
         java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + RecordingReader.oneLine(w));
         if (top != null) {
             return table(options, warn);
         }
         String graphFormat = format == null ? (collapsed ? "collapsed" : "html") : format.toLowerCase(Locale.ROOT);
         if (!GRAPH_FORMATS.contains(graphFormat) || collapsed && !graphFormat.equals("collapsed")) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format " + format + ": a graph is html, collapsed or pprof"
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format " + format + ": a graph is html, collapsed, pprof, otlp or heatmap"
                     + (collapsed ? " (and --collapsed is --format collapsed)" : "") + "; text, csv, json and md are for --top");
         }
         collapsed = graphFormat.equals("collapsed");
-        if (graphFormat.equals("pprof")) {
-            return pprof(options, warn);
+        if (graphFormat.equals("heatmap")) {
+            return heatmap(options.withTimeline(true), warn);
+        }
+        if (graphFormat.equals("pprof") || graphFormat.equals("otlp")) {
+            return profile(graphFormat, options.withVirtualThreadIds(true), warn);
         }
         if (output == null && !collapsed) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE (or use --collapsed)");
@@ -141,24 +144,11 @@ public final class FlameCommand implements Callable<Integer> {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         List<RecordingSource> sources = Inputs.resolve(diff ? List.of(inputs.get(0)) : inputs);
         List<RecordingSource> after = diff ? Inputs.resolve(List.of(inputs.get(1))) : List.of();
-        try {
-            // loomscope's reader aggregates the samples; async-profiler's renderer draws them
-            if (diff) {
-                FlameRenderer.diff(Flames.graph(sources, options, true, !raw, warn), Flames.graph(after, options, true, !raw, warn), options,
-                        collapsed, buf);
-            } else {
-                FlameRenderer.render(Flames.graph(sources, options, false, false, warn), options, collapsed, buf);
-            }
-        } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
-            buf.reset();
-            if (diff && !raw) {
-                warn.accept("--diff: stacks not aligned at the thread's own code for recordings of JFR format 1.x (before JDK 11), which async-profiler's"
-                        + " converter reads");
-            }
-            if (from != 0 || to != 0) {
-                warn.accept("--from/--to: not applied to recordings of JFR format 1.x (before JDK 11), which async-profiler's converter draws whole");
-            }
-            drawWithAsyncProfilersReader(sources, after, options, warn, buf);
+        // loomscope's reader aggregates the samples; async-profiler's renderer draws them
+        if (diff) {
+            FlameRenderer.diff(Flames.graph(sources, options, true, !raw, warn), Flames.graph(after, options, true, !raw, warn), options, collapsed, buf);
+        } else {
+            FlameRenderer.render(Flames.graph(sources, options, false, false, warn), options, collapsed, buf);
         }
         emit(buf);
         if (output != null) {
@@ -177,23 +167,53 @@ public final class FlameCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --format pprof}: the samples as a pprof profile, each labelled with its thread kind. */
-    private int pprof(FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
+    /**
+     * {@code --format pprof} or {@code otlp}: the samples as a profile other tools read, each labelled
+     * with its thread kind (and its virtual thread's id where JFR recorded it).
+     */
+    private int profile(String profileFormat, FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
+        String suffix = profileFormat.equals("pprof") ? ".pb.gz" : ".otlp";
         if (diff) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff draws a differential flame graph; pprof compares two"
-                    + " profiles itself: write each with --format pprof, then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz");
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff draws a differential flame graph; a profile viewer compares"
+                    + " two profiles itself: write each with --format " + profileFormat + (profileFormat.equals("pprof")
+                            ? ", then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz" : ""));
         }
         if (output == null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the profile to write with -o FILE (a .pb.gz)");
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the profile to write with -o FILE (a " + suffix + ")");
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try {
-            dev.loomscope.flamegraphs.render.PprofWriter.write(Flames.graph(Inputs.resolve(inputs), options, false, false, warn),
-                    dev.loomscope.flamegraphs.render.PprofWriter.sampleType(options.kind()), 0, options.include(), options.exclude(), buf);
-        } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
-            throw new BadDataException(String.join(", ", inputs) + ": --format pprof reads recordings of JFR format 2, JDK 11's and later (draw older"
-                    + " ones as html or collapsed)", olderFormat);
+        FlameSamples samples = Flames.of(Inputs.resolve(inputs), options, false, false, warn);
+        SampleGraph graph = Flames.graph(samples, Flames.name(Inputs.resolve(inputs)));
+        String sampleType = dev.loomscope.flamegraphs.render.PprofWriter.sampleType(options.kind());
+        if (profileFormat.equals("pprof")) {
+            dev.loomscope.flamegraphs.render.PprofWriter.write(graph, sampleType, 0, options.include(), options.exclude(), buf);
+        } else {
+            dev.loomscope.flamegraphs.render.OtlpWriter.write(graph, sampleType, 0, samples.span(), options.include(), options.exclude(), buf);
         }
+        emit(buf);
+        spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+        return Errors.OK;
+    }
+
+    /** {@code --format heatmap}: the samples by time, a map per thread kind, as an HTML page. */
+    private int heatmap(FlameOptions options, java.util.function.Consumer<String> warn) {
+        if (diff) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format heatmap draws one profile's samples by time: without --diff");
+        }
+        if (output == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE");
+        }
+        List<RecordingSource> sources = Inputs.resolve(inputs);
+        FlameSamples samples = Flames.of(sources, options, false, false, warn);
+        dev.loomscope.flamegraphs.render.SampleTimeline timeline;
+        try {
+            timeline = samples.timeline(Flames.name(sources));
+        } catch (dev.loomscope.flamegraphs.render.NoSamplesException none) {
+            throw new BadDataException(none.getMessage(), none);
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        timeline.writeHeatmap(options.title() != null ? options.title() : "loomscope " + options.kind().label() + " heatmap: " + String.join(", ", inputs),
+                buf);
         emit(buf);
         spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
         return Errors.OK;
@@ -210,51 +230,25 @@ public final class FlameCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top prints a table: --format text, csv, json or md");
         }
         dev.loomscope.analyzer.render.Table table;
-        try {
-            if (threads) {
-                if (diff || options.kind() != SampleKind.CPU) {
-                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top with --threads lists the CPU by thread of one"
-                            + " profile: without --diff, with --event cpu");
-                }
-                table = ThreadCpuView.table(ThreadCpu.of(Inputs.resolve(inputs), options, warn), String.join(", ", inputs), top);
-                if (table == null) {
-                    throw new BadDataException(String.join(", ", inputs) + ": no CPU samples (record them with the agent option profile=cpu)");
-                }
-            } else if (diff) {
-                table = FrameShareView.diff(Flames.graph(Inputs.resolve(List.of(inputs.get(0))), options, true, !raw, warn),
-                        Flames.graph(Inputs.resolve(List.of(inputs.get(1))), options, true, !raw, warn), inputs.get(0), inputs.get(1), top);
-            } else {
-                table = FrameShareView.top(Flames.graph(Inputs.resolve(inputs), options, false, false, warn), String.join(", ", inputs), top);
+        if (threads) {
+            if (diff || options.kind() != SampleKind.CPU) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top with --threads lists the CPU by thread of one"
+                        + " profile: without --diff, with --event cpu");
             }
-        } catch (FastReader.UnsupportedException | ParserRejectedException olderFormat) {
-            throw new BadDataException(String.join(", ", inputs) + ": --top reads recordings of JFR format 2, JDK 11's and later (draw older ones as a"
-                    + " graph, without --top)", olderFormat);
+            table = ThreadCpuView.table(ThreadCpu.of(Inputs.resolve(inputs), options, warn), String.join(", ", inputs), top);
+            if (table == null) {
+                throw new BadDataException(String.join(", ", inputs) + ": no CPU samples (record them with the agent option profile=cpu)");
+            }
+        } else if (diff) {
+            table = FrameShareView.diff(Flames.graph(Inputs.resolve(List.of(inputs.get(0))), options, true, !raw, warn),
+                    Flames.graph(Inputs.resolve(List.of(inputs.get(1))), options, true, !raw, warn), inputs.get(0), inputs.get(1), top);
+        } else {
+            table = FrameShareView.top(Flames.graph(Inputs.resolve(inputs), options, false, false, warn), String.join(", ", inputs), top);
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         buf.writeBytes(tableFormat.render(List.of(table)).getBytes(StandardCharsets.UTF_8));
         emit(buf);
         return Errors.OK;
-    }
-
-    /**
-     * A format loomscope's reader leaves to others (1.x, before JDK 11): async-profiler's own converter
-     * reads the files, as they are ready to parse.
-     */
-    private void drawWithAsyncProfilersReader(List<RecordingSource> sources, List<RecordingSource> after, FlameOptions options,
-            java.util.function.Consumer<String> warn, ByteArrayOutputStream buf) throws IOException {
-        java.util.Map<String, String> shownAs = new java.util.HashMap<>();
-        readable(sources, warn, shownAs, base -> readable(after, warn, shownAs, changed -> {
-            try {
-                FlameRenderer.renderOlderFormat(diff ? base : null, diff ? changed : base, options, collapsed, buf);
-            } catch (BadRecordingException | NoSamplesException e) {
-                String message = e.getMessage();
-                for (var name : shownAs.entrySet()) {
-                    message = message.replace(name.getKey(), name.getValue()); // an expanded or cut copy is the user's file
-                }
-                throw new BadDataException(message, e);
-            }
-            return null;
-        }));
     }
 
     private Pattern regex(String option, String value) {
@@ -267,35 +261,6 @@ public final class FlameCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " " + value + ": not a regular expression ("
                     + e.getDescription() + ")");
         }
-    }
-
-    /** What async-profiler's converter draws from: plain files, ready to parse. */
-    interface Drawing<T> {
-        T draw(List<Path> files) throws IOException;
-    }
-
-    /**
-     * Hands {@code body} the recordings as files async-profiler's converter can read: expanded when
-     * compressed, truncated chunks cut off (with a warning).
-     */
-    static <T> T readable(List<RecordingSource> sources, java.util.function.Consumer<String> warnings, java.util.Map<String, String> shownAs,
-            Drawing<T> body) throws IOException {
-        return readable(sources, 0, new ArrayList<>(), warnings, shownAs, body);
-    }
-
-    private static <T> T readable(List<RecordingSource> sources, int i, List<Path> files, java.util.function.Consumer<String> warnings,
-            java.util.Map<String, String> shownAs, Drawing<T> body) throws IOException {
-        if (i == sources.size()) {
-            return body.draw(files);
-        }
-        return RecordingReader.withReadableParts(sources.get(i), warnings, r -> {
-            for (RecordingReader.Part part : r.parts()) {
-                shownAs.put(part.readable().toAbsolutePath().toString(), part.original().toAbsolutePath().toString());
-            }
-            List<Path> more = new ArrayList<>(files);
-            more.addAll(r.paths());
-            return readable(sources, i + 1, more, warnings, shownAs, body);
-        });
     }
 
     static void write(Path output, ByteArrayOutputStream buf) {

@@ -6,6 +6,7 @@ import dev.loomscope.recording.ChunkHeader;
 import dev.loomscope.recording.ChunkScan;
 import dev.loomscope.recording.RecordingSpan;
 import dev.loomscope.recording.UnsupportedVersionException;
+import dev.loomscope.recording.fast.FastEvent;
 import dev.loomscope.recording.fast.FastReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,13 +18,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Streams the events of one recording, one at a time (never a list of them), chunk structure
- * checked first. Warnings (a truncated last chunk) go to {@code warnings}.
+ * The entrance to a recording: its parts opened, checked, cut at a truncated tail and expanded when
+ * compressed ({@link #withReadableParts}), then its events streamed one at a time (never a list of
+ * them) by loomscope's reader ({@link #events}). Warnings (a truncated last chunk) go to {@code warnings}.
  *
  * <p>What the parser throws is the file's damage (bad input, located by byte offset); what the
  * sink throws is the sink's own and passes through untouched: a bug in a reduction is never
@@ -32,39 +35,32 @@ import jdk.jfr.consumer.RecordingFile;
 public final class RecordingReader {
     private RecordingReader() {}
 
-    /** Reads every event into {@code sink}; answers the time the recording covers. */
-    public static RecordingSpan read(RecordingSource source, Consumer<RecordedEvent> sink, Consumer<String> warnings) {
+    /**
+     * The one way main code reads a recording's events: loomscope's reader (JFR formats 1 and 2,
+     * JDK 9 and later) gives the events of the {@code wanted} types to {@code sink} (with the span
+     * of the recording's chunks) and each part's event counts to {@code counts}; damage is bad
+     * input naming the file, chunk and offset. Answers the span. Format 0.x (JDK 7 and 8) is a
+     * {@link ParserRejectedException}: JMC's parser reads those ({@code RecordingFacts}).
+     */
+    public static RecordingSpan events(RecordingSource source, Set<String> wanted, Consumer<String> warnings, BiConsumer<FastEvent, RecordingSpan> sink,
+            Consumer<Map<String, Long>> counts) {
         return withReadableParts(source, warnings, readable -> {
             for (Part part : readable.parts()) {
-                readPart(part, sink);
+                try {
+                    Map<String, Long> read = FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> sink.accept(e, readable.span())).counts();
+                    read.forEach((type, n) -> {
+                        if (type.endsWith(FastReader.UNDEFINED)) {
+                            warnings.accept(part.original() + ": " + n + " event(s) of type " + type.substring(0, type.indexOf(' ')) + ", which the"
+                                    + " chunk's metadata does not define, skipped (an emergency dump, hs_err, writes such; the JDK's jfr skips them too)");
+                        }
+                    });
+                    counts.accept(read);
+                } catch (FastReader.FormatException damage) {
+                    throw damaged(part.original(), damage);
+                }
             }
             return readable.span();
         });
-    }
-
-    private static void readPart(Part part, Consumer<RecordedEvent> sink) {
-        RecordingFile rf;
-        try {
-            rf = new RecordingFile(part.readable());
-        } catch (IOException | RuntimeException | InternalError | StackOverflowError | OutOfMemoryError e) {
-            throw damaged(part, e);
-        }
-        try (rf) {
-            while (true) {
-                RecordedEvent e;
-                try {
-                    if (!rf.hasMoreEvents()) {
-                        return;
-                    }
-                    e = rf.readEvent();
-                } catch (IOException | RuntimeException | InternalError | StackOverflowError | OutOfMemoryError ex) {
-                    throw damaged(part, ex);
-                }
-                sink.accept(e);
-            }
-        } catch (IOException e) {
-            throw damaged(part, e); // closing
-        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameSamples;
@@ -34,8 +35,13 @@ public final class Flames {
 
     /** The graph of {@code sources}' samples of the options' kind (bad input when they have none). */
     public static SampleGraph graph(List<RecordingSource> sources, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
+        return graph(of(sources, options, norm, aligned, warnings), name(sources));
+    }
+
+    /** The graph of the options' kind of samples read before, named {@code what} (bad input when there are none). */
+    public static SampleGraph graph(FlameSamples samples, String what) {
         try {
-            return of(sources, options, norm, aligned, warnings).graph(name(sources));
+            return samples.graph(what);
         } catch (dev.loomscope.flamegraphs.render.NoSamplesException none) {
             throw new dev.loomscope.analyzer.errors.BadDataException(none.getMessage(), none); // the recording's: exit 2
         }
@@ -95,7 +101,7 @@ public final class Flames {
             return f.flames;
         }
         Cpu cpu = window == null ? new Cpu() : new Cpu(window[0], window[1]);
-        RecordingFacts.readEach(f.source, cpu.eventTypes(), w -> { }, cpu::add, cpu::counted);
+        RecordingReader.events(f.source, cpu.eventTypes(), w -> { }, cpu::add, cpu::counted);
         return cpu;
     }
 
@@ -134,7 +140,7 @@ public final class Flames {
     /** Reads {@code source}'s samples with loomscope's reader. */
     public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
         FlameSamples samples = new FlameSamples(options, norm, aligned);
-        RecordingFacts.readEach(source, samples.eventTypes(), warnings, (e, span) -> samples.add(e, span), samples::counted);
+        RecordingReader.events(source, samples.eventTypes(), warnings, (e, span) -> samples.add(e, span), samples::counted);
         return samples;
     }
 

@@ -5,7 +5,6 @@ import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
-import dev.loomscope.recording.JdkEvent;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RecordingSpan;
@@ -18,7 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import jdk.jfr.consumer.RecordedEvent;
 
 /** Every reduction of one recording, made in one pass over its events. */
 public final class RecordingFacts {
@@ -91,9 +89,9 @@ public final class RecordingFacts {
     }
 
     /**
-     * Reads with loomscope's reader ({@link FastReader}): every event counted, the types the
-     * reducers want decoded, in one pass. A format before JDK 11's goes to the JDK's parser (1.x)
-     * or JMC's (older), with a warning saying so.
+     * Reads with loomscope's reader ({@link RecordingReader#events}): every event counted, the types
+     * the reducers want decoded, in one pass. Format 0.x (JDK 7 and 8) goes to JMC's parser, with a
+     * warning saying so.
      */
     public static RecordingFacts of(RecordingSource source) {
         return of(source, false);
@@ -101,7 +99,7 @@ public final class RecordingFacts {
 
     /**
      * As {@link #of(RecordingSource)}, with the CPU samples for a report's flame graphs aggregated
-     * in the same pass when {@code flames} (for formats before JDK 11's they are read when drawn).
+     * in the same pass when {@code flames} (JMC's parser, for format 0.x, reads none).
      */
     public static RecordingFacts of(RecordingSource source, boolean flames) {
         return of(source, flames, null);
@@ -121,7 +119,7 @@ public final class RecordingFacts {
             wanted.addAll(capture.sampleTypes());
         }
         try {
-            f.summary.span(readEach(source, wanted, f.warnings::add, (e, span) -> {
+            f.summary.span(RecordingReader.events(source, wanted, f.warnings::add, (e, span) -> {
                 if (SummaryReducer.DECODED.contains(e.type())) {
                     f.guard(f.summary, () -> f.summary.fields(e));
                 }
@@ -139,67 +137,32 @@ public final class RecordingFacts {
                 }
             }));
             return f;
-        } catch (ParserRejectedException e) {
-            return viaJdk(source, capture); // a format only JMC's parser reads: viaJdk hands it on
-        } catch (FastReader.UnsupportedException e) {
-            RecordingFacts slow = viaJdk(source, capture);
-            slow.warnings.add(source.name().toAbsolutePath() + ": read with the JDK's parser (" + e.getMessage() + ", a format before JDK 11's)");
-            return slow;
-        }
-    }
-
-    /**
-     * Reads {@code source} with loomscope's reader: the events of the {@code wanted} types into
-     * {@code sink} (with the span of the recording's chunks), each part's event counts into
-     * {@code counts}; damage is bad input naming the file, chunk and offset. Answers the span.
-     * A format the reader leaves to others throws {@link FastReader.UnsupportedException} or
-     * {@link ParserRejectedException}.
-     */
-    public static RecordingSpan readEach(RecordingSource source, Set<String> wanted, java.util.function.Consumer<String> warnings,
-            java.util.function.BiConsumer<FastEvent, RecordingSpan> sink, java.util.function.Consumer<Map<String, Long>> counts) {
-        return RecordingReader.withReadableParts(source, warnings, readable -> {
-            for (RecordingReader.Part part : readable.parts()) {
-                try {
-                    Map<String, Long> read = FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> sink.accept(e, readable.span())).counts();
-                    read.forEach((type, n) -> {
-                        if (type.endsWith(FastReader.UNDEFINED)) {
-                            warnings.accept(part.original() + ": " + n + " event(s) of type " + type.substring(0, type.indexOf(' ')) + ", which the"
-                                    + " chunk's metadata does not define, skipped (an emergency dump, hs_err, writes such; the JDK's jfr skips them too)");
-                        }
-                    });
-                    counts.accept(read);
-                } catch (FastReader.FormatException damage) {
-                    throw RecordingReader.damaged(part.original(), damage);
-                }
-            }
-            return readable.span();
-        });
-    }
-
-    /**
-     * Reads with the JDK's parser (the reference loomscope's reader is tested against, and the
-     * reader of format 1.x); a format it does not read (0.x) goes to JMC's, with a warning.
-     */
-    public static RecordingFacts viaJdk(RecordingSource source) {
-        return viaJdk(source, null);
-    }
-
-    private static RecordingFacts viaJdk(RecordingSource source, Capture capture) {
-        RecordingFacts f = new RecordingFacts(source, false, capture);
-        try {
-            f.summary.span(RecordingReader.read(source, (RecordedEvent recorded) -> f.add(new JdkEvent(recorded)), f.warnings::add));
-            return f;
         } catch (ParserRejectedException rejected) {
-            RecordingFacts viaJmc = new RecordingFacts(source, false, capture);
-            try {
-                JmcReader.read(source, viaJmc::add);
-            } catch (BadDataException jmcToo) {
-                throw new BadDataException(rejected.getMessage() + "; " + jmcToo.getMessage(), rejected);
-            }
-            viaJmc.warnings.add(source.name().toAbsolutePath() + ": read with JMC's parser (the JDK's does not read it: " + rejected.getMessage()
-                    + "); stack traces are not read this way");
-            return viaJmc;
+            return viaJmc(source, capture, rejected); // format 0.x (JDK 7, 8): JMC's parser reads it
         }
+    }
+
+    /** A recording of JFR format 0.x (JDK 7 and 8), which only JMC's parser reads: its events, without their stacks, and a warning saying so. */
+    private static RecordingFacts viaJmc(RecordingSource source, Capture capture, ParserRejectedException rejected) {
+        RecordingFacts viaJmc = new RecordingFacts(source, false, capture);
+        try {
+            JmcReader.read(source, viaJmc::add);
+        } catch (BadDataException jmcToo) {
+            throw new BadDataException(rejected.getMessage() + "; " + jmcToo.getMessage(), rejected);
+        }
+        viaJmc.warnings.add(source.name().toAbsolutePath() + ": read with JMC's parser (" + rejected.getMessage()
+                + "); stack traces are not read this way");
+        return viaJmc;
+    }
+
+    /**
+     * Facts from the events another parser reads ({@code parser} hands each to the sink it is given
+     * and answers the recording's span): how tests hold loomscope's reader to the JDK's.
+     */
+    public static RecordingFacts of(RecordingSource source, java.util.function.Function<java.util.function.Consumer<JfrEvent>, RecordingSpan> parser) {
+        RecordingFacts f = new RecordingFacts(source, false, null);
+        f.summary.span(parser.apply(f::add));
+        return f;
     }
 
     /**

@@ -15,7 +15,7 @@ public final class SummaryReducer implements Reducer {
     private final Map<String, Long> counts = new TreeMap<>();
     private Instant first;
     private Instant last;
-    /** The events' own extent: the span only where no chunk header says it (JMC reading a format before JDK 11's). */
+    /** The events' own extent: the span only where no chunk header says it (JMC reading format 0.x, JDK 7's and 8's). */
     private Instant firstEvent;
     private Instant lastEvent;
     public String label;

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.FlameSamples;
@@ -133,7 +134,7 @@ public final class ThreadCpu {
             java.util.function.Consumer<String> warnings) {
         ThreadCpu all = new ThreadCpu(options);
         for (var source : sources) {
-            RecordingFacts.readEach(source, FlameSamples.EXECUTION, warnings, all::add, counts -> { });
+            RecordingReader.events(source, FlameSamples.EXECUTION, warnings, all::add, counts -> { });
         }
         return all;
     }

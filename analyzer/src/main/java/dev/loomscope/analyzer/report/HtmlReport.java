@@ -287,7 +287,7 @@ public final class HtmlReport {
                 if (t != null) {
                     tables.add(t);
                 }
-            } catch (BadDataException | dev.loomscope.recording.fast.FastReader.UnsupportedException unreadable) {
+            } catch (BadDataException unreadable) {
                 // the flame graph's line above says why this group has no samples
             }
         });

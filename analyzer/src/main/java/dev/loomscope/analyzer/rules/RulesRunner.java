@@ -136,10 +136,6 @@ public final class RulesRunner {
                         walked = FastReader.check(part.readable(), Files.size(part.readable()));
                     } catch (FastReader.FormatException damage) {
                         throw RecordingReader.damaged(part.original(), damage);
-                    } catch (FastReader.UnsupportedException older) {
-                        // a chunk of a format before JDK 11's (a JDK 7-10 recording, or one damaged to look so): JMC's parser reads
-                        // those, or says in one line why it cannot
-                        throw new ParserRejectedException(part.original().toAbsolutePath() + ": " + older.getMessage(), older);
                     }
                     walked.counts().forEach((t, n) -> counts.merge(t, n, Long::sum));
                 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -83,6 +84,109 @@ class AnalyzerIT {
         assertThat(figure(json("summary", virtual.toString()), "platform thread starts in the busiest second").asDouble()).isLessThan(200);
     }
 
+    /**
+     * A copy of {@code recording} as JDK 9 and 10 wrote theirs (JFR format 1.0): every chunk header
+     * says 1.0, and the metadata names the JDK's events {@code com.oracle.jdk.*} and their types
+     * {@code com.oracle.jfr.types.*} (the names JDK 11 changed, keeping the fields). Each chunk's
+     * metadata event is written again with the new string table at the chunk's end, where the header
+     * now points; the old one stays in place, skipped as parsers skip every metadata event in the
+     * event stream, so no offset in the chunk moves.
+     */
+    static Path asJdk9(Path recording, String name) throws Exception {
+        ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(recording));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int off = 0; off + 68 <= in.limit(); off += (int) in.getLong(off + 8)) {
+            long size = in.getLong(off + 8);
+            int meta = off + (int) in.getLong(off + 24);
+            int[] at = {meta};
+            long eventSize = varlong(in, at);
+            java.io.ByteArrayOutputStream header = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < 4; i++) { // type id, start, duration, metadata id
+                writeVarlong(header, varlong(in, at));
+            }
+            int strings = (int) varlong(in, at);
+            writeVarlong(header, strings);
+            for (int i = 0; i < strings; i++) {
+                int encoding = in.get(at[0]++);
+                if (encoding == 0 || encoding == 1) {
+                    header.write(encoding);
+                    continue;
+                }
+                assertThat(encoding).as("a UTF-8, char-array or Latin-1 string").isIn(3, 4, 5);
+                int length = (int) varlong(in, at);
+                String text;
+                if (encoding == 4) {
+                    StringBuilder chars = new StringBuilder();
+                    for (int c = 0; c < length; c++) {
+                        chars.append((char) varlong(in, at));
+                    }
+                    text = chars.toString();
+                } else {
+                    text = new String(in.array(), at[0], length, encoding == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+                    at[0] += length;
+                }
+                if (text.startsWith("jdk.types.")) {
+                    text = "com.oracle.jfr.types." + text.substring("jdk.types.".length());
+                } else if (text.startsWith("jdk.") && !text.startsWith("jdk.jfr.") && Character.isUpperCase(text.charAt(4))) {
+                    text = "com.oracle.jdk." + text.substring(4);
+                }
+                byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+                header.write(3);
+                writeVarlong(header, utf8.length);
+                header.write(utf8, 0, utf8.length);
+            }
+            int end = meta + (int) eventSize;
+            byte[] body = header.toByteArray();
+            byte[] tree = Arrays.copyOfRange(in.array(), at[0], end);
+            java.io.ByteArrayOutputStream event = new java.io.ByteArrayOutputStream();
+            int total = body.length + tree.length;
+            int sizeBytes = 1;
+            while (varlongLength(total + sizeBytes) != sizeBytes) {
+                sizeBytes++;
+            }
+            writeVarlong(event, total + sizeBytes);
+            event.write(body, 0, body.length);
+            event.write(tree, 0, tree.length);
+            ByteBuffer chunk = ByteBuffer.allocate((int) size + event.size());
+            chunk.put(in.array(), off, (int) size).put(event.toByteArray());
+            chunk.putShort(4, (short) 1).putShort(6, (short) 0).putLong(8, chunk.capacity()).putLong(24, size);
+            out.write(chunk.array(), 0, chunk.capacity());
+        }
+        return Files.write(dir.resolve(name), out.toByteArray());
+    }
+
+    private static long varlong(ByteBuffer b, int[] at) {
+        long v = 0;
+        for (int shift = 0; shift < 56; shift += 7) {
+            byte x = b.get(at[0]++);
+            v |= (long) (x & 0x7f) << shift;
+            if (x >= 0) {
+                return v;
+            }
+        }
+        return v | (long) (b.get(at[0]++) & 0xff) << 56;
+    }
+
+    private static int varlongLength(long v) {
+        int n = 1;
+        while ((v >>>= 7) != 0 && n < 9) {
+            n++;
+        }
+        return n;
+    }
+
+    private static void writeVarlong(java.io.ByteArrayOutputStream out, long v) {
+        for (int i = 0; i < 8; i++) {
+            if ((v & ~0x7fL) == 0) {
+                out.write((int) v);
+                return;
+            }
+            out.write((int) (v & 0x7f | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
     /** A copy of {@code recording} whose every chunk header claims JFR format version {@code major}. */
     static Path relabelled(Path recording, String name, int major) throws Exception {
         byte[] bytes = Files.readAllBytes(recording);
@@ -97,7 +201,7 @@ class AnalyzerIT {
     void loomscopesReaderGivesEveryReductionTheJdkParserGives() throws Exception {
         for (Path p : List.of(fixture, platform, virtual)) {
             var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
-            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.viaJdk(source);
+            var jdk = JdkParser.facts(source);
             var fast = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
             assertThat(fast.warnings).as(p.toString()).noneMatch(w -> w.contains("read with"));
             assertThat(fast.summary.counts()).as(p.toString()).isEqualTo(jdk.summary.counts());
@@ -131,12 +235,23 @@ class AnalyzerIT {
             assertThat(fast.ctxsw.source()).isEqualTo(jdk.ctxsw.source());
             assertThat(fast.runs.runs()).isEqualTo(jdk.runs.runs());
         }
-        // a format the fast reader leaves to the JDK's parser (the chunks relabelled 1.x): the same figures, and a note saying so
-        Path v1 = relabelled(fixture, "format-1.jfr", 1);
-        var fallback = dev.loomscope.analyzer.reduce.RecordingFacts.of(dev.loomscope.analyzer.read.RecordingSource.file(v1));
-        assertThat(fallback.warnings).anyMatch(w -> w.contains("read with the JDK's parser (JFR format 1."));
-        assertThat(fallback.pinning.all().count()).isEqualTo(PINS);
-        assertThat(ok("summary", v1.toString()).stdout()).contains("read with the JDK's parser");
+        // format 1.0 (JDK 9, 10): the chunks relabelled and the JDK's types named as JDK 9 named them (com.oracle.jdk.*,
+        // com.oracle.jfr.types.*): read by loomscope's reader as JDK 11 names them, the same figures, no other parser
+        Path v1 = asJdk9(fixture, "format-1.jfr");
+        assertThat(jdk.jfr.consumer.RecordingFile.readAllEvents(v1)).anyMatch(e -> e.getEventType().getName().equals("com.oracle.jdk.GarbageCollection"))
+                .noneMatch(e -> e.getEventType().getName().equals("jdk.GarbageCollection"));
+        var source = dev.loomscope.analyzer.read.RecordingSource.file(fixture);
+        var asWritten = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
+        var nine = dev.loomscope.analyzer.reduce.RecordingFacts.of(dev.loomscope.analyzer.read.RecordingSource.file(v1));
+        assertThat(nine.warnings).isEmpty();
+        assertThat(nine.pinning.all().count()).isEqualTo(PINS);
+        assertThat(nine.gc.pauses().count()).isPositive().isEqualTo(asWritten.gc.pauses().count());
+        assertThat(nine.gc.byCollectorAndCause().keySet()).isEqualTo(asWritten.gc.byCollectorAndCause().keySet());
+        assertThat(nine.summary.peakThreads).isEqualTo(asWritten.summary.peakThreads);
+        assertThat(ok("summary", v1.toString()).stdout()).doesNotContain("read with").contains("jdk.GarbageCollection");
+        ChildJvm.Result flame = Fixtures.cli(dir, "flame", v1.toString(), "--collapsed", "--event", "alloc");
+        ChildJvm.Result flame11 = Fixtures.cli(dir, "flame", fixture.toString(), "--collapsed", "--event", "alloc");
+        assertThat(flame.stdout()).as(flame.stderr()).isNotEmpty().isEqualTo(flame11.stdout());
     }
 
     /** The earliest chunk start and the latest chunk end (start + duration) of a recording, from its headers. */
@@ -170,9 +285,10 @@ class AnalyzerIT {
         // what the consumer of the events throws is its own: not damage, not retried with another parser
         var source = dev.loomscope.analyzer.read.RecordingSource.file(fixture);
         IllegalStateException bug = new IllegalStateException("a reducer's bug");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.loomscope.analyzer.read.RecordingReader.read(source, e -> {
-            throw bug;
-        }, w -> { })).isSameAs(bug);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.loomscope.analyzer.read.RecordingReader.events(source,
+                java.util.Set.of("loomscope.RunInfo"), w -> { }, (e, span) -> {
+                    throw bug;
+                }, counts -> { })).isSameAs(bug);
     }
 
     @Test
@@ -180,7 +296,7 @@ class AnalyzerIT {
         // the reader for what the JDK's parser rejects (formats before JDK 11's), checked on recordings both can read
         for (Path p : List.of(fixture, platform, virtual)) {
             var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
-            var jdk = dev.loomscope.analyzer.reduce.RecordingFacts.viaJdk(source);
+            var jdk = JdkParser.facts(source);
             var jmc = dev.loomscope.analyzer.reduce.RecordingFacts.viaJmc(source);
             assertThat(jmc.summary.label).as(p.toString()).isEqualTo(jdk.summary.label);
             assertThat(jmc.summary.threadKind).isEqualTo(jdk.summary.threadKind);
@@ -361,7 +477,7 @@ class AnalyzerIT {
         assertThat(noFile.stderr()).contains("name the profile to write with -o FILE");
         ChildJvm.Result notAGraph = Fixtures.cli(dir, "flame", fixture.toString(), "--format", "csv", "-o", dir.resolve("x").toString());
         assertThat(notAGraph.exitCode()).isEqualTo(2);
-        assertThat(notAGraph.stderr()).contains("a graph is html, collapsed or pprof");
+        assertThat(notAGraph.stderr()).contains("a graph is html, collapsed, pprof, otlp or heatmap");
         Path noSamples = Fixtures.plain(dir, "no-samples.jfr", ",settings=none", 0, 0);
         ChildJvm.Result none = Fixtures.cli(dir, "flame", noSamples.toString(), "-o", dir.resolve("x.html").toString());
         assertThat(none.exitCode()).isEqualTo(2);

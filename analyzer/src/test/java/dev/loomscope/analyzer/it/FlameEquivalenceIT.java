@@ -154,7 +154,7 @@ class FlameEquivalenceIT {
      */
     static void same(Path recording, SampleKind kind, String... options) throws Exception {
         FlameOptions o = new FlameOptions(kind, List.of(options).contains("--threads"), List.of(options).contains("--split-kind"), null, null, 0, 0,
-                null, false, false);
+                null, false, false, false, false);
         long drawn = 0;
         for (Path file : files(recording)) {
             Path alone = Files.createDirectories(dir.resolve("alone-" + ALONE.incrementAndGet())).resolve(file.getFileName());
@@ -277,10 +277,37 @@ class FlameEquivalenceIT {
     void differentialGraphsAreAsyncProfilersOwn() throws Exception {
         ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", jdkOnly.toString(), agentCpuWall.toString(), "--collapsed", "--raw");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
+        // the converter itself draws each side, async-profiler's FlameGraph takes the difference of the two brought to one total
+        List<String> before = converter(files(jdkOnly), FlameOptions.of(SampleKind.CPU), null, true);
+        List<String> after = converter(files(agentCpuWall), FlameOptions.of(SampleKind.CPU), null, true);
+        long b = before.stream().mapToLong(FlameEquivalenceIT::count).sum();
+        long a = after.stream().mapToLong(FlameEquivalenceIT::count).sum();
+        long gcd = java.math.BigInteger.valueOf(a).gcd(java.math.BigInteger.valueOf(b)).longValue();
+        one.convert.Arguments args = new one.convert.Arguments();
+        args.output = "collapsed";
+        args.diff = true;
+        args.norm = true;
+        one.convert.FlameGraph base = new one.convert.FlameGraph(args);
+        base.parseCollapsed(new java.io.StringReader(scaled(before, a / gcd)));
+        one.convert.FlameGraph graph = new one.convert.FlameGraph(args);
+        graph.parseCollapsed(new java.io.StringReader(scaled(after, b / gcd)));
+        graph.diff(base);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        // the converter itself draws each side, async-profiler's FlameGraph takes the difference (what the CLI does with files of format 1.x)
-        FlameRenderer.renderOlderFormat(files(jdkOnly), files(agentCpuWall), FlameOptions.of(SampleKind.CPU), true, out);
+        graph.dump(new java.io.PrintStream(out, true, StandardCharsets.UTF_8));
         sameLines("diff", lines(r.stdout()), lines(out.toString(StandardCharsets.UTF_8)), false);
+    }
+
+    private static long count(String collapsedLine) {
+        return Long.parseLong(collapsedLine.substring(collapsedLine.lastIndexOf(' ') + 1));
+    }
+
+    /** Collapsed lines with each count multiplied by {@code scale}, as one text. */
+    private static String scaled(List<String> collapsed, long scale) {
+        StringBuilder text = new StringBuilder();
+        for (String l : collapsed) {
+            text.append(l, 0, l.lastIndexOf(' ')).append(' ').append(count(l) * scale).append('\n');
+        }
+        return text.toString();
     }
 
     /** The report draws from the samples its figures' pass aggregated ({@code RecordingFacts.flames}): the same graphs. */

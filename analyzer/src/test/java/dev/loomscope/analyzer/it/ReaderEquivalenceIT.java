@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.flamegraphs.testing.Recordings;
-import dev.loomscope.recording.JdkEvent;
 import dev.loomscope.recording.fast.FastEvent;
 import dev.loomscope.recording.fast.FastReader;
 import java.nio.ByteBuffer;

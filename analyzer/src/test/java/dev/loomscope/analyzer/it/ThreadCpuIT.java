@@ -61,6 +61,49 @@ class ThreadCpuIT {
     }
 
     @Test
+    void profilesOtherToolsReadLabelEachJfrSampledVirtualThreadWithItsId() throws Exception {
+        Path pprof = dir.resolve("rendezvous.pb.gz");
+        ChildJvm.Result r = Fixtures.cli(dir, "flame", sampledByJfr.toString(), "--format", "pprof", "-o", pprof.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        ChildJvm.Result tags = ChildJvm.exec(List.of("/usr/local/go/bin/go", "tool", "pprof", "-tags", pprof.toString()), dir, 120);
+        assertThat(tags.exitCode()).as(tags.stdout() + tags.stderr()).isZero();
+        // go tool pprof -tags: the label's values with their shares; a run's sender and receiver are virtual threads of their own
+        assertThat(tags.stdout()).contains("thread_kind").contains("virtual_thread_id");
+        Path otlp = dir.resolve("rendezvous.otlp");
+        r = Fixtures.cli(dir, "flame", sampledByJfr.toString(), "--format", "otlp", "-o", otlp.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        List<String> samples = dev.loomscope.flamegraphs.testing.OtlpProfiles.read(otlp, dir);
+        List<String> virtual = samples.stream().filter(l -> l.startsWith("virtual|")).toList();
+        assertThat(virtual.stream().map(l -> l.split("\\|")[1]).distinct().filter(id -> !id.equals("-")).count()).as(String.join("\n", samples))
+                .isGreaterThanOrEqualTo(2);
+        assertThat(virtual).anyMatch(l -> l.contains("RendezvousWorkload"));
+        assertThat(samples.get(samples.size() - 1)).startsWith("type=cpu unit=count time=").doesNotContain("time=0 ");
+        // async-profiler samples carriers: no virtual thread id to give
+        Path carriers = dir.resolve("carriers.otlp");
+        r = Fixtures.cli(dir, "flame", sampledByAsyncProfiler.toString(), "--format", "otlp", "-o", carriers.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(dev.loomscope.flamegraphs.testing.OtlpProfiles.read(carriers, dir)).allMatch(l -> l.startsWith("type=") || l.split("\\|")[1].equals("-"));
+    }
+
+    @Test
+    void theHeatmapCountsEverySampleOfTheGraphByTimeAndThreadKind() throws Exception {
+        for (Path rec : List.of(sampledByJfr, sampledByAsyncProfiler)) {
+            Path page = dir.resolve(rec.getFileName() + ".heatmap.html");
+            ChildJvm.Result r = Fixtures.cli(dir, "flame", rec.toString(), "--format", "heatmap", "-o", page.toString());
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            String html = java.nio.file.Files.readString(page);
+            // every sample the graph draws (all threads) is in one cell of one map: the cells' counts sum to the graph's
+            ChildJvm.Result graph = Fixtures.cli(dir, "flame", rec.toString(), "--collapsed");
+            long drawn = graph.stdout().lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+            long inCells = java.util.regex.Pattern.compile("ms: (\\d+) samples</title>").matcher(html).results()
+                    .mapToLong(m -> Long.parseLong(m.group(1))).sum();
+            assertThat(inCells).as(rec.toString()).isPositive().isEqualTo(drawn);
+            // the virtual threads' map leads (their code has most of the CPU), the maps' shares add up
+            assertThat(html).containsPattern("<h2>virtual threads: [\\d,]+ samples \\((\\d{2}|100)\\.\\d%\\)</h2>");
+        }
+    }
+
+    @Test
     void asyncProfilerSamplesCarriersWithTheShareThatRanVirtualThreads() throws Exception {
         Path rec = sampledByAsyncProfiler;
         Table t = threads(rec);

@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  * @param reverse   reversed (callers on top of callees) graph
  * @param applicationThreads only stacks with a Java frame: the application's threads, not the JVM's
  *                  own (JIT compilers, GC, VM thread), whose stacks are native code only
+ * @param virtualThreadIds samples of a virtual thread JFR recorded as such kept apart by its Java id
+ *                  (for profiles that label each sample: pprof, OTLP)
+ * @param timeline  samples also counted by time and thread kind ({@link FlameSamples#timeline}: the heatmap)
  */
 public record FlameOptions(
         SampleKind kind,
@@ -27,27 +30,39 @@ public record FlameOptions(
         long toMs,
         String title,
         boolean reverse,
-        boolean applicationThreads) {
+        boolean applicationThreads,
+        boolean virtualThreadIds,
+        boolean timeline) {
 
     public static FlameOptions of(SampleKind kind) {
-        return new FlameOptions(kind, false, false, null, null, 0, 0, null, false, false);
+        return new FlameOptions(kind, false, false, null, null, 0, 0, null, false, false, false, false);
     }
 
     public FlameOptions withSplitKind(boolean split) {
-        return new FlameOptions(kind, threads, split, include, exclude, fromMs, toMs, title, reverse, applicationThreads);
+        return new FlameOptions(kind, threads, split, include, exclude, fromMs, toMs, title, reverse, applicationThreads, virtualThreadIds, timeline);
     }
 
     public FlameOptions withTitle(String newTitle) {
-        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, newTitle, reverse, applicationThreads);
+        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, newTitle, reverse, applicationThreads, virtualThreadIds, timeline);
     }
 
     /** Only the application's threads' stacks (with a Java frame), or every thread's. */
     public FlameOptions withApplicationThreads(boolean only) {
-        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, title, reverse, only);
+        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, title, reverse, only, virtualThreadIds, timeline);
     }
 
     /** Samples from {@code from} to {@code to} ms after the recording's start. */
     public FlameOptions withWindow(long from, long to) {
-        return new FlameOptions(kind, threads, splitKind, include, exclude, from, to, title, reverse, applicationThreads);
+        return new FlameOptions(kind, threads, splitKind, include, exclude, from, to, title, reverse, applicationThreads, virtualThreadIds, timeline);
+    }
+
+    /** Samples of virtual threads kept apart by their Java id where JFR recorded it, or merged. */
+    public FlameOptions withVirtualThreadIds(boolean apart) {
+        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, title, reverse, applicationThreads, apart, timeline);
+    }
+
+    /** Samples also counted by time and thread kind (the heatmap), or not. */
+    public FlameOptions withTimeline(boolean counted) {
+        return new FlameOptions(kind, threads, splitKind, include, exclude, fromMs, toMs, title, reverse, applicationThreads, virtualThreadIds, counted);
     }
 }

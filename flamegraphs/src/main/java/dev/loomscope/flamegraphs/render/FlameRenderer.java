@@ -1,7 +1,6 @@
 package dev.loomscope.flamegraphs.render;
 
 import dev.loomscope.recording.BadRecordingException;
-import dev.loomscope.recording.JfrFileCheck;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -10,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
-import one.jfr.JfrReader;
 
 /**
  * Flame graphs in async-profiler's own HTML format and colours (or collapsed stacks) from any
@@ -42,79 +40,6 @@ public final class FlameRenderer {
     }
 
     /**
-     * One graph, or with {@code before} a differential graph, from recordings in JFR's format 1.x
-     * (before JDK 11), which loomscope's reader leaves to others: async-profiler's converter itself
-     * draws each file (as {@code jfrconv} would), merged by their collapsed stacks. Those JDKs ran no
-     * virtual threads, so there is no split by thread kind; {@code --from}/{@code --to} do not apply.
-     */
-    public static Drawn renderOlderFormat(List<Path> before, List<Path> after, FlameOptions options, boolean collapsed, OutputStream out)
-            throws BadRecordingException, NoSamplesException {
-        Arguments args = arguments(options, collapsed);
-        args.norm = before != null;
-        List<String> afterLines = convert(after, options, args.norm);
-        long afterTotal = total(afterLines);
-        FlameGraph graph = new FlameGraph(args);
-        if (before == null) {
-            parse(graph, afterLines, 1);
-            dump(graph, out);
-            return new Drawn(afterTotal, 0);
-        }
-        args.diff = true;
-        List<String> beforeLines = convert(before, options, true);
-        long beforeTotal = total(beforeLines);
-        long[] scale = scales(beforeTotal, afterTotal);
-        FlameGraph base = new FlameGraph(args);
-        parse(base, beforeLines, scale[0]);
-        parse(graph, afterLines, scale[1]);
-        graph.diff(base);
-        dump(graph, out, DIFF_LEGEND);
-        return new Drawn(afterTotal, 0);
-    }
-
-    /**
-     * async-profiler's converter on each file: collapsed lines ("frame;frame count"), none empty.
-     * CPU samples are async-profiler's, else (the JDK's own recordings) JFR's execution samples of
-     * running threads.
-     */
-    private static List<String> convert(List<Path> files, FlameOptions o, boolean norm) throws BadRecordingException, NoSamplesException {
-        List<String> lines = convert(files, o, norm, null);
-        if (lines.isEmpty() && o.kind() == SampleKind.CPU) {
-            lines = convert(files, o, norm, "runnable");
-        }
-        if (lines.isEmpty()) {
-            throw new NoSamplesException(FlameSamples.name(files) + ": no " + o.kind().label() + " samples (async-profiler's converter, which draws"
-                    + " recordings of JFR format 1.x, found none; record them with the agent option " + o.kind().agentOption() + ")");
-        }
-        return lines;
-    }
-
-    private static List<String> convert(List<Path> files, FlameOptions o, boolean norm, String state) throws BadRecordingException {
-        Arguments args = new Arguments();
-        args.state = state;
-        args.output = "collapsed";
-        args.threads = o.threads();
-        args.norm = norm;
-        args.cpu = o.kind() == SampleKind.CPU && state == null;
-        args.wall = o.kind() == SampleKind.WALL;
-        args.alloc = o.kind() == SampleKind.ALLOC;
-        args.lock = o.kind() == SampleKind.LOCK;
-        java.util.ArrayList<String> lines = new java.util.ArrayList<>();
-        for (Path p : files) {
-            JfrFileCheck.check(p);
-            java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-            try (JfrReader jfr = new JfrReader(p.toString())) {
-                one.convert.JfrToFlame converter = new one.convert.JfrToFlame(jfr, args);
-                converter.convert();
-                converter.dump(buf);
-            } catch (IOException | RuntimeException e) {
-                throw unreadable(p, e);
-            }
-            buf.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).forEach(lines::add);
-        }
-        return lines;
-    }
-
-    /**
      * Each side's multiplier in a differential graph: both brought to the same total, each multiplied
      * by the other's total divided by their common divisor (exact, no rounding); 1 for an empty side.
      */
@@ -127,24 +52,6 @@ public final class FlameRenderer {
     static BadRecordingException unreadable(Path p, Exception e) {
         return new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: " + (e.getMessage() == null ? e.getClass().getSimpleName()
                 : e.getMessage()) + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
-    }
-
-    private static long total(List<String> collapsed) {
-        return collapsed.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
-    }
-
-    /** Collapsed lines into {@code graph}, each count multiplied by {@code scale}. */
-    private static void parse(FlameGraph graph, List<String> collapsed, long scale) {
-        StringBuilder text = new StringBuilder();
-        for (String l : collapsed) {
-            int space = l.lastIndexOf(' ');
-            text.append(l, 0, space).append(' ').append(Long.parseLong(l.substring(space + 1)) * scale).append('\n');
-        }
-        try {
-            graph.parseCollapsed(new java.io.StringReader(text.toString()));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e); // a string: cannot fail to read
-        }
     }
 
     /** One graph from samples another reader aggregated ({@link SampleGraph}). */

@@ -39,6 +39,9 @@ public final class FlameSamples {
     private final boolean aligned;
     /** Aggregated stacks by thread state name ("" for allocations and locks). */
     private final Map<String, SampleGraph> byState = new TreeMap<>();
+    /** The time the recordings read cover (their chunks'), and the last one's span object, to add each once. */
+    private final RecordingSpan span = new RecordingSpan();
+    private RecordingSpan lastSpan;
     private final Map<String, Long> executionByState = new TreeMap<>();
     private long alloc;
     private long lock;
@@ -93,6 +96,10 @@ public final class FlameSamples {
 
     /** One sample event of a recording whose chunks span {@code span}. */
     public void add(FastEvent e, RecordingSpan span) {
+        if (span != lastSpan) {
+            this.span.add(span);
+            lastSpan = span;
+        }
         if (!inWindow(options, e, span)) {
             return;
         }
@@ -122,6 +129,10 @@ public final class FlameSamples {
             stack = draw(frames, e.nativeFramesAreC());
             drawn.put(frames, stack);
         }
+        long virtualThreadId = -1;
+        if (options.virtualThreadIds() && execution && Boolean.TRUE.equals(e.threadIsVirtual(threadField))) {
+            virtualThreadId = e.javaThreadId(threadField);
+        }
         String thread = null;
         if (options.threads()) {
             long tid = e.threadId(threadField);
@@ -132,7 +143,36 @@ public final class FlameSamples {
                 : e.type().equals("jdk.ThreadPark") ? "parkedClass" : "monitorClass");
         // as async-profiler's converter: an allocation outside a TLAB (no TLAB size) in kernel colour, the others inlined
         boolean outside = e.type().equals("jdk.ObjectAllocationOutsideTLAB") || e.type().equals("jdk.ObjectAllocationSample");
-        addDrawn(state, stack, thread, classSymbol, outside ? SampleGraph.KERNEL : SampleGraph.INLINED, samples);
+        if (options.timeline()) {
+            timeline(state, stack, e.startTime().toEpochMilli(), samples);
+        }
+        addDrawn(state, stack, thread, classSymbol, outside ? SampleGraph.KERNEL : SampleGraph.INLINED, samples, virtualThreadId);
+    }
+
+    /** Samples by time cell ({@link SampleTimeline#CELL_MS}) and thread kind, per thread state: the heatmap's counts. */
+    private final Map<String, java.util.TreeMap<Long, long[]>> timeline = new TreeMap<>();
+
+    private void timeline(String state, DrawnStack stack, long epochMs, long samples) {
+        int kind = !stack.java() ? SampleTimeline.JVM : stack.virtual() ? SampleTimeline.VIRTUAL : SampleTimeline.PLATFORM;
+        timeline.computeIfAbsent(state, s -> new java.util.TreeMap<>()).computeIfAbsent(Math.floorDiv(epochMs, SampleTimeline.CELL_MS),
+                c -> new long[SampleTimeline.KINDS.size()])[kind] += samples;
+    }
+
+    /**
+     * The samples of the kind asked for ({@link #graph}'s choice of thread states) by time and thread
+     * kind: virtual threads' code, platform threads', the JVM's own threads'. Asked for with
+     * {@link FlameOptions#timeline}; bad input naming {@code what} when there are no such samples.
+     */
+    public SampleTimeline timeline(String what) {
+        graph(what); // no samples: the same message as the graph's
+        java.util.TreeMap<Long, long[]> cells = new java.util.TreeMap<>();
+        chosenStates().forEach(st -> timeline.getOrDefault(st, new java.util.TreeMap<>()).forEach((cell, n) -> {
+            long[] sum = cells.computeIfAbsent(cell, c -> new long[n.length]);
+            for (int k = 0; k < n.length; k++) {
+                sum[k] += n[k];
+            }
+        }));
+        return new SampleTimeline(options.kind(), cells);
     }
 
     /**
@@ -143,11 +183,11 @@ public final class FlameSamples {
     public void addStack(String state, List<FastEvent.RawFrame> frames, boolean nativeIsC, long events, long samples) {
         executionByState.merge(state, events, Long::sum);
         if (frames != null) {
-            addDrawn(state, draw(frames, nativeIsC), null, null, (byte) 0, samples);
+            addDrawn(state, draw(frames, nativeIsC), null, null, (byte) 0, samples, -1);
         }
     }
 
-    private void addDrawn(String state, DrawnStack stack, String thread, String classSymbol, byte classType, long samples) {
+    private void addDrawn(String state, DrawnStack stack, String thread, String classSymbol, byte classType, long samples, long virtualThreadId) {
         if (options.applicationThreads() && !stack.java()) {
             jvmThreadSamples.merge(state, samples, Long::sum);
             return;
@@ -172,7 +212,7 @@ public final class FlameSamples {
             names[k] = FlameRenderer.className(classSymbol);
             types[k] = classType;
         }
-        byState.computeIfAbsent(state, s -> new SampleGraph()).add(names, types, samples, virtual);
+        byState.computeIfAbsent(state, s -> new SampleGraph()).add(names, types, samples, virtual, virtualThreadId);
         if (aligned) {
             long[] a = alignedByState.computeIfAbsent(state, x -> new long[2]);
             a[0] += stack.cut() ? samples : 0;
@@ -316,6 +356,13 @@ public final class FlameSamples {
 
     /** These samples and {@code other}'s. */
     public void addAll(FlameSamples other) {
+        span.add(other.span);
+        other.timeline.forEach((st, cells) -> cells.forEach((cell, n) -> {
+            long[] sum = timeline.computeIfAbsent(st, x -> new java.util.TreeMap<>()).computeIfAbsent(cell, c -> new long[n.length]);
+            for (int k = 0; k < n.length; k++) {
+                sum[k] += n[k];
+            }
+        }));
         other.byState.forEach((s, g) -> byState.computeIfAbsent(s, x -> new SampleGraph()).addAll(g));
         other.executionByState.forEach((s, n) -> executionByState.merge(s, n, Long::sum));
         other.jvmThreadSamples.forEach((s, n) -> jvmThreadSamples.merge(s, n, Long::sum));
@@ -361,6 +408,11 @@ public final class FlameSamples {
     public static String cpuState(Map<String, Long> executionByState) {
         return executionByState.getOrDefault("STATE_DEFAULT", 0L) > 0 ? "STATE_DEFAULT"
                 : executionByState.getOrDefault(CPU_TIME, 0L) > 0 ? CPU_TIME : "STATE_RUNNABLE";
+    }
+
+    /** The time the recordings whose samples were added cover (their chunks'); empty when none was read. */
+    public RecordingSpan span() {
+        return span;
     }
 
     /**

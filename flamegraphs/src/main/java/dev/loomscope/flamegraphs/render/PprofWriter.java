@@ -1,5 +1,9 @@
 package dev.loomscope.flamegraphs.render;
 
+import static dev.loomscope.flamegraphs.render.ProtoOut.bytesField;
+import static dev.loomscope.flamegraphs.render.ProtoOut.packed;
+import static dev.loomscope.flamegraphs.render.ProtoOut.varintField;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,8 +18,8 @@ import java.util.zip.GZIPOutputStream;
  * Pyroscope and Grafana read: one sample per distinct stack, its count as the value, and the label
  * {@code thread_kind} ({@code virtual} or {@code platform}); frames are functions by name, each
  * with one location (no addresses: the frames come from a recording, not a binary), leaf first as
- * pprof orders them. The protobuf is written here field by field (the format is small and fixed),
- * which keeps a protobuf runtime out of the CLI.
+ * pprof orders them ({@link ProtoOut} writes the fields). A sample of a virtual thread JFR recorded
+ * as such also carries the number label {@code virtual_thread_id}, the thread's Java id.
  */
 public final class PprofWriter {
     // profile.proto's field numbers
@@ -34,6 +38,7 @@ public final class PprofWriter {
     private static final int SAMPLE_LABEL = 3;
     private static final int LABEL_KEY = 1;
     private static final int LABEL_STR = 2;
+    private static final int LABEL_NUM = 3;
     private static final int LOCATION_ID = 1;
     private static final int LOCATION_LINE = 4;
     private static final int LINE_FUNCTION_ID = 1;
@@ -43,6 +48,9 @@ public final class PprofWriter {
 
     /** The label every sample carries. */
     public static final String THREAD_KIND = "thread_kind";
+
+    /** The number label of a sample of a virtual thread JFR recorded (its Java thread id). */
+    public static final String VIRTUAL_THREAD_ID = "virtual_thread_id";
 
     private final Map<String, Long> strings = new HashMap<>();
     private final ByteArrayOutputStream stringTable = new ByteArrayOutputStream();
@@ -66,7 +74,8 @@ public final class PprofWriter {
         long kindKey = w.string(THREAD_KIND);
         long virtual = w.string("virtual");
         long platform = w.string("platform");
-        graph.forEach((names, types, isVirtual, samples) -> {
+        long threadIdKey = w.string(VIRTUAL_THREAD_ID);
+        graph.forEach((names, types, isVirtual, virtualThreadId, samples) -> {
             if (!kept(names, include, exclude)) {
                 return;
             }
@@ -81,6 +90,12 @@ public final class PprofWriter {
             varintField(label, LABEL_KEY, kindKey);
             varintField(label, LABEL_STR, isVirtual ? virtual : platform);
             bytesField(sample, SAMPLE_LABEL, label.toByteArray());
+            if (virtualThreadId >= 0) {
+                ByteArrayOutputStream id = new ByteArrayOutputStream();
+                varintField(id, LABEL_KEY, threadIdKey);
+                varintField(id, LABEL_NUM, virtualThreadId);
+                bytesField(sample, SAMPLE_LABEL, id.toByteArray());
+            }
             w.message(PROFILE_SAMPLE, sample.toByteArray());
         });
         if (intervalNanos > 0) {
@@ -150,33 +165,6 @@ public final class PprofWriter {
         varintField(v, VALUE_TYPE_TYPE, type);
         varintField(v, VALUE_TYPE_UNIT, unit);
         return v.toByteArray();
-    }
-
-    private static void varintField(ByteArrayOutputStream out, int field, long value) {
-        varint(out, (long) field << 3); // wire type 0
-        varint(out, value);
-    }
-
-    private static void bytesField(ByteArrayOutputStream out, int field, byte[] bytes) {
-        varint(out, (long) field << 3 | 2); // wire type 2: length-delimited
-        varint(out, bytes.length);
-        out.writeBytes(bytes);
-    }
-
-    private static void packed(ByteArrayOutputStream out, int field, long[] values) {
-        ByteArrayOutputStream p = new ByteArrayOutputStream();
-        for (long v : values) {
-            varint(p, v);
-        }
-        bytesField(out, field, p.toByteArray());
-    }
-
-    private static void varint(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) (v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.write((int) v);
     }
 
     /** The sample types pprof names the kinds by. */

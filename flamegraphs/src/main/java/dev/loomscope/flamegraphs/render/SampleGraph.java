@@ -24,16 +24,20 @@ public final class SampleGraph {
     private long total;
     private long virtualTotal;
 
-    /** One stack: names and types, root first, and whether a virtual thread ran it. */
-    private record Stack(String[] names, byte[] types, boolean virtual) {
+    /**
+     * One stack: names and types, root first, whether a virtual thread ran it, and which virtual
+     * thread (its Java id, -1 when not known or not asked for: {@link FlameOptions#virtualThreadIds}).
+     */
+    private record Stack(String[] names, byte[] types, boolean virtual, long virtualThreadId) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Stack s && virtual == s.virtual && Arrays.equals(names, s.names) && Arrays.equals(types, s.types);
+            return o instanceof Stack s && virtual == s.virtual && virtualThreadId == s.virtualThreadId && Arrays.equals(names, s.names)
+                    && Arrays.equals(types, s.types);
         }
 
         @Override
         public int hashCode() {
-            return 31 * Arrays.hashCode(names) + Arrays.hashCode(types) + (virtual ? 1 : 0);
+            return 31 * Arrays.hashCode(names) + Arrays.hashCode(types) + (virtual ? 1 : 0) + Long.hashCode(virtualThreadId) * 17;
         }
 
         @Override
@@ -51,6 +55,11 @@ public final class SampleGraph {
 
     /** Adds {@code weight} samples of the stack {@code names} (root first) with their {@code types}. */
     public void add(String[] names, byte[] types, long weight, boolean virtual) {
+        add(names, types, weight, virtual, -1);
+    }
+
+    /** As {@link #add(String[], byte[], long, boolean)}, of the virtual thread whose Java id is {@code virtualThreadId} (-1: not known). */
+    public void add(String[] names, byte[] types, long weight, boolean virtual, long virtualThreadId) {
         if (names.length > MAX_DEPTH) {
             String[] n = Arrays.copyOf(names, MAX_DEPTH + 1);
             byte[] t = Arrays.copyOf(types, MAX_DEPTH + 1);
@@ -59,7 +68,7 @@ public final class SampleGraph {
             names = n;
             types = t;
         }
-        weights.computeIfAbsent(new Stack(names, types, virtual), k -> new long[1])[0] += weight;
+        weights.computeIfAbsent(new Stack(names, types, virtual, virtualThreadId), k -> new long[1])[0] += weight;
         total += weight;
         if (virtual) {
             virtualTotal += weight;
@@ -108,14 +117,17 @@ public final class SampleGraph {
         return frames;
     }
 
-    /** What {@link #forEach} hands on: one stack's frames and types, root first, whether a virtual thread ran it, and its samples. */
+    /**
+     * What {@link #forEach} hands on: one stack's frames and types, root first, whether a virtual
+     * thread ran it, which one (its Java id, -1 when not known), and its samples.
+     */
     public interface StackVisitor {
-        void visit(String[] names, byte[] types, boolean virtual, long samples);
+        void visit(String[] names, byte[] types, boolean virtual, long virtualThreadId, long samples);
     }
 
     /** Every stack with its samples (the arrays are the graph's own: read them, do not change them). */
     public void forEach(StackVisitor visitor) {
-        weights.forEach((s, w) -> visitor.visit(s.names, s.types, s.virtual, w[0]));
+        weights.forEach((s, w) -> visitor.visit(s.names, s.types, s.virtual, s.virtualThreadId, w[0]));
     }
 
     /** Adds every stack to {@code graph}, each weight multiplied by {@code scale}. */

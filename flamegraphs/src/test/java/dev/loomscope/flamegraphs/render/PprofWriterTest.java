@@ -66,6 +66,20 @@ class PprofWriterTest {
     }
 
     @Test
+    void aVirtualThreadJfrRecordedCarriesItsIdAsANumberLabel() throws Exception {
+        SampleGraph g = graph();
+        g.add(new String[] {"java.lang.VirtualThread.run", "app.Cell.run"}, new byte[] {SampleGraph.JIT_COMPILED, SampleGraph.JIT_COMPILED}, 4, true, 42);
+        Path profile = dir.resolve("ids.pb.gz");
+        try (OutputStream out = Files.newOutputStream(profile)) {
+            PprofWriter.write(g, "cpu", 0, null, null, out);
+        }
+        String traces = pprof(profile, "-traces");
+        assertThat(traces).containsPattern("virtual_thread_id:\\s+42");
+        // pprof's own filter on the number label: that thread's samples only
+        assertThat(pprof(profile, "-top", "-tagfocus=virtual_thread_id=42")).contains("app.Cell.run").doesNotContain("app.Cell.step");
+    }
+
+    @Test
     void includeAndExcludeKeepTheStacksTheHtmlGraphKeeps() throws Exception {
         Path profile = dir.resolve("kept.pb.gz");
         try (OutputStream out = Files.newOutputStream(profile)) {

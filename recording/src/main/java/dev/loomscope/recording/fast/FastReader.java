@@ -41,13 +41,6 @@ public final class FastReader {
     /** Events by type, and how many chunks. */
     public record Result(Map<String, Long> counts, int chunks) {}
 
-    /** A chunk in a format this reader leaves to the JDK's parser (1.x, before JDK 11). */
-    public static final class UnsupportedException extends RuntimeException {
-        UnsupportedException(String message) {
-            super(message);
-        }
-    }
-
     /**
      * The bytes of a chunk do not follow JFR's format: which chunk (1-based, and where it starts)
      * and the byte offset in the file where reading stopped.
@@ -120,9 +113,11 @@ public final class FastReader {
             if (h.size() > Integer.MAX_VALUE - 8) {
                 throw new FormatException(c.number(), c.offset(), c.offset(), "a chunk of " + h.size() + " bytes (2 GB and more are not read)", null);
             }
-            if (h.major() != 2) {
-                // written and tested against format 2 (JDK 11+, measured on 11.0.13); 1.x (before JDK 11) goes to the JDK's parser
-                throw new UnsupportedException("JFR format " + h.major() + "." + h.minor() + " at byte " + c.offset());
+            if (h.major() != 1 && h.major() != 2) {
+                // format 1 (JDK 9, 10) lays chunks out as 2 does (the JDK's parser reads both with one code); only its names differ
+                // (Metadata.currentName). The first chunk's format was checked before (JfrFileCheck): a later one's is damage.
+                throw new FormatException(c.number(), c.offset(), c.offset(), "a chunk of JFR format " + h.major() + "." + h.minor()
+                        + " (1.x and 2.x are JFR's formats since JDK 9)", null);
             }
             chunks.add(new long[] {c.offset(), h.size()});
         }

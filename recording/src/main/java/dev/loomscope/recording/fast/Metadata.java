@@ -136,6 +136,24 @@ final class Metadata {
         }
     }
 
+    /**
+     * A type's name as JDK 11 and later write it: JDK 9 and 10 (format 1.x) named the JDK's events
+     * {@code com.oracle.jdk.*} and their types {@code com.oracle.jfr.types.*}, which JDK 11 renamed
+     * {@code jdk.*} and {@code jdk.types.*} when it opened JFR, keeping their fields.
+     */
+    static String currentName(String name) {
+        if (name == null) {
+            return null;
+        }
+        if (name.startsWith("com.oracle.jdk.")) {
+            return "jdk." + name.substring("com.oracle.jdk.".length());
+        }
+        if (name.startsWith("com.oracle.jfr.types.")) {
+            return "jdk.types." + name.substring("com.oracle.jfr.types.".length());
+        }
+        return name;
+    }
+
     /** The string table and element tree, after the event's header. */
     private static Metadata content(Cursor c) {
         int n = c.readInt();
@@ -161,7 +179,7 @@ final class Metadata {
         }
         for (Element cls : classElements) {
             long id = Long.parseLong(cls.attributes.get("id"));
-            String name = cls.attributes.get("name");
+            String name = currentName(cls.attributes.get("name"));
             if (name == null) {
                 throw new IllegalStateException("a class in the metadata has no name");
             }

@@ -1,4 +1,7 @@
-package dev.loomscope.recording;
+package dev.loomscope.analyzer.it;
+
+import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JfrEvent;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -10,7 +13,7 @@ import jdk.jfr.consumer.RecordedObject;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
-/** An event read by the JDK's parser. */
+/** An event read by the JDK's parser: the reference loomscope's reader is held to. */
 public record JdkEvent(RecordedEvent e) implements JfrEvent {
     @Override
     public String type() {

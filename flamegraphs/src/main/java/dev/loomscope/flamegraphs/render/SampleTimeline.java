@@ -1,0 +1,88 @@
+package dev.loomscope.flamegraphs.render;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.NavigableMap;
+
+/**
+ * Samples by time and thread kind: how many of one kind ({@code kind}) fell in each
+ * {@link #CELL_MS} cell of wall-clock time ({@code cells}: cell number since the epoch, counts by
+ * {@link #KINDS}). Drawn as a heatmap ({@link #writeHeatmap}): a column a second, a row for each
+ * 50 ms within it, one map per thread kind; the darker a cell, the more samples.
+ */
+public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) {
+    /** A cell's width: 20 a second. */
+    public static final int CELL_MS = 50;
+
+    static final int CELLS_A_SECOND = 1000 / CELL_MS;
+
+    /** The thread kinds a sample is counted under: a virtual thread's code (on its carrier), a platform thread's, the JVM's own threads'. */
+    public static final List<String> KINDS = List.of("virtual threads", "platform threads", "JVM threads");
+
+    static final int VIRTUAL = 0;
+    static final int PLATFORM = 1;
+    static final int JVM = 2;
+
+    /** Samples of thread kind {@code k} in all. */
+    public long total(int k) {
+        return cells.values().stream().mapToLong(c -> c[k]).sum();
+    }
+
+    /** A self-contained HTML page: the heatmap of each thread kind with samples, all on one colour scale, titled {@code title}. */
+    public void writeHeatmap(String title, OutputStream out) {
+        long first = Math.floorDiv(cells.firstKey(), CELLS_A_SECOND) * CELLS_A_SECOND;
+        int seconds = (int) ((cells.lastKey() - first) / CELLS_A_SECOND + 1);
+        long max = cells.values().stream().flatMapToLong(java.util.Arrays::stream).max().orElse(1);
+        int w = Math.max(3, Math.min(16, 1200 / Math.max(1, seconds)));
+        int h = 8;
+        long all = 0;
+        for (int k = 0; k < KINDS.size(); k++) {
+            all += total(k);
+        }
+        PrintStream p = new PrintStream(out, false, StandardCharsets.UTF_8);
+        p.println("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" + SafeHtml.text(title) + "</title><style>"
+                + "body{font:14px sans-serif;margin:16px} svg{display:block;margin:4px 0 18px} rect:hover{stroke:#000}"
+                + " .axis{font:11px sans-serif;fill:#555}</style></head><body>");
+        p.println("<h1>" + SafeHtml.text(title) + "</h1>");
+        p.println("<p>" + SafeHtml.text(kind.label()) + " samples by time: a column a second from the first sample, a row for each " + CELL_MS
+                + " ms within the second (top: its start); the darker a cell, the more samples (the darkest: " + max + "). Hover a cell for its"
+                + " count. Each thread kind has its own map, on one scale; a virtual thread's samples are those of its code on its carrier."
+                + "</p>");
+        for (int k = 0; k < KINDS.size(); k++) {
+            long n = total(k);
+            if (n == 0) {
+                continue;
+            }
+            p.println("<h2>" + KINDS.get(k) + ": " + String.format(Locale.ROOT, "%,d samples (%.1f%%)", n, 100.0 * n / all) + "</h2>");
+            int width = seconds * w + 40;
+            int height = CELLS_A_SECOND * h + 18;
+            p.println("<svg width='" + width + "' height='" + height + "' xmlns='http://www.w3.org/2000/svg'>");
+            p.println("<rect x='40' y='0' width='" + seconds * w + "' height='" + CELLS_A_SECOND * h + "' fill='#f4f4f4'/>"); // no samples
+            for (var cell : cells.entrySet()) {
+                long c = cell.getValue()[k];
+                if (c == 0) {
+                    continue;
+                }
+                long offset = cell.getKey() - first;
+                long second = offset / CELLS_A_SECOND;
+                long row = offset % CELLS_A_SECOND;
+                double t = (double) c / max; // pale to dark red
+                String fill = "rgb(" + Math.round(255 - 115 * t) + "," + Math.round(230 - 230 * t) + "," + Math.round(220 - 220 * t) + ")";
+                p.println("<rect x='" + (40 + second * w) + "' y='" + row * h + "' width='" + w + "' height='" + h + "' fill='" + fill + "'><title>"
+                        + second + " s +" + row * CELL_MS + " ms: " + c + " samples</title></rect>");
+            }
+            p.println("<text class='axis' x='0' y='10'>0 ms</text><text class='axis' x='0' y='" + (CELLS_A_SECOND * h) + "'>" + (1000 - CELL_MS)
+                    + " ms</text>");
+            int step = Math.max(1, 60 / w);
+            for (int s = 0; s < seconds; s += step) {
+                p.println("<text class='axis' x='" + (40 + s * w) + "' y='" + (height - 2) + "'>" + s + " s</text>");
+            }
+            p.println("</svg>");
+        }
+        p.println("</body></html>");
+        p.flush();
+    }
+}
