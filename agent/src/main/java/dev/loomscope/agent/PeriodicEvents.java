@@ -1,7 +1,7 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.agent.events.ContextSwitchesEvent;
-import dev.loomscope.agent.events.SchedulerSampleEvent;
+import dev.loomscope.events.ContextSwitchesEvent;
+import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.probes.ContextSwitchCounter;
 import dev.loomscope.probes.HeapAllocation;
 import java.lang.management.ManagementFactory;

@@ -1,6 +1,13 @@
 package dev.loomscope.agent;
 
 import dev.loomscope.agent.work.WorkTiming;
+import dev.loomscope.events.ChunkEndEvent;
+import dev.loomscope.events.ContextSwitchesEvent;
+import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.RunInfoEvent;
+import dev.loomscope.events.SchedulerSampleEvent;
+import dev.loomscope.events.SchedulerStallEvent;
+import dev.loomscope.events.WorkEvent;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.options.Durations;
 import java.io.IOException;
@@ -32,7 +39,7 @@ final class RecordingSettings {
     static final String WORK = "jdk.MethodTrace";
 
     /** The same on JDK 21-24, where the agent times the calls itself. */
-    static final String OWN_WORK = "loomscope.Work";
+    static final String OWN_WORK = EventSchema.name(WorkEvent.class);
 
     /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
     static final String CPU_TIME_SAMPLER = "jdk.CPUTimeSample";
@@ -93,14 +100,14 @@ final class RecordingSettings {
         for (String secret : new String[] {"jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty", "jdk.SystemProcess"}) {
             s.put(secret + "#enabled", env);
         }
-        enable(s, "loomscope.RunInfo");
-        enable(s, "loomscope.ContextSwitches");
+        enable(s, EventSchema.name(RunInfoEvent.class));
+        enable(s, EventSchema.name(ContextSwitchesEvent.class));
         s.put("loomscope.ContextSwitches#period", ctxsw);
-        enable(s, "loomscope.ChunkEnd"); // never written: its hook writes the chunk's last loomscope.ContextSwitches
+        enable(s, EventSchema.name(ChunkEndEvent.class)); // never written: its hook writes the chunk's last loomscope.ContextSwitches
         s.put("loomscope.ChunkEnd#period", "endChunk");
-        enable(s, "loomscope.SchedulerSample");
+        enable(s, EventSchema.name(SchedulerSampleEvent.class));
         s.put("loomscope.SchedulerSample#period", ctxsw);
-        enable(s, "loomscope.SchedulerStall");
+        enable(s, EventSchema.name(SchedulerStallEvent.class));
         return s;
     }
 

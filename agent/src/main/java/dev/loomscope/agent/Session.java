@@ -1,9 +1,9 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.agent.events.ChunkEndEvent;
-import dev.loomscope.agent.events.ContextSwitchesEvent;
-import dev.loomscope.agent.events.RunInfoEvent;
-import dev.loomscope.agent.events.SchedulerSampleEvent;
+import dev.loomscope.events.ChunkEndEvent;
+import dev.loomscope.events.ContextSwitchesEvent;
+import dev.loomscope.events.RunInfoEvent;
+import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.flamegraphs.profiler.ProfilerCommandException;
 import dev.loomscope.flamegraphs.profiler.ProfilerLibrary;
 import dev.loomscope.flamegraphs.profiler.ProfilerSettings;

@@ -214,26 +214,34 @@ class WorkloadsTest {
         long[] nanos = Runner.run("sleep", w, 1, 3, new PrintStream(new ByteArrayOutputStream()), null, csv);
         List<String> lines = java.nio.file.Files.readAllLines(csv);
         assertThat(lines).hasSize(5);
-        assertThat(lines.get(0)).isEqualTo(Runner.RESULTS_HEADER);
-        assertThat(lines.get(1)).startsWith("sleep,platform,0,true,20,tasks,");
+        // the header: the run's start and duration, then every field the event declares (dev.loomscope.events.RunResults)
+        assertThat(lines.get(0)).isEqualTo(dev.loomscope.events.RunResults.header())
+                .startsWith("startEpochNanos,nanos,workload,threadKind,runIndex,warmup,units,unit,params,p50LatencyMs,");
+        List<String> columns = dev.loomscope.events.RunResults.split(lines.get(0));
+        java.util.function.BiFunction<List<String>, String, String> at = (row, column) -> row.get(columns.indexOf(column));
+        List<String> warmup = dev.loomscope.events.RunResults.split(lines.get(1));
+        assertThat(List.of(at.apply(warmup, "workload"), at.apply(warmup, "threadKind"), at.apply(warmup, "runIndex"), at.apply(warmup, "warmup"),
+                at.apply(warmup, "units"), at.apply(warmup, "unit"))).containsExactly("sleep", "platform", "0", "true", "20", "tasks");
         for (int i = 0; i < 3; i++) {
-            String[] v = lines.get(2 + i).split(",");
-            assertThat(v).hasSize(16);
+            List<String> v = dev.loomscope.events.RunResults.split(lines.get(2 + i));
+            assertThat(v).hasSameSizeAs(columns);
             // every thread's allocation over the run: 20 platform threads and their tasks allocate something
-            assertThat(Long.parseLong(v[15])).isPositive();
-            assertThat(v[2]).isEqualTo(Integer.toString(i));
-            assertThat(v[3]).isEqualTo("false");
-            assertThat(Long.parseLong(v[7])).isEqualTo(nanos[i]);
-            assertThat(v[8]).isEqualTo("NaN");
-            assertThat(Long.parseLong(v[10]) + Long.parseLong(v[11])).isGreaterThan(0);
+            assertThat(Long.parseLong(at.apply(v, "allocatedBytes"))).isPositive();
+            assertThat(at.apply(v, "runIndex")).isEqualTo(Integer.toString(i));
+            assertThat(at.apply(v, "warmup")).isEqualTo("false");
+            assertThat(Long.parseLong(at.apply(v, "nanos"))).isEqualTo(nanos[i]);
+            assertThat(at.apply(v, "p50LatencyMs")).isEqualTo("NaN");
+            assertThat(at.apply(v, "params")).isEqualTo(w.params());
+            assertThat(Long.parseLong(at.apply(v, "voluntaryContextSwitches")) + Long.parseLong(at.apply(v, "involuntaryContextSwitches"))).isGreaterThan(0);
             // the machine's CPU shares over the run (from /proc): this process's, the others', steal's, each 0 to 1, or NaN
             // for a run so short that no clock tick (10 ms) passed
-            for (int k = 12; k < 15; k++) {
-                double share = Double.parseDouble(v[k]);
-                assertThat(Double.isNaN(share) || share >= 0 && share <= 1).as(v[k]).isTrue();
+            for (String column : List.of("processCpu", "otherCpu", "stealCpu")) {
+                double share = Double.parseDouble(at.apply(v, column));
+                assertThat(Double.isNaN(share) || share >= 0 && share <= 1).as(column).isTrue();
             }
         }
-        assertThat(Long.parseLong(lines.get(3).split(",")[6])).isGreaterThan(Long.parseLong(lines.get(2).split(",")[6]));
+        assertThat(Long.parseLong(at.apply(dev.loomscope.events.RunResults.split(lines.get(3)), "startEpochNanos")))
+                .isGreaterThan(Long.parseLong(at.apply(dev.loomscope.events.RunResults.split(lines.get(2)), "startEpochNanos")));
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.loomscope.agent.work;
 
-import dev.loomscope.agent.events.WorkEvent;
+import dev.loomscope.events.WorkEvent;
 
 /**
  * What the instrumented methods call (JDK 21-24, {@link WorkTransformer}): {@link #begin} as a

@@ -8,6 +8,11 @@ import static dev.loomscope.analyzer.fleet.EventField.Kind.THREAD;
 
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.fleet.FleetColumn.Type;
+import dev.loomscope.events.ContextSwitchesEvent;
+import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.SchedulerSampleEvent;
+import dev.loomscope.events.WorkEvent;
+import dev.loomscope.events.WorkloadRunEvent;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,22 +57,7 @@ public final class FleetSchema {
                     FleetColumn.of("enabled", Type.BOOLEAN, "whether the recording's settings enabled it (none then means none happened)")));
 
     public static final FleetTable RUNS = FleetTable.events("runs", "one per loomscope.WorkloadRun event (warm-ups too)",
-            List.of("loomscope.WorkloadRun"), List.of(EventField.start(), EventField.duration(),
-                    EventField.of("workload", STRING, "workload", "the workload"),
-                    EventField.of("thread_kind", STRING, "threadKind", "platform or virtual"),
-                    EventField.of("run_index", LONG, "runIndex", "the run's index in its JVM, warm-ups first"),
-                    EventField.of("warmup", EventField.Kind.BOOLEAN, "warmup", "a warm-up run (left out of comparisons)"),
-                    EventField.of("units", LONG, "units", "units of work the run did"),
-                    EventField.of("unit", STRING, "unit", "what a unit is"),
-                    EventField.of("params", STRING, "params", "the workload's parameters"),
-                    EventField.of("p50_latency_ms", DOUBLE, "p50LatencyMs", "median latency of the run's requests"),
-                    EventField.of("p99_latency_ms", DOUBLE, "p99LatencyMs", "99th percentile latency"),
-                    EventField.of("voluntary_context_switches", LONG, "voluntaryContextSwitches", "the process's voluntary context switches over the run"),
-                    EventField.of("involuntary_context_switches", LONG, "involuntaryContextSwitches", "and its involuntary ones"),
-                    EventField.of("process_cpu", DOUBLE, "processCpu", "the process's share of the machine's CPU time over the run, 0 to 1"),
-                    EventField.of("other_cpu", DOUBLE, "otherCpu", "other processes' share of the machine's CPU time over the run, 0 to 1"),
-                    EventField.of("steal_cpu", DOUBLE, "stealCpu", "the hypervisor's steal over the run, 0 to 1"),
-                    EventField.of("allocated_bytes", LONG, "allocatedBytes", "bytes the process allocated over the run, every thread's (-1: unknown)")),
+            List.of(EventSchema.name(WorkloadRunEvent.class)), declared(WorkloadRunEvent.class, List.of(EventField.start(), EventField.duration())),
             metricColumns(Metric.Level.RUN));
 
     public static final FleetTable PINS = FleetTable.events("pins", "one per jdk.VirtualThreadPinned event",
@@ -79,7 +69,7 @@ public final class FleetSchema {
                     FleetColumn.of("stack_id", Type.LONG, "the stack trace, in the stacks table")));
 
     public static final FleetTable WORK = FleetTable.events("work", "one per call of the application's unit of work (the agent's work= option:"
-            + " jdk.MethodTrace, or loomscope.Work on JDK 21-24)", List.of("jdk.MethodTrace", "loomscope.Work"), List.of(EventField.start(), EventField.duration()), List.of());
+            + " jdk.MethodTrace, or loomscope.Work on JDK 21-24)", List.of("jdk.MethodTrace", EventSchema.name(WorkEvent.class)), List.of(EventField.start(), EventField.duration()), List.of());
 
     public static final FleetTable GC = FleetTable.events("gc", "one per jdk.GarbageCollection event",
             List.of("jdk.GarbageCollection"), List.of(EventField.start(), EventField.duration(),
@@ -105,12 +95,8 @@ public final class FleetSchema {
 
     public static final FleetTable CONTEXT_SWITCHES = FleetTable.events("context_switches",
             "one per loomscope.ContextSwitches (the process's) and jdk.ThreadContextSwitchRate (the machine's) event",
-            List.of("loomscope.ContextSwitches", "jdk.ThreadContextSwitchRate"), List.of(EventField.type(), EventField.start(),
-                    EventField.of("voluntary", LONG, "voluntary", "the process's voluntary switches since the event before"),
-                    EventField.of("involuntary", LONG, "involuntary", "and involuntary ones"),
-                    EventField.of("source", STRING, "source", "where the agent counted them"),
-                    EventField.of("platform_threads_started", LONG, "platformThreadsStarted", "platform threads started since the event before"),
-                    EventField.of("allocated_bytes", LONG, "allocatedBytes", "bytes the process allocated since the event before, every thread's (-1: unknown)"),
+            List.of(EventSchema.name(ContextSwitchesEvent.class), "jdk.ThreadContextSwitchRate"),
+            plus(declared(ContextSwitchesEvent.class, List.of(EventField.type(), EventField.start())),
                     EventField.of("switch_rate", DOUBLE, "switchRate", "the machine's switches per second")),
             List.of());
 
@@ -122,11 +108,7 @@ public final class FleetSchema {
             List.of());
 
     public static final FleetTable SCHEDULER = FleetTable.events("scheduler", "one per loomscope.SchedulerSample event",
-            List.of("loomscope.SchedulerSample"), List.of(EventField.start(),
-                    EventField.of("queued_virtual_threads", LONG, "queuedVirtualThreads", "virtual threads waiting for a carrier"),
-                    EventField.of("mounted_virtual_threads", LONG, "mountedVirtualThreads", "virtual threads on a carrier"),
-                    EventField.of("parallelism", LONG, "parallelism", "the scheduler's carriers")),
-            List.of());
+            List.of(EventSchema.name(SchedulerSampleEvent.class)), declared(SchedulerSampleEvent.class, List.of(EventField.start())), List.of());
 
     public static final FleetTable SAMPLES = FleetTable.computed("samples",
             "one per recording, sample event type, thread state and stack: the CPU and wall-clock samples aggregated", List.of(RECORDING,
@@ -150,6 +132,30 @@ public final class FleetSchema {
     public static final FleetTable PROBLEMS = FleetTable.computed("problems", "one per recording that could not be exported", List.of(RECORDING,
             FleetColumn.of("kind", Type.STRING, "bad input (the file), or bug (loomscope's: please report)"),
             FleetColumn.of("message", Type.STRING, "the one-line reason")));
+
+    /**
+     * {@code first}, then a column per field the loomscope event declares ({@link EventSchema}):
+     * named in snake case, typed and described as the event's class declares the field.
+     */
+    static List<EventField> declared(Class<? extends jdk.jfr.Event> event, List<EventField> first) {
+        List<EventField> fields = new ArrayList<>(first);
+        for (EventSchema.Field f : EventSchema.fields(event)) {
+            EventField.Kind kind = f.type() == String.class ? STRING
+                    : f.type() == boolean.class ? EventField.Kind.BOOLEAN
+                    : f.type() == double.class || f.type() == float.class ? DOUBLE : LONG;
+            String d = f.description();
+            fields.add(EventField.of(f.name().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT), kind, f.name(),
+                    Character.toLowerCase(d.charAt(0)) + d.substring(1) + (f.unit() != null && !d.toLowerCase(java.util.Locale.ROOT).contains(f.unit()) ? " (" + f.unit() + ")" : "")));
+        }
+        return fields;
+    }
+
+    /** {@code list} and {@code more}. */
+    private static List<EventField> plus(List<EventField> list, EventField... more) {
+        List<EventField> all = new ArrayList<>(list);
+        all.addAll(List.of(more));
+        return all;
+    }
 
     /** Every table, in the order they are written. */
     public static final List<FleetTable> TABLES = List.of(RECORDINGS, EVENT_TYPES, RUNS, PINS, WORK, GC, HEAP, ALLOCATIONS, CONTEXT_SWITCHES, CPU_LOAD,

@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.events.ContextSwitchesEvent;
+import dev.loomscope.events.EventSchema;
 import dev.loomscope.recording.JfrEvent;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ public final class ContextSwitchReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of("loomscope.ContextSwitches", "jdk.ThreadContextSwitchRate");
+        return Set.of(EventSchema.name(ContextSwitchesEvent.class), "jdk.ThreadContextSwitchRate");
     }
 
     @Override

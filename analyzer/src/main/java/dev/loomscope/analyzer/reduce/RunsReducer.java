@@ -1,6 +1,8 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.WorkloadRunEvent;
 import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +12,46 @@ import java.util.Set;
  * loomscope.WorkloadRun events: one record per run (a few per recording). Any app may emit them:
  * the required fields are {@link #REQUIRED} (and the event's duration, the run's time); every other
  * field is optional and read only when present, and fields this version does not know are ignored.
+ * The fields are those {@link WorkloadRunEvent} declares ({@link EventSchema}): the names below are
+ * checked against it as the class loads, and a results file's rows are read by the same
+ * {@link #run} ({@code study/ControlRuns}).
  */
 public final class RunsReducer implements Reducer {
-    public static final List<String> REQUIRED = List.of("workload", "threadKind", "runIndex", "warmup", "units");
+    /** The fields an event must have: those the event's class does not declare optional. */
+    public static final List<String> REQUIRED = EventSchema.required(WorkloadRunEvent.class);
+
+    private static final String WORKLOAD = declared("workload");
+    private static final String THREAD_KIND = declared("threadKind");
+    private static final String RUN_INDEX = declared("runIndex");
+    private static final String WARMUP = declared("warmup");
+    private static final String UNITS = declared("units");
+    private static final String UNIT = declared("unit");
+    private static final String PARAMS = declared("params");
+    private static final String P50 = declared("p50LatencyMs");
+    private static final String P99 = declared("p99LatencyMs");
+    private static final String VOLUNTARY = declared("voluntaryContextSwitches");
+    private static final String INVOLUNTARY = declared("involuntaryContextSwitches");
+    private static final String PROCESS_CPU = declared("processCpu");
+    private static final String OTHER_CPU = declared("otherCpu");
+    private static final String STEAL_CPU = declared("stealCpu");
+    private static final String ALLOCATED = declared("allocatedBytes");
+
+    private static String declared(String field) {
+        return EventSchema.field(WorkloadRunEvent.class, field).name();
+    }
+
+    /** One run's fields by name, wherever they were read: a WorkloadRun event, or a row of a results file. */
+    public interface RunFields {
+        boolean has(String field);
+
+        String string(String field);
+
+        long longValue(String field);
+
+        double doubleValue(String field);
+
+        boolean bool(String field);
+    }
 
     /**
      * One workload run: from {@code startNanos} to {@code endNanos} (epoch nanoseconds), the
@@ -44,40 +83,72 @@ public final class RunsReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of("loomscope.WorkloadRun");
+        return Set.of(EventSchema.name(WorkloadRunEvent.class));
     }
 
     @Override
     public void add(JfrEvent e) {
+        long start = Timeline.epochNanos(e.startTime());
+        runs.add(run(new RunFields() {
+            @Override
+            public boolean has(String field) {
+                return e.hasField(field);
+            }
+
+            @Override
+            public String string(String field) {
+                return e.string(field);
+            }
+
+            @Override
+            public long longValue(String field) {
+                return e.longValue(field);
+            }
+
+            @Override
+            public double doubleValue(String field) {
+                return e.doubleValue(field);
+            }
+
+            @Override
+            public boolean bool(String field) {
+                return e.bool(field);
+            }
+        }, "a loomscope.WorkloadRun event", start, e.duration().toNanos()));
+    }
+
+    /**
+     * The run whose fields are {@code f} (named as the event's class declares them), which began at
+     * {@code start} (epoch nanoseconds) and took {@code nanos}; {@code what} names the source in the
+     * message when a required field is missing. Optional fields read as unknown when absent.
+     */
+    public static WorkloadRun run(RunFields f, String what, long start, long nanos) {
         for (String field : REQUIRED) {
-            if (!e.hasField(field)) {
-                throw new BadDataException("a loomscope.WorkloadRun event has no field '" + field + "', which the event schema requires"
+            if (!f.has(field)) {
+                throw new BadDataException(what + " has no field '" + field + "', which the event schema requires"
                         + " (required: " + String.join(", ", REQUIRED) + "; the others are optional)");
             }
         }
-        String unit = e.hasField("unit") ? e.string("unit") : null;
-        long start = Timeline.epochNanos(e.startTime());
-        long nanos = e.duration().toNanos();
-        runs.add(new WorkloadRun(e.string("workload"), e.string("threadKind"), (int) e.longValue("runIndex"), e.bool("warmup"),
-                e.longValue("units"), unit == null || unit.isBlank() ? "units" : unit, e.hasField("params") ? e.string("params") : null,
-                nanos / 1e6, optionalDouble(e, "p50LatencyMs"), optionalDouble(e, "p99LatencyMs"), start, start + nanos,
-                optionalCount(e, "voluntaryContextSwitches"), optionalCount(e, "involuntaryContextSwitches"), optionalDouble(e, "processCpu"),
-                optionalDouble(e, "otherCpu"), optionalDouble(e, "stealCpu"), optionalCount(e, "allocatedBytes")));
+        String unit = f.has(UNIT) ? f.string(UNIT) : null;
+        return new WorkloadRun(f.string(WORKLOAD), f.string(THREAD_KIND), (int) f.longValue(RUN_INDEX), f.bool(WARMUP), f.longValue(UNITS),
+                unit == null || unit.isBlank() ? "units" : unit, f.has(PARAMS) ? f.string(PARAMS) : null, nanos / 1e6, optionalDouble(f, P50),
+                optionalDouble(f, P99), start, start + nanos, optionalCount(f, VOLUNTARY), optionalCount(f, INVOLUNTARY), optionalDouble(f, PROCESS_CPU),
+                optionalDouble(f, OTHER_CPU), optionalDouble(f, STEAL_CPU), optionalCount(f, ALLOCATED));
     }
 
-    /** An optional count: -1 when the event does not have the field. */
-    private static long optionalCount(JfrEvent e, String field) {
-        return e.hasField(field) ? e.longValue(field) : -1;
+    /** An optional count: -1 when the run does not have the field. */
+    private static long optionalCount(RunFields f, String field) {
+        return f.has(field) ? f.longValue(field) : -1;
+    }
+
+    /** An optional number: NaN when the run does not have the field. */
+    private static double optionalDouble(RunFields f, String field) {
+        return f.has(field) ? f.doubleValue(field) : Double.NaN;
     }
 
     /** Runs from outside a recording (a control JVM's results file) join these. */
     public void addAll(List<WorkloadRun> more) {
         runs.addAll(more);
-    }
-
-    /** An optional number: NaN when the event does not have the field. */
-    private static double optionalDouble(JfrEvent e, String field) {
-        return e.hasField(field) ? e.doubleValue(field) : Double.NaN;
     }
 
     public List<WorkloadRun> runs() {

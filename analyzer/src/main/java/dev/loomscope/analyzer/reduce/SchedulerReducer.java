@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.recording.JfrEvent;
 import java.util.Set;
 
@@ -15,7 +17,7 @@ public final class SchedulerReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of("loomscope.SchedulerSample");
+        return Set.of(EventSchema.name(SchedulerSampleEvent.class));
     }
 
     @Override

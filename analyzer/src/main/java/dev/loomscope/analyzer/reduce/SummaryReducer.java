@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
 import java.time.Instant;
@@ -40,8 +42,10 @@ public final class SummaryReducer implements Reducer {
         return null; // every event: they are counted
     }
 
+    private static final String RUN_INFO = EventSchema.name(RunInfoEvent.class);
+
     /** The event types whose fields the summary reads (the others it only counts). */
-    public static final Set<String> DECODED = Set.of("loomscope.RunInfo", "jdk.JVMInformation", "jdk.GCConfiguration",
+    public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration",
             "jdk.JavaThreadStatistics", "jdk.CPULoad");
 
     @Override
@@ -76,14 +80,11 @@ public final class SummaryReducer implements Reducer {
 
     /** Reads the fields of one of the {@link #DECODED} types. */
     public void fields(JfrEvent e) {
+        if (e.type().equals(RUN_INFO)) {
+            runInfo(e);
+            return;
+        }
         switch (e.type()) {
-            case "loomscope.RunInfo" -> {
-                label = e.string("label");
-                threadKind = e.string("threadKind");
-                command = e.string("command");
-                agentOptions = e.hasField("agentOptions") ? e.string("agentOptions") : null;
-                profilingMode = e.hasField("profilingMode") ? e.string("profilingMode") : null;
-            }
             case "jdk.JVMInformation" -> {
                 // async-profiler writes one too, with the bare version: keep the JVM's own, fuller one
                 String version = e.string("jvmVersion");
@@ -118,6 +119,15 @@ public final class SummaryReducer implements Reducer {
             }
             default -> { }
         }
+    }
+
+    /** The agent's loomscope.RunInfo: what ran and how it was recorded. */
+    private void runInfo(JfrEvent e) {
+        label = e.string("label");
+        threadKind = e.string("threadKind");
+        command = e.string("command");
+        agentOptions = e.hasField("agentOptions") ? e.string("agentOptions") : null;
+        profilingMode = e.hasField("profilingMode") ? e.string("profilingMode") : null;
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.WorkEvent;
 import dev.loomscope.recording.JfrEvent;
 import java.util.Set;
 
@@ -12,7 +14,7 @@ import java.util.Set;
 public final class WorkReducer implements Reducer {
     public static final String METHOD_TRACE = "jdk.MethodTrace";
     /** The agent's own timing of the same calls on JDK 21-24. */
-    public static final String OWN = "loomscope.Work";
+    public static final String OWN = EventSchema.name(WorkEvent.class);
 
     /** Each call's duration in ms, at the time it started. */
     private final Timeline calls = new Timeline();

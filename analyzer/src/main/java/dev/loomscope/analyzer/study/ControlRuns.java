@@ -1,25 +1,25 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.reduce.RunsReducer;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.events.RunResults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The results file a JVM without agent or JFR writes ({@code loomscope-workloads ... --results
- * FILE.csv}): one row per run with the WorkloadRun event's fields, read into the same records.
+ * FILE.csv}, {@link RunResults}): one row per run with the WorkloadRun event's fields, read into the
+ * same records by the same code as the events ({@link RunsReducer#run}).
  */
 public final class ControlRuns {
-    /** The columns read; the file may have more, in any order. */
-    static final List<String> COLUMNS = List.of("workload", "threadKind", "runIndex", "warmup", "units", "unit", "startEpochNanos", "nanos",
-            "p50LatencyMs", "p99LatencyMs", "voluntaryContextSwitches", "involuntaryContextSwitches");
-    /** Columns read when present (a results file of an older loomscope has none of them). */
-    static final List<String> OPTIONAL = List.of("processCpu", "otherCpu", "stealCpu", "allocatedBytes");
+    /** The columns a file must have (the run's start and duration, the event's required fields); the others are read when present. */
+    static final List<String> COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of(RunResults.START, RunResults.NANOS),
+            RunsReducer.REQUIRED.stream()).toList();
 
     private ControlRuns() {}
 
@@ -33,39 +33,57 @@ public final class ControlRuns {
         if (lines.isEmpty()) {
             throw new BadDataException(csv + ": empty: the workload wrote no results (see its output.log beside it)");
         }
-        List<String> header = Arrays.asList(lines.get(0).split(",", -1));
-        int[] at = new int[COLUMNS.size()];
-        for (int i = 0; i < at.length; i++) {
-            at[i] = header.indexOf(COLUMNS.get(i));
-            if (at[i] < 0) {
-                throw new BadDataException(csv + ": line 1: no column '" + COLUMNS.get(i) + "' (columns: " + String.join(", ", COLUMNS) + ")");
+        List<String> header = RunResults.split(lines.get(0));
+        for (String column : COLUMNS) {
+            if (header == null || !header.contains(column)) {
+                throw new BadDataException(csv + ": line 1: no column '" + column + "' (a results file has at least: " + String.join(", ", COLUMNS) + ")");
             }
         }
-        int[] optional = OPTIONAL.stream().mapToInt(header::indexOf).toArray();
         List<WorkloadRun> runs = new ArrayList<>();
         for (int n = 1; n < lines.size(); n++) {
             if (lines.get(n).isBlank()) {
                 continue;
             }
-            String[] v = lines.get(n).split(",", -1);
-            if (v.length != header.size()) {
-                throw new BadDataException(csv + ": line " + (n + 1) + ": " + v.length + " values, the header names " + header.size());
+            List<String> v = RunResults.split(lines.get(n));
+            if (v == null || v.size() != header.size()) {
+                throw new BadDataException(csv + ": line " + (n + 1) + ": " + (v == null ? "a quote is not closed" : v.size() + " values, the header names "
+                        + header.size()));
             }
+            java.util.function.Function<String, String> value = column -> header.contains(column) ? v.get(header.indexOf(column)) : null;
             try {
-                long start = Long.parseLong(v[at[6]]);
-                long nanos = Long.parseLong(v[at[7]]);
-                runs.add(new WorkloadRun(v[at[0]], v[at[1]], Integer.parseInt(v[at[2]]), Boolean.parseBoolean(v[at[3]]), Long.parseLong(v[at[4]]),
-                        v[at[5]], null, nanos / 1e6, Double.parseDouble(v[at[8]]), Double.parseDouble(v[at[9]]), start, start + nanos,
-                        Long.parseLong(v[at[10]]), Long.parseLong(v[at[11]]), optional(v, optional[0]), optional(v, optional[1]),
-                        optional(v, optional[2]), optional[3] < 0 ? -1 : Long.parseLong(v[optional[3]])));
+                long start = Long.parseLong(value.apply(RunResults.START));
+                long nanos = Long.parseLong(value.apply(RunResults.NANOS));
+                runs.add(RunsReducer.run(new RunsReducer.RunFields() {
+                    @Override
+                    public boolean has(String field) {
+                        String s = value.apply(field);
+                        return s != null && !s.isEmpty();
+                    }
+
+                    @Override
+                    public String string(String field) {
+                        return value.apply(field);
+                    }
+
+                    @Override
+                    public long longValue(String field) {
+                        return Long.parseLong(value.apply(field));
+                    }
+
+                    @Override
+                    public double doubleValue(String field) {
+                        return Double.parseDouble(value.apply(field));
+                    }
+
+                    @Override
+                    public boolean bool(String field) {
+                        return Boolean.parseBoolean(value.apply(field));
+                    }
+                }, csv + ": line " + (n + 1), start, nanos));
             } catch (NumberFormatException e) {
                 throw new BadDataException(csv + ": line " + (n + 1) + ": not a number where one belongs (" + e.getMessage() + ")", e);
             }
         }
         return runs;
-    }
-
-    private static double optional(String[] values, int at) {
-        return at < 0 ? Double.NaN : Double.parseDouble(values[at]);
     }
 }

@@ -145,7 +145,7 @@ class PerRunEvidenceTest {
         Path empty = Files.writeString(dir.resolve("empty.csv"), "");
         assertThatThrownBy(() -> ControlRuns.read(empty)).isInstanceOf(BadDataException.class).hasMessageContaining("empty.csv: empty");
         Path noColumn = Files.writeString(dir.resolve("a.csv"), "workload,threadKind\nsleep,virtual\n");
-        assertThatThrownBy(() -> ControlRuns.read(noColumn)).isInstanceOf(BadDataException.class).hasMessageContaining("a.csv: line 1: no column 'runIndex'");
+        assertThatThrownBy(() -> ControlRuns.read(noColumn)).isInstanceOf(BadDataException.class).hasMessageContaining("a.csv: line 1: no column 'startEpochNanos'");
         String header = String.join(",", List.of("workload", "threadKind", "runIndex", "warmup", "units", "unit", "startEpochNanos", "nanos",
                 "p50LatencyMs", "p99LatencyMs", "voluntaryContextSwitches", "involuntaryContextSwitches"));
         Path short_ = Files.writeString(dir.resolve("b.csv"), header + "\nsleep,virtual,0,false\n");

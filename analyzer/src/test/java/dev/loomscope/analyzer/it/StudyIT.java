@@ -79,7 +79,7 @@ class StudyIT {
         assertThat(lines).contains("failed: sleep-virtual-c1: exited with 3: simulated crash");
         assertThat(lines).anyMatch(l -> l.startsWith("sleep: recording cost (measured): platform ") && !l.contains("virtual"));
         List<String> results = Files.readAllLines(report.resolve("recordings/echo-platform-c1/results.csv"));
-        assertThat(results.get(0)).startsWith("workload,threadKind,runIndex,warmup,units,unit,startEpochNanos,nanos,");
+        assertThat(results.get(0)).startsWith("startEpochNanos,nanos,workload,threadKind,runIndex,warmup,units,unit,params,");
         assertThat(results).hasSize(6); // no warm-up (--warmup 0), 5 runs
         try (Stream<Path> files = Files.list(report.resolve("recordings/echo-platform-c1"))) {
             assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.endsWith(".jfr"));

@@ -1,5 +1,7 @@
 package dev.loomscope.workloads.core;
 
+import dev.loomscope.events.RunResults;
+import dev.loomscope.events.WorkloadRunEvent;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.probes.ContextSwitchCounter;
 import dev.loomscope.probes.MachineCpu;
@@ -22,8 +24,6 @@ public final class Runner {
      * The results file's columns: the WorkloadRun event's fields, for a JVM that runs without JFR
      * (the study's control JVMs, which measure what the recording costs). CSV, one row per run.
      */
-    public static final String RESULTS_HEADER = "workload,threadKind,runIndex,warmup,units,unit,startEpochNanos,nanos,p50LatencyMs,p99LatencyMs,"
-            + "voluntaryContextSwitches,involuntaryContextSwitches,processCpu,otherCpu,stealCpu,allocatedBytes";
 
     private Runner() {}
 
@@ -36,12 +36,12 @@ public final class Runner {
      * As {@link #run(String, Workload, int, int, PrintStream)}; with a {@code pace}, every measured run
      * first waits for a line from it, and its end closes the runs early: a driver can then interleave
      * the runs of several JVMs one by one (benchmarks/agent-overhead.sh does). With {@code results},
-     * every run is also a row of that CSV file ({@link #RESULTS_HEADER}), written as it ends.
+     * every run is also a row of that CSV file ({@link RunResults}), written as it ends.
      */
     public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Path results) throws Exception {
         try (Writer csv = results == null ? null : Files.newBufferedWriter(results, StandardCharsets.UTF_8)) {
             if (csv != null) {
-                csv.write(RESULTS_HEADER + "\n");
+                csv.write(RunResults.header() + "\n");
                 csv.flush();
             }
             return runAll(name, w, warmup, runs, out, pace, csv);
@@ -151,9 +151,7 @@ public final class Runner {
         e.allocatedBytes = allocated;
         e.commit();
         if (csv != null) {
-            csv.write(String.format(Locale.ROOT, "%s,%s,%d,%b,%d,%s,%d,%d,%s,%s,%d,%d,%s,%s,%s,%d\n", name, w.threadKind(), index, warmup, r.units(), w.unit(),
-                    epochNanos, nanos, r.p50LatencyMs(), r.p99LatencyMs(), e.voluntaryContextSwitches, e.involuntaryContextSwitches, machine.process(),
-                    machine.others(), machine.steal(), allocated));
+            csv.write(RunResults.row(e, epochNanos, nanos) + "\n");
             csv.flush();
         }
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %s %s %d/%d: %.1f ms, %.0f %s/s",

@@ -1,4 +1,4 @@
-package dev.loomscope.agent.events;
+package dev.loomscope.events;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;

@@ -1,4 +1,4 @@
-package dev.loomscope.agent.events;
+package dev.loomscope.events;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -16,14 +16,18 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 public final class SchedulerSampleEvent extends jdk.jfr.Event {
     @Label("Parallelism")
+    @Description("The scheduler's parallelism: how many carriers it keeps running virtual threads")
     public int parallelism;
 
     @Label("Pool Size")
+    @Description("Carrier threads in the scheduler's pool")
     public int poolSize;
 
     @Label("Mounted Virtual Threads")
+    @Description("Virtual threads on a carrier")
     public int mountedVirtualThreads;
 
     @Label("Queued Virtual Threads")
+    @Description("Virtual threads waiting for a carrier")
     public long queuedVirtualThreads;
 }

@@ -1,4 +1,4 @@
-package dev.loomscope.workloads.core;
+package dev.loomscope.events;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -8,7 +8,8 @@ import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.WorkloadRun}: one run of a workload; the event's duration is the run's time.
- * Stable schema: fields may be added, never renamed.
+ * Stable schema: fields may be added (as {@link OptionalField}s), never renamed. The control runs'
+ * results file has these columns too ({@link RunResults}).
  */
 @Name("loomscope.WorkloadRun")
 @Label("Workload Run")
@@ -17,9 +18,11 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 public final class WorkloadRunEvent extends jdk.jfr.Event {
     @Label("Workload")
+    @Description("The workload's name (echo, sleep, rendezvous, ...)")
     public String workload;
 
     @Label("Thread Kind")
+    @Description("platform or virtual")
     public String threadKind;
 
     @Label("Run Index")
@@ -27,6 +30,7 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     public int runIndex;
 
     @Label("Warm-up")
+    @Description("A warm-up run, left out of comparisons")
     public boolean warmup;
 
     @Label("Units")
@@ -34,41 +38,53 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     public long units;
 
     @Label("Unit")
+    @Description("What a unit is (request, task, message, frame, operation)")
+    @OptionalField
     public String unit;
 
     @Label("Parameters")
+    @Description("The workload's parameters, as it prints them")
+    @OptionalField
     public String params;
 
     @Label("Latency p50 (ms)")
-    @Description("Request workloads only; NaN otherwise")
+    @Description("Median latency of the run's requests, ms; request workloads only, NaN otherwise")
+    @OptionalField
     public double p50LatencyMs = Double.NaN;
 
     @Label("Latency p99 (ms)")
-    @Description("Request workloads only; NaN otherwise")
+    @Description("99th percentile latency of the run's requests, ms; request workloads only, NaN otherwise")
+    @OptionalField
     public double p99LatencyMs = Double.NaN;
 
     @Label("Voluntary Context Switches")
     @Description("The process's voluntary context switches over the run (every thread); -1 where the platform does not count them")
+    @OptionalField
     public long voluntaryContextSwitches = -1;
 
     @Label("Involuntary Context Switches")
     @Description("The process's involuntary context switches over the run (every thread); -1 where the platform does not count them")
+    @OptionalField
     public long involuntaryContextSwitches = -1;
 
     @Label("Process CPU")
     @Description("This process's share of the machine's CPU time over the run, 0 to 1; NaN where unknown")
+    @OptionalField
     public double processCpu = Double.NaN;
 
     @Label("Other Processes' CPU")
     @Description("Other processes' share of the machine's CPU time over the run, 0 to 1: how busy the machine was besides; NaN where unknown")
+    @OptionalField
     public double otherCpu = Double.NaN;
 
     @Label("Steal")
     @Description("The share of the machine's CPU time stolen by the hypervisor over the run, 0 to 1; NaN where unknown")
+    @OptionalField
     public double stealCpu = Double.NaN;
 
     @Label("Allocated")
     @Description("Bytes the process allocated on the heap over the run, every thread's (ended ones included; ThreadMXBean's total); -1 where unknown")
     @jdk.jfr.DataAmount
+    @OptionalField
     public long allocatedBytes = -1;
 }

@@ -1,4 +1,4 @@
-package dev.loomscope.agent.events;
+package dev.loomscope.events;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -20,15 +20,15 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 public final class ContextSwitchesEvent extends jdk.jfr.Event {
     @Label("Voluntary")
-    @Description("The process gave up the CPU (blocked, slept, parked)")
+    @Description("The process's voluntary context switches since the previous event: it gave up the CPU (blocked, slept, parked)")
     public long voluntary;
 
     @Label("Involuntary")
-    @Description("The scheduler took the CPU away (time slice over, preempted)")
+    @Description("Its involuntary ones: the scheduler took the CPU away (time slice over, preempted)")
     public long involuntary;
 
     @Label("Source")
-    @Description("getrusage (all threads, living and ended) or proc (living threads only)")
+    @Description("Where the agent counted them: getrusage (all threads, living and ended) or proc (living threads only)")
     public String source;
 
     @Label("Platform Threads Started")
