@@ -12,4 +12,11 @@ import java.lang.annotation.Target;
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.FIELD)
-public @interface OptionalField {}
+public @interface OptionalField {
+    /**
+     * What a reader takes the field's absence for. (An element named value also spares the host
+     * JVM an exception: JFR asks every annotation of an event's fields for one as it registers the
+     * event, and a JVM recording exceptions would record that one in the user's recording.)
+     */
+    String value() default "unknown";
+}

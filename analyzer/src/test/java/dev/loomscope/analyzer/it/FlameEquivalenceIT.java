@@ -69,16 +69,21 @@ class FlameEquivalenceIT {
      * {@code --split-kind} the comparison is of the stacks below them ({@link #withoutKindRoots}).
      */
     static List<String> reference(Path recording, FlameOptions options) throws Exception {
+        return reference(recording, options, false);
+    }
+
+    /** As {@link #reference(Path, FlameOptions)}, frame names normalised when {@code norm} (as in differential graphs). */
+    static List<String> reference(Path recording, FlameOptions options, boolean norm) throws Exception {
         if (options.kind() != SampleKind.CPU) {
-            return converter(files(recording), options, null, false);
+            return converter(files(recording), options, null, norm);
         }
         // CPU as loomscope chooses it: async-profiler's samples, else JFR's CPU-time sampler's, else its execution sampler's (runnable)
-        List<String> lines = converter(files(recording), options, null, false);
+        List<String> lines = converter(files(recording), options, null, norm);
         if (lines.isEmpty() && jdk.jfr.consumer.RecordingFile.readAllEvents(recording).stream()
                 .anyMatch(e -> e.getEventType().getName().equals("jdk.CPUTimeSample"))) {
-            lines = converter(files(recording), options, "cpu-time", false);
+            lines = converter(files(recording), options, "cpu-time", norm);
         }
-        return lines.isEmpty() ? converter(files(recording), options, "runnable", false) : lines;
+        return lines.isEmpty() ? converter(files(recording), options, "runnable", norm) : lines;
     }
 
     /** The converter's collapsed stacks of {@code files}, merged: a stack in several files counted once with their sum. */
@@ -278,8 +283,10 @@ class FlameEquivalenceIT {
         ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", jdkOnly.toString(), agentCpuWall.toString(), "--collapsed", "--raw");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         // the converter itself draws each side, async-profiler's FlameGraph takes the difference of the two brought to one total
-        List<String> before = converter(files(jdkOnly), FlameOptions.of(SampleKind.CPU), null, true);
-        List<String> after = converter(files(agentCpuWall), FlameOptions.of(SampleKind.CPU), null, true);
+        List<String> before = reference(jdkOnly, FlameOptions.of(SampleKind.CPU), true);
+        List<String> after = reference(agentCpuWall, FlameOptions.of(SampleKind.CPU), true);
+        assertThat(before).isNotEmpty();
+        assertThat(after).isNotEmpty();
         long b = before.stream().mapToLong(FlameEquivalenceIT::count).sum();
         long a = after.stream().mapToLong(FlameEquivalenceIT::count).sum();
         long gcd = java.math.BigInteger.valueOf(a).gcd(java.math.BigInteger.valueOf(b)).longValue();
