@@ -230,15 +230,18 @@ public final class FlameCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top prints a table: --format text, csv, json or md");
         }
         dev.loomscope.analyzer.render.Table table;
+        dev.loomscope.analyzer.render.Table joined = null;
         if (threads) {
             if (diff || options.kind() != SampleKind.CPU) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top with --threads lists the CPU by thread of one"
                         + " profile: without --diff, with --event cpu");
             }
-            table = ThreadCpuView.table(ThreadCpu.of(Inputs.resolve(inputs), options, warn), String.join(", ", inputs), top);
+            ThreadCpu cpu = ThreadCpu.of(Inputs.resolve(inputs), options, warn);
+            table = ThreadCpuView.table(cpu, String.join(", ", inputs), top);
             if (table == null) {
                 throw new BadDataException(String.join(", ", inputs) + ": no CPU samples (record them with the agent option profile=cpu)");
             }
+            joined = ThreadCpuView.joined(cpu, String.join(", ", inputs), top);
         } else if (diff) {
             table = FrameShareView.diff(Flames.graph(Inputs.resolve(List.of(inputs.get(0))), options, true, !raw, warn),
                     Flames.graph(Inputs.resolve(List.of(inputs.get(1))), options, true, !raw, warn), inputs.get(0), inputs.get(1), top);
@@ -246,7 +249,7 @@ public final class FlameCommand implements Callable<Integer> {
             table = FrameShareView.top(Flames.graph(Inputs.resolve(inputs), options, false, false, warn), String.join(", ", inputs), top);
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        buf.writeBytes(tableFormat.render(List.of(table)).getBytes(StandardCharsets.UTF_8));
+        buf.writeBytes(tableFormat.render(joined == null ? List.of(table) : List.of(table, joined)).getBytes(StandardCharsets.UTF_8));
         emit(buf);
         return Errors.OK;
     }

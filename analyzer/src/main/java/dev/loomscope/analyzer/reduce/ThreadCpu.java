@@ -24,6 +24,11 @@ import java.util.TreeMap;
  * continuation's yield, freeze and thaw) and the scheduler's own work between them; which virtual
  * thread ran is not recorded. Other threads are platform threads (with Java frames) or the JVM's
  * own (compiler, GC: native frames only).
+ *
+ * <p>A recording with both (JFR's samples of the virtual threads and async-profiler's of their
+ * carriers) is joined ({@link #joined}): a carrier's sample in virtual threads' code is the virtual
+ * thread's that JFR sampled within {@link #JOIN_WINDOW_NANOS} running the same two innermost Java
+ * frames, when exactly one did; the rest is said as ambiguous (several did) or unmatched.
  */
 public final class ThreadCpu {
     public static final String VIRTUAL = "virtual threads";
@@ -34,7 +39,25 @@ public final class ThreadCpu {
     /** JDK classes: a virtual thread's first application frame is the first frame from its entry that is none of these. */
     private static final List<String> JDK_PACKAGES = List.of("java/", "javax/", "jdk/", "sun/", "com/sun/");
 
+    /** How far apart in time a carrier's sample and a virtual thread's may be to be joined: JFR's default execution sampling period. */
+    public static final long JOIN_WINDOW_NANOS = 20_000_000L;
+
+    /** Samples kept for the join, each side: beyond it, the join says it was not made. */
+    static final int JOIN_LIMIT = 4_000_000;
+
+    /** async-profiler's CPU samples carry this state (JFR's own, RUNNABLE or CPU-time). */
+    private static final String PROFILER_STATE = "STATE_DEFAULT";
+
     private final FlameOptions options;
+    /** JFR's samples of virtual threads, for the join: time, frames key, group, thread id. */
+    private final JoinSamples virtualThreadSamples = new JoinSamples();
+    /** async-profiler's samples of carriers in virtual threads' code, for the join: time, frames key, carrier, weight. */
+    private final JoinSamples carrierSamples = new JoinSamples();
+    private final Map<String, Integer> names = new HashMap<>();
+    private final List<String> nameList = new java.util.ArrayList<>();
+    /** The joins of the recordings merged into this one ({@link #addAll}), by virtual threads and carrier. */
+    private final Map<List<String>, Long> joinedElsewhere = new TreeMap<>(java.util.Comparator.comparing(Object::toString));
+    private final long[] joinCountsElsewhere = new long[4];
     /** Per thread state (the CPU state is chosen at the end, as the CPU graph chooses it): the groups by key. */
     private final Map<String, Map<String, Group>> byState = new TreeMap<>();
     private final Map<String, Long> samplesByState = new TreeMap<>();
@@ -73,10 +96,48 @@ public final class ThreadCpu {
         }
     }
 
-    /** What a stack says: virtual thread's code (and whether in mounting it), Java frames, and the code a virtual thread runs. */
-    private record Stack(boolean virtual, boolean mounting, boolean javaFrames, boolean schedulerFrames, String code) {}
+    /**
+     * What a stack says: virtual thread's code (and whether in mounting it), Java frames, the code a
+     * virtual thread runs, and its two innermost Java frames (the join's key).
+     */
+    private record Stack(boolean virtual, boolean mounting, boolean javaFrames, boolean schedulerFrames, String code, String innermostJava) {}
 
-    private static final Stack NO_STACK = new Stack(false, false, false, false, "(no stack trace)");
+    private static final Stack NO_STACK = new Stack(false, false, false, false, "(no stack trace)", "");
+
+    /** Samples in columns, grown as they come: epoch nanoseconds, a frames key, a name, and a thread id or weight. */
+    private static final class JoinSamples {
+        long[] time = new long[1024];
+        int[] key = new int[1024];
+        int[] name = new int[1024];
+        long[] value = new long[1024];
+        int size;
+        boolean overflowed;
+
+        void add(long t, int k, int n, long v) {
+            if (size == JOIN_LIMIT) {
+                overflowed = true;
+                return;
+            }
+            if (size == time.length) {
+                time = java.util.Arrays.copyOf(time, size * 2);
+                key = java.util.Arrays.copyOf(key, size * 2);
+                name = java.util.Arrays.copyOf(name, size * 2);
+                value = java.util.Arrays.copyOf(value, size * 2);
+            }
+            time[size] = t;
+            key[size] = k;
+            name[size] = n;
+            value[size] = v;
+            size++;
+        }
+    }
+
+    private int id(String name) {
+        return names.computeIfAbsent(name, n -> {
+            nameList.add(n);
+            return nameList.size() - 1;
+        });
+    }
 
     /** @param options the window (--from, --to) */
     public ThreadCpu(FlameOptions options) {
@@ -109,13 +170,20 @@ public final class ThreadCpu {
             String name = e.threadName(field);
             String shown = name == null || name.isEmpty() ? "running " + code : name + " running " + code;
             g = groups.computeIfAbsent("v " + shown, k -> new Group(shown, true));
-            g.threadIds.add(e.javaThreadId(field));
+            long id = e.javaThreadId(field);
+            g.threadIds.add(id);
+            if (!state.equals(PROFILER_STATE) && !stack.innermostJava().isEmpty()) {
+                virtualThreadSamples.add(epochNanos(e), id(stack.innermostJava()), id(shown), id);
+            }
         } else {
             long tid = e.threadId(field);
             String name = e.threadDisplayName(field);
             String shown = name == null ? "[tid=" + tid + "]" : name;
             g = groups.computeIfAbsent("t " + tid + " " + shown, k -> new Group(shown, false));
             g.threadIds.add(tid);
+            if (state.equals(PROFILER_STATE) && stack.virtual() && !stack.mounting()) {
+                carrierSamples.add(epochNanos(e), stack.innermostJava().isEmpty() ? -1 : id(stack.innermostJava()), id(shown), n);
+            }
         }
         g.samples += n;
         g.javaFrames |= stack.javaFrames();
@@ -129,18 +197,36 @@ public final class ThreadCpu {
         }
     }
 
-    /** The CPU samples of {@code sources}, read with loomscope's reader. */
+    private static long epochNanos(FastEvent e) {
+        java.time.Instant t = e.startTime();
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /** The CPU samples of {@code sources}, read with loomscope's reader; each recording's engines joined apart ({@link #joined}). */
     public static ThreadCpu of(List<dev.loomscope.analyzer.read.RecordingSource> sources, FlameOptions options,
             java.util.function.Consumer<String> warnings) {
+        if (sources.size() == 1) {
+            ThreadCpu one = new ThreadCpu(options);
+            RecordingReader.events(sources.get(0), FlameSamples.EXECUTION, warnings, one::add, counts -> { });
+            return one;
+        }
         ThreadCpu all = new ThreadCpu(options);
         for (var source : sources) {
-            RecordingReader.events(source, FlameSamples.EXECUTION, warnings, all::add, counts -> { });
+            all.addAll(of(List.of(source), options, warnings));
         }
         return all;
     }
 
-    /** These samples and {@code other}'s. */
+    /** These samples and {@code other}'s (another recording's: its engines joined apart, {@link #joined}). */
     public void addAll(ThreadCpu other) {
+        Joined j = other.joined();
+        if (j != null) {
+            j.rows().forEach(r -> joinedElsewhere.merge(List.of(r.virtualThreads(), r.carrier()), r.samples(), Long::sum));
+            joinCountsElsewhere[0] += j.carrierSamples();
+            joinCountsElsewhere[1] += j.joined();
+            joinCountsElsewhere[2] += j.ambiguous();
+            joinCountsElsewhere[3] += j.unmatched();
+        }
         other.samplesByState.forEach((s, n) -> samplesByState.merge(s, n, Long::sum));
         other.byState.forEach((s, groups) -> {
             Map<String, Group> mine = byState.computeIfAbsent(s, x -> new HashMap<>());
@@ -160,7 +246,22 @@ public final class ThreadCpu {
         // scheduler's worker thread running the virtual thread machinery, not a thread that merely starts virtual threads
         String root = frames.isEmpty() ? "" : frames.get(frames.size() - 1).internalClassName();
         boolean scheduler = vthreadFrames && (root.equals("java/util/concurrent/ForkJoinWorkerThread") || root.equals("jdk/internal/misc/CarrierThread"));
-        return new Stack(virtual, virtual && mounting(frames, nativeIsC), java, scheduler, code(frames));
+        return new Stack(virtual, virtual && mounting(frames, nativeIsC), java, scheduler, code(frames), innermostJava(frames, nativeIsC));
+    }
+
+    /** The two innermost Java frames, as the flame graph names them: what a carrier's sample and a virtual thread's must share to be joined. */
+    private static String innermostJava(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
+        StringBuilder key = new StringBuilder();
+        int found = 0;
+        for (FastEvent.RawFrame f : frames) {
+            if (FlameSamples.isJava(f, nativeIsC)) {
+                key.append(FlameRenderer.methodName(f.internalClassName(), f.methodName(), false, true)).append(';');
+                if (++found == 2) {
+                    break;
+                }
+            }
+        }
+        return key.toString();
     }
 
     /**
@@ -235,5 +336,81 @@ public final class ThreadCpu {
                 .map(g -> new Row(g.name, g.kind(), g.threadIds.size(), g.samples, g.virtualThreads ? g.samples - g.mounting : g.virtualCode, g.mounting,
                         g.virtualThreads ? 0 : g.other))
                 .sorted(Comparator.comparingLong((Row r) -> -r.samples()).thenComparing(Row::name)).toList();
+    }
+
+    /** Carrier samples attributed to the virtual threads (grouped as {@link #rows} groups them) that ran on that carrier. */
+    public record JoinedRow(String virtualThreads, String carrier, long samples) {}
+
+    /**
+     * The join of async-profiler's carrier samples in virtual threads' code with JFR's samples of
+     * the virtual threads: of {@code carrierSamples}, those {@code joined} to one virtual thread
+     * (rows, the most first), {@code ambiguous} (several ran the same frames then) and
+     * {@code unmatched} (none did: JFR samples less often, and a virtual thread that ran between its
+     * samples is not seen); {@code complete} false when a side had more samples than the join keeps.
+     */
+    public record Joined(List<JoinedRow> rows, long carrierSamples, long joined, long ambiguous, long unmatched, boolean complete) {}
+
+    /** The join of this recording's two engines, and of those merged into it; null when no recording had both. */
+    public Joined joined() {
+        Map<List<String>, Long> byPair = new TreeMap<>(java.util.Comparator.comparing(Object::toString));
+        byPair.putAll(joinedElsewhere);
+        long[] counts = joinCountsElsewhere.clone();
+        boolean both = virtualThreadSamples.size > 0 && carrierSamples.size > 0;
+        if (both) {
+            join(byPair, counts);
+        }
+        if (!both && counts[0] == 0) {
+            return null;
+        }
+        List<JoinedRow> rows = byPair.entrySet().stream().map(x -> new JoinedRow(x.getKey().get(0), x.getKey().get(1), x.getValue()))
+                .sorted(Comparator.comparingLong((JoinedRow r) -> -r.samples()).thenComparing(JoinedRow::virtualThreads).thenComparing(JoinedRow::carrier))
+                .toList();
+        return new Joined(rows, counts[0], counts[1], counts[2], counts[3], !virtualThreadSamples.overflowed && !carrierSamples.overflowed);
+    }
+
+    private void join(Map<List<String>, Long> byPair, long[] counts) {
+        JoinSamples v = virtualThreadSamples;
+        Integer[] order = new Integer[v.size];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparingLong(i -> v.time[i]));
+        long[] times = new long[order.length];
+        for (int i = 0; i < order.length; i++) {
+            times[i] = v.time[order[i]];
+        }
+        JoinSamples c = carrierSamples;
+        for (int i = 0; i < c.size; i++) {
+            long weight = c.value[i];
+            counts[0] += weight;
+            int from = java.util.Arrays.binarySearch(times, c.time[i] - JOIN_WINDOW_NANOS);
+            from = from < 0 ? -from - 1 : from;
+            while (from > 0 && times[from - 1] >= c.time[i] - JOIN_WINDOW_NANOS) {
+                from--;
+            }
+            long thread = -1;
+            int group = -1;
+            boolean several = false;
+            for (int k = from; k < times.length && times[k] <= c.time[i] + JOIN_WINDOW_NANOS; k++) {
+                int s = order[k];
+                if (v.key[s] != c.key[i] || c.key[i] < 0) {
+                    continue;
+                }
+                if (thread >= 0 && v.value[s] != thread) {
+                    several = true;
+                    break;
+                }
+                thread = v.value[s];
+                group = v.name[s];
+            }
+            if (several) {
+                counts[2] += weight;
+            } else if (thread < 0) {
+                counts[3] += weight;
+            } else {
+                counts[1] += weight;
+                byPair.merge(List.of(nameList.get(group), nameList.get(c.name[i])), weight, Long::sum);
+            }
+        }
     }
 }

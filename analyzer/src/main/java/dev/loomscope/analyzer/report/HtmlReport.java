@@ -7,6 +7,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.ThreadCpu;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.ThreadCpuView;
 import dev.loomscope.analyzer.views.Views;
@@ -283,9 +284,14 @@ public final class HtmlReport {
         List<Table> tables = new ArrayList<>();
         groups.forEach((g, facts) -> {
             try {
-                Table t = ThreadCpuView.table(Flames.threads(facts, cpus), g, 10);
+                ThreadCpu cpu = Flames.threads(facts, cpus);
+                Table t = ThreadCpuView.table(cpu, g, 10);
                 if (t != null) {
                     tables.add(t);
+                    Table joined = ThreadCpuView.joined(cpu, g, 10);
+                    if (joined != null) {
+                        tables.add(joined);
+                    }
                 }
             } catch (BadDataException unreadable) {
                 // the flame graph's line above says why this group has no samples

@@ -48,12 +48,39 @@ public final class ThreadCpuView {
         if (rows.stream().anyMatch(r -> r.kind().equals(ThreadCpu.CARRIER))) {
             t.note("carrier: an OS thread that ran virtual threads: its share in virtual threads' code, in mounting and unmounting them"
                     + " (continuation yield, freeze, thaw), and in the scheduler between them; async-profiler samples a virtual thread on its"
-                    + " carrier, so which virtual thread ran is not recorded; JFR samples it as itself, so a carrier's own samples are the"
-                    + " scheduler's");
+                    + " carrier, so which virtual thread ran is not recorded (a recording with JFR's samples too joins them: the next table);"
+                    + " JFR samples it as itself, so a carrier's own samples are the scheduler's");
         }
         if (rows.size() > n) {
             t.note((rows.size() - n) + " more threads or groups with " + rows.subList(n, rows.size()).stream().mapToLong(ThreadCpu.Row::samples).sum()
                     + " samples not listed (--top)");
+        }
+        return t;
+    }
+
+    /**
+     * Where a recording has both engines' samples: the carriers' samples in virtual threads' code
+     * by the virtual threads they ran (the {@code n} pairs with the most), and what could not be
+     * joined; null when no recording has both.
+     */
+    public static Table joined(ThreadCpu cpu, String source, int n) {
+        ThreadCpu.Joined j = cpu.joined();
+        if (j == null || j.carrierSamples() == 0) {
+            return null;
+        }
+        Table t = new Table("threads_joined", "Carriers' CPU by the virtual thread they ran (async-profiler's samples joined with JFR's), " + source,
+                List.of(Table.text("virtual threads"), Table.text("carrier"), Table.number("samples", "", 0), Table.number("share", "%", 1)));
+        for (ThreadCpu.JoinedRow r : j.rows().subList(0, Math.min(n, j.rows().size()))) {
+            t.row(r.virtualThreads(), r.carrier(), r.samples(), 100.0 * r.samples() / j.carrierSamples());
+        }
+        t.note(j.carrierSamples() + " carrier samples in virtual threads' code: joined " + percent(j.joined(), j.carrierSamples()) + ", ambiguous "
+                + percent(j.ambiguous(), j.carrierSamples()) + " (several virtual threads ran the same frames then), unmatched "
+                + percent(j.unmatched(), j.carrierSamples()) + " (JFR sampled none running them within " + ThreadCpu.JOIN_WINDOW_NANOS / 1_000_000
+                + " ms)" + (j.complete() ? "" : "; not every sample was kept for the join (too many): the shares are of those kept"));
+        t.note("a carrier's sample is joined to the virtual thread JFR sampled within " + ThreadCpu.JOIN_WINDOW_NANOS / 1_000_000
+                + " ms of it running the same two innermost Java frames, when exactly one did: a likelihood, not a record of which ran");
+        if (j.rows().size() > n) {
+            t.note((j.rows().size() - n) + " more pairs not listed (--top)");
         }
         return t;
     }

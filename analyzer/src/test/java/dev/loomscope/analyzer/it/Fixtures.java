@@ -89,12 +89,14 @@ final class Fixtures {
      * thread kind with a CPU profile, the agent's {@code profile} options given ("engine=jfr"),
      * into {@code dir/out}: its recording.
      */
-    static Path rendezvous(Path dir, String out, String kind, String profile, int runs) throws Exception {
+    static Path rendezvous(Path dir, String out, String kind, String profile, int runs, String... jvmOptions) throws Exception {
         Path to = dir.resolve(out);
-        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + AGENT + "=out=" + to + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu," + profile, "-jar",
+        List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(List.of(jvmOptions));
+        cmd.addAll(List.of("-javaagent:" + AGENT + "=out=" + to + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu," + profile, "-jar",
                 WORKLOADS.toString(), "rendezvous", "--threads", kind, "--variant", "varhandle", "--n", "1000000", "--runs", String.valueOf(runs),
-                "--warmup", "1"), dir, 120);
+                "--warmup", "1"));
+        ChildJvm.Result r = ChildJvm.exec(cmd, dir, 120);
         if (r.exitCode() != 0) {
             throw new AssertionError("rendezvous workload failed: " + r);
         }

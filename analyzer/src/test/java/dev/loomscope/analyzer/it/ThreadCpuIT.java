@@ -21,11 +21,16 @@ class ThreadCpuIT {
 
     static Path sampledByJfr;
     static Path sampledByAsyncProfiler;
+    static Path sampledByBoth;
 
     @BeforeAll
     static void record() throws Exception {
         sampledByJfr = Fixtures.rendezvous(dir, "rendezvous-jfr", "virtual", "engine=jfr", 3);
         sampledByAsyncProfiler = Fixtures.rendezvous(dir, "rendezvous-ctimer", "virtual", "engine=ctimer", 3);
+        // the agent's async-profiler, and JFR's execution sampler enabled by a recording of the JVM's own (JFR writes every enabled
+        // event into every recording): the agent's recording has both engines' samples
+        sampledByBoth = Fixtures.rendezvous(dir, "rendezvous-both", "virtual", "engine=ctimer", 3,
+                "-XX:StartFlightRecording:settings=profile,filename=" + dir.resolve("jvms-own.jfr"));
     }
 
     /**
@@ -101,6 +106,39 @@ class ThreadCpuIT {
             // the virtual threads' map leads (their code has most of the CPU), the maps' shares add up
             assertThat(html).containsPattern("<h2>virtual threads: [\\d,]+ samples \\((\\d{2}|100)\\.\\d%\\)</h2>");
         }
+    }
+
+    @Test
+    void whereBothEnginesSampledCarriersSamplesAreJoinedToTheVirtualThreadsTheyRan() throws Exception {
+        ChildJvm.Result r = Fixtures.cli(dir, "flame", sampledByBoth.toString(), "--threads", "--top", "20", "--format", "json");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        com.fasterxml.jackson.databind.JsonNode tables = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.stdout());
+        com.fasterxml.jackson.databind.JsonNode joined = null;
+        for (com.fasterxml.jackson.databind.JsonNode t : tables.isArray() ? tables : tables.path("tables")) {
+            if (t.path("name").asText().equals("threads_joined")) {
+                joined = t;
+            }
+        }
+        assertThat(joined).as(r.stdout()).isNotNull();
+        // the rows: a virtual thread group (sender or receiver, by name and code) on a carrier of the scheduler
+        long inRows = 0;
+        for (com.fasterxml.jackson.databind.JsonNode row : joined.path("rows")) {
+            assertThat(row.path("virtual threads").asText()).matches("rendezvous-(sender|receiver) running dev/loomscope/workloads/rendezvous/.*");
+            assertThat(row.path("carrier").asText()).startsWith("ForkJoinPool-");
+            inRows += row.path("samples").asLong();
+        }
+        assertThat(inRows).as(r.stdout()).isPositive();
+        // the note accounts for every carrier sample in virtual threads' code: joined, ambiguous, unmatched
+        String note = joined.path("notes").get(0).asText();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) carrier samples in virtual threads' code: joined ([\\d.]+)%, ambiguous"
+                + " ([\\d.]+)% .*unmatched ([\\d.]+)%").matcher(note);
+        assertThat(m.find()).as(note).isTrue();
+        double shares = Double.parseDouble(m.group(2)) + Double.parseDouble(m.group(3)) + Double.parseDouble(m.group(4));
+        assertThat(shares).as(note).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.2));
+        assertThat(100.0 * inRows / Long.parseLong(m.group(1))).as(note).isCloseTo(Double.parseDouble(m.group(2)), org.assertj.core.data.Offset.offset(0.1));
+        // one engine alone: nothing to join
+        ChildJvm.Result alone = Fixtures.cli(dir, "flame", sampledByAsyncProfiler.toString(), "--threads", "--top", "5");
+        assertThat(alone.stdout()).doesNotContain("joined with JFR's");
     }
 
     @Test
