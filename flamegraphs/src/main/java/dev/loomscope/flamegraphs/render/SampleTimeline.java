@@ -10,14 +10,18 @@ import java.util.NavigableMap;
 /**
  * Samples by time and thread kind: how many of one kind ({@code kind}) fell in each
  * {@link #CELL_MS} cell of wall-clock time ({@code cells}: cell number since the epoch, counts by
- * {@link #KINDS}). Drawn as a heatmap ({@link #writeHeatmap}): a column a second, a row for each
- * 50 ms within it, one map per thread kind; the darker a cell, the more samples.
+ * {@link #KINDS}). Drawn as a heatmap ({@link #writeHeatmap}): a column a second (or, past
+ * {@link #MAX_COLUMNS} seconds, as many seconds as keep the columns to that many), a row for each
+ * 50 ms within the second, one map per thread kind; the darker a cell, the more samples.
  */
 public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) {
     /** A cell's width: 20 a second. */
     public static final int CELL_MS = 50;
 
     static final int CELLS_A_SECOND = 1000 / CELL_MS;
+
+    /** The most columns a map has: a longer recording's columns take several seconds each. */
+    static final int MAX_COLUMNS = 1200;
 
     /** The thread kinds a sample is counted under: a virtual thread's code (on its carrier), a platform thread's, the JVM's own threads'. */
     public static final List<String> KINDS = List.of("virtual threads", "platform threads", "JVM threads");
@@ -34,9 +38,21 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
     /** A self-contained HTML page: the heatmap of each thread kind with samples, all on one colour scale, titled {@code title}. */
     public void writeHeatmap(String title, OutputStream out) {
         long first = Math.floorDiv(cells.firstKey(), CELLS_A_SECOND) * CELLS_A_SECOND;
-        int seconds = (int) ((cells.lastKey() - first) / CELLS_A_SECOND + 1);
-        long max = cells.values().stream().flatMapToLong(java.util.Arrays::stream).max().orElse(1);
-        int w = Math.max(3, Math.min(16, 1200 / Math.max(1, seconds)));
+        long span = (cells.lastKey() - first) / CELLS_A_SECOND + 1;
+        int perColumn = (int) Math.max(1, (span + MAX_COLUMNS - 1) / MAX_COLUMNS); // seconds a column sums
+        // the cells of the page: per thread kind, column and row, the samples of the seconds the column sums
+        java.util.Map<Long, long[]> drawn = new java.util.TreeMap<>();
+        cells.forEach((cell, n) -> {
+            long offset = cell - first;
+            long key = offset / CELLS_A_SECOND / perColumn * CELLS_A_SECOND + offset % CELLS_A_SECOND;
+            long[] sum = drawn.computeIfAbsent(key, k -> new long[n.length]);
+            for (int k = 0; k < n.length; k++) {
+                sum[k] += n[k];
+            }
+        });
+        int columns = (int) ((span + perColumn - 1) / perColumn);
+        long max = drawn.values().stream().flatMapToLong(java.util.Arrays::stream).max().orElse(1);
+        int w = Math.max(3, Math.min(16, 1200 / Math.max(1, columns)));
         int h = 8;
         long all = 0;
         for (int k = 0; k < KINDS.size(); k++) {
@@ -47,7 +63,8 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
                 + "body{font:14px sans-serif;margin:16px} svg{display:block;margin:4px 0 18px} rect:hover{stroke:#000}"
                 + " .axis{font:11px sans-serif;fill:#555}</style></head><body>");
         p.println("<h1>" + SafeHtml.text(title) + "</h1>");
-        p.println("<p>" + SafeHtml.text(kind.label()) + " samples by time: a column a second from the first sample, a row for each " + CELL_MS
+        String column = perColumn == 1 ? "a second" : perColumn + " seconds (their samples at each offset summed)";
+        p.println("<p>" + SafeHtml.text(kind.label()) + " samples by time: a column " + column + " from the first sample, a row for each " + CELL_MS
                 + " ms within the second (top: its start); the darker a cell, the more samples (the darkest: " + max + "). Hover a cell for its"
                 + " count. Each thread kind has its own map, on one scale; a virtual thread's samples are those of its code on its carrier."
                 + "</p>");
@@ -57,28 +74,29 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
                 continue;
             }
             p.println("<h2>" + KINDS.get(k) + ": " + String.format(Locale.ROOT, "%,d samples (%.1f%%)", n, 100.0 * n / all) + "</h2>");
-            int width = seconds * w + 40;
+            int width = columns * w + 40;
             int height = CELLS_A_SECOND * h + 18;
             p.println("<svg width='" + width + "' height='" + height + "' xmlns='http://www.w3.org/2000/svg'>");
-            p.println("<rect x='40' y='0' width='" + seconds * w + "' height='" + CELLS_A_SECOND * h + "' fill='#f4f4f4'/>"); // no samples
-            for (var cell : cells.entrySet()) {
+            p.println("<rect x='40' y='0' width='" + columns * w + "' height='" + CELLS_A_SECOND * h + "' fill='#f4f4f4'/>"); // no samples
+            for (var cell : drawn.entrySet()) {
                 long c = cell.getValue()[k];
                 if (c == 0) {
                     continue;
                 }
-                long offset = cell.getKey() - first;
-                long second = offset / CELLS_A_SECOND;
-                long row = offset % CELLS_A_SECOND;
+                long second = cell.getKey() / CELLS_A_SECOND; // the column
+                long row = cell.getKey() % CELLS_A_SECOND;
                 double t = (double) c / max; // pale to dark red
                 String fill = "rgb(" + Math.round(255 - 115 * t) + "," + Math.round(230 - 230 * t) + "," + Math.round(220 - 220 * t) + ")";
+                String at = perColumn == 1 ? second + " s +" + row * CELL_MS + " ms" : second * perColumn + "-" + ((second + 1) * perColumn - 1) + " s, +"
+                        + row * CELL_MS + " ms";
                 p.println("<rect x='" + (40 + second * w) + "' y='" + row * h + "' width='" + w + "' height='" + h + "' fill='" + fill + "'><title>"
-                        + second + " s +" + row * CELL_MS + " ms: " + c + " samples</title></rect>");
+                        + at + ": " + c + " samples</title></rect>");
             }
             p.println("<text class='axis' x='0' y='10'>0 ms</text><text class='axis' x='0' y='" + (CELLS_A_SECOND * h) + "'>" + (1000 - CELL_MS)
                     + " ms</text>");
             int step = Math.max(1, 60 / w);
-            for (int s = 0; s < seconds; s += step) {
-                p.println("<text class='axis' x='" + (40 + s * w) + "' y='" + (height - 2) + "'>" + s + " s</text>");
+            for (int s = 0; s < columns; s += step) {
+                p.println("<text class='axis' x='" + (40 + s * w) + "' y='" + (height - 2) + "'>" + (long) s * perColumn + " s</text>");
             }
             p.println("</svg>");
         }
