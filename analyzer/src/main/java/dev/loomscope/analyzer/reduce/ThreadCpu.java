@@ -42,8 +42,11 @@ public final class ThreadCpu {
     /** How far apart in time a carrier's sample and a virtual thread's may be to be joined: JFR's default execution sampling period. */
     public static final long JOIN_WINDOW_NANOS = 20_000_000L;
 
-    /** Samples kept for the join, each side: beyond it, the join says it was not made. */
-    static final int JOIN_LIMIT = 4_000_000;
+    /**
+     * Samples kept for the join, each side (24 bytes a sample: at most 24 MB a side, which a
+     * recording of one engine alone also spends on its side); beyond it, the join says it is of those kept.
+     */
+    static final int JOIN_LIMIT = 1_000_000;
 
     /** async-profiler's CPU samples carry this state (JFR's own, RUNNABLE or CPU-time). */
     private static final String PROFILER_STATE = "STATE_DEFAULT";
