@@ -47,16 +47,14 @@ public final class RecordingReader {
         return withReadableParts(source, warnings, readable -> {
             for (Part part : readable.parts()) {
                 try {
-                    Map<String, Long> read = FastReader.read(part.readable(), Files.size(part.readable()), wanted, e -> sink.accept(e, readable.span())).counts();
-                    read.forEach((type, n) -> {
-                        if (type.endsWith(FastReader.UNDEFINED)) {
-                            warnings.accept(part.original() + ": " + n + " event(s) of type " + type.substring(0, type.indexOf(' ')) + ", which the"
-                                    + " chunk's metadata does not define, skipped (an emergency dump, hs_err, writes such; the JDK's jfr skips them too)");
-                        }
-                    });
-                    counts.accept(read);
+                    // every part with the whole recording's span (--from/--to count from its first chunk, whichever part)
+                    FastReader.FileRead read = FastReader.readFile(part.readable(), wanted, (e, partSpan) -> sink.accept(e, readable.span()));
+                    read.warnings().forEach(w -> warnings.accept(w.replace(part.readable().toString(), part.original().toString())));
+                    counts.accept(read.counts());
                 } catch (FastReader.FormatException damage) {
                     throw damaged(part.original(), damage);
+                } catch (BadRecordingException checkedBefore) {
+                    throw new BadDataException(checkedBefore.getMessage().replace(part.readable().toString(), part.original().toString()), checkedBefore);
                 }
             }
             return readable.span();

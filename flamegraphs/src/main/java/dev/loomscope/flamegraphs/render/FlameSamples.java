@@ -1,7 +1,6 @@
 package dev.loomscope.flamegraphs.render;
 
 import dev.loomscope.recording.BadRecordingException;
-import dev.loomscope.recording.ChunkScan;
 import dev.loomscope.recording.RecordingSpan;
 import dev.loomscope.recording.fast.FastEvent;
 import dev.loomscope.recording.fast.FastReader;
@@ -450,9 +449,8 @@ public final class FlameSamples {
     public static FlameSamples read(List<java.nio.file.Path> files, FlameOptions options, boolean norm) throws BadRecordingException {
         FlameSamples samples = new FlameSamples(options, norm);
         for (java.nio.file.Path p : files) {
-            ChunkScan.Result scan = ChunkScan.scan(p);
             try {
-                samples.counted(FastReader.read(p, scan.completeBytes(), samples.eventTypes(), e -> samples.add(e, scan.span())).counts());
+                samples.counted(FastReader.readFile(p, samples.eventTypes(), samples::add).counts());
             } catch (java.io.IOException | RuntimeException e) {
                 throw FlameRenderer.unreadable(p, e);
             }

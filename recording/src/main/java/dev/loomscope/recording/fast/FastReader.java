@@ -1,7 +1,10 @@
 package dev.loomscope.recording.fast;
 
+import dev.loomscope.recording.BadRecordingException;
 import dev.loomscope.recording.ChunkHeader;
+import dev.loomscope.recording.ChunkScan;
 import dev.loomscope.recording.Chunks;
+import dev.loomscope.recording.RecordingSpan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -55,6 +58,34 @@ public final class FastReader {
     }
 
     private FastReader() {}
+
+    /** What {@link #readFile} read: events by type, the span of the file's chunks, and what it has to say of the file. */
+    public record FileRead(Map<String, Long> counts, RecordingSpan span, List<String> warnings) {}
+
+    /**
+     * The one way into a recording file: its chunk structure checked first ({@link ChunkScan}: a
+     * file that is no recording, or of a format loomscope does not read, is a
+     * {@link BadRecordingException}; a truncated last chunk is left out, with a warning), then its
+     * complete chunks read, the events of the {@code wanted} types handed to {@code sink} with the
+     * span of the file's chunks. Events of a type the chunk's metadata does not define are counted
+     * and said, not read. Damage is a {@link FormatException}.
+     */
+    public static FileRead readFile(Path file, Set<String> wanted, java.util.function.BiConsumer<FastEvent, RecordingSpan> sink)
+            throws BadRecordingException, IOException {
+        ChunkScan.Result scan = ChunkScan.scan(file);
+        Result read = read(file, scan.completeBytes(), wanted, e -> sink.accept(e, scan.span()));
+        List<String> warnings = new ArrayList<>();
+        if (scan.warning() != null) {
+            warnings.add(scan.warning());
+        }
+        read.counts().forEach((type, n) -> {
+            if (type.endsWith(UNDEFINED)) {
+                warnings.add(file + ": " + n + " event(s) of type " + type.substring(0, type.indexOf(' ')) + ", which the chunk's metadata does not"
+                        + " define, skipped (an emergency dump, hs_err, writes such; the JDK's jfr skips them too)");
+            }
+        });
+        return new FileRead(read.counts(), scan.span(), warnings);
+    }
 
     /**
      * Reads the whole chunks of {@code file}'s first {@code bytes} (a complete prefix); the decoded
