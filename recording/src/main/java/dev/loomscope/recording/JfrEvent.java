@@ -8,7 +8,7 @@ import java.util.List;
  * An event as the reducers see it, whichever parser read it: loomscope's reader's
  * ({@code FastEvent}), JMC's (recordings of format 0.x) or, in tests, the JDK's.
  */
-public interface JfrEvent {
+public interface JfrEvent extends FieldValues {
     String type();
 
     Instant startTime();
@@ -16,16 +16,6 @@ public interface JfrEvent {
     Instant endTime();
 
     Duration duration();
-
-    boolean hasField(String name);
-
-    String string(String name);
-
-    long longValue(String name);
-
-    double doubleValue(String name);
-
-    boolean bool(String name);
 
     /** A field holding a time span (e.g. sumOfPauses). */
     Duration durationField(String name);

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.reduce;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.WorkloadRunEvent;
+import dev.loomscope.recording.FieldValues;
 import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,19 +39,6 @@ public final class RunsReducer implements Reducer {
 
     private static String declared(String field) {
         return EventSchema.field(WorkloadRunEvent.class, field).name();
-    }
-
-    /** One run's fields by name, wherever they were read: a WorkloadRun event, or a row of a results file. */
-    public interface RunFields {
-        boolean has(String field);
-
-        String string(String field);
-
-        long longValue(String field);
-
-        double doubleValue(String field);
-
-        boolean bool(String field);
     }
 
     /**
@@ -89,32 +77,7 @@ public final class RunsReducer implements Reducer {
     @Override
     public void add(JfrEvent e) {
         long start = Timeline.epochNanos(e.startTime());
-        runs.add(run(new RunFields() {
-            @Override
-            public boolean has(String field) {
-                return e.hasField(field);
-            }
-
-            @Override
-            public String string(String field) {
-                return e.string(field);
-            }
-
-            @Override
-            public long longValue(String field) {
-                return e.longValue(field);
-            }
-
-            @Override
-            public double doubleValue(String field) {
-                return e.doubleValue(field);
-            }
-
-            @Override
-            public boolean bool(String field) {
-                return e.bool(field);
-            }
-        }, "a loomscope.WorkloadRun event", start, e.duration().toNanos()));
+        runs.add(run(e, "a loomscope.WorkloadRun event", start, e.duration().toNanos()));
     }
 
     /**
@@ -122,28 +85,28 @@ public final class RunsReducer implements Reducer {
      * {@code start} (epoch nanoseconds) and took {@code nanos}; {@code what} names the source in the
      * message when a required field is missing. Optional fields read as unknown when absent.
      */
-    public static WorkloadRun run(RunFields f, String what, long start, long nanos) {
+    public static WorkloadRun run(FieldValues f, String what, long start, long nanos) {
         for (String field : REQUIRED) {
-            if (!f.has(field)) {
+            if (!f.hasField(field)) {
                 throw new BadDataException(what + " has no field '" + field + "', which the event schema requires"
                         + " (required: " + String.join(", ", REQUIRED) + "; the others are optional)");
             }
         }
-        String unit = f.has(UNIT) ? f.string(UNIT) : null;
+        String unit = f.hasField(UNIT) ? f.string(UNIT) : null;
         return new WorkloadRun(f.string(WORKLOAD), f.string(THREAD_KIND), (int) f.longValue(RUN_INDEX), f.bool(WARMUP), f.longValue(UNITS),
-                unit == null || unit.isBlank() ? "units" : unit, f.has(PARAMS) ? f.string(PARAMS) : null, nanos / 1e6, optionalDouble(f, P50),
+                unit == null || unit.isBlank() ? "units" : unit, f.hasField(PARAMS) ? f.string(PARAMS) : null, nanos / 1e6, optionalDouble(f, P50),
                 optionalDouble(f, P99), start, start + nanos, optionalCount(f, VOLUNTARY), optionalCount(f, INVOLUNTARY), optionalDouble(f, PROCESS_CPU),
                 optionalDouble(f, OTHER_CPU), optionalDouble(f, STEAL_CPU), optionalCount(f, ALLOCATED));
     }
 
     /** An optional count: -1 when the run does not have the field. */
-    private static long optionalCount(RunFields f, String field) {
-        return f.has(field) ? f.longValue(field) : -1;
+    private static long optionalCount(FieldValues f, String field) {
+        return f.hasField(field) ? f.longValue(field) : -1;
     }
 
     /** An optional number: NaN when the run does not have the field. */
-    private static double optionalDouble(RunFields f, String field) {
-        return f.has(field) ? f.doubleValue(field) : Double.NaN;
+    private static double optionalDouble(FieldValues f, String field) {
+        return f.hasField(field) ? f.doubleValue(field) : Double.NaN;
     }
 
     /** Runs from outside a recording (a control JVM's results file) join these. */

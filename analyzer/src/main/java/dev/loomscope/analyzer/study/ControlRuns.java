@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RunsReducer;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.events.RunResults;
+import dev.loomscope.recording.FieldValues;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,9 +54,9 @@ public final class ControlRuns {
             try {
                 long start = Long.parseLong(value.apply(RunResults.START));
                 long nanos = Long.parseLong(value.apply(RunResults.NANOS));
-                runs.add(RunsReducer.run(new RunsReducer.RunFields() {
+                runs.add(RunsReducer.run(new FieldValues() {
                     @Override
-                    public boolean has(String field) {
+                    public boolean hasField(String field) {
                         String s = value.apply(field);
                         return s != null && !s.isEmpty();
                     }
