@@ -182,8 +182,9 @@ public final class FlameCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the profile to write with -o FILE (a " + suffix + ")");
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        FlameSamples samples = Flames.of(Inputs.resolve(inputs), options, false, false, warn);
-        SampleGraph graph = Flames.graph(samples, Flames.name(Inputs.resolve(inputs)));
+        List<RecordingSource> sources = Inputs.resolve(inputs);
+        FlameSamples samples = Flames.of(sources, options, false, false, warn);
+        SampleGraph graph = Flames.graph(samples, Flames.name(sources));
         String sampleType = dev.loomscope.flamegraphs.render.PprofWriter.sampleType(options.kind());
         if (profileFormat.equals("pprof")) {
             dev.loomscope.flamegraphs.render.PprofWriter.write(graph, sampleType, 0, options.include(), options.exclude(), buf);
@@ -205,12 +206,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         List<RecordingSource> sources = Inputs.resolve(inputs);
         FlameSamples samples = Flames.of(sources, options, false, false, warn);
-        dev.loomscope.flamegraphs.render.SampleTimeline timeline;
-        try {
-            timeline = samples.timeline(Flames.name(sources));
-        } catch (dev.loomscope.flamegraphs.render.NoSamplesException none) {
-            throw new BadDataException(none.getMessage(), none);
-        }
+        dev.loomscope.flamegraphs.render.SampleTimeline timeline = Flames.timeline(samples, Flames.name(sources));
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         timeline.writeHeatmap(options.title() != null ? options.title() : "loomscope " + options.kind().label() + " heatmap: " + String.join(", ", inputs),
                 buf);

@@ -40,10 +40,20 @@ public final class Flames {
 
     /** The graph of the options' kind of samples read before, named {@code what} (bad input when there are none). */
     public static SampleGraph graph(FlameSamples samples, String what) {
+        return theRecordings(() -> samples.graph(what));
+    }
+
+    /** The samples read before by time and thread kind (the heatmap), named {@code what} (bad input when there are none). */
+    public static dev.loomscope.flamegraphs.render.SampleTimeline timeline(FlameSamples samples, String what) {
+        return theRecordings(() -> samples.timeline(what));
+    }
+
+    /** What {@code drawn} makes of the recordings' samples; having none of the kind asked for is the recordings' fault: exit 2. */
+    private static <T> T theRecordings(java.util.function.Supplier<T> drawn) {
         try {
-            return samples.graph(what);
+            return drawn.get();
         } catch (dev.loomscope.flamegraphs.render.NoSamplesException none) {
-            throw new dev.loomscope.analyzer.errors.BadDataException(none.getMessage(), none); // the recording's: exit 2
+            throw new dev.loomscope.analyzer.errors.BadDataException(none.getMessage(), none);
         }
     }
 

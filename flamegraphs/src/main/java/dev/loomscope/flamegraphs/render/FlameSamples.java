@@ -163,14 +163,9 @@ public final class FlameSamples {
      * {@link FlameOptions#timeline}; bad input naming {@code what} when there are no such samples.
      */
     public SampleTimeline timeline(String what) {
-        graph(what); // no samples: the same message as the graph's
+        requireSamples(what);
         java.util.TreeMap<Long, long[]> cells = new java.util.TreeMap<>();
-        chosenStates().forEach(st -> timeline.getOrDefault(st, new java.util.TreeMap<>()).forEach((cell, n) -> {
-            long[] sum = cells.computeIfAbsent(cell, c -> new long[n.length]);
-            for (int k = 0; k < n.length; k++) {
-                sum[k] += n[k];
-            }
-        }));
+        chosenStates().forEach(st -> timeline.getOrDefault(st, new java.util.TreeMap<>()).forEach((cell, n) -> SampleTimeline.add(cells, cell, n)));
         return new SampleTimeline(options.kind(), cells);
     }
 
@@ -356,12 +351,8 @@ public final class FlameSamples {
     /** These samples and {@code other}'s. */
     public void addAll(FlameSamples other) {
         span.add(other.span);
-        other.timeline.forEach((st, cells) -> cells.forEach((cell, n) -> {
-            long[] sum = timeline.computeIfAbsent(st, x -> new java.util.TreeMap<>()).computeIfAbsent(cell, c -> new long[n.length]);
-            for (int k = 0; k < n.length; k++) {
-                sum[k] += n[k];
-            }
-        }));
+        other.timeline.forEach((st, cells) -> cells.forEach((cell, n) -> SampleTimeline.add(timeline.computeIfAbsent(st, x -> new java.util.TreeMap<>()),
+                cell, n)));
         other.byState.forEach((s, g) -> byState.computeIfAbsent(s, x -> new SampleGraph()).addAll(g));
         other.executionByState.forEach((s, n) -> executionByState.merge(s, n, Long::sum));
         other.jvmThreadSamples.forEach((s, n) -> jvmThreadSamples.merge(s, n, Long::sum));
@@ -419,14 +410,20 @@ public final class FlameSamples {
      * when they have no such samples.
      */
     public SampleGraph graph(String what) {
+        requireSamples(what);
+        SampleGraph g = new SampleGraph();
+        // CPU: async-profiler's samples first, then JFR's CPU-time sampler's, then its execution sampler's (as SampleInventory chooses)
+        chosenStates().forEach(st -> g.addAll(byState.getOrDefault(st, new SampleGraph())));
+        return g;
+    }
+
+    /** Bad input naming {@code what} and what the recordings have when they have no samples of the kind asked for. */
+    private void requireSamples(String what) {
         long profilerCpu = executionByState.getOrDefault("STATE_DEFAULT", 0L);
         long cpuTime = executionByState.getOrDefault(CPU_TIME, 0L);
         long runnable = executionByState.getOrDefault("STATE_RUNNABLE", 0L);
         long otherExecution = executionByState.entrySet().stream().filter(x -> !x.getKey().equals("STATE_DEFAULT") && !x.getKey().equals(CPU_TIME))
                 .mapToLong(Map.Entry::getValue).sum();
-        SampleGraph g = new SampleGraph();
-        // CPU: async-profiler's samples first, then JFR's CPU-time sampler's, then its execution sampler's (as SampleInventory chooses)
-        chosenStates().forEach(st -> g.addAll(byState.getOrDefault(st, new SampleGraph())));
         boolean none = switch (options.kind()) {
             case CPU -> profilerCpu == 0 && cpuTime == 0 && runnable == 0;
             case WALL -> otherExecution == 0;
@@ -439,11 +436,10 @@ public final class FlameSamples {
             throw new NoSamplesException(what + ": no " + options.kind().label() + " samples (the recording has " + execution + ", alloc " + alloc
                     + ", lock " + lock + "; record them with the agent option " + options.kind().agentOption() + ")");
         }
-        return g;
     }
 
     /**
-     * The samples of whole recordings of JFR format 2 (JDK 11 and later) (the agent's own files, tests'),
+     * The samples of whole recordings (the agent's own files, tests'),
      * read with loomscope's reader; a file it cannot read is a {@link BadRecordingException} naming it.
      */
     public static FlameSamples read(List<java.nio.file.Path> files, FlameOptions options, boolean norm) throws BadRecordingException {

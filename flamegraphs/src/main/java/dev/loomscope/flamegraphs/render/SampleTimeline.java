@@ -30,6 +30,14 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
     static final int PLATFORM = 1;
     static final int JVM = 2;
 
+    /** Adds {@code counts} (by {@link #KINDS}) to those of {@code cell} in {@code cells}. */
+    static void add(java.util.Map<Long, long[]> cells, long cell, long[] counts) {
+        long[] sum = cells.computeIfAbsent(cell, c -> new long[counts.length]);
+        for (int k = 0; k < counts.length; k++) {
+            sum[k] += counts[k];
+        }
+    }
+
     /** Samples of thread kind {@code k} in all. */
     public long total(int k) {
         return cells.values().stream().mapToLong(c -> c[k]).sum();
@@ -44,11 +52,7 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
         java.util.Map<Long, long[]> drawn = new java.util.TreeMap<>();
         cells.forEach((cell, n) -> {
             long offset = cell - first;
-            long key = offset / CELLS_A_SECOND / perColumn * CELLS_A_SECOND + offset % CELLS_A_SECOND;
-            long[] sum = drawn.computeIfAbsent(key, k -> new long[n.length]);
-            for (int k = 0; k < n.length; k++) {
-                sum[k] += n[k];
-            }
+            add(drawn, offset / CELLS_A_SECOND / perColumn * CELLS_A_SECOND + offset % CELLS_A_SECOND, n);
         });
         int columns = (int) ((span + perColumn - 1) / perColumn);
         long max = drawn.values().stream().flatMapToLong(java.util.Arrays::stream).max().orElse(1);
