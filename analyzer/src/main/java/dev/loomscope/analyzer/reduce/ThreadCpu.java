@@ -61,6 +61,8 @@ public final class ThreadCpu {
     /** The joins of the recordings merged into this one ({@link #addAll}), by virtual threads and carrier. */
     private final Map<List<String>, Long> joinedElsewhere = new TreeMap<>(java.util.Comparator.comparing(Object::toString));
     private final long[] joinCountsElsewhere = new long[4];
+    /** Whether a recording merged into this one kept fewer samples than it had for its join. */
+    private boolean incompleteElsewhere;
     /** Per thread state (the CPU state is chosen at the end, as the CPU graph chooses it): the groups by key. */
     private final Map<String, Map<String, Group>> byState = new TreeMap<>();
     private final Map<String, Long> samplesByState = new TreeMap<>();
@@ -229,6 +231,7 @@ public final class ThreadCpu {
             joinCountsElsewhere[1] += j.joined();
             joinCountsElsewhere[2] += j.ambiguous();
             joinCountsElsewhere[3] += j.unmatched();
+            incompleteElsewhere |= !j.complete();
         }
         other.samplesByState.forEach((s, n) -> samplesByState.merge(s, n, Long::sum));
         other.byState.forEach((s, groups) -> {
@@ -368,7 +371,7 @@ public final class ThreadCpu {
         List<JoinedRow> rows = byPair.entrySet().stream().map(x -> new JoinedRow(x.getKey().get(0), x.getKey().get(1), x.getValue()))
                 .sorted(Comparator.comparingLong((JoinedRow r) -> -r.samples()).thenComparing(JoinedRow::virtualThreads).thenComparing(JoinedRow::carrier))
                 .toList();
-        return new Joined(rows, counts[0], counts[1], counts[2], counts[3], !virtualThreadSamples.overflowed && !carrierSamples.overflowed);
+        return new Joined(rows, counts[0], counts[1], counts[2], counts[3], !incompleteElsewhere && !virtualThreadSamples.overflowed && !carrierSamples.overflowed);
     }
 
     private void join(Map<List<String>, Long> byPair, long[] counts) {
