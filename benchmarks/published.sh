@@ -7,8 +7,11 @@
 #                over paramInt x stackDepth, Oscillation over minDepth x maxDepth x repeat) at its
 #                settings: 1 fork, 5 warm-up and 5 measured iterations of 1 s
 #   warski       "Limits of Loom's performance": each rendezvous variant at 10M on virtual threads
-#                (park, yield4-park, spin1000-park, spin10000-park, synchronous-queue, exchanger; park,
-#                synchronous-queue and exchanger also at parallelism 1 and 2), on JDK 21 when
+#                (the article's rendezvous meet-park, meet-yield4-park, meet-spin1000-park,
+#                meet-spin10000-park, then the one-slot channel's park, yield4-park, spin1000-park,
+#                spin10000-park, synchronous-queue, exchanger; the parks also at parallelism 1,
+#                synchronous-queue and exchanger at 1 and 2; the spinning ones 10 runs, with the
+#                machine's round trip between cores before and after), on JDK 21 when
 #                LOOMSCOPE_JDK21 names one (the article's JDK), else the launcher's
 #   threads      the blog's ThreadsBenchmark in throughput mode at its settings (1 fork, 2 threads,
 #                5+5 iterations, -Xms512m -Xmx1024m)
@@ -61,13 +64,19 @@ for p in $parts; do
         part "Warski's rendezvous variants, 10M values, virtual threads"
         rjava=${LOOMSCOPE_JDK21:-$java}
         "$rjava" -version 2>&1 | head -n 1
-        for v in park yield4-park spin1000-park spin10000-park synchronous-queue exchanger; do
+        # the article's rendezvous (meet-*), then loomscope's one-slot channel with the same waits
+        for v in meet-park meet-yield4-park meet-spin1000-park meet-spin10000-park park yield4-park spin1000-park spin10000-park \
+            synchronous-queue exchanger; do
             for par in default 1 2; do
-                case "$v:$par" in *-park:1 | *-park:2 | park:2) continue ;; esac
+                case "$v:$par" in meet-park:2 | park:2) continue ;; meet-park:* | park:*) ;; *-park:1 | *-park:2) continue ;; esac
                 extra=()
                 [ "$par" != default ] && extra=(--parallelism "$par")
-                line=$("$rjava" -jar "$workloads" rendezvous --threads virtual --variant "$v" --n 10000000 --runs 3 --warmup 1 "${extra[@]}" | tail -n 1)
+                runs=3
+                # a spinning hand-off costs what a cache line's round trip between the cores costs, which a virtual machine's host changes: said beside it
+                case "$v" in *spin*) runs=10; echo "  before: $("$rjava" -jar "$workloads" round-trip)" ;; esac
+                line=$("$rjava" -jar "$workloads" rendezvous --threads virtual --variant "$v" --n 10000000 --runs "$runs" --warmup 1 "${extra[@]}" | tail -n 1)
                 echo "$v, parallelism $par: $line"
+                case "$v" in *spin*) echo "  after: $("$rjava" -jar "$workloads" round-trip)" ;; esac
             done
         done | tee "$out/warski.txt"
         ;;

@@ -22,7 +22,9 @@ public final class WorkloadOptions {
     public static final Option RESULTS = Option.path("results", "none", "a CSV file, one row per run, written as each run ends");
 
     /** The options every workload takes. */
-    public static final List<Option> COMMON = List.of(THREADS, RUNS, WARMUP, PACED, RESULTS);
+    public static final Option ROUND_TRIP = Option.flag("round-trip", "time a cache line's round trip between two cores just before and just after each run"
+            + " (outside its time) and print both in the run's line: what a hand-off between cores cost on the machine then, which a virtual machine's host changes");
+    public static final List<Option> COMMON = List.of(THREADS, RUNS, WARMUP, PACED, RESULTS, ROUND_TRIP);
 
     /** The HTTP echo server under ab-style load. */
     public static final class Echo {
@@ -62,7 +64,7 @@ public final class WorkloadOptions {
         private Rendezvous() {}
 
         public static final Option VARIANT = Option.choice("variant", "exchanger", List.of("park", "park-yield", "yield4-park", "spin1000-park",
-                "spin10000-park", "spin-yield-park", "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations", "kotlin-continuations-default", "kotlin-channel"), "how the two threads meet");
+                "spin10000-park", "meet-park", "meet-yield4-park", "meet-spin1000-park", "meet-spin10000-park", "spin-yield-park", "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations", "kotlin-continuations-default", "kotlin-channel"), "how the two threads meet");
         public static final Option N = Option.integer("n", "per variant, 1-3 s a run", 1, 10_000_000_000L, "meetings per run");
         public static final Option PARALLELISM = Option.integer("parallelism", "the JDK's", 1, 4096,
                 "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable (the JVM is started again with them)");

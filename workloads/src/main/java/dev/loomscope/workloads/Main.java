@@ -40,6 +40,7 @@ public final class Main {
     /** echo-server is not a workload with runs (no factory here), but takes options as one. */
     static final String ECHO_SERVER = "the echo server alone, for external clients";
     static final String THREAD_START = "what starting and joining a platform and a virtual thread costs on this JVM (the study's calibration)";
+    static final String ROUND_TRIP = "what a cache line's round trip between two threads on two cores costs on this machine now";
     static final String STUCK = "a service that stops: virtual threads deadlocked, or every carrier held (for loomscope threads)";
 
     static {
@@ -69,6 +70,7 @@ public final class Main {
                 System.out.printf("%-13s %s (%s)%n", "echo-server", ECHO_SERVER, flags("echo-server"));
                 System.out.printf("%-13s %s (%s)%n", "stuck", STUCK, flags("stuck"));
                 System.out.printf("%-13s %s%n", "thread-start", THREAD_START);
+                System.out.printf("%-13s %s%n", "round-trip", ROUND_TRIP);
                 return 0;
             }
             if (WorkloadOptions.BY_WORKLOAD.containsKey(name) && (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h"))) {
@@ -83,6 +85,11 @@ public final class Main {
                 System.out.println(dev.loomscope.workloads.core.ThreadStart.measure());
                 return 0;
             }
+            if (name.equals("round-trip")) {
+                a.rejectUnknown("round-trip");
+                System.out.println(dev.loomscope.workloads.core.RoundTrip.measure());
+                return 0;
+            }
             if (name.equals("stuck")) {
                 return dev.loomscope.workloads.stuck.StuckService.run(a);
             }
@@ -95,6 +102,7 @@ public final class Main {
             int warmup = a.integer(WorkloadOptions.WARMUP);
             boolean paced = a.flag(WorkloadOptions.PACED);
             String results = a.string(WorkloadOptions.RESULTS);
+            boolean roundTrip = a.flag(WorkloadOptions.ROUND_TRIP);
             java.nio.file.Path parent = results == null ? null : java.nio.file.Path.of(results).toAbsolutePath().getParent();
             if (results != null && (parent == null || !java.nio.file.Files.isDirectory(parent))) {
                 throw new BadArgumentException("--results " + results + ": there is no directory " + parent + " to write it in");
@@ -106,7 +114,7 @@ public final class Main {
                 }
                 Runner.run(name, w, warmup, runs, System.out,
                         paced ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)) : null,
-                        results == null ? null : java.nio.file.Path.of(results));
+                        results == null ? null : java.nio.file.Path.of(results), roundTrip);
             }
             return 0;
         } catch (BadArgumentException e) {
@@ -163,6 +171,7 @@ public final class Main {
         System.out.printf("  %-13s %s (%s)%n", "echo-server", ECHO_SERVER, flags("echo-server"));
         System.out.printf("  %-13s %s (%s)%n", "stuck", STUCK, flags("stuck"));
         System.out.printf("  %-13s %s%n", "thread-start", THREAD_START);
+        System.out.printf("  %-13s %s%n", "round-trip", ROUND_TRIP);
         WORKLOADS.forEach((n, e) -> System.out.printf("  %-13s %s (%s)%n", n, e.description(), flags(n)));
     }
 }

@@ -304,4 +304,35 @@ class WorkloadsTest {
             }
         }
     }
+
+    @Test
+    void roundTripMeasuresACacheLinePassedBetweenTwoThreads() {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "two processors to pass the line between");
+        PrintStream saved = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Main.run(new String[] {"round-trip"})).isZero();
+            assertThat(Main.run(new String[] {"round-trip", "--n", "5"})).isEqualTo(2);
+            assertThat(Main.run(new String[] {"rendezvous", "--threads", "virtual", "--variant", "meet-spin1000-park", "--n", "1000", "--runs", "2",
+                "--warmup", "0", "--round-trip"})).isZero();
+        } finally {
+            System.setOut(saved);
+        }
+        String line = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("round-trip ")).findFirst().orElseThrow();
+        java.util.Map<String, Double> v = new java.util.HashMap<>();
+        for (String kv : line.substring("round-trip ".length()).split(" ")) {
+            String[] p = kv.split("=");
+            if (!p[0].equals("others") && !p[0].equals("steal")) {
+                v.put(p[0], Double.parseDouble(p[1]));
+            }
+        }
+        // a round trip is at least two cache misses (tens of ns) and, 200,000 of them a round, far less than a context switch each would take
+        assertThat(v.get("ns")).isBetween(v.get("min-ns"), v.get("max-ns")).isGreaterThan(5.0);
+        assertThat(v.get("min-ns")).isLessThan(50_000.0);
+        assertThat(v.get("cpus")).isEqualTo(Runtime.getRuntime().availableProcessors());
+        // --round-trip: every run's line says the round trip just before and after it
+        assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("rendezvous virtual run "))).hasSize(2)
+                .allMatch(l -> l.matches(".*, round trip between cores [1-9][0-9]* ns before, [1-9][0-9]* ns after"));
+    }
 }

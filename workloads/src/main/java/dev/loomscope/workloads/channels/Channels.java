@@ -13,7 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Channels {
     /** The rendezvous variants. */
     public static final List<String> VARIANTS =
-            List.of("park", "park-yield", "yield4-park", "spin1000-park", "spin10000-park", "spin-yield-park", "synchronous-queue", "exchanger",
+            List.of("park", "park-yield", "yield4-park", "spin1000-park", "spin10000-park", "meet-park", "meet-yield4-park",
+                    "meet-spin1000-park", "meet-spin10000-park", "spin-yield-park", "synchronous-queue", "exchanger",
                     "varhandle");
 
     /** The Game of Life channel types (one value in flight per link and generation). */
@@ -30,6 +31,10 @@ public final class Channels {
             case "yield4-park" -> new ParkChannel(0, 4, false);
             case "spin1000-park" -> new ParkChannel(1_000, 0, false);
             case "spin10000-park" -> new ParkChannel(10_000, 0, false);
+            case "meet-park" -> new MeetingChannel(0, 0);
+            case "meet-yield4-park" -> new MeetingChannel(0, 4);
+            case "meet-spin1000-park" -> new MeetingChannel(1_000, 0);
+            case "meet-spin10000-park" -> new MeetingChannel(10_000, 0);
             case "spin-yield-park" -> new ParkChannel(100, 10, false);
             case "varhandle" -> new ParkChannel(100, 10, true);
             case "synchronous-queue" -> queue(new SynchronousQueue<>());

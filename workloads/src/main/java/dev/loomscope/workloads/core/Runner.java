@@ -39,12 +39,18 @@ public final class Runner {
      * every run is also a row of that CSV file ({@link RunResults}), written as it ends.
      */
     public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Path results) throws Exception {
+        return run(name, w, warmup, runs, out, pace, results, false);
+    }
+
+    /** As above; with {@code roundTrip}, each run's line also says the machine's {@link RoundTrip} just before and after it. */
+    public static long[] run(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Path results, boolean roundTrip)
+            throws Exception {
         try (Writer csv = results == null ? null : Files.newBufferedWriter(results, StandardCharsets.UTF_8)) {
             if (csv != null) {
                 csv.write(RunResults.header() + "\n");
                 csv.flush();
             }
-            return runAll(name, w, warmup, runs, out, pace, csv);
+            return runAll(name, w, warmup, runs, out, pace, csv, roundTrip);
         }
     }
 
@@ -56,12 +62,13 @@ public final class Runner {
         }
     }
 
-    private static long[] runAll(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Writer csv) throws Exception {
+    private static long[] runAll(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Writer csv, boolean roundTrip)
+            throws Exception {
         awaitAgentRecording();
         String kind = w.threadKind();
         out.printf(Locale.ROOT, "%s on %s threads: %s, %d warm-up + %d runs%n", name, kind, w.params(), warmup, runs);
         for (int i = 0; i < warmup; i++) {
-            once(name, w, i, true, warmup, out, csv);
+            once(name, w, i, true, warmup, out, csv, roundTrip);
         }
         if (pace != null) {
             out.printf(Locale.ROOT, "%s %s: paced, each run waits for a line on stdin%n", name, kind);
@@ -71,7 +78,7 @@ public final class Runner {
         long[] cpu = new long[runs];
         int done = 0;
         while (done < runs && waitForTurn(pace)) {
-            Timed t = once(name, w, done, false, runs, out, csv);
+            Timed t = once(name, w, done, false, runs, out, csv, roundTrip);
             nanos[done] = t.nanos();
             cpu[done] = t.cpuNanos();
             done++;
@@ -116,7 +123,9 @@ public final class Runner {
     /** One run's wall time and the process's CPU time over it (negative when unknown). */
     private record Timed(long nanos, long cpuNanos) {}
 
-    private static Timed once(String name, Workload w, int index, boolean warmup, int of, PrintStream out, Writer csv) throws Exception {
+    private static Timed once(String name, Workload w, int index, boolean warmup, int of, PrintStream out, Writer csv, boolean roundTrip)
+            throws Exception {
+        double tripBefore = roundTrip ? RoundTrip.now() : Double.NaN;
         WorkloadRunEvent e = new WorkloadRunEvent();
         e.begin();
         long[] switches0 = ContextSwitchCounter.read();
@@ -132,6 +141,7 @@ public final class Runner {
         long[] switches1 = switches0 == null ? null : ContextSwitchCounter.read();
         MachineCpu.Shares machine = MachineCpu.between(ticks0, MachineCpu.read(w.helperPids()));
         e.end();
+        double tripAfter = roundTrip ? RoundTrip.now() : Double.NaN;
         if (switches1 != null) {
             e.voluntaryContextSwitches = switches1[0] - switches0[0];
             e.involuntaryContextSwitches = switches1[1] - switches0[1];
@@ -165,6 +175,9 @@ public final class Runner {
         }
         if (cpu >= 0) {
             line.append(String.format(Locale.ROOT, ", process CPU %.1f ms", cpu / 1e6));
+        }
+        if (roundTrip) {
+            line.append(String.format(Locale.ROOT, ", round trip between cores %.0f ns before, %.0f ns after", tripBefore, tripAfter));
         }
         out.println(line);
         out.flush(); // a paced driver waits for this line

@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(3)
 public class RendezvousBenchmark {
-    @Param({"park", "park-yield", "yield4-park", "spin1000-park", "spin10000-park", "spin-yield-park", "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations",
+    @Param({"park", "park-yield", "yield4-park", "spin1000-park", "spin10000-park", "meet-park", "meet-yield4-park", "meet-spin1000-park", "meet-spin10000-park", "spin-yield-park",
+        "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations",
         "kotlin-continuations-default", "kotlin-channel"})
     public String variant;
 

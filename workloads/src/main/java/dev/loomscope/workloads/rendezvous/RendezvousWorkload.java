@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The rendezvous experiment of the Loom continuation studies: a sender and a receiver thread meet
  * {@code n} times; the sender sends 1..n, the receiver sums, and the sum is checked against
- * n(n+1)/2. Variants: park, park-yield, Warski's yield4-park (up to 4 yields before parking),
- * spin1000-park and spin10000-park (a busy loop of that many turns first), spin-yield-park, synchronous-queue, exchanger and the
+ * n(n+1)/2. Variants: park, park-yield, yield4-park (up to 4 yields before parking),
+ * spin1000-park and spin10000-park (a busy loop of that many turns first) on a one-slot channel
+ * ({@link dev.loomscope.workloads.channels.ParkChannel}); the same waits in the rendezvous "Limits of
+ * Loom's performance" measured, meet-park, meet-yield4-park, meet-spin1000-park and meet-spin10000-park
+ * ({@link dev.loomscope.workloads.channels.MeetingChannel}); spin-yield-park, synchronous-queue, exchanger and the
  * allocation-free varhandle; and the Kotlin coroutine baseline the article measured first
  * ({@link KotlinRendezvous}: kotlin-continuations, kotlin-continuations-default, kotlin-channel). The default {@code n} depends on the variant, so that a run on the
  * slower thread kind takes 1-3 s on a 2-core machine (a platform park costs a futex call per
@@ -43,9 +46,9 @@ public final class RendezvousWorkload implements Workload {
     /** Messages per run when {@code --n} is not given, per variant. */
     public static long defaultN(String variant) {
         return switch (variant) {
-            case "park", "park-yield", "yield4-park" -> 200_000;
+            case "park", "park-yield", "yield4-park", "meet-park", "meet-yield4-park" -> 200_000;
             case "synchronous-queue" -> 500_000;
-            case "spin-yield-park", "spin1000-park", "spin10000-park", "varhandle" -> 2_000_000;
+            case "spin-yield-park", "spin1000-park", "spin10000-park", "meet-spin1000-park", "meet-spin10000-park", "varhandle" -> 2_000_000;
             default -> 5_000_000;
         };
     }
