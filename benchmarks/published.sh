@@ -10,8 +10,8 @@
 #                (the article's rendezvous meet-park, meet-yield4-park, meet-spin1000-park,
 #                meet-spin10000-park, then the one-slot channel's park, yield4-park, spin1000-park,
 #                spin10000-park, synchronous-queue, exchanger; the parks also at parallelism 1,
-#                synchronous-queue and exchanger at 1 and 2; the spinning ones 10 runs, with the
-#                machine's round trip between cores before and after), on JDK 21 when
+#                synchronous-queue and exchanger at 1 and 2; the spinning ones 10 runs, each with the
+#                machine's round trip between cores before and after it), on JDK 21 when
 #                LOOMSCOPE_JDK21 names one (the article's JDK), else the launcher's
 #   threads      the blog's ThreadsBenchmark in throughput mode at its settings (1 fork, 2 threads,
 #                5+5 iterations, -Xms512m -Xmx1024m)
@@ -20,7 +20,7 @@
 #                channel; padding 100 without 49,324 platform threads, which cannot run here)
 # Results go to OUT (./loomscope-published): each part's output, JMH's JSON, the recordings.
 # usage: benchmarks/published.sh [--out OUT] [PART ...]
-# On this project's machine (2 cores) the parts take about 40, 13, 12, 5, 5 and 42 minutes, 2 hours in all.
+# On this project's machine (2 cores) the parts take about 75, 13, 12, 5, 5 and 42 minutes, 2.5 hours in all.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,11 +72,12 @@ for p in $parts; do
                 extra=()
                 [ "$par" != default ] && extra=(--parallelism "$par")
                 runs=3
-                # a spinning hand-off costs what a cache line's round trip between the cores costs, which a virtual machine's host changes: said beside it
-                case "$v" in *spin*) runs=10; echo "  before: $("$rjava" -jar "$workloads" round-trip)" ;; esac
-                line=$("$rjava" -jar "$workloads" rendezvous --threads virtual --variant "$v" --n 10000000 --runs "$runs" --warmup 1 "${extra[@]}" | tail -n 1)
-                echo "$v, parallelism $par: $line"
-                case "$v" in *spin*) echo "  after: $("$rjava" -jar "$workloads" round-trip)" ;; esac
+                # a spinning hand-off costs what a cache line's round trip between the cores costs, which a virtual machine's host changes:
+                # each run's line says it (--round-trip)
+                case "$v" in *spin*) runs=10; extra+=(--round-trip) ;; esac
+                lines=$("$rjava" -jar "$workloads" rendezvous --threads virtual --variant "$v" --n 10000000 --runs "$runs" --warmup 1 "${extra[@]}")
+                case "$v" in *spin*) grep ' run ' <<<"$lines" | sed 's/^/  /' ;; esac
+                echo "$v, parallelism $par: $(tail -n 1 <<<"$lines")"
             done
         done | tee "$out/warski.txt"
         ;;
