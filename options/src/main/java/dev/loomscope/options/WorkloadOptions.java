@@ -20,10 +20,10 @@ public final class WorkloadOptions {
     public static final Option WARMUP = Option.integer("warmup", 1, 0, 100_000, "runs before the measured ones, printed as warm-up and left out of the statistics");
     public static final Option PACED = Option.flag("paced", "each measured run waits for a line on stdin, and the end of stdin ends the runs (a driver interleaves the runs of several JVMs)");
     public static final Option RESULTS = Option.path("results", "none", "a CSV file, one row per run, written as each run ends");
-
-    /** The options every workload takes. */
     public static final Option ROUND_TRIP = Option.flag("round-trip", "time a cache line's round trip between two cores just before and just after each run"
             + " (outside its time) and print both in the run's line: what a hand-off between cores cost on the machine then, which a virtual machine's host changes");
+
+    /** The options every workload takes. */
     public static final List<Option> COMMON = List.of(THREADS, RUNS, WARMUP, PACED, RESULTS, ROUND_TRIP);
 
     /** The HTTP echo server under ab-style load. */

@@ -177,7 +177,8 @@ public final class Runner {
             line.append(String.format(Locale.ROOT, ", process CPU %.1f ms", cpu / 1e6));
         }
         if (roundTrip) {
-            line.append(String.format(Locale.ROOT, ", round trip between cores %.0f ns before, %.0f ns after", tripBefore, tripAfter));
+            line.append(Double.isNaN(tripBefore) ? ", round trip between cores not measured (one processor)"
+                    : String.format(Locale.ROOT, ", round trip between cores %.0f ns before, %.0f ns after", tripBefore, tripAfter));
         }
         out.println(line);
         out.flush(); // a paced driver waits for this line
