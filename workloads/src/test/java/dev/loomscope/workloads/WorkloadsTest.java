@@ -314,6 +314,7 @@ class WorkloadsTest {
         try {
             assertThat(Main.run(new String[] {"round-trip"})).isZero();
             assertThat(Main.run(new String[] {"round-trip", "--n", "5"})).isEqualTo(2);
+            assertThatThrownBy(() -> new Args(List.of("--n", "5")).rejectUnknown("round-trip")).hasMessage("round-trip: unknown option --n (it takes none)");
             assertThat(Main.run(new String[] {"rendezvous", "--threads", "virtual", "--variant", "meet-spin1000-park", "--n", "1000", "--runs", "2",
                 "--warmup", "0", "--round-trip"})).isZero();
         } finally {

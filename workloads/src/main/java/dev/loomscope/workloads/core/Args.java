@@ -98,7 +98,7 @@ public final class Args {
         unknown.removeAll(used);
         if (!unknown.isEmpty()) {
             throw new BadArgumentException(workload + ": unknown option --" + String.join(", --", unknown)
-                    + " (valid: --" + String.join(", --", used) + ")");
+                    + (used.isEmpty() ? " (it takes none)" : " (valid: --" + String.join(", --", used) + ")"));
         }
     }
 }
