@@ -146,34 +146,6 @@ public final class LoomscopeAgent {
                 + (session.options().given().isEmpty() ? "" : ", options " + session.options().given());
     }
 
-    /**
-     * Less free than this where the recording goes while it records: the recording stops and keeps
-     * what it has. Something else is filling the disk, and JFR shuts the JVM down when a chunk it
-     * writes finds no space.
-     */
-    static final long STOP_FREE_BYTES = 32L << 20;
-
-    /** Watches the free space where {@code s} records, once a second, until it finishes. */
-    private static void watchDisk(Session s) {
-        try {
-            java.nio.file.FileStore store = java.nio.file.Files.getFileStore(s.directory());
-            while (!s.isFinished()) {
-                long free = store.getUsableSpace();
-                if (free < STOP_FREE_BYTES) {
-                    AgentLog.warn("only " + free / 1024 + " KB left where the recording goes (" + s.directory() + "): recording stopped, what it"
-                            + " has is kept, so that JFR cannot fill the disk and stop the application");
-                    s.finish(false);
-                    return;
-                }
-                Thread.sleep(1000);
-            }
-        } catch (InterruptedException exiting) {
-            // the JVM is exiting: the shutdown hook finishes
-        } catch (Throwable t) {
-            AgentLog.failure("stopped watching the free disk space", t);
-        }
-    }
-
     /** The options, their warnings said; null when there is nothing to start (help, or options that cannot be read). */
     private static AgentOptions options(String args) {
         try {
@@ -238,9 +210,6 @@ public final class LoomscopeAgent {
                 timer.setDaemon(true);
                 timer.start();
             }
-            Thread disk = new Thread(() -> watchDisk(s), "loomscope-agent-disk");
-            disk.setDaemon(true);
-            disk.start();
             setState(AgentOptions.RECORDING);
             return true;
         } catch (Throwable t) {

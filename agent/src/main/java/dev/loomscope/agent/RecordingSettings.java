@@ -1,13 +1,12 @@
 package dev.loomscope.agent;
 
-import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.SchedulerStallEvent;
-import dev.loomscope.events.WorkEvent;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.options.Durations;
 import java.io.IOException;
@@ -35,11 +34,11 @@ final class RecordingSettings {
 
     /** JFR's execution sampler: Java frames of running threads, every interval. */
     static final String EXECUTION_SAMPLER = "jdk.ExecutionSample";
-    /** JFR's method tracing (JEP 520, JDK 25+): the calls that are the application's unit of work ({@code work=}). */
-    static final String WORK = "jdk.MethodTrace";
+    /** JFR's method tracing (JEP 520, JDK 25+), which the agent leaves off: an event a call would make a hot method's cost unbounded. */
+    static final String METHOD_TRACE = "jdk.MethodTrace";
 
-    /** The same on JDK 21-24, where the agent times the calls itself. */
-    static final String OWN_WORK = EventSchema.name(WorkEvent.class);
+    /** The calls of the {@code work=} methods, a window at a time. */
+    static final String WORK_WINDOW = EventSchema.name(WorkWindowEvent.class);
 
     /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
     static final String CPU_TIME_SAMPLER = "jdk.CPUTimeSample";
@@ -79,19 +78,11 @@ final class RecordingSettings {
             s.put(CPU_TIME_SAMPLER + "#throttle", o.duration("interval").toNanos() + "ns"); // a CPU-time period, not a rate
             s.put(CPU_TIME_SAMPLER + "#stackTrace", "true");
         }
-        String work = o.string("work");
-        if (!work.isEmpty() && WorkTiming.jfrTraces()) {
-            // each call of the application's unit of work, with its duration (JEP 520); no stack: what is timed is named by the filter
-            enable(s, WORK);
-            s.put(WORK + "#filter", work);
-            s.put(WORK + "#threshold", "0 ms");
-            s.put(WORK + "#stackTrace", "false");
-        } else {
-            s.put(WORK + "#enabled", "false"); // JDK 25's default settings trace what a filter names, none here
-        }
-        if (!work.isEmpty() && !WorkTiming.jfrTraces()) {
-            enable(s, OWN_WORK); // JDK 21-24: the agent's own timing of the calls (WorkTransformer)
-            s.put(OWN_WORK + "#threshold", "0 ms");
+        // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every JDK
+        s.put(METHOD_TRACE + "#enabled", "false");
+        if (!o.string("work").isEmpty()) {
+            enable(s, WORK_WINDOW); // a histogram a method and second (WorkWindows), not an event a call
+            s.put(WORK_WINDOW + "#period", "1 s");
         }
         // Threads in native code, running or waiting (epoll_wait, accept): flame graph readers take
         // these for CPU samples, so they would put waiting threads into every CPU flame graph.

@@ -1,9 +1,11 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.events.SchedulerSampleEvent;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.flamegraphs.profiler.ProfilerCommandException;
 import dev.loomscope.flamegraphs.profiler.ProfilerLibrary;
 import dev.loomscope.flamegraphs.profiler.ProfilerSettings;
@@ -46,13 +48,16 @@ final class Session {
     private final Runnable ctxswHook;
     private final Runnable chunkEndHook;
     private final Runnable schedulerHook;
+    private final Runnable windowsHook;
     private final Path repository;
+    private final DiskGuard guard;
     private boolean finished;
     private Path written;
     private Path writtenProfile; // async-profiler's samples beside it, or null
 
     private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
-            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Path repository) {
+            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Runnable windowsHook, Path repository,
+            DiskGuard guard) {
         this.options = options;
         this.files = files;
         this.tmpJfr = tmpJfr;
@@ -63,7 +68,9 @@ final class Session {
         this.ctxswHook = ctxswHook;
         this.chunkEndHook = chunkEndHook;
         this.schedulerHook = schedulerHook;
+        this.windowsHook = windowsHook;
         this.repository = repository;
+        this.guard = guard;
     }
 
     /** Less free than this where out= is: nothing is recorded (JFR shuts the JVM down when its repository's disk fills). */
@@ -85,6 +92,21 @@ final class Session {
                     + " recorded, so that JFR cannot fill the disk and stop the application: free at least " + MIN_FREE_BYTES / (1 << 20)
                     + " MB or choose another directory with out=...");
         }
+        Path repository = null;
+        try {
+            repository = PrivateRepository.use(files.dir());
+        } catch (Exception e) {
+            AgentLog.warn("JFR's disk repository stays in " + System.getProperty("java.io.tmpdir") + ", readable by other users: " + e);
+        }
+        // JFR's repository is under out= unless it was left where it was (the temp directory): both disks watched from before JFR starts
+        DiskGuard guard;
+        try {
+            guard = repository != null ? DiskGuard.hold(repository, files.dir())
+                    : DiskGuard.hold(files.dir(), files.dir(), Path.of(System.getProperty("java.io.tmpdir")));
+        } catch (IllegalStateException e) {
+            PrivateRepository.removeIfEmpty(repository);
+            throw e;
+        }
         PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
                 : new PinnedTracer(o.string("trace-pinned").equals("full"), java.time.Instant.now());
         Runnable counts = PeriodicEvents.contextSwitches();
@@ -94,7 +116,16 @@ final class Session {
         };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
         // the counts since the last period, as the chunk ends: in the file even when JFR's shutdown hook stops the recording before ours runs
-        Runnable chunkEnd = () -> counts.run();
+        Runnable windows = WorkTiming.windows(o.string("work"));
+        if (windows != null) {
+            FlightRecorder.addPeriodicEvent(WorkWindowEvent.class, windows);
+        }
+        Runnable chunkEnd = () -> {
+            counts.run();
+            if (windows != null) {
+                windows.run(); // the calls since the last window, in the chunk that ends
+            }
+        };
         FlightRecorder.addPeriodicEvent(ChunkEndEvent.class, chunkEnd);
         Runnable scheduler = PeriodicEvents.scheduler();
         if (scheduler != null) {
@@ -131,12 +162,6 @@ final class Session {
                 tmpProfile = null;
             }
         }
-        Path repository = null;
-        try {
-            repository = PrivateRepository.use(files.dir());
-        } catch (Exception e) {
-            AgentLog.warn("JFR's disk repository stays in " + System.getProperty("java.io.tmpdir") + ", readable by other users: " + e);
-        }
         Recording recording = new Recording(RecordingSettings.build(o, cpuSampler));
         recording.setName("loomscope");
         recording.setToDisk(true);
@@ -150,8 +175,11 @@ final class Session {
         }
         recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
         recording.setDumpOnExit(true);
-        recording.start();
-        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, chunkEnd, scheduler, repository);
+        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, chunkEnd, scheduler, windows, repository, guard);
+        guard.watch(s::lowDisk);
+        synchronized (s) { // a disk that runs low while JFR starts stops the recording once it runs
+            recording.start();
+        }
         s.runInfo();
         StallWatch.start(s, o.duration("stall"), files);
         return s;
@@ -280,10 +308,30 @@ final class Session {
      * @param atExit called from the shutdown hook: JFR's own hook is writing the recording
      */
     synchronized Path finish(boolean atExit) {
+        return finish(atExit, false);
+    }
+
+    /**
+     * A watched disk has less than {@link DiskGuard#STOP_FREE_BYTES} free (the reserve already given
+     * back): the recording stops, and its chunks are moved out of JFR's repository rather than copied.
+     */
+    synchronized void lowDisk(long free) {
+        if (finished) {
+            return;
+        }
+        AgentLog.warn("only " + free / 1024 + " KB left where the recording goes (" + files.dir() + "): recording stopped so that JFR cannot"
+                + " fill the disk and stop the application; what it recorded until now is kept");
+        finish(false, true);
+    }
+
+    private Path finish(boolean atExit, boolean lowDisk) {
         if (finished) {
             return written;
         }
         finished = true;
+        if (!lowDisk) {
+            guard.close(); // the reserve's space, for what JFR writes as it stops (while the disk runs low, given back as it fills)
+        }
         if (tracer != null) {
             try {
                 tracer.stop();
@@ -294,6 +342,9 @@ final class Session {
         FlightRecorder.removePeriodicEvent(ctxswHook); // the counts since its last period come with the chunk's end (chunkEndHook)
         if (schedulerHook != null) {
             FlightRecorder.removePeriodicEvent(schedulerHook);
+        }
+        if (windowsHook != null) {
+            FlightRecorder.removePeriodicEvent(windowsHook); // the last window comes with the chunk's end (chunkEndHook)
         }
         try {
             if (tmpProfile != null) {
@@ -306,16 +357,28 @@ final class Session {
             if (atExit) {
                 awaitJfrDump();
             }
+            if (lowDisk && recording.getState() == RecordingState.RUNNING) {
+                recording.setDestination(null); // no copy of the whole onto a full disk: the chunks are moved instead
+                recording.stop();
+                FlightRecorder.removePeriodicEvent(chunkEndHook);
+                String lost = RepositoryChunks.moveInto(tmpJfr, recording);
+                recording.close();
+                guard.close();
+                if (lost != null) {
+                    AgentLog.warn(lost);
+                }
+            }
             if (recording.getState() == RecordingState.RUNNING) {
                 recording.stop(); // writes tmpJfr
             }
             FlightRecorder.removePeriodicEvent(chunkEndHook);
-            if (!atExit) {
+            if (!atExit && recording.getState() != RecordingState.CLOSED) {
                 recording.close();
             }
             if (tracer != null) {
                 printPinsLeft();
             }
+            WorkTiming.reportMissing(options.string("work"));
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);
                 if (tmpProfile != null) {
@@ -341,7 +404,7 @@ final class Session {
             AgentLog.failure("could not write the recording " + tmpJfr, t);
             return null;
         }
-        if (options.on("flame")) {
+        if (options.on("flame") && !lowDisk) {
             writeFlame(written);
         }
         if (atExit) {

@@ -134,7 +134,7 @@ final class StallWatch {
 
     /** A JSON thread dump beside the recording; written by the JDK where only this user can read (the repository), then published. */
     private Path dump(String which) throws Exception {
-        if (Files.getFileStore(files.dir()).getUsableSpace() < LoomscopeAgent.STOP_FREE_BYTES) {
+        if (Files.getFileStore(files.dir()).getUsableSpace() < DiskGuard.STOP_FREE_BYTES) {
             throw new IllegalStateException("too little free space in " + files.dir());
         }
         String suffix = "-stall-" + stalls + which + ".threads.json";

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.agent.apps.PinningApp;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.hotapp.HotApp;
 import dev.loomscope.recording.ProfileFile;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +24,8 @@ import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Runs the packaged agent on a real child JVM and opens what it wrote. */
 class AgentIT {
@@ -331,40 +336,99 @@ class AgentIT {
     }
 
     /**
-     * A disk that something else fills while the app records: the agent stops the recording before
-     * JFR finds no space, keeps what it has, and the app lives on to its own exit code.
+     * A disk that something else fills to the last byte while the app records, in both start modes:
+     * the agent stops the recording before JFR finds no space (its reserve gives JFR room for its
+     * last chunk), keeps what it has, and the app lives on to its own exit code.
      */
-    @Test
-    void aDiskFilledWhileRecordingStopsTheRecordingNotTheApp() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"background", "before-main"})
+    void aDiskFilledToTheLastByteWhileRecordingStopsTheRecordingNotTheApp(String startup) throws Exception {
         Path small = tmpfs("filling", "100m");
         try {
             Path log = dir.resolve("filling.log");
             Process p = new ProcessBuilder(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                    "-javaagent:" + AGENT + "=out=" + small.resolve("rec") + ",profile=off,flame=off,trace-pinned=off", "-cp",
+                    "-javaagent:" + AGENT + "=out=" + small.resolve("rec") + ",profile=off,flame=off,trace-pinned=off,startup=" + startup, "-cp",
                     System.getProperty("java.class.path"), PinningApp.class.getName(), "linger").directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.readString(log).contains("lingering") && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            Files.write(small.resolve("filler"), new byte[80 << 20]); // another process fills the disk: about 20 MB left
-            while (!Files.readString(log).contains("recording stopped") && System.nanoTime() < deadline) {
+            // another process fills the disk until it can write no more
+            try (var out = Files.newOutputStream(small.resolve("filler"))) {
+                byte[] block = new byte[1 << 20];
+                while (true) {
+                    out.write(block);
+                }
+            } catch (IOException full) {
+                // no space left: what the test wants
+            }
+            while (!Files.readString(log).contains("recording written") && p.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
             Files.createFile(dir.resolve("stop"));
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             String out = Files.readString(log);
             assertThat(p.exitValue()).as(out).isEqualTo(7);
-            assertThat(out).containsPattern("loomscope-agent: only \\d+ KB left where the recording goes \\(.*\\): recording stopped, what it has is kept")
-                    .doesNotContain("rrecoverable");
-            try (Stream<Path> s = Files.list(small.resolve("rec"))) {
-                List<Path> jfr = s.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).toList();
+            assertThat(out).containsPattern("loomscope-agent: only \\d+ KB left where the recording goes \\(.*\\): recording stopped so that JFR cannot"
+                    + " fill the disk and stop the application; what it recorded until now is kept").doesNotContain("rrecoverable");
+            try (Stream<Path> s = Files.walk(small.resolve("rec"))) {
+                List<Path> left = s.filter(Files::isRegularFile).toList();
+                assertThat(left).as("the reserve given back, no part file: " + out).noneMatch(f -> f.getFileName().toString().startsWith(DiskGuard.RESERVE_NAME)
+                        || f.toString().endsWith(".part"));
+                List<Path> jfr = left.stream().filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f) && f.getParent().equals(small.resolve("rec"))).toList();
                 assertThat(jfr).as(out).hasSize(1);
-                assertThat(read(jfr.get(0))).containsKey("loomscope.RunInfo");
+                assertThat(read(jfr.get(0))).containsKey("loomscope.RunInfo").containsKey("jdk.VirtualThreadPinned");
             }
         } finally {
             ChildJvm.exec(List.of("umount", small.toString()), dir, 30);
         }
+    }
+
+    /**
+     * work= on a method called in a tight loop: every call counted, a bounded cost a call (said once
+     * as a hot method), and a recording that grows by a window a second, not an event a call; the
+     * same on JDK 25 and JDK 21.
+     */
+    @Test
+    void aHotWorkMethodIsCountedInWindowsAndTheRecordingStaysSmall() throws Exception {
+        List<String> javas = new ArrayList<>(List.of(ChildJvm.javaExecutable()));
+        ChildJvm.jdk21().ifPresent(javas::add);
+        for (String java : javas) {
+            Path out = dir.resolve("hot-" + javas.indexOf(java));
+            // the app's class path without the agent's own classes: its class loader must see the agent jar's (or nothing is changed)
+            String classPath = String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                    .filter(e -> !Path.of(e).endsWith(Path.of("agent", "target", "classes"))).toList());
+            ChildJvm.Result r = ChildJvm.exec(List.of(java, "-javaagent:" + AGENT + "=out=" + out + ",profile=off,flame=off,startup=before-main,work="
+                    + HotApp.class.getName() + "::step", "-cp", classPath, HotApp.class.getName()), dir, 300);
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            Path jfr;
+            try (Stream<Path> s = Files.list(out)) {
+                jfr = s.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElseThrow();
+            }
+            assertThat(Files.size(jfr)).as(java).isLessThan(2L << 20);
+            long calls = 0;
+            long timed = 0;
+            for (RecordedEvent e : read(jfr).getOrDefault("loomscope.WorkWindow", List.of())) {
+                assertThat(e.getString("method")).isEqualTo(HotApp.class.getName() + "::step");
+                calls += e.getLong("calls");
+                timed += e.getLong("timed");
+            }
+            assertThat(calls).as(java).isEqualTo(HotApp.CALLS);
+            assertThat(timed).as("one call in 64 timed once it is hot").isLessThan(calls / 2).isPositive();
+            assertThat(read(jfr)).doesNotContainKey("jdk.MethodTrace").doesNotContainKey("loomscope.Work");
+        }
+    }
+
+    /** A work= filter that names no method of the app, or a JDK class, is said: at start and at exit, never silently. */
+    @Test
+    void aWorkFilterThatTimesNothingIsSaid() throws Exception {
+        ChildJvm.Result r = run("out=rec,profile=off,flame=off,work=com.example.Nope::handle;java.lang.String::length;a::b::c", "quick");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stderr()).contains("loomscope-agent: work=: 'java.lang.String::length' is a JDK class, which the agent does not time")
+                .contains("loomscope-agent: work=: 'a::b::c' is not Class::method, Class or @Annotation; left out")
+                .containsPattern("loomscope-agent: work=com.example.Nope::handle;java.lang.String::length;a::b::c: no method of the classes this JVM"
+                        + " loaded matches it, so no call was recorded");
     }
 
     /**

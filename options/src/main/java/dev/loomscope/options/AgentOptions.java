@@ -42,9 +42,10 @@ public final class AgentOptions {
                     + " dumps beside the recording, record a loomscope.SchedulerStall event and say so in one line on stderr (the application runs"
                     + " on; watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)"),
             Option.text("work", "", "the application's unit of work (a request, a job): methods in JFR's filter syntax, several joined by ;"
-                    + " (com.example.Handler::handle;@jakarta.ws.rs.GET). Each call is recorded with its duration (JDK 25+: JFR's method"
-                    + " tracing, jdk.MethodTrace; JDK 21-24: the agent's own, loomscope.Work), and compare, summary, report and export give"
-                    + " calls a second, latency p50/p99 and pins per call"),
+                    + " (com.example.Handler::handle;@jakarta.ws.rs.GET). Every call is counted and timed by the agent, the same on every JDK,"
+                    + " and recorded a second at a time (loomscope.WorkWindow: the count and a histogram of the durations; a method called over"
+                    + " 100,000 times a second has one call in 64 timed), and compare, summary, report and export give calls a second, service"
+                    + " time p50/p99 and pins per call; a filter that times nothing is said at exit"),
             Option.list("profile", "cpu", List.of("cpu", "wall", "alloc", "lock"), "async-profiler events"),
             Option.choice("engine", "ctimer", List.of("ctimer", "itimer", "perf", "jfr", "jfr-cpu-time"),
                     "who samples cpu: ctimer, itimer (async-profiler's timer engines: Java and native frames), perf (perf_events:"

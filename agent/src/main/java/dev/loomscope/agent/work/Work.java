@@ -1,35 +1,30 @@
 package dev.loomscope.agent.work;
 
-import dev.loomscope.events.WorkEvent;
-
 /**
- * What the instrumented methods call (JDK 21-24, {@link WorkTransformer}): {@link #begin} as a
- * method starts, {@link #end} as it returns or throws. Never throws into the application.
+ * What the instrumented methods call ({@link WorkTransformer}): {@link #begin} as a method starts,
+ * {@link #end} as it returns or throws; the call is counted and, when timed, its duration goes to
+ * the method's histogram ({@link WorkWindows}), not to an event of its own. Never throws into the
+ * application.
  */
 public final class Work {
     private Work() {}
 
-    /** The call's event, begun; null when it cannot be. */
-    public static Object begin() {
+    /** Counts a call of the method numbered {@code id}; returns its start when it is timed, else -1. */
+    public static long begin(int id) {
         try {
-            WorkEvent e = new WorkEvent();
-            e.begin();
-            return e;
+            return WorkWindows.begin(id);
         } catch (Throwable t) {
-            return null;
+            return -1;
         }
     }
 
-    /** Ends and commits the call's event. */
-    public static void end(Object call, String method) {
+    /** Ends the call of the method numbered {@code id} begun at {@code start}. */
+    public static void end(long start, int id) {
+        if (start < 0) {
+            return;
+        }
         try {
-            if (call instanceof WorkEvent e) {
-                e.end();
-                if (e.shouldCommit()) {
-                    e.method = method;
-                    e.commit();
-                }
-            }
+            WorkWindows.end(start, id);
         } catch (Throwable ignored) {
             // the application's call goes on whatever happens here
         }

@@ -36,6 +36,10 @@ public final class WorkFilter {
                 problems.add("'" + e + "' is not Class::method, Class or @Annotation");
                 continue;
             }
+            if (cls.startsWith("java.") || cls.startsWith("javax.") || cls.startsWith("jdk.") || cls.startsWith("sun.") || cls.startsWith("com.sun.")) {
+                problems.add("'" + e + "' is a JDK class, which the agent does not time (name the application's method that calls it)");
+                continue;
+            }
             rules.add(new Rule(cls.replace('.', '/'), method, null));
         }
         return new WorkFilter(List.copyOf(rules));

@@ -6,23 +6,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The agent's {@code work=} option on JDK 21-24 (on 25+ JFR's method tracing times the calls, set in
- * the recording's settings): a transformer that times the named methods as their classes load, and
- * for a JVM attached to later, the classes already loaded retransformed.
+ * The agent's {@code work=} option, the same on every JDK: a transformer that times the named
+ * methods as their classes load, and the classes already loaded retransformed (a background start,
+ * an attach). The filter is in place before the classes it names run again. (JDK 25's own method
+ * tracing is not used: an event a call made a hot method 200 times slower and its recording
+ * gigabytes long; the windows of {@link WorkWindows} cost a bounded amount a call.)
  */
 public final class WorkTiming {
     private static String installed;
 
     private WorkTiming() {}
 
-    /** Whether this JDK times the calls with JFR's own method tracing (JEP 520). */
-    public static boolean jfrTraces() {
-        return Runtime.version().feature() >= 25;
-    }
-
     /** Times the methods {@code work} names from now on; once a JVM (a second, other filter is refused in one line). */
     public static synchronized void install(String work, Instrumentation inst) {
-        if (work.isEmpty() || jfrTraces()) {
+        if (work.isEmpty()) {
             return;
         }
         if (inst == null) {
@@ -31,7 +28,7 @@ public final class WorkTiming {
         }
         if (installed != null) {
             if (!installed.equals(work)) {
-                AgentLog.warn("work=" + work + ": this JVM already times work=" + installed + " (one filter a JVM on JDK 21-24); that one goes on");
+                AgentLog.warn("work=" + work + ": this JVM already times work=" + installed + " (one filter a JVM); that one goes on");
             }
             return;
         }
@@ -57,6 +54,42 @@ public final class WorkTiming {
                     AgentLog.warn("work=: " + c.getName() + " could not be retransformed (" + t + "); its calls are not timed");
                 }
             }
+        }
+    }
+
+    /** Calls a second above which a work= method is a hot method rather than a unit of work: said once. */
+    static final double HOT_CALLS_PER_SECOND = 1_000_000;
+
+    /**
+     * The periodic hook that commits the windows of {@code work} (null without work=); it says once
+     * when a method is called so often that timing it is a cost of its own.
+     */
+    public static Runnable windows(String work) {
+        if (work.isEmpty()) {
+            return null;
+        }
+        boolean[] warned = new boolean[1];
+        return () -> {
+            double rate = WorkWindows.commit();
+            if (rate > HOT_CALLS_PER_SECOND && !warned[0]) {
+                warned[0] = true;
+                AgentLog.warn(String.format(java.util.Locale.ROOT, "work=%s: a method it names ran %,.0f times a second: a hot method rather than a"
+                        + " unit of work, and timing each call costs tens of nanoseconds; name the method that handles a request or a job", work, rate));
+            }
+        };
+    }
+
+    /** At the end of a recording: one line when {@code work} timed nothing, and why. */
+    public static void reportMissing(String work) {
+        if (work.isEmpty()) {
+            return;
+        }
+        if (!WorkWindows.any()) {
+            AgentLog.warn("work=" + work + ": no method of the classes this JVM loaded matches it, so no call was recorded: check the class and method"
+                    + " names (compare and report judge no calls of this run)");
+        } else if (WorkWindows.calls() == 0) {
+            AgentLog.warn("work=" + work + ": none of the " + WorkWindows.methods() + " methods it matched was called while the recording ran, so no call"
+                    + " was recorded (compare and report judge no calls of this run)");
         }
     }
 }

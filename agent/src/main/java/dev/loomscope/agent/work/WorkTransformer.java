@@ -14,7 +14,7 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AdviceAdapter;
 
 /**
- * JDK 21-24's timing of the {@code work=} methods: each named method calls {@link Work#begin} as it
+ * The timing of the {@code work=} methods: each named method calls {@link Work#begin} as it
  * starts and {@link Work#end} as it returns or throws itself (a call that ends by an exception from
  * a method it called is not timed). Only classes whose loader sees the agent's {@link Work} are
  * changed, so an instrumented class can never fail to find it; a class that cannot be changed is
@@ -86,6 +86,7 @@ public final class WorkTransformer implements ClassFileTransformer {
         private final List<String> annotations = new ArrayList<>();
         private boolean active;
         private int call;
+        private int id;
 
         Timed(MethodVisitor mv, int access, String name, String descriptor, String owner, boolean[] changed) {
             super(Opcodes.ASM9, mv, access, name, descriptor);
@@ -107,8 +108,10 @@ public final class WorkTransformer implements ClassFileTransformer {
                 return;
             }
             changed[0] = true;
-            call = newLocal(Type.getType(Object.class));
-            visitMethodInsn(INVOKESTATIC, WORK, "begin", "()Ljava/lang/Object;", false);
+            id = WorkWindows.idOf(owner.replace('/', '.') + "::" + name);
+            call = newLocal(Type.LONG_TYPE);
+            push(id);
+            visitMethodInsn(INVOKESTATIC, WORK, "begin", "(I)J", false);
             storeLocal(call);
         }
 
@@ -118,8 +121,8 @@ public final class WorkTransformer implements ClassFileTransformer {
                 return;
             }
             loadLocal(call);
-            visitLdcInsn(owner.replace('/', '.') + "::" + name);
-            visitMethodInsn(INVOKESTATIC, WORK, "end", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+            push(id);
+            visitMethodInsn(INVOKESTATIC, WORK, "end", "(JI)V", false);
         }
     }
 }

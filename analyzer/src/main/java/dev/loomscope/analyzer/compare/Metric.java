@@ -164,8 +164,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             // a service's unit of work: the calls the agent's work= option timed (jdk.MethodTrace), per recording
             perRunOrRecording("throughput", "units/s", false, (f, r) -> r.millis() > 0 ? r.units() / seconds(r) : null,
                     f -> f.work.count() > 0 ? Double.valueOf(f.perSecond(f.work.count())) : runsThroughput(f)),
-            perRunOrRecording("latency p50", "ms", true, (f, r) -> r.p50LatencyMs(), f -> f.work.count() == 0 ? null : f.work.millis().quantile(0.5)),
-            perRunOrRecording("latency p99", "ms", true, (f, r) -> r.p99LatencyMs(), f -> f.work.count() == 0 ? null : f.work.millis().quantile(0.99)),
+            perRunOrRecording("latency p50", "ms", true, (f, r) -> r.p50LatencyMs(), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.5)),
+            perRunOrRecording("latency p99", "ms", true, (f, r) -> r.p99LatencyMs(), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.99)),
             // a recording that records collections and had none: 0, not "not measured"
             perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
                     f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum()),

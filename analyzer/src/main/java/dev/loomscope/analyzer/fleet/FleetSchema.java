@@ -12,6 +12,7 @@ import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.WorkEvent;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.events.WorkloadRunEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,8 +69,13 @@ public final class FleetSchema {
             List.of(FleetColumn.of("top_frame", Type.STRING, "the frame that pinned: a class initializer, a native method or the call into native code, else the innermost frame outside the JDK"),
                     FleetColumn.of("stack_id", Type.LONG, "the stack trace, in the stacks table")));
 
-    public static final FleetTable WORK = FleetTable.events("work", "one per call of the application's unit of work (the agent's work= option:"
-            + " jdk.MethodTrace, or loomscope.Work on JDK 21-24)", List.of("jdk.MethodTrace", EventSchema.name(WorkEvent.class)), List.of(EventField.start(), EventField.duration()), List.of());
+    public static final FleetTable WORK = FleetTable.events("work", "one per call of the application's unit of work recorded as an event of its own"
+            + " (jdk.MethodTrace, or loomscope.Work of earlier agents)", List.of("jdk.MethodTrace", EventSchema.name(WorkEvent.class)),
+            List.of(EventField.start(), EventField.duration()), List.of());
+
+    public static final FleetTable WORK_WINDOWS = FleetTable.events("work_windows", "one per loomscope.WorkWindow event: the calls of a method"
+            + " the agent's work= option names that ended in one window", List.of(EventSchema.name(WorkWindowEvent.class)),
+            declared(WorkWindowEvent.class, List.of(EventField.start())), List.of());
 
     public static final FleetTable GC = FleetTable.events("gc", "one per jdk.GarbageCollection event",
             List.of("jdk.GarbageCollection"), List.of(EventField.start(), EventField.duration(),
@@ -158,7 +164,7 @@ public final class FleetSchema {
     }
 
     /** Every table, in the order they are written. */
-    public static final List<FleetTable> TABLES = List.of(RECORDINGS, EVENT_TYPES, RUNS, PINS, WORK, GC, HEAP, ALLOCATIONS, CONTEXT_SWITCHES, CPU_LOAD,
+    public static final List<FleetTable> TABLES = List.of(RECORDINGS, EVENT_TYPES, RUNS, PINS, WORK, WORK_WINDOWS, GC, HEAP, ALLOCATIONS, CONTEXT_SWITCHES, CPU_LOAD,
             SCHEDULER, SAMPLES, STACKS, PROBLEMS);
 
     /** The tables with a row per event. */
