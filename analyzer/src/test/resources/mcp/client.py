@@ -1,5 +1,6 @@
 """The reference MCP client (PyPI's mcp) against `loomscope mcp`: lists the tools, calls each given
-one and prints what came back, a JSON line a call. Usage: client.py CALLS.json COMMAND ARGS..."""
+one and prints what came back, a JSON line a call (every content block's text). Usage: client.py
+CALLS.json COMMAND ARGS..."""
 import asyncio
 import json
 import sys
@@ -18,7 +19,10 @@ async def main():
             print(json.dumps({"tools": sorted(t.name for t in tools.tools)}))
             for call in calls:
                 r = await session.call_tool(call["tool"], call["arguments"])
-                print(json.dumps({"tool": call["tool"], "error": r.is_error, "text": r.content[0].text}))
+                print(json.dumps({"tool": call["tool"], "error": r.is_error, "text": r.content[0].text,
+                                  "more": [c.text for c in r.content[1:]], "meta": r.meta}))
+            await session.send_ping()
+            print(json.dumps({"ping": "answered"}))
 
 
 asyncio.run(main())

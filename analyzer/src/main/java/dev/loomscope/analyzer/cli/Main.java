@@ -58,7 +58,13 @@ public final class Main {
 
     /** Runs the CLI with the given streams; returns the exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return run(args, out, err, true);
+    }
+
+    /** As {@link #run(String[], PrintWriter, PrintWriter)}; {@code @file} arguments expanded only when {@code expandAtFiles}. */
+    static int run(String[] args, PrintWriter out, PrintWriter err, boolean expandAtFiles) {
         CommandLine cli = withCommands(needed(args));
+        cli.setExpandAtFiles(expandAtFiles);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new Errors.ExecutionHandler());

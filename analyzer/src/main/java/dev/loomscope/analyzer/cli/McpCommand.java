@@ -4,85 +4,175 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
+import dev.loomscope.analyzer.errors.UsageException;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code loomscope mcp}: loomscope's commands as the tools of a Model Context Protocol server on
  * stdin and stdout (JSON-RPC 2.0, a message a line), for coding agents. Each tool runs the command
- * of its name with {@code --format json} and returns what it prints; the command's one-line error
- * is the tool's error. Nothing else is written to stdout: the commands' other output goes to stderr.
+ * of its name with {@code --format json} through {@link McpTools}, the narrow door (roots, allowed
+ * options, inert strings). Messages are bounded in size; a tool call runs on a worker with a
+ * timeout and can be cancelled, while this thread goes on answering. Nothing else is written to
+ * stdout: the commands' other output goes to stderr.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
         description = {"Serves loomscope's commands as MCP tools on stdin/stdout (for coding agents).",
             "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh, flame (flame --top) and flame-diff (flame --diff --top):"
-                    + " their JSON, as --format json prints it. Each takes paths (recordings, dumps or JMH results) and options (as on the"
-                    + " command line)."},
-        footer = {"", "Configure a coding agent with the command: ./loomscope mcp (or java -jar analyzer/target/loomscope.jar mcp)."})
+                    + " their JSON, as --format json prints it. Each takes paths (files or directories under the roots) and options (the"
+                    + " tool's own: formats, metrics, grouping; none that writes a file)."},
+        footer = {"", "Configure a coding agent with the command: ./loomscope mcp --root DIR (or java -jar analyzer/target/loomscope.jar mcp)."})
 public final class McpCommand implements Callable<Integer> {
     /** The protocol version answered when the client asks for none this server knows. */
     static final String PROTOCOL = "2025-06-18";
     static final List<String> PROTOCOLS = List.of("2024-11-05", "2025-03-26", "2025-06-18");
-    /** The commands offered as tools, each with what it answers. */
-    static final List<String[]> TOOLS = List.of(
-            new String[] {"summary", "What is in these recordings: span, JVM, GC, thread kind, event counts and the key figures"},
-            new String[] {"pinning", "Where virtual threads pinned, why and how long, and what each recording can show of pins"},
-            new String[] {"gc", "GC pauses per collector and cause: count, p50, p90, p99, max, total, share of time"},
-            new String[] {"heap", "Heap before and after each collection, committed, allocation and heap fill rates, over time"},
-            new String[] {"ctxsw", "The process's context switches beside the machine's, per second and over time"},
-            new String[] {"rules", "JDK Mission Control's automated analysis and loomscope's rules"},
-            new String[] {"compare", "Groups of recordings (platform vs virtual threads by default) metric by metric, with verdicts"},
-            new String[] {"threads", "What is stuck in JSON thread dumps: deadlocks and carrier starvation"},
-            new String[] {"jmh", "JMH results (-rf json) with context switches per operation and verdicts"},
-            new String[] {"flame", "The frames of recordings' CPU profile with the most samples, self and total shares (options: --event wall,"
-                    + " --top N, ...)"},
-            new String[] {"flame-diff", "Two profiles, BASE then NEW: the frames whose share of the samples changed most (options as flame's)"});
-    /** Frames a flame tool lists unless its options say --top. */
-    static final String FLAME_TOP = "30";
+    /** The largest message read; a longer line is refused whole (-32600) and the next one read. */
+    static final int MAX_MESSAGE_CHARS = 1 << 20;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "a directory whose files the tools may read (repeatable; default: the current"
+            + " directory); paths leading out of every root, links included, are refused")
+    List<Path> rootOptions = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s", description = "how long a tool call may run before it is"
+            + " stopped with an error, such as 300s or 10m (default: ${DEFAULT-VALUE})")
+    String timeoutText;
+
+    private Duration timeout;
 
     private final ObjectMapper json = new ObjectMapper();
+    private final Map<String, Future<?>> running = new ConcurrentHashMap<>();
+    private McpTools tools;
+    private PrintStream protocol;
+    private ExecutorService workers;
 
     @Override
     public Integer call() throws Exception {
-        PrintStream protocol = System.out;
+        if (!dev.loomscope.options.Durations.valid(timeoutText) || dev.loomscope.options.Durations.parse(timeoutText).isZero()) {
+            throw new UsageException("--timeout " + timeoutText + ": not a duration above 0 (such as 300s or 10m)");
+        }
+        timeout = dev.loomscope.options.Durations.parse(timeoutText);
+        List<Path> roots = new ArrayList<>();
+        for (Path r : rootOptions.isEmpty() ? List.of(Path.of("")) : rootOptions) {
+            Path abs = r.toAbsolutePath();
+            if (!Files.isDirectory(abs)) {
+                throw new UsageException(abs + ": --root is not a directory (name the directory whose recordings the tools may read)");
+            }
+            roots.add(abs.toRealPath());
+        }
+        tools = new McpTools(roots);
+        protocol = System.out;
         System.setOut(System.err); // stdout carries the protocol alone
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-            if (line.isBlank()) {
-                continue;
+        workers = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "loomscope-mcp-tool");
+            t.setDaemon(true);
+            return t;
+        });
+        try (Reader in = new InputStreamReader(System.in, StandardCharsets.UTF_8)) {
+            StringBuilder line = new StringBuilder();
+            boolean tooLong = false;
+            for (int c = in.read(); ; c = in.read()) {
+                if (c == '\n' || c < 0) {
+                    if (tooLong) {
+                        send(error(null, -32600, "message over " + MAX_MESSAGE_CHARS + " characters: not read"));
+                    } else if (!line.isEmpty() && !line.toString().isBlank()) {
+                        JsonNode answer = answer(line.toString());
+                        if (answer != null) {
+                            send(answer);
+                        }
+                    }
+                    line.setLength(0);
+                    tooLong = false;
+                    if (c < 0) {
+                        break;
+                    }
+                } else if (line.length() < MAX_MESSAGE_CHARS) {
+                    line.append((char) c);
+                } else {
+                    tooLong = true;
+                    line.setLength(0);
+                }
             }
-            JsonNode answer = answer(line);
-            if (answer != null) {
-                protocol.println(json.writeValueAsString(answer));
-                protocol.flush();
-            }
+        } finally {
+            workers.shutdownNow();
         }
         return Errors.OK;
     }
 
-    /** The response to one message, or null for a notification. */
-    JsonNode answer(String line) {
-        JsonNode request;
+    private void send(JsonNode message) {
         try {
-            request = json.readTree(line);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return error(null, -32700, "not JSON: " + e.getOriginalMessage());
+            String text = json.writeValueAsString(message);
+            synchronized (this) {
+                protocol.println(text);
+                protocol.flush();
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The response to one line (a message or a batch of them), or null when none is due. */
+    JsonNode answer(String line) {
+        JsonNode message;
+        try {
+            message = json.readTree(line);
+        } catch (IOException e) {
+            return error(null, -32700, "not JSON: " + McpTools.inert(e.getMessage().lines().findFirst().orElse("")));
+        }
+        if (message.isArray()) {
+            if (message.isEmpty()) {
+                return error(null, -32600, "an empty batch");
+            }
+            ArrayNode answers = json.createArrayNode();
+            for (JsonNode m : message) {
+                JsonNode a = answerOne(m);
+                if (a != null) {
+                    answers.add(a);
+                }
+            }
+            return answers.isEmpty() ? null : answers;
+        }
+        return answerOne(message);
+    }
+
+    private JsonNode answerOne(JsonNode request) {
+        if (!request.isObject()) {
+            return error(null, -32600, "a request is a JSON object");
         }
         JsonNode id = request.get("id");
-        String method = request.path("method").asText("");
+        JsonNode method = request.get("method");
+        if (id != null && !id.isNull() && !id.isTextual() && !id.isNumber() || method == null || !method.isTextual()) {
+            return error(id != null && (id.isTextual() || id.isNumber()) ? id : null, -32600, "a request has a method (a string) and an id"
+                    + " (a string or a number)");
+        }
         if (id == null || id.isNull()) {
-            return null; // notifications/initialized and the like want no answer
+            if (method.asText().equals("notifications/cancelled")) {
+                Future<?> f = running.remove(request.path("params").path("requestId").asText());
+                if (f != null) {
+                    f.cancel(true); // the cancelled request gets no answer
+                }
+            }
+            return null; // notifications want no answer
         }
         ObjectNode result = json.createObjectNode();
-        switch (method) {
+        switch (method.asText()) {
             case "initialize" -> {
                 String asked = request.path("params").path("protocolVersion").asText(PROTOCOL);
                 result.put("protocolVersion", PROTOCOLS.contains(asked) ? asked : PROTOCOL);
@@ -91,60 +181,63 @@ public final class McpCommand implements Callable<Integer> {
             }
             case "ping" -> { }
             case "tools/list" -> {
-                ArrayNode tools = result.putArray("tools");
-                for (String[] t : TOOLS) {
-                    ObjectNode tool = tools.addObject().put("name", t[0]).put("description", t[1]);
+                ArrayNode list = result.putArray("tools");
+                for (String[] t : McpTools.TOOLS) {
+                    ObjectNode tool = list.addObject().put("name", t[0]).put("description", t[1]);
                     ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
                     ObjectNode props = schema.putObject("properties");
-                    props.putObject("paths").put("type", "array").put("description", "files, globs or directories, as the command takes them")
+                    props.putObject("paths").put("type", "array").put("description", "files or directories under the server's roots")
                             .putObject("items").put("type", "string");
-                    props.putObject("options").put("type", "array").put("description", "further options, e.g. [\"--metric\", \"run time\"]")
+                    props.putObject("options").put("type", "array").put("description", "the tool's options, e.g. [\"--metric\", \"run time\"]: "
+                            + (McpTools.OPTIONS.get(t[0]).isEmpty() ? "none" : String.join(", ", McpTools.OPTIONS.get(t[0]).stream().sorted().toList())))
                             .putObject("items").put("type", "string");
                     schema.putArray("required").add("paths");
                 }
             }
             case "tools/call" -> {
-                return response(id, call(request.path("params")));
+                call(id, request.path("params"));
+                return null; // answered when the tool is done
             }
             default -> {
-                return error(id, -32601, "no method " + method);
+                return error(id, -32601, "no method " + McpTools.inert(method.asText()));
             }
         }
         return response(id, result);
     }
 
-    /** Runs the tool's command; its JSON (or its one-line error) as the tool's text content. */
-    private ObjectNode call(JsonNode params) {
-        String name = params.path("name").asText("");
-        ObjectNode result = json.createObjectNode();
-        if (TOOLS.stream().noneMatch(t -> t[0].equals(name))) {
-            return text(result, "no tool " + name + " (tools/list names them)", true);
+    /** Starts a tool call on a worker; its answer is sent when it ends, fails, times out or is cancelled (then none). */
+    private void call(JsonNode id, JsonNode params) {
+        String tool = params.path("name").asText("");
+        List<String> args;
+        try {
+            args = tools.commandLine(tool, params.path("arguments"));
+        } catch (McpTools.Refused r) {
+            send(response(id, tools.result(r.getMessage(), true)));
+            return;
         }
-        List<String> args = new ArrayList<>(name.equals("flame-diff") ? List.of("flame", "--diff") : List.of(name));
-        JsonNode arguments = params.path("arguments");
-        arguments.path("paths").forEach(p -> args.add(p.asText()));
-        arguments.path("options").forEach(o -> args.add(o.asText()));
-        if (arguments.path("paths").isEmpty()) {
-            return text(result, name + ": give paths (the files the command reads)", true);
-        }
-        if (name.startsWith("flame") && args.stream().noneMatch(a -> a.equals("--top") || a.startsWith("--top="))) {
-            args.addAll(List.of("--top", FLAME_TOP));
-        }
-        args.addAll(List.of("--format", "json"));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
-        // exit 1 is a check that found something (a pin, a deadlock): the output is still the answer
-        if (code > Errors.CHECK_FAILED) {
-            return text(result, err.toString().strip(), true);
-        }
-        return text(result, out.toString(), false);
-    }
-
-    private ObjectNode text(ObjectNode result, String text, boolean isError) {
-        result.putArray("content").addObject().put("type", "text").put("text", text);
-        result.put("isError", isError);
-        return result;
+        String key = id.asText();
+        CompletableFuture<ObjectNode> done = new CompletableFuture<>();
+        Future<?> work = workers.submit(() -> {
+            try {
+                done.complete(tools.run(args));
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
+            }
+        });
+        running.put(key, work);
+        done.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((result, failure) -> {
+            if (running.remove(key) == null) {
+                return; // cancelled by the client: no answer
+            }
+            if (failure instanceof java.util.concurrent.TimeoutException) {
+                work.cancel(true);
+                send(response(id, tools.result("loomscope " + tool + ": stopped after " + timeout.toSeconds() + " s (the server's --timeout)", true)));
+            } else if (failure != null) {
+                send(response(id, tools.result("loomscope " + tool + ": internal error: " + McpTools.inert(String.valueOf(failure)), true)));
+            } else {
+                send(response(id, result));
+            }
+        });
     }
 
     private ObjectNode response(JsonNode id, JsonNode result) {

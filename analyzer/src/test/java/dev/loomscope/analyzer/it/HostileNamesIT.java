@@ -40,10 +40,18 @@ class HostileNamesIT {
     }
 
     static Path hostile(String kind) throws Exception {
-        Path out = dir.resolve("hostile-" + kind);
+        return hostileInto(dir.resolve("hostile-" + kind), kind, PAYLOAD + "\u2028\u001b[31m");
+    }
+
+    /** A recording of HostileApp on virtual threads whose threads are named {@code name}. */
+    static Path hostileInto(Path out, String name) throws Exception {
+        return hostileInto(out, "virtual", name);
+    }
+
+    private static Path hostileInto(Path out, String kind, String name) throws Exception {
         ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
                 "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",label=" + PAYLOAD + ",threads=" + kind + ",trace-pinned=off,flame=off,startup=before-main"),
-                HostileApp.class.getName(), List.of(PAYLOAD + "\u2028\u001b[31m"), dir, 120);
+                HostileApp.class.getName(), List.of(name), out.getParent(), 120);
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         return Fixtures.only(out, ".jfr");
     }
