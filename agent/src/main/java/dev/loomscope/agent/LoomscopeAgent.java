@@ -190,6 +190,7 @@ public final class LoomscopeAgent {
                 return true;
             }
             NativeAccess.enable(instrumentation);
+            StallWatch.open(instrumentation);
             Session s = Session.start(o);
             session = s;
             WorkTiming.install(o.string("work"), instrumentation);

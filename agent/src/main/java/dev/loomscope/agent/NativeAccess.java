@@ -1,6 +1,5 @@
 package dev.loomscope.agent;
 
-import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -37,7 +36,7 @@ final class NativeAccess {
             if (enabled() || !chosenByUser(ManagementFactory.getRuntimeMXBean().getInputArguments(), feature).isEmpty()) {
                 return;
             }
-            Class<?> grant = new Isolated().define(NativeAccessGrant.class.getName());
+            Class<?> grant = new IsolatedLoader("loomscope-native-access").define(NativeAccessGrant.class.getName());
             inst.redefineModule(Object.class.getModule(), Set.of(), Map.of("jdk.internal.access", Set.of(grant.getModule())), Map.of(), Set.of(),
                     Map.of());
             grant.getMethod("run").invoke(null);
@@ -58,22 +57,5 @@ final class NativeAccess {
                         || o.startsWith("-Djdk.module.illegal.native.access=") && !o.endsWith("=warn")
                         || feature < 24 && o.startsWith("--enable-native-access"))
                 .toList();
-    }
-
-    /** A class loader of the agent's own: the JDK package exported to its unnamed module reaches no other code. */
-    private static final class Isolated extends ClassLoader {
-        Isolated() {
-            super("loomscope-native-access", null);
-        }
-
-        Class<?> define(String name) throws java.io.IOException {
-            try (InputStream in = NativeAccess.class.getResourceAsStream("/" + name.replace('.', '/') + ".class")) {
-                if (in == null) {
-                    throw new java.io.IOException(name + " is not in the agent's jar");
-                }
-                byte[] bytes = in.readAllBytes();
-                return defineClass(name, bytes, 0, bytes.length);
-            }
-        }
     }
 }

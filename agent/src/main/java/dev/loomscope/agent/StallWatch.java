@@ -13,8 +13,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Watches the virtual thread scheduler for a stall: once the application runs virtual threads (a
  * carrier thread exists), the agent starts a small virtual thread of its own whenever none of its
- * is waiting; when one has not run for {@code stall=}, no virtual thread could get a carrier all
- * that time (every carrier held: pinned threads waiting, a deadlock among them, endless work).
+ * is waiting; when one has not run for {@code stall=} and the carriers took no virtual thread from
+ * another queue all that time (the scheduler's steal count did not move), no virtual thread could
+ * get a carrier (every carrier held: pinned threads waiting, a deadlock among them, endless work).
+ * Carriers busy with threads that yield and move are not a stall, and neither is a JVM that did not
+ * run (a tick of the watcher's that comes seconds late: SIGSTOP, a suspended container).
  * Then it writes two JSON thread dumps a second apart beside the recording ({@code loomscope
  * threads} tells what holds the carriers and what did not move), records a
  * {@code loomscope.SchedulerStall} event and prints one line; the application runs on. It never
@@ -48,13 +51,22 @@ final class StallWatch {
 
     private void watch() {
         long tick = Math.max(100, Math.min(1000, stall.toMillis() / 5));
+        // a tick that comes this late means this JVM did not run (SIGSTOP, a suspended container): no scheduler starves then
+        long stopped = Math.max(2_000, stall.toMillis() / 2) * 1_000_000L;
         boolean carriers = false;
         AtomicBoolean ran = null;
         long since = 0;
+        long steals = 0;
         boolean reported = false;
         try {
             while (!session.isFinished()) {
+                long before = System.nanoTime();
                 Thread.sleep(tick);
+                if (System.nanoTime() - before - tick * 1_000_000L > stopped) {
+                    ran = null; // the probe's wait began before the JVM stopped: start again
+                    reported = false;
+                    continue;
+                }
                 if (!carriers) {
                     // the carriers' thread group, which the JDK makes with the first carrier: a look at the groups, not at every thread
                     carriers = PinnedTracer.virtualThreadsRan();
@@ -65,6 +77,7 @@ final class StallWatch {
                     Thread.ofVirtual().name("loomscope-agent-probe").start(() -> flag.set(true));
                     ran = flag;
                     since = System.nanoTime();
+                    steals = steals();
                 } else if (ran.get()) {
                     if (reported) {
                         AgentLog.warn(String.format(java.util.Locale.ROOT, "virtual threads get carriers again, after %.1f s",
@@ -73,6 +86,13 @@ final class StallWatch {
                     ran = null;
                     reported = false;
                 } else if (!reported && System.nanoTime() - since >= stall.toNanos()) {
+                    long now = steals();
+                    if (now != steals) {
+                        // the probe waits, but virtual threads move from carrier to carrier: a saturated queue that moves is no stall
+                        steals = now;
+                        since = System.nanoTime() - stall.toNanos() / 2;
+                        continue;
+                    }
                     report(Duration.ofNanos(System.nanoTime() - since), ran);
                     reported = true;
                 }
@@ -82,6 +102,32 @@ final class StallWatch {
         } catch (Throwable t) {
             AgentLog.failure("stopped watching the virtual thread scheduler", t);
         }
+    }
+
+    /** The virtual thread scheduler, a ForkJoinPool, where this JDK lets the agent reach it; else null (every probe's wait is a stall). */
+    private static volatile java.util.concurrent.ForkJoinPool scheduler;
+
+    /** Reaches the scheduler through {@link SchedulerAccess}, java.lang opened to it alone. */
+    static void open(java.lang.instrument.Instrumentation inst) {
+        if (inst == null) {
+            return;
+        }
+        try {
+            Class<?> access = new IsolatedLoader("loomscope-scheduler-access").define(SchedulerAccess.class.getName());
+            inst.redefineModule(Object.class.getModule(), java.util.Set.of(), java.util.Map.of(), java.util.Map.of("java.lang",
+                    java.util.Set.of(access.getModule())), java.util.Set.of(), java.util.Map.of());
+            if (access.getMethod("scheduler").invoke(null) instanceof java.util.concurrent.ForkJoinPool pool) {
+                scheduler = pool;
+            }
+        } catch (Throwable t) {
+            // a JDK whose scheduler is elsewhere: stalls are told by the probe alone
+        }
+    }
+
+    /** Tasks the scheduler's carriers took from queues other than their own (virtual threads moving), or -1 when not known. */
+    private static long steals() {
+        java.util.concurrent.ForkJoinPool pool = scheduler;
+        return pool == null ? -1 : pool.getStealCount();
     }
 
     /** The scheduler's carrier threads alive now. */
@@ -127,8 +173,12 @@ final class StallWatch {
         e.queuedVirtualThreads = PeriodicEvents.queuedVirtualThreads();
         e.dumps = String.join(";", dumps.stream().map(Path::toString).toList());
         e.commit();
-        AgentLog.warn(String.format(java.util.Locale.ROOT, "no virtual thread got a carrier for %.1f s (%d carriers, %d of them blocked or waiting):"
-                + " %s; the application runs on", waited.toNanos() / 1e9, carriers.size(), blocked, dumps.isEmpty() ? why
+        String what = blocked > 0 || carriers.isEmpty() ? String.format(java.util.Locale.ROOT, "no virtual thread got a carrier for %.1f s (%d carriers,"
+                + " %d of them blocked or waiting)", waited.toNanos() / 1e9, carriers.size(), blocked)
+                : String.format(java.util.Locale.ROOT, "no queued virtual thread got a carrier for %.1f s: every carrier (%d) kept running virtual"
+                        + " threads that did not leave it (none blocked or waiting: endless work, or on JDK 21-23 threads that yield, which are"
+                        + " run again before those queued)", waited.toNanos() / 1e9, carriers.size());
+        AgentLog.warn(String.format(java.util.Locale.ROOT, "%s: %s; the application runs on", what, dumps.isEmpty() ? why
                 : "thread dumps written, 'loomscope threads " + String.join(" ", dumps.stream().map(Path::toString).toList()) + "' tells what holds them"));
     }
 

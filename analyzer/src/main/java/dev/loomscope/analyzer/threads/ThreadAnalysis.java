@@ -67,7 +67,7 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
             cannotTell.add(parkedWithoutOwner + " thread(s) parked on java.util.concurrent locks: JDK " + dump.feature()
                     + " dumps do not record who owns such a lock (JDK 26 does), so cycles through them cannot be told");
         }
-        Starvation starvation = starvation(dump, byId, unmovedIds);
+        Starvation starvation = starvation(dump, byId, unmovedIds, previous);
         if (starvation.possible()) {
             cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, " + starvation.held().size()
                     + " of them one that cannot go on; this dump cannot tell whether the others are stuck: take a second dump"
@@ -159,7 +159,15 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         return List.copyOf(cycles);
     }
 
-    private static Starvation starvation(ThreadDump dump, Map<Long, DumpThread> byId, Set<Long> unmoved) {
+    /**
+     * @param previous an earlier dump, or null: a carrier that ran another virtual thread then (JDK 25+
+     *                 dumps name it) is moving, whatever the one it runs now looks like
+     */
+    private static Starvation starvation(ThreadDump dump, Map<Long, DumpThread> byId, Set<Long> unmoved, ThreadDump previous) {
+        Map<Long, Long> mountedBefore = new HashMap<>(); // carrier id -> virtual thread id, in the earlier dump
+        if (previous != null) {
+            previous.threads().stream().filter(t -> t.carrier() != null).forEach(t -> mountedBefore.put(t.carrier(), t.tid()));
+        }
         // the scheduler's carriers: the pool workers of the containers whose threads run virtual threads
         Set<String> pools = new HashSet<>();
         Map<Long, DumpThread> mountedOn = new LinkedHashMap<>(); // carrier id -> virtual thread (JDK 25+)
@@ -181,7 +189,8 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         if (dump.hasState()) {
             for (DumpThread c : busy) {
                 DumpThread v = mountedOn.get(c.tid());
-                String why = v == null ? null : heldBy(v, unmoved.contains(v.tid()), true);
+                boolean moved = v != null && previous != null && !Objects.equals(mountedBefore.get(c.tid()), v.tid());
+                String why = v == null || moved ? null : heldBy(v, unmoved.contains(v.tid()), true);
                 if (why != null) {
                     held.add(new Held(c.label(), v, why));
                 }

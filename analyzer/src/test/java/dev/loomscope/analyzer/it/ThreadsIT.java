@@ -146,4 +146,33 @@ class ThreadsIT {
                     .contains("carrier starvation: every carrier (2 of 2)");
         }
     }
+
+    /**
+     * No stall where there is none: carriers busy with virtual threads that compute and yield, all
+     * moving (JDK 25), and a JVM stopped by SIGSTOP for longer than stall= and then let go.
+     */
+    @Test
+    void busyCarriersAndAStoppedJvmAreNoStall() throws Exception {
+        Path out = Files.createDirectories(dir.resolve("rec-busy"));
+        ChildJvm.Result busy = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "-javaagent:" + Fixtures.AGENT + "=out=" + out
+                + ",stall=2s,trace-pinned=off,flame=off,profile=off", "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "busy", "--waiters",
+                "2000", "--hold", "8"), dir, 90);
+        assertThat(busy.exitCode()).as(busy.toString()).isZero();
+        assertThat(busy.stderr()).doesNotContain("got a carrier");
+        Path stopped = Files.createDirectories(dir.resolve("rec-stopped"));
+        Process p = new ProcessBuilder(ChildJvm.javaExecutable(), "-javaagent:" + Fixtures.AGENT + "=out=" + stopped
+                + ",stall=2s,trace-pinned=off,flame=off,profile=off", "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "busy", "--waiters", "20",
+                "--hold", "12").redirectErrorStream(true).redirectOutput(dir.resolve("stopped.log").toFile()).start();
+        Thread.sleep(3000);
+        assertThat(ChildJvm.exec(List.of("kill", "-STOP", Long.toString(p.pid())), dir, 10).exitCode()).isZero();
+        Thread.sleep(6000);
+        assertThat(ChildJvm.exec(List.of("kill", "-CONT", Long.toString(p.pid())), dir, 10).exitCode()).isZero();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(dir.resolve("stopped.log"));
+        assertThat(p.exitValue()).as(log).isZero();
+        assertThat(log).doesNotContain("got a carrier");
+        try (Stream<Path> s = Files.list(stopped)) {
+            assertThat(s.filter(f -> f.toString().endsWith(".threads.json")).toList()).isEmpty();
+        }
+    }
 }

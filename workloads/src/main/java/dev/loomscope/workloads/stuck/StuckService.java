@@ -15,7 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * ReentrantLocks, or every carrier held by a virtual thread pinned while it waits for a lock whose
  * owner, a virtual thread, cannot get a carrier to release it (pinned in a class initializer on any
  * JDK; in {@code synchronized} on JDK 21-23, the pattern of the 2024 incident Netflix wrote up).
- * It sticks for good; {@code --dump} writes the JDK's JSON thread dump of it, {@code --hold} ends
+ * It sticks for good ({@code busy}: it does not, though every carrier is busy); {@code --dump} writes the JDK's JSON thread dump of it, {@code --hold} ends
  * the JVM after a while.
  */
 public final class StuckService {
@@ -57,6 +57,7 @@ public final class StuckService {
         String what = switch (kase) {
             case "monitor" -> deadlock(waiters, true);
             case "lock" -> deadlock(waiters, false);
+            case "busy" -> busy(waiters);
             default -> starvation(kase.equals("clinit"), carriers, waiters);
         };
         System.out.println("stuck: " + kase + " (pid " + ProcessHandle.current().pid() + ", " + carriers + " carriers, JDK "
@@ -75,6 +76,25 @@ public final class StuckService {
         }
         return 0;
     }
+
+    /** Virtual threads that compute 1 ms and yield, over and over: busy carriers, nothing stuck. */
+    private static String busy(int threads) {
+        for (int i = 0; i < threads; i++) {
+            Thread.ofVirtual().name("busy-" + i).start(() -> {
+                double x = 0;
+                while (true) {
+                    for (long end = System.nanoTime() + 1_000_000; System.nanoTime() < end; ) {
+                        x += Math.sqrt(x + 1);
+                    }
+                    BUSY_SINK = x;
+                    Thread.yield();
+                }
+            });
+        }
+        return threads + " virtual threads compute 1 ms and yield, over and over: every carrier busy, every thread moving";
+    }
+
+    static volatile double BUSY_SINK;
 
     /** Two virtual threads taking two locks in opposite orders, and waiters for the first lock. */
     private static String deadlock(int waiters, boolean monitors) throws InterruptedException {
