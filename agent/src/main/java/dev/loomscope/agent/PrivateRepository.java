@@ -85,4 +85,34 @@ final class PrivateRepository {
             // chunks of a run still recording beside us, or JFR has not cleaned up yet: it stays private
         }
     }
+
+    /**
+     * After a recording stopped while the JVM runs on ({@code attach ... stop}, {@code duration=}, a
+     * full disk): JFR's repository goes back to the temp directory, where a later recording of the
+     * JVM's own would have put it, and this JVM's directory under out= is removed when JFR left it
+     * empty. Left as it is while another recording runs.
+     */
+    static void release(Path own) {
+        if (own == null || jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings().stream()
+                .anyMatch(r -> r.getState() == jdk.jfr.RecordingState.RUNNING || r.getState() == jdk.jfr.RecordingState.DELAYED)) {
+            return;
+        }
+        try {
+            String tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().toString();
+            if (tmp.indexOf('"') < 0) {
+                ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
+                        new Object[] {new String[] {"repositorypath=\"" + tmp + "\""}}, new String[] {String[].class.getName()});
+            }
+            try (java.util.stream.Stream<Path> dirs = Files.list(own)) {
+                for (Path d : dirs.toList()) {
+                    if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                        Files.deleteIfExists(d); // JFR's directory of this run, empty once its chunks are gone
+                    }
+                }
+            }
+        } catch (Exception | Error notNow) {
+            // JFR still uses it: it stays private
+        }
+        removeIfEmpty(own);
+    }
 }

@@ -347,6 +347,20 @@ final class Session {
             FlightRecorder.removePeriodicEvent(windowsHook); // the last window comes with the chunk's end (chunkEndHook)
         }
         try {
+            return write(atExit, lowDisk);
+        } finally {
+            guard.close();
+            if (atExit) {
+                PrivateRepository.removeIfEmpty(repository);
+            } else {
+                PrivateRepository.release(repository); // attach's stop, duration=, a full disk: nothing of ours left under out= but recordings
+            }
+        }
+    }
+
+    /** Stops what records and writes the files; returns the .jfr written, or null (said why). */
+    private Path write(boolean atExit, boolean lowDisk) {
+        try {
             if (tmpProfile != null) {
                 try {
                     ProfilerLibrary.load(null).execute("stop"); // writes tmpProfile
@@ -402,17 +416,27 @@ final class Session {
             writtenProfile = tmpProfile == null ? null : publishProfile(tmpProfile, written);
         } catch (Throwable t) {
             AgentLog.failure("could not write the recording " + tmpJfr, t);
+            deleteIfEmpty(tmpJfr);
+            deleteIfEmpty(tmpProfile);
             return null;
         }
         if (options.on("flame") && !lowDisk) {
             writeFlame(written);
         }
-        if (atExit) {
-            PrivateRepository.removeIfEmpty(repository);
-        }
         AgentLog.warn("recording written to " + written + (writtenProfile == null ? "" : " (async-profiler's samples beside it: "
                 + writtenProfile.getFileName() + ")"));
         return written;
+    }
+
+    /** A temporary file nothing was written to: never left behind. */
+    private static void deleteIfEmpty(Path f) {
+        try {
+            if (f != null && Files.isRegularFile(f) && Files.size(f) == 0) {
+                Files.delete(f);
+            }
+        } catch (java.io.IOException ignored) {
+            // gone already
+        }
     }
 
     private void printPinsLeft() {

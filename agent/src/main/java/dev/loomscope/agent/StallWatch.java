@@ -178,18 +178,56 @@ final class StallWatch {
                 : String.format(java.util.Locale.ROOT, "no queued virtual thread got a carrier for %.1f s: every carrier (%d) kept running virtual"
                         + " threads that did not leave it (none blocked or waiting: endless work, or on JDK 21-23 threads that yield, which are"
                         + " run again before those queued)", waited.toNanos() / 1e9, carriers.size());
+        if (fellBack != null && !dumps.isEmpty()) {
+            what += " (the JDK could not write the dump as JSON, " + fellBack + ": plain-text dumps instead, which loomscope threads reads too)";
+            fellBack = null;
+        }
         AgentLog.warn(String.format(java.util.Locale.ROOT, "%s: %s; the application runs on", what, dumps.isEmpty() ? why
                 : "thread dumps written, 'loomscope threads " + String.join(" ", dumps.stream().map(Path::toString).toList()) + "' tells what holds them"));
     }
 
-    /** A JSON thread dump beside the recording; written by the JDK where only this user can read (the repository), then published. */
+    /**
+     * A JSON thread dump beside the recording; written by the JDK where only this user can read (the
+     * repository), then published. Where the JDK cannot write it as JSON (JDK 21-25 fail on a thread
+     * name with a control character), its plain-text dump instead, which {@code loomscope threads}
+     * reads too, said in {@link #fellBack}. A dump that fails leaves no file.
+     */
     private Path dump(String which) throws Exception {
         if (Files.getFileStore(files.dir()).getUsableSpace() < DiskGuard.STOP_FREE_BYTES) {
             throw new IllegalStateException("too little free space in " + files.dir());
         }
-        String suffix = "-stall-" + stalls + which + ".threads.json";
-        Path staging = session.repository() != null ? session.repository().resolve("stall" + suffix) : files.dir().resolve("." + System.nanoTime() + suffix + ".part");
-        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpThreads(staging.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+        HotSpotDiagnosticMXBean diagnostic = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        String suffix = "-stall-" + stalls + which + ".threads";
+        Path staging = null;
+        try {
+            staging = staging(suffix + ".json");
+            try {
+                diagnostic.dumpThreads(staging.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+                return publish(staging, suffix + ".json");
+            } catch (RuntimeException jsonFailed) {
+                Files.deleteIfExists(staging);
+                fellBack = jsonFailed.toString();
+                staging = staging(suffix + ".txt");
+                diagnostic.dumpThreads(staging.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+                return publish(staging, suffix + ".txt");
+            }
+        } catch (Exception | Error e) {
+            if (staging != null) {
+                Files.deleteIfExists(staging);
+            }
+            throw e;
+        }
+    }
+
+    /** Why the last dump is plain text, or null. */
+    private String fellBack;
+
+    private Path staging(String suffix) {
+        return session.repository() != null ? session.repository().resolve(suffix.substring(1))
+                : files.dir().resolve("." + System.nanoTime() + suffix + ".part");
+    }
+
+    private Path publish(Path staging, String suffix) throws java.io.IOException {
         if (java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             Files.setPosixFilePermissions(staging, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")); // as the .jfr: stacks, names
         }

@@ -145,7 +145,16 @@ public final class AttachCommand implements Callable<Integer> {
                         Thread.sleep(gap.toMillis());
                     }
                     Path f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".json");
-                    diagnostic.dumpThreads(f.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+                    try {
+                        diagnostic.dumpThreads(f.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+                    } catch (RuntimeException jsonFailed) {
+                        // JDK 21-25 cannot write a thread name with a control character as JSON: the plain-text dump, which threads reads too
+                        Files.deleteIfExists(f);
+                        f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".txt");
+                        diagnostic.dumpThreads(f.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+                        spec.commandLine().getErr().println("loomscope attach: " + pid + ": the JVM could not write a JSON thread dump ("
+                                + dev.loomscope.analyzer.read.RecordingReader.said(jsonFailed) + "): a plain-text one instead");
+                    }
                     written.add(f);
                     spec.commandLine().getErr().println("loomscope attach: " + pid + ": thread dump written to " + f);
                 }

@@ -65,6 +65,9 @@ public record ThreadDump(String file, String processId, Instant time, String run
 
     /** Reads one dump; a file that is not one is a BadDataException naming it. */
     public static ThreadDump read(Path file) {
+        if (!startsLikeJson(file)) {
+            return ThreadDumpText.read(file);
+        }
         String where = file.toString();
         JsonNode root = JsonFile.read(file, "a JSON thread dump", HINT).path("threadDump");
         if (!root.isObject() || !root.path("threadContainers").isArray()) {
@@ -94,6 +97,20 @@ public record ThreadDump(String file, String processId, Instant time, String run
         }
         return new ThreadDump(where, root.path("processId").asText("?"), instant(root.path("time").asText(null)),
                 root.path("runtimeVersion").asText("?"), List.copyOf(containers), List.copyOf(threads), hasState, hasParkOwner);
+    }
+
+    /** Whether the file's first character other than white space is '{' (or the file cannot be read: the JSON reader says why). */
+    private static boolean startsLikeJson(Path file) {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            for (int c = in.read(); c >= 0; c = in.read()) {
+                if (!Character.isWhitespace(c)) {
+                    return c == '{' || !Character.isDigit(c);
+                }
+            }
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            return true;
+        }
     }
 
     private static DumpThread thread(String container, JsonNode t) {

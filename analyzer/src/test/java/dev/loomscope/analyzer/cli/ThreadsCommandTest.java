@@ -124,4 +124,30 @@ class ThreadsCommandTest {
         }
         assertThat(MainTest.run("threads", text.toString()).err()).contains("not JSON").contains("jcmd PID Thread.dump_to_file -format=json FILE");
     }
+
+    /** The JDK's plain-text dump, what is written when JSON cannot be: the same deadlock as the JSON dump of the same case. */
+    @Test
+    void aPlainTextDumpIsReadAsTheJsonOne() throws Exception {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve("monitor-25.txt").toString(), "--format", "json");
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        JsonNode cycle = table(r, "thread-deadlocks");
+        assertThat(column(cycle, "thread")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
+        assertThat(column(cycle, "held by")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
+        assertThat(column(cycle, "kind")).containsOnly("virtual");
+        assertThat(column(cycle, "state")).containsOnly("BLOCKED");
+        assertThat(column(cycle, "at")).allMatch(f -> f.startsWith("StuckService.nested (StuckService.java:"));
+    }
+
+    /** Names the JDK cannot write as JSON (control characters) are read from its plain-text dumps, JDK 25 and 21, and printed escaped. */
+    @Test
+    void threadNamesWithControlCharactersAreReadAndEscaped() throws Exception {
+        for (String dump : List.of("control-name-25.txt", "control-name-21.txt")) {
+            MainTest.Result r = MainTest.run("threads", DIR.resolve(dump).toString(), "--format", "json");
+            assertThat(r.code()).as(r.err()).isZero();
+            List<String> examples = column(table(r, "thread-stacks"), "for example");
+            assertThat(examples).as(dump).anyMatch(e -> e.contains("bad\u0001name\u001b[31m")).anyMatch(e -> e.contains("plat\u0007"));
+            MainTest.Result text = MainTest.run("threads", DIR.resolve(dump).toString());
+            assertThat(text.out()).as(dump).contains("\"bad\\u0001name\\u001b[31m\" #").doesNotContain("\u001b").doesNotContain("\u0007");
+        }
+    }
 }

@@ -114,6 +114,7 @@ class AttachIT {
         assertThat(types(fin)).contains("loomscope.RunInfo", "loomscope.ContextSwitches", "loomscope.WorkloadRun", "jdk.ExecutionSample");
         assertThat(files(out, ".html")).hasSize(2);
         assertThat(files(out, ".part")).isEmpty();
+        assertThat(out.resolve("jfr-repository")).as("JFR's repository given back, nothing but recordings under out=").doesNotExist();
 
         assertThat(attach(pid, "status").out()).contains("not recording");
         Result stopAgain = attach(pid, "stop");
@@ -124,6 +125,7 @@ class AttachIT {
         assertThat(attach(pid, "start", "out=" + out + ",label=second,profile=off,flame=off").code()).isZero();
         assertThat(attach(pid, "stop").code()).isZero();
         assertThat(files(out, ".jfr")).hasSize(3);
+        assertThat(out.resolve("jfr-repository")).doesNotExist();
     }
 
     @Test

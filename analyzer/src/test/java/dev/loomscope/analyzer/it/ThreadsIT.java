@@ -175,4 +175,28 @@ class ThreadsIT {
             assertThat(s.filter(f -> f.toString().endsWith(".threads.json")).toList()).isEmpty();
         }
     }
+
+    /** A thread name the JDK cannot write as JSON (a control character): attach threads falls back to the plain-text dump and reads it. */
+    @Test
+    void aNameTheJdkCannotWriteAsJsonGivesPlainTextDumps() throws Exception {
+        Process p = new ProcessBuilder(ChildJvm.javaExecutable(), "-cp", System.getProperty("java.class.path"), HostileApp.class.getName(),
+                "bell\u0007name", "30000").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Thread.sleep(2500); // past its CPU burn: the named thread sleeps
+            Path dumps = Files.createDirectories(dir.resolve("hostile-dumps"));
+            Result r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
+            assertThat(r.code()).as(r.err() + r.out()).isZero();
+            assertThat(r.err()).contains("could not write a JSON thread dump").contains("a plain-text one instead");
+            try (Stream<Path> s = Files.list(dumps)) {
+                List<Path> written = s.sorted().toList();
+                assertThat(written).hasSize(2).allMatch(f -> f.toString().endsWith(".txt"));
+                for (Path f : written) {
+                    assertThat(Files.size(f)).isPositive();
+                }
+            }
+            assertThat(r.out()).contains("\"bell\\u0007name\" #").doesNotContain("\u0007");
+        } finally {
+            p.destroy();
+        }
+    }
 }
