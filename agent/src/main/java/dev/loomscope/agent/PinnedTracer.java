@@ -29,14 +29,23 @@ import jdk.jfr.consumer.RecordedFrame;
  * The pins the stream had not reached when the app ended, {@link #printRest} reads from the last
  * chunks of the written recording.
  *
- * <p>A place that pins once pins again: each pinning stack is printed the first time it pins, and
- * its later pins are counted and summarised at most every {@link #REPORT_EVERY}, a few lines, the
- * busiest places first ({@code trace-pinned=full} prints each pin whole, as before).
+ * <p>A place that pins once pins again: each pinning stack and reason is printed the first time it
+ * pins (and again when a pin there lasts far longer than the one printed), and its later pins are
+ * counted and summarised at most every {@link #REPORT_EVERY}, a few lines, the busiest places
+ * first ({@code trace-pinned=full} prints each pin whole, as before). What it prints is bounded: at
+ * most {@link #MAX_PLACES} places are told apart and at most {@link #NEW_PER_REPORT} new stacks are
+ * printed between two summaries; the rest are counted in the summary (all are in the recording).
  */
 final class PinnedTracer {
     /** Repeated pins are summarised at most this often, in at most {@link #REPORT_LINES} lines. */
     static final Duration REPORT_EVERY = Duration.ofSeconds(10);
     static final int REPORT_LINES = 5;
+    /** Places (stack and reason) told apart; pins at others are counted together. */
+    static final int MAX_PLACES = 1_000;
+    /** New places printed with their stack between two summaries; the others are counted. */
+    static final int NEW_PER_REPORT = 20;
+    /** A pin this many times longer than the one printed at its place (and 10 ms longer) is printed too. */
+    private static final int LONGER = 10;
     /** Frames of a stack that make it one place. */
     private static final int SIGNATURE_FRAMES = 64;
     private static final String CARRIER_GROUP = "CarrierThreads";
@@ -57,6 +66,10 @@ final class PinnedTracer {
     /** Each pinning stack seen (its top frames), with the pins there not reported yet. */
     private final java.util.Map<List<String>, Place> places = new java.util.HashMap<>();
     private long reportedAt = System.nanoTime();
+    /** New places printed since the last summary; pins at places not told apart, and new places not printed, since then. */
+    private int newPrinted;
+    private long beyondPlaces;
+    private long notPrinted;
 
     /** A place that pins: where (the frame that pinned), and its pins since they were last reported. */
     private static final class Place {
@@ -64,9 +77,11 @@ final class PinnedTracer {
         long count;
         long nanos;
         long maxNanos;
+        long printedNanos; // the pin printed with its stack here
 
-        Place(String where) {
+        Place(String where, long printedNanos) {
             this.where = where;
+            this.printedNanos = printedNanos;
         }
 
         /** The pins here not reported yet, and none after. */
@@ -183,21 +198,34 @@ final class PinnedTracer {
             AgentLog.print(describe(e, true));
             return;
         }
-        boolean first;
+        boolean show;
+        long d = e.getDuration().toNanos();
         synchronized (places) {
             List<String> key = signature(e);
             Place place = places.get(key);
-            first = place == null;
-            if (first) {
-                places.put(key, new Place(culprit(e)));
+            if (place == null && places.size() >= MAX_PLACES) {
+                beyondPlaces++;
+                show = false;
+            } else if (place == null) {
+                show = newPrinted < NEW_PER_REPORT;
+                if (show) {
+                    newPrinted++;
+                } else {
+                    notPrinted++;
+                }
+                places.put(key, new Place(culprit(e), show ? d : 0));
             } else {
-                long d = e.getDuration().toNanos();
                 place.count++;
                 place.nanos += d;
                 place.maxNanos = Math.max(place.maxNanos, d);
+                show = d >= LONGER * place.printedNanos && d - place.printedNanos >= 10_000_000L && newPrinted < NEW_PER_REPORT;
+                if (show) { // far longer than the pin printed here: this one is the one to see
+                    place.printedNanos = d;
+                    newPrinted++;
+                }
             }
         }
-        if (first) {
+        if (show) {
             AgentLog.print(describe(e, false));
         }
         if (System.nanoTime() - reportedAt >= REPORT_EVERY.toNanos()) {
@@ -206,25 +234,31 @@ final class PinnedTracer {
     }
 
     /**
-     * A stack as a place: its application frames, by method and line (the JDK's frames between them
-     * vary with linkage: a method handle's invokeStatic or invokeStaticInit).
+     * A stack and reason as a place: its application frames, by method and line (the JDK's frames
+     * between them vary with linkage: a method handle's invokeStatic or invokeStaticInit), and why
+     * it pinned (JDK 24+): a class initializer's long wait is not folded into a short native pin.
      */
     private static List<String> signature(RecordedEvent e) {
+        String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? e.getString("pinnedReason") : "";
         if (e.getStackTrace() == null) {
-            return List.of();
+            return List.of(reason);
         }
         List<RecordedFrame> frames = e.getStackTrace().getFrames();
-        return frames.subList(0, Math.min(SIGNATURE_FRAMES, frames.size())).stream().filter(f -> !JdkFrames.isJdk(f.getMethod().getType().getName()))
-                .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber()).toList();
+        List<String> key = new java.util.ArrayList<>(frames.subList(0, Math.min(SIGNATURE_FRAMES, frames.size())).stream()
+                .filter(f -> !JdkFrames.isJdk(f.getMethod().getType().getName()))
+                .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber()).toList());
+        key.add(reason);
+        return key;
     }
 
     /** The frame a place is named by: the one that pinned ({@link PinFrames#culprit}), with its line. */
     private static String culprit(RecordedEvent e) {
+        String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? " (" + e.getString("pinnedReason") + ")" : "";
         if (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty()) {
-            return "(no stack trace)";
+            return "(no stack trace)" + reason;
         }
         List<Frame> frames = frames(e.getStackTrace().getFrames());
-        return frames.get(PinFrames.culprit(frames)).text();
+        return frames.get(PinFrames.culprit(frames)).text() + reason;
     }
 
     /**
@@ -233,9 +267,24 @@ final class PinnedTracer {
      */
     void report() {
         List<Repeats> due;
+        long beyond;
+        long unprinted;
         synchronized (places) {
             reportedAt = System.nanoTime();
             due = places.values().stream().filter(p -> p.count > 0).map(Place::take).sorted((a, b) -> Long.compare(b.nanos(), a.nanos())).toList();
+            beyond = beyondPlaces;
+            unprinted = notPrinted;
+            beyondPlaces = 0;
+            notPrinted = 0;
+            newPrinted = 0;
+        }
+        if (unprinted > 0) {
+            AgentLog.print(String.format(java.util.Locale.ROOT, "%s%,d more places pinned for the first time, not printed (at most %d a summary;"
+                    + " loomscope pinning shows them all from the recording)%n", AgentLog.PREFIX, unprinted, NEW_PER_REPORT));
+        }
+        if (beyond > 0) {
+            AgentLog.print(String.format(java.util.Locale.ROOT, "%s%,d pins at places beyond the first %,d, counted here only (the recording has"
+                    + " them all)%n", AgentLog.PREFIX, beyond, MAX_PLACES));
         }
         for (Repeats p : due.subList(0, Math.min(REPORT_LINES, due.size()))) {
             AgentLog.print(String.format(java.util.Locale.ROOT, "%spinned again %,d time%s at %s: %.1f ms in all, at most %.1f ms (printed once above)%n",

@@ -545,4 +545,17 @@ class AgentIT {
         assertThat(ev.get("jdk.ThreadStart")).hasSizeGreaterThanOrEqualTo(PinningApp.PLATFORM_THREADS);
         assertThat(ev).containsKeys("jdk.ThreadEnd", "jdk.ThreadCPULoad", "loomscope.RunInfo");
     }
+
+    /** The pin trace is bounded: at most 20 new stacks between two summaries, the rest counted (JDK 21, where synchronized pins). */
+    @Test
+    void thePinTracePrintsABoundedNumberOfStacks() throws Exception {
+        String java = ChildJvm.jdk21().orElse(null);
+        Assumptions.assumeTrue(java != null, "no JDK 21 here (LOOMSCOPE_JDK21)");
+        ChildJvm.Result r = ChildJvm.exec(List.of(java, "-javaagent:" + AGENT + "=out=rec,profile=off,flame=off,startup=before-main", "-cp",
+                System.getProperty("java.class.path"), PinningApp.class.getName(), "many-places"), dir, 120);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        long stacks = r.stderr().lines().filter(l -> l.contains("virtual thread pinned for")).count();
+        assertThat(stacks).as(r.stderr()).isEqualTo(PinnedTracer.NEW_PER_REPORT);
+        assertThat(r.stderr()).containsPattern("loomscope-agent: \\d+ more places pinned for the first time, not printed \\(at most 20 a summary");
+    }
 }

@@ -35,11 +35,12 @@ public final class AgentOptions {
             Option.duration("pinned-threshold", "1ms", true, "record pinned virtual threads at least this long (the JDK's default, 20 ms, hides most)"),
             Option.choice("trace-pinned", "short", List.of("off", "short", "full"),
                     "print pins on stderr: short from the JDK call the first application frame made (8 frames, and below them every class"
-                            + " initializer, application native frame and application frame that called into native code), each pinning stack once, its repeats counted and summarised every 10 s"
-                            + " (a few lines, the most pinned first); full every pin with its whole stack; printed as JFR flushes (once a second), from the first virtual thread on (until then nothing is parsed:"
+                            + " initializer, application native frame and application frame that called into native code), each pinning stack and reason once"
+                            + " (again when a pin there lasts ten times longer), at most 20 new ones and 1,000 in all, its repeats and the rest counted and"
+                            + " summarised every 10 s (a few lines, the most pinned first); control and bidi characters escaped; full every pin with its whole stack; printed as JFR flushes (once a second), from the first virtual thread on (until then nothing is parsed:"
                             + " platform-only apps pay nothing for it); at exit the pins not printed yet are read from the recording's last chunks"),
-            Option.durationOrOff("stall", "10s", "when no virtual thread could get a carrier for this long (every carrier held), write two JSON thread"
-                    + " dumps beside the recording, record a loomscope.SchedulerStall event and say so in one line on stderr (the application runs"
+            Option.durationOrOff("stall", "10s", "when no virtual thread could get a carrier for this long (every carrier held, none moving), write two"
+                    + " thread dumps beside the recording (JSON, or plain text where the JDK cannot write JSON), record a loomscope.SchedulerStall event and say so in one line on stderr (the application runs"
                     + " on; watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)"),
             Option.text("work", "", "the application's unit of work (a request, a job): methods in JFR's filter syntax, several joined by ;"
                     + " (com.example.Handler::handle;@jakarta.ws.rs.GET). Every call is counted and timed by the agent, the same on every JDK,"

@@ -32,6 +32,17 @@ public final class PinningApp {
     /** MiB allocated just before the recording is stopped (jfr-stops). */
     public static final int BURST_MIB = 512;
 
+    /** Distinct pinning stacks of the run many-places. */
+    public static final int MANY_PLACES = 60;
+
+    static void pinAtDepth(int depth) {
+        if (depth > 0) {
+            pinAtDepth(depth - 1);
+            return;
+        }
+        pinInSynchronized();
+    }
+
     /** Platform threads started (and ended) early in the run. */
     public static final int PLATFORM_THREADS = 50;
 
@@ -64,6 +75,15 @@ public final class PinningApp {
             }
             Thread.sleep(3500); // platform threads only, then one pin just before the end
             Thread.ofVirtual().start(() -> sink = new Init1()).join();
+            return;
+        }
+        if (how.equals("many-places")) { // MANY_PLACES virtual threads, each pinning in synchronized (JDK 21-23) at a stack depth of its own
+            List<Thread> many = new ArrayList<>();
+            for (int i = 0; i < MANY_PLACES; i++) {
+                int depth = i;
+                many.add(Thread.ofVirtual().start(() -> pinAtDepth(depth)));
+                many.get(many.size() - 1).join();
+            }
             return;
         }
         if (how.equals("quick")) {

@@ -108,4 +108,16 @@ class HostileNamesIT {
             assertThat(dom.stdout()).as(page + ": a name ran as script").doesNotContain("data-pwned=\"");
         }
     }
+
+    /** The agent's own lines (its pin trace names the pinned thread) print no control or bidi character raw. */
+    @Test
+    void theAgentsLinesAreInert() throws Exception {
+        Path out = dir.resolve("inert");
+        ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-javaagent:" + Fixtures.AGENT + "=out=" + out
+                + ",threads=virtual,trace-pinned=short,flame=off,profile=off,startup=before-main"), HostileApp.class.getName(),
+                List.of("bell\u0007esc\u001b[31mrtl\u202eline\u2028"), dir, 120);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stderr()).contains("virtual thread pinned for").contains("bell\\u0007esc\\u001b[31mrtl\\u202eline\\u2028 (virtual)")
+                .doesNotContain("\u0007").doesNotContain("\u001b").doesNotContain("\u202e").doesNotContain("\u2028");
+    }
 }
