@@ -11,6 +11,9 @@ import java.nio.file.Path;
  * offset.
  */
 public final class ChunkScan {
+    /** A chunk's size field above this (1 TiB) is damage, not a chunk cut short: no JVM writes chunks this large. */
+    static final long IMPOSSIBLE_CHUNK = 1L << 40;
+
     /**
      * @param completeBytes length of the prefix to read
      * @param chunks        chunks in that prefix
@@ -53,7 +56,13 @@ public final class ChunkScan {
         return switch (walk.end()) {
             case WHOLE -> new Result(walk.at(), chunks, null, -1, span);
             case SHORT_HEADER -> truncated(abs, walk.at(), chunks, "a chunk header is cut short at byte " + walk.at(), span);
-            case INCOMPLETE -> truncated(abs, walk.at(), chunks, "the last chunk (at byte " + walk.at() + ") is incomplete", span);
+            case INCOMPLETE -> {
+                if (walk.header() != null && walk.header().size() > IMPOSSIBLE_CHUNK) {
+                    throw new BadRecordingException(abs + ": corrupted chunk at byte " + walk.at() + " (its size field says " + walk.header().size()
+                            + " bytes, more than any recording holds; the file is damaged)");
+                }
+                yield truncated(abs, walk.at(), chunks, "the last chunk (at byte " + walk.at() + ") is incomplete", span);
+            }
             case NO_MAGIC -> throw new BadRecordingException(abs + ": corrupted chunk at byte " + walk.at()
                     + " (no FLR magic where chunk " + (chunks + 1) + " should start; the file is damaged)");
             case BAD_SIZE -> throw new BadRecordingException(abs + ": corrupted chunk at byte " + walk.at() + " (size field says "

@@ -98,4 +98,15 @@ class ChunkScanTest {
                 .hasMessage(file.toAbsolutePath() + ": corrupted chunk at byte " + firstChunk
                         + " (no FLR magic where chunk 2 should start; the file is damaged)");
     }
+
+    /** A size field no JVM writes (2^62 bytes) is damage, not a chunk the JVM was writing when it stopped. */
+    @Test
+    void anImpossibleChunkSizeIsDamage() throws Exception {
+        byte[] damaged = bytes.clone();
+        java.nio.ByteBuffer.wrap(damaged).putLong((int) firstChunk + 8, 1L << 62); // the second chunk's size field
+        Path file = write("huge.jfr", damaged);
+        assertThatThrownBy(() -> ChunkScan.scan(file)).isInstanceOf(BadRecordingException.class)
+                .hasMessage(file.toAbsolutePath() + ": corrupted chunk at byte " + firstChunk + " (its size field says " + (1L << 62)
+                        + " bytes, more than any recording holds; the file is damaged)");
+    }
 }

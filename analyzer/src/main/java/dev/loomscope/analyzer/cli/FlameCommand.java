@@ -111,6 +111,14 @@ public final class FlameCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        // what the reader said, each once with a count, after the command succeeded: a file that fails says its one line alone
+        java.util.Map<String, Integer> warnings = new java.util.LinkedHashMap<>();
+        int code = run(w -> warnings.merge(RecordingReader.oneLine(w), 1, Integer::sum));
+        warnings.forEach((w, n) -> spec.commandLine().getErr().println("loomscope flame: warning: " + w + (n > 1 ? " (" + n + " times)" : "")));
+        return code;
+    }
+
+    private int run(java.util.function.Consumer<String> warn) throws IOException {
         SampleKind kind;
         try {
             kind = SampleKind.valueOf(event.toUpperCase(Locale.ROOT));
@@ -122,7 +130,6 @@ public final class FlameCommand implements Callable<Integer> {
         }
         FlameOptions options = new FlameOptions(kind, threads, splitKind, regex("--include", include), regex("--exclude", exclude),
                 from, to, title, reverse, appOnly, false, false);
-        java.util.function.Consumer<String> warn = w -> spec.commandLine().getErr().println("loomscope flame: warning: " + RecordingReader.oneLine(w));
         if (top != null) {
             return table(options, warn);
         }

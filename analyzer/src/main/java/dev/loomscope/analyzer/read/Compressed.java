@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -77,7 +76,7 @@ public final class Compressed {
     }
 
     /** Expands {@code file} into a new temporary file; bad input names the file and where its stream ends or breaks. */
-    public static Path expand(Path file, Kind kind) {
+    public static Path expand(Path file, Kind kind, java.util.function.Consumer<String> warnings) {
         Path abs = file.toAbsolutePath();
         Path tmp;
         try {
@@ -88,7 +87,7 @@ public final class Compressed {
         }
         try {
             switch (kind) {
-                case GZIP, LZ4 -> stream(abs, kind, tmp);
+                case GZIP, LZ4 -> stream(abs, kind, tmp, warnings);
                 case ZIP -> zip(abs, tmp);
             }
             return tmp;
@@ -98,12 +97,16 @@ public final class Compressed {
         }
     }
 
-    private static void stream(Path abs, Kind kind, Path tmp) {
+    private static void stream(Path abs, Kind kind, Path tmp, java.util.function.Consumer<String> warnings) {
         try (Counting counted = new Counting(Files.newInputStream(abs));
-                InputStream in = kind == Kind.GZIP ? new GZIPInputStream(counted, 1 << 16) : new LZ4FrameInputStream(counted);
+                InputStream in = kind == Kind.GZIP ? new GzipMembers(counted) : new LZ4FrameInputStream(counted);
                 OutputStream out = Files.newOutputStream(tmp)) {
             try {
                 copyBounded(abs, kind.label, in, out, Files.size(abs));
+                if (in instanceof GzipMembers g && g.trailing() > 0) {
+                    warnings.accept(abs + ": " + g.trailing() + " bytes after the gzip stream (from byte " + (Files.size(abs) - g.trailing())
+                            + ") are not gzip: left out (something was appended to the file, or it is damaged)");
+                }
             } catch (EOFException e) {
                 throw new BadDataException(abs + ": the " + kind.label + " stream ends at byte " + counted.count
                         + " before its data does (the compressed file is cut short)", e);

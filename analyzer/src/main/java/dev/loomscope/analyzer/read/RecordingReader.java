@@ -94,7 +94,7 @@ public final class RecordingReader {
                 Compressed.Kind compression = Compressed.detect(part);
                 Path plain = part;
                 if (compression != null) {
-                    plain = Compressed.expand(part, compression);
+                    plain = Compressed.expand(part, compression, warnings);
                     temporaries.add(plain);
                 }
                 // what the checks say of an expanded copy, they say of the user's file

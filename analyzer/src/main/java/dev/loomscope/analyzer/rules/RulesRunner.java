@@ -54,9 +54,10 @@ public final class RulesRunner {
     }
 
     /**
-     * How long JMC's parser and rules may take on a recording: 30 s, and a second more per 5 MB.
-     * A damaged value the structure check cannot see (a clock in a chunk header, say) can keep them
-     * going without end; past this the command says so in one line.
+     * How long JMC's parser and rules may take on a recording: 8 s, and a second more per 2 MB (a
+     * few seconds for a file of a few MB; JMC parses some 20-50 MB a second here). A damaged value
+     * the structure check cannot see (a clock in a chunk header, say) can keep them going without
+     * end; past this the command says so in one line.
      */
     static long deadlineSeconds(RecordingSource source) {
         long bytes = 0;
@@ -67,7 +68,7 @@ public final class RulesRunner {
                 // the reader names a file it cannot read
             }
         }
-        return 30 + bytes / 5_000_000;
+        return 8 + bytes / 2_000_000;
     }
 
     /**

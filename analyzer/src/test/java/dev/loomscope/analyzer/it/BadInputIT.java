@@ -109,6 +109,15 @@ class BadInputIT {
         byte[] whole = Files.readAllBytes(gz);
         Path cut = Files.write(dir.resolve("cut.jfr.gz"), Arrays.copyOf(whole, whole.length / 2));
         oneLine(cli("summary", cut.toString()), cut + ": the gzip stream ends at byte ");
+        // bytes appended after the gzip stream are named, not read as if they were not there
+        byte[] junk = "appended, not gzip".getBytes();
+        byte[] joined = Arrays.copyOf(whole, whole.length + junk.length);
+        System.arraycopy(junk, 0, joined, whole.length, junk.length);
+        Path appended = Files.write(dir.resolve("appended.jfr.gz"), joined);
+        Run r = cli("summary", appended.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("warning: " + appended + ": " + junk.length + " bytes after the gzip stream (from byte " + whole.length
+                + ") are not gzip: left out");
     }
 
     static void oneLine(Run r, String expected) {
