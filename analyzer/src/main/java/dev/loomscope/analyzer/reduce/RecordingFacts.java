@@ -121,7 +121,7 @@ public final class RecordingFacts {
         try {
             f.summary.span(RecordingReader.events(source, wanted, f.warnings::add, (e, span) -> {
                 if (SummaryReducer.DECODED.contains(e.type())) {
-                    f.guard(f.summary, () -> f.summary.fields(e));
+                    f.guard(f.summary, () -> f.describe(e));
                 }
                 if (f.flames != null && f.flames.eventTypes().contains(e.type())) {
                     f.guard("FlameSamples", () -> f.flames.add(e, span));
@@ -210,6 +210,26 @@ public final class RecordingFacts {
      */
     private void reduce(Reducer r, JfrEvent e) {
         guard(r, () -> r.add(e));
+    }
+
+    /**
+     * The summary's fields of one event. A field of another type than the JDK's in an event that
+     * only describes the JVM (its version and start, its collectors) leaves what it describes n/a,
+     * with a warning once, instead of failing every command: other writers, and old JDKs, declare
+     * such fields otherwise (JMC's test recording of a PID-1 container has jvmStartTime a string).
+     */
+    private void describe(JfrEvent e) {
+        try {
+            summary.fields(e);
+        } catch (MissingFieldException other) {
+            if (!SummaryReducer.DESCRIPTIVE.contains(e.type())) {
+                throw other;
+            }
+            String w = source.name().toAbsolutePath() + ": " + other.getMessage().replaceFirst(" \\(.*$", "") + ": what it describes is n/a";
+            if (!warnings.contains(w)) {
+                warnings.add(w);
+            }
+        }
     }
 
     private void guard(Reducer r, Runnable work) {

@@ -45,6 +45,9 @@ public final class SummaryReducer implements Reducer {
     private static final String RUN_INFO = EventSchema.name(RunInfoEvent.class);
 
     /** The event types whose fields the summary reads (the others it only counts). */
+    /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
+    public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation");
+
     public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration",
             "jdk.JavaThreadStatistics", "jdk.CPULoad");
 

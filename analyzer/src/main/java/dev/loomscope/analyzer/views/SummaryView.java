@@ -79,16 +79,21 @@ public final class SummaryView {
         if (s.first() == null) {
             return t;
         }
-        long start = dev.loomscope.analyzer.reduce.Timeline.epochNanos(s.first());
-        long window = (long) Math.max(1, Math.ceil(s.spanSeconds() / WORK_WINDOWS));
-        for (long from = 0; from < Math.max(s.spanSeconds(), 1e-9); from += window) {
+        // whole seconds from the one the recording began in: each of the reducer's seconds in one window
+        long first = dev.loomscope.analyzer.reduce.Timeline.epochNanos(s.first());
+        long start = Math.floorDiv(first, 1_000_000_000L) * 1_000_000_000L;
+        double lead = (first - start) / 1e9;
+        double span = s.spanSeconds() + lead;
+        long window = (long) Math.max(1, Math.ceil(span / WORK_WINDOWS));
+        for (long from = 0; from < Math.max(span, 1e-9); from += window) {
             var calls = f.work.between(start + from * 1_000_000_000L, start + (from + window) * 1_000_000_000L);
-            double seconds = Math.min(window, s.spanSeconds() - from);
+            double seconds = Math.min(from + window, span) - Math.max(from, lead);
             t.row(from, calls.count(), seconds > 0 ? calls.count() / seconds : null, calls.count() == 0 ? null : calls.quantileMillis(0.5),
                     calls.count() == 0 ? null : calls.quantileMillis(0.99));
         }
-        t.note("calls counted in the second they ended in (the agent's windows of up to a second spread over the seconds they cover); a window's"
-                + " throughput is its calls over its seconds (the last may be shorter); latency from histograms of 2 significant digits (within 1%)");
+        t.note("from: seconds after the whole second the recording began in; calls counted in the second they ended in (the agent's windows of"
+                + " up to a second spread over the seconds they cover); a window's throughput is its calls over its seconds of the recording (the"
+                + " first and last may be shorter); latency from histograms of 2 significant digits (within 1%)");
         return t;
     }
 

@@ -263,35 +263,50 @@ class BadInputIT {
     }
 
     /**
-     * The same on a corpus of third-party recordings when one is named ({@code -Dloomscope.fuzz.corpus=DIR},
-     * e.g. the .jfr files of JMC's test resources): each file as it is and {@code loomscope.fuzz.mutants}
-     * (default 4) seeded mutants of it, through every reading command.
+     * Recordings of other writers (src/test/resources/corpus: JMC's test recordings of JDK 7-21,
+     * async-profiler's, Datadog's; its README says where each comes from), or another corpus named
+     * with {@code -Dloomscope.fuzz.corpus=DIR}: each file as it is gives a clean answer in every
+     * reading command, and {@code loomscope.fuzz.mutants} (default 1) seeded mutants of it are clean
+     * answers or one line and exit 2, in bounded time.
      */
     @Test
-    void aNamedCorpusAndItsMutantsAreCleanAnswersOrOneLineExitTwo() throws Exception {
-        String corpus = System.getProperty("loomscope.fuzz.corpus");
-        Assumptions.assumeTrue(corpus != null && !corpus.isBlank(), "no corpus named (-Dloomscope.fuzz.corpus=DIR)");
-        int mutants = Integer.getInteger("loomscope.fuzz.mutants", 4);
+    void everyOtherWritersRecordingReadsAndItsMutantsAreCleanAnswersOrOneLineExitTwo() throws Exception {
+        Path corpus = Path.of(System.getProperty("loomscope.fuzz.corpus", "src/test/resources/corpus"));
+        int mutants = Integer.getInteger("loomscope.fuzz.mutants", 1);
         Random random = new Random(20261124);
         List<String> failures = new ArrayList<>();
         List<Path> files;
-        try (var s = Files.walk(Path.of(corpus))) {
-            files = s.filter(f -> f.toString().endsWith(".jfr")).sorted().toList();
+        try (var s = Files.walk(corpus)) {
+            files = s.filter(f -> f.toString().endsWith(".jfr") || f.toString().endsWith(".jfr.gz")).sorted().toList();
         }
+        assertThat(files).as("the corpus in " + corpus).hasSizeGreaterThan(60);
         int cases = 0;
         for (Path source : files) {
             byte[] original = Files.readAllBytes(source);
+            if (original.length > 2 && (original[0] & 0xff) == 0x1f && (original[1] & 0xff) == 0x8b) { // mutants of the recording, not of its gzip
+                original = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(original)).readAllBytes();
+            }
             for (int i = -1; i < mutants; i++) {
                 Path input = i < 0 ? source : Files.write(dir.resolve("corpus-mutant.jfr"), original.length > 68 ? mutate(original, i % 6, random) : original);
                 for (String command : List.of("summary", "pinning", "gc", "heap", "ctxsw", "rules", "flame")) {
                     cases++;
-                    List<String> args = command.equals("flame") ? List.of(command, input.toString(), "-o", dir.resolve("corpus.html").toString())
-                            : List.of(command, input.toString());
-                    check(args, input, (i < 0 ? "as it is" : mutationName(i)) + " of " + source.getFileName(), failures);
+                    List<String> args = command.equals("flame") ? List.of(command, input.toString(), "--top", "5") : List.of(command, input.toString());
+                    if (i >= 0) {
+                        check(args, input, mutationName(i) + " of " + source.getFileName(), failures);
+                        continue;
+                    }
+                    Run r = cli(args.toArray(String[]::new));
+                    // as it is: an answer; flame may say in one line that there are no samples of the kind asked for, or that it reads
+                    // no JDK 7-8 recording (format 0.x, which JMC's parser reads for the other commands and the JDK's jfr reads for none)
+                    boolean saidWhy = command.equals("flame") && r.code() == 2 && r.err().strip().lines().count() == 1
+                            && (r.err().contains("no ") || r.err().contains("JFR format version 0."));
+                    if (r.code() != 0 && !saidWhy) {
+                        failures.add(String.join(" ", args) + " (as it is): exit " + r.code() + ": " + r.err().strip());
+                    }
                 }
             }
         }
-        System.out.println("fuzz: " + cases + " command x input pairs over " + files.size() + " files, " + failures.size() + " failures");
+        System.out.println("corpus: " + cases + " command x input pairs over " + files.size() + " files, " + failures.size() + " failures");
         assertThat(failures).isEmpty();
     }
 

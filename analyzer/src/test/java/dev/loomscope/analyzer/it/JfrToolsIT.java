@@ -97,4 +97,31 @@ class JfrToolsIT {
         double span = AnalyzerIT.figure(summary, "span").asDouble();
         assertThat(Math.abs(span - duration[0])).as("loomscope %.2f s, jfr %d s", span, duration[0]).isLessThanOrEqualTo(1.0);
     }
+
+    /**
+     * CPU is CPU: a JDK recording with settings=profile of threads blocked in socket reads and one
+     * thread computing. JFR's native method samples of the readers are not CPU samples: flame --top's
+     * top frame and its share are jfr view hot-methods' (within a few points: both count the same
+     * jdk.ExecutionSample events, by frame).
+     */
+    @Test
+    void theCpuProfileOfAJdkRecordingIsJfrViewHotMethods() throws Exception {
+        Path rec = dir.resolve("blocked.jfr");
+        ChildJvm.Result app = ChildJvm.run(List.of("-XX:StartFlightRecording:settings=profile,filename=" + rec), BlockedIoApp.class.getName(),
+                List.of("50", "4"), dir, 120);
+        assertThat(app.exitCode()).as(app.stderr()).isZero();
+        Path jfr = Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr");
+        ChildJvm.Result hot = ChildJvm.exec(List.of(jfr.toString(), "view", "--width", "200", "hot-methods", rec.toString()), dir, 120);
+        assertThat(hot.exitCode()).as(hot.stderr()).isZero();
+        Matcher first = Pattern.compile("(?m)^(\\S+)\\s+\\d+\\s+([\\d.]+)%\\s*$").matcher(hot.stdout());
+        assertThat(first.find()).as(hot.stdout()).isTrue();
+        assertThat(first.group(1)).as(hot.stdout()).endsWith("BlockedIoApp.compute(double)");
+        double jdkShare = Double.parseDouble(first.group(2));
+        ChildJvm.Result top = Fixtures.cli(dir, "flame", rec.toString(), "--top", "3", "--format", "csv");
+        assertThat(top.exitCode()).as(top.stderr()).isZero();
+        String row = top.stdout().lines().filter(l -> l.contains("BlockedIoApp.compute")).findFirst().orElseThrow(() -> new AssertionError(top.stdout()));
+        assertThat(top.stdout()).doesNotContain("SocketDispatcher.read0").doesNotContain("NioSocketImpl");
+        double ours = Double.parseDouble(row.split(",")[2]);
+        assertThat(ours).as(top.stdout() + "\n" + hot.stdout()).isCloseTo(jdkShare, org.assertj.core.data.Offset.offset(5.0));
+    }
 }

@@ -27,6 +27,8 @@ public final class FlameSamples {
     /** The execution sample types: CPU (async-profiler's, JFR's CPU-time and execution samplers, Datadog's) and wall clock. */
     public static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample",
             DATADOG_CPU, DATADOG_WALL);
+    /** JFR's native method samples: threads in native code, on the CPU or waiting in it; wall clock, never CPU. */
+    public static final String IN_NATIVE = "STATE_IN_NATIVE";
     /** JFR's CPU-time samples (JDK 25), under the state async-profiler's reader gives them (they have none of their own). */
     public static final String CPU_TIME = "STATE_254";
     private static final Set<String> ALLOCATION = Set.of("jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample");
@@ -214,10 +216,18 @@ public final class FlameSamples {
         }
     }
 
-    /** An execution sample's thread state: JFR's CPU-time samples have none and get {@link #CPU_TIME}; Datadog's CPU samples get async-profiler's. */
+    /**
+     * An execution sample's thread state: JFR's CPU-time samples have none and get {@link #CPU_TIME};
+     * Datadog's CPU samples get async-profiler's; JFR's native method samples, a thread in native code
+     * running or waiting (a socket read), get {@link #IN_NATIVE}, so that no CPU graph counts them, as
+     * JMC, jfr view hot-methods and Pyroscope do not (a wall-clock graph does).
+     */
     public static String executionState(FastEvent e) {
         if (e.type().equals("jdk.CPUTimeSample")) {
             return CPU_TIME;
+        }
+        if (e.type().equals("jdk.NativeMethodSample")) {
+            return IN_NATIVE;
         }
         if (e.type().equals(DATADOG_CPU)) {
             return "STATE_DEFAULT"; // CPU samples of async-profiler's kind (its timer engines), in the state async-profiler gives its own
