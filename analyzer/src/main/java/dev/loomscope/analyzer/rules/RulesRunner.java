@@ -136,7 +136,11 @@ public final class RulesRunner {
                     try {
                         walked = FastReader.check(part.readable(), Files.size(part.readable()));
                     } catch (FastReader.FormatException damage) {
-                        throw RecordingReader.damaged(part.original(), damage);
+                        // loomscope's reader read the events (run() read them first); what JMC's parser needs of the constant pools is not
+                        // there (Datadog's stripped recordings, which the JDK's parser does not read either): its rules are skipped, said
+                        warnings.accept(RecordingReader.damaged(part.original(), damage).getMessage().replaceFirst(" \\(the recording is damaged\\)$", "")
+                                + ": JMC's " + rules.size() + " rules skipped, its parser would not read this file; loomscope's rules stand");
+                        return null;
                     }
                     walked.counts().forEach((t, n) -> counts.merge(t, n, Long::sum));
                 }

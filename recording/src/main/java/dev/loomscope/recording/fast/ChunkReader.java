@@ -138,26 +138,25 @@ final class ChunkReader {
                 counts.merge(classById[id].name(), countById[id], Long::sum);
             }
         }
-        checkChain();
+        if (!chainIsSound()) {
+            counts.merge(FastReader.UNSOUND_CHAIN, 1L, Long::sum);
+        }
     }
 
     /**
-     * The chain of checkpoints the JDK's parser follows: from the header's constant pool offset, each
-     * checkpoint's delta leads to the one before it, until a delta of 0. It must land on checkpoints
-     * this walk found, each earlier than the last: a chain that points elsewhere, forward or in a
-     * circle is damage (a parser that follows it would go round for ever).
+     * Whether the chain of checkpoints the JDK's parser follows is sound: from the header's constant
+     * pool offset, each checkpoint's delta leads to the next (the JDK's writer points back to the one
+     * before, other writers may point forward), landing on checkpoints this walk found, none twice,
+     * until a delta of 0. This reader does not follow it (it reads every event in order, checkpoints
+     * too), so a chain that is not sound is said, not damage: Datadog's profiler writes deltas the
+     * JDK's parser cannot follow, and a parser that follows a chain in a circle goes round for ever.
      */
-    private void checkChain() {
+    private boolean chainIsSound() {
         long offset = header.constantPoolOffset();
         if (offset == 0 || checkpoints.size() == 0) {
-            return; // no checkpoint, or a chunk whose header was never finished: nothing to follow
+            return true; // no checkpoint, or a chunk whose header was never finished: nothing to follow
         }
-        for (int steps = 0; ; steps++) {
-            if (steps >= checkpoints.size() || !isCheckpoint(offset)) {
-                active = new Cursor(buf, compressed, (int) Math.max(0, Math.min(offset, buf.limit())));
-                throw new IllegalStateException(steps >= checkpoints.size() ? "the chunk's checkpoint chain loops"
-                        : "the chunk's checkpoint chain leads to byte " + offset + ", where no checkpoint starts");
-            }
+        for (int steps = 0; steps < checkpoints.size() && isCheckpoint(offset); steps++) {
             Cursor c = new Cursor(buf, compressed, (int) offset);
             c.readInt(); // size
             c.readLong(); // type (1)
@@ -165,14 +164,11 @@ final class ChunkReader {
             c.readLong(); // duration
             long delta = c.readLong();
             if (delta == 0) {
-                return;
-            }
-            if (delta > 0) {
-                active = c;
-                throw new IllegalStateException("the chunk's checkpoint chain loops (a checkpoint points " + delta + " bytes forward)");
+                return true;
             }
             offset += delta;
         }
+        return false;
     }
 
     private boolean isCheckpoint(long offset) {

@@ -40,6 +40,8 @@ public final class FastReader {
 
     /** The name the counts give events of a type the chunk's metadata does not define, as the JDK's jfr summary names them: {@code 732 (missing event metadata)}. */
     public static final String UNDEFINED = " (missing event metadata)";
+    /** Counted once a chunk whose checkpoint chain is not sound ({@link ChunkReader}); said in a warning, not an event type. */
+    static final String UNSOUND_CHAIN = " (chunks whose checkpoint chain cannot be followed)";
 
     /** Events by type, and how many chunks. */
     public record Result(Map<String, Long> counts, int chunks) {}
@@ -77,6 +79,12 @@ public final class FastReader {
         List<String> warnings = new ArrayList<>();
         if (scan.warning() != null) {
             warnings.add(scan.warning());
+        }
+        Long unsound = read.counts().remove(UNSOUND_CHAIN);
+        if (unsound != null) {
+            warnings.add(file + ": " + unsound + " chunk(s) whose checkpoint chain cannot be followed (the checkpoints do not point to each"
+                    + " other as the JDK's writer makes them: another writer's, Datadog's profiler writes such): read event by event, checkpoints"
+                    + " too; the JDK's parser, which follows the chain, does not read this file");
         }
         read.counts().forEach((type, n) -> {
             if (type.endsWith(UNDEFINED)) {
