@@ -43,6 +43,7 @@ public final class LoomscopeAgent {
             return;
         }
         if (o.string("startup").equals("before-main")) {
+            Session.mainWaited = true;
             start(o);
             return;
         }

@@ -393,6 +393,7 @@ final class Session {
                 printPinsLeft();
             }
             WorkTiming.reportMissing(options.string("work"));
+            reportLateStart();
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);
                 if (tmpProfile != null) {
@@ -426,6 +427,27 @@ final class Session {
         AgentLog.warn("recording written to " + written + (writtenProfile == null ? "" : " (async-profiler's samples beside it: "
                 + writtenProfile.getFileName() + ")"));
         return written;
+    }
+
+    /** Set by premain with startup=before-main: the application's main waits for the recording. */
+    static volatile boolean mainWaited;
+
+    /** A recording that began this long after the JVM started says so at exit: what the application did before is not in it. */
+    static final java.time.Duration LATE = java.time.Duration.ofMillis(500);
+
+    /** One line when the recording began late (startup=background, a busy machine, an attach): a short app's pins may all lie before. */
+    private void reportLateStart() {
+        java.time.Instant began = recording.getStartTime();
+        if (began == null || mainWaited) {
+            return; // startup=before-main: the application's main ran only once the recording did
+        }
+        java.time.Duration late = java.time.Duration.between(java.time.Instant.ofEpochMilli(
+                java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime()), began);
+        if (late.compareTo(LATE) >= 0) {
+            AgentLog.warn(String.format(java.util.Locale.ROOT, "the recording began %.2f s after the JVM started: what the application did before"
+                    + " (pins at class loading and start-up, GCs) is not in it%s", late.toMillis() / 1e3, options.string("startup").equals("background")
+                            ? "; startup=before-main records from the start" : ""));
+        }
     }
 
     /** A temporary file nothing was written to: never left behind. */

@@ -33,6 +33,19 @@ public final class SummaryReducer implements Reducer {
     public long virtualThreadsStarted;
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
     public Instant jvmStart;
+
+    /** Seconds from the JVM's start to the recording's first event, or null when either is not known. */
+    public Double beganAfterJvmStart() {
+        return jvmStart == null || first() == null ? null : Math.max(0, java.time.Duration.between(jvmStart, first()).toMillis()) / 1e3;
+    }
+
+    /**
+     * Whether the application may have run before the recording began: not when the agent held its
+     * main until the recording ran (startup=before-main, which RunInfo's options say).
+     */
+    public boolean appRanBeforeRecording() {
+        return agentOptions == null || !java.util.Arrays.asList(agentOptions.split(",")).contains("startup=before-main");
+    }
     private long threadStartEvents;
     public final Samples jvmCpu = new Samples();
     public final Samples machineCpu = new Samples();

@@ -11,6 +11,9 @@ import java.util.List;
 
 /** {@code pinning}: pinned virtual threads grouped by the frame that pinned ({@link PinFrames#culprit}), all inputs merged. */
 public final class PinningView {
+    /** A recording that began this long after its JVM started says so wherever it counts pins: what came before is not in it. */
+    static final double LATE_SECONDS = 0.5;
+
     private PinningView() {}
 
     public static PinningReducer merged(List<RecordingFacts> all) {
@@ -107,6 +110,14 @@ public final class PinningView {
             t.note(withEvent == 0 ? "no events read" : coverage.stream().noneMatch(Coverage::recorded)
                     ? "pins not recorded: no recording here recorded " + PINNED + ", so none here says nothing of pinning"
                     : "no pinned virtual threads recorded (at or above each recording's " + PINNED + " threshold, listed below)");
+        }
+        for (RecordingFacts f : all) {
+            Double late = f.summary.beganAfterJvmStart();
+            if (late != null && late >= LATE_SECONDS && f.summary.appRanBeforeRecording()) {
+                t.note(String.format(java.util.Locale.ROOT, "%s began %.2f s after the JVM started: pins before that (at class loading and start-up) are"
+                        + " not in it, so %s (the agent's startup=before-main records from the start)", f.source.shortName(), late,
+                        groups.isEmpty() ? "none recorded is not none" : "the counts are of what came after"));
+            }
         }
         if (!p.reasonsRecorded() && !groups.isEmpty()) {
             t.note("pinnedReason, blockingOperation and carrierThread are recorded from JDK 24 on");

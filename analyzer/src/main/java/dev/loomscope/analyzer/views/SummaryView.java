@@ -30,10 +30,11 @@ public final class SummaryView {
         var s = f.summary;
         Table t = new Table("recording", "Recording " + f.source.name(), List.of(Table.text("property"), Table.text("value")));
         t.row("span", String.format(java.util.Locale.ROOT, "%.2f s", s.spanSeconds()));
-        if (s.jvmStart != null && s.first() != null) {
+        if (s.beganAfterJvmStart() != null) {
             // the agent's recording starts beside the application (startup=background): what ran before is not in it
-            t.row("began", String.format(java.util.Locale.ROOT, "%.2f s after the JVM started",
-                    Math.max(0, java.time.Duration.between(s.jvmStart, s.first()).toMillis()) / 1e3));
+            t.row("began", String.format(java.util.Locale.ROOT, "%.2f s after the JVM started%s", s.beganAfterJvmStart(),
+                    s.beganAfterJvmStart() >= PinningView.LATE_SECONDS && s.appRanBeforeRecording()
+                            ? ": what happened before (pins, GCs at start-up) is not in it" : ""));
         }
         t.row("jvm", s.jvm == null ? "not recorded" : s.jvm);
         t.row("gc", s.youngCollector == null ? "not recorded" : s.youngCollector + " / " + s.oldCollector);

@@ -108,10 +108,16 @@ class AttachIT {
         Result stop = attach(pid, "stop");
         assertThat(stop.code()).as(stop.err()).isZero();
         assertThat(stop.out()).contains("stopped: ");
+        // attached to a JVM that had run for seconds: what came before is not in the recording, and every count of pins says so
+        assertThat(stop.out() + stop.err()).containsPattern("the recording began \\d+\\.\\d+ s after the JVM started: what the application did before");
         List<Path> jfrs = files(out, ".jfr");
         assertThat(jfrs).hasSize(2);
         Path fin = jfrs.stream().filter(p -> !p.toString().contains("snapshot")).findFirst().orElseThrow();
         assertThat(types(fin)).contains("loomscope.RunInfo", "loomscope.ContextSwitches", "loomscope.WorkloadRun", "jdk.ExecutionSample");
+        StringWriter pinsOut = new StringWriter();
+        dev.loomscope.analyzer.cli.Main.run(new String[] {"pinning", fin.toString()}, new PrintWriter(pinsOut, true), new PrintWriter(new StringWriter(), true));
+        Result pins = new Result(0, pinsOut.toString(), "");
+        assertThat(pins.out()).containsPattern("began \\d+\\.\\d+ s after the JVM started: pins before that \\(at class loading and start-up\\) are not in it");
         assertThat(files(out, ".html")).hasSize(2);
         assertThat(files(out, ".part")).isEmpty();
         assertThat(out.resolve("jfr-repository")).as("JFR's repository given back, nothing but recordings under out=").doesNotExist();
