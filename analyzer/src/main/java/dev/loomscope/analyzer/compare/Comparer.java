@@ -194,8 +194,8 @@ public final class Comparer {
         if (c.ratio() == Double.POSITIVE_INFINITY) {
             // none in the baseline: the group's own figure, since no ratio can be given
             var b = r.boxplots().get(group);
-            line = String.format(Locale.ROOT, "%s vs %s: %s %s %,.4g %s against 0, %s, %s: %s", group, r.baseline(), r.metric().name(),
-                    c.means() ? "mean" : "median", c.means() ? b.mean() : b.median(), r.metric().unit(), p(c.pValue()),
+            line = String.format(Locale.ROOT, "%s vs %s: %s %s %s %s against 0, %s, %s: %s", group, r.baseline(), r.metric().name(),
+                    c.means() ? "mean" : "median", plain(c.means() ? b.mean() : b.median()), r.metric().unit(), p(c.pValue()),
                     replicates(c, r.metric().level()), r.verdict(group).words());
         } else {
             line = String.format(Locale.ROOT, "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
@@ -234,14 +234,23 @@ public final class Comparer {
             return null;
         }
         String unit = r.metric().unit().isEmpty() ? "" : " " + r.metric().unit();
-        return String.format(Locale.ROOT, "%s vs %s: %s spread (IQR) %,.4g%s against %,.4g%s, %sx (95%% CI %sx..%sx; relative to the median %sx), %s: %s",
-                group, r.baseline(), r.metric().name(), s.iqrGroup(), unit, s.iqrBaseline(), unit, times(s.ratio()), times(s.ratioCiLow()),
+        return String.format(Locale.ROOT, "%s vs %s: %s spread (IQR) %s%s against %s%s, %s (95%% CI %s..%s; relative to the median %s), %s: %s",
+                group, r.baseline(), r.metric().name(), plain(s.iqrGroup()), unit, plain(s.iqrBaseline()), unit, times(s.ratio()), times(s.ratioCiLow()),
                 times(s.ratioCiHigh()), times(s.relativeRatio()), replicates(s.jvmsGroup(), s.jvmsBaseline(), s.nGroup(), s.nBaseline(), r.metric().level()),
                 s.verdict());
     }
 
+    /** A ratio as {@code 0.29x}; {@code n/a} when there is none, {@code unbounded} when the baseline's figure is 0. */
     private static String times(double ratio) {
-        return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, ratio >= 10 ? "%.0f" : "%.2f", ratio);
+        return Double.isNaN(ratio) ? "n/a" : Double.isInfinite(ratio) ? "unbounded" : String.format(Locale.ROOT, ratio >= 10 ? "%.0fx" : "%.2fx", ratio);
+    }
+
+    /** A figure as a number a reader reads: grouped thousands, a few significant digits, never an exponent. */
+    static String plain(double v) {
+        double a = Math.abs(v);
+        return Double.isNaN(v) ? "n/a" : Double.isInfinite(v) ? "unbounded" : a >= 100 ? String.format(Locale.ROOT, "%,.0f", v)
+                : a >= 10 ? String.format(Locale.ROOT, "%.1f", v) : a >= 0.01 || a == 0 ? String.format(Locale.ROOT, "%.3f", v).replaceFirst("0+$", "")
+                        .replaceFirst("\\.$", "") : String.format(Locale.ROOT, "%.2g", v);
     }
 
     /** {@code n=5/5 JVMs x 3 runs}, {@code n=5/4 JVMs, 15/11 runs}, {@code n=6/6 JVMs} (one value each). */

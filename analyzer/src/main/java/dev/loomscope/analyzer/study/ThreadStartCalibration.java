@@ -73,11 +73,11 @@ public record ThreadStartCalibration(double platformMicros, double virtualMicros
         }
         double busy = (Double.isNaN(others) ? 0 : others) + (Double.isNaN(steal) ? 0 : steal);
         if (busy > Noise.DISTURBED || !(platformMicros > virtualMicros * 1.5)) {
-            return String.format(Locale.ROOT, "this machine (%d cores, JDK %d): thread start not measured: a platform thread took %.1f µs, a virtual"
-                    + " thread %.1f µs, %s", cpus, jdk, platformMicros, virtualMicros,
-                    busy > Noise.DISTURBED ? String.format(Locale.ROOT, "while other processes took %.0f%% of the CPU: the figures are theirs as much"
-                            + " as the machine's", 100 * busy) : "a virtual thread no cheaper than a platform one, which a quiet machine does not show:"
-                                    + " something else ran meanwhile");
+            // the figures of a disturbed calibration are not shown: they are the other processes' as much as the machine's
+            return String.format(Locale.ROOT, "this machine (%d cores, JDK %d): thread start not measured: %s", cpus, jdk,
+                    busy > Noise.DISTURBED ? String.format(Locale.ROOT, "other processes took %.0f%% of the CPU while it ran", 100 * busy)
+                            : "a virtual thread came out no cheaper than a platform one, which a quiet machine does not show: something else ran"
+                                    + " meanwhile");
         }
         return String.format(Locale.ROOT, "this machine (%d cores, JDK %d, the JVM the workloads ran on): starting and joining a platform thread takes"
                 + " %.1f µs, a virtual thread %.1f µs (%.0fx): a thread-per-request workload pays this per request, so its platform-vs-virtual gap"

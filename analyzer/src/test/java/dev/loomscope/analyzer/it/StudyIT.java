@@ -74,7 +74,7 @@ class StudyIT {
         assertThat(lines).anyMatch(l -> l.startsWith("echo without a recording: virtual vs platform: run time median"));
         // the thread start as measured, or, on a machine busy with other work while it was timed, that it was not
         assertThat(lines).anyMatch(l -> l.startsWith("this machine (") && (l.contains("starting and joining a platform thread takes")
-                || l.contains("thread start not measured: a platform thread took")));
+                || l.matches(".*thread start not measured: (other processes took \\d+% of the CPU while it ran|a virtual thread came out no cheaper).*")));
         // the crash of every sleep JVM on virtual threads took its control JVM too: no cost line for sleep's virtual threads
         assertThat(lines).contains("failed: sleep-virtual-c1: exited with 3: simulated crash");
         assertThat(lines).anyMatch(l -> l.startsWith("sleep: recording cost (measured): platform ") && !l.contains("virtual"));
