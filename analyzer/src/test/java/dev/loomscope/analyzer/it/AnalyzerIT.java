@@ -79,9 +79,12 @@ class AnalyzerIT {
         // the sleep workload starts 1,000 platform threads a run, 7 runs (the agent counts them: jdk.ThreadStart is off)
         assertThat(figure(json("summary", platform.toString()), "platform threads started").asLong()).isBetween(7000L, 7100L);
         assertThat(figure(json("summary", virtual.toString()), "platform threads started").asLong()).isBetween(0L, 100L);
-        // ... thousands a second in the busiest second
-        assertThat(figure(json("summary", platform.toString()), "platform thread starts in the busiest second").asDouble()).isGreaterThan(1000);
-        assertThat(figure(json("summary", virtual.toString()), "platform thread starts in the busiest second").asDouble()).isLessThan(200);
+        // ... hundreds to thousands a second in the busiest second (how many is the machine's speed: a busy one starts fewer), the
+        // virtual threads' JVM a few of its own
+        double platformBusiest = figure(json("summary", platform.toString()), "platform thread starts in the busiest second").asDouble();
+        double virtualBusiest = figure(json("summary", virtual.toString()), "platform thread starts in the busiest second").asDouble();
+        assertThat(virtualBusiest).isLessThan(100);
+        assertThat(platformBusiest).isGreaterThan(Math.max(200, 3 * virtualBusiest));
     }
 
     /**

@@ -95,7 +95,8 @@ class JfrToolsIT {
 
         // the span as the JDK's tool gives it (whole seconds) and as loomscope does, from the chunk headers
         double span = AnalyzerIT.figure(summary, "span").asDouble();
-        assertThat(Math.abs(span - duration[0])).as("loomscope %.2f s, jfr %d s", span, duration[0]).isLessThanOrEqualTo(1.0);
+        // jfr's is whole seconds, cut down; each tool takes the chunks' ends its own way: within two seconds whatever the machine did
+        assertThat(Math.abs(span - duration[0])).as("loomscope %.2f s, jfr %d s", span, duration[0]).isLessThanOrEqualTo(2.0);
     }
 
     /**
