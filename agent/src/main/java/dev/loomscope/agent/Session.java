@@ -107,6 +107,17 @@ final class Session {
             PrivateRepository.removeIfEmpty(repository);
             throw e;
         }
+        try {
+            return start(o, files, repository, guard);
+        } catch (Exception | Error e) {
+            guard.close(); // no reserve left behind by a start that failed
+            PrivateRepository.removeIfEmpty(repository);
+            throw e;
+        }
+    }
+
+    /** The recording started, its disks watched by {@code guard}; {@link #start(AgentOptions)} cleans up when this throws. */
+    private static Session start(AgentOptions o, OutputFiles files, Path repository, DiskGuard guard) throws Exception {
         PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
                 : new PinnedTracer(o.string("trace-pinned").equals("full"), java.time.Instant.now());
         Runnable counts = PeriodicEvents.contextSwitches();
@@ -115,11 +126,11 @@ final class Session {
             tracer.look();
         };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
-        // the counts since the last period, as the chunk ends: in the file even when JFR's shutdown hook stops the recording before ours runs
         Runnable windows = WorkTiming.windows(o.string("work"));
         if (windows != null) {
             FlightRecorder.addPeriodicEvent(WorkWindowEvent.class, windows);
         }
+        // the counts since the last period, as the chunk ends: in the file even when JFR's shutdown hook stops the recording before ours runs
         Runnable chunkEnd = () -> {
             counts.run();
             if (windows != null) {
@@ -169,6 +180,7 @@ final class Session {
             recording.setMaxAge(o.duration("max-age"));
         }
         // the repository's chunks and the recording written from them at exit share the disk: each kept to a third of what is free
+        long free = Files.getFileStore(files.dir()).getUsableSpace(); // after the reserve
         long bound = free / 3;
         if (o.maxSizeBytes() > 0 || free < UNBOUNDED_FREE_BYTES) {
             recording.setMaxSize(o.maxSizeBytes() > 0 ? Math.min(o.maxSizeBytes(), bound) : bound);
