@@ -1,5 +1,7 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.recording.InertText;
+
 /**
  * The agent's only voice: one line on stderr, prefixed, never an exception into the host. While
  * a {@code loomscope attach} command runs, its lines are also kept for the reply.
@@ -23,7 +25,7 @@ public final class AgentLog {
     static synchronized void print(String text) {
         java.io.PrintStream err = System.err != null ? System.err : PROCESS_ERR;
         try {
-            err.print(inert(text));
+            err.print(InertText.of(text)); // names from the application: never a control or bidi character raw
             err.flush();
         } catch (RuntimeException unwritable) {
             // the app's replacement stream throws: the agent stays silent rather than raise into the host
@@ -45,28 +47,5 @@ public final class AgentLog {
         String s = capture == null ? "" : capture.toString();
         capture = null;
         return s;
-    }
-
-    /**
-     * The text with every control, bidi and separator character but the line break as \\uXXXX:
-     * thread names, frames and paths from the application can neither move the terminal's cursor,
-     * colour it, ring it nor turn the line around.
-     */
-    static String inert(String text) {
-        StringBuilder b = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            boolean escape = c < 0x20 && c != '\n' || c >= 0x7f && c < 0xa0 || c == '\u061c' || c == '\u200e' || c == '\u200f'
-                    || c >= '\u2028' && c <= '\u202e' || c >= '\u2066' && c <= '\u2069';
-            if (escape && b == null) {
-                b = new StringBuilder(text.length() + 16).append(text, 0, i);
-            }
-            if (escape) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else if (b != null) {
-                b.append(c);
-            }
-        }
-        return b == null ? text : b.toString();
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.loomscope.recording.InertText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -218,22 +219,10 @@ final class McpTools {
         return node;
     }
 
-    /** One string made inert: control, bidi and separator characters as \\uXXXX, cut after {@link #MAX_STRING} characters. */
+    /** One string made inert ({@link InertText}), cut after {@link #MAX_STRING} characters. */
     static String inert(String s) {
-        StringBuilder b = new StringBuilder(Math.min(s.length(), MAX_STRING) + 16);
-        for (int i = 0; i < s.length() && i < MAX_STRING; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c < 0xa0 || c == '\u061c' || c == '\u200e' || c == '\u200f'
-                    || c >= '\u2028' && c <= '\u202e' || c >= '\u2066' && c <= '\u2069' || c == '\ufeff') {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        if (s.length() > MAX_STRING) {
-            b.append("... (").append(s.length() - MAX_STRING).append(" more characters)");
-        }
-        return b.toString();
+        return s.length() <= MAX_STRING ? InertText.of(s)
+                : InertText.of(s.substring(0, MAX_STRING)) + "... (" + (s.length() - MAX_STRING) + " more characters)";
     }
 
     private static String quote(String s) {
