@@ -1,5 +1,6 @@
 package dev.loomscope.agent.work;
 
+import dev.loomscope.recording.JdkFrames;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +37,7 @@ public final class WorkFilter {
                 problems.add("'" + e + "' is not Class::method, Class or @Annotation");
                 continue;
             }
-            if (cls.startsWith("java.") || cls.startsWith("javax.") || cls.startsWith("jdk.") || cls.startsWith("sun.") || cls.startsWith("com.sun.")) {
+            if (JdkFrames.isJdk(cls)) {
                 problems.add("'" + e + "' is a JDK class, which the agent does not time (name the application's method that calls it)");
                 continue;
             }

@@ -84,7 +84,7 @@ public final class WorkTiming {
         if (work.isEmpty()) {
             return;
         }
-        if (!WorkWindows.any()) {
+        if (WorkWindows.methods() == 0) {
             AgentLog.warn("work=" + work + ": no method of the classes this JVM loaded matches it, so no call was recorded: check the class and method"
                     + " names (compare and report judge no calls of this run)");
         } else if (WorkWindows.calls() == 0) {

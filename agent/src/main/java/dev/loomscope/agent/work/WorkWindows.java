@@ -59,11 +59,6 @@ public final class WorkWindows {
         return known.length;
     }
 
-    /** Whether any method is timed. */
-    public static boolean any() {
-        return methods.length > 0;
-    }
-
     /** How many methods the filter matched in the classes loaded so far. */
     public static int methods() {
         return methods.length;
