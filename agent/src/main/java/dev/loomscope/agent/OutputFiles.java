@@ -101,10 +101,24 @@ final class OutputFiles {
 
     /** Copies bytes {@code start} to {@code end} of {@code from} (whole chunks of a .jfr) into {@code to}, which exists. */
     static void copyRange(Path from, long start, long end, Path to) throws IOException {
+        copyRange(from, start, end, to, 0);
+    }
+
+    /**
+     * Copies bytes {@code start} to {@code end} of {@code from} into {@code to}, which exists, from
+     * its byte {@code at}; when that fails (no room), {@code to} is cut back to {@code at}.
+     */
+    static void copyRange(Path from, long start, long end, Path to, long at) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
                 FileChannel out = FileChannel.open(to, StandardOpenOption.WRITE)) {
-            for (long done = 0; done < end - start; ) {
-                done += in.transferTo(start + done, end - start - done, out);
+            try {
+                out.position(at);
+                for (long done = 0; done < end - start; ) {
+                    done += in.transferTo(start + done, end - start - done, out);
+                }
+            } catch (IOException e) {
+                out.truncate(at);
+                throw e;
             }
         }
     }

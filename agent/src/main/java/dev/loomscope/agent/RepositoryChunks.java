@@ -2,11 +2,9 @@ package dev.loomscope.agent;
 
 import dev.loomscope.recording.Chunks;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,7 +50,7 @@ final class RepositoryChunks {
                 if (i == 0 && !shared) {
                     Files.move(c.file(), target, StandardCopyOption.REPLACE_EXISTING);
                 } else {
-                    append(c.file(), target, kept);
+                    OutputFiles.copyRange(c.file(), 0, c.bytes(), target, kept); // appended; cut back to what was kept when it finds no room
                     if (!shared) {
                         Files.delete(c.file());
                     }
@@ -68,22 +66,6 @@ final class RepositoryChunks {
         long lost = chunks.subList(i, chunks.size()).stream().mapToLong(Chunk::bytes).sum();
         return "the last " + (chunks.size() - i) + " of the recording's " + chunks.size() + " chunks (" + lost / 1024
                 + " KB) found no room on the disk and are not in it";
-    }
-
-    /** Appends {@code chunk} at {@code at} of {@code target}; on failure {@code target} is cut back to {@code at}. */
-    private static void append(Path chunk, Path target, long at) throws IOException {
-        try (FileChannel in = FileChannel.open(chunk, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(target, StandardOpenOption.WRITE)) {
-            try {
-                long size = in.size();
-                for (long done = 0; done < size; ) {
-                    done += in.transferTo(done, size - done, out.position(at + done));
-                }
-            } catch (IOException e) {
-                out.truncate(at);
-                throw e;
-            }
-        }
     }
 
     private record Chunk(Path file, long startNanos, long bytes) {}
