@@ -34,13 +34,10 @@ first_response() { # java extra-args...: milliseconds from launch to the first H
     echo $(((t1 - t0) / 1000000))
 }
 
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-jdks=("$LOOMSCOPE_JAVA_HOME/bin/java")
-[ -n "${LOOMSCOPE_JDK21:-}" ] && jdks+=("$LOOMSCOPE_JDK21")
 agent="$root/agent/target/loomscope-agent.jar"
 echo "$(nproc) cores, $(date -u +%Y-%m-%d), commit $(git -C "$root" rev-parse --short HEAD), $rounds rounds"
-for java in "${jdks[@]}"; do
+for java in "${loomscope_jdks[@]}"; do
     v=$("$java" -version 2>&1 | head -n 1)
     names=("none" "JFR alone" "agent, defaults" "agent, profile=off" "agent, before-main")
     for ((r = 1; r <= rounds; r++)); do

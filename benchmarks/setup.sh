@@ -1,5 +1,5 @@
 # Sourced by the benchmark scripts: finds a JDK 21+ as ./loomscope does (LOOMSCOPE_JAVA_HOME), or
-# stops with one line naming the script; then builds the jars when they are missing or stale.
+# stops with one line naming the script; then builds the jars when they are missing or stale. Gives the scripts median and loomscope_jdks.
 # usage: root=...; bench=<script name>; . "$root/benchmarks/setup.sh"
 . "$root/.mvn/find-jdk.sh"
 if ! loomscope_find_jdk; then
@@ -18,3 +18,12 @@ loomscope_big_recording() {
         -jar "$root/workloads/target/loomscope-workloads.jar" sleep --threads virtual --tasks 100000 --sleep-ms 21 --runs 330 --warmup 0 >/dev/null 2>&1
     ls "$1"/*.jfr | grep -v '\.async-profiler\.jfr$'
 }
+
+# The median of the numbers on standard input, one a line (integers or decimals).
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# The JDKs a benchmark runs on: the one the launcher finds, and JDK 21 when LOOMSCOPE_JDK21 names one.
+loomscope_jdks=("$LOOMSCOPE_JAVA_HOME/bin/java")
+if [ -n "${LOOMSCOPE_JDK21:-}" ]; then
+    loomscope_jdks+=("$LOOMSCOPE_JDK21")
+fi

@@ -36,12 +36,9 @@ public class WorkLoop {
 }
 JAVA
 "$LOOMSCOPE_JAVA_HOME/bin/javac" --release 21 -d "$out" "$out/WorkLoop.java"
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-jdks=("$LOOMSCOPE_JAVA_HOME/bin/java")
-[ -n "${LOOMSCOPE_JDK21:-}" ] && jdks+=("$LOOMSCOPE_JDK21")
 agent="$root/agent/target/loomscope-agent.jar"
 echo "$(nproc) cores, $(date -u +%Y-%m-%d), commit $(git -C "$root" rev-parse --short HEAD), $rounds rounds"
-for java in "${jdks[@]}"; do
+for java in "${loomscope_jdks[@]}"; do
     echo "$("$java" -version 2>&1 | head -n 1)"
     printf "  %-8s %-8s %12s %12s %12s %8s %10s\n" method threads "no agent" "agent" "work=" factor recording
     for method in step request; do
