@@ -136,6 +136,10 @@ public final class RecordingFacts {
                     f.flames.counted(counts);
                 }
             }));
+            if (f.work.undecodable() > 0) {
+                f.warnings.add(source.name().toAbsolutePath() + ": " + f.work.undecodable() + " calls in loomscope.WorkWindow events whose histogram"
+                        + " cannot be read (damage): left out of calls a second and latency");
+            }
             return f;
         } catch (ParserRejectedException rejected) {
             return viaJmc(source, capture, rejected); // format 0.x (JDK 7, 8): JMC's parser reads it
