@@ -87,4 +87,24 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     @jdk.jfr.DataAmount
     @OptionalField
     public long allocatedBytes = -1;
+
+    @Label("Latency p99.9 (ms)")
+    @Description("99.9th percentile latency of the run's requests, ms; NaN where not measured")
+    @OptionalField
+    public double p999LatencyMs = Double.NaN;
+
+    @Label("Offered")
+    @Description("Units offered over the run at a fixed arrival rate (an open-loop load's scheduled requests); -1 where the load was not open-loop")
+    @OptionalField
+    public long offeredUnits = -1;
+
+    @Label("Errors")
+    @Description("Requests that failed over the run (error responses, timeouts, connections lost, and at the load's end those due but never sent); -1 where not counted")
+    @OptionalField
+    public long errors = -1;
+
+    @Label("Measured By")
+    @Description("Where the run's latency and units were measured: empty for the workload itself; for a service, the load client and its window")
+    @OptionalField
+    public String measuredBy;
 }

@@ -33,6 +33,19 @@ public final class MachineCpu {
 
     /** The ticks now, or null where they cannot be read; {@code helpers}: the pids of this process's helpers. */
     public static Ticks read(long... helpers) {
+        return read(SELF, helpers);
+    }
+
+    /**
+     * The ticks now as another process's ({@code pid}) measurer sees them: that process's own, and
+     * this one's (with the children it waited for) as its helper's: a load generator measuring the
+     * service it drives. Null where they cannot be read (the process ended).
+     */
+    public static Ticks readFor(long pid) {
+        return read(Path.of("/proc/" + pid + "/stat"), ProcessHandle.current().pid());
+    }
+
+    private static Ticks read(Path process, long... helpers) {
         try {
             String cpu = Files.readAllLines(STAT).get(0);
             if (!cpu.startsWith("cpu ")) {
@@ -45,11 +58,12 @@ public final class MachineCpu {
             }
             long idle = Long.parseLong(f[3]) + (f.length > 4 ? Long.parseLong(f[4]) : 0);
             long steal = f.length > 7 ? Long.parseLong(f[7]) : 0;
-            String[] self = fields(SELF);
+            String[] self = fields(process);
             long helperTicks = childTicks(self);
             for (long pid : helpers) {
                 try {
-                    helperTicks += cpuTicks(fields(Path.of("/proc/" + pid + "/stat")));
+                    String[] helper = fields(Path.of("/proc/" + pid + "/stat"));
+                    helperTicks += cpuTicks(helper) + (pid == ProcessHandle.current().pid() ? childTicks(helper) : 0);
                 } catch (IOException | RuntimeException gone) {
                     // a helper that ended counts no more
                 }

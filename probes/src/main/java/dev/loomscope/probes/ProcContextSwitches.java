@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * (Linux): threads that ended are not counted. What JDK 21 reads, and JDK 22+ where getrusage cannot
  * be called (native access denied).
  */
-final class ProcContextSwitches {
+public final class ProcContextSwitches {
     private static final Path TASKS = Path.of("/proc/self/task");
 
     private ProcContextSwitches() {}
@@ -21,11 +21,20 @@ final class ProcContextSwitches {
 
     /** {voluntary, involuntary} of the living threads, or null when unavailable. */
     static long[] read() {
-        if (!available()) {
+        return read(TASKS);
+    }
+
+    /** {voluntary, involuntary} of the living threads of process {@code pid}, or null when unavailable (it ended). */
+    public static long[] of(long pid) {
+        return read(Path.of("/proc/" + pid + "/task"));
+    }
+
+    private static long[] read(Path taskDir) {
+        if (!Files.isDirectory(taskDir)) {
             return null;
         }
         long[] sum = new long[2];
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir)) {
             for (Path task : tasks) {
                 try {
                     for (String line : Files.readAllLines(task.resolve("status"))) {

@@ -17,7 +17,7 @@ public final class Main {
     /** The subcommands, in help order. */
     static final List<Class<?>> COMMANDS = List.of(SummaryCommand.class, PinningCommand.class, GcCommand.class, HeapCommand.class, CtxswCommand.class,
             ThreadsCommand.class, FlameCommand.class, RulesCommand.class, CompareCommand.class, ReportCommand.class, ExportCommand.class, JmhCommand.class, AttachCommand.class,
-            StudyCommand.class, McpCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
+            StudyCommand.class, LoadCommand.class, McpCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
     /** The command line with every subcommand's model built (for help and completion). */
     static CommandLine full() {

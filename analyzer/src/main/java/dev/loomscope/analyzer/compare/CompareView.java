@@ -15,7 +15,7 @@ public final class CompareView {
     private CompareView() {}
 
     /** The metrics whose verdicts head a report and a study's terminal output (the rest sit with their charts). */
-    public static final List<String> HEADLINE = List.of("run time", "throughput", "latency p99", "context switches per unit", "pinned time",
+    public static final List<String> HEADLINE = List.of("run time", "throughput", "latency p99", "error rate", "context switches per unit", "pinned time",
             "pins per unit", "gc pause total", "heap after gc max");
 
     /** The metric whose spread of runs heads a report and a study's output beside the headline verdicts (the thesis's boxes). */
@@ -29,6 +29,11 @@ public final class CompareView {
     /** Every metric's verdict lines, each followed by the spread of its runs where it has runs. */
     public static List<String> verdicts(List<MetricResult> results) {
         return lines(results, r -> true);
+    }
+
+    /** Every metric's verdict line, without the spread of its runs. */
+    public static List<String> verdictsOnly(List<MetricResult> results) {
+        return lines(results, r -> false);
     }
 
     private static List<String> lines(List<MetricResult> results, java.util.function.Predicate<MetricResult> withSpread) {

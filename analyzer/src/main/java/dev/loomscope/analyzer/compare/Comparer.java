@@ -246,7 +246,7 @@ public final class Comparer {
     }
 
     /** A figure as a number a reader reads: grouped thousands, a few significant digits, never an exponent. */
-    static String plain(double v) {
+    public static String plain(double v) {
         double a = Math.abs(v);
         return Double.isNaN(v) ? "n/a" : Double.isInfinite(v) ? "unbounded" : a >= 100 ? String.format(Locale.ROOT, "%,.0f", v)
                 : a >= 10 ? String.format(Locale.ROOT, "%.1f", v) : a >= 0.01 || a == 0 ? String.format(Locale.ROOT, "%.3f", v).replaceFirst("0+$", "")
@@ -270,12 +270,12 @@ public final class Comparer {
         return jvms + ", " + nGroup + "/" + nBaseline + " " + noun;
     }
 
-    static String percent(double ratio) {
+    public static String percent(double ratio) {
         double p = (ratio - 1) * 100;
         return Double.isNaN(p) || Double.isInfinite(p) ? "n/a" : String.format(Locale.ROOT, "%+.0f%%", p);
     }
 
-    static String p(double p) {
+    public static String p(double p) {
         if (Double.isNaN(p)) {
             return "p=n/a";
         }

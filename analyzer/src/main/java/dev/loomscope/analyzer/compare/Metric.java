@@ -131,6 +131,15 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return millis <= 0 || u == null ? null : u / (millis / 1e3);
     }
 
+    /** The q-quantile of the work= calls that ended inside the run; null when none. */
+    private static Double serviceTime(RecordingFacts f, WorkloadRun r, double q) {
+        if (f.work.count() == 0) {
+            return null;
+        }
+        var calls = f.work.between(r.startNanos(), r.endNanos());
+        return calls.count() == 0 ? null : calls.quantileMillis(q);
+    }
+
     private static Samples in(Timeline t, WorkloadRun r) {
         return t.between(r.startNanos(), r.endNanos());
     }
@@ -164,8 +173,14 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             // a service's unit of work: the calls the agent's work= option timed (jdk.MethodTrace), per recording
             perRunOrRecording("throughput", "units/s", false, (f, r) -> r.millis() > 0 ? r.units() / seconds(r) : null,
                     f -> f.work.count() > 0 ? Double.valueOf(f.perSecond(f.work.count())) : runsThroughput(f)),
-            perRunOrRecording("latency p50", "ms", true, (f, r) -> r.p50LatencyMs(), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.5)),
-            perRunOrRecording("latency p99", "ms", true, (f, r) -> r.p99LatencyMs(), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.99)),
+            // latency as the run's clients saw it (a service's: the load client's, from each request's intended start); never the handler's own time
+            perRun("latency p50", "ms", true, WorkloadRun::p50LatencyMs),
+            perRun("latency p99", "ms", true, WorkloadRun::p99LatencyMs),
+            perRun("latency p99.9", "ms", true, r -> r.client().p999LatencyMs()),
+            perRun("error rate", "%", true, r -> r.errorRate() == null ? null : 100 * r.errorRate()),
+            // the handler's own time (the calls work= timed), inside each run's window or over the recording: not what a client waits
+            perRunOrRecording("service time p50", "ms", true, (f, r) -> serviceTime(f, r, 0.5), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.5)),
+            perRunOrRecording("service time p99", "ms", true, (f, r) -> serviceTime(f, r, 0.99), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.99)),
             // a recording that records collections and had none: 0, not "not measured"
             perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
                     f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum()),
@@ -235,7 +250,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     private static final List<Metric> EVERY = java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).toList();
 
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
-    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "throughput", "latency p50", "latency p99", "pinned count",
+    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "throughput", "service time p50", "service time p99", "pinned count",
             "pinned time", "pinned max", "pins per unit", "gc count",
             "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap after gc p50", "heap after gc max", "allocation rate",
             "heap fill rate", "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
@@ -261,7 +276,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
      * name does not say it ({@code run_time_ms}, {@code throughput_per_s}, {@code cpu_load_pct}).
      */
     public String column() {
-        String base = name.replace(' ', '_');
+        String base = name.replace(' ', '_').replace(".", ""); // a dot in a column name is a nested field to Spark: latency p99.9 is latency_p999
         String suffix = switch (unit) {
             case "ms" -> "_ms";
             case "MiB" -> "_mib";

@@ -257,7 +257,24 @@ public final class RecordingFacts {
 
     /** What the reader said of these recordings (a truncated last chunk, another parser used), each once, in input order. */
     public static List<String> warnings(java.util.Collection<RecordingFacts> facts) {
-        return facts.stream().flatMap(f -> f.warnings.stream()).distinct().toList();
+        return facts.stream().flatMap(f -> java.util.stream.Stream.concat(f.warnings.stream(), java.util.stream.Stream.ofNullable(f.missingWork())))
+                .distinct().toList();
+    }
+
+    /**
+     * That the agent was asked to time a unit of work ({@code work=}) and this recording has no
+     * call of it, so no service time or throughput from it: null when there is no such gap.
+     */
+    public String missingWork() {
+        String options = summary.agentOptions;
+        int at = options == null ? -1 : (options.startsWith("work=") ? 0 : options.indexOf(",work="));
+        if (at < 0 || work.count() > 0) {
+            return null;
+        }
+        String from = options.substring(at + (at == 0 ? 5 : 6));
+        String filter = from.contains(",") ? from.substring(0, from.indexOf(',')) : from;
+        return source.name().toAbsolutePath() + ": the agent was asked to time work=" + filter + " and recorded no call of it: left out of service"
+                + " time and of throughput from work (the filter named no method that ran while it recorded; the agent's exit line said which)";
     }
 
     /** The group this recording belongs to: its thread kind, else its label, else "unknown". */

@@ -36,6 +36,10 @@ public final class RunsReducer implements Reducer {
     private static final String OTHER_CPU = declared("otherCpu");
     private static final String STEAL_CPU = declared("stealCpu");
     private static final String ALLOCATED = declared("allocatedBytes");
+    private static final String P999 = declared("p999LatencyMs");
+    private static final String OFFERED = declared("offeredUnits");
+    private static final String ERRORS = declared("errors");
+    private static final String MEASURED_BY = declared("measuredBy");
 
     private static String declared(String field) {
         return EventSchema.field(WorkloadRunEvent.class, field).name();
@@ -50,7 +54,21 @@ public final class RunsReducer implements Reducer {
     public record WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit,
             String params, double millis, double p50LatencyMs, double p99LatencyMs, long startNanos, long endNanos,
             long voluntaryContextSwitches, long involuntaryContextSwitches, double processCpu, double otherCpu, double stealCpu,
-            long allocatedBytes) {
+            long allocatedBytes, Client client) {
+
+        /** A run as a workload measures itself (no load client's figures). */
+        public WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit, String params, double millis,
+                double p50LatencyMs, double p99LatencyMs, long startNanos, long endNanos, long voluntaryContextSwitches, long involuntaryContextSwitches,
+                double processCpu, double otherCpu, double stealCpu, long allocatedBytes) {
+            this(workload, threadKind, runIndex, warmup, units, unit, params, millis, p50LatencyMs, p99LatencyMs, startNanos, endNanos,
+                    voluntaryContextSwitches, involuntaryContextSwitches, processCpu, otherCpu, stealCpu, allocatedBytes, Client.NONE);
+        }
+
+        /** The share of the requests that failed; null when errors were not counted or nothing was offered or done. */
+        public Double errorRate() {
+            long all = client.offered() > 0 ? client.offered() : units + Math.max(0, client.errors());
+            return client.errors() < 0 || all <= 0 ? null : Math.min(1, client.errors() / (double) all);
+        }
 
         /** Other processes' and steal's share of the machine's CPU over the run; NaN when not recorded. */
         public double busyElsewhere() {
@@ -65,6 +83,16 @@ public final class RunsReducer implements Reducer {
         public Long contextSwitches() {
             return voluntaryContextSwitches < 0 || involuntaryContextSwitches < 0 ? null : voluntaryContextSwitches + involuntaryContextSwitches;
         }
+    }
+
+    /**
+     * What a load client measured beside a run's units and latencies (a service's run): the
+     * latency's p99.9 (NaN when not measured), the requests offered at the fixed rate (-1: not open
+     * loop), those that failed (-1: not counted), and who measured over which window (null: the
+     * workload itself).
+     */
+    public record Client(double p999LatencyMs, long offered, long errors, String measuredBy) {
+        public static final Client NONE = new Client(Double.NaN, -1, -1, null);
     }
 
     private final List<WorkloadRun> runs = new ArrayList<>();
@@ -96,7 +124,8 @@ public final class RunsReducer implements Reducer {
         return new WorkloadRun(f.string(WORKLOAD), f.string(THREAD_KIND), (int) f.longValue(RUN_INDEX), f.bool(WARMUP), f.longValue(UNITS),
                 unit == null || unit.isBlank() ? "units" : unit, f.hasField(PARAMS) ? f.string(PARAMS) : null, nanos / 1e6, optionalDouble(f, P50),
                 optionalDouble(f, P99), start, start + nanos, optionalCount(f, VOLUNTARY), optionalCount(f, INVOLUNTARY), optionalDouble(f, PROCESS_CPU),
-                optionalDouble(f, OTHER_CPU), optionalDouble(f, STEAL_CPU), optionalCount(f, ALLOCATED));
+                optionalDouble(f, OTHER_CPU), optionalDouble(f, STEAL_CPU), optionalCount(f, ALLOCATED),
+                new Client(optionalDouble(f, P999), optionalCount(f, OFFERED), optionalCount(f, ERRORS), f.hasField(MEASURED_BY) ? f.string(MEASURED_BY) : null));
     }
 
     /** An optional count: -1 when the run does not have the field. */

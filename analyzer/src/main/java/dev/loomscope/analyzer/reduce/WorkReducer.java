@@ -131,6 +131,9 @@ public final class WorkReducer implements Reducer {
         long from = Math.floorDiv(fromNanos + 999_999_999L, 1_000_000_000L);
         long to = Math.floorDiv(toNanos + 999_999_999L, 1_000_000_000L) - 1;
         Histogram h = histogram();
+        if (from > to) { // a range inside one second takes none: the second is the range's that ends in it
+            return new Calls(0, h);
+        }
         for (Histogram s : bySecond.subMap(from, true, to, true).values()) {
             h.add(s);
         }

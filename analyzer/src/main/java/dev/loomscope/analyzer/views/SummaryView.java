@@ -68,14 +68,14 @@ public final class SummaryView {
     static final int WORK_WINDOWS = 20;
 
     /**
-     * The units of work (the agent's work=) window by window: calls, calls a second, latency p50/p99
+     * The units of work (the agent's work=) window by window: calls, calls a second, service time p50/p99
      * of the calls that started in each; windows of 1 s, or of whole seconds for at most {@link
      * #WORK_WINDOWS} of them over a longer recording.
      */
     static Table workOverTime(RecordingFacts f) {
         Table t = new Table("work-over-time", "Units of work over time (the agent's work=), " + f.source.shortName(),
                 List.of(Table.number("from", "s", 0), Table.number("calls", "", 0), Table.number("throughput", "units/s", 1),
-                        Table.number("latency p50", "ms", 3), Table.number("latency p99", "ms", 3)));
+                        Table.number("service time p50", "ms", 3), Table.number("service time p99", "ms", 3)));
         var s = f.summary;
         if (s.first() == null) {
             return t;
@@ -94,7 +94,8 @@ public final class SummaryView {
         }
         t.note("from: seconds after the whole second the recording began in; calls counted in the second they ended in (the agent's windows of"
                 + " up to a second spread over the seconds they cover); a window's throughput is its calls over its seconds of the recording (the"
-                + " first and last may be shorter); latency from histograms of 2 significant digits (within 1%)");
+                + " first and last may be shorter); service time is the timed method's own duration (not a client's latency), from histograms of 2 significant"
+                + " digits (within 1%)");
         return t;
     }
 

@@ -1,0 +1,78 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.load.LoadRun;
+import dev.loomscope.analyzer.load.LoadSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code loomscope load}: the open-loop HTTP load client, on its own (study --app runs it in a process of its own). */
+@Command(name = "load", mixinStandardHelpOptions = true,
+        description = {"Requests URLs at a constant rate, whatever the server does (open loop, as wrk2), and measures what a client sees.",
+            "Each request's latency counts from when it was due, so a server that stalls shows in the latency of the requests behind it"
+                    + " (coordinated omission corrected); errors and timeouts are counted; HdrHistogram keeps the latencies. Each URL and rate"
+                    + " in turn: warm-up windows of a second until throughput and median latency are steady, then the measured windows.",
+            "--results FILE.csv writes a row per window (warm-ups marked) in the columns of a workload's results file, which study judges."})
+public final class LoadCommand implements Callable<Integer> {
+    @picocli.CommandLine.Mixin
+    LoadOptions load;
+
+    @Option(names = "--results", paramLabel = "FILE", description = "write a row per window to FILE (CSV)")
+    Path results;
+
+    @Option(names = "--threads", paramLabel = "KIND", defaultValue = "unlabelled", description = "the thread kind the runs are labelled with"
+            + " (platform or virtual; default: ${DEFAULT-VALUE})")
+    String threadKind;
+
+    @Option(names = "--app-pid", paramLabel = "PID", defaultValue = "0", description = "the service's process on this machine: each window counts"
+            + " its CPU and context switches, and other processes' CPU (this client's apart)")
+    long appPid;
+
+    @picocli.CommandLine.Mixin
+    DebugOption debug;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (load.urls.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--url: give at least one URL to load (e.g. --url http://localhost:8080/)");
+        }
+        LoadSpec s = load.spec(u -> u, threadKind, appPid);
+        Writer rows = null;
+        if (results != null) {
+            try {
+                rows = Files.newBufferedWriter(results, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new BadDataException(results.toAbsolutePath() + ": cannot write the results (" + e.getMessage() + ")", e);
+            }
+        }
+        try {
+            LoadRun run = new LoadRun(s, out, rows);
+            Thread onStop = new Thread(run::stop, "loomscope-load-stop");
+            Runtime.getRuntime().addShutdownHook(onStop);
+            List<LoadRun.Summary> summaries = run.run();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onStop);
+            } catch (IllegalStateException exiting) {
+                // already stopping
+            }
+            return summaries.isEmpty() ? Errors.CHECK_FAILED : Errors.OK;
+        } finally {
+            if (rows != null) {
+                rows.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.loomscope.analyzer.cli;
+
+import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.analyzer.load.LoadSpec;
+import dev.loomscope.analyzer.load.Target;
+import dev.loomscope.options.Durations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Option;
+
+/** The load client's options, the same for {@code loomscope load} and {@code loomscope study --app}. */
+public final class LoadOptions {
+    @Option(names = "--url", paramLabel = "URL", description = "a URL to request with GET (repeatable: each in turn, a workload of its own);"
+            + " study --app: {port} becomes the service's port (default: http://localhost:{port}/)")
+    List<String> urls = new ArrayList<>();
+
+    @Option(names = "--rate", paramLabel = "N", split = ",", description = "requests a second at a constant arrival rate, open loop (several: each in"
+            + " turn, ascending; e.g. --rate 200,400,800 with --slo for the capacity; default 100)")
+    List<Double> rates = new ArrayList<>();
+
+    @Option(names = "--connections", paramLabel = "C", defaultValue = "100", description = "kept-alive connections; a due request waits for a"
+            + " free one, and that wait is in its latency (default: ${DEFAULT-VALUE})")
+    int connections;
+
+    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "10s", description = "a request unanswered this long is an"
+            + " error (default: ${DEFAULT-VALUE})")
+    String timeout;
+
+    @Option(names = "--min-warmup", paramLabel = "DURATION", defaultValue = "5s", description = "load before any window is measured (default:"
+            + " ${DEFAULT-VALUE})")
+    String warmupMin;
+
+    @Option(names = "--max-warmup", paramLabel = "DURATION", defaultValue = "30s", description = "the longest warm-up: a service not steady by then"
+            + " is measured as it is, and that is said (default: ${DEFAULT-VALUE})")
+    String warmupMax;
+
+    @Option(names = "--windows", paramLabel = "N", defaultValue = "5", description = "measured windows per URL and rate, the runs the"
+            + " comparison judges (default: ${DEFAULT-VALUE})")
+    int windows;
+
+    @Option(names = "--window", paramLabel = "DURATION", defaultValue = "2s", description = "a measured window's length (default: ${DEFAULT-VALUE})")
+    String window;
+
+    /** The spec with each URL passed through {@code url} first (a study's {@code {port}}); usage errors name the option. */
+    LoadSpec spec(UnaryOperator<String> url, String threadKind, long appPid) {
+        List<String> given = urls.isEmpty() ? List.of("http://localhost:{port}/") : urls;
+        List<Target> targets = given.stream().map(u -> Target.of(url.apply(u))).toList();
+        List<Double> r = rates.isEmpty() ? List.of(100.0) : rates.stream().sorted().distinct().toList();
+        for (double v : r) {
+            if (!(v > 0) || v > 1_000_000) {
+                throw new UsageException("--rate " + LoadSpec.rate(v) + ": must be above 0 and at most 1,000,000 requests a second");
+            }
+        }
+        if (connections < 1 || connections > 10_000) {
+            throw new UsageException("--connections " + connections + ": must be 1 to 10,000");
+        }
+        if (windows < 1) {
+            throw new UsageException("--windows " + windows + ": must be at least 1");
+        }
+        Duration min = duration("--min-warmup", warmupMin, Duration.ZERO);
+        Duration max = duration("--max-warmup", warmupMax, Duration.ZERO);
+        if (max.compareTo(min) < 0) {
+            throw new UsageException("--max-warmup " + warmupMax + ": shorter than --min-warmup " + warmupMin);
+        }
+        return new LoadSpec(targets, r, connections, duration("--request-timeout", timeout, Duration.ofMillis(1)), min, max, windows,
+                duration("--window", window, Duration.ofMillis(100)), threadKind, appPid);
+    }
+
+    private static Duration duration(String option, String value, Duration least) {
+        if (!Durations.valid(value)) {
+            throw new UsageException(option + " " + value + ": not a duration (e.g. 500ms, 2s, 1m)");
+        }
+        Duration d = Durations.parse(value);
+        if (d.compareTo(least) < 0) {
+            throw new UsageException(option + " " + value + ": must be at least " + least.toMillis() + " ms");
+        }
+        return d;
+    }
+
+    /** The options as the load client's command line takes them (a study hands them to its own process). */
+    List<String> args() {
+        List<String> a = new ArrayList<>(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
+                "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window));
+        if (!rates.isEmpty()) {
+            a.add("--rate");
+            a.add(String.join(",", rates.stream().map(d -> Double.toString(d)).toList()));
+        }
+        return a;
+    }
+}

@@ -1,0 +1,172 @@
+package dev.loomscope.analyzer.load;
+
+import java.io.BufferedInputStream;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One kept-alive HTTP/1.1 connection that sends GET requests one at a time and reads each whole
+ * response (Content-Length, chunked, or to the close), discarding the body: what a load client
+ * needs and nothing more, so that its own cost stays small and known.
+ */
+final class HttpConnection implements Closeable {
+    private final Target target;
+    private final int timeoutMillis;
+    private final byte[] request;
+    private Socket socket;
+    private InputStream in;
+    private OutputStream out;
+
+    HttpConnection(Target target, int timeoutMillis) {
+        this.target = target;
+        this.timeoutMillis = timeoutMillis;
+        this.request = ("GET " + target.path() + " HTTP/1.1\r\nHost: " + target.hostHeader() + "\r\nUser-Agent: loomscope-load\r\nAccept: */*\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Sends one request and reads its response; the status code. A timeout or a lost connection
+     * throws, and the connection is closed (the next request opens a new one).
+     */
+    int get() throws IOException {
+        boolean reused = socket != null;
+        try {
+            return send();
+        } catch (StaleConnection e) {
+            if (!reused) {
+                throw e;
+            }
+            return send(); // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP clients do for a GET
+        }
+    }
+
+    /** The connection closed before a byte of the response came. */
+    private static final class StaleConnection extends EOFException {
+        StaleConnection() {
+            super("the connection closed before the response");
+        }
+    }
+
+    private int send() throws IOException {
+        try {
+            if (socket == null) {
+                socket = new Socket();
+                socket.setTcpNoDelay(true);
+                socket.connect(new InetSocketAddress(target.host(), target.port()), timeoutMillis);
+                socket.setSoTimeout(timeoutMillis);
+                in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+                out = socket.getOutputStream();
+            }
+            out.write(request);
+            out.flush();
+            return readResponse();
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private int readResponse() throws IOException {
+        int first = in.read();
+        if (first < 0) {
+            throw new StaleConnection();
+        }
+        String status = (char) first + line();
+        // HTTP/1.1 200 OK
+        if (!status.startsWith("HTTP/1.") || status.length() < 12) {
+            throw new IOException("not an HTTP/1.x response: " + status);
+        }
+        int code = Integer.parseInt(status.substring(9, 12));
+        boolean keepAlive = status.startsWith("HTTP/1.1");
+        long length = -1;
+        boolean chunked = false;
+        for (String h = line(); !h.isEmpty(); h = line()) {
+            int colon = h.indexOf(':');
+            if (colon < 0) {
+                continue;
+            }
+            String name = h.substring(0, colon).strip();
+            String value = h.substring(colon + 1).strip();
+            if (name.equalsIgnoreCase("Content-Length")) {
+                length = Long.parseLong(value);
+            } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
+                chunked = value.toLowerCase(java.util.Locale.ROOT).contains("chunked");
+            } else if (name.equalsIgnoreCase("Connection")) {
+                keepAlive = value.equalsIgnoreCase("keep-alive") || (keepAlive && !value.equalsIgnoreCase("close"));
+            }
+        }
+        if (code == 204 || code == 304 || (code >= 100 && code < 200)) {
+            length = 0;
+        }
+        if (chunked) {
+            for (long size = Long.parseLong(chunkSize(line()), 16); size > 0; size = Long.parseLong(chunkSize(line()), 16)) {
+                skip(size);
+                line();
+            }
+            for (String trailer = line(); !trailer.isEmpty(); trailer = line()) {
+                // trailers: nothing wanted
+            }
+        } else if (length >= 0) {
+            skip(length);
+        } else {
+            in.transferTo(OutputStream.nullOutputStream()); // the body ends with the connection
+            keepAlive = false;
+        }
+        if (!keepAlive) {
+            close();
+        }
+        return code;
+    }
+
+    private static String chunkSize(String line) {
+        int semicolon = line.indexOf(';');
+        return (semicolon < 0 ? line : line.substring(0, semicolon)).strip();
+    }
+
+    private void skip(long n) throws IOException {
+        while (n > 0) {
+            long skipped = in.skip(n);
+            if (skipped <= 0) {
+                if (in.read() < 0) {
+                    throw new EOFException("the connection closed inside a response body");
+                }
+                skipped = 1;
+            }
+            n -= skipped;
+        }
+    }
+
+    private String line() throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException("the connection closed inside a response");
+            }
+            if (c != '\r') {
+                b.append((char) c);
+            }
+            if (b.length() > 64 * 1024) {
+                throw new IOException("a response line over 64 KiB");
+            }
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void close() {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing a broken connection
+            }
+            socket = null;
+        }
+    }
+}

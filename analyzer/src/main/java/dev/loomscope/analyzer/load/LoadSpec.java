@@ -1,0 +1,35 @@
+package dev.loomscope.analyzer.load;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What the load client does: each target at each rate in turn, ascending, each a warm-up of at
+ * least {@code warmupMin} until the service is steady (at most {@code warmupMax}), then
+ * {@code windows} measured windows of {@code window}; requests over {@code connections} kept-alive
+ * connections, given up after {@code timeout}. {@code threadKind} labels the runs; {@code appPid}
+ * (0: none) is the service whose CPU and context switches each window counts.
+ */
+public record LoadSpec(List<Target> targets, List<Double> rates, int connections, Duration timeout, Duration warmupMin, Duration warmupMax,
+        int windows, Duration window, String threadKind, long appPid) {
+
+    /** The seconds the load takes at most: every target and rate's longest warm-up and its windows. */
+    public double maxSeconds() {
+        return targets.size() * rates.size() * (warmupMax.toNanos() + windows * window.toNanos()) / 1e9;
+    }
+
+    /** The seconds the load takes at least. */
+    public double minSeconds() {
+        return targets.size() * rates.size() * (warmupMin.toNanos() + windows * window.toNanos()) / 1e9;
+    }
+
+    /** {@code GET /io at 400/s}: the workload name of a target's runs at a rate. */
+    public static String workload(Target t, double rate) {
+        return t.label() + " at " + rate(rate);
+    }
+
+    /** {@code 400/s}, {@code 12.5/s}. */
+    public static String rate(double rate) {
+        return (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate)) + "/s";
+    }
+}

@@ -1,0 +1,114 @@
+package dev.loomscope.analyzer.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The load client's HTTP/1.1 on canned responses from a raw socket: every way a body can end, kept-alive or not. */
+class HttpConnectionTest {
+
+    /** Serves {@code responses} in turn, one a request, on as many connections as come; counts the connections. */
+    private static final class Canned implements AutoCloseable {
+        final ServerSocket server = new ServerSocket(0);
+        final AtomicInteger connections = new AtomicInteger();
+        final List<String> requests = new CopyOnWriteArrayList<>();
+        private final AtomicInteger next = new AtomicInteger();
+
+        Canned(List<String> responses) throws Exception {
+            Thread.ofPlatform().daemon().start(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        Socket s = server.accept();
+                        connections.incrementAndGet();
+                        Thread.ofPlatform().daemon().start(() -> serve(s, responses));
+                    } catch (Exception closed) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        private void serve(Socket s, List<String> responses) {
+            try (s; BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII))) {
+                OutputStream out = s.getOutputStream();
+                while (true) {
+                    String line = in.readLine();
+                    if (line == null) {
+                        return;
+                    }
+                    requests.add(line);
+                    while (!(line = in.readLine()).isEmpty()) {
+                        // headers
+                    }
+                    String r = responses.get(next.getAndIncrement() % responses.size());
+                    if (r.equals("silence")) {
+                        Thread.sleep(2000);
+                        return;
+                    }
+                    out.write(r.getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    if (r.contains("Connection: close") || !r.contains("Content-Length") && !r.contains("chunked")) {
+                        return;
+                    }
+                }
+            } catch (Exception ended) {
+                // the client went away
+            }
+        }
+
+        Target target(String path) {
+            return Target.of("http://127.0.0.1:" + server.getLocalPort() + path);
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.close();
+        }
+    }
+
+    @Test
+    void contentLengthChunkedAndClosedBodiesAreReadWhole() throws Exception {
+        try (Canned c = new Canned(List.of("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+                "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n",
+                "HTTP/1.1 204 No Content\r\n\r\n", "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
+                "HTTP/1.0 200 OK\r\n\r\nto the end"));
+                HttpConnection h = new HttpConnection(c.target("/x?y=1"), 5000)) {
+            assertThat(List.of(h.get(), h.get(), h.get(), h.get(), h.get(), h.get())).containsExactly(200, 201, 204, 503, 200, 200);
+            // kept alive over the first three; this server then closes (after the 204, unasked: the next GET is sent again on a
+            // new connection), after the 503 as it said, and after the HTTP/1.0 body, which ends with the connection
+            assertThat(c.connections.get()).isEqualTo(4);
+            assertThat(c.requests).first().isEqualTo("GET /x?y=1 HTTP/1.1");
+        }
+    }
+
+    @Test
+    void aSilentServerTimesOutAndAGarbledOneIsAnError() throws Exception {
+        try (Canned c = new Canned(List.of("silence")); HttpConnection h = new HttpConnection(c.target("/"), 200)) {
+            assertThatThrownBy(h::get).isInstanceOf(SocketTimeoutException.class);
+        }
+        try (Canned c = new Canned(List.of("SSH-2.0-OpenSSH\r\n\r\n")); HttpConnection h = new HttpConnection(c.target("/"), 1000)) {
+            assertThatThrownBy(h::get).hasMessageContaining("not an HTTP/1.x response");
+        }
+    }
+
+    @Test
+    void onlyPlainHttpUrlsWithAHostAreTargets() {
+        assertThat(Target.of("http://localhost:8080/io").label()).isEqualTo("GET /io");
+        assertThat(Target.of("http://example.org").path()).isEqualTo("/");
+        assertThat(Target.of("http://example.org").port()).isEqualTo(80);
+        assertThatThrownBy(() -> Target.of("https://localhost/")).hasMessageContaining("plain http:// only");
+        assertThatThrownBy(() -> Target.of("localhost:8080")).hasMessageContaining("plain http:// only");
+        assertThatThrownBy(() -> Target.of("http://[bad")).hasMessageStartingWith("--url http://[bad: not a URL");
+    }
+}
