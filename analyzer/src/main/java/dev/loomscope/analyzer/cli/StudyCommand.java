@@ -82,6 +82,38 @@ public final class StudyCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300", description = "a JVM running longer fails (default: ${DEFAULT-VALUE})")
     long timeout;
 
+    @Option(names = "--app", paramLabel = "COMMAND", description = "study your own service in place of the workloads: the command that starts it,"
+            + " a template: {threads} becomes platform or virtual, {virtual} false or true, {port} a free port; a first word java is the JDK"
+            + " of --java, and loomscope adds its agent (to another command through JAVA_TOOL_OPTIONS). Each JVM runs alone, under the load"
+            + " client's open-loop load (--url, --rate)")
+    String app;
+
+    @picocli.CommandLine.Mixin
+    LoadOptions load;
+
+    @Option(names = "--ready", paramLabel = "URL", description = "--app: the URL that answers once the service is up (default: the first --url)")
+    String ready;
+
+    @Option(names = "--ready-timeout", paramLabel = "SECONDS", defaultValue = "120", description = "--app: a service not answering this long after"
+            + " its start fails (default: ${DEFAULT-VALUE})")
+    long readyTimeout;
+
+    @Option(names = "--work", paramLabel = "FILTER", description = "--app: the agent's work= filter, the handler whose own time is the 'service"
+            + " time' (e.g. demo.Api::io)")
+    String work;
+
+    @Option(names = "--slo", paramLabel = "pNN=DURATION", description = "--app: a latency objective, e.g. p99=50ms: with several --rate values, each"
+            + " kind's capacity, the highest rate kept within it with under 1% errors")
+    String slo;
+
+    @Option(names = "--controls", paramLabel = "N", defaultValue = "1", description = "--app: JVMs a kind without the agent, for what the recording"
+            + " costs (default: ${DEFAULT-VALUE})")
+    int controls;
+
+    @Option(names = "--reruns", paramLabel = "N", defaultValue = "2", description = "--app: times a JVM disturbed by other processes (over 20% of"
+            + " the CPU in its median measured window) runs again before it is left out (default: ${DEFAULT-VALUE})")
+    int reruns;
+
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
@@ -92,6 +124,15 @@ public final class StudyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
+        if (app != null) {
+            return app(stdout, stderr);
+        }
+        for (String appOnly : List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--reruns", "--connections", "--request-timeout",
+                "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(appOnly)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), appOnly + ": for a study of your own service (--app COMMAND)");
+            }
+        }
         for (String w : workloads) {
             if (!StudyPlan.WORKLOADS.contains(w)) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(),
@@ -122,6 +163,12 @@ public final class StudyCommand implements Callable<Integer> {
                 throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
             }
         }
+        Study.Result r = Study.run(plan, new Study.Jvms(java(), agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(), stderr,
+                Boolean.getBoolean("loomscope.stderrIsTerminal"));
+        return print(r, stdout);
+    }
+
+    private Path java() {
         Path java = javaExecutable != null ? javaExecutable.toAbsolutePath() : Path.of(System.getProperty("java.home"), "bin", "java");
         if (Files.isDirectory(java) && Files.isExecutable(java.resolve("bin/java"))) {
             java = java.resolve("bin/java"); // a JDK's home
@@ -129,8 +176,50 @@ public final class StudyCommand implements Callable<Integer> {
         if (!Files.isRegularFile(java) || !Files.isExecutable(java)) {
             throw new BadDataException(java + ": not an executable java nor a JDK's home (give --java a JDK 21+ home or its bin/java)");
         }
-        Study.Result r = Study.run(plan, new Study.Jvms(java, agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(), stderr,
-                Boolean.getBoolean("loomscope.stderrIsTerminal"));
+        return java;
+    }
+
+    /** {@code study --app}: the user's service both ways under the load client's load. */
+    private int app(PrintWriter stdout, PrintWriter stderr) throws IOException {
+        for (String ours : List.of("--workload", "--runs", "--warmup", "--requests", "--concurrency", "--tasks", "--quick", "--parallelism")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(ours)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), ours + ": for loomscope's own workloads, not --app (the load is --url"
+                        + " and --rate; JVM options go in the command)");
+            }
+        }
+        List<String> command = dev.loomscope.analyzer.study.AppPlan.words(app);
+        if (work != null && work.contains(",")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--work " + work + ": one filter; several are joined with ';' (see the"
+                    + " agent's work= option)");
+        }
+        List<String> agentProblems = agentOpts == null ? List.of() : AgentOptions.parse(null, agentOpts).problems();
+        if (!agentProblems.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
+        }
+        if (controls < 0 || reruns < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), (controls < 0 ? "--controls " + controls : "--reruns " + reruns)
+                    + ": must be 0 or more");
+        }
+        // four a kind: the fewest at which the JVM-level test can reach p < 0.05 (three against three cannot: p >= 0.1)
+        int jvms = positive("--forks", forks, 4);
+        var loadSpec = load.spec(u -> u.replace("{port}", "1"), "platform", 0); // checks the options once, before any JVM starts
+        List<String> urls = load.urls.isEmpty() ? List.of("http://localhost:{port}/") : load.urls;
+        if (urls.stream().noneMatch(u -> u.contains("{port}")) && app.contains("{port}")) {
+            stderr.println("loomscope study: note: no --url holds {port}, so the load goes where the URLs say, not to the port given to the service");
+        }
+        dev.loomscope.analyzer.study.Slo objective = slo == null ? null : dev.loomscope.analyzer.study.Slo.parse(slo);
+        Path agent = home().resolve("agent/target/loomscope-agent.jar");
+        if (!Files.isRegularFile(agent)) {
+            throw new BadDataException(agent + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
+        }
+        var plan = new dev.loomscope.analyzer.study.AppPlan(command, jvms, controls, reruns, work, agentOpts,
+                seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
+        var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, ready != null ? ready : urls.get(0), load.args(), readyTimeout,
+                loadSpec.minSeconds(), loadSpec.maxSeconds(), objective);
+        return print(dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr), stdout);
+    }
+
+    private static int print(Study.Result r, PrintWriter stdout) {
         r.verdicts().forEach(stdout::println);
         if (r.verdicts().isEmpty()) {
             stdout.println("no verdicts: no workload finished on both thread kinds");

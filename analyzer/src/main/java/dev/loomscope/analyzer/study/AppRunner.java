@@ -1,0 +1,218 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.load.Target;
+import dev.loomscope.recording.ProfileFile;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs one JVM of an {@link AppPlan}: the user's command (under the agent when the job records),
+ * waits until the service answers, drives it with the load client in a process of its own, then
+ * stops it as an operator would (SIGTERM, then harder), so the agent writes its recording. Never
+ * two measured JVMs at once: the next job starts after this one's process tree has ended.
+ */
+final class AppRunner {
+    /** What one JVM gave: its directory, recording (null for a control JVM), the load client's results, how long it took to answer, why it failed (null). */
+    record Outcome(AppPlan.Job job, Path dir, Path recording, Path results, double seconds, double readySeconds, String failure) {
+        boolean ok() {
+            return failure == null;
+        }
+    }
+
+    private final AppPlan plan;
+    private final Path java;
+    private final Path agent;
+    private final List<String> urls;
+    private final String ready;
+    private final List<String> loadArgs;
+    private final long readyTimeoutSeconds;
+    private final double loadSeconds;
+    private volatile Process current;
+    private volatile boolean stopped;
+
+    AppRunner(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadArgs, long readyTimeoutSeconds, double loadSeconds) {
+        this.plan = plan;
+        this.java = java;
+        this.agent = agent;
+        this.urls = urls;
+        this.ready = ready;
+        this.loadArgs = loadArgs;
+        this.readyTimeoutSeconds = readyTimeoutSeconds;
+        this.loadSeconds = loadSeconds;
+    }
+
+    void stop() {
+        stopped = true;
+        Process p = current;
+        if (p != null) {
+            end(p);
+        }
+    }
+
+    Outcome run(AppPlan.Job job, Path dir) throws IOException {
+        clear(dir); // an earlier study's files in it would be taken for this JVM's
+        Files.createDirectories(dir);
+        long t0 = System.nanoTime();
+        int port = freePort();
+        ProcessBuilder app = new ProcessBuilder(command(job, dir, port)).redirectErrorStream(true).redirectOutput(dir.resolve("output.log").toFile());
+        if (job.recorded() && !plan.command().get(0).equals("java")) {
+            app.environment().put("JAVA_TOOL_OPTIONS", agentArg(job, dir)); // a script that starts java: the JVM picks the agent up
+        }
+        Process p = app.start();
+        current = p;
+        String failure = null;
+        double readySeconds = Double.NaN;
+        Path results = dir.resolve("load.csv");
+        try {
+            Target readyAt = Target.of(fill(ready, port));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(readyTimeoutSeconds);
+            while (!readyAt.answers(1000)) {
+                if (!p.isAlive()) {
+                    failure = "exited with " + p.exitValue() + " before answering at " + readyAt.uri();
+                    break;
+                }
+                if (stopped || System.nanoTime() > deadline) {
+                    failure = stopped ? "stopped" : "did not answer at " + readyAt.uri() + " within " + readyTimeoutSeconds + " s (--ready-timeout)";
+                    break;
+                }
+                sleep(100);
+            }
+            if (failure == null) {
+                readySeconds = (System.nanoTime() - t0) / 1e9;
+                failure = load(job, p, port, results, dir);
+            }
+        } finally {
+            end(p);
+            current = null;
+        }
+        Path recording = null;
+        if (job.recorded()) {
+            try (Stream<Path> s = Files.list(dir)) {
+                recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElse(null);
+            }
+            if (failure == null && recording == null) {
+                failure = "no recording was written (see " + dir.resolve("output.log") + ")";
+            }
+        }
+        if (failure == null && !Files.isRegularFile(results)) {
+            failure = "the load client wrote no results (see " + dir.resolve("load.log") + ")";
+        }
+        if (failure != null && !failure.equals("stopped")) {
+            failure += ": " + lastLine(dir.resolve(failure.startsWith("load client") ? "load.log" : "output.log"));
+        }
+        return new Outcome(job, dir, recording, results, (System.nanoTime() - t0) / 1e9, readySeconds, failure);
+    }
+
+    /** Runs the load client against the service; null when it finished, else why not. */
+    private String load(AppPlan.Job job, Process app, int port, Path results, Path dir) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "dev.loomscope.analyzer.cli.Main", "load", "--threads", job.kind(), "--app-pid",
+                Long.toString(app.pid()), "--results", results.toString()));
+        urls.forEach(u -> {
+            cmd.add("--url");
+            cmd.add(fill(u, port));
+        });
+        cmd.addAll(loadArgs);
+        Process client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("load.log").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + (long) ((loadSeconds + 60) * 1e9); // the longest load, and time to start and stop
+            while (!client.waitFor(200, TimeUnit.MILLISECONDS)) {
+                if (stopped) {
+                    end(client);
+                    return "stopped";
+                }
+                if (!app.isAlive()) {
+                    end(client);
+                    return "exited with " + app.exitValue() + " under load";
+                }
+                if (System.nanoTime() > deadline) {
+                    break;
+                }
+            }
+            if (client.isAlive()) {
+                end(client);
+                return "load client did not finish";
+            }
+            return client.exitValue() == 0 ? null : "load client exited with " + client.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            end(client);
+            return "interrupted";
+        }
+    }
+
+    List<String> command(AppPlan.Job job, Path dir, int port) {
+        List<String> cmd = new ArrayList<>(AppPlan.filled(plan.command(), job.kind(), port));
+        if (cmd.get(0).equals("java")) {
+            cmd.set(0, java.toString());
+            if (job.recorded()) {
+                cmd.add(1, agentArg(job, dir));
+            }
+        }
+        return cmd;
+    }
+
+    private String agentArg(AppPlan.Job job, Path dir) {
+        return "-javaagent:" + agent + "=out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",flame=off,trace-pinned=off"
+                + (plan.work() == null ? "" : ",work=" + plan.work()) + (plan.agentOptions() == null ? "" : "," + plan.agentOptions()) + ",profile=off";
+    }
+
+    private static String fill(String url, int port) {
+        return url.replace("{port}", Integer.toString(port));
+    }
+
+    /** SIGTERM to the process and its children, then SIGKILL after 20 s: the agent's recording is written at the first. */
+    private static void end(Process p) {
+        p.descendants().forEach(ProcessHandle::destroy);
+        p.destroy();
+        try {
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+        }
+    }
+
+    private static void clear(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> s = Files.walk(dir)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String lastLine(Path log) {
+        try {
+            return Files.readAllLines(log).stream().filter(l -> !l.isBlank() && !l.startsWith("WARNING:") && !l.startsWith("Picked up JAVA_TOOL_OPTIONS"))
+                    .reduce((a, b) -> b).orElse("no output");
+        } catch (IOException e) {
+            return "no output";
+        }
+    }
+}

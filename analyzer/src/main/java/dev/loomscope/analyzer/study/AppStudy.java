@@ -1,0 +1,182 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.compare.CompareView;
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.compare.Noise;
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.Analysis;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.report.HtmlReport;
+import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.analyzer.stats.Verdict;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code study --app}: the user's service on both thread kinds, end to end. The JVMs of the
+ * {@link AppPlan} run one at a time ({@link AppRunner}); one that ran while other processes took
+ * more than {@link Noise#DISTURBED} of the CPU in its median measured window runs again (at most
+ * {@code reruns} times), and is left out with the reason if it stays disturbed. Each URL and rate
+ * is judged apart, from the load client's windows (the runs) joined with the recording's events of
+ * the same windows; with an objective, the capacity a kind sustains within it.
+ */
+public final class AppStudy {
+    /**
+     * What a service's verdicts judge: the client's figures first, then the recording's over the
+     * same windows (a window's length, the workloads' run time, is the study's choice and not judged).
+     */
+    static final List<String> METRICS = List.of("throughput", "latency p50", "latency p99", "latency p99.9", "error rate", "service time p99",
+            "context switches per unit", "pins per unit", "pinned time per unit", "gc pause total", "heap after gc max", "allocation rate");
+
+    private AppStudy() {}
+
+    /** The machine and files a study needs, and what it was asked. */
+    public record Setup(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadArgs, long readyTimeoutSeconds,
+            double loadMinSeconds, double loadMaxSeconds, Slo slo) {}
+
+    public static Study.Result run(Setup s, Path reportDir, Verdict.Rule rule, PrintWriter err) throws IOException {
+        Files.createDirectories(reportDir);
+        Path recordings = reportDir.resolve("recordings");
+        AppPlan plan = s.plan();
+        List<AppPlan.Job> jobs = plan.jobs();
+        AppRunner runner = new AppRunner(plan, s.java(), s.agent(), s.urls(), s.ready(), s.loadArgs(), s.readyTimeoutSeconds(), s.loadMaxSeconds());
+        Thread onCtrlC = new Thread(runner::stop, "loomscope-study-stop");
+        Runtime.getRuntime().addShutdownHook(onCtrlC);
+        err.println(String.format(Locale.ROOT, "loomscope study --app: %d JVMs (platform, virtual x %d recorded + %d control%s without the agent), one at a"
+                + " time, order shuffled with --seed %d; each: start, wait for an answer, then the load: %.0f-%.0f s (a warm-up until steady, then the"
+                + " measured windows): about %.1f-%.1f min in all with the starts", jobs.size(), plan.forks(), plan.controls(), plan.controls() == 1 ? "" : "s",
+                plan.seed(), s.loadMinSeconds(), s.loadMaxSeconds(), jobs.size() * (s.loadMinSeconds() + 8) / 60, jobs.size() * (s.loadMaxSeconds() + 15) / 60));
+        err.println("order: " + String.join(", ", jobs.stream().map(AppPlan.Job::label).toList()));
+        err.flush();
+        List<AppRunner.Outcome> outcomes = new ArrayList<>();
+        List<String> caveats = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        try {
+            int n = 0;
+            for (AppPlan.Job job : jobs) {
+                n++;
+                for (int attempt = 0; ; attempt++) {
+                    err.println("study: " + n + "/" + jobs.size() + " " + job.label() + (attempt > 0 ? " (again: " + attempt + " of " + plan.reruns() + ")" : ""));
+                    err.flush();
+                    AppRunner.Outcome o = runner.run(job, recordings.resolve(job.label() + (attempt > 0 ? "-again" + attempt : "")));
+                    if (!o.ok()) {
+                        failures.add(job.label() + ": " + o.failure());
+                        err.println("study: " + job.label() + " failed (" + o.failure() + ")");
+                        break;
+                    }
+                    double busy = busyElsewhere(o);
+                    String busyText = String.format(Locale.ROOT, "other processes took %.0f%% of the CPU in its median measured window", 100 * busy);
+                    if (!(busy > Noise.DISTURBED)) {
+                        outcomes.add(o);
+                        err.println(String.format(Locale.ROOT, "study: %s done in %.1f s (answered %.1f s after its start)", job.label(), o.seconds(),
+                                o.readySeconds()));
+                        break;
+                    }
+                    if (attempt >= plan.reruns()) {
+                        caveats.add(job.label() + ": left out: " + busyText + " in each of its " + (attempt + 1) + " runs (--reruns " + plan.reruns() + ")");
+                        err.println("study: " + job.label() + " left out: " + busyText);
+                        break;
+                    }
+                    err.println("study: " + job.label() + " ran on a busy machine (" + busyText + "): run again");
+                }
+            }
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onCtrlC);
+            } catch (IllegalStateException exiting) {
+                // stopping
+            }
+        }
+        return judge(s, outcomes, failures, caveats, reportDir, recordings, rule);
+    }
+
+    /** A JVM's median measured window's share of the CPU other processes took; NaN when unknown. */
+    private static double busyElsewhere(AppRunner.Outcome o) {
+        double[] v = ControlRuns.read(o.results()).stream().filter(r -> !r.warmup()).mapToDouble(WorkloadRun::busyElsewhere)
+                .filter(x -> !Double.isNaN(x)).toArray();
+        return v.length == 0 ? Double.NaN : Quantiles.of(v, 0.5);
+    }
+
+    private static Study.Result judge(Setup s, List<AppRunner.Outcome> outcomes, List<String> failures, List<String> caveats, Path reportDir,
+            Path recordings, Verdict.Rule rule) {
+        Map<AppRunner.Outcome, List<WorkloadRun>> runs = new LinkedHashMap<>();
+        LinkedHashSet<String> workloads = new LinkedHashSet<>();
+        for (AppRunner.Outcome o : outcomes) {
+            List<WorkloadRun> r = ControlRuns.read(o.results());
+            runs.put(o, r);
+            r.forEach(w -> workloads.add(w.workload()));
+        }
+        List<String> verdicts = new ArrayList<>();
+        List<String> measured = new ArrayList<>();
+        List<HtmlReport.Part> parts = new ArrayList<>();
+        Map<String, Map<String, List<RecordingFacts>>> byWorkload = new LinkedHashMap<>();
+        measured.add("latency, throughput and errors are the load client's (open loop at a fixed rate, each request's latency from when it was due),"
+                + " over each JVM's measured windows only; the recording's figures (pins, GC, context switches per request) over the same windows;"
+                + " service time (the agent's work=) is the handler's own, not what a client waits");
+        for (String w : workloads) {
+            List<RecordingFacts> timed = new ArrayList<>();
+            List<RecordingFacts> controls = new ArrayList<>();
+            List<AppRunner.Outcome> recorded = outcomes.stream().filter(o -> o.job().recorded()).toList();
+            List<RecordingFacts> parsed = Analysis.of(recorded.stream().map(o -> RecordingSource.file(o.recording())).toList());
+            for (int i = 0; i < recorded.size(); i++) {
+                RecordingFacts f = parsed.get(i);
+                f.runs.addAll(runs.get(recorded.get(i)).stream().filter(r -> r.workload().equals(w)).toList());
+                timed.add(f);
+            }
+            for (AppRunner.Outcome o : outcomes) {
+                if (!o.job().recorded()) {
+                    controls.add(RecordingFacts.ofRuns(RecordingSource.file(o.results()), runs.get(o).stream().filter(r -> r.workload().equals(w)).toList()));
+                }
+            }
+            Map<String, List<RecordingFacts>> groups = Grouping.of(timed, List.of());
+            byWorkload.put(w, groups);
+            if (!groups.containsKey("platform") || !groups.containsKey("virtual")) {
+                caveats.add(w + ": no verdict: no JVM of " + (groups.containsKey("platform") ? "virtual" : "platform") + " threads finished");
+                continue;
+            }
+            List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false, rule).stream()
+                    .filter(r -> METRICS.contains(r.metric().name())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric().name()))).toList();
+            parts.add(new HtmlReport.Part(w, groups, results));
+            // the warm-up a service gets is the load client's, until steady
+            CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + v.replace("(try a larger --warmup)", "(try a larger --min-warmup)")));
+            Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controls, List.of());
+            if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
+                List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("latency p99", "error rate"), "platform", false, rule);
+                CompareView.verdicts(unrecorded).forEach(v -> measured.add(w + " without a recording: " + v));
+            }
+            RecordingFacts.warnings(timed).forEach(x -> caveats.add(w + ": warning: " + x));
+            int at = w.lastIndexOf(" at ");
+            String why = at < 0 ? null : ServiceCause.line(w, Double.parseDouble(w.substring(at + 4, w.length() - 2)), groups.get("virtual"),
+                    ServiceCause.carriers(s.plan().command()), ServiceCause.carriersFrom(s.plan().command()));
+            if (why != null) {
+                verdicts.add(why);
+            }
+        }
+        if (s.slo() != null) {
+            measured.addAll(Capacity.lines(s.slo(), byWorkload, rule));
+        }
+        List<String> runLines = new ArrayList<>();
+        for (AppRunner.Outcome o : outcomes) {
+            runLines.add(String.format(Locale.ROOT, "%-28s %6.1f s  ok (answered %.1f s after its start)%s", o.job().label(), o.seconds(), o.readySeconds(),
+                    o.job().recorded() ? "" : " (no agent, no JFR: the recording's cost)"));
+        }
+        String heading = "Study of " + String.join(" ", s.plan().command()) + ": " + s.plan().forks() + " recorded JVM(s) and " + s.plan().controls()
+                + " control JVM(s) without the agent per thread kind, one at a time, in an order shuffled with seed " + s.plan().seed()
+                + "; each under the load client's open-loop load; recordings in " + recordings;
+        HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures, measured)
+                .withRunRecordings(outcomes.stream().map(o -> o.recording() != null ? o.recording() : o.results()).toList());
+        Path index = HtmlReport.write(reportDir, parts, extras);
+        return new Study.Result(verdicts, measured, caveats, failures, index, outcomes.stream().anyMatch(o -> o.job().recorded()));
+    }
+}

@@ -1,0 +1,92 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.load.LoadSpec;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.stats.Comparison;
+import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.analyzer.stats.Verdict;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The capacity at a latency objective: for each URL, each JVM's highest offered rate whose
+ * measured windows kept the objective (the median window's percentile within the bound) with
+ * under 1% of the requests failed; per thread kind the JVMs' median, and the kinds compared with
+ * the JVM as the unit, as every verdict is.
+ */
+final class Capacity {
+    private Capacity() {}
+
+    /** One line per URL measured at more than one rate; {@code byWorkload}: {@code GET /io at 400/s} to its groups by kind. */
+    static List<String> lines(Slo slo, Map<String, Map<String, List<RecordingFacts>>> byWorkload, Verdict.Rule rule) {
+        // URL -> rate -> kind -> JVM -> passed
+        Map<String, TreeMap<Double, Map<String, Map<Path, Boolean>>>> passed = new LinkedHashMap<>();
+        byWorkload.forEach((workload, groups) -> {
+            int at = workload.lastIndexOf(" at ");
+            if (at < 0) {
+                return;
+            }
+            double rate = Double.parseDouble(workload.substring(at + 4, workload.length() - 2));
+            groups.forEach((kind, facts) -> facts.forEach(f -> {
+                List<WorkloadRun> measured = f.runs.measured();
+                if (!measured.isEmpty()) {
+                    passed.computeIfAbsent(workload.substring(0, at), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
+                            .computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(f.source.name(), kept(slo, measured));
+                }
+            }));
+        });
+        List<String> lines = new ArrayList<>();
+        passed.forEach((url, rates) -> {
+            Map<String, double[]> capacity = new LinkedHashMap<>();
+            for (String kind : StudyPlan.KINDS) {
+                Map<Path, Double> best = new LinkedHashMap<>();
+                rates.forEach((rate, kinds) -> kinds.getOrDefault(kind, Map.of()).forEach((jvm, ok) -> best.merge(jvm, ok ? rate : 0.0, Math::max)));
+                capacity.put(kind, best.values().stream().mapToDouble(Double::doubleValue).toArray());
+            }
+            lines.add(line(url, slo, rates.keySet().stream().toList(), capacity, rule));
+        });
+        return lines;
+    }
+
+    /** Whether a JVM's measured windows at one rate kept the objective: the median window's percentile within it, under 1% failed. */
+    static boolean kept(Slo slo, List<WorkloadRun> windows) {
+        double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
+        long errors = windows.stream().mapToLong(r -> Math.max(0, r.client().errors())).sum();
+        long offered = windows.stream().mapToLong(r -> r.client().offered() > 0 ? r.client().offered() : r.units()).sum();
+        return p.length > 0 && Quantiles.of(p, 0.5) <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered;
+    }
+
+    private static String line(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Verdict.Rule rule) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: capacity at %s with under %.0f%% errors, of the rates %s: ", url, slo,
+                100 * Slo.ERRORS, String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
+        List<String> kinds = new ArrayList<>();
+        for (String kind : StudyPlan.KINDS) {
+            double[] c = capacity.get(kind);
+            kinds.add(kind + " " + (c.length == 0 ? "not measured" : rate(Quantiles.of(c, 0.5)) + " (its JVMs: "
+                    + String.join(", ", java.util.Arrays.stream(c).mapToObj(Capacity::rate).toList()) + ")"));
+        }
+        b.append(String.join(", ", kinds));
+        double[] v = capacity.get("virtual");
+        double[] p = capacity.get("platform");
+        if (v.length > 0 && p.length > 0) {
+            Comparison c = Comparison.of(v, p);
+            Verdict verdict = rule.judge(c, false);
+            b.append("; virtual vs platform: ").append(Double.isInfinite(c.ratio()) || Double.isNaN(c.ratio()) ? "no ratio (a kind kept no rate)"
+                    : "median " + Comparer.percent(c.ratio()) + " (95% CI " + Comparer.percent(c.ratioCiLow()) + ".." + Comparer.percent(c.ratioCiHigh()) + ")")
+                    .append(", ").append(Comparer.p(c.pValue())).append(", n=").append(v.length).append('/').append(p.length).append(" JVMs: ")
+                    .append(verdict.words());
+        }
+        return b.toString();
+    }
+
+    private static String rate(double r) {
+        return r == 0 ? "none" : LoadSpec.rate(r);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.stats.Quantiles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The measured cause behind a service's virtual-thread verdict where one can be computed: pinning.
+ * A request that pins its carrier for t ms lets the scheduler's C carriers serve at most
+ * C x 1000 / t requests a second while pinned; offered more, requests queue for a carrier and the
+ * client's latency grows without bound. The pins and their time come from the recording's
+ * events inside the measured windows, the requests from the load client's.
+ */
+final class ServiceCause {
+    /** Pins a request below which pinning is not named as a cause. */
+    static final double PINS_PER_REQUEST = 0.01;
+
+    private ServiceCause() {}
+
+    /** The line for one workload ({@code GET /legacy at 300/s}) run at {@code rate} on {@code carriers}; null without pins to speak of. */
+    static String line(String workload, double rate, List<RecordingFacts> virtual, int carriers, String carriersFrom) {
+        List<Double> pins = new ArrayList<>();
+        List<Double> pinnedMs = new ArrayList<>();
+        for (RecordingFacts f : virtual) {
+            long requests = 0;
+            long count = 0;
+            double ms = 0;
+            for (WorkloadRun r : f.runs.measured()) {
+                var in = f.pinning.allInTime().between(r.startNanos(), r.endNanos());
+                requests += r.units();
+                count += in.count();
+                ms += in.sum();
+            }
+            if (requests > 0) {
+                pins.add(count / (double) requests);
+                pinnedMs.add(ms / requests);
+            }
+        }
+        if (pins.isEmpty()) {
+            return null;
+        }
+        double perRequest = Quantiles.of(pins.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
+        double msPerRequest = Quantiles.of(pinnedMs.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
+        if (perRequest < PINS_PER_REQUEST || msPerRequest <= 0) {
+            return null;
+        }
+        double ceiling = carriers * 1000 / msPerRequest;
+        return String.format(Locale.ROOT, "%s: why, on virtual threads: %s pins a request holding the carrier %s ms in all (median of %d JVMs, in the measured"
+                + " windows); %d carriers (%s) then serve at most %s requests/s, %s the %s offered%s", workload, Comparer.plain(perRequest),
+                Comparer.plain(msPerRequest), pins.size(), carriers, carriersFrom, Comparer.plain(ceiling), ceiling < rate ? "below" : "above",
+                dev.loomscope.analyzer.load.LoadSpec.rate(rate), ceiling < rate ? ": requests queue for a carrier, and their latency grows while"
+                        + " the load lasts (see 'loomscope pinning' on the recordings for the frames)" : ": pinning does not limit this rate");
+    }
+
+    /** The scheduler's carriers for a command: its -Djdk.virtualThreadScheduler.parallelism, else this machine's cores (the default). */
+    static int carriers(List<String> command) {
+        for (String w : command) {
+            if (w.startsWith("-Djdk.virtualThreadScheduler.parallelism=")) {
+                try {
+                    return Integer.parseInt(w.substring(w.indexOf('=') + 1));
+                } catch (NumberFormatException notANumber) {
+                    break;
+                }
+            }
+        }
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    static String carriersFrom(List<String> command) {
+        return command.stream().anyMatch(w -> w.startsWith("-Djdk.virtualThreadScheduler.parallelism=")) ? "the command's"
+                + " -Djdk.virtualThreadScheduler.parallelism" : "this machine's cores, the scheduler's default";
+    }
+}

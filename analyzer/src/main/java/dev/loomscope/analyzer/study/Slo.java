@@ -1,0 +1,38 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.options.Durations;
+
+/** A latency objective, {@code p99=50ms}: a percentile of the client's latency (p50, p99 or p99.9) and its bound; errors under {@link #ERRORS}. */
+public record Slo(String percentile, double millis) {
+    /** The share of failed requests an objective allows. */
+    public static final double ERRORS = 0.01;
+
+    public static Slo parse(String s) {
+        int eq = s.indexOf('=');
+        String p = eq < 0 ? "" : s.substring(0, eq).strip();
+        String bound = eq < 0 ? "" : s.substring(eq + 1).strip();
+        if (!p.equals("p50") && !p.equals("p99") && !p.equals("p99.9")) {
+            throw new UsageException("--slo " + s + ": give a percentile and its bound, p50, p99 or p99.9 (e.g. --slo p99=50ms)");
+        }
+        if (!Durations.valid(bound) || Durations.parse(bound).isZero()) {
+            throw new UsageException("--slo " + s + ": '" + bound + "' is not a latency above 0 (e.g. 50ms)");
+        }
+        return new Slo(p, Durations.parse(bound).toNanos() / 1e6);
+    }
+
+    /** The run's figure for this percentile, ms (NaN when not measured). */
+    double of(WorkloadRun r) {
+        return switch (percentile) {
+            case "p50" -> r.p50LatencyMs();
+            case "p99" -> r.p99LatencyMs();
+            default -> r.client().p999LatencyMs();
+        };
+    }
+
+    @Override
+    public String toString() {
+        return percentile + " <= " + dev.loomscope.analyzer.compare.Comparer.plain(millis) + " ms";
+    }
+}

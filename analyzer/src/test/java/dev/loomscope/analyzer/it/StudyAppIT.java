@@ -1,0 +1,155 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.loomscope.analyzer.load.DemoService;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code study --app} on a small real service ({@link DemoService}, Jetty from Maven Central) with a
+ * blocking endpoint ({@code /io}) and a pinning one ({@code /legacy}), on JDK 21 and on the JDK the
+ * tests run on; the direction of its figures held to an independent client's ({@code ab}) on the
+ * same service, and the load client's latency to ab's. One JVM a kind and short windows keep it
+ * to a few minutes: the directions are what is checked (a verdict needs 4 JVMs a kind).
+ */
+class StudyAppIT {
+    @TempDir
+    Path dir;
+
+    private static final Pattern P99 = Pattern.compile("^(GET /\\S+) at 300/s: virtual vs platform: latency (p50|p99) median ([+-]\\d+)%", Pattern.MULTILINE);
+
+    @Test
+    void onJdk21ThePinningEndpointIsWorseOnVirtualThreadsAsAbSeesIt() throws Exception {
+        String java = Jdk21IT.jdk21();
+        ChildJvm.Result r = study(java, "--rate", "150,300", "--slo", "p99=50ms");
+        Map<String, Double> change = changes(r.stdout());
+        // 64 monitors held over a 10 ms wait pin the 2 carriers: virtual threads serve about 200/s, platform threads thousands
+        assertThat(change.get("GET /legacy p99")).as(r.stdout()).isGreaterThan(100);
+        assertThat(change.get("GET /io p50")).as(r.stdout()).isBetween(-50.0, 100.0);
+        assertThat(r.stdout()).containsPattern("GET /legacy at 300/s: why, on virtual threads: [\\d.]+ pins a request holding the carrier [\\d.]+ ms in"
+                + " all .*serve at most [\\d.]+ requests/s, below the 300/s offered");
+        assertThat(r.stdout()).containsPattern("GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors, of the rates 150/s, 300/s: platform"
+                + " 300/s \\(its JVMs: 300/s\\), virtual (150/s|none) ");
+        // ab, closed loop at 50 concurrent requests, on the same service: the same direction
+        double platform = abMeanMillis(java, "platform", "/legacy");
+        double virtual = abMeanMillis(java, "virtual", "/legacy");
+        assertThat(virtual / platform).as("ab's mean latency on /legacy, virtual %.1f ms against platform %.1f ms", virtual, platform).isGreaterThan(1.5);
+    }
+
+    @Test
+    void onTheTestsJdkNeitherEndpointIsMuchWorseOnVirtualThreads() throws Exception {
+        Assumptions.assumeTrue(Runtime.version().feature() >= 24, "synchronized pins before JDK 24");
+        String java = ChildJvm.javaExecutable();
+        ChildJvm.Result r = study(java, "--rate", "300");
+        Map<String, Double> change = changes(r.stdout());
+        assertThat(change.get("GET /legacy p50")).as(r.stdout()).isBetween(-50.0, 100.0);
+        assertThat(change.get("GET /io p50")).as(r.stdout()).isBetween(-50.0, 100.0);
+        assertThat(r.stdout()).doesNotContain("why, on virtual threads");
+        double platform = abMeanMillis(java, "platform", "/legacy");
+        double virtual = abMeanMillis(java, "virtual", "/legacy");
+        assertThat(virtual / platform).as("ab's mean latency on /legacy, virtual %.1f ms against platform %.1f ms", virtual, platform).isLessThan(1.5);
+    }
+
+    @Test
+    void theLoadClientsLatencyIsAbsOnTheSameService() throws Exception {
+        int port = freePort();
+        Process service = serve(ChildJvm.javaExecutable(), "platform", port);
+        try {
+            ChildJvm.Result load = Fixtures.cli(dir, "load", "--url", "http://localhost:" + port + "/io", "--rate", "20", "--connections", "4",
+                    "--min-warmup", "2s", "--max-warmup", "5s", "--windows", "2", "--window", "2s", "--results", dir.resolve("load.csv").toString());
+            assertThat(load.exitCode()).as(load.stderr()).isZero();
+            Matcher m = Pattern.compile("answered \\([\\d.]+/s\\), 0 errors \\(0.00%\\), latency p50 ([\\d.]+) ms").matcher(load.stdout());
+            assertThat(m.find()).as(load.stdout()).isTrue();
+            double ours = Double.parseDouble(m.group(1));
+            // at 20/s a request a time: no queueing, so the open loop's latency is a closed loop's too
+            ChildJvm.Result ab = ChildJvm.exec(List.of(ab(), "-n", "100", "-c", "1", "http://localhost:" + port + "/io"), dir, 120);
+            Matcher median = Pattern.compile("^\\s+50%\\s+(\\d+)", Pattern.MULTILINE).matcher(ab.stdout());
+            assertThat(median.find()).as(ab.stdout()).isTrue();
+            double theirs = Double.parseDouble(median.group(1));
+            assertThat(ours).as("our p50 against ab's (whole ms)").isCloseTo(theirs, within(Math.max(5, 0.25 * theirs)));
+            List<String> rows = Files.readAllLines(dir.resolve("load.csv"));
+            assertThat(rows.get(0)).contains("p999LatencyMs", "offeredUnits", "errors", "measuredBy");
+            assertThat(rows.stream().filter(l -> l.contains(",false,")).count()).isEqualTo(2); // two measured windows
+        } finally {
+            service.destroy();
+            service.waitFor();
+        }
+    }
+
+    /** {@code GET /legacy p99} -> the change in percent, from the study's verdict lines at 300/s. */
+    private static Map<String, Double> changes(String stdout) {
+        Map<String, Double> out = new java.util.HashMap<>();
+        Matcher m = P99.matcher(stdout);
+        while (m.find()) {
+            out.put(m.group(1) + " " + m.group(2), Double.parseDouble(m.group(3)));
+        }
+        return out;
+    }
+
+    private ChildJvm.Result study(String java, String... more) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "study", "--java", java, "--app",
+                "java -cp " + System.getProperty("java.class.path") + " " + DemoService.class.getName() + " --port {port} --threads {threads}",
+                "--url", "http://localhost:{port}/io", "--url", "http://localhost:{port}/legacy", "--forks", "1", "--controls", "0",
+                "--min-warmup", "2s", "--max-warmup", "3s", "--windows", "3", "--window", "1s", "--out", dir.resolve("report").toString()));
+        cmd.addAll(List.of(more));
+        ChildJvm.Result r = ChildJvm.exec(cmd, dir, 900);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).contains("latency, throughput and errors are the load client's");
+        return r;
+    }
+
+    /** ab's mean time a request, ms, at 50 concurrent requests on a fresh service of the kind. */
+    private double abMeanMillis(String java, String kind, String path) throws Exception {
+        int port = freePort();
+        Process service = serve(java, kind, port);
+        try {
+            ChildJvm.exec(List.of(ab(), "-n", "200", "-c", "50", "http://localhost:" + port + path), dir, 120); // warm-up
+            ChildJvm.Result ab = ChildJvm.exec(List.of(ab(), "-n", "1000", "-c", "50", "http://localhost:" + port + path), dir, 300);
+            Matcher m = Pattern.compile("Time per request:\\s+([\\d.]+) \\[ms\\] \\(mean\\)").matcher(ab.stdout());
+            assertThat(m.find()).as(ab.stdout() + ab.stderr()).isTrue();
+            return Double.parseDouble(m.group(1));
+        } finally {
+            service.destroy();
+            service.waitFor();
+        }
+    }
+
+    private Process serve(String java, String kind, int port) throws Exception {
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), DemoService.class.getName(), "--port", Integer.toString(port),
+                "--threads", kind).redirectErrorStream(true).redirectOutput(dir.resolve("service-" + kind + ".log").toFile()).start();
+        dev.loomscope.analyzer.load.Target t = dev.loomscope.analyzer.load.Target.of("http://localhost:" + port + "/");
+        for (int i = 0; i < 600 && !t.answers(1000); i++) {
+            assertThat(p.isAlive()).as(Files.readString(dir.resolve("service-" + kind + ".log"))).isTrue();
+            Thread.sleep(100);
+        }
+        return p;
+    }
+
+    private static String ab() {
+        String path = System.getenv().getOrDefault("PATH", "");
+        boolean present = java.util.Arrays.stream(path.split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, "ab")));
+        if (!present && System.getenv("CI") != null) {
+            throw new AssertionError("ab is missing: .ci/run installs apache2-utils");
+        }
+        Assumptions.assumeTrue(present, "no ab here (apt install apache2-utils)");
+        return "ab";
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

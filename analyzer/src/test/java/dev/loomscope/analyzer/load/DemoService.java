@@ -1,0 +1,74 @@
+package dev.loomscope.analyzer.load;
+
+import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ThreadPool;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+/**
+ * A small real service on Jetty, run both ways by the study's tests: {@code /io} waits 20 ms as a
+ * call to a remote service would, {@code /legacy} holds one of 64 monitors around a 10 ms wait, as
+ * old client libraries do (on JDK 21 a virtual thread pins its carrier there), {@code /} answers at
+ * once. {@code --threads platform} serves on 200 pooled platform threads, {@code virtual} on a
+ * virtual thread a request.
+ */
+public final class DemoService {
+    private static final Object[] LOCKS = new Object[64];
+
+    static {
+        for (int i = 0; i < LOCKS.length; i++) {
+            LOCKS[i] = new Object();
+        }
+    }
+
+    private DemoService() {}
+
+    public static void main(String[] args) throws Exception {
+        int port = 8080;
+        String threads = "platform";
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
+                case "--threads" -> threads = args[i + 1];
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (use --port N --threads platform|virtual)");
+            }
+        }
+        ThreadPool pool = switch (threads) {
+            case "platform" -> new QueuedThreadPool(200, 8);
+            case "virtual" -> new VirtualThreadPool();
+            default -> throw new IllegalArgumentException("--threads " + threads + ": platform or virtual");
+        };
+        Server server = new Server(pool);
+        ServerConnector http = new ServerConnector(server);
+        http.setPort(port);
+        http.setAcceptQueueSize(1024);
+        server.addConnector(http);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String path = Request.getPathInContext(request);
+                switch (path) {
+                    case "/io" -> Thread.sleep(20);
+                    case "/legacy" -> {
+                        synchronized (LOCKS[ThreadLocalRandom.current().nextInt(LOCKS.length)]) {
+                            Thread.sleep(10);
+                        }
+                    }
+                    default -> { }
+                }
+                response.getHeaders().put("Content-Type", "text/plain");
+                org.eclipse.jetty.io.Content.Sink.write(response, true, path + " on " + Thread.currentThread() + "\n", callback);
+                return true;
+            }
+        });
+        server.setStopAtShutdown(true);
+        server.start();
+        server.join();
+    }
+}

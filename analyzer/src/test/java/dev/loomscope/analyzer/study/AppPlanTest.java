@@ -1,0 +1,62 @@
+package dev.loomscope.analyzer.study;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loomscope.analyzer.reduce.RunsReducer.Client;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** study --app's plan, objective and capacity rule on canned input. */
+class AppPlanTest {
+    @Test
+    void theCommandIsATemplateSplitAsAShellWould() {
+        List<String> words = AppPlan.words("java -Dx='a b' -jar \"my app.jar\" --server.port={port} --spring.threads.virtual.enabled={virtual} {threads}");
+        assertThat(words).containsExactly("java", "-Dx=a b", "-jar", "my app.jar", "--server.port={port}", "--spring.threads.virtual.enabled={virtual}",
+                "{threads}");
+        assertThat(AppPlan.filled(words, "virtual", 8123)).containsExactly("java", "-Dx=a b", "-jar", "my app.jar", "--server.port=8123",
+                "--spring.threads.virtual.enabled=true", "virtual");
+        assertThat(AppPlan.filled(words, "platform", 1).get(5)).isEqualTo("--spring.threads.virtual.enabled=false");
+        assertThatThrownBy(() -> AppPlan.words("java -jar 'app.jar")).hasMessage("--app java -jar 'app.jar: a ' quote is not closed");
+        assertThatThrownBy(() -> AppPlan.words("  ")).hasMessageStartingWith("--app: no command");
+    }
+
+    @Test
+    void everyJvmOnceInAnOrderTheSeedRepeats() {
+        AppPlan plan = new AppPlan(List.of("java"), 4, 1, 2, null, null, 42);
+        List<AppPlan.Job> jobs = plan.jobs();
+        assertThat(jobs).hasSize(10).doesNotHaveDuplicates();
+        assertThat(jobs.stream().filter(j -> j.kind().equals("virtual") && j.recorded())).hasSize(4);
+        assertThat(jobs.stream().filter(j -> !j.recorded())).extracting(AppPlan.Job::label).containsExactlyInAnyOrder("app-platform-control-1",
+                "app-virtual-control-1");
+        assertThat(new AppPlan(List.of("java"), 4, 1, 2, null, null, 42).jobs()).isEqualTo(jobs);
+        assertThat(new AppPlan(List.of("java"), 4, 1, 2, null, null, 43).jobs()).isNotEqualTo(jobs);
+    }
+
+    @Test
+    void anObjectiveIsAPercentileAndABound() {
+        assertThat(Slo.parse("p99=50ms")).isEqualTo(new Slo("p99", 50));
+        assertThat(Slo.parse("p99.9=1s").millis()).isEqualTo(1000);
+        assertThat(Slo.parse("p50=250us").toString()).isEqualTo("p50 <= 0.25 ms");
+        assertThatThrownBy(() -> Slo.parse("p95=50ms")).hasMessageStartingWith("--slo p95=50ms: give a percentile and its bound");
+        assertThatThrownBy(() -> Slo.parse("p99=fast")).hasMessageContaining("'fast' is not a latency above 0");
+        assertThatThrownBy(() -> Slo.parse("p99=0")).hasMessageContaining("is not a latency above 0");
+    }
+
+    @Test
+    void aRateIsKeptWhenTheMedianWindowIsWithinAndUnderOnePercentFailed() {
+        Slo slo = Slo.parse("p99=50ms");
+        assertThat(Capacity.kept(slo, List.of(window(40, 0), window(45, 0), window(200, 0)))).isTrue(); // one bad window of three
+        assertThat(Capacity.kept(slo, List.of(window(40, 0), window(60, 0), window(70, 0)))).isFalse();
+        // 1% of 3 x 1000 offered is 30: 29 failed keep it, 30 do not
+        assertThat(Capacity.kept(slo, List.of(window(10, 29), window(10, 0), window(10, 0)))).isTrue();
+        assertThat(Capacity.kept(slo, List.of(window(10, 30), window(10, 0), window(10, 0)))).isFalse();
+        assertThat(Capacity.kept(slo, List.of())).isFalse();
+    }
+
+    private static WorkloadRun window(double p99, long errors) {
+        return new WorkloadRun("GET / at 500/s", "virtual", 0, false, 1000 - errors, "requests", null, 2000, 5, p99, 0, 2_000_000_000L, -1, -1, Double.NaN,
+                Double.NaN, Double.NaN, -1, new Client(p99 * 2, 1000, errors, "test"));
+    }
+}
