@@ -66,6 +66,16 @@ public final class Grouping {
             refusePooled(groups, "--group");
             return List.of(new Stratum(null, groups));
         }
+        if (by == null || by.isEmpty()) {
+            // recordings of different JDKs are compared apart unless asked otherwise: a JDK's own change (pinning gone in 24) is not the thread kind's
+            Map<String, List<RecordingFacts>> byJdk = new LinkedHashMap<>();
+            facts.forEach(f -> byJdk.computeIfAbsent(jdkOf(f.summary.jvm), k -> new ArrayList<>()).add(f));
+            if (byJdk.size() > 1) {
+                List<Stratum> out = new ArrayList<>();
+                byJdk.forEach((jdk, fs) -> strata(fs, rules, by).forEach(s -> out.add(new Stratum(s.name() == null ? jdk : jdk + ", " + s.name(), s.groups()))));
+                return out;
+            }
+        }
         List<By> keys = by == null || by.isEmpty()
                 ? facts.stream().anyMatch(f -> workloadOf(f) != null) ? List.of(By.workload, By.threadKind) : List.of(By.threadKind)
                 : by;
@@ -112,6 +122,16 @@ public final class Grouping {
                         + " default) or give one workload's recordings");
             }
         }
+    }
+
+    /** {@code JDK 25} from {@code jdk.JVMInformation}'s jvmVersion ("OpenJDK 64-Bit Server VM (25.0.3+9-LTS) ..."); {@code unknown JDK} without one. */
+    static String jdkOf(String jvmVersion) {
+        int open = jvmVersion == null ? -1 : jvmVersion.indexOf(" (");
+        if (open < 0) {
+            return "unknown JDK";
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)").matcher(jvmVersion.substring(open + 2));
+        return m.find() ? "JDK " + m.group(1) : "unknown JDK";
     }
 
     /**

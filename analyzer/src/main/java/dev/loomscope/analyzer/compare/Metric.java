@@ -45,9 +45,13 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     /** One value: x is its run index (or event index), units the work it stands for (NaN if none). */
     public record Value(double x, double value, double units, long startMillis) {}
 
+    /** A metric of each measured run; for the recording as a whole (its summary), the median of its measured runs' values. */
     private static Metric perRun(String name, String unit, boolean lower, Function<WorkloadRun, Double> f) {
         BiFunction<RecordingFacts, WorkloadRun, Double> inRun = (x, r) -> f.apply(r);
-        return new Metric(name, unit, lower, Level.RUN, facts -> runValues(facts, inRun), inRun, null);
+        return new Metric(name, unit, lower, Level.RUN, facts -> runValues(facts, inRun), inRun, facts -> {
+            double[] v = runValues(facts, inRun).stream().mapToDouble(Value::value).toArray();
+            return v.length == 0 ? null : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
+        });
     }
 
     private static Metric perEvent(String name, String unit, Function<RecordingFacts, Samples> events) {
@@ -131,13 +135,17 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return millis <= 0 || u == null ? null : u / (millis / 1e3);
     }
 
-    /** The q-quantile of the work= calls that ended inside the run; null when none. */
+    /**
+     * The q-quantile of the work= calls that ended inside the run (in its whole seconds); null when
+     * they are fewer than a tenth of the run's units: then the method is not this run's work, and
+     * its calls are strays of the runs beside it (a study's other URL, a second apart).
+     */
     private static Double serviceTime(RecordingFacts f, WorkloadRun r, double q) {
         if (f.work.count() == 0) {
             return null;
         }
         var calls = f.work.between(r.startNanos(), r.endNanos());
-        return calls.count() == 0 ? null : calls.quantileMillis(q);
+        return calls.count() == 0 || calls.count() < 0.1 * r.units() ? null : calls.quantileMillis(q);
     }
 
     private static Samples in(Timeline t, WorkloadRun r) {
@@ -250,7 +258,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     private static final List<Metric> EVERY = java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).toList();
 
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
-    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "throughput", "service time p50", "service time p99", "pinned count",
+    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "throughput", "latency p50", "latency p99", "service time p50", "service time p99", "pinned count",
             "pinned time", "pinned max", "pins per unit", "gc count",
             "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap after gc p50", "heap after gc max", "allocation rate",
             "heap fill rate", "voluntary context switches per second", "involuntary context switches per second", "context switches per second",

@@ -257,8 +257,15 @@ public final class RecordingFacts {
 
     /** What the reader said of these recordings (a truncated last chunk, another parser used), each once, in input order. */
     public static List<String> warnings(java.util.Collection<RecordingFacts> facts) {
-        return facts.stream().flatMap(f -> java.util.stream.Stream.concat(f.warnings.stream(), java.util.stream.Stream.ofNullable(f.missingWork())))
-                .distinct().toList();
+        List<String> out = new ArrayList<>(facts.stream()
+                .flatMap(f -> java.util.stream.Stream.concat(f.warnings.stream(), java.util.stream.Stream.ofNullable(f.missingWork()))).distinct().toList());
+        double[] late = facts.stream().filter(f -> f.summary.beganLate()).mapToDouble(f -> f.summary.beganAfterJvmStart()).toArray();
+        if (late.length > 0) {
+            out.add(String.format(java.util.Locale.ROOT, "%d of %d recordings began %.2f-%.2f s after their JVM started: pins, GCs and thread starts"
+                    + " before that are not in them, so their counts are of what came after (the agent's startup=before-main records from the start)",
+                    late.length, facts.size(), java.util.Arrays.stream(late).min().orElse(0), java.util.Arrays.stream(late).max().orElse(0)));
+        }
+        return out;
     }
 
     /**

@@ -34,6 +34,15 @@ public final class SummaryReducer implements Reducer {
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
     public Instant jvmStart;
 
+    /** A recording that began this long after its JVM started, the app running meanwhile, says so wherever it counts: what came before is not in it. */
+    public static final double LATE_SECONDS = 0.5;
+
+    /** Whether the recording began {@link #LATE_SECONDS} or more after its JVM started while the application ran. */
+    public boolean beganLate() {
+        Double late = beganAfterJvmStart();
+        return late != null && late >= LATE_SECONDS && appRanBeforeRecording();
+    }
+
     /** Seconds from the JVM's start to the recording's first event, or null when either is not known. */
     public Double beganAfterJvmStart() {
         return jvmStart == null || first() == null ? null : Math.max(0, java.time.Duration.between(jvmStart, first()).toMillis()) / 1e3;

@@ -57,20 +57,12 @@ final class TextRenderer {
         sb.append('\n');
     }
 
-    /** {@code s} with every control character (C0, DEL, C1) written as a {@code \\uXXXX} escape. */
+    /**
+     * {@code s} made inert ({@link dev.loomscope.recording.InertText}: controls, bidi and separators
+     * escaped), and a cell's line break and tab escaped too: a cell is one line of a table.
+     */
     static String printable(String s) {
-        StringBuilder sb = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-                if (sb == null) {
-                    sb = new StringBuilder(s.length() + 8).append(s, 0, i);
-                }
-                sb.append(String.format("\\u%04x", (int) c));
-            } else if (sb != null) {
-                sb.append(c);
-            }
-        }
-        return sb == null ? s : sb.toString();
+        String inert = dev.loomscope.recording.InertText.of(s);
+        return inert.indexOf('\n') < 0 && inert.indexOf('\t') < 0 ? inert : inert.replace("\n", "\\u000a").replace("\t", "\\u0009");
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
 /** {@code pinning}: pinned virtual threads grouped by the frame that pinned ({@link PinFrames#culprit}), all inputs merged. */
 public final class PinningView {
     /** A recording that began this long after its JVM started says so wherever it counts pins: what came before is not in it. */
-    static final double LATE_SECONDS = 0.5;
+    static final double LATE_SECONDS = dev.loomscope.analyzer.reduce.SummaryReducer.LATE_SECONDS;
 
     private PinningView() {}
 

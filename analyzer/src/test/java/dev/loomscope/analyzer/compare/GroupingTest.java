@@ -57,6 +57,21 @@ class GroupingTest {
     }
 
     @Test
+    void differentJdksAreComparedApartUnlessAskedOtherwise() {
+        List<RecordingFacts> mixed = List.of(facts("p21.jfr", "platform", null, JDK21), facts("v21.jfr", "virtual", null, JDK21),
+                facts("p25.jfr", "platform", null, JDK25), facts("v25.jfr", "virtual", null, JDK25));
+        List<Grouping.Stratum> strata = Grouping.strata(mixed, List.of(), List.of());
+        assertThat(strata).extracting(Grouping.Stratum::name).containsExactly("JDK 21", "JDK 25");
+        assertThat(names(strata.get(1).groups())).isEqualTo(Map.of("platform", List.of("p25.jfr"), "virtual", List.of("v25.jfr")));
+        // asked to pool them by thread kind: one comparison
+        assertThat(Grouping.strata(mixed, List.of(), List.of(Grouping.By.threadKind))).extracting(Grouping.Stratum::name).containsExactly((String) null);
+        // one JDK: no split, no name
+        assertThat(Grouping.strata(mixed.subList(0, 2), List.of(), List.of())).extracting(Grouping.Stratum::name).containsExactly((String) null);
+        assertThat(Grouping.jdkOf(JDK25)).isEqualTo("JDK 25");
+        assertThat(Grouping.jdkOf(null)).isEqualTo("unknown JDK");
+    }
+
+    @Test
     void explicitGroupsMatchPathsAndMustMatchSomething() {
         String dir = Path.of("").toAbsolutePath().toString();
         assertThat(names(Grouping.of(fleet, List.of("first=" + dir + "/a.jfr", "rest=" + dir + "/*.jfr"))))

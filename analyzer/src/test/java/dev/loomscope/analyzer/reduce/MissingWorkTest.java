@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A recording whose agent was asked for work= and has none of it says so, wherever its warnings are shown (compare, report, study). */
+/** What a set of recordings cannot show is said once wherever their warnings are shown (compare, report, study): missing work, a late start. */
 class MissingWorkTest {
     @Test
     void aWorkFilterThatTimedNothingIsSaid() {
@@ -22,5 +22,29 @@ class MissingWorkTest {
         RecordingFacts notAsked = RecordingFacts.ofRuns(RecordingSource.file(Path.of("/r/c.jfr")), List.of());
         notAsked.summary.agentOptions = "out=/r,label=c,framework=work";
         assertThat(notAsked.missingWork()).isNull();
+    }
+
+    @Test
+    void recordingsThatBeganLateAreSaidOnceForAll() {
+        java.time.Instant start = java.time.Instant.parse("2026-11-26T10:00:00Z");
+        List<RecordingFacts> facts = new java.util.ArrayList<>();
+        for (double late : new double[] {0.7, 1.2, 0.1}) {
+            RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/r/" + late + ".jfr")), false);
+            f.summary.jvmStart = start;
+            f.summary.span(span(start.plusMillis((long) (late * 1000)), start.plusSeconds(10)));
+            facts.add(f);
+        }
+        RecordingFacts held = RecordingFacts.empty(RecordingSource.file(Path.of("/r/held.jfr")), false);
+        held.summary.jvmStart = start;
+        held.summary.agentOptions = "startup=before-main,out=/r";
+        held.summary.span(span(start.plusSeconds(2), start.plusSeconds(10)));
+        facts.add(held);
+        assertThat(RecordingFacts.warnings(facts)).containsExactly("2 of 4 recordings began 0.70-1.20 s after their JVM started: pins, GCs and"
+                + " thread starts before that are not in them, so their counts are of what came after (the agent's startup=before-main records from"
+                + " the start)");
+    }
+
+    private static dev.loomscope.recording.RecordingSpan span(java.time.Instant from, java.time.Instant to) {
+        return dev.loomscope.recording.RecordingSpan.of(from.getEpochSecond() * 1_000_000_000L + from.getNano(), to.getEpochSecond() * 1_000_000_000L + to.getNano());
     }
 }
