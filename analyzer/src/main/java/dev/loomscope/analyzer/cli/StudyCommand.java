@@ -91,6 +91,11 @@ public final class StudyCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LoadOptions load;
 
+    @Option(names = "--load-command", paramLabel = "COMMAND", description = "--app: your own load client in place of loomscope's, a template as --app's"
+            + " ({port}, {threads}, {virtual}), run to its end against each JVM (within --timeout): no windows, so each recording is judged whole"
+            + " and latency not at all, as the output says; no control JVMs")
+    String loadCommand;
+
     @Option(names = "--ready", paramLabel = "URL", description = "--app: the URL that answers once the service is up (default: the first --url)")
     String ready;
 
@@ -110,9 +115,13 @@ public final class StudyCommand implements Callable<Integer> {
             + " costs (default: ${DEFAULT-VALUE})")
     int controls;
 
-    @Option(names = "--reruns", paramLabel = "N", defaultValue = "2", description = "--app: times a JVM disturbed by other processes (over 20% of"
-            + " the CPU in its median measured window) runs again before it is left out (default: ${DEFAULT-VALUE})")
+    @Option(names = "--reruns", paramLabel = "N", defaultValue = "2", description = "times a JVM disturbed by other processes (over 20% of"
+            + " the CPU in its median measured run or window) runs again before it is left out (default: ${DEFAULT-VALUE})")
     int reruns;
+
+    @Option(names = "--keep-disturbed", description = "keep a JVM still disturbed after its reruns, its verdict lines flagged 'busy machine',"
+            + " instead of leaving it out (on a machine that is always busy)")
+    boolean keepDisturbed;
 
     @picocli.CommandLine.Mixin
     DebugOption debug;
@@ -124,10 +133,13 @@ public final class StudyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
+        if (reruns < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--reruns " + reruns + ": must be 0 or more");
+        }
         if (app != null) {
             return app(stdout, stderr);
         }
-        for (String appOnly : List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--reruns", "--connections", "--request-timeout",
+        for (String appOnly : List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--load-command", "--connections", "--request-timeout",
                 "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(appOnly)) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), appOnly + ": for a study of your own service (--app COMMAND)");
@@ -163,8 +175,8 @@ public final class StudyCommand implements Callable<Integer> {
                 throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
             }
         }
-        Study.Result r = Study.run(plan, new Study.Jvms(java(), agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(), stderr,
-                Boolean.getBoolean("loomscope.stderrIsTerminal"));
+        Study.Result r = Study.run(plan, new Study.Jvms(java(), agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(),
+                new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), stderr, Boolean.getBoolean("loomscope.stderrIsTerminal"));
         return print(r, stdout);
     }
 
@@ -187,7 +199,16 @@ public final class StudyCommand implements Callable<Integer> {
                         + " and --rate; JVM options go in the command)");
             }
         }
-        List<String> command = dev.loomscope.analyzer.study.AppPlan.words(app);
+        List<String> command = dev.loomscope.analyzer.study.AppPlan.words("--app", app);
+        List<String> loadWords = loadCommand == null ? null : dev.loomscope.analyzer.study.AppPlan.words("--load-command", loadCommand);
+        if (loadWords != null) {
+            for (String clientOnly : List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(clientOnly)) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), clientOnly + ": for loomscope's load client, not with"
+                            + " --load-command (your client sets its own load)");
+                }
+            }
+        }
         if (work != null && work.contains(",")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--work " + work + ": one filter; several are joined with ';' (see the"
                     + " agent's work= option)");
@@ -196,9 +217,8 @@ public final class StudyCommand implements Callable<Integer> {
         if (!agentProblems.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
         }
-        if (controls < 0 || reruns < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), (controls < 0 ? "--controls " + controls : "--reruns " + reruns)
-                    + ": must be 0 or more");
+        if (controls < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--controls " + controls + ": must be 0 or more");
         }
         // four a kind: the fewest at which the JVM-level test can reach p < 0.05 (three against three cannot: p >= 0.1)
         int jvms = positive("--forks", forks, 4);
@@ -212,10 +232,10 @@ public final class StudyCommand implements Callable<Integer> {
         if (!Files.isRegularFile(agent)) {
             throw new BadDataException(agent + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
         }
-        var plan = new dev.loomscope.analyzer.study.AppPlan(command, jvms, controls, reruns, work, agentOpts,
+        var plan = new dev.loomscope.analyzer.study.AppPlan(command, loadWords, jvms, loadWords != null ? 0 : controls, new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), work, agentOpts,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
         var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, ready != null ? ready : urls.get(0), load.args(), readyTimeout,
-                loadSpec.minSeconds(), loadSpec.maxSeconds(), objective);
+                loadWords != null ? 0 : loadSpec.minSeconds(), loadWords != null ? timeout : loadSpec.maxSeconds(), objective);
         return print(dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr), stdout);
     }
 

@@ -40,21 +40,27 @@ public final class HtmlReport {
      * verdicts (the recording's cost, the verdicts without a recording, the machine's thread start).
      */
     public record Extras(String heading, List<String> runLines, List<String> failures, List<String> measured, List<Path> threadDumps,
-            List<Path> runRecordings) {
-        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of(), List.of(), List.of());
+            List<Path> runRecordings, List<String> charts) {
+        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
 
         public Extras(String heading, List<String> runLines, List<String> failures, List<String> measured) {
-            this(heading, runLines, failures, measured, List.of(), List.of());
+            this(heading, runLines, failures, measured, List.of(), List.of(), List.of());
         }
 
         /** These extras with the JSON thread dumps beside the recordings (a section of their own). */
         public Extras withThreadDumps(List<Path> dumps) {
-            return new Extras(heading, runLines, failures, measured, List.copyOf(dumps), runRecordings);
+            return new Extras(heading, runLines, failures, measured, List.copyOf(dumps), runRecordings, charts);
         }
 
         /** These extras with each run line's recording (null: none kept), linked from the line. */
         public Extras withRunRecordings(List<Path> recordings) {
-            return new Extras(heading, runLines, failures, measured, threadDumps, java.util.Collections.unmodifiableList(new ArrayList<>(recordings)));
+            return new Extras(heading, runLines, failures, measured, threadDumps, java.util.Collections.unmodifiableList(new ArrayList<>(recordings)),
+                    charts);
+        }
+
+        /** These extras with charts (inline SVG) drawn under what was measured (a service's latency against the offered rate). */
+        public Extras withCharts(List<String> svgs) {
+            return new Extras(heading, runLines, failures, measured, threadDumps, runRecordings, List.copyOf(svgs));
         }
     }
 
@@ -97,6 +103,7 @@ public final class HtmlReport {
                 extras.measured().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
                 h.append("</ul>\n");
             }
+            extras.charts().forEach(svg -> h.append("<figure class='chart'>").append(svg).append("</figure>\n"));
             List<String> verdictLines = new ArrayList<>();
             for (Part part : parts) {
                 for (String v : CompareView.verdicts(part.results())) { // every verdict line compare prints; the chart has the headline ones

@@ -11,9 +11,12 @@ import java.util.Random;
  * JVMs a kind under the agent and {@code controls} without it (what the recording costs), one at a
  * time in an order shuffled by {@code seed}, each under the load client's open-loop load.
  * {@code command} is a template: {@code {threads}} becomes platform or virtual, {@code {virtual}}
- * false or true, {@code {port}} a free port.
+ * false or true, {@code {port}} a free port. A JVM disturbed by other processes runs again as
+ * {@code reruns} says. {@code loadCommand} (null: the load client) is the user's own load, a
+ * template too, run to its end against each JVM.
  */
-public record AppPlan(List<String> command, int forks, int controls, int reruns, String work, String agentOptions, long seed) {
+public record AppPlan(List<String> command, List<String> loadCommand, int forks, int controls, Reruns reruns, String work, String agentOptions,
+        long seed) {
 
     /** One JVM of the plan: its thread kind, its fork (1-based), and whether it records. */
     public record Job(String kind, int fork, boolean recorded) {
@@ -22,8 +25,8 @@ public record AppPlan(List<String> command, int forks, int controls, int reruns,
         }
     }
 
-    /** The words of a command line, split at spaces outside quotes ('...' or "..."); a usage error for an unclosed quote or nothing. */
-    public static List<String> words(String line) {
+    /** The words of {@code option}'s command line, split at spaces outside quotes ('...' or "..."); a usage error for an unclosed quote or nothing. */
+    public static List<String> words(String option, String line) {
         List<String> words = new ArrayList<>();
         StringBuilder w = new StringBuilder();
         char quote = 0;
@@ -50,13 +53,13 @@ public record AppPlan(List<String> command, int forks, int controls, int reruns,
             }
         }
         if (quote != 0) {
-            throw new UsageException("--app " + line + ": a " + quote + " quote is not closed");
+            throw new UsageException(option + " " + line + ": a " + quote + " quote is not closed");
         }
         if (inWord) {
             words.add(w.toString());
         }
         if (words.isEmpty()) {
-            throw new UsageException("--app: no command (e.g. --app 'java -jar app.jar --server.port={port} --spring.threads.virtual.enabled={virtual}')");
+            throw new UsageException(option + ": no command (e.g. --app 'java -jar app.jar --server.port={port} --spring.threads.virtual.enabled={virtual}')");
         }
         return words;
     }

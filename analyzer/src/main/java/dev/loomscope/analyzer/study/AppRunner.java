@@ -69,7 +69,7 @@ final class AppRunner {
         current = p;
         String failure = null;
         double readySeconds = Double.NaN;
-        Path results = dir.resolve("load.csv");
+        Path results = plan.loadCommand() == null ? dir.resolve("load.csv") : null; // the user's own client writes no windows
         try {
             Target readyAt = Target.of(fill(ready, port));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(readyTimeoutSeconds);
@@ -101,26 +101,25 @@ final class AppRunner {
                 failure = "no recording was written (see " + dir.resolve("output.log") + ")";
             }
         }
-        if (failure == null && !Files.isRegularFile(results)) {
+        if (failure == null && results != null && !Files.isRegularFile(results)) {
             failure = "the load client wrote no results (see " + dir.resolve("load.log") + ")";
         }
         if (failure != null && !failure.equals("stopped")) {
-            failure += ": " + lastLine(dir.resolve(failure.startsWith("load client") ? "load.log" : "output.log"));
+            failure += ": " + lastLine(dir.resolve(failure.startsWith("load ") ? "load.log" : "output.log"));
         }
         return new Outcome(job, dir, recording, results, (System.nanoTime() - t0) / 1e9, readySeconds, failure);
     }
 
     /** Runs the load client against the service; null when it finished, else why not. */
     private String load(AppPlan.Job job, Process app, int port, Path results, Path dir) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), "dev.loomscope.analyzer.cli.Main", "load", "--threads", job.kind(), "--app-pid",
-                Long.toString(app.pid()), "--results", results.toString()));
-        urls.forEach(u -> {
-            cmd.add("--url");
-            cmd.add(fill(u, port));
-        });
-        cmd.addAll(loadArgs);
-        Process client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("load.log").toFile()).start();
+        List<String> cmd = plan.loadCommand() != null ? AppPlan.filled(plan.loadCommand(), job.kind(), port) : client(job, app, port, results);
+        String name = plan.loadCommand() != null ? "load command" : "load client";
+        Process client;
+        try {
+            client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("load.log").toFile()).start();
+        } catch (IOException e) {
+            return name + " did not start (" + e.getMessage() + ")";
+        }
         try {
             long deadline = System.nanoTime() + (long) ((loadSeconds + 60) * 1e9); // the longest load, and time to start and stop
             while (!client.waitFor(200, TimeUnit.MILLISECONDS)) {
@@ -138,14 +137,27 @@ final class AppRunner {
             }
             if (client.isAlive()) {
                 end(client);
-                return "load client did not finish";
+                return name + " did not finish within " + Math.round(loadSeconds + 60) + " s";
             }
-            return client.exitValue() == 0 ? null : "load client exited with " + client.exitValue();
+            return client.exitValue() == 0 ? null : name + " exited with " + client.exitValue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             end(client);
             return "interrupted";
         }
+    }
+
+    /** The load client's command line: the same jar as this CLI, in a JVM of its own. */
+    private List<String> client(AppPlan.Job job, Process app, int port, Path results) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "dev.loomscope.analyzer.cli.Main", "load", "--threads", job.kind(), "--app-pid",
+                Long.toString(app.pid()), "--results", results.toString()));
+        urls.forEach(u -> {
+            cmd.add("--url");
+            cmd.add(fill(u, port));
+        });
+        cmd.addAll(loadArgs);
+        return cmd;
     }
 
     List<String> command(AppPlan.Job job, Path dir, int port) {
@@ -160,7 +172,8 @@ final class AppRunner {
     }
 
     private String agentArg(AppPlan.Job job, Path dir) {
-        return "-javaagent:" + agent + "=out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",flame=off,trace-pinned=off"
+        // startup=before-main: the recording holds the service's start too (its pins at class loading), so nothing is said missing
+        return "-javaagent:" + agent + "=out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",startup=before-main,flame=off,trace-pinned=off"
                 + (plan.work() == null ? "" : ",work=" + plan.work()) + (plan.agentOptions() == null ? "" : "," + plan.agentOptions()) + ",profile=off";
     }
 
@@ -183,7 +196,8 @@ final class AppRunner {
         }
     }
 
-    private static void clear(Path dir) throws IOException {
+    /** Removes a job's directory left by an earlier study or attempt: its files would be taken for this run's. */
+    static void clear(Path dir) throws IOException {
         if (Files.isDirectory(dir)) {
             try (Stream<Path> s = Files.walk(dir)) {
                 for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {

@@ -37,7 +37,11 @@ public final class AppStudy {
      * same windows (a window's length, the workloads' run time, is the study's choice and not judged).
      */
     static final List<String> METRICS = List.of("throughput", "latency p50", "latency p99", "latency p99.9", "error rate", "service time p99",
-            "context switches per unit", "pins per unit", "pinned time per unit", "gc pause total", "heap after gc max", "allocation rate");
+            "context switches per unit", "context switches per second", "pins per unit", "pinned time per unit", "gc pause total", "heap after gc max",
+            "allocation rate");
+
+    /** The one comparison of a study whose load was the user's own command. */
+    static final String UNDER_LOAD_COMMAND = "under the load command";
 
     private AppStudy() {}
 
@@ -53,10 +57,13 @@ public final class AppStudy {
         AppRunner runner = new AppRunner(plan, s.java(), s.agent(), s.urls(), s.ready(), s.loadArgs(), s.readyTimeoutSeconds(), s.loadMaxSeconds());
         Thread onCtrlC = new Thread(runner::stop, "loomscope-study-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
+        String load = plan.loadCommand() != null ? String.format(Locale.ROOT, "then the --load-command to its end (at most %.0f s)", s.loadMaxSeconds())
+                : String.format(Locale.ROOT, "then the load: %.0f-%.0f s (a warm-up until steady, then the measured windows): about %.1f-%.1f min in all"
+                        + " with the starts", s.loadMinSeconds(), s.loadMaxSeconds(), jobs.size() * (s.loadMinSeconds() + 8) / 60,
+                        jobs.size() * (s.loadMaxSeconds() + 15) / 60);
         err.println(String.format(Locale.ROOT, "loomscope study --app: %d JVMs (platform, virtual x %d recorded + %d control%s without the agent), one at a"
-                + " time, order shuffled with --seed %d; each: start, wait for an answer, then the load: %.0f-%.0f s (a warm-up until steady, then the"
-                + " measured windows): about %.1f-%.1f min in all with the starts", jobs.size(), plan.forks(), plan.controls(), plan.controls() == 1 ? "" : "s",
-                plan.seed(), s.loadMinSeconds(), s.loadMaxSeconds(), jobs.size() * (s.loadMinSeconds() + 8) / 60, jobs.size() * (s.loadMaxSeconds() + 15) / 60));
+                + " time, order shuffled with --seed %d; each: start, wait for an answer, %s", jobs.size(), plan.forks(), plan.controls(),
+                plan.controls() == 1 ? "" : "s", plan.seed(), load));
         err.println("order: " + String.join(", ", jobs.stream().map(AppPlan.Job::label).toList()));
         err.flush();
         List<AppRunner.Outcome> outcomes = new ArrayList<>();
@@ -67,7 +74,7 @@ public final class AppStudy {
             for (AppPlan.Job job : jobs) {
                 n++;
                 for (int attempt = 0; ; attempt++) {
-                    err.println("study: " + n + "/" + jobs.size() + " " + job.label() + (attempt > 0 ? " (again: " + attempt + " of " + plan.reruns() + ")" : ""));
+                    err.println("study: " + n + "/" + jobs.size() + " " + job.label() + (attempt > 0 ? " (again: " + attempt + " of " + plan.reruns().reruns() + ")" : ""));
                     err.flush();
                     AppRunner.Outcome o = runner.run(job, recordings.resolve(job.label() + (attempt > 0 ? "-again" + attempt : "")));
                     if (!o.ok()) {
@@ -75,20 +82,23 @@ public final class AppStudy {
                         err.println("study: " + job.label() + " failed (" + o.failure() + ")");
                         break;
                     }
-                    double busy = busyElsewhere(o);
-                    String busyText = String.format(Locale.ROOT, "other processes took %.0f%% of the CPU in its median measured window", 100 * busy);
-                    if (!(busy > Noise.DISTURBED)) {
-                        outcomes.add(o);
-                        err.println(String.format(Locale.ROOT, "study: %s done in %.1f s (answered %.1f s after its start)", job.label(), o.seconds(),
-                                o.readySeconds()));
+                    double busy = Reruns.busyElsewhere(o.results(), o.recording());
+                    Reruns.Action next = plan.reruns().after(busy, attempt);
+                    if (next == Reruns.Action.ACCEPT || next == Reruns.Action.KEEP_FLAGGED) {
+                        outcomes.add(o); // a flagged one's verdict lines say the machine was busy
+                        err.println(String.format(Locale.ROOT, "study: %s done in %.1f s (answered %.1f s after its start)%s", job.label(), o.seconds(),
+                                o.readySeconds(), next == Reruns.Action.ACCEPT ? "" : "; kept though disturbed (--keep-disturbed): " + Reruns.busy(busy)));
+                        if (next == Reruns.Action.KEEP_FLAGGED) {
+                            caveats.add(job.label() + ": kept though disturbed (--keep-disturbed): " + Reruns.busy(busy));
+                        }
                         break;
                     }
-                    if (attempt >= plan.reruns()) {
-                        caveats.add(job.label() + ": left out: " + busyText + " in each of its " + (attempt + 1) + " runs (--reruns " + plan.reruns() + ")");
-                        err.println("study: " + job.label() + " left out: " + busyText);
+                    if (next == Reruns.Action.LEAVE_OUT) {
+                        failures.add(job.label() + ": " + plan.reruns().leftOut(busy, attempt + 1)); // as the study of the workloads lists it
+                        err.println("study: " + job.label() + " " + plan.reruns().leftOut(busy, attempt + 1));
                         break;
                     }
-                    err.println("study: " + job.label() + " ran on a busy machine (" + busyText + "): run again");
+                    err.println("study: " + job.label() + " ran on a busy machine (" + Reruns.busy(busy) + "): run again");
                 }
             }
         } finally {
@@ -101,11 +111,9 @@ public final class AppStudy {
         return judge(s, outcomes, failures, caveats, reportDir, recordings, rule);
     }
 
-    /** A JVM's median measured window's share of the CPU other processes took; NaN when unknown. */
-    private static double busyElsewhere(AppRunner.Outcome o) {
-        double[] v = ControlRuns.read(o.results()).stream().filter(r -> !r.warmup()).mapToDouble(WorkloadRun::busyElsewhere)
-                .filter(x -> !Double.isNaN(x)).toArray();
-        return v.length == 0 ? Double.NaN : Quantiles.of(v, 0.5);
+    /** A verdict line's advice in this study's words: a service's warm-up is the load client's, until steady. */
+    private static String ownWarmup(String line) {
+        return line.replace("(try a larger --warmup)", "(try a larger --min-warmup)");
     }
 
     private static Study.Result judge(Setup s, List<AppRunner.Outcome> outcomes, List<String> failures, List<String> caveats, Path reportDir,
@@ -113,17 +121,24 @@ public final class AppStudy {
         Map<AppRunner.Outcome, List<WorkloadRun>> runs = new LinkedHashMap<>();
         LinkedHashSet<String> workloads = new LinkedHashSet<>();
         for (AppRunner.Outcome o : outcomes) {
-            List<WorkloadRun> r = ControlRuns.read(o.results());
+            List<WorkloadRun> r = o.results() == null ? List.of() : ControlRuns.read(o.results());
             runs.put(o, r);
             r.forEach(w -> workloads.add(w.workload()));
+        }
+        if (s.plan().loadCommand() != null) {
+            workloads.add(UNDER_LOAD_COMMAND); // no windows: each recording whole
         }
         List<String> verdicts = new ArrayList<>();
         List<String> measured = new ArrayList<>();
         List<HtmlReport.Part> parts = new ArrayList<>();
         Map<String, Map<String, List<RecordingFacts>>> byWorkload = new LinkedHashMap<>();
-        measured.add("latency, throughput and errors are the load client's (open loop at a fixed rate, each request's latency from when it was due),"
+        measured.add(s.plan().loadCommand() != null ? "the load came from --load-command " + String.join(" ", s.plan().loadCommand()) + ": a client of"
+                + " its own, most likely a closed loop (it waits for each answer, so a stalled service slows the load and hides in it); without its"
+                + " windows each recording is judged whole, start-up and the load's ramp included, and latency, which only a client measures, not at"
+                + " all: see the client's own figures in each JVM's load.log" : "latency, throughput and errors are the load client's (open loop at a fixed rate, each request's latency from when it was due),"
                 + " over each JVM's measured windows only; the recording's figures (pins, GC, context switches per request) over the same windows;"
                 + " service time (the agent's work=) is the handler's own, not what a client waits");
+        java.util.Set<String> warnings = new LinkedHashSet<>();
         for (String w : workloads) {
             List<RecordingFacts> timed = new ArrayList<>();
             List<RecordingFacts> controls = new ArrayList<>();
@@ -131,7 +146,7 @@ public final class AppStudy {
             List<RecordingFacts> parsed = Analysis.of(recorded.stream().map(o -> RecordingSource.file(o.recording())).toList());
             for (int i = 0; i < recorded.size(); i++) {
                 RecordingFacts f = parsed.get(i);
-                f.runs.addAll(runs.get(recorded.get(i)).stream().filter(r -> r.workload().equals(w)).toList());
+                f.runs.addAll(runs.get(recorded.get(i)).stream().filter(r -> r.workload().equals(w)).toList()); // none under a load command
                 timed.add(f);
             }
             for (AppRunner.Outcome o : outcomes) {
@@ -149,22 +164,25 @@ public final class AppStudy {
                     .filter(r -> METRICS.contains(r.metric().name())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric().name()))).toList();
             parts.add(new HtmlReport.Part(w, groups, results));
             // the warm-up a service gets is the load client's, until steady
-            CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + v.replace("(try a larger --warmup)", "(try a larger --min-warmup)")));
+            CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + ownWarmup(v)));
             Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controls, List.of());
             if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
                 List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("latency p99", "error rate"), "platform", false, rule);
-                CompareView.verdicts(unrecorded).forEach(v -> measured.add(w + " without a recording: " + v));
+                CompareView.verdictsOnly(unrecorded).forEach(v -> measured.add(w + " without a recording: " + ownWarmup(v)));
             }
-            RecordingFacts.warnings(timed).forEach(x -> caveats.add(w + ": warning: " + x));
+            warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
             int at = w.lastIndexOf(" at ");
             String why = at < 0 ? null : ServiceCause.line(w, Double.parseDouble(w.substring(at + 4, w.length() - 2)), groups.get("virtual"),
                     ServiceCause.carriers(s.plan().command()), ServiceCause.carriersFrom(s.plan().command()));
             if (why != null) {
-                verdicts.add(why);
+                measured.add(why);
             }
         }
+        List<String> charts = new ArrayList<>();
         if (s.slo() != null) {
-            measured.addAll(Capacity.lines(s.slo(), byWorkload, rule));
+            Capacity.Result capacity = Capacity.of(s.slo(), byWorkload, rule);
+            measured.addAll(capacity.lines());
+            charts.addAll(capacity.charts().stream().filter(c -> !c.isEmpty()).toList());
         }
         List<String> runLines = new ArrayList<>();
         for (AppRunner.Outcome o : outcomes) {
@@ -174,9 +192,12 @@ public final class AppStudy {
         String heading = "Study of " + String.join(" ", s.plan().command()) + ": " + s.plan().forks() + " recorded JVM(s) and " + s.plan().controls()
                 + " control JVM(s) without the agent per thread kind, one at a time, in an order shuffled with seed " + s.plan().seed()
                 + "; each under the load client's open-loop load; recordings in " + recordings;
-        HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures, measured)
-                .withRunRecordings(outcomes.stream().map(o -> o.recording() != null ? o.recording() : o.results()).toList());
+        // the report says what the terminal says: the caveats with what was measured (the recordings' warnings in its own banner)
+        HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures,
+                java.util.stream.Stream.concat(measured.stream(), caveats.stream()).toList())
+                .withRunRecordings(outcomes.stream().map(o -> o.recording() != null ? o.recording() : o.results()).toList()).withCharts(charts);
         Path index = HtmlReport.write(reportDir, parts, extras);
+        warnings.forEach(x -> caveats.add("warning: " + x));
         return new Study.Result(verdicts, measured, caveats, failures, index, outcomes.stream().anyMatch(o -> o.job().recorded()));
     }
 }

@@ -24,10 +24,16 @@ import java.util.TreeMap;
 final class Capacity {
     private Capacity() {}
 
-    /** One line per URL measured at more than one rate; {@code byWorkload}: {@code GET /io at 400/s} to its groups by kind. */
-    static List<String> lines(Slo slo, Map<String, Map<String, List<RecordingFacts>>> byWorkload, Verdict.Rule rule) {
-        // URL -> rate -> kind -> JVM -> passed
-        Map<String, TreeMap<Double, Map<String, Map<Path, Boolean>>>> passed = new LinkedHashMap<>();
+    /** What the capacity gave: a line per URL and its chart of latency against the offered rate. */
+    record Result(List<String> lines, List<String> charts) {}
+
+    /** One JVM at one rate: its median measured window's percentile (ms) and whether it kept the objective. */
+    private record AtRate(double millis, boolean kept) {}
+
+    /** {@code byWorkload}: {@code GET /io at 400/s} to its groups by kind. */
+    static Result of(Slo slo, Map<String, Map<String, List<RecordingFacts>>> byWorkload, Verdict.Rule rule) {
+        // URL -> rate -> kind -> JVM -> its figure
+        Map<String, TreeMap<Double, Map<String, Map<Path, AtRate>>>> measured = new LinkedHashMap<>();
         byWorkload.forEach((workload, groups) -> {
             int at = workload.lastIndexOf(" at ");
             if (at < 0) {
@@ -35,24 +41,35 @@ final class Capacity {
             }
             double rate = Double.parseDouble(workload.substring(at + 4, workload.length() - 2));
             groups.forEach((kind, facts) -> facts.forEach(f -> {
-                List<WorkloadRun> measured = f.runs.measured();
-                if (!measured.isEmpty()) {
-                    passed.computeIfAbsent(workload.substring(0, at), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
-                            .computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(f.source.name(), kept(slo, measured));
+                List<WorkloadRun> windows = f.runs.measured();
+                if (!windows.isEmpty()) {
+                    double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
+                    measured.computeIfAbsent(workload.substring(0, at), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
+                            .computeIfAbsent(kind, k -> new LinkedHashMap<>())
+                            .put(f.source.name(), new AtRate(p.length == 0 ? Double.NaN : Quantiles.of(p, 0.5), kept(slo, windows)));
                 }
             }));
         });
         List<String> lines = new ArrayList<>();
-        passed.forEach((url, rates) -> {
+        List<String> charts = new ArrayList<>();
+        measured.forEach((url, rates) -> {
             Map<String, double[]> capacity = new LinkedHashMap<>();
+            Map<String, TreeMap<Double, double[]>> curve = new LinkedHashMap<>();
             for (String kind : StudyPlan.KINDS) {
                 Map<Path, Double> best = new LinkedHashMap<>();
-                rates.forEach((rate, kinds) -> kinds.getOrDefault(kind, Map.of()).forEach((jvm, ok) -> best.merge(jvm, ok ? rate : 0.0, Math::max)));
+                rates.forEach((rate, kinds) -> {
+                    Map<Path, AtRate> jvms = kinds.getOrDefault(kind, Map.of());
+                    jvms.forEach((jvm, r) -> best.merge(jvm, r.kept() ? rate : 0.0, Math::max));
+                    curve.computeIfAbsent(kind, k -> new TreeMap<>()).put(rate,
+                            jvms.values().stream().mapToDouble(AtRate::millis).filter(v -> !Double.isNaN(v)).toArray());
+                });
                 capacity.put(kind, best.values().stream().mapToDouble(Double::doubleValue).toArray());
             }
             lines.add(line(url, slo, rates.keySet().stream().toList(), capacity, rule));
+            charts.add(dev.loomscope.analyzer.report.RateChart.of(url + ": latency " + slo.percentile() + " against the offered rate", slo.percentile(),
+                    slo.millis(), curve));
         });
-        return lines;
+        return new Result(lines, charts);
     }
 
     /** Whether a JVM's measured windows at one rate kept the objective: the median window's percentile within it, under 1% failed. */

@@ -48,11 +48,11 @@ public final class Study {
      * Runs {@code plan} and writes the report into {@code reportDir}; the recordings go to
      * {@code reportDir/recordings} when {@code keep}, else to a temporary directory removed after.
      */
-    public static Result run(StudyPlan plan, Jvms jvms, Path reportDir, boolean keep, Verdict.Rule rule, PrintWriter stderr, boolean terminal)
-            throws IOException {
+    public static Result run(StudyPlan plan, Jvms jvms, Path reportDir, boolean keep, Verdict.Rule rule, Reruns reruns, PrintWriter stderr,
+            boolean terminal) throws IOException {
         Files.createDirectories(reportDir);
         Path recordings = keep ? reportDir.resolve("recordings") : Files.createTempDirectory("loomscope-study-");
-        StudyRunner runner = new StudyRunner(plan, jvms.java(), jvms.agent(), jvms.workloads(), recordings, new StudyRunner.Progress(stderr, terminal));
+        StudyRunner runner = new StudyRunner(plan, jvms.java(), jvms.agent(), jvms.workloads(), recordings, new StudyRunner.Progress(stderr, terminal), reruns);
         CountDownLatch reported = new CountDownLatch(1);
         Thread onCtrlC = new Thread(() -> {
             runner.stop();

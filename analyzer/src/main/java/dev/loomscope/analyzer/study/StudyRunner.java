@@ -38,11 +38,13 @@ public final class StudyRunner {
     private final Path workloadsJar;
     private final Path recordings;
     private final Progress progress;
+    private final Reruns reruns;
     private final AtomicBoolean stop = new AtomicBoolean();
     private volatile Process current;
 
-    public StudyRunner(StudyPlan plan, Path java, Path agentJar, Path workloadsJar, Path recordings, Progress progress) {
+    public StudyRunner(StudyPlan plan, Path java, Path agentJar, Path workloadsJar, Path recordings, Progress progress, Reruns reruns) {
         this.plan = plan;
+        this.reruns = reruns;
         this.javaExe = java;
         this.agentJar = agentJar;
         this.workloadsJar = workloadsJar;
@@ -73,10 +75,23 @@ public final class StudyRunner {
             if (stop.get()) {
                 break;
             }
-            progress.begin(job);
-            Outcome o = runJob(job);
-            outcomes.add(o);
-            progress.end(o);
+            for (int attempt = 0; ; attempt++) {
+                progress.begin(job);
+                Outcome o = runJob(job);
+                double busy = !o.ok() || job.role() == StudyPlan.Role.PROFILE ? Double.NaN
+                        : job.role() == StudyPlan.Role.CONTROL ? Reruns.busyElsewhere(o.recording(), null) : Reruns.busyElsewhere(null, o.recording());
+                Reruns.Action next = reruns.after(busy, attempt);
+                if (next == Reruns.Action.AGAIN && !stop.get()) {
+                    progress.again(o, Reruns.busy(busy));
+                    continue;
+                }
+                if (next == Reruns.Action.LEAVE_OUT) {
+                    o = new Outcome(job, o.recording(), o.seconds(), reruns.leftOut(busy, attempt + 1), o.output());
+                }
+                outcomes.add(o);
+                progress.end(o);
+                break;
+            }
         }
         progress.finish();
         return outcomes;
@@ -108,6 +123,7 @@ public final class StudyRunner {
 
     private Outcome runJob(StudyPlan.Job job) throws IOException {
         Path dir = recordings.resolve(job.label());
+        AppRunner.clear(dir); // an earlier attempt's or study's recording would be taken for this one's
         Files.createDirectories(dir);
         Path log = dir.resolve("output.log");
         long t0 = System.nanoTime();
@@ -189,6 +205,14 @@ public final class StudyRunner {
             } else {
                 err.println("study: " + (done + 1) + "/" + total + " " + what);
             }
+            err.flush();
+        }
+
+        void again(Outcome o, String why) {
+            if (terminal) {
+                err.print("\r\033[K");
+            }
+            err.println("study: " + o.job().label() + " ran on a busy machine (" + why + "): run again");
             err.flush();
         }
 

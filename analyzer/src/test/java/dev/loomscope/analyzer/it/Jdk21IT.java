@@ -47,7 +47,7 @@ class Jdk21IT {
     void theStudyRunsOnJdk21() throws Exception {
         String java = jdk21();
         Path report = dir.resolve("report");
-        ChildJvm.Result r = Fixtures.cli(dir, "study", "--workload", "sleep", "--runs", "2", "--warmup", "0", "--forks", "2", "--tasks", "300",
+        ChildJvm.Result r = Fixtures.cli(dir, "study", "--workload", "sleep", "--runs", "2", "--warmup", "0", "--forks", "2", "--tasks", "300", "--reruns", "0", "--keep-disturbed",
                 "--java", java, "--out", report.toString(), "--keep");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("sleep: virtual vs platform: run time median");

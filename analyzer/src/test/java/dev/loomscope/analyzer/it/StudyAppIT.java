@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * blocking endpoint ({@code /io}) and a pinning one ({@code /legacy}), on JDK 21 and on the JDK the
  * tests run on; the direction of its figures held to an independent client's ({@code ab}) on the
  * same service, and the load client's latency to ab's. One JVM a kind and short windows keep it
- * to a few minutes: the directions are what is checked (a verdict needs 4 JVMs a kind).
+ * to a few minutes: the directions are what is checked (a verdict needs 4 JVMs a kind), on a busy
+ * machine too (its JVMs kept, flagged).
  */
 class StudyAppIT {
     @TempDir
@@ -60,6 +61,21 @@ class StudyAppIT {
         double platform = abMeanMillis(java, "platform", "/legacy");
         double virtual = abMeanMillis(java, "virtual", "/legacy");
         assertThat(virtual / platform).as("ab's mean latency on /legacy, virtual %.1f ms against platform %.1f ms", virtual, platform).isLessThan(1.5);
+    }
+
+    @Test
+    void yourOwnClientRunsInsteadAndWhatCannotBeJudgedIsSaid() throws Exception {
+        List<String> cmd = List.of(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "study", "--app", "java -cp "
+                + System.getProperty("java.class.path") + " " + DemoService.class.getName() + " --port {port} --threads {threads}", "--url",
+                "http://localhost:{port}/io", "--load-command", ab() + " -q -n 300 -c 20 http://localhost:{port}/io", "--forks", "1", "--reruns", "0",
+                "--keep-disturbed", "--out", dir.resolve("report").toString());
+        ChildJvm.Result r = ChildJvm.exec(cmd, dir, 600);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stderr()).contains("2 JVMs (platform, virtual x 1 recorded + 0 controls without the agent)").contains("then the --load-command to"
+                + " its end");
+        assertThat(r.stdout()).contains("the load came from --load-command ab -q -n 300 -c 20 http://localhost:{port}/io: a client of its own")
+                .containsPattern("(?m)^under the load command: virtual vs platform: allocation rate ").doesNotContain(": latency p");
+        assertThat(Files.readString(dir.resolve("report/recordings/app-virtual-1/load.log"))).containsPattern("Complete requests:\\s+300");
     }
 
     @Test
@@ -101,7 +117,7 @@ class StudyAppIT {
     private ChildJvm.Result study(String java, String... more) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "study", "--java", java, "--app",
                 "java -cp " + System.getProperty("java.class.path") + " " + DemoService.class.getName() + " --port {port} --threads {threads}",
-                "--url", "http://localhost:{port}/io", "--url", "http://localhost:{port}/legacy", "--forks", "1", "--controls", "0",
+                "--url", "http://localhost:{port}/io", "--url", "http://localhost:{port}/legacy", "--forks", "1", "--controls", "0", "--reruns", "0", "--keep-disturbed",
                 "--min-warmup", "2s", "--max-warmup", "3s", "--windows", "3", "--window", "1s", "--out", dir.resolve("report").toString()));
         cmd.addAll(List.of(more));
         ChildJvm.Result r = ChildJvm.exec(cmd, dir, 900);

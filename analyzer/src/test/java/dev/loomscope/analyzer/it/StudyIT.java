@@ -41,7 +41,7 @@ class StudyIT {
         Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
         report = dir.resolve("report");
         result = Fixtures.cli(dir, "study", "--workload", "echo,sleep", "--runs", "5", "--warmup", "0", "--forks", "1", "--requests", "300",
-                "--concurrency", "10", "--tasks", "300", "--out", report.toString(), "--java", fakeJava.toString(), "--keep", "--parallelism", "2");
+                "--concurrency", "10", "--tasks", "300", "--out", report.toString(), "--java", fakeJava.toString(), "--keep", "--parallelism", "2", "--reruns", "0", "--keep-disturbed");
     }
 
     @Test
@@ -132,6 +132,19 @@ class StudyIT {
         ChildJvm.Result agentOpts = Fixtures.cli(dir, "study", "--agent-opts", "profile=cpu+gpu");
         assertThat(agentOpts.exitCode()).isEqualTo(2);
         assertThat(agentOpts.stderr()).contains("--agent-opts profile=cpu+gpu: bad value 'cpu+gpu' for profile (expected cpu, wall, alloc, lock (joined with +) or off)");
+        // the options of a study of one's own service, and of the workloads, each refused with the other
+        assertThat(Fixtures.cli(dir, "study", "--url", "http://localhost:8080/").stderr().strip())
+                .isEqualTo("loomscope study: --url: for a study of your own service (--app COMMAND) (see 'loomscope study --help')");
+        assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--workload", "echo").stderr()).contains("--workload: for loomscope's own"
+                + " workloads, not --app");
+        assertThat(Fixtures.cli(dir, "study", "--app", "java -jar 'app.jar").stderr().strip()).isEqualTo("loomscope study: --app java -jar 'app.jar:"
+                + " a ' quote is not closed (see 'loomscope study --help')");
+        assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--url", "https://localhost/").stderr()).contains("--url https://localhost/:"
+                + " the load client speaks plain http:// only");
+        assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--slo", "p95=1s").stderr()).contains("--slo p95=1s: give a percentile");
+        ChildJvm.Result reruns = Fixtures.cli(dir, "study", "--reruns", "-1");
+        assertThat(reruns.exitCode()).isEqualTo(2);
+        assertThat(reruns.stderr()).contains("--reruns -1: must be 0 or more");
     }
 
     @Test

@@ -12,26 +12,39 @@ import org.junit.jupiter.api.Test;
 class AppPlanTest {
     @Test
     void theCommandIsATemplateSplitAsAShellWould() {
-        List<String> words = AppPlan.words("java -Dx='a b' -jar \"my app.jar\" --server.port={port} --spring.threads.virtual.enabled={virtual} {threads}");
+        List<String> words = AppPlan.words("--app", "java -Dx='a b' -jar \"my app.jar\" --server.port={port} --spring.threads.virtual.enabled={virtual} {threads}");
         assertThat(words).containsExactly("java", "-Dx=a b", "-jar", "my app.jar", "--server.port={port}", "--spring.threads.virtual.enabled={virtual}",
                 "{threads}");
         assertThat(AppPlan.filled(words, "virtual", 8123)).containsExactly("java", "-Dx=a b", "-jar", "my app.jar", "--server.port=8123",
                 "--spring.threads.virtual.enabled=true", "virtual");
         assertThat(AppPlan.filled(words, "platform", 1).get(5)).isEqualTo("--spring.threads.virtual.enabled=false");
-        assertThatThrownBy(() -> AppPlan.words("java -jar 'app.jar")).hasMessage("--app java -jar 'app.jar: a ' quote is not closed");
-        assertThatThrownBy(() -> AppPlan.words("  ")).hasMessageStartingWith("--app: no command");
+        assertThatThrownBy(() -> AppPlan.words("--app", "java -jar 'app.jar")).hasMessage("--app java -jar 'app.jar: a ' quote is not closed");
+        assertThatThrownBy(() -> AppPlan.words("--load-command", "  ")).hasMessageStartingWith("--load-command: no command");
     }
 
     @Test
     void everyJvmOnceInAnOrderTheSeedRepeats() {
-        AppPlan plan = new AppPlan(List.of("java"), 4, 1, 2, null, null, 42);
+        AppPlan plan = new AppPlan(List.of("java"), null, 4, 1, Reruns.DEFAULT, null, null, 42);
         List<AppPlan.Job> jobs = plan.jobs();
         assertThat(jobs).hasSize(10).doesNotHaveDuplicates();
         assertThat(jobs.stream().filter(j -> j.kind().equals("virtual") && j.recorded())).hasSize(4);
         assertThat(jobs.stream().filter(j -> !j.recorded())).extracting(AppPlan.Job::label).containsExactlyInAnyOrder("app-platform-control-1",
                 "app-virtual-control-1");
-        assertThat(new AppPlan(List.of("java"), 4, 1, 2, null, null, 42).jobs()).isEqualTo(jobs);
-        assertThat(new AppPlan(List.of("java"), 4, 1, 2, null, null, 43).jobs()).isNotEqualTo(jobs);
+        assertThat(new AppPlan(List.of("java"), null, 4, 1, Reruns.DEFAULT, null, null, 42).jobs()).isEqualTo(jobs);
+        assertThat(new AppPlan(List.of("java"), null, 4, 1, Reruns.DEFAULT, null, null, 43).jobs()).isNotEqualTo(jobs);
+    }
+
+    @Test
+    void aDisturbedJvmRunsAgainThenIsLeftOutOrKeptFlagged() {
+        Reruns twice = new Reruns(2, false);
+        assertThat(twice.after(0.19, 0)).isEqualTo(Reruns.Action.ACCEPT);
+        assertThat(twice.after(Double.NaN, 0)).isEqualTo(Reruns.Action.ACCEPT); // not known: nothing to hold against it
+        assertThat(twice.after(0.45, 0)).isEqualTo(Reruns.Action.AGAIN);
+        assertThat(twice.after(0.45, 1)).isEqualTo(Reruns.Action.AGAIN);
+        assertThat(twice.after(0.45, 2)).isEqualTo(Reruns.Action.LEAVE_OUT);
+        assertThat(new Reruns(0, true).after(0.45, 0)).isEqualTo(Reruns.Action.KEEP_FLAGGED);
+        assertThat(twice.leftOut(0.45, 3)).isEqualTo("left out: other processes took over 20% of the CPU in each of its 3 runs (45% in the"
+                + " last one's median measured run; --reruns 2, --keep-disturbed keeps such JVMs, flagged)");
     }
 
     @Test

@@ -35,7 +35,7 @@ class StudyPlanTest {
     @Test
     void controlJvmsRunTheSameWorkloadWithoutAgentOrJfrAndWriteTheirRunsToAResultsFile() {
         StudyPlan plan = plan(1, null);
-        StudyRunner runner = new StudyRunner(plan, Path.of("java"), Path.of("agent.jar"), Path.of("w.jar"), Path.of("rec"), null);
+        StudyRunner runner = new StudyRunner(plan, Path.of("java"), Path.of("agent.jar"), Path.of("w.jar"), Path.of("rec"), null, Reruns.DEFAULT);
         StudyPlan.Job control = plan.jobs().stream().filter(j -> j.label().equals("echo-platform-c1")).findFirst().orElseThrow();
         StudyPlan.Job timed = plan.jobs().stream().filter(j -> j.label().equals("echo-platform-f1")).findFirst().orElseThrow();
         assertThat(control.role()).isEqualTo(StudyPlan.Role.CONTROL);
@@ -65,7 +65,7 @@ class StudyPlanTest {
     @Test
     void timedJvmsRecordWithProfileOffAfterTheUsersOptionsAndProfiledOnesAsGiven() {
         StudyPlan plan = plan(1, "profile=cpu+wall");
-        StudyRunner runner = new StudyRunner(plan, Path.of("java"), Path.of("agent.jar"), Path.of("w.jar"), Path.of("rec"), null);
+        StudyRunner runner = new StudyRunner(plan, Path.of("java"), Path.of("agent.jar"), Path.of("w.jar"), Path.of("rec"), null, Reruns.DEFAULT);
         List<StudyPlan.Job> jobs = plan.jobs();
         String timed = agentArg(runner.command(jobs.get(0), Path.of("d")));
         String profiled = agentArg(runner.command(jobs.get(jobs.size() - 1), Path.of("d")));

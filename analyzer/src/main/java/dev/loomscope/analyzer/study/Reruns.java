@@ -1,0 +1,61 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.compare.Noise;
+import java.util.Locale;
+
+/**
+ * What a study does with a measured JVM that ran while other processes took more than
+ * {@link Noise#DISTURBED} of the CPU in its median measured run: runs it again, at most
+ * {@code reruns} times, then leaves it out with the reason, or keeps it flagged when
+ * {@code keepDisturbed} (a machine that is always busy). A verdict then rests on undisturbed JVMs,
+ * or says it cannot.
+ */
+public record Reruns(int reruns, boolean keepDisturbed) {
+    public static final Reruns DEFAULT = new Reruns(2, false);
+
+    /** What follows a JVM's {@code attempt}-th run (0 the first). */
+    public enum Action {
+        ACCEPT,
+        AGAIN,
+        KEEP_FLAGGED,
+        LEAVE_OUT
+    }
+
+    /** The action after a run whose other processes took {@code busyElsewhere} (NaN: not known, accepted). */
+    public Action after(double busyElsewhere, int attempt) {
+        if (!(busyElsewhere > Noise.DISTURBED)) {
+            return Action.ACCEPT;
+        }
+        if (attempt < reruns) {
+            return Action.AGAIN;
+        }
+        return keepDisturbed ? Action.KEEP_FLAGGED : Action.LEAVE_OUT;
+    }
+
+    /** {@code other processes took 45% of the CPU in its median measured run}. */
+    public static String busy(double busyElsewhere) {
+        return String.format(Locale.ROOT, "other processes took %.0f%% of the CPU in its median measured run", 100 * busyElsewhere);
+    }
+
+    /** Why a JVM was left out after {@code runs} runs. */
+    public String leftOut(double busyElsewhere, int runs) {
+        return String.format(Locale.ROOT, "left out: other processes took over %.0f%% of the CPU in %s (%.0f%% in the last one's median measured"
+                + " run; --reruns %d, --keep-disturbed keeps such JVMs, flagged)", 100 * Noise.DISTURBED, runs > 1 ? "each of its " + runs + " runs"
+                : "its run", 100 * busyElsewhere, reruns);
+    }
+
+    /**
+     * Other processes' share of the CPU in a JVM's median measured run: from its runs' results file
+     * ({@code results}, a control JVM's or the load client's windows) when there is one, else from its
+     * recording; NaN when neither tells.
+     */
+    static double busyElsewhere(java.nio.file.Path results, java.nio.file.Path recording) {
+        if (results != null) {
+            double[] v = ControlRuns.read(results).stream().filter(r -> !r.warmup())
+                    .mapToDouble(dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun::busyElsewhere).filter(x -> !Double.isNaN(x)).toArray();
+            return v.length == 0 ? Double.NaN : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
+        }
+        return recording == null ? Double.NaN : Noise.busyElsewhere(dev.loomscope.analyzer.reduce.Analysis
+                .of(java.util.List.of(dev.loomscope.analyzer.read.RecordingSource.file(recording))).get(0));
+    }
+}
