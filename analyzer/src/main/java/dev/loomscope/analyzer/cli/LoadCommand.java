@@ -68,6 +68,11 @@ public final class LoadCommand implements Callable<Integer> {
             } catch (IllegalStateException exiting) {
                 // already stopping
             }
+            if (!summaries.isEmpty() && summaries.stream().allMatch(x -> x.ok() == 0)) {
+                spec.commandLine().getErr().println("loomscope load: no request was answered with 2xx or 3xx (is the service up at "
+                        + String.join(", ", load.urls) + "?)");
+                return Errors.CHECK_FAILED;
+            }
             return summaries.isEmpty() ? Errors.CHECK_FAILED : Errors.OK;
         } finally {
             if (rows != null) {

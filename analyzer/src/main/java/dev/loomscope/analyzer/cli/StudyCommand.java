@@ -201,6 +201,10 @@ public final class StudyCommand implements Callable<Integer> {
         }
         List<String> command = dev.loomscope.analyzer.study.AppPlan.words("--app", app);
         List<String> loadWords = loadCommand == null ? null : dev.loomscope.analyzer.study.AppPlan.words("--load-command", loadCommand);
+        runnable("--app", command.get(0));
+        if (loadWords != null) {
+            runnable("--load-command", loadWords.get(0));
+        }
         if (loadWords != null) {
             for (String clientOnly : List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(clientOnly)) {
@@ -237,6 +241,20 @@ public final class StudyCommand implements Callable<Integer> {
         var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, ready != null ? ready : urls.get(0), load.args(), readyTimeout,
                 loadWords != null ? 0 : loadSpec.minSeconds(), loadWords != null ? timeout : loadSpec.maxSeconds(), objective);
         return print(dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr), stdout);
+    }
+
+    /** A command's first word: java (the JDK of --java), a path to an executable, or a name on the PATH; else one line before any JVM starts. */
+    private static void runnable(String option, String first) {
+        if (first.equals("java")) {
+            return;
+        }
+        boolean found = first.contains("/") ? Files.isExecutable(Path.of(first))
+                : java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                        .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, first)));
+        if (!found) {
+            throw new BadDataException(option + ": '" + first + "' is not a command here (not an executable file, nor on the PATH): give java, a"
+                    + " path or a command name");
+        }
     }
 
     private static int print(Study.Result r, PrintWriter stdout) {

@@ -65,7 +65,12 @@ final class AppRunner {
         if (job.recorded() && !plan.command().get(0).equals("java")) {
             app.environment().put("JAVA_TOOL_OPTIONS", agentArg(job, dir)); // a script that starts java: the JVM picks the agent up
         }
-        Process p = app.start();
+        Process p;
+        try {
+            p = app.start();
+        } catch (IOException e) {
+            return new Outcome(job, dir, null, null, 0, Double.NaN, "did not start: " + e.getMessage());
+        }
         current = p;
         String failure = null;
         double readySeconds = Double.NaN;
@@ -105,7 +110,8 @@ final class AppRunner {
             failure = "the load client wrote no results (see " + dir.resolve("load.log") + ")";
         }
         if (failure != null && !failure.equals("stopped")) {
-            failure += ": " + lastLine(dir.resolve(failure.startsWith("load ") ? "load.log" : "output.log"));
+            boolean client = failure.contains("load client") || failure.contains("load command");
+            failure += ": " + lastLine(dir.resolve(client ? "load.log" : "output.log"));
         }
         return new Outcome(job, dir, recording, results, (System.nanoTime() - t0) / 1e9, readySeconds, failure);
     }

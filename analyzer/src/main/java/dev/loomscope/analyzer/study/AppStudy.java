@@ -10,7 +10,6 @@ import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.report.HtmlReport;
-import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.analyzer.stats.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;

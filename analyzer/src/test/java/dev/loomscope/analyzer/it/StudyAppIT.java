@@ -104,6 +104,20 @@ class StudyAppIT {
         }
     }
 
+    @Test
+    void nothingAnsweringIsAFailedCheckInOneLine() throws Exception {
+        int port = freePort(); // nothing listens there
+        ChildJvm.Result load = Fixtures.cli(dir, "load", "--url", "http://127.0.0.1:" + port + "/", "--rate", "20", "--min-warmup", "0s",
+                "--max-warmup", "1s", "--windows", "1", "--window", "1s");
+        assertThat(load.exitCode()).isEqualTo(1);
+        assertThat(load.stdout()).contains("0 of 20 offered answered");
+        assertThat(load.stderr().strip()).isEqualTo("loomscope load: no request was answered with 2xx or 3xx (is the service up at http://127.0.0.1:"
+                + port + "/?)");
+        assertThat(Fixtures.cli(dir, "load").stderr()).contains("--url: give at least one URL to load");
+        assertThat(Fixtures.cli(dir, "load", "--url", "http://x/", "--rate", "0").stderr()).contains("--rate 0/s: must be above 0");
+        assertThat(Fixtures.cli(dir, "load", "--url", "http://x/", "--window", "soon").stderr()).contains("--window soon: not a duration");
+    }
+
     /** {@code GET /legacy p99} -> the change in percent, from the study's verdict lines at 300/s. */
     private static Map<String, Double> changes(String stdout) {
         Map<String, Double> out = new java.util.HashMap<>();

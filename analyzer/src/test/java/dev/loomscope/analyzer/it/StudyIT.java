@@ -142,6 +142,10 @@ class StudyIT {
         assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--url", "https://localhost/").stderr()).contains("--url https://localhost/:"
                 + " the load client speaks plain http:// only");
         assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--slo", "p95=1s").stderr()).contains("--slo p95=1s: give a percentile");
+        ChildJvm.Result noSuch = Fixtures.cli(dir, "study", "--app", "jaav -jar app.jar");
+        assertThat(noSuch.exitCode()).isEqualTo(2);
+        assertThat(noSuch.stderr().strip()).isEqualTo("loomscope study: --app: 'jaav' is not a command here (not an executable file, nor on the PATH):"
+                + " give java, a path or a command name");
         ChildJvm.Result reruns = Fixtures.cli(dir, "study", "--reruns", "-1");
         assertThat(reruns.exitCode()).isEqualTo(2);
         assertThat(reruns.stderr()).contains("--reruns -1: must be 0 or more");
