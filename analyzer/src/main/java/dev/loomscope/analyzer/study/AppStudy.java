@@ -110,6 +110,41 @@ public final class AppStudy {
         return judge(s, outcomes, failures, caveats, reportDir, recordings, rule);
     }
 
+    /**
+     * The client's p99 window by window beside the pins and GC pauses of the same windows, for each
+     * kind's JVM whose measured windows' median p99 is the kind's median; empty without windows.
+     */
+    private static String windowChart(String workload, Map<String, List<RecordingFacts>> groups) {
+        Map<String, List<dev.loomscope.analyzer.report.WindowChart.Window>> byKind = new LinkedHashMap<>();
+        List<String> jvmNames = new ArrayList<>();
+        long first = groups.values().stream().flatMap(List::stream).flatMap(f -> f.runs.runs().stream()).mapToLong(WorkloadRun::startNanos).min()
+                .orElse(0);
+        for (String kind : StudyPlan.KINDS) {
+            List<RecordingFacts> jvms = new ArrayList<>(groups.getOrDefault(kind, List.of()).stream().filter(f -> !f.runs.measured().isEmpty()).toList());
+            if (jvms.isEmpty()) {
+                continue;
+            }
+            jvms.sort(java.util.Comparator.comparingDouble(f -> median(f.runs.measured().stream().mapToDouble(WorkloadRun::p99LatencyMs).toArray())));
+            RecordingFacts f = jvms.get(jvms.size() / 2);
+            long start = f.runs.runs().stream().mapToLong(WorkloadRun::startNanos).min().orElse(first);
+            List<dev.loomscope.analyzer.report.WindowChart.Window> windows = new ArrayList<>();
+            for (WorkloadRun r : f.runs.runs().stream().sorted(java.util.Comparator.comparingLong(WorkloadRun::startNanos)).toList()) {
+                windows.add(new dev.loomscope.analyzer.report.WindowChart.Window((r.startNanos() - start) / 1e9, r.millis() / 1e3, r.p99LatencyMs(),
+                        r.warmup(), f.pinning.allInTime().between(r.startNanos(), r.endNanos()).sum(),
+                        f.gc.pausesInTime().between(r.startNanos(), r.endNanos()).sum()));
+            }
+            byKind.put(kind, windows);
+            jvmNames.add(f.source.name().getParent().getFileName().toString());
+        }
+        return dev.loomscope.analyzer.report.WindowChart.of(workload + ": p99 by window, pins and GC below", "the client's latency p99 of each window"
+                + " with the pinned time and GC pauses the recording has in it; JVMs " + String.join(", ", jvmNames), byKind);
+    }
+
+    private static double median(double[] v) {
+        double[] known = java.util.Arrays.stream(v).filter(x -> !Double.isNaN(x)).toArray();
+        return known.length == 0 ? Double.NaN : dev.loomscope.analyzer.stats.Quantiles.of(known, 0.5);
+    }
+
     /** A verdict line's advice in this study's words: a service's warm-up is the load client's, until steady. */
     private static String ownWarmup(String line) {
         return line.replace("(try a larger --warmup)", "(try a larger --min-warmup)");
@@ -138,6 +173,7 @@ public final class AppStudy {
                 + " over each JVM's measured windows only; the recording's figures (pins, GC, context switches per request) over the same windows;"
                 + " service time (the agent's work=) is the handler's own, not what a client waits");
         java.util.Set<String> warnings = new LinkedHashSet<>();
+        List<String> charts = new ArrayList<>();
         for (String w : workloads) {
             List<RecordingFacts> timed = new ArrayList<>();
             List<RecordingFacts> controls = new ArrayList<>();
@@ -159,6 +195,10 @@ public final class AppStudy {
                 caveats.add(w + ": no verdict: no JVM of " + (groups.containsKey("platform") ? "virtual" : "platform") + " threads finished");
                 continue;
             }
+            String over = windowChart(w, groups);
+            if (!over.isEmpty()) {
+                charts.add(over);
+            }
             List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false, rule).stream()
                     .filter(r -> METRICS.contains(r.metric().name())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric().name()))).toList();
             parts.add(new HtmlReport.Part(w, groups, results));
@@ -177,7 +217,6 @@ public final class AppStudy {
                 measured.add(why);
             }
         }
-        List<String> charts = new ArrayList<>();
         if (s.slo() != null) {
             Capacity.Result capacity = Capacity.of(s.slo(), byWorkload, rule);
             measured.addAll(capacity.lines());

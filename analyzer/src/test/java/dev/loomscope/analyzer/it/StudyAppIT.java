@@ -43,6 +43,10 @@ class StudyAppIT {
                 + " all .*serve at most [\\d.]+ requests/s, below the 300/s offered");
         assertThat(r.stdout()).containsPattern("GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors, of the rates 150/s, 300/s: platform"
                 + " 300/s \\(its JVMs: 300/s\\), virtual (150/s|none) ");
+        // the report draws the capacity and, window by window, the client's latency beside the pins of the same windows
+        String html = Files.readString(dir.resolve("report/index.html"));
+        assertThat(html).contains("GET /legacy: latency p99 against the offered rate").contains("objective 50 ms")
+                .contains("GET /legacy at 300/s: p99 by window, pins and GC below").contains("virtual pinned at");
         // ab, closed loop at 50 concurrent requests, on the same service: the same direction
         double platform = abMeanMillis(java, "platform", "/legacy");
         double virtual = abMeanMillis(java, "virtual", "/legacy");

@@ -1,0 +1,127 @@
+package dev.loomscope.analyzer.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A service's client-side latency window by window (warm-up and measured), with what the recording
+ * saw in the same windows underneath: the time virtual threads were pinned and the GC pauses, each
+ * in milliseconds a second of the window. One JVM a thread kind (the one whose measured windows'
+ * median latency is the kind's median), so a latency that climbs can be read against the pins or
+ * pauses of the same seconds.
+ */
+public final class WindowChart {
+    private static final int W = 620;
+    private static final int H = 380;
+    private static final int LEFT = 64;
+    private static final int RIGHT = 120;
+    private static final int TOP = 30;
+    private static final int SPLIT = 220;
+    private static final int BOTTOM = 40;
+
+    private WindowChart() {}
+
+    /** One window of one JVM: its start (s from the first window's), length (s), client latency (ms; NaN: none answered), pinned and GC ms. */
+    public record Window(double at, double seconds, double latencyMs, boolean warmup, double pinnedMs, double gcMs) {}
+
+    /**
+     * {@code byKind}: a thread kind to its windows in order; {@code about} says more in the chart's
+     * tooltip (which percentile, which JVMs); empty when no window has a latency.
+     */
+    public static String of(String title, String about, Map<String, List<Window>> byKind) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        double end = 0;
+        double below = 0;
+        for (List<Window> ws : byKind.values()) {
+            for (Window w : ws) {
+                if (w.latencyMs() > 0) {
+                    lo = Math.min(lo, w.latencyMs());
+                    hi = Math.max(hi, w.latencyMs());
+                }
+                end = Math.max(end, w.at() + w.seconds());
+                below = Math.max(below, Math.max(w.pinnedMs(), w.gcMs()) / w.seconds());
+            }
+        }
+        if (!(hi > 0) || end <= 0) {
+            return "";
+        }
+        double logLo = Math.floor(Math.log10(lo));
+        double logHi = Math.max(logLo + 1, Math.ceil(Math.log10(hi)));
+        double[] ticks = Svg.niceTicks(0, Math.max(below, 1), 4);
+        double belowHi = ticks[ticks.length - 1];
+        StringBuilder sb = new StringBuilder(Svg.f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s (%s)</title>%n", W, H, W, H,
+                Svg.esc(title), Svg.esc(about)));
+        sb.append(Svg.f("<text x='%d' y='18' font-weight='bold'>%s</text>%n", LEFT, Svg.esc(title)));
+        for (double d = logLo; d <= logHi; d++) {
+            double y = top(Math.pow(10, d), logLo, logHi);
+            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, W - RIGHT, y));
+            sb.append(Svg.f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, Svg.tick(Math.pow(10, d))));
+        }
+        for (double t : ticks) {
+            double y = bottom(t, belowHi);
+            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#eee'/>%n", LEFT, y, W - RIGHT, y));
+            sb.append(Svg.f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, Svg.tick(t)));
+        }
+        for (double t : Svg.niceTicks(0, end, 8)) {
+            if (t <= end) {
+                sb.append(Svg.f("<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%s</text>%n", x(t, end), H - BOTTOM + 16, Svg.tick(t)));
+            }
+        }
+        sb.append(Svg.f("<text x='%d' y='%d' text-anchor='middle'>seconds from the first window (shaded: warm-up)</text>%n", (LEFT + W - RIGHT) / 2, H - 6));
+        sb.append(Svg.f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle' font-size='12'>client latency, ms (log)</text>%n",
+                (TOP + SPLIT) / 2, (TOP + SPLIT) / 2));
+        sb.append(Svg.f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle' font-size='11'>pinned, GC (ms/s)</text>%n",
+                (SPLIT + 20 + H - BOTTOM) / 2, (SPLIT + 20 + H - BOTTOM) / 2));
+        int k = 0;
+        for (Map.Entry<String, List<Window>> kind : byKind.entrySet()) {
+            String c = Svg.colour(k);
+            List<String> line = new ArrayList<>();
+            for (Window w : kind.getValue()) {
+                double x0 = x(w.at(), end);
+                double x1 = x(w.at() + w.seconds(), end);
+                if (k == 0 && w.warmup()) {
+                    sb.append(Svg.f("<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#f2f2f2'/>%n", x0, TOP, x1 - x0, SPLIT - TOP));
+                }
+                if (w.latencyMs() > 0) {
+                    line.add(Svg.f("%.1f,%.1f", (x0 + x1) / 2, top(w.latencyMs(), logLo, logHi)));
+                }
+                // under it, this kind's half of the window: pinned time solid, GC pauses hatched by opacity
+                double half = (x1 - x0) / 2;
+                double bx = x0 + k * half;
+                bar(sb, bx, half * 0.9, w.pinnedMs() / w.seconds(), belowHi, c, 0.9, kind.getKey() + " pinned", w);
+                bar(sb, bx, half * 0.45, w.gcMs() / w.seconds(), belowHi, "#444", 0.6, kind.getKey() + " GC", w);
+            }
+            sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", line), c));
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", W - RIGHT + 6, TOP + 14 + 16 * k, c, Svg.esc(kind.getKey())));
+            k++;
+        }
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>bars, ms a second:</text>%n", W - RIGHT + 6, SPLIT + 34));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>pinned (1000:</text>%n", W - RIGHT + 6, SPLIT + 48));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>a carrier), GC grey</text>%n", W - RIGHT + 6, SPLIT + 62));
+        return sb.append("</svg>\n").toString();
+    }
+
+    private static void bar(StringBuilder sb, double x, double width, double value, double hi, String colour, double opacity, String what, Window w) {
+        if (!(value > 0)) {
+            return;
+        }
+        double y = bottom(value, hi);
+        sb.append(Svg.f("<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s' fill-opacity='%.1f'><title>%s at %s s: %s ms a second</title></rect>%n",
+                x, y, Math.max(1, width), bottom(0, hi) - y, colour, opacity, Svg.esc(what), Svg.tick(w.at()), Svg.num(value)));
+    }
+
+    private static double x(double s, double end) {
+        return LEFT + (W - LEFT - RIGHT) * s / end;
+    }
+
+    private static double top(double v, double logLo, double logHi) {
+        double t = (Math.log10(Math.max(v, Math.pow(10, logLo))) - logLo) / (logHi - logLo);
+        return TOP + (SPLIT - TOP) * (1 - t);
+    }
+
+    private static double bottom(double v, double hi) {
+        return SPLIT + 20 + (H - BOTTOM - SPLIT - 20) * (1 - Math.min(v, hi) / hi);
+    }
+}
