@@ -210,8 +210,8 @@ public final class AppStudy {
                 CompareView.verdictsOnly(unrecorded).forEach(v -> measured.add(w + " without a recording: " + ownWarmup(v)));
             }
             warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
-            int at = w.lastIndexOf(" at ");
-            String why = at < 0 ? null : ServiceCause.line(w, Double.parseDouble(w.substring(at + 4, w.length() - 2)), groups.get("virtual"),
+            double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);
+            String why = Double.isNaN(rate) ? null : ServiceCause.line(w, rate, groups.get("virtual"),
                     ServiceCause.carriers(s.plan().command()), ServiceCause.carriersFrom(s.plan().command()));
             if (why != null) {
                 measured.add(why);

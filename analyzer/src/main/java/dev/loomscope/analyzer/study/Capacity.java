@@ -35,16 +35,15 @@ final class Capacity {
         // URL -> rate -> kind -> JVM -> its figure
         Map<String, TreeMap<Double, Map<String, Map<Path, AtRate>>>> measured = new LinkedHashMap<>();
         byWorkload.forEach((workload, groups) -> {
-            int at = workload.lastIndexOf(" at ");
-            if (at < 0) {
+            double rate = LoadSpec.rateOf(workload);
+            if (Double.isNaN(rate)) {
                 return;
             }
-            double rate = Double.parseDouble(workload.substring(at + 4, workload.length() - 2));
             groups.forEach((kind, facts) -> facts.forEach(f -> {
                 List<WorkloadRun> windows = f.runs.measured();
                 if (!windows.isEmpty()) {
                     double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
-                    measured.computeIfAbsent(workload.substring(0, at), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
+                    measured.computeIfAbsent(LoadSpec.targetOf(workload), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
                             .computeIfAbsent(kind, k -> new LinkedHashMap<>())
                             .put(f.source.name(), new AtRate(p.length == 0 ? Double.NaN : Quantiles.of(p, 0.5), kept(slo, windows)));
                 }
