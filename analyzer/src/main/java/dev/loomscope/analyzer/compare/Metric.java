@@ -202,6 +202,20 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                         Double u = units(f);
                         return !f.ctxsw.processRecorded() || u == null ? null : (f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) / u;
                     }),
+            // the process's CPU time a unit: its share of the machine's CPU time over the run times the machine's hardware threads and the run's time
+            perRunOrRecording("cpu time per unit", "ms/unit", true, (f, r) -> cpuMillis(f, r.processCpu(), seconds(r), r.units()), f -> {
+                Double u = units(f);
+                Double share = mean(f.summary.jvmCpu);
+                return u == null || share == null ? null : cpuMillis(f, share, f.summary.spanSeconds(), u);
+            }),
+            perRunOrRecording("gc pause per unit", "ms/unit", true,
+                    (f, r) -> !f.recorded("jdk.GarbageCollection") || r.units() == 0 ? null : in(f.gc.pausesInTime(), r).sum() / r.units(), f -> {
+                        Double u = units(f);
+                        return u == null || !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum() / u;
+                    }),
+            // the agent counts threads started a second, too coarse for a run: from the first run's start to the last one's end, warm-ups
+            // too, against their units (a recording without runs: over the whole of it, against the calls work= timed)
+            perRecording("platform threads started per unit", "threads/unit", true, Metric::platformThreadsStartedPerUnit),
             perRunOrRecording("context switches per second", "/s", true,
                     (f, r) -> r.contextSwitches() == null || r.millis() <= 0 ? null : r.contextSwitches() / seconds(r),
                     f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) : null),
@@ -219,6 +233,27 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                     f -> mibPerSecond(f.heap.allocationRate())),
             perEvent("pinned duration", "ms", f -> f.pinning.all()),
             perEvent("gc pause", "ms", f -> f.gc.pauses()));
+
+    private static Double platformThreadsStartedPerUnit(RecordingFacts f) {
+        if (f.runs.runs().isEmpty()) {
+            Long n = f.summary.platformThreadsStarted(f.ctxsw);
+            return n == null || f.work.count() == 0 ? null : n / (double) f.work.count();
+        }
+        long from = f.runs.runs().stream().mapToLong(WorkloadRun::startNanos).min().getAsLong();
+        long to = f.runs.runs().stream().mapToLong(WorkloadRun::endNanos).max().getAsLong();
+        long units = f.runs.runs().stream().mapToLong(WorkloadRun::units).sum();
+        long n = f.ctxsw.platformThreadsStartedBetween(from, to);
+        return n < 0 || units == 0 ? null : n / (double) units;
+    }
+
+    /**
+     * Milliseconds of CPU time a unit: {@code share} of the machine's CPU time (0 to 1) over
+     * {@code seconds} on the recording's machine; null when the machine's size or the share is not known.
+     */
+    private static Double cpuMillis(RecordingFacts f, double share, double seconds, double units) {
+        long cpus = f.summary.hardwareThreads;
+        return cpus <= 0 || Double.isNaN(share) || units <= 0 ? null : share * cpus * seconds * 1e3 / units;
+    }
 
     /** The mean of a series, null when it is empty. */
     private static Double mean(Samples s) {

@@ -110,6 +110,29 @@ public final class ContextSwitchReducer implements Reducer {
         return (last - Timeline.epochNanos(start)) / 1e9;
     }
 
+    /**
+     * Platform threads the agent counted started from {@code fromNanos} to {@code toNanos} (epoch
+     * ns): its counts up to then and the one that covers {@code toNanos}, so the window is rounded out
+     * to the agent's periods (a second by default); -1 when it did not count them.
+     */
+    public long platformThreadsStartedBetween(long fromNanos, long toNanos) {
+        if (started.isEmpty()) {
+            return -1;
+        }
+        long n = 0;
+        long after = Long.MAX_VALUE; // the count that covers the window's end
+        long afterCount = 0;
+        for (long[] sample : started) {
+            if (sample[0] > fromNanos && sample[0] <= toNanos) {
+                n += sample[1];
+            } else if (sample[0] > toNanos && sample[0] < after) {
+                after = sample[0];
+                afterCount = sample[1];
+            }
+        }
+        return n + afterCount;
+    }
+
     /** Platform threads the process started, from the agent's events; null when they do not say (older agents). */
     public Long platformThreadsStarted() {
         return platformThreadsStarted < 0 ? null : platformThreadsStarted;

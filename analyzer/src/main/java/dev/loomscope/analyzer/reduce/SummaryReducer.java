@@ -31,6 +31,8 @@ public final class SummaryReducer implements Reducer {
     public long peakThreads = -1;
     public long peakActiveThreads = -1;
     public long virtualThreadsStarted;
+    /** The machine's hardware threads (jdk.CPUInformation), or -1: what a share of the machine's CPU time is in CPU time. */
+    public long hardwareThreads = -1;
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
     public Instant jvmStart;
 
@@ -68,10 +70,11 @@ public final class SummaryReducer implements Reducer {
 
     /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
-    public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation");
+    public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
+            "jdk.CPUInformation");
 
     public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration",
-            "jdk.JavaThreadStatistics", "jdk.CPULoad");
+            "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
 
     @Override
     public void add(JfrEvent e) {
@@ -121,6 +124,7 @@ public final class SummaryReducer implements Reducer {
                     jvmStart = Instant.ofEpochMilli(started);
                 }
             }
+            case "jdk.CPUInformation" -> hardwareThreads = e.hasField("hwThreads") ? e.longValue("hwThreads") : -1;
             case "jdk.GCConfiguration" -> {
                 youngCollector = e.string("youngCollector");
                 oldCollector = e.string("oldCollector");

@@ -83,4 +83,41 @@ class MetricsIT {
         assertThat(f.heap.afterUsed().count()).isBetween(pauses.size() - 2, pauses.size() + 2);
         assertThat(f.heap.afterUsed().max() / (1 << 20)).isLessThanOrEqualTo(pauses.stream().mapToDouble(p -> p[3]).max().orElseThrow() + 1);
     }
+
+    /** {@code sleep platform run 2/4: 251.3 ms, 7960 tasks/s, ..., process CPU 80.2 ms}: the runner's line, its CPU time from the JVM's own MXBean. */
+    static final Pattern RUN = Pattern.compile("^sleep \\w+ run (\\d+)/\\d+: .*process CPU ([\\d.]+) ms", Pattern.MULTILINE);
+
+    /**
+     * CPU time a unit against the process CPU time the workload reads from its JVM's MXBean around
+     * each run (loomscope's comes from /proc shares of the machine and the recording's hardware
+     * threads); platform threads started a unit against the program's own design, a new platform
+     * thread per task.
+     */
+    @Test
+    void cpuTimeAndThreadStartsPerUnitMatchTheProgramsOwnAccount() throws Exception {
+        for (String kind : List.of("platform", "virtual")) {
+            Path out = dir.resolve("rec-" + kind);
+            ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "-javaagent:" + Fixtures.AGENT + "=out=" + out
+                    + ",profile=off,flame=off,trace-pinned=off", "-jar", Fixtures.WORKLOADS.toString(), "sleep", "--threads", kind, "--runs", "4", "--warmup",
+                    "1", "--tasks", "3000", "--sleep-ms", "5"), dir, 180);
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            RecordingFacts f = Analysis.of(List.of(RecordingSource.file(Fixtures.only(out, ".jfr")))).get(0);
+            Matcher m = RUN.matcher(r.stdout());
+            double theirs = 0;
+            while (m.find()) {
+                theirs += Double.parseDouble(m.group(2));
+            }
+            Metric cpu = Metric.named("cpu time per unit");
+            double ours = f.runs.measured().stream().mapToDouble(run -> cpu.valueInRun(f, run) * run.units()).sum();
+            // /proc counts in ticks of 10 ms on each side of each run
+            assertThat(ours).as("%s: CPU ms over the measured runs against the MXBean's %.1f (%s)", kind, theirs, r.stdout())
+                    .isCloseTo(theirs, org.assertj.core.api.Assertions.within(Math.max(80, 0.2 * theirs)));
+            double starts = Metric.named("platform threads started per unit").valueOfRecording(f);
+            if (kind.equals("platform")) {
+                assertThat(starts).as("a platform thread per task").isBetween(0.95, 1.05);
+            } else {
+                assertThat(starts).as("virtual threads start no platform thread a task").isLessThan(0.01);
+            }
+        }
+    }
 }
