@@ -105,6 +105,7 @@ public final class FleetReplay {
         s.oldCollector = (String) r[t.index("old_collector")];
         s.peakThreads = r[t.index("peak_threads")] instanceof Double d ? d.longValue() : -1; // the metric's column
         s.peakActiveThreads = r[t.index("peak_active_threads")] instanceof Long l ? l : -1;
+        s.hardwareThreads = r[t.index("hardware_threads")] instanceof Long l ? l : -1;
         if (r[t.index("start_ns")] instanceof Long start && r[t.index("end_ns")] instanceof Long end) {
             s.span(RecordingSpan.of(start, end));
         }

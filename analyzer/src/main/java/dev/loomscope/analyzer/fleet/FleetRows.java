@@ -148,6 +148,7 @@ public final class FleetRows implements RecordingFacts.Capture {
         set(t, row, "end_ns", s.last() == null ? null : Timeline.epochNanos(s.last()));
         set(t, row, "span_s", s.first() == null ? null : s.spanSeconds());
         set(t, row, "peak_active_threads", s.peakActiveThreads < 0 ? null : s.peakActiveThreads);
+        set(t, row, "hardware_threads", s.hardwareThreads < 0 ? null : s.hardwareThreads);
         set(t, row, "pin_reasons_recorded", f.pinning.reasonsRecorded());
         set(t, row, "runs", (long) f.runs.runs().size());
         set(t, row, "warnings", f.warnings.isEmpty() ? null : String.join("\n", f.warnings));

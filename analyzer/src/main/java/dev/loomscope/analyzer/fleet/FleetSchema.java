@@ -46,6 +46,7 @@ public final class FleetSchema {
             FleetColumn.of("end_ns", Type.LONG, "the latest chunk's end, nanoseconds since the epoch"),
             FleetColumn.of("span_s", Type.DOUBLE, "seconds from start to end"),
             FleetColumn.of("peak_active_threads", Type.LONG, "jdk.JavaThreadStatistics activeCount, the highest"),
+            FleetColumn.of("hardware_threads", Type.LONG, "jdk.CPUInformation hwThreads: what a share of the machine's CPU time is in CPU time"),
             FleetColumn.of("pin_reasons_recorded", Type.BOOLEAN, "whether jdk.VirtualThreadPinned has pinnedReason (JDK 24+)"),
             FleetColumn.of("runs", Type.LONG, "loomscope.WorkloadRun events, warm-ups included"),
             FleetColumn.of("warnings", Type.STRING, "what the reader said of the file (a truncated last chunk), lines joined by newlines")),
