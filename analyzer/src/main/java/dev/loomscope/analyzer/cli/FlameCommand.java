@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -212,11 +213,27 @@ public final class FlameCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE");
         }
         List<RecordingSource> sources = Inputs.resolve(inputs);
-        FlameSamples samples = Flames.of(sources, options, false, false, warn);
-        dev.loomscope.flamegraphs.render.SampleTimeline timeline = Flames.timeline(samples, Flames.name(sources));
+        // each recording on its own time axis: JVMs that ran apart share no clock worth drawing
+        Map<String, dev.loomscope.flamegraphs.render.SampleTimeline> timelines = new java.util.LinkedHashMap<>();
+        dev.loomscope.analyzer.errors.BadDataException none = null;
+        for (RecordingSource source : sources) {
+            List<RecordingSource> one = List.of(source);
+            try {
+                timelines.put(Flames.name(one), Flames.timeline(Flames.of(one, options, false, false, warn), Flames.name(one)));
+            } catch (dev.loomscope.analyzer.errors.BadDataException noSamples) {
+                if (sources.size() == 1 || !(noSamples.getCause() instanceof dev.loomscope.flamegraphs.render.NoSamplesException)) {
+                    throw noSamples;
+                }
+                none = noSamples; // one recording without samples of the kind leaves the others' maps
+                warn.accept(noSamples.getMessage() + ": left out of the heatmap");
+            }
+        }
+        if (timelines.isEmpty()) {
+            throw none;
+        }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        timeline.writeHeatmap(options.title() != null ? options.title() : "loomscope " + options.kind().label() + " heatmap: " + String.join(", ", inputs),
-                buf);
+        dev.loomscope.flamegraphs.render.SampleTimeline.writeHeatmaps(options.title() != null ? options.title() : "loomscope " + options.kind().label()
+                + " heatmap: " + String.join(", ", inputs), timelines.size() == 1 ? Map.of("", timelines.values().iterator().next()) : timelines, buf);
         emit(buf);
         spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
         return Errors.OK;

@@ -106,6 +106,26 @@ class ThreadCpuIT {
             // the virtual threads' map leads (their code has most of the CPU), the maps' shares add up
             assertThat(html).containsPattern("<h2>virtual threads: [\\d,]+ samples \\((\\d{2}|100)\\.\\d%\\)</h2>");
         }
+        // two JVMs that ran apart: each its own section and time axis from its own first sample, every sample still in one cell
+        Path both = dir.resolve("both.heatmap.html");
+        ChildJvm.Result r = Fixtures.cli(dir, "flame", sampledByJfr.toString(), sampledByAsyncProfiler.toString(), "--format", "heatmap", "-o", both.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        String html = java.nio.file.Files.readString(both);
+        assertThat(html).contains("<h2>" + sampledByJfr.toAbsolutePath() + "</h2>").contains("<h2>" + sampledByAsyncProfiler.toAbsolutePath() + "</h2>")
+                .contains("each on a time axis of its own").containsPattern("<h3>virtual threads: [\\d,]+ samples");
+        assertThat(html.split("<svg ", -1).length - 1).as("a map per recording and kind").isGreaterThanOrEqualTo(2);
+        // each map's cells start at its own second 0
+        for (String section : html.split("<h2>")) {
+            if (section.contains("<svg ")) {
+                assertThat(section).containsPattern("<title>0 s \\+\\d+ ms: \\d+ samples</title>");
+            }
+        }
+        long drawn = 0;
+        for (Path rec : List.of(sampledByJfr, sampledByAsyncProfiler)) {
+            drawn += Fixtures.cli(dir, "flame", rec.toString(), "--collapsed").stdout().lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        }
+        assertThat(java.util.regex.Pattern.compile("ms: (\\d+) samples</title>").matcher(html).results().mapToLong(m -> Long.parseLong(m.group(1))).sum())
+                .isEqualTo(drawn);
     }
 
     @Test

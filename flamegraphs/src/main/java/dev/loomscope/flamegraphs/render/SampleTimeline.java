@@ -45,6 +45,13 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
 
     /** A self-contained HTML page: the heatmap of each thread kind with samples, all on one colour scale, titled {@code title}. */
     public void writeHeatmap(String title, OutputStream out) {
+        writeHeatmaps(title, java.util.Map.of("", this), out);
+    }
+
+    /** The cells as drawn: a column of {@code perColumn} seconds from the first sample's second, a row for each 50 ms. */
+    private record Drawn(java.util.Map<Long, long[]> cells, int columns, int perColumn) {}
+
+    private Drawn drawn() {
         long first = Math.floorDiv(cells.firstKey(), CELLS_A_SECOND) * CELLS_A_SECOND;
         long span = (cells.lastKey() - first) / CELLS_A_SECOND + 1;
         int perColumn = (int) Math.max(1, (span + MAX_COLUMNS - 1) / MAX_COLUMNS); // seconds a column sums
@@ -54,35 +61,66 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
             long offset = cell - first;
             add(drawn, offset / CELLS_A_SECOND / perColumn * CELLS_A_SECOND + offset % CELLS_A_SECOND, n);
         });
-        int columns = (int) ((span + perColumn - 1) / perColumn);
-        long max = drawn.values().stream().flatMapToLong(java.util.Arrays::stream).max().orElse(1);
+        return new Drawn(drawn, (int) ((span + perColumn - 1) / perColumn), perColumn);
+    }
+
+    /**
+     * One page for several recordings ({@code byRecording}, by name; one unnamed: no heading of its
+     * own): each recording's maps on a time axis of its own, from its first sample, since JVMs that ran
+     * apart share no clock worth drawing; one colour scale for all.
+     */
+    public static void writeHeatmaps(String title, java.util.Map<String, SampleTimeline> byRecording, OutputStream out) {
+        java.util.Map<String, Drawn> drawn = new java.util.LinkedHashMap<>();
+        byRecording.forEach((name, t) -> drawn.put(name, t.drawn()));
+        long max = drawn.values().stream().flatMap(d -> d.cells().values().stream()).flatMapToLong(java.util.Arrays::stream).max().orElse(1);
+        SampleKind kind = byRecording.values().iterator().next().kind();
+        boolean several = byRecording.size() > 1;
+        PrintStream p = new PrintStream(out, false, StandardCharsets.UTF_8);
+        p.println("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" + SafeHtml.text(title) + "</title><style>"
+                + "body{font:14px sans-serif;margin:16px} svg{display:block;margin:4px 0 18px} rect:hover{stroke:#000}"
+                + " .axis{font:11px sans-serif;fill:#555}</style></head><body>");
+        p.println("<h1>" + SafeHtml.text(title) + "</h1>");
+        java.util.Set<Integer> perColumn = new java.util.TreeSet<>(drawn.values().stream().map(Drawn::perColumn).toList());
+        String column = perColumn.size() > 1 ? "a second (past " + MAX_COLUMNS + " seconds, as many seconds as keep a map to " + MAX_COLUMNS
+                + " columns, their samples at each offset summed)" : perColumn.contains(1) ? "a second"
+                : perColumn.iterator().next() + " seconds (their samples at each offset summed)";
+        p.println("<p>" + SafeHtml.text(kind.label()) + " samples by time: a column " + column + " from the first sample"
+                + (several ? " of each recording, each on a time axis of its own (they ran apart)" : "") + ", a row for each " + CELL_MS
+                + " ms within the second (top: its start); the darker a cell, the more samples (the darkest: " + max + "). Hover a cell for its"
+                + " count. Each thread kind has its own map, all on one scale; a virtual thread's samples are those of its code on its carrier."
+                + "</p>");
+        for (var recording : drawn.entrySet()) {
+            SampleTimeline t = byRecording.get(recording.getKey());
+            if (several) {
+                p.println("<h2>" + SafeHtml.text(recording.getKey()) + "</h2>");
+            }
+            t.maps(p, recording.getValue(), max, several ? "h3" : "h2");
+        }
+        p.println("</body></html>");
+        p.flush();
+    }
+
+    /** This recording's maps, a thread kind each, under headings of {@code level}. */
+    private void maps(PrintStream p, Drawn d, long max, String level) {
+        int columns = d.columns();
+        int perColumn = d.perColumn();
         int w = Math.max(3, Math.min(16, 1200 / Math.max(1, columns)));
         int h = 8;
         long all = 0;
         for (int k = 0; k < KINDS.size(); k++) {
             all += total(k);
         }
-        PrintStream p = new PrintStream(out, false, StandardCharsets.UTF_8);
-        p.println("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" + SafeHtml.text(title) + "</title><style>"
-                + "body{font:14px sans-serif;margin:16px} svg{display:block;margin:4px 0 18px} rect:hover{stroke:#000}"
-                + " .axis{font:11px sans-serif;fill:#555}</style></head><body>");
-        p.println("<h1>" + SafeHtml.text(title) + "</h1>");
-        String column = perColumn == 1 ? "a second" : perColumn + " seconds (their samples at each offset summed)";
-        p.println("<p>" + SafeHtml.text(kind.label()) + " samples by time: a column " + column + " from the first sample, a row for each " + CELL_MS
-                + " ms within the second (top: its start); the darker a cell, the more samples (the darkest: " + max + "). Hover a cell for its"
-                + " count. Each thread kind has its own map, on one scale; a virtual thread's samples are those of its code on its carrier."
-                + "</p>");
         for (int k = 0; k < KINDS.size(); k++) {
             long n = total(k);
             if (n == 0) {
                 continue;
             }
-            p.println("<h2>" + KINDS.get(k) + ": " + String.format(Locale.ROOT, "%,d samples (%.1f%%)", n, 100.0 * n / all) + "</h2>");
+            p.println("<" + level + ">" + KINDS.get(k) + ": " + String.format(Locale.ROOT, "%,d samples (%.1f%%)", n, 100.0 * n / all) + "</" + level + ">");
             int width = columns * w + 40;
             int height = CELLS_A_SECOND * h + 18;
             p.println("<svg width='" + width + "' height='" + height + "' xmlns='http://www.w3.org/2000/svg'>");
             p.println("<rect x='40' y='0' width='" + columns * w + "' height='" + CELLS_A_SECOND * h + "' fill='#f4f4f4'/>"); // no samples
-            for (var cell : drawn.entrySet()) {
+            for (var cell : d.cells().entrySet()) {
                 long c = cell.getValue()[k];
                 if (c == 0) {
                     continue;
@@ -104,7 +142,5 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
             }
             p.println("</svg>");
         }
-        p.println("</body></html>");
-        p.flush();
     }
 }
