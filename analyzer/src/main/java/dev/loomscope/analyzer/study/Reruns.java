@@ -21,15 +21,32 @@ public record Reruns(int reruns, boolean keepDisturbed) {
         LEAVE_OUT
     }
 
+    /**
+     * JVMs left out one after another after which no disturbed JVM runs again: the machine has
+     * shown that it stays busy, and rerunning would only make the study longer before it says it
+     * cannot judge (on a busy 2-core machine, three times as long).
+     */
+    public static final int BUSY_STREAK = 2;
+
     /** The action after a run whose other processes took {@code busyElsewhere} (NaN: not known, accepted). */
     public Action after(double busyElsewhere, int attempt) {
+        return after(busyElsewhere, attempt, 0);
+    }
+
+    /** As {@link #after(double, int)}, the JVMs before it having been left out {@code leftOutInARow} times in a row. */
+    public Action after(double busyElsewhere, int attempt, int leftOutInARow) {
         if (!(busyElsewhere > Noise.DISTURBED)) {
             return Action.ACCEPT;
         }
-        if (attempt < reruns) {
+        if (attempt < reruns && leftOutInARow < BUSY_STREAK) {
             return Action.AGAIN;
         }
         return keepDisturbed ? Action.KEEP_FLAGGED : Action.LEAVE_OUT;
+    }
+
+    /** The left-out streak after {@code action}: one more for a JVM left out, none after one accepted. */
+    public static int streak(Action action, int leftOutInARow) {
+        return action == Action.LEAVE_OUT ? leftOutInARow + 1 : action == Action.ACCEPT ? 0 : leftOutInARow;
     }
 
     /** {@code other processes took 45% of the CPU in its median measured run}. */
@@ -40,8 +57,9 @@ public record Reruns(int reruns, boolean keepDisturbed) {
     /** Why a JVM was left out after {@code runs} runs. */
     public String leftOut(double busyElsewhere, int runs) {
         return String.format(Locale.ROOT, "left out: other processes took over %.0f%% of the CPU in %s (%.0f%% in the last one's median measured"
-                + " run; --reruns %d, --keep-disturbed keeps such JVMs, flagged)", 100 * Noise.DISTURBED, runs > 1 ? "each of its " + runs + " runs"
-                : "its run", 100 * busyElsewhere, reruns);
+                + " run; --reruns %d, --keep-disturbed keeps such JVMs, flagged)%s", 100 * Noise.DISTURBED, runs > 1 ? "each of its " + runs + " runs"
+                : "its run", 100 * busyElsewhere, reruns, runs <= reruns ? "; not run again: the " + BUSY_STREAK + " JVMs before it were left out"
+                        + " too, so the machine stays busy" : "");
     }
 
     /**

@@ -71,6 +71,7 @@ public final class StudyRunner {
         List<StudyPlan.Job> jobs = plan.jobs();
         List<Outcome> outcomes = new ArrayList<>();
         progress.start(jobs.size());
+        int leftOutInARow = 0;
         for (StudyPlan.Job job : jobs) {
             if (stop.get()) {
                 break;
@@ -80,7 +81,8 @@ public final class StudyRunner {
                 Outcome o = runJob(job);
                 double busy = !o.ok() || job.role() == StudyPlan.Role.PROFILE ? Double.NaN
                         : job.role() == StudyPlan.Role.CONTROL ? Reruns.busyElsewhere(o.recording(), null) : Reruns.busyElsewhere(null, o.recording());
-                Reruns.Action next = reruns.after(busy, attempt);
+                Reruns.Action next = reruns.after(busy, attempt, leftOutInARow);
+                leftOutInARow = next == Reruns.Action.AGAIN ? leftOutInARow : Reruns.streak(next, leftOutInARow);
                 if (next == Reruns.Action.AGAIN && !stop.get()) {
                     progress.again(o, Reruns.busy(busy));
                     continue;

@@ -45,6 +45,22 @@ class AppPlanTest {
         assertThat(new Reruns(0, true).after(0.45, 0)).isEqualTo(Reruns.Action.KEEP_FLAGGED);
         assertThat(twice.leftOut(0.45, 3)).isEqualTo("left out: other processes took over 20% of the CPU in each of its 3 runs (45% in the"
                 + " last one's median measured run; --reruns 2, --keep-disturbed keeps such JVMs, flagged)");
+        // two JVMs left out in a row: the machine stays busy, and a disturbed JVM after them is left out at once, saying why
+        int streak = 0;
+        for (int jvm = 0; jvm < 2; jvm++) {
+            for (int attempt = 0; ; attempt++) {
+                Reruns.Action a = twice.after(0.45, attempt, streak);
+                if (a != Reruns.Action.AGAIN) {
+                    streak = Reruns.streak(a, streak);
+                    break;
+                }
+            }
+        }
+        assertThat(streak).isEqualTo(Reruns.BUSY_STREAK);
+        assertThat(twice.after(0.45, 0, streak)).isEqualTo(Reruns.Action.LEAVE_OUT);
+        assertThat(twice.leftOut(0.45, 1)).endsWith("; not run again: the 2 JVMs before it were left out too, so the machine stays busy");
+        // one that ran undisturbed ends the streak
+        assertThat(Reruns.streak(twice.after(0.1, 0, streak), streak)).isZero();
     }
 
     @Test
