@@ -94,7 +94,8 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         compare.check();
-        List<RecordingFacts> facts = in.facts();
+        // a service's recordings of study --app: over the load client's windows beside them, a URL and rate at a time
+        List<RecordingFacts> facts = dev.loomscope.analyzer.study.LoadWindows.joined(in.facts());
         List<Grouping.Stratum> strata = compare.strata(facts);
         List<List<MetricResult>> results = strata.stream().map(s -> compare.run(s, strata.size() > 1)).toList();
         if (out.svg()) {

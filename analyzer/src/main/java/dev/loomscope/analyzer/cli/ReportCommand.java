@@ -37,7 +37,8 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         compare.check();
-        List<RecordingFacts> facts = in.facts(true); // one pass per file: figures and flame graphs
+        // one pass per file: figures and flame graphs; a service's recordings of study --app over the load client's windows beside them
+        List<RecordingFacts> facts = dev.loomscope.analyzer.study.LoadWindows.joined(in.facts(true));
         List<dev.loomscope.analyzer.compare.Grouping.Stratum> strata = compare.strata(facts);
         List<HtmlReport.Part> parts = strata.stream().map(s -> new HtmlReport.Part(s.name(), s.groups(), compare.run(s, strata.size() > 1))).toList();
         List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(in.inputs.stream().map(Path::of).toList());

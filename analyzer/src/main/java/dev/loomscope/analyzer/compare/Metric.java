@@ -47,7 +47,11 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** A metric of each measured run; for the recording as a whole (its summary), the median of its measured runs' values. */
     private static Metric perRun(String name, String unit, boolean lower, Function<WorkloadRun, Double> f) {
-        BiFunction<RecordingFacts, WorkloadRun, Double> inRun = (x, r) -> f.apply(r);
+        return perRun(name, unit, lower, (x, r) -> f.apply(r));
+    }
+
+    /** A metric of each measured run that needs the recording's events too; none without runs. */
+    private static Metric perRun(String name, String unit, boolean lower, BiFunction<RecordingFacts, WorkloadRun, Double> inRun) {
         return new Metric(name, unit, lower, Level.RUN, facts -> runValues(facts, inRun), inRun, facts -> {
             double[] v = runValues(facts, inRun).stream().mapToDouble(Value::value).toArray();
             return v.length == 0 ? null : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
@@ -109,8 +113,25 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
      */
     private static Metric perRunOrRecording(String name, String unit, boolean lower, BiFunction<RecordingFacts, WorkloadRun, Double> inRun,
             Function<RecordingFacts, Double> whole) {
+        // a figure per unit of a recording with runs covers its measured runs, as its per-run values do: warm-ups and start-up have other units
+        Function<RecordingFacts, Double> recording = !name.endsWith(" per unit") ? whole
+                : f -> f.runs.measured().isEmpty() ? whole.apply(f) : overMeasuredRuns(f, inRun);
         return new Metric(name, unit, lower, Level.RUN_OR_RECORDING,
-                facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun), inRun, whole);
+                facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun), inRun, recording);
+    }
+
+    /** A per-unit figure over the measured runs together: each run's value weighted by its units; null when no run has one. */
+    private static Double overMeasuredRuns(RecordingFacts f, BiFunction<RecordingFacts, WorkloadRun, Double> perUnit) {
+        double sum = 0;
+        long units = 0;
+        for (WorkloadRun r : f.runs.measured()) {
+            Double v = present(perUnit.apply(f, r));
+            if (v != null) {
+                sum += v * r.units();
+                units += r.units();
+            }
+        }
+        return units == 0 ? null : sum / units;
     }
 
     /** A figure of the pins ({@code of} their durations in ms) per unit of work: in each run, or over the recording. */
@@ -189,6 +210,12 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             // the handler's own time (the calls work= timed), inside each run's window or over the recording: not what a client waits
             perRunOrRecording("service time p50", "ms", true, (f, r) -> serviceTime(f, r, 0.5), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.5)),
             perRunOrRecording("service time p99", "ms", true, (f, r) -> serviceTime(f, r, 0.99), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.99)),
+            // what a client waited outside the handler (queued for a server thread or a carrier, or on the network): its latency p50 less the
+            // handler's service time p50 in the same window; a difference of medians, not the median of the waits
+            perRun("wait outside the handler p50", "ms", true, (f, r) -> {
+                Double service = serviceTime(f, r, 0.5);
+                return service == null || Double.isNaN(r.p50LatencyMs()) ? null : Math.max(0, r.p50LatencyMs() - service);
+            }),
             // a recording that records collections and had none: 0, not "not measured"
             perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
                     f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum()),

@@ -21,16 +21,16 @@ import java.util.Set;
 /** Every reduction of one recording, made in one pass over its events. */
 public final class RecordingFacts {
     public final RecordingSource source;
-    public final SummaryReducer summary = new SummaryReducer();
-    public final PinningReducer pinning = new PinningReducer();
-    public final GcReducer gc = new GcReducer();
-    public final HeapReducer heap = new HeapReducer();
-    public final ContextSwitchReducer ctxsw = new ContextSwitchReducer();
-    public final RunsReducer runs = new RunsReducer();
-    public final SettingsReducer settings = new SettingsReducer();
-    public final SchedulerReducer scheduler = new SchedulerReducer();
-    public final WorkReducer work = new WorkReducer();
-    public final List<String> warnings = new ArrayList<>();
+    public final SummaryReducer summary;
+    public final PinningReducer pinning;
+    public final GcReducer gc;
+    public final HeapReducer heap;
+    public final ContextSwitchReducer ctxsw;
+    public final RunsReducer runs;
+    public final SettingsReducer settings;
+    public final SchedulerReducer scheduler;
+    public final WorkReducer work;
+    public final List<String> warnings;
     /** The CPU samples for a report's flame graphs, aggregated in the same pass; null when not asked for. */
     public final Flames.Cpu flames;
 
@@ -54,9 +54,42 @@ public final class RecordingFacts {
     private RecordingFacts(RecordingSource source, boolean flames, Capture capture) {
         this.source = source;
         this.flames = flames ? new Flames.Cpu() : null;
+        summary = new SummaryReducer();
+        pinning = new PinningReducer();
+        gc = new GcReducer();
+        heap = new HeapReducer();
+        ctxsw = new ContextSwitchReducer();
+        runs = new RunsReducer();
+        settings = new SettingsReducer();
+        scheduler = new SchedulerReducer();
+        work = new WorkReducer();
+        warnings = new ArrayList<>();
         List<Reducer> reducers = new ArrayList<>(List.of(summary));
         reducers.addAll(fieldReducers(capture));
         this.byType = index(reducers);
+    }
+
+    /** The same recording's facts with {@code runs} as its runs: one parse serves each load window's workload (a URL at a rate). */
+    private RecordingFacts(RecordingFacts read, List<RunsReducer.WorkloadRun> runs) {
+        this.source = read.source;
+        this.flames = read.flames;
+        summary = read.summary;
+        pinning = read.pinning;
+        gc = read.gc;
+        heap = read.heap;
+        ctxsw = read.ctxsw;
+        this.runs = new RunsReducer();
+        this.runs.addAll(runs);
+        settings = read.settings;
+        scheduler = read.scheduler;
+        work = read.work;
+        warnings = read.warnings;
+        byType = new HashMap<>(); // read already: nothing more is dispatched to it
+    }
+
+    /** These facts with other runs (a load client's windows of one URL and rate) in place of the recording's own. */
+    public RecordingFacts withRuns(List<RunsReducer.WorkloadRun> others) {
+        return new RecordingFacts(this, others);
     }
 
     /** The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null. */

@@ -14,6 +14,8 @@ public final class SchedulerReducer implements Reducer {
     private long samples;
     private long starved;
     private long maxQueued;
+    private final Timeline mounted = new Timeline();
+    private long parallelism = -1;
 
     @Override
     public Set<String> eventTypes() {
@@ -26,6 +28,8 @@ public final class SchedulerReducer implements Reducer {
             return; // another agent's event of that name: nothing to judge by
         }
         samples++;
+        mounted.add(e.startTime(), e.longValue("mountedVirtualThreads"));
+        parallelism = Math.max(parallelism, e.longValue("parallelism"));
         long queued = e.longValue("queuedVirtualThreads");
         maxQueued = Math.max(maxQueued, queued);
         if (queued > 0 && e.longValue("mountedVirtualThreads") >= e.longValue("parallelism")) {
@@ -40,6 +44,16 @@ public final class SchedulerReducer implements Reducer {
     /** Samples with every carrier busy and virtual threads queued. */
     public long starved() {
         return starved;
+    }
+
+    /** Virtual threads mounted (busy carriers) at each sample. */
+    public Timeline mountedInTime() {
+        return mounted;
+    }
+
+    /** The scheduler's parallelism (its carriers), or -1 when not sampled. */
+    public long parallelism() {
+        return parallelism;
     }
 
     public long maxQueued() {

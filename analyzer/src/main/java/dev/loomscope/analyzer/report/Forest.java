@@ -70,6 +70,11 @@ public final class Forest {
                                 marks.add(g + " not steady");
                             }
                         }
+                        // the verdict line's caveats, each on its row: a chart is no surer than the text
+                        String busy = dev.loomscope.analyzer.compare.Noise.describe(List.of(r.noise().get(e.getKey()), r.noise().get(r.baseline())));
+                        if (busy != null) {
+                            marks.add(busy);
+                        }
                         String groups = r.comparisons().size() > 1 ? " (" + e.getKey() + ")" : "";
                         rows.add(new Row((name == null ? "" : name + ": ") + metric + groups, metric, c, r.metric().direction(),
                                 r.verdict(e.getKey()), marks.isEmpty() ? null : String.join("; ", marks)));
@@ -187,7 +192,7 @@ public final class Forest {
             sb.append(Svg.f("<text x='4' y='%d'>nothing to compare: no metric has values in two groups</text>%n", TOP + 15));
         }
         if (rows.stream().anyMatch(r -> r.mark() != null)) {
-            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s'>&#9888; not steady (hover for why; the verdict line says more)</text>%n",
+            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s'>&#9888; not steady or busy machine (hover for which; the verdict line says more)</text>%n",
                     4, height - 4, WARN));
         }
         return sb.append("</svg>\n").toString();

@@ -40,27 +40,35 @@ public final class HtmlReport {
      * verdicts (the recording's cost, the verdicts without a recording, the machine's thread start).
      */
     public record Extras(String heading, List<String> runLines, List<String> failures, List<String> measured, List<Path> threadDumps,
-            List<Path> runRecordings, List<String> charts) {
-        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+            List<Path> runRecordings, List<String> charts, List<String> verdictLines, List<String> bottomLines) {
+        public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of());
 
         public Extras(String heading, List<String> runLines, List<String> failures, List<String> measured) {
-            this(heading, runLines, failures, measured, List.of(), List.of(), List.of());
+            this(heading, runLines, failures, measured, List.of(), List.of(), List.of(), null, List.of());
         }
 
         /** These extras with the JSON thread dumps beside the recordings (a section of their own). */
         public Extras withThreadDumps(List<Path> dumps) {
-            return new Extras(heading, runLines, failures, measured, List.copyOf(dumps), runRecordings, charts);
+            return new Extras(heading, runLines, failures, measured, List.copyOf(dumps), runRecordings, charts, verdictLines, bottomLines);
         }
 
         /** These extras with each run line's recording (null: none kept), linked from the line. */
         public Extras withRunRecordings(List<Path> recordings) {
             return new Extras(heading, runLines, failures, measured, threadDumps, java.util.Collections.unmodifiableList(new ArrayList<>(recordings)),
-                    charts);
+                    charts, verdictLines, bottomLines);
         }
 
         /** These extras with charts (inline SVG) drawn under what was measured (a service's latency against the offered rate). */
         public Extras withCharts(List<String> svgs) {
-            return new Extras(heading, runLines, failures, measured, threadDumps, runRecordings, List.copyOf(svgs));
+            return new Extras(heading, runLines, failures, measured, threadDumps, runRecordings, List.copyOf(svgs), verdictLines, bottomLines);
+        }
+
+        /**
+         * These extras with the verdict lines as the terminal printed them (the report lists the other
+         * metrics' apart, as more) and each workload's bottom line, which heads the report.
+         */
+        public Extras withVerdicts(List<String> lines, List<String> bottom) {
+            return new Extras(heading, runLines, failures, measured, threadDumps, runRecordings, charts, List.copyOf(lines), List.copyOf(bottom));
         }
     }
 
@@ -95,8 +103,13 @@ public final class HtmlReport {
                 readerWarnings.forEach(w -> h.append("<li>").append(Svg.esc(w)).append("</li>\n"));
                 h.append("</ul></section>\n");
             }
-            // the answer first: every verdict in one chart, then what was measured beside it, the verdict lines one click away
+            // the answer first: each workload's bottom line, every verdict in one chart, then what was measured beside it, the verdict lines one click away
             h.append("<section id='verdicts'>\n");
+            if (!extras.bottomLines().isEmpty()) {
+                h.append("<ul class='bottom'>\n");
+                extras.bottomLines().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
+                h.append("</ul>\n");
+            }
             h.append(Forest.of(parts.stream().map(Part::name).toList(), parts.stream().map(Part::results).toList()));
             if (!extras.measured().isEmpty()) {
                 h.append("<ul class='verdicts measured'>\n");
@@ -104,12 +117,14 @@ public final class HtmlReport {
                 h.append("</ul>\n");
             }
             extras.charts().forEach(svg -> h.append("<figure class='chart'>").append(svg).append("</figure>\n"));
-            List<String> verdictLines = new ArrayList<>();
+            List<String> every = new ArrayList<>();
             for (Part part : parts) {
                 for (String v : CompareView.verdicts(part.results())) { // every verdict line compare prints; the chart has the headline ones
-                    verdictLines.add(part.name() == null ? v : part.name() + ": " + v);
+                    every.add(part.name() == null ? v : part.name() + ": " + v);
                 }
             }
+            // the terminal's lines as it printed them; the other metrics' lines apart, said to be more
+            List<String> verdictLines = extras.verdictLines() == null ? every : extras.verdictLines();
             h.append("<details class='lines'><summary>The verdicts as lines (").append(verdictLines.size())
                     .append("), as the terminal prints them</summary>\n<ul class='verdicts'>\n");
             verdictLines.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
@@ -117,6 +132,13 @@ public final class HtmlReport {
                 h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
             }
             h.append("</ul></details>\n");
+            List<String> more = every.stream().filter(v -> !verdictLines.contains(v)).toList();
+            if (!more.isEmpty()) {
+                h.append("<details class='lines'><summary>More verdicts (").append(more.size())
+                        .append("): the other metrics and spreads, which the terminal leaves out</summary>\n<ul class='verdicts'>\n");
+                more.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
+                h.append("</ul></details>\n");
+            }
             if (extras.heading() != null) {
                 h.append("<p class='meta'>").append(Svg.esc(extras.heading())).append("</p>\n");
             }
@@ -335,7 +357,7 @@ public final class HtmlReport {
     static final String CSS = """
             body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;margin:16px auto;max-width:1120px;color:#222;padding:0 16px}
             h1{font-size:22px;margin:0 0 2px} h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:28px} h3{margin:20px 0 6px}
-            .meta{color:#666;margin:2px 0 8px} ul.verdicts li{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;margin:2px 0}
+            .meta{color:#666;margin:2px 0 8px} ul.bottom li{font-weight:600;margin:4px 0} ul.verdicts li{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;margin:2px 0}
             ul.measured{margin:6px 0;padding-left:20px} details.lines summary,details.stats summary{cursor:pointer;color:#245;font-size:13px}
             p.verdict{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;background:#f5f7fa;padding:4px 8px;margin:4px 0}
             .charts{display:flex;flex-wrap:wrap;gap:12px} svg{background:#fff;border:1px solid #e3e3e3;font-size:12px;max-width:100%;height:auto}

@@ -22,8 +22,12 @@ public final class WindowChart {
 
     private WindowChart() {}
 
-    /** One window of one JVM: its start (s from the first window's), length (s), client latency (ms; NaN: none answered), pinned and GC ms. */
-    public record Window(double at, double seconds, double latencyMs, boolean warmup, double pinnedMs, double gcMs) {}
+    /**
+     * One window of one JVM: its start (s from the first window's), length (s), client latency (ms;
+     * NaN: none answered), pinned and GC ms, and the carriers busy (virtual threads mounted, the mean of
+     * the scheduler's samples in it; NaN: not sampled, as before JDK 24 or on platform threads).
+     */
+    public record Window(double at, double seconds, double latencyMs, boolean warmup, double pinnedMs, double gcMs, double carriersBusy) {}
 
     /**
      * {@code byKind}: a thread kind to its windows in order; {@code about} says more in the chart's
@@ -41,7 +45,7 @@ public final class WindowChart {
                     hi = Math.max(hi, w.latencyMs());
                 }
                 end = Math.max(end, w.at() + w.seconds());
-                below = Math.max(below, Math.max(w.pinnedMs(), w.gcMs()) / w.seconds());
+                below = Math.max(below, Math.max(Math.max(w.pinnedMs(), w.gcMs()) / w.seconds(), w.carriersBusy() > 0 ? 1000 * w.carriersBusy() : 0));
             }
         }
         if (!(hi > 0) || end <= 0) {
@@ -78,6 +82,7 @@ public final class WindowChart {
         for (Map.Entry<String, List<Window>> kind : byKind.entrySet()) {
             String c = Svg.colour(k);
             List<String> line = new ArrayList<>();
+            List<String> busy = new ArrayList<>();
             for (Window w : kind.getValue()) {
                 double x0 = x(w.at(), end);
                 double x1 = x(w.at() + w.seconds(), end);
@@ -92,14 +97,27 @@ public final class WindowChart {
                 double bx = x0 + k * half;
                 bar(sb, bx, half * 0.9, w.pinnedMs() / w.seconds(), belowHi, c, 0.9, kind.getKey() + " pinned", w);
                 bar(sb, bx, half * 0.45, w.gcMs() / w.seconds(), belowHi, "#444", 0.6, kind.getKey() + " GC", w);
+                if (!Double.isNaN(w.carriersBusy())) {
+                    // a busy carrier is 1,000 ms a second, as a carrier pinned the whole second is
+                    double y = bottom(1000 * w.carriersBusy(), belowHi);
+                    busy.add(Svg.f("%.1f,%.1f", (x0 + x1) / 2, y));
+                    sb.append(Svg.f("<circle cx='%.1f' cy='%.1f' r='3' fill='%s'><title>%s carriers busy at %s s: %s (virtual threads mounted, mean of the"
+                            + " scheduler's samples)</title></circle>%n", (x0 + x1) / 2, y, c, Svg.esc(kind.getKey()), Svg.tick(w.at()), Svg.num(w.carriersBusy())));
+                }
             }
             sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", line), c));
+            if (busy.size() > 1) {
+                sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='1.5' stroke-dasharray='4 3'/>%n", String.join(" ", busy), c));
+            }
             sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", W - RIGHT + 6, TOP + 14 + 16 * k, c, Svg.esc(kind.getKey())));
             k++;
         }
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>bars, ms a second:</text>%n", W - RIGHT + 6, SPLIT + 34));
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>pinned (1000:</text>%n", W - RIGHT + 6, SPLIT + 48));
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>a carrier), GC grey</text>%n", W - RIGHT + 6, SPLIT + 62));
+        boolean sampled = byKind.values().stream().flatMap(List::stream).anyMatch(w -> !Double.isNaN(w.carriersBusy()));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", W - RIGHT + 6, SPLIT + 80, sampled ? "dashed: carriers" : "carriers busy:"));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", W - RIGHT + 6, SPLIT + 94, sampled ? "busy x 1000" : "JDK 24+ only"));
         return sb.append("</svg>\n").toString();
     }
 

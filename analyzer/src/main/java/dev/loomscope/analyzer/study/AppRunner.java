@@ -74,7 +74,7 @@ final class AppRunner {
         current = p;
         String failure = null;
         double readySeconds = Double.NaN;
-        Path results = plan.loadCommand() == null ? dir.resolve("load.csv") : null; // the user's own client writes no windows
+        Path results = plan.loadCommand() == null ? dir.resolve(LoadWindows.FILE) : null; // the user's own client writes no windows
         try {
             Target readyAt = Target.of(fill(ready, port));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(readyTimeoutSeconds);

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.study;
 
+import dev.loomscope.analyzer.compare.BottomLine;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
@@ -35,9 +36,12 @@ public final class AppStudy {
      * What a service's verdicts judge: the client's figures first, then the recording's over the
      * same windows (a window's length, the workloads' run time, is the study's choice and not judged).
      */
-    static final List<String> METRICS = List.of("throughput", "latency p50", "latency p99", "latency p99.9", "error rate", "service time p99",
-            "context switches per unit", "context switches per second", "pins per unit", "pinned time per unit", "gc pause total", "heap after gc max",
-            "allocation rate");
+    static final List<String> METRICS = List.of("throughput", "latency p50", "latency p99", "latency p99.9", "error rate", "service time p99", "wait outside the handler p50",
+            "cpu time per unit", "context switches per unit", "context switches per second", "pins per unit", "pinned time per unit",
+            "platform threads started per unit", "gc pause per unit", "gc pause total", "heap after gc max", "allocation rate", "peak threads");
+
+    /** What a service's bottom line leads with: what its clients waited, then what it served. */
+    static final List<String> HEADLINES = List.of("latency p99", "throughput", "error rate");
 
     /** The one comparison of a study whose load was the user's own command. */
     static final String UNDER_LOAD_COMMAND = "under the load command";
@@ -70,6 +74,7 @@ public final class AppStudy {
         List<String> failures = new ArrayList<>();
         try {
             int n = 0;
+            int leftOutInARow = 0;
             for (AppPlan.Job job : jobs) {
                 n++;
                 for (int attempt = 0; ; attempt++) {
@@ -82,7 +87,8 @@ public final class AppStudy {
                         break;
                     }
                     double busy = Reruns.busyElsewhere(o.results(), o.recording());
-                    Reruns.Action next = plan.reruns().after(busy, attempt);
+                    Reruns.Action next = plan.reruns().after(busy, attempt, leftOutInARow);
+                    leftOutInARow = next == Reruns.Action.AGAIN ? leftOutInARow : Reruns.streak(next, leftOutInARow);
                     if (next == Reruns.Action.ACCEPT || next == Reruns.Action.KEEP_FLAGGED) {
                         outcomes.add(o); // a flagged one's verdict lines say the machine was busy
                         err.println(String.format(Locale.ROOT, "study: %s done in %.1f s (answered %.1f s after its start)%s", job.label(), o.seconds(),
@@ -131,13 +137,20 @@ public final class AppStudy {
             for (WorkloadRun r : f.runs.runs().stream().sorted(java.util.Comparator.comparingLong(WorkloadRun::startNanos)).toList()) {
                 windows.add(new dev.loomscope.analyzer.report.WindowChart.Window((r.startNanos() - start) / 1e9, r.millis() / 1e3, r.p99LatencyMs(),
                         r.warmup(), f.pinning.allInTime().between(r.startNanos(), r.endNanos()).sum(),
-                        f.gc.pausesInTime().between(r.startNanos(), r.endNanos()).sum()));
+                        f.gc.pausesInTime().between(r.startNanos(), r.endNanos()).sum(), carriersBusy(f, r)));
             }
             byKind.put(kind, windows);
             jvmNames.add(f.source.name().getParent().getFileName().toString());
         }
         return dev.loomscope.analyzer.report.WindowChart.of(workload + ": p99 by window, pins and GC below", "the client's latency p99 of each window"
-                + " with the pinned time and GC pauses the recording has in it; JVMs " + String.join(", ", jvmNames), byKind);
+                + " with the pinned time, GC pauses and, on JDK 24+, the busy carriers the recording has in it; JVMs " + String.join(", ", jvmNames),
+                byKind);
+    }
+
+    /** Virtual threads mounted in the window, the mean of the scheduler's samples (JDK 24+, virtual threads); NaN when none fell in it. */
+    private static double carriersBusy(RecordingFacts f, WorkloadRun r) {
+        var mounted = f.scheduler.mountedInTime().between(r.startNanos(), r.endNanos());
+        return mounted.count() == 0 || !"virtual".equals(f.summary.threadKind) ? Double.NaN : mounted.sum() / mounted.count();
     }
 
     private static double median(double[] v) {
@@ -174,15 +187,15 @@ public final class AppStudy {
                 + " service time (the agent's work=) is the handler's own, not what a client waits");
         java.util.Set<String> warnings = new LinkedHashSet<>();
         List<String> charts = new ArrayList<>();
+        List<String> bottom = new ArrayList<>();
+        List<AppRunner.Outcome> recorded = outcomes.stream().filter(o -> o.job().recorded()).toList();
+        // each recording read once; each URL and rate joins its own windows to it
+        List<RecordingFacts> parsed = Analysis.of(recorded.stream().map(o -> RecordingSource.file(o.recording())).toList());
         for (String w : workloads) {
             List<RecordingFacts> timed = new ArrayList<>();
             List<RecordingFacts> controls = new ArrayList<>();
-            List<AppRunner.Outcome> recorded = outcomes.stream().filter(o -> o.job().recorded()).toList();
-            List<RecordingFacts> parsed = Analysis.of(recorded.stream().map(o -> RecordingSource.file(o.recording())).toList());
             for (int i = 0; i < recorded.size(); i++) {
-                RecordingFacts f = parsed.get(i);
-                f.runs.addAll(runs.get(recorded.get(i)).stream().filter(r -> r.workload().equals(w)).toList()); // none under a load command
-                timed.add(f);
+                timed.add(parsed.get(i).withRuns(runs.get(recorded.get(i)).stream().filter(r -> r.workload().equals(w)).toList())); // none under a load command
             }
             for (AppRunner.Outcome o : outcomes) {
                 if (!o.job().recorded()) {
@@ -211,10 +224,15 @@ public final class AppStudy {
             }
             warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
             double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);
-            String why = Double.isNaN(rate) ? null : ServiceCause.line(w, rate, groups.get("virtual"),
+            ServiceCause.Ceiling ceiling = Double.isNaN(rate) ? null : ServiceCause.ceiling(rate, groups.get("virtual"),
                     ServiceCause.carriers(s.plan().command()), ServiceCause.carriersFrom(s.plan().command()));
-            if (why != null) {
-                measured.add(why);
+            if (ceiling != null) {
+                measured.add(ServiceCause.line(w, ceiling));
+            }
+            String line = BottomLine.of(w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling.brief() : null);
+            if (line != null) {
+                verdicts.add(line); // under the workload's verdicts, and at the top of the report
+                bottom.add(line);
             }
         }
         if (s.slo() != null) {
@@ -233,7 +251,8 @@ public final class AppStudy {
         // the report says what the terminal says: the caveats with what was measured (the recordings' warnings in its own banner)
         HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures,
                 java.util.stream.Stream.concat(measured.stream(), caveats.stream()).toList())
-                .withRunRecordings(outcomes.stream().map(o -> o.recording() != null ? o.recording() : o.results()).toList()).withCharts(charts);
+                .withRunRecordings(outcomes.stream().map(o -> o.recording() != null ? o.recording() : o.results()).toList()).withCharts(charts)
+                .withVerdicts(verdicts, bottom);
         Path index = HtmlReport.write(reportDir, parts, extras);
         warnings.forEach(x -> caveats.add("warning: " + x));
         return new Study.Result(verdicts, measured, caveats, failures, index, outcomes.stream().anyMatch(o -> o.job().recorded()));

@@ -21,8 +21,21 @@ final class ServiceCause {
 
     private ServiceCause() {}
 
-    /** The line for one workload ({@code GET /legacy at 300/s}) run at {@code rate} on {@code carriers}; null without pins to speak of. */
-    static String line(String workload, double rate, List<RecordingFacts> virtual, int carriers, String carriersFrom) {
+    /** The ceiling pins put on the carriers: pins and pinned ms a request (medians of {@code jvms} JVMs), and the requests/s it allows. */
+    record Ceiling(double pinsPerRequest, double msPerRequest, int jvms, int carriers, String carriersFrom, double ceiling, double rate) {
+        boolean limits() {
+            return ceiling < rate;
+        }
+
+        /** The cause in a bottom line's words: {@code 9.8 ms pinned (2 carriers serve at most 204/s of 300/s)}. */
+        String brief() {
+            return String.format(Locale.ROOT, "%s ms pinned (%d carriers serve at most %s/s of %s)", Comparer.plain(msPerRequest), carriers,
+                    Comparer.plain(ceiling), dev.loomscope.analyzer.load.LoadSpec.rate(rate));
+        }
+    }
+
+    /** The ceiling for one workload run at {@code rate} on {@code carriers}; null without pins to speak of. */
+    static Ceiling ceiling(double rate, List<RecordingFacts> virtual, int carriers, String carriersFrom) {
         List<Double> pins = new ArrayList<>();
         List<Double> pinnedMs = new ArrayList<>();
         for (RecordingFacts f : virtual) {
@@ -48,11 +61,15 @@ final class ServiceCause {
         if (perRequest < PINS_PER_REQUEST || msPerRequest <= 0) {
             return null;
         }
-        double ceiling = carriers * 1000 / msPerRequest;
-        return String.format(Locale.ROOT, "%s: why, on virtual threads: %s pins a request holding the carrier %s ms in all (median of %d JVMs, in the measured"
-                + " windows); %d carriers (%s) then serve at most %s requests/s, %s the %s offered%s", workload, Comparer.plain(perRequest),
-                Comparer.plain(msPerRequest), pins.size(), carriers, carriersFrom, Comparer.plain(ceiling), ceiling < rate ? "below" : "above",
-                dev.loomscope.analyzer.load.LoadSpec.rate(rate), ceiling < rate ? ": requests queue for a carrier, and their latency grows while"
+        return new Ceiling(perRequest, msPerRequest, pins.size(), carriers, carriersFrom, carriers * 1000 / msPerRequest, rate);
+    }
+
+    /** The line for one workload ({@code GET /legacy at 300/s}) and its ceiling. */
+    static String line(String workload, Ceiling c) {
+        return String.format(Locale.ROOT, "%s: why, on virtual threads: %s pin%s a request holding the carrier %s ms in all (median of %d JVMs, in the measured"
+                + " windows); %d carriers (%s) then serve at most %s requests/s, %s the %s offered%s", workload, Comparer.plain(c.pinsPerRequest()),
+                Comparer.plain(c.pinsPerRequest()).equals("1") ? "" : "s", Comparer.plain(c.msPerRequest()), c.jvms(), c.carriers(), c.carriersFrom(), Comparer.plain(c.ceiling()), c.limits() ? "below" : "above",
+                dev.loomscope.analyzer.load.LoadSpec.rate(c.rate()), c.limits() ? ": requests queue for a carrier, and their latency grows while"
                         + " the load lasts (see 'loomscope pinning' on the recordings for the frames)" : ": pinning does not limit this rate");
     }
 

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.study;
 
+import dev.loomscope.analyzer.compare.BottomLine;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
@@ -111,6 +112,7 @@ public final class Study {
         Map<String, List<RecordingSource>> controls = byRole.getOrDefault(StudyPlan.Role.CONTROL, Map.of());
         List<HtmlReport.Part> parts = new ArrayList<>();
         List<String> verdicts = new ArrayList<>();
+        List<String> bottom = new ArrayList<>();
         List<String> measured = new ArrayList<>();
         List<String> caveats = new ArrayList<>();
         for (String w : plan.workloads()) {
@@ -123,6 +125,10 @@ public final class Study {
             Judged judged = judge(w, sources, controls.getOrDefault(w, List.of()), profiled.isEmpty(), rule);
             parts.add(new HtmlReport.Part(w, judged.groups(), judged.results(), profiled.isEmpty() ? judged.groups() : groups(profiled, true)));
             verdicts.addAll(judged.verdicts());
+            if (judged.bottomLine() != null) {
+                verdicts.add(judged.bottomLine()); // under the workload's verdicts, and at the top of the report
+                bottom.add(judged.bottomLine());
+            }
             measured.addAll(judged.measured());
             String advice = RunsPerJvm.line(judged.groups(), jvmSeconds, plan.runsText());
             if (advice != null) {
@@ -158,7 +164,7 @@ public final class Study {
         // a JVM stuck in the study leaves the agent's thread dumps beside its recording: the report shows what held it
         List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(outcomes.stream().map(StudyRunner.Outcome::recording)
                 .filter(java.util.Objects::nonNull).toList());
-        HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures, measured).withThreadDumps(dumps);
+        HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures, measured).withThreadDumps(dumps).withVerdicts(verdicts, bottom);
         if (kept != null) {
             extras = extras.withRunRecordings(outcomes.stream().map(StudyRunner.Outcome::recording).toList());
         }
@@ -170,8 +176,11 @@ public final class Study {
      * One workload's comparison as the study makes it: recordings grouped by thread kind, platform
      * the baseline; what the control JVMs measured beside it; the reader's warnings.
      */
-    public record Judged(Map<String, List<RecordingFacts>> groups, List<MetricResult> results, List<String> verdicts, List<String> measured,
-            List<String> caveats) {}
+    public record Judged(Map<String, List<RecordingFacts>> groups, List<MetricResult> results, List<String> verdicts, String bottomLine,
+            List<String> measured, List<String> caveats) {}
+
+    /** What a workload's bottom line leads with: the work done, then what its clients waited. */
+    static final List<String> HEADLINES = List.of("throughput", "latency p99");
 
     /**
      * Compares one workload's recordings: its verdict lines, with the control JVMs' results files
@@ -198,7 +207,8 @@ public final class Study {
         }
         List<String> caveats = new ArrayList<>();
         RecordingFacts.warnings(groups.values().stream().flatMap(List::stream).toList()).forEach(w -> caveats.add(workload + ": warning: " + w));
-        return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(), measured, caveats);
+        return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(),
+                BottomLine.of(workload, results, HEADLINES, "virtual", "unit of work", null), measured, caveats);
     }
 
     private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources, boolean flames) {

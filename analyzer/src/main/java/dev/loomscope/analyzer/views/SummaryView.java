@@ -55,6 +55,10 @@ public final class SummaryView {
         }
         t.note("latency p50/p99: the median of the measured runs' (as their client measured them: a workload's own, or a load client's"
                 + " windows); none without runs, since only a client measures latency. Service time: the calls work= timed, the method's own");
+        String covered = runsCovered(f);
+        if (covered != null) {
+            t.note(covered);
+        }
         var c = f.ctxsw;
         var s = f.summary;
         if (!c.processRecorded()) {
@@ -64,6 +68,25 @@ public final class SummaryView {
             t.note("virtual threads started: not recorded (jdk.VirtualThreadStart is off by default; it is costly)");
         }
         return t;
+    }
+
+    /**
+     * Which runs the figures cover, where the recording has runs: the per-run figures the measured
+     * ones, the counts and totals the whole recording; and the pins the per-unit figures leave out
+     * (in warm-ups, at start-up, between runs), said rather than shown as none. Null without runs.
+     */
+    static String runsCovered(RecordingFacts f) {
+        int all = f.runs.runs().size();
+        if (all == 0) {
+            return null;
+        }
+        int measured = f.runs.measured().size();
+        long pins = f.pinning.all().count();
+        long inMeasured = f.runs.measured().stream().mapToLong(r -> f.pinning.allInTime().between(r.startNanos(), r.endNanos()).count()).sum();
+        return String.format(java.util.Locale.ROOT, "throughput, latency and the per-unit figures: the %d measured run%s (%d warm-up%s left out);"
+                + " counts and totals (pinned count and time, gc count and pauses): the whole recording%s", measured, measured == 1 ? "" : "s",
+                all - measured, all - measured == 1 ? "" : "s", pins > inMeasured ? String.format(java.util.Locale.ROOT, "; %d of its %d pins fell outside"
+                        + " the measured runs (warm-up, start-up, between runs): in the counts, not in pins per unit", pins - inMeasured, pins) : "");
     }
 
     /** Windows a recording's span is cut into for its work over time: at most this many, each a whole number of seconds. */

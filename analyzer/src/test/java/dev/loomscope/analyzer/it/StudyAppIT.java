@@ -39,14 +39,21 @@ class StudyAppIT {
         // 64 monitors held over a 10 ms wait pin the 2 carriers: virtual threads serve about 200/s, platform threads thousands
         assertThat(change.get("GET /legacy p99")).as(r.stdout()).isGreaterThan(100);
         assertThat(change.get("GET /io p50")).as(r.stdout()).isBetween(-50.0, 100.0);
-        assertThat(r.stdout()).containsPattern("GET /legacy at 300/s: why, on virtual threads: [\\d.]+ pins a request holding the carrier [\\d.]+ ms in"
+        assertThat(r.stdout()).containsPattern("GET /legacy at 300/s: why, on virtual threads: [\\d.]+ pins? a request holding the carrier [\\d.]+ ms in"
                 + " all .*serve at most [\\d.]+ requests/s, below the 300/s offered");
         assertThat(r.stdout()).containsPattern("GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors, of the rates 150/s, 300/s: platform"
                 + " 300/s \\(its JVMs: 300/s\\), virtual (150/s|none) ");
+        // each URL's bottom line, from the client's p99 (one JVM a kind: a ratio, no verdict, so no cause named)
+        assertThat(r.stdout()).containsPattern("(?m)^=> GET /legacy at 300/s: virtual not judged \\(too few JVMs\\), latency p99 [\\d.,]+x platform's");
         // the report draws the capacity and, window by window, the client's latency beside the pins of the same windows
         String html = Files.readString(dir.resolve("report/index.html"));
         assertThat(html).contains("GET /legacy: latency p99 against the offered rate").contains("objective 50 ms")
                 .contains("GET /legacy at 300/s: p99 by window, pins and GC below").contains("virtual pinned at");
+        // compare on the study's recordings alone judges each URL and rate over the load client's windows beside them, as the study did
+        ChildJvm.Result compare = Fixtures.cli(dir, "compare", dir.resolve("report/recordings").toString() + "/*/*.jfr");
+        assertThat(compare.exitCode()).as(compare.stderr()).isZero();
+        assertThat(compare.stdout()).containsPattern("(?m)^\\s*GET /legacy at 300/s: virtual vs platform: latency p99 median ")
+                .containsPattern("(?m)^\\s*GET /io at 150/s: virtual vs platform: throughput median ");
         // ab, closed loop at 50 concurrent requests, on the same service: the same direction
         double platform = abMeanMillis(java, "platform", "/legacy");
         double virtual = abMeanMillis(java, "virtual", "/legacy");

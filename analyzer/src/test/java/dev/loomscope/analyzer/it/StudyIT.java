@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.loomscope.analyzer.compare.BottomLine;
 import dev.loomscope.analyzer.study.StudyPlan;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.recording.ProfileFile;
@@ -55,6 +56,10 @@ class StudyIT {
         String html = Files.readString(report.resolve("index.html"));
         assertThat(html).contains("Failed runs").contains("sleep-virtual-f1: exited with 3").contains("echo: virtual vs platform: run time median")
                 .contains("platform: 1 recording").contains("virtual: 1 recording");
+        // one story: the workload's verdicts end with its bottom line, and the report lists the terminal's verdict lines as printed, the bottom line on top
+        List<String> verdicts = lines.stream().filter(l -> l.startsWith("echo: virtual vs platform: ") || l.startsWith(BottomLine.MARK)).toList();
+        assertThat(verdicts.get(verdicts.size() - 1)).startsWith("=> echo: virtual ").containsPattern("(throughput|latency p99) [\\d.,]+x platform's");
+        assertThat(html).contains("<ul class='bottom'>\n<li>=&gt; echo: virtual ").contains("The verdicts as lines (" + verdicts.size() + "), as the terminal");
         assertThat(report.resolve("flame-echo-platform.html")).exists();
         assertThat(report.resolve("flame-echo-virtual.html")).exists();
         assertThat(report.resolve("flame-diff-echo-virtual-vs-platform.html")).exists();

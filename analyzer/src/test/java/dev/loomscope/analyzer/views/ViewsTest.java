@@ -35,6 +35,26 @@ class ViewsTest {
         return f;
     }
 
+    @Test
+    void theSummarySaysWhichRunsItsFiguresCoverAndThePinsThePerUnitFiguresLeaveOut() {
+        RecordingFacts f = facts();
+        long t0 = T0.toEpochMilli() * 1_000_000;
+        // a warm-up run at 1-2 s with a 165 ms pin, a measured run at 3-4 s without one
+        f.runs.addAll(List.of(new dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun("w", "virtual", 0, true, 100, "units", null, 1000, 1, 2,
+                t0 + 1_000_000_000L, t0 + 2_000_000_000L, 0, 0, Double.NaN, Double.NaN, Double.NaN, -1),
+                new dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun("w", "virtual", 1, false, 100, "units", null, 1000, 1, 2, t0 + 3_000_000_000L,
+                        t0 + 4_000_000_000L, 0, 0, Double.NaN, Double.NaN, Double.NaN, -1)));
+        f.dispatch(new CannedEvent("jdk.VirtualThreadPinned", T0.plusMillis(1500), Duration.ofMillis(165), Map.of()));
+        f.summary.counted(Map.of("jdk.VirtualThreadPinned", 1L)); // as the reader counts every event
+        Table summary = SummaryView.figures(f);
+        assertThat(figure(summary, "pinned count")).isEqualTo(1L);
+        assertThat(figure(summary, "pins per unit")).isEqualTo(0.0);
+        assertThat(summary.notes()).contains("throughput, latency and the per-unit figures: the 1 measured run (1 warm-up left out); counts and totals"
+                + " (pinned count and time, gc count and pauses): the whole recording; 1 of its 1 pins fell outside the measured runs (warm-up, start-up,"
+                + " between runs): in the counts, not in pins per unit");
+        assertThat(SummaryView.runsCovered(facts())).isNull();
+    }
+
     static Object figure(Table summary, String name) {
         return summary.rows().stream().filter(r -> r[0].equals(name)).findFirst().orElseThrow()[1];
     }
