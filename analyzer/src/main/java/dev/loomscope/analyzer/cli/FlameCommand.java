@@ -154,7 +154,10 @@ public final class FlameCommand implements Callable<Integer> {
         List<RecordingSource> after = diff ? Inputs.resolve(List.of(inputs.get(1))) : List.of();
         // loomscope's reader aggregates the samples; async-profiler's renderer draws them
         if (diff) {
-            FlameRenderer.diff(Flames.graph(sources, options, true, !raw, warn), Flames.graph(after, options, true, !raw, warn), options, collapsed, buf);
+            // the page names which input is the base and which is drawn, unless --title says otherwise
+            FlameOptions named = options.title() != null ? options : options.withTitle("loomscope " + options.kind().label() + " differential graph: "
+                    + inputs.get(1) + " against the base " + inputs.get(0));
+            FlameRenderer.diff(Flames.graph(sources, options, true, !raw, warn), Flames.graph(after, options, true, !raw, warn), named, collapsed, buf);
         } else {
             FlameRenderer.render(Flames.graph(sources, options, false, false, warn), options, collapsed, buf);
         }

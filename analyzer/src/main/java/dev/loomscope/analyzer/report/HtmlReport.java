@@ -183,6 +183,17 @@ public final class HtmlReport {
         h.append("<p class='meta'>");
         groups.forEach((g, fs) -> h.append(Svg.esc(g)).append(": ").append(fs.size()).append(" recording").append(fs.size() == 1 ? "" : "s").append(" &middot; "));
         h.append("</p>\n");
+        // pins in warm-ups or at start-up are said, not drawn as zero by the per-run charts
+        groups.forEach((g, fs) -> {
+            long pins = fs.stream().mapToLong(f -> f.pinning.all().count()).sum();
+            long measured = fs.stream().mapToLong(f -> f.runs.measured().stream()
+                    .mapToLong(r -> f.pinning.allInTime().between(r.startNanos(), r.endNanos()).count()).sum()).sum();
+            if (fs.stream().anyMatch(f -> !f.runs.measured().isEmpty()) && pins > measured) {
+                h.append("<p class='meta'>").append(Svg.esc(String.format(java.util.Locale.ROOT, "%s: %,d of its %,d pins fell outside the measured runs"
+                        + " (warm-up, start-up, between runs): the per-run charts leave them out; the Pinning section has them all", g, pins - measured,
+                        pins))).append("</p>\n");
+            }
+        });
         String baseline = results.isEmpty() ? baselineOf(groups) : results.get(0).baseline();
         h.append("<section id='").append(id).append("flames'><h2>").append(Svg.esc(title)).append("Flame graphs</h2>\n");
         if (part.flameGroups() != groups) {

@@ -373,6 +373,16 @@ class FlameEquivalenceIT {
                 assertThat(inBoth).as("rendezvous stacks in both graphs, as the converter draws them").isZero();
             }
         }
+        // the page names its inputs, base and new, explains its colours above the graph, and draws from the root down, so the
+        // first screen shows the roots and not the blank space above a deep graph's leaves
+        Path page = dir.resolve("diff.html");
+        ChildJvm.Result r = Fixtures.cli(dir, "flame", "--diff", platform.toString(), virtual.toString(), "-o", page.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        String html = Files.readString(page);
+        assertThat(html).contains("<title>loomscope cpu differential graph: " + virtual + " against the base " + platform + "</title>")
+                .contains("let inverted = true;");
+        assertThat(html.indexOf("id='loomscope-note'")).isPositive().isLessThan(html.indexOf("<canvas"));
+        assertThat(html.substring(html.indexOf("id='loomscope-note'"))).contains("Red", "blue", "grey", "yellow");
     }
 
     /** A collapsed differential line's count, {@code fromEnd} 2 the first graph's, 1 the second's. */

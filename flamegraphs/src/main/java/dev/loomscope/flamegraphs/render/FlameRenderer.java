@@ -67,6 +67,7 @@ public final class FlameRenderer {
         Arguments args = arguments(options, collapsed);
         args.diff = true;
         args.norm = true;
+        args.inverted = true; // the roots and the legend on the first screen; a deep graph drawn upwards opens on blank space
         long[] scale = scales(before.total(), after.total());
         FlameGraph base = new FlameGraph(args);
         before.drawInto(base, scale[0]);
@@ -157,7 +158,7 @@ public final class FlameRenderer {
             + " <span style='background: rgb(120,120,255)'>&nbsp;blue&nbsp;</span>: fewer;"
             + " <span style='background: #e0e0e0'>&nbsp;grey&nbsp;</span>: as many;"
             + " <span style='background: #ffdd33'>&nbsp;yellow&nbsp;</span>: only in this profile (the base has no such stack)."
-            + " Stacks only the base has are not drawn.";
+            + " Stacks only the base has are not drawn. Drawn from the root down (I flips it).";
 
     /** The graph's page or collapsed stacks; a page has its data script made inert first ({@link SafeHtml}). */
     private static void dump(FlameGraph graph, OutputStream out) {

@@ -40,6 +40,14 @@ public final class SafeHtml {
 
     /** As {@link #flamePage(String)}, with {@code note} (HTML, none of it from a recording) shown above the graph. */
     static String flamePage(String html, String note) {
+        // the converter's page has a heading and no <title>: the browser's tab and history name it by its heading too
+        int h1 = html.indexOf("<h1>");
+        int h1End = h1 < 0 ? -1 : html.indexOf("</h1>", h1);
+        int meta = html.indexOf("<meta charset='utf-8'>");
+        if (h1End > h1 && meta >= 0 && meta < h1 && !html.contains("<title>")) {
+            int at = meta + "<meta charset='utf-8'>".length();
+            html = html.substring(0, at) + "\n<title>" + html.substring(h1 + 4, h1End) + "</title>" + html.substring(at);
+        }
         int canvas = html.indexOf("<canvas id='canvas'>");
         if (note != null && canvas >= 0) {
             html = html.substring(0, canvas) + "<p id='loomscope-note' style='clear: both; margin: 4px 0'>" + note + "</p>\n" + html.substring(canvas);
