@@ -177,8 +177,8 @@ public final class AttachCommand implements Callable<Integer> {
         }
     }
 
-    private picocli.CommandLine.ParameterException usage(String message) {
-        return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
+    private dev.loomscope.analyzer.errors.UsageException usage(String message) {
+        return new dev.loomscope.analyzer.errors.UsageException(message);
     }
 
     private static FileAttribute<?>[] ownerOnly() {

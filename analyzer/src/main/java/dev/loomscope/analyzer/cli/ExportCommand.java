@@ -46,7 +46,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (threads < 1) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads " + threads + ": use 1 or more");
+            throw new dev.loomscope.analyzer.errors.UsageException("--threads " + threads + ": use 1 or more");
         }
         Path dir = to.toAbsolutePath().normalize();
         prepare(dir);

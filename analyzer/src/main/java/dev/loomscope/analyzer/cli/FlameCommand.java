@@ -124,10 +124,10 @@ public final class FlameCommand implements Callable<Integer> {
         try {
             kind = SampleKind.valueOf(event.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--event " + event + ": use cpu, wall, alloc or lock");
+            throw new dev.loomscope.analyzer.errors.UsageException("--event " + event + ": use cpu, wall, alloc or lock");
         }
         if (diff && inputs.size() != 2) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff takes two recordings: BASE NEW");
+            throw new dev.loomscope.analyzer.errors.UsageException("--diff takes two recordings: BASE NEW");
         }
         FlameOptions options = new FlameOptions(kind, threads, splitKind, regex("--include", include), regex("--exclude", exclude),
                 from, to, title, reverse, appOnly, false, false);
@@ -136,7 +136,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         String graphFormat = format == null ? (collapsed ? "collapsed" : "html") : format.toLowerCase(Locale.ROOT);
         if (!GRAPH_FORMATS.contains(graphFormat) || collapsed && !graphFormat.equals("collapsed")) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format " + format + ": a graph is html, collapsed, pprof, otlp or heatmap"
+            throw new dev.loomscope.analyzer.errors.UsageException("--format " + format + ": a graph is html, collapsed, pprof, otlp or heatmap"
                     + (collapsed ? " (and --collapsed is --format collapsed)" : "") + "; text, csv, json and md are for --top");
         }
         collapsed = graphFormat.equals("collapsed");
@@ -147,7 +147,7 @@ public final class FlameCommand implements Callable<Integer> {
             return profile(graphFormat, options.withVirtualThreadIds(true), warn);
         }
         if (output == null && !collapsed) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE (or use --collapsed)");
+            throw new dev.loomscope.analyzer.errors.UsageException("name the .html to write with -o FILE (or use --collapsed)");
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         List<RecordingSource> sources = Inputs.resolve(diff ? List.of(inputs.get(0)) : inputs);
@@ -185,12 +185,12 @@ public final class FlameCommand implements Callable<Integer> {
     private int profile(String profileFormat, FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
         String suffix = profileFormat.equals("pprof") ? ".pb.gz" : ".otlp";
         if (diff) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--diff draws a differential flame graph; a profile viewer compares"
+            throw new dev.loomscope.analyzer.errors.UsageException("--diff draws a differential flame graph; a profile viewer compares"
                     + " two profiles itself: write each with --format " + profileFormat + (profileFormat.equals("pprof")
                             ? ", then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz" : ""));
         }
         if (output == null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the profile to write with -o FILE (a " + suffix + ")");
+            throw new dev.loomscope.analyzer.errors.UsageException("name the profile to write with -o FILE (a " + suffix + ")");
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         List<RecordingSource> sources = Inputs.resolve(inputs);
@@ -210,10 +210,10 @@ public final class FlameCommand implements Callable<Integer> {
     /** {@code --format heatmap}: the samples by time, a map per thread kind, as an HTML page. */
     private int heatmap(FlameOptions options, java.util.function.Consumer<String> warn) {
         if (diff) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format heatmap draws one profile's samples by time: without --diff");
+            throw new dev.loomscope.analyzer.errors.UsageException("--format heatmap draws one profile's samples by time: without --diff");
         }
         if (output == null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name the .html to write with -o FILE");
+            throw new dev.loomscope.analyzer.errors.UsageException("name the .html to write with -o FILE");
         }
         List<RecordingSource> sources = Inputs.resolve(inputs);
         // each recording on its own time axis: JVMs that ran apart share no clock worth drawing
@@ -245,18 +245,18 @@ public final class FlameCommand implements Callable<Integer> {
     /** {@code --top}: the frames of one profile, or those that changed most between two, as a table. */
     private int table(FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
         if (top < 1) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top " + top + ": give how many frames to list (1 or more)");
+            throw new dev.loomscope.analyzer.errors.UsageException("--top " + top + ": give how many frames to list (1 or more)");
         }
         Format tableFormat = format == null ? Format.TEXT
                 : TABLE_FORMATS.stream().filter(f -> f.name().equalsIgnoreCase(format)).findFirst().orElse(null);
         if (tableFormat == null || collapsed) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top prints a table: --format text, csv, json or md");
+            throw new dev.loomscope.analyzer.errors.UsageException("--top prints a table: --format text, csv, json or md");
         }
         dev.loomscope.analyzer.render.Table table;
         dev.loomscope.analyzer.render.Table joined = null;
         if (threads) {
             if (diff || options.kind() != SampleKind.CPU) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--top with --threads lists the CPU by thread of one"
+                throw new dev.loomscope.analyzer.errors.UsageException("--top with --threads lists the CPU by thread of one"
                         + " profile: without --diff, with --event cpu");
             }
             ThreadCpu cpu = ThreadCpu.of(Inputs.resolve(inputs), options, warn);
@@ -284,7 +284,7 @@ public final class FlameCommand implements Callable<Integer> {
         try {
             return Pattern.compile(value);
         } catch (PatternSyntaxException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " " + value + ": not a regular expression ("
+            throw new dev.loomscope.analyzer.errors.UsageException(option + " " + value + ": not a regular expression ("
                     + e.getDescription() + ")");
         }
     }

@@ -47,7 +47,7 @@ public final class LoadCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         if (load.urls.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--url: give at least one URL to load (e.g. --url http://localhost:8080/)");
+            throw new dev.loomscope.analyzer.errors.UsageException("--url: give at least one URL to load (e.g. --url http://localhost:8080/)");
         }
         LoadSpec s = load.spec(u -> u, threadKind, appPid);
         Writer rows = null;

@@ -44,13 +44,12 @@ public final class PinningCommand extends ViewCommand {
     @Override
     public Integer call() {
         if (stackDepth < 1) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--stack-depth must be at least 1");
+            throw new dev.loomscope.analyzer.errors.UsageException("--stack-depth must be at least 1");
         }
         Duration threshold = null;
         if (failOn != null && !failOn.equals(ANY)) {
             if (!Durations.valid(failOn)) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "--fail-on-pinning " + failOn + ": not a duration (e.g. 20ms, 1s)");
+                throw new dev.loomscope.analyzer.errors.UsageException("--fail-on-pinning " + failOn + ": not a duration (e.g. 20ms, 1s)");
             }
             threshold = Durations.parse(failOn);
         }

@@ -134,7 +134,7 @@ public final class StudyCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         if (reruns < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--reruns " + reruns + ": must be 0 or more");
+            throw new dev.loomscope.analyzer.errors.UsageException("--reruns " + reruns + ": must be 0 or more");
         }
         if (app != null) {
             return app(stdout, stderr);
@@ -142,18 +142,17 @@ public final class StudyCommand implements Callable<Integer> {
         for (String appOnly : List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--load-command", "--connections", "--request-timeout",
                 "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(appOnly)) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), appOnly + ": for a study of your own service (--app COMMAND)");
+                throw new dev.loomscope.analyzer.errors.UsageException(appOnly + ": for a study of your own service (--app COMMAND)");
             }
         }
         for (String w : workloads) {
             if (!StudyPlan.WORKLOADS.contains(w)) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
+                throw new dev.loomscope.analyzer.errors.UsageException("--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
             }
         }
         List<String> agentProblems = agentOpts == null ? List.of() : AgentOptions.parse(null, agentOpts).problems();
         if (!agentProblems.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
+            throw new dev.loomscope.analyzer.errors.UsageException("--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
         }
         // without --runs each workload and kind runs its own default (StudyPlan.DEFAULT_RUNS); --quick runs 2
         Integer measuredRuns = runs == null && !quick ? null : checked("--runs", runs, 2, WorkloadOptions.RUNS);
@@ -195,7 +194,7 @@ public final class StudyCommand implements Callable<Integer> {
     private int app(PrintWriter stdout, PrintWriter stderr) throws IOException {
         for (String ours : List.of("--workload", "--runs", "--warmup", "--requests", "--concurrency", "--tasks", "--quick", "--parallelism")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(ours)) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), ours + ": for loomscope's own workloads, not --app (the load is --url"
+                throw new dev.loomscope.analyzer.errors.UsageException(ours + ": for loomscope's own workloads, not --app (the load is --url"
                         + " and --rate; JVM options go in the command)");
             }
         }
@@ -208,21 +207,21 @@ public final class StudyCommand implements Callable<Integer> {
         if (loadWords != null) {
             for (String clientOnly : List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(clientOnly)) {
-                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), clientOnly + ": for loomscope's load client, not with"
+                    throw new dev.loomscope.analyzer.errors.UsageException(clientOnly + ": for loomscope's load client, not with"
                             + " --load-command (your client sets its own load)");
                 }
             }
         }
         if (work != null && work.contains(",")) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--work " + work + ": one filter; several are joined with ';' (see the"
+            throw new dev.loomscope.analyzer.errors.UsageException("--work " + work + ": one filter; several are joined with ';' (see the"
                     + " agent's work= option)");
         }
         List<String> agentProblems = agentOpts == null ? List.of() : AgentOptions.parse(null, agentOpts).problems();
         if (!agentProblems.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
+            throw new dev.loomscope.analyzer.errors.UsageException("--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
         }
         if (controls < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--controls " + controls + ": must be 0 or more");
+            throw new dev.loomscope.analyzer.errors.UsageException("--controls " + controls + ": must be 0 or more");
         }
         // four a kind: the fewest at which the JVM-level test can reach p < 0.05 (three against three cannot: p >= 0.1)
         int jvms = positive("--forks", forks, 4);
@@ -273,7 +272,7 @@ public final class StudyCommand implements Callable<Integer> {
     private int positive(String name, Integer value, int def) {
         int v = value == null ? def : value;
         if (v < 1) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), name + " " + v + ": must be at least 1");
+            throw new dev.loomscope.analyzer.errors.UsageException(name + " " + v + ": must be at least 1");
         }
         return v;
     }
@@ -283,7 +282,7 @@ public final class StudyCommand implements Callable<Integer> {
         int v = value == null ? def : value;
         String problem = option.problem(Integer.toString(v));
         if (problem != null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), name + " " + v + ": " + problem);
+            throw new dev.loomscope.analyzer.errors.UsageException(name + " " + v + ": " + problem);
         }
         return v;
     }
