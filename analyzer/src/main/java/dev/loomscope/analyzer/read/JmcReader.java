@@ -24,7 +24,7 @@ import org.openjdk.jmc.flightrecorder.CouldNotLoadRecordingException;
 import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
 
 /**
- * The second parser: JDK Mission Control's, for recordings the JDK's parser rejects (formats
+ * The second parser: JDK Mission Control's, for recordings loomscope's reader rejects (formats
  * older than JDK 11's, or content it does not understand). JMC holds the recording's events in
  * memory; they are handed on in time order. Stack traces are not carried over (a pin's frame is
  * then unknown); everything else the reducers read is.

@@ -178,7 +178,7 @@ public final class RecordingReader {
                     parserError);
         }
         return new BadDataException(file + ": cannot be parsed: " + parser + " (its chunk structure, metadata and constant pools are sound,"
-                + " so an event's content is damaged or of a kind the JDK's parser rejects)", parserError);
+                + " so an event's content is damaged or of a kind loomscope's reader rejects)", parserError);
     }
 
     private static void markFinished(Path copy, long stateByte) throws IOException {
