@@ -23,7 +23,7 @@ public final class BottomLine {
     /** The per-unit figures that can explain a difference, with the words a line uses for them. */
     static final List<String[]> CAUSES = List.of(new String[] {"pins per unit", "pins"}, new String[] {"pinned time per unit", "pinned ms"},
             new String[] {"wait outside the handler p50", "wait outside the handler"},
-            new String[] {"platform threads started per unit", "thread starts"}, new String[] {"cpu time per unit", "CPU"},
+            new String[] {"platform threads started per unit", "platform thread starts"}, new String[] {"cpu time per unit", "CPU"},
             new String[] {"context switches per unit", "context switches"}, new String[] {"gc pause per unit", "GC pause"});
 
     private BottomLine() {}
