@@ -132,7 +132,10 @@ public final class HtmlReport {
                 h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
             }
             h.append("</ul></details>\n");
-            List<String> more = every.stream().filter(v -> !verdictLines.contains(v)).toList();
+            // the same verdict whichever warm-up option its advice names (study --app's is --min-warmup) is said already
+            java.util.function.UnaryOperator<String> said = l -> l.replaceFirst(" \\(try a larger --[a-z-]+\\)$", "");
+            java.util.Set<String> printed = verdictLines.stream().map(said).collect(java.util.stream.Collectors.toSet());
+            List<String> more = every.stream().filter(v -> !printed.contains(said.apply(v))).toList();
             if (!more.isEmpty()) {
                 h.append("<details class='lines'><summary>More verdicts (").append(more.size())
                         .append("): the other metrics and spreads, which the terminal leaves out</summary>\n<ul class='verdicts'>\n");

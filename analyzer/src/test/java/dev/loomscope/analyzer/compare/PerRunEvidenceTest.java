@@ -54,6 +54,22 @@ class PerRunEvidenceTest {
     }
 
     @Test
+    void theReportsListOfMoreVerdictsLeavesOutWhatTheTerminalPrintedInItsOwnWords(@TempDir Path dir) throws Exception {
+        Map<String, List<RecordingFacts>> groups = new java.util.TreeMap<>(Map.of(
+                "platform", List.of(jvm("platform", 1, 0), jvm("platform", 2, 0)),
+                "virtual", List.of(jvm("virtual", 1, 0.08), jvm("virtual", 2, 0.08))));
+        List<MetricResult> results = Comparer.compare(groups, List.of("throughput"), "platform", false);
+        // the terminal printed the verdict with study --app's option in its advice, and not the spread line
+        List<String> printed = CompareView.verdictsOnly(results).stream().map(l -> l.replace("(try a larger --warmup)", "(try a larger --min-warmup)")).toList();
+        assertThat(printed).singleElement().asString().endsWith("(try a larger --min-warmup)");
+        Path index = dev.loomscope.analyzer.report.HtmlReport.write(dir, groups, results,
+                dev.loomscope.analyzer.report.HtmlReport.Extras.NONE.withVerdicts(printed, List.of()));
+        String html = Files.readString(index);
+        String more = html.substring(html.indexOf("More verdicts ("), html.indexOf("</details>", html.indexOf("More verdicts (")));
+        assertThat(more).startsWith("More verdicts (1)").contains("throughput spread").doesNotContain("throughput median");
+    }
+
+    @Test
     void theRecordingsCostIsTheRecordedThroughputOverTheControls() {
         Map<String, List<RecordingFacts>> recorded = Map.of("platform", List.of(jvm("platform", 1, 0), jvm("platform", 2, 0)));
         List<RecordingFacts> faster = new ArrayList<>();
