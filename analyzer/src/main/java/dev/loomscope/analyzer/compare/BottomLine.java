@@ -62,8 +62,7 @@ public final class BottomLine {
         };
         String line = String.format(Locale.ROOT, "%s%s: %s %s, %s %s %s's (95%% CI %s-%s)", MARK, workload, group, says, head.metric().name(), times(c.ratio()),
                 head.baseline(), Comparer.plain(c.ratioCiLow()), times(c.ratioCiHigh()));
-        String busy = Noise.describe(List.of(head.noise().get(group), head.noise().get(head.baseline())));
-        if (busy != null) {
+        if (head.busyMachine(group) != null) {
             line += ", busy machine";
         }
         if (v != Verdict.BETTER && v != Verdict.WORSE) {

@@ -205,7 +205,7 @@ public final class Comparer {
         if (c.means()) {
             line += "; " + zeros(r, group);
         }
-        String busy = Noise.describe(List.of(r.noise().get(group), r.noise().get(r.baseline())));
+        String busy = r.busyMachine(group);
         if (busy != null) {
             line += "; " + busy;
         }

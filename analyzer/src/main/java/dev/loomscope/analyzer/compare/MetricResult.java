@@ -26,6 +26,15 @@ public record MetricResult(Metric metric, String xLabel, Map<String, double[][]>
         return metric.descriptive() && v.decided() ? (comparisons.get(group).ratio() > 1 ? Verdict.HIGHER : Verdict.LOWER) : v;
     }
 
+    /**
+     * {@code busy machine: other processes took up to 45% of the CPU in 3 of 10 JVMs, ...} when other
+     * processes disturbed the JVMs of {@code group} or the baseline; null when they did not. The
+     * verdict line, the forest's mark and the bottom line all say it in these words.
+     */
+    public String busyMachine(String group) {
+        return Noise.describe(List.of(noise.get(group), noise.get(baseline)));
+    }
+
     /** One recording's values in a group (a fork): x its run index within the JVM (or event index), in time order. */
     public record Series(String recording, double[] x, double[] y) {}
 

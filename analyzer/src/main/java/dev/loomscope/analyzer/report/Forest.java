@@ -71,7 +71,7 @@ public final class Forest {
                             }
                         }
                         // the verdict line's caveats, each on its row: a chart is no surer than the text
-                        String busy = dev.loomscope.analyzer.compare.Noise.describe(List.of(r.noise().get(e.getKey()), r.noise().get(r.baseline())));
+                        String busy = r.busyMachine(e.getKey());
                         if (busy != null) {
                             marks.add(busy);
                         }
