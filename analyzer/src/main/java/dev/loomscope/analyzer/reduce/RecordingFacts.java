@@ -92,6 +92,16 @@ public final class RecordingFacts {
         return new RecordingFacts(this, others);
     }
 
+    /**
+     * The pins (their durations, ms) inside the measured runs' windows: what the per-unit pin figures
+     * count, where the recording's pin counts and totals have them all.
+     */
+    public Samples pinsInMeasuredRuns() {
+        Samples in = new Samples();
+        runs.measured().forEach(r -> in.addAll(pinning.allInTime().between(r.startNanos(), r.endNanos())));
+        return in;
+    }
+
     /** The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null. */
     private List<Reducer> fieldReducers(Capture capture) {
         List<Reducer> reducers = new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler, work));

@@ -189,8 +189,7 @@ public final class HtmlReport {
         // pins in warm-ups or at start-up are said, not drawn as zero by the per-run charts
         groups.forEach((g, fs) -> {
             long pins = fs.stream().mapToLong(f -> f.pinning.all().count()).sum();
-            long measured = fs.stream().mapToLong(f -> f.runs.measured().stream()
-                    .mapToLong(r -> f.pinning.allInTime().between(r.startNanos(), r.endNanos()).count()).sum()).sum();
+            long measured = fs.stream().mapToLong(f -> f.pinsInMeasuredRuns().count()).sum();
             if (fs.stream().anyMatch(f -> !f.runs.measured().isEmpty()) && pins > measured) {
                 h.append("<p class='meta'>").append(Svg.esc(String.format(java.util.Locale.ROOT, "%s: %,d of its %,d pins fell outside the measured runs"
                         + " (warm-up, start-up, between runs): the per-run charts leave them out; the Pinning section has them all", g, pins - measured,

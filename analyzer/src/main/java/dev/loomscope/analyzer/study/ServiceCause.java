@@ -39,18 +39,11 @@ final class ServiceCause {
         List<Double> pins = new ArrayList<>();
         List<Double> pinnedMs = new ArrayList<>();
         for (RecordingFacts f : virtual) {
-            long requests = 0;
-            long count = 0;
-            double ms = 0;
-            for (WorkloadRun r : f.runs.measured()) {
-                var in = f.pinning.allInTime().between(r.startNanos(), r.endNanos());
-                requests += r.units();
-                count += in.count();
-                ms += in.sum();
-            }
+            long requests = f.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
             if (requests > 0) {
-                pins.add(count / (double) requests);
-                pinnedMs.add(ms / requests);
+                var in = f.pinsInMeasuredRuns();
+                pins.add(in.count() / (double) requests);
+                pinnedMs.add(in.sum() / requests);
             }
         }
         if (pins.isEmpty()) {

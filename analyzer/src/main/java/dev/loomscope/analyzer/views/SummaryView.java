@@ -82,7 +82,7 @@ public final class SummaryView {
         }
         int measured = f.runs.measured().size();
         long pins = f.pinning.all().count();
-        long inMeasured = f.runs.measured().stream().mapToLong(r -> f.pinning.allInTime().between(r.startNanos(), r.endNanos()).count()).sum();
+        long inMeasured = f.pinsInMeasuredRuns().count();
         return String.format(java.util.Locale.ROOT, "throughput, latency and the per-unit figures: the %d measured run%s (%d warm-up%s left out);"
                 + " counts and totals (pinned count and time, gc count and pauses): the whole recording%s", measured, measured == 1 ? "" : "s",
                 all - measured, all - measured == 1 ? "" : "s", pins > inMeasured ? String.format(java.util.Locale.ROOT, "; %d of its %d pins fell outside"
