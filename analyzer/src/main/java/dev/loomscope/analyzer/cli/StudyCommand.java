@@ -203,8 +203,6 @@ public final class StudyCommand implements Callable<Integer> {
         runnable("--app", command.get(0));
         if (loadWords != null) {
             runnable("--load-command", loadWords.get(0));
-        }
-        if (loadWords != null) {
             for (String clientOnly : List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(clientOnly)) {
                     throw new dev.loomscope.analyzer.errors.UsageException(clientOnly + ": for loomscope's load client, not with"

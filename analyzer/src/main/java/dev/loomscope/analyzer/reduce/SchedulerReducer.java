@@ -15,7 +15,6 @@ public final class SchedulerReducer implements Reducer {
     private long starved;
     private long maxQueued;
     private final Timeline mounted = new Timeline();
-    private long parallelism = -1;
 
     @Override
     public Set<String> eventTypes() {
@@ -29,7 +28,6 @@ public final class SchedulerReducer implements Reducer {
         }
         samples++;
         mounted.add(e.startTime(), e.longValue("mountedVirtualThreads"));
-        parallelism = Math.max(parallelism, e.longValue("parallelism"));
         long queued = e.longValue("queuedVirtualThreads");
         maxQueued = Math.max(maxQueued, queued);
         if (queued > 0 && e.longValue("mountedVirtualThreads") >= e.longValue("parallelism")) {
@@ -49,11 +47,6 @@ public final class SchedulerReducer implements Reducer {
     /** Virtual threads mounted (busy carriers) at each sample. */
     public Timeline mountedInTime() {
         return mounted;
-    }
-
-    /** The scheduler's parallelism (its carriers), or -1 when not sampled. */
-    public long parallelism() {
-        return parallelism;
     }
 
     public long maxQueued() {

@@ -123,8 +123,6 @@ public final class AppStudy {
     private static String windowChart(String workload, Map<String, List<RecordingFacts>> groups) {
         Map<String, List<dev.loomscope.analyzer.report.WindowChart.Window>> byKind = new LinkedHashMap<>();
         List<String> jvmNames = new ArrayList<>();
-        long first = groups.values().stream().flatMap(List::stream).flatMap(f -> f.runs.runs().stream()).mapToLong(WorkloadRun::startNanos).min()
-                .orElse(0);
         for (String kind : StudyPlan.KINDS) {
             List<RecordingFacts> jvms = new ArrayList<>(groups.getOrDefault(kind, List.of()).stream().filter(f -> !f.runs.measured().isEmpty()).toList());
             if (jvms.isEmpty()) {
@@ -132,7 +130,7 @@ public final class AppStudy {
             }
             jvms.sort(java.util.Comparator.comparingDouble(f -> median(f.runs.measured().stream().mapToDouble(WorkloadRun::p99LatencyMs).toArray())));
             RecordingFacts f = jvms.get(jvms.size() / 2);
-            long start = f.runs.runs().stream().mapToLong(WorkloadRun::startNanos).min().orElse(first);
+            long start = f.runs.runs().stream().mapToLong(WorkloadRun::startNanos).min().getAsLong(); // it has measured runs
             List<dev.loomscope.analyzer.report.WindowChart.Window> windows = new ArrayList<>();
             for (WorkloadRun r : f.runs.runs().stream().sorted(java.util.Comparator.comparingLong(WorkloadRun::startNanos)).toList()) {
                 windows.add(new dev.loomscope.analyzer.report.WindowChart.Window((r.startNanos() - start) / 1e9, r.millis() / 1e3, r.p99LatencyMs(),
