@@ -10,24 +10,14 @@ import java.nio.file.Path;
  * written (read up to its last flush); anything else out of place is damage, named with its byte
  * offset.
  */
-public final class ChunkScan {
+final class ChunkScan {
     /** A chunk's size field above this (1 TiB) is damage, not a chunk cut short: no JVM writes chunks this large. */
     static final long IMPOSSIBLE_CHUNK = 1L << 40;
-
-    /**
-     * @param completeBytes length of the prefix to read
-     * @param chunks        chunks in that prefix
-     * @param warning       what was left out, or null
-     * @param unfinishedAt  offset of a last chunk that was still being written (its data up to the
-     *                      last flush is readable once marked finished), or -1
-     * @param span          the time those chunks cover, from their headers
-     */
-    public record Result(long completeBytes, int chunks, String warning, long unfinishedAt, RecordingSpan span) {}
 
     private ChunkScan() {}
 
     /** Scans {@code file}; a {@link BadRecordingException} (an {@link UnsupportedVersionException} for a format this JDK does not read) says why it cannot be read. */
-    public static Result scan(Path file) throws BadRecordingException {
+    static RecordingFile.Prefix scan(Path file) throws BadRecordingException {
         JfrFileCheck.check(file);
         Path abs = file.toAbsolutePath();
         Chunks.Walk walk;
@@ -49,12 +39,12 @@ public final class ChunkScan {
             if (!h.finished()) {
                 // a chunk of a JVM that stopped (or was killed) while recording: its header
                 // describes the data up to its last flush
-                return new Result(c.end(), chunks, abs + ": the chunk at byte " + c.offset()
+                return new RecordingFile.Prefix(c.end(), chunks, abs + ": the chunk at byte " + c.offset()
                         + " was still being written when its JVM stopped; read up to its last flush", c.offset(), span);
             }
         }
         return switch (walk.end()) {
-            case WHOLE -> new Result(walk.at(), chunks, null, -1, span);
+            case WHOLE -> new RecordingFile.Prefix(walk.at(), chunks, null, -1, span);
             case SHORT_HEADER -> truncated(abs, walk.at(), chunks, "a chunk header is cut short at byte " + walk.at(), span);
             case INCOMPLETE -> {
                 if (walk.header() != null && walk.header().size() > IMPOSSIBLE_CHUNK) {
@@ -70,12 +60,12 @@ public final class ChunkScan {
         };
     }
 
-    private static Result truncated(Path abs, long offset, int chunks, String what, RecordingSpan span) throws BadRecordingException {
+    private static RecordingFile.Prefix truncated(Path abs, long offset, int chunks, String what, RecordingSpan span) throws BadRecordingException {
         if (chunks == 0) {
             throw new BadRecordingException(abs + ": truncated: " + what + " and no chunk before it is complete"
                     + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
         }
-        return new Result(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"
+        return new RecordingFile.Prefix(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"
                 + (chunks == 1 ? "" : "s") + " before it", -1, span);
     }
 }

@@ -51,7 +51,7 @@ class ChunkScanTest {
 
     @Test
     void aWholeRecordingIsReadToItsEnd() throws Exception {
-        ChunkScan.Result r = ChunkScan.scan(recording);
+        RecordingFile.Prefix r = ChunkScan.scan(recording);
         assertThat(r.chunks()).isEqualTo(starts.size());
         assertThat(r.completeBytes()).isEqualTo(bytes.length);
         assertThat(r.warning()).isNull();
@@ -61,7 +61,7 @@ class ChunkScanTest {
     @Test
     void aTruncatedLastChunkIsLeftOutWithAWarning() throws Exception {
         Path cut = write("cut.jfr", Arrays.copyOf(bytes, bytes.length - 10));
-        ChunkScan.Result r = ChunkScan.scan(cut);
+        RecordingFile.Prefix r = ChunkScan.scan(cut);
         int complete = starts.size() - 1;
         long last = starts.get(complete);
         assertThat(r.chunks()).isEqualTo(complete);
@@ -83,7 +83,7 @@ class ChunkScanTest {
         byte[] first = Arrays.copyOf(bytes, (int) firstChunk);
         first[ChunkHeader.STATE_BYTE] = (byte) 255; // as the JVM leaves a chunk it was writing when it stopped
         Path unfinished = write("unfinished.jfr", first);
-        ChunkScan.Result r = ChunkScan.scan(unfinished);
+        RecordingFile.Prefix r = ChunkScan.scan(unfinished);
         assertThat(r.unfinishedAt()).isZero();
         assertThat(r.chunks()).isEqualTo(1);
         assertThat(r.warning()).contains("was still being written when its JVM stopped; read up to its last flush");

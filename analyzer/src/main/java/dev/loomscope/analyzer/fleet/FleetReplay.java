@@ -5,8 +5,8 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
+import dev.loomscope.recording.RawFrame;
 import dev.loomscope.recording.RecordingSpan;
-import dev.loomscope.recording.fast.FastEvent;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,7 +45,7 @@ public final class FleetReplay {
         private final Map<Long, List<Object[]>> rows = new HashMap<>();
         private final Map<Long, String> from = new HashMap<>();
         private final Map<Long, List<Frame>> frames = new HashMap<>();
-        private final Map<Long, List<FastEvent.RawFrame>> raw = new HashMap<>();
+        private final Map<Long, List<RawFrame>> raw = new HashMap<>();
 
         /** A row of the stacks table; a stack another recording gave already is not kept twice. */
         public void add(Object[] row) {
@@ -74,14 +74,14 @@ public final class FleetReplay {
             });
         }
 
-        List<FastEvent.RawFrame> raw(Object id) {
+        List<RawFrame> raw(Object id) {
             if (id == null) {
                 return null;
             }
             return raw.computeIfAbsent((Long) id, k -> {
                 List<Object[]> r = sorted(k);
                 return r == null ? null
-                        : r.stream().map(x -> new FastEvent.RawFrame(internalName((String) x[3]), (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
+                        : r.stream().map(x -> new RawFrame(internalName((String) x[3]), (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
             });
         }
     }
@@ -131,7 +131,7 @@ public final class FleetReplay {
         count();
         if (table == FleetSchema.SAMPLES) {
             if (facts.flames != null && facts.flames.eventTypes().contains((String) row[1])) {
-                List<FastEvent.RawFrame> raw = stacks.raw(row[4]);
+                List<RawFrame> raw = stacks.raw(row[4]);
                 boolean nativeIsC = Boolean.TRUE.equals(row[5]);
                 long events = (Long) row[6];
                 long samples = (Long) row[7];

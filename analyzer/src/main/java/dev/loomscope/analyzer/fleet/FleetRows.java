@@ -8,7 +8,7 @@ import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.PinFrames;
-import dev.loomscope.recording.fast.FastEvent;
+import dev.loomscope.recording.RawFrame;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,7 +32,7 @@ public final class FleetRows implements RecordingFacts.Capture {
     /** Sample rows by (type, state, stack id): {events, samples}. */
     private final Map<List<Object>, long[]> samples = new LinkedHashMap<>();
     /** Each distinct stack of a chunk hashed once: the reader hands the same list to every sample of a stack. */
-    private final Map<List<FastEvent.RawFrame>, Long> sampleStacks = new IdentityHashMap<>();
+    private final Map<List<RawFrame>, Long> sampleStacks = new IdentityHashMap<>();
 
     public FleetRows(String recording) {
         this.recording = recording;
@@ -68,8 +68,8 @@ public final class FleetRows implements RecordingFacts.Capture {
     }
 
     @Override
-    public void sample(FastEvent e) {
-        List<FastEvent.RawFrame> frames = e.rawFrames();
+    public void sample(JfrEvent e) {
+        List<RawFrame> frames = e.rawFrames();
         Long id = null;
         String kind = null;
         if (frames != null) {

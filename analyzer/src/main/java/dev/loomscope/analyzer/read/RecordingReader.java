@@ -3,11 +3,11 @@ package dev.loomscope.analyzer.read;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.recording.BadRecordingException;
 import dev.loomscope.recording.ChunkHeader;
-import dev.loomscope.recording.ChunkScan;
+import dev.loomscope.recording.DamagedRecordingException;
+import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RecordingFile;
 import dev.loomscope.recording.RecordingSpan;
 import dev.loomscope.recording.UnsupportedVersionException;
-import dev.loomscope.recording.fast.FastEvent;
-import dev.loomscope.recording.fast.FastReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,22 +36,26 @@ public final class RecordingReader {
     private RecordingReader() {}
 
     /**
-     * The one way main code reads a recording's events: loomscope's reader (JFR formats 1 and 2,
-     * JDK 9 and later) gives the events of the {@code wanted} types to {@code sink} (with the span
-     * of the recording's chunks) and each part's event counts to {@code counts}; damage is bad
-     * input naming the file, chunk and offset. Answers the span. Format 0.x (JDK 7 and 8) is a
-     * {@link ParserRejectedException}: JMC's parser reads those ({@code RecordingFacts}).
+     * The one way main code reads a recording's events, the parser chosen here: loomscope's
+     * ({@link RecordingFile}: JFR formats 1 and 2, JDK 9 and later, async-profiler) or, for format 0.x
+     * (JDK 7 and 8), JMC's, with a warning that stacks are not read that way. The events of the
+     * {@code wanted} types go to {@code sink} (with the span of the recording's chunks) and each
+     * part's event counts to {@code counts}; damage is bad input naming the file, chunk and offset.
+     * Answers the span.
      */
-    public static RecordingSpan events(RecordingSource source, Set<String> wanted, Consumer<String> warnings, BiConsumer<FastEvent, RecordingSpan> sink,
+    public static RecordingSpan events(RecordingSource source, Set<String> wanted, Consumer<String> warnings, BiConsumer<JfrEvent, RecordingSpan> sink,
             Consumer<Map<String, Long>> counts) {
         return withReadableParts(source, warnings, readable -> {
+            if (readable.olderFormat() != null) {
+                return viaJmc(source, readable.olderFormat(), wanted, warnings, sink, counts);
+            }
             for (Part part : readable.parts()) {
                 try {
                     // every part with the whole recording's span (--from/--to count from its first chunk, whichever part)
-                    FastReader.FileRead read = FastReader.readFile(part.readable(), wanted, (e, partSpan) -> sink.accept(e, readable.span()));
+                    RecordingFile.Read read = RecordingFile.read(part.readable(), wanted, (e, partSpan) -> sink.accept(e, readable.span()));
                     read.warnings().forEach(w -> warnings.accept(w.replace(part.readable().toString(), part.original().toString())));
                     counts.accept(read.counts());
-                } catch (FastReader.FormatException damage) {
+                } catch (DamagedRecordingException damage) {
                     throw damaged(part.original(), damage);
                 } catch (BadRecordingException checkedBefore) {
                     throw new BadDataException(checkedBefore.getMessage().replace(part.readable().toString(), part.original().toString()), checkedBefore);
@@ -62,13 +66,49 @@ public final class RecordingReader {
     }
 
     /**
+     * A recording of format 0.x through JMC's parser, which holds it all in memory and hands on
+     * every event in time order: the wanted ones go on, all are counted, and the span is the
+     * events' (the chunk headers of 0.x are not read).
+     */
+    private static RecordingSpan viaJmc(RecordingSource source, String rejected, Set<String> wanted, Consumer<String> warnings,
+            BiConsumer<JfrEvent, RecordingSpan> sink, Consumer<Map<String, Long>> counts) {
+        List<JfrEvent> kept = new ArrayList<>();
+        Map<String, Long> byType = new java.util.TreeMap<>();
+        long[] span = {Long.MAX_VALUE, Long.MIN_VALUE};
+        try {
+            JmcReader.read(source, e -> {
+                byType.merge(e.type(), 1L, Long::sum);
+                span[0] = Math.min(span[0], nanos(e.startTime()));
+                span[1] = Math.max(span[1], nanos(e.endTime()));
+                if (wanted.contains(e.type())) {
+                    kept.add(e);
+                }
+            });
+        } catch (BadDataException jmcToo) {
+            throw new BadDataException(rejected + "; " + jmcToo.getMessage(), jmcToo);
+        }
+        warnings.accept(source.name().toAbsolutePath() + ": read with JMC's parser (" + rejected + "); stack traces are not read this way");
+        RecordingSpan recorded = kept.isEmpty() && byType.isEmpty() ? new RecordingSpan() : RecordingSpan.of(span[0], span[1]);
+        kept.forEach(e -> sink.accept(e, recorded));
+        counts.accept(byType);
+        return recorded;
+    }
+
+    private static long nanos(java.time.Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /**
      * One file of a recording as the user named it ({@code original}) and as a parser can read it
      * ({@code readable}: the file itself, or a copy of its complete prefix at the same offsets).
      */
     public record Part(Path original, Path readable) {}
 
-    /** The parts of a recording, ready to parse, and the time their chunks cover. */
-    public record Readable(List<Part> parts, RecordingSpan span) {
+    /**
+     * The parts of a recording, ready to parse, and the time their chunks cover; {@code olderFormat}
+     * is null, or why loomscope's parser does not read them (JFR 0.x: JMC's parser does).
+     */
+    public record Readable(List<Part> parts, RecordingSpan span, String olderFormat) {
         public List<Path> paths() {
             return parts.stream().map(Part::readable).toList();
         }
@@ -89,6 +129,7 @@ public final class RecordingReader {
         List<Part> readable = new ArrayList<>();
         List<Path> temporaries = new ArrayList<>();
         RecordingSpan span = new RecordingSpan();
+        String olderFormat = null;
         try {
             for (Path part : source.parts()) {
                 Compressed.Kind compression = Compressed.detect(part);
@@ -100,13 +141,16 @@ public final class RecordingReader {
                 // what the checks say of an expanded copy, they say of the user's file
                 String copy = plain.toAbsolutePath().toString();
                 String named = part.toAbsolutePath() + (compression == null ? "" : " (expanded from " + compression.label + ")");
-                ChunkScan.Result scan;
+                RecordingFile.Prefix scan;
                 try {
-                    scan = ChunkScan.scan(plain);
+                    scan = RecordingFile.scan(plain);
+                } catch (UnsupportedVersionException e) {
+                    olderFormat = e.getMessage().replace(copy, named);
+                    readable.add(new Part(part, plain));
+                    continue;
                 } catch (BadRecordingException e) {
-                    BadDataException shown = e instanceof UnsupportedVersionException ? new ParserRejectedException(e.getMessage().replace(copy, named), e)
-                            : new BadDataException(e.getMessage().replace(copy, named), e);
-                    if (source.parts().size() > 1 && !(shown instanceof ParserRejectedException)) {
+                    BadDataException shown = new BadDataException(e.getMessage().replace(copy, named), e);
+                    if (source.parts().size() > 1) {
                         warnings.accept(shown.getMessage() + "; skipped"); // an unfinished chunk of a repository
                         continue;
                     }
@@ -132,7 +176,7 @@ public final class RecordingReader {
                 }
             }
             try {
-                return body.read(new Readable(readable, span));
+                return body.read(new Readable(readable, span, olderFormat));
             } catch (IOException e) {
                 throw new BadDataException(source.name().toAbsolutePath() + ": cannot read: " + e.getMessage() + " (check the file)", e);
             }
@@ -142,7 +186,7 @@ public final class RecordingReader {
     }
 
     /** Damage loomscope's reader found in {@code file}: bad input, with the chunk and the offset. */
-    public static BadDataException damaged(Path file, FastReader.FormatException damage) {
+    public static BadDataException damaged(Path file, DamagedRecordingException damage) {
         return new BadDataException(file.toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
     }
 
@@ -160,10 +204,10 @@ public final class RecordingReader {
             return b;
         }
         Path file = parts.get(0).original().toAbsolutePath();
-        FastReader.FormatException located = null;
+        DamagedRecordingException located = null;
         for (Part part : parts) {
             try {
-                located = FastReader.locateDamage(part.readable(), Files.size(part.readable()));
+                located = RecordingFile.locateDamage(part.readable());
             } catch (IOException | RuntimeException e) {
                 // the walk could not say where; the message below says what the parser said
             }

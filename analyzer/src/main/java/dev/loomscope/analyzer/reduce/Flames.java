@@ -6,8 +6,8 @@ import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
+import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
-import dev.loomscope.recording.fast.FastEvent;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +88,7 @@ public final class Flames {
             return split.eventTypes();
         }
 
-        public void add(FastEvent e, RecordingSpan span) {
+        public void add(JfrEvent e, RecordingSpan span) {
             split.add(e, span);
             diff.add(e, span);
             threads.add(e, span);

@@ -2,14 +2,12 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
-import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RecordingSpan;
-import dev.loomscope.recording.fast.FastEvent;
-import dev.loomscope.recording.fast.FastReader;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,7 +42,7 @@ public final class RecordingFacts {
     public interface Capture extends Reducer {
         Set<String> sampleTypes();
 
-        void sample(FastEvent e);
+        void sample(JfrEvent e);
     }
 
     private RecordingFacts(RecordingSource source) {
@@ -161,45 +159,28 @@ public final class RecordingFacts {
         if (capture != null) {
             wanted.addAll(capture.sampleTypes());
         }
-        try {
-            f.summary.span(RecordingReader.events(source, wanted, f.warnings::add, (e, span) -> {
-                if (SummaryReducer.DECODED.contains(e.type())) {
-                    f.guard(f.summary, () -> f.describe(e));
-                }
-                if (f.flames != null && f.flames.eventTypes().contains(e.type())) {
-                    f.guard("FlameSamples", () -> f.flames.add(e, span));
-                }
-                if (capture != null && capture.sampleTypes().contains(e.type())) {
-                    f.guard(capture, () -> capture.sample(e));
-                }
-                f.dispatch(byType, e);
-            }, counts -> {
-                f.summary.counted(counts);
-                if (f.flames != null) {
-                    f.flames.counted(counts);
-                }
-            }));
-            if (f.work.undecodable() > 0) {
-                f.warnings.add(source.name().toAbsolutePath() + ": " + f.work.undecodable() + " calls in loomscope.WorkWindow events whose histogram"
-                        + " cannot be read (damage): left out of calls a second and latency");
+        f.summary.span(RecordingReader.events(source, wanted, f.warnings::add, (e, span) -> {
+            if (SummaryReducer.DECODED.contains(e.type())) {
+                f.guard(f.summary, () -> f.describe(e));
             }
-            return f;
-        } catch (ParserRejectedException rejected) {
-            return viaJmc(source, capture, rejected); // format 0.x (JDK 7, 8): JMC's parser reads it
+            if (f.flames != null && f.flames.eventTypes().contains(e.type())) {
+                f.guard("FlameSamples", () -> f.flames.add(e, span));
+            }
+            if (capture != null && capture.sampleTypes().contains(e.type())) {
+                f.guard(capture, () -> capture.sample(e));
+            }
+            f.dispatch(byType, e);
+        }, counts -> {
+            f.summary.counted(counts);
+            if (f.flames != null) {
+                f.flames.counted(counts);
+            }
+        }));
+        if (f.work.undecodable() > 0) {
+            f.warnings.add(source.name().toAbsolutePath() + ": " + f.work.undecodable() + " calls in loomscope.WorkWindow events whose histogram"
+                    + " cannot be read (damage): left out of calls a second and latency");
         }
-    }
-
-    /** A recording of JFR format 0.x (JDK 7 and 8), which only JMC's parser reads: its events, without their stacks, and a warning saying so. */
-    private static RecordingFacts viaJmc(RecordingSource source, Capture capture, ParserRejectedException rejected) {
-        RecordingFacts viaJmc = new RecordingFacts(source, false, capture);
-        try {
-            JmcReader.read(source, viaJmc::add);
-        } catch (BadDataException jmcToo) {
-            throw new BadDataException(rejected.getMessage() + "; " + jmcToo.getMessage(), rejected);
-        }
-        viaJmc.warnings.add(source.name().toAbsolutePath() + ": read with JMC's parser (" + rejected.getMessage()
-                + "); stack traces are not read this way");
-        return viaJmc;
+        return f;
     }
 
     /**
@@ -290,7 +271,7 @@ public final class RecordingFacts {
             throw new BadDataException(source.name().toAbsolutePath() + ": " + bad.getMessage(), bad);
         } catch (MissingFieldException missing) {
             throw new BadDataException(source.name().toAbsolutePath() + ": " + missing.getMessage(), missing);
-        } catch (FastReader.FormatException damage) {
+        } catch (DamagedRecordingException damage) {
             // a constant pool found damaged when a reducer asked for one of its values
             throw RecordingReader.damaged(source.name(), damage);
         } catch (RuntimeException bug) {

@@ -4,8 +4,9 @@ import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.FlameSamples;
+import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RawFrame;
 import dev.loomscope.recording.RecordingSpan;
-import dev.loomscope.recording.fast.FastEvent;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -67,7 +68,7 @@ public final class ThreadCpu {
     private final Map<String, Map<String, Group>> byState = new TreeMap<>();
     private final Map<String, Long> samplesByState = new TreeMap<>();
     /** Each distinct stack classified once: keyed by the reader's frames list, one object per stack of a chunk. */
-    private final Map<List<FastEvent.RawFrame>, Stack> stacks = new java.util.IdentityHashMap<>();
+    private final Map<List<RawFrame>, Stack> stacks = new java.util.IdentityHashMap<>();
 
     /** A thread, or the virtual threads that run the same code. */
     private static final class Group {
@@ -150,7 +151,7 @@ public final class ThreadCpu {
     }
 
     /** One execution sample of a recording whose chunks span {@code span}; other events are ignored. */
-    public void add(FastEvent e, RecordingSpan span) {
+    public void add(JfrEvent e, RecordingSpan span) {
         if (!FlameSamples.EXECUTION.contains(e.type()) || !FlameSamples.inWindow(options, e, span)) {
             return;
         }
@@ -158,7 +159,7 @@ public final class ThreadCpu {
         long n = FlameSamples.weight(e);
         samplesByState.merge(state, n, Long::sum);
         String field = FlameSamples.threadField(e);
-        List<FastEvent.RawFrame> frames = e.rawFrames();
+        List<RawFrame> frames = e.rawFrames();
         Stack stack = frames == null ? NO_STACK : stacks.get(frames);
         if (stack == null) {
             if (stacks.size() >= 100_000) {
@@ -202,7 +203,7 @@ public final class ThreadCpu {
         }
     }
 
-    private static long epochNanos(FastEvent e) {
+    private static long epochNanos(JfrEvent e) {
         java.time.Instant t = e.startTime();
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
@@ -240,11 +241,11 @@ public final class ThreadCpu {
         });
     }
 
-    private static Stack classify(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
+    private static Stack classify(List<RawFrame> frames, boolean nativeIsC) {
         boolean virtual = FlameSamples.isVirtual(frames);
         boolean java = false;
         boolean vthreadFrames = false;
-        for (FastEvent.RawFrame f : frames) {
+        for (RawFrame f : frames) {
             java |= FlameSamples.isJava(f, nativeIsC);
             vthreadFrames |= f.internalClassName().equals("java/lang/VirtualThread");
         }
@@ -256,10 +257,10 @@ public final class ThreadCpu {
     }
 
     /** The two innermost Java frames, as the flame graph names them: what a carrier's sample and a virtual thread's must share to be joined. */
-    private static String innermostJava(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
+    private static String innermostJava(List<RawFrame> frames, boolean nativeIsC) {
         StringBuilder key = new StringBuilder();
         int found = 0;
-        for (FastEvent.RawFrame f : frames) {
+        for (RawFrame f : frames) {
             if (FlameSamples.isJava(f, nativeIsC)) {
                 key.append(FlameRenderer.methodName(f.internalClassName(), f.methodName(), false, true)).append(';');
                 if (++found == 2) {
@@ -274,8 +275,8 @@ public final class ThreadCpu {
      * Whether the sample caught the continuation machinery: from the leaf down to the first other
      * Java frame, a frame of Continuation or VirtualThread, or the VM's freeze, thaw or return barrier.
      */
-    private static boolean mounting(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
-        for (FastEvent.RawFrame f : frames) {
+    private static boolean mounting(List<RawFrame> frames, boolean nativeIsC) {
+        for (RawFrame f : frames) {
             String c = f.internalClassName();
             if (c.equals("jdk/internal/vm/Continuation") || c.equals("java/lang/VirtualThread")) {
                 return true;
@@ -297,7 +298,7 @@ public final class ThreadCpu {
      * towards the leaf, the first frame of a class outside the JDK, lambda proxies skipped; else the
      * frame its entry calls; frames as the flame graph names them.
      */
-    static String code(List<FastEvent.RawFrame> frames) {
+    static String code(List<RawFrame> frames) {
         int entry = frames.size();
         for (int i = frames.size() - 1; i >= 0; i--) {
             if (FlameSamples.threadEntry(frames.get(i)) || FlameSamples.continuationEntry(frames.get(i))) {
@@ -306,14 +307,14 @@ public final class ThreadCpu {
             }
         }
         for (int i = entry - 1; i >= 0; i--) {
-            FastEvent.RawFrame f = frames.get(i);
+            RawFrame f = frames.get(i);
             String c = f.internalClassName();
             if (!c.isEmpty() && !c.contains("$$Lambda") && JDK_PACKAGES.stream().noneMatch(c::startsWith)) {
                 return FlameRenderer.methodName(c, f.methodName(), false, true);
             }
         }
         if (entry > 0 && entry < frames.size()) {
-            FastEvent.RawFrame f = frames.get(entry - 1);
+            RawFrame f = frames.get(entry - 1);
             return FlameRenderer.methodName(f.internalClassName(), f.methodName(), false, true) + " (JDK code only)";
         }
         return "(no application frame)";

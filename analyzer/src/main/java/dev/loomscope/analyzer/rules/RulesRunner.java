@@ -2,11 +2,11 @@ package dev.loomscope.analyzer.rules;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
-import dev.loomscope.analyzer.read.ParserRejectedException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.recording.fast.FastReader;
+import dev.loomscope.recording.DamagedRecordingException;
+import dev.loomscope.recording.RecordingFile;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -125,50 +125,48 @@ public final class RulesRunner {
     }
 
     private static List<Finding> jmcNow(RecordingSource source, List<IRule> rules, IPreferenceValueProvider settings, Consumer<String> warnings) {
-        IItemCollection items;
-        try {
-            items = RecordingReader.withReadableParts(source, warnings, readable -> {
-                // loomscope's reader walks the structure first (and counts the events): damage is one line with its offset,
-                // before JMC's parser, which holds what it reads in memory, could run long or out of memory on it
-                Map<String, Long> counts = new HashMap<>();
-                for (RecordingReader.Part part : readable.parts()) {
-                    FastReader.Result walked;
-                    try {
-                        walked = FastReader.check(part.readable(), Files.size(part.readable()));
-                    } catch (FastReader.FormatException damage) {
-                        // loomscope's reader read the events (run() read them first); what JMC's parser needs of the constant pools is not
-                        // there (Datadog's stripped recordings, which the JDK's parser does not read either): its rules are skipped, said
-                        warnings.accept(RecordingReader.damaged(part.original(), damage).getMessage().replaceFirst(" \\(the recording is damaged\\)$", "")
-                                + ": JMC's " + rules.size() + " rules skipped, its parser would not read this file; loomscope's rules stand");
-                        return null;
-                    }
-                    walked.counts().forEach((t, n) -> counts.merge(t, n, Long::sum));
-                }
-                Set<String> dropped = bulkNoRuleNeeds(counts, requiredEvents(rules));
-                if (!dropped.isEmpty()) {
-                    warnings.accept(source.name().toAbsolutePath() + ": not loaded for JMC's rules, which hold every event in memory: "
-                            + dropped.stream().map(t -> t + " (" + String.format(java.util.Locale.ROOT, "%,d", counts.get(t)) + ")").sorted()
-                                    .collect(java.util.stream.Collectors.joining(", "))
-                            + ", which no rule declares it reads");
-                }
-                Set<String> kept = new HashSet<>(counts.keySet());
-                kept.removeAll(dropped);
+        IItemCollection items = RecordingReader.withReadableParts(source, warnings, readable -> {
+            if (readable.olderFormat() != null) {
+                return load(source, source.parts()); // format 0.x: JMC's parser reads the files as they are
+            }
+            // loomscope's reader walks the structure first (and counts the events): damage is one line with its offset,
+            // before JMC's parser, which holds what it reads in memory, could run long or out of memory on it
+            Map<String, Long> counts = new HashMap<>();
+            for (RecordingReader.Part part : readable.parts()) {
+                RecordingFile.Walked walked;
                 try {
-                    return JmcReader.load(readable.paths(), dropped.isEmpty() ? null : kept);
-                } catch (OutOfMemoryError e) {
-                    long events = counts.values().stream().mapToLong(Long::longValue).sum();
-                    warnings.accept(source.name().toAbsolutePath() + ": JMC's " + rules.size() + " rules were skipped: its parser, which holds every"
-                            + " event and constant of a recording in memory, ran out of the " + Runtime.getRuntime().maxMemory() / (1 << 20)
-                            + " MB heap on this one (" + String.format(java.util.Locale.ROOT, "%,d", events)
-                            + " events; give it more to run them: LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
+                    walked = RecordingFile.check(part.readable());
+                } catch (DamagedRecordingException damage) {
+                    // loomscope's reader read the events (run() read them first); what JMC's parser needs of the constant pools is not
+                    // there (Datadog's stripped recordings, which the JDK's parser does not read either): its rules are skipped, said
+                    warnings.accept(RecordingReader.damaged(part.original(), damage).getMessage().replaceFirst(" \\(the recording is damaged\\)$", "")
+                            + ": JMC's " + rules.size() + " rules skipped, its parser would not read this file; loomscope's rules stand");
                     return null;
-                } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException | InternalError | StackOverflowError e) {
-                    throw RecordingReader.damaged(readable.parts(), e);
                 }
-            });
-        } catch (ParserRejectedException olderFormat) {
-            items = load(source, source.parts()); // a version the JDK does not read: JMC's parser reads the files as they are
-        }
+                walked.counts().forEach((t, n) -> counts.merge(t, n, Long::sum));
+            }
+            Set<String> dropped = bulkNoRuleNeeds(counts, requiredEvents(rules));
+            if (!dropped.isEmpty()) {
+                warnings.accept(source.name().toAbsolutePath() + ": not loaded for JMC's rules, which hold every event in memory: "
+                        + dropped.stream().map(t -> t + " (" + String.format(java.util.Locale.ROOT, "%,d", counts.get(t)) + ")").sorted()
+                                .collect(java.util.stream.Collectors.joining(", "))
+                        + ", which no rule declares it reads");
+            }
+            Set<String> kept = new HashSet<>(counts.keySet());
+            kept.removeAll(dropped);
+            try {
+                return JmcReader.load(readable.paths(), dropped.isEmpty() ? null : kept);
+            } catch (OutOfMemoryError e) {
+                long events = counts.values().stream().mapToLong(Long::longValue).sum();
+                warnings.accept(source.name().toAbsolutePath() + ": JMC's " + rules.size() + " rules were skipped: its parser, which holds every"
+                        + " event and constant of a recording in memory, ran out of the " + Runtime.getRuntime().maxMemory() / (1 << 20)
+                        + " MB heap on this one (" + String.format(java.util.Locale.ROOT, "%,d", events)
+                        + " events; give it more to run them: LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
+                return null;
+            } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException | InternalError | StackOverflowError e) {
+                throw RecordingReader.damaged(readable.parts(), e);
+            }
+        });
         if (items == null) {
             return List.of();
         }

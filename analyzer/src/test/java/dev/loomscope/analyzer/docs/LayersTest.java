@@ -47,7 +47,31 @@ class LayersTest {
     @Test
     void viewsAndRenderersOpenNoRecording() throws IOException {
         for (String pkg : List.of("views", "render")) {
-            assertThat(uses(pkg, "RecordingFile", "FastReader", "RecordingReader", "JmcReader", "picocli")).as(pkg).isEmpty();
+            assertThat(uses(pkg, "RecordingFile", "JfrParser", "RecordingReader", "JmcReader", "picocli")).as(pkg).isEmpty();
         }
+    }
+
+    /**
+     * The door into a recording is {@code recording}'s {@code RecordingFile} and {@code JfrEvent}:
+     * no product module's main code names the parser behind them.
+     */
+    @Test
+    void onlyTheRecordingModuleNamesItsParser() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main")) && !m.getFileName().toString().equals("recording")).toList()) {
+                try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                        String code = Files.readString(f);
+                        for (String name : List.of("recording.parse", "JfrParser", "ParsedEvent", "ChunkScan", "ChunkReader")) {
+                            if (code.contains(name)) {
+                                found.add(module.getFileName() + "/" + f.getFileName() + ": " + name);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(found).isEmpty();
     }
 }

@@ -3,8 +3,8 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.flamegraphs.testing.Recordings;
-import dev.loomscope.recording.fast.FastEvent;
-import dev.loomscope.recording.fast.FastReader;
+import dev.loomscope.recording.parse.JfrParser;
+import dev.loomscope.recording.parse.ParsedEvent;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,13 +81,13 @@ class ReaderEquivalenceIT {
         for (RecordedEvent e : RecordingFile.readAllEvents(part)) {
             jdk.computeIfAbsent(e.getEventType().getName(), k -> new ArrayList<>()).add(e);
         }
-        Map<String, List<FastEvent>> fast = new HashMap<>();
-        FastReader.Result r = FastReader.read(part, Files.size(part), new HashSet<>(jdk.keySet()),
+        Map<String, List<ParsedEvent>> fast = new HashMap<>();
+        JfrParser.Result r = JfrParser.read(part, Files.size(part), new HashSet<>(jdk.keySet()),
                 e -> fast.computeIfAbsent(e.type(), k -> new ArrayList<>()).add(e));
         int n = 0;
         for (Map.Entry<String, List<RecordedEvent>> t : jdk.entrySet()) {
             String type = t.getKey();
-            List<FastEvent> ours = fast.getOrDefault(type, List.of());
+            List<ParsedEvent> ours = fast.getOrDefault(type, List.of());
             assertThat(ours).as(part + ": " + type).hasSameSizeAs(t.getValue());
             assertThat(r.counts().get(type)).as(type).isEqualTo(t.getValue().size());
             for (int i = 0; i < ours.size(); i++) {
@@ -98,7 +98,7 @@ class ReaderEquivalenceIT {
         return n;
     }
 
-    static void compareEvent(String what, RecordedEvent jdkEvent, FastEvent ours) {
+    static void compareEvent(String what, RecordedEvent jdkEvent, ParsedEvent ours) {
         JdkEvent theirs = new JdkEvent(jdkEvent);
         assertThat(ours.startTime()).as(what + " startTime").isEqualTo(theirs.startTime());
         assertThat(ours.duration()).as(what + " duration").isEqualTo(theirs.duration());

@@ -1,6 +1,6 @@
 package dev.loomscope.benchmarks;
 
-import dev.loomscope.recording.fast.FastReader;
+import dev.loomscope.recording.parse.JfrParser;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -69,7 +69,7 @@ public class ReaderBenchmark {
         if (!Files.isRegularFile(path)) {
             throw new IllegalArgumentException("-p file=RECORDING.jfr: " + file + " is not a file");
         }
-        allTypes = FastReader.read(path, Files.size(path), Set.of(), e -> { }).counts().keySet(); // counted, none decoded
+        allTypes = JfrParser.read(path, Files.size(path), Set.of(), e -> { }).counts().keySet(); // counted, none decoded
     }
 
     @Setup(Level.Iteration)
@@ -91,7 +91,7 @@ public class ReaderBenchmark {
 
     @Benchmark
     public void loomscope(Blackhole bh) throws Exception {
-        FastReader.read(path, Files.size(path), pass.equals("one") ? Set.of(ONE_TYPE) : allTypes, e -> {
+        JfrParser.read(path, Files.size(path), pass.equals("one") ? Set.of(ONE_TYPE) : allTypes, e -> {
             bh.consume(e.startTime());
             events++;
         });

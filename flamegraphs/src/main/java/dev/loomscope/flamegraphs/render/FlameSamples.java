@@ -1,9 +1,10 @@
 package dev.loomscope.flamegraphs.render;
 
 import dev.loomscope.recording.BadRecordingException;
+import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RawFrame;
+import dev.loomscope.recording.RecordingFile;
 import dev.loomscope.recording.RecordingSpan;
-import dev.loomscope.recording.fast.FastEvent;
-import dev.loomscope.recording.fast.FastReader;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -96,7 +97,7 @@ public final class FlameSamples {
     }
 
     /** One sample event of a recording whose chunks span {@code span}. */
-    public void add(FastEvent e, RecordingSpan span) {
+    public void add(JfrEvent e, RecordingSpan span) {
         if (span != lastSpan) {
             this.span.add(span);
             lastSpan = span;
@@ -118,7 +119,7 @@ public final class FlameSamples {
         } else {
             lock++;
         }
-        List<FastEvent.RawFrame> frames = e.rawFrames();
+        List<RawFrame> frames = e.rawFrames();
         if (frames == null) {
             return; // as async-profiler's converter: a sample without a stack trace is not drawn
         }
@@ -176,7 +177,7 @@ public final class FlameSamples {
      * sample events standing for {@code samples} samples, in thread state {@code state}; frames top
      * first, null when the events had no stack trace.
      */
-    public void addStack(String state, List<FastEvent.RawFrame> frames, boolean nativeIsC, long events, long samples) {
+    public void addStack(String state, List<RawFrame> frames, boolean nativeIsC, long events, long samples) {
         executionByState.merge(state, events, Long::sum);
         if (frames != null) {
             addDrawn(state, draw(frames, nativeIsC), null, null, (byte) 0, samples, -1);
@@ -222,7 +223,7 @@ public final class FlameSamples {
      * running or waiting (a socket read), get {@link #IN_NATIVE}, so that no CPU graph counts them, as
      * JMC, jfr view hot-methods and Pyroscope do not (a wall-clock graph does).
      */
-    public static String executionState(FastEvent e) {
+    public static String executionState(JfrEvent e) {
         if (e.type().equals("jdk.CPUTimeSample")) {
             return CPU_TIME;
         }
@@ -236,12 +237,12 @@ public final class FlameSamples {
     }
 
     /** The field of an execution sample that names the thread sampled: JFR's CPU-time samples and Datadog's have it in eventThread. */
-    public static String threadField(FastEvent e) {
+    public static String threadField(JfrEvent e) {
         return e.type().equals("jdk.CPUTimeSample") || e.type().startsWith("datadog.") ? "eventThread" : "sampledThread";
     }
 
     /** The samples an execution sample event stands for: async-profiler's wall-clock events can stand for several. */
-    public static long weight(FastEvent e) {
+    public static long weight(JfrEvent e) {
         if (e.type().equals("profiler.WallClockSample") && e.hasField("samples")) {
             return e.longValue("samples");
         }
@@ -266,7 +267,7 @@ public final class FlameSamples {
     }
 
     /** A Java method's frame (interpreted, compiled, inlined, C1, or a Java native method), not a C or C++ function's. */
-    public static boolean isJava(FastEvent.RawFrame f, boolean nativeIsC) {
+    public static boolean isJava(RawFrame f, boolean nativeIsC) {
         int t = f.type();
         return !f.internalClassName().isEmpty() && (t < 0 || t == 0 || t == 1 || t == 2 || t == 6 || t == SampleGraph.NATIVE && !nativeIsC);
     }
@@ -275,11 +276,11 @@ public final class FlameSamples {
     private final Map<String, long[]> alignedByState = new TreeMap<>();
 
     /** Each distinct stack drawn once: keyed by the reader's frames list, the same object for every sample of a stack in a chunk. */
-    private final Map<List<FastEvent.RawFrame>, DrawnStack> drawn = new java.util.IdentityHashMap<>();
+    private final Map<List<RawFrame>, DrawnStack> drawn = new java.util.IdentityHashMap<>();
 
     private static final int MAX_DRAWN = 100_000;
 
-    private DrawnStack draw(List<FastEvent.RawFrame> frames, boolean nativeIsC) {
+    private DrawnStack draw(List<RawFrame> frames, boolean nativeIsC) {
         int top = frames.size() - 1; // the root's index (frames are leaf first)
         boolean cut = false;
         if (aligned) {
@@ -297,21 +298,21 @@ public final class FlameSamples {
         String[] names = new String[top + 1];
         byte[] types = new byte[names.length];
         for (int i = top, k = 0; i >= 0; i--, k++) {
-            FastEvent.RawFrame f = frames.get(i);
+            RawFrame f = frames.get(i);
             byte type = (byte) Math.max(0, f.type());
             boolean c = type == SampleGraph.NATIVE && nativeIsC || type == SampleGraph.CPP || type == SampleGraph.KERNEL;
             names[k] = FlameRenderer.methodName(f.internalClassName(), f.methodName(), c, norm);
             types[k] = type;
         }
         boolean java = false;
-        for (FastEvent.RawFrame f : frames) {
+        for (RawFrame f : frames) {
             java |= isJava(f, nativeIsC);
         }
         return new DrawnStack(names, types, isVirtual(frames), cut, java);
     }
 
     /** Whether {@code e} is in the options' window (--from, --to) of a recording spanning {@code span}. */
-    public static boolean inWindow(FlameOptions options, FastEvent e, RecordingSpan span) {
+    public static boolean inWindow(FlameOptions options, JfrEvent e, RecordingSpan span) {
         if (options.fromMs() == 0 && options.toMs() == 0 || span.isEmpty()) {
             return true;
         }
@@ -327,7 +328,7 @@ public final class FlameSamples {
      * A virtual thread mounted again after it yielded has only its top frames thawed, above the
      * continuation's return barrier (a stub frame): that is where its code begins then.
      */
-    public static boolean threadEntry(FastEvent.RawFrame f) {
+    public static boolean threadEntry(RawFrame f) {
         String c = f.internalClassName();
         String m = f.methodName();
         return m.equals("cont_returnBarrier")
@@ -341,11 +342,11 @@ public final class FlameSamples {
      * again after it yielded and sampled by async-profiler, above the continuation's return barrier
      * (a stub frame at the stack's root: only the frames thawed so far are walked).
      */
-    public static boolean isVirtual(List<FastEvent.RawFrame> frames) {
+    public static boolean isVirtual(List<RawFrame> frames) {
         if (!frames.isEmpty() && frames.get(frames.size() - 1).methodName().equals("cont_returnBarrier")) {
             return true;
         }
-        for (FastEvent.RawFrame f : frames) {
+        for (RawFrame f : frames) {
             if (continuationEntry(f) || f.internalClassName().equals("java/lang/VirtualThread") && f.methodName().equals("run")) {
                 return true;
             }
@@ -354,7 +355,7 @@ public final class FlameSamples {
     }
 
     /** The continuation's entry ({@code Continuation.enter}, {@code enterSpecial}): a virtual thread's frames are above it. */
-    public static boolean continuationEntry(FastEvent.RawFrame f) {
+    public static boolean continuationEntry(RawFrame f) {
         return f.internalClassName().equals("jdk/internal/vm/Continuation") && f.methodName().startsWith("enter");
     }
 
@@ -456,7 +457,7 @@ public final class FlameSamples {
         FlameSamples samples = new FlameSamples(options, norm);
         for (java.nio.file.Path p : files) {
             try {
-                samples.counted(FastReader.readFile(p, samples.eventTypes(), samples::add).counts());
+                samples.counted(RecordingFile.read(p, samples.eventTypes(), samples::add).counts());
             } catch (java.io.IOException | RuntimeException e) {
                 throw FlameRenderer.unreadable(p, e);
             }

@@ -1,9 +1,10 @@
-package dev.loomscope.recording.fast;
+package dev.loomscope.recording.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loomscope.recording.ChunkHeader;
+import dev.loomscope.recording.RecordingFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +27,8 @@ class CheckpointChainTest {
         Path rec = TestRecordings.sleeps(dir.resolve("one.jfr"), 1, 5, true);
         byte[] bytes = Files.readAllBytes(rec);
         ChunkHeader h = ChunkHeader.of(ByteBuffer.wrap(bytes), 0);
-        assertThat(FastReader.locateDamage(rec, h.size())).isNull();
-        assertThat(FastReader.readFile(rec, Set.of(), (e, span) -> { }).warnings()).isEmpty();
+        assertThat(RecordingFile.locateDamage(rec)).isNull();
+        assertThat(RecordingFile.read(rec, Set.of(), (e, span) -> { }).warnings()).isEmpty();
         // walk the chain back to its first checkpoint, whose delta is 0 (one byte, compressed or not it is the field's last byte of 0)
         int at = (int) h.constantPoolOffset();
         TestRecordings.Checkpoint checkpoint = TestRecordings.Checkpoint.at(bytes, h, at);
@@ -40,8 +41,8 @@ class CheckpointChainTest {
         assertThat(bytes[deltaAt]).isZero();
         bytes[deltaAt] = 5; // +5: forward, into the middle of an event, and a loop for whoever follows it
         Path looped = Files.write(dir.resolve("looped.jfr"), bytes);
-        FastReader.FileRead sound = FastReader.readFile(rec, Set.of(), (e, span) -> { });
-        FastReader.FileRead read = FastReader.readFile(looped, Set.of(), (e, span) -> { });
+        RecordingFile.Read sound = RecordingFile.read(rec, Set.of(), (e, span) -> { });
+        RecordingFile.Read read = RecordingFile.read(looped, Set.of(), (e, span) -> { });
         assertThat(read.counts()).isEqualTo(sound.counts());
         assertThat(read.warnings()).singleElement().asString().contains(looped + ": 1 chunk(s) whose checkpoint chain cannot be followed");
     }

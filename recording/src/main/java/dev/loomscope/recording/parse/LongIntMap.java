@@ -1,4 +1,4 @@
-package dev.loomscope.recording.fast;
+package dev.loomscope.recording.parse;
 
 import java.util.Arrays;
 

@@ -1,8 +1,9 @@
-package dev.loomscope.recording.fast;
+package dev.loomscope.recording.parse;
 
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
+import dev.loomscope.recording.RawFrame;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,15 +11,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An event decoded by {@link FastReader}: its fields by name; constant-pool values (strings,
+ * An event decoded by {@link JfrParser}: its fields by name; constant-pool values (strings,
  * threads, stack traces) resolved in its chunk when asked for.
  */
-public final class FastEvent implements JfrEvent {
+public final class ParsedEvent implements JfrEvent {
     private final String type;
     private final Map<String, Object> fields;
     private final ChunkReader chunk;
 
-    FastEvent(String type, Map<String, Object> fields, ChunkReader chunk) {
+    ParsedEvent(String type, Map<String, Object> fields, ChunkReader chunk) {
         this.type = type;
         this.fields = fields;
         this.chunk = chunk;
@@ -125,16 +126,7 @@ public final class FastEvent implements JfrEvent {
         return raw == null ? null : raw.stream().map(f -> new Frame(f.internalClassName().replace('/', '.'), f.methodName(), f.line(), f.type())).toList();
     }
 
-    /**
-     * A frame as the JVM wrote it: the class's internal name ({@code java/lang/Thread}, hidden
-     * classes as written), method, line (0 and below: unknown), frame type (-1: unknown).
-     */
-    public record RawFrame(String internalClassName, String methodName, int line, int type) {}
-
-    /**
-     * The stack trace's frames, top first, class names as written; null when none. Each distinct
-     * stack of a chunk is resolved once: events with the same stack get the same list.
-     */
+    @Override
     public List<RawFrame> rawFrames() {
         if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref)) {
             return null;
@@ -168,20 +160,17 @@ public final class FastEvent implements JfrEvent {
         return v instanceof String s ? s : null;
     }
 
-    /**
-     * Whether a frame of type 3 (native) is a C function here: async-profiler's chunks, whose frame
-     * types include 5 (kernel), number them so; in the JDK's a native frame is a Java native method.
-     */
+    @Override
     public boolean nativeFramesAreC() {
         return chunk.hasConstant("jdk.types.FrameType", 5);
     }
 
-    /** A thread field's constant-pool id (what async-profiler's converter shows as tid), 0 when absent. */
+    @Override
     public long threadId(String field) {
         return fields.get(field) instanceof Cursor.PoolRef ref ? ref.id() : 0;
     }
 
-    /** A thread's Java name, else its OS name (a native thread's), else null. */
+    @Override
     public String threadDisplayName(String field) {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
             return null;
@@ -189,10 +178,7 @@ public final class FastEvent implements JfrEvent {
         return resolved(thread.get("javaName")) instanceof String s ? s : resolved(thread.get("osName")) instanceof String os ? os : null;
     }
 
-    /**
-     * Whether a thread field's thread is virtual (JDK 19+ writes the thread's {@code virtual}; a
-     * virtual thread's samples from JFR's own samplers carry it), null when the recording does not say.
-     */
+    @Override
     public Boolean threadIsVirtual(String field) {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
             return null;
@@ -200,7 +186,7 @@ public final class FastEvent implements JfrEvent {
         return thread.get("virtual") instanceof Boolean b ? b : null;
     }
 
-    /** A thread field's Java thread id (Thread.threadId()), -1 when none (a native thread) or absent. */
+    @Override
     public long javaThreadId(String field) {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
             return -1;
@@ -208,7 +194,7 @@ public final class FastEvent implements JfrEvent {
         return thread.get("javaThreadId") instanceof Long id && id > 0 ? id : -1;
     }
 
-    /** A class field's name as the JVM writes it ({@code java/lang/String}, {@code [B}), or null. */
+    @Override
     public String classSymbol(String field) {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> cls)) {
             return null;

@@ -1,4 +1,4 @@
-package dev.loomscope.recording.fast;
+package dev.loomscope.recording.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +25,7 @@ class UndefinedEventTypeTest {
         Path rec = TestRecordings.sleeps(dir.resolve("one.jfr"), 3, 2, false);
         byte[] bytes = Files.readAllBytes(rec);
         ChunkHeader h = ChunkHeader.of(ByteBuffer.wrap(bytes), 0);
-        Map<String, Long> before = FastReader.read(rec, h.size(), Set.of(), e -> { }).counts();
+        Map<String, Long> before = JfrParser.read(rec, h.size(), Set.of(), e -> { }).counts();
         assertThat(before.get("jdk.ThreadSleep")).isEqualTo(3);
         // the first event whose type id takes two bytes (ids 128 to 16383: the JDK's event types) gets the id 16000
         int at = ChunkHeader.SIZE;
@@ -41,8 +41,8 @@ class UndefinedEventTypeTest {
             at += size;
         }
         Path edited = Files.write(dir.resolve("edited.jfr"), bytes);
-        Map<String, Long> after = FastReader.read(edited, h.size(), Set.of(), e -> { }).counts();
-        assertThat(after.get("16000" + FastReader.UNDEFINED)).isEqualTo(1);
+        Map<String, Long> after = JfrParser.read(edited, h.size(), Set.of(), e -> { }).counts();
+        assertThat(after.get("16000" + JfrParser.UNDEFINED)).isEqualTo(1);
         long total = before.values().stream().mapToLong(Long::longValue).sum();
         assertThat(after.values().stream().mapToLong(Long::longValue).sum()).as("every other event still read").isEqualTo(total);
     }

@@ -1,9 +1,8 @@
-package dev.loomscope.recording.fast;
+package dev.loomscope.recording.parse;
 
-import dev.loomscope.recording.BadRecordingException;
 import dev.loomscope.recording.ChunkHeader;
-import dev.loomscope.recording.ChunkScan;
 import dev.loomscope.recording.Chunks;
+import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.RecordingSpan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -34,76 +33,29 @@ import java.util.function.Consumer;
  * its own that is dropped once its events are consumed: memory is bounded by a few chunks and
  * what their wanted events hold, not by the file. Events reach the sink in file order, on the
  * calling thread. Nothing is sized by a field of the file before it is checked against the
- * chunk: a damaged file is a {@link FormatException} naming the chunk and the byte offset.
+ * chunk: a damaged file is a {@link DamagedRecordingException} naming the chunk and the byte offset.
  */
-public final class FastReader {
+public final class JfrParser {
 
     /** The name the counts give events of a type the chunk's metadata does not define, as the JDK's jfr summary names them: {@code 732 (missing event metadata)}. */
     public static final String UNDEFINED = " (missing event metadata)";
     /** Counted once a chunk whose checkpoint chain is not sound ({@link ChunkReader}); said in a warning, not an event type. */
-    static final String UNSOUND_CHAIN = " (chunks whose checkpoint chain cannot be followed)";
+    public static final String UNSOUND_CHAIN = " (chunks whose checkpoint chain cannot be followed)";
 
     /** Events by type, and how many chunks. */
     public record Result(Map<String, Long> counts, int chunks) {}
 
-    /**
-     * The bytes of a chunk do not follow JFR's format: which chunk (1-based, and where it starts)
-     * and the byte offset in the file where reading stopped.
-     */
-    public static final class FormatException extends RuntimeException {
-        public final long offset;
-
-        FormatException(int chunk, long chunkStart, long offset, String what, Throwable cause) {
-            super("damaged at byte " + offset + " (chunk " + chunk + ", which starts at byte " + chunkStart + "): " + what, cause);
-            this.offset = offset;
-        }
-    }
-
-    private FastReader() {}
-
-    /** What {@link #readFile} read: events by type, the span of the file's chunks, and what it has to say of the file. */
-    public record FileRead(Map<String, Long> counts, RecordingSpan span, List<String> warnings) {}
-
-    /**
-     * The one way into a recording file: its chunk structure checked first ({@link ChunkScan}: a
-     * file that is no recording, or of a format loomscope does not read, is a
-     * {@link BadRecordingException}; a truncated last chunk is left out, with a warning), then its
-     * complete chunks read, the events of the {@code wanted} types handed to {@code sink} with the
-     * span of the file's chunks. Events of a type the chunk's metadata does not define are counted
-     * and said, not read. Damage is a {@link FormatException}.
-     */
-    public static FileRead readFile(Path file, Set<String> wanted, java.util.function.BiConsumer<FastEvent, RecordingSpan> sink)
-            throws BadRecordingException, IOException {
-        ChunkScan.Result scan = ChunkScan.scan(file);
-        Result read = read(file, scan.completeBytes(), wanted, e -> sink.accept(e, scan.span()));
-        List<String> warnings = new ArrayList<>();
-        if (scan.warning() != null) {
-            warnings.add(scan.warning());
-        }
-        Long unsound = read.counts().remove(UNSOUND_CHAIN);
-        if (unsound != null) {
-            warnings.add(file + ": " + unsound + " chunk(s) whose checkpoint chain cannot be followed (the checkpoints do not point to each"
-                    + " other as the JDK's writer makes them: another writer's, Datadog's profiler writes such): read event by event, checkpoints"
-                    + " too; the JDK's parser, which follows the chain, does not read this file");
-        }
-        read.counts().forEach((type, n) -> {
-            if (type.endsWith(UNDEFINED)) {
-                warnings.add(file + ": " + n + " event(s) of type " + type.substring(0, type.indexOf(' ')) + ", which the chunk's metadata does not"
-                        + " define, skipped (an emergency dump, hs_err, writes such; the JDK's jfr skips them too)");
-            }
-        });
-        return new FileRead(read.counts(), scan.span(), warnings);
-    }
+    private JfrParser() {}
 
     /**
      * Reads the whole chunks of {@code file}'s first {@code bytes} (a complete prefix); the decoded
      * events of the {@code wanted} types reach {@code sink} in file order, on the calling thread.
      */
-    public static Result read(Path file, long bytes, Set<String> wanted, Consumer<FastEvent> sink) throws IOException {
+    public static Result read(Path file, long bytes, Set<String> wanted, Consumer<ParsedEvent> sink) throws IOException {
         return read(file, bytes, wanted, false, sink);
     }
 
-    private static Result read(Path file, long bytes, Set<String> wanted, boolean checkPools, Consumer<FastEvent> sink) throws IOException {
+    private static Result read(Path file, long bytes, Set<String> wanted, boolean checkPools, Consumer<ParsedEvent> sink) throws IOException {
         Map<String, Long> counts = new TreeMap<>();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             List<long[]> chunks = chunks(ch, bytes);
@@ -144,18 +96,18 @@ public final class FastReader {
     private static List<long[]> chunks(FileChannel ch, long bytes) throws IOException {
         Chunks.Walk walk = Chunks.walk(ch, bytes);
         if (walk.end() != Chunks.End.WHOLE) {
-            throw new FormatException(walk.chunks().size() + 1, walk.at(), walk.at(), "not a chunk header", null);
+            throw new DamagedRecordingException(walk.chunks().size() + 1, walk.at(), walk.at(), "not a chunk header", null);
         }
         List<long[]> chunks = new ArrayList<>();
         for (Chunks.Chunk c : walk.chunks()) {
             ChunkHeader h = c.header();
             if (h.size() > Integer.MAX_VALUE - 8) {
-                throw new FormatException(c.number(), c.offset(), c.offset(), "a chunk of " + h.size() + " bytes (2 GB and more are not read)", null);
+                throw new DamagedRecordingException(c.number(), c.offset(), c.offset(), "a chunk of " + h.size() + " bytes (2 GB and more are not read)", null);
             }
             if (h.major() != 1 && h.major() != 2) {
                 // format 1 (JDK 9, 10) lays chunks out as 2 does (the JDK's parser reads both with one code); only its names differ
                 // (Metadata.currentName). The first chunk's format was checked before (JfrFileCheck): a later one's is damage.
-                throw new FormatException(c.number(), c.offset(), c.offset(), "a chunk of JFR format " + h.major() + "." + h.minor()
+                throw new DamagedRecordingException(c.number(), c.offset(), c.offset(), "a chunk of JFR format " + h.major() + "." + h.minor()
                         + " (1.x and 2.x are JFR's formats since JDK 9)", null);
             }
             chunks.add(new long[] {c.offset(), h.size()});
@@ -170,7 +122,7 @@ public final class FastReader {
             ByteBuffer buf = reused != null && reused.length >= c[1] ? ByteBuffer.wrap(reused, 0, (int) c[1]) : ByteBuffer.allocate((int) c[1]);
             while (buf.hasRemaining()) {
                 if (ch.read(buf, c[0] + buf.position()) < 0) {
-                    throw new FormatException(number, c[0], c[0] + buf.position(), "the file ends inside the chunk", null);
+                    throw new DamagedRecordingException(number, c[0], c[0] + buf.position(), "the file ends inside the chunk", null);
                 }
             }
             buf.flip();
@@ -181,32 +133,19 @@ public final class FastReader {
                     chunk.checkPools();
                 }
             } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                throw new FormatException(number, c[0], c[0] + chunk.position(), what(e), e);
+                throw new DamagedRecordingException(number, c[0], c[0] + chunk.position(), what(e), e);
             }
             return chunk;
         });
     }
 
     /**
-     * Walks {@code file}'s first {@code bytes} as {@link #locateDamage} does (metadata, every event
+     * Walks {@code file}'s first {@code bytes} as {@code RecordingFile.locateDamage} does (metadata, every event
      * and every constant pool value by value, nothing kept), counting the events; damage is a
-     * {@link FormatException}. What passes can be handed to a parser that trusts every length.
+     * {@link DamagedRecordingException}. What passes can be handed to a parser that trusts every length.
      */
     public static Result check(Path file, long bytes) throws IOException {
         return read(file, bytes, Set.of(), true, e -> { });
-    }
-
-    /**
-     * Where {@code file}'s first {@code bytes} break JFR's format, by a walk over every chunk's
-     * metadata, events and constant pools (value by value); null when the walk finds nothing wrong.
-     */
-    public static FormatException locateDamage(Path file, long bytes) throws IOException {
-        try {
-            check(file, bytes);
-            return null;
-        } catch (FormatException e) {
-            return e;
-        }
     }
 
     static String what(Throwable e) {

@@ -1,6 +1,8 @@
-package dev.loomscope.recording.fast;
+package dev.loomscope.recording.parse;
 
 import dev.loomscope.recording.ChunkHeader;
+import dev.loomscope.recording.DamagedRecordingException;
+import dev.loomscope.recording.RawFrame;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,12 +47,12 @@ final class ChunkReader {
     /** Indexed pools, each made when first asked for: type id -> entry id -> offset of its value in the chunk. */
     private final Map<Long, LongIntMap> index = new HashMap<>();
     /** Stack traces as frames, each built once: stack trace id -> frames (null: no such trace). */
-    private final Map<Long, List<FastEvent.RawFrame>> frames = new HashMap<>();
+    private final Map<Long, List<RawFrame>> frames = new HashMap<>();
     /** Values decoded on demand: type id -> entry id -> value (a String, a field map). */
     private final Map<Long, Map<Long, Object>> decodedPools = new HashMap<>();
 
     final Map<String, Long> counts = new HashMap<>();
-    final List<FastEvent> decoded = new ArrayList<>();
+    final List<ParsedEvent> decoded = new ArrayList<>();
 
     /** Which chunk of the file (1-based) and where it starts: for errors found after the walk, when values are resolved. */
     final int number;
@@ -139,7 +141,7 @@ final class ChunkReader {
             }
         }
         if (!chainIsSound()) {
-            counts.merge(FastReader.UNSOUND_CHAIN, 1L, Long::sum);
+            counts.merge(JfrParser.UNSOUND_CHAIN, 1L, Long::sum);
         }
     }
 
@@ -206,7 +208,7 @@ final class ChunkReader {
             if (cls == null) {
                 // a type the metadata does not define (a JVM's emergency dump, hs_err, writes such): its size is known, so it is
                 // skipped and counted, as the JDK's jfr does
-                counts.merge(type + FastReader.UNDEFINED, 1L, Long::sum);
+                counts.merge(type + JfrParser.UNDEFINED, 1L, Long::sum);
                 c.pos = at + size;
                 return;
             }
@@ -214,7 +216,7 @@ final class ChunkReader {
             if (wantedById[(int) type] || decodeAll) {
                 Map<String, Object> fields = decodeEventFields(c, cls);
                 if (wantedById[(int) type]) {
-                    decoded.add(new FastEvent(cls.name(), fields, this));
+                    decoded.add(new ParsedEvent(cls.name(), fields, this));
                 }
                 if (c.pos > at + size) {
                     c.pos = at;
@@ -398,10 +400,10 @@ final class ChunkReader {
     Object resolve(Cursor.PoolRef ref) {
         try {
             return resolveUnchecked(ref);
-        } catch (FastReader.FormatException e) {
+        } catch (DamagedRecordingException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
-            throw new FastReader.FormatException(number, fileOffset, fileOffset + position(), FastReader.what(e), e);
+            throw new DamagedRecordingException(number, fileOffset, fileOffset + position(), JfrParser.what(e), e);
         }
     }
 
@@ -418,8 +420,8 @@ final class ChunkReader {
     }
 
     /** The frames of stack trace {@code id}, built by {@code build} the first time. */
-    List<FastEvent.RawFrame> frames(long id, java.util.function.Supplier<List<FastEvent.RawFrame>> build) {
-        List<FastEvent.RawFrame> f = frames.get(id);
+    List<RawFrame> frames(long id, java.util.function.Supplier<List<RawFrame>> build) {
+        List<RawFrame> f = frames.get(id);
         if (f == null && !frames.containsKey(id)) {
             f = build.get();
             frames.put(id, f);

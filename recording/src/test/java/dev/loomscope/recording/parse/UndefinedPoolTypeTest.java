@@ -1,8 +1,9 @@
-package dev.loomscope.recording.fast;
+package dev.loomscope.recording.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.recording.ChunkHeader;
+import dev.loomscope.recording.RecordingFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ class UndefinedPoolTypeTest {
         Path rec = TestRecordings.sleeps(dir.resolve("one.jfr"), 3, 2, false);
         byte[] bytes = Files.readAllBytes(rec);
         ChunkHeader h = ChunkHeader.of(ByteBuffer.wrap(bytes), 0);
-        Map<String, Long> before = FastReader.check(rec, h.size()).counts();
+        Map<String, Long> before = JfrParser.check(rec, h.size()).counts();
         // the chain of checkpoints, from the header's last one back: the first whose only pool has a two-byte type id and a one-byte count
         int at = (int) h.constantPoolOffset();
         int typeAt = -1;
@@ -44,7 +45,7 @@ class UndefinedPoolTypeTest {
         }
         TestRecordings.putUndefinedType(bytes, typeAt);
         Path edited = Files.write(dir.resolve("edited.jfr"), bytes);
-        assertThat(FastReader.locateDamage(edited, h.size())).isNull();
-        assertThat(FastReader.check(edited, h.size()).counts()).isEqualTo(before);
+        assertThat(RecordingFile.locateDamage(edited)).isNull();
+        assertThat(JfrParser.check(edited, h.size()).counts()).isEqualTo(before);
     }
 }
