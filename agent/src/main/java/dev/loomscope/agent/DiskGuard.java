@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.log.AgentLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.options.AgentOptions;
 import java.lang.instrument.Instrumentation;

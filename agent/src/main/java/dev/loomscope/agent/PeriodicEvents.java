@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.probes.ContextSwitchCounter;

@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.recording.Chunks;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkFrames;

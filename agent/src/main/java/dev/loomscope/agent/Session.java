@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
@@ -8,19 +9,10 @@ import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.flamegraphs.profiler.ProfilerCommandException;
 import dev.loomscope.flamegraphs.profiler.ProfilerLibrary;
-import dev.loomscope.flamegraphs.profiler.ProfilerSettings;
-import dev.loomscope.flamegraphs.profiler.ProfilerStarter;
-import dev.loomscope.flamegraphs.render.FlameOptions;
-import dev.loomscope.flamegraphs.render.FlameRenderer;
-import dev.loomscope.flamegraphs.render.NoSamplesException;
-import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.Chunks;
-import dev.loomscope.recording.ProfileFile;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
@@ -143,36 +135,10 @@ final class Session {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
         }
         Path tmp = files.temporary(".jfr");
-        String mode = "off";
-        String cpuSampler = null;
-        Path tmpProfile = null;
-        List<String> kinds = o.profile();
-        if (!kinds.isEmpty()) {
-            tmpProfile = files.temporary(".profile.jfr");
-            Path libDir = o.isSet("libdir") ? Path.of(o.string("libdir")) : null;
-            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), tmpProfile, o.cpuEngine());
-            var started = ProfilerStarter.start(libDir, settings);
-            mode = started.mode();
-            if (started.jfrSamplesCpu(settings)) {
-                cpuSampler = RecordingSettings.EXECUTION_SAMPLER;
-                if (o.cpuEngine().equals("jfr-cpu-time")) {
-                    if (cpuTimeSamplerAvailable()) {
-                        cpuSampler = RecordingSettings.CPU_TIME_SAMPLER;
-                        mode = mode.equals("jfr") ? "jfr-cpu-time" : mode; // async-profiler may run wall, alloc or lock beside it
-                    } else {
-                        AgentLog.warn("engine=jfr-cpu-time: JFR's CPU-time sampler needs JDK 25+ on Linux (this is JDK " + Runtime.version().feature()
-                                + " on " + System.getProperty("os.name") + "); sampling with JFR's execution sampler (engine=jfr) instead");
-                    }
-                }
-            }
-            if (started.fallbackNote() != null) {
-                AgentLog.warn(started.fallbackNote());
-            }
-            if (!started.profilerRunning()) {
-                Files.deleteIfExists(tmpProfile);
-                tmpProfile = null;
-            }
-        }
+        Samplers samplers = Samplers.start(o, files);
+        String mode = samplers.mode();
+        String cpuSampler = samplers.cpuSampler();
+        Path tmpProfile = samplers.tmpProfile();
         Recording recording = new Recording(RecordingSettings.build(o, cpuSampler));
         recording.setName("loomscope");
         recording.setToDisk(true);
@@ -209,12 +175,6 @@ final class Session {
         String v = Session.class.getPackage().getImplementationVersion();
         e.agentVersion = v == null ? "dev" : v;
         e.commit();
-    }
-
-    /** Whether this JVM's JFR has the CPU-time sampler (JEP 509: JDK 25+, Linux). */
-    static boolean cpuTimeSamplerAvailable() {
-        return Runtime.version().feature() >= 25 && System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")
-                && FlightRecorder.getFlightRecorder().getEventTypes().stream().anyMatch(t -> t.getName().equals(RecordingSettings.CPU_TIME_SAMPLER));
     }
 
     String mode() {
@@ -258,15 +218,7 @@ final class Session {
     /** {@link #finish(boolean)}, also naming the flame graph. */
     synchronized Written finishAndReport(boolean atExit) {
         Path jfr = finish(atExit);
-        return new Written(jfr, flameOf(jfr));
-    }
-
-    private static Path flameOf(Path jfr) {
-        if (jfr == null) {
-            return null;
-        }
-        Path html = OutputFiles.sibling(jfr, ".html");
-        return Files.isRegularFile(html) ? html : null;
+        return new Written(jfr, SessionFiles.flameOf(jfr));
     }
 
     /**
@@ -298,12 +250,12 @@ final class Session {
             Path jfr = files.publish(tmp, "-snapshot-" + stamp + ".jfr");
             tmp = null;
             if (profile != null) {
-                publishProfile(profile, jfr);
+                SessionFiles.publishProfile(options, files, profile, jfr);
             }
             if (options.on("flame")) {
-                writeFlame(jfr);
+                SessionFiles.writeFlame(mode, options, files, jfr);
             }
-            return new Written(jfr, flameOf(jfr));
+            return new Written(jfr, SessionFiles.flameOf(jfr));
         } finally {
             if (tmp != null) {
                 Files.deleteIfExists(tmp);
@@ -381,7 +333,7 @@ final class Session {
                 }
             }
             if (atExit) {
-                awaitJfrDump();
+                SessionFiles.awaitJfrDump(recording);
             }
             if (lowDisk && recording.getState() == RecordingState.RUNNING) {
                 recording.setDestination(null); // no copy of the whole onto a full disk: the chunks are moved instead
@@ -405,7 +357,7 @@ final class Session {
                 printPinsLeft();
             }
             WorkTiming.reportMissing(options.string("work"));
-            reportLateStart();
+            SessionFiles.reportLateStart(recording, options);
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);
                 if (tmpProfile != null) {
@@ -419,22 +371,22 @@ final class Session {
                 // never announced as written: kept under a name that says so, its whole chunks still readable
                 Path kept = files.publish(tmpJfr, "-incomplete.jfr");
                 if (tmpProfile != null) {
-                    publishProfile(tmpProfile, kept);
+                    SessionFiles.publishProfile(options, files, tmpProfile, kept);
                 }
                 AgentLog.warn("the recording is not whole (" + walk.end().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " at byte "
                         + walk.at() + ": was the disk full?); kept as " + kept + ", whose whole chunks the analyzer reads");
                 return null;
             }
             written = files.publish(tmpJfr, ".jfr");
-            writtenProfile = tmpProfile == null ? null : publishProfile(tmpProfile, written);
+            writtenProfile = tmpProfile == null ? null : SessionFiles.publishProfile(options, files, tmpProfile, written);
         } catch (Throwable t) {
             AgentLog.failure("could not write the recording " + tmpJfr, t);
-            deleteIfEmpty(tmpJfr);
-            deleteIfEmpty(tmpProfile);
+            SessionFiles.deleteIfEmpty(tmpJfr);
+            SessionFiles.deleteIfEmpty(tmpProfile);
             return null;
         }
         if (options.on("flame") && !lowDisk) {
-            writeFlame(written);
+            SessionFiles.writeFlame(mode, options, files, written);
         }
         AgentLog.warn("recording written to " + written + (writtenProfile == null ? "" : " (async-profiler's samples beside it: "
                 + writtenProfile.getFileName() + ")"));
@@ -444,103 +396,12 @@ final class Session {
     /** Set by premain with startup=before-main: the application's main waits for the recording. */
     static volatile boolean mainWaited;
 
-    /** A recording that began this long after the JVM started says so at exit: what the application did before is not in it. */
-    static final java.time.Duration LATE = java.time.Duration.ofMillis(500);
-
-    /** One line when the recording began late (startup=background, a busy machine, an attach): a short app's pins may all lie before. */
-    private void reportLateStart() {
-        java.time.Instant began = recording.getStartTime();
-        if (began == null || mainWaited) {
-            return; // startup=before-main: the application's main ran only once the recording did
-        }
-        java.time.Duration late = java.time.Duration.between(java.time.Instant.ofEpochMilli(
-                java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime()), began);
-        if (late.compareTo(LATE) >= 0) {
-            AgentLog.warn(String.format(java.util.Locale.ROOT, "the recording began %.2f s after the JVM started: what the application did before"
-                    + " (pins at class loading and start-up, GCs) is not in it%s", late.toMillis() / 1e3, options.string("startup").equals("background")
-                            ? "; startup=before-main records from the start" : ""));
-        }
-    }
-
-    /** A temporary file nothing was written to: never left behind. */
-    private static void deleteIfEmpty(Path f) {
-        try {
-            if (f != null && Files.isRegularFile(f) && Files.size(f) == 0) {
-                Files.delete(f);
-            }
-        } catch (java.io.IOException ignored) {
-            // gone already
-        }
-    }
-
     private void printPinsLeft() {
         try {
             tracer.printRest(tmpJfr, files);
             tracer.report(); // the repeats counted since the last summary
         } catch (Throwable t) {
             AgentLog.failure("the last pinned virtual threads were not traced (they are in the recording)", t);
-        }
-    }
-
-    /** At exit JFR's shutdown hook stops the recording and writes it; give it time to finish. */
-    private void awaitJfrDump() throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        long graceForNoHook = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
-        while (System.nanoTime() < deadline) {
-            RecordingState state = recording.getState();
-            if (state == RecordingState.CLOSED) {
-                return;
-            }
-            if (state == RecordingState.RUNNING && System.nanoTime() > graceForNoHook) {
-                return; // no JFR hook took it: we stop it ourselves
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    /**
-     * async-profiler's samples as a file of their own beside the recording ({@link ProfileFile}):
-     * appended to it, their chunk would mislead the JDK's {@code jfr} tool. Returns the file, or
-     * null when the profiler wrote nothing.
-     */
-    private Path publishProfile(Path profile, Path jfr) throws java.io.IOException {
-        try {
-            if (!Files.isRegularFile(profile) || Files.size(profile) == 0) {
-                AgentLog.warn("async-profiler wrote no samples");
-                return null;
-            }
-            if (!options.on("record-env")) {
-                SystemPropertyMask.mask(profile);
-            }
-            Path target = ProfileFile.of(jfr);
-            files.publishAs(profile, target);
-            return target;
-        } finally {
-            Files.deleteIfExists(profile);
-        }
-    }
-
-    private void writeFlame(Path jfr) {
-        SampleKind kind = mode.equals("async-profiler") ? SampleKind.valueOf(options.profile().get(0).toUpperCase(java.util.Locale.ROOT))
-                : SampleKind.CPU;
-        Path tmp = null;
-        try {
-            tmp = files.temporary(".html");
-            Path profile = ProfileFile.beside(jfr);
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                FlameRenderer.render(profile == null ? List.of(jfr) : List.of(jfr, profile), FlameOptions.of(kind).withSplitKind(true)
-                        .withTitle(jfr.getFileName() + " (" + kind.label() + ")"), false, out);
-            }
-            files.publishAs(tmp, OutputFiles.sibling(jfr, ".html"));
-            tmp = null;
-        } catch (NoSamplesException e) {
-            // nothing was sampled (profile=off): no graph to draw
-        } catch (Throwable t) {
-            AgentLog.failure("no flame graph", t);
-        } finally {
-            if (tmp != null) {
-                tmp.toFile().delete(); // ours only: other JVMs may be writing beside us
-            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.loomscope.agent;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.events.SchedulerStallEvent;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.loomscope.agent.work;
 
-import dev.loomscope.agent.AgentLog;
+import dev.loomscope.agent.log.AgentLog;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;

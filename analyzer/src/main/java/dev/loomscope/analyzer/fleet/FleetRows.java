@@ -5,6 +5,7 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Timeline;
 import dev.loomscope.flamegraphs.render.FlameSamples;
+import dev.loomscope.flamegraphs.render.SampleFrames;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.PinFrames;
@@ -75,12 +76,12 @@ public final class FleetRows implements RecordingFacts.Capture {
         if (frames != null) {
             id = sampleStacks.computeIfAbsent(frames, f -> stack(f.stream()
                     .map(x -> new Object[] {x.internalClassName().replace('/', '.'), x.methodName(), x.line(), x.type()}).toList()));
-            kind = FlameSamples.isVirtual(frames) ? "virtual" : "platform";
+            kind = SampleFrames.isVirtual(frames) ? "virtual" : "platform";
         }
-        List<Object> key = java.util.Arrays.asList(e.type(), FlameSamples.executionState(e), kind, id, e.nativeFramesAreC());
+        List<Object> key = java.util.Arrays.asList(e.type(), SampleFrames.executionState(e), kind, id, e.nativeFramesAreC());
         long[] n = samples.computeIfAbsent(key, k -> new long[2]);
         n[0]++;
-        n[1] += FlameSamples.weight(e);
+        n[1] += SampleFrames.weight(e);
     }
 
     /** The stack's id (a hash of its frames); its frames into the stacks table the first time. */

@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.FlameSamples;
+import dev.loomscope.flamegraphs.render.SampleFrames;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RawFrame;
 import dev.loomscope.recording.RecordingSpan;
@@ -152,13 +153,13 @@ public final class ThreadCpu {
 
     /** One execution sample of a recording whose chunks span {@code span}; other events are ignored. */
     public void add(JfrEvent e, RecordingSpan span) {
-        if (!FlameSamples.EXECUTION.contains(e.type()) || !FlameSamples.inWindow(options, e, span)) {
+        if (!FlameSamples.EXECUTION.contains(e.type()) || !SampleFrames.inWindow(options, e, span)) {
             return;
         }
-        String state = FlameSamples.executionState(e);
-        long n = FlameSamples.weight(e);
+        String state = SampleFrames.executionState(e);
+        long n = SampleFrames.weight(e);
         samplesByState.merge(state, n, Long::sum);
-        String field = FlameSamples.threadField(e);
+        String field = SampleFrames.threadField(e);
         List<RawFrame> frames = e.rawFrames();
         Stack stack = frames == null ? NO_STACK : stacks.get(frames);
         if (stack == null) {
@@ -242,11 +243,11 @@ public final class ThreadCpu {
     }
 
     private static Stack classify(List<RawFrame> frames, boolean nativeIsC) {
-        boolean virtual = FlameSamples.isVirtual(frames);
+        boolean virtual = SampleFrames.isVirtual(frames);
         boolean java = false;
         boolean vthreadFrames = false;
         for (RawFrame f : frames) {
-            java |= FlameSamples.isJava(f, nativeIsC);
+            java |= SampleFrames.isJava(f, nativeIsC);
             vthreadFrames |= f.internalClassName().equals("java/lang/VirtualThread");
         }
         // a carrier between virtual threads (JFR samples a mounted virtual thread as itself, its carrier only outside one): a
@@ -261,7 +262,7 @@ public final class ThreadCpu {
         StringBuilder key = new StringBuilder();
         int found = 0;
         for (RawFrame f : frames) {
-            if (FlameSamples.isJava(f, nativeIsC)) {
+            if (SampleFrames.isJava(f, nativeIsC)) {
                 key.append(FlameRenderer.methodName(f.internalClassName(), f.methodName(), false, true)).append(';');
                 if (++found == 2) {
                     break;
@@ -281,7 +282,7 @@ public final class ThreadCpu {
             if (c.equals("jdk/internal/vm/Continuation") || c.equals("java/lang/VirtualThread")) {
                 return true;
             }
-            if (FlameSamples.isJava(f, nativeIsC)) {
+            if (SampleFrames.isJava(f, nativeIsC)) {
                 return false;
             }
             String m = f.methodName();
@@ -301,7 +302,7 @@ public final class ThreadCpu {
     static String code(List<RawFrame> frames) {
         int entry = frames.size();
         for (int i = frames.size() - 1; i >= 0; i--) {
-            if (FlameSamples.threadEntry(frames.get(i)) || FlameSamples.continuationEntry(frames.get(i))) {
+            if (SampleFrames.threadEntry(frames.get(i)) || SampleFrames.continuationEntry(frames.get(i))) {
                 entry = i;
                 break;
             }

@@ -74,4 +74,40 @@ class LayersTest {
         }
         assertThat(found).isEmpty();
     }
+
+    /** A room a reader takes in: no product module's main file over 450 lines (split it by role). */
+    @Test
+    void noMainFileIsOver450Lines() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main"))).toList()) {
+                try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                        long lines = Files.readAllLines(f).size();
+                        if (lines > 450) {
+                            found.add(module.getFileName() + "/" + f.getFileName() + ": " + lines);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(found).isEmpty();
+    }
+
+    /** The agent's packages: {@code agent} uses {@code agent.work} and {@code agent.log}; neither uses {@code agent}'s classes back. */
+    @Test
+    void theAgentsSubpackagesDoNotUseTheAgentBack() throws IOException {
+        Path agent = Path.of("../agent/src/main/java/dev/loomscope/agent");
+        List<String> found = new ArrayList<>();
+        for (String sub : List.of("work", "log")) {
+            try (Stream<Path> files = Files.walk(agent.resolve(sub))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    if (java.util.regex.Pattern.compile("dev\\.loomscope\\.agent\\.[A-Z]").matcher(Files.readString(f)).find()) {
+                        found.add(sub + "/" + f.getFileName());
+                    }
+                }
+            }
+        }
+        assertThat(found).isEmpty();
+    }
 }

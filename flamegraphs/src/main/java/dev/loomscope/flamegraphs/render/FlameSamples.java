@@ -102,7 +102,7 @@ public final class FlameSamples {
             this.span.add(span);
             lastSpan = span;
         }
-        if (!inWindow(options, e, span)) {
+        if (!SampleFrames.inWindow(options, e, span)) {
             return;
         }
         boolean execution = EXECUTION.contains(e.type());
@@ -110,10 +110,10 @@ public final class FlameSamples {
         long samples = 1;
         String threadField = "eventThread";
         if (execution) {
-            state = executionState(e);
+            state = SampleFrames.executionState(e);
             executionByState.merge(state, 1L, Long::sum);
-            samples = weight(e);
-            threadField = threadField(e);
+            samples = SampleFrames.weight(e);
+            threadField = SampleFrames.threadField(e);
         } else if (ALLOCATION.contains(e.type())) {
             alloc++;
         } else {
@@ -217,37 +217,8 @@ public final class FlameSamples {
         }
     }
 
-    /**
-     * An execution sample's thread state: JFR's CPU-time samples have none and get {@link #CPU_TIME};
-     * Datadog's CPU samples get async-profiler's; JFR's native method samples, a thread in native code
-     * running or waiting (a socket read), get {@link #IN_NATIVE}, so that no CPU graph counts them, as
-     * JMC, jfr view hot-methods and Pyroscope do not (a wall-clock graph does).
-     */
-    public static String executionState(JfrEvent e) {
-        if (e.type().equals("jdk.CPUTimeSample")) {
-            return CPU_TIME;
-        }
-        if (e.type().equals("jdk.NativeMethodSample")) {
-            return IN_NATIVE;
-        }
-        if (e.type().equals(DATADOG_CPU)) {
-            return "STATE_DEFAULT"; // CPU samples of async-profiler's kind (its timer engines), in the state async-profiler gives its own
-        }
-        return e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
-    }
 
-    /** The field of an execution sample that names the thread sampled: JFR's CPU-time samples and Datadog's have it in eventThread. */
-    public static String threadField(JfrEvent e) {
-        return e.type().equals("jdk.CPUTimeSample") || e.type().startsWith("datadog.") ? "eventThread" : "sampledThread";
-    }
 
-    /** The samples an execution sample event stands for: async-profiler's wall-clock events can stand for several. */
-    public static long weight(JfrEvent e) {
-        if (e.type().equals("profiler.WallClockSample") && e.hasField("samples")) {
-            return e.longValue("samples");
-        }
-        return e.type().startsWith("datadog.") && e.hasField("weight") ? Math.max(1, e.longValue("weight")) : 1;
-    }
 
     /** A stack's frames as drawn, root first: names and async-profiler's frame types, whether a virtual thread ran it, and whether any is Java. */
     private record DrawnStack(String[] names, byte[] types, boolean virtual, boolean cut, boolean java) {}
@@ -266,11 +237,6 @@ public final class FlameSamples {
         return left + all == 0 ? Double.NaN : left / (double) (left + all);
     }
 
-    /** A Java method's frame (interpreted, compiled, inlined, C1, or a Java native method), not a C or C++ function's. */
-    public static boolean isJava(RawFrame f, boolean nativeIsC) {
-        int t = f.type();
-        return !f.internalClassName().isEmpty() && (t < 0 || t == 0 || t == 1 || t == 2 || t == 6 || t == SampleGraph.NATIVE && !nativeIsC);
-    }
 
     /** Aligned graphs: per thread state, the samples whose stack was cut at its thread's entry, and all samples. */
     private final Map<String, long[]> alignedByState = new TreeMap<>();
@@ -285,7 +251,7 @@ public final class FlameSamples {
         boolean cut = false;
         if (aligned) {
             for (int i = 0; i < frames.size(); i++) {
-                if (threadEntry(frames.get(i))) {
+                if (SampleFrames.threadEntry(frames.get(i))) {
                     top = Math.max(0, i - 1); // the frame the thread entry calls, and what it calls
                     cut = true;
                     break;
@@ -306,58 +272,14 @@ public final class FlameSamples {
         }
         boolean java = false;
         for (RawFrame f : frames) {
-            java |= isJava(f, nativeIsC);
+            java |= SampleFrames.isJava(f, nativeIsC);
         }
-        return new DrawnStack(names, types, isVirtual(frames), cut, java);
+        return new DrawnStack(names, types, SampleFrames.isVirtual(frames), cut, java);
     }
 
-    /** Whether {@code e} is in the options' window (--from, --to) of a recording spanning {@code span}. */
-    public static boolean inWindow(FlameOptions options, JfrEvent e, RecordingSpan span) {
-        if (options.fromMs() == 0 && options.toMs() == 0 || span.isEmpty()) {
-            return true;
-        }
-        long ms = java.time.Duration.between(span.first(), e.startTime()).toMillis();
-        long length = java.time.Duration.between(span.first(), span.last()).toMillis();
-        long from = options.fromMs() < 0 ? length + options.fromMs() : options.fromMs();
-        long to = options.toMs() == 0 ? Long.MAX_VALUE : options.toMs() < 0 ? length + options.toMs() : options.toMs();
-        return ms >= from && ms <= to;
-    }
 
-    /**
-     * Where a thread's own code begins: the frame that calls it (the leaf-most such frame counts).
-     * A virtual thread mounted again after it yielded has only its top frames thawed, above the
-     * continuation's return barrier (a stub frame): that is where its code begins then.
-     */
-    public static boolean threadEntry(RawFrame f) {
-        String c = f.internalClassName();
-        String m = f.methodName();
-        return m.equals("cont_returnBarrier")
-                || c.equals("java/lang/Thread") && (m.equals("run") || m.equals("runWith"))
-                || c.equals("java/lang/VirtualThread") && m.equals("run")
-                || c.startsWith("java/lang/VirtualThread$VThreadContinuation") && m.equals("run");
-    }
 
-    /**
-     * A virtual thread's frames sit above the continuation entry, on a carrier or not; or, mounted
-     * again after it yielded and sampled by async-profiler, above the continuation's return barrier
-     * (a stub frame at the stack's root: only the frames thawed so far are walked).
-     */
-    public static boolean isVirtual(List<RawFrame> frames) {
-        if (!frames.isEmpty() && frames.get(frames.size() - 1).methodName().equals("cont_returnBarrier")) {
-            return true;
-        }
-        for (RawFrame f : frames) {
-            if (continuationEntry(f) || f.internalClassName().equals("java/lang/VirtualThread") && f.methodName().equals("run")) {
-                return true;
-            }
-        }
-        return false;
-    }
 
-    /** The continuation's entry ({@code Continuation.enter}, {@code enterSpecial}): a virtual thread's frames are above it. */
-    public static boolean continuationEntry(RawFrame f) {
-        return f.internalClassName().equals("jdk/internal/vm/Continuation") && f.methodName().startsWith("enter");
-    }
 
     /** These samples and {@code other}'s. */
     public void addAll(FlameSamples other) {

@@ -140,55 +140,9 @@ final class ChunkReader {
                 counts.merge(classById[id].name(), countById[id], Long::sum);
             }
         }
-        if (!chainIsSound()) {
+        if (!CheckpointChain.isSound(header.constantPoolOffset(), checkpoints, buf, compressed)) {
             counts.merge(JfrParser.UNSOUND_CHAIN, 1L, Long::sum);
         }
-    }
-
-    /**
-     * Whether the chain of checkpoints the JDK's parser follows is sound: from the header's constant
-     * pool offset, each checkpoint's delta leads to the next (the JDK's writer points back to the one
-     * before, other writers may point forward), landing on checkpoints this walk found, none twice,
-     * until a delta of 0. This reader does not follow it (it reads every event in order, checkpoints
-     * too), so a chain that is not sound is said, not damage: Datadog's profiler writes deltas the
-     * JDK's parser cannot follow, and a parser that follows a chain in a circle goes round for ever.
-     */
-    private boolean chainIsSound() {
-        long offset = header.constantPoolOffset();
-        if (offset == 0 || checkpoints.size() == 0) {
-            return true; // no checkpoint, or a chunk whose header was never finished: nothing to follow
-        }
-        for (int steps = 0; steps < checkpoints.size() && isCheckpoint(offset); steps++) {
-            Cursor c = new Cursor(buf, compressed, (int) offset);
-            c.readInt(); // size
-            c.readLong(); // type (1)
-            c.readLong(); // start
-            c.readLong(); // duration
-            long delta = c.readLong();
-            if (delta == 0) {
-                return true;
-            }
-            offset += delta;
-        }
-        return false;
-    }
-
-    private boolean isCheckpoint(long offset) {
-        int lo = 0;
-        int hi = checkpoints.size() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int v = checkpoints.get(mid);
-            if (v == offset) {
-                return true;
-            }
-            if (v < offset) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return false;
     }
 
     /** The event at the cursor, which {@link CountedEvents#skip} left: a checkpoint noted, a wanted event decoded, damage thrown. */
@@ -453,35 +407,5 @@ final class ChunkReader {
         }
         done.put(ref.id(), value);
         return value;
-    }
-
-    /** The event's duration, in nanoseconds. */
-    record Nanos(long value) {}
-
-    /** A value annotated as a time span: its raw number and unit (TICKS, NANOSECONDS, ..., SECONDS). */
-    record Span(long raw, String unit) {
-        /** As the JDK's parser converts it ({@code RecordedObject.getDuration}): MIN and MAX stand for minus and plus forever. */
-        java.time.Duration duration(ChunkReader chunk) {
-            if (raw == 0) {
-                return java.time.Duration.ZERO;
-            }
-            if (raw == Long.MIN_VALUE) {
-                return java.time.Duration.ofSeconds(Long.MIN_VALUE, 0);
-            }
-            if (raw == Long.MAX_VALUE) {
-                return java.time.temporal.ChronoUnit.FOREVER.getDuration();
-            }
-            return switch (unit) {
-                case "MICROSECONDS" -> java.time.Duration.ofNanos(1000 * raw);
-                case "SECONDS" -> java.time.Duration.ofSeconds(raw);
-                case "MILLISECONDS" -> java.time.Duration.ofMillis(raw);
-                case "TICKS" -> java.time.Duration.ofNanos(chunk.ticksToNanos(raw));
-                default -> java.time.Duration.ofNanos(raw);
-            };
-        }
-
-        long nanos(ChunkReader chunk) {
-            return duration(chunk).toNanos();
-        }
     }
 }

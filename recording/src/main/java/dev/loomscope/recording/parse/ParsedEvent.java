@@ -53,7 +53,7 @@ public final class ParsedEvent implements JfrEvent {
 
     @Override
     public Duration duration() {
-        return fields.get("duration") instanceof ChunkReader.Nanos n ? Duration.ofNanos(n.value()) : Duration.ZERO;
+        return fields.get("duration") instanceof Nanos n ? Duration.ofNanos(n.value()) : Duration.ZERO;
     }
 
     @Override
@@ -77,10 +77,10 @@ public final class ParsedEvent implements JfrEvent {
         if (v instanceof Long l) {
             return l;
         }
-        if (v instanceof ChunkReader.Span span) {
+        if (v instanceof Span span) {
             return span.raw(); // as the JDK's getLong: the number as recorded
         }
-        if (v instanceof ChunkReader.Nanos n) {
+        if (v instanceof Nanos n) {
             return n.value();
         }
         if (v instanceof Double d) {
@@ -109,10 +109,10 @@ public final class ParsedEvent implements JfrEvent {
     @Override
     public Duration durationField(String name) {
         Object v = value(name);
-        if (v instanceof ChunkReader.Span span) {
+        if (v instanceof Span span) {
             return span.duration(chunk);
         }
-        return v instanceof ChunkReader.Nanos n ? Duration.ofNanos(n.value()) : Duration.ofNanos(longValue(name));
+        return v instanceof Nanos n ? Duration.ofNanos(n.value()) : Duration.ofNanos(longValue(name));
     }
 
     @Override

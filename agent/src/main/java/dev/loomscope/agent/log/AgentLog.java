@@ -1,4 +1,4 @@
-package dev.loomscope.agent;
+package dev.loomscope.agent.log;
 
 import dev.loomscope.recording.InertText;
 
@@ -7,7 +7,7 @@ import dev.loomscope.recording.InertText;
  * a {@code loomscope attach} command runs, its lines are also kept for the reply.
  */
 public final class AgentLog {
-    static final String PREFIX = "loomscope-agent: ";
+    public static final String PREFIX = "loomscope-agent: ";
     private static StringBuilder capture;
     /** The process's stderr itself: where the agent speaks when the app has set System.err to null. */
     private static final java.io.PrintStream PROCESS_ERR = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true);
@@ -22,7 +22,7 @@ public final class AgentLog {
     }
 
     /** Text as it is (a pin's stack, the help) on stderr: the app's System.err, or the process's when the app set it to null. */
-    static synchronized void print(String text) {
+    public static synchronized void print(String text) {
         java.io.PrintStream err = System.err != null ? System.err : PROCESS_ERR;
         try {
             err.print(InertText.of(text)); // names from the application: never a control or bidi character raw
@@ -32,18 +32,18 @@ public final class AgentLog {
         }
     }
 
-    static void failure(String what, Throwable t) {
+    public static void failure(String what, Throwable t) {
         String why = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
         warn(what + ": " + why.strip().replace('\n', ' '));
     }
 
     /** Starts keeping the lines for an attach reply. */
-    static synchronized void startCapture() {
+    public static synchronized void startCapture() {
         capture = new StringBuilder();
     }
 
     /** Stops keeping lines; returns what was said since {@link #startCapture()}. */
-    static synchronized String endCapture() {
+    public static synchronized String endCapture() {
         String s = capture == null ? "" : capture.toString();
         capture = null;
         return s;
