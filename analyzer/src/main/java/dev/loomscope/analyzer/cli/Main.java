@@ -17,7 +17,7 @@ public final class Main {
     /** The subcommands, in help order. */
     static final List<Class<?>> COMMANDS = List.of(SummaryCommand.class, PinningCommand.class, GcCommand.class, HeapCommand.class, CtxswCommand.class,
             ThreadsCommand.class, FlameCommand.class, RulesCommand.class, CompareCommand.class, ReportCommand.class, ExportCommand.class, JmhCommand.class, AttachCommand.class,
-            StudyCommand.class, LoadCommand.class, McpCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
+            WatchCommand.class, StudyCommand.class, LoadCommand.class, McpCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
     /** The command line with every subcommand's model built (for help and completion). */
     static CommandLine full() {
@@ -52,7 +52,11 @@ public final class Main {
         return named.isEmpty() ? COMMANDS : named;
     }
 
+    /** Set by {@link #main}: the CLI writes to the process's own standard output (a terminal may be redrawn). */
+    static volatile boolean interactive;
+
     public static void main(String[] args) {
+        interactive = true;
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
  * {@code java.base/java.lang.Thread.sleep(Thread.java:540)} or {@code Stuck.run(Stuck.java:10)}:
  * which are the application's, which call it made into the JDK, what holds a carrier.
  */
-final class DumpFrames {
+public final class DumpFrames {
     private DumpFrames() {}
 
     /** The class and method, {@code java.lang.Thread.sleep}, without module or source position. */
@@ -42,7 +42,7 @@ final class DumpFrames {
     }
 
     /** The index of the innermost frame of the application (not the JDK's), or -1. */
-    static int applicationFrame(List<String> stack) {
+    public static int applicationFrame(List<String> stack) {
         for (int i = 0; i < stack.size(); i++) {
             if (!isJdk(stack.get(i))) {
                 return i;
@@ -56,7 +56,7 @@ final class DumpFrames {
      * innermost own frame; Thread.sleep, ReentrantLock.lock, SocketInputStream.read) and that
      * application frame. With no application frame, the top frame and null; with no frames, null.
      */
-    static String[] where(List<String> stack) {
+    public static String[] where(List<String> stack) {
         if (stack.isEmpty()) {
             return new String[] {null, null};
         }
@@ -68,7 +68,7 @@ final class DumpFrames {
     }
 
     /** Where, as one phrase: {@code Thread.sleep via Stuck.sleep (Stuck.java:25)}, "no frames" for none. */
-    static String describe(List<String> stack) {
+    public static String describe(List<String> stack) {
         String[] w = where(stack);
         if (w[0] == null && w[1] == null) {
             return "no frames";

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.it;
 
+import dev.loomscope.analyzer.read.JdkEvent;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;

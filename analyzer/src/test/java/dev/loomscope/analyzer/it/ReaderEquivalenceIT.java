@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.read.JdkEvent;
 import dev.loomscope.flamegraphs.testing.Recordings;
 import dev.loomscope.recording.parse.JfrParser;
 import dev.loomscope.recording.parse.ParsedEvent;

@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.it;
+package dev.loomscope.analyzer.read;
 
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
@@ -13,7 +13,11 @@ import jdk.jfr.consumer.RecordedObject;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
-/** An event read by the JDK's parser: the reference loomscope's reader is held to. */
+/**
+ * An event as the JDK's own consumer gives it ({@code jdk.jfr.consumer}): what {@code watch}
+ * streams from a live JVM (the JDK's remote stream is the only way to one), and in tests the
+ * reference loomscope's parser is held to.
+ */
 public record JdkEvent(RecordedEvent e) implements JfrEvent {
     @Override
     public String type() {
@@ -90,5 +94,23 @@ public record JdkEvent(RecordedEvent e) implements JfrEvent {
         }
         RecordedThread t = e.getThread(field);
         return t == null ? null : t.getJavaName();
+    }
+
+    @Override
+    public String threadDisplayName(String field) {
+        if (!e.hasField(field)) {
+            return null;
+        }
+        RecordedThread t = e.getThread(field);
+        return t == null ? null : t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+    }
+
+    @Override
+    public Boolean threadIsVirtual(String field) {
+        if (!e.hasField(field)) {
+            return null;
+        }
+        RecordedThread t = e.getThread(field);
+        return t == null || !t.hasField("virtual") ? null : t.getBoolean("virtual");
     }
 }

@@ -1,0 +1,108 @@
+package dev.loomscope.analyzer.watch;
+
+import dev.loomscope.analyzer.read.JdkEvent;
+import dev.loomscope.analyzer.reduce.PinningReducer;
+import dev.loomscope.analyzer.reduce.WorkReducer;
+import dev.loomscope.recording.Frame;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame
+ * that pinned, with JDK 24+ reasons, through the same reducer as {@code pinning}), virtual threads
+ * started and ended, submit failures, GC pauses, the machine's context switch rate, the CPU samples
+ * and where they spin, and the agent's {@code work=} windows. Filled by the stream's thread, read by
+ * the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
+ */
+final class Interval {
+    /** Frames whose presence near the top of a CPU sample means a spin: a yield or spin-wait loop. */
+    static final List<String> SPIN = List.of("java.lang.Thread.yield", "java.lang.Thread.onSpinWait");
+    /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
+    static final int SPIN_DEPTH = 12;
+    /** The classes of the scheduler's own frames, on a carrier between virtual threads. */
+    static final java.util.regex.Pattern SCHEDULER = java.util.regex.Pattern.compile("java\\.lang\\.VirtualThread|jdk\\.internal\\.vm\\.Continuation"
+            + "|java\\.util\\.concurrent\\.ForkJoin");
+
+    final PinningReducer pins = new PinningReducer();
+    final WorkReducer work = new WorkReducer();
+    long pinnedNanos;
+    long started;
+    long ended;
+    long submitFailed;
+    long gcs;
+    long gcPauseNanos;
+    double contextSwitchRate = Double.NaN;
+    long samples;
+    /** CPU samples of virtual threads, and of those the ones in a spin frame (the share the yield-spin alarm reads). */
+    long virtualSamples;
+    long spinSamples;
+    /** CPU samples of platform threads in the scheduler's own frames (mounting, unmounting, the pool's scan): its churn. */
+    long schedulerSamples;
+    /** The callers of a spin frame (the first frame below it outside the JDK's thread classes) -> samples, and one stack each. */
+    final Map<String, Long> spinCallers = new HashMap<>();
+    final Map<String, List<Frame>> spinStacks = new HashMap<>();
+
+    void add(RecordedEvent r) {
+        JdkEvent e = new JdkEvent(r);
+        switch (e.type()) {
+            case "jdk.VirtualThreadPinned" -> {
+                pins.add(e);
+                pinnedNanos += e.duration().toNanos();
+            }
+            case "jdk.VirtualThreadSubmitFailed" -> submitFailed++;
+            case "jdk.VirtualThreadStart" -> started++;
+            case "jdk.VirtualThreadEnd" -> ended++;
+            case "jdk.GarbageCollection" -> {
+                gcs++;
+                gcPauseNanos += e.durationField("sumOfPauses").toNanos();
+            }
+            case "jdk.ThreadContextSwitchRate" -> contextSwitchRate = e.doubleValue("switchRate");
+            case "jdk.ExecutionSample" -> sample(e);
+            default -> {
+                if (e.type().equals(WorkReducer.WINDOW)) {
+                    work.add(e);
+                }
+            }
+        }
+    }
+
+    private void sample(JdkEvent e) {
+        samples++;
+        boolean virtual = Boolean.TRUE.equals(e.threadIsVirtual("sampledThread"));
+        List<Frame> frames = e.stackFrames();
+        if (!virtual) {
+            if (frames != null && !frames.isEmpty() && SCHEDULER.matcher(frames.get(0).className()).lookingAt()) {
+                schedulerSamples++;
+            }
+            return;
+        }
+        virtualSamples++;
+        if (frames == null) {
+            return;
+        }
+        for (int i = 0; i < Math.min(SPIN_DEPTH, frames.size()); i++) {
+            Frame f = frames.get(i);
+            if (SPIN.contains(f.method())) {
+                spinSamples++;
+                String caller = caller(frames, i + 1, f.methodName());
+                spinCallers.merge(caller, 1L, Long::sum);
+                spinStacks.putIfAbsent(caller, List.copyOf(frames.subList(0, Math.min(frames.size(), 16))));
+                return;
+            }
+        }
+    }
+
+    /** The first frame from {@code from} on outside java.lang.Thread and the virtual thread machinery, named with its spin. */
+    private static String caller(List<Frame> frames, int from, String spin) {
+        for (int i = from; i < frames.size(); i++) {
+            Frame f = frames.get(i);
+            if (!f.className().equals("java.lang.Thread") && !f.className().startsWith("java.lang.VirtualThread")
+                    && !f.className().startsWith("jdk.internal.vm.Continuation")) {
+                return f.text() + " (Thread." + spin + ")";
+            }
+        }
+        return "(no caller recorded) (Thread." + spin + ")";
+    }
+}

@@ -1,0 +1,129 @@
+package dev.loomscope.analyzer.watch;
+
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What one refresh of {@code watch} shows, over {@code seconds} ending at {@code at}: the scheduler
+ * (JDK 24+; null before), virtual threads started and ended (JFR's events), pins by the frame that
+ * pinned, submit failures, GC, heap, CPU, context switches, CPU samples and their spin share, and
+ * the agent's {@code work=} calls. Counts are of the events that arrived in the interval; a figure
+ * the JVM cannot give is null and shown as n/a.
+ */
+record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, long started, long ended, long pins, double pinnedMillis,
+        List<Pin> topPins, long submitFailed, long gcs, double gcPauseMillis, long heapUsed, long heapCommitted, double processCpu, double machineCpu,
+        double contextSwitchRate, long samples, long virtualSamples, long spinSamples, long schedulerSamples, long workCalls, double workP50, double workP99, long platformThreads) {
+
+    /** The virtual thread scheduler as its MXBean tells (JDK 24+). */
+    record Scheduler(int parallelism, int poolSize, int mounted, long queued) {}
+
+    /** Pins at one frame in the interval: how many, their time, the JDK 24+ reasons. */
+    record Pin(String frame, int count, double millis, List<String> reasons) {}
+
+    /** The share of the carriers' time spent pinned, over the interval (parallelism carriers). */
+    double pinnedShare() {
+        return parallelism > 0 && seconds > 0 ? pinnedMillis / (parallelism * seconds * 1000) : Double.NaN;
+    }
+
+    /** The share of the virtual threads' CPU samples in Thread.yield or Thread.onSpinWait. */
+    double spinShare() {
+        return virtualSamples > 0 ? (double) spinSamples / virtualSamples : Double.NaN;
+    }
+
+    /** The share of all CPU samples that are carriers in the scheduler's own frames. */
+    double schedulerShare() {
+        return samples > 0 ? (double) schedulerSamples / samples : Double.NaN;
+    }
+
+    /** One line: each part says what it counts, per second where it is a rate. */
+    String line() {
+        List<String> parts = new ArrayList<>();
+        parts.add(LocalTime.ofInstant(at, ZoneId.systemDefault()).truncatedTo(ChronoUnit.SECONDS).toString());
+        if (scheduler != null) {
+            parts.add(String.format(Locale.ROOT, "carriers %d/%d mounted %d queued %,d", scheduler.poolSize(), scheduler.parallelism(), scheduler.mounted(),
+                    scheduler.queued()));
+        } else {
+            parts.add("carriers n/a (parallelism " + parallelism + "; the scheduler's MXBean needs JDK 24+)");
+        }
+        parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started / seconds, ended / seconds));
+        StringBuilder p = new StringBuilder(String.format(Locale.ROOT, "pins %,.1f/s pinned %s of carrier time", pins / seconds, percent(pinnedShare())));
+        if (!topPins.isEmpty()) {
+            Pin top = topPins.get(0);
+            p.append(String.format(Locale.ROOT, ", most at %s (%d, %.1f ms%s)", top.frame(), top.count(), top.millis(),
+                    top.reasons().isEmpty() ? "" : "; " + String.join(", ", top.reasons())));
+        }
+        parts.add(p.toString());
+        if (submitFailed > 0) {
+            parts.add("submit failed " + submitFailed);
+        }
+        parts.add(String.format(Locale.ROOT, "gc %d pauses %.1f ms heap %s/%s MB", gcs, gcPauseMillis, mb(heapUsed), mb(heapCommitted)));
+        parts.add("cpu process " + percent(processCpu) + " machine " + percent(machineCpu));
+        parts.add(Double.isNaN(contextSwitchRate) ? "ctxsw n/a" : String.format(Locale.ROOT, "ctxsw %,.0f/s", contextSwitchRate));
+        if (spinSamples > 0) {
+            parts.add("spinning " + percent(spinShare()) + " of virtual threads' CPU samples");
+        }
+        if (workCalls > 0) {
+            parts.add(String.format(Locale.ROOT, "work %,.1f/s service time p50 %.2f ms p99 %.2f ms", workCalls / seconds, workP50, workP99));
+        }
+        return String.join(" | ", parts);
+    }
+
+    /** The tick as one JSON object's fields, in the units their names say. */
+    Map<String, Object> json() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", "tick");
+        m.put("time", at.toString());
+        m.put("seconds", seconds);
+        m.put("parallelism", parallelism);
+        m.put("pool_size", scheduler == null ? null : scheduler.poolSize());
+        m.put("mounted", scheduler == null ? null : scheduler.mounted());
+        m.put("queued", scheduler == null ? null : scheduler.queued());
+        m.put("virtual_threads_started", started);
+        m.put("virtual_threads_ended", ended);
+        m.put("platform_threads", platformThreads);
+        m.put("pins", pins);
+        m.put("pinned_ms", pinnedMillis);
+        m.put("pinned_share", pinnedShare());
+        List<Object> top = new ArrayList<>();
+        for (Pin pin : topPins) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("frame", pin.frame());
+            t.put("count", pin.count());
+            t.put("ms", pin.millis());
+            t.put("reasons", pin.reasons());
+            top.add(t);
+        }
+        m.put("pins_by_frame", top);
+        m.put("submit_failed", submitFailed);
+        m.put("gcs", gcs);
+        m.put("gc_pause_ms", gcPauseMillis);
+        m.put("heap_used_bytes", heapUsed < 0 ? null : heapUsed);
+        m.put("heap_committed_bytes", heapCommitted < 0 ? null : heapCommitted);
+        m.put("process_cpu", processCpu);
+        m.put("machine_cpu", machineCpu);
+        m.put("context_switches_per_s", contextSwitchRate);
+        m.put("cpu_samples", samples);
+        m.put("virtual_thread_cpu_samples", virtualSamples);
+        m.put("spin_samples", spinSamples);
+        m.put("scheduler_cpu_samples", schedulerSamples);
+        m.put("work_calls", workCalls);
+        m.put("work_p50_ms", workCalls > 0 ? workP50 : null);
+        m.put("work_p99_ms", workCalls > 0 ? workP99 : null);
+        return m;
+    }
+
+    static String percent(double share) {
+        return Double.isNaN(share) || share < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
+    }
+
+    private static String mb(long bytes) {
+        return bytes < 0 ? "n/a" : Long.toString(bytes >> 20);
+    }
+}

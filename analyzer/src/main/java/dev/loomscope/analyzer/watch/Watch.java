@@ -1,0 +1,184 @@
+package dev.loomscope.analyzer.watch;
+
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.threads.ThreadDump;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code loomscope watch}: connects, streams, and every interval prints what the JVM did (a line,
+ * a JSON object, or a redrawn panel on a terminal) and the alarms that began, until the duration
+ * ends, Ctrl-C, or the JVM ends.
+ */
+public final class Watch {
+    /** The alarms' limits (see {@link Alarms}). */
+    public record Limits(double pinRate, double pinnedShare, double spinShare, int parked) {}
+
+    /** What the command asked for. */
+    public record Options(Duration interval, Duration duration, boolean json, Path record, Path dumpOnAlarm, Limits limits, Duration dumpEvery,
+            Duration pinnedThreshold, Duration sampleInterval, boolean terminal) {}
+
+    /** Analyses thread dumps as {@code threads} does, printing to {@code to}. */
+    public interface DumpReport {
+        int report(List<Path> dumps, PrintWriter to);
+    }
+
+    /** Refreshes the queue must grow in a row, all carriers mounted, for the queue-growth alarm. */
+    static final int QUEUE_REFRESHES = 3;
+
+    private final Options o;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final DumpReport dumps;
+    private final Deque<String> recent = new ArrayDeque<>();
+
+    public Watch(Options o, PrintWriter out, PrintWriter err, DumpReport dumps) {
+        this.o = o;
+        this.out = out;
+        this.err = err;
+        this.dumps = dumps;
+    }
+
+    /** Watches {@code target} until the duration ends, Ctrl-C, or the JVM ends; whether an alarm was raised. */
+    public boolean run(String target) throws IOException, InterruptedException {
+        try (WatchTarget t = WatchTarget.open(target)) {
+            int feature = t.feature();
+            if (feature > 0 && feature < 21) {
+                throw new BadDataException(t.name() + " runs JDK " + feature + ", which has no virtual threads (watch a JVM of JDK 21 or later)");
+            }
+            if ((o.dumpOnAlarm() != null || !o.dumpEvery().isZero()) && !t.local()) {
+                err.println("loomscope watch: " + t.name() + " is remote: its thread dumps would be written on its machine, so no pool-ceiling"
+                        + " alarm and no --dump-on-alarm (watch it by its process id on its machine for those)");
+            }
+            Watcher w = new Watcher(t, new Watcher.Settings(o.pinnedThreshold(), o.sampleInterval(), o.record()));
+            Thread hook = new Thread(w::close, "loomscope-watch-close"); // Ctrl-C: the JVM's recording closed, --record written
+            Runtime.getRuntime().addShutdownHook(hook);
+            err.println("loomscope watch: " + t.name() + (feature > 0 ? " (JDK " + feature + ")" : "") + ", every " + seconds(o.interval())
+                    + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + seconds(o.duration())));
+            boolean alarmed;
+            try {
+                alarmed = loop(t, w);
+            } finally {
+                w.close();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs (or ran) already
+                }
+            }
+            if (o.record() != null) {
+                err.println("loomscope watch: recorded to " + o.record().toAbsolutePath());
+            }
+            return alarmed;
+        }
+    }
+
+    private boolean loop(WatchTarget t, Watcher w) throws IOException, InterruptedException {
+        Alarms alarms = new Alarms(o.limits().pinRate(), o.limits().pinnedShare(), o.limits().spinShare(), o.limits().parked(), QUEUE_REFRESHES);
+        long start = System.nanoTime();
+        long end = o.duration().isZero() ? Long.MAX_VALUE : start + o.duration().toNanos();
+        boolean dumping = t.local() && !o.dumpEvery().isZero();
+        long nextDump = start + o.dumpEvery().toNanos();
+        Path scratch = dumping ? Files.createTempDirectory("loomscope-watch-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                : null;
+        boolean alarmed = false;
+        try {
+            for (long next = start + o.interval().toNanos(); next <= end; next += o.interval().toNanos()) {
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+                Interval[] in = new Interval[1];
+                Tick tick;
+                try {
+                    tick = w.tick(in);
+                } catch (IOException gone) {
+                    err.println("loomscope watch: " + t.name() + " ended");
+                    return alarmed;
+                }
+                List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));
+                if (dumping && System.nanoTime() >= nextDump) {
+                    nextDump = System.nanoTime() + o.dumpEvery().toNanos();
+                    Map<String, List<String>> stacks = new HashMap<>();
+                    ThreadDump d = w.dump(scratch);
+                    raised.addAll(alarms.parked(Instant.now(), Watcher.parked(d, stacks), stacks));
+                }
+                show(tick, raised);
+                for (Alarm a : raised) {
+                    alarmed = true;
+                    if (o.dumpOnAlarm() != null && t.local()) {
+                        dumpOnAlarm(t, w, a);
+                    }
+                }
+            }
+            return alarmed;
+        } finally {
+            if (scratch != null) {
+                Files.deleteIfExists(scratch);
+            }
+        }
+    }
+
+    private void show(Tick tick, List<Alarm> raised) {
+        if (o.json()) {
+            out.println(Json.of(tick.json()));
+            raised.forEach(a -> out.println(Json.of(a.json())));
+        } else if (o.terminal()) {
+            raised.forEach(a -> {
+                recent.addLast(a.line());
+                if (recent.size() > 5) {
+                    recent.removeFirst();
+                }
+            });
+            StringBuilder panel = new StringBuilder("\033[H\033[2J");
+            for (String part : tick.line().split(" \\| ")) {
+                panel.append(part).append('\n');
+            }
+            recent.forEach(l -> panel.append(l).append('\n'));
+            out.print(panel);
+        } else {
+            out.println(tick.line());
+            for (Alarm a : raised) {
+                out.println(a.line());
+                a.stack().forEach(f -> out.println("    at " + f));
+            }
+        }
+        out.flush();
+    }
+
+    /** Two JSON thread dumps 1 s apart into the --dump-on-alarm directory, analysed as {@code threads} does. */
+    private void dumpOnAlarm(WatchTarget t, Watcher w, Alarm a) throws IOException, InterruptedException {
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        List<Path> written = new ArrayList<>();
+        for (String which : List.of("a", "b")) {
+            if (which.equals("b")) {
+                Thread.sleep(1000);
+            }
+            Path f = o.dumpOnAlarm().toAbsolutePath().resolve("threads-" + t.pid() + "-" + a.kind() + "-" + stamp + "-" + which + ".json");
+            if (w.writeDump(f)) {
+                written.add(f);
+                err.println("loomscope watch: thread dump written to " + f);
+            }
+        }
+        if (!written.isEmpty()) {
+            dumps.report(written, out);
+        }
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+}

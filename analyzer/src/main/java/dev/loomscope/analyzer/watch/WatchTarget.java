@@ -1,0 +1,122 @@
+package dev.loomscope.analyzer.watch;
+
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.analyzer.read.RecordingReader;
+import java.io.IOException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * The JVM {@code watch} looks at, over JMX: a local process by its id (attached, its local
+ * management agent started: nothing else is loaded into it) or a JVM's remote JMX port
+ * ({@code HOST:PORT}). Closing it disconnects and detaches; the management agent, once started,
+ * stays (the JDK cannot stop it by attach), reachable by the same user on the same machine only.
+ */
+public final class WatchTarget implements AutoCloseable {
+    private final VirtualMachine vm;
+    private final JMXConnector connector;
+    private final MBeanServerConnection mbeans;
+    private final String name;
+    private final long pid;
+
+    private WatchTarget(VirtualMachine vm, JMXConnector connector, String name, long pid) throws IOException {
+        this.vm = vm;
+        this.connector = connector;
+        this.mbeans = connector.getMBeanServerConnection();
+        this.name = name;
+        this.pid = pid;
+    }
+
+    /** Connects to {@code target}: a process id, or {@code HOST:PORT} of a JVM's remote JMX agent. */
+    public static WatchTarget open(String target) {
+        if (target.matches("\\d{1,10}")) {
+            long pid = Long.parseLong(target);
+            if (pid == ProcessHandle.current().pid()) {
+                throw new UsageException("process " + pid + " is this watcher itself (give the id of the JVM to watch; 'loomscope attach list' shows them)");
+            }
+            if (ProcessHandle.of(pid).isEmpty()) {
+                throw new BadDataException("no process " + pid + " ('loomscope attach list' shows the JVMs you can watch)");
+            }
+            VirtualMachine vm;
+            try {
+                vm = VirtualMachine.attach(target);
+            } catch (AttachNotSupportedException | IOException e) {
+                throw new BadDataException("process " + pid + ": cannot attach: " + RecordingReader.said(e)
+                        + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
+            }
+            try {
+                String url = vm.startLocalManagementAgent();
+                return new WatchTarget(vm, JMXConnectorFactory.connect(new JMXServiceURL(url)), "process " + pid, pid);
+            } catch (IOException | RuntimeException e) {
+                detach(vm);
+                throw new BadDataException("process " + pid + ": cannot reach its management agent: " + RecordingReader.said(e)
+                        + " (the JVM must let it start: not -XX:+DisableAttachMechanism, not -Dcom.sun.management.jmxremote.local.only=false without a port)");
+            }
+        }
+        if (target.matches("[^\\s:/]+:\\d{1,5}")) {
+            try {
+                JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + target + "/jmxrmi");
+                return new WatchTarget(null, JMXConnectorFactory.connect(url), target, -1);
+            } catch (IOException | RuntimeException e) {
+                throw new BadDataException(target + ": cannot connect over JMX: " + RecordingReader.said(e)
+                        + " (start the JVM with -Dcom.sun.management.jmxremote.port=PORT, or watch it by its process id on its machine)");
+            }
+        }
+        throw new UsageException("'" + target + "' is neither a process id nor HOST:PORT ('loomscope attach list' shows the local JVMs)");
+    }
+
+    public MBeanServerConnection mbeans() {
+        return mbeans;
+    }
+
+    /** "process 1234" or "HOST:PORT". */
+    public String name() {
+        return name;
+    }
+
+    /** Whether the JVM runs on this machine, so files it writes (thread dumps) can be read here. */
+    public boolean local() {
+        return vm != null;
+    }
+
+    /** The JVM's process id, or -1 for a remote one. */
+    public long pid() {
+        return pid;
+    }
+
+    /** The JVM's feature version (21, 25), or 0 when it cannot be told. */
+    public int feature() {
+        try {
+            String spec = (String) mbeans.getAttribute(new ObjectName("java.lang:type=Runtime"), "SpecVersion");
+            return Integer.parseInt(spec.replaceFirst("^1\\.", "").replaceFirst("\\..*$", ""));
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            connector.close();
+        } catch (IOException | RuntimeException e) {
+            // the JVM went away: nothing left to close
+        }
+        if (vm != null) {
+            detach(vm);
+        }
+    }
+
+    private static void detach(VirtualMachine vm) {
+        try {
+            vm.detach();
+        } catch (IOException e) {
+            // the JVM went away
+        }
+    }
+}

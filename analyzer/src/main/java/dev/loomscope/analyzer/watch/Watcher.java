@@ -1,0 +1,244 @@
+package dev.loomscope.analyzer.watch;
+
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.read.RecordingReader;
+import dev.loomscope.analyzer.reduce.PinningReducer;
+import dev.loomscope.analyzer.reduce.WorkReducer;
+import dev.loomscope.analyzer.threads.ThreadDump;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.InstanceNotFoundException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import jdk.management.jfr.FlightRecorderMXBean;
+import jdk.management.jfr.RecordingInfo;
+import jdk.management.jfr.RemoteRecordingStream;
+
+/**
+ * A running JVM watched: a JFR stream over JMX ({@link RemoteRecordingStream}: the JVM records into
+ * its own repository, the events are copied here) with the settings below, and its MXBeans polled
+ * at every refresh. Closing it closes the JVM's recording (its repository's chunks go with it, as
+ * JFR removes them); a watcher killed before it closes leaves a recording bounded to the last
+ * {@link #MAX_AGE}, which the next {@code watch} of that JVM closes ({@link #closeOrphans}).
+ */
+public final class Watcher implements AutoCloseable {
+    /** A recording's name: its watcher's process id follows. */
+    static final String NAME = "loomscope-watch-";
+    /** What the JVM's recording keeps when nothing is to be kept (no --record): bounded if its watcher dies. */
+    static final Duration MAX_AGE = Duration.ofSeconds(30);
+    private static final Pattern ORPHAN = Pattern.compile(Pattern.quote(NAME) + "(\\d+)");
+
+    /** What to stream: pins from {@code pinnedThreshold}, CPU samples every {@code sampleInterval}; {@code record} keeps it all. */
+    public record Settings(Duration pinnedThreshold, Duration sampleInterval, Path record) {}
+
+    private final WatchTarget target;
+    private final Settings settings;
+    private final RemoteRecordingStream stream;
+    private final Object lock = new Object();
+    private Interval current = new Interval();
+    private Instant intervalStart = Instant.now();
+    private final int parallelism;
+    private boolean closed;
+    private final ObjectName scheduler;
+    private boolean hasScheduler = true;
+
+    public Watcher(WatchTarget target, Settings settings) {
+        this.target = target;
+        this.settings = settings;
+        MBeanServerConnection mbeans = target.mbeans();
+        try {
+            FlightRecorderMXBean jfr = ManagementFactory.newPlatformMXBeanProxy(mbeans, "jdk.management.jfr:type=FlightRecorder", FlightRecorderMXBean.class);
+            if (target.local()) {
+                closeOrphans(jfr);
+            }
+            List<Long> before = jfr.getRecordings().stream().map(RecordingInfo::getId).toList();
+            stream = new RemoteRecordingStream(mbeans);
+            for (RecordingInfo r : jfr.getRecordings()) {
+                if (!before.contains(r.getId())) {
+                    jfr.setRecordingOptions(r.getId(), Map.of("name", NAME + ProcessHandle.current().pid()));
+                }
+            }
+            scheduler = new ObjectName("jdk.management:type=VirtualThreadScheduler");
+            parallelism = parallelism(mbeans);
+        } catch (IOException | javax.management.JMException | RuntimeException e) {
+            throw new BadDataException(target.name() + ": cannot start a JFR stream over JMX: " + RecordingReader.said(e)
+                    + " (the JVM must have JFR, JDK 17 or later, and let its FlightRecorder MXBean be used)");
+        }
+        stream.enable("jdk.VirtualThreadPinned").withThreshold(settings.pinnedThreshold()).withStackTrace();
+        stream.enable("jdk.VirtualThreadSubmitFailed").withStackTrace();
+        stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
+        stream.enable("jdk.VirtualThreadEnd").withoutStackTrace();
+        stream.enable("jdk.GarbageCollection");
+        stream.enable("jdk.ThreadContextSwitchRate").withPeriod(Duration.ofSeconds(1));
+        stream.enable("jdk.ExecutionSample").withPeriod(settings.sampleInterval());
+        stream.enable(WorkReducer.WINDOW).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
+        if (settings.record() == null) {
+            stream.setMaxAge(MAX_AGE);
+        }
+        stream.onEvent(e -> {
+            synchronized (lock) {
+                current.add(e);
+            }
+        });
+        stream.startAsync();
+    }
+
+    /** Recordings an earlier watcher left when it was killed: named for a process of this machine that no longer runs. */
+    private static void closeOrphans(FlightRecorderMXBean jfr) {
+        for (RecordingInfo r : jfr.getRecordings()) {
+            Matcher m = ORPHAN.matcher(r.getName());
+            if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
+                try {
+                    jfr.closeRecording(r.getId());
+                } catch (IOException closedMeanwhile) {
+                    // its JVM closed it (it reached its maximum age) or another watch did
+                }
+            }
+        }
+    }
+
+    /** The scheduler's parallelism: its system property when set, else the JVM's processors (the JDK's default). */
+    private static int parallelism(MBeanServerConnection mbeans) throws IOException {
+        var runtime = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.RUNTIME_MXBEAN_NAME, java.lang.management.RuntimeMXBean.class);
+        String set = runtime.getSystemProperties().get("jdk.virtualThreadScheduler.parallelism");
+        if (set != null && set.strip().matches("\\d+")) {
+            return Integer.parseInt(set.strip());
+        }
+        var os = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
+                java.lang.management.OperatingSystemMXBean.class);
+        return os.getAvailableProcessors();
+    }
+
+    /**
+     * Ends the interval begun at the last call and answers what it held, with the MXBeans' figures
+     * now; the events of the interval are {@code in}'s. Throws {@link IOException} when the JVM is gone.
+     */
+    Tick tick(Interval[] in) throws IOException {
+        Interval done;
+        Instant from;
+        Instant now;
+        synchronized (lock) {
+            done = current;
+            current = new Interval();
+            from = intervalStart;
+            now = Instant.now();
+            intervalStart = now;
+        }
+        in[0] = done;
+        MBeanServerConnection m = target.mbeans();
+        double seconds = Math.max(1e-3, Duration.between(from, now).toNanos() / 1e9);
+        Tick.Scheduler s = scheduler(m);
+        long used = -1;
+        long committed = -1;
+        double process = Double.NaN;
+        double machine = Double.NaN;
+        long threads = -1;
+        try {
+            CompositeData heap = (CompositeData) m.getAttribute(new ObjectName(ManagementFactory.MEMORY_MXBEAN_NAME), "HeapMemoryUsage");
+            used = (Long) heap.get("used");
+            committed = (Long) heap.get("committed");
+            ObjectName os = new ObjectName(ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME);
+            process = ((Number) m.getAttribute(os, "ProcessCpuLoad")).doubleValue();
+            machine = ((Number) m.getAttribute(os, "CpuLoad")).doubleValue();
+            threads = ((Number) m.getAttribute(new ObjectName(ManagementFactory.THREAD_MXBEAN_NAME), "ThreadCount")).longValue();
+        } catch (IOException gone) {
+            throw gone;
+        } catch (javax.management.JMException | RuntimeException e) {
+            // a figure this JVM does not give stays n/a
+        }
+        PinningReducer pins = done.pins;
+        List<Tick.Pin> top = new ArrayList<>();
+        pins.groups().forEach((frame, g) -> top.add(new Tick.Pin(frame, g.millis.count(), g.millis.sum(), List.copyOf(g.reasons))));
+        top.sort(Alarms.byTime());
+        WorkReducer w = done.work;
+        return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, done.started, done.ended, pins.all().count(),
+                pins.all().sum(), List.copyOf(top.subList(0, Math.min(3, top.size()))), done.submitFailed, done.gcs, done.gcPauseNanos / 1e6, used,
+                committed, negativeIsNaN(process), negativeIsNaN(machine), done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, w.count(),
+                w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, threads);
+    }
+
+    private static double negativeIsNaN(double v) {
+        return v < 0 ? Double.NaN : v; // the MXBean's "not available"
+    }
+
+    private Tick.Scheduler scheduler(MBeanServerConnection m) throws IOException {
+        if (!hasScheduler) {
+            return null;
+        }
+        try {
+            return new Tick.Scheduler(((Number) m.getAttribute(scheduler, "Parallelism")).intValue(), ((Number) m.getAttribute(scheduler, "PoolSize")).intValue(),
+                    ((Number) m.getAttribute(scheduler, "MountedVirtualThreadCount")).intValue(),
+                    ((Number) m.getAttribute(scheduler, "QueuedVirtualThreadCount")).longValue());
+        } catch (InstanceNotFoundException before24) {
+            hasScheduler = false;
+            return null;
+        } catch (javax.management.JMException | RuntimeException e) {
+            hasScheduler = false;
+            return null;
+        }
+    }
+
+    /** Has the JVM write a JSON thread dump to {@code file} (a local JVM: it writes it); false when it cannot. */
+    boolean writeDump(Path file) throws IOException {
+        var diagnostic = ManagementFactory.newPlatformMXBeanProxy(target.mbeans(), "com.sun.management:type=HotSpotDiagnostic",
+                com.sun.management.HotSpotDiagnosticMXBean.class);
+        try {
+            diagnostic.dumpThreads(file.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            return true;
+        } catch (RuntimeException e) {
+            Files.deleteIfExists(file);
+            return false; // a thread name JSON cannot hold (JDK 21-25), a JVM going away: no dump this time
+        }
+    }
+
+    /** A JSON thread dump of the JVM, read and deleted; null when it cannot be taken or read. */
+    ThreadDump dump(Path dir) throws IOException {
+        Path f = dir.resolve("threads-" + target.pid() + "-" + System.nanoTime() + ".json");
+        try {
+            return writeDump(f) ? ThreadDump.read(f) : null;
+        } catch (RuntimeException unreadable) {
+            return null;
+        } finally {
+            Files.deleteIfExists(f);
+        }
+    }
+
+    /** The parked virtual threads of a dump by where they wait; {@code stacks} gets one stack each. */
+    static Map<String, Integer> parked(ThreadDump dump, Map<String, List<String>> stacks) {
+        return dump == null ? new HashMap<>() : Alarms.byPlace(dump.threads(), stacks);
+    }
+
+    /** Closes the JVM's recording, first writing what it kept to the --record file when one was asked for. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (settings.record() != null) {
+                stream.dump(settings.record());
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new BadDataException(settings.record().toAbsolutePath() + ": cannot write the recording: " + RecordingReader.said(e)
+                    + " (check the directory and its space)");
+        } finally {
+            try {
+                stream.close();
+            } catch (RuntimeException gone) {
+                // the JVM ended: its recording ended with it
+            }
+        }
+    }
+}
