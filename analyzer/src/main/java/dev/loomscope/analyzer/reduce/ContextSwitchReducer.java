@@ -14,6 +14,12 @@ import java.util.Set;
  * (jdk.ThreadContextSwitchRate, a rate for the whole machine).
  */
 public final class ContextSwitchReducer implements Reducer {
+    /** ContextSwitches' fields, by their declared names: a name the event does not declare fails as the class loads. */
+    private static final String VOLUNTARY = EventSchema.field(ContextSwitchesEvent.class, "voluntary").name();
+    private static final String INVOLUNTARY = EventSchema.field(ContextSwitchesEvent.class, "involuntary").name();
+    private static final String SOURCE = EventSchema.field(ContextSwitchesEvent.class, "source").name();
+    private static final String ALLOCATED = EventSchema.field(ContextSwitchesEvent.class, "allocatedBytes").name();
+    private static final String THREADS_STARTED = EventSchema.field(ContextSwitchesEvent.class, "platformThreadsStarted").name();
     public final Samples times = new Samples();
     public final Samples voluntary = new Samples();
     public final Samples involuntary = new Samples();
@@ -39,8 +45,8 @@ public final class ContextSwitchReducer implements Reducer {
             machineRate.add(e.doubleValue("switchRate"));
             return;
         }
-        long v = e.longValue("voluntary");
-        long i = e.longValue("involuntary");
+        long v = e.longValue(VOLUNTARY);
+        long i = e.longValue(INVOLUNTARY);
         times.add(t);
         voluntary.add(v);
         involuntary.add(i);
@@ -48,13 +54,13 @@ public final class ContextSwitchReducer implements Reducer {
         involuntaryTotal += i;
         firstMillis = Math.min(firstMillis, t);
         lastMillis = Math.max(lastMillis, t);
-        source = e.hasField("source") ? e.string("source") : source;
-        if (e.hasField("allocatedBytes") && e.longValue("allocatedBytes") >= 0) {
-            allocatedBytes = Math.max(0, allocatedBytes) + e.longValue("allocatedBytes");
+        source = e.hasField(SOURCE) ? e.string(SOURCE) : source;
+        if (e.hasField(ALLOCATED) && e.longValue(ALLOCATED) >= 0) {
+            allocatedBytes = Math.max(0, allocatedBytes) + e.longValue(ALLOCATED);
         }
-        if (e.hasField("platformThreadsStarted")) {
-            platformThreadsStarted = Math.max(0, platformThreadsStarted) + e.longValue("platformThreadsStarted");
-            started.add(new long[] {Timeline.epochNanos(e.startTime()), e.longValue("platformThreadsStarted")});
+        if (e.hasField(THREADS_STARTED)) {
+            platformThreadsStarted = Math.max(0, platformThreadsStarted) + e.longValue(THREADS_STARTED);
+            started.add(new long[] {Timeline.epochNanos(e.startTime()), e.longValue(THREADS_STARTED)});
         }
     }
 

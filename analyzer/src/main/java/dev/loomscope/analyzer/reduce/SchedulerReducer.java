@@ -11,6 +11,10 @@ import java.util.Set;
  * virtual threads queued for one.
  */
 public final class SchedulerReducer implements Reducer {
+    /** SchedulerSample's fields, by their declared names: a name the event does not declare fails as the class loads. */
+    private static final String QUEUED = EventSchema.field(SchedulerSampleEvent.class, "queuedVirtualThreads").name();
+    private static final String MOUNTED = EventSchema.field(SchedulerSampleEvent.class, "mountedVirtualThreads").name();
+    private static final String PARALLELISM = EventSchema.field(SchedulerSampleEvent.class, "parallelism").name();
     private long samples;
     private long starved;
     private long maxQueued;
@@ -23,14 +27,14 @@ public final class SchedulerReducer implements Reducer {
 
     @Override
     public void add(JfrEvent e) {
-        if (!e.hasField("queuedVirtualThreads") || !e.hasField("mountedVirtualThreads") || !e.hasField("parallelism")) {
+        if (!e.hasField(QUEUED) || !e.hasField(MOUNTED) || !e.hasField(PARALLELISM)) {
             return; // another agent's event of that name: nothing to judge by
         }
         samples++;
-        mounted.add(e.startTime(), e.longValue("mountedVirtualThreads"));
-        long queued = e.longValue("queuedVirtualThreads");
+        mounted.add(e.startTime(), e.longValue(MOUNTED));
+        long queued = e.longValue(QUEUED);
         maxQueued = Math.max(maxQueued, queued);
-        if (queued > 0 && e.longValue("mountedVirtualThreads") >= e.longValue("parallelism")) {
+        if (queued > 0 && e.longValue(MOUNTED) >= e.longValue(PARALLELISM)) {
             starved++;
         }
     }

@@ -67,6 +67,12 @@ public final class SummaryReducer implements Reducer {
     }
 
     private static final String RUN_INFO = EventSchema.name(RunInfoEvent.class);
+    /** RunInfo's fields, by their declared names: a name the event does not declare fails as the class loads. */
+    private static final String RUN_LABEL = EventSchema.field(RunInfoEvent.class, "label").name();
+    private static final String RUN_THREAD_KIND = EventSchema.field(RunInfoEvent.class, "threadKind").name();
+    private static final String RUN_COMMAND = EventSchema.field(RunInfoEvent.class, "command").name();
+    private static final String RUN_AGENT_OPTIONS = EventSchema.field(RunInfoEvent.class, "agentOptions").name();
+    private static final String RUN_PROFILING_MODE = EventSchema.field(RunInfoEvent.class, "profilingMode").name();
 
     /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
@@ -152,11 +158,11 @@ public final class SummaryReducer implements Reducer {
 
     /** The agent's loomscope.RunInfo: what ran and how it was recorded. */
     private void runInfo(JfrEvent e) {
-        label = e.string("label");
-        threadKind = e.string("threadKind");
-        command = e.string("command");
-        agentOptions = e.hasField("agentOptions") ? e.string("agentOptions") : null;
-        profilingMode = e.hasField("profilingMode") ? e.string("profilingMode") : null;
+        label = e.string(RUN_LABEL);
+        threadKind = e.string(RUN_THREAD_KIND);
+        command = e.string(RUN_COMMAND);
+        agentOptions = e.hasField(RUN_AGENT_OPTIONS) ? e.string(RUN_AGENT_OPTIONS) : null;
+        profilingMode = e.hasField(RUN_PROFILING_MODE) ? e.string(RUN_PROFILING_MODE) : null;
     }
 
     /**
