@@ -24,6 +24,12 @@
 # directory), e.g. to see what JFR costs with no event enabled:
 #   benchmarks/agent-overhead.sh 6 virtual 30 20 builtin -- 'jfr-none:-XX:StartFlightRecording:settings=none,filename=$OUT/n.jfr'
 #
+# A configuration whose options hold $WATCH is watched: 'loomscope watch PID --format json' runs
+# against that JVM from its start (its output discarded), stopped and resumed with it, so the
+# JVM's turns pay for the watcher's stream, polls and thread dumps and its CPU beside them, e.g.
+#   benchmarks/agent-overhead.sh 8 virtual 25 20 builtin -- 'watched:$WATCH' 'defaults:-javaagent:$AGENT=out=$OUT'
+# WATCH_ARGS adds options to the watcher, e.g. WATCH_ARGS=--thread-events.
+#
 # ECHO_ARGS adds options to the echo workload, e.g. ECHO_ARGS='-k --n 40000': keep-alive
 # connections, so a platform-thread server starts a thread per connection (100 a run), not one
 # per request.
@@ -44,6 +50,7 @@ runs=${positional[2]:-30}
 warmup=${positional[3]:-20}
 client=${positional[4]:-builtin}
 read -ra echo_args <<<"${ECHO_ARGS:-}"
+read -ra watch_args <<<"${WATCH_ARGS:-}"
 
 bench=agent-overhead
 . "$root/benchmarks/setup.sh"
@@ -53,8 +60,10 @@ workloads="$root/workloads/target/loomscope-workloads.jar"
 out=$(mktemp -d)
 quiet=300
 
+cli="$root/analyzer/target/loomscope.jar"
 names=(none)
 opts=("")
+watched=("")
 if [ $# -eq 0 ]; then
     set -- 'defaults:-javaagent:$AGENT=out=$OUT' 'profile=off:-javaagent:$AGENT=out=$OUT,profile=off' \
         'jfr:-XX:StartFlightRecording:settings=default,filename=$OUT/jfr.jfr'
@@ -66,16 +75,22 @@ for config in "$@"; do
     esac
     names+=("${config%%:*}")
     config=${config#*:}
+    case $config in
+        *'$WATCH'*) watched+=(1) ;;
+        *) watched+=("") ;;
+    esac
+    config=${config//\$WATCH/}
     config=${config//\$AGENT/$agent}
     opts+=("${config//\$OUT/$out/rec}")
 done
 n=${#names[@]}
 pids=()
+watchers=()
 ins=()
 outs=()
 
 cleanup() {
-    for p in "${pids[@]}"; do
+    for p in "${watchers[@]}" "${pids[@]}"; do
         kill -CONT "$p" 2>/dev/null && kill "$p" 2>/dev/null
     done
     rm -rf "$out"
@@ -121,20 +136,40 @@ start() {
     "$java" --enable-native-access=ALL-UNNAMED "${extra[@]}" -jar "$workloads" echo --threads "$threads" "${echo_args[@]}" \
         --client "$client" --runs "$runs" --warmup "$warmup" --paced <"$out/in$i" >"$out/out$i" 2>"$out/err$i" &
     pids[i]=$!
+    if [ -n "${watched[$i]}" ]; then
+        "$java" -jar "$cli" watch "${pids[$i]}" --format json "${watch_args[@]}" >/dev/null 2>"$out/watch$i" &
+        watchers[i]=$!
+    fi
     exec {fd}>"$out/in$i"
     ins[i]=$fd
     exec {fd}<"$out/out$i"
     outs[i]=$fd
     await "$i" '*: paced, each run waits for a line on stdin' >/dev/null
-    kill -STOP "${pids[$i]}"
+    if [ -n "${watched[$i]}" ]; then
+        until grep -q '^loomscope watch: process' "$out/watch$i"; do
+            kill -0 "${watchers[$i]}" 2>/dev/null || { echo "agent-overhead: the watcher of ${names[$i]}: $(cat "$out/watch$i")" >&2; exit 1; }
+            sleep 0.2
+        done
+    fi
+    stop_jvm "$i"
+}
+
+# Stops (SIGSTOP) and resumes JVM $1 and its watcher, if it has one.
+stop_jvm() {
+    kill -STOP "${pids[$1]}"
+    [ -z "${watchers[$1]:-}" ] || kill -STOP "${watchers[$1]}"
+}
+cont_jvm() {
+    [ -z "${watchers[$1]:-}" ] || kill -CONT "${watchers[$1]}"
+    kill -CONT "${pids[$1]}"
 }
 
 # Runs JVM $1's measured run $2 alone.
 turn() {
-    kill -CONT "${pids[$1]}"
+    cont_jvm "$1"
     echo go >&"${ins[$1]}"
     await "$1" "* run $2/$runs: *" >/dev/null
-    kill -STOP "${pids[$1]}"
+    stop_jvm "$1"
 }
 
 # Lets JVM $1 finish (the agent writes its recording and flame graph), checks its exit, and sets
@@ -142,7 +177,7 @@ turn() {
 # "echo virtual: median 806.8 ms (min ..., max ...) over 30 runs, process CPU median 1210.4 ms".
 finish() {
     local i=$1 fd summary line
-    kill -CONT "${pids[$i]}"
+    cont_jvm "$i"
     fd=${ins[$i]}
     exec {fd}>&-
     summary=$(await "$i" "*: median * ms *, process CPU median * ms")
@@ -150,6 +185,10 @@ finish() {
     fd=${outs[$i]}
     exec {fd}<&-
     wait "${pids[$i]}" || fail "$i" "exited with $?"
+    if [ -n "${watchers[$i]:-}" ]; then
+        wait "${watchers[$i]}" || true # it ends when its JVM does
+        grep -q ' ended$' "$out/watch$i" || { echo "agent-overhead: the watcher of ${names[$i]}: $(cat "$out/watch$i")" >&2; exit 1; }
+    fi
     rm -f "$out/in$i" "$out/out$i"
     medians=$(echo "$summary" | sed 's/.*: median \([0-9.]*\) ms.*process CPU median \([0-9.]*\) ms.*/\1 \2 /')
 }
@@ -182,6 +221,7 @@ for ((r = 1; r <= rounds; r++)); do
         m="$m$medians"
     done
     pids=()
+    watchers=()
     # per configuration: none / config, wall and CPU
     line=$(echo "$m" | awk '{ for (i = 3; i < NF; i += 2) printf "%s %s ", $1 / $i, $2 / $(i + 1) }')
     echo "$r $m $line" | awk -v n="$n" '{ printf "%5d  %6.1f (%6.1f)  ", $1, $2, $3

@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 /** {@code loomscope watch}: a running JVM's carriers, virtual threads and pins, refreshed as they happen. */
 @Command(name = "watch", mixinStandardHelpOptions = true,
         description = {"Shows a running JVM's virtual threads as they run, refreshed every --interval: the scheduler's carriers (JDK 24+),"
-                + " virtual threads started and ended, pins a second by the frame that pinned and their share of carrier time, submit"
+                + " virtual threads started and ended (--thread-events), pins a second by the frame that pinned and their share of carrier time, submit"
                 + " failures, GC, heap, CPU, context switches and, where the loomscope agent times work=, requests a second and their"
                 + " service time. Raises an alarm, once, with the frame that causes it, when pins pass --pin-rate or --pinned-share, when"
                 + " carriers spin in Thread.yield or onSpinWait, when the queue grows while every carrier is busy, and when --parked"
@@ -72,8 +72,15 @@ public final class WatchCommand implements Callable<Integer> {
             description = "JFR's CPU sampling period, for the spin alarm (default: ${DEFAULT-VALUE})")
     String sampleInterval;
 
+    @Option(names = "--thread-events", description = "stream an event for every virtual thread started and ended, to show them a second"
+            + " (costly where a virtual thread is started a request: see docs/watch.md)")
+    boolean threadEvents;
+
     @Option(names = "--fail-on-alarm", description = "exit 1 when an alarm was raised")
     boolean failOnAlarm;
+
+    @picocli.CommandLine.Mixin
+    DebugOption debug;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -103,7 +110,7 @@ public final class WatchCommand implements Callable<Integer> {
         }
         Watch.Options o = new Watch.Options(every, duration("--duration", duration), format.equals("json"), record, dumpOnAlarm,
                 new Watch.Limits(pinRate, pinnedShare, spinShare, parked), duration("--dump-every", dumpEvery), duration("--pinned-threshold", pinnedThreshold),
-                duration("--sample-interval", sampleInterval), Main.interactive && terminal());
+                duration("--sample-interval", sampleInterval), threadEvents, Main.interactive && terminal());
         boolean alarmed = new Watch(o, spec.commandLine().getOut(), spec.commandLine().getErr(),
                 (dumps, to) -> ThreadsCommand.report(dumps, new OutputOptions(), to)).run(target);
         return alarmed && failOnAlarm ? Errors.CHECK_FAILED : Errors.OK;

@@ -23,7 +23,7 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
     static final String POOL = "pool-ceiling";
 
     String line() {
-        return "ALARM " + kind + " since " + LocalTime.ofInstant(since, ZoneId.systemDefault()).truncatedTo(ChronoUnit.SECONDS) + ": " + what
+        return "ALARM " + kind + " since " + Tick.CLOCK.format(LocalTime.ofInstant(since, ZoneId.systemDefault())) + ": " + what
                 + (where == null ? "" : "; where: " + where);
     }
 

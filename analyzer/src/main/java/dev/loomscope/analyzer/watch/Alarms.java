@@ -13,17 +13,22 @@ import java.util.Set;
 
 /**
  * The conditions {@code watch} raises, each once per episode: it is raised when first seen and may
- * be raised again only after an interval without it. The limits are the command's options.
+ * be raised again only after {@link #CLEARED} refreshes without it. The limits are the command's options.
  *
  * @param pinRate      pins a second above which pinning is raised
  * @param pinnedShare  share of the carriers' time pinned above which pinning is raised
  * @param spinShare    share of the virtual threads' CPU samples in a spin frame from which yield-spin is raised
  * @param parked       virtual threads parked at one place from which pool-ceiling is raised
- * @param queueSeconds seconds the queue grows, all carriers mounted, before queue-growth is raised
+ * @param queueSeconds refreshes in a row the queue grows, all carriers mounted, before queue-growth is raised (at
+ *                     {@link #MIN_QUEUED} queued or more)
  */
 record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds, State state) {
     /** Fewer spinning CPU samples than this over the window say nothing of a spin. */
     static final int MIN_SPIN_SAMPLES = 3;
+    /** A queue shorter than this is a scheduler at work, not one falling behind, however it grows. */
+    static final long MIN_QUEUED = 100;
+    /** Refreshes without a condition that end its episode: it may be raised again after. */
+    static final int CLEARED = 3;
     /** Refreshes the yield-spin alarm looks back over. */
     static final int SPIN_WINDOW = 5;
 
@@ -34,6 +39,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     /** What persists between ticks: the kinds raised and not yet cleared, the queue's growth. */
     static final class State {
         final Set<String> active = new HashSet<>();
+        /** Refreshes in a row an active kind was not seen. */
+        final Map<String, Integer> absent = new HashMap<>();
         /** The last {@link #SPIN_WINDOW} intervals: CPU samples are few a second (JFR samples a few threads a period). */
         final java.util.ArrayDeque<Interval> recent = new java.util.ArrayDeque<>();
         long lastQueued = -1;
@@ -86,11 +93,11 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 if (state.growing++ == 0) {
                     state.growingSince = t.at();
                 }
-            } else if (s.queued() == 0 || s.mounted() < s.parallelism()) {
-                state.growing = 0;
+            } else {
+                state.growing = 0; // not in a row
             }
             state.lastQueued = s.queued();
-            if (state.growing >= queueSeconds) {
+            if (state.growing >= queueSeconds && s.queued() >= MIN_QUEUED) {
                 seen.add(Alarm.QUEUE);
                 raise(raised, new Alarm(Alarm.QUEUE, state.growingSince, String.format(Locale.ROOT,
                         "the scheduler's queue grew %d refreshes in a row to %,d while all %d carriers were mounted", state.growing, s.queued(),
@@ -100,8 +107,11 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             }
         }
         for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE)) {
-            if (!seen.contains(kind)) {
-                state.active.remove(kind);
+            if (seen.contains(kind)) {
+                state.absent.remove(kind);
+            } else if (state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
+                state.active.remove(kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
+                state.absent.remove(kind);
             }
         }
         return raised;

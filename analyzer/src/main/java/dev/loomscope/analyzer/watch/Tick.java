@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * What one refresh of {@code watch} shows, over {@code seconds} ending at {@code at}: the scheduler
- * (JDK 24+; null before), virtual threads started and ended (JFR's events), pins by the frame that
+ * (JDK 24+; null before), virtual threads started and ended (JFR's events; -1 when not streamed), pins by the frame that
  * pinned, submit failures, GC, heap, CPU, context switches, CPU samples and their spin share, and
  * the agent's {@code work=} calls. Counts are of the events that arrived in the interval; a figure
  * the JVM cannot give is null and shown as n/a.
@@ -20,6 +20,9 @@ import java.util.Map;
 record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, long started, long ended, long pins, double pinnedMillis,
         List<Pin> topPins, long submitFailed, long gcs, double gcPauseMillis, long heapUsed, long heapCommitted, double processCpu, double machineCpu,
         double contextSwitchRate, long samples, long virtualSamples, long spinSamples, long schedulerSamples, long workCalls, double workP50, double workP99, long platformThreads) {
+
+    /** Times of day as every line shows them. */
+    static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
 
     /** The virtual thread scheduler as its MXBean tells (JDK 24+). */
     record Scheduler(int parallelism, int poolSize, int mounted, long queued) {}
@@ -45,14 +48,16 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
     /** One line: each part says what it counts, per second where it is a rate. */
     String line() {
         List<String> parts = new ArrayList<>();
-        parts.add(LocalTime.ofInstant(at, ZoneId.systemDefault()).truncatedTo(ChronoUnit.SECONDS).toString());
+        parts.add(CLOCK.format(LocalTime.ofInstant(at, ZoneId.systemDefault())));
         if (scheduler != null) {
             parts.add(String.format(Locale.ROOT, "carriers %d/%d mounted %d queued %,d", scheduler.poolSize(), scheduler.parallelism(), scheduler.mounted(),
                     scheduler.queued()));
         } else {
             parts.add("carriers n/a (parallelism " + parallelism + "; the scheduler's MXBean needs JDK 24+)");
         }
-        parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started / seconds, ended / seconds));
+        if (started >= 0) {
+            parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started / seconds, ended / seconds));
+        }
         StringBuilder p = new StringBuilder(String.format(Locale.ROOT, "pins %,.1f/s pinned %s of carrier time", pins / seconds, percent(pinnedShare())));
         if (!topPins.isEmpty()) {
             Pin top = topPins.get(0);
@@ -85,8 +90,8 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         m.put("pool_size", scheduler == null ? null : scheduler.poolSize());
         m.put("mounted", scheduler == null ? null : scheduler.mounted());
         m.put("queued", scheduler == null ? null : scheduler.queued());
-        m.put("virtual_threads_started", started);
-        m.put("virtual_threads_ended", ended);
+        m.put("virtual_threads_started", started < 0 ? null : started);
+        m.put("virtual_threads_ended", ended < 0 ? null : ended);
         m.put("platform_threads", platformThreads);
         m.put("pins", pins);
         m.put("pinned_ms", pinnedMillis);

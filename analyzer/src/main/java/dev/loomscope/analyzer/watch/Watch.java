@@ -29,7 +29,7 @@ public final class Watch {
 
     /** What the command asked for. */
     public record Options(Duration interval, Duration duration, boolean json, Path record, Path dumpOnAlarm, Limits limits, Duration dumpEvery,
-            Duration pinnedThreshold, Duration sampleInterval, boolean terminal) {}
+            Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, boolean terminal) {}
 
     /** Analyses thread dumps as {@code threads} does, printing to {@code to}. */
     public interface DumpReport {
@@ -44,6 +44,8 @@ public final class Watch {
     private final PrintWriter err;
     private final DumpReport dumps;
     private final Deque<String> recent = new ArrayDeque<>();
+    /** When the next thread dump for the pool-ceiling alarm is due, on {@link System#nanoTime}'s clock. */
+    private long nextDump;
 
     public Watch(Options o, PrintWriter out, PrintWriter err, DumpReport dumps) {
         this.o = o;
@@ -63,11 +65,13 @@ public final class Watch {
                 err.println("loomscope watch: " + t.name() + " is remote: its thread dumps would be written on its machine, so no pool-ceiling"
                         + " alarm and no --dump-on-alarm (watch it by its process id on its machine for those)");
             }
-            Watcher w = new Watcher(t, new Watcher.Settings(o.pinnedThreshold(), o.sampleInterval(), o.record()));
+            Watcher w = new Watcher(t, new Watcher.Settings(o.interval(), o.pinnedThreshold(), o.sampleInterval(), o.threadEvents(), o.record()));
             Thread hook = new Thread(w::close, "loomscope-watch-close"); // Ctrl-C: the JVM's recording closed, --record written
             Runtime.getRuntime().addShutdownHook(hook);
             err.println("loomscope watch: " + t.name() + (feature > 0 ? " (JDK " + feature + ")" : "") + ", every " + seconds(o.interval())
-                    + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + seconds(o.duration())));
+                    + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + seconds(o.duration())) + " (each line the events of an interval that ended "
+                    + seconds(o.interval().multipliedBy(w.lag() - 1)) + " to " + seconds(o.interval().multipliedBy(w.lag()))
+                    + " before: JFR hands them on about once a second)");
             boolean alarmed;
             try {
                 alarmed = loop(t, w);
@@ -88,40 +92,26 @@ public final class Watch {
 
     private boolean loop(WatchTarget t, Watcher w) throws IOException, InterruptedException {
         Alarms alarms = new Alarms(o.limits().pinRate(), o.limits().pinnedShare(), o.limits().spinShare(), o.limits().parked(), QUEUE_REFRESHES);
-        long start = System.nanoTime();
-        long end = o.duration().isZero() ? Long.MAX_VALUE : start + o.duration().toNanos();
+        long start = w.originNanos();
+        long lag = o.interval().toNanos() * w.lag(); // each interval is shown this long after it began
+        long end = o.duration().isZero() ? Long.MAX_VALUE : start + o.duration().toNanos() + lag;
         boolean dumping = t.local() && !o.dumpEvery().isZero();
-        long nextDump = start + o.dumpEvery().toNanos();
+        nextDump = start + o.dumpEvery().toNanos();
         Path scratch = dumping ? Files.createTempDirectory("loomscope-watch-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
                 : null;
         boolean alarmed = false;
         try {
-            for (long next = start + o.interval().toNanos(); next <= end; next += o.interval().toNanos()) {
+            for (long next = start + lag; next < end; next += o.interval().toNanos()) {
                 long wait = next - System.nanoTime();
                 if (wait > 0) {
                     Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                 }
-                Interval[] in = new Interval[1];
-                Tick tick;
                 try {
-                    tick = w.tick(in);
+                    alarmed |= refresh(t, w, alarms, scratch);
                 } catch (IOException gone) {
+                    // the JVM went away: a refresh, a thread dump or an alarm's dumps found its connection closed
                     err.println("loomscope watch: " + t.name() + " ended");
                     return alarmed;
-                }
-                List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));
-                if (dumping && System.nanoTime() >= nextDump) {
-                    nextDump = System.nanoTime() + o.dumpEvery().toNanos();
-                    Map<String, List<String>> stacks = new HashMap<>();
-                    ThreadDump d = w.dump(scratch);
-                    raised.addAll(alarms.parked(Instant.now(), Watcher.parked(d, stacks), stacks));
-                }
-                show(tick, raised);
-                for (Alarm a : raised) {
-                    alarmed = true;
-                    if (o.dumpOnAlarm() != null && t.local()) {
-                        dumpOnAlarm(t, w, a);
-                    }
                 }
             }
             return alarmed;
@@ -130,6 +120,26 @@ public final class Watch {
                 Files.deleteIfExists(scratch);
             }
         }
+    }
+
+    /** One refresh: the next interval shown, its alarms and any thread dump's; whether an alarm was raised. */
+    private boolean refresh(WatchTarget t, Watcher w, Alarms alarms, Path scratch) throws IOException, InterruptedException {
+        Interval[] in = new Interval[1];
+        Tick tick = w.tick(in);
+        List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));
+        if (scratch != null && System.nanoTime() >= nextDump) {
+            nextDump = System.nanoTime() + o.dumpEvery().toNanos();
+            Map<String, List<String>> stacks = new HashMap<>();
+            ThreadDump d = w.dump(scratch);
+            raised.addAll(alarms.parked(Instant.now(), Watcher.parked(d, stacks), stacks));
+        }
+        show(tick, raised);
+        for (Alarm a : raised) {
+            if (o.dumpOnAlarm() != null && t.local()) {
+                dumpOnAlarm(t, w, a);
+            }
+        }
+        return !raised.isEmpty();
     }
 
     private void show(Tick tick, List<Alarm> raised) {

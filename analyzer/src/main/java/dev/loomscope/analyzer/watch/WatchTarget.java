@@ -64,11 +64,20 @@ public final class WatchTarget implements AutoCloseable {
                 JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + target + "/jmxrmi");
                 return new WatchTarget(null, JMXConnectorFactory.connect(url), target, -1);
             } catch (IOException | RuntimeException e) {
-                throw new BadDataException(target + ": cannot connect over JMX: " + RecordingReader.said(e)
+                throw new BadDataException(target + ": cannot connect over JMX: " + RecordingReader.said(root(e))
                         + " (start the JVM with -Dcom.sun.management.jmxremote.port=PORT, or watch it by its process id on its machine)");
             }
         }
         throw new UsageException("'" + target + "' is neither a process id nor HOST:PORT ('loomscope attach list' shows the local JVMs)");
+    }
+
+    /** The innermost cause: what JMX's layers of naming and RMI exceptions wrap (a refused connection, an unknown host). */
+    private static Throwable root(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
     }
 
     public MBeanServerConnection mbeans() {

@@ -40,14 +40,23 @@ public final class Watcher implements AutoCloseable {
     private static final Pattern ORPHAN = Pattern.compile(Pattern.quote(NAME) + "(\\d+)");
 
     /** What to stream: pins from {@code pinnedThreshold}, CPU samples every {@code sampleInterval}; {@code record} keeps it all. */
-    public record Settings(Duration pinnedThreshold, Duration sampleInterval, Path record) {}
+    public record Settings(Duration interval, Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, Path record) {}
+
+    /**
+     * How late JFR hands an event on: each thread's buffer is flushed about once a second. An
+     * interval is shown once this has passed after its end, so its counts are whole.
+     */
+    static final Duration FLUSH = Duration.ofMillis(1500);
 
     private final WatchTarget target;
     private final Settings settings;
     private final RemoteRecordingStream stream;
     private final Object lock = new Object();
-    private Interval current = new Interval();
-    private Instant intervalStart = Instant.now();
+    /** The intervals by index from {@link #origin}, by the events' end times; those before {@link #shown} are gone. */
+    private final java.util.TreeMap<Long, Interval> intervals = new java.util.TreeMap<>();
+    private long shown;
+    private Instant origin;
+    private long originNanos;
     private final int parallelism;
     private boolean closed;
     private final ObjectName scheduler;
@@ -66,7 +75,9 @@ public final class Watcher implements AutoCloseable {
             stream = new RemoteRecordingStream(mbeans);
             for (RecordingInfo r : jfr.getRecordings()) {
                 if (!before.contains(r.getId())) {
-                    jfr.setRecordingOptions(r.getId(), Map.of("name", NAME + ProcessHandle.current().pid()));
+                    // bounded in the JVM too, should this watcher die before it closes it (the stream's own maximum age is its copy's)
+                    jfr.setRecordingOptions(r.getId(), settings.record() == null ? Map.of("name", NAME + ProcessHandle.current().pid(), "maxAge",
+                            MAX_AGE.toSeconds() + " s") : Map.of("name", NAME + ProcessHandle.current().pid()));
                 }
             }
             scheduler = new ObjectName("jdk.management:type=VirtualThreadScheduler");
@@ -77,8 +88,10 @@ public final class Watcher implements AutoCloseable {
         }
         stream.enable("jdk.VirtualThreadPinned").withThreshold(settings.pinnedThreshold()).withStackTrace();
         stream.enable("jdk.VirtualThreadSubmitFailed").withStackTrace();
-        stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
-        stream.enable("jdk.VirtualThreadEnd").withoutStackTrace();
+        if (settings.threadEvents()) { // an event a virtual thread: what a server that starts one a request pays most for (benchmarks.md)
+            stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
+            stream.enable("jdk.VirtualThreadEnd").withoutStackTrace();
+        }
         stream.enable("jdk.GarbageCollection");
         stream.enable("jdk.ThreadContextSwitchRate").withPeriod(Duration.ofSeconds(1));
         stream.enable("jdk.ExecutionSample").withPeriod(settings.sampleInterval());
@@ -88,9 +101,15 @@ public final class Watcher implements AutoCloseable {
         }
         stream.onEvent(e -> {
             synchronized (lock) {
-                current.add(e);
+                long at = Duration.between(origin, e.getEndTime()).toNanos();
+                long index = Math.max(shown, Math.floorDiv(at, settings.interval().toNanos())); // one that came late counts in the next shown
+                intervals.computeIfAbsent(index, i -> new Interval()).add(e);
             }
         });
+        synchronized (lock) {
+            origin = Instant.now();
+            originNanos = System.nanoTime();
+        }
         stream.startAsync();
     }
 
@@ -120,24 +139,34 @@ public final class Watcher implements AutoCloseable {
         return os.getAvailableProcessors();
     }
 
+    /** When the first interval began, on {@link System#nanoTime}'s clock. */
+    long originNanos() {
+        return originNanos;
+    }
+
+    /** The intervals that end no later than {@link #FLUSH} before now have come whole: shown, they are due. */
+    int lag() {
+        return (int) Math.ceilDiv(FLUSH.toNanos(), settings.interval().toNanos());
+    }
+
     /**
-     * Ends the interval begun at the last call and answers what it held, with the MXBeans' figures
-     * now; the events of the interval are {@code in}'s. Throws {@link IOException} when the JVM is gone.
+     * The next interval whose events have come (see {@link #lag}), with the MXBeans' figures now;
+     * its events are {@code in}'s. Throws {@link IOException} when the JVM is gone.
      */
     Tick tick(Interval[] in) throws IOException {
         Interval done;
-        Instant from;
         Instant now;
         synchronized (lock) {
-            done = current;
-            current = new Interval();
-            from = intervalStart;
-            now = Instant.now();
-            intervalStart = now;
+            done = intervals.remove(shown);
+            if (done == null) {
+                done = new Interval();
+            }
+            now = origin.plus(settings.interval().multipliedBy(shown + 1));
+            shown++;
         }
         in[0] = done;
         MBeanServerConnection m = target.mbeans();
-        double seconds = Math.max(1e-3, Duration.between(from, now).toNanos() / 1e9);
+        double seconds = settings.interval().toNanos() / 1e9;
         Tick.Scheduler s = scheduler(m);
         long used = -1;
         long committed = -1;
@@ -162,7 +191,8 @@ public final class Watcher implements AutoCloseable {
         pins.groups().forEach((frame, g) -> top.add(new Tick.Pin(frame, g.millis.count(), g.millis.sum(), List.copyOf(g.reasons))));
         top.sort(Alarms.byTime());
         WorkReducer w = done.work;
-        return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, done.started, done.ended, pins.all().count(),
+        return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, settings.threadEvents() ? done.started : -1,
+                settings.threadEvents() ? done.ended : -1, pins.all().count(),
                 pins.all().sum(), List.copyOf(top.subList(0, Math.min(3, top.size()))), done.submitFailed, done.gcs, done.gcPauseNanos / 1e6, used,
                 committed, negativeIsNaN(process), negativeIsNaN(machine), done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, w.count(),
                 w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, threads);

@@ -1,0 +1,228 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code loomscope watch} on real running JVMs of JDK 21 and 25: the reproductions it must see
+ * ({@link WatchedApp}: pins, a yield spin on every carrier, thousands of virtual threads parked on a
+ * pool of 16), the plain lines checked as text and the JSON lines as data, and the JVM left as it
+ * was found (no recording of the watcher's left in it, also after a watcher is killed).
+ */
+class WatchIT {
+    @TempDir
+    Path dir;
+
+    final List<Process> started = new ArrayList<>();
+
+    record Result(int code, String out, String err) {}
+
+    static Result watch(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> all = new ArrayList<>(List.of("watch"));
+        all.addAll(List.of(args));
+        int code = dev.loomscope.analyzer.cli.Main.run(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** {@link WatchedApp} in {@code mode} on {@code java}, once it says it runs. */
+    Process app(String java, String mode, String... jvmOptions) throws Exception {
+        Path log = Files.createTempFile(dir, mode, ".log");
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(List.of(jvmOptions));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), WatchedApp.class.getName(), mode));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        started.add(p);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(log).contains("ready") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(Files.readString(log)).contains("ready");
+        return p;
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Process p : started) {
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    /** The JVM's recordings as jcmd lists them. */
+    static String recordings(Process p) throws Exception {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        return ChildJvm.exec(List.of(jcmd, Long.toString(p.pid()), "JFR.check"), Path.of("."), 60).stdout();
+    }
+
+    /** The JVM's recordings by name, with their maximum age in seconds, as its FlightRecorder MXBean tells. */
+    static java.util.Map<String, Long> maxAges(Process p) throws Exception {
+        var vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(p.pid()));
+        try (var c = javax.management.remote.JMXConnectorFactory.connect(new javax.management.remote.JMXServiceURL(vm.startLocalManagementAgent()))) {
+            var jfr = java.lang.management.ManagementFactory.newPlatformMXBeanProxy(c.getMBeanServerConnection(), "jdk.management.jfr:type=FlightRecorder",
+                    jdk.management.jfr.FlightRecorderMXBean.class);
+            java.util.Map<String, Long> ages = new java.util.TreeMap<>();
+            jfr.getRecordings().forEach(r -> ages.put(r.getName(), r.getMaxAge()));
+            return ages;
+        } finally {
+            vm.detach();
+        }
+    }
+
+    static List<JsonNode> json(String out) throws Exception {
+        ObjectMapper m = new ObjectMapper();
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String line : out.strip().lines().toList()) {
+            nodes.add(m.readTree(line));
+        }
+        return nodes;
+    }
+
+    @Test
+    void pinsOnJdk21AreShownByFrameWithTheirShareAndRecordedIfAsked() throws Exception {
+        Process p = app(ThreadsIT.jdk21(), "pin");
+        Path jfr = dir.resolve("watched.jfr");
+        Result r = watch(Long.toString(p.pid()), "--duration", "6s", "--record", jfr.toString(), "--pin-rate", "20", "--dump-every", "0");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("loomscope watch: process " + p.pid() + " (JDK 21), every 1 s for 6 s (each line the events of an interval that ended 1 s to 2 s before").contains("recorded to " + jfr);
+        List<String> ticks = r.out().lines().filter(l -> l.matches("\\d\\d:\\d\\d:\\d\\d \\| .*")).toList();
+        assertThat(ticks).hasSize(6);
+        assertThat(ticks).allMatch(l -> l.contains("carriers n/a (parallelism ") && l.contains("the scheduler's MXBean needs JDK 24+"));
+        // four virtual threads take turns sleeping 5 ms inside one monitor: up to 200 pins a second, one carrier pinned all the time
+        assertThat(ticks).anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
+                + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0 \\(\\d+, .*"));
+        assertThat(r.out()).containsPattern("ALARM pinning since \\d\\d:\\d\\d:\\d\\d: [\\d.,]+ pins/s, \\d+% of \\d+ carriers' time pinned \\(limits 20/s, 20%\\);"
+                + " where: dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0").contains("    at java.lang.Thread.sleep");
+        assertThat(r.out()).containsOnlyOnce("ALARM pinning").doesNotContain("ALARM yield-spin").doesNotContain("ALARM pool-ceiling");
+        // the pins the lines counted, held to the JDK's parser on the recording of the same stream: every pin shown is in it, and
+        // what it has beyond them ended after the last interval shown (at most the lag, 2 s, at up to 200 pins a second)
+        long shown = 0;
+        for (String l : ticks) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("pins ([\\d,]+)\\.\\d/s").matcher(l);
+            assertThat(m.find()).as(l).isTrue();
+            shown += Long.parseLong(m.group(1).replace(",", ""));
+        }
+        long recorded = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr).stream().filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned"))
+                .count();
+        assertThat(shown).isPositive().isLessThanOrEqualTo(recorded).isGreaterThanOrEqualTo(recorded - 600);
+        // what was watched, kept: a recording every command reads, its pins at the same frame
+        ChildJvm.Result pins = Fixtures.cli(dir, "pinning", jfr.toString());
+        assertThat(pins.exitCode()).as(pins.toString()).isZero();
+        assertThat(pins.stdout()).contains("WatchedApp.lambda$main$0");
+        assertThat(recordings(p)).as("the watcher's recording closed").contains("No available recordings");
+    }
+
+    @Test
+    void aYieldSpinOnEveryCarrierIsAnAlarmNamingItsCallerOnJdk21And25() throws Exception {
+        for (String java : List.of(ThreadsIT.jdk21(), ChildJvm.javaExecutable())) {
+            Process p = app(java, "spin");
+            Result r = watch(Long.toString(p.pid()), "--duration", "10s", "--format", "json", "--dump-every", "0");
+            assertThat(r.code()).as(r.err()).isZero();
+            List<JsonNode> lines = json(r.out());
+            List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
+            assertThat(alarms).as(r.out()).hasSize(1);
+            JsonNode spin = alarms.get(0);
+            assertThat(spin.get("alarm").asText()).isEqualTo("yield-spin");
+            assertThat(spin.get("where").asText()).matches("dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.waitForAConnection:\\d+ \\(Thread\\.yield\\)");
+            assertThat(spin.get("stack").toString()).contains("java.lang.Thread.yield");
+            List<JsonNode> ticks = lines.stream().filter(n -> n.get("type").asText().equals("tick")).toList();
+            assertThat(ticks).hasSize(10);
+            long spinning = ticks.stream().mapToLong(t -> t.get("spin_samples").asLong()).sum();
+            long virtual = ticks.stream().mapToLong(t -> t.get("virtual_thread_cpu_samples").asLong()).sum();
+            assertThat(spinning).isPositive().isGreaterThanOrEqualTo(virtual / 2);
+            if (java.equals(ChildJvm.javaExecutable())) {
+                // JDK 24+: the scheduler's MXBean, every carrier mounted by the spinning virtual threads
+                assertThat(ticks).allMatch(t -> t.get("parallelism").asInt() == t.get("pool_size").asInt());
+                assertThat(ticks).anyMatch(t -> t.get("mounted").asInt() == t.get("parallelism").asInt());
+            } else {
+                assertThat(ticks).allMatch(t -> t.get("mounted").isNull());
+            }
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void thousandsParkedOnASmallPoolAreAPoolCeilingAlarmOnJdk21And25() throws Exception {
+        for (String java : List.of(ThreadsIT.jdk21(), ChildJvm.javaExecutable())) {
+            Process p = app(java, "pool");
+            Path dumps = Files.createDirectories(dir.resolve("dumps-" + started.size()));
+            Result r = watch(Long.toString(p.pid()), "--duration", "3s", "--dump-every", "1s", "--dump-on-alarm", dumps.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).containsPattern("ALARM pool-ceiling since \\d\\d:\\d\\d:\\d\\d: 2,9\\d\\d virtual threads parked at one place \\(limit 1,000\\)")
+                    .containsPattern("where: Semaphore\\.acquire.* via WatchedApp\\.lambda\\$main\\$1 \\(WatchedApp\\.java:\\d+\\)");
+            assertThat(r.out()).containsOnlyOnce("ALARM pool-ceiling");
+            // --dump-on-alarm: two dumps kept and analysed as 'threads' does
+            try (var files = Files.list(dumps)) {
+                assertThat(files.map(f -> f.getFileName().toString()).toList()).hasSize(2).allMatch(n -> n.matches("threads-" + p.pid()
+                        + "-pool-ceiling-\\d{8}-\\d{6}-[ab]\\.json"));
+            }
+            assertThat(r.out()).contains("Semaphore.acquire");
+            assertThat(recordings(p)).contains("No available recordings");
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void aKilledWatchersRecordingIsBoundedAndTheNextWatchClosesIt() throws Exception {
+        Process p = app(ChildJvm.javaExecutable(), "pin");
+        Process watcher = new ProcessBuilder(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "watch", Long.toString(p.pid()))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("watcher.log").toFile()).start();
+        started.add(watcher);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(dir.resolve("watcher.log")).contains("carriers") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        watcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
+        assertThat(recordings(p)).contains("name=loomscope-watch-" + watcher.pid());
+        assertThat(maxAges(p)).as("left bounded").containsExactly(java.util.Map.entry("loomscope-watch-" + watcher.pid(), 30L)); // seconds
+        Result again = watch(Long.toString(p.pid()), "--duration", "1s", "--dump-every", "0");
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(recordings(p)).contains("No available recordings");
+    }
+
+    @Test
+    void aJvmsRemoteJmxPortIsWatchedWithoutItsThreadDumps() throws Exception {
+        int port;
+        try (var socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Process p = app(ThreadsIT.jdk21(), "pin", "-Dcom.sun.management.jmxremote.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=false",
+                "-Dcom.sun.management.jmxremote.ssl=false", "-Djava.rmi.server.hostname=127.0.0.1");
+        Result r = watch("127.0.0.1:" + port, "--duration", "3s", "--pin-rate", "20");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("loomscope watch: 127.0.0.1:" + port + " (JDK 21)").contains("is remote: its thread dumps would be written on its machine");
+        assertThat(r.out().lines().filter(l -> l.matches("\\d\\d:\\d\\d:\\d\\d \\| carriers .*"))).hasSize(3);
+        assertThat(r.out()).contains("ALARM pinning");
+        assertThat(recordings(p)).contains("No available recordings");
+    }
+
+    @Test
+    void badTargetsAreOneLineAndExitTwo() throws Exception {
+        for (String[] args : List.of(new String[] {"notapid"}, new String[] {"999999999"}, new String[] {"1", "--format", "xml"},
+                new String[] {"1", "--interval", "10ms"}, new String[] {"1", "--spin-share", "2"},
+                new String[] {"127.0.0.1:1"}, new String[] {"host:port:x"})) {
+            Result r = watch(args);
+            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(2);
+            assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+            assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
+        }
+        Process p = app(ChildJvm.javaExecutable(), "pin");
+        p.destroyForcibly().waitFor();
+        Result gone = watch(Long.toString(p.pid()), "--duration", "1s");
+        assertThat(gone.code()).isEqualTo(2);
+        assertThat(gone.err()).contains("no process " + p.pid());
+    }
+}
