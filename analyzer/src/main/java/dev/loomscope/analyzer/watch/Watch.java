@@ -84,6 +84,12 @@ public final class Watch {
                 }
             }
             if (o.record() != null) {
+                if (!Files.isRegularFile(o.record()) || Files.size(o.record()) == 0) {
+                    // the JVM's recording went with it: the stream copies chunks to read them, not to keep them
+                    Files.deleteIfExists(o.record());
+                    throw new BadDataException(o.record().toAbsolutePath() + ": not written: " + t.name() + " ended before watch did, and its"
+                            + " recording with it (end watch while the JVM runs, by --duration or Ctrl-C, to keep what it watched)");
+                }
                 err.println("loomscope watch: recorded to " + o.record().toAbsolutePath());
             }
             return alarmed;

@@ -191,6 +191,21 @@ class WatchIT {
         Result again = watch(Long.toString(p.pid()), "--duration", "1s", "--dump-every", "0");
         assertThat(again.code()).as(again.err()).isZero();
         assertThat(recordings(p)).contains("No available recordings");
+        // a JVM that ends before watch does takes its recording with it: --record says it wrote nothing, rather than that it did
+        Path kept = dir.resolve("kept.jfr");
+        new Thread(() -> {
+            try {
+                Thread.sleep(4000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            p.destroy();
+        }).start();
+        Result ended = watch(Long.toString(p.pid()), "--record", kept.toString(), "--dump-every", "0");
+        assertThat(ended.code()).as(ended.err()).isEqualTo(2);
+        assertThat(ended.err()).contains("loomscope watch: process " + p.pid() + " ended")
+                .contains(kept + ": not written: process " + p.pid() + " ended before watch did").doesNotContain("recorded to");
+        assertThat(kept).doesNotExist();
     }
 
     @Test
