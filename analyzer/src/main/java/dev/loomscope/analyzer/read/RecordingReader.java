@@ -88,7 +88,7 @@ public final class RecordingReader {
             throw new BadDataException(rejected + "; " + jmcToo.getMessage(), jmcToo);
         }
         warnings.accept(source.name().toAbsolutePath() + ": read with JMC's parser (" + rejected + "); stack traces are not read this way");
-        RecordingSpan recorded = kept.isEmpty() && byType.isEmpty() ? new RecordingSpan() : RecordingSpan.of(span[0], span[1]);
+        RecordingSpan recorded = byType.isEmpty() ? new RecordingSpan() : RecordingSpan.of(span[0], span[1]);
         kept.forEach(e -> sink.accept(e, recorded));
         counts.accept(byType);
         return recorded;

@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.watch;
 import dev.loomscope.recording.Frame;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -156,7 +155,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
-    /** The parked virtual threads of a dump by where they wait, most first. */
+    /** The parked virtual threads of a dump by where they wait; {@code stacks} gets one stack each. */
     static Map<String, Integer> byPlace(List<dev.loomscope.analyzer.threads.ThreadDump.DumpThread> threads, Map<String, List<String>> stacks) {
         Map<String, Integer> out = new HashMap<>();
         for (var t : threads) {
@@ -172,9 +171,5 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
 
     private static boolean parkedStack(List<String> stack) {
         return stack.stream().limit(8).anyMatch(f -> f.contains(".park(") || f.contains(".parkNanos(") || f.contains("VirtualThread.park"));
-    }
-
-    static Comparator<Tick.Pin> byTime() {
-        return Comparator.comparingDouble(Tick.Pin::millis).reversed();
     }
 }

@@ -40,11 +40,6 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         return virtualSamples > 0 ? (double) spinSamples / virtualSamples : Double.NaN;
     }
 
-    /** The share of all CPU samples that are carriers in the scheduler's own frames. */
-    double schedulerShare() {
-        return samples > 0 ? (double) schedulerSamples / samples : Double.NaN;
-    }
-
     /** One line: each part says what it counts, per second where it is a rate. */
     String line() {
         List<String> parts = new ArrayList<>();

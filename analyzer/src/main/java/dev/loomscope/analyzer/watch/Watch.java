@@ -137,7 +137,7 @@ public final class Watch {
             nextDump = System.nanoTime() + o.dumpEvery().toNanos();
             Map<String, List<String>> stacks = new HashMap<>();
             ThreadDump d = w.dump(scratch);
-            raised.addAll(alarms.parked(Instant.now(), Watcher.parked(d, stacks), stacks));
+            raised.addAll(alarms.parked(Instant.now(), Alarms.byPlace(d == null ? List.of() : d.threads(), stacks), stacks));
         }
         show(tick, raised);
         for (Alarm a : raised) {

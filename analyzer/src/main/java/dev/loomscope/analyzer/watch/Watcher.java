@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -189,7 +188,7 @@ public final class Watcher implements AutoCloseable {
         PinningReducer pins = done.pins;
         List<Tick.Pin> top = new ArrayList<>();
         pins.groups().forEach((frame, g) -> top.add(new Tick.Pin(frame, g.millis.count(), g.millis.sum(), List.copyOf(g.reasons))));
-        top.sort(Alarms.byTime());
+        top.sort(java.util.Comparator.comparingDouble(Tick.Pin::millis).reversed()); // most pinned time first
         WorkReducer w = done.work;
         return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, settings.threadEvents() ? done.started : -1,
                 settings.threadEvents() ? done.ended : -1, pins.all().count(),
@@ -242,11 +241,6 @@ public final class Watcher implements AutoCloseable {
         } finally {
             Files.deleteIfExists(f);
         }
-    }
-
-    /** The parked virtual threads of a dump by where they wait; {@code stacks} gets one stack each. */
-    static Map<String, Integer> parked(ThreadDump dump, Map<String, List<String>> stacks) {
-        return dump == null ? new HashMap<>() : Alarms.byPlace(dump.threads(), stacks);
     }
 
     /** Closes the JVM's recording, first writing what it kept to the --record file when one was asked for. */
