@@ -140,7 +140,7 @@ final class Session {
         String cpuSampler = samplers.cpuSampler();
         Path tmpProfile = samplers.tmpProfile();
         Recording recording = new Recording(RecordingSettings.build(o, cpuSampler));
-        recording.setName("loomscope");
+        recording.setName(AgentOptions.RECORDING_NAME);
         recording.setToDisk(true);
         if (!o.duration("max-age").isZero()) {
             recording.setMaxAge(o.duration("max-age"));

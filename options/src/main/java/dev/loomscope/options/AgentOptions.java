@@ -21,6 +21,8 @@ public final class AgentOptions {
     public static final String STARTING = "starting";
     public static final String RECORDING = "recording";
     public static final String OFF = "off";
+    /** The name of the agent's JFR recording, by which {@code watch --agent} finds it in a running JVM. */
+    public static final String RECORDING_NAME = "loomscope";
 
     /** Every option of the agent, in the order {@code help} and the README list them. */
     public static final List<Option> TABLE = List.of(

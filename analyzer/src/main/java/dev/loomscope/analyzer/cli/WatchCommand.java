@@ -7,6 +7,7 @@ import dev.loomscope.options.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Spec;
                 + " virtual threads wait at one place (a pool or lock; from a JSON thread dump every --dump-every).",
             "Attaches without a restart (a JFR stream over JMX: nothing is loaded into the JVM but its own management agent) and leaves it"
                     + " as it was: its recording closed when watch ends (Ctrl-C, --duration) and, if watch is killed, bounded to 30 s and"
-                    + " closed by the next watch. Plain lines when the output is not a terminal; JSON lines with --format json."},
+                    + " closed by the next watch. With --agent, the loomscope agent's recording in the JVM is read from its disk instead, and"
+                    + " nothing is recorded for watch. Plain lines when the output is not a terminal; JSON lines with --format json."},
         footer = {"", "Exit codes: 0 done (or the JVM ended), 1 an alarm was raised and --fail-on-alarm was given, 2 bad input or the JVM cannot be watched."})
 public final class WatchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID|HOST:PORT", description = "the process id of a local JVM, or HOST:PORT of a JVM's remote JMX agent")
@@ -76,6 +78,11 @@ public final class WatchCommand implements Callable<Integer> {
             + " (costly where a virtual thread is started a request: see docs/watch.md)")
     boolean threadEvents;
 
+    @Option(names = "--agent", description = "read the loomscope agent's own recording in the JVM (its repository on this machine) instead of starting"
+            + " a second recording: the JVM pays for nothing but the polls and the thread dumps; the agent's settings say what is recorded"
+            + " (CPU samples for the spin alarm with the agent's engine=jfr or jfr-cpu-time)")
+    boolean agent;
+
     @Option(names = "--fail-on-alarm", description = "exit 1 when an alarm was raised")
     boolean failOnAlarm;
 
@@ -108,9 +115,18 @@ public final class WatchCommand implements Callable<Integer> {
         if (dumpOnAlarm != null && !Files.isDirectory(dumpOnAlarm)) {
             throw new BadDataException(dumpOnAlarm.toAbsolutePath() + ": no such directory (give --dump-on-alarm an existing directory)");
         }
+        if (agent) {
+            var given = spec.commandLine().getParseResult();
+            for (String own : List.of("--record", "--pinned-threshold", "--sample-interval", "--thread-events")) {
+                if (given.hasMatchedOption(own)) {
+                    throw new UsageException(own + " with --agent: the agent's recording is read as it is (its options pinned-threshold=, interval= and"
+                            + " engine= say what it records, and it writes its own .jfr when it ends; 'loomscope attach PID dump' writes it now)");
+                }
+            }
+        }
         Watch.Options o = new Watch.Options(every, duration("--duration", duration), format.equals("json"), record, dumpOnAlarm,
                 new Watch.Limits(pinRate, pinnedShare, spinShare, parked), duration("--dump-every", dumpEvery), duration("--pinned-threshold", pinnedThreshold),
-                duration("--sample-interval", sampleInterval), threadEvents, Main.interactive && terminal());
+                duration("--sample-interval", sampleInterval), threadEvents, agent, Main.interactive && terminal());
         boolean alarmed = new Watch(o, spec.commandLine().getOut(), spec.commandLine().getErr(),
                 (dumps, to) -> ThreadsCommand.report(dumps, new OutputOptions(), to)).run(target);
         return alarmed && failOnAlarm ? Errors.CHECK_FAILED : Errors.OK;

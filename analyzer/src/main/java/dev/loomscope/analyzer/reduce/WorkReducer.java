@@ -71,6 +71,15 @@ public final class WorkReducer implements Reducer {
         count(end, 1);
     }
 
+    /** Takes {@code o}'s calls in too. */
+    public void merge(WorkReducer o) {
+        all.add(o.all);
+        o.bySecond.forEach((sec, h) -> second(sec * 1_000_000_000L).add(h));
+        o.callsBySecond.forEach((sec, n) -> callsBySecond.merge(sec, n, Long::sum));
+        calls += o.calls;
+        undecodable += o.undecodable;
+    }
+
     private void count(long epochNanos, long n) {
         calls += n;
         callsBySecond.merge(Math.floorDiv(epochNanos, 1_000_000_000L), n, Long::sum);

@@ -116,12 +116,16 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         return raised;
     }
 
-    /** What holds the carriers, as far as this interval tells: the pins' frame, else the spin's caller. */
+    /**
+     * What holds the carriers, as far as this interval tells: the pins' frame, else the spin's
+     * caller, else the application frame the virtual threads' CPU samples were in most.
+     */
     private static String busiest(Tick t, Interval in) {
         if (!t.topPins().isEmpty()) {
             return "pinned at " + t.topPins().get(0).frame();
         }
-        return in.spinCallers.entrySet().stream().max(Map.Entry.comparingByValue()).map(e -> "spinning at " + e.getKey()).orElse(null);
+        return in.spinCallers.entrySet().stream().max(Map.Entry.comparingByValue()).map(e -> "spinning at " + e.getKey())
+                .or(() -> in.running.entrySet().stream().max(Map.Entry.comparingByValue()).map(e -> "running at " + e.getKey())).orElse(null);
     }
 
     /**

@@ -17,6 +17,9 @@ import jdk.jfr.consumer.RecordedEvent;
  * the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
  */
 final class Interval {
+    /** JFR's CPU samplers: by wall-clock period (every JDK) and by CPU time (JDK 25+ on Linux; what the agent's engine=jfr-cpu-time records). */
+    static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
     /** Frames whose presence near the top of a CPU sample means a spin: a yield or spin-wait loop. */
     static final List<String> SPIN = List.of("java.lang.Thread.yield", "java.lang.Thread.onSpinWait");
     /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
@@ -25,9 +28,11 @@ final class Interval {
     static final java.util.regex.Pattern SCHEDULER = java.util.regex.Pattern.compile("java\\.lang\\.VirtualThread|jdk\\.internal\\.vm\\.Continuation"
             + "|java\\.util\\.concurrent\\.ForkJoin");
 
+    /** The JDK's own classes, below which a sample's application frame is looked for. */
+    private static final java.util.regex.Pattern JDK = java.util.regex.Pattern.compile("(java|javax|jdk|sun|com\\.sun)\\.");
+
     final PinningReducer pins = new PinningReducer();
     final WorkReducer work = new WorkReducer();
-    long pinnedNanos;
     long started;
     long ended;
     long submitFailed;
@@ -43,14 +48,34 @@ final class Interval {
     /** The callers of a spin frame (the first frame below it outside the JDK's thread classes) -> samples, and one stack each. */
     final Map<String, Long> spinCallers = new HashMap<>();
     final Map<String, List<Frame>> spinStacks = new HashMap<>();
+    /** The other CPU samples of virtual threads by their first frame outside the JDK: what the carriers run. */
+    final Map<String, Long> running = new HashMap<>();
+
+    /** Takes {@code o}'s events in too: intervals a watcher that fell behind shows as one. */
+    void absorb(Interval o) {
+        pins.merge(o.pins);
+        work.merge(o.work);
+        started += o.started;
+        ended += o.ended;
+        submitFailed += o.submitFailed;
+        gcs += o.gcs;
+        gcPauseNanos += o.gcPauseNanos;
+        if (!Double.isNaN(o.contextSwitchRate)) {
+            contextSwitchRate = o.contextSwitchRate; // a rate of its own period: the latest stands
+        }
+        samples += o.samples;
+        virtualSamples += o.virtualSamples;
+        spinSamples += o.spinSamples;
+        schedulerSamples += o.schedulerSamples;
+        o.spinCallers.forEach((k, n) -> spinCallers.merge(k, n, Long::sum));
+        o.spinStacks.forEach(spinStacks::putIfAbsent);
+        o.running.forEach((k, n) -> running.merge(k, n, Long::sum));
+    }
 
     void add(RecordedEvent r) {
         JdkEvent e = new JdkEvent(r);
         switch (e.type()) {
-            case "jdk.VirtualThreadPinned" -> {
-                pins.add(e);
-                pinnedNanos += e.duration().toNanos();
-            }
+            case "jdk.VirtualThreadPinned" -> pins.add(e);
             case "jdk.VirtualThreadSubmitFailed" -> submitFailed++;
             case "jdk.VirtualThreadStart" -> started++;
             case "jdk.VirtualThreadEnd" -> ended++;
@@ -59,7 +84,8 @@ final class Interval {
                 gcPauseNanos += e.durationField("sumOfPauses").toNanos();
             }
             case "jdk.ThreadContextSwitchRate" -> contextSwitchRate = e.doubleValue("switchRate");
-            case "jdk.ExecutionSample" -> sample(e);
+            case EXECUTION_SAMPLE -> sample(e, "sampledThread");
+            case CPU_TIME_SAMPLE -> sample(e, "eventThread");
             default -> {
                 if (e.type().equals(WorkReducer.WINDOW)) {
                     work.add(e);
@@ -68,9 +94,9 @@ final class Interval {
         }
     }
 
-    private void sample(JdkEvent e) {
+    private void sample(JdkEvent e, String thread) {
         samples++;
-        boolean virtual = Boolean.TRUE.equals(e.threadIsVirtual("sampledThread"));
+        boolean virtual = Boolean.TRUE.equals(e.threadIsVirtual(thread));
         List<Frame> frames = e.stackFrames();
         if (!virtual) {
             if (frames != null && !frames.isEmpty() && SCHEDULER.matcher(frames.get(0).className()).lookingAt()) {
@@ -92,6 +118,7 @@ final class Interval {
                 return;
             }
         }
+        frames.stream().filter(f -> !JDK.matcher(f.className()).lookingAt()).findFirst().ifPresent(f -> running.merge(f.text(), 1L, Long::sum));
     }
 
     /** The first frame from {@code from} on outside java.lang.Thread and the virtual thread machinery, named with its spin. */

@@ -40,10 +40,14 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         return virtualSamples > 0 ? (double) spinSamples / virtualSamples : Double.NaN;
     }
 
-    /** One line: each part says what it counts, per second where it is a rate. */
-    String line() {
+    /**
+     * One line: each part says what it counts, per second where it is a rate. A line over more
+     * than one {@code interval} (the watcher fell behind) says how long it covers.
+     */
+    String line(java.time.Duration interval) {
         List<String> parts = new ArrayList<>();
-        parts.add(CLOCK.format(LocalTime.ofInstant(at, ZoneId.systemDefault())));
+        String clock = CLOCK.format(LocalTime.ofInstant(at, ZoneId.systemDefault()));
+        parts.add(seconds * 1e9 > interval.toNanos() * 1.5 ? String.format(Locale.ROOT, "%s (the last %.0f s: watch fell behind)", clock, seconds) : clock);
         if (scheduler != null) {
             parts.add(String.format(Locale.ROOT, "carriers %d/%d mounted %d queued %,d", scheduler.poolSize(), scheduler.parallelism(), scheduler.mounted(),
                     scheduler.queued()));

@@ -29,7 +29,7 @@ public final class Watch {
 
     /** What the command asked for. */
     public record Options(Duration interval, Duration duration, boolean json, Path record, Path dumpOnAlarm, Limits limits, Duration dumpEvery,
-            Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, boolean terminal) {}
+            Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, boolean agent, boolean terminal) {}
 
     /** Analyses thread dumps as {@code threads} does, printing to {@code to}. */
     public interface DumpReport {
@@ -38,6 +38,10 @@ public final class Watch {
 
     /** Refreshes the queue must grow in a row, all carriers mounted, for the queue-growth alarm. */
     static final int QUEUE_REFRESHES = 3;
+    /** How often the watcher looks whether the stream has passed the next interval's end. */
+    static final Duration POLL = Duration.ofMillis(50);
+    /** A poll this much later than due: the watcher was stopped or starved of CPU. */
+    static final Duration STOPPED = Duration.ofSeconds(1);
 
     private final Options o;
     private final PrintWriter out;
@@ -65,13 +69,14 @@ public final class Watch {
                 err.println("loomscope watch: " + t.name() + " is remote: its thread dumps would be written on its machine, so no pool-ceiling"
                         + " alarm and no --dump-on-alarm (watch it by its process id on its machine for those)");
             }
-            Watcher w = new Watcher(t, new Watcher.Settings(o.interval(), o.pinnedThreshold(), o.sampleInterval(), o.threadEvents(), o.record()));
+            Watcher w = new Watcher(t, new Watcher.Settings(o.interval(), o.pinnedThreshold(), o.sampleInterval(), o.threadEvents(), o.record(), o.agent()));
             Thread hook = new Thread(w::close, "loomscope-watch-close"); // Ctrl-C: the JVM's recording closed, --record written
             Runtime.getRuntime().addShutdownHook(hook);
-            err.println("loomscope watch: " + t.name() + (feature > 0 ? " (JDK " + feature + ")" : "") + ", every " + seconds(o.interval())
-                    + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + seconds(o.duration())) + " (each line the events of an interval that ended "
-                    + seconds(o.interval().multipliedBy(w.lag() - 1)) + " to " + seconds(o.interval().multipliedBy(w.lag()))
-                    + " before: JFR hands them on about once a second)");
+            err.println("loomscope watch: " + t.name() + (feature > 0 ? " (JDK " + feature + ")" : "") + ", every " + text(o.interval())
+                    + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + text(o.duration())) + " (each line shown once the JVM's stream has"
+                    + " passed the end of its interval, about a second after: JFR hands events on at each flush; at most "
+                    + text(Watcher.LATEST) + " after)");
+            err.println("loomscope watch: streaming " + w.streamed());
             boolean alarmed;
             try {
                 alarmed = loop(t, w);
@@ -99,21 +104,28 @@ public final class Watch {
     private boolean loop(WatchTarget t, Watcher w) throws IOException, InterruptedException {
         Alarms alarms = new Alarms(o.limits().pinRate(), o.limits().pinnedShare(), o.limits().spinShare(), o.limits().parked(), QUEUE_REFRESHES);
         long start = w.originNanos();
-        long lag = o.interval().toNanos() * w.lag(); // each interval is shown this long after it began
-        long end = o.duration().isZero() ? Long.MAX_VALUE : start + o.duration().toNanos() + lag;
+        long every = o.interval().toNanos();
+        long intervals = o.duration().isZero() ? Long.MAX_VALUE : Math.ceilDiv(o.duration().toNanos(), every);
         boolean dumping = t.local() && !o.dumpEvery().isZero();
         nextDump = start + o.dumpEvery().toNanos();
         Path scratch = dumping ? Files.createTempDirectory("loomscope-watch-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
                 : null;
         boolean alarmed = false;
         try {
-            for (long next = start + lag; next < end; next += o.interval().toNanos()) {
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            long polled = System.nanoTime();
+            while (w.shown() < intervals) {
+                long now = System.nanoTime();
+                if (now - polled > STOPPED.toNanos()) {
+                    w.resumed(); // stopped (Ctrl-Z), or starved of CPU since the last look: the stream was too
+                }
+                polled = now;
+                long ready = w.ready(intervals - 1);
+                if (ready < w.shown()) {
+                    Thread.sleep(POLL.toMillis()); // until the stream passes the next interval's end
+                    continue;
                 }
                 try {
-                    alarmed |= refresh(t, w, alarms, scratch);
+                    alarmed |= refresh(t, w, alarms, scratch, ready); // the intervals a watcher that fell behind missed, together
                 } catch (IOException gone) {
                     // the JVM went away: a refresh, a thread dump or an alarm's dumps found its connection closed
                     err.println("loomscope watch: " + t.name() + " ended");
@@ -129,9 +141,9 @@ public final class Watch {
     }
 
     /** One refresh: the next interval shown, its alarms and any thread dump's; whether an alarm was raised. */
-    private boolean refresh(WatchTarget t, Watcher w, Alarms alarms, Path scratch) throws IOException, InterruptedException {
+    private boolean refresh(WatchTarget t, Watcher w, Alarms alarms, Path scratch, long upTo) throws IOException, InterruptedException {
         Interval[] in = new Interval[1];
-        Tick tick = w.tick(in);
+        Tick tick = w.tick(in, upTo);
         List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));
         if (scratch != null && System.nanoTime() >= nextDump) {
             nextDump = System.nanoTime() + o.dumpEvery().toNanos();
@@ -160,13 +172,13 @@ public final class Watch {
                 }
             });
             StringBuilder panel = new StringBuilder("\033[H\033[2J");
-            for (String part : tick.line().split(" \\| ")) {
+            for (String part : tick.line(o.interval()).split(" \\| ")) {
                 panel.append(part).append('\n');
             }
             recent.forEach(l -> panel.append(l).append('\n'));
             out.print(panel);
         } else {
-            out.println(tick.line());
+            out.println(tick.line(o.interval()));
             for (Alarm a : raised) {
                 out.println(a.line());
                 a.stack().forEach(f -> out.println("    at " + f));
@@ -194,7 +206,11 @@ public final class Watch {
         }
     }
 
-    private static String seconds(Duration d) {
+    /** A setting's duration as the header says it: "1 s", "10 ms", "500 us". */
+    static String text(Duration d) {
+        if (d.toNanos() % 1_000_000 != 0) {
+            return d.toNanos() / 1000 + " us";
+        }
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 }

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.WorkReducer;
@@ -20,16 +21,19 @@ import javax.management.InstanceNotFoundException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
+import jdk.jfr.consumer.EventStream;
 import jdk.management.jfr.FlightRecorderMXBean;
 import jdk.management.jfr.RecordingInfo;
 import jdk.management.jfr.RemoteRecordingStream;
 
 /**
  * A running JVM watched: a JFR stream over JMX ({@link RemoteRecordingStream}: the JVM records into
- * its own repository, the events are copied here) with the settings below, and its MXBeans polled
+ * its own repository, the events are copied here) with the settings below, or the loomscope
+ * agent's recording read from its repository on disk ({@link AgentRecording}); its MXBeans polled
  * at every refresh. Closing it closes the JVM's recording (its repository's chunks go with it, as
  * JFR removes them); a watcher killed before it closes leaves a recording bounded to the last
- * {@link #MAX_AGE}, which the next {@code watch} of that JVM closes ({@link #closeOrphans}).
+ * {@link #MAX_AGE}, which the next {@code watch} of that JVM closes ({@link #closeOrphans}). The
+ * agent's recording is only read: it runs on as it did.
  */
 public final class Watcher implements AutoCloseable {
     /** A recording's name: its watcher's process id follows. */
@@ -38,22 +42,42 @@ public final class Watcher implements AutoCloseable {
     static final Duration MAX_AGE = Duration.ofSeconds(30);
     private static final Pattern ORPHAN = Pattern.compile(Pattern.quote(NAME) + "(\\d+)");
 
-    /** What to stream: pins from {@code pinnedThreshold}, CPU samples every {@code sampleInterval}; {@code record} keeps it all. */
-    public record Settings(Duration interval, Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, Path record) {}
+    /**
+     * What to stream: pins from {@code pinnedThreshold}, CPU samples every {@code sampleInterval};
+     * {@code record} keeps it all. With {@code agent}, the loomscope agent's recording is read
+     * instead, with the agent's settings.
+     */
+    public record Settings(Duration interval, Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, Path record, boolean agent) {}
+
+    /** The JFR events a refresh counts ({@link Interval#add}); a stream with handlers by name parses no others. */
+    static final List<String> EVENTS = List.of("jdk.VirtualThreadPinned", "jdk.VirtualThreadSubmitFailed", "jdk.VirtualThreadStart", "jdk.VirtualThreadEnd",
+            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkReducer.WINDOW);
 
     /**
-     * How late JFR hands an event on: each thread's buffer is flushed about once a second. An
-     * interval is shown once this has passed after its end, so its counts are whole.
+     * How long a stream may bring nothing (no flush) before the intervals that ended that long ago
+     * are shown without it: a JVM stalled or gone, whose line then says so by its counts. JFR
+     * flushes about once a second, and its periodic events (the context switch rate, the CPU load:
+     * every second in both recordings) carry the stream's time past each interval's end.
      */
-    static final Duration FLUSH = Duration.ofMillis(1500);
+    static final Duration LATEST = Duration.ofMillis(2500);
 
     private final WatchTarget target;
     private final Settings settings;
-    private final RemoteRecordingStream stream;
+    private final EventStream stream;
+    /** The stream over JMX, which --record dumps; null when the agent's recording is read. */
+    private final RemoteRecordingStream remote;
+    /** What is streamed, as the header says it. */
+    private final String streamed;
     private final Object lock = new Object();
     /** The intervals by index from {@link #origin}, by the events' end times; those before {@link #shown} are gone. */
     private final java.util.TreeMap<Long, Interval> intervals = new java.util.TreeMap<>();
     private long shown;
+    /** The latest end time of an event the stream delivered, and that time once the stream's flush delivering it completed. */
+    private Instant seen = Instant.MIN;
+    private Instant passed = Instant.MIN;
+    /** When the last flush was handed on, and when this watcher was last found to have been stopped, on {@link System#nanoTime}'s clock. */
+    private long flushedNanos;
+    private long resumedNanos;
     private Instant origin;
     private long originNanos;
     private final int parallelism;
@@ -67,23 +91,68 @@ public final class Watcher implements AutoCloseable {
         MBeanServerConnection mbeans = target.mbeans();
         try {
             FlightRecorderMXBean jfr = ManagementFactory.newPlatformMXBeanProxy(mbeans, "jdk.management.jfr:type=FlightRecorder", FlightRecorderMXBean.class);
-            if (target.local()) {
-                closeOrphans(jfr);
-            }
-            List<Long> before = jfr.getRecordings().stream().map(RecordingInfo::getId).toList();
-            stream = new RemoteRecordingStream(mbeans);
-            for (RecordingInfo r : jfr.getRecordings()) {
-                if (!before.contains(r.getId())) {
-                    // bounded in the JVM too, should this watcher die before it closes it (the stream's own maximum age is its copy's)
-                    jfr.setRecordingOptions(r.getId(), settings.record() == null ? Map.of("name", NAME + ProcessHandle.current().pid(), "maxAge",
-                            MAX_AGE.toSeconds() + " s") : Map.of("name", NAME + ProcessHandle.current().pid()));
-                }
-            }
             scheduler = new ObjectName("jdk.management:type=VirtualThreadScheduler");
             parallelism = parallelism(mbeans);
+            if (settings.agent()) {
+                AgentRecording a = AgentRecording.find(target, jfr);
+                remote = null;
+                stream = a.open();
+                streamed = a.describe();
+            } else {
+                if (target.local()) {
+                    closeOrphans(jfr);
+                }
+                remote = remote(mbeans, jfr, settings);
+                stream = remote;
+                streamed = "a recording of its own: pins from " + Watch.text(settings.pinnedThreshold()) + ", CPU samples every "
+                        + Watch.text(settings.sampleInterval()) + (settings.threadEvents() ? ", virtual threads started and ended" : "")
+                        + (AgentRecording.running(jfr).isPresent() ? " (the loomscope agent records in it: --agent reads its recording instead)" : "");
+            }
         } catch (IOException | javax.management.JMException | RuntimeException e) {
+            if (e instanceof BadDataException || e instanceof UsageException) {
+                throw (RuntimeException) e; // already said: no agent to read, a remote JVM
+            }
             throw new BadDataException(target.name() + ": cannot start a JFR stream over JMX: " + RecordingReader.said(e)
                     + " (the JVM must have JFR, JDK 17 or later, and let its FlightRecorder MXBean be used)");
+        }
+        for (String name : EVENTS) {
+            stream.onEvent(name, e -> {
+                synchronized (lock) {
+                    if (e.getEndTime().isAfter(seen)) {
+                        seen = e.getEndTime();
+                    }
+                    long at = Duration.between(origin, e.getEndTime()).toNanos();
+                    long index = Math.max(shown, Math.floorDiv(at, settings.interval().toNanos())); // one that came late counts in the next shown
+                    intervals.computeIfAbsent(index, i -> new Interval()).add(e);
+                }
+            });
+        }
+        stream.onFlush(() -> {
+            synchronized (lock) {
+                passed = seen; // a flush hands on every thread's events to its point: all that ended before it came
+                flushedNanos = System.nanoTime();
+            }
+        });
+        synchronized (lock) {
+            origin = Instant.now();
+            originNanos = System.nanoTime();
+            flushedNanos = originNanos;
+            resumedNanos = originNanos;
+        }
+        stream.setStartTime(origin); // a repository's stream would begin with its chunk's earlier events
+        stream.startAsync();
+    }
+
+    /** A recording of the watcher's own in the JVM, streamed over JMX, with {@code settings}' events. */
+    private static RemoteRecordingStream remote(MBeanServerConnection mbeans, FlightRecorderMXBean jfr, Settings settings) throws IOException {
+        List<Long> before = jfr.getRecordings().stream().map(RecordingInfo::getId).toList();
+        RemoteRecordingStream stream = new RemoteRecordingStream(mbeans);
+        for (RecordingInfo r : jfr.getRecordings()) {
+            if (!before.contains(r.getId())) {
+                // bounded in the JVM too, should this watcher die before it closes it (the stream's own maximum age is its copy's)
+                jfr.setRecordingOptions(r.getId(), settings.record() == null ? Map.of("name", NAME + ProcessHandle.current().pid(), "maxAge",
+                        MAX_AGE.toSeconds() + " s") : Map.of("name", NAME + ProcessHandle.current().pid()));
+            }
         }
         stream.enable("jdk.VirtualThreadPinned").withThreshold(settings.pinnedThreshold()).withStackTrace();
         stream.enable("jdk.VirtualThreadSubmitFailed").withStackTrace();
@@ -93,23 +162,12 @@ public final class Watcher implements AutoCloseable {
         }
         stream.enable("jdk.GarbageCollection");
         stream.enable("jdk.ThreadContextSwitchRate").withPeriod(Duration.ofSeconds(1));
-        stream.enable("jdk.ExecutionSample").withPeriod(settings.sampleInterval());
+        stream.enable(Interval.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
         stream.enable(WorkReducer.WINDOW).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
         if (settings.record() == null) {
             stream.setMaxAge(MAX_AGE);
         }
-        stream.onEvent(e -> {
-            synchronized (lock) {
-                long at = Duration.between(origin, e.getEndTime()).toNanos();
-                long index = Math.max(shown, Math.floorDiv(at, settings.interval().toNanos())); // one that came late counts in the next shown
-                intervals.computeIfAbsent(index, i -> new Interval()).add(e);
-            }
-        });
-        synchronized (lock) {
-            origin = Instant.now();
-            originNanos = System.nanoTime();
-        }
-        stream.startAsync();
+        return stream;
     }
 
     /** Recordings an earlier watcher left when it was killed: named for a process of this machine that no longer runs. */
@@ -138,34 +196,72 @@ public final class Watcher implements AutoCloseable {
         return os.getAvailableProcessors();
     }
 
+    /** What is streamed: the watcher's own recording and its settings, or the agent's. */
+    String streamed() {
+        return streamed;
+    }
+
     /** When the first interval began, on {@link System#nanoTime}'s clock. */
     long originNanos() {
         return originNanos;
     }
 
-    /** The intervals that end no later than {@link #FLUSH} before now have come whole: shown, they are due. */
-    int lag() {
-        return (int) Math.ceilDiv(FLUSH.toNanos(), settings.interval().toNanos());
+    /** How many intervals have been shown. */
+    long shown() {
+        synchronized (lock) {
+            return shown;
+        }
     }
 
     /**
-     * The next interval whose events have come (see {@link #lag}), with the MXBeans' figures now;
-     * its events are {@code in}'s. Throws {@link IOException} when the JVM is gone.
+     * The last interval, up to index {@code last}, whose events have all come: the stream has
+     * passed its end, or it has been silent for {@link #LATEST} (not counting while this watcher was
+     * stopped: the stream catches up then) and the interval ended that long ago; below
+     * {@link #shown} when none is.
      */
-    Tick tick(Interval[] in) throws IOException {
-        Interval done;
-        Instant now;
+    long ready(long last) {
+        long every = settings.interval().toNanos();
+        long now = System.nanoTime();
         synchronized (lock) {
-            done = intervals.remove(shown);
-            if (done == null) {
-                done = new Interval();
+            long byStream = passed.isBefore(origin) ? -1 : Math.floorDiv(Duration.between(origin, passed).toNanos(), every) - 1;
+            boolean silent = now - Math.max(flushedNanos, resumedNanos) > LATEST.toNanos();
+            long byClock = silent ? Math.floorDiv(now - originNanos - LATEST.toNanos(), every) - 1 : -1;
+            return Math.min(last, Math.max(byStream, byClock));
+        }
+    }
+
+    /** This watcher was found to have been stopped (or starved of CPU) until now: its stream gets time to catch up. */
+    void resumed() {
+        synchronized (lock) {
+            resumedNanos = System.nanoTime();
+        }
+    }
+
+    /**
+     * The intervals from the next not shown to {@code upTo} (normally one; more after the watcher
+     * fell behind: stopped, or starved of CPU) as one, its rates over their time, with the MXBeans'
+     * figures now; its events are {@code in}'s. Throws {@link IOException} when the JVM is gone.
+     */
+    Tick tick(Interval[] in, long upTo) throws IOException {
+        Interval done = new Interval();
+        Instant now;
+        long every = settings.interval().toNanos();
+        long count;
+        synchronized (lock) {
+            long due = Math.max(shown, upTo);
+            for (long i = shown; i <= due; i++) {
+                Interval part = intervals.remove(i);
+                if (part != null) {
+                    done.absorb(part);
+                }
             }
-            now = origin.plus(settings.interval().multipliedBy(shown + 1));
-            shown++;
+            count = due - shown + 1;
+            now = origin.plus(settings.interval().multipliedBy(due + 1));
+            shown = due + 1;
         }
         in[0] = done;
         MBeanServerConnection m = target.mbeans();
-        double seconds = settings.interval().toNanos() / 1e9;
+        double seconds = count * every / 1e9;
         Tick.Scheduler s = scheduler(m);
         long used = -1;
         long committed = -1;
@@ -252,7 +348,7 @@ public final class Watcher implements AutoCloseable {
         closed = true;
         try {
             if (settings.record() != null) {
-                stream.dump(settings.record());
+                remote.dump(settings.record());
             }
         } catch (IOException | RuntimeException e) {
             throw new BadDataException(settings.record().toAbsolutePath() + ": cannot write the recording: " + RecordingReader.said(e)

@@ -82,6 +82,25 @@ class WatchIT {
         }
     }
 
+    /** A plain tick line; one over several intervals (a watcher that fell behind) says how many seconds it covers. */
+    static final java.util.regex.Pattern TICK = java.util.regex.Pattern.compile("\\d\\d:\\d\\d:\\d\\d(?: \\(the last (\\d+) s: watch fell behind\\))? \\| (.*)");
+
+    static List<String> ticks(String out) {
+        return out.lines().filter(l -> TICK.matcher(l).matches()).toList();
+    }
+
+    /** The seconds a plain tick line covers (at an interval of 1 s). */
+    static long seconds(String tick) {
+        java.util.regex.Matcher m = TICK.matcher(tick);
+        assertThat(m.matches()).as(tick).isTrue();
+        return m.group(1) == null ? 1 : Long.parseLong(m.group(1));
+    }
+
+    /** The seconds JSON ticks cover, together. */
+    static double seconds(List<JsonNode> ticks) {
+        return ticks.stream().mapToDouble(t -> t.get("seconds").asDouble()).sum();
+    }
+
     static List<JsonNode> json(String out) throws Exception {
         ObjectMapper m = new ObjectMapper();
         List<JsonNode> nodes = new ArrayList<>();
@@ -97,9 +116,9 @@ class WatchIT {
         Path jfr = dir.resolve("watched.jfr");
         Result r = watch(Long.toString(p.pid()), "--duration", "6s", "--record", jfr.toString(), "--pin-rate", "20", "--dump-every", "0");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("loomscope watch: process " + p.pid() + " (JDK 21), every 1 s for 6 s (each line the events of an interval that ended 1 s to 2 s before").contains("recorded to " + jfr);
-        List<String> ticks = r.out().lines().filter(l -> l.matches("\\d\\d:\\d\\d:\\d\\d \\| .*")).toList();
-        assertThat(ticks).hasSize(6);
+        assertThat(r.err()).contains("loomscope watch: process " + p.pid() + " (JDK 21), every 1 s for 6 s (each line shown once the JVM's stream has passed the end of its interval").contains("recorded to " + jfr);
+        List<String> ticks = ticks(r.out());
+        assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(6);
         assertThat(ticks).allMatch(l -> l.contains("carriers n/a (parallelism ") && l.contains("the scheduler's MXBean needs JDK 24+"));
         // four virtual threads take turns sleeping 5 ms inside one monitor: up to 200 pins a second, one carrier pinned all the time
         assertThat(ticks).anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
@@ -113,7 +132,7 @@ class WatchIT {
         for (String l : ticks) {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("pins ([\\d,]+)\\.\\d/s").matcher(l);
             assertThat(m.find()).as(l).isTrue();
-            shown += Long.parseLong(m.group(1).replace(",", ""));
+            shown += Long.parseLong(m.group(1).replace(",", "")) * seconds(l); // a rate over the seconds the line covers
         }
         long recorded = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr).stream().filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned"))
                 .count();
@@ -139,7 +158,7 @@ class WatchIT {
             assertThat(spin.get("where").asText()).matches("dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.waitForAConnection:\\d+ \\(Thread\\.yield\\)");
             assertThat(spin.get("stack").toString()).contains("java.lang.Thread.yield");
             List<JsonNode> ticks = lines.stream().filter(n -> n.get("type").asText().equals("tick")).toList();
-            assertThat(ticks).hasSize(10);
+            assertThat(seconds(ticks)).as(r.out()).isEqualTo(10.0);
             long spinning = ticks.stream().mapToLong(t -> t.get("spin_samples").asLong()).sum();
             long virtual = ticks.stream().mapToLong(t -> t.get("virtual_thread_cpu_samples").asLong()).sum();
             assertThat(spinning).isPositive().isGreaterThanOrEqualTo(virtual / 2);
@@ -176,6 +195,26 @@ class WatchIT {
     }
 
     @Test
+    void aQueueGrowingBehindCarriersThatComputeIsAnAlarmNamingWhatTheyRunOnJdk25() throws Exception {
+        Process p = app(ChildJvm.javaExecutable(), "queue");
+        Result r = watch(Long.toString(p.pid()), "--duration", "8s", "--format", "json", "--dump-every", "0");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<JsonNode> lines = json(r.out());
+        List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
+        assertThat(alarms).as(r.out()).hasSize(1);
+        JsonNode queue = alarms.get(0);
+        assertThat(queue.get("alarm").asText()).isEqualTo("queue-growth");
+        assertThat(queue.get("what").asText()).matches("the scheduler's queue grew [3-8] refreshes in a row to [\\d,]+ while all \\d+ carriers were mounted");
+        assertThat(queue.get("where").asText()).matches("running at dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.compute:\\d+");
+        // the figures it was raised on, as the scheduler's MXBean gave them: every carrier mounted, the queue longer at each refresh
+        List<JsonNode> ticks = lines.stream().filter(n -> n.get("type").asText().equals("tick")).toList();
+        assertThat(seconds(ticks)).as(r.out()).isEqualTo(8.0);
+        assertThat(ticks).allMatch(t -> t.get("mounted").asInt() == t.get("parallelism").asInt());
+        assertThat(ticks.get(ticks.size() - 1).get("queued").asLong()).isGreaterThan(ticks.get(ticks.size() / 2).get("queued").asLong())
+                .isGreaterThanOrEqualTo(100);
+    }
+
+    @Test
     void aKilledWatchersRecordingIsBoundedAndTheNextWatchClosesIt() throws Exception {
         Process p = app(ChildJvm.javaExecutable(), "pin");
         Process watcher = new ProcessBuilder(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "watch", Long.toString(p.pid()))
@@ -209,6 +248,75 @@ class WatchIT {
     }
 
     @Test
+    void withAgentTheAgentsOwnRecordingIsReadAndRunsOnUntouched() throws Exception {
+        // JDK 21 under the agent's defaults (async-profiler samples the CPU, into a file of its own): the pins from the agent's recording
+        Path out = dir.resolve("agent-out");
+        Process p = app(ThreadsIT.jdk21(), "pin", "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",startup=before-main,trace-pinned=off,flame=off");
+        Result r = watch(Long.toString(p.pid()), "--agent", "--duration", "4s", "--pin-rate", "20", "--dump-every", "0");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("loomscope watch: streaming the loomscope agent's recording, read from " + out.resolve("jfr-repository"))
+                .contains("pins from 1 ms, no CPU samples streamed (the agent samples with async-profiler");
+        List<String> ticks = ticks(r.out());
+        assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(4);
+        assertThat(ticks).anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
+                + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0 .*"));
+        assertThat(r.out()).containsOnlyOnce("ALARM pinning").doesNotContain("spinning");
+        assertThat(maxAges(p).keySet()).as("no recording of the watcher's; the agent's runs on").containsExactly("loomscope");
+        // the agent's recording, untouched by the reading: written when the application ends, its pins at the same frame
+        p.destroy();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        Path jfr;
+        try (var files = Files.list(out)) {
+            jfr = files.filter(f -> f.toString().endsWith(".jfr") && !f.toString().endsWith(".async-profiler.jfr")).findFirst().orElseThrow();
+        }
+        ChildJvm.Result pins = Fixtures.cli(dir, "pinning", jfr.toString());
+        assertThat(pins.exitCode()).as(pins.toString()).isZero();
+        assertThat(pins.stdout()).contains("WatchedApp.lambda$main$0");
+        // JDK 25 with engine=jfr: the agent's CPU samples are JFR's, streamed, and the yield-spin alarm is raised from them
+        Process s = app(ChildJvm.javaExecutable(), "spin", "-javaagent:" + Fixtures.AGENT + "=out=" + dir.resolve("agent-out-25")
+                + ",engine=jfr,startup=before-main,trace-pinned=off,flame=off");
+        Result spin = watch(Long.toString(s.pid()), "--agent", "--duration", "8s", "--format", "json", "--dump-every", "0");
+        assertThat(spin.code()).as(spin.err()).isZero();
+        assertThat(spin.err()).contains("CPU samples by jdk.ExecutionSample every 10 ms");
+        List<JsonNode> alarms = json(spin.out()).stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
+        assertThat(alarms).as(spin.out()).hasSize(1);
+        assertThat(alarms.get(0).get("alarm").asText()).isEqualTo("yield-spin");
+        assertThat(alarms.get(0).get("where").asText()).matches("dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.waitForAConnection:\\d+ \\(Thread\\.yield\\)");
+        assertThat(maxAges(s).keySet()).containsExactly("loomscope");
+    }
+
+    @Test
+    void aWatcherThatFellBehindShowsTheIntervalsItMissedAsOneLineAtTheirRate() throws Exception {
+        Process p = app(ThreadsIT.jdk21(), "pin");
+        Path log = dir.resolve("behind.log");
+        Process watcher = new ProcessBuilder(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "watch", Long.toString(p.pid()), "--duration", "10s",
+                "--dump-every", "0").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        started.add(watcher);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (ticks(Files.readString(log)).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        signal(watcher, "STOP"); // as Ctrl-Z, or a watcher starved of CPU
+        Thread.sleep(4000);
+        signal(watcher, "CONT");
+        assertThat(watcher.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = Files.readString(log);
+        assertThat(watcher.exitValue()).as(out).isZero();
+        List<String> ticks = ticks(out);
+        assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(out).isEqualTo(10);
+        // the intervals that came due while it was stopped, one line and one poll of the JVM; its rate over the seconds it covers:
+        // the same four virtual threads pinning (up to 200 pins a second), not three or four times as many
+        String behind = ticks.stream().filter(l -> seconds(l) >= 3).findFirst().orElseThrow(() -> new AssertionError(out));
+        java.util.regex.Matcher rate = java.util.regex.Pattern.compile("pins ([\\d,]+\\.\\d)/s").matcher(behind);
+        assertThat(rate.find()).as(behind).isTrue();
+        assertThat(Double.parseDouble(rate.group(1).replace(",", ""))).as(behind).isBetween(50.0, 220.0);
+    }
+
+    private static void signal(Process p, String signal) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor()).isZero();
+    }
+
+    @Test
     void aJvmsRemoteJmxPortIsWatchedWithoutItsThreadDumps() throws Exception {
         int port;
         try (var socket = new java.net.ServerSocket(0)) {
@@ -219,7 +327,7 @@ class WatchIT {
         Result r = watch("127.0.0.1:" + port, "--duration", "3s", "--pin-rate", "20");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("loomscope watch: 127.0.0.1:" + port + " (JDK 21)").contains("is remote: its thread dumps would be written on its machine");
-        assertThat(r.out().lines().filter(l -> l.matches("\\d\\d:\\d\\d:\\d\\d \\| carriers .*"))).hasSize(3);
+        assertThat(ticks(r.out()).stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(3);
         assertThat(r.out()).contains("ALARM pinning");
         assertThat(recordings(p)).contains("No available recordings");
     }
@@ -228,13 +336,18 @@ class WatchIT {
     void badTargetsAreOneLineAndExitTwo() throws Exception {
         for (String[] args : List.of(new String[] {"notapid"}, new String[] {"999999999"}, new String[] {"1", "--format", "xml"},
                 new String[] {"1", "--interval", "10ms"}, new String[] {"1", "--spin-share", "2"},
-                new String[] {"127.0.0.1:1"}, new String[] {"host:port:x"})) {
+                new String[] {"127.0.0.1:1"}, new String[] {"host:port:x"}, new String[] {"1", "--agent", "--record", "x.jfr"},
+                new String[] {"127.0.0.1:1", "--agent"})) {
             Result r = watch(args);
             assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(2);
             assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
             assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
         }
         Process p = app(ChildJvm.javaExecutable(), "pin");
+        Result noAgent = watch(Long.toString(p.pid()), "--agent", "--duration", "1s");
+        assertThat(noAgent.code()).isEqualTo(2);
+        assertThat(noAgent.err()).contains("process " + p.pid() + ": no loomscope agent records in it").doesNotContain("Exception");
+        assertThat(recordings(p)).contains("No available recordings");
         p.destroyForcibly().waitFor();
         Result gone = watch(Long.toString(p.pid()), "--duration", "1s");
         assertThat(gone.code()).isEqualTo(2);

@@ -8,7 +8,9 @@ import java.util.concurrent.Semaphore;
  * What {@code watch} must see in a running JVM, one way each, until killed: {@code pin} (virtual
  * threads sleeping inside synchronized, which pins on JDK 21-23), {@code spin} (virtual threads
  * on every carrier looping in Thread.yield, as a pool that spins for a free connection does) and
- * {@code pool} (thousands of virtual threads parked on a pool of 16). Prints "ready" once running.
+ * {@code pool} (thousands of virtual threads parked on a pool of 16) and {@code queue} (a virtual
+ * thread computing on every carrier while a thousand more a second are started: the scheduler's
+ * queue grows). Prints "ready" once running.
  */
 public final class WatchedApp {
     private static final Object LOCK = new Object();
@@ -47,11 +49,42 @@ public final class WatchedApp {
                     });
                 }
             }
+            case "queue" -> {
+                for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                    vts.submit(WatchedApp::compute);
+                }
+                Thread submitter = new Thread(() -> {
+                    for (int i = 0; i < 200 && !Thread.currentThread().isInterrupted(); i++) {
+                        for (int j = 0; j < 100; j++) {
+                            vts.submit(() -> {
+                                Thread.sleep(1);
+                                return null;
+                            });
+                        }
+                        try {
+                            Thread.sleep(100);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+                submitter.setDaemon(true);
+                submitter.start();
+            }
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("ready");
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** Computes without end and never blocks: a virtual thread that keeps its carrier. */
+    static void compute() {
+        long x = 1;
+        while (!free) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        System.out.println(x);
     }
 
     /** Spins until a connection is free, yielding each time round: it never is. */
