@@ -12,8 +12,8 @@ import jdk.jfr.consumer.RecordedEvent;
 /**
  * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame
  * that pinned, with JDK 24+ reasons, through the same reducer as {@code pinning}), virtual threads
- * started and ended, submit failures, GC pauses, the machine's context switch rate, the CPU samples
- * and where they spin, and the agent's {@code work=} windows. Filled by the stream's thread, read by
+ * started and ended, submit failures, GC pauses, the machine's context switch rate, the CPU load and
+ * the platform threads (JFR's periodic events), the CPU samples and where they spin, and the agent's {@code work=} windows. Filled by the stream's thread, read by
  * the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
  */
 final class Interval {
@@ -39,6 +39,10 @@ final class Interval {
     long gcs;
     long gcPauseNanos;
     double contextSwitchRate = Double.NaN;
+    /** The JVM's and the machine's CPU, shares of the machine, and the live platform threads: JFR's latest in the interval. */
+    double processCpu = Double.NaN;
+    double machineCpu = Double.NaN;
+    long platformThreads = -1;
     long samples;
     /** CPU samples of virtual threads, and of those the ones in a spin frame (the share the yield-spin alarm reads). */
     long virtualSamples;
@@ -63,6 +67,13 @@ final class Interval {
         if (!Double.isNaN(o.contextSwitchRate)) {
             contextSwitchRate = o.contextSwitchRate; // a rate of its own period: the latest stands
         }
+        if (!Double.isNaN(o.processCpu)) {
+            processCpu = o.processCpu;
+            machineCpu = o.machineCpu;
+        }
+        if (o.platformThreads >= 0) {
+            platformThreads = o.platformThreads;
+        }
         samples += o.samples;
         virtualSamples += o.virtualSamples;
         spinSamples += o.spinSamples;
@@ -84,6 +95,13 @@ final class Interval {
                 gcPauseNanos += e.durationField("sumOfPauses").toNanos();
             }
             case "jdk.ThreadContextSwitchRate" -> contextSwitchRate = e.doubleValue("switchRate");
+            case "jdk.CPULoad" -> {
+                if (e.doubleValue("machineTotal") > 0) { // a recording's first has no earlier reading to measure from: all 0
+                    processCpu = e.doubleValue("jvmUser") + e.doubleValue("jvmSystem");
+                    machineCpu = e.doubleValue("machineTotal");
+                }
+            }
+            case "jdk.JavaThreadStatistics" -> platformThreads = e.longValue("activeCount");
             case EXECUTION_SAMPLE -> sample(e, "sampledThread");
             case CPU_TIME_SAMPLE -> sample(e, "eventThread");
             default -> {

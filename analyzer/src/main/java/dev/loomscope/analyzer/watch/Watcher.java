@@ -51,7 +51,7 @@ public final class Watcher implements AutoCloseable {
 
     /** The JFR events a refresh counts ({@link Interval#add}); a stream with handlers by name parses no others. */
     static final List<String> EVENTS = List.of("jdk.VirtualThreadPinned", "jdk.VirtualThreadSubmitFailed", "jdk.VirtualThreadStart", "jdk.VirtualThreadEnd",
-            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkReducer.WINDOW);
+            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", "jdk.JavaThreadStatistics", Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkReducer.WINDOW);
 
     /**
      * How long a stream may bring nothing (no flush) before the intervals that ended that long ago
@@ -162,6 +162,9 @@ public final class Watcher implements AutoCloseable {
         }
         stream.enable("jdk.GarbageCollection");
         stream.enable("jdk.ThreadContextSwitchRate").withPeriod(Duration.ofSeconds(1));
+        // the CPU and the threads by JFR's periodic events, in the JVM: cheaper than polling their MXBeans, and of the interval
+        stream.enable("jdk.CPULoad").withPeriod(Duration.ofSeconds(1));
+        stream.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
         stream.enable(Interval.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
         stream.enable(WorkReducer.WINDOW).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
         if (settings.record() == null) {
@@ -265,17 +268,10 @@ public final class Watcher implements AutoCloseable {
         Tick.Scheduler s = scheduler(m);
         long used = -1;
         long committed = -1;
-        double process = Double.NaN;
-        double machine = Double.NaN;
-        long threads = -1;
         try {
             CompositeData heap = (CompositeData) m.getAttribute(new ObjectName(ManagementFactory.MEMORY_MXBEAN_NAME), "HeapMemoryUsage");
             used = (Long) heap.get("used");
             committed = (Long) heap.get("committed");
-            ObjectName os = new ObjectName(ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME);
-            process = ((Number) m.getAttribute(os, "ProcessCpuLoad")).doubleValue();
-            machine = ((Number) m.getAttribute(os, "CpuLoad")).doubleValue();
-            threads = ((Number) m.getAttribute(new ObjectName(ManagementFactory.THREAD_MXBEAN_NAME), "ThreadCount")).longValue();
         } catch (IOException gone) {
             throw gone;
         } catch (javax.management.JMException | RuntimeException e) {
@@ -289,12 +285,8 @@ public final class Watcher implements AutoCloseable {
         return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, settings.threadEvents() ? done.started : -1,
                 settings.threadEvents() ? done.ended : -1, pins.all().count(),
                 pins.all().sum(), List.copyOf(top.subList(0, Math.min(3, top.size()))), done.submitFailed, done.gcs, done.gcPauseNanos / 1e6, used,
-                committed, negativeIsNaN(process), negativeIsNaN(machine), done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, w.count(),
-                w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, threads);
-    }
-
-    private static double negativeIsNaN(double v) {
-        return v < 0 ? Double.NaN : v; // the MXBean's "not available"
+                committed, done.processCpu, done.machineCpu, done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, w.count(),
+                w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, done.platformThreads);
     }
 
     private Tick.Scheduler scheduler(MBeanServerConnection m) throws IOException {
@@ -302,9 +294,15 @@ public final class Watcher implements AutoCloseable {
             return null;
         }
         try {
-            return new Tick.Scheduler(((Number) m.getAttribute(scheduler, "Parallelism")).intValue(), ((Number) m.getAttribute(scheduler, "PoolSize")).intValue(),
-                    ((Number) m.getAttribute(scheduler, "MountedVirtualThreadCount")).intValue(),
-                    ((Number) m.getAttribute(scheduler, "QueuedVirtualThreadCount")).longValue());
+            // one call: each costs the JVM's connector a round trip (benchmarks.md measures the polls)
+            List<javax.management.Attribute> a = m.getAttributes(scheduler, new String[] {"Parallelism", "PoolSize", "MountedVirtualThreadCount",
+                    "QueuedVirtualThreadCount"}).asList();
+            if (a.size() < 4) {
+                hasScheduler = false;
+                return null;
+            }
+            return new Tick.Scheduler(((Number) a.get(0).getValue()).intValue(), ((Number) a.get(1).getValue()).intValue(),
+                    ((Number) a.get(2).getValue()).intValue(), ((Number) a.get(3).getValue()).longValue());
         } catch (InstanceNotFoundException before24) {
             hasScheduler = false;
             return null;

@@ -304,12 +304,15 @@ class WatchIT {
         assertThat(watcher.exitValue()).as(out).isZero();
         List<String> ticks = ticks(out);
         assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(out).isEqualTo(10);
-        // the intervals that came due while it was stopped, one line and one poll of the JVM; its rate over the seconds it covers:
-        // the same four virtual threads pinning (up to 200 pins a second), not three or four times as many
-        String behind = ticks.stream().filter(l -> seconds(l) >= 3).findFirst().orElseThrow(() -> new AssertionError(out));
-        java.util.regex.Matcher rate = java.util.regex.Pattern.compile("pins ([\\d,]+\\.\\d)/s").matcher(behind);
-        assertThat(rate.find()).as(behind).isTrue();
-        assertThat(Double.parseDouble(rate.group(1).replace(",", ""))).as(behind).isBetween(50.0, 220.0);
+        // the intervals that came due while it was stopped, shown together as the stream caught up (one poll of the JVM a line),
+        // each line's rate over the seconds it covers: the same four virtual threads pinning (up to 200 pins a second), not a burst
+        List<String> behind = ticks.stream().filter(l -> seconds(l) >= 2).toList();
+        assertThat(behind).as(out).isNotEmpty();
+        for (String l : behind) {
+            java.util.regex.Matcher rate = java.util.regex.Pattern.compile("pins ([\\d,]+\\.\\d)/s").matcher(l);
+            assertThat(rate.find()).as(l).isTrue();
+            assertThat(Double.parseDouble(rate.group(1).replace(",", ""))).as(l).isBetween(50.0, 220.0);
+        }
     }
 
     private static void signal(Process p, String signal) throws Exception {
