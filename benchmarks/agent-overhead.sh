@@ -26,9 +26,10 @@
 #
 # A configuration whose options hold $WATCH is watched: 'loomscope watch PID --format json' runs
 # against that JVM from its start (its output discarded), stopped and resumed with it, so the
-# JVM's turns pay for the watcher's stream, polls and thread dumps and its CPU beside them, e.g.
-#   benchmarks/agent-overhead.sh 8 virtual 25 20 builtin -- 'watched:$WATCH' 'defaults:-javaagent:$AGENT=out=$OUT'
-# WATCH_ARGS adds options to the watcher, e.g. WATCH_ARGS=--thread-events.
+# JVM's turns pay for the watcher's stream, polls and thread dumps and its CPU beside them;
+# $WATCH{A,B} gives the watcher options A B, e.g.
+#   benchmarks/agent-overhead.sh 8 virtual 25 20 builtin -- 'watched:$WATCH' \
+#       'watched-agent:$WATCH{--agent} -javaagent:$AGENT=out=$OUT' 'defaults:-javaagent:$AGENT=out=$OUT'
 #
 # ECHO_ARGS adds options to the echo workload, e.g. ECHO_ARGS='-k --n 40000': keep-alive
 # connections, so a platform-thread server starts a thread per connection (100 a run), not one
@@ -50,7 +51,6 @@ runs=${positional[2]:-30}
 warmup=${positional[3]:-20}
 client=${positional[4]:-builtin}
 read -ra echo_args <<<"${ECHO_ARGS:-}"
-read -ra watch_args <<<"${WATCH_ARGS:-}"
 
 bench=agent-overhead
 . "$root/benchmarks/setup.sh"
@@ -75,17 +75,20 @@ for config in "$@"; do
     esac
     names+=("${config%%:*}")
     config=${config#*:}
-    case $config in
-        *'$WATCH'*) watched+=(1) ;;
-        *) watched+=("") ;;
-    esac
-    config=${config//\$WATCH/}
+    if [[ $config =~ \$WATCH(\{([^}]*)\})? ]]; then
+        watched+=("watch ${BASH_REMATCH[2]//,/ }") # the watcher's options
+        config=${config/"${BASH_REMATCH[0]}"/}
+    else
+        watched+=("")
+    fi
     config=${config//\$AGENT/$agent}
     opts+=("${config//\$OUT/$out/rec}")
 done
 n=${#names[@]}
 pids=()
 watchers=()
+wticks=()
+watcher_shares=()
 ins=()
 outs=()
 
@@ -137,6 +140,8 @@ start() {
         --client "$client" --runs "$runs" --warmup "$warmup" --paced <"$out/in$i" >"$out/out$i" 2>"$out/err$i" &
     pids[i]=$!
     if [ -n "${watched[$i]}" ]; then
+        local watch_args=()
+        read -ra watch_args <<<"${watched[$i]#watch}"
         "$java" -jar "$cli" watch "${pids[$i]}" --format json "${watch_args[@]}" >/dev/null 2>"$out/watch$i" &
         watchers[i]=$!
     fi
@@ -164,12 +169,20 @@ cont_jvm() {
     kill -CONT "${pids[$1]}"
 }
 
-# Runs JVM $1's measured run $2 alone.
+# A process's CPU time so far, in clock ticks (user + system).
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# Runs JVM $1's measured run $2 alone; a watcher's CPU over its JVM's turns adds up in wticks.
 turn() {
+    local w=${watchers[$1]:-} before=0
+    [ -z "$w" ] || before=$(cpu_ticks "$w")
     cont_jvm "$1"
     echo go >&"${ins[$1]}"
     await "$1" "* run $2/$runs: *" >/dev/null
     stop_jvm "$1"
+    [ -z "$w" ] || wticks[$1]=$((${wticks[$1]:-0} + $(cpu_ticks "$w") - before))
 }
 
 # Lets JVM $1 finish (the agent writes its recording and flame graph), checks its exit, and sets
@@ -216,10 +229,19 @@ for ((r = 1; r <= rounds; r++)); do
         done
     done
     m=""
+    watcher_line=""
     for ((i = 0; i < n; i++)); do
         finish "$i"
         m="$m$medians"
+        if [ -n "${wticks[$i]:-}" ]; then
+            # the watcher's CPU over its JVM's measured turns, a run's worth, beside that JVM's own median CPU per run
+            per_run=$(awk -v t="${wticks[$i]}" -v hz="$(getconf CLK_TCK)" -v runs="$runs" -v own="${medians#* }" \
+                'BEGIN { ms = t * 1000 / hz / runs; printf "%.1f %.4f", ms, ms / own }')
+            watcher_line="$watcher_line  ${names[$i]} ${per_run% *} ms ($(awk -v s="${per_run#* }" 'BEGIN { printf "%.1f", 100 * s }')% of its JVM's)"
+            watcher_shares[$i]="${watcher_shares[$i]:-} ${per_run#* }"
+        fi
     done
+    wticks=()
     pids=()
     watchers=()
     # per configuration: none / config, wall and CPU
@@ -228,6 +250,7 @@ for ((r = 1; r <= rounds; r++)); do
         for (i = 2 * n + 2; i <= NF; i += 2) printf "              %6.3f %6.3f", $i, $(i + 1); print "" }'
     ratios="$ratios$line
 "
+    [ -z "$watcher_line" ] || echo "       watcher CPU a run, over its JVM's turns:$watcher_line"
     rm -rf "$out/rec"
 done
 names_list="${names[*]:1}"
@@ -251,3 +274,8 @@ printf '%s' "$ratios" | awk -v names="$names_list" '
         print "median throughput ratio config/none over the rounds [bootstrap 95% interval] (1.000 = no overhead):"
         for (c = 1; 2 * c <= cols; c++) printf "  %-14s wall %s, cpu %s\n", name[c] ":", summary(2 * c - 1), summary(2 * c)
     }'
+for ((i = 1; i < n; i++)); do
+    [ -z "${watcher_shares[$i]:-}" ] || echo "  ${names[$i]}: the watcher's own CPU, median over the rounds:" \
+        "$(echo "${watcher_shares[$i]}" | tr ' ' '\n' | sort -n | awk 'NF { x[++k] = $1 } END { printf "%.1f%%", 100 * (k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2) }')" \
+        "of its JVM's CPU per run (on the same $(nproc) CPUs)"
+done
