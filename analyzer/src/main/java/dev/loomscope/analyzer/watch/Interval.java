@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.read.JdkEvent;
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkFrames;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +28,6 @@ final class Interval {
     /** The classes of the scheduler's own frames, on a carrier between virtual threads. */
     static final java.util.regex.Pattern SCHEDULER = java.util.regex.Pattern.compile("java\\.lang\\.VirtualThread|jdk\\.internal\\.vm\\.Continuation"
             + "|java\\.util\\.concurrent\\.ForkJoin");
-
-    /** The JDK's own classes, below which a sample's application frame is looked for. */
-    private static final java.util.regex.Pattern JDK = java.util.regex.Pattern.compile("(java|javax|jdk|sun|com\\.sun)\\.");
 
     final PinningReducer pins = new PinningReducer();
     final WorkReducer work = new WorkReducer();
@@ -136,7 +134,7 @@ final class Interval {
                 return;
             }
         }
-        frames.stream().filter(f -> !JDK.matcher(f.className()).lookingAt()).findFirst().ifPresent(f -> running.merge(f.text(), 1L, Long::sum));
+        frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().ifPresent(f -> running.merge(f.text(), 1L, Long::sum));
     }
 
     /** The first frame from {@code from} on outside java.lang.Thread and the virtual thread machinery, named with its spin. */
