@@ -1,11 +1,14 @@
 package dev.loomscope.analyzer.cli;
 
+import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
-import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.analyzer.read.RecordingReader;
+import dev.loomscope.analyzer.watch.RunningJvm;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +74,7 @@ public final class AttachCommand implements Callable<Integer> {
             }
             return Errors.OK;
         }
-        if (!pid.matches("\\d+")) {
+        if (!pid.matches("\\d{1,10}")) {
             throw usage("'" + pid + "' is not a process id (a number; 'loomscope attach list' shows the JVMs)");
         }
         if (action == null) {
@@ -93,7 +96,7 @@ public final class AttachCommand implements Callable<Integer> {
         if (!Files.isRegularFile(jar)) {
             throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
         }
-        VirtualMachine vm = attach();
+        VirtualMachine vm = RunningJvm.attach(Long.parseLong(pid));
         Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
         try {
             String javaSpec = vm.getSystemProperties().getProperty("java.specification.version", "0");
@@ -122,7 +125,7 @@ public final class AttachCommand implements Callable<Integer> {
         }
     }
 
-    /** Two JSON thread dumps of the JVM (through its management agent, started on attach), analysed. */
+    /** Two JSON thread dumps of the JVM (through its management agent, started on attach: {@link RunningJvm}), analysed. */
     private int threads() throws Exception {
         if (!dev.loomscope.options.Durations.valid(interval)) {
             throw usage("--interval " + interval + ": not a duration (e.g. 2s, 500ms, or 0 for one dump)");
@@ -132,53 +135,39 @@ public final class AttachCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) {
             throw new BadDataException(dir + ": no such directory (give --dumps an existing directory)");
         }
-        VirtualMachine vm = attach();
         List<Path> written = new java.util.ArrayList<>();
-        try {
-            String url = vm.startLocalManagementAgent();
-            try (javax.management.remote.JMXConnector c = javax.management.remote.JMXConnectorFactory.connect(new javax.management.remote.JMXServiceURL(url))) {
-                var diagnostic = java.lang.management.ManagementFactory.newPlatformMXBeanProxy(c.getMBeanServerConnection(),
-                        "com.sun.management:type=HotSpotDiagnostic", com.sun.management.HotSpotDiagnosticMXBean.class);
-                String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-                for (String which : gap.isZero() ? List.of("") : List.of("a", "b")) {
-                    if (which.equals("b")) {
-                        Thread.sleep(gap.toMillis());
-                    }
-                    Path f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".json");
-                    try {
-                        diagnostic.dumpThreads(f.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
-                    } catch (RuntimeException jsonFailed) {
-                        // JDK 21-25 cannot write a thread name with a control character as JSON: the plain-text dump, which threads reads too
-                        Files.deleteIfExists(f);
-                        f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".txt");
-                        diagnostic.dumpThreads(f.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
-                        spec.commandLine().getErr().println("loomscope attach: " + pid + ": the JVM could not write a JSON thread dump ("
-                                + dev.loomscope.analyzer.read.RecordingReader.said(jsonFailed) + "): a plain-text one instead");
-                    }
-                    written.add(f);
-                    spec.commandLine().getErr().println("loomscope attach: " + pid + ": thread dump written to " + f);
+        try (RunningJvm jvm = RunningJvm.open(pid)) {
+            String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+            for (String which : gap.isZero() ? List.of("") : List.of("a", "b")) {
+                if (which.equals("b")) {
+                    Thread.sleep(gap.toMillis());
                 }
+                Path f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".json");
+                try {
+                    jvm.dumpThreads(f, ThreadDumpFormat.JSON);
+                } catch (RuntimeException jsonFailed) {
+                    // JDK 21-25 cannot write a thread name with a control character as JSON: the plain-text dump, which threads reads too
+                    Files.deleteIfExists(f);
+                    f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".txt");
+                    jvm.dumpThreads(f, ThreadDumpFormat.TEXT_PLAIN);
+                    spec.commandLine().getErr().println("loomscope attach: " + pid + ": the JVM could not write a JSON thread dump ("
+                            + RecordingReader.said(jsonFailed) + "): a plain-text one instead");
+                }
+                written.add(f);
+                spec.commandLine().getErr().println("loomscope attach: " + pid + ": thread dump written to " + f);
             }
         } catch (IOException | RuntimeException e) {
-            throw new BadDataException("process " + pid + ": cannot take a thread dump: " + dev.loomscope.analyzer.read.RecordingReader.said(e)
+            if (e instanceof BadDataException || e instanceof UsageException) {
+                throw (RuntimeException) e; // already said: cannot attach, no management agent
+            }
+            throw new BadDataException("process " + pid + ": cannot take a thread dump: " + RecordingReader.said(e)
                     + " (the JVM must let its management agent start; or run jcmd " + pid + " Thread.dump_to_file -format=json FILE)");
-        } finally {
-            vm.detach();
         }
         return ThreadsCommand.report(written, out, spec.commandLine().getOut());
     }
 
-    private VirtualMachine attach() {
-        try {
-            return VirtualMachine.attach(pid);
-        } catch (AttachNotSupportedException | IOException e) {
-            throw new BadDataException("process " + pid + ": cannot attach: " + e.getMessage()
-                    + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
-        }
-    }
-
-    private dev.loomscope.analyzer.errors.UsageException usage(String message) {
-        return new dev.loomscope.analyzer.errors.UsageException(message);
+    private UsageException usage(String message) {
+        return new UsageException(message);
     }
 
     private static FileAttribute<?>[] ownerOnly() {

@@ -30,12 +30,13 @@ record AgentRecording(Path repository, Map<String, String> settings) {
     static final java.time.Duration STARTING = java.time.Duration.ofSeconds(30);
 
     /** The agent's running recording in {@code target} and where its chunks are; a one-line error when there is none to read. */
-    static AgentRecording find(WatchTarget target, FlightRecorderMXBean jfr) throws IOException {
+    static AgentRecording find(RunningJvm target, FlightRecorderMXBean jfr) throws IOException {
         if (!target.local()) {
             throw new UsageException("--agent reads the agent's recording from the JVM's disk: watch " + target.name()
                     + " by its process id on its machine, or without --agent");
         }
         RuntimeMXBean runtime = ManagementFactory.newPlatformMXBeanProxy(target.mbeans(), ManagementFactory.RUNTIME_MXBEAN_NAME, RuntimeMXBean.class);
+        // fetched afresh, not RunningJvm.properties(): the agent's state changes while it starts, and JFR names its repository then
         Optional<RecordingInfo> agent = running(jfr);
         long deadline = System.nanoTime() + STARTING.toNanos();
         while (agent.isEmpty() && AgentOptions.STARTING.equals(runtime.getSystemProperties().get(AgentOptions.STATE_PROPERTY))

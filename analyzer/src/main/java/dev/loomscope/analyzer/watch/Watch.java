@@ -60,7 +60,7 @@ public final class Watch {
 
     /** Watches {@code target} until the duration ends, Ctrl-C, or the JVM ends; whether an alarm was raised. */
     public boolean run(String target) throws IOException, InterruptedException {
-        try (WatchTarget t = WatchTarget.open(target)) {
+        try (RunningJvm t = RunningJvm.open(target)) {
             int feature = t.feature();
             if (feature > 0 && feature < 21) {
                 throw new BadDataException(t.name() + " runs JDK " + feature + ", which has no virtual threads (watch a JVM of JDK 21 or later)");
@@ -101,7 +101,7 @@ public final class Watch {
         }
     }
 
-    private boolean loop(WatchTarget t, Watcher w) throws IOException, InterruptedException {
+    private boolean loop(RunningJvm t, Watcher w) throws IOException, InterruptedException {
         Alarms alarms = new Alarms(o.limits().pinRate(), o.limits().pinnedShare(), o.limits().spinShare(), o.limits().parked(), QUEUE_REFRESHES);
         long start = w.originNanos();
         long every = o.interval().toNanos();
@@ -141,7 +141,7 @@ public final class Watch {
     }
 
     /** One refresh: the next interval shown, its alarms and any thread dump's; whether an alarm was raised. */
-    private boolean refresh(WatchTarget t, Watcher w, Alarms alarms, Path scratch, long upTo) throws IOException, InterruptedException {
+    private boolean refresh(RunningJvm t, Watcher w, Alarms alarms, Path scratch, long upTo) throws IOException, InterruptedException {
         Interval[] in = new Interval[1];
         Tick tick = w.tick(in, upTo);
         List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));
@@ -188,7 +188,7 @@ public final class Watch {
     }
 
     /** Two JSON thread dumps 1 s apart into the --dump-on-alarm directory, analysed as {@code threads} does. */
-    private void dumpOnAlarm(WatchTarget t, Watcher w, Alarm a) throws IOException, InterruptedException {
+    private void dumpOnAlarm(RunningJvm t, Watcher w, Alarm a) throws IOException, InterruptedException {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         List<Path> written = new ArrayList<>();
         for (String which : List.of("a", "b")) {

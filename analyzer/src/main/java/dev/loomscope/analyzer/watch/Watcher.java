@@ -61,7 +61,7 @@ public final class Watcher implements AutoCloseable {
      */
     static final Duration LATEST = Duration.ofMillis(2500);
 
-    private final WatchTarget target;
+    private final RunningJvm target;
     private final Settings settings;
     private final EventStream stream;
     /** The stream over JMX, which --record dumps; null when the agent's recording is read. */
@@ -85,14 +85,14 @@ public final class Watcher implements AutoCloseable {
     private final ObjectName scheduler;
     private boolean hasScheduler = true;
 
-    public Watcher(WatchTarget target, Settings settings) {
+    public Watcher(RunningJvm target, Settings settings) {
         this.target = target;
         this.settings = settings;
         MBeanServerConnection mbeans = target.mbeans();
         try {
             FlightRecorderMXBean jfr = ManagementFactory.newPlatformMXBeanProxy(mbeans, "jdk.management.jfr:type=FlightRecorder", FlightRecorderMXBean.class);
             scheduler = new ObjectName("jdk.management:type=VirtualThreadScheduler");
-            parallelism = parallelism(mbeans);
+            parallelism = parallelism(target);
             if (settings.agent()) {
                 AgentRecording a = AgentRecording.find(target, jfr);
                 remote = null;
@@ -188,13 +188,12 @@ public final class Watcher implements AutoCloseable {
     }
 
     /** The scheduler's parallelism: its system property when set, else the JVM's processors (the JDK's default). */
-    private static int parallelism(MBeanServerConnection mbeans) throws IOException {
-        var runtime = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.RUNTIME_MXBEAN_NAME, java.lang.management.RuntimeMXBean.class);
-        String set = runtime.getSystemProperties().get("jdk.virtualThreadScheduler.parallelism");
+    private static int parallelism(RunningJvm target) throws IOException {
+        String set = target.properties().get("jdk.virtualThreadScheduler.parallelism");
         if (set != null && set.strip().matches("\\d+")) {
             return Integer.parseInt(set.strip());
         }
-        var os = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
+        var os = ManagementFactory.newPlatformMXBeanProxy(target.mbeans(), ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
                 java.lang.management.OperatingSystemMXBean.class);
         return os.getAvailableProcessors();
     }
@@ -314,10 +313,8 @@ public final class Watcher implements AutoCloseable {
 
     /** Has the JVM write a JSON thread dump to {@code file} (a local JVM: it writes it); false when it cannot. */
     boolean writeDump(Path file) throws IOException {
-        var diagnostic = ManagementFactory.newPlatformMXBeanProxy(target.mbeans(), "com.sun.management:type=HotSpotDiagnostic",
-                com.sun.management.HotSpotDiagnosticMXBean.class);
         try {
-            diagnostic.dumpThreads(file.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            target.dumpThreads(file, com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
             return true;
         } catch (RuntimeException e) {
             Files.deleteIfExists(file);

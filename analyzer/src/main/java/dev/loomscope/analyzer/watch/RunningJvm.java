@@ -1,31 +1,38 @@
 package dev.loomscope.analyzer.watch;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.RuntimeMXBean;
+import java.nio.file.Path;
+import java.util.Map;
 import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
 /**
- * The JVM {@code watch} looks at, over JMX: a local process by its id (attached, its local
- * management agent started: nothing else is loaded into it) or a JVM's remote JMX port
- * ({@code HOST:PORT}). Closing it disconnects and detaches; the management agent, once started,
- * stays (the JDK cannot stop it by attach), reachable by the same user on the same machine only.
+ * A running JVM over JMX, as {@code watch} and {@code attach PID threads} reach it: a local process
+ * by its id (attached, its local management agent started: nothing else is loaded into it) or a
+ * JVM's remote JMX port ({@code HOST:PORT}). Closing it disconnects and detaches; the management
+ * agent, once started, stays (the JDK cannot stop it by attach), reachable by the same user on the
+ * same machine only.
  */
-public final class WatchTarget implements AutoCloseable {
+public final class RunningJvm implements AutoCloseable {
     private final VirtualMachine vm;
     private final JMXConnector connector;
     private final MBeanServerConnection mbeans;
     private final String name;
     private final long pid;
+    private Map<String, String> properties;
 
-    private WatchTarget(VirtualMachine vm, JMXConnector connector, String name, long pid) throws IOException {
+    private RunningJvm(VirtualMachine vm, JMXConnector connector, String name, long pid) throws IOException {
         this.vm = vm;
         this.connector = connector;
         this.mbeans = connector.getMBeanServerConnection();
@@ -34,25 +41,19 @@ public final class WatchTarget implements AutoCloseable {
     }
 
     /** Connects to {@code target}: a process id, or {@code HOST:PORT} of a JVM's remote JMX agent. */
-    public static WatchTarget open(String target) {
+    public static RunningJvm open(String target) {
         if (target.matches("\\d{1,10}")) {
             long pid = Long.parseLong(target);
             if (pid == ProcessHandle.current().pid()) {
-                throw new UsageException("process " + pid + " is this watcher itself (give the id of the JVM to watch; 'loomscope attach list' shows them)");
+                throw new UsageException("process " + pid + " is this loomscope itself (give the id of another JVM; 'loomscope attach list' shows them)");
             }
             if (ProcessHandle.of(pid).isEmpty()) {
-                throw new BadDataException("no process " + pid + " ('loomscope attach list' shows the JVMs you can watch)");
+                throw new BadDataException("no process " + pid + " ('loomscope attach list' shows the JVMs of this user)");
             }
-            VirtualMachine vm;
-            try {
-                vm = VirtualMachine.attach(target);
-            } catch (AttachNotSupportedException | IOException e) {
-                throw new BadDataException("process " + pid + ": cannot attach: " + RecordingReader.said(e)
-                        + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
-            }
+            VirtualMachine vm = attach(pid);
             try {
                 String url = vm.startLocalManagementAgent();
-                return new WatchTarget(vm, JMXConnectorFactory.connect(new JMXServiceURL(url)), "process " + pid, pid);
+                return new RunningJvm(vm, JMXConnectorFactory.connect(new JMXServiceURL(url)), "process " + pid, pid);
             } catch (IOException | RuntimeException e) {
                 detach(vm);
                 throw new BadDataException("process " + pid + ": cannot reach its management agent: " + RecordingReader.said(e)
@@ -62,13 +63,23 @@ public final class WatchTarget implements AutoCloseable {
         if (target.matches("[^\\s:/]+:\\d{1,5}")) {
             try {
                 JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + target + "/jmxrmi");
-                return new WatchTarget(null, JMXConnectorFactory.connect(url), target, -1);
+                return new RunningJvm(null, JMXConnectorFactory.connect(url), target, -1);
             } catch (IOException | RuntimeException e) {
                 throw new BadDataException(target + ": cannot connect over JMX: " + RecordingReader.said(root(e))
                         + " (start the JVM with -Dcom.sun.management.jmxremote.port=PORT, or watch it by its process id on its machine)");
             }
         }
         throw new UsageException("'" + target + "' is neither a process id nor HOST:PORT ('loomscope attach list' shows the local JVMs)");
+    }
+
+    /** Attaches to local process {@code pid} (Attach API), or says in one line why it cannot. */
+    public static VirtualMachine attach(long pid) {
+        try {
+            return VirtualMachine.attach(Long.toString(pid));
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new BadDataException("process " + pid + ": cannot attach: " + RecordingReader.said(e)
+                    + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
+        }
     }
 
     /** The innermost cause: what JMX's layers of naming and RMI exceptions wrap (a refused connection, an unknown host). */
@@ -99,14 +110,32 @@ public final class WatchTarget implements AutoCloseable {
         return pid;
     }
 
+    /** The JVM's system properties, fetched once. */
+    public Map<String, String> properties() throws IOException {
+        if (properties == null) {
+            properties = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.RUNTIME_MXBEAN_NAME, RuntimeMXBean.class).getSystemProperties();
+        }
+        return properties;
+    }
+
     /** The JVM's feature version (21, 25), or 0 when it cannot be told. */
     public int feature() {
         try {
-            String spec = (String) mbeans.getAttribute(new ObjectName("java.lang:type=Runtime"), "SpecVersion");
+            String spec = properties().getOrDefault("java.specification.version", "");
             return Integer.parseInt(spec.replaceFirst("^1\\.", "").replaceFirst("\\..*$", ""));
-        } catch (Exception e) {
+        } catch (IOException | RuntimeException e) {
             return 0;
         }
+    }
+
+    /**
+     * Has the JVM write a thread dump of all its threads, virtual ones too, to {@code file} (on its
+     * machine); throws what the JVM said when it cannot (JDK 21-25 cannot write a thread name with a
+     * control character as JSON).
+     */
+    public void dumpThreads(Path file, ThreadDumpFormat format) throws IOException {
+        ManagementFactory.newPlatformMXBeanProxy(mbeans, "com.sun.management:type=HotSpotDiagnostic", HotSpotDiagnosticMXBean.class)
+                .dumpThreads(file.toString(), format);
     }
 
     @Override
