@@ -60,7 +60,6 @@ workloads="$root/workloads/target/loomscope-workloads.jar"
 out=$(mktemp -d)
 quiet=300
 
-cli="$root/analyzer/target/loomscope.jar"
 names=(none)
 opts=("")
 watched=("")
@@ -142,7 +141,8 @@ start() {
     if [ -n "${watched[$i]}" ]; then
         local watch_args=()
         read -ra watch_args <<<"${watched[$i]#watch}"
-        "$java" -jar "$cli" watch "${pids[$i]}" --format json "${watch_args[@]}" >/dev/null 2>"$out/watch$i" &
+        # through the launcher, as a user runs it (its JIT settings: C1 alone costs a watcher half the CPU C2 does)
+        "$root/loomscope" watch "${pids[$i]}" --format json "${watch_args[@]}" >/dev/null 2>"$out/watch$i" &
         watchers[i]=$!
     fi
     exec {fd}>"$out/in$i"
