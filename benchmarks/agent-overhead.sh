@@ -27,8 +27,9 @@
 # A configuration whose options hold $WATCH is watched: 'loomscope watch PID --format json' runs
 # against that JVM from its start (its output discarded), stopped and resumed with it, so the
 # JVM's turns pay for the watcher's stream, polls and thread dumps and its CPU beside them;
-# $WATCH{A,B} gives the watcher options A B, e.g.
-#   benchmarks/agent-overhead.sh 8 virtual 25 20 builtin -- 'watched:$WATCH' \
+# $WATCH{A,B} gives the watcher options A B; enough warm-up runs let the watcher past its first
+# seconds too (docs/benchmarks.md), e.g.
+#   benchmarks/agent-overhead.sh 8 virtual 25 60 builtin -- 'watched:$WATCH' \
 #       'watched-agent:$WATCH{--agent} -javaagent:$AGENT=out=$OUT' 'defaults:-javaagent:$AGENT=out=$OUT'
 #
 # ECHO_ARGS adds options to the echo workload, e.g. ECHO_ARGS='-k --n 40000': keep-alive
