@@ -100,7 +100,7 @@ public final class AttachCommand implements Callable<Integer> {
         Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
         try {
             String javaSpec = vm.getSystemProperties().getProperty("java.specification.version", "0");
-            int feature = javaSpec.startsWith("1.") ? 8 : Integer.parseInt(javaSpec.replaceAll("\\D.*", ""));
+            int feature = RunningJvm.feature(javaSpec);
             if (feature < 21) {
                 throw new BadDataException("process " + pid + ": runs Java " + javaSpec + "; the agent needs JDK 21 or newer");
             }

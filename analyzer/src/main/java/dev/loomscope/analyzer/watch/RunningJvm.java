@@ -121,11 +121,16 @@ public final class RunningJvm implements AutoCloseable {
     /** The JVM's feature version (21, 25), or 0 when it cannot be told. */
     public int feature() {
         try {
-            String spec = properties().getOrDefault("java.specification.version", "");
-            return Integer.parseInt(spec.replaceFirst("^1\\.", "").replaceFirst("\\..*$", ""));
+            return feature(properties().getOrDefault("java.specification.version", ""));
         } catch (IOException | RuntimeException e) {
             return 0;
         }
+    }
+
+    /** The feature version a {@code java.specification.version} names ("1.8": 8, "21": 21), or 0 when it names none. */
+    public static int feature(String specVersion) {
+        String feature = specVersion.replaceFirst("^1\\.", "").replaceFirst("\\..*$", "");
+        return feature.matches("\\d{1,9}") ? Integer.parseInt(feature) : 0;
     }
 
     /**
