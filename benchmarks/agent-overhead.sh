@@ -170,20 +170,15 @@ cont_jvm() {
     kill -CONT "${pids[$1]}"
 }
 
-# A process's CPU time so far, in clock ticks (user + system).
-cpu_ticks() {
-    awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0
-}
-
 # Runs JVM $1's measured run $2 alone; a watcher's CPU over its JVM's turns adds up in wticks.
 turn() {
     local w=${watchers[$1]:-} before=0
-    [ -z "$w" ] || before=$(cpu_ticks "$w")
+    [ -z "$w" ] || before=$(loomscope_cpu_ticks "$w")
     cont_jvm "$1"
     echo go >&"${ins[$1]}"
     await "$1" "* run $2/$runs: *" >/dev/null
     stop_jvm "$1"
-    [ -z "$w" ] || wticks[$1]=$((${wticks[$1]:-0} + $(cpu_ticks "$w") - before))
+    [ -z "$w" ] || wticks[$1]=$((${wticks[$1]:-0} + $(loomscope_cpu_ticks "$w") - before))
 }
 
 # Lets JVM $1 finish (the agent writes its recording and flame graph), checks its exit, and sets
@@ -277,6 +272,6 @@ printf '%s' "$ratios" | awk -v names="$names_list" '
     }'
 for ((i = 1; i < n; i++)); do
     [ -z "${watcher_shares[$i]:-}" ] || echo "  ${names[$i]}: the watcher's own CPU, median over the rounds:" \
-        "$(echo "${watcher_shares[$i]}" | tr ' ' '\n' | sort -n | awk 'NF { x[++k] = $1 } END { printf "%.1f%%", 100 * (k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2) }')" \
+        "$(echo "${watcher_shares[$i]}" | tr ' ' '\n' | grep . | median | awk '{ printf "%.1f%%", 100 * $1 }')" \
         "of its JVM's CPU per run (on the same $(nproc) CPUs)"
 done

@@ -22,6 +22,9 @@ loomscope_big_recording() {
 # The median of the numbers on standard input, one a line (integers or decimals).
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
+# A process's CPU time so far, in clock ticks (user + system), or 0 when it is gone.
+loomscope_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
 # The JDKs a benchmark runs on: the one the launcher finds, and JDK 21 when LOOMSCOPE_JDK21 names one.
 loomscope_jdks=("$LOOMSCOPE_JAVA_HOME/bin/java")
 if [ -n "${LOOMSCOPE_JDK21:-}" ]; then

@@ -32,15 +32,18 @@ cleanup() {
 trap cleanup EXIT
 
 own="(the launcher's: C1 alone)"
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 # Prints "WATCHER_TICKS APP_TICKS" over the next $1 seconds.
 window() {
     local a0 w0
-    a0=$(ticks "$app")
-    w0=$(ticks "$watcher")
+    a0=$(loomscope_cpu_ticks "$app")
+    w0=$(loomscope_cpu_ticks "$watcher")
     sleep "$1"
-    echo "$(($(ticks "$watcher") - w0)) $(($(ticks "$app") - a0))"
+    if ! kill -0 "$app" 2>/dev/null || ! kill -0 "$watcher" 2>/dev/null; then
+        echo "watch-cpu: the echo server or its watcher ended before the window did" >&2
+        exit 1
+    fi
+    echo "$(($(loomscope_cpu_ticks "$watcher") - w0)) $(($(loomscope_cpu_ticks "$app") - a0))"
 }
 
 share() { awk -v w="$1" -v a="$2" 'BEGIN { printf "%.2f%%", 100 * w / a }'; }
