@@ -99,7 +99,7 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     public long offeredUnits = -1;
 
     @Label("Errors")
-    @Description("Requests that failed over the run (error responses, timeouts, connections lost, and at the load's end those due but never sent); -1 where not counted")
+    @Description("Requests that ended in an error over the run (error responses, timeouts, connections lost); -1 where not counted")
     @OptionalField
     public long errors = -1;
 
@@ -107,4 +107,33 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
     @Description("Where the run's latency and units were measured: empty for the workload itself; for a service, the load client and its window")
     @OptionalField
     public String measuredBy;
+
+    @Label("Late")
+    @Description("Requests due by the run's end and not yet answered then (in flight or not yet sent: the client's queue); those late at"
+            + " the start and those offered are the answered, the errors and these; -1 where not counted")
+    @OptionalField
+    public long late = -1;
+
+    @Label("Latency Histogram")
+    @Description("The answered requests' latencies from their intended start, microseconds: an HdrHistogram, compressed, Base64; the"
+            + " histograms of several runs add up to theirs")
+    @OptionalField
+    public String latencyHistogram;
+
+    @Label("Send Latency Histogram")
+    @Description("The answered requests' latencies from when each was sent, microseconds (HdrHistogram, compressed, Base64): without the"
+            + " wait in the client's queue")
+    @OptionalField
+    public String sendLatencyHistogram;
+
+    @Label("Late Histogram")
+    @Description("The late requests' ages at the run's end, microseconds (HdrHistogram, compressed, Base64): lower bounds of their latency")
+    @OptionalField
+    public String lateHistogram;
+
+    @Label("Client Lag p99 (ms)")
+    @Description("How late the client's own sends left against when they could have (due, and a connection free), 99th percentile, ms:"
+            + " the client's lateness, not the service's; NaN where not measured")
+    @OptionalField
+    public double clientLagP99Ms = Double.NaN;
 }

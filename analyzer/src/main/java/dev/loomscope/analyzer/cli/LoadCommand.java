@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope load}: the open-loop HTTP load client, on its own (study --app runs it in a process of its own). */
 @Command(name = "load", mixinStandardHelpOptions = true,
-        description = {"Requests URLs at a constant rate, whatever the server does (open loop, as wrk2), and measures what a client sees.",
+        description = {"Requests URLs at a constant rate, whatever the server does (open loop, as wrk2), and measures what a client sees:"
+                + " every request offered is answered, an error, or late (due, not yet answered) at each window's end.",
             "Each request's latency counts from when it was due, so a server that stalls shows in the latency of the requests behind it"
                     + " (coordinated omission corrected); errors and timeouts are counted; HdrHistogram keeps the latencies. Each URL and rate"
                     + " in turn: warm-up windows of a second until throughput and median latency are steady, then the measured windows.",
@@ -69,8 +70,8 @@ public final class LoadCommand implements Callable<Integer> {
                 // already stopping
             }
             if (!summaries.isEmpty() && summaries.stream().allMatch(x -> x.ok() == 0)) {
-                spec.commandLine().getErr().println("loomscope load: no request was answered with 2xx or 3xx (is the service up at "
-                        + String.join(", ", load.urls) + "?)");
+                spec.commandLine().getErr().println("loomscope load: no request was answered with 2xx or 3xx (" + summaries.get(0).causes()
+                        + "; see the windows above)");
                 return Errors.CHECK_FAILED;
             }
             return summaries.isEmpty() ? Errors.CHECK_FAILED : Errors.OK;

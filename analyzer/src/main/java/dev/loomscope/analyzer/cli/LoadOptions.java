@@ -12,9 +12,22 @@ import picocli.CommandLine.Option;
 
 /** The load client's options, the same for {@code loomscope load} and {@code loomscope study --app}. */
 public final class LoadOptions {
-    @Option(names = "--url", paramLabel = "URL", description = "a URL to request with GET (repeatable: each in turn, a workload of its own);"
+    @Option(names = "--url", paramLabel = "URL", description = "an http:// or https:// URL to request (repeatable: each in turn, a workload of its own);"
             + " study --app: {port} becomes the service's port (default: http://localhost:{port}/)")
     List<String> urls = new ArrayList<>();
+
+    @Option(names = {"-X", "--method"}, paramLabel = "METHOD", defaultValue = "GET", description = "the request's method, as curl's -X (default:"
+            + " ${DEFAULT-VALUE})")
+    String method;
+
+    @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'", description = "a request header, as curl's -H (repeatable)")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = {"-d", "--body"}, paramLabel = "TEXT|@FILE", description = "the request's body, as curl's -d: the text, or @FILE for a file's bytes")
+    String body;
+
+    @Option(names = {"-k", "--insecure"}, description = "https://: accept a certificate that does not verify (a test service's self-signed one)")
+    boolean insecure;
 
     @Option(names = "--rate", paramLabel = "N", split = ",", description = "requests a second at a constant arrival rate, open loop (several: each in"
             + " turn, ascending; e.g. --rate 200,400,800 with --slo for the capacity; default 100)")
@@ -46,7 +59,8 @@ public final class LoadOptions {
     /** The spec with each URL passed through {@code url} first (a study's {@code {port}}); usage errors name the option. */
     LoadSpec spec(UnaryOperator<String> url, String threadKind, long appPid) {
         List<String> given = urls.isEmpty() ? List.of("http://localhost:{port}/") : urls;
-        List<Target> targets = given.stream().map(u -> Target.of(url.apply(u))).toList();
+        byte[] bytes = body();
+        List<Target> targets = given.stream().map(u -> Target.of(url.apply(u), method, headers, bytes, insecure)).toList();
         List<Double> r = rates.isEmpty() ? List.of(100.0) : rates.stream().sorted().distinct().toList();
         for (double v : r) {
             if (!(v > 0) || v > 1_000_000) {
@@ -68,6 +82,26 @@ public final class LoadOptions {
                 duration("--window", window, Duration.ofMillis(100)), threadKind, appPid);
     }
 
+    /** The body's bytes: {@code --body}'s text (UTF-8), or the file it names after {@code @}; none without it. */
+    private byte[] body() {
+        if (body == null) {
+            return new byte[0];
+        }
+        if (!body.startsWith("@")) {
+            return body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(body.substring(1)).toAbsolutePath();
+        try {
+            if (java.nio.file.Files.size(file) > 64L * 1024 * 1024) {
+                throw new UsageException("--body " + body + ": " + file + " is over 64 MiB, more than one request's body should be");
+            }
+            return java.nio.file.Files.readAllBytes(file);
+        } catch (java.io.IOException e) {
+            throw new UsageException("--body " + body + ": cannot read " + file + " (" + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e.getMessage()) + ")");
+        }
+    }
+
     private static Duration duration(String option, String value, Duration least) {
         if (!Durations.valid(value)) {
             throw new UsageException(option + " " + value + ": not a duration (e.g. 500ms, 2s, 1m)");
@@ -82,7 +116,14 @@ public final class LoadOptions {
     /** The options as the load client's command line takes them (a study hands them to its own process). */
     List<String> args() {
         List<String> a = new ArrayList<>(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
-                "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window));
+                "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method));
+        headers.forEach(h -> a.addAll(List.of("--header", h)));
+        if (body != null) {
+            a.addAll(List.of("--body", body.startsWith("@") ? "@" + java.nio.file.Path.of(body.substring(1)).toAbsolutePath() : body));
+        }
+        if (insecure) {
+            a.add("--insecure");
+        }
         if (!rates.isEmpty()) {
             a.add("--rate");
             a.add(String.join(",", rates.stream().map(d -> Double.toString(d)).toList()));

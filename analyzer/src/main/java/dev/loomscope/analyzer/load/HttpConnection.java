@@ -8,12 +8,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 
 /**
- * One kept-alive HTTP/1.1 connection that sends GET requests one at a time and reads each whole
- * response (Content-Length, chunked, or to the close), discarding the body: what a load client
- * needs and nothing more, so that its own cost stays small and known.
+ * One kept-alive HTTP/1.1 connection, plain or TLS (the JDK's), that sends its {@link Target}'s
+ * request one at a time and reads each whole response (Content-Length, chunked, or to the close;
+ * none after HEAD, 1xx, 204 and 304), discarding the body: what a load client needs and nothing
+ * more, so that its own cost stays small and known.
  */
 final class HttpConnection implements Closeable {
     private final Target target;
@@ -26,23 +26,57 @@ final class HttpConnection implements Closeable {
     HttpConnection(Target target, int timeoutMillis) {
         this.target = target;
         this.timeoutMillis = timeoutMillis;
-        this.request = ("GET " + target.path() + " HTTP/1.1\r\nHost: " + target.hostHeader() + "\r\nUser-Agent: loomscope-load\r\nAccept: */*\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII);
+        this.request = target.requestBytes();
     }
 
     /**
      * Sends one request and reads its response; the status code. A timeout or a lost connection
      * throws, and the connection is closed (the next request opens a new one).
      */
-    int get() throws IOException {
+    int exchange() throws IOException {
         boolean reused = socket != null;
         try {
             return send();
         } catch (StaleConnection e) {
-            if (!reused) {
+            if (!reused || !target.idempotent()) {
                 throw e;
             }
             return send(); // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP clients do for a GET
+        }
+    }
+
+    /** What went wrong, in a few words a user acts on: {@code connection refused}, {@code unknown host}, {@code not HTTP}, {@code TLS: ...}. */
+    static String cause(Throwable e) {
+        if (e instanceof java.net.UnknownHostException) {
+            return "unknown host";
+        }
+        if (e instanceof java.net.ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof java.net.SocketTimeoutException) {
+            return "no answer within the request timeout";
+        }
+        if (e instanceof NotHttp) {
+            return "not HTTP (" + e.getMessage() + ")";
+        }
+        if (e instanceof javax.net.ssl.SSLException) {
+            String m = String.valueOf(e.getMessage());
+            return "TLS failed (" + (m.length() > 120 ? m.substring(0, 120) + "..." : m) + (m.contains("certification path") || m.contains("PKIX")
+                    ? "; a self-signed certificate needs --insecure" : "") + ")";
+        }
+        if (e instanceof StaleConnection || e instanceof EOFException) {
+            return "connection closed";
+        }
+        if (e instanceof java.net.SocketException) {
+            return "connection lost (" + e.getMessage() + ")";
+        }
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
+    }
+
+    /** The peer answered something other than HTTP/1.x. */
+    private static final class NotHttp extends IOException {
+        NotHttp(String first) {
+            super("it answered " + (first.length() > 40 ? first.substring(0, 40) + "..." : first).replaceAll("[^\\x20-\\x7e]", "?"));
         }
     }
 
@@ -56,10 +90,16 @@ final class HttpConnection implements Closeable {
     private int send() throws IOException {
         try {
             if (socket == null) {
-                socket = new Socket();
-                socket.setTcpNoDelay(true);
-                socket.connect(new InetSocketAddress(target.host(), target.port()), timeoutMillis);
-                socket.setSoTimeout(timeoutMillis);
+                Socket plain = new Socket();
+                socket = plain;
+                plain.setTcpNoDelay(true);
+                plain.connect(new InetSocketAddress(target.host(), target.port()), timeoutMillis);
+                plain.setSoTimeout(timeoutMillis);
+                if (target.tls()) {
+                    javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) Tls.factory(target.insecure()).createSocket(plain, target.host(), target.port(), true);
+                    socket = tls;
+                    tls.startHandshake();
+                }
                 in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
                 out = socket.getOutputStream();
             }
@@ -79,8 +119,8 @@ final class HttpConnection implements Closeable {
         }
         String status = (char) first + line();
         // HTTP/1.1 200 OK
-        if (!status.startsWith("HTTP/1.") || status.length() < 12) {
-            throw new IOException("not an HTTP/1.x response: " + status);
+        if (!status.startsWith("HTTP/1.") || status.length() < 12 || !status.substring(9, 12).matches("[0-9]{3}")) {
+            throw new NotHttp(status);
         }
         int code = Integer.parseInt(status.substring(9, 12));
         boolean keepAlive = status.startsWith("HTTP/1.1");
@@ -101,7 +141,10 @@ final class HttpConnection implements Closeable {
                 keepAlive = value.equalsIgnoreCase("keep-alive") || (keepAlive && !value.equalsIgnoreCase("close"));
             }
         }
-        if (code == 204 || code == 304 || (code >= 100 && code < 200)) {
+        if (code >= 100 && code < 200 && code != 101) {
+            return readResponse(); // an interim response (100 Continue, 103 Early Hints): the final one follows
+        }
+        if (code == 204 || code == 304 || code == 101 || target.method().equals("HEAD")) {
             length = 0;
         }
         if (chunked) {
@@ -152,7 +195,7 @@ final class HttpConnection implements Closeable {
                 b.append((char) c);
             }
             if (b.length() > 64 * 1024) {
-                throw new IOException("a response line over 64 KiB");
+                throw new NotHttp("a line over 64 KiB");
             }
         }
         return b.toString();

@@ -1,5 +1,8 @@
 package dev.loomscope.analyzer.load;
 
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.reduce.RunsReducer;
+import dev.loomscope.analyzer.stats.LatencyHistograms;
 import dev.loomscope.events.RunResults;
 import dev.loomscope.events.WorkloadRunEvent;
 import dev.loomscope.probes.MachineCpu;
@@ -10,28 +13,63 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * The load client's run of a {@link LoadSpec}: for each target and rate, warm-up windows of a
- * second until the service is steady (or the longest warm-up passed: said), then the measured
- * windows; each window a row of the results file (the columns of {@link RunResults}, what
- * {@code study} judges) and a line on {@code out}; each target and rate's measured windows
- * together a {@link Summary}.
+ * The load client's run of a {@link LoadSpec}: for each target and rate, a first request that must
+ * get an HTTP answer (else the cause, at once), warm-up windows of a second until the service is
+ * steady (or the longest warm-up passed: said), then the measured windows; each window a row of
+ * the results file (the columns of {@link RunResults}, what {@code study} judges) and a line on
+ * {@code out}; each target and rate's measured windows together a {@link Summary}.
  */
 public final class LoadRun {
     private static final long SECOND = 1_000_000_000L;
 
-    /** The measured windows of one target at one rate together; {@code unsteady}: what still moved when the warm-up ended (null: steady). */
-    public record Summary(String workload, double rate, int windows, double seconds, long offered, long ok, long errors, Histogram latencyMicros,
-            double warmupSeconds, String unsteady) {
+    /**
+     * The measured windows of one target at one rate together: every request offered in them (and
+     * those late before them) is answered, an error, or late at their end; {@code judged} holds the
+     * answered requests' latencies from their intended start and the late ones' ages at the end
+     * (at least); {@code afterStop}: what became of the late when the load stopped; {@code unsteady}:
+     * what still moved when the warm-up ended (null: steady); {@code lagged}: windows left to the client's lateness.
+     */
+    public record Summary(String workload, double rate, int windows, double seconds, long lateBefore, long offered, long ok, long errors, long late,
+            Histogram judged, Histogram send, Histogram lag, Map<String, Long> causes, OpenLoop.Window afterStop, double warmupSeconds, String unsteady,
+            int lagged) {
+
+        /** Whether the service ended (answered or failed) at least the offered requests less {@link Steadiness#SLACK}. */
+        public boolean keptUp() {
+            return late - lateBefore <= Math.max(2, Steadiness.SLACK * offered);
+        }
 
         public String line() {
-            return String.format(Locale.ROOT, "%s: %d windows, %.1f s: %d of %d offered answered (%.1f/s), %d errors (%.2f%%), latency p50 %s, p99 %s,"
-                    + " p99.9 %s, max %s (each from the request's intended start); warm-up %.0f s%s", workload, windows, seconds, ok, offered, ok / seconds,
-                    errors, offered == 0 ? 0 : 100.0 * errors / offered, ms(latencyMicros, 50), ms(latencyMicros, 99), ms(latencyMicros, 99.9),
-                    latencyMicros.getTotalCount() == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f ms", latencyMicros.getMaxValue() / 1e3),
-                    warmupSeconds, unsteady == null ? " (steady)" : ", not steady when it ended: " + unsteady);
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: %d window%s, %.1f s: %d offered%s: %d answered (%.1f/s), %d error%s%s,"
+                    + " %d late at the end", workload, windows, windows == 1 ? "" : "s", seconds, offered, lateBefore > 0 ? " and " + lateBefore
+                            + " late before" : "", ok, ok / seconds, errors, errors == 1 ? "" : "s", causes.isEmpty() ? "" : " " + causes, late));
+            if (!keptUp()) {
+                b.append(String.format(Locale.ROOT, "; NOT KEEPING UP: %.0f%% of the offered rate answered, %d more late than before", 100.0 * ok
+                        / Math.max(1, offered), late - lateBefore));
+            }
+            b.append("; latency from each request's intended start").append(late > 0 ? " (the late at their age then: at least)" : "").append(": ")
+                    .append(LatencyHistograms.describe(judged, 50)).append(", ").append(LatencyHistograms.describe(judged, 99)).append(", ")
+                    .append(LatencyHistograms.describe(judged, 99.9)).append(", max ").append(judged.getTotalCount() == 0 ? "n/a"
+                            : LatencyHistograms.ms(judged.getMaxValue())).append(String.format(Locale.ROOT, " (n=%,d)", judged.getTotalCount()));
+            if (send.getTotalCount() > 0) {
+                b.append("; from its send (the service and network, without the client's queue): ").append(LatencyHistograms.describe(send, 50))
+                        .append(", ").append(LatencyHistograms.describe(send, 99));
+            }
+            if (afterStop.lateAtStart() + afterStop.offered() > 0) {
+                b.append(String.format(Locale.ROOT, "; after the last window: %d answered, %d errors, %d never sent (the load ended first)",
+                        afterStop.ok(), afterStop.errors(), afterStop.late()));
+            }
+            b.append(String.format(Locale.ROOT, "; warm-up %.0f s%s", warmupSeconds, unsteady == null ? " (steady)" : ", not steady when it ended: "
+                    + unsteady));
+            if (lagged > 0) {
+                b.append("; ").append(lagged).append(" window(s) left out: the client itself lagged (its sends left over ").append(RunsReducer.Client.LAG_MS)
+                        .append(" ms late at p99)");
+            }
+            return b.toString();
         }
     }
 
@@ -62,6 +100,13 @@ public final class LoadRun {
             results.write(RunResults.header() + "\n");
             results.flush();
         }
+        int timeout = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
+        for (Target t : spec.targets()) {
+            String problem = t.problem(timeout);
+            if (problem != null && !problem.startsWith("no answer")) { // a slow service is measured, not refused
+                throw new BadDataException(t.uri() + ": " + problem + " (is the service up, and at this URL?)");
+            }
+        }
         List<Summary> summaries = new ArrayList<>();
         for (Target t : spec.targets()) {
             for (double rate : spec.rates()) {
@@ -76,13 +121,13 @@ public final class LoadRun {
 
     private Summary one(Target t, double rate) throws IOException {
         String workload = LoadSpec.workload(t, rate);
-        String params = "url=" + t.uri() + " rate=" + LoadSpec.rate(rate) + " connections=" + spec.connections() + " timeout="
+        String params = "url=" + t.uri() + " method=" + t.method() + " rate=" + LoadSpec.rate(rate) + " connections=" + spec.connections() + " timeout="
                 + spec.timeout().toMillis() + "ms";
         String measuredBy = "loomscope load: open loop at " + LoadSpec.rate(rate) + ", latency from each request's intended start, windows of "
                 + seconds(spec.window().toNanos()) + " s after a warm-up until steady";
         try (OpenLoop load = new OpenLoop(t, rate, spec.connections(), (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))) {
             current = load;
-            List<double[]> warm = new ArrayList<>();
+            List<OpenLoop.Window> warm = new ArrayList<>();
             String moving = null;
             long warmupNanos = 0;
             int warmIndex = 0;
@@ -90,7 +135,7 @@ public final class LoadRun {
                 Probe before = Probe.take(spec.appPid());
                 OpenLoop.Window w = load.window(SECOND);
                 row(workload, params, measuredBy, warmIndex++, true, w, before, Probe.take(spec.appPid()));
-                warm.add(new double[] {w.ok(), w.latencyMicros().getTotalCount() == 0 ? 0 : w.latencyMicros().getValueAtPercentile(50)});
+                warm.add(w);
                 warmupNanos += w.nanos();
                 if (warmupNanos < spec.warmupMin().toNanos()) {
                     continue;
@@ -102,11 +147,18 @@ public final class LoadRun {
             }
             out.println(workload + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
                     + (moving == null ? "steady" : "not steady after the longest warm-up (" + moving + "): measured as it is"));
-            Histogram all = new Histogram(3);
+            Histogram answered = new Histogram(3);
+            Histogram send = new Histogram(3);
+            Histogram lag = new Histogram(3);
+            Histogram lateAges = new Histogram(3);
+            Map<String, Long> causes = new TreeMap<>();
             int windows = 0;
+            int lagged = 0;
+            long lateBefore = -1;
             long offered = 0;
             long ok = 0;
             long errors = 0;
+            long late = 0;
             long nanos = 0;
             for (int i = 0; i < spec.windows() && !stopped; i++) {
                 Probe before = Probe.take(spec.appPid());
@@ -114,30 +166,49 @@ public final class LoadRun {
                 if (stopped) {
                     break;
                 }
-                row(workload, params, measuredBy, i, false, w, before, Probe.take(spec.appPid()));
-                all.add(w.latencyMicros());
+                boolean clientLagged = row(workload, params, measuredBy, i, false, w, before, Probe.take(spec.appPid()));
+                lagged += clientLagged ? 1 : 0;
+                answered.add(w.latencyMicros());
+                send.add(w.sendMicros());
+                lag.add(w.lagMicros());
+                lateAges = w.lateMicros();
+                w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
                 windows++;
+                lateBefore = lateBefore < 0 ? w.lateAtStart() : lateBefore;
                 offered += w.offered();
                 ok += w.ok();
                 errors += w.errors();
+                late = w.late();
                 nanos += w.nanos();
-                out.println(String.format(Locale.ROOT, "%s, %s: window %d: %d of %d answered, %d errors%s, latency p50 %s, p99 %s", workload,
-                        spec.threadKind(), i + 1, w.ok(), w.offered(), w.errors(), w.timeouts() > 0 ? " (" + w.timeouts() + " timed out)" : "",
-                        ms(w.latencyMicros(), 50), ms(w.latencyMicros(), 99)));
+                Histogram judged = w.judged();
+                out.println(String.format(Locale.ROOT, "%s, %s: window %d: %d offered%s: %d answered, %d errors%s, %d late at its end%s; latency %s, %s"
+                        + " (n=%d)%s", workload, spec.threadKind(), i + 1, w.offered(), w.lateAtStart() > 0 ? " and " + w.lateAtStart() + " late before" : "",
+                        w.ok(), w.errors(), w.causes().isEmpty() ? "" : " " + w.causes(), w.late(), w.unsent() > 0 ? " (" + w.unsent()
+                                + " not yet sent: every connection busy)" : "", LatencyHistograms.describe(judged, 50).replace(" n/a (none)", " n/a"),
+                        LatencyHistograms.describe(judged, 99), judged.getTotalCount(), clientLagged ? "; the client lagged: left out" : ""));
                 out.flush();
             }
             current = null;
-            Summary s = new Summary(workload, rate, windows, nanos / 1e9, offered, ok, errors, all, warmupNanos / 1e9, moving);
+            OpenLoop.Window afterStop = load.stop();
+            Histogram judged = answered.copy();
+            judged.add(lateAges);
+            Summary s = new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
+                    afterStop, warmupNanos / 1e9, moving, lagged);
             out.println(s.line());
             out.flush();
             return s;
         }
     }
 
-    private void row(String workload, String params, String measuredBy, int index, boolean warmup, OpenLoop.Window w, Probe before, Probe after)
+    /** Writes the window's row; whether the client lagged in it. */
+    private boolean row(String workload, String params, String measuredBy, int index, boolean warmup, OpenLoop.Window w, Probe before, Probe after)
             throws IOException {
+        Histogram h = w.judged();
+        double lagP99 = w.lagMicros().getTotalCount() == 0 ? Double.NaN : w.lagMicros().getValueAtPercentile(99) / 1e3;
+        double p99 = h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e3;
+        boolean lagged = RunsReducer.Client.lagged(lagP99, p99);
         if (results == null) {
-            return;
+            return lagged;
         }
         WorkloadRunEvent e = new WorkloadRunEvent();
         e.workload = workload;
@@ -150,12 +221,16 @@ public final class LoadRun {
         e.measuredBy = measuredBy;
         e.offeredUnits = w.offered();
         e.errors = w.errors();
-        Histogram h = w.latencyMicros();
+        e.late = w.late();
         if (h.getTotalCount() > 0) {
             e.p50LatencyMs = h.getValueAtPercentile(50) / 1e3;
-            e.p99LatencyMs = h.getValueAtPercentile(99) / 1e3;
-            e.p999LatencyMs = h.getValueAtPercentile(99.9) / 1e3;
+            e.p99LatencyMs = p99;
+            e.p999LatencyMs = LatencyHistograms.enough(h, 99.9) ? h.getValueAtPercentile(99.9) / 1e3 : Double.NaN;
         }
+        e.latencyHistogram = LatencyHistograms.encode(w.latencyMicros());
+        e.sendLatencyHistogram = LatencyHistograms.encode(w.sendMicros());
+        e.lateHistogram = LatencyHistograms.encode(w.lateMicros());
+        e.clientLagP99Ms = lagP99;
         if (before.switches() != null && after.switches() != null) {
             e.voluntaryContextSwitches = after.switches()[0] - before.switches()[0];
             e.involuntaryContextSwitches = after.switches()[1] - before.switches()[1];
@@ -166,6 +241,7 @@ public final class LoadRun {
         e.stealCpu = shares.steal();
         results.write(RunResults.row(e, w.startEpochNanos(), w.nanos()) + "\n");
         results.flush();
+        return lagged;
     }
 
     /** The service's CPU ticks (this client's as its helper's) and context switches at one moment; nulls without a service to watch. */
@@ -173,10 +249,6 @@ public final class LoadRun {
         static Probe take(long pid) {
             return pid <= 0 ? new Probe(null, null) : new Probe(MachineCpu.readFor(pid), ProcContextSwitches.of(pid));
         }
-    }
-
-    static String ms(Histogram h, double percentile) {
-        return h.getTotalCount() == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f ms", h.getValueAtPercentile(percentile) / 1e3);
     }
 
     private static String seconds(long nanos) {

@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
@@ -14,21 +18,47 @@ import org.HdrHistogram.Recorder;
 /**
  * Requests at a constant arrival rate, whatever the server does (open loop, as wrk2): request i is
  * due at start + i / rate, a free connection sends it, and its latency is counted from when it was
- * due, not from when it was sent: a server that stalls makes the requests behind it late, and that
- * wait is in their latency (coordinated omission corrected). With every connection busy, due
- * requests wait for one, as they would for a client's pool. Latencies go into an HdrHistogram
- * {@link Recorder} (microseconds, 3 significant digits); a window's figures are taken by
- * {@link #window}, each request counted in the window it ended in.
+ * due (coordinated omission corrected) and, apart, from when it was sent; their difference is the
+ * wait in the client's own queue for a free connection. With every connection busy, due requests
+ * wait for one, as they would for a client's pool.
+ *
+ * <p>Every request is accounted for in every window ({@link Window#accounted}): those late at its
+ * start (due, not yet answered) and those due in it are answered, failed, or late at its end. A
+ * late request's age at the window's end is a lower bound of its latency, kept apart
+ * ({@link Window#lateMicros}). The client's own lateness (a send that left later than it could
+ * have, because this process was slow to wake) is measured too ({@link Window#lagMicros}).
  */
 public final class OpenLoop implements AutoCloseable {
     /** Latencies above an hour are recorded as an hour. */
     private static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
+    /** A worker's slot when it holds no request due. */
+    private static final long IDLE = Long.MAX_VALUE;
 
-    /** What a window saw: requests due in it, those answered (2xx/3xx), failed, timed out, and the answered ones' latencies (microseconds). */
-    public record Window(long startEpochNanos, long nanos, long offered, long ok, long failed, long timeouts, Histogram latencyMicros) {
+    /**
+     * What one window saw. {@code lateAtStart} and {@code offered} (due in it) are
+     * {@code ok + failed + timeouts + late}; {@code late}: due and not answered at its end, of which
+     * {@code unsent} had not left the client. Histograms in microseconds: answered requests from
+     * their intended start ({@code latencyMicros}) and from their send ({@code sendMicros}), the late
+     * ones' ages at the window's end ({@code lateMicros}, lower bounds), and how late sends left for
+     * the client's own reasons ({@code lagMicros}).
+     */
+    public record Window(long startEpochNanos, long nanos, long lateAtStart, long offered, long ok, long failed, long timeouts, long late, long unsent,
+            Histogram latencyMicros, Histogram sendMicros, Histogram lateMicros, Histogram lagMicros, Map<String, Long> causes) {
         /** Failed and timed-out requests together. */
         public long errors() {
             return failed + timeouts;
+        }
+
+        /** Whether every request is accounted for: those late at the start and those due equal those answered, failed and late at the end. */
+        public boolean accounted() {
+            return lateAtStart + offered == ok + errors() + late;
+        }
+
+        /** The latencies the window's figures are of: the answered requests' from their intended start, and the late ones' ages (at least). */
+        public Histogram judged() {
+            Histogram h = latencyMicros.copy();
+            h.add(lateMicros);
+            return h;
         }
     }
 
@@ -39,13 +69,22 @@ public final class OpenLoop implements AutoCloseable {
     private final long startNanos;
     private final long startEpochNanos;
     private final AtomicLong next = new AtomicLong();
+    private final AtomicLongArray holding;
     private final Recorder latencies = new Recorder(MAX_MICROS, 3);
+    private final Recorder sends = new Recorder(MAX_MICROS, 3);
+    private final Recorder lags = new Recorder(MAX_MICROS, 3);
     private final LongAdder ok = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
+    private final Map<String, LongAdder> causes = new ConcurrentHashMap<>();
     private final List<Thread> workers = new ArrayList<>();
     private volatile long stopNanos = Long.MAX_VALUE;
     private long windowStart;
+    private long lateBefore;
+    private long okBefore;
+    private long failedBefore;
+    private long timeoutsBefore;
+    private final Map<String, Long> causesBefore = new TreeMap<>();
 
     /** Starts sending to {@code target} at {@code rate} requests a second over {@code connections} connections. */
     public OpenLoop(Target target, double rate, int connections, int timeoutMillis) {
@@ -53,12 +92,15 @@ public final class OpenLoop implements AutoCloseable {
         this.rate = rate;
         this.timeoutMillis = timeoutMillis;
         this.periodNanos = Math.max(1, Math.round(1e9 / rate));
+        this.holding = new AtomicLongArray(connections);
         java.time.Instant now = java.time.Instant.now();
         this.startNanos = System.nanoTime();
         this.startEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         this.windowStart = startNanos;
         for (int i = 0; i < connections; i++) {
-            Thread t = new Thread(this::work, "loomscope-load-" + i);
+            holding.set(i, IDLE);
+            int slot = i;
+            Thread t = new Thread(() -> work(slot), "loomscope-load-" + i);
             t.setDaemon(true);
             workers.add(t);
         }
@@ -69,37 +111,55 @@ public final class OpenLoop implements AutoCloseable {
         return rate;
     }
 
-    private void work() {
+    private void work(int slot) {
         try (HttpConnection c = new HttpConnection(target, timeoutMillis)) {
-            while (true) {
+            long free = System.nanoTime();
+            while (stopNanos == Long.MAX_VALUE) { // once stopped, no connection takes another request
                 long due = startNanos + next.getAndIncrement() * periodNanos;
                 if (due >= stopNanos) {
                     return;
                 }
+                holding.set(slot, due);
                 for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
                     LockSupport.parkNanos(wait);
                     if (due >= stopNanos) {
+                        holding.set(slot, IDLE);
                         return;
                     }
                 }
+                long sent = System.nanoTime();
+                lags.recordValue(Math.min(Math.max(0, sent - Math.max(due, free)) / 1000, MAX_MICROS));
                 try {
-                    int status = c.get();
-                    long micros = (System.nanoTime() - due) / 1000;
+                    int status = c.exchange();
+                    long end = System.nanoTime();
                     if (status >= 200 && status < 400) {
-                        latencies.recordValue(Math.min(micros, MAX_MICROS));
+                        latencies.recordValue(Math.min((end - due) / 1000, MAX_MICROS));
+                        sends.recordValue(Math.min((end - sent) / 1000, MAX_MICROS));
+                        holding.set(slot, IDLE);
                         ok.increment();
                     } else {
+                        count("HTTP " + status);
+                        holding.set(slot, IDLE);
                         failed.increment();
                     }
                 } catch (SocketTimeoutException e) {
+                    count(HttpConnection.cause(e));
+                    holding.set(slot, IDLE);
                     timeouts.increment();
                 } catch (IOException | RuntimeException e) {
+                    count(HttpConnection.cause(e));
+                    holding.set(slot, IDLE);
                     failed.increment();
                     // a refused or broken connection fails at once: without a pause a dead server would be hammered in a busy loop
                     LockSupport.parkNanos(Math.min(periodNanos, 10_000_000L));
                 }
+                free = System.nanoTime();
             }
         }
+    }
+
+    private void count(String cause) {
+        causes.computeIfAbsent(cause, k -> new LongAdder()).increment();
     }
 
     /** Waits until the window that began at the last call ends, {@code nanos} after it began, and takes its figures. */
@@ -113,10 +173,59 @@ public final class OpenLoop implements AutoCloseable {
 
     private Window take(long end) {
         long offered = due(end) - due(windowStart);
-        Window w = new Window(startEpochNanos + (windowStart - startNanos), end - windowStart, offered, ok.sumThenReset(), failed.sumThenReset(),
-                timeouts.sumThenReset(), latencies.getIntervalHistogram());
+        Histogram lateAges = new Histogram(MAX_MICROS, 3);
+        long unsent = ages(end, lateAges);
+        long okNow = ok.sum();
+        long failedNow = failed.sum();
+        long timeoutsNow = timeouts.sum();
+        long o = okNow - okBefore;
+        long f = failedNow - failedBefore;
+        long t = timeoutsNow - timeoutsBefore;
+        // the residual is the accounting's own: requests due by the end less those that ended (a request ends only after it was due)
+        long late = Math.max(0, lateBefore + offered - o - f - t);
+        Map<String, Long> why = new TreeMap<>();
+        causes.forEach((k, v) -> {
+            long n = v.sum() - causesBefore.getOrDefault(k, 0L);
+            if (n > 0) {
+                why.put(k, n);
+            }
+            causesBefore.put(k, v.sum());
+        });
+        Window w = new Window(startEpochNanos + (windowStart - startNanos), end - windowStart, lateBefore, offered, o, f, t, late, Math.min(unsent, late),
+                latencies.getIntervalHistogram(), sends.getIntervalHistogram(), lateAges, lags.getIntervalHistogram(), why);
         windowStart = end;
+        lateBefore = late;
+        okBefore = okNow;
+        failedBefore = failedNow;
+        timeoutsBefore = timeoutsNow;
         return w;
+    }
+
+    /**
+     * Records into {@code into} the age at {@code end} of each request due before it and not yet
+     * ended (those connections hold, and those due that no connection has taken yet); returns how
+     * many had not left the client.
+     */
+    private long ages(long end, Histogram into) {
+        long unsent = 0;
+        for (int i = 0; i < holding.length(); i++) {
+            long due = holding.get(i);
+            if (due < end) {
+                into.recordValue(Math.min((end - due) / 1000, MAX_MICROS));
+            }
+        }
+        long taken = next.get();
+        long dueByEnd = due(end);
+        if (dueByEnd > taken) {
+            unsent = dueByEnd - taken;
+            // their due times are evenly spaced: the ages from the oldest to the newest, a value per request up to 10,000 and by stride beyond
+            long stride = Math.max(1, unsent / 10_000);
+            for (long k = taken; k < dueByEnd; k += stride) {
+                long age = (end - (startNanos + k * periodNanos)) / 1000;
+                into.recordValueWithCount(Math.min(Math.max(0, age), MAX_MICROS), Math.min(stride, dueByEnd - k));
+            }
+        }
+        return unsent;
     }
 
     /** Requests due before {@code t} (nanoTime). */
@@ -126,13 +235,16 @@ public final class OpenLoop implements AutoCloseable {
 
     /**
      * Stops sending: no request due from now on is sent; those on the way get until the timeout to
-     * end. The requests due before now that no connection could send (the server fell behind)
-     * count as failed. The figures of the time since the last window are its own window, returned.
+     * end. The figures of the time since the last window are its own window, returned: its
+     * {@code late} are the requests due before now that never ended, {@code unsent} those of them
+     * that no connection could send (the service fell behind the rate).
      */
     public Window stop() {
         long now = System.nanoTime();
         stopNanos = now;
-        long unsent = Math.max(0, due(now) - Math.min(next.get(), due(now)));
+        workers.forEach(LockSupport::unpark); // a worker waiting for a request due after the stop ends now, not when it was due
+        Histogram unsentAges = new Histogram(MAX_MICROS, 3);
+        long unsent = ages(now, unsentAges);
         long deadline = now + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) + TimeUnit.SECONDS.toNanos(1);
         for (Thread t : workers) {
             long left = deadline - System.nanoTime();
@@ -146,8 +258,9 @@ public final class OpenLoop implements AutoCloseable {
             }
             t.interrupt();
         }
-        failed.add(unsent);
-        return take(now);
+        Window w = take(now);
+        return new Window(w.startEpochNanos(), w.nanos(), w.lateAtStart(), w.offered(), w.ok(), w.failed(), w.timeouts(), w.late(), Math.min(unsent, w.late()),
+                w.latencyMicros(), w.sendMicros(), unsentAges, w.lagMicros(), w.causes());
     }
 
     @Override

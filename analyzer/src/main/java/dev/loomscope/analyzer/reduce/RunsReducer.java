@@ -40,6 +40,11 @@ public final class RunsReducer implements Reducer {
     private static final String OFFERED = declared("offeredUnits");
     private static final String ERRORS = declared("errors");
     private static final String MEASURED_BY = declared("measuredBy");
+    private static final String LATE = declared("late");
+    private static final String LATENCY_HISTOGRAM = declared("latencyHistogram");
+    private static final String SEND_HISTOGRAM = declared("sendLatencyHistogram");
+    private static final String LATE_HISTOGRAM = declared("lateHistogram");
+    private static final String CLIENT_LAG = declared("clientLagP99Ms");
 
     private static String declared(String field) {
         return EventSchema.field(WorkloadRunEvent.class, field).name();
@@ -70,6 +75,11 @@ public final class RunsReducer implements Reducer {
             return client.errors() < 0 || all <= 0 ? null : Math.min(1, client.errors() / (double) all);
         }
 
+        /** Whether the load client's own lateness made this window the client's rather than the service's ({@link Client#lagged}). */
+        public boolean clientLagged() {
+            return Client.lagged(client.lagP99Ms(), p99LatencyMs);
+        }
+
         /** Other processes' and steal's share of the machine's CPU over the run; NaN when not recorded. */
         public double busyElsewhere() {
             return otherCpu + (Double.isNaN(stealCpu) ? 0 : stealCpu);
@@ -89,10 +99,25 @@ public final class RunsReducer implements Reducer {
      * What a load client measured beside a run's units and latencies (a service's run): the
      * latency's p99.9 (NaN when not measured), the requests offered at the fixed rate (-1: not open
      * loop), those that failed (-1: not counted), and who measured over which window (null: the
-     * workload itself).
+     * workload itself); those late at its end (-1: not counted), the histograms of the answered
+     * requests' latencies from their intended start and from their send and of the late ones' ages
+     * (compressed, Base64; null: none), and the client's own lateness at p99 (NaN: not measured).
      */
-    public record Client(double p999LatencyMs, long offered, long errors, String measuredBy) {
+    public record Client(double p999LatencyMs, long offered, long errors, String measuredBy, long late, String latencyHistogram, String sendHistogram,
+            String lateHistogram, double lagP99Ms) {
         public static final Client NONE = new Client(Double.NaN, -1, -1, null);
+
+        /** A sends lagging this far (p99, ms) for the client's own reasons makes a window the client's, not the service's. */
+        public static final double LAG_MS = 5;
+
+        public Client(double p999LatencyMs, long offered, long errors, String measuredBy) {
+            this(p999LatencyMs, offered, errors, measuredBy, -1, null, null, null, Double.NaN);
+        }
+
+        /** Whether the client's own lateness ({@code lagP99Ms}) was over {@link #LAG_MS} and over a tenth of the window's latency p99. */
+        public static boolean lagged(double lagP99Ms, double p99LatencyMs) {
+            return lagP99Ms > LAG_MS && !(lagP99Ms <= 0.1 * p99LatencyMs);
+        }
     }
 
     private final List<WorkloadRun> runs = new ArrayList<>();
@@ -125,12 +150,19 @@ public final class RunsReducer implements Reducer {
                 unit == null || unit.isBlank() ? "units" : unit, f.hasField(PARAMS) ? f.string(PARAMS) : null, nanos / 1e6, optionalDouble(f, P50),
                 optionalDouble(f, P99), start, start + nanos, optionalCount(f, VOLUNTARY), optionalCount(f, INVOLUNTARY), optionalDouble(f, PROCESS_CPU),
                 optionalDouble(f, OTHER_CPU), optionalDouble(f, STEAL_CPU), optionalCount(f, ALLOCATED),
-                new Client(optionalDouble(f, P999), optionalCount(f, OFFERED), optionalCount(f, ERRORS), f.hasField(MEASURED_BY) ? f.string(MEASURED_BY) : null));
+                new Client(optionalDouble(f, P999), optionalCount(f, OFFERED), optionalCount(f, ERRORS), f.hasField(MEASURED_BY) ? f.string(MEASURED_BY) : null,
+                        optionalCount(f, LATE), optionalString(f, LATENCY_HISTOGRAM), optionalString(f, SEND_HISTOGRAM), optionalString(f, LATE_HISTOGRAM),
+                        optionalDouble(f, CLIENT_LAG)));
     }
 
     /** An optional count: -1 when the run does not have the field. */
     private static long optionalCount(FieldValues f, String field) {
         return f.hasField(field) ? f.longValue(field) : -1;
+    }
+
+    /** An optional text: null when the run does not have the field. */
+    private static String optionalString(FieldValues f, String field) {
+        return f.hasField(field) ? f.string(field) : null;
     }
 
     /** An optional number: NaN when the run does not have the field. */
@@ -147,8 +179,8 @@ public final class RunsReducer implements Reducer {
         return runs;
     }
 
-    /** The measured runs (warm-ups left out). */
+    /** The measured runs (warm-ups and the windows in which a load client itself lagged left out). */
     public List<WorkloadRun> measured() {
-        return runs.stream().filter(r -> !r.warmup()).toList();
+        return runs.stream().filter(r -> !r.warmup() && !r.clientLagged()).toList();
     }
 }

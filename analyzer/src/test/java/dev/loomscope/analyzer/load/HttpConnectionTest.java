@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The load client's HTTP/1.1 on canned responses from a raw socket: every way a body can end, kept-alive or not. */
+/** The load client's HTTP/1.1 on canned responses from a raw socket: every way a body can end, kept-alive or not; requests as given; causes named. */
 class HttpConnectionTest {
 
     /** Serves {@code responses} in turn, one a request, on as many connections as come; counts the connections. */
@@ -84,7 +84,7 @@ class HttpConnectionTest {
                 "HTTP/1.1 204 No Content\r\n\r\n", "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
                 "HTTP/1.0 200 OK\r\n\r\nto the end"));
                 HttpConnection h = new HttpConnection(c.target("/x?y=1"), 5000)) {
-            assertThat(List.of(h.get(), h.get(), h.get(), h.get(), h.get(), h.get())).containsExactly(200, 201, 204, 503, 200, 200);
+            assertThat(List.of(h.exchange(), h.exchange(), h.exchange(), h.exchange(), h.exchange(), h.exchange())).containsExactly(200, 201, 204, 503, 200, 200);
             // kept alive over the first three; this server then closes (after the 204, unasked: the next GET is sent again on a
             // new connection), after the 503 as it said, and after the HTTP/1.0 body, which ends with the connection
             assertThat(c.connections.get()).isEqualTo(4);
@@ -95,10 +95,45 @@ class HttpConnectionTest {
     @Test
     void aSilentServerTimesOutAndAGarbledOneIsAnError() throws Exception {
         try (Canned c = new Canned(List.of("silence")); HttpConnection h = new HttpConnection(c.target("/"), 200)) {
-            assertThatThrownBy(h::get).isInstanceOf(SocketTimeoutException.class);
+            assertThatThrownBy(h::exchange).isInstanceOf(SocketTimeoutException.class);
         }
         try (Canned c = new Canned(List.of("SSH-2.0-OpenSSH\r\n\r\n")); HttpConnection h = new HttpConnection(c.target("/"), 1000)) {
-            assertThatThrownBy(h::get).hasMessageContaining("not an HTTP/1.x response");
+            assertThatThrownBy(h::exchange).satisfies(e -> assertThat(HttpConnection.cause(e)).startsWith("not HTTP (it answered SSH-2.0"));
+        }
+    }
+
+    @Test
+    void aPostSendsItsHeadersAndBodyAndAnInterimResponseIsPassed() throws Exception {
+        try (Canned c = new Canned(List.of("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"));
+                HttpConnection h = new HttpConnection(Target.of("http://127.0.0.1:" + c.server.getLocalPort() + "/orders", "POST",
+                        List.of("Authorization: Bearer abc", "Content-Type: application/json"), "{\"a\":1}".getBytes(StandardCharsets.UTF_8), false), 5000)) {
+            assertThat(h.exchange()).isEqualTo(201);
+            assertThat(c.requests).first().isEqualTo("POST /orders HTTP/1.1");
+        }
+        String request = new String(Target.of("http://localhost:8080/orders", "POST", List.of("Authorization: Bearer abc"), "{}".getBytes(
+                StandardCharsets.UTF_8), false).requestBytes(), StandardCharsets.ISO_8859_1);
+        assertThat(request).isEqualTo("POST /orders HTTP/1.1\r\nHost: localhost:8080\r\nAuthorization: Bearer abc\r\nUser-Agent: loomscope-load\r\n"
+                + "Accept: */*\r\nContent-Length: 2\r\n\r\n{}");
+    }
+
+    @Test
+    void aDeadTargetSaysWhy() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        assertThat(Target.of("http://127.0.0.1:" + closed + "/").problem(2000)).isEqualTo("connection refused");
+        assertThat(Target.of("http://no-such-host.invalid/").problem(2000)).isEqualTo("unknown host");
+        try (ServerSocket plain = new ServerSocket(0)) {
+            // a plain HTTP server spoken to with TLS, which answers the handshake's bytes with an HTTP error, as Jetty and Tomcat do
+            Thread.ofPlatform().daemon().start(() -> {
+                try (Socket s = plain.accept()) {
+                    s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                } catch (Exception over) {
+                    // the test is over
+                }
+            });
+            assertThat(Target.of("https://127.0.0.1:" + plain.getLocalPort() + "/").problem(2000)).startsWith("TLS failed");
         }
     }
 
@@ -107,8 +142,12 @@ class HttpConnectionTest {
         assertThat(Target.of("http://localhost:8080/io").label()).isEqualTo("GET /io");
         assertThat(Target.of("http://example.org").path()).isEqualTo("/");
         assertThat(Target.of("http://example.org").port()).isEqualTo(80);
-        assertThatThrownBy(() -> Target.of("https://localhost/")).hasMessageContaining("plain http:// only");
-        assertThatThrownBy(() -> Target.of("localhost:8080")).hasMessageContaining("plain http:// only");
+        assertThat(Target.of("https://localhost/").port()).isEqualTo(443);
+        assertThat(Target.of("https://localhost/").tls()).isTrue();
+        assertThatThrownBy(() -> Target.of("ftp://localhost/")).hasMessageContaining("not an http:// or https:// URL");
+        assertThatThrownBy(() -> Target.of("localhost:8080")).hasMessageContaining("not an http:// or https:// URL");
+        assertThatThrownBy(() -> Target.of("http://localhost/", "get", List.of(), new byte[0], false)).hasMessageContaining("--method get: not an HTTP method");
+        assertThatThrownBy(() -> Target.of("http://localhost/", "GET", List.of("NoColon"), new byte[0], false)).hasMessageContaining("--header NoColon");
         assertThatThrownBy(() -> Target.of("http://[bad")).hasMessageStartingWith("--url http://[bad: not a URL");
     }
 }

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The open loop's defining behaviour: a server that stalls shows in the latency of every request
@@ -40,9 +45,58 @@ class OpenLoopTest {
             assertThat(late).as("requests with a latency of 0.5 s or more").isGreaterThanOrEqualTo(45);
             assertThat(w.latencyMicros().getMaxValue()).isGreaterThanOrEqualTo(990_000);
             OpenLoop.Window rest = load.stop();
-            assertThat(w.ok() + rest.ok() + rest.errors()).isLessThanOrEqualTo(w.offered() + rest.offered());
+            assertThat(w.accounted()).isTrue();
+            assertThat(rest.accounted()).isTrue();
+            assertThat(w.ok() + rest.ok() + rest.errors() + rest.late()).isEqualTo(w.offered() + rest.offered());
         } finally {
             server.stop(0);
+        }
+    }
+
+    /**
+     * On a server whose answer is known (8 workers holding a request 100 ms: 80 requests a second),
+     * on both thread kinds: below its capacity the client sees every request answered in about the
+     * hold, at the offered rate; above it, the capacity answered and every request still accounted
+     * for, the rest late, and the service not keeping up.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void theClientRecoversAKnownAnswer(boolean virtual) throws Exception {
+        try (KnownAnswerServer server = new KnownAnswerServer(8, 100, virtual)) {
+            Target t = Target.of(server.url());
+            for (double share : new double[] {0.5, 0.9}) {
+                double rate = share * server.capacity();
+                try (OpenLoop load = new OpenLoop(t, rate, 50, 10_000)) {
+                    load.window(1_000_000_000L); // warm-up
+                    OpenLoop.Window w = load.window(5_000_000_000L);
+                    assertThat(w.accounted()).isTrue();
+                    assertThat(w.errors()).isZero();
+                    // answered in the window: those due in it, less the few due in its last hold, plus those of the warm-up's last hold
+                    assertThat(w.ok() / 5.0).as("throughput at %.0f%% of capacity", 100 * share).isCloseTo(rate, org.assertj.core.data.Percentage
+                            .withPercentage(3));
+                    Histogram h = w.latencyMicros();
+                    assertThat(h.getValueAtPercentile(50) / 1e3).as("p50 at %.0f%%", 100 * share).isBetween(100.0, 110.0);
+                    assertThat(h.getValueAtPercentile(99) / 1e3).as("p99 at %.0f%%", 100 * share).isBetween(100.0, 110.0);
+                }
+            }
+            double rate = 1.5 * server.capacity();
+            try (OpenLoop load = new OpenLoop(t, rate, 50, 10_000)) {
+                List<OpenLoop.Window> windows = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    windows.add(load.window(1_000_000_000L));
+                }
+                OpenLoop.Window w = load.window(4_000_000_000L);
+                windows.forEach(x -> assertThat(x.accounted()).isTrue());
+                assertThat(w.accounted()).isTrue();
+                assertThat(w.ok() / 4.0).as("throughput past capacity").isCloseTo(server.capacity(), org.assertj.core.data.Percentage.withPercentage(5));
+                // 40 a second more due than answered: the late grow by that, and the oldest waited seconds
+                assertThat(w.late() - w.lateAtStart()).isBetween((long) (0.9 * 4 * (rate - server.capacity())), (long) (1.1 * 4 * (rate - server.capacity())));
+                assertThat(w.judged().getValueAtPercentile(99)).isGreaterThan(w.latencyMicros().getValueAtPercentile(50));
+                assertThat(Steadiness.moving(windows.subList(1, 6))).startsWith("not keeping up");
+                OpenLoop.Window rest = load.stop();
+                assertThat(rest.accounted()).isTrue();
+                assertThat(rest.unsent()).as("due, never sent: the client's queue when the load ended").isPositive();
+            }
         }
     }
 }

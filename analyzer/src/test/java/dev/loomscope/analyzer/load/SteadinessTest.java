@@ -4,30 +4,57 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-/** When the warm-up ends: windows without a trend are steady; a latency that keeps growing is not, and says by how much. */
+/**
+ * When the warm-up ends: windows that keep up without a trend or a jump are steady; a latency that
+ * keeps growing, a service that answers less than offered, and one window that jumps are not.
+ */
 class SteadinessTest {
     @Test
     void flatNoisyWindowsAreSteady() {
-        assertThat(Steadiness.moving(windows(new double[] {300, 301, 299, 300, 300}, new double[] {20.1, 20.4, 19.9, 20.3, 20.0}))).isNull();
+        assertThat(Steadiness.moving(windows(300, new long[] {300, 301, 299, 300, 300}, new double[] {20.1, 20.4, 19.9, 20.3, 20.0}))).isNull();
     }
 
     @Test
     void aGrowingLatencyIsNot() {
-        assertThat(Steadiness.moving(windows(new double[] {200, 200, 200, 200, 200}, new double[] {100, 200, 300, 400, 500})))
+        assertThat(Steadiness.moving(windows(300, new long[] {300, 300, 300, 300, 300}, new double[] {100, 200, 300, 400, 500})))
                 .isEqualTo("latency p50 +33.3% a second");
     }
 
     @Test
-    void fewerThanFiveSecondsCannotTell() {
-        assertThat(Steadiness.moving(windows(new double[] {1, 1}, new double[] {1, 1}))).isEqualTo("fewer than 5 seconds of load");
+    void aServiceAnsweringLessThanOfferedIsNotKeepingUpWhateverItsLatency() {
+        // the platform JVM: 294, 1,464, 1,067, 0, 0 answered of 600 a second; its few answers quick
+        assertThat(Steadiness.moving(windows(600, new long[] {294, 1464, 1067, 0, 0}, new double[] {17, 17, 17, 17, 17})))
+                .startsWith("not keeping up: 2825 of 3000 offered ended over the last 5 windows");
+        // 5% short every second: 150 more late after five
+        assertThat(Steadiness.moving(windows(600, new long[] {570, 570, 570, 570, 570}, new double[] {20, 20, 20, 20, 20}))).startsWith("not keeping up");
     }
 
-    private static List<double[]> windows(double[] ok, double[] p50) {
-        List<double[]> w = new ArrayList<>();
-        for (int i = 0; i < ok.length; i++) {
-            w.add(new double[] {ok[i], p50[i]});
+    @Test
+    void oneWindowThatJumpsCannotHide() {
+        // a regression over five points with one jump cannot reject a zero slope; the jump is seen all the same
+        assertThat(Steadiness.moving(windows(300, new long[] {300, 300, 300, 300, 300}, new double[] {20, 21, 20, 3201, 21})))
+                .matches("latency p50 jumped to 320[0-9]\\.[0-9] ms from 21\\.0 ms");
+    }
+
+    @Test
+    void fewerThanFiveSecondsCannotTell() {
+        assertThat(Steadiness.moving(windows(300, new long[] {300, 300}, new double[] {1, 1}))).isEqualTo("fewer than 5 seconds of load");
+    }
+
+    /** Windows of {@code offered} each with {@code ended[i]} answered at {@code p50ms[i]}; the late carried from one to the next. */
+    private static List<OpenLoop.Window> windows(long offered, long[] ended, double[] p50ms) {
+        List<OpenLoop.Window> w = new ArrayList<>();
+        long late = 0;
+        for (int i = 0; i < ended.length; i++) {
+            Histogram h = new Histogram(3);
+            h.recordValueWithCount(Math.round(p50ms[i] * 1000), Math.max(1, ended[i]));
+            long lateAfter = Math.max(0, late + offered - ended[i]);
+            w.add(new OpenLoop.Window(0, 1_000_000_000L, late, offered, ended[i], 0, 0, lateAfter, 0, h, h, new Histogram(3), new Histogram(3), Map.of()));
+            late = lateAfter;
         }
         return w;
     }

@@ -1,0 +1,70 @@
+package dev.loomscope.analyzer.stats;
+
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * HdrHistograms as a results file and a recording carry them (compressed, Base64), and the one rule
+ * for when a percentile of one is a figure: at least {@link #ABOVE} values lie above it (p99 of
+ * 1,000 values, p99.9 of 10,000); below that, "the p99.9" of a window would be its maximum.
+ */
+public final class LatencyHistograms {
+    /** The fewest values above a percentile for it to be printed as one. */
+    public static final int ABOVE = 10;
+
+    private LatencyHistograms() {}
+
+    public static String encode(Histogram h) {
+        ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int n = h.encodeIntoCompressedByteBuffer(b);
+        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(b.array(), n));
+    }
+
+    /** The histogram in {@code base64}, or null when the text is not one. */
+    public static Histogram decode(String base64, long highest) {
+        if (base64 == null || base64.isBlank()) {
+            return null;
+        }
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), highest);
+        } catch (DataFormatException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The fewest values with which {@code percentile} (0-100) is a figure. */
+    public static long needed(double percentile) {
+        return (long) Math.ceil(ABOVE / (1 - percentile / 100) - 1e-6);
+    }
+
+    /** Whether {@code h} holds enough values for {@code percentile}. */
+    public static boolean enough(Histogram h, double percentile) {
+        return h.getTotalCount() >= needed(percentile);
+    }
+
+    /**
+     * {@code p99 21.3 ms (n=4,000)}, or where the values are too few, what they have instead:
+     * {@code p99.9 n/a (10,000 requests needed, 4,000 here; max 30.1 ms)}; values in microseconds.
+     */
+    public static String describe(Histogram h, double percentile) {
+        String name = "p" + (percentile == Math.rint(percentile) ? Long.toString((long) percentile) : Double.toString(percentile));
+        if (h.getTotalCount() == 0) {
+            return name + " n/a (none)";
+        }
+        if (!enough(h, percentile)) {
+            return String.format(Locale.ROOT, "%s n/a (%,d values needed, %,d here; max %s)", name, needed(percentile), h.getTotalCount(),
+                    ms(h.getMaxValue()));
+        }
+        return String.format(Locale.ROOT, "%s %s", name, ms(h.getValueAtPercentile(percentile)));
+    }
+
+    /** Microseconds as milliseconds: {@code 21.3 ms}, {@code 1,502 ms}. */
+    public static String ms(double micros) {
+        double ms = micros / 1e3;
+        return ms >= 1000 ? String.format(Locale.ROOT, "%,.0f ms", ms) : ms >= 10 ? String.format(Locale.ROOT, "%.1f ms", ms)
+                : String.format(Locale.ROOT, "%.2f ms", ms);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.loomscope.analyzer.load;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A server whose answer is known: {@code workers} workers, each holding a request {@code holdMillis}
+ * (a sleep) before it answers 200: its capacity is exactly workers / hold. At a constant arrival
+ * rate below it no request waits, and each takes the hold; above it the throughput is the capacity
+ * and the latency grows with time. On platform threads a fixed pool of that many; on virtual
+ * threads one a request, that many at once (a semaphore).
+ */
+final class KnownAnswerServer implements AutoCloseable {
+    private final HttpServer server;
+    private final ExecutorService executor;
+    final int workers;
+    final int holdMillis;
+
+    KnownAnswerServer(int workers, int holdMillis, boolean virtual) throws IOException {
+        this.workers = workers;
+        this.holdMillis = holdMillis;
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
+        Semaphore slots = new Semaphore(workers, true);
+        executor = virtual ? Executors.newVirtualThreadPerTaskExecutor() : Executors.newFixedThreadPool(workers);
+        server.setExecutor(executor);
+        server.createContext("/", x -> {
+            try {
+                x.getRequestBody().readAllBytes();
+                if (virtual) {
+                    slots.acquire();
+                }
+                try {
+                    Thread.sleep(holdMillis);
+                } finally {
+                    if (virtual) {
+                        slots.release();
+                    }
+                }
+                x.sendResponseHeaders(200, 2);
+                x.getResponseBody().write("ok".getBytes());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                x.close();
+            }
+        });
+        server.start();
+    }
+
+    /** Requests a second it serves at most. */
+    double capacity() {
+        return workers * 1000.0 / holdMillis;
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
