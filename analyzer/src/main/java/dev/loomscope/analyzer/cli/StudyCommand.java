@@ -198,6 +198,16 @@ public final class StudyCommand implements Callable<Integer> {
                         + " and --rate; JVM options go in the command)");
             }
         }
+        dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--app", app, dev.loomscope.analyzer.study.AppPlan.PLACEHOLDERS);
+        if (loadCommand != null) {
+            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--load-command", loadCommand, dev.loomscope.analyzer.study.AppPlan.PLACEHOLDERS);
+        }
+        for (String u : load.urls) {
+            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--url", u, List.of("{port}"));
+        }
+        if (ready != null) {
+            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--ready", ready, List.of("{port}"));
+        }
         List<String> command = dev.loomscope.analyzer.study.AppPlan.words("--app", app);
         List<String> loadWords = loadCommand == null ? null : dev.loomscope.analyzer.study.AppPlan.words("--load-command", loadCommand);
         runnable("--app", command.get(0));
@@ -223,6 +233,10 @@ public final class StudyCommand implements Callable<Integer> {
         }
         // four a kind: the fewest at which the JVM-level test can reach p < 0.05 (three against three cannot: p >= 0.1)
         int jvms = positive("--forks", forks, 4);
+        if (jvms < 4) {
+            stderr.println("loomscope study: note: --forks " + jvms + ": with fewer than 4 JVMs a kind no verdict can reach p < 0.05 (4 against 4 is"
+                    + " the fewest); the study runs, and its verdicts will say \"too few JVMs\"");
+        }
         var loadSpec = load.spec(u -> u.replace("{port}", "1"), "platform", 0); // checks the options once, before any JVM starts
         List<String> urls = load.urls.isEmpty() ? List.of("http://localhost:{port}/") : load.urls;
         if (urls.stream().noneMatch(u -> u.contains("{port}")) && app.contains("{port}")) {
@@ -237,7 +251,9 @@ public final class StudyCommand implements Callable<Integer> {
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
         var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, ready != null ? ready : urls.get(0), load.args(), readyTimeout,
                 loadWords != null ? 0 : loadSpec.minSeconds(), loadWords != null ? timeout : loadSpec.maxSeconds(), objective);
-        return print(dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr), stdout);
+        int[] exit = {Errors.OK};
+        dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr, r -> exit[0] = print(r, stdout));
+        return exit[0];
     }
 
     /** A command's first word: java (the JDK of --java), a path to an executable, or a name on the PATH; else one line before any JVM starts. */
@@ -261,7 +277,7 @@ public final class StudyCommand implements Callable<Integer> {
         }
         r.measured().forEach(stdout::println);
         r.caveats().forEach(stdout::println);
-        r.failures().forEach(f -> stdout.println("failed: " + f));
+        r.failures().forEach(f -> stdout.println(f.startsWith(dev.loomscope.analyzer.study.AppStudy.LEFT_OUT) ? f : "failed: " + f));
         stdout.println("report: " + r.index());
         stdout.flush();
         return r.ok() ? Errors.OK : Errors.CHECK_FAILED;

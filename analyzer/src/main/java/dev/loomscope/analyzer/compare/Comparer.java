@@ -199,7 +199,8 @@ public final class Comparer {
                     replicates(c, r.metric().level()), r.verdict(group).words());
         } else {
             line = String.format(Locale.ROOT, "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
-                    c.means() ? "mean" : "median", percent(c.ratio()), percent(c.ratioCiLow()), percent(c.ratioCiHigh()), p(c.pValue()),
+                    c.means() ? "mean" : "median", change(c.ratio(), c.ratio()), change(c.ratioCiLow(), c.ratio()), change(c.ratioCiHigh(), c.ratio()),
+                    p(c.pValue()),
                     replicates(c, r.metric().level()), r.verdict(group).words());
         }
         if (c.means()) {
@@ -273,6 +274,19 @@ public final class Comparer {
     public static String percent(double ratio) {
         double p = (ratio - 1) * 100;
         return Double.isNaN(p) || Double.isInfinite(p) ? "n/a" : String.format(Locale.ROOT, "%+.0f%%", p);
+    }
+
+    /** Above this ratio a change reads as a ratio ({@code 1,710x}), not as a percentage ({@code +170924%}). */
+    public static final double RATIO_ABOVE = 2;
+
+    /**
+     * {@code ratio} as a change, in the form its line's point estimate {@code point} takes: a
+     * percentage ({@code -47%}) up to {@link #RATIO_ABOVE}, a ratio ({@code 30.3x}) beyond, so a
+     * line and its interval read alike.
+     */
+    public static String change(double ratio, double point) {
+        return point > RATIO_ABOVE && !Double.isInfinite(point) ? (Double.isNaN(ratio) ? "n/a" : Double.isInfinite(ratio) ? "unbounded" : plain(ratio) + "x")
+                : percent(ratio);
     }
 
     public static String p(double p) {

@@ -181,8 +181,8 @@ public final class Forest {
                     cy - 4, filled ? r.colour() : "#fff", r.colour()));
             sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict().words()));
             // right-aligned before the mark: neither the verdict's words nor the mark cover it
-            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' text-anchor='end'>%s [%s, %s]</text>%n", WIDTH - 22, cy + 4, percent(r.c().ratio()),
-                    percent(r.c().ratioCiLow()), percent(r.c().ratioCiHigh())));
+            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' text-anchor='end'>%s [%s, %s]</text>%n", WIDTH - 22, cy + 4, change(r.c().ratio(), r.c().ratio()),
+                    change(r.c().ratioCiLow(), r.c().ratio()), change(r.c().ratioCiHigh(), r.c().ratio())));
             if (r.mark() != null) {
                 sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='13' font-weight='700' class='mark'>&#9888;</text>%n", WIDTH - 16, cy + 5, WARN));
             }
@@ -248,8 +248,7 @@ public final class Forest {
         return Svg.tick(t) + "\u00d7";
     }
 
-    private static String percent(double ratio) {
-        double p = (ratio - 1) * 100;
-        return Double.isNaN(p) || Double.isInfinite(p) ? "n/a" : Svg.f("%+.0f%%", p).replace('-', '\u2212');
+    private static String change(double ratio, double point) {
+        return dev.loomscope.analyzer.compare.Comparer.change(ratio, point).replace('-', '\u2212');
     }
 }

@@ -89,13 +89,27 @@ public final class HtmlReport {
         return write(dir, List.of(new Part(null, groups, results)), extras);
     }
 
+    /** {@code JDK 21.0.8+9-LTS}: the version in a recording's JVM line ({@code jdk.JVMInformation}); the line itself when it has none in brackets. */
+    public static String jdk(String jvm) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(([0-9][^)]*)\\)").matcher(jvm);
+        return "JDK " + (m.find() ? m.group(1) : jvm);
+    }
+
     public static Path write(Path dir, List<Part> parts, Extras extras) {
         try {
             Files.createDirectories(dir);
             Page page = new Page("loomscope report", "loomscope: platform threads vs virtual threads");
             StringBuilder h = page.body();
+            // the JDK the recorded JVMs ran on is theirs; the one that wrote this page is named as such
+            java.util.LinkedHashSet<String> ran = new java.util.LinkedHashSet<>();
+            parts.forEach(p -> p.groups().values().forEach(l -> l.forEach(f -> {
+                if (f.summary.jvm != null) {
+                    ran.add(jdk(f.summary.jvm));
+                }
+            })));
             h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)))
-                    .append(" &middot; JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
+                    .append(ran.isEmpty() ? "" : " &middot; recorded on " + Svg.esc(String.join(", ", ran)))
+                    .append(" &middot; written by loomscope on JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
             List<String> readerWarnings = RecordingFacts.warnings(parts.stream().flatMap(p -> p.groups().values().stream()).flatMap(List::stream).toList());
             if (!readerWarnings.isEmpty()) {
                 // figures from part of a recording, or read another way, say so before anything else

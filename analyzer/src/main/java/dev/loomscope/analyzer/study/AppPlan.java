@@ -64,6 +64,19 @@ public record AppPlan(List<String> command, List<String> loadCommand, int forks,
         return words;
     }
 
+    /** The placeholders a template may hold. */
+    public static final List<String> PLACEHOLDERS = List.of("{threads}", "{virtual}", "{port}");
+
+    /** A one-line usage error when {@code text} (an option's value) holds a {@code {word}} that is not one of {@code known}: a typo would reach the service as written. */
+    public static void knownPlaceholders(String option, String text, List<String> known) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{[A-Za-z_][A-Za-z0-9_-]*\\}").matcher(text);
+        while (m.find()) {
+            if (!known.contains(m.group())) {
+                throw new UsageException(option + " " + text + ": " + m.group() + " is not a placeholder (known: " + String.join(", ", known) + ")");
+            }
+        }
+    }
+
     /** The command for one JVM: the template's placeholders filled in. */
     public static List<String> filled(List<String> template, String kind, int port) {
         return template.stream().map(w -> w.replace("{threads}", kind).replace("{virtual}", Boolean.toString(kind.equals("virtual")))

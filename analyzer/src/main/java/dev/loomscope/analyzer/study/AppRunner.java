@@ -48,6 +48,10 @@ final class AppRunner {
         this.loadSeconds = loadSeconds;
     }
 
+    boolean stopped() {
+        return stopped;
+    }
+
     void stop() {
         stopped = true;
         Process p = current;

@@ -37,11 +37,14 @@ public final class AppStudy {
      * same windows (a window's length, the workloads' run time, is the study's choice and not judged).
      */
     static final List<String> METRICS = List.of("throughput", "latency p50", "latency p99", "latency p99.9", "error rate", "service time p99", "wait outside the handler p50",
-            "cpu time per unit", "context switches per unit", "context switches per second", "pins per unit", "pinned time per unit",
+            "cpu time per unit", "context switches per unit", "pins per unit", "pinned time per unit",
             "platform threads started per unit", "gc pause per unit", "gc pause total", "heap after gc max", "allocation rate", "peak threads");
 
     /** What a service's bottom line leads with: what its clients waited, then what it served. */
     static final List<String> HEADLINES = List.of("latency p99", "throughput", "error rate");
+
+    /** How a JVM that stayed disturbed is listed among the failed ones (it did not fail: it was left out). */
+    public static final String LEFT_OUT = "left out: ";
 
     /** The one comparison of a study whose load was the user's own command. */
     static final String UNDER_LOAD_COMMAND = "under the load command";
@@ -52,14 +55,28 @@ public final class AppStudy {
     public record Setup(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadArgs, long readyTimeoutSeconds,
             double loadMinSeconds, double loadMaxSeconds, Slo slo) {}
 
-    public static Study.Result run(Setup s, Path reportDir, Verdict.Rule rule, PrintWriter err) throws IOException {
+    /**
+     * Runs the study and hands its result to {@code print} (also when a signal stopped it: the
+     * finished JVMs' verdicts, said to be partial) before the process may end.
+     */
+    public static Study.Result run(Setup s, Path reportDir, Verdict.Rule rule, PrintWriter err, java.util.function.Consumer<Study.Result> print)
+            throws IOException {
+        boolean existed = Files.exists(reportDir);
         Files.createDirectories(reportDir);
         Path recordings = reportDir.resolve("recordings");
         AppPlan plan = s.plan();
         List<AppPlan.Job> jobs = plan.jobs();
         AppRunner runner = new AppRunner(plan, s.java(), s.agent(), s.urls(), s.ready(), s.loadArgs(), s.readyTimeoutSeconds(), s.loadMaxSeconds());
-        Thread onCtrlC = new Thread(runner::stop, "loomscope-study-stop");
-        Runtime.getRuntime().addShutdownHook(onCtrlC);
+        java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
+        Thread onStop = new Thread(() -> {
+            runner.stop(); // Ctrl-C or SIGTERM: the running JVM and its client stop, no other starts
+            try {
+                reported.await(120, java.util.concurrent.TimeUnit.SECONDS); // the finished JVMs' verdicts and report are written first
+            } catch (InterruptedException ignored) {
+                // exit now
+            }
+        }, "loomscope-study-stop");
+        Runtime.getRuntime().addShutdownHook(onStop);
         String load = plan.loadCommand() != null ? String.format(Locale.ROOT, "then the --load-command to its end (at most %.0f s)", s.loadMaxSeconds())
                 : String.format(Locale.ROOT, "then the load: %.0f-%.0f s (a warm-up until steady, then the measured windows): about %.1f-%.1f min in all"
                         + " with the starts", s.loadMinSeconds(), s.loadMaxSeconds(), jobs.size() * (s.loadMinSeconds() + 8) / 60,
@@ -77,11 +94,22 @@ public final class AppStudy {
             int leftOutInARow = 0;
             for (AppPlan.Job job : jobs) {
                 n++;
-                for (int attempt = 0; ; attempt++) {
+                for (int attempt = 0; !runner.stopped(); attempt++) {
                     err.println("study: " + n + "/" + jobs.size() + " " + job.label() + (attempt > 0 ? " (again: " + attempt + " of " + plan.reruns().reruns() + ")" : ""));
                     err.flush();
                     AppRunner.Outcome o = runner.run(job, recordings.resolve(job.label() + (attempt > 0 ? "-again" + attempt : "")));
+                    if (runner.stopped()) {
+                        break; // the JVM that ran when the signal came is not a result
+                    }
                     if (!o.ok()) {
+                        if (outcomes.isEmpty() && failures.isEmpty() && Double.isNaN(o.readySeconds())) {
+                            // the service never answered on the first try: every other JVM would fail the same way
+                            if (!existed) {
+                                AppRunner.clear(reportDir);
+                            }
+                            throw new dev.loomscope.analyzer.errors.BadDataException("--app: the service did not start: " + job.label() + " "
+                                    + o.failure() + (existed ? " (its output: " + o.dir().resolve("output.log") + ")" : ""));
+                        }
                         failures.add(job.label() + ": " + o.failure());
                         err.println("study: " + job.label() + " failed (" + o.failure() + ")");
                         break;
@@ -99,21 +127,34 @@ public final class AppStudy {
                         break;
                     }
                     if (next == Reruns.Action.LEAVE_OUT) {
-                        failures.add(job.label() + ": " + plan.reruns().leftOut(busy, attempt + 1)); // as the study of the workloads lists it
+                        failures.add(LEFT_OUT + job.label() + ": " + plan.reruns().leftOut(busy, attempt + 1));
                         err.println("study: " + job.label() + " " + plan.reruns().leftOut(busy, attempt + 1));
                         break;
                     }
                     err.println("study: " + job.label() + " ran on a busy machine (" + Reruns.busy(busy) + "): run again");
                 }
+                if (runner.stopped()) {
+                    err.println(String.format(Locale.ROOT, "loomscope study: stopped; the verdicts and report are of the %d JVM%s that finished"
+                            + " (partial)", outcomes.size(), outcomes.size() == 1 ? "" : "s"));
+                    caveats.add(String.format(Locale.ROOT, "partial: the study was stopped after %d of %d JVMs; these verdicts are of those that finished",
+                            outcomes.size(), jobs.size()));
+                    err.flush();
+                    break;
+                }
             }
+            Study.Result r = judge(s, outcomes, failures, caveats, reportDir, recordings, rule);
+            print.accept(r);
+            return r;
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(onCtrlC);
-            } catch (IllegalStateException exiting) {
-                // stopping
+            reported.countDown();
+            if (!runner.stopped()) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(onStop);
+                } catch (IllegalStateException exiting) {
+                    // stopping
+                }
             }
         }
-        return judge(s, outcomes, failures, caveats, reportDir, recordings, rule);
     }
 
     /**
@@ -156,9 +197,69 @@ public final class AppStudy {
         return known.length == 0 ? Double.NaN : dev.loomscope.analyzer.stats.Quantiles.of(known, 0.5);
     }
 
-    /** A verdict line's advice in this study's words: a service's warm-up is the load client's, until steady. */
-    private static String ownWarmup(String line) {
-        return line.replace("(try a larger --warmup)", "(try a larger --min-warmup)");
+    /**
+     * A verdict line in a service's words: its unit of work is a request and its runs are the load
+     * client's windows, and its warm-up is the client's, until steady.
+     */
+    static String serviceWords(String line) {
+        return line.replace(" per unit", " per request").replace("/unit", "/request").replace(" runs:", " windows:").replace(" runs,", " windows,")
+                .replace(" runs)", " windows)").replace(" runs;", " windows;").replace(" per run ", " per window ")
+                .replace("(try a larger --warmup)", "(try a larger --min-warmup)");
+    }
+
+    /** {@code JDK 21.0.8+9-LTS}: the version in a recording's JVM line; the line itself when it has none in brackets. */
+    static String jdk(String jvm) {
+        if (jvm == null) {
+            return "JDK unknown (the recording has no jdk.JVMInformation)";
+        }
+        return HtmlReport.jdk(jvm);
+    }
+
+    /** What each kind's JVMs ran on, from their recordings: the JDK, the collectors, the hardware threads; one line. */
+    static String ranOn(Map<String, List<RecordingFacts>> byKind) {
+        List<String> kinds = new ArrayList<>();
+        for (String kind : StudyPlan.KINDS) {
+            LinkedHashSet<String> facts = new LinkedHashSet<>();
+            for (RecordingFacts f : byKind.getOrDefault(kind, List.of())) {
+                facts.add(jdk(f.summary.jvm) + (f.summary.youngCollector == null ? "" : ", " + f.summary.youngCollector + "/" + f.summary.oldCollector)
+                        + (f.summary.hardwareThreads > 0 ? ", " + f.summary.hardwareThreads + " hardware threads" : ""));
+            }
+            if (!facts.isEmpty()) {
+                kinds.add(kind + " on " + String.join(" and ", facts));
+            }
+        }
+        return kinds.isEmpty() ? null : "the service ran (from its recordings): " + String.join("; ", kinds);
+    }
+
+    /** {@code JDK 21.0.8+9-LTS}, or the versions of each kind where the JVMs differ. */
+    private static String jdkOf(Map<String, List<RecordingFacts>> groups) {
+        LinkedHashSet<String> jdks = new LinkedHashSet<>();
+        groups.values().forEach(l -> l.forEach(f -> jdks.add(jdk(f.summary.jvm))));
+        return String.join(" and ", jdks);
+    }
+
+    /** The virtual threads' pins over the measured windows, said also when there are none. */
+    private static String pinsSaid(List<RecordingFacts> virtual) {
+        if (virtual == null || virtual.isEmpty()) {
+            return "pins: no virtual-thread JVM finished";
+        }
+        long pins = 0;
+        for (RecordingFacts f : virtual) {
+            for (WorkloadRun r : f.runs.measured()) {
+                pins += f.pinning.allInTime().between(r.startNanos(), r.endNanos()).count();
+            }
+        }
+        if (pins == 0) {
+            RecordingFacts f = virtual.get(0);
+            if (!f.settings.enabled("jdk.VirtualThreadPinned")) {
+                return "virtual threads' pins: not recorded (the recordings did not enable jdk.VirtualThreadPinned)";
+            }
+            java.time.Duration threshold = f.settings.threshold("jdk.VirtualThreadPinned");
+            return "virtual threads' pins: none in the measured windows" + (threshold == null || threshold.isZero() ? "" : " (of "
+                    + threshold.toMillis() + " ms" + " or longer: the recording's threshold)");
+        }
+        return pins == 0 ? "virtual threads' pins: none in the measured windows"
+                : String.format(Locale.ROOT, "virtual threads' pins: %,d in the measured windows of %d JVM%s", pins, virtual.size(), virtual.size() == 1 ? "" : "s");
     }
 
     private static Study.Result judge(Setup s, List<AppRunner.Outcome> outcomes, List<String> failures, List<String> caveats, Path reportDir,
@@ -189,6 +290,11 @@ public final class AppStudy {
         List<AppRunner.Outcome> recorded = outcomes.stream().filter(o -> o.job().recorded()).toList();
         // each recording read once; each URL and rate joins its own windows to it
         List<RecordingFacts> parsed = Analysis.of(recorded.stream().map(o -> RecordingSource.file(o.recording())).toList());
+        Map<String, List<RecordingFacts>> parsedByKind = Grouping.of(parsed, List.of());
+        String ranOn = ranOn(parsedByKind);
+        if (ranOn != null) {
+            verdicts.add(ranOn);
+        }
         for (String w : workloads) {
             List<RecordingFacts> timed = new ArrayList<>();
             List<RecordingFacts> controls = new ArrayList<>();
@@ -214,11 +320,14 @@ public final class AppStudy {
                     .filter(r -> METRICS.contains(r.metric().name())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric().name()))).toList();
             parts.add(new HtmlReport.Part(w, groups, results));
             // the warm-up a service gets is the load client's, until steady
-            CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + ownWarmup(v)));
+            CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + serviceWords(v)));
+            verdicts.add(w + ": what the client saw, " + jdkOf(groups) + ": " + String.join("; ", StudyPlan.KINDS.stream().filter(groups::containsKey)
+                    .map(k -> dev.loomscope.analyzer.load.ClientFigures.line(k, groups.get(k).stream().map(f -> dev.loomscope.analyzer.load.ClientFigures
+                            .of(f.runs.measured())).toList())).toList()) + "; " + pinsSaid(groups.get("virtual")));
             Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controls, List.of());
             if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
                 List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("latency p99", "error rate"), "platform", false, rule);
-                CompareView.verdictsOnly(unrecorded).forEach(v -> measured.add(w + " without a recording: " + ownWarmup(v)));
+                CompareView.verdictsOnly(unrecorded).forEach(v -> measured.add(w + " without a recording: " + serviceWords(v)));
             }
             warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
             double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);

@@ -76,17 +76,30 @@ final class Capacity {
         double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
         long errors = windows.stream().mapToLong(r -> Math.max(0, r.client().errors())).sum();
         long offered = windows.stream().mapToLong(r -> r.client().offered() > 0 ? r.client().offered() : r.units()).sum();
-        return p.length > 0 && Quantiles.of(p, 0.5) <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered;
+        var client = dev.loomscope.analyzer.load.ClientFigures.of(windows);
+        boolean keptUp = client == null || client.keptUp(); // a service that left requests late did not serve the rate, whatever its answers' latency
+        return p.length > 0 && Quantiles.of(p, 0.5) <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered && keptUp;
     }
 
     private static String line(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Verdict.Rule rule) {
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: capacity at %s with under %.0f%% errors, of the rates %s: ", url, slo,
-                100 * Slo.ERRORS, String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
+        if (rates.size() == 1) {
+            // one rate bounds no capacity: only whether each kind's JVMs kept the objective there
+            List<String> kinds = new ArrayList<>();
+            for (String kind : StudyPlan.KINDS) {
+                double[] c = capacity.get(kind);
+                kinds.add(kind + " " + (c.length == 0 ? "not measured" : java.util.Arrays.stream(c).filter(x -> x > 0).count() + " of " + c.length + " JVMs"));
+            }
+            return String.format(Locale.ROOT, "%s: kept %s with under %.0f%% errors and no request left late at %s: %s (one rate gives no capacity: give"
+                    + " several, --rate 150,300,600)", url, slo, 100 * Slo.ERRORS, LoadSpec.rate(rates.get(0)), String.join(", ", kinds));
+        }
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: capacity at %s with under %.0f%% errors and no request left late, of the"
+                + " rates %s: ", url, slo, 100 * Slo.ERRORS, String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
         List<String> kinds = new ArrayList<>();
         for (String kind : StudyPlan.KINDS) {
             double[] c = capacity.get(kind);
-            kinds.add(kind + " " + (c.length == 0 ? "not measured" : rate(Quantiles.of(c, 0.5)) + " (its JVMs: "
-                    + String.join(", ", java.util.Arrays.stream(c).mapToObj(Capacity::rate).toList()) + ")"));
+            kinds.add(kind + " " + (c.length == 0 ? "not measured" : java.util.Arrays.stream(c).allMatch(x -> x == 0) ? "below " + LoadSpec.rate(rates.get(0))
+                    + " (none of its " + c.length + " JVM" + (c.length == 1 ? "" : "s") + " kept the objective at any rate tried)"
+                    : rate(Quantiles.of(c, 0.5)) + " (its JVMs: " + String.join(", ", java.util.Arrays.stream(c).mapToObj(Capacity::rate).toList()) + ")"));
         }
         b.append(String.join(", ", kinds));
         double[] v = capacity.get("virtual");
@@ -103,6 +116,6 @@ final class Capacity {
     }
 
     private static String rate(double r) {
-        return r == 0 ? "none" : LoadSpec.rate(r);
+        return r == 0 ? "below the lowest" : LoadSpec.rate(r);
     }
 }
