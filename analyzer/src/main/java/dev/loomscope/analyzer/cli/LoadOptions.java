@@ -33,6 +33,11 @@ public final class LoadOptions {
             + " turn, ascending; e.g. --rate 200,400,800 with --slo for the capacity; default 100)")
     List<Double> rates = new ArrayList<>();
 
+    @Option(names = "--slo", paramLabel = "pNN=DURATION", description = "a latency objective, e.g. p99=50ms (p50, p99 or p99.9): without --rate the"
+            + " capacity is searched, the rate doubled from 100/s until the objective is missed and then bisected until within 5%; with several"
+            + " --rate values, the highest that kept it; kept means the percentile within the bound, under 1%% errors, no request left late")
+    String slo;
+
     @Option(names = "--connections", paramLabel = "C", defaultValue = "100", description = "kept-alive connections; a due request waits for a"
             + " free one, and that wait is in its latency (default: ${DEFAULT-VALUE})")
     int connections;
@@ -62,6 +67,7 @@ public final class LoadOptions {
         byte[] bytes = body();
         List<Target> targets = given.stream().map(u -> Target.of(url.apply(u), method, headers, bytes, insecure)).toList();
         List<Double> r = rates.isEmpty() ? List.of(100.0) : rates.stream().sorted().distinct().toList();
+        dev.loomscope.analyzer.load.Slo objective = slo == null ? null : dev.loomscope.analyzer.load.Slo.parse(slo);
         for (double v : r) {
             if (!(v > 0) || v > 1_000_000) {
                 throw new UsageException("--rate " + LoadSpec.rate(v) + ": must be above 0 and at most 1,000,000 requests a second");
@@ -79,7 +85,7 @@ public final class LoadOptions {
             throw new UsageException("--max-warmup " + warmupMax + ": shorter than --min-warmup " + warmupMin);
         }
         return new LoadSpec(targets, r, connections, duration("--request-timeout", timeout, Duration.ofMillis(1)), min, max, windows,
-                duration("--window", window, Duration.ofMillis(100)), threadKind, appPid);
+                duration("--window", window, Duration.ofMillis(100)), threadKind, appPid, objective, objective != null && rates.isEmpty());
     }
 
     /** The body's bytes: {@code --body}'s text (UTF-8), or the file it names after {@code @}; none without it. */
@@ -123,6 +129,9 @@ public final class LoadOptions {
         }
         if (insecure) {
             a.add("--insecure");
+        }
+        if (slo != null) {
+            a.addAll(List.of("--slo", slo));
         }
         if (!rates.isEmpty()) {
             a.add("--rate");

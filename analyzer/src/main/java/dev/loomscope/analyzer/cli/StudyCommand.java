@@ -107,10 +107,6 @@ public final class StudyCommand implements Callable<Integer> {
             + " time' (e.g. demo.Api::io)")
     String work;
 
-    @Option(names = "--slo", paramLabel = "pNN=DURATION", description = "--app: a latency objective, e.g. p99=50ms: with several --rate values, each"
-            + " kind's capacity, the highest rate kept within it with under 1% errors")
-    String slo;
-
     @Option(names = "--controls", paramLabel = "N", defaultValue = "1", description = "--app: JVMs a kind without the agent, for what the recording"
             + " costs (default: ${DEFAULT-VALUE})")
     int controls;
@@ -242,7 +238,7 @@ public final class StudyCommand implements Callable<Integer> {
         if (urls.stream().noneMatch(u -> u.contains("{port}")) && app.contains("{port}")) {
             stderr.println("loomscope study: note: no --url holds {port}, so the load goes where the URLs say, not to the port given to the service");
         }
-        dev.loomscope.analyzer.study.Slo objective = slo == null ? null : dev.loomscope.analyzer.study.Slo.parse(slo);
+        dev.loomscope.analyzer.load.Slo objective = loadSpec.slo();
         Path agent = home().resolve("agent/target/loomscope-agent.jar");
         if (!Files.isRegularFile(agent)) {
             throw new BadDataException(agent + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
@@ -250,7 +246,7 @@ public final class StudyCommand implements Callable<Integer> {
         var plan = new dev.loomscope.analyzer.study.AppPlan(command, loadWords, jvms, loadWords != null ? 0 : controls, new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), work, agentOpts,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
         var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, ready != null ? ready : urls.get(0), load.args(), readyTimeout,
-                loadWords != null ? 0 : loadSpec.minSeconds(), loadWords != null ? timeout : loadSpec.maxSeconds(), objective);
+                loadWords != null ? 0 : loadSpec.minSeconds(), loadWords != null ? timeout : loadSpec.maxSeconds(), objective, loadSpec.search());
         int[] exit = {Errors.OK};
         dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr, r -> exit[0] = print(r, stdout));
         return exit[0];

@@ -109,6 +109,10 @@ public final class LoadRun {
         }
         List<Summary> summaries = new ArrayList<>();
         for (Target t : spec.targets()) {
+            if (spec.search()) {
+                search(t, summaries);
+                continue;
+            }
             for (double rate : spec.rates()) {
                 if (stopped) {
                     return summaries;
@@ -117,6 +121,30 @@ public final class LoadRun {
             }
         }
         return summaries;
+    }
+
+    /** The capacity of {@code t} at the objective, searched rate by rate ({@link CapacitySearch}); each rate's summary added. */
+    private void search(Target t, List<Summary> summaries) throws IOException {
+        CapacitySearch search = new CapacitySearch(spec.slo());
+        for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
+            Summary s = one(t, rate);
+            summaries.add(s);
+            boolean kept = search.kept(s);
+            search.record(rate, kept);
+            out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s)", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate),
+                    search.figure(s), s.keptUp() ? "kept up" : "not keeping up"));
+            out.flush();
+            settle(t);
+        }
+        out.println(search.line(t.label()));
+        out.flush();
+    }
+
+    /** After a rate the service may still work off what it queued: up to 10 s until it answers one request within a second. */
+    private void settle(Target t) {
+        for (int i = 0; i < 10 && !stopped && t.problem(1000) != null; i++) {
+            // the problem call itself waited (up to a second)
+        }
     }
 
     private Summary one(Target t, double rate) throws IOException {

@@ -8,19 +8,25 @@ import java.util.List;
  * least {@code warmupMin} until the service is steady (at most {@code warmupMax}), then
  * {@code windows} measured windows of {@code window}; requests over {@code connections} kept-alive
  * connections, given up after {@code timeout}. {@code threadKind} labels the runs; {@code appPid}
- * (0: none) is the service whose CPU and context switches each window counts.
+ * (0: none) is the service whose CPU and context switches each window counts. With {@code search},
+ * the rates are not given but searched for the capacity at {@code slo} ({@link CapacitySearch}).
  */
 public record LoadSpec(List<Target> targets, List<Double> rates, int connections, Duration timeout, Duration warmupMin, Duration warmupMax,
-        int windows, Duration window, String threadKind, long appPid) {
+        int windows, Duration window, String threadKind, long appPid, Slo slo, boolean search) {
+
+    /** The rates a target is loaded at: those given, or the most steps a search takes. */
+    private int steps() {
+        return search ? CapacitySearch.MAX_STEPS : rates.size();
+    }
 
     /** The seconds the load takes at most: every target and rate's longest warm-up and its windows. */
     public double maxSeconds() {
-        return targets.size() * rates.size() * (warmupMax.toNanos() + windows * window.toNanos()) / 1e9;
+        return targets.size() * steps() * (warmupMax.toNanos() + windows * window.toNanos()) / 1e9;
     }
 
     /** The seconds the load takes at least. */
     public double minSeconds() {
-        return targets.size() * rates.size() * (warmupMin.toNanos() + windows * window.toNanos()) / 1e9;
+        return targets.size() * (search ? CapacitySearch.FEWEST_STEPS : steps()) * (warmupMin.toNanos() + windows * window.toNanos()) / 1e9;
     }
 
     /** {@code GET /io at 400/s}: the workload name of a target's runs at a rate. */

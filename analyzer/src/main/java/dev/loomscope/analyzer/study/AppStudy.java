@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.compare.Noise;
+import dev.loomscope.analyzer.load.Slo;
 import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -53,7 +54,7 @@ public final class AppStudy {
 
     /** The machine and files a study needs, and what it was asked. */
     public record Setup(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadArgs, long readyTimeoutSeconds,
-            double loadMinSeconds, double loadMaxSeconds, Slo slo) {}
+            double loadMinSeconds, double loadMaxSeconds, Slo slo, boolean searched) {}
 
     /**
      * Runs the study and hands its result to {@code print} (also when a signal stopped it: the
@@ -309,7 +310,9 @@ public final class AppStudy {
             Map<String, List<RecordingFacts>> groups = Grouping.of(timed, List.of());
             byWorkload.put(w, groups);
             if (!groups.containsKey("platform") || !groups.containsKey("virtual")) {
-                caveats.add(w + ": no verdict: no JVM of " + (groups.containsKey("platform") ? "virtual" : "platform") + " threads finished");
+                if (!s.searched()) { // a search's rates are each JVM's own: most are tried by one kind only, and that is no news
+                    caveats.add(w + ": no verdict: no JVM of " + (groups.containsKey("platform") ? "virtual" : "platform") + " threads finished");
+                }
                 continue;
             }
             String over = windowChart(w, groups);

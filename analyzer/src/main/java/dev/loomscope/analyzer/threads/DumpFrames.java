@@ -76,6 +76,39 @@ public final class DumpFrames {
         return w[0] == null ? w[1] : w[1] == null ? w[0] : w[0] + " via " + w[1];
     }
 
+    /** The JVM's own threads, which a dump may list without frames: a thread without frames and without one of these names is a virtual thread not run yet. */
+    private static final java.util.regex.Pattern JVM_THREAD = java.util.regex.Pattern.compile(
+            "Signal Dispatcher|Notification Thread|Attach Listener|Service Thread|Monitor Deflation Thread|C\\d CompilerThread\\d+|Sweeper thread"
+                    + "|Common-Cleaner|Reference Handler|Finalizer|JFR .*|VM .*|GC .*");
+
+    static boolean jvmThread(String name) {
+        return name != null && JVM_THREAD.matcher(name).matches();
+    }
+
+    /** Methods in which a server's thread waits for work, not for a lock: accepting, polling, a pool's queue. */
+    private static final List<String> IDLE = List.of("sun.nio.ch.Net.accept", "sun.nio.ch.ServerSocketChannelImpl.accept", "java.net.ServerSocket.accept",
+            "sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.select",
+            "java.util.concurrent.ThreadPoolExecutor.getTask", "java.util.concurrent.ForkJoinPool.awaitWork", "java.util.concurrent.LinkedBlockingQueue.take",
+            "java.util.concurrent.LinkedBlockingQueue.poll", "java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.SynchronousQueue.poll",
+            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take", "java.lang.ref.Reference.waitForReferencePendingList",
+            "java.lang.ref.ReferenceQueue.remove", "jdk.internal.misc.InnocuousThread.run");
+
+    /**
+     * Whether a thread waits for work rather than for a lock or a call: an acceptor, a poller, a
+     * pool's worker waiting on its queue (Tomcat's and Jetty's idle threads); a frame whose class
+     * and method end in {@code .await}/{@code .idle} of a pool counts too. Such a thread that did
+     * not move between two dumps is idle, not stuck.
+     */
+    static boolean idle(List<String> stack) {
+        for (String frame : stack) {
+            String m = methodOf(frame);
+            if (IDLE.contains(m) || m.endsWith("QueuedThreadPool$Runner.idleJobPoll") || m.endsWith("TaskQueue.take") || m.endsWith("TaskQueue.poll")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A virtual thread mounted and parked on its carrier (pinned): the JDK's park-on-carrier frame is on its stack. */
     static boolean parkedOnCarrier(List<String> stack) {
         return stack.stream().limit(6).anyMatch(f -> methodOf(f).equals("java.lang.VirtualThread.parkOnCarrierThread"));

@@ -54,8 +54,8 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
                     + " deadlocks cannot be told from this dump, and which virtual thread holds which carrier only from its stack");
         }
         Set<Long> unmovedIds = previous == null ? Set.of() : unmovedIds(previous, dump);
-        List<DumpThread> unmoved = dump.threads().stream().filter(t -> unmovedIds.contains(t.tid()) && (Boolean.TRUE.equals(t.virtual())
-                || DumpFrames.applicationFrame(t.stack()) >= 0)).toList();
+        List<DumpThread> unmoved = dump.threads().stream().filter(t -> unmovedIds.contains(t.tid()) && !DumpFrames.idle(t.stack())
+                && (Boolean.TRUE.equals(t.virtual()) || DumpFrames.applicationFrame(t.stack()) >= 0)).toList();
         Map<Long, DumpThread> byId = new HashMap<>();
         dump.threads().forEach(t -> byId.put(t.tid(), t));
         Map<String, DumpThread> monitorOwner = new HashMap<>();
@@ -68,7 +68,12 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
                     + " dumps do not record who owns such a lock (JDK 26 does), so cycles through them cannot be told");
         }
         Starvation starvation = starvation(dump, byId, unmovedIds, previous);
-        if (starvation.possible()) {
+        if (starvation.possible() && !dump.hasState() && starvation.waiting().isEmpty()) {
+            cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, " + starvation.held().size() + " of them one that cannot"
+                    + " go on; whether virtual threads wait for a carrier a JDK " + dump.feature() + " dump cannot show (JDK 25's does): carrier"
+                    + " starvation cannot be told from it; take a second dump a few seconds later and give both (what did not move between them is"
+                    + " stuck)");
+        } else if (starvation.possible()) {
             cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, " + starvation.held().size()
                     + " of them one that cannot go on; this dump cannot tell whether the others are stuck: take a second dump"
                     + " a few seconds later and give both (what did not move between them is stuck)");
@@ -182,9 +187,9 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         }
         List<DumpThread> carriers = dump.threads().stream().filter(t -> pools.contains(t.container()) && WORKER.matcher(t.name()).matches()).toList();
         List<DumpThread> busy = carriers.stream().filter(c -> mountedOn.containsKey(c.tid()) || DumpFrames.runsVirtualThread(c.stack())).toList();
-        List<DumpThread> waiting = dump.threads().stream().filter(t -> Boolean.TRUE.equals(t.virtual()) && (dump.hasState()
-                ? "RUNNABLE".equals(t.state()) && t.carrier() == null
-                : t.stack().isEmpty())).toList(); // JDK 21-24: only those not started yet can be told
+        List<DumpThread> waiting = dump.threads().stream().filter(t -> dump.hasState()
+                ? Boolean.TRUE.equals(t.virtual()) && "RUNNABLE".equals(t.state()) && t.carrier() == null
+                : !Boolean.FALSE.equals(t.virtual()) && t.stack().isEmpty() && !DumpFrames.jvmThread(t.name())).toList(); // JDK 21-24: only those not run yet
         List<Held> held = new ArrayList<>();
         if (dump.hasState()) {
             for (DumpThread c : busy) {
@@ -207,8 +212,9 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
             }
         }
         boolean allBusy = !carriers.isEmpty() && busy.size() == carriers.size();
-        // JDK 25+ shows the virtual threads waiting to run; a JDK 21-24 dump shows only those not started yet (and unnamed)
-        boolean found = allBusy && held.size() >= busy.size() && (!waiting.isEmpty() || !dump.hasState());
+        // starvation needs virtual threads seen waiting for a carrier: JDK 25+ shows those waiting to run; a JDK 21-24 dump only those
+        // not started yet, so without such there it cannot tell
+        boolean found = allBusy && held.size() >= busy.size() && !waiting.isEmpty();
         boolean possible = allBusy && !found && (!dump.hasState() || !held.isEmpty() || !waiting.isEmpty());
         return new Starvation(carriers.size(), busy.size(), List.copyOf(held), waiting, found, possible);
     }

@@ -24,7 +24,31 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
 
     String line() {
         return "ALARM " + kind + " since " + Tick.CLOCK.format(LocalTime.ofInstant(since, ZoneId.systemDefault())) + ": " + what
-                + (where == null ? "" : "; where: " + where);
+                + (where == null ? "" : "; where: " + where) + "; next: " + next();
+    }
+
+    /** What a user does next about it, by kind (and, for pins, by what pins). */
+    String next() {
+        if (kind.equals(PINS)) {
+            String w = where == null ? "" : where;
+            if (w.contains("Native") || w.contains("native")) {
+                return "a native frame pins on every JDK: move the blocking call out of the native call, or give that work platform threads";
+            }
+            if (w.contains("lass initializer") || w.contains("<clinit>")) {
+                return "blocking in a class initializer pins on every JDK: initialise the class before the load (or without blocking)";
+            }
+            return "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock, or run on JDK 24+,"
+                    + " where synchronized no longer pins";
+        }
+        if (kind.equals(SPIN)) {
+            return "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound it; a library's spin"
+                    + " may be fixed in a newer release";
+        }
+        if (kind.equals(QUEUE)) {
+            return "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins, CPU-bound work or spins";
+        }
+        return "the pool or lock is now the ceiling, not the threads: size it for the concurrency you want, or bound the concurrency before it"
+                + " (a Semaphore)";
     }
 
     Map<String, Object> json() {
@@ -35,6 +59,7 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
         m.put("what", what);
         m.put("where", where);
         m.put("stack", stack);
+        m.put("next", next());
         return m;
     }
 }

@@ -74,11 +74,32 @@ public final class RunningJvm implements AutoCloseable {
 
     /** Attaches to local process {@code pid} (Attach API), or says in one line why it cannot. */
     public static VirtualMachine attach(long pid) {
+        boolean listed = VirtualMachine.list().stream().anyMatch(d -> d.id().equals(Long.toString(pid)));
+        String exe = executable(pid);
+        if (!listed && exe != null && !exe.startsWith("java")) {
+            // neither in the JVMs' list nor a java executable: attaching would only time out; its command line is none of our business
+            throw new BadDataException("process " + pid + " (" + exe + ") is not a JVM this user can attach to ('loomscope attach list' shows them)");
+        }
         try {
             return VirtualMachine.attach(Long.toString(pid));
         } catch (AttachNotSupportedException | IOException e) {
-            throw new BadDataException("process " + pid + ": cannot attach: " + RecordingReader.said(e)
+            // the JDK's message may quote the process's whole command line, secrets and all: only its executable's name is said
+            String said = RecordingReader.said(e).replaceAll("pid: \\d+ cmd: '[^']*'", "process " + pid + (exe == null ? "" : " (" + exe + ")"));
+            throw new BadDataException("process " + pid + ": cannot attach: " + said
                     + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
+        }
+    }
+
+    /** The name of a process's executable ({@code java}), from the JDK's process info or else /proc; null when neither tells. */
+    private static String executable(long pid) {
+        java.util.Optional<String> command = ProcessHandle.of(pid).flatMap(h -> h.info().command());
+        if (command.isPresent()) {
+            return Path.of(command.get()).getFileName().toString();
+        }
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip();
+        } catch (IOException | RuntimeException unknown) {
+            return null;
         }
     }
 

@@ -51,9 +51,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         if (scheduler != null) {
             parts.add(String.format(Locale.ROOT, "carriers %d/%d mounted %d queued %,d", scheduler.poolSize(), scheduler.parallelism(), scheduler.mounted(),
                     scheduler.queued()));
-        } else {
-            parts.add("carriers n/a (parallelism " + parallelism + "; the scheduler's MXBean needs JDK 24+)");
-        }
+        } // else: the header said once what cannot be shown (the scheduler's MXBean needs JDK 24+)
         if (started >= 0) {
             parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started / seconds, ended / seconds));
         }
@@ -69,7 +67,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         }
         parts.add(String.format(Locale.ROOT, "gc %d pauses %.1f ms heap %s/%s MB", gcs, gcPauseMillis, mb(heapUsed), mb(heapCommitted)));
         parts.add("cpu process " + percent(processCpu) + " machine " + percent(machineCpu));
-        parts.add(Double.isNaN(contextSwitchRate) ? "ctxsw n/a" : String.format(Locale.ROOT, "ctxsw %,.0f/s", contextSwitchRate));
+        parts.add(Double.isNaN(contextSwitchRate) ? "machine ctxsw n/a" : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", contextSwitchRate));
         if (spinSamples > 0) {
             parts.add("spinning " + percent(spinShare()) + " of virtual threads' CPU samples");
         }
@@ -112,12 +110,12 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         m.put("heap_committed_bytes", heapCommitted < 0 ? null : heapCommitted);
         m.put("process_cpu", processCpu);
         m.put("machine_cpu", machineCpu);
-        m.put("context_switches_per_s", contextSwitchRate);
+        m.put("machine_context_switches_per_s", contextSwitchRate);
         m.put("cpu_samples", samples);
         m.put("virtual_thread_cpu_samples", virtualSamples);
         m.put("spin_samples", spinSamples);
         m.put("scheduler_cpu_samples", schedulerSamples);
-        m.put("work_calls", workCalls);
+        m.put("work_calls", workCalls < 0 ? null : workCalls);
         m.put("work_p50_ms", workCalls > 0 ? workP50 : null);
         m.put("work_p99_ms", workCalls > 0 ? workP99 : null);
         return m;

@@ -47,6 +47,7 @@ public final class Watch {
     private final PrintWriter out;
     private final PrintWriter err;
     private final DumpReport dumps;
+    private boolean saidCarriers;
     private final Deque<String> recent = new ArrayDeque<>();
     /** When the next thread dump for the pool-ceiling alarm is due, on {@link System#nanoTime}'s clock. */
     private long nextDump;
@@ -144,6 +145,13 @@ public final class Watch {
     private boolean refresh(RunningJvm t, Watcher w, Alarms alarms, Path scratch, long upTo) throws IOException, InterruptedException {
         Interval[] in = new Interval[1];
         Tick tick = w.tick(in, upTo);
+        if (!saidCarriers) {
+            saidCarriers = true; // a fact that does not change: said once, not on every line
+            err.println(tick.scheduler() != null ? "loomscope watch: carriers from the scheduler's MXBean: mounted and queued on each line"
+                    : "loomscope watch: carriers: parallelism " + tick.parallelism() + "; how many are mounted and how many virtual threads queue"
+                            + " needs the scheduler's MXBean of JDK 24+, which this JVM has not");
+            err.flush();
+        }
         List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));
         if (scratch != null && System.nanoTime() >= nextDump) {
             nextDump = System.nanoTime() + o.dumpEvery().toNanos();
@@ -201,7 +209,19 @@ public final class Watch {
                 err.println("loomscope watch: thread dump written to " + f);
             }
         }
-        if (!written.isEmpty()) {
+        if (written.isEmpty()) {
+            return;
+        }
+        if (o.json()) {
+            // JSON lines stay JSON lines: the dumps named in one, their analysis (a text) on stderr
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("type", "threadDumps");
+            m.put("alarm", a.kind());
+            m.put("files", written.stream().map(Path::toString).toList());
+            out.println(Json.of(m));
+            out.flush();
+            dumps.report(written, err);
+        } else {
             dumps.report(written, out);
         }
     }

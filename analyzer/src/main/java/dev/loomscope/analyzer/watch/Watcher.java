@@ -284,7 +284,7 @@ public final class Watcher implements AutoCloseable {
         return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, settings.threadEvents() ? done.started : -1,
                 settings.threadEvents() ? done.ended : -1, pins.all().count(),
                 pins.all().sum(), List.copyOf(top.subList(0, Math.min(3, top.size()))), done.submitFailed, done.gcs, done.gcPauseNanos / 1e6, used,
-                committed, done.processCpu, done.machineCpu, done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, w.count(),
+                committed, done.processCpu, done.machineCpu, done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, settings.agent() ? w.count() : -1,
                 w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, done.platformThreads);
     }
 

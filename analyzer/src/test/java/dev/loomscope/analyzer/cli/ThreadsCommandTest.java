@@ -77,6 +77,31 @@ class ThreadsCommandTest {
                 .contains("JDK 21 thread dumps record no thread states, locks or carriers").contains("JDK 21 dumps record no states (n/a)");
     }
 
+    /**
+     * The same dump without the virtual threads that wait to run (as a service's dump is, whose
+     * other virtual threads all started): a JDK 21 dump cannot show those queued for a carrier, so
+     * starvation is not claimed, and what cannot be told is said.
+     */
+    @Test
+    void onJdk21WithNoWaitingThreadInSightStarvationCannotBeTold(@TempDir Path dir) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        JsonNode dump = json.readTree(DIR.resolve("sync-21.json").toFile());
+        for (JsonNode container : dump.get("threadDump").get("threadContainers")) {
+            var threads = (com.fasterxml.jackson.databind.node.ArrayNode) container.get("threads");
+            for (int i = threads.size() - 1; i >= 0; i--) {
+                if (threads.get(i).get("name").asText().startsWith("waiter-")) {
+                    threads.remove(i);
+                }
+            }
+        }
+        Path none = dir.resolve("sync-21-no-waiters.json");
+        json.writeValue(none.toFile(), dump);
+        MainTest.Result r = MainTest.run("threads", none.toString());
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).doesNotContain("carrier starvation:").contains("2 of 2 carriers run a virtual thread; 0 virtual thread(s) wait to run")
+                .contains("whether virtual threads wait for a carrier a JDK 21 dump cannot show (JDK 25's does): carrier starvation cannot be told from it");
+    }
+
     @Test
     void onJdk21OneDumpCannotTellADeadlockAndTwoDumpsShowWhatDidNotMove() throws Exception {
         MainTest.Result one = MainTest.run("threads", DIR.resolve("monitor-21-a.json").toString());

@@ -119,12 +119,14 @@ class WatchIT {
         assertThat(r.err()).contains("loomscope watch: process " + p.pid() + " (JDK 21), every 1 s for 6 s (each line shown once the JVM's stream has passed the end of its interval").contains("recorded to " + jfr);
         List<String> ticks = ticks(r.out());
         assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(6);
-        assertThat(ticks).allMatch(l -> l.contains("carriers n/a (parallelism ") && l.contains("the scheduler's MXBean needs JDK 24+"));
+        assertThat(ticks).noneMatch(l -> l.contains("carriers")); // JDK 21 has no scheduler MXBean: the header says so, once
+        assertThat(r.err()).containsOnlyOnce("carriers: parallelism ").contains("needs the scheduler's MXBean of JDK 24+");
         // four virtual threads take turns sleeping 5 ms inside one monitor: up to 200 pins a second, one carrier pinned all the time
         assertThat(ticks).anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
                 + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0 \\(\\d+, .*"));
         assertThat(r.out()).containsPattern("ALARM pinning since \\d\\d:\\d\\d:\\d\\d: [\\d.,]+ pins/s, \\d+% of \\d+ carriers' time pinned \\(limits 20/s, 20%\\);"
-                + " where: dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0").contains("    at java.lang.Thread.sleep");
+                + " where: dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0.*; next: replace the synchronized around the blocking call"
+                + " with a java.util.concurrent.locks.ReentrantLock").contains("    at java.lang.Thread.sleep");
         assertThat(r.out()).containsOnlyOnce("ALARM pinning").doesNotContain("ALARM yield-spin").doesNotContain("ALARM pool-ceiling");
         // the pins the lines counted, held to the JDK's parser on the recording of the same stream: every pin shown is in it, and
         // what it has beyond them ended after the last interval shown (at most the lag, 2 s, at up to 200 pins a second)
@@ -176,19 +178,31 @@ class WatchIT {
     @Test
     void thousandsParkedOnASmallPoolAreAPoolCeilingAlarmOnJdk21And25() throws Exception {
         for (String java : List.of(ThreadsIT.jdk21(), ChildJvm.javaExecutable())) {
+            boolean asJson = started.size() > 0; // the second: JSON lines, which the dumps' analysis must not break
             Process p = app(java, "pool");
             Path dumps = Files.createDirectories(dir.resolve("dumps-" + started.size()));
-            Result r = watch(Long.toString(p.pid()), "--duration", "3s", "--dump-every", "1s", "--dump-on-alarm", dumps.toString());
+            Result r = asJson ? watch(Long.toString(p.pid()), "--duration", "3s", "--dump-every", "1s", "--dump-on-alarm", dumps.toString(), "--format", "json")
+                    : watch(Long.toString(p.pid()), "--duration", "3s", "--dump-every", "1s", "--dump-on-alarm", dumps.toString());
             assertThat(r.code()).as(r.err()).isZero();
-            assertThat(r.out()).containsPattern("ALARM pool-ceiling since \\d\\d:\\d\\d:\\d\\d: 2,9\\d\\d virtual threads parked at one place \\(limit 1,000\\)")
-                    .containsPattern("where: Semaphore\\.acquire.* via WatchedApp\\.lambda\\$main\\$1 \\(WatchedApp\\.java:\\d+\\)");
-            assertThat(r.out()).containsOnlyOnce("ALARM pool-ceiling");
+            if (asJson) {
+                List<JsonNode> lines = json(r.out()); // every line a JSON object
+                List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
+                assertThat(alarms).as(r.out()).hasSize(1);
+                assertThat(alarms.get(0).get("what").asText()).matches("2,9\\d\\d virtual threads parked at one place \\(limit 1,000\\).*");
+                assertThat(alarms.get(0).get("next").asText()).startsWith("the pool or lock is now the ceiling");
+                assertThat(lines).anyMatch(n -> n.get("type").asText().equals("threadDumps") && n.get("files").size() == 2);
+                assertThat(r.err()).contains("Semaphore.acquire"); // the dumps' analysis, on stderr
+            } else {
+                assertThat(r.out()).containsPattern("ALARM pool-ceiling since \\d\\d:\\d\\d:\\d\\d: 2,9\\d\\d virtual threads parked at one place \\(limit 1,000\\)")
+                        .containsPattern("where: Semaphore\\.acquire.* via WatchedApp\\.lambda\\$main\\$1 \\(WatchedApp\\.java:\\d+\\)");
+                assertThat(r.out()).containsOnlyOnce("ALARM pool-ceiling");
+                assertThat(r.out()).contains("Semaphore.acquire");
+            }
             // --dump-on-alarm: two dumps kept and analysed as 'threads' does
             try (var files = Files.list(dumps)) {
                 assertThat(files.map(f -> f.getFileName().toString()).toList()).hasSize(2).allMatch(n -> n.matches("threads-" + p.pid()
                         + "-pool-ceiling-\\d{8}-\\d{6}-[ab]\\.json"));
             }
-            assertThat(r.out()).contains("Semaphore.acquire");
             assertThat(recordings(p)).contains("No available recordings");
             p.destroyForcibly().waitFor();
         }
@@ -346,6 +360,11 @@ class WatchIT {
             assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
             assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
         }
+        // a process that is no JVM: said at once, by its executable's name, without its command line
+        Result notJava = watch("1", "--duration", "1s");
+        assertThat(notJava.code()).isEqualTo(2);
+        assertThat(notJava.err().strip()).matches("loomscope watch: process 1 \\(\\S+\\) is not a JVM this user can attach to \\('loomscope attach list'"
+                + " shows them\\)");
         Process p = app(ChildJvm.javaExecutable(), "pin");
         Result noAgent = watch(Long.toString(p.pid()), "--agent", "--duration", "1s");
         assertThat(noAgent.code()).isEqualTo(2);

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.study;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.loomscope.analyzer.load.Slo;
 import dev.loomscope.analyzer.reduce.RunsReducer.Client;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import java.util.List;

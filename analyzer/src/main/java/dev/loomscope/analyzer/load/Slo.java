@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.study;
+package dev.loomscope.analyzer.load;
 
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
@@ -22,8 +22,13 @@ public record Slo(String percentile, double millis) {
         return new Slo(p, Durations.parse(bound).toNanos() / 1e6);
     }
 
+    /** The percentile as a number: 50, 99, 99.9. */
+    public double quantile() {
+        return Double.parseDouble(percentile.substring(1));
+    }
+
     /** The run's figure for this percentile, ms (NaN when not measured). */
-    double of(WorkloadRun r) {
+    public double of(WorkloadRun r) {
         return switch (percentile) {
             case "p50" -> r.p50LatencyMs();
             case "p99" -> r.p99LatencyMs();

@@ -1,0 +1,93 @@
+package dev.loomscope.analyzer.load;
+
+import dev.loomscope.analyzer.stats.LatencyHistograms;
+import java.util.Locale;
+
+/**
+ * The capacity at an objective found by search, as a load tester finds it by hand: from
+ * {@link #START} requests a second, the rate doubles while the objective is kept and halves while
+ * it is missed, until one rate kept it and one missed; then the interval between them is halved
+ * until it is within {@link #WITHIN} of the kept rate (about 6-8 steps in all). A rate keeps the
+ * objective when its measured windows' merged percentile is within the bound, under
+ * {@link Slo#ERRORS} failed, and no request was left late (the service kept up).
+ */
+final class CapacitySearch {
+    static final double START = 100;
+    static final double WITHIN = 0.05;
+    /** The most steps a search takes: from 100/s, doubling to 1,000,000/s and bisecting to 5%, or halving to under 1/s. */
+    static final int MAX_STEPS = 20;
+    /** The fewest: a miss at once, then down and up within 5%. */
+    static final int FEWEST_STEPS = 6;
+    static final double LOWEST = 1;
+    static final double HIGHEST = 1_000_000;
+
+    private final Slo slo;
+    private double kept = Double.NaN;
+    private double missed = Double.NaN;
+    private double next = START;
+    private int steps;
+
+    CapacitySearch(Slo slo) {
+        this.slo = slo;
+    }
+
+    /** The next rate to try; NaN when the search is done. */
+    double next() {
+        return next;
+    }
+
+    /** Whether a rate's measured windows kept the objective. */
+    boolean kept(LoadRun.Summary s) {
+        var h = s.judged();
+        double value = h.getTotalCount() == 0 ? Double.POSITIVE_INFINITY : h.getValueAtPercentile(slo.quantile()) / 1e3;
+        return s.keptUp() && s.errors() < Slo.ERRORS * Math.max(1, s.offered()) && value <= slo.millis();
+    }
+
+    /** Takes a step's result; the next rate follows from it. */
+    void record(double rate, boolean wasKept) {
+        steps++;
+        if (wasKept) {
+            kept = Double.isNaN(kept) ? rate : Math.max(kept, rate);
+        } else {
+            missed = Double.isNaN(missed) ? rate : Math.min(missed, rate);
+        }
+        if (steps >= MAX_STEPS) {
+            next = Double.NaN;
+        } else if (Double.isNaN(missed)) {
+            next = rate * 2 > HIGHEST ? Double.NaN : rate * 2;
+        } else if (Double.isNaN(kept)) {
+            next = rate / 2 < LOWEST ? Double.NaN : rate / 2;
+        } else if ((missed - kept) / kept <= WITHIN) {
+            next = Double.NaN;
+        } else {
+            next = round((kept + missed) / 2);
+        }
+    }
+
+    /** A rate of three significant digits: the workload names stay readable. */
+    static double round(double rate) {
+        return new java.math.BigDecimal(rate).round(new java.math.MathContext(3)).doubleValue();
+    }
+
+    /** The search's outcome in a line: the capacity between the highest rate kept and the lowest missed. */
+    String line(String target) {
+        String head = String.format(Locale.ROOT, "%s: capacity at %s (searched, %d step%s): ", target, slo, steps, steps == 1 ? "" : "s");
+        if (Double.isNaN(kept)) {
+            return head + "below " + LoadSpec.rate(missed) + " (no rate tried kept it, down to " + LoadSpec.rate(missed) + ")";
+        }
+        if (Double.isNaN(missed)) {
+            return head + "at least " + LoadSpec.rate(kept) + " (every rate tried kept it, up to the client's limit or the steps')";
+        }
+        return head + LoadSpec.rate(kept) + String.format(Locale.ROOT, " (kept; %s missed it: within %.0f%%)", LoadSpec.rate(missed),
+                100 * (missed - kept) / kept);
+    }
+
+    double capacity() {
+        return kept;
+    }
+
+    /** {@code p99 21.3 ms (n=4,000)}: what decided a step, for its line. */
+    String figure(LoadRun.Summary s) {
+        return LatencyHistograms.describe(s.judged(), slo.quantile());
+    }
+}

@@ -1,0 +1,50 @@
+package dev.loomscope.analyzer.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The capacity search: its steps on canned outcomes, and the capacity it finds on a server whose answer is known. */
+class CapacitySearchTest {
+    @Test
+    void itDoublesUntilAMissThenBisectsToWithinFivePercent() {
+        CapacitySearch s = new CapacitySearch(Slo.parse("p99=50ms"));
+        double capacity = 300;
+        int steps = 0;
+        for (double rate = s.next(); !Double.isNaN(rate); rate = s.next()) {
+            s.record(rate, rate <= capacity);
+            steps++;
+        }
+        // 100, 200, 400 (miss), 300, 350 (miss), 325 (miss), 313 (miss): kept 300, missed 313, 4.3% apart
+        assertThat(s.capacity()).isEqualTo(300);
+        assertThat(steps).isEqualTo(7);
+        assertThat(s.line("GET /")).startsWith("GET /: capacity at p99 <= 50.0 ms (searched, 7 steps): 300/s (kept; 313/s missed it: within 4%)");
+        CapacitySearch none = new CapacitySearch(Slo.parse("p99=50ms"));
+        for (double rate = none.next(); !Double.isNaN(rate); rate = none.next()) {
+            none.record(rate, false);
+        }
+        assertThat(none.line("GET /")).contains("below 1.5625/s (no rate tried kept it");
+    }
+
+    /** 4 workers holding a request 50 ms serve 80 a second: the search finds that within 5%, on either thread kind of the server. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void onAKnownAnswerItFindsTheCapacityWithinFivePercent(boolean virtual) throws Exception {
+        try (KnownAnswerServer server = new KnownAnswerServer(4, 50, virtual)) {
+            LoadSpec spec = new LoadSpec(List.of(Target.of(server.url())), List.of(), 50, Duration.ofSeconds(10), Duration.ofSeconds(2),
+                    Duration.ofSeconds(3), 2, Duration.ofSeconds(1), "test", 0, Slo.parse("p99=75ms"), true);
+            StringWriter text = new StringWriter();
+            new LoadRun(spec, new PrintWriter(text, true), null).run();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("capacity at p99 <= 75(?:\\.0)? ms \\(searched, \\d+ steps\\): ([\\d.]+)/s \\(kept")
+                    .matcher(text.toString());
+            assertThat(m.find()).as(text.toString()).isTrue();
+            assertThat(Double.parseDouble(m.group(1))).as(text.toString()).isBetween(0.95 * server.capacity(), server.capacity());
+        }
+    }
+}
