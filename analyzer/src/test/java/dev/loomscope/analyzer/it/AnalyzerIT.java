@@ -415,7 +415,12 @@ class AnalyzerIT {
         // the sleep workload on platform threads starts 1,000 a run, thousands a second: the recording's cost per start matters
         JsonNode cost = rule(platformRows, "Recording cost of platform thread starts");
         assertThat(cost.get("finding").asText()).matches("The app started 7,0\\d\\d platform threads in .*");
-        assertThat(cost.get("severity").asText()).isEqualTo(cost.get("finding").asText().contains("async-profiler") ? "warning" : "info");
+        // its severity follows the start rate this machine managed while the fixture was recorded, which a busy machine lowers:
+        // held to the rule's arithmetic on the rate the finding states, not to one machine's speed
+        java.util.regex.Matcher rate = java.util.regex.Pattern.compile("up to ([\\d,]+) a second").matcher(cost.get("finding").asText());
+        assertThat(rate.find()).as(cost.get("finding").asText()).isTrue();
+        double share = Double.parseDouble(rate.group(1).replace(",", "")) / 5500 * (cost.get("finding").asText().contains("async-profiler") ? 0.12 : 0.04);
+        assertThat(cost.get("severity").asText()).as(cost.get("finding").asText()).isEqualTo(share < 0.01 ? "ok" : share < 0.02 ? "info" : "warning");
         JsonNode virtualCost = rule(table(json("rules", virtual.toString()), "rules").get("rows"), "Recording cost of platform thread starts");
         assertThat(virtualCost.get("severity").asText()).isEqualTo("ok");
         assertThat(virtualCost.get("finding").asText()).endsWith("costs it under 1% of its throughput (a rule of thumb).");

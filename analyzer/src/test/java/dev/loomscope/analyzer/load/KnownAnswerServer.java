@@ -14,16 +14,20 @@ import java.util.concurrent.Semaphore;
  * and the latency grows with time. On platform threads a fixed pool of that many; on virtual
  * threads one a request, that many at once (a semaphore).
  */
-final class KnownAnswerServer implements AutoCloseable {
+public final class KnownAnswerServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     final int workers;
     final int holdMillis;
 
     KnownAnswerServer(int workers, int holdMillis, boolean virtual) throws IOException {
+        this(workers, holdMillis, virtual, 0);
+    }
+
+    private KnownAnswerServer(int workers, int holdMillis, boolean virtual, int port) throws IOException {
         this.workers = workers;
         this.holdMillis = holdMillis;
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 1000);
         Semaphore slots = new Semaphore(workers, true);
         executor = virtual ? Executors.newVirtualThreadPerTaskExecutor() : Executors.newFixedThreadPool(workers);
         server.setExecutor(executor);
@@ -49,6 +53,16 @@ final class KnownAnswerServer implements AutoCloseable {
             }
         });
         server.start();
+    }
+
+    /**
+     * The server on its own, for benchmarks/load-clients.sh: {@code PORT WORKERS HOLD_MS platform|virtual}; it serves until killed
+     * and prints its URL when it listens.
+     */
+    public static void main(String[] args) throws Exception {
+        KnownAnswerServer s = new KnownAnswerServer(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3].equals("virtual"), Integer.parseInt(args[0]));
+        System.out.println(s.url() + " capacity " + s.capacity() + "/s");
+        Thread.currentThread().join();
     }
 
     /** Requests a second it serves at most. */
