@@ -52,7 +52,7 @@ for share in 50 100 150; do
     cpu=$(cpu_of "$tmp/ls" "$root/loomscope" load --url "$url" --rate "$rate" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s)
     line=$(grep -a ' windows, ' "$tmp/ls" | tail -1)
     lrate=$(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")
-    lp99=$(sed -n "s/.*intended start[^:]*: p50 [^,]*, p99 \([^,(]*\).*/\1/p" <<<"$line")
+    lp99=$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | cut -d' ' -f2-)
     # its requests over the whole run (3 s of warm-up and the windows) at the rate it reported, per CPU second of its JVM, start included
     printf '| %s/s | %s | loomscope load | %s/s | %s | %s |\n' "$rate" "$truth" "$lrate" "${lp99:-n/a}" "$(awk -v r="$lrate" -v s="$seconds" -v c="$cpu" 'BEGIN{printf "%.0f", r*(s+3)/c}')"
     # Vegeta: open loop at the rate

@@ -65,13 +65,17 @@ public final class AttachCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (pid.equals("list")) {
+            // a table, so --format json and the others give what they give elsewhere
+            dev.loomscope.analyzer.render.Table jvms = new dev.loomscope.analyzer.render.Table("jvms", "JVMs this user can attach to",
+                    List.of(dev.loomscope.analyzer.render.Table.text("pid"), dev.loomscope.analyzer.render.Table.text("main class or jar")));
             for (VirtualMachineDescriptor d : VirtualMachine.list()) {
                 if (!d.id().equals(Long.toString(ProcessHandle.current().pid()))) {
                     String name = d.displayName().isBlank() ? "(no main class reported)" : d.displayName();
                     // a command line can run to thousands of characters (a class path): its start says which JVM it is
-                    out.printf("%-8s %s%n", d.id(), name.length() > 100 ? name.substring(0, 99) + "\u2026" : name);
+                    jvms.row(d.id(), name.length() > 100 ? name.substring(0, 99) + "\u2026" : name);
                 }
             }
+            this.out.emit(List.of(jvms), out);
             return Errors.OK;
         }
         if (!pid.matches("\\d{1,10}")) {

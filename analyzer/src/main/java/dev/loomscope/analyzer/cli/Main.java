@@ -33,6 +33,8 @@ public final class Main {
                 sub.getCommandSpec().usageMessage().description(v.description());
             }
         }
+        // loomscope study -V, load --version: each command's version is loomscope's
+        cli.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(cli.getCommandSpec().versionProvider()));
         cli.setCaseInsensitiveEnumValuesAllowed(true); // --by threadkind as --by threadKind
         return cli;
     }
@@ -68,7 +70,9 @@ public final class Main {
     /** As {@link #run(String[], PrintWriter, PrintWriter)}; {@code @file} arguments expanded only when {@code expandAtFiles}. */
     static int run(String[] args, PrintWriter out, PrintWriter err, boolean expandAtFiles) {
         CommandLine cli = withCommands(needed(args));
-        cli.setExpandAtFiles(expandAtFiles);
+        // load and study take --body @FILE as curl does: their @ is a request body's file, not an argument file
+        boolean bodies = args.length > 0 && (args[0].equals("load") || args[0].equals("study"));
+        cli.setExpandAtFiles(expandAtFiles && !bodies);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new Errors.ExecutionHandler());

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code loomscope study}: the main job, end to end. */
 @Command(name = "study", mixinStandardHelpOptions = true,
-        description = {"The main job: runs the workloads on platform and virtual threads and writes the report.",
+        description = {"The main job: runs a program on platform and on virtual threads and writes the verdicts and a report: loomscope's own"
+                + " workloads, or with --app COMMAND your own service, each JVM alone under open-loop HTTP load, judged from its clients' side.",
             "Each workload and thread kind runs under the agent in its own JVMs (5 a kind: the JVM is the unit the verdicts count), in an"
                     + " order shuffled by a printed seed, timed without a CPU "
                     + "profile; one more JVM each records the profile for the flame graphs and is not timed. Then verdicts here and a "

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
@@ -22,6 +23,23 @@ class MainTest {
         Result r = run("--version");
         assertThat(r.code()).isZero();
         assertThat(r.out()).startsWith("loomscope ").contains("JDK " + Runtime.version().feature());
+    }
+
+    @Test
+    void everyCommandsVersionIsLoomscopes() {
+        for (String command : List.of("study", "load", "watch")) {
+            Result r = run(command, "-V");
+            assertThat(r.code()).as(command).isZero();
+            assertThat(r.out()).as(command).startsWith("loomscope ");
+        }
+    }
+
+    @Test
+    void attachListSpeaksTheFormatAsked() throws Exception {
+        Result r = run("attach", "list", "--format", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertThat(json.get("tables").get(0).get("name").asText()).isEqualTo("jvms");
     }
 
     @Test

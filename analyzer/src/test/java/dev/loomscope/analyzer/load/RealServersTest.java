@@ -1,0 +1,239 @@
+package dev.loomscope.analyzer.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import dev.loomscope.analyzer.cli.Main;
+import io.undertow.Undertow;
+import io.undertow.util.Headers;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.concurrent.Executors;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.apache.catalina.Context;
+import org.apache.catalina.startup.Tomcat;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The load client against real servers from Maven Central, as they really answer: Jetty, Tomcat and
+ * Undertow, each with a chunked body, a {@code Connection: close}, a 204 and a POST whose JSON body
+ * and Authorization header the server checks; and over TLS with a self-signed certificate. Every
+ * request offered is answered (none lost, none an error), and each window accounts for all.
+ */
+class RealServersTest {
+    @TempDir
+    Path dir;
+
+    /** What every server does: by path, the way it ends its answer. */
+    private static final List<String> PATHS = List.of("/chunked", "/close", "/empty");
+
+    @Test
+    void jettyTomcatAndUndertowAreLoadedAsTheyAnswer() throws Exception {
+        Server jetty = jetty();
+        Tomcat tomcat = tomcat();
+        Undertow undertow = undertow();
+        try {
+            List<Integer> ports = List.of(((ServerConnector) jetty.getConnectors()[0]).getLocalPort(), tomcat.getConnector().getLocalPort(),
+                    ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort());
+            for (int port : ports) {
+                for (String path : PATHS) {
+                    load(Target.of("http://127.0.0.1:" + port + path), port + path);
+                }
+                load(Target.of("http://127.0.0.1:" + port + "/orders", "POST", List.of("Authorization: Bearer t0k3n", "Content-Type: application/json"),
+                        "{\"item\":42}".getBytes(StandardCharsets.UTF_8), false), port + " POST /orders");
+            }
+        } finally {
+            jetty.stop();
+            tomcat.stop();
+            tomcat.destroy();
+            undertow.stop();
+        }
+    }
+
+    /** 40 requests a second for 2 s: every one answered, every window accounted for. */
+    private static void load(Target t, String what) {
+        try (OpenLoop l = new OpenLoop(t, 40, 4, 5000)) {
+            OpenLoop.Window w = l.window(2_000_000_000L);
+            OpenLoop.Window rest = l.stop();
+            assertThat(w.accounted()).as(what).isTrue();
+            assertThat(rest.accounted()).as(what).isTrue();
+            assertThat(w.errors() + rest.errors()).as(what + ": " + w.causes() + rest.causes()).isZero();
+            assertThat(w.ok() + rest.ok()).as(what).isEqualTo(w.offered() + rest.offered());
+            assertThat(rest.late()).as(what).isZero();
+        }
+    }
+
+    /**
+     * {@code loomscope load} with a POST, a header and a JSON body over https:// to a server with a
+     * self-signed certificate: refused without --insecure (with the cause), loaded and judged with it.
+     */
+    @Test
+    void aPostWithAJsonBodyAndAHeaderOverHttpsIsLoadedAndJudged() throws Exception {
+        Path keystore = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair", "-alias", "s",
+                "-keyalg", "EC", "-dname", "CN=localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass",
+                "secret").redirectErrorStream(true).start();
+        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (FileInputStream in = new FileInputStream(keystore.toFile())) {
+            ks.load(in, "secret".toCharArray());
+        }
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, "secret".toCharArray());
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), null, null);
+        HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 100);
+        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.createContext("/orders", x -> {
+            byte[] body = x.getRequestBody().readAllBytes();
+            boolean right = x.getRequestMethod().equals("POST") && "Bearer t0k3n".equals(x.getRequestHeaders().getFirst("Authorization"))
+                    && new String(body, StandardCharsets.UTF_8).equals("{\"item\":42}");
+            x.sendResponseHeaders(right ? 201 : 400, -1);
+            x.close();
+        });
+        server.start();
+        try {
+            String url = "https://127.0.0.1:" + server.getAddress().getPort() + "/orders";
+            Path body = Files.writeString(dir.resolve("order.json"), "{\"item\":42}");
+            List<String> args = List.of("load", "--url", url, "--method", "POST", "--header", "Authorization: Bearer t0k3n", "--header",
+                    "Content-Type: application/json", "--body", "@" + body, "--rate", "20", "--min-warmup", "1s", "--max-warmup", "5s", "--windows", "2",
+                    "--window", "1s");
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int refused = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+            assertThat(refused).isEqualTo(2);
+            assertThat(err.toString()).contains(url + ": TLS failed").contains("a self-signed certificate needs --insecure");
+            List<String> insecure = new java.util.ArrayList<>(args);
+            insecure.add("--insecure");
+            out = new StringWriter();
+            int code = Main.run(insecure.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+            assertThat(code).as(out + "" + err).isZero();
+            // 201s, all of them: the server answered 400 to a request without the header or the body
+            assertThat(out.toString()).containsPattern("POST /orders at 20/s: 2 windows, 2\\.0 s: \\d+ offered(?: and \\d+ late before)?: \\d+ answered \\([\\d.]+/s\\),"
+                    + " 0 errors, \\d+ late at the end; latency from each request's intended start");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    private static Server jetty() throws Exception {
+        Server s = new Server();
+        ServerConnector c = new ServerConnector(s);
+        c.setHost("127.0.0.1");
+        c.setPort(0);
+        s.addConnector(c);
+        s.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String path = Request.getPathInContext(request);
+                switch (path) {
+                    case "/empty" -> {
+                        response.setStatus(204);
+                        callback.succeeded();
+                    }
+                    case "/close" -> {
+                        response.getHeaders().put("Connection", "close");
+                        response.write(true, java.nio.ByteBuffer.wrap("bye".getBytes()), callback);
+                    }
+                    case "/orders" -> {
+                        String body = org.eclipse.jetty.io.Content.Source.asString(request);
+                        boolean right = "Bearer t0k3n".equals(request.getHeaders().get("Authorization")) && body.equals("{\"item\":42}");
+                        response.setStatus(right ? 201 : 400);
+                        callback.succeeded();
+                    }
+                    default -> {
+                        // two writes, no length: Jetty chunks the body
+                        response.write(false, java.nio.ByteBuffer.wrap("part one, ".getBytes()), Callback.NOOP);
+                        response.write(true, java.nio.ByteBuffer.wrap("part two".getBytes()), callback);
+                    }
+                }
+                return true;
+            }
+        });
+        s.start();
+        return s;
+    }
+
+    private Tomcat tomcat() throws Exception {
+        Tomcat t = new Tomcat();
+        t.setBaseDir(Files.createDirectories(dir.resolve("tomcat")).toString());
+        t.setHostname("127.0.0.1");
+        t.setPort(0);
+        t.getConnector().setProperty("address", "127.0.0.1");
+        Context ctx = t.addContext("", null);
+        Tomcat.addServlet(ctx, "all", new HttpServlet() {
+            @Override
+            protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+                switch (req.getRequestURI()) {
+                    case "/empty" -> resp.setStatus(204);
+                    case "/close" -> {
+                        resp.setHeader("Connection", "close");
+                        resp.getWriter().write("bye");
+                    }
+                    case "/orders" -> {
+                        String body = new String(req.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                        boolean right = req.getMethod().equals("POST") && "Bearer t0k3n".equals(req.getHeader("Authorization")) && body.equals("{\"item\":42}");
+                        resp.setStatus(right ? 201 : 400);
+                    }
+                    default -> {
+                        PrintWriter w = resp.getWriter();
+                        w.write("part one, ");
+                        w.flush(); // committed without a length: Tomcat chunks the body
+                        w.write("part two");
+                    }
+                }
+            }
+        });
+        ctx.addServletMappingDecoded("/*", "all");
+        t.start();
+        return t;
+    }
+
+    private static Undertow undertow() {
+        // blocking reads and writes off the I/O threads
+        Undertow u = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(new io.undertow.server.handlers.BlockingHandler(x -> {
+            switch (x.getRequestPath()) {
+                case "/empty" -> x.setStatusCode(204);
+                case "/close" -> {
+                    x.setPersistent(false);
+                    x.getResponseSender().send("bye");
+                }
+                case "/orders" -> {
+                    String body = new String(x.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    boolean right = "Bearer t0k3n".equals(x.getRequestHeaders().getFirst(Headers.AUTHORIZATION)) && body.equals("{\"item\":42}");
+                    x.setStatusCode(right ? 201 : 400);
+                }
+                default -> {
+                    OutputStream out = x.getOutputStream(); // no length set: Undertow chunks the body
+                    out.write("part one, ".getBytes());
+                    out.flush();
+                    out.write("part two".getBytes());
+                }
+            }
+        })).build();
+        u.start();
+        return u;
+    }
+}
