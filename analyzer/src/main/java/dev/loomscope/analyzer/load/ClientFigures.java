@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * request once; what was offered, answered and failed. A JVM whose windows hold no histogram (an
  * older client's) has none.
  */
-public record ClientFigures(double seconds, long offered, long answered, long errors, Histogram judged) {
+public record ClientFigures(double seconds, long offered, long answered, long errors, Histogram judged, Histogram send) {
     private static final long HIGHEST = TimeUnit.HOURS.toMicros(1);
 
     /** The figures of {@code measured} windows (one JVM's, one URL and rate); null when they hold no histogram. */
@@ -25,6 +25,7 @@ public record ClientFigures(double seconds, long offered, long answered, long er
             return null;
         }
         Histogram judged = new Histogram(HIGHEST, 3);
+        Histogram send = new Histogram(HIGHEST, 3);
         double seconds = 0;
         long offered = 0;
         long answered = 0;
@@ -36,6 +37,10 @@ public record ClientFigures(double seconds, long offered, long answered, long er
                 return null;
             }
             judged.add(h);
+            Histogram sent = LatencyHistograms.decode(r.client().sendHistogram(), HIGHEST);
+            if (sent != null) {
+                send.add(sent);
+            }
             seconds += r.millis() / 1e3;
             offered += Math.max(0, r.client().offered());
             answered += r.units();
@@ -46,7 +51,7 @@ public record ClientFigures(double seconds, long offered, long answered, long er
         if (late != null) {
             judged.add(late);
         }
-        return new ClientFigures(seconds, offered, answered, errors, judged);
+        return new ClientFigures(seconds, offered, answered, errors, judged, send);
     }
 
     public double throughput() {
@@ -77,6 +82,11 @@ public record ClientFigures(double seconds, long offered, long answered, long er
             String name = q == 50 ? "p50" : "p99";
             b.append(", ").append(values.size() == known.size() ? name + " " + LatencyHistograms.ms(median(values.stream().mapToDouble(d -> d).toArray()))
                     : name + " n/a (" + LatencyHistograms.needed(q) + " requests a JVM needed)");
+        }
+        if (known.stream().allMatch(f -> LatencyHistograms.enough(f.send(), 99))) {
+            // the second clock: from the send, without the wait in the client's own queue for a connection
+            b.append(", p99 from the send ").append(LatencyHistograms.ms(median(known.stream().mapToDouble(f -> f.send().getValueAtPercentile(99))
+                    .toArray())));
         }
         long notKeptUp = known.stream().filter(f -> !f.keptUp()).count();
         if (notKeptUp > 0) {

@@ -221,7 +221,14 @@ public final class HtmlReport {
         // the study's profiled JVMs (not timed): their graphs of the measured runs alone, without the warm-up
         boolean measuredOnly = part.flameGroups() != groups;
         Function<RecordingFacts, Flames.Cpu> cpus = Flames.cpus(measuredOnly);
-        flames(dir, id, part.flameGroups(), baseline, cpus, measuredOnly).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+        boolean unprofiled = part.flameGroups().values().stream().flatMap(List::stream).allMatch(f -> "off".equals(f.summary.profilingMode));
+        if (unprofiled) {
+            // one line for all: the recordings were made without a profile (as study --app's are), so there is nothing to draw
+            h.append("<li>no flame graphs: these recordings were made without a CPU profile (the agent's profile=off, as study --app records to"
+                    + " keep the profiler's cost out of its figures; a run under the agent with profile=cpu gives one)</li>\n");
+        } else {
+            flames(dir, id, part.flameGroups(), baseline, cpus, measuredOnly).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+        }
         h.append("</ul>\n");
         threadTables(part.flameGroups(), cpus).forEach(t -> h.append(HtmlTables.details(t)));
         h.append("</section>\n");

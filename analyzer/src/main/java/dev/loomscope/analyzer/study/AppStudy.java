@@ -203,9 +203,8 @@ public final class AppStudy {
      * client's windows, and its warm-up is the client's, until steady.
      */
     static String serviceWords(String line) {
-        return line.replace(" per unit", " per request").replace("/unit", "/request").replace(" runs:", " windows:").replace(" runs,", " windows,")
-                .replace(" runs)", " windows)").replace(" runs;", " windows;").replace(" per run ", " per window ")
-                .replace("(try a larger --warmup)", "(try a larger --min-warmup)");
+        return line.replace(" per unit", " per request").replace("/unit", "/request").replaceAll(" runs\\b", " windows")
+                .replaceAll(" per run\\b", " per window").replace("(try a larger --warmup)", "(try a larger --min-warmup)");
     }
 
     /** {@code JDK 21.0.8+9-LTS}: the version in a recording's JVM line; the line itself when it has none in brackets. */

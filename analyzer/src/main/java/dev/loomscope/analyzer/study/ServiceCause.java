@@ -59,9 +59,9 @@ final class ServiceCause {
 
     /** The line for one workload ({@code GET /legacy at 300/s}) and its ceiling. */
     static String line(String workload, Ceiling c) {
-        return String.format(Locale.ROOT, "%s: why, on virtual threads: %s pin%s a request holding the carrier %s ms in all (median of %d JVMs, in the measured"
+        return String.format(Locale.ROOT, "%s: why, on virtual threads: %s pin%s a request holding the carrier %s ms in all (%s, in the measured"
                 + " windows); %d carriers (%s) then serve at most %s requests/s, %s the %s offered%s", workload, Comparer.plain(c.pinsPerRequest()),
-                Comparer.plain(c.pinsPerRequest()).equals("1") ? "" : "s", Comparer.plain(c.msPerRequest()), c.jvms(), c.carriers(), c.carriersFrom(), Comparer.plain(c.ceiling()), c.limits() ? "below" : "above",
+                Comparer.plain(c.pinsPerRequest()).equals("1") ? "" : "s", Comparer.plain(c.msPerRequest()), c.jvms() == 1 ? "its one JVM" : "median of " + c.jvms() + " JVMs", c.carriers(), c.carriersFrom(), Comparer.plain(c.ceiling()), c.limits() ? "below" : "above",
                 dev.loomscope.analyzer.load.LoadSpec.rate(c.rate()), c.limits() ? ": requests queue for a carrier, and their latency grows while"
                         + " the load lasts (see 'loomscope pinning' on the recordings for the frames)" : ": pinning does not limit this rate");
     }
