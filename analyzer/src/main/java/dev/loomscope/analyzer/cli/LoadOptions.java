@@ -34,7 +34,7 @@ public final class LoadOptions {
     List<Double> rates = new ArrayList<>();
 
     @Option(names = "--slo", paramLabel = "pNN=DURATION", description = "a latency objective, e.g. p99=50ms (p50, p99 or p99.9): without --rate the"
-            + " capacity is searched, the rate doubled from 100/s until the objective is missed and then bisected until within 5%; with several"
+            + " capacity is searched, the rate doubled from 100/s until the objective is missed and then bisected until within 5%%; with several"
             + " --rate values, the highest that kept it; kept means the percentile within the bound, under 1%% errors, no request left late")
     String slo;
 

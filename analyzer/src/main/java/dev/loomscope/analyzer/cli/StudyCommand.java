@@ -112,7 +112,7 @@ public final class StudyCommand implements Callable<Integer> {
             + " costs (default: ${DEFAULT-VALUE})")
     int controls;
 
-    @Option(names = "--reruns", paramLabel = "N", defaultValue = "2", description = "times a JVM disturbed by other processes (over 20% of"
+    @Option(names = "--reruns", paramLabel = "N", defaultValue = "2", description = "times a JVM disturbed by other processes (over 20%% of"
             + " the CPU in its median measured run or window) runs again before it is left out (default: ${DEFAULT-VALUE})")
     int reruns;
 

@@ -35,6 +35,26 @@ class MainTest {
     }
 
     @Test
+    void noCommandsHelpPrintsAWarning() {
+        // picocli warns of a description it cannot format on the process's own standard error
+        java.io.PrintStream before = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(warnings, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            for (Class<?> c : Main.COMMANDS) {
+                String name = c.getAnnotation(picocli.CommandLine.Command.class).name();
+                if (!name.equals("help")) {
+                    Result r = run(name, "--help");
+                    assertThat(r.out() + r.err()).as(name).doesNotContain("[picocli WARN]");
+                }
+            }
+        } finally {
+            System.setErr(before);
+        }
+        assertThat(warnings.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("[picocli WARN]");
+    }
+
+    @Test
     void attachListSpeaksTheFormatAsked() throws Exception {
         Result r = run("attach", "list", "--format", "json");
         assertThat(r.code()).as(r.err()).isZero();
