@@ -168,16 +168,24 @@ public final class OpenLoop implements AutoCloseable {
         for (long wait = end - System.nanoTime(); wait > 0; wait = end - System.nanoTime()) {
             LockSupport.parkNanos(wait);
         }
-        return take(end);
+        return take(end, true);
     }
 
-    private Window take(long end) {
-        long offered = due(end) - due(windowStart);
-        Histogram lateAges = new Histogram(MAX_MICROS, 3);
-        long unsent = ages(end, lateAges);
+    /**
+     * The figures of the window from its start to {@code end}; {@code atRead}: the window ends when
+     * its counts are read, at {@code end} or later, so that every request they count was due in it
+     * or before (one that was due after {@code end} may have ended by then, on a fast server).
+     */
+    private Window take(long end, boolean atRead) {
         long okNow = ok.sum();
         long failedNow = failed.sum();
         long timeoutsNow = timeouts.sum();
+        if (atRead) {
+            end = Math.max(end, System.nanoTime());
+        }
+        long offered = due(end) - due(windowStart);
+        Histogram lateAges = new Histogram(MAX_MICROS, 3);
+        long unsent = ages(end, lateAges);
         long o = okNow - okBefore;
         long f = failedNow - failedBefore;
         long t = timeoutsNow - timeoutsBefore;
@@ -258,7 +266,7 @@ public final class OpenLoop implements AutoCloseable {
             }
             t.interrupt();
         }
-        Window w = take(now);
+        Window w = take(now, false); // the load ended at the stop: nothing due after it was offered
         return new Window(w.startEpochNanos(), w.nanos(), w.lateAtStart(), w.offered(), w.ok(), w.failed(), w.timeouts(), w.late(), Math.min(unsent, w.late()),
                 w.latencyMicros(), w.sendMicros(), unsentAges, w.lagMicros(), w.causes());
     }

@@ -37,8 +37,9 @@ class OpenLoopTest {
         server.start();
         try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + server.getAddress().getPort() + "/"), 100, 1, 10_000)) {
             OpenLoop.Window w = load.window(3_000_000_000L);
-            // 100/s over 3 s, whatever the server did
-            assertThat(w.offered()).isEqualTo(300);
+            // 100/s over 3 s, whatever the server did (the window ends when its counts are read: a request or two later at most)
+            assertThat(w.offered()).isBetween(300L, 302L);
+            assertThat(w.offered()).isEqualTo((w.nanos() + 9_999_999) / 10_000_000); // one due every 10 ms of the window
             assertThat(w.errors()).isZero();
             // one connection: the requests due in the stall's first half second waited at least its second half, from when each was due
             long late = w.latencyMicros().getCountBetweenValues(500_000, Long.MAX_VALUE / 2);
@@ -54,7 +55,8 @@ class OpenLoopTest {
     }
 
     /**
-     * On a server whose answer is known (8 workers holding a request 100 ms: 80 requests a second),
+     * On a server whose answer is known (20 workers holding a request 400 ms: 50 requests a second; a
+     * hold long beside a busy machine's scheduling delays, so that 10% is the client's error, not theirs),
      * on both thread kinds: below its capacity the client sees every request answered in about the
      * hold, at the offered rate; above it, the capacity answered and every request still accounted
      * for, the rest late, and the service not keeping up.
@@ -62,12 +64,12 @@ class OpenLoopTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void theClientRecoversAKnownAnswer(boolean virtual) throws Exception {
-        try (KnownAnswerServer server = new KnownAnswerServer(8, 100, virtual)) {
+        try (KnownAnswerServer server = new KnownAnswerServer(20, 400, virtual)) {
             Target t = Target.of(server.url());
             for (double share : new double[] {0.5, 0.9}) {
                 double rate = share * server.capacity();
                 try (OpenLoop load = new OpenLoop(t, rate, 50, 10_000)) {
-                    load.window(1_000_000_000L); // warm-up
+                    load.window(2_000_000_000L); // warm-up
                     OpenLoop.Window w = load.window(5_000_000_000L);
                     assertThat(w.accounted()).isTrue();
                     assertThat(w.errors()).isZero();
@@ -75,8 +77,8 @@ class OpenLoopTest {
                     assertThat(w.ok() / 5.0).as("throughput at %.0f%% of capacity", 100 * share).isCloseTo(rate, org.assertj.core.data.Percentage
                             .withPercentage(3));
                     Histogram h = w.latencyMicros();
-                    assertThat(h.getValueAtPercentile(50) / 1e3).as("p50 at %.0f%%", 100 * share).isBetween(100.0, 110.0);
-                    assertThat(h.getValueAtPercentile(99) / 1e3).as("p99 at %.0f%%", 100 * share).isBetween(100.0, 110.0);
+                    assertThat(h.getValueAtPercentile(50) / 1e3).as("p50 at %.0f%%", 100 * share).isBetween(400.0, 440.0);
+                    assertThat(h.getValueAtPercentile(99) / 1e3).as("p99 at %.0f%%", 100 * share).isBetween(400.0, 440.0);
                 }
             }
             double rate = 1.5 * server.capacity();
@@ -89,7 +91,7 @@ class OpenLoopTest {
                 windows.forEach(x -> assertThat(x.accounted()).isTrue());
                 assertThat(w.accounted()).isTrue();
                 assertThat(w.ok() / 4.0).as("throughput past capacity").isCloseTo(server.capacity(), org.assertj.core.data.Percentage.withPercentage(5));
-                // 40 a second more due than answered: the late grow by that, and the oldest waited seconds
+                // 25 a second more due than answered: the late grow by that, and the oldest waited seconds
                 assertThat(w.late() - w.lateAtStart()).isBetween((long) (0.9 * 4 * (rate - server.capacity())), (long) (1.1 * 4 * (rate - server.capacity())));
                 assertThat(w.judged().getValueAtPercentile(99)).isGreaterThan(w.latencyMicros().getValueAtPercentile(50));
                 assertThat(Steadiness.moving(windows.subList(1, 6))).startsWith("not keeping up");
