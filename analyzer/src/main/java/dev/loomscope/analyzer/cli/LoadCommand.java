@@ -38,6 +38,9 @@ public final class LoadCommand implements Callable<Integer> {
             + " its CPU and context switches, and other processes' CPU (this client's apart)")
     long appPid;
 
+    @Option(names = "--port", paramLabel = "PORT", description = "what {port} stands for in the URLs (study --app gives the service's)")
+    Integer port;
+
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
@@ -47,10 +50,11 @@ public final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        if (load.urls.isEmpty()) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--url: give at least one URL to load (e.g. --url http://localhost:8080/)");
+        if (load.urls.isEmpty() && load.requestFiles.isEmpty()) {
+            throw new dev.loomscope.analyzer.errors.UsageException("--url: give at least one URL to load (e.g. --url http://localhost:8080/), or"
+                    + " --requests FILE");
         }
-        LoadSpec s = load.spec(u -> u, threadKind, appPid);
+        LoadSpec s = load.spec(u -> port == null ? u : u.replace("{port}", Integer.toString(port)), threadKind, appPid);
         Writer rows = null;
         if (results != null) {
             try {

@@ -2,8 +2,11 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.load.LoadSpec;
+import dev.loomscope.analyzer.load.RequestFile;
+import dev.loomscope.analyzer.load.Requests;
 import dev.loomscope.analyzer.load.Target;
 import dev.loomscope.options.Durations;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +18,11 @@ public final class LoadOptions {
     @Option(names = "--url", paramLabel = "URL", description = "an http:// or https:// URL to request (repeatable: each in turn, a workload of its own);"
             + " study --app: {port} becomes the service's port (default: http://localhost:{port}/)")
     List<String> urls = new ArrayList<>();
+
+    @Option(names = "--requests", paramLabel = "FILE", description = "a request file: several requests in a weighted mix, a workload of its own"
+            + " (repeatable; the .http form editors read: '### weight=3', then METHOD URL, headers, a blank line and the body; {port} in its URLs"
+            + " as in --url)")
+    List<Path> requestFiles = new ArrayList<>();
 
     @Option(names = {"-X", "--method"}, paramLabel = "METHOD", defaultValue = "GET", description = "the request's method, as curl's -X (default:"
             + " ${DEFAULT-VALUE})")
@@ -63,9 +71,13 @@ public final class LoadOptions {
 
     /** The spec with each URL passed through {@code url} first (a study's {@code {port}}); usage errors name the option. */
     LoadSpec spec(UnaryOperator<String> url, String threadKind, long appPid) {
-        List<String> given = urls.isEmpty() ? List.of("http://localhost:{port}/") : urls;
+        List<String> given = urls.isEmpty() && requestFiles.isEmpty() ? List.of("http://localhost:{port}/") : urls;
         byte[] bytes = body();
-        List<Target> targets = given.stream().map(u -> Target.of(url.apply(u), method, headers, bytes, insecure)).toList();
+        List<Requests> targets = new ArrayList<>(given.stream().map(u -> Requests.of(Target.of(url.apply(u), method, headers, bytes, insecure))).toList());
+        for (Path f : requestFiles) {
+            Requests mix = RequestFile.read(f, url);
+            targets.add(insecure ? RequestFile.insecure(mix) : mix);
+        }
         List<Double> r = rates.isEmpty() ? List.of(100.0) : rates.stream().sorted().distinct().toList();
         dev.loomscope.analyzer.load.Slo objective = slo == null ? null : dev.loomscope.analyzer.load.Slo.parse(slo);
         for (double v : r) {
@@ -124,6 +136,7 @@ public final class LoadOptions {
         List<String> a = new ArrayList<>(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
                 "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method));
         headers.forEach(h -> a.addAll(List.of("--header", h)));
+        requestFiles.forEach(f -> a.addAll(List.of("--requests", f.toAbsolutePath().toString())));
         if (body != null) {
             a.addAll(List.of("--body", body.startsWith("@") ? "@" + java.nio.file.Path.of(body.substring(1)).toAbsolutePath() : body));
         }

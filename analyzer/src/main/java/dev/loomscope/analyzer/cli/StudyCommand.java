@@ -235,8 +235,12 @@ public final class StudyCommand implements Callable<Integer> {
                     + " the fewest); the study runs, and its verdicts will say \"too few JVMs\"");
         }
         var loadSpec = load.spec(u -> u.replace("{port}", "1"), "platform", 0); // checks the options once, before any JVM starts
-        List<String> urls = load.urls.isEmpty() ? List.of("http://localhost:{port}/") : load.urls;
-        if (urls.stream().noneMatch(u -> u.contains("{port}")) && app.contains("{port}")) {
+        List<String> urls = load.urls.isEmpty() && load.requestFiles.isEmpty() ? List.of("http://localhost:{port}/") : load.urls;
+        // the service is ready when it answers at --ready, else at the first URL, else at the first request file's first URL
+        String readyAt = ready != null ? ready : !urls.isEmpty() ? urls.get(0)
+                : dev.loomscope.analyzer.load.RequestFile.read(load.requestFiles.get(0), u -> u.replace("{port}", "65535")).first().uri().toString()
+                        .replace(":65535", ":{port}");
+        if (urls.stream().noneMatch(u -> u.contains("{port}")) && !urls.isEmpty() && app.contains("{port}")) {
             stderr.println("loomscope study: note: no --url holds {port}, so the load goes where the URLs say, not to the port given to the service");
         }
         dev.loomscope.analyzer.load.Slo objective = loadSpec.slo();
@@ -246,7 +250,7 @@ public final class StudyCommand implements Callable<Integer> {
         }
         var plan = new dev.loomscope.analyzer.study.AppPlan(command, loadWords, jvms, loadWords != null ? 0 : controls, new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), work, agentOpts,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
-        var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, ready != null ? ready : urls.get(0), load.args(), readyTimeout,
+        var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, readyAt, load.args(), readyTimeout,
                 loadWords != null ? 0 : loadSpec.minSeconds(), loadWords != null ? timeout : loadSpec.maxSeconds(), objective, loadSpec.search());
         int[] exit = {Errors.OK};
         dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr, r -> exit[0] = print(r, stdout));

@@ -19,6 +19,8 @@ final class HttpConnection implements Closeable {
     private final Target target;
     private final int timeoutMillis;
     private final byte[] request;
+    /** The request being sent: its method says whether a response has a body (HEAD) and whether it may be sent again. */
+    private Target sending;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
@@ -27,6 +29,7 @@ final class HttpConnection implements Closeable {
         this.target = target;
         this.timeoutMillis = timeoutMillis;
         this.request = target.requestBytes();
+        this.sending = target;
     }
 
     /**
@@ -34,14 +37,20 @@ final class HttpConnection implements Closeable {
      * throws, and the connection is closed (the next request opens a new one).
      */
     int exchange() throws IOException {
+        return exchange(target, request);
+    }
+
+    /** Sends {@code t}'s request, whose bytes are {@code bytes}, on this connection (to the same host and port); its status code. */
+    int exchange(Target t, byte[] bytes) throws IOException {
+        sending = t;
         boolean reused = socket != null;
         try {
-            return send();
+            return send(bytes);
         } catch (StaleConnection e) {
-            if (!reused || !target.idempotent()) {
+            if (!reused || !t.idempotent()) {
                 throw e;
             }
-            return send(); // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP clients do for a GET
+            return send(bytes); // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP clients do for a GET
         }
     }
 
@@ -87,7 +96,7 @@ final class HttpConnection implements Closeable {
         }
     }
 
-    private int send() throws IOException {
+    private int send(byte[] request) throws IOException {
         try {
             if (socket == null) {
                 Socket plain = new Socket();
@@ -144,7 +153,7 @@ final class HttpConnection implements Closeable {
         if (code >= 100 && code < 200 && code != 101) {
             return readResponse(); // an interim response (100 Continue, 103 Early Hints): the final one follows
         }
-        if (code == 204 || code == 304 || code == 101 || target.method().equals("HEAD")) {
+        if (code == 204 || code == 304 || code == 101 || sending.method().equals("HEAD")) {
             length = 0;
         }
         if (chunked) {

@@ -101,14 +101,16 @@ public final class LoadRun {
             results.flush();
         }
         int timeout = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
-        for (Target t : spec.targets()) {
-            String problem = t.problem(timeout);
-            if (problem != null && !problem.startsWith("no answer")) { // a slow service is measured, not refused
-                throw new BadDataException(t.uri() + ": " + problem + " (is the service up, and at this URL?)");
+        for (Requests r : spec.targets()) {
+            for (Target t : r.targets()) {
+                String problem = t.problem(timeout);
+                if (problem != null && !problem.startsWith("no answer")) { // a slow service is measured, not refused
+                    throw new BadDataException(t.uri() + ": " + problem + " (is the service up, and at this URL?)");
+                }
             }
         }
         List<Summary> summaries = new ArrayList<>();
-        for (Target t : spec.targets()) {
+        for (Requests t : spec.targets()) {
             if (spec.search()) {
                 search(t, summaries);
                 continue;
@@ -124,7 +126,7 @@ public final class LoadRun {
     }
 
     /** The capacity of {@code t} at the objective, searched rate by rate ({@link CapacitySearch}); each rate's summary added. */
-    private void search(Target t, List<Summary> summaries) throws IOException {
+    private void search(Requests t, List<Summary> summaries) throws IOException {
         CapacitySearch search = new CapacitySearch(spec.slo());
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
             Summary s = one(t, rate);
@@ -141,15 +143,15 @@ public final class LoadRun {
     }
 
     /** After a rate the service may still work off what it queued: up to 10 s until it answers one request within a second. */
-    private void settle(Target t) {
-        for (int i = 0; i < 10 && !stopped && t.problem(1000) != null; i++) {
+    private void settle(Requests t) {
+        for (int i = 0; i < 10 && !stopped && t.first().problem(1000) != null; i++) {
             // the problem call itself waited (up to a second)
         }
     }
 
-    private Summary one(Target t, double rate) throws IOException {
+    private Summary one(Requests t, double rate) throws IOException {
         String workload = LoadSpec.workload(t, rate);
-        String params = "url=" + t.uri() + " method=" + t.method() + " rate=" + LoadSpec.rate(rate) + " connections=" + spec.connections() + " timeout="
+        String params = t.described() + " rate=" + LoadSpec.rate(rate) + " connections=" + spec.connections() + " timeout="
                 + spec.timeout().toMillis() + "ms";
         String measuredBy = "loomscope load: open loop at " + LoadSpec.rate(rate) + ", latency from each request's intended start, windows of "
                 + seconds(spec.window().toNanos()) + " s after a warm-up until steady";

@@ -11,7 +11,7 @@ import java.util.List;
  * (0: none) is the service whose CPU and context switches each window counts. With {@code search},
  * the rates are not given but searched for the capacity at {@code slo} ({@link CapacitySearch}).
  */
-public record LoadSpec(List<Target> targets, List<Double> rates, int connections, Duration timeout, Duration warmupMin, Duration warmupMax,
+public record LoadSpec(List<Requests> targets, List<Double> rates, int connections, Duration timeout, Duration warmupMin, Duration warmupMax,
         int windows, Duration window, String threadKind, long appPid, Slo slo, boolean search) {
 
     /** The rates a target is loaded at: those given, or the most steps a search takes. */
@@ -30,7 +30,7 @@ public record LoadSpec(List<Target> targets, List<Double> rates, int connections
     }
 
     /** {@code GET /io at 400/s}: the workload name of a target's runs at a rate. */
-    public static String workload(Target t, double rate) {
+    public static String workload(Requests t, double rate) {
         return t.label() + " at " + rate(rate);
     }
 

@@ -62,7 +62,8 @@ public final class OpenLoop implements AutoCloseable {
         }
     }
 
-    private final Target target;
+    private final Requests requests;
+    private final byte[][] bytes;
     private final double rate;
     private final int timeoutMillis;
     private final long periodNanos;
@@ -86,9 +87,15 @@ public final class OpenLoop implements AutoCloseable {
     private long timeoutsBefore;
     private final Map<String, Long> causesBefore = new TreeMap<>();
 
-    /** Starts sending to {@code target} at {@code rate} requests a second over {@code connections} connections. */
+    /** Starts sending {@code target}'s request at {@code rate} requests a second over {@code connections} connections. */
     public OpenLoop(Target target, double rate, int connections, int timeoutMillis) {
-        this.target = target;
+        this(Requests.of(target), rate, connections, timeoutMillis);
+    }
+
+    /** Starts sending {@code requests} (request i the one its order gives) at {@code rate} a second over {@code connections} connections. */
+    public OpenLoop(Requests requests, double rate, int connections, int timeoutMillis) {
+        this.requests = requests;
+        this.bytes = requests.targets().stream().map(Target::requestBytes).toArray(byte[][]::new);
         this.rate = rate;
         this.timeoutMillis = timeoutMillis;
         this.periodNanos = Math.max(1, Math.round(1e9 / rate));
@@ -112,10 +119,11 @@ public final class OpenLoop implements AutoCloseable {
     }
 
     private void work(int slot) {
-        try (HttpConnection c = new HttpConnection(target, timeoutMillis)) {
+        try (HttpConnection c = new HttpConnection(requests.first(), timeoutMillis)) {
             long free = System.nanoTime();
             while (stopNanos == Long.MAX_VALUE) { // once stopped, no connection takes another request
-                long due = startNanos + next.getAndIncrement() * periodNanos;
+                long index = next.getAndIncrement();
+                long due = startNanos + index * periodNanos;
                 if (due >= stopNanos) {
                     return;
                 }
@@ -130,7 +138,8 @@ public final class OpenLoop implements AutoCloseable {
                 long sent = System.nanoTime();
                 lags.recordValue(Math.min(Math.max(0, sent - Math.max(due, free)) / 1000, MAX_MICROS));
                 try {
-                    int status = c.exchange();
+                    int which = requests.order().get((int) (index % requests.order().size()));
+                    int status = c.exchange(requests.targets().get(which), bytes[which]);
                     long end = System.nanoTime();
                     if (status >= 200 && status < 400) {
                         latencies.recordValue(Math.min((end - due) / 1000, MAX_MICROS));

@@ -161,7 +161,7 @@ final class AppRunner {
     private List<String> client(AppPlan.Job job, Process app, int port, Path results) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), "dev.loomscope.analyzer.cli.Main", "load", "--threads", job.kind(), "--app-pid",
-                Long.toString(app.pid()), "--results", results.toString()));
+                Long.toString(app.pid()), "--results", results.toString(), "--port", Integer.toString(port)));
         urls.forEach(u -> {
             cmd.add("--url");
             cmd.add(fill(u, port));

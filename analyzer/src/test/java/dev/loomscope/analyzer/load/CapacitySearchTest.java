@@ -37,7 +37,7 @@ class CapacitySearchTest {
     @ValueSource(booleans = {false, true})
     void onAKnownAnswerItFindsTheCapacityWithinFivePercent(boolean virtual) throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(10, 200, virtual)) {
-            LoadSpec spec = new LoadSpec(List.of(Target.of(server.url())), List.of(), 50, Duration.ofSeconds(10), Duration.ofSeconds(2),
+            LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 50, Duration.ofSeconds(10), Duration.ofSeconds(2),
                     Duration.ofSeconds(3), 2, Duration.ofSeconds(1), "test", 0, Slo.parse("p99=800ms"), true);
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
