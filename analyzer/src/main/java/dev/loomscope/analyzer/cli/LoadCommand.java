@@ -52,7 +52,7 @@ public final class LoadCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (load.urls.isEmpty() && load.requestFiles.isEmpty()) {
             throw new dev.loomscope.analyzer.errors.UsageException("--url: give at least one URL to load (e.g. --url http://localhost:8080/), or"
-                    + " --requests FILE");
+                    + " --request-file FILE");
         }
         LoadSpec s = load.spec(u -> port == null ? u : u.replace("{port}", Integer.toString(port)), threadKind, appPid);
         Writer rows = null;

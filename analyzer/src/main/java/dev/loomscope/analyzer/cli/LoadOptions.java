@@ -19,7 +19,7 @@ public final class LoadOptions {
             + " study --app: {port} becomes the service's port (default: http://localhost:{port}/)")
     List<String> urls = new ArrayList<>();
 
-    @Option(names = "--requests", paramLabel = "FILE", description = "a request file: several requests in a weighted mix, a workload of its own"
+    @Option(names = "--request-file", paramLabel = "FILE", description = "a request file: several requests in a weighted mix, a workload of its own"
             + " (repeatable; the .http form editors read: '### weight=3', then METHOD URL, headers, a blank line and the body; {port} in its URLs"
             + " as in --url)")
     List<Path> requestFiles = new ArrayList<>();
@@ -136,7 +136,7 @@ public final class LoadOptions {
         List<String> a = new ArrayList<>(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
                 "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method));
         headers.forEach(h -> a.addAll(List.of("--header", h)));
-        requestFiles.forEach(f -> a.addAll(List.of("--requests", f.toAbsolutePath().toString())));
+        requestFiles.forEach(f -> a.addAll(List.of("--request-file", f.toAbsolutePath().toString())));
         if (body != null) {
             a.addAll(List.of("--body", body.startsWith("@") ? "@" + java.nio.file.Path.of(body.substring(1)).toAbsolutePath() : body));
         }

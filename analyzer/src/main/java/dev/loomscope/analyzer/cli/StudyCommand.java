@@ -137,7 +137,8 @@ public final class StudyCommand implements Callable<Integer> {
             return app(stdout, stderr);
         }
         for (String appOnly : List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--load-command", "--connections", "--request-timeout",
-                "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout")) {
+                "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout", "--request-file", "--method", "--header", "--body",
+                "--insecure")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(appOnly)) {
                 throw new dev.loomscope.analyzer.errors.UsageException(appOnly + ": for a study of your own service (--app COMMAND)");
             }
@@ -210,7 +211,8 @@ public final class StudyCommand implements Callable<Integer> {
         runnable("--app", command.get(0));
         if (loadWords != null) {
             runnable("--load-command", loadWords.get(0));
-            for (String clientOnly : List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window")) {
+            for (String clientOnly : List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window",
+                    "--request-file", "--method", "--header", "--body", "--insecure")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(clientOnly)) {
                     throw new dev.loomscope.analyzer.errors.UsageException(clientOnly + ": for loomscope's load client, not with"
                             + " --load-command (your client sets its own load)");

@@ -49,7 +49,7 @@ public final class RequestFile {
             }
             lines = Files.readAllLines(abs, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new BadDataException(abs + ": no such file (give --requests a request file: see 'loomscope load --help')");
+            throw new BadDataException(abs + ": no such file (give --request-file a request file: see 'loomscope load --help')");
         } catch (IOException e) {
             throw new BadDataException(abs + ": cannot read it (" + e.getMessage() + ")");
         }

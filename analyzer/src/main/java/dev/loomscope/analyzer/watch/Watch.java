@@ -78,6 +78,11 @@ public final class Watch {
                     + " passed the end of its interval, about a second after: JFR hands events on at each flush; at most "
                     + text(Watcher.LATEST) + " after)");
             err.println("loomscope watch: streaming " + w.streamed());
+            if (!o.agent()) {
+                // said once: the lines then carry no request figures, and why
+                err.println("loomscope watch: no requests a second or service time on the lines: the JDK records no request's start and end;"
+                        + " run the service under the loomscope agent with work=HANDLER and watch it with --agent for them");
+            }
             boolean alarmed;
             try {
                 alarmed = loop(t, w);

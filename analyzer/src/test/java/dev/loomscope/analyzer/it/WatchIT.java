@@ -120,7 +120,8 @@ class WatchIT {
         List<String> ticks = ticks(r.out());
         assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(6);
         assertThat(ticks).noneMatch(l -> l.contains("carriers")); // JDK 21 has no scheduler MXBean: the header says so, once
-        assertThat(r.err()).containsOnlyOnce("carriers: parallelism ").contains("needs the scheduler's MXBean of JDK 24+");
+        assertThat(r.err()).containsOnlyOnce("carriers: parallelism ").contains("needs the scheduler's MXBean of JDK 24+")
+                .containsOnlyOnce("no requests a second or service time on the lines");
         // four virtual threads take turns sleeping 5 ms inside one monitor: up to 200 pins a second, one carrier pinned all the time
         assertThat(ticks).anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
                 + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0 \\(\\d+, .*"));

@@ -87,6 +87,14 @@ class RequestFileTest {
                 assertThat(seen.get("POST /orders").get()).isEqualTo((int) (sent / 4 + (sent % 4 > 2 ? 1 : 0)));
                 assertThat(seen.get("GET /items").get()).isEqualTo((int) (sent - seen.get("POST /orders").get()));
             }
+            // the same file through the command, {port} given
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int code = dev.loomscope.analyzer.cli.Main.run(new String[] {"load", "--request-file", f.toString(), "--port", Integer.toString(server.getAddress()
+                    .getPort()), "--rate", "20", "--min-warmup", "1s", "--max-warmup", "5s", "--windows", "1", "--window", "1s"}, new java.io.PrintWriter(out, true),
+                    new java.io.PrintWriter(err, true));
+            assertThat(code).as(out + "" + err).isZero();
+            assertThat(out.toString()).contains("requests shop.http at 20/s: 1 window, 1.0 s: ").contains(", 0 errors, ");
         } finally {
             server.stop(0);
         }

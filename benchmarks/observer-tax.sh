@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# What observing costs at the client's p99: the tests' known-answer server (WORKERS workers each
+# holding a request HOLD ms; capacity WORKERS / HOLD) on platform and on virtual threads, loaded by
+# `loomscope load` at 80% of its capacity, with nothing watching it, with JFR's default settings
+# (-XX:StartFlightRecording), and under the loomscope agent with each profiling engine (profile=off;
+# async-profiler's default, cpu; engine=jfr, JFR's own sampler). Each JVM runs alone; ROUNDS
+# rounds, each in a shuffled order; per configuration and kind the median of the rounds' figures
+# and their range. A JVM's figures are the load client's over its measured windows (a warm-up until
+# steady, then 5 windows of 2 s): its p99 from the windows' merged histograms (each request once)
+# and its answered requests a second.
+#
+# usage: benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-3}
+workers=${2:-8}
+hold=${3:-20}
+bench=observer-tax
+. "$root/benchmarks/setup.sh"
+java="$LOOMSCOPE_JAVA_HOME/bin/java"
+classes="$root/analyzer/target/test-classes"
+[ -f "$classes/dev/loomscope/analyzer/load/KnownAnswerServer.class" ] || (cd "$root" && ./mvnw -B -q -pl analyzer test-compile >&2)
+agent="$root/agent/target/loomscope-agent.jar"
+capacity=$((workers * 1000 / hold))
+rate=$((capacity * 8 / 10))
+tmp=$(mktemp -d)
+server=""
+trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+configs=(none jfr agent-off agent-cpu agent-jfr)
+flags() { # config kind: the JVM options that observe it
+    case $1 in
+        none) ;;
+        jfr) echo "-XX:StartFlightRecording=filename=$tmp/jfr-$2.jfr" ;;
+        agent-off) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,profile=off,flame=off,trace-pinned=off" ;;
+        agent-cpu) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,flame=off,trace-pinned=off" ;;
+        agent-jfr) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,engine=jfr,flame=off,trace-pinned=off" ;;
+    esac
+}
+
+one() { # config kind: prints "P99_MS RATE" of one JVM
+    local port
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    # shellcheck disable=SC2046
+    "$java" $(flags "$1" "$2") -cp "$classes" dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" "$2" >"$tmp/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+    "$root/loomscope" load --url "http://127.0.0.1:$port/" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
+    kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true
+    server=""
+    rm -rf "$tmp/rec" "$tmp"/jfr-*.jfr
+    local line
+    line=$(grep -a ' windows, ' "$tmp/load.txt" | tail -1)
+    echo "$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | tr -d ', ' | sed 's/p99//; s/ms//') $(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")"
+}
+
+echo "$bench: $rounds rounds; server $workers x $hold ms = $capacity/s, loaded at $rate/s (80%); $("$java" -version 2>&1 | head -1)"
+for r in $(seq "$rounds"); do
+    for job in $(for c in "${configs[@]}"; do for k in platform virtual; do echo "$c:$k"; done; done | shuf); do
+        echo "${job%%:*} ${job##*:} $(one "${job%%:*}" "${job##*:}")" >>"$tmp/results"
+    done
+done
+printf '| observed by | kind | p99 ms, median [range] | answered a second, median [range] |\n|---|---|---|---|\n'
+for c in "${configs[@]}"; do
+    for k in platform virtual; do
+        p=$(awk -v c="$c" -v k="$k" '$1 == c && $2 == k {print $3}' "$tmp/results")
+        t=$(awk -v c="$c" -v k="$k" '$1 == c && $2 == k {print $4}' "$tmp/results")
+        printf '| %s | %s | %s [%s, %s] | %s [%s, %s] |\n' "$c" "$k" "$(median <<<"$p")" "$(sort -g <<<"$p" | head -1)" "$(sort -g <<<"$p" | tail -1)" \
+            "$(median <<<"$t")" "$(sort -g <<<"$t" | head -1)" "$(sort -g <<<"$t" | tail -1)"
+    done
+done
