@@ -23,18 +23,12 @@ bench=load-clients
 for tool in wrk vegeta; do
     command -v $tool >/dev/null || { echo "$bench: $tool is missing (apt-get install wrk; go install github.com/tsenart/vegeta/v12@v12.13.0)" >&2; exit 2; }
 done
-java="$LOOMSCOPE_JAVA_HOME/bin/java"
-classes="$root/analyzer/target/test-classes"
-[ -f "$classes/dev/loomscope/analyzer/load/KnownAnswerServer.class" ] || (cd "$root" && ./mvnw -B -q -pl analyzer test-compile >&2)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null || true' EXIT
-"$java" -cp "$classes" dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" platform >/dev/null &
-server=$!
-url="http://127.0.0.1:$port/"
-for i in $(seq 100); do curl -s -o /dev/null "$url" && break; sleep 0.1; done
-capacity=$((workers * 1000 / hold))
 tmp=$(mktemp -d)
+known_answer_pid=""
+trap '[ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+loomscope_known_answer "$workers" "$hold" platform "$tmp/server.log"
+url=$known_answer_url
+capacity=$((workers * 1000 / hold))
 
 # Runs a command, prints "CPU_SECONDS" of it (its process tree's user + system) after it ends.
 cpu_of() {
@@ -69,4 +63,3 @@ for share in 50 100 150; do
     wn=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$tmp/wrk")
     printf '| %s/s | %s | wrk -c%s (closed loop) | %s/s | %s | %s |\n' "$rate" "$truth" "$conns" "$wrate" "$wp99" "$(awk -v n="$wn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"
 done
-rm -rf "$tmp"

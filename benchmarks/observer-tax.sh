@@ -18,14 +18,12 @@ hold=${3:-20}
 bench=observer-tax
 . "$root/benchmarks/setup.sh"
 java="$LOOMSCOPE_JAVA_HOME/bin/java"
-classes="$root/analyzer/target/test-classes"
-[ -f "$classes/dev/loomscope/analyzer/load/KnownAnswerServer.class" ] || (cd "$root" && ./mvnw -B -q -pl analyzer test-compile >&2)
 agent="$root/agent/target/loomscope-agent.jar"
 capacity=$((workers * 1000 / hold))
 rate=$((capacity * 8 / 10))
 tmp=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
+known_answer_pid=""
+trap '[ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 configs=(none jfr agent-off agent-cpu agent-jfr)
 flags() { # config kind: the JVM options that observe it
@@ -39,15 +37,11 @@ flags() { # config kind: the JVM options that observe it
 }
 
 one() { # config kind: prints "P99_MS RATE" of one JVM
-    local port
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     # shellcheck disable=SC2046
-    "$java" $(flags "$1" "$2") -cp "$classes" dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" "$2" >"$tmp/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
-    "$root/loomscope" load --url "http://127.0.0.1:$port/" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
-    kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true
-    server=""
+    loomscope_known_answer "$workers" "$hold" "$2" "$tmp/server.log" $(flags "$1" "$2")
+    "$root/loomscope" load --url "$known_answer_url" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
+    kill "$known_answer_pid" 2>/dev/null; wait "$known_answer_pid" 2>/dev/null || true
+    known_answer_pid=""
     rm -rf "$tmp/rec" "$tmp"/jfr-*.jfr
     local line
     line=$(grep -a ' windows, ' "$tmp/load.txt" | tail -1)

@@ -30,3 +30,23 @@ loomscope_jdks=("$LOOMSCOPE_JAVA_HOME/bin/java")
 if [ -n "${LOOMSCOPE_JDK21:-}" ]; then
     loomscope_jdks+=("$LOOMSCOPE_JDK21")
 fi
+
+# A free TCP port on 127.0.0.1.
+loomscope_free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Starts the tests' known-answer server (KnownAnswerServer: WORKERS workers each holding a request HOLD_MS ms, on KIND threads)
+# with the JVM options after them, its output in LOG, and waits until it answers; sets known_answer_pid and known_answer_url.
+# usage: loomscope_known_answer WORKERS HOLD_MS KIND LOG [JVM OPTIONS ...]
+loomscope_known_answer() {
+    local workers=$1 hold=$2 kind=$3 log=$4 port
+    shift 4
+    local classes="$root/analyzer/target/test-classes"
+    [ -f "$classes/dev/loomscope/analyzer/load/KnownAnswerServer.class" ] || (cd "$root" && ./mvnw -B -q -pl analyzer test-compile >&2)
+    port=$(loomscope_free_port)
+    "$LOOMSCOPE_JAVA_HOME/bin/java" "$@" -cp "$classes" dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" "$kind" >"$log" 2>&1 &
+    known_answer_pid=$!
+    known_answer_url="http://127.0.0.1:$port/"
+    for _ in $(seq 200); do curl -s -o /dev/null "$known_answer_url" && return 0; sleep 0.1; done
+    echo "$bench: the known-answer server did not answer (see $log)" >&2
+    return 1
+}

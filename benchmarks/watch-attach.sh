@@ -16,21 +16,17 @@ hold=${4:-20}
 bench=watch-attach
 . "$root/benchmarks/setup.sh"
 java="$LOOMSCOPE_JAVA_HOME/bin/java"
-classes="$root/analyzer/target/test-classes"
-[ -f "$classes/dev/loomscope/analyzer/load/KnownAnswerServer.class" ] || (cd "$root" && ./mvnw -B -q -pl analyzer test-compile >&2)
 rate=$((workers * 1000 / hold * 8 / 10))
 tmp=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
+known_answer_pid=""
+trap '[ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 echo "$bench: $kind threads, $workers x $hold ms, loaded at $rate/s; watch attaches 15 s into the load; $("$java" -version 2>&1 | head -1)"
 printf '| round | p99 before, median | p99 of the 8 windows after the attach (ms) | p99 after the watcher left, median |\n|---|---|---|---|\n'
 for r in $(seq "$rounds"); do
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    "$java" -cp "$classes" dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" "$kind" >"$tmp/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 200); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+    loomscope_known_answer "$workers" "$hold" "$kind" "$tmp/server.log"
+    server=$known_answer_pid
     # one-second windows with no warm-up to speak of: the windows are the timeline
-    "$root/loomscope" load --url "http://127.0.0.1:$port/" --rate "$rate" --min-warmup 5s --max-warmup 5s --windows 40 --window 1s \
+    "$root/loomscope" load --url "$known_answer_url" --rate "$rate" --min-warmup 5s --max-warmup 5s --windows 40 --window 1s \
         --results "$tmp/load.csv" >"$tmp/load.txt" 2>&1 &
     load=$!
     sleep 15
@@ -39,7 +35,7 @@ for r in $(seq "$rounds"); do
     left=$(date +%s%N)
     wait "$load" || true
     kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true
-    server=""
+    known_answer_pid=""
     # the windows' start (epoch ns), p99 (ms), measured or not, from the results file's columns
     python3 - "$tmp/load.csv" "$attached" "$left" "$r" <<'EOF'
 import csv, statistics, sys

@@ -59,6 +59,10 @@ public final class LoadRun {
                 b.append("; from its send (the service and network, without the client's queue): ").append(LatencyHistograms.describe(send, 50))
                         .append(", ").append(LatencyHistograms.describe(send, 99));
             }
+            if (lag.getTotalCount() > 0) {
+                // the client's own lateness: how late its sends left against when they could have, for reasons of its own
+                b.append("; the client's own lateness p99 ").append(LatencyHistograms.ms(lag.getValueAtPercentile(99)));
+            }
             if (afterStop.lateAtStart() + afterStop.offered() > 0) {
                 b.append(String.format(Locale.ROOT, "; after the last window: %d answered, %d errors, %d never sent (the load ended first)",
                         afterStop.ok(), afterStop.errors(), afterStop.late()));

@@ -256,10 +256,10 @@ public final class AppStudy {
             }
             java.time.Duration threshold = f.settings.threshold("jdk.VirtualThreadPinned");
             return "virtual threads' pins: none in the measured windows" + (threshold == null || threshold.isZero() ? "" : " (of "
-                    + threshold.toMillis() + " ms" + " or longer: the recording's threshold)");
+                    + threshold.toMillis() + " ms or longer: the recording's threshold)");
         }
-        return pins == 0 ? "virtual threads' pins: none in the measured windows"
-                : String.format(Locale.ROOT, "virtual threads' pins: %,d in the measured windows of %d JVM%s", pins, virtual.size(), virtual.size() == 1 ? "" : "s");
+        return String.format(Locale.ROOT, "virtual threads' pins: %,d in the measured windows of %d JVM%s", pins, virtual.size(), virtual.size() == 1 ? ""
+                : "s");
     }
 
     private static Study.Result judge(Setup s, List<AppRunner.Outcome> outcomes, List<String> failures, List<String> caveats, Path reportDir,

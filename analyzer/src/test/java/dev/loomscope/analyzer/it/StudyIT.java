@@ -144,8 +144,8 @@ class StudyIT {
                 + " workloads, not --app");
         assertThat(Fixtures.cli(dir, "study", "--app", "java -jar 'app.jar").stderr().strip()).isEqualTo("loomscope study: --app java -jar 'app.jar:"
                 + " a ' quote is not closed (see 'loomscope study --help')");
-        assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--url", "https://localhost/").stderr()).contains("--url https://localhost/:"
-                + " the load client speaks plain http:// only");
+        assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--url", "ftp://localhost/").stderr()).contains("--url ftp://localhost/:"
+                + " not an http:// or https:// URL");
         assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--slo", "p95=1s").stderr()).contains("--slo p95=1s: give a percentile");
         ChildJvm.Result noSuch = Fixtures.cli(dir, "study", "--app", "jaav -jar app.jar");
         assertThat(noSuch.exitCode()).isEqualTo(2);
