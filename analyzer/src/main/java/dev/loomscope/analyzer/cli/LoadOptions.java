@@ -75,8 +75,7 @@ public final class LoadOptions {
         byte[] bytes = body();
         List<Requests> targets = new ArrayList<>(given.stream().map(u -> Requests.of(Target.of(url.apply(u), method, headers, bytes, insecure))).toList());
         for (Path f : requestFiles) {
-            Requests mix = RequestFile.read(f, url);
-            targets.add(insecure ? RequestFile.insecure(mix) : mix);
+            targets.add(RequestFile.read(f, url, insecure));
         }
         List<Double> r = rates.isEmpty() ? List.of(100.0) : rates.stream().sorted().distinct().toList();
         dev.loomscope.analyzer.load.Slo objective = slo == null ? null : dev.loomscope.analyzer.load.Slo.parse(slo);

@@ -6,7 +6,6 @@ import dev.loomscope.analyzer.stats.Quantiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -17,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * older client's) has none.
  */
 public record ClientFigures(double seconds, long offered, long answered, long errors, Histogram judged, Histogram send) {
-    private static final long HIGHEST = TimeUnit.HOURS.toMicros(1);
+    private static final long HIGHEST = OpenLoop.MAX_MICROS;
 
     /** The figures of {@code measured} windows (one JVM's, one URL and rate); null when they hold no histogram. */
     public static ClientFigures of(List<WorkloadRun> measured) {
@@ -60,7 +59,7 @@ public record ClientFigures(double seconds, long offered, long answered, long er
 
     /** Whether the requests that ended were the offered ones less {@link Steadiness#SLACK}: the late did not grow. */
     public boolean keptUp() {
-        return offered - answered - errors <= Math.max(2, Steadiness.SLACK * offered);
+        return Steadiness.keptUp(offered, offered - answered - errors);
     }
 
     /**

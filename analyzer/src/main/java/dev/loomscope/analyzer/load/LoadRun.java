@@ -40,7 +40,7 @@ public final class LoadRun {
 
         /** Whether the service ended (answered or failed) at least the offered requests less {@link Steadiness#SLACK}. */
         public boolean keptUp() {
-            return late - lateBefore <= Math.max(2, Steadiness.SLACK * offered);
+            return Steadiness.keptUp(offered, late - lateBefore);
         }
 
         public String line() {
@@ -168,7 +168,7 @@ public final class LoadRun {
             while (!stopped) {
                 Probe before = Probe.take(spec.appPid());
                 OpenLoop.Window w = load.window(SECOND);
-                row(workload, params, measuredBy, warmIndex++, true, w, before, Probe.take(spec.appPid()));
+                row(workload, params, measuredBy, warmIndex++, true, w, w.judged(), before, Probe.take(spec.appPid()));
                 warm.add(w);
                 warmupNanos += w.nanos();
                 if (warmupNanos < spec.warmupMin().toNanos()) {
@@ -200,7 +200,8 @@ public final class LoadRun {
                 if (stopped) {
                     break;
                 }
-                boolean clientLagged = row(workload, params, measuredBy, i, false, w, before, Probe.take(spec.appPid()));
+                Histogram judged = w.judged();
+                boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, Probe.take(spec.appPid()));
                 lagged += clientLagged ? 1 : 0;
                 answered.add(w.latencyMicros());
                 send.add(w.sendMicros());
@@ -214,7 +215,6 @@ public final class LoadRun {
                 errors += w.errors();
                 late = w.late();
                 nanos += w.nanos();
-                Histogram judged = w.judged();
                 out.println(String.format(Locale.ROOT, "%s, %s: window %d: %d offered%s: %d answered, %d errors%s, %d late at its end%s; latency %s, %s"
                         + " (n=%d)%s", workload, spec.threadKind(), i + 1, w.offered(), w.lateAtStart() > 0 ? " and " + w.lateAtStart() + " late before" : "",
                         w.ok(), w.errors(), w.causes().isEmpty() ? "" : " " + w.causes(), w.late(), w.unsent() > 0 ? " (" + w.unsent()
@@ -234,10 +234,9 @@ public final class LoadRun {
         }
     }
 
-    /** Writes the window's row; whether the client lagged in it. */
-    private boolean row(String workload, String params, String measuredBy, int index, boolean warmup, OpenLoop.Window w, Probe before, Probe after)
-            throws IOException {
-        Histogram h = w.judged();
+    /** Writes the window's row, its figures from {@code h} (its {@link OpenLoop.Window#judged}); whether the client lagged in it. */
+    private boolean row(String workload, String params, String measuredBy, int index, boolean warmup, OpenLoop.Window w, Histogram h, Probe before,
+            Probe after) throws IOException {
         double lagP99 = w.lagMicros().getTotalCount() == 0 ? Double.NaN : w.lagMicros().getValueAtPercentile(99) / 1e3;
         double p99 = h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e3;
         boolean lagged = RunsReducer.Client.lagged(lagP99, p99);

@@ -30,7 +30,7 @@ import org.HdrHistogram.Recorder;
  */
 public final class OpenLoop implements AutoCloseable {
     /** Latencies above an hour are recorded as an hour. */
-    private static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
+    static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
     /** A worker's slot when it holds no request due. */
     private static final long IDLE = Long.MAX_VALUE;
 

@@ -41,6 +41,11 @@ public final class RequestFile {
 
     /** The mix in {@code file}, each URL passed through {@code url} ({@code {port}}); one-line errors name the file and line. */
     public static Requests read(Path file, UnaryOperator<String> url) {
+        return read(file, url, false);
+    }
+
+    /** As {@link #read(Path, UnaryOperator)}; {@code insecure}: an https request accepts a certificate that does not verify. */
+    public static Requests read(Path file, UnaryOperator<String> url, boolean insecure) {
         Path abs = file.toAbsolutePath();
         List<String> lines;
         try {
@@ -104,7 +109,7 @@ public final class RequestFile {
             }
             Target t;
             try {
-                t = Target.of(url.apply(u), method.toUpperCase(Locale.ROOT), headers, body.toString().getBytes(StandardCharsets.UTF_8), false);
+                t = Target.of(url.apply(u), method.toUpperCase(Locale.ROOT), headers, body.toString().getBytes(StandardCharsets.UTF_8), insecure);
             } catch (UsageException e) {
                 throw bad(abs, at, e.getMessage().replace("--method ", "method ").replace("--url ", "URL ").replace("--header ", "header "));
             }
@@ -125,13 +130,6 @@ public final class RequestFile {
             throw new BadDataException(abs + ": no request in it (a request is a line METHOD URL; see 'loomscope load --help')");
         }
         return Requests.mix("requests " + abs.getFileName(), targets, weights, abs.toString());
-    }
-
-    /** Carries the insecure flag of the command to every request of a mix. */
-    public static Requests insecure(Requests r) {
-        List<Target> t = r.targets().stream().map(x -> new Target(x.uri(), x.host(), x.port(), x.path(), x.tls(), x.method(), x.headers(), x.body(), true))
-                .toList();
-        return new Requests(r.label(), t, r.order(), r.described());
     }
 
     private static BadDataException bad(Path file, int line, String what) {

@@ -21,6 +21,11 @@ final class Steadiness {
 
     private Steadiness() {}
 
+    /** Whether a service kept up with {@code offered} requests: those left late grew by at most {@link #SLACK} of them (or 2). */
+    static boolean keptUp(long offered, long lateGrowth) {
+        return lateGrowth <= Math.max(2, SLACK * offered);
+    }
+
     /** Null when the windows are steady, else what still moves ({@code latency p50 +12.0% a second}). */
     static String moving(List<OpenLoop.Window> windows) {
         if (windows.size() < WINDOWS) {
@@ -30,7 +35,7 @@ final class Steadiness {
         long offered = last.stream().mapToLong(OpenLoop.Window::offered).sum();
         long ended = last.stream().mapToLong(w -> w.ok() + w.errors()).sum();
         long grown = last.get(WINDOWS - 1).late() - last.get(0).lateAtStart();
-        if (grown > Math.max(2, SLACK * offered)) {
+        if (!keptUp(offered, grown)) {
             return String.format(Locale.ROOT, "not keeping up: %d of %d offered ended over the last %d windows, %d more late", ended, offered, WINDOWS,
                     grown);
         }

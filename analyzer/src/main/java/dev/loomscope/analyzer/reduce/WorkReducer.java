@@ -4,11 +4,8 @@ import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.WorkEvent;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.JfrEvent;
-import java.nio.ByteBuffer;
-import java.util.Base64;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.PackedHistogram;
 
@@ -106,11 +103,7 @@ public final class WorkReducer implements Reducer {
 
     /** A window's histogram, or null when its text is not one. */
     static Histogram decode(String base64) {
-        try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), WorkWindowEvent.HIGHEST_NANOS);
-        } catch (DataFormatException | RuntimeException e) {
-            return null;
-        }
+        return dev.loomscope.analyzer.stats.LatencyHistograms.decode(base64, WorkWindowEvent.HIGHEST_NANOS);
     }
 
     /** Calls recorded. */
