@@ -38,9 +38,7 @@ final class CapacitySearch {
 
     /** Whether a rate's measured windows kept the objective. */
     boolean kept(LoadRun.Summary s) {
-        var h = s.judged();
-        double value = h.getTotalCount() == 0 ? Double.POSITIVE_INFINITY : h.getValueAtPercentile(slo.quantile()) / 1e3;
-        return s.keptUp() && s.errors() < Slo.ERRORS * Math.max(1, s.offered()) && value <= slo.millis();
+        return slo.keptBy(s.judged(), s.offered(), s.errors(), s.keptUp());
     }
 
     /** Takes a step's result; the next rate follows from it. */

@@ -36,6 +36,21 @@ public record Slo(String percentile, double millis) {
         };
     }
 
+    /** This percentile of a merged latency histogram (values in microseconds), ms; infinity when it holds nothing. */
+    public double of(org.HdrHistogram.Histogram judged) {
+        return judged.getTotalCount() == 0 ? Double.POSITIVE_INFINITY : judged.getValueAtPercentile(quantile()) / 1e3;
+    }
+
+    /**
+     * Whether a JVM's measured requests at one rate kept the objective: the percentile of their merged
+     * latencies (the late ones' ages included) within the bound, under {@link #ERRORS} of the offered
+     * failed, and the service kept up (a service that left requests late did not serve the rate,
+     * whatever its answers' latency).
+     */
+    public boolean keptBy(org.HdrHistogram.Histogram judged, long offered, long errors, boolean keptUp) {
+        return keptUp && offered > 0 && errors < ERRORS * offered && of(judged) <= millis;
+    }
+
     @Override
     public String toString() {
         return percentile + " <= " + dev.loomscope.analyzer.compare.Comparer.plain(millis) + " ms";

@@ -29,14 +29,19 @@ public final class Forest {
     private static final int ROW = 22;
     private static final int TOP = 26;
     private static final int BOTTOM = 58;
+    /** A line of the warnings written out under the chart. */
+    private static final int NOTE = 16;
     /** The axis never spans more than this (a ratio of 0 or 1000 is drawn at the edge with an arrow). */
     private static final double MIN = 0.01;
     private static final double MAX = 100;
 
     private Forest() {}
 
-    /** One row: its label, the comparison, how to read a difference, the rule's verdict, and why it is marked (null: not). */
-    record Row(String label, String metric, Comparison c, String direction, Verdict verdict, String mark) {
+    /**
+     * One row: its label, the comparison, how to read a difference, the rule's verdict, why it is
+     * marked (null: not), and the part it belongs to (null: alone), which names its mark under the chart.
+     */
+    record Row(String label, String metric, Comparison c, String direction, Verdict verdict, String mark, String part) {
         String colour() {
             return switch (verdict) {
                 case BETTER -> BETTER;
@@ -77,7 +82,7 @@ public final class Forest {
                         }
                         String groups = r.comparisons().size() > 1 ? " (" + e.getKey() + ")" : "";
                         rows.add(new Row((name == null ? "" : name + ": ") + metric + groups, metric, c, r.metric().direction(),
-                                r.verdict(e.getKey()), marks.isEmpty() ? null : String.join("; ", marks)));
+                                r.verdict(e.getKey()), marks.isEmpty() ? null : String.join("; ", marks), name));
                     }
                 }
             }
@@ -124,7 +129,10 @@ public final class Forest {
         double a = Math.log10(ticks[0]);
         double b = Math.log10(ticks[ticks.length - 1]);
         java.util.function.DoubleUnaryOperator x = v -> LABEL + PLOT * (Math.log10(Math.max(ticks[0], Math.min(ticks[ticks.length - 1], clamp(v)))) - a) / (b - a);
-        int height = TOP + ROW * Math.max(1, rows.size()) + BOTTOM;
+        // each warning written out under the chart, numbered at its rows (a part's rows share theirs): not only on hover
+        java.util.Map<String, Integer> marks = new java.util.LinkedHashMap<>();
+        rows.stream().filter(r -> r.mark() != null).forEach(r -> marks.putIfAbsent(note(r), marks.size() + 1));
+        int height = TOP + ROW * Math.max(1, rows.size()) + BOTTOM + NOTE * marks.size();
         StringBuilder sb = new StringBuilder(Svg.f("<svg id='forest' viewBox='0 0 %d %d' width='%d' height='%d' role='img' class='forest'>"
                 + "<title>Every verdict: %s / %s, ratio of medians (of means where many values are zero) with its 95%% interval</title>%n", WIDTH, height, WIDTH, height,
                 Svg.esc(group), Svg.esc(baseline)));
@@ -184,18 +192,22 @@ public final class Forest {
             sb.append(Svg.f("<text x='%d' y='%d' font-size='11' text-anchor='end'>%s [%s, %s]</text>%n", WIDTH - 22, cy + 4, change(r.c().ratio(), r.c().ratio()),
                     change(r.c().ratioCiLow(), r.c().ratio()), change(r.c().ratioCiHigh(), r.c().ratio())));
             if (r.mark() != null) {
-                sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='13' font-weight='700' class='mark'>&#9888;</text>%n", WIDTH - 16, cy + 5, WARN));
+                sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='11' font-weight='700' class='mark'>&#9888;%d</text>%n", WIDTH - 20, cy + 5, WARN,
+                        marks.get(note(r))));
             }
             sb.append("</g>\n");
         }
         if (rows.isEmpty()) {
             sb.append(Svg.f("<text x='4' y='%d'>nothing to compare: no metric has values in two groups</text>%n", TOP + 15));
         }
-        if (rows.stream().anyMatch(r -> r.mark() != null)) {
-            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s'>&#9888; not steady or busy machine (hover for which; the verdict line says more)</text>%n",
-                    4, height - 4, WARN));
-        }
+        marks.forEach((note, m) -> sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s' class='note'>&#9888;%d %s</text>%n", 4,
+                plotBottom + BOTTOM - 6 + NOTE * (m - 1), WARN, m, Svg.esc(note))));
         return sb.append("</svg>\n").toString();
+    }
+
+    /** A row's warning as written under the chart: its part's name and the mark. */
+    private static String note(Row r) {
+        return (r.part() == null ? "" : r.part() + ": ") + r.mark();
     }
 
     private static boolean defined(double v) {

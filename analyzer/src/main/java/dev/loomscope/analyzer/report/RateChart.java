@@ -93,8 +93,12 @@ public final class RateChart {
                     path.add(Svg.f("%.1f,%.1f", x, y(v[v.length / 2], logLo, logHi)));
                 }
             }
-            sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", path), c));
-            sb.append(Svg.f("<text x='%d' y='%d' fill='%s'>%s</text>%n", W - RIGHT + 4, TOP + 16 * k, c, Svg.esc(kind.getKey())));
+            if (path.size() > 1) {
+                sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", path), c));
+            }
+            // the legend says what the kind drew: a line, its JVMs' points at one rate, or nothing
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s'>%s</text>%n", W - RIGHT + 4, TOP + 16 * k, c, Svg.esc(kind.getKey()
+                    + (path.size() > 1 ? "" : path.size() == 1 ? " (points)" : ": no latency"))));
         }
         return sb.append("</svg>\n").toString();
     }

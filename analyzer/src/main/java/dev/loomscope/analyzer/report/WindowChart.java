@@ -105,11 +105,17 @@ public final class WindowChart {
                             + " scheduler's samples)</title></circle>%n", (x0 + x1) / 2, y, c, Svg.esc(kind.getKey()), Svg.tick(w.at()), Svg.num(w.carriersBusy())));
                 }
             }
-            sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", line), c));
+            if (line.size() > 1) {
+                sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", line), c));
+            } else if (line.size() == 1) {
+                String[] xy = line.get(0).split(",");
+                sb.append(Svg.f("<circle cx='%s' cy='%s' r='3' fill='%s'/>%n", xy[0], xy[1], c));
+            }
             if (busy.size() > 1) {
                 sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='1.5' stroke-dasharray='4 3'/>%n", String.join(" ", busy), c));
             }
-            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", W - RIGHT + 6, TOP + 14 + 16 * k, c, Svg.esc(kind.getKey())));
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", W - RIGHT + 6, TOP + 14 + 16 * k, c, Svg.esc(kind.getKey()
+                    + (line.isEmpty() ? ": no latency" : ""))));
             k++;
         }
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>bars, ms a second:</text>%n", W - RIGHT + 6, SPLIT + 34));

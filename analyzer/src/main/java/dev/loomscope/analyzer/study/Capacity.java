@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.load.ClientFigures;
 import dev.loomscope.analyzer.load.LoadSpec;
 import dev.loomscope.analyzer.load.Slo;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -18,8 +19,7 @@ import java.util.TreeMap;
 
 /**
  * The capacity at a latency objective: for each URL, each JVM's highest offered rate whose
- * measured windows kept the objective (the median window's percentile within the bound) with
- * under 1% of the requests failed; per thread kind the JVMs' median, and the kinds compared with
+ * measured windows kept the objective ({@link #kept}); per thread kind the JVMs' median, and the kinds compared with
  * the JVM as the unit, as every verdict is.
  */
 final class Capacity {
@@ -28,7 +28,7 @@ final class Capacity {
     /** What the capacity gave: a line per URL and its chart of latency against the offered rate. */
     record Result(List<String> lines, List<String> charts) {}
 
-    /** One JVM at one rate: its median measured window's percentile (ms) and whether it kept the objective. */
+    /** One JVM at one rate: its figure ({@link #millis}) and whether it kept the objective. */
     private record AtRate(double millis, boolean kept) {}
 
     /** {@code byWorkload}: {@code GET /io at 400/s} to its groups by kind. */
@@ -43,10 +43,9 @@ final class Capacity {
             groups.forEach((kind, facts) -> facts.forEach(f -> {
                 List<WorkloadRun> windows = f.runs.measured();
                 if (!windows.isEmpty()) {
-                    double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
                     measured.computeIfAbsent(LoadSpec.targetOf(workload), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
                             .computeIfAbsent(kind, k -> new LinkedHashMap<>())
-                            .put(f.source.name(), new AtRate(p.length == 0 ? Double.NaN : Quantiles.of(p, 0.5), kept(slo, windows)));
+                            .put(f.source.name(), new AtRate(millis(slo, windows), kept(slo, windows)));
                 }
             }));
         });
@@ -72,14 +71,30 @@ final class Capacity {
         return new Result(lines, charts);
     }
 
-    /** Whether a JVM's measured windows at one rate kept the objective: the median window's percentile within it, under 1% failed. */
+    /**
+     * Whether a JVM's measured windows at one rate kept the objective ({@link Slo#keptBy}, on their
+     * merged histograms); windows of an older client, without histograms: the median window's
+     * percentile within it and under 1% failed.
+     */
     static boolean kept(Slo slo, List<WorkloadRun> windows) {
+        ClientFigures client = ClientFigures.of(windows);
+        if (client != null) {
+            return slo.keptBy(client.judged(), client.offered(), client.errors(), client.keptUp());
+        }
         double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
         long errors = windows.stream().mapToLong(r -> Math.max(0, r.client().errors())).sum();
         long offered = windows.stream().mapToLong(r -> r.client().offered() > 0 ? r.client().offered() : r.units()).sum();
-        var client = dev.loomscope.analyzer.load.ClientFigures.of(windows);
-        boolean keptUp = client == null || client.keptUp(); // a service that left requests late did not serve the rate, whatever its answers' latency
-        return p.length > 0 && Quantiles.of(p, 0.5) <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered && keptUp;
+        return p.length > 0 && Quantiles.of(p, 0.5) <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered;
+    }
+
+    /** A JVM's figure at one rate, ms: the objective's percentile of its merged windows, else (an older client's) the median window's. */
+    static double millis(Slo slo, List<WorkloadRun> windows) {
+        ClientFigures client = ClientFigures.of(windows);
+        if (client != null) {
+            return client.judged().getTotalCount() == 0 ? Double.NaN : slo.of(client.judged());
+        }
+        double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
+        return p.length == 0 ? Double.NaN : Quantiles.of(p, 0.5);
     }
 
     private static String line(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Verdict.Rule rule) {

@@ -23,5 +23,11 @@ class RateChartTest {
         // decades from 10 to 10,000 ms: the virtual line's queueing and the platform line's 13 ms on one axis
         assertThat(svg).contains(">10<").contains(">10000<");
         assertThat(RateChart.of("nothing", "p99", 50, Map.of())).isEmpty();
+        // one rate draws each JVM's point and no line, and the legend says so; a kind with no latency is named as such, not as a line
+        Map<String, TreeMap<Double, double[]>> oneRate = new LinkedHashMap<>();
+        oneRate.put("platform", new TreeMap<>(Map.of(300.0, new double[] {17, 18})));
+        oneRate.put("virtual", new TreeMap<>(Map.of(300.0, new double[0])));
+        String one = RateChart.of("GET /legacy", "p99", 50, oneRate);
+        assertThat(one).doesNotContain("<polyline").contains(">platform (points)<").contains(">virtual: no latency<");
     }
 }

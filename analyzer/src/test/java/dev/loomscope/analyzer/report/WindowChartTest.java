@@ -27,6 +27,10 @@ class WindowChartTest {
         assertThat(sampled).contains("virtual carriers busy at 0 s: 2.00").contains("virtual carriers busy at 1 s: 1.50").contains("stroke-dasharray='4 3'")
                 .contains("dashed: carriers");
         assertThat(sampled.split("<polyline", -1)).hasSize(4);
+        // a kind whose windows hold no latency draws no line, and its legend entry says so
+        byKind.put("virtual", List.of(new WindowChart.Window(0, 1, Double.NaN, true, 990, 0, Double.NaN)));
+        assertThat(WindowChart.of("GET /legacy at 300/s", "p99", byKind)).contains(">virtual: no latency<").contains(">platform<")
+                .satisfies(noLine -> assertThat(noLine.split("<polyline", -1)).hasSize(2));
         assertThat(WindowChart.of("none", "p99", Map.of("virtual", List.of(new WindowChart.Window(0, 1, Double.NaN, false, 0, 0, Double.NaN))))).isEmpty();
     }
 }

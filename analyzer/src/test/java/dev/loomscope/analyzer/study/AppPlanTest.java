@@ -85,6 +85,29 @@ class AppPlanTest {
         assertThat(Capacity.kept(slo, List.of())).isFalse();
     }
 
+    @Test
+    void aRateIsKeptOnTheMergedHistogramsWhereTheWindowsHoldThem() {
+        Slo slo = Slo.parse("p99=50ms");
+        // two windows at 40 and 45 ms and one at 200 ms: the median window keeps 50 ms, the requests do not (a third of them took 200 ms)
+        List<WorkloadRun> windows = List.of(measured(40, 0), measured(45, 0), measured(200, 0));
+        assertThat(Capacity.kept(slo, windows)).isFalse();
+        assertThat(Capacity.millis(slo, windows)).isCloseTo(200, org.assertj.core.data.Offset.offset(0.2));
+        List<WorkloadRun> fast = List.of(measured(40, 0), measured(45, 0), measured(48, 0));
+        assertThat(Capacity.kept(slo, fast)).isTrue();
+        assertThat(Capacity.millis(slo, fast)).isCloseTo(48, org.assertj.core.data.Offset.offset(0.05));
+        // 1% of the 3,000 offered failed: not kept, whatever the latency
+        assertThat(Capacity.kept(slo, List.of(measured(10, 30), measured(10, 0), measured(10, 0)))).isFalse();
+    }
+
+    /** A window of 1,000 requests offered, all those not failed answered in {@code millis}, its histograms in its row. */
+    private static WorkloadRun measured(double millis, long errors) {
+        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3_600_000_000L, 3);
+        h.recordValueWithCount((long) (millis * 1000), 1000 - errors);
+        String encoded = dev.loomscope.analyzer.stats.LatencyHistograms.encode(h);
+        return new WorkloadRun("GET / at 500/s", "virtual", 0, false, 1000 - errors, "requests", null, 2000, 5, millis, 0, 2_000_000_000L, -1, -1,
+                Double.NaN, Double.NaN, Double.NaN, -1, new Client(millis, 1000, errors, "test", 0, encoded, encoded, null, 0.1));
+    }
+
     private static WorkloadRun window(double p99, long errors) {
         return new WorkloadRun("GET / at 500/s", "virtual", 0, false, 1000 - errors, "requests", null, 2000, 5, p99, 0, 2_000_000_000L, -1, -1, Double.NaN,
                 Double.NaN, Double.NaN, -1, new Client(p99 * 2, 1000, errors, "test"));
