@@ -136,4 +136,10 @@ public final class WorkloadRunEvent extends jdk.jfr.Event {
             + " the client's lateness, not the service's; NaN where not measured")
     @OptionalField
     public double clientLagP99Ms = Double.NaN;
+
+    @Label("Client CPU")
+    @Description("The CPU the load client's process used over the run, all its threads, in cores (CPU seconds a second: 1 is a core"
+            + " busy throughout); NaN where not measured")
+    @OptionalField
+    public double clientCpu = Double.NaN;
 }

@@ -36,7 +36,7 @@ public final class LoadRun {
      */
     public record Summary(String workload, double rate, int windows, double seconds, long lateBefore, long offered, long ok, long errors, long late,
             Histogram judged, Histogram send, Histogram lag, Map<String, Long> causes, OpenLoop.Window afterStop, double warmupSeconds, String unsteady,
-            int lagged) {
+            int lagged, long cpuNanos) {
 
         /** Whether the service ended (answered or failed) at least the offered requests less {@link Steadiness#SLACK}. */
         public boolean keptUp() {
@@ -62,6 +62,11 @@ public final class LoadRun {
             if (lag.getTotalCount() > 0) {
                 // the client's own lateness: how late its sends left against when they could have, for reasons of its own
                 b.append("; the client's own lateness p99 ").append(LatencyHistograms.ms(lag.getValueAtPercentile(99)));
+            }
+            if (cpuNanos > 0) {
+                // the client's own cost: what its process used, all threads (a core is 1.00), and the requests each CPU-second of it sent
+                b.append(String.format(Locale.ROOT, "; the client's CPU %.2f cores (%,.0f requests a CPU-second)", cpuNanos / 1e9 / seconds,
+                        (ok + errors) / (cpuNanos / 1e9)));
             }
             if (afterStop.lateAtStart() + afterStop.offered() > 0) {
                 b.append(String.format(Locale.ROOT, "; after the last window: %d answered, %d errors, %d never sent (the load ended first)",
@@ -194,6 +199,7 @@ public final class LoadRun {
             long errors = 0;
             long late = 0;
             long nanos = 0;
+            long cpuNanos = 0;
             for (int i = 0; i < spec.windows() && !stopped; i++) {
                 Probe before = Probe.take(spec.appPid());
                 OpenLoop.Window w = load.window(spec.window().toNanos());
@@ -215,6 +221,7 @@ public final class LoadRun {
                 errors += w.errors();
                 late = w.late();
                 nanos += w.nanos();
+                cpuNanos = cpuNanos < 0 || w.cpuNanos() < 0 ? -1 : cpuNanos + w.cpuNanos();
                 out.println(String.format(Locale.ROOT, "%s, %s: window %d: %d offered%s: %d answered, %d errors%s, %d late at its end%s; latency %s, %s"
                         + " (n=%d)%s", workload, spec.threadKind(), i + 1, w.offered(), w.lateAtStart() > 0 ? " and " + w.lateAtStart() + " late before" : "",
                         w.ok(), w.errors(), w.causes().isEmpty() ? "" : " " + w.causes(), w.late(), w.unsent() > 0 ? " (" + w.unsent()
@@ -227,7 +234,7 @@ public final class LoadRun {
             Histogram judged = answered.copy();
             judged.add(lateAges);
             Summary s = new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
-                    afterStop, warmupNanos / 1e9, moving, lagged);
+                    afterStop, warmupNanos / 1e9, moving, lagged, cpuNanos);
             out.println(s.line());
             out.flush();
             return s;
@@ -264,6 +271,7 @@ public final class LoadRun {
         e.sendLatencyHistogram = LatencyHistograms.encode(w.sendMicros());
         e.lateHistogram = LatencyHistograms.encode(w.lateMicros());
         e.clientLagP99Ms = lagP99;
+        e.clientCpu = w.cpuNanos() < 0 ? Double.NaN : (double) w.cpuNanos() / w.nanos();
         if (before.switches() != null && after.switches() != null) {
             e.voluntaryContextSwitches = after.switches()[0] - before.switches()[0];
             e.involuntaryContextSwitches = after.switches()[1] - before.switches()[1];

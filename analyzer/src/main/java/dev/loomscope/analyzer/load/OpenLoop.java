@@ -40,10 +40,11 @@ public final class OpenLoop implements AutoCloseable {
      * {@code unsent} had not left the client. Histograms in microseconds: answered requests from
      * their intended start ({@code latencyMicros}) and from their send ({@code sendMicros}), the late
      * ones' ages at the window's end ({@code lateMicros}, lower bounds), and how late sends left for
-     * the client's own reasons ({@code lagMicros}).
+     * the client's own reasons ({@code lagMicros}); the CPU time the client's process used in it
+     * ({@code cpuNanos}, all its threads, its GC and compiler; -1: not known).
      */
     public record Window(long startEpochNanos, long nanos, long lateAtStart, long offered, long ok, long failed, long timeouts, long late, long unsent,
-            Histogram latencyMicros, Histogram sendMicros, Histogram lateMicros, Histogram lagMicros, Map<String, Long> causes) {
+            Histogram latencyMicros, Histogram sendMicros, Histogram lateMicros, Histogram lagMicros, Map<String, Long> causes, long cpuNanos) {
         /** Failed and timed-out requests together. */
         public long errors() {
             return failed + timeouts;
@@ -85,6 +86,7 @@ public final class OpenLoop implements AutoCloseable {
     private long okBefore;
     private long failedBefore;
     private long timeoutsBefore;
+    private long cpuBefore = ProcessCpu.nanos();
     private final Map<String, Long> causesBefore = new TreeMap<>();
 
     /** Starts sending {@code target}'s request at {@code rate} requests a second over {@code connections} connections. */
@@ -208,8 +210,11 @@ public final class OpenLoop implements AutoCloseable {
             }
             causesBefore.put(k, v.sum());
         });
+        long cpuNow = ProcessCpu.nanos();
         Window w = new Window(startEpochNanos + (windowStart - startNanos), end - windowStart, lateBefore, offered, o, f, t, late, Math.min(unsent, late),
-                latencies.getIntervalHistogram(), sends.getIntervalHistogram(), lateAges, lags.getIntervalHistogram(), why);
+                latencies.getIntervalHistogram(), sends.getIntervalHistogram(), lateAges, lags.getIntervalHistogram(), why, cpuNow < 0 || cpuBefore < 0 ? -1
+                        : cpuNow - cpuBefore);
+        cpuBefore = cpuNow;
         windowStart = end;
         lateBefore = late;
         okBefore = okNow;
@@ -277,7 +282,7 @@ public final class OpenLoop implements AutoCloseable {
         }
         Window w = take(now, false); // the load ended at the stop: nothing due after it was offered
         return new Window(w.startEpochNanos(), w.nanos(), w.lateAtStart(), w.offered(), w.ok(), w.failed(), w.timeouts(), w.late(), Math.min(unsent, w.late()),
-                w.latencyMicros(), w.sendMicros(), unsentAges, w.lagMicros(), w.causes());
+                w.latencyMicros(), w.sendMicros(), unsentAges, w.lagMicros(), w.causes(), w.cpuNanos());
     }
 
     @Override

@@ -35,8 +35,14 @@ class OpenLoopTest {
             x.close();
         });
         server.start();
+        long ticksBefore = selfTicks();
         try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + server.getAddress().getPort() + "/"), 100, 1, 10_000)) {
             OpenLoop.Window w = load.window(3_000_000_000L);
+            long ticks = selfTicks() - ticksBefore;
+            // the client's CPU in the window, as the kernel's accounting of this process has it (/proc/self/stat, in ticks of 10 ms)
+            assertThat(w.cpuNanos()).isPositive();
+            assertThat(w.cpuNanos() / 1e6).as("CPU ms against %d ticks", ticks).isCloseTo(ticks * 10.0, org.assertj.core.data.Offset.offset(30 + ticks
+                    * 2.0));
             // 100/s over 3 s, whatever the server did (the window ends when its counts are read: a request or two later at most)
             assertThat(w.offered()).isBetween(300L, 302L);
             assertThat(w.offered()).isEqualTo((w.nanos() + 9_999_999) / 10_000_000); // one due every 10 ms of the window
@@ -52,6 +58,13 @@ class OpenLoopTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    /** This process's user and system time so far, in the kernel's clock ticks (utime and stime of /proc/self/stat). */
+    private static long selfTicks() throws java.io.IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
     /**

@@ -53,7 +53,7 @@ class SteadinessTest {
             Histogram h = new Histogram(3);
             h.recordValueWithCount(Math.round(p50ms[i] * 1000), Math.max(1, ended[i]));
             long lateAfter = Math.max(0, late + offered - ended[i]);
-            w.add(new OpenLoop.Window(0, 1_000_000_000L, late, offered, ended[i], 0, 0, lateAfter, 0, h, h, new Histogram(3), new Histogram(3), Map.of()));
+            w.add(new OpenLoop.Window(0, 1_000_000_000L, late, offered, ended[i], 0, 0, lateAfter, 0, h, h, new Histogram(3), new Histogram(3), Map.of(), -1));
             late = lateAfter;
         }
         return w;

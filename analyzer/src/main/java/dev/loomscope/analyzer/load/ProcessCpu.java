@@ -1,0 +1,23 @@
+package dev.loomscope.analyzer.load;
+
+import java.lang.management.ManagementFactory;
+
+/** The CPU time this process (the load client's) has used so far: all its threads, its GC and compiler. */
+final class ProcessCpu {
+    private static final com.sun.management.OperatingSystemMXBean OS = os();
+
+    private ProcessCpu() {}
+
+    /** Nanoseconds of CPU so far; -1 where the JVM does not tell. */
+    static long nanos() {
+        return OS == null ? -1 : OS.getProcessCpuTime();
+    }
+
+    private static com.sun.management.OperatingSystemMXBean os() {
+        try {
+            return ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class);
+        } catch (IllegalArgumentException notThisJvm) {
+            return null;
+        }
+    }
+}
