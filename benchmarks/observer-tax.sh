@@ -9,7 +9,14 @@
 # steady, then 5 windows of 2 s): its p99 from the windows' merged histograms (each request once)
 # and its answered requests a second.
 #
+# With SERVICE=jetty, the tests' Jetty service (DemoService) in place of the known-answer server, on
+# JDK 21 (LOOMSCOPE_JDK21, where a virtual thread pins in `synchronized`): its /legacy holds one of
+# 64 monitors around a 10 ms wait, so on virtual threads the carriers (one a core) serve at most
+# cores x 100 requests a second; it is loaded at 80% of that on both kinds (platform threads, 200 of
+# them, serve far more), and the agent records the pins it is there to record.
+#
 # usage: benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
+#        SERVICE=jetty LOOMSCOPE_JDK21=.../bin/java benchmarks/observer-tax.sh [ROUNDS (3)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
@@ -19,11 +26,22 @@ bench=observer-tax
 . "$root/benchmarks/setup.sh"
 java="$LOOMSCOPE_JAVA_HOME/bin/java"
 agent="$root/agent/target/loomscope-agent.jar"
-capacity=$((workers * 1000 / hold))
+service=${SERVICE:-known}
+if [ "$service" = jetty ]; then
+    if [ -z "${LOOMSCOPE_JDK21:-}" ]; then
+        echo "$bench: SERVICE=jetty needs LOOMSCOPE_JDK21 (a JDK 21 java: .ci/jdk21 prints one)" >&2
+        exit 2
+    fi
+    java=$LOOMSCOPE_JDK21
+    capacity=$(($(nproc) * 1000 / 10))
+else
+    capacity=$((workers * 1000 / hold))
+fi
 rate=$((capacity * 8 / 10))
 tmp=$(mktemp -d)
 known_answer_pid=""
-trap '[ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+demo_pid=""
+trap '[ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; [ -n "$demo_pid" ] && kill $demo_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 configs=(none jfr agent-off agent-cpu agent-jfr)
 flags() { # config kind: the JVM options that observe it
@@ -37,18 +55,32 @@ flags() { # config kind: the JVM options that observe it
 }
 
 one() { # config kind: prints "P99_MS RATE" of one JVM
-    # shellcheck disable=SC2046
-    loomscope_known_answer "$workers" "$hold" "$2" "$tmp/server.log" $(flags "$1" "$2")
-    "$root/loomscope" load --url "$known_answer_url" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
-    kill "$known_answer_pid" 2>/dev/null; wait "$known_answer_pid" 2>/dev/null || true
+    local pid
+    if [ "$service" = jetty ]; then
+        # shellcheck disable=SC2046
+        loomscope_demo_service "$java" "$2" "$tmp/server.log" $(flags "$1" "$2")
+        pid=$demo_pid
+        "$root/loomscope" load --url "$demo_url/legacy" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
+    else
+        # shellcheck disable=SC2046
+        loomscope_known_answer "$workers" "$hold" "$2" "$tmp/server.log" $(flags "$1" "$2")
+        pid=$known_answer_pid
+        "$root/loomscope" load --url "$known_answer_url" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
+    fi
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
     known_answer_pid=""
+    demo_pid=""
     rm -rf "$tmp/rec" "$tmp"/jfr-*.jfr
     local line
     line=$(grep -a ' windows, ' "$tmp/load.txt" | tail -1)
     echo "$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | tr -d ', ' | sed 's/p99//; s/ms//') $(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")"
 }
 
-echo "$bench: $rounds rounds; server $workers x $hold ms = $capacity/s, loaded at $rate/s (80%); $("$java" -version 2>&1 | head -1)"
+if [ "$service" = jetty ]; then
+    echo "$bench: $rounds rounds; the Jetty service's /legacy, virtual threads' ceiling $(nproc) carriers x 10 ms pinned = $capacity/s, loaded at $rate/s (80%); $("$java" -version 2>&1 | head -1)"
+else
+    echo "$bench: $rounds rounds; server $workers x $hold ms = $capacity/s, loaded at $rate/s (80%); $("$java" -version 2>&1 | head -1)"
+fi
 for r in $(seq "$rounds"); do
     for job in $(for c in "${configs[@]}"; do for k in platform virtual; do echo "$c:$k"; done; done | shuf); do
         echo "${job%%:*} ${job##*:} $(one "${job%%:*}" "${job##*:}")" >>"$tmp/results"

@@ -50,3 +50,22 @@ loomscope_known_answer() {
     echo "$bench: the known-answer server did not answer (see $log)" >&2
     return 1
 }
+
+# Starts the tests' Jetty service (DemoService: /io waits 20 ms, /legacy holds one of 64 monitors around a 10 ms wait, on KIND threads)
+# on JAVA with the JVM options after them, its output in LOG, and waits until it answers; sets demo_pid and demo_url (its root).
+# usage: loomscope_demo_service JAVA KIND LOG [JVM OPTIONS ...]
+loomscope_demo_service() {
+    local java=$1 kind=$2 log=$3 port
+    shift 3
+    local cp="$root/analyzer/target/demo-service.classpath"
+    if [ ! -f "$cp" ] || [ ! -f "$root/analyzer/target/test-classes/dev/loomscope/analyzer/load/DemoService.class" ]; then
+        (cd "$root" && ./mvnw -B -q -pl analyzer test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >&2)
+    fi
+    port=$(loomscope_free_port)
+    "$java" "$@" -cp "$root/analyzer/target/test-classes:$(cat "$cp")" dev.loomscope.analyzer.load.DemoService --port "$port" --threads "$kind" >"$log" 2>&1 &
+    demo_pid=$!
+    demo_url="http://127.0.0.1:$port"
+    for _ in $(seq 300); do curl -s -o /dev/null "$demo_url/" && return 0; sleep 0.1; done
+    echo "$bench: the Jetty service did not answer (see $log)" >&2
+    return 1
+}
