@@ -9,14 +9,13 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
-import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * A small real service on Jetty, run both ways by the study's tests: {@code /io} waits 20 ms as a
  * call to a remote service would, {@code /legacy} holds one of 64 monitors around a 10 ms wait, as
  * old client libraries do (on JDK 21 a virtual thread pins its carrier there), {@code /} answers at
  * once. {@code --threads platform} serves on 200 pooled platform threads, {@code virtual} on a
- * virtual thread a request.
+ * virtual thread a request (Jetty's selector and acceptor on platform threads, as in production).
  */
 public final class DemoService {
     private static final Object[] LOCKS = new Object[64];
@@ -41,7 +40,12 @@ public final class DemoService {
         }
         ThreadPool pool = switch (threads) {
             case "platform" -> new QueuedThreadPool(200, 8);
-            case "virtual" -> new VirtualThreadPool();
+            case "virtual" -> {
+                // as Jetty runs virtual threads in production: the selector and acceptor on platform threads, each request on a virtual thread
+                QueuedThreadPool virtual = new QueuedThreadPool(200, 8);
+                virtual.setVirtualThreadsExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+                yield virtual;
+            }
             default -> throw new IllegalArgumentException("--threads " + threads + ": platform or virtual");
         };
         Server server = new Server(pool);
