@@ -3,6 +3,8 @@ package dev.loomscope.agent;
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.HeldMonitorEvent;
+import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.SchedulerStallEvent;
@@ -99,6 +101,11 @@ final class RecordingSettings {
         enable(s, EventSchema.name(SchedulerSampleEvent.class));
         s.put("loomscope.SchedulerSample#period", ctxsw);
         enable(s, EventSchema.name(SchedulerStallEvent.class));
+        if (!o.duration("held-monitors").isZero()) {
+            enable(s, EventSchema.name(HeldMonitorSampleEvent.class));
+            s.put(EventSchema.name(HeldMonitorSampleEvent.class) + "#period", Durations.jfr(o.duration("held-monitors")));
+            enable(s, EventSchema.name(HeldMonitorEvent.class));
+        }
         return s;
     }
 

@@ -4,6 +4,7 @@ import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
+import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.WorkWindowEvent;
@@ -41,6 +42,7 @@ final class Session {
     private final Runnable chunkEndHook;
     private final Runnable schedulerHook;
     private final Runnable windowsHook;
+    private final Runnable heldHook;
     private final Path repository;
     private final DiskGuard guard;
     private boolean finished;
@@ -48,8 +50,8 @@ final class Session {
     private Path writtenProfile; // async-profiler's samples beside it, or null
 
     private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
-            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Runnable windowsHook, Path repository,
-            DiskGuard guard) {
+            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Runnable windowsHook, Runnable heldHook,
+            Path repository, DiskGuard guard) {
         this.options = options;
         this.files = files;
         this.tmpJfr = tmpJfr;
@@ -61,6 +63,7 @@ final class Session {
         this.chunkEndHook = chunkEndHook;
         this.schedulerHook = schedulerHook;
         this.windowsHook = windowsHook;
+        this.heldHook = heldHook;
         this.repository = repository;
         this.guard = guard;
     }
@@ -134,6 +137,10 @@ final class Session {
         if (scheduler != null) {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
         }
+        Runnable held = o.duration("held-monitors").isZero() ? null : new HeldMonitors(o.duration("held-monitors").toMillis());
+        if (held != null) {
+            FlightRecorder.addPeriodicEvent(HeldMonitorSampleEvent.class, held);
+        }
         Path tmp = files.temporary(".jfr");
         Samplers samplers = Samplers.start(o, files);
         String mode = samplers.mode();
@@ -153,7 +160,7 @@ final class Session {
         }
         recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
         recording.setDumpOnExit(true);
-        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, chunkEnd, scheduler, windows, repository, guard);
+        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, chunkEnd, scheduler, windows, held, repository, guard);
         guard.watch(s::lowDisk);
         synchronized (s) { // a disk that runs low while JFR starts stops the recording once it runs
             recording.start();
@@ -309,6 +316,9 @@ final class Session {
         }
         if (windowsHook != null) {
             FlightRecorder.removePeriodicEvent(windowsHook); // the last window comes with the chunk's end (chunkEndHook)
+        }
+        if (heldHook != null) {
+            FlightRecorder.removePeriodicEvent(heldHook);
         }
         try {
             return write(atExit, lowDisk);

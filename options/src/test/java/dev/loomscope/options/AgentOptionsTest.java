@@ -68,13 +68,13 @@ class AgentOptionsTest {
     void unknownAndMalformedOptionsWarnAndKeepDefaults() {
         AgentOptions o = AgentOptions.parse(null, "colour=blue,interval=fast,threads=green,out");
         assertThat(o.warnings()).containsExactly(
-                "unknown option 'colour' ignored (valid: out, label, threads, duration, startup, pinned-threshold, trace-pinned, stall, work, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
+                "unknown option 'colour' ignored (valid: out, label, threads, duration, startup, pinned-threshold, trace-pinned, stall, work, profile, engine, interval, cstack, settings, ctxsw-period, held-monitors, max-age, max-size, flame, record-env, libdir, help)",
                 "bad value 'fast' for interval (expected a duration above 0 such as 10ms); using 10ms",
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
                 "option 'out' needs a value (a path); using ./loomscope-recordings");
         assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
         assertThat(o.problems()).containsExactly(
-                "unknown option 'colour' (valid: out, label, threads, duration, startup, pinned-threshold, trace-pinned, stall, work, profile, engine, interval, cstack, settings, ctxsw-period, max-age, max-size, flame, record-env, libdir, help)",
+                "unknown option 'colour' (valid: out, label, threads, duration, startup, pinned-threshold, trace-pinned, stall, work, profile, engine, interval, cstack, settings, ctxsw-period, held-monitors, max-age, max-size, flame, record-env, libdir, help)",
                 "bad value 'fast' for interval (expected a duration above 0 such as 10ms)",
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown)",
                 "option 'out' needs a value (a path)");

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input, 3 an internal error (a bug: please report it)."})
 public final class Main {
     /** The subcommands, in help order. */
-    static final List<Class<?>> COMMANDS = List.of(SummaryCommand.class, PinningCommand.class, GcCommand.class, HeapCommand.class, CtxswCommand.class,
+    static final List<Class<?>> COMMANDS = List.of(SummaryCommand.class, PinningCommand.class, AdviseCommand.class, GcCommand.class, HeapCommand.class, CtxswCommand.class,
             ThreadsCommand.class, FlameCommand.class, RulesCommand.class, CompareCommand.class, ReportCommand.class, ExportCommand.class, JmhCommand.class, AttachCommand.class,
             WatchCommand.class, StudyCommand.class, LoadCommand.class, McpCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 

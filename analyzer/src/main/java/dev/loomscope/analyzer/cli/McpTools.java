@@ -32,6 +32,8 @@ final class McpTools {
     static final List<String[]> TOOLS = List.of(
             new String[] {"summary", "What is in these recordings: span, JVM, GC, thread kind, event counts and the key figures"},
             new String[] {"pinning", "Where virtual threads pinned, why and how long, and what each recording can show of pins"},
+            new String[] {"advise", "From a recording on platform threads: where virtual threads would hold their carriers, per site, and the"
+                    + " ceiling that puts on the carriers on JDK 21-23 and 24+ (options: --rate N, the requests a second served; --carriers N)"},
             new String[] {"gc", "GC pauses per collector and cause: count, p50, p90, p99, max, total, share of time"},
             new String[] {"heap", "Heap before and after each collection, committed, allocation and heap fill rates, over time"},
             new String[] {"ctxsw", "The process's context switches beside the machine's, per second and over time"},
@@ -51,7 +53,7 @@ final class McpTools {
                 "--raw", "--top");
         OPTIONS = Map.ofEntries(Map.entry("summary", Set.of()), Map.entry("gc", Set.of()), Map.entry("heap", Set.of()),
                 Map.entry("ctxsw", Set.of()), Map.entry("threads", Set.of()), Map.entry("jmh", Set.of("--equivalence", "--alpha")),
-                Map.entry("pinning", Set.of("--stack-depth", "--fail-on-pinning")),
+                Map.entry("pinning", Set.of("--stack-depth", "--fail-on-pinning")), Map.entry("advise", Set.of("--rate", "--carriers", "--stack-depth")),
                 Map.entry("rules", Set.of("--details", "--fail-on-warning", "--set")),
                 Map.entry("compare", Set.of("--by", "--metric", "--baseline", "--x", "--equivalence", "--alpha")),
                 Map.entry("flame", flame), Map.entry("flame-diff", flame));

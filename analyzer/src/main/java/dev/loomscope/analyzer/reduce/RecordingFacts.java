@@ -28,6 +28,7 @@ public final class RecordingFacts {
     public final SettingsReducer settings;
     public final SchedulerReducer scheduler;
     public final WorkReducer work;
+    public final HeldMonitorReducer held;
     public final List<String> warnings;
     /** The CPU samples for a report's flame graphs, aggregated in the same pass; null when not asked for. */
     public final Flames.Cpu flames;
@@ -61,6 +62,7 @@ public final class RecordingFacts {
         settings = new SettingsReducer();
         scheduler = new SchedulerReducer();
         work = new WorkReducer();
+        held = new HeldMonitorReducer();
         warnings = new ArrayList<>();
         List<Reducer> reducers = new ArrayList<>(List.of(summary));
         reducers.addAll(fieldReducers(capture));
@@ -81,6 +83,7 @@ public final class RecordingFacts {
         settings = read.settings;
         scheduler = read.scheduler;
         work = read.work;
+        held = read.held;
         warnings = read.warnings;
         byType = new HashMap<>(); // read already: nothing more is dispatched to it
     }
@@ -102,7 +105,7 @@ public final class RecordingFacts {
 
     /** The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null. */
     private List<Reducer> fieldReducers(Capture capture) {
-        List<Reducer> reducers = new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler, work));
+        List<Reducer> reducers = new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler, work, held));
         if (capture != null) {
             reducers.add(capture);
         }

@@ -33,6 +33,8 @@ public final class SummaryReducer implements Reducer {
     public long virtualThreadsStarted;
     /** The machine's hardware threads (jdk.CPUInformation), or -1: what a share of the machine's CPU time is in CPU time. */
     public long hardwareThreads = -1;
+    /** The processors the JVM saw (the agent's RunInfo: Runtime.availableProcessors, a container's limit), or -1: its default carriers. */
+    public long cpus = -1;
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
     public Instant jvmStart;
 
@@ -73,6 +75,7 @@ public final class SummaryReducer implements Reducer {
     private static final String RUN_COMMAND = EventSchema.field(RunInfoEvent.class, "command").name();
     private static final String RUN_AGENT_OPTIONS = EventSchema.field(RunInfoEvent.class, "agentOptions").name();
     private static final String RUN_PROFILING_MODE = EventSchema.field(RunInfoEvent.class, "profilingMode").name();
+    private static final String RUN_CPUS = EventSchema.field(RunInfoEvent.class, "cpus").name();
 
     /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
@@ -163,6 +166,7 @@ public final class SummaryReducer implements Reducer {
         command = e.string(RUN_COMMAND);
         agentOptions = e.hasField(RUN_AGENT_OPTIONS) ? e.string(RUN_AGENT_OPTIONS) : null;
         profilingMode = e.hasField(RUN_PROFILING_MODE) ? e.string(RUN_PROFILING_MODE) : null;
+        cpus = e.hasField(RUN_CPUS) ? e.longValue(RUN_CPUS) : -1;
     }
 
     /**
@@ -177,6 +181,15 @@ public final class SummaryReducer implements Reducer {
     /** Whether async-profiler profiled the run (RunInfo's profilingMode names its engine; "jfr", "jfr-cpu-time" and "off" are not it). */
     public static boolean asyncProfiler(String profilingMode) {
         return profilingMode != null && !profilingMode.startsWith("jfr") && !profilingMode.equals("off");
+    }
+
+    /**
+     * Whether no virtual thread ran where the recording can say: the agent labelled the run platform
+     * threads, or its looks at the threads were taken and no virtual thread start or pin was recorded.
+     */
+    public boolean platformOnly() {
+        return "platform".equals(threadKind) || !"virtual".equals(threadKind) && !"mixed".equals(threadKind) && count("loomscope.HeldMonitorSample") > 0
+                && virtualThreadsStarted == 0 && count("jdk.VirtualThreadPinned") == 0;
     }
 
     public Map<String, Long> counts() {

@@ -53,6 +53,10 @@ public final class PinningRule extends LoomscopeRule {
     @Override
     Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings) {
         Samples pins = facts.pinning.all();
+        if (pins.count() == 0 && facts.summary.platformOnly()) {
+            return Verdict.ok("No virtual thread ran in this recording (platform threads), so none could pin: loomscope advise tells where virtual"
+                    + " threads would.");
+        }
         return verdict(pins.count(), pins.sum(), pins.count() == 0 ? 0 : pins.max(), 1000 * facts.summary.spanSeconds(), settings);
     }
 

@@ -109,6 +109,8 @@ public final class PinningView {
             long withEvent = all.stream().filter(f -> f.summary.count(PINNED) > 0 || f.summary.counts().size() > 0).count();
             t.note(withEvent == 0 ? "no events read" : coverage.stream().noneMatch(Coverage::recorded)
                     ? "pins not recorded: no recording here recorded " + PINNED + ", so none here says nothing of pinning"
+                    : all.stream().allMatch(f -> f.summary.platformOnly()) ? "no virtual thread ran in these recordings (platform threads), so none"
+                            + " could pin: loomscope advise tells where virtual threads would"
                     : "no pinned virtual threads recorded (at or above each recording's " + PINNED + " threshold, listed below)");
         }
         for (RecordingFacts f : all) {

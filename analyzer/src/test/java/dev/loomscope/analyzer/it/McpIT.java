@@ -47,7 +47,9 @@ class McpIT {
                 java.util.Map.of("tool", "gc", "arguments", java.util.Map.of("paths", List.of(dir.resolve("missing.jfr").toString()))),
                 java.util.Map.of("tool", "flame", "arguments", java.util.Map.of("paths", List.of(recording.toString()))),
                 java.util.Map.of("tool", "flame-diff", "arguments", java.util.Map.of("paths", List.of(platform.toString(), recording.toString()),
-                        "options", List.of("--top", "5")))));
+                        "options", List.of("--top", "5"))),
+                java.util.Map.of("tool", "advise", "arguments", java.util.Map.of("paths", List.of(platform.toString()), "options", List.of("--rate",
+                        "100")))));
         Path client = dir.resolve("client.py");
         Files.copy(Path.of("src/test/resources/mcp/client.py"), client);
         ChildJvm.Result r = ChildJvm.exec(List.of("python3", client.toString(), calls.toString(), ChildJvm.javaExecutable(), "-jar",
@@ -58,7 +60,7 @@ class McpIT {
             lines.add(json.readTree(l));
         }
         assertThat(lines.get(0).get("tools").toString()).isEqualTo(
-                "[\"compare\",\"ctxsw\",\"flame\",\"flame-diff\",\"gc\",\"heap\",\"jmh\",\"pinning\",\"rules\",\"summary\",\"threads\"]");
+                "[\"advise\",\"compare\",\"ctxsw\",\"flame\",\"flame-diff\",\"gc\",\"heap\",\"jmh\",\"pinning\",\"rules\",\"summary\",\"threads\"]");
         // the same JSON summary --format json prints
         assertThat(lines.get(1).get("error").asBoolean()).isFalse();
         assertThat(json.readTree(lines.get(1).get("text").asText())).isEqualTo(json.readTree(run("summary", recording.toString(), "--format", "json")));
@@ -77,6 +79,11 @@ class McpIT {
         assertThat(diff).isEqualTo(json.readTree(run("flame", "--diff", platform.toString(), recording.toString(), "--top", "5", "--format", "json")));
         assertThat(diff.get("tables").get(0).get("rows")).hasSize(5);
         assertThat(diff.get("tables").get(0).get("name").asText()).isEqualTo("frames-changed");
+        // before the switch: advise on the platform recording, as the command prints it
+        assertThat(lines.get(6).get("error").asBoolean()).as(lines.get(6).toString()).isFalse();
+        JsonNode advice = json.readTree(lines.get(6).get("text").asText());
+        assertThat(advice).isEqualTo(json.readTree(run("advise", platform.toString(), "--rate", "100", "--format", "json")));
+        assertThat(advice.get("tables").get(1).get("name").asText()).isEqualTo("advise-carriers");
     }
 
     List<JsonNode> client(List<?> calls, String... serverArgs) throws Exception {

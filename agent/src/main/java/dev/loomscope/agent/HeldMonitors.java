@@ -1,0 +1,179 @@
+package dev.loomscope.agent;
+
+import dev.loomscope.events.HeldMonitorEvent;
+import dev.loomscope.events.HeldMonitorSampleEvent;
+import dev.loomscope.recording.JdkFrames;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MonitorInfo;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Looks at the platform threads every {@code held-monitors=} period for where a virtual thread in
+ * their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking I/O) while
+ * it holds a monitor, waiting to enter a monitor, in {@code Object.wait}, blocking under a class
+ * initializer, running the application's own native code. A look is a
+ * {@code loomscope.HeldMonitorSample} event, and the threads it found are
+ * {@code loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope
+ * advise} reads them from a recording of platform threads. The JVM's thread dump with monitors is
+ * taken at a safepoint; one every 100 ms costs a few hundred microseconds with hundreds of
+ * threads (docs/benchmarks.md). Runs on JFR's periodic thread, one look at a time.
+ */
+final class HeldMonitors implements Runnable {
+    /** Frames a {@code loomscope.HeldMonitor} event keeps of one thread's stack. */
+    static final int STACK = 12;
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final long intervalMillis;
+    private long sample;
+
+    HeldMonitors(long intervalMillis) {
+        this.intervalMillis = intervalMillis;
+    }
+
+    /** What one thread was found doing, where, in which pool. */
+    record Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group) {}
+
+    @Override
+    public synchronized void run() {
+        HeldMonitorSampleEvent s = new HeldMonitorSampleEvent();
+        s.begin(); // the look's duration is its cost: the thread dump at a safepoint and the sorting
+        ThreadInfo[] all;
+        try {
+            all = threads.dumpAllThreads(true, false);
+        } catch (RuntimeException | LinkageError unavailable) {
+            return; // a look missed is no harm
+        }
+        sample++;
+        Map<Found, Integer> counts = new LinkedHashMap<>();
+        Map<Found, String> stacks = new LinkedHashMap<>();
+        int looked = 0;
+        long self = Thread.currentThread().threadId();
+        for (ThreadInfo t : all) {
+            if (t == null || t.getThreadId() == self || t.getThreadName().startsWith("loomscope-")) {
+                continue;
+            }
+            looked++;
+            Found f = classify(t);
+            if (f != null) {
+                counts.merge(f, 1, Integer::sum);
+                stacks.putIfAbsent(f, stack(t.getStackTrace()));
+            }
+        }
+        s.end();
+        s.platformThreads = looked;
+        s.interval = intervalMillis;
+        s.commit();
+        counts.forEach((f, n) -> {
+            HeldMonitorEvent e = new HeldMonitorEvent();
+            e.sample = sample;
+            e.what = f.what();
+            e.threads = n;
+            e.site = f.site();
+            e.heldAt = f.heldAt();
+            e.monitorClass = f.monitorClass();
+            e.blockedIn = f.blockedIn();
+            e.threadGroup = f.group();
+            e.stack = stacks.get(f);
+            e.commit();
+        });
+    }
+
+    /** What a virtual thread in this thread's place would hold its carrier through now; null: nothing. */
+    static Found classify(ThreadInfo t) {
+        StackTraceElement[] st = t.getStackTrace();
+        if (st.length == 0) {
+            return null;
+        }
+        StackTraceElement top = st[0];
+        String site = site(st);
+        if (site == null) {
+            return null; // the JDK's own threads (reference handler, signal dispatcher, a JDK pool's idle worker)
+        }
+        String group = t.getThreadName().replaceAll("[0-9]+$", "");
+        Thread.State state = t.getThreadState();
+        boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+        boolean blockingIo = state == Thread.State.RUNNABLE && top.isNativeMethod() && JdkFrames.isJdk(top.getClassName());
+        boolean blocking = waiting || state == Thread.State.BLOCKED || blockingIo;
+        if (blocking && clinit(st)) {
+            return new Found(HeldMonitorEvent.CLASS_INIT, site, frame(firstClinit(st)), "", frame(top), group);
+        }
+        if (state == Thread.State.BLOCKED) {
+            String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
+            return new Found(HeldMonitorEvent.ENTERING, site, frame(top), monitor, frame(top), group);
+        }
+        if (waiting && top.getClassName().equals("java.lang.Object") && top.getMethodName().startsWith("wait")) {
+            String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
+            return new Found(HeldMonitorEvent.OBJECT_WAIT, site, frame(top), monitor, frame(top), group);
+        }
+        if (state == Thread.State.RUNNABLE && top.isNativeMethod() && !JdkFrames.isJdk(top.getClassName())) {
+            return new Found(HeldMonitorEvent.NATIVE, site, "", "", frame(top), group);
+        }
+        if (blocking) {
+            MonitorInfo held = deepestHeld(t.getLockedMonitors());
+            if (held != null) {
+                return new Found(HeldMonitorEvent.HOLDING, site, frame(held.getLockedStackFrame()), held.getClassName(), frame(top), group);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The monitor taken nearest the top by a frame not the JDK's (the one the blocking call is
+     * inside of), or null. Monitors the JDK's own code takes around its blocking calls (a selector's
+     * select) are left out: the JDK does what it does there on virtual threads otherwise.
+     */
+    private static MonitorInfo deepestHeld(MonitorInfo[] held) {
+        MonitorInfo nearest = null;
+        for (MonitorInfo m : held) {
+            StackTraceElement at = m.getLockedStackFrame();
+            if (at != null && !JdkFrames.isJdk(at.getClassName()) && (nearest == null || m.getLockedStackDepth() < nearest.getLockedStackDepth())) {
+                nearest = m;
+            }
+        }
+        return nearest;
+    }
+
+    /** The topmost application frame (not the JDK's), or null when the stack is the JDK's alone. */
+    private static String site(StackTraceElement[] st) {
+        for (StackTraceElement f : st) {
+            if (!JdkFrames.isJdk(f.getClassName())) {
+                return frame(f);
+            }
+        }
+        return null;
+    }
+
+    private static boolean clinit(StackTraceElement[] st) {
+        return firstClinit(st) != null;
+    }
+
+    private static StackTraceElement firstClinit(StackTraceElement[] st) {
+        for (StackTraceElement f : st) {
+            if (f.getMethodName().equals("<clinit>")) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** {@code class.method(File:line)}, the form stack traces print. */
+    static String frame(StackTraceElement f) {
+        if (f == null) {
+            return "";
+        }
+        String where = f.isNativeMethod() ? "Native Method" : f.getFileName() == null ? "Unknown Source"
+                : f.getLineNumber() >= 0 ? f.getFileName() + ":" + f.getLineNumber() : f.getFileName();
+        return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
+    }
+
+    private static String stack(StackTraceElement[] st) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < Math.min(STACK, st.length); i++) {
+            b.append(i == 0 ? "" : "\n").append(frame(st[i]));
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.loomscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.events.HeldMonitorEvent;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a look at a platform thread finds, on real threads: one sleeping inside a synchronized block
+ * blocks holding a monitor (taken in this class's frame), one waiting for that monitor waits to
+ * enter it, one in Object.wait waits there, and one sleeping with no monitor is nothing a virtual
+ * thread would hold its carrier through.
+ */
+class HeldMonitorsTest {
+    private final Object lock = new Object();
+    private final Object waitedOn = new Object();
+
+    @Test
+    void eachKindOfBlockingIsFoundWhereItIs() throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        Thread holder = Thread.ofPlatform().name("holder-1").start(() -> {
+            synchronized (lock) {
+                holding.countDown();
+                sleep(5_000);
+            }
+        });
+        holding.await();
+        Thread enterer = Thread.ofPlatform().name("enterer-1").start(() -> {
+            synchronized (lock) {
+                sleep(1);
+            }
+        });
+        Thread waiter = Thread.ofPlatform().name("waiter-1").start(() -> {
+            synchronized (waitedOn) {
+                try {
+                    waitedOn.wait(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        Thread sleeper = Thread.ofPlatform().name("sleeper-1").start(() -> sleep(5_000));
+        try {
+            await(enterer, Thread.State.BLOCKED);
+            await(waiter, Thread.State.TIMED_WAITING);
+            await(sleeper, Thread.State.TIMED_WAITING);
+            await(holder, Thread.State.TIMED_WAITING);
+            var held = HeldMonitors.classify(info(holder));
+            assertThat(held.what()).isEqualTo(HeldMonitorEvent.HOLDING);
+            assertThat(held.heldAt()).startsWith(HeldMonitorsTest.class.getName() + ".lambda$");
+            assertThat(held.monitorClass()).isEqualTo("java.lang.Object");
+            assertThat(held.blockedIn()).startsWith("java.lang.Thread.sleep");
+            assertThat(held.group()).isEqualTo("holder-");
+            assertThat(held.site()).startsWith(HeldMonitorsTest.class.getName());
+            assertThat(HeldMonitors.classify(info(enterer)).what()).isEqualTo(HeldMonitorEvent.ENTERING);
+            assertThat(HeldMonitors.classify(info(waiter)).what()).isEqualTo(HeldMonitorEvent.OBJECT_WAIT);
+            assertThat(HeldMonitors.classify(info(sleeper))).isNull();
+        } finally {
+            for (Thread t : new Thread[] {holder, enterer, waiter, sleeper}) {
+                t.interrupt();
+                t.join();
+            }
+        }
+    }
+
+    private static ThreadInfo info(Thread t) {
+        return ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {t.threadId()}, true, false)[0];
+    }
+
+    private static void await(Thread t, Thread.State state) throws InterruptedException {
+        for (int i = 0; i < 500 && t.getState() != state; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(t.getState()).as(t.getName()).isEqualTo(state);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.loomscope.analyzer.views;
+
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.Samples;
+import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.events.HeldMonitorEvent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code advise}: what virtual threads would do to an application recorded on platform threads.
+ * The agent looked at the platform threads every {@code held-monitors=} period; a thread found
+ * blocking where a virtual thread would hold its carrier (holding a monitor, entering one, under a
+ * class initializer, in the application's native code) stands for that period of carrier time.
+ * The mean number found per look is the carriers such threads would hold at the recording's load;
+ * with the load's requests a second, the carrier time a request holds, and the ceiling it puts on
+ * the scheduler's carriers: carriers / (held time a request). JDK 21-23 pin in all those places;
+ * JDK 24+ (JEP 491) only under class initializers and in native code.
+ */
+public final class AdviseView {
+    /** Kinds that hold a carrier on JDK 21-23. */
+    static final Set<String> PIN_21 = Set.of(HeldMonitorEvent.HOLDING, HeldMonitorEvent.ENTERING, HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
+    /** Kinds that hold a carrier on JDK 24+. */
+    static final Set<String> PIN_24 = Set.of(HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
+    /** Sites shown; the rest are counted in a note. */
+    static final int SITES = 20;
+
+    private AdviseView() {}
+
+    /** The load a prediction is for: requests a second, and where that figure came from; rate NaN when unknown. */
+    public record Load(double rate, String from) {}
+
+    /** The carriers a prediction is for, and where that figure came from. */
+    public record Carriers(int count, String from) {}
+
+    /** The carriers virtual threads would have: {@code given} (above 0), else the processors the recorded JVM saw, else its machine's. */
+    public static Carriers carriers(RecordingFacts f, int given) {
+        if (given > 0) {
+            return new Carriers(given, "--carriers");
+        }
+        if (f.summary.cpus > 0) {
+            return new Carriers((int) f.summary.cpus, "the processors the JVM saw, the scheduler's default parallelism");
+        }
+        if (f.summary.hardwareThreads > 0) {
+            return new Carriers((int) f.summary.hardwareThreads, "the machine's hardware threads (jdk.CPUInformation)");
+        }
+        throw new BadDataException(f.source.name() + ": says nothing of its processors: give the carriers virtual threads would have (--carriers N)");
+    }
+
+    /** The recording's load: {@code given} (above 0), else the calls a second of the agent's work= methods, else unknown. */
+    public static Load load(RecordingFacts f, double given) {
+        if (given > 0) {
+            return new Load(given, "--rate");
+        }
+        double seconds = f.summary.spanSeconds();
+        if (f.work.count() > 0 && seconds > 0) {
+            return new Load(f.work.count() / seconds, "the work= calls a second over the recording");
+        }
+        return new Load(Double.NaN, null);
+    }
+
+    /** The tables: where virtual threads would hold a carrier, by site; what that does to the carriers on each JDK; the bottom line in a note. */
+    public static List<Table> of(RecordingFacts f, Carriers carriers, Load load, int stackDepth) {
+        HeldMonitorReducer h = f.held;
+        if (h.samples() == 0) {
+            throw new BadDataException(f.source.name() + ": has no loomscope.HeldMonitorSample events, so it cannot tell where virtual threads"
+                    + " would hold a carrier (record the application on platform threads with the loomscope agent: held-monitors=100ms is its default)");
+        }
+        List<Table> tables = new ArrayList<>();
+        tables.add(sites(h, load, stackDepth));
+        tables.add(ceilings(f, h, carriers, load));
+        return tables;
+    }
+
+    private static Table sites(HeldMonitorReducer h, Load load, int stackDepth) {
+        Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks every "
+                + h.intervalMillis() + " ms)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
+                        Table.text("blocked in"), Table.text("pool"), Table.number("threads", "mean a look", 2), Table.number("held", "ms a request", 2),
+                        Table.text("pins on JDK"), Table.text("stack")));
+        List<Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found>> all = new ArrayList<>(h.sites().entrySet());
+        all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found> e) -> e.getValue().threads()).reversed());
+        for (var e : all.subList(0, Math.min(SITES, all.size()))) {
+            HeldMonitorReducer.Site s = e.getKey();
+            double mean = e.getValue().threads() / (double) h.samples();
+            String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
+            t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), mean,
+                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), stack);
+        }
+        if (all.size() > SITES) {
+            t.note((all.size() - SITES) + " more sites, each found less often than those shown");
+        }
+        if (all.isEmpty()) {
+            t.note("no platform thread was found where a virtual thread would hold its carrier in " + h.samples() + " looks");
+        }
+        t.note("threads: the mean found at a look, which is the carriers they would hold at the recording's load; held: that time over the"
+                + " requests" + (Double.isNaN(load.rate()) ? " (give the recording's requests a second, --rate N, or record with work=)"
+                        : " at " + Comparer.plain(load.rate()) + "/s (" + load.from() + ")"));
+        return t;
+    }
+
+    private static String blank(String s) {
+        return s.isEmpty() ? null : s;
+    }
+
+    /** The JDKs on which a virtual thread pins in that kind of place. */
+    static String jdks(String what) {
+        return switch (what) {
+            case HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE -> "21 and later";
+            case HeldMonitorEvent.OBJECT_WAIT -> "21-23 (the scheduler adds a carrier while it waits)";
+            default -> "21-23 (not 24+, JEP 491)";
+        };
+    }
+
+    private static Table ceilings(RecordingFacts f, HeldMonitorReducer h, Carriers carriers, Load load) {
+        Table t = new Table("advise-carriers", "What the carriers could serve (" + carriers.count() + " carriers: " + carriers.from() + ")",
+                List.of(Table.text("JDK"), Table.number("carriers held", "mean", 2), Table.number("carriers held low", "95% CI", 2),
+                        Table.number("carriers held high", "95% CI", 2), Table.number("held", "ms a request", 2), Table.number("ceiling", "requests/s", 0),
+                        Table.number("ceiling low", "requests/s", 0), Table.number("ceiling high", "requests/s", 0), Table.text("at the recorded load")));
+        Judged jdk21 = row(t, "21-23", h.perLook(PIN_21), carriers, load);
+        Judged jdk24 = row(t, "24 and later", h.perLook(PIN_24), carriers, load);
+        double waits = mean(h.perLook(Set.of(HeldMonitorEvent.OBJECT_WAIT)));
+        if (waits > 0) {
+            t.note(String.format(Locale.ROOT, "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
+                    + " waits (up to 256), so they hold carriers without capping them", Comparer.plain(waits)));
+        }
+        Samples looks = h.lookMillis();
+        if (looks.count() > 0 && h.intervalMillis() > 0) {
+            t.note(String.format(Locale.ROOT, "the looks' own cost: p50 %s ms, p99 %s ms each (up to %d platform threads), %.2f%% of the time between"
+                    + " looks", Comparer.plain(looks.quantile(0.5)), Comparer.plain(looks.quantile(0.99)), h.platformThreads(), 100 * looks.sum()
+                            / looks.count() / h.intervalMillis()));
+        }
+        t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks with its 95% interval; ceiling: carriers / held"
+                + " time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
+        t.note("bottom line: " + bottomLine(jdk21, jdk24));
+        if ("virtual".equals(f.summary.threadKind)) {
+            t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins as they happened");
+        }
+        return t;
+    }
+
+    /**
+     * Carriers held matter when they would cap virtual threads below this many times the recorded
+     * load (without a load: when they hold a tenth of the carriers or more on average): a class
+     * initializer found once at start-up does not decide a migration.
+     */
+    static final double MATTERS = 10;
+
+    /** One JDK's prediction: the words of the bottom line, and whether what it found matters ({@link #MATTERS}). */
+    record Judged(String words, boolean matters) {}
+
+    /** One JDK's row. */
+    private static Judged row(Table t, String jdk, double[] perLook, Carriers carriers, Load load) {
+        double mean = mean(perLook);
+        double half = perLook.length < 2 ? Double.NaN : 1.96 * Math.sqrt(variance(perLook, mean) / perLook.length);
+        double low = Math.max(0, mean - half);
+        double high = mean + half;
+        boolean rate = !Double.isNaN(load.rate());
+        double msPerRequest = rate ? 1000 * mean / load.rate() : Double.NaN;
+        double ceiling = rate && mean > 0 ? carriers.count() * load.rate() / mean : Double.NaN;
+        if (mean == 0) {
+            String said = "nothing found that holds a carrier";
+            t.row(jdk, 0.0, 0.0, 0.0, rate ? 0.0 : null, null, null, null, said);
+            return new Judged(jdk + ": " + said, false);
+        }
+        if (!rate) {
+            String said = String.format(Locale.ROOT, "%s of %d carriers held%s", Comparer.plain(mean), carriers.count(), mean >= carriers.count()
+                    ? ": all of them, virtual threads would stall at this load" : "");
+            t.row(jdk, mean, low, high, null, null, null, null, said);
+            return new Judged(jdk + ": " + said, mean >= carriers.count() / MATTERS);
+        }
+        String said = ceiling < load.rate() ? String.format(Locale.ROOT, "caps virtual threads below it: at most %s/s of %s/s", Comparer.plain(ceiling),
+                Comparer.plain(load.rate()))
+                : String.format(Locale.ROOT, "room for %sx it (at most %s/s)", Comparer.plain(ceiling / load.rate()), Comparer.plain(ceiling));
+        t.row(jdk, mean, low, high, msPerRequest, ceiling, high > 0 ? carriers.count() * load.rate() / high : null, low > 0 ? carriers.count()
+                * load.rate() / low : null, said);
+        return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(msPerRequest),
+                carriers.count(), Comparer.plain(ceiling)), ceiling < MATTERS * load.rate());
+    }
+
+    private static String bottomLine(Judged jdk21, Judged jdk24) {
+        if (!jdk21.matters() && !jdk24.matters()) {
+            return "switch: nothing the looks found would hold the carriers to speak of on any JDK (" + jdk21.words() + ")";
+        }
+        if (!jdk24.matters()) {
+            return "switch on JDK 24 or later, where none of these sites holds a carrier to speak of; on 21-23 fix them first (" + jdk21.words() + ")";
+        }
+        return "fix these sites first: they hold carriers on every JDK (" + jdk24.words() + "; " + jdk21.words() + ")";
+    }
+
+    static double mean(double[] v) {
+        double sum = 0;
+        for (double x : v) {
+            sum += x;
+        }
+        return v.length == 0 ? 0 : sum / v.length;
+    }
+
+    private static double variance(double[] v, double mean) {
+        double ss = 0;
+        for (double x : v) {
+            ss += (x - mean) * (x - mean);
+        }
+        return ss / (v.length - 1);
+    }
+}

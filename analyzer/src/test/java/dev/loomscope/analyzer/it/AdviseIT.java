@@ -1,0 +1,99 @@
+package dev.loomscope.analyzer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.analyzer.load.DemoService;
+import dev.loomscope.analyzer.load.OpenLoop;
+import dev.loomscope.analyzer.load.Target;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code advise} on a recording of the tests' Jetty service on platform threads, JDK 21, held to
+ * what then happens on virtual threads: its {@code /legacy} holds a monitor around a 10 ms wait, so
+ * the prediction from the platform recording (the agent's looks at its threads, the work= calls)
+ * must name that frame, about 10 ms a request, and a ceiling on JDK 21-23 within 20% of the rate
+ * the same service then serves on virtual threads when offered more; on JDK 24+ nothing to speak of.
+ */
+class AdviseIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void thePlatformRecordingPredictsTheVirtualThreadsCeiling() throws Exception {
+        String java = Jdk21IT.jdk21();
+        // recorded on platform threads at 100/s
+        Path out = dir.resolve("rec");
+        int port = freePort();
+        Process platform = serve(java, "platform", port, "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",label=demo,threads=platform,profile=off,"
+                + "flame=off,trace-pinned=off,work=" + DemoService.class.getName() + "$1::handle");
+        try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + port + "/legacy"), 100, 16, 10_000)) {
+            load.window(8_000_000_000L);
+        } finally {
+            platform.destroy(); // SIGTERM: the agent writes the recording
+            platform.waitFor();
+        }
+        Path recording;
+        try (Stream<Path> files = Files.list(out)) {
+            recording = files.filter(p -> p.toString().endsWith(".jfr")).findFirst().orElseThrow();
+        }
+        ChildJvm.Result r = Fixtures.cli(dir, "advise", "--format", "json", recording.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        JsonNode tables = new ObjectMapper().readTree(r.stdout()).get("tables");
+        JsonNode site = tables.get(0).get("rows").get(0);
+        assertThat(site.get("what").asText()).isEqualTo("blocks holding a monitor");
+        assertThat(site.get("site").asText()).startsWith(DemoService.class.getName() + "$1.handle(DemoService.java:");
+        assertThat(site.get("blocked in").asText()).startsWith("java.lang.Thread.sleep");
+        assertThat(site.get("held").asDouble()).as("ms a request held at the monitor").isBetween(8.0, 13.0);
+        JsonNode jdk21 = tables.get(1).get("rows").get(0);
+        JsonNode jdk24 = tables.get(1).get("rows").get(1);
+        double predicted = jdk21.get("ceiling").asDouble();
+        assertThat(jdk24.get("at the recorded load").asText()).satisfiesAnyOf(s -> assertThat(s).isEqualTo("nothing found that holds a carrier"),
+                s -> assertThat(jdk24.get("ceiling").asDouble()).isGreaterThan(10 * 100));
+        assertThat(tables.get(1).get("notes").toString()).contains("bottom line: switch on JDK 24 or later");
+
+        // then on virtual threads, offered more than the prediction: what it serves is its ceiling
+        int vport = freePort();
+        Process virtual = serve(java, "virtual", vport);
+        double served;
+        try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + vport + "/legacy"), 1.6 * predicted, 256, 10_000)) {
+            load.window(3_000_000_000L); // warm-up
+            OpenLoop.Window w = load.window(6_000_000_000L);
+            served = w.ok() / (w.nanos() / 1e9);
+        } finally {
+            virtual.destroy();
+            virtual.waitFor();
+        }
+        assertThat(predicted).as("predicted from the platform recording against %.0f/s served on virtual threads", served).isBetween(0.8 * served,
+                1.2 * served);
+    }
+
+    private Process serve(String java, String kind, int port, String... jvmOptions) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(List.of(jvmOptions));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), DemoService.class.getName(), "--port", Integer.toString(port), "--threads", kind));
+        Path log = dir.resolve("service-" + kind + ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Target t = Target.of("http://127.0.0.1:" + port + "/");
+        for (int i = 0; i < 600 && !t.answers(1000); i++) {
+            assertThat(p.isAlive()).as(Files.readString(log)).isTrue();
+            Thread.sleep(100);
+        }
+        return p;
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

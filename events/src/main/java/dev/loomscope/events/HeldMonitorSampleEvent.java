@@ -1,0 +1,33 @@
+package dev.loomscope.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/**
+ * {@code loomscope.HeldMonitorSample}: one look at the JVM's platform threads for what a virtual
+ * thread in their place would hold a carrier through (the agent's {@code held-monitors=} period);
+ * each thread found so is in a {@link HeldMonitorEvent} of the same look. Stable schema: fields may
+ * be added, never renamed. Its duration is the look's own: what it cost the JVM (a thread dump with
+ * monitors at a safepoint).
+ */
+@Name("loomscope.HeldMonitorSample")
+@Label("Held Monitor Sample")
+@Category("loomscope")
+@Description("One look at the platform threads for blocking that would pin a virtual thread; the threads found are loomscope.HeldMonitor events")
+@Period("100 ms")
+@StackTrace(false)
+public final class HeldMonitorSampleEvent extends jdk.jfr.Event {
+    @Label("Platform Threads")
+    @Description("Live platform threads looked at (the agent's own left out)")
+    public int platformThreads;
+
+    @Label("Interval")
+    @Description("The time between two looks: each thread found stands for this much of its time")
+    @Timespan(Timespan.MILLISECONDS)
+    public long interval;
+}
