@@ -15,7 +15,7 @@
 # cores x 100 requests a second; it is loaded at 80% of that on both kinds (platform threads, 200 of
 # them, serve far more), and the agent records the pins it is there to record.
 #
-# usage: benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
+# usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr"] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
 #        SERVICE=jetty LOOMSCOPE_JDK21=.../bin/java benchmarks/observer-tax.sh [ROUNDS (3)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,12 +43,14 @@ known_answer_pid=""
 demo_pid=""
 trap '[ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; [ -n "$demo_pid" ] && kill $demo_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
-configs=(none jfr agent-off agent-cpu agent-jfr)
+# CONFIGS="none agent-off" runs only those; agent-nolooks is the agent with profile=off and held-monitors=off
+read -r -a configs <<<"${CONFIGS:-none jfr agent-off agent-cpu agent-jfr}"
 flags() { # config kind: the JVM options that observe it
     case $1 in
         none) ;;
         jfr) echo "-XX:StartFlightRecording=filename=$tmp/jfr-$2.jfr" ;;
         agent-off) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,profile=off,flame=off,trace-pinned=off" ;;
+        agent-nolooks) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,profile=off,flame=off,trace-pinned=off,held-monitors=off" ;;
         agent-cpu) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,flame=off,trace-pinned=off" ;;
         agent-jfr) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,engine=jfr,flame=off,trace-pinned=off" ;;
     esac

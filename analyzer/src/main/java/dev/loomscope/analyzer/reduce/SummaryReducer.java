@@ -33,6 +33,8 @@ public final class SummaryReducer implements Reducer {
     public long virtualThreadsStarted;
     /** The machine's hardware threads (jdk.CPUInformation), or -1: what a share of the machine's CPU time is in CPU time. */
     public long hardwareThreads = -1;
+    /** The heap's largest size (jdk.GCHeapConfiguration, -Xmx or the JVM's choice), bytes, or -1. */
+    public long maxHeapBytes = -1;
     /** The processors the JVM saw (the agent's RunInfo: Runtime.availableProcessors, a container's limit), or -1: its default carriers. */
     public long cpus = -1;
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
@@ -82,7 +84,7 @@ public final class SummaryReducer implements Reducer {
     public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
             "jdk.CPUInformation");
 
-    public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration",
+    public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration",
             "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
 
     @Override
@@ -138,6 +140,7 @@ public final class SummaryReducer implements Reducer {
                 youngCollector = e.string("youngCollector");
                 oldCollector = e.string("oldCollector");
             }
+            case "jdk.GCHeapConfiguration" -> maxHeapBytes = e.hasField("maxSize") ? e.longValue("maxSize") : -1;
             case "jdk.JavaThreadStatistics" -> {
                 peakThreads = Math.max(peakThreads, e.longValue("peakCount"));
                 peakActiveThreads = Math.max(peakActiveThreads, e.longValue("activeCount"));
@@ -188,8 +191,13 @@ public final class SummaryReducer implements Reducer {
      * threads, or its looks at the threads were taken and no virtual thread start or pin was recorded.
      */
     public boolean platformOnly() {
-        return "platform".equals(threadKind) || !"virtual".equals(threadKind) && !"mixed".equals(threadKind) && count("loomscope.HeldMonitorSample") > 0
-                && virtualThreadsStarted == 0 && count("jdk.VirtualThreadPinned") == 0;
+        return platformOnly(threadKind, count("loomscope.HeldMonitorSample"), virtualThreadsStarted, count("jdk.VirtualThreadPinned"));
+    }
+
+    /** {@link #platformOnly()} from the run's thread kind and the counts of the agent's looks, of virtual thread starts and of pins. */
+    public static boolean platformOnly(String threadKind, long looks, long virtualThreadStarts, long pins) {
+        return "platform".equals(threadKind) || !"virtual".equals(threadKind) && !"mixed".equals(threadKind) && looks > 0 && virtualThreadStarts == 0
+                && pins == 0;
     }
 
     public Map<String, Long> counts() {

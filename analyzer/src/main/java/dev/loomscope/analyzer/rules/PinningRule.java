@@ -5,7 +5,10 @@ import dev.loomscope.analyzer.reduce.Samples;
 import java.util.List;
 import java.util.Locale;
 import org.openjdk.jmc.common.item.Aggregators;
+import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.item.IItemIterable;
+import org.openjdk.jmc.common.item.IMemberAccessor;
 import org.openjdk.jmc.common.item.ItemFilters;
 import org.openjdk.jmc.common.unit.IQuantity;
 import org.openjdk.jmc.common.unit.UnitLookup;
@@ -46,6 +49,9 @@ public final class PinningRule extends LoomscopeRule {
     Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings) {
         IItemCollection pins = items.apply(ItemFilters.type(TYPE));
         IQuantity count = pins.getAggregate(Aggregators.count());
+        if ((count == null || count.longValue() == 0) && platformOnly(items)) {
+            return NO_VIRTUAL_THREAD;
+        }
         return verdict(count == null ? 0 : count.longValue(), ms(pins.getAggregate(Aggregators.sum(JfrAttributes.DURATION))),
                 ms(pins.getAggregate(Aggregators.max(JfrAttributes.DURATION))), RuleSupport.spanMs(items), settings);
     }
@@ -54,10 +60,33 @@ public final class PinningRule extends LoomscopeRule {
     Verdict judgeRecorded(RecordingFacts facts, IPreferenceValueProvider settings) {
         Samples pins = facts.pinning.all();
         if (pins.count() == 0 && facts.summary.platformOnly()) {
-            return Verdict.ok("No virtual thread ran in this recording (platform threads), so none could pin: loomscope advise tells where virtual"
-                    + " threads would.");
+            return NO_VIRTUAL_THREAD;
         }
         return verdict(pins.count(), pins.sum(), pins.count() == 0 ? 0 : pins.max(), 1000 * facts.summary.spanSeconds(), settings);
+    }
+
+    /** A recording where no virtual thread ran: no pin there is no all-clear. */
+    private static final Verdict NO_VIRTUAL_THREAD = Verdict.ok("No virtual thread ran in this recording (platform threads), so none could pin:"
+            + " loomscope advise tells where virtual threads would.");
+
+    /** {@link dev.loomscope.analyzer.reduce.SummaryReducer#platformOnly()} from JMC's items. */
+    private static boolean platformOnly(IItemCollection items) {
+        String kind = null;
+        for (IItemIterable it : items.apply(ItemFilters.type("loomscope.RunInfo"))) {
+            IMemberAccessor<String, IItem> field = RuleSupport.text(it, "threadKind");
+            if (field != null) {
+                for (IItem item : it) {
+                    kind = field.getMember(item);
+                }
+            }
+        }
+        return dev.loomscope.analyzer.reduce.SummaryReducer.platformOnly(kind, count(items, "loomscope.HeldMonitorSample"),
+                count(items, "jdk.VirtualThreadStart"), count(items, TYPE));
+    }
+
+    private static long count(IItemCollection items, String type) {
+        IQuantity n = items.apply(ItemFilters.type(type)).getAggregate(Aggregators.count());
+        return n == null ? 0 : n.longValue();
     }
 
     /** The judgement, from the pins' count, total and longest duration and the recording's span. */

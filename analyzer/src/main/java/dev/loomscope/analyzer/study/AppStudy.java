@@ -215,14 +215,17 @@ public final class AppStudy {
         return HtmlReport.jdk(jvm);
     }
 
-    /** What each kind's JVMs ran on, from their recordings: the JDK, the collectors, the hardware threads; one line. */
+    /** What each kind's JVMs ran on, from their recordings: the JDK, the collectors, the heap's bound, the hardware threads, the carriers; one line. */
     static String ranOn(Map<String, List<RecordingFacts>> byKind) {
         List<String> kinds = new ArrayList<>();
         for (String kind : StudyPlan.KINDS) {
             LinkedHashSet<String> facts = new LinkedHashSet<>();
             for (RecordingFacts f : byKind.getOrDefault(kind, List.of())) {
                 facts.add(jdk(f.summary.jvm) + (f.summary.youngCollector == null ? "" : ", " + f.summary.youngCollector + "/" + f.summary.oldCollector)
-                        + (f.summary.hardwareThreads > 0 ? ", " + f.summary.hardwareThreads + " hardware threads" : ""));
+                        + (f.summary.maxHeapBytes > 0 ? ", heap at most " + (f.summary.maxHeapBytes >= 1L << 30 ? String.format(java.util.Locale.ROOT,
+                                "%.1f GB", f.summary.maxHeapBytes / (double) (1L << 30)) : (f.summary.maxHeapBytes >> 20) + " MB") : "")
+                        + (f.summary.hardwareThreads > 0 ? ", " + f.summary.hardwareThreads + " hardware threads" : "")
+                        + (f.summary.cpus > 0 ? ", " + f.summary.cpus + " processors seen (the virtual threads' carriers)" : ""));
             }
             if (!facts.isEmpty()) {
                 kinds.add(kind + " on " + String.join(" and ", facts));

@@ -46,7 +46,7 @@ class StudyAppIT {
         assertThat(r.stdout()).containsPattern("GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors and no request left late, of the rates"
                 + " 150/s, 300/s: platform 300/s \\(its JVMs: 300/s\\), virtual (150/s|below 150/s) ");
         // the service's facts from its recordings, not the CLI's JDK: this is JDK 21, where synchronized pins
-        assertThat(r.stdout()).containsPattern("(?m)^the service ran \\(from its recordings\\): platform on JDK 21\\.")
+        assertThat(r.stdout()).containsPattern("(?m)^the service ran \\(from its recordings\\): platform on JDK 21\\.[^;]*, heap at most [\\d.]+ [MG]B, [\\d]+ hardware threads, [\\d]+ processors seen")
                 .containsPattern("(?m)^GET /legacy at 300/s: what the client saw, JDK 21\\.[^:]*: platform [\\d.,]+/s answered of 300/s, p50 [\\d.,]+ ms")
                 .containsPattern("virtual threads' pins: [\\d,]+ in the measured windows").doesNotContain(" per unit").doesNotContain(" runs:");
         // each URL's bottom line, from the client's p99 (one JVM a kind: a ratio, no verdict, so no cause named)
