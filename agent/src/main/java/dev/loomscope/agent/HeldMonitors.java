@@ -14,12 +14,13 @@ import java.util.Map;
  * Looks at the platform threads every {@code held-monitors=} period for where a virtual thread in
  * their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking I/O) while
  * it holds a monitor, waiting to enter a monitor, in {@code Object.wait}, blocking under a class
- * initializer, running the application's own native code. A look is a
+ * initializer, running the application's own native code; and spinning in {@code Thread.yield}, a
+ * risk to the carriers rather than a pin. A look is a
  * {@code loomscope.HeldMonitorSample} event, and the threads it found are
  * {@code loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope
  * advise} reads them from a recording of platform threads. The JVM's thread dump with monitors is
- * taken at a safepoint; one every 100 ms costs a few hundred microseconds with hundreds of
- * threads (docs/benchmarks.md). Runs on JFR's periodic thread, one look at a time.
+ * taken at a safepoint, and its cost grows with the threads: a look skips periods so that the looks
+ * take at most {@link #BUDGET} of the time. Runs on JFR's periodic thread, one look at a time.
  */
 final class HeldMonitors implements Runnable {
     /** Frames a {@code loomscope.HeldMonitor} event keeps of one thread's stack. */
@@ -36,8 +37,20 @@ final class HeldMonitors implements Runnable {
     /** What one thread was found doing, where, in which pool. */
     record Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group) {}
 
+    /**
+     * The share of the time the looks may take: after a look of d, the next waits at least d / BUDGET
+     * from its start (a JVM with thousands of threads is looked at less often, never harmed for it).
+     */
+    static final double BUDGET = 0.01;
+
+    private long nextNanos;
+
     @Override
     public synchronized void run() {
+        long now = System.nanoTime();
+        if (now < nextNanos) {
+            return; // the last look was costly: this period is skipped, within the budget
+        }
         HeldMonitorSampleEvent s = new HeldMonitorSampleEvent();
         s.begin(); // the look's duration is its cost: the thread dump at a safepoint and the sorting
         ThreadInfo[] all;
@@ -63,6 +76,8 @@ final class HeldMonitors implements Runnable {
             }
         }
         s.end();
+        long took = System.nanoTime() - now;
+        nextNanos = now + (long) (took / BUDGET);
         s.platformThreads = looked;
         s.interval = intervalMillis;
         s.commit();
@@ -79,6 +94,11 @@ final class HeldMonitors implements Runnable {
             e.stack = stacks.get(f);
             e.commit();
         });
+    }
+
+    /** The looks taken so far. */
+    synchronized long looks() {
+        return sample;
     }
 
     /** What a virtual thread in this thread's place would hold its carrier through now; null: nothing. */
@@ -107,6 +127,10 @@ final class HeldMonitors implements Runnable {
         if (waiting && top.getClassName().equals("java.lang.Object") && top.getMethodName().startsWith("wait")) {
             String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
             return new Found(HeldMonitorEvent.OBJECT_WAIT, site, frame(top), monitor, frame(top), group);
+        }
+        if (state == Thread.State.RUNNABLE && top.getClassName().equals("java.lang.Thread") && (top.getMethodName().startsWith("yield")
+                || top.getMethodName().equals("onSpinWait"))) {
+            return new Found(HeldMonitorEvent.SPINS, site, "", "", frame(top), group);
         }
         if (state == Thread.State.RUNNABLE && top.isNativeMethod() && !JdkFrames.isJdk(top.getClassName())) {
             return new Found(HeldMonitorEvent.NATIVE, site, "", "", frame(top), group);

@@ -43,6 +43,12 @@ class HeldMonitorsTest {
             }
         });
         Thread sleeper = Thread.ofPlatform().name("sleeper-1").start(() -> sleep(5_000));
+        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread spinner = Thread.ofPlatform().name("spinner-1").start(() -> {
+            while (spinning.get()) {
+                Thread.yield();
+            }
+        });
         try {
             await(enterer, Thread.State.BLOCKED);
             await(waiter, Thread.State.TIMED_WAITING);
@@ -58,12 +64,30 @@ class HeldMonitorsTest {
             assertThat(HeldMonitors.classify(info(enterer)).what()).isEqualTo(HeldMonitorEvent.ENTERING);
             assertThat(HeldMonitors.classify(info(waiter)).what()).isEqualTo(HeldMonitorEvent.OBJECT_WAIT);
             assertThat(HeldMonitors.classify(info(sleeper))).isNull();
+            // a thread that yields in a loop is found in Thread.yield at most looks (between two yields it runs this class's loop)
+            long found = 0;
+            for (int i = 0; i < 50; i++) {
+                var spin = HeldMonitors.classify(info(spinner));
+                found += spin != null && spin.what().equals(HeldMonitorEvent.SPINS) ? 1 : 0;
+            }
+            assertThat(found).as("looks that found the spinner in Thread.yield, of 50").isGreaterThan(0);
         } finally {
-            for (Thread t : new Thread[] {holder, enterer, waiter, sleeper}) {
+            spinning.set(false);
+            for (Thread t : new Thread[] {holder, enterer, waiter, sleeper, spinner}) {
                 t.interrupt();
                 t.join();
             }
         }
+    }
+
+    @Test
+    void aLookWaitsAHundredTimesTheLastOnesCostBeforeTheNext() {
+        HeldMonitors looks = new HeldMonitors(100);
+        for (int i = 0; i < 20; i++) {
+            looks.run(); // JFR's periodic thread would call it every period: here without pause
+        }
+        // the first look took some time d; calls within 100 d of it are skipped, so back-to-back calls make one look, two at most
+        assertThat(looks.looks()).isBetween(1L, 2L);
     }
 
     private static ThreadInfo info(Thread t) {

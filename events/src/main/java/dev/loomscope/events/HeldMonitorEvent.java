@@ -27,6 +27,8 @@ public final class HeldMonitorEvent extends jdk.jfr.Event {
     public static final String CLASS_INIT = "blocks in a class initializer";
     /** A thread running the application's own native code: a pin on every JDK for as long as it runs there. */
     public static final String NATIVE = "runs application native code";
+    /** A thread spinning in Thread.yield or Thread.onSpinWait: on virtual threads it keeps a carrier busy while others may wait for one. */
+    public static final String SPINS = "spins in Thread.yield or onSpinWait";
 
     @Label("Sample")
     @Description("Which look found them: the loomscope.HeldMonitorSample event of the same look has the same value")
@@ -34,7 +36,7 @@ public final class HeldMonitorEvent extends jdk.jfr.Event {
 
     @Label("What")
     @Description("What the threads did: blocks holding a monitor, waits to enter a monitor, waits in Object.wait, blocks in a class"
-            + " initializer, runs application native code")
+            + " initializer, runs application native code, spins in Thread.yield or onSpinWait")
     public String what;
 
     @Label("Threads")

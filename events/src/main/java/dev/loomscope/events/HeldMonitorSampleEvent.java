@@ -27,7 +27,7 @@ public final class HeldMonitorSampleEvent extends jdk.jfr.Event {
     public int platformThreads;
 
     @Label("Interval")
-    @Description("The time between two looks: each thread found stands for this much of its time")
+    @Description("The period the looks are taken at (held-monitors=); a look skips periods to keep the looks within 1% of the time")
     @Timespan(Timespan.MILLISECONDS)
     public long interval;
 }

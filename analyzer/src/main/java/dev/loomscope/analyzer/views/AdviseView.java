@@ -76,12 +76,13 @@ public final class AdviseView {
         List<Table> tables = new ArrayList<>();
         tables.add(sites(h, load, stackDepth));
         tables.add(ceilings(f, h, carriers, load));
+        tables.add(savings(f, load));
         return tables;
     }
 
     private static Table sites(HeldMonitorReducer h, Load load, int stackDepth) {
-        Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks every "
-                + h.intervalMillis() + " ms)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
+        Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks, every "
+                + h.intervalMillis() + " ms at most)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
                         Table.text("blocked in"), Table.text("pool"), Table.number("threads", "mean a look", 2), Table.number("held", "ms a request", 2),
                         Table.text("pins on JDK"), Table.text("stack")));
         List<Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found>> all = new ArrayList<>(h.sites().entrySet());
@@ -114,6 +115,7 @@ public final class AdviseView {
         return switch (what) {
             case HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE -> "21 and later";
             case HeldMonitorEvent.OBJECT_WAIT -> "21-23 (the scheduler adds a carrier while it waits)";
+            case HeldMonitorEvent.SPINS -> "none, a risk on every JDK: it keeps a carrier busy while others may wait for one";
             default -> "21-23 (not 24+, JEP 491)";
         };
     }
@@ -129,6 +131,12 @@ public final class AdviseView {
         if (waits > 0) {
             t.note(String.format(Locale.ROOT, "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
                     + " waits (up to 256), so they hold carriers without capping them", Comparer.plain(waits)));
+        }
+        double spins = mean(h.perLook(Set.of(HeldMonitorEvent.SPINS)));
+        if (spins > 0) {
+            t.note(String.format(Locale.ROOT, "%s threads on average spin in Thread.yield or onSpinWait: on virtual threads each keeps a carrier"
+                    + " busy while it spins, and with the carriers all spinning the threads they wait for cannot run (loomscope watch and threads"
+                    + " tell carrier starvation)", Comparer.plain(spins)));
         }
         Samples looks = h.lookMillis();
         if (looks.count() > 0 && h.intervalMillis() > 0) {
@@ -154,6 +162,38 @@ public final class AdviseView {
 
     /** One JDK's prediction: the words of the bottom line, and whether what it found matters ({@link #MATTERS}). */
     record Judged(String words, boolean matters) {}
+
+    /**
+     * What the recording shows virtual threads could take away: the platform threads started (a
+     * thread a request is what virtual threads make cheap), the peak of live threads (each a stack
+     * the OS keeps), the process's context switches; over the recording, and a request where the load
+     * is known. What they would be on virtual threads is not predicted: study --app measures it.
+     */
+    private static Table savings(RecordingFacts f, Load load) {
+        Table t = new Table("advise-savings", "What virtual threads could take away (this recording's own figures, platform threads)",
+                List.of(Table.text("figure"), Table.number("a second", "", 1), Table.number("a request", "", 3), Table.text("on virtual threads")));
+        double seconds = f.summary.spanSeconds();
+        boolean rate = !Double.isNaN(load.rate());
+        Long started = f.summary.platformThreadsStarted(f.ctxsw);
+        if (started != null && seconds > 0) {
+            t.row("platform threads started", started / seconds, rate ? started / seconds / load.rate() : null,
+                    "a virtual thread a request costs a small object, not an OS thread");
+        }
+        if (f.summary.peakThreads > 0) {
+            t.row("live threads at their peak (all, not a rate)", null, null, f.summary.peakThreads + " at once: each an OS thread and its stack;"
+                    + " requests on virtual threads leave the carriers and the server's own threads");
+        }
+        if (f.ctxsw.processRecorded() && seconds > 0) {
+            double switches = (f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) / seconds;
+            t.row("process context switches", switches, rate ? switches / load.rate() : null, "a virtual thread that blocks unmounts without one;"
+                    + " the carriers switch only when they run out of work");
+        }
+        if (t.rows().isEmpty()) {
+            t.note("the recording has none of these figures (the agent records them)");
+        }
+        t.note("over the recording's " + Comparer.plain(seconds) + " s" + (rate ? "; a request: at " + Comparer.plain(load.rate()) + "/s" : ""));
+        return t;
+    }
 
     /** One JDK's row. */
     private static Judged row(Table t, String jdk, double[] perLook, Carriers carriers, Load load) {

@@ -60,6 +60,10 @@ class AdviseIT {
         assertThat(jdk24.get("at the recorded load").asText()).satisfiesAnyOf(s -> assertThat(s).isEqualTo("nothing found that holds a carrier"),
                 s -> assertThat(jdk24.get("ceiling").asDouble()).isGreaterThan(10 * 100));
         assertThat(tables.get(1).get("notes").toString()).contains("bottom line: switch on JDK 24 or later");
+        // what the recording shows virtual threads could take away: its own context switches, a second and a request
+        JsonNode savings = tables.get(2);
+        assertThat(savings.get("name").asText()).isEqualTo("advise-savings");
+        assertThat(savings.get("rows").toString()).contains("process context switches").contains("platform threads started");
 
         // then on virtual threads, offered more than the prediction: what it serves is its ceiling
         int vport = freePort();
