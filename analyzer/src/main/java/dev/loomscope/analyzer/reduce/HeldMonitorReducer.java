@@ -52,6 +52,8 @@ public final class HeldMonitorReducer implements Reducer {
     private long intervalMillis = -1;
     private long platformThreads;
     private final Samples lookMillis = new Samples();
+    private java.time.Instant firstLook;
+    private java.time.Instant lastLook;
     private final Map<Site, Found> sites = new LinkedHashMap<>();
     /** What a look found, by kind ({@link HeldMonitorEvent#HOLDING} and the others): the look's index to its threads. */
     private final Map<String, Map<Long, Long>> byLook = new HashMap<>();
@@ -68,6 +70,8 @@ public final class HeldMonitorReducer implements Reducer {
             intervalMillis = e.hasField(INTERVAL) ? e.longValue(INTERVAL) : intervalMillis;
             platformThreads = Math.max(platformThreads, e.hasField(PLATFORM_THREADS) ? e.longValue(PLATFORM_THREADS) : 0);
             lookMillis.add(e.duration().toNanos() / 1e6);
+            firstLook = firstLook == null || e.startTime().isBefore(firstLook) ? e.startTime() : firstLook;
+            lastLook = lastLook == null || e.startTime().isAfter(lastLook) ? e.startTime() : lastLook;
             return;
         }
         if (!e.hasField(WHAT) || !e.hasField(THREADS)) {
@@ -107,6 +111,11 @@ public final class HeldMonitorReducer implements Reducer {
     /** How long each look took, ms: what the looks cost the JVM (a thread dump at a safepoint each). */
     public Samples lookMillis() {
         return lookMillis;
+    }
+
+    /** The seconds from the first look to the last (0 with fewer than two). */
+    public double lookSpanSeconds() {
+        return firstLook == null ? 0 : java.time.Duration.between(firstLook, lastLook).toNanos() / 1e9;
     }
 
     public Map<Site, Found> sites() {

@@ -139,10 +139,10 @@ public final class AdviseView {
                     + " tell carrier starvation)", Comparer.plain(spins)));
         }
         Samples looks = h.lookMillis();
-        if (looks.count() > 0 && h.intervalMillis() > 0) {
-            t.note(String.format(Locale.ROOT, "the looks' own cost: p50 %s ms, p99 %s ms each (up to %d platform threads), %.2f%% of the time between"
-                    + " looks", Comparer.plain(looks.quantile(0.5)), Comparer.plain(looks.quantile(0.99)), h.platformThreads(), 100 * looks.sum()
-                            / looks.count() / h.intervalMillis()));
+        if (looks.count() > 1 && h.lookSpanSeconds() > 0) {
+            t.note(String.format(Locale.ROOT, "the looks' own cost: p50 %s ms, p99 %s ms each (up to %d platform threads), %.2f%% of the time from"
+                    + " the first look to the last", Comparer.plain(looks.quantile(0.5)), Comparer.plain(looks.quantile(0.99)), h.platformThreads(),
+                    looks.sum() / 10 / h.lookSpanSeconds()));
         }
         t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks with its 95% interval; ceiling: carriers / held"
                 + " time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
