@@ -101,7 +101,7 @@ final class RecordingSettings {
         enable(s, EventSchema.name(SchedulerSampleEvent.class));
         s.put("loomscope.SchedulerSample#period", ctxsw);
         enable(s, EventSchema.name(SchedulerStallEvent.class));
-        if (!o.duration("held-monitors").isZero()) {
+        if (!o.duration("held-monitors").isZero() && !o.string("threads").equals("virtual")) {
             enable(s, EventSchema.name(HeldMonitorSampleEvent.class));
             s.put(EventSchema.name(HeldMonitorSampleEvent.class) + "#period", Durations.jfr(o.duration("held-monitors")));
             enable(s, EventSchema.name(HeldMonitorEvent.class));

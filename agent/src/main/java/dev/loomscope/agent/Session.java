@@ -137,7 +137,9 @@ final class Session {
         if (scheduler != null) {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
         }
-        Runnable held = o.duration("held-monitors").isZero() ? null : new HeldMonitors(o.duration("held-monitors").toMillis());
+        // the looks see platform threads only: on a run labelled virtual they would cost and show nothing advise reads
+        Runnable held = o.duration("held-monitors").isZero() || o.string("threads").equals("virtual") ? null
+                : new HeldMonitors(o.duration("held-monitors").toMillis());
         if (held != null) {
             FlightRecorder.addPeriodicEvent(HeldMonitorSampleEvent.class, held);
         }
