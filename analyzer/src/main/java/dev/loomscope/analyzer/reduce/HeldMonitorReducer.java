@@ -1,11 +1,13 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.recording.JfrEvent;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -20,7 +22,6 @@ public final class HeldMonitorReducer implements Reducer {
     private static final String HELD = EventSchema.name(HeldMonitorEvent.class);
     private static final String INTERVAL = EventSchema.field(HeldMonitorSampleEvent.class, "interval").name();
     private static final String PLATFORM_THREADS = EventSchema.field(HeldMonitorSampleEvent.class, "platformThreads").name();
-    private static final String INDEX = EventSchema.field(HeldMonitorEvent.class, "sample").name();
     private static final String WHAT = EventSchema.field(HeldMonitorEvent.class, "what").name();
     private static final String THREADS = EventSchema.field(HeldMonitorEvent.class, "threads").name();
     private static final String SITE = EventSchema.field(HeldMonitorEvent.class, "site").name();
@@ -55,8 +56,12 @@ public final class HeldMonitorReducer implements Reducer {
     private java.time.Instant firstLook;
     private java.time.Instant lastLook;
     private final Map<Site, Found> sites = new LinkedHashMap<>();
-    /** What a look found, by kind ({@link HeldMonitorEvent#HOLDING} and the others): the look's index to its threads. */
-    private final Map<String, Map<Long, Long>> byLook = new HashMap<>();
+    /** When each look was taken (epoch ns). */
+    private final List<Long> lookTimes = new ArrayList<>();
+    /** Each site's threads at each look: when (epoch ns), where, how many. */
+    private final List<Hit> hits = new ArrayList<>();
+
+    private record Hit(long nanos, Site site, long threads) {}
 
     @Override
     public Set<String> eventTypes() {
@@ -72,6 +77,7 @@ public final class HeldMonitorReducer implements Reducer {
             lookMillis.add(e.duration().toNanos() / 1e6);
             firstLook = firstLook == null || e.startTime().isBefore(firstLook) ? e.startTime() : firstLook;
             lastLook = lastLook == null || e.startTime().isAfter(lastLook) ? e.startTime() : lastLook;
+            lookTimes.add(nanos(e.startTime()));
             return;
         }
         if (!e.hasField(WHAT) || !e.hasField(THREADS)) {
@@ -84,8 +90,11 @@ public final class HeldMonitorReducer implements Reducer {
         if (f.stack == null) {
             f.stack = text(e, STACK);
         }
-        long look = e.hasField(INDEX) ? e.longValue(INDEX) : -1;
-        byLook.computeIfAbsent(s.what(), k -> new HashMap<>()).merge(look, n, Long::sum);
+        hits.add(new Hit(nanos(e.startTime()), s, n));
+    }
+
+    private static long nanos(java.time.Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
     private static String text(JfrEvent e, String field) {
@@ -122,18 +131,64 @@ public final class HeldMonitorReducer implements Reducer {
         return sites;
     }
 
-    /**
-     * Threads found in any of {@code kinds} per look, a value a look (those that found none are 0):
-     * the replicates of a mean and its interval.
-     */
-    public double[] perLook(Set<String> kinds) {
-        Map<Long, Long> total = new HashMap<>();
-        kinds.forEach(k -> byLook.getOrDefault(k, Map.of()).forEach((look, n) -> total.merge(look, n, Long::sum)));
-        double[] v = new double[(int) Math.max(samples, total.size())];
-        int i = 0;
-        for (long n : total.values()) {
-            v[i++] = n;
+    /** A mean of the threads found at the looks and the half-width of its 95% interval. */
+    public record Mean(double mean, double half) {
+        public double low() {
+            return Math.max(0, mean - half);
         }
-        return v;
+
+        public double high() {
+            return mean + half;
+        }
+    }
+
+    /**
+     * The threads found at a look at the sites {@code which} takes, the looks weighted by the time
+     * each stands for (until the next: a look skipped periods after a costly one, and the costly ones
+     * come when many threads are busy, so an unweighted mean would lean to the quiet times); its
+     * interval from the weighted variance over the looks' effective number (Kish's).
+     */
+    public Mean mean(java.util.function.Predicate<Site> which) {
+        int n = lookTimes.size();
+        if (n == 0) {
+            return new Mean(0, Double.NaN);
+        }
+        long[] times = lookTimes.stream().mapToLong(Long::longValue).sorted().toArray();
+        double[] found = new double[n];
+        for (Hit h : hits) {
+            if (which.test(h.site())) {
+                int i = java.util.Arrays.binarySearch(times, h.nanos());
+                i = i >= 0 ? i : Math.max(0, -i - 2); // the look it came from: the last one begun by then
+                found[i] += h.threads();
+            }
+        }
+        double[] w = new double[n];
+        for (int i = 0; i + 1 < n; i++) {
+            w[i] = times[i + 1] - times[i];
+        }
+        w[n - 1] = n == 1 ? 1 : Quantiles.of(java.util.Arrays.copyOf(w, n - 1), 0.5); // the last stands for a usual step
+        double sw = 0;
+        double sw2 = 0;
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sw += w[i];
+            sw2 += w[i] * w[i];
+            sum += w[i] * found[i];
+        }
+        if (sw <= 0) {
+            return new Mean(0, Double.NaN);
+        }
+        double mean = sum / sw;
+        double ss = 0;
+        for (int i = 0; i < n; i++) {
+            ss += w[i] * (found[i] - mean) * (found[i] - mean);
+        }
+        double effective = sw * sw / sw2;
+        return new Mean(mean, effective < 2 ? Double.NaN : 1.96 * Math.sqrt(ss / sw / (effective - 1)));
+    }
+
+    /** {@link #mean} of the sites whose kind is one of {@code kinds}. */
+    public Mean mean(Set<String> kinds) {
+        return mean(s -> kinds.contains(s.what()));
     }
 }

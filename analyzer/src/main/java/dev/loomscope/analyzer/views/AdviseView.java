@@ -89,7 +89,7 @@ public final class AdviseView {
         all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found> e) -> e.getValue().threads()).reversed());
         for (var e : all.subList(0, Math.min(SITES, all.size()))) {
             HeldMonitorReducer.Site s = e.getKey();
-            double mean = e.getValue().threads() / (double) h.samples();
+            double mean = h.mean(s::equals).mean();
             String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
             t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), mean,
                     Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), stack);
@@ -125,14 +125,14 @@ public final class AdviseView {
                 List.of(Table.text("JDK"), Table.number("carriers held", "mean", 2), Table.number("carriers held low", "95% CI", 2),
                         Table.number("carriers held high", "95% CI", 2), Table.number("held", "ms a request", 2), Table.number("ceiling", "requests/s", 0),
                         Table.number("ceiling low", "requests/s", 0), Table.number("ceiling high", "requests/s", 0), Table.text("at the recorded load")));
-        Judged jdk21 = row(t, "21-23", h.perLook(PIN_21), carriers, load);
-        Judged jdk24 = row(t, "24 and later", h.perLook(PIN_24), carriers, load);
-        double waits = mean(h.perLook(Set.of(HeldMonitorEvent.OBJECT_WAIT)));
+        Judged jdk21 = row(t, "21-23", h.mean(PIN_21), carriers, load);
+        Judged jdk24 = row(t, "24 and later", h.mean(PIN_24), carriers, load);
+        double waits = h.mean(Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
         if (waits > 0) {
             t.note(String.format(Locale.ROOT, "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
                     + " waits (up to 256), so they hold carriers without capping them", Comparer.plain(waits)));
         }
-        double spins = mean(h.perLook(Set.of(HeldMonitorEvent.SPINS)));
+        double spins = h.mean(Set.of(HeldMonitorEvent.SPINS)).mean();
         if (spins > 0) {
             t.note(String.format(Locale.ROOT, "%s threads on average spin in Thread.yield or onSpinWait: on virtual threads each keeps a carrier"
                     + " busy while it spins, and with the carriers all spinning the threads they wait for cannot run (loomscope watch and threads"
@@ -144,7 +144,8 @@ public final class AdviseView {
                     + " the first look to the last", Comparer.plain(looks.quantile(0.5)), Comparer.plain(looks.quantile(0.99)), h.platformThreads(),
                     looks.sum() / 10 / h.lookSpanSeconds()));
         }
-        t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks with its 95% interval; ceiling: carriers / held"
+        t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks each weighted by the time to the next, with its 95%"
+                + " interval; ceiling: carriers / held"
                 + " time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
         t.note("bottom line: " + bottomLine(jdk21, jdk24));
         if ("virtual".equals(f.summary.threadKind)) {
@@ -196,11 +197,10 @@ public final class AdviseView {
     }
 
     /** One JDK's row. */
-    private static Judged row(Table t, String jdk, double[] perLook, Carriers carriers, Load load) {
-        double mean = mean(perLook);
-        double half = perLook.length < 2 ? Double.NaN : 1.96 * Math.sqrt(variance(perLook, mean) / perLook.length);
-        double low = Math.max(0, mean - half);
-        double high = mean + half;
+    private static Judged row(Table t, String jdk, HeldMonitorReducer.Mean held, Carriers carriers, Load load) {
+        double mean = held.mean();
+        double low = held.low();
+        double high = held.high();
         boolean rate = !Double.isNaN(load.rate());
         double msPerRequest = rate ? 1000 * mean / load.rate() : Double.NaN;
         double ceiling = rate && mean > 0 ? carriers.count() * load.rate() / mean : Double.NaN;
@@ -232,21 +232,5 @@ public final class AdviseView {
             return "switch on JDK 24 or later, where none of these sites holds a carrier to speak of; on 21-23 fix them first (" + jdk21.words() + ")";
         }
         return "fix these sites first: they hold carriers on every JDK (" + jdk24.words() + "; " + jdk21.words() + ")";
-    }
-
-    static double mean(double[] v) {
-        double sum = 0;
-        for (double x : v) {
-            sum += x;
-        }
-        return v.length == 0 ? 0 : sum / v.length;
-    }
-
-    private static double variance(double[] v, double mean) {
-        double ss = 0;
-        for (double x : v) {
-            ss += (x - mean) * (x - mean);
-        }
-        return ss / (v.length - 1);
     }
 }
