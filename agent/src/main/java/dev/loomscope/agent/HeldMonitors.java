@@ -117,8 +117,9 @@ final class HeldMonitors implements Runnable {
         boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
         boolean blockingIo = state == Thread.State.RUNNABLE && top.isNativeMethod() && JdkFrames.isJdk(top.getClassName());
         boolean blocking = waiting || state == Thread.State.BLOCKED || blockingIo;
-        if (blocking && clinit(st)) {
-            return new Found(HeldMonitorEvent.CLASS_INIT, site, frame(firstClinit(st)), "", frame(top), group);
+        StackTraceElement clinit = blocking ? firstClinit(st) : null;
+        if (clinit != null) {
+            return new Found(HeldMonitorEvent.CLASS_INIT, site, frame(clinit), "", frame(top), group);
         }
         if (state == Thread.State.BLOCKED) {
             String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
@@ -168,10 +169,6 @@ final class HeldMonitors implements Runnable {
             }
         }
         return null;
-    }
-
-    private static boolean clinit(StackTraceElement[] st) {
-        return firstClinit(st) != null;
     }
 
     private static StackTraceElement firstClinit(StackTraceElement[] st) {

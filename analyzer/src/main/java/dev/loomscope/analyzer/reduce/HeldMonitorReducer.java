@@ -49,12 +49,9 @@ public final class HeldMonitorReducer implements Reducer {
         }
     }
 
-    private long samples;
     private long intervalMillis = -1;
     private long platformThreads;
     private final Samples lookMillis = new Samples();
-    private java.time.Instant firstLook;
-    private java.time.Instant lastLook;
     private final Map<Site, Found> sites = new LinkedHashMap<>();
     /** When each look was taken (epoch ns). */
     private final List<Long> lookTimes = new ArrayList<>();
@@ -71,12 +68,9 @@ public final class HeldMonitorReducer implements Reducer {
     @Override
     public void add(JfrEvent e) {
         if (e.type().equals(SAMPLE)) {
-            samples++;
             intervalMillis = e.hasField(INTERVAL) ? e.longValue(INTERVAL) : intervalMillis;
             platformThreads = Math.max(platformThreads, e.hasField(PLATFORM_THREADS) ? e.longValue(PLATFORM_THREADS) : 0);
             lookMillis.add(e.duration().toNanos() / 1e6);
-            firstLook = firstLook == null || e.startTime().isBefore(firstLook) ? e.startTime() : firstLook;
-            lastLook = lastLook == null || e.startTime().isAfter(lastLook) ? e.startTime() : lastLook;
             lookTimes.add(nanos(e.startTime()));
             return;
         }
@@ -104,7 +98,7 @@ public final class HeldMonitorReducer implements Reducer {
 
     /** The looks taken. */
     public long samples() {
-        return samples;
+        return lookTimes.size();
     }
 
     /** The time between looks (ms), or -1 when no look was recorded. */
@@ -124,7 +118,7 @@ public final class HeldMonitorReducer implements Reducer {
 
     /** The seconds from the first look to the last (0 with fewer than two). */
     public double lookSpanSeconds() {
-        return firstLook == null ? 0 : java.time.Duration.between(firstLook, lastLook).toNanos() / 1e9;
+        return lookTimes.isEmpty() ? 0 : (java.util.Collections.max(lookTimes) - java.util.Collections.min(lookTimes)) / 1e9;
     }
 
     public Map<Site, Found> sites() {

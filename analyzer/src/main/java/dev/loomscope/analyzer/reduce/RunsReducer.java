@@ -45,7 +45,6 @@ public final class RunsReducer implements Reducer {
     private static final String SEND_HISTOGRAM = declared("sendLatencyHistogram");
     private static final String LATE_HISTOGRAM = declared("lateHistogram");
     private static final String CLIENT_LAG = declared("clientLagP99Ms");
-    private static final String CLIENT_CPU = declared("clientCpu");
 
     private static String declared(String field) {
         return EventSchema.field(WorkloadRunEvent.class, field).name();
@@ -102,18 +101,17 @@ public final class RunsReducer implements Reducer {
      * loop), those that failed (-1: not counted), and who measured over which window (null: the
      * workload itself); those late at its end (-1: not counted), the histograms of the answered
      * requests' latencies from their intended start and from their send and of the late ones' ages
-     * (compressed, Base64; null: none), the client's own lateness at p99 and its process's CPU in cores
-     * (NaN: not measured).
+     * (compressed, Base64; null: none), and the client's own lateness at p99 (NaN: not measured).
      */
     public record Client(double p999LatencyMs, long offered, long errors, String measuredBy, long late, String latencyHistogram, String sendHistogram,
-            String lateHistogram, double lagP99Ms, double cpu) {
+            String lateHistogram, double lagP99Ms) {
         public static final Client NONE = new Client(Double.NaN, -1, -1, null);
 
         /** A sends lagging this far (p99, ms) for the client's own reasons makes a window the client's, not the service's. */
         public static final double LAG_MS = 5;
 
         public Client(double p999LatencyMs, long offered, long errors, String measuredBy) {
-            this(p999LatencyMs, offered, errors, measuredBy, -1, null, null, null, Double.NaN, Double.NaN);
+            this(p999LatencyMs, offered, errors, measuredBy, -1, null, null, null, Double.NaN);
         }
 
         /** Whether the client's own lateness ({@code lagP99Ms}) was over {@link #LAG_MS} and over a tenth of the window's latency p99. */
@@ -154,7 +152,7 @@ public final class RunsReducer implements Reducer {
                 optionalDouble(f, OTHER_CPU), optionalDouble(f, STEAL_CPU), optionalCount(f, ALLOCATED),
                 new Client(optionalDouble(f, P999), optionalCount(f, OFFERED), optionalCount(f, ERRORS), f.hasField(MEASURED_BY) ? f.string(MEASURED_BY) : null,
                         optionalCount(f, LATE), optionalString(f, LATENCY_HISTOGRAM), optionalString(f, SEND_HISTOGRAM), optionalString(f, LATE_HISTOGRAM),
-                        optionalDouble(f, CLIENT_LAG), optionalDouble(f, CLIENT_CPU)));
+                        optionalDouble(f, CLIENT_LAG)));
     }
 
     /** An optional count: -1 when the run does not have the field. */

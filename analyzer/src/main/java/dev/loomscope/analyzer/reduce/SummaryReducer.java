@@ -78,11 +78,13 @@ public final class SummaryReducer implements Reducer {
     private static final String RUN_AGENT_OPTIONS = EventSchema.field(RunInfoEvent.class, "agentOptions").name();
     private static final String RUN_PROFILING_MODE = EventSchema.field(RunInfoEvent.class, "profilingMode").name();
     private static final String RUN_CPUS = EventSchema.field(RunInfoEvent.class, "cpus").name();
+    /** The agent's looks at the platform threads: a recording that has them was recorded where no virtual thread need have run. */
+    public static final String HELD_MONITOR_SAMPLE = EventSchema.name(dev.loomscope.events.HeldMonitorSampleEvent.class);
 
     /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
     public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
-            "jdk.CPUInformation");
+            "jdk.CPUInformation", "jdk.GCHeapConfiguration");
 
     public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration",
             "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
@@ -191,7 +193,7 @@ public final class SummaryReducer implements Reducer {
      * threads, or its looks at the threads were taken and no virtual thread start or pin was recorded.
      */
     public boolean platformOnly() {
-        return platformOnly(threadKind, count("loomscope.HeldMonitorSample"), virtualThreadsStarted, count("jdk.VirtualThreadPinned"));
+        return platformOnly(threadKind, count(HELD_MONITOR_SAMPLE), virtualThreadsStarted, count("jdk.VirtualThreadPinned"));
     }
 
     /** {@link #platformOnly()} from the run's thread kind and the counts of the agent's looks, of virtual thread starts and of pins. */

@@ -72,7 +72,7 @@ public final class PinningRule extends LoomscopeRule {
     /** {@link dev.loomscope.analyzer.reduce.SummaryReducer#platformOnly()} from JMC's items. */
     private static boolean platformOnly(IItemCollection items) {
         String kind = null;
-        for (IItemIterable it : items.apply(ItemFilters.type("loomscope.RunInfo"))) {
+        for (IItemIterable it : items.apply(ItemFilters.type(dev.loomscope.events.EventSchema.name(dev.loomscope.events.RunInfoEvent.class)))) {
             IMemberAccessor<String, IItem> field = RuleSupport.text(it, "threadKind");
             if (field != null) {
                 for (IItem item : it) {
@@ -80,7 +80,7 @@ public final class PinningRule extends LoomscopeRule {
                 }
             }
         }
-        return dev.loomscope.analyzer.reduce.SummaryReducer.platformOnly(kind, count(items, "loomscope.HeldMonitorSample"),
+        return dev.loomscope.analyzer.reduce.SummaryReducer.platformOnly(kind, count(items, dev.loomscope.analyzer.reduce.SummaryReducer.HELD_MONITOR_SAMPLE),
                 count(items, "jdk.VirtualThreadStart"), count(items, TYPE));
     }
 

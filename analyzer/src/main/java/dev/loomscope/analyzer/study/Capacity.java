@@ -28,8 +28,8 @@ final class Capacity {
     /** What the capacity gave: a line per URL and its chart of latency against the offered rate. */
     record Result(List<String> lines, List<String> charts) {}
 
-    /** One JVM at one rate: its figure ({@link #millis}) and whether it kept the objective. */
-    private record AtRate(double millis, boolean kept) {}
+    /** One JVM at one rate: its figure (ms) and whether it kept the objective ({@link #at}). */
+    record AtRate(double millis, boolean kept) {}
 
     /** {@code byWorkload}: {@code GET /io at 400/s} to its groups by kind. */
     static Result of(Slo slo, Map<String, Map<String, List<RecordingFacts>>> byWorkload, Verdict.Rule rule) {
@@ -45,7 +45,7 @@ final class Capacity {
                 if (!windows.isEmpty()) {
                     measured.computeIfAbsent(LoadSpec.targetOf(workload), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
                             .computeIfAbsent(kind, k -> new LinkedHashMap<>())
-                            .put(f.source.name(), new AtRate(millis(slo, windows), kept(slo, windows)));
+                            .put(f.source.name(), at(slo, windows));
                 }
             }));
         });
@@ -72,29 +72,32 @@ final class Capacity {
     }
 
     /**
-     * Whether a JVM's measured windows at one rate kept the objective ({@link Slo#keptBy}, on their
-     * merged histograms); windows of an older client, without histograms: the median window's
-     * percentile within it and under 1% failed.
+     * One JVM at one rate, its windows' histograms decoded once: whether it kept the objective
+     * ({@link Slo#keptBy}, on the merged histograms) and the objective's percentile of them; windows of
+     * an older client, without histograms: the median window's percentile, kept when within the bound
+     * and under 1% failed.
      */
-    static boolean kept(Slo slo, List<WorkloadRun> windows) {
+    static AtRate at(Slo slo, List<WorkloadRun> windows) {
         ClientFigures client = ClientFigures.of(windows);
         if (client != null) {
-            return slo.keptBy(client.judged(), client.offered(), client.errors(), client.keptUp());
+            return new AtRate(client.judged().getTotalCount() == 0 ? Double.NaN : slo.of(client.judged()), slo.keptBy(client.judged(), client.offered(),
+                    client.errors(), client.keptUp()));
         }
         double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
+        double median = p.length == 0 ? Double.NaN : Quantiles.of(p, 0.5);
         long errors = windows.stream().mapToLong(r -> Math.max(0, r.client().errors())).sum();
         long offered = windows.stream().mapToLong(r -> r.client().offered() > 0 ? r.client().offered() : r.units()).sum();
-        return p.length > 0 && Quantiles.of(p, 0.5) <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered;
+        return new AtRate(median, p.length > 0 && median <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered);
     }
 
-    /** A JVM's figure at one rate, ms: the objective's percentile of its merged windows, else (an older client's) the median window's. */
+    /** Whether a JVM's measured windows at one rate kept the objective ({@link #at}). */
+    static boolean kept(Slo slo, List<WorkloadRun> windows) {
+        return at(slo, windows).kept();
+    }
+
+    /** A JVM's figure at one rate, ms ({@link #at}). */
     static double millis(Slo slo, List<WorkloadRun> windows) {
-        ClientFigures client = ClientFigures.of(windows);
-        if (client != null) {
-            return client.judged().getTotalCount() == 0 ? Double.NaN : slo.of(client.judged());
-        }
-        double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
-        return p.length == 0 ? Double.NaN : Quantiles.of(p, 0.5);
+        return at(slo, windows).millis();
     }
 
     private static String line(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Verdict.Rule rule) {

@@ -105,7 +105,7 @@ class AppPlanTest {
         h.recordValueWithCount((long) (millis * 1000), 1000 - errors);
         String encoded = dev.loomscope.analyzer.stats.LatencyHistograms.encode(h);
         return new WorkloadRun("GET / at 500/s", "virtual", 0, false, 1000 - errors, "requests", null, 2000, 5, millis, 0, 2_000_000_000L, -1, -1,
-                Double.NaN, Double.NaN, Double.NaN, -1, new Client(millis, 1000, errors, "test", 0, encoded, encoded, null, 0.1, 0.05));
+                Double.NaN, Double.NaN, Double.NaN, -1, new Client(millis, 1000, errors, "test", 0, encoded, encoded, null, 0.1));
     }
 
     private static WorkloadRun window(double p99, long errors) {
