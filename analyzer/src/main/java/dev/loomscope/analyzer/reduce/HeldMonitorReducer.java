@@ -137,10 +137,12 @@ public final class HeldMonitorReducer implements Reducer {
     }
 
     /**
-     * The threads found at a look at the sites {@code which} takes, the looks weighted by the time
-     * each stands for (until the next: a look skipped periods after a costly one, and the costly ones
-     * come when many threads are busy, so an unweighted mean would lean to the quiet times); its
-     * interval from the weighted variance over the looks' effective number (Kish's).
+     * The threads found at a look at the sites {@code which} takes, each look weighted by the time
+     * since the one before it: after a costly look the next skips periods, and the costly ones come
+     * when many threads are busy, so an unweighted mean would lean to the quiet times. The gap before
+     * a look was set by the look before it, not by what this one finds (a look's own cost grows with
+     * what it finds: weighting by the gap after it would lean to the busy moments); its interval from
+     * the weighted variance over the looks' effective number (Kish's).
      */
     public Mean mean(java.util.function.Predicate<Site> which) {
         int n = lookTimes.size();
@@ -157,10 +159,10 @@ public final class HeldMonitorReducer implements Reducer {
             }
         }
         double[] w = new double[n];
-        for (int i = 0; i + 1 < n; i++) {
-            w[i] = times[i + 1] - times[i];
+        for (int i = 1; i < n; i++) {
+            w[i] = times[i] - times[i - 1];
         }
-        w[n - 1] = n == 1 ? 1 : Quantiles.of(java.util.Arrays.copyOf(w, n - 1), 0.5); // the last stands for a usual step
+        w[0] = n == 1 ? 1 : Quantiles.of(java.util.Arrays.copyOfRange(w, 1, n), 0.5); // the first stands for a usual step
         double sw = 0;
         double sw2 = 0;
         double sum = 0;
