@@ -7,6 +7,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MonitorInfo;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -14,8 +15,9 @@ import java.util.Map;
  * Looks at the platform threads every {@code held-monitors=} period for where a virtual thread in
  * their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking I/O) while
  * it holds a monitor, waiting to enter a monitor, in {@code Object.wait}, blocking under a class
- * initializer, running the application's own native code; and spinning in {@code Thread.yield}, a
- * risk to the carriers rather than a pin. A look is a
+ * initializer, running the application's own native code; spinning in {@code Thread.yield} and
+ * running the application's code from one look to the next without blocking, risks to the carriers
+ * rather than pins; and waiting for a pool or semaphore, the next ceiling. A look is a
  * {@code loomscope.HeldMonitorSample} event, and the threads it found are
  * {@code loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope
  * advise} reads them from a recording of platform threads. The JVM's thread dump with monitors is
@@ -44,6 +46,8 @@ final class HeldMonitors implements Runnable {
     static final double BUDGET = 0.01;
 
     private long nextNanos;
+    /** The threads the last look found running the application's code, with their blocked and waited counts then. */
+    private Map<Long, Long> running = new HashMap<>();
 
     @Override
     public synchronized void run() {
@@ -64,17 +68,29 @@ final class HeldMonitors implements Runnable {
         Map<Found, String> stacks = new LinkedHashMap<>();
         int looked = 0;
         long self = Thread.currentThread().threadId();
+        Map<Long, Long> runningNow = new HashMap<>();
         for (ThreadInfo t : all) {
             if (t == null || t.getThreadId() == self || t.getThreadName().startsWith("loomscope-")) {
                 continue;
             }
             looked++;
             Found f = classify(t);
+            if (f == null && runsJava(t)) {
+                long blockings = t.getBlockedCount() + t.getWaitedCount();
+                runningNow.put(t.getThreadId(), blockings);
+                Long before = running.get(t.getThreadId());
+                if (before != null && before == blockings) {
+                    // running at the last look too, and it has not blocked or waited since: one burst across both
+                    StackTraceElement[] st = t.getStackTrace();
+                    f = new Found(HeldMonitorEvent.BURST, site(st), "", "", frame(st[0]), t.getThreadName().replaceAll("[0-9]+$", ""));
+                }
+            }
             if (f != null) {
                 counts.merge(f, 1, Integer::sum);
                 stacks.putIfAbsent(f, stack(t.getStackTrace()));
             }
         }
+        running = runningNow;
         s.end();
         long took = System.nanoTime() - now;
         nextNanos = now + (long) (took / BUDGET);
@@ -142,7 +158,43 @@ final class HeldMonitors implements Runnable {
                 return new Found(HeldMonitorEvent.HOLDING, site, frame(held.getLockedStackFrame()), held.getClassName(), frame(top), group);
             }
         }
+        if (waiting && top.getClassName().equals("jdk.internal.misc.Unsafe") && top.getMethodName().equals("park")) {
+            StackTraceElement pool = poolFrame(st);
+            String blocker = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
+            if (pool != null || blocker.startsWith("java.util.concurrent.Semaphore$")) {
+                return new Found(HeldMonitorEvent.POOL, site, frame(pool), blocker, frame(top), group);
+            }
+        }
         return null;
+    }
+
+    /**
+     * The frame that asked a pool or semaphore for something (a method named borrow*, acquire*,
+     * lease* or getConnection, as JDBC pools, object pools and HTTP clients' connection pools name
+     * it) nearest the top, not the JDK's (whose locks acquire too: a JDK Semaphore is told by its
+     * blocker); null when none.
+     */
+    static StackTraceElement poolFrame(StackTraceElement[] st) {
+        for (StackTraceElement f : st) {
+            String m = f.getMethodName();
+            if (JdkFrames.isJdk(f.getClassName())) {
+                continue;
+            }
+            if (m.startsWith("borrow") || m.startsWith("acquire") || m.startsWith("lease") || m.equals("getConnection")) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether the thread runs Java code for the application now: runnable, not in a native method
+     * (a JDK native method there is blocking I/O, which a virtual thread would unmount for), with an
+     * application frame on its stack (the JDK's code it calls counts: a regex, a digest, a parser).
+     */
+    static boolean runsJava(ThreadInfo t) {
+        StackTraceElement[] st = t.getStackTrace();
+        return t.getThreadState() == Thread.State.RUNNABLE && st.length > 0 && !st[0].isNativeMethod() && site(st) != null;
     }
 
     /**

@@ -81,6 +81,65 @@ class HeldMonitorsTest {
     }
 
     @Test
+    void poolAndSemaphoreWaitsAreFoundButALocksWaitIsNot() throws Exception {
+        java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.locks.ReentrantLock taken = new java.util.concurrent.locks.ReentrantLock();
+        java.util.concurrent.LinkedBlockingQueue<Object> idle = new java.util.concurrent.LinkedBlockingQueue<>();
+        taken.lock();
+        Thread semaphore = Thread.ofPlatform().name("sem-1").start(() -> permits.acquireUninterruptibly());
+        Thread pool = Thread.ofPlatform().name("pool-1").start(() -> borrowObject(idle));
+        Thread locker = Thread.ofPlatform().name("locker-1").start(() -> {
+            taken.lock();
+            taken.unlock();
+        });
+        java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread cpu = Thread.ofPlatform().name("cpu-1").start(() -> {
+            long x = 0;
+            while (busy.get()) {
+                x = x * 31 + 7;
+            }
+            System.out.print(x == 42 ? "" : "");
+        });
+        try {
+            await(semaphore, Thread.State.WAITING);
+            await(pool, Thread.State.WAITING);
+            await(locker, Thread.State.WAITING);
+            var sem = HeldMonitors.classify(info(semaphore));
+            assertThat(sem.what()).isEqualTo(HeldMonitorEvent.POOL);
+            assertThat(sem.monitorClass()).startsWith("java.util.concurrent.Semaphore$");
+            var borrow = HeldMonitors.classify(info(pool));
+            assertThat(borrow.what()).isEqualTo(HeldMonitorEvent.POOL);
+            assertThat(borrow.heldAt()).startsWith(HeldMonitorsTest.class.getName() + ".borrowObject(");
+            assertThat(HeldMonitors.classify(info(locker))).as("a ReentrantLock's wait: the JDK's AQS acquire is not a pool").isNull();
+            // a thread running this class's loop is running the application's code at most looks
+            long running = 0;
+            for (int i = 0; i < 50; i++) {
+                running += HeldMonitors.runsJava(info(cpu)) ? 1 : 0;
+            }
+            assertThat(running).as("looks that found the loop running, of 50").isGreaterThan(0);
+            assertThat(HeldMonitors.runsJava(info(pool))).isFalse();
+        } finally {
+            busy.set(false);
+            taken.unlock();
+            permits.release();
+            idle.add(new Object());
+            for (Thread t : new Thread[] {semaphore, pool, locker, cpu}) {
+                t.join();
+            }
+        }
+    }
+
+    /** A pool's borrow, as object pools name it: waits for an idle object. */
+    private static Object borrowObject(java.util.concurrent.LinkedBlockingQueue<Object> idle) {
+        try {
+            return idle.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    @Test
     void aLookWaitsAHundredTimesTheLastOnesCostBeforeTheNext() {
         HeldMonitors looks = new HeldMonitors(100);
         for (int i = 0; i < 20; i++) {

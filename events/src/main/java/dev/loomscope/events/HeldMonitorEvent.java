@@ -29,6 +29,17 @@ public final class HeldMonitorEvent extends jdk.jfr.Event {
     public static final String NATIVE = "runs application native code";
     /** A thread spinning in Thread.yield or Thread.onSpinWait: on virtual threads it keeps a carrier busy while others may wait for one. */
     public static final String SPINS = "spins in Thread.yield or onSpinWait";
+    /**
+     * A thread parked in a pool or a semaphore (a frame named borrow*, acquire*, lease* or
+     * getConnection, or a Semaphore as the blocker): not a pin, the next ceiling once the server's
+     * thread cap is gone.
+     */
+    public static final String POOL = "waits for a pool or semaphore";
+    /**
+     * A thread found running the application's Java code at two looks in a row without having
+     * blocked or waited in between: on a virtual thread it holds its carrier that long.
+     */
+    public static final String BURST = "runs on the CPU across looks";
 
     @Label("Sample")
     @Description("Which look found them: the loomscope.HeldMonitorSample event of the same look has the same value")
@@ -36,7 +47,8 @@ public final class HeldMonitorEvent extends jdk.jfr.Event {
 
     @Label("What")
     @Description("What the threads did: blocks holding a monitor, waits to enter a monitor, waits in Object.wait, blocks in a class"
-            + " initializer, runs application native code, spins in Thread.yield or onSpinWait")
+            + " initializer, runs application native code, spins in Thread.yield or onSpinWait, waits for a pool or semaphore, runs on the CPU"
+            + " across looks")
     public String what;
 
     @Label("Threads")
@@ -48,7 +60,8 @@ public final class HeldMonitorEvent extends jdk.jfr.Event {
     public String site;
 
     @Label("Held At")
-    @Description("The frame that took the monitor held (for a thread entering a monitor, the one it waits for); empty where none")
+    @Description("The frame that took the monitor held (for a thread entering a monitor, the one it waits for; for a pool wait, the pool's"
+            + " frame); empty where none")
     public String heldAt;
 
     @Label("Monitor Class")

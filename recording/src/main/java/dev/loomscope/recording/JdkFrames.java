@@ -8,9 +8,12 @@ package dev.loomscope.recording;
 public final class JdkFrames {
     private JdkFrames() {}
 
-    /** Whether {@code className} (binary name, with dots) belongs to the JDK. */
+    /**
+     * Whether {@code className} (binary name, with dots) belongs to the JDK. JNA ({@code com.sun.jna})
+     * is a library of its own in the JDK's namespace: an application's native calls go through it.
+     */
     public static boolean isJdk(String className) {
         return className.startsWith("java.") || className.startsWith("javax.") || className.startsWith("jdk.") || className.startsWith("sun.")
-                || className.startsWith("com.sun.");
+                || className.startsWith("com.sun.") && !className.startsWith("com.sun.jna.");
     }
 }
