@@ -74,17 +74,22 @@ public final class AdviseView {
                     + " would hold a carrier (record the application on platform threads with the loomscope agent: held-monitors=100ms is its default)");
         }
         List<Table> tables = new ArrayList<>();
-        tables.add(sites(h, load, stackDepth));
+        tables.add(sites(h, carriers, load, stackDepth));
         tables.add(ceilings(f, h, carriers, load));
         tables.add(savings(f, load));
         return tables;
     }
 
-    private static Table sites(HeldMonitorReducer h, Load load, int stackDepth) {
+    /** Whether threads found at a mean of {@code mean} a look matter: a tenth of the carriers or more ({@link #MATTERS}). */
+    static boolean matters(double mean, Carriers carriers) {
+        return mean >= carriers.count() / MATTERS;
+    }
+
+    private static Table sites(HeldMonitorReducer h, Carriers carriers, Load load, int stackDepth) {
         Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks, every "
                 + h.intervalMillis() + " ms at most)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
                         Table.text("blocked in"), Table.text("pool"), Table.number("threads", "mean a look", 2), Table.number("held", "ms a request", 2),
-                        Table.text("pins on JDK"), Table.text("stack")));
+                        Table.text("pins on JDK"), Table.text("matters"), Table.text("stack")));
         List<Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found>> all = new ArrayList<>(h.sites().entrySet());
         all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found> e) -> e.getValue().threads()).reversed());
         for (var e : all.subList(0, Math.min(SITES, all.size()))) {
@@ -92,7 +97,7 @@ public final class AdviseView {
             double mean = h.mean(s::equals).mean();
             String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
             t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), mean,
-                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), stack);
+                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), matters(mean, carriers) ? "yes" : "no", stack);
         }
         if (all.size() > SITES) {
             t.note((all.size() - SITES) + " more sites, each found less often than those shown");
@@ -100,6 +105,8 @@ public final class AdviseView {
         if (all.isEmpty()) {
             t.note("no platform thread was found where a virtual thread would hold its carrier in " + h.samples() + " looks");
         }
+        t.note("matters: found at a tenth of the " + carriers.count() + " carriers or more on average (a site found now and then, a class"
+                + " initialized once at start-up, does not decide a migration)");
         t.note("threads: the mean found at a look, which is the carriers they would hold at the recording's load; held: that time over the"
                 + " requests" + (Double.isNaN(load.rate()) ? " (give the recording's requests a second, --rate N, or record with work=)"
                         : " at " + Comparer.plain(load.rate()) + "/s (" + load.from() + ")"));
@@ -116,6 +123,8 @@ public final class AdviseView {
             case HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE -> "21 and later";
             case HeldMonitorEvent.OBJECT_WAIT -> "21-23 (the scheduler adds a carrier while it waits)";
             case HeldMonitorEvent.SPINS -> "none, a risk on every JDK: it keeps a carrier busy while others may wait for one";
+            case HeldMonitorEvent.BURST -> "none, a risk on every JDK: a virtual thread holds its carrier for the whole burst";
+            case HeldMonitorEvent.POOL -> "none: the next ceiling on every JDK, the pool's";
             default -> "21-23 (not 24+, JEP 491)";
         };
     }
@@ -138,6 +147,18 @@ public final class AdviseView {
                     + " busy while it spins, and with the carriers all spinning the threads they wait for cannot run (loomscope watch and threads"
                     + " tell carrier starvation)", Comparer.plain(spins)));
         }
+        double bursts = h.mean(Set.of(HeldMonitorEvent.BURST)).mean();
+        if (bursts > 0) {
+            t.note(String.format(Locale.ROOT, "%s threads on average ran the application's code from one look to the next (%d ms or more) without"
+                    + " blocking: on virtual threads each holds a carrier that long, and requests behind it wait (the scheduler does not"
+                    + " preempt)", Comparer.plain(bursts), h.intervalMillis()));
+        }
+        double pools = h.mean(Set.of(HeldMonitorEvent.POOL)).mean();
+        if (pools > 0) {
+            t.note(String.format(Locale.ROOT, "%s threads on average wait for a pool or semaphore%s: not a pin, the next ceiling: with the"
+                    + " server's thread cap gone, every request waits there at once, so size the pool or bound the requests before switching",
+                    Comparer.plain(pools), Double.isNaN(load.rate()) ? "" : " (" + Comparer.plain(1000 * pools / load.rate()) + " ms a request)"));
+        }
         Samples looks = h.lookMillis();
         if (looks.count() > 1 && h.lookSpanSeconds() > 0) {
             t.note(String.format(Locale.ROOT, "the looks' own cost: p50 %s ms, p99 %s ms each (up to %d platform threads), %.2f%% of the time from"
@@ -147,7 +168,7 @@ public final class AdviseView {
         t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks each weighted by the time to the next, with its 95%"
                 + " interval; ceiling: carriers / held"
                 + " time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
-        t.note("bottom line: " + bottomLine(jdk21, jdk24));
+        t.note("bottom line: " + bottomLine(jdk21, jdk24) + risks(h, carriers));
         if ("virtual".equals(f.summary.threadKind)) {
             t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins as they happened");
         }
@@ -222,6 +243,21 @@ public final class AdviseView {
                 * load.rate() / low : null, said);
         return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(msPerRequest),
                 carriers.count(), Comparer.plain(ceiling)), ceiling < MATTERS * load.rate());
+    }
+
+    /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */
+    private static String risks(HeldMonitorReducer h, Carriers carriers) {
+        List<String> risks = new ArrayList<>();
+        if (matters(h.mean(Set.of(HeldMonitorEvent.POOL)).mean(), carriers)) {
+            risks.add("a pool or semaphore the requests wait for caps them next");
+        }
+        if (matters(h.mean(Set.of(HeldMonitorEvent.SPINS)).mean(), carriers)) {
+            risks.add("threads spinning in Thread.yield or onSpinWait would keep carriers busy");
+        }
+        if (matters(h.mean(Set.of(HeldMonitorEvent.BURST)).mean(), carriers)) {
+            risks.add("long runs on the CPU would hold carriers from other requests");
+        }
+        return risks.isEmpty() ? "" : "; and mind: " + String.join("; ", risks);
     }
 
     private static String bottomLine(Judged jdk21, Judged jdk24) {
