@@ -139,7 +139,8 @@ final class Session {
         }
         // the looks see platform threads only: on a run labelled virtual they would cost and show nothing advise reads
         Runnable held = o.duration("held-monitors").isZero() || o.string("threads").equals("virtual") ? null
-                : new HeldMonitors(o.duration("held-monitors").toMillis());
+                : new HeldMonitors(o.duration("held-monitors").toMillis(), dev.loomscope.agent.work.WorkFilter.parse(o.string("work"),
+                        new java.util.ArrayList<>()));
         if (held != null) {
             FlightRecorder.addPeriodicEvent(HeldMonitorSampleEvent.class, held);
         }
@@ -180,6 +181,7 @@ final class Session {
         e.jdk = Runtime.version() + " (" + System.getProperty("java.vendor", "?") + ")";
         e.agentOptions = options.given();
         e.cpus = Runtime.getRuntime().availableProcessors();
+        e.carriers = carriers(e.cpus);
         e.profilingMode = mode;
         String v = Session.class.getPackage().getImplementationVersion();
         e.agentVersion = v == null ? "dev" : v;
@@ -188,6 +190,16 @@ final class Session {
 
     String mode() {
         return mode;
+    }
+
+    /** The scheduler's parallelism as the JDK sets it: the system property when it is a positive number, else the CPUs. */
+    static int carriers(int cpus) {
+        try {
+            int p = Integer.parseInt(System.getProperty("jdk.virtualThreadScheduler.parallelism", "").trim());
+            return p > 0 ? p : cpus;
+        } catch (NumberFormatException unset) {
+            return cpus;
+        }
     }
 
     AgentOptions options() {

@@ -66,7 +66,8 @@ class AgentIT {
 
     @Test
     void recordsEverythingTheAnalyzerNeedsWithTheProfileBesideIt() throws Exception {
-        ChildJvm.Result r = run("out=rec,label=virt,threads=virtual", "normal");
+        // three carriers: the run's record says the scheduler's parallelism, whatever the machine's cores
+        ChildJvm.Result r = run("out=rec,label=virt,threads=virtual", "normal", "-Djdk.virtualThreadScheduler.parallelism=3");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         List<Path> jfrs = files(".jfr");
         assertThat(jfrs).hasSize(1);
@@ -94,6 +95,7 @@ class AgentIT {
         assertThat(info.getString("label")).isEqualTo("virt");
         assertThat(info.getString("threadKind")).isEqualTo("virtual");
         assertThat(info.getInt("cpus")).isPositive();
+        assertThat(info.getInt("carriers")).isEqualTo(3);
         String mode = info.getString("profilingMode");
         assertThat(mode).isIn("ctimer", "itimer");
         // async-profiler's samples in a file of their own beside it (appended, they would mislead the JDK's jfr tool)

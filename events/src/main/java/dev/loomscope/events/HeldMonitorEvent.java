@@ -76,6 +76,10 @@ public final class HeldMonitorEvent extends jdk.jfr.Event {
     @Description("The threads' name without its trailing number (qtp1234-, http-nio-8080-exec-): which pool they are of")
     public String threadGroup;
 
+    @Label("Work")
+    @Description("The work= method the threads were in (Class::method, the outermost on the stack); empty without work= or outside it")
+    public String work;
+
     @Label("Stack")
     @Description("The top frames of one such thread, a line each (at most 12)")
     public String stack;

@@ -35,6 +35,11 @@ public final class RunInfoEvent extends jdk.jfr.Event {
     @Label("CPUs")
     public int cpus;
 
+    @Label("Carriers")
+    @Description("The virtual thread scheduler's parallelism, its carriers: jdk.virtualThreadScheduler.parallelism when set to a number, else"
+            + " the CPUs")
+    public int carriers;
+
     @Label("Profiling Mode")
     @Description("cpu, ctimer, itimer (async-profiler engines), async-profiler (wall/alloc/lock only), jfr, jfr-cpu-time (JFR's CPU-time sampler) or off")
     public String profilingMode;

@@ -35,8 +35,12 @@ public final class SummaryReducer implements Reducer {
     public long hardwareThreads = -1;
     /** The heap's largest size (jdk.GCHeapConfiguration, -Xmx or the JVM's choice), bytes, or -1. */
     public long maxHeapBytes = -1;
+    /** A platform thread's stack reservation (the JVM's ThreadStackSize flag, jdk.LongFlag), bytes, or -1. */
+    public long threadStackBytes = -1;
     /** The processors the JVM saw (the agent's RunInfo: Runtime.availableProcessors, a container's limit), or -1: its default carriers. */
     public long cpus = -1;
+    /** The virtual thread scheduler's parallelism the agent saw (loomscope.RunInfo), -1 when not recorded. */
+    public long carriers = -1;
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
     public Instant jvmStart;
 
@@ -78,15 +82,16 @@ public final class SummaryReducer implements Reducer {
     private static final String RUN_AGENT_OPTIONS = EventSchema.field(RunInfoEvent.class, "agentOptions").name();
     private static final String RUN_PROFILING_MODE = EventSchema.field(RunInfoEvent.class, "profilingMode").name();
     private static final String RUN_CPUS = EventSchema.field(RunInfoEvent.class, "cpus").name();
+    private static final String RUN_CARRIERS = EventSchema.field(RunInfoEvent.class, "carriers").name();
     /** The agent's looks at the platform threads: a recording that has them was recorded where no virtual thread need have run. */
     public static final String HELD_MONITOR_SAMPLE = EventSchema.name(dev.loomscope.events.HeldMonitorSampleEvent.class);
 
     /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
     public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
-            "jdk.CPUInformation", "jdk.GCHeapConfiguration");
+            "jdk.CPUInformation", "jdk.GCHeapConfiguration", "jdk.LongFlag");
 
-    public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration",
+    public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
             "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
 
     @Override
@@ -143,6 +148,11 @@ public final class SummaryReducer implements Reducer {
                 oldCollector = e.string("oldCollector");
             }
             case "jdk.GCHeapConfiguration" -> maxHeapBytes = e.hasField("maxSize") ? e.longValue("maxSize") : -1;
+            case "jdk.LongFlag" -> {
+                if ("ThreadStackSize".equals(e.string("name")) && e.longValue("value") > 0) {
+                    threadStackBytes = e.longValue("value") * 1024; // the flag is in KB
+                }
+            }
             case "jdk.JavaThreadStatistics" -> {
                 peakThreads = Math.max(peakThreads, e.longValue("peakCount"));
                 peakActiveThreads = Math.max(peakActiveThreads, e.longValue("activeCount"));
@@ -172,6 +182,28 @@ public final class SummaryReducer implements Reducer {
         agentOptions = e.hasField(RUN_AGENT_OPTIONS) ? e.string(RUN_AGENT_OPTIONS) : null;
         profilingMode = e.hasField(RUN_PROFILING_MODE) ? e.string(RUN_PROFILING_MODE) : null;
         cpus = e.hasField(RUN_CPUS) ? e.longValue(RUN_CPUS) : -1;
+        carriers = e.hasField(RUN_CARRIERS) ? e.longValue(RUN_CARRIERS) : -1;
+    }
+
+    /** The carriers virtual threads have (or would have) in the recorded JVM, and where that figure came from. */
+    public record Carriers(int count, String from) {}
+
+    /**
+     * The one source of a recording's carrier count: the scheduler's parallelism the agent saw, else
+     * the processors the JVM saw (the scheduler's default), else the machine's hardware threads;
+     * null when the recording says none of these.
+     */
+    public Carriers carriers() {
+        if (carriers > 0) {
+            return new Carriers((int) carriers, "the JVM's virtual thread scheduler parallelism");
+        }
+        if (cpus > 0) {
+            return new Carriers((int) cpus, "the processors the JVM saw, the scheduler's default parallelism");
+        }
+        if (hardwareThreads > 0) {
+            return new Carriers((int) hardwareThreads, "the machine's hardware threads (jdk.CPUInformation)");
+        }
+        return null;
     }
 
     /**

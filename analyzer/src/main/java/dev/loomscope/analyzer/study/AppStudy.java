@@ -336,8 +336,8 @@ public final class AppStudy {
             }
             warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
             double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);
-            ServiceCause.Ceiling ceiling = Double.isNaN(rate) ? null : ServiceCause.ceiling(rate, groups.get("virtual"),
-                    ServiceCause.carriers(s.plan().command()), ServiceCause.carriersFrom(s.plan().command()));
+            var carriers = ServiceCause.carriers(groups.get("virtual"));
+            ServiceCause.Ceiling ceiling = Double.isNaN(rate) ? null : ServiceCause.ceiling(rate, groups.get("virtual"), carriers.count(), carriers.from());
             if (ceiling != null) {
                 measured.add(ServiceCause.line(w, ceiling));
             }

@@ -66,22 +66,19 @@ final class ServiceCause {
                         + " the load lasts (see 'loomscope pinning' on the recordings for the frames)" : ": pinning does not limit this rate");
     }
 
-    /** The scheduler's carriers for a command: its -Djdk.virtualThreadScheduler.parallelism, else this machine's cores (the default). */
-    static int carriers(List<String> command) {
-        for (String w : command) {
-            if (w.startsWith("-Djdk.virtualThreadScheduler.parallelism=")) {
-                try {
-                    return Integer.parseInt(w.substring(w.indexOf('=') + 1));
-                } catch (NumberFormatException notANumber) {
-                    break;
-                }
+    /**
+     * The carriers the virtual-thread JVMs had, from their recordings ({@link
+     * dev.loomscope.analyzer.reduce.SummaryReducer#carriers()}: the scheduler's parallelism the agent
+     * saw); this machine's cores when none says.
+     */
+    static dev.loomscope.analyzer.reduce.SummaryReducer.Carriers carriers(List<RecordingFacts> virtual) {
+        for (RecordingFacts f : virtual == null ? List.<RecordingFacts>of() : virtual) {
+            var c = f.summary.carriers();
+            if (c != null) {
+                return c;
             }
         }
-        return Runtime.getRuntime().availableProcessors();
-    }
-
-    static String carriersFrom(List<String> command) {
-        return command.stream().anyMatch(w -> w.startsWith("-Djdk.virtualThreadScheduler.parallelism=")) ? "the command's"
-                + " -Djdk.virtualThreadScheduler.parallelism" : "this machine's cores, the scheduler's default";
+        return new dev.loomscope.analyzer.reduce.SummaryReducer.Carriers(Runtime.getRuntime().availableProcessors(),
+                "this machine's cores, the scheduler's default");
     }
 }

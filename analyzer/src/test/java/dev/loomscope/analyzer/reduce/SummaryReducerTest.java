@@ -22,4 +22,24 @@ class SummaryReducerTest {
         assertThat(s.jvmCpu.toArray()).containsExactly(0.5, 0.0);
         assertThat(s.machineCpu.toArray()).containsExactly(0.6, 0.02);
     }
+
+    static CannedEvent runInfo(Map<String, Object> fields) {
+        Map<String, Object> all = new java.util.HashMap<>(Map.of("label", "app", "threadKind", "virtual", "command", "App"));
+        all.putAll(fields);
+        return new CannedEvent("loomscope.RunInfo", Instant.parse("2026-11-24T12:00:00Z"), all);
+    }
+
+    /** The carriers have one source: the scheduler's parallelism the agent saw, else the processors the JVM saw, else none. */
+    @Test
+    void theCarriersAreTheSchedulersParallelismElseTheProcessors() {
+        SummaryReducer set = new SummaryReducer();
+        set.add(runInfo(Map.of("cpus", 2L, "carriers", 4L)));
+        assertThat(set.carriers().count()).isEqualTo(4);
+        assertThat(set.carriers().from()).contains("scheduler parallelism");
+        SummaryReducer older = new SummaryReducer(); // an agent before the carriers field
+        older.add(runInfo(Map.of("cpus", 2L)));
+        assertThat(older.carriers().count()).isEqualTo(2);
+        assertThat(older.carriers().from()).contains("processors the JVM saw");
+        assertThat(new SummaryReducer().carriers()).isNull();
+    }
 }
