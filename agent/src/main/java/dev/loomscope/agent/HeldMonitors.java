@@ -1,5 +1,6 @@
 package dev.loomscope.agent;
 
+import dev.loomscope.agent.work.WorkFilter;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.recording.JdkFrames;
@@ -30,14 +31,25 @@ final class HeldMonitors implements Runnable {
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final long intervalMillis;
+    /** The work= methods, to tell which unit of work a thread found was in; null without work=. */
+    private final WorkFilter work;
     private long sample;
 
-    HeldMonitors(long intervalMillis) {
+    HeldMonitors(long intervalMillis, WorkFilter work) {
         this.intervalMillis = intervalMillis;
+        this.work = work == null || work.isEmpty() ? null : work;
     }
 
-    /** What one thread was found doing, where, in which pool. */
-    record Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group) {}
+    /** What one thread was found doing, where, in which pool, in which work= unit (empty when none). */
+    record Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group, String unit) {
+        Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group) {
+            this(what, site, heldAt, monitorClass, blockedIn, group, "");
+        }
+
+        Found in(String unit) {
+            return unit == null ? this : new Found(what, site, heldAt, monitorClass, blockedIn, group, unit);
+        }
+    }
 
     /**
      * The share of the time the looks may take: after a look of d, the next waits at least d / BUDGET
@@ -86,6 +98,7 @@ final class HeldMonitors implements Runnable {
                 }
             }
             if (f != null) {
+                f = work == null ? f : f.in(work.unitOf(t.getStackTrace()));
                 counts.merge(f, 1, Integer::sum);
                 stacks.putIfAbsent(f, stack(t.getStackTrace()));
             }
@@ -107,6 +120,7 @@ final class HeldMonitors implements Runnable {
             e.monitorClass = f.monitorClass();
             e.blockedIn = f.blockedIn();
             e.threadGroup = f.group();
+            e.work = f.unit();
             e.stack = stacks.get(f);
             e.commit();
         });

@@ -141,7 +141,7 @@ class HeldMonitorsTest {
 
     @Test
     void aLookWaitsAHundredTimesTheLastOnesCostBeforeTheNext() {
-        HeldMonitors looks = new HeldMonitors(100);
+        HeldMonitors looks = new HeldMonitors(100, null);
         for (int i = 0; i < 20; i++) {
             looks.run(); // JFR's periodic thread would call it every period: here without pause
         }

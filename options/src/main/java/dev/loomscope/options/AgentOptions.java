@@ -66,7 +66,7 @@ public final class AgentOptions {
             Option.duration("ctxsw-period", "1s", false, "how often process context switches are recorded"),
             Option.durationOrOff("held-monitors", "100ms", "how often the platform threads are looked at for where a virtual thread would"
                     + " hold its carrier (blocking while holding a monitor, waiting to enter one, in Object.wait, under a class initializer, in"
-                    + " the application's native code): loomscope.HeldMonitor events, which loomscope advise reads; a thread dump with monitors"
+                    + " the application's native code; and spinning, CPU runs across looks and waits for a pool or semaphore): loomscope.HeldMonitor events, which loomscope advise reads; a thread dump with monitors"
                     + " at a safepoint each time, periods skipped to keep the looks within 1% of the time; not on a run labelled threads=virtual,"
                     + " whose virtual threads they cannot see"),
             Option.duration("max-age", "0", true, "keep at most this much history in the JFR disk repository (0: unlimited)"),

@@ -55,6 +55,23 @@ public final class WorkFilter {
         return rules.stream().anyMatch(r -> r.annotationDescriptor != null || r.internalClass.equals(internalClass));
     }
 
+    /**
+     * The outermost frame of {@code stack} (innermost first) a {@code Class::method} or {@code Class}
+     * rule names, as {@code Class::method}; null when none does (annotation rules cannot be told from
+     * a stack frame).
+     */
+    public String unitOf(StackTraceElement[] stack) {
+        for (int i = stack.length - 1; i >= 0; i--) {
+            String internal = stack[i].getClassName().replace('.', '/');
+            for (Rule r : rules) {
+                if (r.annotationDescriptor == null && r.internalClass.equals(internal) && (r.method == null || r.method.equals(stack[i].getMethodName()))) {
+                    return stack[i].getClassName() + "::" + stack[i].getMethodName();
+                }
+            }
+        }
+        return null;
+    }
+
     boolean matches(String internalClass, String method, List<String> annotationDescriptors) {
         for (Rule r : rules) {
             if (r.annotationDescriptor != null ? annotationDescriptors.contains(r.annotationDescriptor)

@@ -27,4 +27,14 @@ class WorkFilterTest {
         assertThat(f.isEmpty()).isTrue();
         assertThat(problems).hasSize(3).allMatch(p -> p.endsWith("is not Class::method, Class or @Annotation"));
     }
+
+    /** A thread's unit of work from its stack: the outermost frame a Class::method or Class rule names. */
+    @Test
+    void tellsTheUnitOfWorkFromAStack() {
+        WorkFilter f = WorkFilter.parse("com.example.Handler::handle; com.example.Jobs", new ArrayList<>());
+        StackTraceElement[] stack = {new StackTraceElement("java.lang.Thread", "sleep", null, -1), new StackTraceElement("com.example.Jobs", "step",
+                null, 3), new StackTraceElement("com.example.Handler", "handle", null, 9), new StackTraceElement("com.example.Server", "run", null, 1)};
+        assertThat(f.unitOf(stack)).isEqualTo("com.example.Handler::handle");
+        assertThat(f.unitOf(new StackTraceElement[] {stack[0], stack[3]})).isNull();
+    }
 }

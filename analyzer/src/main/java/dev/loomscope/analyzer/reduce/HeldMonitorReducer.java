@@ -30,9 +30,13 @@ public final class HeldMonitorReducer implements Reducer {
     private static final String BLOCKED_IN = EventSchema.field(HeldMonitorEvent.class, "blockedIn").name();
     private static final String GROUP = EventSchema.field(HeldMonitorEvent.class, "threadGroup").name();
     private static final String STACK = EventSchema.field(HeldMonitorEvent.class, "stack").name();
+    private static final String WORK = EventSchema.field(HeldMonitorEvent.class, "work").name();
 
-    /** Where threads were found: what they did, the application frame, the frame that took the monitor, its class, the top frame, their pool. */
-    public record Site(String what, String site, String heldAt, String monitorClass, String blockedIn, String group) {}
+    /**
+     * Where threads were found: what they did, the application frame, the frame that took the
+     * monitor, its class, the top frame, their pool, the work= unit they were in (empty when none).
+     */
+    public record Site(String what, String site, String heldAt, String monitorClass, String blockedIn, String group, String work) {}
 
     /** A site's threads over all looks and one of its stacks. */
     public static final class Found {
@@ -60,13 +64,50 @@ public final class HeldMonitorReducer implements Reducer {
 
     private record Hit(long nanos, Site site, long threads) {}
 
+    /** The JDK's own monitor events, read for a recording without the agent's looks. */
+    static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
+    static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
+
+    /** The JDK's events of one kind at one application frame: how many, and their time in all. */
+    public record JdkSite(String event, String site) {}
+
+    /** How many events and their summed duration (ns). */
+    public static final class JdkFound {
+        private long events;
+        private long nanos;
+
+        public long events() {
+            return events;
+        }
+
+        public long nanos() {
+            return nanos;
+        }
+    }
+
+    private final Map<JdkSite, JdkFound> jdkSites = new LinkedHashMap<>();
+
     @Override
     public Set<String> eventTypes() {
-        return Set.of(SAMPLE, HELD);
+        return Set.of(SAMPLE, HELD, MONITOR_ENTER, MONITOR_WAIT);
     }
 
     @Override
     public void add(JfrEvent e) {
+        if (e.type().equals(MONITOR_ENTER) || e.type().equals(MONITOR_WAIT)) {
+            String site = "(no stack trace)";
+            List<dev.loomscope.recording.Frame> frames = e.stackFrames();
+            for (dev.loomscope.recording.Frame f : frames == null ? List.<dev.loomscope.recording.Frame>of() : frames) {
+                if (!f.isJdk()) {
+                    site = f.text();
+                    break;
+                }
+            }
+            JdkFound found = jdkSites.computeIfAbsent(new JdkSite(e.type(), site), k -> new JdkFound());
+            found.events++;
+            found.nanos += e.duration().toNanos();
+            return;
+        }
         if (e.type().equals(SAMPLE)) {
             intervalMillis = e.hasField(INTERVAL) ? e.longValue(INTERVAL) : intervalMillis;
             platformThreads = Math.max(platformThreads, e.hasField(PLATFORM_THREADS) ? e.longValue(PLATFORM_THREADS) : 0);
@@ -77,7 +118,7 @@ public final class HeldMonitorReducer implements Reducer {
         if (!e.hasField(WHAT) || !e.hasField(THREADS)) {
             return; // another writer's event of that name
         }
-        Site s = new Site(e.string(WHAT), text(e, SITE), text(e, HELD_AT), text(e, MONITOR), text(e, BLOCKED_IN), text(e, GROUP));
+        Site s = new Site(e.string(WHAT), text(e, SITE), text(e, HELD_AT), text(e, MONITOR), text(e, BLOCKED_IN), text(e, GROUP), text(e, WORK));
         Found f = sites.computeIfAbsent(s, k -> new Found());
         long n = e.longValue(THREADS);
         f.threads += n;
@@ -123,6 +164,11 @@ public final class HeldMonitorReducer implements Reducer {
 
     public Map<Site, Found> sites() {
         return sites;
+    }
+
+    /** The JDK's monitor enter and wait events by application frame (what a recording without the agent's looks still tells). */
+    public Map<JdkSite, JdkFound> jdkSites() {
+        return jdkSites;
     }
 
     /** A mean of the threads found at the looks and the half-width of its 95% interval. */

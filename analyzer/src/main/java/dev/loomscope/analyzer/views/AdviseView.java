@@ -5,6 +5,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.Samples;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.events.HeldMonitorEvent;
 import java.util.ArrayList;
@@ -37,21 +38,16 @@ public final class AdviseView {
     /** The load a prediction is for: requests a second, and where that figure came from; rate NaN when unknown. */
     public record Load(double rate, String from) {}
 
-    /** The carriers a prediction is for, and where that figure came from. */
-    public record Carriers(int count, String from) {}
-
-    /** The carriers virtual threads would have: {@code given} (above 0), else the processors the recorded JVM saw, else its machine's. */
-    public static Carriers carriers(RecordingFacts f, int given) {
+    /** The carriers virtual threads would have: {@code given} (above 0), else the recording's ({@link SummaryReducer#carriers()}). */
+    public static SummaryReducer.Carriers carriers(RecordingFacts f, int given) {
         if (given > 0) {
-            return new Carriers(given, "--carriers");
+            return new SummaryReducer.Carriers(given, "--carriers");
         }
-        if (f.summary.cpus > 0) {
-            return new Carriers((int) f.summary.cpus, "the processors the JVM saw, the scheduler's default parallelism");
+        SummaryReducer.Carriers c = f.summary.carriers();
+        if (c == null) {
+            throw new BadDataException(f.source.name() + ": says nothing of its processors: give the carriers virtual threads would have (--carriers N)");
         }
-        if (f.summary.hardwareThreads > 0) {
-            return new Carriers((int) f.summary.hardwareThreads, "the machine's hardware threads (jdk.CPUInformation)");
-        }
-        throw new BadDataException(f.source.name() + ": says nothing of its processors: give the carriers virtual threads would have (--carriers N)");
+        return c;
     }
 
     /** The recording's load: {@code given} (above 0), else the calls a second of the agent's work= methods, else unknown. */
@@ -67,28 +63,57 @@ public final class AdviseView {
     }
 
     /** The tables: where virtual threads would hold a carrier, by site; what that does to the carriers on each JDK; the bottom line in a note. */
-    public static List<Table> of(RecordingFacts f, Carriers carriers, Load load, int stackDepth) {
+    public static List<Table> of(RecordingFacts f, SummaryReducer.Carriers carriers, Load load, int stackDepth) {
         HeldMonitorReducer h = f.held;
-        if (h.samples() == 0) {
-            throw new BadDataException(f.source.name() + ": has no loomscope.HeldMonitorSample events, so it cannot tell where virtual threads"
-                    + " would hold a carrier (record the application on platform threads with the loomscope agent: held-monitors=100ms is its default)");
-        }
         List<Table> tables = new ArrayList<>();
+        if (h.samples() == 0) {
+            tables.add(jdkEvents(f, h));
+            tables.add(savings(f, load));
+            return tables;
+        }
         tables.add(sites(h, carriers, load, stackDepth));
         tables.add(ceilings(f, h, carriers, load));
         tables.add(savings(f, load));
         return tables;
     }
 
+    /**
+     * A recording without the agent's looks ({@code -XX:StartFlightRecording}, JMC, the agent with
+     * {@code held-monitors=off}): what the JDK's own monitor events show, and what it lacks.
+     */
+    private static Table jdkEvents(RecordingFacts f, HeldMonitorReducer h) {
+        Table t = new Table("advise-jdk-events", "What the JDK's own monitor events show (this recording has no loomscope looks)", List.of(
+                Table.text("what"), Table.text("site"), Table.number("events", "", 0), Table.number("time", "ms", 1), Table.number("threads",
+                        "mean over the recording", 3), Table.text("pins on JDK")));
+        double seconds = f.summary.spanSeconds();
+        List<Map.Entry<HeldMonitorReducer.JdkSite, HeldMonitorReducer.JdkFound>> all = new ArrayList<>(h.jdkSites().entrySet());
+        all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.JdkSite, HeldMonitorReducer.JdkFound> e) -> e.getValue().nanos()).reversed());
+        for (var e : all.subList(0, Math.min(SITES, all.size()))) {
+            boolean enter = e.getKey().event().equals("jdk.JavaMonitorEnter");
+            t.row(enter ? HeldMonitorEvent.ENTERING : HeldMonitorEvent.OBJECT_WAIT, e.getKey().site(), e.getValue().events(), e.getValue().nanos() / 1e6,
+                    seconds > 0 ? e.getValue().nanos() / 1e9 / seconds : null, jdks(enter ? HeldMonitorEvent.ENTERING : HeldMonitorEvent.OBJECT_WAIT));
+        }
+        if (all.isEmpty()) {
+            t.note("no jdk.JavaMonitorEnter or jdk.JavaMonitorWait event: no contended monitor or Object.wait over the JDK's thresholds (20 ms in its"
+                    + " default settings)");
+        }
+        t.note("what this recording lacks: the loomscope agent's looks at the platform threads (loomscope.HeldMonitorSample): a thread that blocks"
+                + " while holding a monitor, under a class initializer or in native code leaves no JDK event, so no carrier ceiling is predicted;"
+                + " record the application on platform threads with the agent (-javaagent:loomscope-agent.jar, held-monitors=100ms by default)");
+        t.note("the JDK records these events from a threshold (20 ms in its default settings, 10 ms in its profile settings): shorter waits are"
+                + " not here, so the time is a lower bound");
+        return t;
+    }
+
     /** Whether threads found at a mean of {@code mean} a look matter: a tenth of the carriers or more ({@link #MATTERS}). */
-    static boolean matters(double mean, Carriers carriers) {
+    static boolean matters(double mean, SummaryReducer.Carriers carriers) {
         return mean >= carriers.count() / MATTERS;
     }
 
-    private static Table sites(HeldMonitorReducer h, Carriers carriers, Load load, int stackDepth) {
+    private static Table sites(HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load, int stackDepth) {
         Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks, every "
                 + h.intervalMillis() + " ms at most)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
-                        Table.text("blocked in"), Table.text("pool"), Table.number("threads", "mean a look", 2), Table.number("held", "ms a request", 2),
+                        Table.text("blocked in"), Table.text("pool"), Table.text("work"), Table.number("threads", "mean a look", 2), Table.number("held", "ms a request", 2),
                         Table.text("pins on JDK"), Table.text("matters"), Table.text("stack")));
         List<Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found>> all = new ArrayList<>(h.sites().entrySet());
         all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found> e) -> e.getValue().threads()).reversed());
@@ -96,7 +121,7 @@ public final class AdviseView {
             HeldMonitorReducer.Site s = e.getKey();
             double mean = h.mean(s::equals).mean();
             String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
-            t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), mean,
+            t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), blank(s.work()), mean,
                     Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), matters(mean, carriers) ? "yes" : "no", stack);
         }
         if (all.size() > SITES) {
@@ -129,7 +154,7 @@ public final class AdviseView {
         };
     }
 
-    private static Table ceilings(RecordingFacts f, HeldMonitorReducer h, Carriers carriers, Load load) {
+    private static Table ceilings(RecordingFacts f, HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load) {
         Table t = new Table("advise-carriers", "What the carriers could serve (" + carriers.count() + " carriers: " + carriers.from() + ")",
                 List.of(Table.text("JDK"), Table.number("carriers held", "mean", 2), Table.number("carriers held low", "95% CI", 2),
                         Table.number("carriers held high", "95% CI", 2), Table.number("held", "ms a request", 2), Table.number("ceiling", "requests/s", 0),
@@ -204,6 +229,12 @@ public final class AdviseView {
         if (f.summary.peakThreads > 0) {
             t.row("live threads at their peak (all, not a rate)", null, null, f.summary.peakThreads + " at once: each an OS thread and its stack;"
                     + " requests on virtual threads leave the carriers and the server's own threads");
+            if (f.summary.threadStackBytes > 0) {
+                t.row("their stacks' reservation at the peak (MB, not a rate)", null, null, String.format(Locale.ROOT, "%s MB: %d threads x %d KB"
+                        + " (ThreadStackSize), of which the OS commits what each stack touched; a parked virtual thread keeps only its frames, on"
+                        + " the heap", Comparer.plain(f.summary.peakThreads * f.summary.threadStackBytes / 1048576.0), f.summary.peakThreads,
+                        f.summary.threadStackBytes / 1024));
+            }
         }
         if (f.ctxsw.processRecorded() && seconds > 0) {
             double switches = (f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) / seconds;
@@ -218,7 +249,7 @@ public final class AdviseView {
     }
 
     /** One JDK's row. */
-    private static Judged row(Table t, String jdk, HeldMonitorReducer.Mean held, Carriers carriers, Load load) {
+    private static Judged row(Table t, String jdk, HeldMonitorReducer.Mean held, SummaryReducer.Carriers carriers, Load load) {
         double mean = held.mean();
         double low = held.low();
         double high = held.high();
@@ -246,7 +277,7 @@ public final class AdviseView {
     }
 
     /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */
-    private static String risks(HeldMonitorReducer h, Carriers carriers) {
+    private static String risks(HeldMonitorReducer h, SummaryReducer.Carriers carriers) {
         List<String> risks = new ArrayList<>();
         if (matters(h.mean(Set.of(HeldMonitorEvent.POOL)).mean(), carriers)) {
             risks.add("a pool or semaphore the requests wait for caps them next");

@@ -53,6 +53,7 @@ class AdviseIT {
         assertThat(site.get("what").asText()).isEqualTo("blocks holding a monitor");
         assertThat(site.get("site").asText()).startsWith(DemoService.class.getName() + "$1.handle(DemoService.java:");
         assertThat(site.get("blocked in").asText()).startsWith("java.lang.Thread.sleep");
+        assertThat(site.get("work").asText()).as("the work= unit the threads were in").isEqualTo(DemoService.class.getName() + "$1::handle");
         assertThat(site.get("held").asDouble()).as("ms a request held at the monitor").isBetween(8.0, 13.0);
         JsonNode jdk21 = tables.get(1).get("rows").get(0);
         JsonNode jdk24 = tables.get(1).get("rows").get(1);

@@ -2,8 +2,11 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.analyzer.scenarios.Corpus;
 import dev.loomscope.analyzer.scenarios.Scenario;
+import dev.loomscope.flamegraphs.testing.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -38,5 +41,26 @@ class ScenarioCorpusIT {
         }
         assertThat(score.precision()).as(score + "\n" + said).isGreaterThanOrEqualTo(0.8);
         assertThat(score.recall()).as(score + "\n" + said).isGreaterThanOrEqualTo(0.8);
+    }
+
+    /**
+     * A recording made without the agent (JFR's own, with Object.wait recorded from 1 ms): advise
+     * shows what the JDK's events tell (the legacy future's waits, at their frame) and says what it
+     * lacks, rather than refusing it.
+     */
+    @Test
+    void withoutTheAgentAdviseSaysWhatTheJdksEventsShowAndWhatItLacks() throws Exception {
+        Path out = dir.resolve("jfr");
+        Path recording = Corpus.record(Scenario.OBJECT_WAIT, Path.of(Jdk21IT.jdk21()), List.of("-XX:StartFlightRecording:filename=" + out.resolve(
+                "object-wait.jfr") + ",jdk.JavaMonitorWait#threshold=1ms"), out, 5);
+        ChildJvm.Result r = Fixtures.cli(dir, "advise", "--format", "json", "--rate", "300", recording.toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        JsonNode tables = new ObjectMapper().readTree(r.stdout()).get("tables");
+        assertThat(tables.get(0).get("name").asText()).isEqualTo("advise-jdk-events");
+        JsonNode first = tables.get(0).get("rows").get(0);
+        assertThat(first.get("what").asText()).isEqualTo("waits in Object.wait");
+        assertThat(first.get("site").asText()).startsWith("dev.loomscope.analyzer.scenarios.ScenarioService$Job.await:");
+        assertThat(first.get("events").asLong()).isGreaterThan(100);
+        assertThat(tables.get(0).get("notes").toString()).contains("what this recording lacks");
     }
 }

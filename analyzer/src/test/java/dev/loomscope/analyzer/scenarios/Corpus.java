@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * {@code corpus.md} (the table docs/analyzer.md publishes) under {@code --out}.
  *
  * With {@code --watch SECONDS}, each scenario is also served on virtual threads without the agent
- * under its rate while {@code loomscope watch} watches it that long (its alarms counted: none is
+ * under its rate while {@code loomscope watch} watches it that long, a healthy control three times
+ * as long (its alarms counted: none is
  * right on a scenario virtual threads do not harm at that rate on that JDK, one or more on one they
  * do) and then {@code loomscope attach PID threads} reads two thread dumps (a deadlock or carrier
  * starvation found or not: right where the scenario is in trouble, wrong where it is not).
@@ -112,11 +113,18 @@ public final class Corpus {
      */
     public static Path record(Scenario s, Path java, Path agent, Path dir, double seconds) throws IOException, InterruptedException {
         Path out = dir.resolve(s.label());
+        return record(s, java, List.of("-javaagent:" + agent + "=out=" + out + ",label=" + s.label() + ",threads=platform,profile=off,flame=off"), out,
+                seconds);
+    }
+
+    /** {@link #record} with the JVM options given (a recording made without the agent), the recording written to {@code out}. */
+    public static Path record(Scenario s, Path java, List<String> jvmOptions, Path out, double seconds) throws IOException, InterruptedException {
         Files.createDirectories(out);
         int port = freePort();
-        List<String> cmd = List.of(java.toString(), "-javaagent:" + agent + "=out=" + out + ",label=" + s.label() + ",threads=platform,profile=off,flame=off",
-                "-cp", System.getProperty("java.class.path"), ScenarioService.class.getName(), "--scenario", s.label(), "--port", Integer.toString(port),
-                "--threads", "platform");
+        List<String> cmd = new ArrayList<>(List.of(java.toString()));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ScenarioService.class.getName(), "--scenario", s.label(), "--port",
+                Integer.toString(port), "--threads", "platform"));
         Path log = out.resolve("service.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
@@ -314,12 +322,13 @@ public final class Corpus {
             }
             md.append(" |\n");
             if (watchSeconds > 0) {
-                Watched w = watch(s, loomscope, java, dir, watchSeconds);
+                Watched w = watch(s, loomscope, java, dir, s.control() ? 3 * watchSeconds : watchSeconds); // the controls longer: false alarms
                 String known = jdk24 ? s.jdk25() : s.jdk21();
                 Set<Scenario.Hazard> trouble = known.equals("same") ? Set.of() : Set.of(Scenario.Hazard.MONITOR); // one token: "in trouble"
                 watchScore.add(trouble, w.alarms().isEmpty() ? Set.of() : Set.of(Scenario.Hazard.MONITOR));
                 threadsScore.add(trouble, w.stuck() ? Set.of(Scenario.Hazard.MONITOR) : Set.of());
-                watched.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s |%n", s.label(), known, w.alarms().size(),
+                watched.append(String.format(Locale.ROOT, "| %s | %s | %.0f s | %d | %s | %s |%n", s.label(), known, s.control() ? 3 * watchSeconds
+                        : watchSeconds, w.alarms().size(),
                         w.alarms().isEmpty() ? "none" : String.join("; ", w.alarms()), w.stuck() ? "stuck or starved" : "nothing stuck"));
             }
             System.out.println(s.label() + ": known " + labels(s.hazards()) + ", found " + labels(p.found()) + " (" + p.bottomLine() + ")");
@@ -330,8 +339,8 @@ public final class Corpus {
                     + " the rate) as measured in %d of %d%n", feature(javaHome), directionsRight, directions, predictionsRight, directions));
         }
         if (watchSeconds > 0) {
-            md.append(String.format(Locale.ROOT, "%n| scenario (virtual threads, no agent, JDK %d) | virtual threads at the rate | watch's alarms in %.0f s | which |"
-                    + " threads |%n|---|---|---|---|---|%n", feature(javaHome), watchSeconds)).append(watched);
+            md.append(String.format(Locale.ROOT, "%n| scenario (virtual threads, no agent, JDK %d) | virtual threads at the rate | watched | alarms | which |"
+                    + " threads |%n|---|---|---|---|---|---|%n", feature(javaHome))).append(watched);
             md.append("\nwatch: a scenario in trouble (worse or stuck) raised an alarm, one not in trouble none: ").append(watchScore).append('\n');
             md.append("threads (two dumps 2 s apart after the watch): a deadlock or carrier starvation found where in trouble, nothing where not: ")
                     .append(threadsScore).append('\n');
