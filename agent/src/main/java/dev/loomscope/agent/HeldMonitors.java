@@ -155,7 +155,7 @@ final class HeldMonitors implements Runnable {
             String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
             return new Found(HeldMonitorEvent.ENTERING, site, frame(top), monitor, frame(top), group);
         }
-        if (waiting && top.getClassName().equals("java.lang.Object") && top.getMethodName().startsWith("wait")) {
+        if (waiting && top.getClassName().equals("java.lang.Object") && top.getMethodName().startsWith("wait") && !jdkWaits(st)) {
             String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
             return new Found(HeldMonitorEvent.OBJECT_WAIT, site, frame(top), monitor, frame(top), group);
         }
@@ -180,6 +180,20 @@ final class HeldMonitors implements Runnable {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the code that called Object.wait is the JDK's (a ReferenceQueue's remove, as a
+     * library's cleaner thread waits): the JDK's own monitor, which the JDK handles on virtual
+     * threads as it sees fit, left out as its monitors held are.
+     */
+    static boolean jdkWaits(StackTraceElement[] st) {
+        for (StackTraceElement f : st) {
+            if (!f.getClassName().equals("java.lang.Object")) {
+                return JdkFrames.isJdk(f.getClassName());
+            }
+        }
+        return false;
     }
 
     /**

@@ -129,6 +129,26 @@ class HeldMonitorsTest {
         }
     }
 
+    /** A library's cleaner thread waits in a ReferenceQueue: the JDK's own Object.wait on its own monitor, not the application's. */
+    @Test
+    void theJdksOwnWaitIsNotTheApplications() throws Exception {
+        java.lang.ref.ReferenceQueue<Object> queue = new java.lang.ref.ReferenceQueue<>();
+        Thread cleaner = Thread.ofPlatform().name("cleaner-1").start(() -> {
+            try {
+                queue.remove();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            await(cleaner, Thread.State.WAITING);
+            assertThat(HeldMonitors.classify(info(cleaner))).isNull();
+        } finally {
+            cleaner.interrupt();
+            cleaner.join();
+        }
+    }
+
     /** A pool's borrow, as object pools name it: waits for an idle object. */
     private static Object borrowObject(java.util.concurrent.LinkedBlockingQueue<Object> idle) {
         try {

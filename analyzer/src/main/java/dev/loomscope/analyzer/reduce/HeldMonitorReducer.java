@@ -188,7 +188,8 @@ public final class HeldMonitorReducer implements Reducer {
      * when many threads are busy, so an unweighted mean would lean to the quiet times. The gap before
      * a look was set by the look before it, not by what this one finds (a look's own cost grows with
      * what it finds: weighting by the gap after it would lean to the busy moments); its interval from
-     * the weighted variance over the looks' effective number (Kish's).
+     * the weighted variance over the looks' effective number (Kish's). A thread found in a CPU burst
+     * counts at the look before it too, where it already ran (the look could not yet tell a burst).
      */
     public Mean mean(java.util.function.Predicate<Site> which) {
         int n = lookTimes.size();
@@ -202,6 +203,9 @@ public final class HeldMonitorReducer implements Reducer {
                 int i = java.util.Arrays.binarySearch(times, h.nanos());
                 i = i >= 0 ? i : Math.max(0, -i - 2); // the look it came from: the last one begun by then
                 found[i] += h.threads();
+                if (h.site().what().equals(HeldMonitorEvent.BURST) && i > 0) {
+                    found[i - 1] += h.threads(); // a burst found at a look was running at the look before: that look found it running, not yet a burst
+                }
             }
         }
         double[] w = new double[n];
