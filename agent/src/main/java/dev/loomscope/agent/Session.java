@@ -192,14 +192,18 @@ final class Session {
         return mode;
     }
 
-    /** The scheduler's parallelism as the JDK sets it: the system property when it is a positive number, else the CPUs. */
+    /**
+     * The scheduler's parallelism as the JDK sets it: the system property when it is a positive
+     * number, else the CPUs. Parsed without throwing: an exception the agent throws is an event in
+     * the application's recording.
+     */
     static int carriers(int cpus) {
-        try {
-            int p = Integer.parseInt(System.getProperty("jdk.virtualThreadScheduler.parallelism", "").trim());
-            return p > 0 ? p : cpus;
-        } catch (NumberFormatException unset) {
+        String p = System.getProperty("jdk.virtualThreadScheduler.parallelism", "").strip();
+        if (p.isEmpty() || p.length() > 9 || !p.chars().allMatch(Character::isDigit)) {
             return cpus;
         }
+        int n = Integer.parseInt(p);
+        return n > 0 ? n : cpus;
     }
 
     AgentOptions options() {
