@@ -86,21 +86,21 @@ final class HeldMonitors implements Runnable {
                 continue;
             }
             looked++;
-            Found f = classify(t);
-            if (f == null && runsJava(t)) {
+            StackTraceElement[] st = t.getStackTrace(); // a copy each call: taken once a thread
+            Found f = classify(t, st);
+            if (f == null && runsJava(t, st)) {
                 long blockings = t.getBlockedCount() + t.getWaitedCount();
                 runningNow.put(t.getThreadId(), blockings);
                 Long before = running.get(t.getThreadId());
                 if (before != null && before == blockings) {
                     // running at the last look too, and it has not blocked or waited since: one burst across both
-                    StackTraceElement[] st = t.getStackTrace();
-                    f = new Found(HeldMonitorEvent.BURST, site(st), "", "", frame(st[0]), t.getThreadName().replaceAll("[0-9]+$", ""));
+                    f = new Found(HeldMonitorEvent.BURST, site(st), "", "", frame(st[0]), group(t));
                 }
             }
             if (f != null) {
-                f = work == null ? f : f.in(work.unitOf(t.getStackTrace()));
+                f = work == null ? f : f.in(work.unitOf(st));
                 counts.merge(f, 1, Integer::sum);
-                stacks.putIfAbsent(f, stack(t.getStackTrace()));
+                stacks.putIfAbsent(f, stack(st));
             }
         }
         running = runningNow;
@@ -133,7 +133,11 @@ final class HeldMonitors implements Runnable {
 
     /** What a virtual thread in this thread's place would hold its carrier through now; null: nothing. */
     static Found classify(ThreadInfo t) {
-        StackTraceElement[] st = t.getStackTrace();
+        return classify(t, t.getStackTrace());
+    }
+
+    /** {@link #classify(ThreadInfo)} with the thread's stack taken already. */
+    private static Found classify(ThreadInfo t, StackTraceElement[] st) {
         if (st.length == 0) {
             return null;
         }
@@ -142,7 +146,7 @@ final class HeldMonitors implements Runnable {
         if (site == null) {
             return null; // the JDK's own threads (reference handler, signal dispatcher, a JDK pool's idle worker)
         }
-        String group = t.getThreadName().replaceAll("[0-9]+$", "");
+        String group = group(t);
         Thread.State state = t.getThreadState();
         boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
         boolean blockingIo = state == Thread.State.RUNNABLE && top.isNativeMethod() && JdkFrames.isJdk(top.getClassName());
@@ -221,7 +225,10 @@ final class HeldMonitors implements Runnable {
      * application frame on its stack (the JDK's code it calls counts: a regex, a digest, a parser).
      */
     static boolean runsJava(ThreadInfo t) {
-        StackTraceElement[] st = t.getStackTrace();
+        return runsJava(t, t.getStackTrace());
+    }
+
+    private static boolean runsJava(ThreadInfo t, StackTraceElement[] st) {
         return t.getThreadState() == Thread.State.RUNNABLE && st.length > 0 && !st[0].isNativeMethod() && site(st) != null;
     }
 
@@ -239,6 +246,11 @@ final class HeldMonitors implements Runnable {
             }
         }
         return nearest;
+    }
+
+    /** The thread's pool: its name without the trailing number (qtp1234-, http-nio-8080-exec-). */
+    private static String group(ThreadInfo t) {
+        return t.getThreadName().replaceAll("[0-9]+$", "");
     }
 
     /** The topmost application frame (not the JDK's), or null when the stack is the JDK's alone. */

@@ -139,7 +139,8 @@ public final class PinFrames {
         return f.className().startsWith("jdk.internal.foreign.abi.DowncallStub");
     }
 
-    private static int firstApplication(List<Frame> frames, int from) {
+    /** The index of the first application frame (not the JDK's) from {@code from}, innermost first; -1 when none. */
+    public static int firstApplication(List<Frame> frames, int from) {
         for (int i = from; i < frames.size(); i++) {
             if (!frames.get(i).isJdk()) {
                 return i;

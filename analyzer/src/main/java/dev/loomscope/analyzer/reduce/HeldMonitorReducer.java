@@ -95,14 +95,9 @@ public final class HeldMonitorReducer implements Reducer {
     @Override
     public void add(JfrEvent e) {
         if (e.type().equals(MONITOR_ENTER) || e.type().equals(MONITOR_WAIT)) {
-            String site = "(no stack trace)";
             List<dev.loomscope.recording.Frame> frames = e.stackFrames();
-            for (dev.loomscope.recording.Frame f : frames == null ? List.<dev.loomscope.recording.Frame>of() : frames) {
-                if (!f.isJdk()) {
-                    site = f.text();
-                    break;
-                }
-            }
+            int app = frames == null ? -1 : dev.loomscope.recording.PinFrames.firstApplication(frames, 0);
+            String site = app < 0 ? "(no stack trace)" : frames.get(app).text();
             JdkFound found = jdkSites.computeIfAbsent(new JdkSite(e.type(), site), k -> new JdkFound());
             found.events++;
             found.nanos += e.duration().toNanos();
