@@ -6,19 +6,23 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import org.HdrHistogram.Histogram;
 
 /**
  * A server whose answer is known: {@code workers} workers, each holding a request {@code holdMillis}
  * (a sleep) before it answers 200: its capacity is exactly workers / hold. At a constant arrival
  * rate below it no request waits, and each takes the hold; above it the throughput is the capacity
  * and the latency grows with time. On platform threads a fixed pool of that many; on virtual
- * threads one a request, that many at once (a semaphore).
+ * threads one a request, that many at once (a semaphore). On a busy machine a worker can wake late
+ * and the next request wait for it: the server keeps its own latencies (from the request's dispatch
+ * to its answer written) for a test to set the client's beside.
  */
 public final class KnownAnswerServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     final int workers;
     final int holdMillis;
+    private final Histogram served = new Histogram(3_600_000_000L, 3);
 
     KnownAnswerServer(int workers, int holdMillis, boolean virtual) throws IOException {
         this(workers, holdMillis, virtual, 0);
@@ -30,7 +34,15 @@ public final class KnownAnswerServer implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 1000);
         Semaphore slots = new Semaphore(workers, true);
         executor = virtual ? Executors.newVirtualThreadPerTaskExecutor() : Executors.newFixedThreadPool(workers);
-        server.setExecutor(executor);
+        server.setExecutor(task -> {
+            long dispatched = System.nanoTime();
+            executor.execute(() -> {
+                task.run();
+                synchronized (served) {
+                    served.recordValue(Math.max(0, (System.nanoTime() - dispatched) / 1000));
+                }
+            });
+        });
         server.createContext("/", x -> {
             try {
                 x.getRequestBody().readAllBytes();
@@ -68,6 +80,15 @@ public final class KnownAnswerServer implements AutoCloseable {
     /** Requests a second it serves at most. */
     double capacity() {
         return workers * 1000.0 / holdMillis;
+    }
+
+    /** The server's own latencies (microseconds) since the last call, from each request's dispatch to its answer written. */
+    Histogram servedSinceLast() {
+        synchronized (served) {
+            Histogram h = served.copy();
+            served.reset();
+            return h;
+        }
     }
 
     String url() {

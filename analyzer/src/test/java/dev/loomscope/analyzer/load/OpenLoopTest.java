@@ -71,7 +71,7 @@ class OpenLoopTest {
      * On a server whose answer is known (20 workers holding a request 400 ms: 50 requests a second; a
      * hold long beside a busy machine's scheduling delays, so that 10% is the client's error, not theirs),
      * on both thread kinds: below its capacity the client sees every request answered in about the
-     * hold, at the offered rate; above it, the capacity answered and every request still accounted
+     * hold (or what the server itself saw), at the offered rate; above it, the capacity answered and every request still accounted
      * for, the rest late, and the service not keeping up.
      */
     @ParameterizedTest
@@ -83,15 +83,21 @@ class OpenLoopTest {
                 double rate = share * server.capacity();
                 try (OpenLoop load = new OpenLoop(t, rate, 50, 10_000)) {
                     load.window(2_000_000_000L); // warm-up
+                    server.servedSinceLast();
                     OpenLoop.Window w = load.window(5_000_000_000L);
                     assertThat(w.accounted()).isTrue();
                     assertThat(w.errors()).isZero();
                     // answered in the window: those due in it, less the few due in its last hold, plus those of the warm-up's last hold
                     assertThat(w.ok() / 5.0).as("throughput at %.0f%% of capacity", 100 * share).isCloseTo(rate, org.assertj.core.data.Percentage
                             .withPercentage(3));
+                    // the hold, and what the server itself saw beyond it (a worker that woke late on a busy machine): the client adds at most 10% of the hold
                     Histogram h = w.latencyMicros();
-                    assertThat(h.getValueAtPercentile(50) / 1e3).as("p50 at %.0f%%", 100 * share).isBetween(400.0, 440.0);
-                    assertThat(h.getValueAtPercentile(99) / 1e3).as("p99 at %.0f%%", 100 * share).isBetween(400.0, 440.0);
+                    Histogram own = server.servedSinceLast();
+                    for (double p : new double[] {50, 99}) {
+                        double ceiling = Math.max(400, own.getValueAtPercentile(p) / 1e3) + 40;
+                        assertThat(h.getValueAtPercentile(p) / 1e3).as("p%.0f at %.0f%% (the server's own %.1f ms)", p, 100 * share, own
+                                .getValueAtPercentile(p) / 1e3).isBetween(400.0, ceiling);
+                    }
                 }
             }
             double rate = 1.5 * server.capacity();
