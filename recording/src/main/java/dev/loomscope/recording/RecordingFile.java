@@ -1,6 +1,5 @@
 package dev.loomscope.recording;
 
-import dev.loomscope.recording.parse.JfrParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -63,7 +63,7 @@ class LayersTest {
                 try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
                     for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
                         String code = Files.readString(f);
-                        for (String name : List.of("recording.parse", "JfrParser", "ParsedEvent", "ChunkScan", "ChunkReader")) {
+                        for (String name : List.of("JfrParser", "ParsedEvent", "ChunkScan", "ChunkReader")) {
                             if (code.contains(name)) {
                                 found.add(module.getFileName() + "/" + f.getFileName() + ": " + name);
                             }
@@ -109,5 +109,116 @@ class LayersTest {
             }
         }
         assertThat(found).isEmpty();
+    }
+
+    /** Each main package of every module, and the loomscope packages its code names (imports and qualified names; comments and strings left out). */
+    static java.util.Map<String, java.util.Set<String>> packageUses() throws IOException {
+        java.util.regex.Pattern pkgLine = java.util.regex.Pattern.compile("(?m)^package ([\\w.]+);");
+        java.util.regex.Pattern named = java.util.regex.Pattern.compile("\\b(dev\\.loomscope(?:\\.[a-z]\\w*)+)\\.[A-Z*]");
+        java.util.Map<String, java.util.Set<String>> uses = new java.util.TreeMap<>();
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main/java"))).toList()) {
+                try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                        String code = codeOnly(Files.readString(f));
+                        java.util.regex.Matcher p = pkgLine.matcher(code);
+                        if (!p.find()) {
+                            continue;
+                        }
+                        java.util.Set<String> out = uses.computeIfAbsent(p.group(1), k -> new java.util.TreeSet<>());
+                        java.util.regex.Matcher m = named.matcher(code);
+                        while (m.find()) {
+                            if (!m.group(1).equals(p.group(1))) {
+                                out.add(m.group(1));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return uses;
+    }
+
+    /** No package of any module is reached back from a package it uses: the arrows between packages form no cycle. */
+    @Test
+    void noPackageCycleAnywhere() throws IOException {
+        java.util.Map<String, java.util.Set<String>> uses = packageUses();
+        assertThat(uses).as("packages found").hasSizeGreaterThan(20);
+        List<String> cycles = new ArrayList<>();
+        for (String from : uses.keySet()) {
+            // every package reachable from `from`; a cycle when `from` is among them
+            java.util.Deque<List<String>> paths = new java.util.ArrayDeque<>(List.of(List.of(from)));
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            while (!paths.isEmpty()) {
+                List<String> path = paths.poll();
+                for (String next : uses.getOrDefault(path.get(path.size() - 1), java.util.Set.of())) {
+                    List<String> longer = new ArrayList<>(path);
+                    longer.add(next);
+                    if (next.equals(from)) {
+                        cycles.add(String.join(" -> ", longer));
+                    } else if (seen.add(next)) {
+                        paths.add(longer);
+                    }
+                }
+            }
+        }
+        assertThat(cycles).isEmpty();
+    }
+
+    /**
+     * docs/architecture.md names the analyzer's packages in an order in which each uses only those
+     * before it: every package is named there, and the code keeps to the order.
+     */
+    @Test
+    void theAnalyzersPackagesKeepTheOrderTheMapStates() throws IOException {
+        String map = Files.readString(Path.of("../docs/architecture.md"));
+        int from = map.indexOf("Its packages, each using only those");
+        assertThat(from).as("the sentence that states the order").isPositive();
+        String bullet = map.substring(from, map.indexOf("\n- ", from));
+        java.util.Set<String> dirs;
+        try (Stream<Path> d = Files.list(MAIN)) {
+            dirs = d.filter(Files::isDirectory).map(x -> x.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+        }
+        List<String> order = java.util.regex.Pattern.compile("`([a-z]+)`").matcher(bullet).results().map(m -> m.group(1)).filter(dirs::contains).distinct()
+                .toList();
+        assertThat(order).as("packages the map names").containsExactlyInAnyOrderElementsOf(dirs);
+        List<String> against = new ArrayList<>();
+        packageUses().forEach((pkg, used) -> {
+            String prefix = "dev.loomscope.analyzer.";
+            if (pkg.startsWith(prefix) && order.contains(pkg.substring(prefix.length()))) {
+                int at = order.indexOf(pkg.substring(prefix.length()));
+                used.stream().filter(u -> u.startsWith(prefix)).map(u -> u.substring(prefix.length()).split("\\.")[0])
+                        .filter(u -> order.indexOf(u) > at).forEach(u -> against.add(pkg.substring(prefix.length()) + " uses " + u));
+            }
+        });
+        assertThat(against).as("uses of a package named later").isEmpty();
+    }
+
+    /** Java source without its comments and the contents of its string and character literals (text blocks too). */
+    static String codeOnly(String source) {
+        StringBuilder out = new StringBuilder(source.length());
+        int i = 0;
+        while (i < source.length()) {
+            char c = source.charAt(i);
+            if (source.startsWith("//", i)) {
+                i = source.indexOf('\n', i) < 0 ? source.length() : source.indexOf('\n', i);
+            } else if (source.startsWith("/*", i)) {
+                i = source.indexOf("*/", i + 2) < 0 ? source.length() : source.indexOf("*/", i + 2) + 2;
+            } else if (source.startsWith("\"\"\"", i)) {
+                i = source.indexOf("\"\"\"", i + 3) < 0 ? source.length() : source.indexOf("\"\"\"", i + 3) + 3;
+                out.append("\"\"");
+            } else if (c == '"' || c == '\'') {
+                int j = i + 1;
+                while (j < source.length() && source.charAt(j) != c) {
+                    j += source.charAt(j) == '\\' ? 2 : 1;
+                }
+                i = j + 1;
+                out.append(c).append(c);
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
     }
 }

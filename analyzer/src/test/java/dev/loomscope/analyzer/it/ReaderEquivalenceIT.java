@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.read.JdkEvent;
 import dev.loomscope.flamegraphs.testing.Recordings;
-import dev.loomscope.recording.parse.JfrParser;
-import dev.loomscope.recording.parse.ParsedEvent;
+import dev.loomscope.recording.JfrParser;
+import dev.loomscope.recording.ParsedEvent;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.loomscope.benchmarks;
 
-import dev.loomscope.recording.parse.JfrParser;
+import dev.loomscope.recording.JfrParser;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

@@ -1,4 +1,4 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
 /** The event's duration, in nanoseconds. */
 record Nanos(long value) {}

@@ -1,8 +1,5 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
-import dev.loomscope.recording.ChunkHeader;
-import dev.loomscope.recording.DamagedRecordingException;
-import dev.loomscope.recording.RawFrame;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;

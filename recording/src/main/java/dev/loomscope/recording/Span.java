@@ -1,4 +1,4 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
 /** A value annotated as a time span: its raw number and unit (TICKS, NANOSECONDS, ..., SECONDS). */
 record Span(long raw, String unit) {

@@ -1,6 +1,5 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
-import dev.loomscope.recording.ChunkHeader;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;

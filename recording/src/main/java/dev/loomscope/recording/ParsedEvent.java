@@ -1,9 +1,5 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
-import dev.loomscope.recording.Frame;
-import dev.loomscope.recording.JfrEvent;
-import dev.loomscope.recording.MissingFieldException;
-import dev.loomscope.recording.RawFrame;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
 import java.util.ArrayList;
 import java.util.Arrays;

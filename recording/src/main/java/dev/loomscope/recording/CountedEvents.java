@@ -1,4 +1,4 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

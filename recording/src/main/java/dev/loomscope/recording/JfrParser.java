@@ -1,9 +1,5 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
-import dev.loomscope.recording.ChunkHeader;
-import dev.loomscope.recording.Chunks;
-import dev.loomscope.recording.DamagedRecordingException;
-import dev.loomscope.recording.RecordingSpan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

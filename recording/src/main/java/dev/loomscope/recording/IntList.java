@@ -1,4 +1,4 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
 /** A growable list of ints. */
 final class IntList {

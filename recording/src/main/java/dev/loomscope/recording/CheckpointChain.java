@@ -1,4 +1,4 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
 /** The chain of a chunk's checkpoints, as the JDK's parser follows it (see {@link #isSound}). */
 final class CheckpointChain {

@@ -1,9 +1,7 @@
-package dev.loomscope.recording.parse;
+package dev.loomscope.recording;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.recording.ChunkHeader;
-import dev.loomscope.recording.RecordingFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
