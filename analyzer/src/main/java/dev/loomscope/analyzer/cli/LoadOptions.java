@@ -107,7 +107,7 @@ public final class LoadOptions {
         if (!body.startsWith("@")) {
             return body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         }
-        java.nio.file.Path file = java.nio.file.Path.of(body.substring(1)).toAbsolutePath();
+        java.nio.file.Path file = Path.of(body.substring(1)).toAbsolutePath();
         try {
             if (java.nio.file.Files.size(file) > 64L * 1024 * 1024) {
                 throw new UsageException("--body " + body + ": " + file + " is over 64 MiB, more than one request's body should be");
@@ -130,14 +130,20 @@ public final class LoadOptions {
         return d;
     }
 
-    /** The options as the load client's command line takes them (a study hands them to its own process). */
-    List<String> args() {
-        List<String> a = new ArrayList<>(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
+    /**
+     * The load client's command line with these options: this CLI's JVM and class path running
+     * {@code load} (a study starts it as a process of its own, so that its CPU is not the service's
+     * or the study's); the study adds the URLs, the thread kind and where the results go.
+     */
+    List<String> clientCommand() {
+        List<String> a = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty(
+                "java.class.path"), Main.class.getName(), "load"));
+        a.addAll(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
                 "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method));
         headers.forEach(h -> a.addAll(List.of("--header", h)));
         requestFiles.forEach(f -> a.addAll(List.of("--request-file", f.toAbsolutePath().toString())));
         if (body != null) {
-            a.addAll(List.of("--body", body.startsWith("@") ? "@" + java.nio.file.Path.of(body.substring(1)).toAbsolutePath() : body));
+            a.addAll(List.of("--body", body.startsWith("@") ? "@" + Path.of(body.substring(1)).toAbsolutePath() : body));
         }
         if (insecure) {
             a.add("--insecure");

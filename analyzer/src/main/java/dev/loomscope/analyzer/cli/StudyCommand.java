@@ -252,7 +252,7 @@ public final class StudyCommand implements Callable<Integer> {
         }
         var plan = new dev.loomscope.analyzer.study.AppPlan(command, loadWords, jvms, loadWords != null ? 0 : controls, new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), work, agentOpts,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
-        var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, readyAt, load.args(), readyTimeout,
+        var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, readyAt, load.clientCommand(), readyTimeout,
                 loadWords != null ? 0 : loadSpec.minSeconds(), loadWords != null ? timeout : loadSpec.maxSeconds(), objective, loadSpec.search());
         int[] exit = {Errors.OK};
         dev.loomscope.analyzer.study.AppStudy.run(setup, out.toAbsolutePath(), verdictOptions.rule(), stderr, r -> exit[0] = print(r, stdout));

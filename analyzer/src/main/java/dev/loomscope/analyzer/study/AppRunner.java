@@ -31,19 +31,19 @@ final class AppRunner {
     private final Path agent;
     private final List<String> urls;
     private final String ready;
-    private final List<String> loadArgs;
+    private final List<String> loadClient;
     private final long readyTimeoutSeconds;
     private final double loadSeconds;
     private volatile Process current;
     private volatile boolean stopped;
 
-    AppRunner(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadArgs, long readyTimeoutSeconds, double loadSeconds) {
+    AppRunner(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadClient, long readyTimeoutSeconds, double loadSeconds) {
         this.plan = plan;
         this.java = java;
         this.agent = agent;
         this.urls = urls;
         this.ready = ready;
-        this.loadArgs = loadArgs;
+        this.loadClient = loadClient;
         this.readyTimeoutSeconds = readyTimeoutSeconds;
         this.loadSeconds = loadSeconds;
     }
@@ -157,16 +157,14 @@ final class AppRunner {
         }
     }
 
-    /** The load client's command line: the same jar as this CLI, in a JVM of its own. */
+    /** The load client's command line (the study's, {@code loadClient}) for this job, its URLs and where its results go. */
     private List<String> client(AppPlan.Job job, Process app, int port, Path results) {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), "dev.loomscope.analyzer.cli.Main", "load", "--threads", job.kind(), "--app-pid",
-                Long.toString(app.pid()), "--results", results.toString(), "--port", Integer.toString(port)));
+        List<String> cmd = new ArrayList<>(loadClient);
+        cmd.addAll(List.of("--threads", job.kind(), "--app-pid", Long.toString(app.pid()), "--results", results.toString(), "--port", Integer.toString(port)));
         urls.forEach(u -> {
             cmd.add("--url");
             cmd.add(fill(u, port));
         });
-        cmd.addAll(loadArgs);
         return cmd;
     }
 

@@ -53,7 +53,7 @@ public final class AppStudy {
     private AppStudy() {}
 
     /** The machine and files a study needs, and what it was asked. */
-    public record Setup(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadArgs, long readyTimeoutSeconds,
+    public record Setup(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadClient, long readyTimeoutSeconds,
             double loadMinSeconds, double loadMaxSeconds, Slo slo, boolean searched) {}
 
     /**
@@ -67,7 +67,7 @@ public final class AppStudy {
         Path recordings = reportDir.resolve("recordings");
         AppPlan plan = s.plan();
         List<AppPlan.Job> jobs = plan.jobs();
-        AppRunner runner = new AppRunner(plan, s.java(), s.agent(), s.urls(), s.ready(), s.loadArgs(), s.readyTimeoutSeconds(), s.loadMaxSeconds());
+        AppRunner runner = new AppRunner(plan, s.java(), s.agent(), s.urls(), s.ready(), s.loadClient(), s.readyTimeoutSeconds(), s.loadMaxSeconds());
         java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
         Thread onStop = new Thread(() -> {
             runner.stop(); // Ctrl-C or SIGTERM: the running JVM and its client stop, no other starts
