@@ -21,10 +21,13 @@ public final class BottomLine {
     public static final int MAX = 160;
 
     /** The per-unit figures that can explain a difference, with the words a line uses for them. */
-    static final List<String[]> CAUSES = List.of(new String[] {"pins per unit", "pins"}, new String[] {"pinned time per unit", "pinned ms"},
-            new String[] {"wait outside the handler p50", "wait outside the handler"},
-            new String[] {"platform threads started per unit", "platform thread starts"}, new String[] {"cpu time per unit", "CPU"},
-            new String[] {"context switches per unit", "context switches"}, new String[] {"gc pause per unit", "GC pause"});
+    static final List<Cause> CAUSES = List.of(new Cause(Metric.PINS_PER_UNIT, "pins"), new Cause(Metric.PINNED_TIME_PER_UNIT, "pinned ms"), new Cause(Metric.WAIT_OUTSIDE_THE_HANDLER_P50, "wait outside the handler"), new Cause(Metric.PLATFORM_THREADS_STARTED_PER_UNIT, "platform thread starts"), new Cause(Metric.CPU_TIME_PER_UNIT, "CPU"), new Cause(Metric.CONTEXT_SWITCHES_PER_UNIT, "context switches"), new Cause(Metric.GC_PAUSE_PER_UNIT, "GC pause"));
+
+    /** A figure that can explain a difference and the words a line uses for it. */
+    record Cause(Metric metric, String words) {}
+
+    /** The causes a line leaves out when it has already said the pins (the ceiling they put on the carriers). */
+    private static final java.util.Set<Metric> PINS = java.util.Set.of(Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT);
 
     private BottomLine() {}
 
@@ -35,9 +38,9 @@ public final class BottomLine {
      * put on the carriers) leads them when the headline is worse. Null when no headline figure was
      * compared.
      */
-    public static String of(String workload, List<MetricResult> results, List<String> headlines, String group, String unit, String firstCause) {
+    public static String of(String workload, List<MetricResult> results, List<Metric> headlines, String group, String unit, String firstCause) {
         MetricResult head = null;
-        for (String name : headlines) {
+        for (Metric name : headlines) {
             MetricResult r = find(results, name, group);
             if (r != null && Double.isInfinite(r.comparisons().get(group).ratio())) {
                 continue; // none in the baseline: no ratio to lead with
@@ -92,30 +95,30 @@ public final class BottomLine {
 
     /** The causes that moved the way the headline did, strongest first: {@code context switches 0.08x}, {@code pins 0.97 (none on platform)}. */
     private static List<String> causes(List<MetricResult> results, String group, Verdict v, boolean pinsSaid) {
-        record Cause(String words, double strength) {}
-        List<Cause> found = new ArrayList<>();
-        for (String[] cause : CAUSES) {
-            MetricResult r = find(results, cause[0], group);
-            if (r == null || r.verdict(group) != v || pinsSaid && cause[0].startsWith("pin")) {
+        record Found(String words, double strength) {}
+        List<Found> found = new ArrayList<>();
+        for (Cause cause : CAUSES) {
+            MetricResult r = find(results, cause.metric(), group);
+            if (r == null || r.verdict(group) != v || pinsSaid && PINS.contains(cause.metric())) {
                 continue;
             }
             Comparison c = r.comparisons().get(group);
             if (c.ratio() == Double.POSITIVE_INFINITY) {
                 var b = r.boxplots().get(group);
-                found.add(new Cause(cause[1] + " " + Comparer.plain(c.means() ? b.mean() : b.median()) + " (none on " + r.baseline() + ")", Double.MAX_VALUE));
+                found.add(new Found(cause.words() + " " + Comparer.plain(c.means() ? b.mean() : b.median()) + " (none on " + r.baseline() + ")", Double.MAX_VALUE));
             } else if (c.ratio() > 0) {
-                found.add(new Cause(cause[1] + " " + times(c.ratio()), Math.abs(Math.log(c.ratio()))));
+                found.add(new Found(cause.words() + " " + times(c.ratio()), Math.abs(Math.log(c.ratio()))));
             } else {
-                found.add(new Cause(cause[1] + " none (" + r.baseline() + " had some)", Double.MAX_VALUE));
+                found.add(new Found(cause.words() + " none (" + r.baseline() + " had some)", Double.MAX_VALUE));
             }
         }
-        found.sort(Comparator.comparingDouble(Cause::strength).reversed());
-        return found.stream().map(Cause::words).toList();
+        found.sort(Comparator.comparingDouble(Found::strength).reversed());
+        return found.stream().map(Found::words).toList();
     }
 
-    private static MetricResult find(List<MetricResult> results, String name, String group) {
+    private static MetricResult find(List<MetricResult> results, Metric metric, String group) {
         for (MetricResult r : results) {
-            if (r.metric().name().equals(name) && r.comparisons().containsKey(group) && !Double.isNaN(r.comparisons().get(group).ratio())) {
+            if (r.metric().equals(metric) && r.comparisons().containsKey(group) && !Double.isNaN(r.comparisons().get(group).ratio())) {
                 return r;
             }
         }

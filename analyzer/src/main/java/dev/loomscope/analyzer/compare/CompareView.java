@@ -15,15 +15,14 @@ public final class CompareView {
     private CompareView() {}
 
     /** The metrics whose verdicts head a report and a study's terminal output (the rest sit with their charts). */
-    public static final List<String> HEADLINE = List.of("run time", "throughput", "latency p99", "error rate", "context switches per unit", "pinned time",
-            "pins per unit", "gc pause total", "heap after gc max");
+    public static final List<Metric> HEADLINE = List.of(Metric.RUN_TIME, Metric.THROUGHPUT, Metric.LATENCY_P99, Metric.ERROR_RATE, Metric.CONTEXT_SWITCHES_PER_UNIT, Metric.PINNED_TIME, Metric.PINS_PER_UNIT, Metric.GC_PAUSE_TOTAL, Metric.HEAP_AFTER_GC_MAX);
 
     /** The metric whose spread of runs heads a report and a study's output beside the headline verdicts (the thesis's boxes). */
-    public static final String HEADLINE_SPREAD = "run time";
+    public static final Metric HEADLINE_SPREAD = Metric.RUN_TIME;
 
     /** Verdicts of the headline metrics only, and the spread of the run time. */
     public static List<String> headlineVerdicts(List<MetricResult> results) {
-        return lines(results.stream().filter(r -> HEADLINE.contains(r.metric().name())).toList(), r -> r.metric().name().equals(HEADLINE_SPREAD));
+        return lines(results.stream().filter(r -> HEADLINE.contains(r.metric())).toList(), r -> r.metric().equals(HEADLINE_SPREAD));
     }
 
     /** Every metric's verdict lines, each followed by the spread of its runs where it has runs. */

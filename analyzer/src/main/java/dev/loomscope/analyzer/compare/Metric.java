@@ -196,70 +196,101 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return f.summary.count("jdk.VirtualThreadPinned") > 0 || f.summary.threadKind != null;
     }
 
-    /** Every metric, in report order. */
-    public static final List<Metric> ALL = List.of(
-            perRun("run time", "ms", true, WorkloadRun::millis),
-            // a service's unit of work: the calls the agent's work= option timed (jdk.MethodTrace), per recording
-            perRunOrRecording("throughput", "units/s", false, (f, r) -> r.millis() > 0 ? r.units() / seconds(r) : null,
-                    f -> f.work.count() > 0 ? Double.valueOf(f.perSecond(f.work.count())) : runsThroughput(f)),
-            // latency as the run's clients saw it (a service's: the load client's, from each request's intended start); never the handler's own time
-            perRun("latency p50", "ms", true, WorkloadRun::p50LatencyMs),
-            perRun("latency p99", "ms", true, WorkloadRun::p99LatencyMs),
-            perRun("latency p99.9", "ms", true, r -> r.client().p999LatencyMs()),
-            perRun("error rate", "%", true, r -> r.errorRate() == null ? null : 100 * r.errorRate()),
-            // the handler's own time (the calls work= timed), inside each run's window or over the recording: not what a client waits
-            perRunOrRecording("service time p50", "ms", true, (f, r) -> serviceTime(f, r, 0.5), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.5)),
-            perRunOrRecording("service time p99", "ms", true, (f, r) -> serviceTime(f, r, 0.99), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.99)),
-            // what a client waited outside the handler (queued for a server thread or a carrier, or on the network): its latency p50 less the
-            // handler's service time p50 in the same window; a difference of medians, not the median of the waits
-            perRun("wait outside the handler p50", "ms", true, (f, r) -> {
+    public static final Metric RUN_TIME = perRun("run time", "ms", true, WorkloadRun::millis);
+
+    // a service's unit of work: the calls the agent's work= option timed (jdk.MethodTrace), per recording
+    public static final Metric THROUGHPUT = perRunOrRecording("throughput", "units/s", false, (f, r) -> r.millis() > 0 ? r.units() / seconds(r) : null,
+                    f -> f.work.count() > 0 ? Double.valueOf(f.perSecond(f.work.count())) : runsThroughput(f));
+
+    // latency as the run's clients saw it (a service's: the load client's, from each request's intended start); never the handler's own time
+    public static final Metric LATENCY_P50 = perRun("latency p50", "ms", true, WorkloadRun::p50LatencyMs);
+
+    public static final Metric LATENCY_P99 = perRun("latency p99", "ms", true, WorkloadRun::p99LatencyMs);
+
+    public static final Metric LATENCY_P999 = perRun("latency p99.9", "ms", true, r -> r.client().p999LatencyMs());
+
+    public static final Metric ERROR_RATE = perRun("error rate", "%", true, r -> r.errorRate() == null ? null : 100 * r.errorRate());
+
+    // the handler's own time (the calls work= timed), inside each run's window or over the recording: not what a client waits
+    public static final Metric SERVICE_TIME_P50 = perRunOrRecording("service time p50", "ms", true, (f, r) -> serviceTime(f, r, 0.5), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.5));
+
+    public static final Metric SERVICE_TIME_P99 = perRunOrRecording("service time p99", "ms", true, (f, r) -> serviceTime(f, r, 0.99), f -> f.work.count() == 0 ? null : f.work.quantileMillis(0.99));
+
+    // what a client waited outside the handler (queued for a server thread or a carrier, or on the network): its latency p50 less the
+    // handler's service time p50 in the same window; a difference of medians, not the median of the waits
+    public static final Metric WAIT_OUTSIDE_THE_HANDLER_P50 = perRun("wait outside the handler p50", "ms", true, (f, r) -> {
                 Double service = serviceTime(f, r, 0.5);
                 return service == null || Double.isNaN(r.p50LatencyMs()) ? null : Math.max(0, r.p50LatencyMs() - service);
-            }),
-            // a recording that records collections and had none: 0, not "not measured"
-            perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
-                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum()),
-            perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(),
-                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : (double) f.gc.pauses().count()),
-            perRecording("gc pause p99", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.99)),
-            perRunOrRecording("heap after gc p50", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 0.5), f -> mib(f.heap.afterUsed(), 0.5)),
-            perRunOrRecording("heap after gc max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed(), 1)),
-            perRunOrRecording("context switches per unit", "#/unit", true,
+            });
+
+    // a recording that records collections and had none: 0, not "not measured"
+    public static final Metric GC_PAUSE_TOTAL = perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
+                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum());
+
+    public static final Metric GC_COUNT = perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(),
+                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : (double) f.gc.pauses().count());
+
+    public static final Metric GC_PAUSE_P99 = perRecording("gc pause p99", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.99));
+
+    public static final Metric HEAP_AFTER_GC_P50 = perRunOrRecording("heap after gc p50", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 0.5), f -> mib(f.heap.afterUsed(), 0.5));
+
+    public static final Metric HEAP_AFTER_GC_MAX = perRunOrRecording("heap after gc max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed(), 1));
+
+    public static final Metric CONTEXT_SWITCHES_PER_UNIT = perRunOrRecording("context switches per unit", "#/unit", true,
                     (f, r) -> r.contextSwitches() == null || r.units() == 0 ? null : r.contextSwitches() / (double) r.units(), f -> {
                         Double u = units(f);
                         return !f.ctxsw.processRecorded() || u == null ? null : (f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) / u;
-                    }),
-            // the process's CPU time a unit: its share of the machine's CPU time over the run times the machine's hardware threads and the run's time
-            perRunOrRecording("cpu time per unit", "ms/unit", true, (f, r) -> cpuMillis(f, r.processCpu(), seconds(r), r.units()), f -> {
+                    });
+
+    // the process's CPU time a unit: its share of the machine's CPU time over the run times the machine's hardware threads and the run's time
+    public static final Metric CPU_TIME_PER_UNIT = perRunOrRecording("cpu time per unit", "ms/unit", true, (f, r) -> cpuMillis(f, r.processCpu(), seconds(r), r.units()), f -> {
                 Double u = units(f);
                 Double share = mean(f.summary.jvmCpu);
                 return u == null || share == null ? null : cpuMillis(f, share, f.summary.spanSeconds(), u);
-            }),
-            perRunOrRecording("gc pause per unit", "ms/unit", true,
+            });
+
+    public static final Metric GC_PAUSE_PER_UNIT = perRunOrRecording("gc pause per unit", "ms/unit", true,
                     (f, r) -> !f.recorded("jdk.GarbageCollection") || r.units() == 0 ? null : in(f.gc.pausesInTime(), r).sum() / r.units(), f -> {
                         Double u = units(f);
                         return u == null || !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum() / u;
-                    }),
-            // the agent counts threads started a second, too coarse for a run: from the first run's start to the last one's end, warm-ups
-            // too, against their units (a recording without runs: over the whole of it, against the calls work= timed)
-            perRecording("platform threads started per unit", "threads/unit", true, Metric::platformThreadsStartedPerUnit),
-            perRunOrRecording("context switches per second", "/s", true,
+                    });
+
+    // the agent counts threads started a second, too coarse for a run: from the first run's start to the last one's end, warm-ups
+    // too, against their units (a recording without runs: over the whole of it, against the calls work= timed)
+    public static final Metric PLATFORM_THREADS_STARTED_PER_UNIT = perRecording("platform threads started per unit", "threads/unit", true, Metric::platformThreadsStartedPerUnit);
+
+    public static final Metric CONTEXT_SWITCHES_PER_SECOND = perRunOrRecording("context switches per second", "/s", true,
                     (f, r) -> r.contextSwitches() == null || r.millis() <= 0 ? null : r.contextSwitches() / seconds(r),
-                    f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) : null),
-            perRunOrRecording("pinned time", "ms", true, (f, r) -> pinsRecorded(f) ? in(f.pinning.allInTime(), r).sum() : null,
-                    f -> pinsRecorded(f) ? f.pinning.all().sum() : null),
-            perUnitOfPins("pinned time per unit", "ms/unit", Samples::sum),
-            perUnitOfPins("pins per unit", "pins/unit", Samples::count),
-            perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads),
-            perRecording("cpu load", "%", true, f -> percent(f.summary.jvmCpu)),
-            // what the program allocated, every thread's, ended ones too (the run's count; the agent's over the recording)
-            perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> r.millis() <= 0 || r.allocatedBytes() < 0 ? null
-                    : r.allocatedBytes() / seconds(r) / (1 << 20), f -> f.ctxsw.allocatedBytes() < 0 ? null : f.perSecond(f.ctxsw.allocatedBytes()) / (1 << 20)),
-            // what the heap took between collections: allocation, and the unused rest of the TLABs of threads that ended
-            perRunOrRecording("heap fill rate", "MiB/s", true, (f, r) -> mibPerSecond(f.heap.allocationRate(r.startNanos(), r.endNanos())),
-                    f -> mibPerSecond(f.heap.allocationRate())),
-            perEvent("pinned duration", "ms", f -> f.pinning.all()),
-            perEvent("gc pause", "ms", f -> f.gc.pauses()));
+                    f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) : null);
+
+    public static final Metric PINNED_TIME = perRunOrRecording("pinned time", "ms", true, (f, r) -> pinsRecorded(f) ? in(f.pinning.allInTime(), r).sum() : null,
+                    f -> pinsRecorded(f) ? f.pinning.all().sum() : null);
+
+    public static final Metric PINNED_TIME_PER_UNIT = perUnitOfPins("pinned time per unit", "ms/unit", Samples::sum);
+
+    public static final Metric PINS_PER_UNIT = perUnitOfPins("pins per unit", "pins/unit", Samples::count);
+
+    public static final Metric PEAK_THREADS = perRecording("peak threads", "threads", true, f -> f.summary.peakThreads < 0 ? null : (double) f.summary.peakThreads);
+
+    public static final Metric CPU_LOAD = perRecording("cpu load", "%", true, f -> percent(f.summary.jvmCpu));
+
+    // what the program allocated, every thread's, ended ones too (the run's count; the agent's over the recording)
+    public static final Metric ALLOCATION_RATE = perRunOrRecording("allocation rate", "MiB/s", true, (f, r) -> r.millis() <= 0 || r.allocatedBytes() < 0 ? null
+                    : r.allocatedBytes() / seconds(r) / (1 << 20), f -> f.ctxsw.allocatedBytes() < 0 ? null : f.perSecond(f.ctxsw.allocatedBytes()) / (1 << 20));
+
+    // what the heap took between collections: allocation, and the unused rest of the TLABs of threads that ended
+    public static final Metric HEAP_FILL_RATE = perRunOrRecording("heap fill rate", "MiB/s", true, (f, r) -> mibPerSecond(f.heap.allocationRate(r.startNanos(), r.endNanos())),
+                    f -> mibPerSecond(f.heap.allocationRate()));
+
+    public static final Metric PINNED_DURATION = perEvent("pinned duration", "ms", f -> f.pinning.all());
+
+    public static final Metric GC_PAUSE = perEvent("gc pause", "ms", f -> f.gc.pauses());
+
+    /** Every metric compared by default, in report order. */
+    public static final List<Metric> ALL = List.of(RUN_TIME, THROUGHPUT, LATENCY_P50, LATENCY_P99, LATENCY_P999, ERROR_RATE, SERVICE_TIME_P50,
+            SERVICE_TIME_P99, WAIT_OUTSIDE_THE_HANDLER_P50, GC_PAUSE_TOTAL, GC_COUNT, GC_PAUSE_P99, HEAP_AFTER_GC_P50, HEAP_AFTER_GC_MAX,
+            CONTEXT_SWITCHES_PER_UNIT, CPU_TIME_PER_UNIT, GC_PAUSE_PER_UNIT, PLATFORM_THREADS_STARTED_PER_UNIT, CONTEXT_SWITCHES_PER_SECOND,
+            PINNED_TIME, PINNED_TIME_PER_UNIT, PINS_PER_UNIT, PEAK_THREADS, CPU_LOAD, ALLOCATION_RATE, HEAP_FILL_RATE, PINNED_DURATION, GC_PAUSE);
 
     private static Double platformThreadsStartedPerUnit(RecordingFacts f) {
         if (f.runs.runs().isEmpty()) {
@@ -297,35 +328,48 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
      * Figures of one recording that {@code compare} leaves out unless {@code --metric} names them:
      * the summary shows them beside the compared ones ({@link #SUMMARY}).
      */
-    public static final List<Metric> RECORDING_FIGURES = List.of(
-            perRecording("span", "s", false, f -> f.summary.spanSeconds()),
-            perRecording("pinned count", "events", true, f -> pinsRecorded(f) ? (double) f.pinning.all().count() : null),
-            perRecording("pinned max", "ms", true, f -> f.pinning.all().count() == 0 ? null : f.pinning.all().max()),
-            perRecording("gc pause p50", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.5)),
-            perRecording("gc pause max", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().max()),
-            perRecording("voluntary context switches per second", "/s", true, f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal()) : null),
-            perRecording("involuntary context switches per second", "/s", true,
-                    f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.involuntaryTotal()) : null),
-            perRecording("machine context switches per second", "/s", true, f -> mean(f.ctxsw.machineRate)),
-            perRecording("platform threads started", "threads", true, f -> {
+    public static final Metric SPAN = perRecording("span", "s", false, f -> f.summary.spanSeconds());
+
+    public static final Metric PINNED_COUNT = perRecording("pinned count", "events", true, f -> pinsRecorded(f) ? (double) f.pinning.all().count() : null);
+
+    public static final Metric PINNED_MAX = perRecording("pinned max", "ms", true, f -> f.pinning.all().count() == 0 ? null : f.pinning.all().max());
+
+    public static final Metric GC_PAUSE_P50 = perRecording("gc pause p50", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.5));
+
+    public static final Metric GC_PAUSE_MAX = perRecording("gc pause max", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().max());
+
+    public static final Metric VOLUNTARY_CONTEXT_SWITCHES_PER_SECOND = perRecording("voluntary context switches per second", "/s", true, f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.voluntaryTotal()) : null);
+
+    public static final Metric INVOLUNTARY_CONTEXT_SWITCHES_PER_SECOND = perRecording("involuntary context switches per second", "/s", true,
+                    f -> f.ctxsw.processRecorded() ? f.perSecond(f.ctxsw.involuntaryTotal()) : null);
+
+    public static final Metric MACHINE_CONTEXT_SWITCHES_PER_SECOND = perRecording("machine context switches per second", "/s", true, f -> mean(f.ctxsw.machineRate));
+
+    public static final Metric PLATFORM_THREADS_STARTED = perRecording("platform threads started", "threads", true, f -> {
                 Long n = f.summary.platformThreadsStarted(f.ctxsw);
                 return n == null ? null : n.doubleValue();
-            }),
-            perRecording("platform thread starts in the busiest second", "/s", true, f -> f.ctxsw.peakPlatformThreadStartRate(f.summary.first())),
-            perRecording("virtual threads started", "threads", true,
-                    f -> f.summary.count("jdk.VirtualThreadStart") == 0 ? null : (double) f.summary.virtualThreadsStarted),
-            perRecording("machine cpu load", "%", true, f -> percent(f.summary.machineCpu)));
+            });
+
+    public static final Metric PLATFORM_THREAD_STARTS_IN_THE_BUSIEST_SECOND = perRecording("platform thread starts in the busiest second", "/s", true, f -> f.ctxsw.peakPlatformThreadStartRate(f.summary.first()));
+
+    public static final Metric VIRTUAL_THREADS_STARTED = perRecording("virtual threads started", "threads", true,
+                    f -> f.summary.count("jdk.VirtualThreadStart") == 0 ? null : (double) f.summary.virtualThreadsStarted);
+
+    public static final Metric MACHINE_CPU_LOAD = perRecording("machine cpu load", "%", true, f -> percent(f.summary.machineCpu));
+
+    public static final List<Metric> RECORDING_FIGURES = List.of(SPAN, PINNED_COUNT, PINNED_MAX, GC_PAUSE_P50, GC_PAUSE_MAX,
+            VOLUNTARY_CONTEXT_SWITCHES_PER_SECOND, INVOLUNTARY_CONTEXT_SWITCHES_PER_SECOND, MACHINE_CONTEXT_SWITCHES_PER_SECOND,
+            PLATFORM_THREADS_STARTED, PLATFORM_THREAD_STARTS_IN_THE_BUSIEST_SECOND, VIRTUAL_THREADS_STARTED, MACHINE_CPU_LOAD);
 
     /** Every metric: the compared ones, then the recording's other figures (before SUMMARY, which names them). */
     private static final List<Metric> EVERY = java.util.stream.Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).toList();
 
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
-    public static final List<Metric> SUMMARY = java.util.stream.Stream.of("span", "throughput", "latency p50", "latency p99", "service time p50", "service time p99", "pinned count",
-            "pinned time", "pinned max", "pins per unit", "gc count",
-            "gc pause total", "gc pause p50", "gc pause p99", "gc pause max", "heap after gc p50", "heap after gc max", "allocation rate",
-            "heap fill rate", "voluntary context switches per second", "involuntary context switches per second", "context switches per second",
-            "machine context switches per second", "peak threads", "platform threads started", "platform thread starts in the busiest second",
-            "virtual threads started", "cpu load", "machine cpu load").map(Metric::named).toList();
+    public static final List<Metric> SUMMARY = List.of(SPAN, THROUGHPUT, LATENCY_P50, LATENCY_P99, SERVICE_TIME_P50, SERVICE_TIME_P99, PINNED_COUNT,
+            PINNED_TIME, PINNED_MAX, PINS_PER_UNIT, GC_COUNT, GC_PAUSE_TOTAL, GC_PAUSE_P50, GC_PAUSE_P99, GC_PAUSE_MAX, HEAP_AFTER_GC_P50,
+            HEAP_AFTER_GC_MAX, ALLOCATION_RATE, HEAP_FILL_RATE, VOLUNTARY_CONTEXT_SWITCHES_PER_SECOND, INVOLUNTARY_CONTEXT_SWITCHES_PER_SECOND,
+            CONTEXT_SWITCHES_PER_SECOND, MACHINE_CONTEXT_SWITCHES_PER_SECOND, PEAK_THREADS, PLATFORM_THREADS_STARTED,
+            PLATFORM_THREAD_STARTS_IN_THE_BUSIEST_SECOND, VIRTUAL_THREADS_STARTED, CPU_LOAD, MACHINE_CPU_LOAD);
 
     /**
      * The metric of this name, compared by default ({@link #ALL}) or not ({@link #RECORDING_FIGURES});

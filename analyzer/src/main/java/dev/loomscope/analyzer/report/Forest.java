@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.report;
 
 import dev.loomscope.analyzer.compare.CompareView;
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Verdict;
@@ -59,9 +60,9 @@ public final class Forest {
         List<Row> rows = new ArrayList<>();
         for (int p = 0; p < parts.size(); p++) {
             String name = names.get(p);
-            for (String metric : CompareView.HEADLINE) {
+            for (Metric metric : CompareView.HEADLINE) {
                 for (MetricResult r : parts.get(p)) {
-                    if (!r.metric().name().equals(metric)) {
+                    if (!r.metric().equals(metric)) {
                         continue;
                     }
                     for (var e : r.comparisons().entrySet()) {
@@ -81,7 +82,7 @@ public final class Forest {
                             marks.add(busy);
                         }
                         String groups = r.comparisons().size() > 1 ? " (" + e.getKey() + ")" : "";
-                        rows.add(new Row((name == null ? "" : name + ": ") + metric + groups, metric, c, r.metric().direction(),
+                        rows.add(new Row((name == null ? "" : name + ": ") + metric.name() + groups, metric.name(), c, r.metric().direction(),
                                 r.verdict(e.getKey()), marks.isEmpty() ? null : String.join("; ", marks), name));
                     }
                 }

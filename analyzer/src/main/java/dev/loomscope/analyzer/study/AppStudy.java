@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.compare.BottomLine;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.load.Slo;
@@ -37,12 +38,10 @@ public final class AppStudy {
      * What a service's verdicts judge: the client's figures first, then the recording's over the
      * same windows (a window's length, the workloads' run time, is the study's choice and not judged).
      */
-    static final List<String> METRICS = List.of("throughput", "latency p50", "latency p99", "latency p99.9", "error rate", "service time p99", "wait outside the handler p50",
-            "cpu time per unit", "context switches per unit", "pins per unit", "pinned time per unit",
-            "platform threads started per unit", "gc pause per unit", "gc pause total", "heap after gc max", "allocation rate", "peak threads");
+    static final List<Metric> METRICS = List.of(Metric.THROUGHPUT, Metric.LATENCY_P50, Metric.LATENCY_P99, Metric.LATENCY_P999, Metric.ERROR_RATE, Metric.SERVICE_TIME_P99, Metric.WAIT_OUTSIDE_THE_HANDLER_P50, Metric.CPU_TIME_PER_UNIT, Metric.CONTEXT_SWITCHES_PER_UNIT, Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT, Metric.PLATFORM_THREADS_STARTED_PER_UNIT, Metric.GC_PAUSE_PER_UNIT, Metric.GC_PAUSE_TOTAL, Metric.HEAP_AFTER_GC_MAX, Metric.ALLOCATION_RATE, Metric.PEAK_THREADS);
 
     /** What a service's bottom line leads with: what its clients waited, then what it served. */
-    static final List<String> HEADLINES = List.of("latency p99", "throughput", "error rate");
+    static final List<Metric> HEADLINES = List.of(Metric.LATENCY_P99, Metric.THROUGHPUT, Metric.ERROR_RATE);
 
     /** How a JVM that stayed disturbed is listed among the failed ones (it did not fail: it was left out). */
     public static final String LEFT_OUT = "left out: ";
@@ -322,7 +321,7 @@ public final class AppStudy {
                 charts.add(over);
             }
             List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false, rule).stream()
-                    .filter(r -> METRICS.contains(r.metric().name())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric().name()))).toList();
+                    .filter(r -> METRICS.contains(r.metric())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric()))).toList();
             parts.add(new HtmlReport.Part(w, groups, results));
             // the warm-up a service gets is the load client's, until steady
             CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + serviceWords(v)));

@@ -65,7 +65,7 @@ public final class RecordingCost {
 
     /** Each JVM's measured runs' throughput. */
     private static List<double[]> throughput(List<RecordingFacts> facts) {
-        Metric m = Metric.named("throughput");
+        Metric m = Metric.THROUGHPUT;
         return facts.stream().map(f -> m.extract().apply(f).stream().mapToDouble(Metric.Value::value).toArray()).filter(v -> v.length > 0).toList();
     }
 }

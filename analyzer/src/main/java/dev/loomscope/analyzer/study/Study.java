@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.compare.BottomLine;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.read.RecordingSource;
@@ -180,7 +181,7 @@ public final class Study {
             List<String> measured, List<String> caveats) {}
 
     /** What a workload's bottom line leads with: the work done, then what its clients waited. */
-    static final List<String> HEADLINES = List.of("throughput", "latency p99");
+    static final List<Metric> HEADLINES = List.of(Metric.THROUGHPUT, Metric.LATENCY_P99);
 
     /**
      * Compares one workload's recordings: its verdict lines, with the control JVMs' results files

@@ -22,10 +22,10 @@ public final class ContextSwitchView {
         List<Table> out = new ArrayList<>(List.of(t));
         for (RecordingFacts f : all) {
             ContextSwitchReducer c = f.ctxsw;
-            Double vol = Metric.named("voluntary context switches per second").valueOfRecording(f);
-            Double inv = Metric.named("involuntary context switches per second").valueOfRecording(f);
-            Double total = Metric.named("context switches per second").valueOfRecording(f);
-            Double machine = Metric.named("machine context switches per second").valueOfRecording(f);
+            Double vol = Metric.VOLUNTARY_CONTEXT_SWITCHES_PER_SECOND.valueOfRecording(f);
+            Double inv = Metric.INVOLUNTARY_CONTEXT_SWITCHES_PER_SECOND.valueOfRecording(f);
+            Double total = Metric.CONTEXT_SWITCHES_PER_SECOND.valueOfRecording(f);
+            Double machine = Metric.MACHINE_CONTEXT_SWITCHES_PER_SECOND.valueOfRecording(f);
             t.row(f.source.shortName(), vol, inv, total, machine, total == null || machine == null || machine == 0 ? null : 100 * total / machine,
                     c.processRecorded() ? c.source() : "not recorded");
             if (!c.processRecorded()) {

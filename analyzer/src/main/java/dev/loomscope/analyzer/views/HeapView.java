@@ -21,8 +21,8 @@ public final class HeapView {
             var h = f.heap;
             double t0 = f.summary.first() == null ? 0 : f.summary.first().toEpochMilli();
             t.row(f.source.shortName(), (long) h.afterUsed().count(), h.beforeUsed().count() == 0 ? null : h.beforeUsed().quantile(0.5) / (1 << 20),
-                    max(h.beforeUsed()), Metric.named("heap after gc p50").valueOfRecording(f), Metric.named("heap after gc max").valueOfRecording(f),
-                    max(h.committed()), Metric.named("allocation rate").valueOfRecording(f), Metric.named("heap fill rate").valueOfRecording(f),
+                    max(h.beforeUsed()), Metric.HEAP_AFTER_GC_P50.valueOfRecording(f), Metric.HEAP_AFTER_GC_MAX.valueOfRecording(f),
+                    max(h.committed()), Metric.ALLOCATION_RATE.valueOfRecording(f), Metric.HEAP_FILL_RATE.valueOfRecording(f),
                     h.allocationSamples() == 0 ? null : f.perSecond(h.sampledBytes()) / (1 << 20));
             if (h.afterUsed().count() == 0) {
                 t.note(f.source.shortName() + ": no collection with heap summaries (no GC ran, or jdk.GCHeapSummary was off): no after-GC level"

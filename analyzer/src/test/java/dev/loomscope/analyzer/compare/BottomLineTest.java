@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** A workload's bottom line: the headline verdict, and only the per-unit figures whose own verdicts point the same way as its cause. */
 class BottomLineTest {
     private static final long SECOND = 1_000_000_000L;
-    private static final List<String> HEADLINES = List.of("throughput", "latency p99");
+    private static final List<Metric> HEADLINES = List.of(Metric.THROUGHPUT, Metric.LATENCY_P99);
 
     @Test
     void fewerContextSwitchesAUnitExplainMoreThroughputAndCpuThatDidNotMoveIsNotNamed() {
@@ -41,7 +41,7 @@ class BottomLineTest {
         String undecided = BottomLine.of("w", compare(2, 330, 100, 1000, 2000, 0.9, 0.3), HEADLINES, "virtual", "unit of work", null);
         assertThat(undecided).startsWith("=> w: virtual not judged (too few JVMs), throughput 3.0").doesNotContain("because");
         // nothing compared on both kinds: no line
-        assertThat(BottomLine.of("w", worse, List.of("latency p99"), "virtual", "request", null)).isNull();
+        assertThat(BottomLine.of("w", worse, List.of(Metric.LATENCY_P99), "virtual", "request", null)).isNull();
     }
 
     /** Throughput, context switches and CPU per unit of {@code jvms} JVMs a kind, each run 1,000 units; shares of a 2-thread machine. */
