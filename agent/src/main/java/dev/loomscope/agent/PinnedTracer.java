@@ -23,7 +23,7 @@ import jdk.jfr.consumer.RecordedFrame;
  *
  * <p>It reads the pins from the JFR repository as JFR flushes it, once a second; it starts no
  * recording of its own (starting one while the JVM exits can hang it). Parsing every flush costs
- * a server starting thousands of platform threads a second 1% of its CPU (docs/benchmarks.md),
+ * a server starting thousands of platform threads a second 1% of its CPU when measured,
  * and a virtual thread cannot pin before the scheduler has started a carrier thread: so the stream
  * opens only once one has been (looked for with every context-switch sample, each second by
  * default), reading from a moment when none had.
@@ -162,7 +162,7 @@ final class PinnedTracer {
      * Whether the group of the scheduler's carrier threads exists: the JDK (21 to 25 at least)
      * makes it with the first carrier thread. Looking at the thread groups costs next to nothing;
      * listing every thread ten times a second to look for a carrier cost platform echo 0.1-0.2%
-     * of its CPU (docs/benchmarks.md).
+     * of its CPU when measured.
      */
     static boolean virtualThreadsRan() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();

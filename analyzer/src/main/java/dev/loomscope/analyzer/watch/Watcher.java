@@ -293,7 +293,7 @@ public final class Watcher implements AutoCloseable {
             return null;
         }
         try {
-            // one call: each costs the JVM's connector a round trip (benchmarks.md measures the polls)
+            // one call: each costs the JVM's connector a round trip
             List<javax.management.Attribute> a = m.getAttributes(scheduler, new String[] {"Parallelism", "PoolSize", "MountedVirtualThreadCount",
                     "QueuedVirtualThreadCount"}).asList();
             if (a.size() < 4) {
