@@ -86,6 +86,15 @@ public final class PinningReducer implements Reducer {
         }
     }
 
+    /**
+     * The pinned share of carrier time: pins' time over the carriers' time (carriers x span), the
+     * one meaning of "pinned share" (the rules' {@code pinning.share}, {@code watch --pinned-share}):
+     * 1 is every carrier pinned all the time. NaN when the carriers or the span are not known.
+     */
+    public static double shareOfCarrierTime(double pinnedMs, int carriers, double spanMs) {
+        return carriers > 0 && spanMs > 0 ? pinnedMs / (carriers * spanMs) : Double.NaN;
+    }
+
     public void merge(PinningReducer o) {
         o.groups.forEach((k, g) -> groups.computeIfAbsent(k, Group::new).merge(g));
         all.addAll(o.all);

@@ -194,6 +194,11 @@ public final class SummaryReducer implements Reducer {
      * null when the recording says none of these.
      */
     public Carriers carriers() {
+        return carriers(carriers, cpus, hardwareThreads);
+    }
+
+    /** {@link #carriers()} from RunInfo's carriers and cpus and jdk.CPUInformation's hwThreads (-1 or 0: not recorded), whoever read them. */
+    public static Carriers carriers(long carriers, long cpus, long hardwareThreads) {
         if (carriers > 0) {
             return new Carriers((int) carriers, "the JVM's virtual thread scheduler parallelism");
         }

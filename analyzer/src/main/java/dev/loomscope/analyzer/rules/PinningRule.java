@@ -1,7 +1,9 @@
 package dev.loomscope.analyzer.rules;
 
+import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.Samples;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
 import java.util.List;
 import java.util.Locale;
 import org.openjdk.jmc.common.item.Aggregators;
@@ -19,7 +21,8 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /**
  * Virtual threads pinned to their carrier while blocking ({@code jdk.VirtualThreadPinned}): a
- * warning when the pinned time is at least {@link #SHARE} of the recording (1%) or one pin lasts
+ * warning when the pinned time is at least {@link #SHARE} of the carriers' time over the recording
+ * (1%; the same figure {@code watch --pinned-share} reads live) or one pin lasts
  * {@link #LONGEST} or more (20 ms, the JDK's own default threshold for the event), information for
  * shorter pins.
  */
@@ -27,7 +30,7 @@ public final class PinningRule extends LoomscopeRule {
     static final String TYPE = "jdk.VirtualThreadPinned";
 
     static final TypedPreference<IQuantity> SHARE = threshold("pinning.share", "Pinned share",
-            "a warning when virtual threads were pinned for this share of the recording, in all", UnitLookup.PERCENT.quantity(1));
+            "a warning when pins held this share of the carriers' time (carriers x the recording's span)", UnitLookup.PERCENT.quantity(1));
     static final TypedPreference<IQuantity> LONGEST = threshold("pinning.longest", "Longest pin",
             "a warning when one pin lasted this long", UnitLookup.MILLISECOND.quantity(20));
 
@@ -53,7 +56,7 @@ public final class PinningRule extends LoomscopeRule {
             return NO_VIRTUAL_THREAD;
         }
         return verdict(count == null ? 0 : count.longValue(), ms(pins.getAggregate(Aggregators.sum(JfrAttributes.DURATION))),
-                ms(pins.getAggregate(Aggregators.max(JfrAttributes.DURATION))), RuleSupport.spanMs(items), settings);
+                ms(pins.getAggregate(Aggregators.max(JfrAttributes.DURATION))), RuleSupport.spanMs(items), carriers(items), settings);
     }
 
     @Override
@@ -62,7 +65,30 @@ public final class PinningRule extends LoomscopeRule {
         if (pins.count() == 0 && facts.summary.platformOnly()) {
             return NO_VIRTUAL_THREAD;
         }
-        return verdict(pins.count(), pins.sum(), pins.count() == 0 ? 0 : pins.max(), 1000 * facts.summary.spanSeconds(), settings);
+        return verdict(pins.count(), pins.sum(), pins.count() == 0 ? 0 : pins.max(), 1000 * facts.summary.spanSeconds(), facts.summary.carriers(),
+                settings);
+    }
+
+    /** {@link dev.loomscope.analyzer.reduce.SummaryReducer#carriers()} from JMC's items: RunInfo's carriers and cpus, jdk.CPUInformation's hwThreads. */
+    private static SummaryReducer.Carriers carriers(IItemCollection items) {
+        long[] v = {-1, -1, -1};
+        for (IItemIterable it : items.apply(ItemFilters.type(dev.loomscope.events.EventSchema.name(dev.loomscope.events.RunInfoEvent.class)))) {
+            last(it, "carriers", v, 0);
+            last(it, "cpus", v, 1);
+        }
+        for (IItemIterable it : items.apply(ItemFilters.type("jdk.CPUInformation"))) {
+            last(it, "hwThreads", v, 2);
+        }
+        return SummaryReducer.carriers(v[0], v[1], v[2]);
+    }
+
+    private static void last(IItemIterable it, String field, long[] into, int at) {
+        java.util.function.ToLongFunction<IItem> f = RuleSupport.number(it, field);
+        if (f != null) {
+            for (IItem item : it) {
+                into[at] = f.applyAsLong(item);
+            }
+        }
     }
 
     /** A recording where no virtual thread ran: no pin there is no all-clear. */
@@ -89,18 +115,24 @@ public final class PinningRule extends LoomscopeRule {
         return n == null ? 0 : n.longValue();
     }
 
-    /** The judgement, from the pins' count, total and longest duration and the recording's span. */
-    static Verdict verdict(long count, double totalMs, double maxMs, double spanMs, IPreferenceValueProvider settings) {
+    /**
+     * The judgement, from the pins' count, total and longest duration, the recording's span and its
+     * carriers (null when the recording says nothing of them: then the share is of one carrier's time).
+     */
+    static Verdict verdict(long count, double totalMs, double maxMs, double spanMs, SummaryReducer.Carriers carriers, IPreferenceValueProvider settings) {
         if (count == 0) {
             return Verdict.ok("No virtual thread was pinned while blocking (above the recording's threshold).");
         }
-        double share = spanMs > 0 ? totalMs / spanMs : 0;
+        int n = carriers == null ? 1 : carriers.count();
+        double share = PinningReducer.shareOfCarrierTime(totalMs, n, spanMs);
+        share = Double.isNaN(share) ? 0 : share;
         boolean warn = share >= value(settings, SHARE, UnitLookup.PERCENT_UNITY) || maxMs >= value(settings, LONGEST, UnitLookup.MILLISECOND);
         Severity severity = warn ? Severity.WARNING : Severity.INFO;
+        String of = carriers == null ? "of one carrier's time over the recording (its carriers not recorded)"
+                : String.format(Locale.ROOT, "of %d carriers' time over the recording (%.2f carriers pinned on average)", n, share * n);
         return new Verdict(severity,
-                // pins overlap on several carriers: their sum can pass the recording's span, and says how many carriers were held
-                String.format(Locale.ROOT, "%d pinned virtual threads held carriers for %.1f ms in all, %.2f%% of the recording's span (%.2f"
-                        + " carriers pinned on average), the longest %.1f ms.", count, totalMs, 100 * share, share, maxMs),
+                String.format(Locale.ROOT, "%d pinned virtual threads held carriers for %.1f ms in all, %.2f%% %s, the longest %.1f ms.", count, totalMs,
+                        100 * share, of, maxMs),
                 "A virtual thread that blocks while pinned holds its carrier thread: the other virtual threads wait for a free"
                         + " carrier, and throughput falls towards that of as many platform threads as there are carriers. On JDK 21-23"
                         + " synchronized pins; on every JDK a native frame (JNI, an FFM upcall) or a class initializer on the stack pins.",

@@ -32,7 +32,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
 
     /** The share of the carriers' time spent pinned, over the interval (parallelism carriers). */
     double pinnedShare() {
-        return parallelism > 0 && seconds > 0 ? pinnedMillis / (parallelism * seconds * 1000) : Double.NaN;
+        return dev.loomscope.analyzer.reduce.PinningReducer.shareOfCarrierTime(pinnedMillis, parallelism, seconds * 1000);
     }
 
     /** The share of the virtual threads' CPU samples in Thread.yield or Thread.onSpinWait. */

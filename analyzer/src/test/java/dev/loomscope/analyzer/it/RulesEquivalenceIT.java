@@ -56,7 +56,7 @@ class RulesEquivalenceIT {
      * reader takes that from the chunk headers, JMC's item API from the first and last event.
      */
     static String spanFree(String summary) {
-        return summary.replaceAll("\\d+\\.\\d+% of the recording's span \\(\\d+\\.\\d+ carriers", "% of the recording's span ( carriers").replaceAll("in \\d+\\.\\d s", "in s")
+        return summary.replaceAll("\\d+\\.\\d+% of (\\d+ carriers'|one carrier's) time over the recording( \\(\\d+\\.\\d+ carriers)?", "% of $1 time over the recording").replaceAll("in \\d+\\.\\d s", "in s")
                 .replaceAll("up to [\\d,]+ a second", "up to a second").replaceAll("about \\d+%", "about %");
     }
 }

@@ -25,11 +25,16 @@ class RuleSettingsTest {
     @Test
     void aSettingChangesTheVerdict() {
         // one pin of 32.9 ms in a 6 s recording: under the pinned share, over the longest pin
-        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, DEFAULTS).severity()).isEqualTo(Severity.WARNING);
+        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, null, DEFAULTS).severity()).isEqualTo(Severity.WARNING);
         RuleSettings longer = RuleSettings.parse(List.of("pinning.longest=50ms"));
-        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, longer).severity()).isEqualTo(Severity.INFO);
+        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, null, longer).severity()).isEqualTo(Severity.INFO);
         RuleSettings share = RuleSettings.parse(List.of("pinning.longest=50ms", "pinning.share=0.5%"));
-        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, share).severity()).isEqualTo(Severity.WARNING);
+        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, null, share).severity()).isEqualTo(Severity.WARNING);
+        // the share is of the carriers' time, as watch --pinned-share reads it: 32.9 ms of 2 carriers x 6 s is 0.27%, under 0.5%
+        var two = new dev.loomscope.analyzer.reduce.SummaryReducer.Carriers(2, "test");
+        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, two, share).severity()).isEqualTo(Severity.INFO);
+        assertThat(PinningRule.verdict(1, 32.9, 32.9, 6000, two, share).summary()).contains("0.27% of 2 carriers' time over the recording (0.01 carriers"
+                + " pinned on average)");
 
         // 4 of 5 samples starved: a warning from 25%, information above 90%
         assertThat(CarrierStarvationRule.verdict(5, 4, 95, DEFAULTS).severity()).isEqualTo(Severity.WARNING);
