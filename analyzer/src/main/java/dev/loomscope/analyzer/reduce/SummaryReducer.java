@@ -108,6 +108,19 @@ public final class SummaryReducer implements Reducer {
         fields(e);
     }
 
+    /**
+     * A jdk.CPULoad reading as the JVM's share of the machine (user and system) and the machine's,
+     * or null for JFR's first reading, which has none before it to measure from and says 0 for all
+     * three (a running machine never is): a JVM that lived under two periods would otherwise have a
+     * CPU load of 0. The one rule {@code summary}, the metrics and {@code watch} read it by.
+     */
+    public static double[] cpuLoad(JfrEvent e) {
+        double user = e.doubleValue("jvmUser");
+        double system = e.doubleValue("jvmSystem");
+        double machine = e.doubleValue("machineTotal");
+        return user == 0 && system == 0 && machine == 0 ? null : new double[] {user + system, machine};
+    }
+
     /** The recording's span, from its chunk headers (see {@link RecordingSpan}). */
     public void span(RecordingSpan span) {
         first = span.first();
@@ -160,14 +173,10 @@ public final class SummaryReducer implements Reducer {
             case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
             case "jdk.ThreadStart" -> threadStartEvents++;
             case "jdk.CPULoad" -> {
-                double user = e.doubleValue("jvmUser");
-                double system = e.doubleValue("jvmSystem");
-                double machine = e.doubleValue("machineTotal");
-                // JFR's first reading has none before it to measure from and says 0 for all three (a running machine never is):
-                // a JVM that lived under two periods would otherwise have a CPU load of 0
-                if (user != 0 || system != 0 || machine != 0) {
-                    jvmCpu.add(user + system);
-                    machineCpu.add(machine);
+                double[] cpu = cpuLoad(e);
+                if (cpu != null) {
+                    jvmCpu.add(cpu[0]);
+                    machineCpu.add(cpu[1]);
                 }
             }
             default -> { }

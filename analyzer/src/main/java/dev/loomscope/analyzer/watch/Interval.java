@@ -1,7 +1,9 @@
 package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.read.JdkEvent;
+import dev.loomscope.analyzer.reduce.GcReducer;
 import dev.loomscope.analyzer.reduce.PinningReducer;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkFrames;
@@ -13,7 +15,8 @@ import jdk.jfr.consumer.RecordedEvent;
 /**
  * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame
  * that pinned, with JDK 24+ reasons, through the same reducer as {@code pinning}), virtual threads
- * started and ended, submit failures, GC pauses, the machine's context switch rate, the CPU load and
+ * started and ended, submit failures, GC pauses (the reducer {@code gc} reads them by), the
+ * machine's context switch rate, the CPU load (by {@code summary}'s rule for JFR's first reading) and
  * the platform threads (JFR's periodic events), the CPU samples and where they spin, and the agent's {@code work=} windows. Filled by the stream's thread, read by
  * the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
  */
@@ -31,11 +34,10 @@ final class Interval {
 
     final PinningReducer pins = new PinningReducer();
     final WorkReducer work = new WorkReducer();
+    final GcReducer gc = new GcReducer();
     long started;
     long ended;
     long submitFailed;
-    long gcs;
-    long gcPauseNanos;
     double contextSwitchRate = Double.NaN;
     /** The JVM's and the machine's CPU, shares of the machine, and the live platform threads: JFR's latest in the interval. */
     double processCpu = Double.NaN;
@@ -60,8 +62,7 @@ final class Interval {
         started += o.started;
         ended += o.ended;
         submitFailed += o.submitFailed;
-        gcs += o.gcs;
-        gcPauseNanos += o.gcPauseNanos;
+        gc.merge(o.gc);
         if (!Double.isNaN(o.contextSwitchRate)) {
             contextSwitchRate = o.contextSwitchRate; // a rate of its own period: the latest stands
         }
@@ -88,15 +89,13 @@ final class Interval {
             case "jdk.VirtualThreadSubmitFailed" -> submitFailed++;
             case "jdk.VirtualThreadStart" -> started++;
             case "jdk.VirtualThreadEnd" -> ended++;
-            case "jdk.GarbageCollection" -> {
-                gcs++;
-                gcPauseNanos += e.durationField("sumOfPauses").toNanos();
-            }
+            case "jdk.GarbageCollection" -> gc.add(e);
             case "jdk.ThreadContextSwitchRate" -> contextSwitchRate = e.doubleValue("switchRate");
             case "jdk.CPULoad" -> {
-                if (e.doubleValue("machineTotal") > 0) { // a recording's first has no earlier reading to measure from: all 0
-                    processCpu = e.doubleValue("jvmUser") + e.doubleValue("jvmSystem");
-                    machineCpu = e.doubleValue("machineTotal");
+                double[] cpu = SummaryReducer.cpuLoad(e);
+                if (cpu != null) {
+                    processCpu = cpu[0];
+                    machineCpu = cpu[1];
                 }
             }
             case "jdk.JavaThreadStatistics" -> platformThreads = e.longValue("activeCount");

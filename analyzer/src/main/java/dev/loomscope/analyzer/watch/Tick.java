@@ -15,11 +15,13 @@ import java.util.Map;
  * (JDK 24+; null before), virtual threads started and ended (JFR's events; -1 when not streamed), pins by the frame that
  * pinned, submit failures, GC, heap, CPU, context switches, CPU samples and their spin share, and
  * the agent's {@code work=} calls. Counts are of the events that arrived in the interval; a figure
- * the JVM cannot give is null and shown as n/a.
+ * the JVM cannot give is null and shown as n/a. The {@code last} tick of a watch that kept its
+ * recording covers the rest of it, from the last interval's end to the last event's.
  */
 record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, long started, long ended, long pins, double pinnedMillis,
         List<Pin> topPins, long submitFailed, long gcs, double gcPauseMillis, long heapUsed, long heapCommitted, double processCpu, double machineCpu,
-        double contextSwitchRate, long samples, long virtualSamples, long spinSamples, long schedulerSamples, long workCalls, double workP50, double workP99, long platformThreads) {
+        double contextSwitchRate, long samples, long virtualSamples, long spinSamples, long schedulerSamples, long workCalls, double workP50, double workP99, long platformThreads,
+        boolean last) {
 
     /** Times of day as every line shows them. */
     static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
@@ -47,7 +49,8 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
     String line(java.time.Duration interval) {
         List<String> parts = new ArrayList<>();
         String clock = CLOCK.format(LocalTime.ofInstant(at, ZoneId.systemDefault()));
-        parts.add(seconds * 1e9 > interval.toNanos() * 1.5 ? String.format(Locale.ROOT, "%s (the last %.0f s: watch fell behind)", clock, seconds) : clock);
+        parts.add(last ? String.format(Locale.ROOT, "%s (the last %.1f s, to the end of the recording)", clock, seconds)
+                : seconds * 1e9 > interval.toNanos() * 1.5 ? String.format(Locale.ROOT, "%s (the last %.0f s: watch fell behind)", clock, seconds) : clock);
         if (scheduler != null) {
             parts.add(String.format(Locale.ROOT, "carriers %d/%d mounted %d queued %,d", scheduler.poolSize(), scheduler.parallelism(), scheduler.mounted(),
                     scheduler.queued()));
@@ -83,6 +86,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         m.put("type", "tick");
         m.put("time", at.toString());
         m.put("seconds", seconds);
+        m.put("end_of_recording", last);
         m.put("parallelism", parallelism);
         m.put("pool_size", scheduler == null ? null : scheduler.poolSize());
         m.put("mounted", scheduler == null ? null : scheduler.mounted());

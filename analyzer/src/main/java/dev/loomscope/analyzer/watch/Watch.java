@@ -59,6 +59,11 @@ public final class Watch {
         this.dumps = dumps;
     }
 
+    /** How long the end of a watch that keeps its recording waits for the stream to hand on the rest of it. */
+    private static final java.time.Duration DRAIN = java.time.Duration.ofSeconds(10);
+    /** The JVM ended while watched: nothing more to show. */
+    private boolean ended;
+
     /** Watches {@code target} until the duration ends, Ctrl-C, or the JVM ends; whether an alarm was raised. */
     public boolean run(String target) throws IOException, InterruptedException {
         try (RunningJvm t = RunningJvm.open(target)) {
@@ -86,6 +91,7 @@ public final class Watch {
             boolean alarmed;
             try {
                 alarmed = loop(t, w);
+                showRest(t, w);
             } finally {
                 w.close();
                 try {
@@ -104,6 +110,18 @@ public final class Watch {
                 err.println("loomscope watch: recorded to " + o.record().toAbsolutePath());
             }
             return alarmed;
+        }
+    }
+
+    /** When the recording is kept: stops it, and shows what the stream has not shown yet, so the lines add up to every event in the file. */
+    private void showRest(RunningJvm t, Watcher w) {
+        if (o.record() == null || ended || !w.drain(DRAIN)) {
+            return;
+        }
+        try {
+            show(w.rest(new Interval[1]), List.of());
+        } catch (IOException gone) {
+            err.println("loomscope watch: " + t.name() + " ended");
         }
     }
 
@@ -135,6 +153,7 @@ public final class Watch {
                 } catch (IOException gone) {
                     // the JVM went away: a refresh, a thread dump or an alarm's dumps found its connection closed
                     err.println("loomscope watch: " + t.name() + " ended");
+                    ended = true;
                     return alarmed;
                 }
             }

@@ -139,7 +139,9 @@ public final class Watcher implements AutoCloseable {
             flushedNanos = originNanos;
             resumedNanos = originNanos;
         }
-        stream.setStartTime(origin); // a repository's stream would begin with its chunk's earlier events
+        if (remote == null) {
+            stream.setStartTime(origin); // a repository's stream would begin with its chunk's earlier events
+        } // the watcher's own recording: every event in it is streamed, so that the lines add up to what --record keeps
         stream.startAsync();
     }
 
@@ -245,25 +247,73 @@ public final class Watcher implements AutoCloseable {
      * figures now; its events are {@code in}'s. Throws {@link IOException} when the JVM is gone.
      */
     Tick tick(Interval[] in, long upTo) throws IOException {
-        Interval done = new Interval();
         Instant now;
-        long every = settings.interval().toNanos();
         long count;
         synchronized (lock) {
             long due = Math.max(shown, upTo);
-            for (long i = shown; i <= due; i++) {
-                Interval part = intervals.remove(i);
-                if (part != null) {
-                    done.absorb(part);
-                }
-            }
+            in[0] = take(due);
             count = due - shown + 1;
             now = origin.plus(settings.interval().multipliedBy(due + 1));
             shown = due + 1;
         }
-        in[0] = done;
+        return tick(in[0], now, count * settings.interval().toNanos() / 1e9, false);
+    }
+
+    /** The intervals from the next not shown to {@code due} as one; under the lock. */
+    private Interval take(long due) {
+        Interval done = new Interval();
+        for (long i = shown; i <= due; i++) {
+            Interval part = intervals.remove(i);
+            if (part != null) {
+                done.absorb(part);
+            }
+        }
+        return done;
+    }
+
+    /**
+     * Stops the watcher's recording in the JVM and waits (at most {@code within}) until the stream
+     * has handed on every event in it, so that {@link #rest} and the lines before it hold all that
+     * {@code --record} keeps; false when that cannot be (the agent's recording, the JVM gone, too slow).
+     */
+    boolean drain(Duration within) {
+        if (remote == null) {
+            return false;
+        }
+        java.util.concurrent.CompletableFuture<Boolean> stopped = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return remote.stop();
+            } catch (RuntimeException gone) {
+                return false;
+            }
+        });
+        try {
+            return stopped.get(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** After {@link #drain}: every interval not yet shown, as one tick from the last shown interval's end to the last event's. */
+    Tick rest(Interval[] in) throws IOException {
+        Instant from;
+        Instant to;
+        synchronized (lock) {
+            from = origin.plus(settings.interval().multipliedBy(shown));
+            to = seen.isAfter(from) ? seen : from;
+            long due = intervals.isEmpty() ? shown : Math.max(shown, intervals.lastKey());
+            in[0] = take(due);
+            shown = due + 1;
+        }
+        return tick(in[0], to, Duration.between(from, to).toNanos() / 1e9, true);
+    }
+
+    /** The tick of {@code done}'s events over {@code seconds} ending {@code now}, with the MXBeans' figures now. */
+    private Tick tick(Interval done, Instant now, double seconds, boolean last) throws IOException {
         MBeanServerConnection m = target.mbeans();
-        double seconds = count * every / 1e9;
         Tick.Scheduler s = scheduler(m);
         long used = -1;
         long committed = -1;
@@ -283,9 +333,9 @@ public final class Watcher implements AutoCloseable {
         WorkReducer w = done.work;
         return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, settings.threadEvents() ? done.started : -1,
                 settings.threadEvents() ? done.ended : -1, pins.all().count(),
-                pins.all().sum(), List.copyOf(top.subList(0, Math.min(3, top.size()))), done.submitFailed, done.gcs, done.gcPauseNanos / 1e6, used,
+                pins.all().sum(), List.copyOf(top.subList(0, Math.min(3, top.size()))), done.submitFailed, done.gc.pauses().count(), done.gc.pauses().sum(), used,
                 committed, done.processCpu, done.machineCpu, done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, settings.agent() ? w.count() : -1,
-                w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, done.platformThreads);
+                w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, done.platformThreads, last);
     }
 
     private Tick.Scheduler scheduler(MBeanServerConnection m) throws IOException {

@@ -147,6 +147,41 @@ class WatchIT {
         assertThat(recordings(p)).as("the watcher's recording closed").contains("No available recordings");
     }
 
+    /**
+     * One home for every figure: the pins, pinned time, collections, their pauses and the virtual
+     * threads started that watch's lines show, added up, against what {@code summary} reads in the
+     * recording of the same stream ({@code --record}).
+     */
+    @Test
+    void theLinesAddUpToWhatSummaryReadsInTheRecordingOfTheSameStream() throws Exception {
+        Process p = app(ThreadsIT.jdk21(), "churn", "-Xmx64m");
+        Path jfr = dir.resolve("agree.jfr");
+        Result r = watch(Long.toString(p.pid()), "--duration", "6s", "--format", "json", "--record", jfr.toString(), "--dump-every", "0",
+                "--thread-events");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<JsonNode> ticks = json(r.out()).stream().filter(n -> n.get("type").asText().equals("tick")).toList();
+        java.util.Map<String, Double> shown = new java.util.TreeMap<>();
+        for (String f : List.of("pins", "pinned_ms", "gcs", "gc_pause_ms", "virtual_threads_started")) {
+            shown.put(f, ticks.stream().mapToDouble(t -> t.get(f).asDouble()).sum());
+        }
+        assertThat(ticks.get(ticks.size() - 1).get("end_of_recording").asBoolean()).as("the last line shows the recording's rest").isTrue();
+        ChildJvm.Result s = Fixtures.cli(dir, "summary", jfr.toString(), "--format", "json");
+        assertThat(s.exitCode()).as(s.toString()).isZero();
+        java.util.Map<String, Double> read = new java.util.TreeMap<>();
+        for (JsonNode table : new ObjectMapper().readTree(s.stdout()).path("tables")) {
+            if (table.get("name").asText().equals("summary")) {
+                table.get("rows").forEach(row -> read.put(row.get("figure").asText(), row.get("value").asDouble()));
+            }
+        }
+        java.util.Map<String, String> same = java.util.Map.of("pins", "pinned count", "pinned_ms", "pinned time", "gcs", "gc count", "gc_pause_ms",
+                "gc pause total", "virtual_threads_started", "virtual threads started");
+        same.forEach((line, figure) -> {
+            assertThat(shown.get(line)).as("%s added up over %d lines (%s)", line, ticks.size(), r.out()).isPositive();
+            assertThat(shown.get(line)).as("%s added up against summary's %s", line, figure).isCloseTo(read.get(figure), org.assertj.core.data
+                    .Offset.offset(1e-6 * read.get(figure)));
+        });
+    }
+
     @Test
     void aYieldSpinOnEveryCarrierIsAnAlarmNamingItsCallerOnJdk21And25() throws Exception {
         for (String java : List.of(ThreadsIT.jdk21(), ChildJvm.javaExecutable())) {

@@ -10,7 +10,9 @@ import java.util.concurrent.Semaphore;
  * on every carrier looping in Thread.yield, as a pool that spins for a free connection does) and
  * {@code pool} (thousands of virtual threads parked on a pool of 16) and {@code queue} (a virtual
  * thread computing on every carrier while a thousand more a second are started: the scheduler's
- * queue grows). Prints "ready" once running.
+ * queue grows), and {@code churn} (pins as {@code pin}, 200 virtual threads started a second and
+ * garbage that keeps the collector busy: every figure {@code watch} and {@code summary} both count
+ * moves). Prints "ready" once running.
  */
 public final class WatchedApp {
     private static final Object LOCK = new Object();
@@ -70,6 +72,33 @@ public final class WatchedApp {
                 });
                 submitter.setDaemon(true);
                 submitter.start();
+            }
+            case "churn" -> {
+                vts.submit(() -> { // one: two would hold both carriers of a 2-CPU machine (one pinned, one blocked entering), and none would start
+                    while (true) {
+                        synchronized (LOCK) {
+                            Thread.sleep(5);
+                        }
+                    }
+                });
+                Thread churn = new Thread(() -> {
+                    byte[][] kept = new byte[64][];
+                    for (long i = 0; !Thread.currentThread().isInterrupted(); i++) {
+                        kept[(int) (i % kept.length)] = new byte[64 * 1024];
+                        if (i % 200 == 0) {
+                            for (int j = 0; j < 4; j++) {
+                                vts.submit(() -> null);
+                            }
+                            try {
+                                Thread.sleep(20);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    }
+                });
+                churn.setDaemon(true);
+                churn.start();
             }
             default -> throw new IllegalArgumentException(args[0]);
         }
