@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.load;
 
+import dev.loomscope.analyzer.reduce.RunsReducer;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
 import dev.loomscope.analyzer.stats.Quantiles;
@@ -64,13 +65,15 @@ public record ClientFigures(double seconds, long offered, long answered, long er
 
     /**
      * {@code platform 300/s answered of 300/s, p50 10.2 ms, p99 17.0 ms (median of 4 JVMs, each over its
-     * merged measured windows: n=3,000-3,012)}; a percentile a JVM has too few requests for is
-     * said so; the JVMs without histograms are left out of it, and said.
+     * merged measured windows: n=3,000-3,012)} from each JVM's windows ({@code runs}, warm-ups too); a
+     * percentile a JVM has too few requests for is said so; the JVMs without figures are left out of
+     * it, and said why.
      */
-    public static String line(String kind, List<ClientFigures> jvms) {
-        List<ClientFigures> known = jvms.stream().filter(java.util.Objects::nonNull).toList();
+    public static String line(String kind, List<List<WorkloadRun>> runs) {
+        List<ClientFigures> known = runs.stream().map(r -> of(r.stream().filter(w -> !w.warmup() && !w.clientLagged()).toList()))
+                .filter(java.util.Objects::nonNull).toList();
         if (known.isEmpty()) {
-            return kind + " no figures (the windows hold no histograms: a load client older than this one)";
+            return kind + " no figures (" + whyNone(runs) + ")";
         }
         double offered = median(known.stream().mapToDouble(f -> f.offered() / f.seconds()).toArray());
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s %s/s answered of %s/s", kind, plain(median(known.stream()
@@ -95,10 +98,25 @@ public record ClientFigures(double seconds, long offered, long answered, long er
         long most = known.stream().mapToLong(f -> f.judged().getTotalCount()).max().getAsLong();
         b.append(String.format(Locale.ROOT, " (median of %d JVM%s, each over its merged measured windows: n=%s%s)", known.size(), known.size() == 1 ? ""
                 : "s", String.format(Locale.ROOT, "%,d", least), most == least ? "" : String.format(Locale.ROOT, "-%,d", most)));
-        if (known.size() < jvms.size()) {
-            b.append("; ").append(jvms.size() - known.size()).append(" without histograms left out");
+        if (known.size() < runs.size()) {
+            b.append("; ").append(runs.size() - known.size()).append(" JVM").append(runs.size() - known.size() == 1 ? "" : "s").append(" without figures"
+                    + " left out (").append(whyNone(runs)).append(")");
         }
         return b.toString();
+    }
+
+    /** Why JVMs' windows give no figures: the client lagged in every measured window, it stopped in its warm-up, or it wrote no histograms. */
+    private static String whyNone(List<List<WorkloadRun>> runs) {
+        long measured = runs.stream().flatMap(List::stream).filter(w -> !w.warmup()).count();
+        long lagged = runs.stream().flatMap(List::stream).filter(w -> !w.warmup() && w.clientLagged()).count();
+        if (measured == 0) {
+            return "no measured window: the load ended in its warm-up";
+        }
+        if (lagged > 0) {
+            return String.format(Locale.ROOT, "the load client itself lagged in %d of %d measured windows (its sends late by over %.0f ms at p99), left"
+                    + " out as its own, not the service's: the machine was too busy for this rate", lagged, measured, RunsReducer.Client.LAG_MS);
+        }
+        return "the windows hold no histograms: a load client older than this one";
     }
 
     private static double median(double[] v) {

@@ -326,8 +326,7 @@ public final class AppStudy {
             // the warm-up a service gets is the load client's, until steady
             CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + serviceWords(v)));
             verdicts.add(w + ": what the client saw, " + jdkOf(groups) + ": " + String.join("; ", StudyPlan.KINDS.stream().filter(groups::containsKey)
-                    .map(k -> dev.loomscope.analyzer.load.ClientFigures.line(k, groups.get(k).stream().map(f -> dev.loomscope.analyzer.load.ClientFigures
-                            .of(f.runs.measured())).toList())).toList()) + "; " + pinsSaid(groups.get("virtual")));
+                    .map(k -> dev.loomscope.analyzer.load.ClientFigures.line(k, groups.get(k).stream().map(f -> f.runs.runs()).toList())).toList()) + "; " + pinsSaid(groups.get("virtual")));
             Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controls, List.of());
             if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
                 List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("latency p99", "error rate"), "platform", false, rule);

@@ -33,6 +33,19 @@ class StudyAppIT {
     private static final Pattern P99 = Pattern.compile("^(GET /\\S+) at 300/s: virtual vs platform: latency (p50|p99) median (?:([+-]\\d+)%|([\\d.,]+)x)",
             Pattern.MULTILINE);
 
+    /**
+     * The change of {@code url}'s latency {@code q} at 300/s, virtual against platform, within -50% and +100%;
+     * beside other work the client itself can lag in every window of a kind: then there is no figure, and the study says why.
+     */
+    private static void notMuchWorse(Map<String, Double> change, String out, String url, String q) {
+        if (change.get(url + " " + q) != null) {
+            assertThat(change.get(url + " " + q)).as(out).isBetween(-50.0, 100.0);
+        } else {
+            assertThat(out).containsPattern(url + " at 300/s: what the client saw, .*(platform|virtual) no figures \\(the load client itself lagged in"
+                    + " \\d+ of \\d+ measured windows");
+        }
+    }
+
     @Test
     void onJdk21ThePinningEndpointIsWorseOnVirtualThreadsAsAbSeesIt() throws Exception {
         String java = Jdk21IT.jdk21();
@@ -40,7 +53,7 @@ class StudyAppIT {
         Map<String, Double> change = changes(r.stdout());
         // 64 monitors held over a 10 ms wait pin the 2 carriers: virtual threads serve about 200/s, platform threads thousands
         assertThat(change.get("GET /legacy p99")).as(r.stdout()).isGreaterThan(100);
-        assertThat(change.get("GET /io p50")).as(r.stdout()).isBetween(-50.0, 100.0);
+        notMuchWorse(change, r.stdout(), "GET /io", "p50");
         assertThat(r.stdout()).containsPattern("GET /legacy at 300/s: why, on virtual threads: [\\d.]+ pins? a request holding the carrier [\\d.]+ ms in"
                 + " all .*serve at most [\\d.]+ requests/s, below the 300/s offered");
         assertThat(r.stdout()).containsPattern("GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors and no request left late, of the rates"
@@ -72,8 +85,8 @@ class StudyAppIT {
         String java = ChildJvm.javaExecutable();
         ChildJvm.Result r = study(java, "--rate", "300");
         Map<String, Double> change = changes(r.stdout());
-        assertThat(change.get("GET /legacy p50")).as(r.stdout()).isBetween(-50.0, 100.0);
-        assertThat(change.get("GET /io p50")).as(r.stdout()).isBetween(-50.0, 100.0);
+        notMuchWorse(change, r.stdout(), "GET /legacy", "p50");
+        notMuchWorse(change, r.stdout(), "GET /io", "p50");
         assertThat(r.stdout()).doesNotContain("why, on virtual threads");
         double platform = abMeanMillis(java, "platform", "/legacy");
         double virtual = abMeanMillis(java, "virtual", "/legacy");
