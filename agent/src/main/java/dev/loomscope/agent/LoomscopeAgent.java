@@ -43,7 +43,7 @@ public final class LoomscopeAgent {
         if (o == null) {
             return;
         }
-        if (o.string("startup").equals("before-main")) {
+        if (o.string(AgentOptions.STARTUP).equals("before-main")) {
             Session.mainWaited = true;
             start(o);
             return;
@@ -195,10 +195,10 @@ public final class LoomscopeAgent {
             StallWatch.open(instrumentation);
             Session s = Session.start(o);
             session = s;
-            WorkTiming.install(o.string("work"), instrumentation);
+            WorkTiming.install(o.string(AgentOptions.WORK), instrumentation);
             started = Instant.now();
             addShutdownHook();
-            long durationMillis = o.duration("duration").toMillis();
+            long durationMillis = o.duration(AgentOptions.DURATION).toMillis();
             if (durationMillis > 0) {
                 Thread timer = new Thread(() -> {
                     try {

@@ -47,7 +47,7 @@ final class RecordingSettings {
 
     /** @param cpuSampler the JFR event that samples the CPU ({@link #EXECUTION_SAMPLER} or {@link #CPU_TIME_SAMPLER}), or null: none */
     static Map<String, String> build(AgentOptions o, String cpuSampler) throws IOException, ParseException {
-        String base = o.string("settings");
+        String base = o.string(AgentOptions.SETTINGS);
         Configuration c = base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
         Map<String, String> s = new HashMap<>(c.getSettings());
         if (!base.endsWith(".jfc")) {
@@ -55,10 +55,10 @@ final class RecordingSettings {
                 s.put(costly + "#enabled", "false");
             }
         }
-        String ctxsw = Durations.jfr(o.duration("ctxsw-period"));
+        String ctxsw = Durations.jfr(o.duration(AgentOptions.CTXSW_PERIOD));
         enable(s, "jdk.VirtualThreadPinned");
         s.put("jdk.VirtualThreadPinned#stackTrace", "true");
-        s.put("jdk.VirtualThreadPinned#threshold", Durations.jfr(o.duration("pinned-threshold")));
+        s.put("jdk.VirtualThreadPinned#threshold", Durations.jfr(o.duration(AgentOptions.PINNED_THRESHOLD)));
         enable(s, "jdk.VirtualThreadSubmitFailed");
         s.put("jdk.VirtualThreadSubmitFailed#stackTrace", "true");
         enable(s, "jdk.ThreadContextSwitchRate");
@@ -73,23 +73,23 @@ final class RecordingSettings {
         s.put("jdk.CPULoad#period", "1 s");
         s.put(EXECUTION_SAMPLER + "#enabled", Boolean.toString(EXECUTION_SAMPLER.equals(cpuSampler)));
         if (EXECUTION_SAMPLER.equals(cpuSampler)) {
-            s.put(EXECUTION_SAMPLER + "#period", Durations.jfr(o.duration("interval")));
+            s.put(EXECUTION_SAMPLER + "#period", Durations.jfr(o.duration(AgentOptions.INTERVAL)));
         }
         if (CPU_TIME_SAMPLER.equals(cpuSampler)) {
             enable(s, CPU_TIME_SAMPLER);
-            s.put(CPU_TIME_SAMPLER + "#throttle", o.duration("interval").toNanos() + "ns"); // a CPU-time period, not a rate
+            s.put(CPU_TIME_SAMPLER + "#throttle", o.duration(AgentOptions.INTERVAL).toNanos() + "ns"); // a CPU-time period, not a rate
             s.put(CPU_TIME_SAMPLER + "#stackTrace", "true");
         }
         // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every JDK
         s.put(METHOD_TRACE + "#enabled", "false");
-        if (!o.string("work").isEmpty()) {
+        if (!o.string(AgentOptions.WORK).isEmpty()) {
             enable(s, WORK_WINDOW); // a histogram a method and second (WorkWindows), not an event a call
             s.put(WORK_WINDOW + "#period", "1 s");
         }
         // Threads in native code, running or waiting (epoll_wait, accept): flame graph readers take
         // these for CPU samples, so they would put waiting threads into every CPU flame graph.
         s.put("jdk.NativeMethodSample#enabled", "false");
-        String env = Boolean.toString(o.on("record-env"));
+        String env = Boolean.toString(o.on(AgentOptions.RECORD_ENV));
         for (String secret : new String[] {"jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty", "jdk.SystemProcess"}) {
             s.put(secret + "#enabled", env);
         }
@@ -101,9 +101,9 @@ final class RecordingSettings {
         enable(s, EventSchema.name(SchedulerSampleEvent.class));
         s.put("loomscope.SchedulerSample#period", ctxsw);
         enable(s, EventSchema.name(SchedulerStallEvent.class));
-        if (!o.duration("held-monitors").isZero() && !o.string("threads").equals("virtual")) {
+        if (!o.duration(AgentOptions.HELD_MONITORS).isZero() && !o.string(AgentOptions.THREADS).equals("virtual")) {
             enable(s, EventSchema.name(HeldMonitorSampleEvent.class));
-            s.put(EventSchema.name(HeldMonitorSampleEvent.class) + "#period", Durations.jfr(o.duration("held-monitors")));
+            s.put(EventSchema.name(HeldMonitorSampleEvent.class) + "#period", Durations.jfr(o.duration(AgentOptions.HELD_MONITORS)));
             enable(s, EventSchema.name(HeldMonitorEvent.class));
         }
         return s;

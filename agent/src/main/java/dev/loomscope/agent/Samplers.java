@@ -22,8 +22,8 @@ record Samplers(String mode, String cpuSampler, Path tmpProfile) {
         List<String> kinds = o.profile();
         if (!kinds.isEmpty()) {
             tmpProfile = files.temporary(".profile.jfr");
-            Path libDir = o.isSet("libdir") ? Path.of(o.string("libdir")) : null;
-            var settings = new ProfilerSettings(kinds, o.duration("interval"), o.string("cstack"), tmpProfile, o.cpuEngine());
+            Path libDir = o.isSet(AgentOptions.LIBDIR) ? Path.of(o.string(AgentOptions.LIBDIR)) : null;
+            var settings = new ProfilerSettings(kinds, o.duration(AgentOptions.INTERVAL), o.string(AgentOptions.CSTACK), tmpProfile, o.cpuEngine());
             var started = ProfilerStarter.start(libDir, settings);
             mode = started.mode();
             if (started.jfrSamplesCpu(settings)) {

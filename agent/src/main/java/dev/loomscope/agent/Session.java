@@ -113,15 +113,15 @@ final class Session {
 
     /** The recording started, its disks watched by {@code guard}; {@link #start(AgentOptions)} cleans up when this throws. */
     private static Session start(AgentOptions o, OutputFiles files, Path repository, DiskGuard guard) throws Exception {
-        PinnedTracer tracer = o.string("trace-pinned").equals("off") ? null
-                : new PinnedTracer(o.string("trace-pinned").equals("full"), java.time.Instant.now());
+        PinnedTracer tracer = o.string(AgentOptions.TRACE_PINNED).equals("off") ? null
+                : new PinnedTracer(o.string(AgentOptions.TRACE_PINNED).equals("full"), java.time.Instant.now());
         Runnable counts = PeriodicEvents.contextSwitches();
         Runnable ctxsw = tracer == null ? counts : () -> {
             counts.run();
             tracer.look();
         };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
-        Runnable windows = WorkTiming.windows(o.string("work"));
+        Runnable windows = WorkTiming.windows(o.string(AgentOptions.WORK));
         if (windows != null) {
             FlightRecorder.addPeriodicEvent(WorkWindowEvent.class, windows);
         }
@@ -138,8 +138,8 @@ final class Session {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
         }
         // the looks see platform threads only: on a run labelled virtual they would cost and show nothing advise reads
-        Runnable held = o.duration("held-monitors").isZero() || o.string("threads").equals("virtual") ? null
-                : new HeldMonitors(o.duration("held-monitors").toMillis(), dev.loomscope.agent.work.WorkFilter.parse(o.string("work"),
+        Runnable held = o.duration(AgentOptions.HELD_MONITORS).isZero() || o.string(AgentOptions.THREADS).equals("virtual") ? null
+                : new HeldMonitors(o.duration(AgentOptions.HELD_MONITORS).toMillis(), dev.loomscope.agent.work.WorkFilter.parse(o.string(AgentOptions.WORK),
                         new java.util.ArrayList<>()));
         if (held != null) {
             FlightRecorder.addPeriodicEvent(HeldMonitorSampleEvent.class, held);
@@ -152,8 +152,8 @@ final class Session {
         Recording recording = new Recording(RecordingSettings.build(o, cpuSampler));
         recording.setName(AgentOptions.RECORDING_NAME);
         recording.setToDisk(true);
-        if (!o.duration("max-age").isZero()) {
-            recording.setMaxAge(o.duration("max-age"));
+        if (!o.duration(AgentOptions.MAX_AGE).isZero()) {
+            recording.setMaxAge(o.duration(AgentOptions.MAX_AGE));
         }
         // the repository's chunks and the recording written from them at exit share the disk: each kept to a third of what is free
         long free = Files.getFileStore(files.dir()).getUsableSpace(); // after the reserve
@@ -169,14 +169,14 @@ final class Session {
             recording.start();
         }
         s.runInfo();
-        StallWatch.start(s, o.duration("stall"), files);
+        StallWatch.start(s, o.duration(AgentOptions.STALL), files);
         return s;
     }
 
     private void runInfo() {
         RunInfoEvent e = new RunInfoEvent();
         e.label = label();
-        e.threadKind = options.string("threads");
+        e.threadKind = options.string(AgentOptions.THREADS);
         e.command = System.getProperty("sun.java.command", "");
         e.jdk = Runtime.version() + " (" + System.getProperty("java.vendor", "?") + ")";
         e.agentOptions = options.given();
@@ -216,7 +216,7 @@ final class Session {
 
     /** The run's name: label= as given, else the main class or jar. */
     private static String labelOf(AgentOptions o) {
-        return o.isSet("label") ? o.string("label") : mainName();
+        return o.isSet(AgentOptions.LABEL) ? o.string(AgentOptions.LABEL) : mainName();
     }
 
     Path directory() {
@@ -277,7 +277,7 @@ final class Session {
             if (profile != null) {
                 SessionFiles.publishProfile(options, files, profile, jfr);
             }
-            if (options.on("flame")) {
+            if (options.on(AgentOptions.FLAME)) {
                 SessionFiles.writeFlame(mode, options, files, jfr);
             }
             return new Written(jfr, SessionFiles.flameOf(jfr));
@@ -384,7 +384,7 @@ final class Session {
             if (tracer != null) {
                 printPinsLeft();
             }
-            WorkTiming.reportMissing(options.string("work"));
+            WorkTiming.reportMissing(options.string(AgentOptions.WORK));
             SessionFiles.reportLateStart(recording, options);
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);
@@ -413,7 +413,7 @@ final class Session {
             SessionFiles.deleteIfEmpty(tmpProfile);
             return null;
         }
-        if (options.on("flame") && !lowDisk) {
+        if (options.on(AgentOptions.FLAME) && !lowDisk) {
             SessionFiles.writeFlame(mode, options, files, written);
         }
         AgentLog.warn("recording written to " + written + (writtenProfile == null ? "" : " (async-profiler's samples beside it: "

@@ -43,7 +43,7 @@ final class SessionFiles {
                 java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime()), began);
         if (late.compareTo(LATE) >= 0) {
             AgentLog.warn(String.format(java.util.Locale.ROOT, "the recording began %.2f s after the JVM started: what the application did before"
-                    + " (pins at class loading and start-up, GCs) is not in it%s", late.toMillis() / 1e3, options.string("startup").equals("background")
+                    + " (pins at class loading and start-up, GCs) is not in it%s", late.toMillis() / 1e3, options.string(AgentOptions.STARTUP).equals("background")
                             ? "; startup=before-main records from the start" : ""));
         }
     }
@@ -86,7 +86,7 @@ final class SessionFiles {
                 AgentLog.warn("async-profiler wrote no samples");
                 return null;
             }
-            if (!options.on("record-env")) {
+            if (!options.on(AgentOptions.RECORD_ENV)) {
                 SystemPropertyMask.mask(profile);
             }
             Path target = ProfileFile.of(jfr);

@@ -24,57 +24,58 @@ public final class AgentOptions {
     /** The name of the agent's JFR recording, by which {@code watch --agent} finds it in a running JVM. */
     public static final String RECORDING_NAME = "loomscope";
 
-    /** Every option of the agent, in the order {@code help} and the README list them. */
-    public static final List<Option> TABLE = List.of(
-            Option.path("out", "./loomscope-recordings", "directory for the .jfr and .html files"),
-            Option.text("label", "the main class or jar", "name of this run, first part of the file names"),
-            Option.choice("threads", "unknown", List.of("platform", "virtual", "mixed", "unknown"), "thread kind of this run, stored in the recording"),
-            Option.duration("duration", "0", true, "stop recording after this long (0: when the JVM exits)"),
-            Option.choice("startup", "background", List.of("background", "before-main"),
+    public static final Option OUT = Option.path("out", "./loomscope-recordings", "directory for the .jfr and .html files");
+    public static final Option LABEL = Option.text("label", "the main class or jar", "name of this run, first part of the file names");
+    public static final Option THREADS = Option.choice("threads", "unknown", List.of("platform", "virtual", "mixed", "unknown"), "thread kind of this run, stored in the recording");
+    public static final Option DURATION = Option.duration("duration", "0", true, "stop recording after this long (0: when the JVM exits)");
+    public static final Option STARTUP = Option.choice("startup", "background", List.of("background", "before-main"),
                     "background: the recording starts on a thread of its own while the application starts (JFR takes 0.3-0.5 s to start),"
                             + " and what happens before it runs is not recorded; before-main: the application's main waits until the"
-                            + " recording runs. The system property loomscope.agent.state says starting, recording or off"),
-            Option.duration("pinned-threshold", "1ms", true, "record pinned virtual threads at least this long (the JDK's default, 20 ms, hides most)"),
-            Option.choice("trace-pinned", "short", List.of("off", "short", "full"),
+                            + " recording runs. The system property loomscope.agent.state says starting, recording or off");
+    public static final Option PINNED_THRESHOLD = Option.duration("pinned-threshold", "1ms", true, "record pinned virtual threads at least this long (the JDK's default, 20 ms, hides most)");
+    public static final Option TRACE_PINNED = Option.choice("trace-pinned", "short", List.of("off", "short", "full"),
                     "print pins on stderr: short from the JDK call the first application frame made (8 frames, and below them every class"
                             + " initializer, application native frame and application frame that called into native code), each pinning stack and reason once"
                             + " (again when a pin there lasts ten times longer), at most 20 new ones and 1,000 in all, its repeats and the rest counted and"
                             + " summarised every 10 s (a few lines, the most pinned first); control and bidi characters escaped; full every pin with its whole stack; printed as JFR flushes (once a second), from the first virtual thread on (until then nothing is parsed:"
-                            + " platform-only apps pay nothing for it); at exit the pins not printed yet are read from the recording's last chunks"),
-            Option.durationOrOff("stall", "10s", "when no virtual thread could get a carrier for this long (every carrier held, none moving), write two"
+                            + " platform-only apps pay nothing for it); at exit the pins not printed yet are read from the recording's last chunks");
+    public static final Option STALL = Option.durationOrOff("stall", "10s", "when no virtual thread could get a carrier for this long (every carrier held, none moving), write two"
                     + " thread dumps beside the recording (JSON, or plain text where the JDK cannot write JSON), record a loomscope.SchedulerStall event and say so in one line on stderr (the application runs"
-                    + " on; watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)"),
-            Option.text("work", "", "the application's unit of work (a request, a job): methods in JFR's filter syntax, several joined by ;"
+                    + " on; watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)");
+    public static final Option WORK = Option.text("work", "", "the application's unit of work (a request, a job): methods in JFR's filter syntax, several joined by ;"
                     + " (com.example.Handler::handle;@jakarta.ws.rs.GET). Every call is counted and timed by the agent, the same on every JDK,"
                     + " and recorded a second at a time (loomscope.WorkWindow: the count and a histogram of the durations; a method called over"
                     + " 100,000 times a second has one call in 64 timed), and compare, summary, report and export give calls a second, service"
-                    + " time p50/p99 and pins per call; a filter that times nothing is said at exit"),
-            Option.list("profile", "cpu", List.of("cpu", "wall", "alloc", "lock"), "async-profiler events"),
-            Option.choice("engine", "ctimer", List.of("ctimer", "itimer", "perf", "jfr", "jfr-cpu-time"),
+                    + " time p50/p99 and pins per call; a filter that times nothing is said at exit");
+    public static final Option PROFILE = Option.list("profile", "cpu", List.of("cpu", "wall", "alloc", "lock"), "async-profiler events");
+    public static final Option ENGINE = Option.choice("engine", "ctimer", List.of("ctimer", "itimer", "perf", "jfr", "jfr-cpu-time"),
                     "who samples cpu: ctimer, itimer (async-profiler's timer engines: Java and native frames), perf (perf_events:"
                             + " Java, native and kernel frames; its per-thread event costs on every OS context switch, which slows platform"
                             + " threads most), jfr (JFR's own sampler, Java frames; async-profiler is not loaded for cpu), jfr-cpu-time"
                             + " (JFR's CPU-time sampler, JDK 25+ on Linux: Java frames by CPU time, as ctimer, no native library;"
-                            + " elsewhere jfr with a warning)"),
-            Option.duration("interval", "10ms", false, "sampling interval for cpu and wall"),
-            Option.choice("cstack", "vm", List.of("vm", "vmx", "fp", "dwarf", "lbr", "no"),
-                    "native stack walking (vm: mixed mode, Java + native frames, + kernel frames with engine=perf)"),
-            Option.choice("settings", "default", List.of("default", "profile", "*.jfc"),
+                            + " elsewhere jfr with a warning)");
+    public static final Option INTERVAL = Option.duration("interval", "10ms", false, "sampling interval for cpu and wall");
+    public static final Option CSTACK = Option.choice("cstack", "vm", List.of("vm", "vmx", "fp", "dwarf", "lbr", "no"),
+                    "native stack walking (vm: mixed mode, Java + native frames, + kernel frames with engine=perf)");
+    public static final Option SETTINGS = Option.choice("settings", "default", List.of("default", "profile", "*.jfc"),
                     "JFR settings the loomscope events are added to: default or profile (both without the per-thread jdk.ThreadStart,"
                             + " jdk.ThreadEnd, jdk.OldObjectSample, jdk.ThreadCPULoad and the per-call jdk.SocketRead, jdk.SocketWrite),"
-                            + " or a .jfc as it is"),
-            Option.duration("ctxsw-period", "1s", false, "how often process context switches are recorded"),
-            Option.durationOrOff("held-monitors", "100ms", "how often the platform threads are looked at for where a virtual thread would"
+                            + " or a .jfc as it is");
+    public static final Option CTXSW_PERIOD = Option.duration("ctxsw-period", "1s", false, "how often process context switches are recorded");
+    public static final Option HELD_MONITORS = Option.durationOrOff("held-monitors", "100ms", "how often the platform threads are looked at for where a virtual thread would"
                     + " hold its carrier (blocking while holding a monitor, waiting to enter one, in Object.wait, under a class initializer, in"
                     + " the application's native code; and spinning, CPU runs across looks and waits for a pool or semaphore): loomscope.HeldMonitor events, which loomscope advise reads; a thread dump with monitors"
                     + " at a safepoint each time, periods skipped to keep the looks within 1% of the time; not on a run labelled threads=virtual,"
-                    + " whose virtual threads they cannot see"),
-            Option.duration("max-age", "0", true, "keep at most this much history in the JFR disk repository (0: unlimited)"),
-            Option.bytes("max-size", "0", "keep at most this much in the JFR disk repository (0: unlimited)"),
-            Option.choice("flame", "on", List.of("on", "off"), "write a flame graph .html beside the .jfr at the end"),
-            Option.choice("record-env", "off", List.of("on", "off"), "record environment variables, system properties and processes (may hold secrets)"),
-            Option.path("libdir", "~/.cache/loomscope", "where async-profiler's library is extracted"),
-            Option.flag("help", "print this table on stderr and record nothing (the application runs on)"));
+                    + " whose virtual threads they cannot see");
+    public static final Option MAX_AGE = Option.duration("max-age", "0", true, "keep at most this much history in the JFR disk repository (0: unlimited)");
+    public static final Option MAX_SIZE = Option.bytes("max-size", "0", "keep at most this much in the JFR disk repository (0: unlimited)");
+    public static final Option FLAME = Option.choice("flame", "on", List.of("on", "off"), "write a flame graph .html beside the .jfr at the end");
+    public static final Option RECORD_ENV = Option.choice("record-env", "off", List.of("on", "off"), "record environment variables, system properties and processes (may hold secrets)");
+    public static final Option LIBDIR = Option.path("libdir", "~/.cache/loomscope", "where async-profiler's library is extracted");
+    public static final Option HELP = Option.flag("help", "print this table on stderr and record nothing (the application runs on)");
+
+    /** Every option of the agent, in the order {@code help} and the README list them. */
+    public static final List<Option> TABLE = List.of(OUT, LABEL, THREADS, DURATION, STARTUP, PINNED_THRESHOLD, TRACE_PINNED, STALL, WORK, PROFILE, ENGINE, INTERVAL, CSTACK, SETTINGS, CTXSW_PERIOD, HELD_MONITORS, MAX_AGE, MAX_SIZE, FLAME, RECORD_ENV, LIBDIR, HELP);
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>();
@@ -179,32 +180,41 @@ public final class AgentOptions {
         return help;
     }
 
-    public String string(String name) {
-        String v = values.get(name);
-        return v != null ? v : find(name).defaultValue();
+    /** The value of {@code option} (one of {@link #TABLE}), as given or its default. */
+    public String string(Option option) {
+        String v = values.get(option.name());
+        return v != null ? v : option.defaultValue();
     }
 
-    public boolean isSet(String name) {
-        return values.containsKey(name);
+    public boolean isSet(Option option) {
+        return values.containsKey(option.name());
     }
 
     /** A duration option's value; {@code off} is zero. */
-    public Duration duration(String name) {
-        String v = string(name);
+    public Duration duration(Option option) {
+        String v = string(option);
         return v.equals("off") ? Duration.ZERO : Durations.parse(v);
     }
 
-    public boolean on(String name) {
-        return string(name).equalsIgnoreCase("on");
+    public boolean on(Option option) {
+        return string(option).equalsIgnoreCase("on");
     }
 
     public Path out() {
-        return Path.of(string("out"));
+        return Path.of(string(OUT));
+    }
+
+    /**
+     * The agent's options written for another process's {@code -javaagent:JAR=} (or LOOMSCOPE_AGENT_OPTS):
+     * each {@link Option#is} a value, joined as {@link #parse} reads them.
+     */
+    public static String line(String... assignments) {
+        return String.join(",", assignments);
     }
 
     /** Profile kinds; empty for off. */
     public List<String> profile() {
-        String p = string("profile");
+        String p = string(PROFILE);
         return p.equals("off") ? List.of() : List.of(p.split("\\+"));
     }
 
@@ -214,13 +224,13 @@ public final class AgentOptions {
      * that falls on platform threads and so skews the very comparison loomscope makes.
      */
     public String cpuEngine() {
-        String e = string("engine");
+        String e = string(ENGINE);
         return e.equals("perf") ? "cpu" : e;
     }
 
     /** max-size in bytes (0: unlimited). */
     public long maxSizeBytes() {
-        return Sizes.parse(string("max-size"));
+        return Sizes.parse(string(MAX_SIZE));
     }
 
     /** The option table as text: each option with its default and values, then what it means, wrapped. */

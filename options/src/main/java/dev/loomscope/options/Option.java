@@ -88,6 +88,18 @@ public record Option(String name, Type type, String defaultValue, long min, long
         return "--" + name;
     }
 
+    /**
+     * As the agent's options take it: {@code threads=virtual}. A value this option does not take is
+     * a bug of the caller's (the user's words go through {@link #problem}), so it throws.
+     */
+    public String is(String value) {
+        String problem = problem(value);
+        if (problem != null || value.contains(",")) {
+            throw new IllegalArgumentException(name + "=" + value + ": " + (problem != null ? problem : "a comma ends an option's value"));
+        }
+        return name + "=" + value;
+    }
+
     /** Why {@code value} is not a value of this option (what is expected), or null when it is one. */
     public String problem(String value) {
         String v = value == null ? "" : value.strip();

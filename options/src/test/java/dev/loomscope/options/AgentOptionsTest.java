@@ -11,13 +11,13 @@ class AgentOptionsTest {
     void defaultsWhenNothingIsGiven() {
         AgentOptions o = AgentOptions.parse(null, null);
         assertThat(o.warnings()).isEmpty();
-        assertThat(o.string("out")).isEqualTo("./loomscope-recordings");
-        assertThat(o.duration("pinned-threshold")).isEqualTo(Duration.ofMillis(1));
-        assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
+        assertThat(o.string(AgentOptions.OUT)).isEqualTo("./loomscope-recordings");
+        assertThat(o.duration(AgentOptions.PINNED_THRESHOLD)).isEqualTo(Duration.ofMillis(1));
+        assertThat(o.duration(AgentOptions.INTERVAL)).isEqualTo(Duration.ofMillis(10));
         assertThat(o.profile()).containsExactly("cpu");
-        assertThat(o.string("trace-pinned")).isEqualTo("short");
-        assertThat(o.on("record-env")).isFalse();
-        assertThat(o.on("flame")).isTrue();
+        assertThat(o.string(AgentOptions.TRACE_PINNED)).isEqualTo("short");
+        assertThat(o.on(AgentOptions.RECORD_ENV)).isFalse();
+        assertThat(o.on(AgentOptions.FLAME)).isTrue();
         assertThat(o.cpuEngine()).isEqualTo("ctimer");
     }
 
@@ -34,8 +34,8 @@ class AgentOptionsTest {
     @Test
     void agentArgumentOverridesTheEnvironment() {
         AgentOptions o = AgentOptions.parse("label=env,threads=platform", "label=arg");
-        assertThat(o.string("label")).isEqualTo("arg");
-        assertThat(o.string("threads")).isEqualTo("platform");
+        assertThat(o.string(AgentOptions.LABEL)).isEqualTo("arg");
+        assertThat(o.string(AgentOptions.THREADS)).isEqualTo("platform");
         assertThat(o.given()).isEqualTo("label=env,threads=platform,label=arg");
     }
 
@@ -44,7 +44,7 @@ class AgentOptionsTest {
         assertThat(AgentOptions.parse(null, "profile=cpu+wall").profile()).containsExactly("cpu", "wall");
         AgentOptions o = AgentOptions.parse(null, "profile=cpu,wall,alloc,label=x");
         assertThat(o.profile()).containsExactly("cpu", "wall", "alloc");
-        assertThat(o.string("label")).isEqualTo("x");
+        assertThat(o.string(AgentOptions.LABEL)).isEqualTo("x");
         assertThat(o.warnings()).isEmpty();
         assertThat(AgentOptions.parse(null, "profile=off").profile()).isEmpty();
         AgentOptions off = AgentOptions.parse(null, "profile=cpu,off");
@@ -54,12 +54,12 @@ class AgentOptionsTest {
 
     @Test
     void stallIsADurationOrOff() {
-        assertThat(AgentOptions.parse(null, "").duration("stall")).hasSeconds(10);
-        assertThat(AgentOptions.parse(null, "stall=off").duration("stall")).isZero();
-        assertThat(AgentOptions.parse(null, "stall=500ms").duration("stall")).hasMillis(500);
+        assertThat(AgentOptions.parse(null, "").duration(AgentOptions.STALL)).hasSeconds(10);
+        assertThat(AgentOptions.parse(null, "stall=off").duration(AgentOptions.STALL)).isZero();
+        assertThat(AgentOptions.parse(null, "stall=500ms").duration(AgentOptions.STALL)).hasMillis(500);
         AgentOptions zero = AgentOptions.parse(null, "stall=0");
         assertThat(zero.warnings()).containsExactly("bad value '0' for stall (expected a duration above 0 such as 10s, or off); using 10s");
-        assertThat(zero.duration("stall")).hasSeconds(10);
+        assertThat(zero.duration(AgentOptions.STALL)).hasSeconds(10);
         // off is stall's own word: a duration that has no use for it refuses it
         assertThat(AgentOptions.parse(null, "pinned-threshold=off").warnings()).singleElement().asString().startsWith("bad value 'off' for pinned-threshold");
     }
@@ -72,7 +72,7 @@ class AgentOptionsTest {
                 "bad value 'fast' for interval (expected a duration above 0 such as 10ms); using 10ms",
                 "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
                 "option 'out' needs a value (a path); using ./loomscope-recordings");
-        assertThat(o.duration("interval")).isEqualTo(Duration.ofMillis(10));
+        assertThat(o.duration(AgentOptions.INTERVAL)).isEqualTo(Duration.ofMillis(10));
         assertThat(o.problems()).containsExactly(
                 "unknown option 'colour' (valid: out, label, threads, duration, startup, pinned-threshold, trace-pinned, stall, work, profile, engine, interval, cstack, settings, ctxsw-period, held-monitors, max-age, max-size, flame, record-env, libdir, help)",
                 "bad value 'fast' for interval (expected a duration above 0 such as 10ms)",
@@ -82,10 +82,10 @@ class AgentOptionsTest {
 
     @Test
     void workTakesJfrsMethodFilterSyntax() {
-        assertThat(AgentOptions.parse(null, "").string("work")).isEmpty();
+        assertThat(AgentOptions.parse(null, "").string(AgentOptions.WORK)).isEmpty();
         AgentOptions o = AgentOptions.parse(null, "threads=virtual,work=com.example.Handler::handle;@jakarta.ws.rs.GET,profile=off");
         assertThat(o.warnings()).isEmpty();
-        assertThat(o.string("work")).isEqualTo("com.example.Handler::handle;@jakarta.ws.rs.GET");
+        assertThat(o.string(AgentOptions.WORK)).isEqualTo("com.example.Handler::handle;@jakarta.ws.rs.GET");
     }
 
     @Test
@@ -101,8 +101,8 @@ class AgentOptionsTest {
     @Test
     void choicesMatchWhateverTheCaseAndKeepTheirSpelling() {
         AgentOptions o = AgentOptions.parse(null, "threads=Virtual,settings=/etc/Web.JFC,interval=0");
-        assertThat(o.string("threads")).isEqualTo("virtual");
-        assertThat(o.string("settings")).isEqualTo("/etc/Web.JFC");
+        assertThat(o.string(AgentOptions.THREADS)).isEqualTo("virtual");
+        assertThat(o.string(AgentOptions.SETTINGS)).isEqualTo("/etc/Web.JFC");
         assertThat(o.warnings()).containsExactly("bad value '0' for interval (expected a duration above 0 such as 10ms); using 10ms");
     }
 
@@ -115,5 +115,22 @@ class AgentOptionsTest {
         assertThat(help.lines().filter(l -> l.startsWith("  pinned-threshold")).findFirst().orElseThrow())
                 .contains("default 1ms").contains("a duration");
         assertThat(help.lines()).allMatch(l -> l.length() <= 110, "no line runs past 110 columns");
+    }
+
+    /** Options another process's agent is given are written by the same handles that read them: what is written is read back. */
+    @Test
+    void theHandlesWriteWhatTheParserReadsBack() {
+        String line = AgentOptions.line(AgentOptions.OUT.is("/tmp/r"), AgentOptions.THREADS.is("virtual"), AgentOptions.STARTUP.is("before-main"),
+                AgentOptions.PROFILE.is("cpu+alloc"), AgentOptions.INTERVAL.is("1ms"));
+        assertThat(line).isEqualTo("out=/tmp/r,threads=virtual,startup=before-main,profile=cpu+alloc,interval=1ms");
+        AgentOptions o = AgentOptions.parse(null, line);
+        assertThat(o.warnings()).isEmpty();
+        assertThat(o.out()).hasToString("/tmp/r");
+        assertThat(o.string(AgentOptions.STARTUP)).isEqualTo("before-main");
+        assertThat(o.profile()).containsExactly("cpu", "alloc");
+        assertThat(o.duration(AgentOptions.INTERVAL)).isEqualTo(Duration.ofMillis(1));
+        // a value the option does not take, or one the line would split, is the writer's bug: it throws rather than write it
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentOptions.THREADS.is("green")).hasMessageStartingWith("threads=green: expected");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentOptions.LABEL.is("a,b")).hasMessage("label=a,b: a comma ends an option's value");
     }
 }

@@ -133,6 +133,10 @@ public final class StudyCommand implements Callable<Integer> {
         if (reruns < 0) {
             throw new dev.loomscope.analyzer.errors.UsageException("--reruns " + reruns + ": must be 0 or more");
         }
+        if (out.toAbsolutePath().toString().contains(",")) { // the recordings go under it, named in the agent's options, which commas separate
+            throw new dev.loomscope.analyzer.errors.UsageException("--out " + out + ": a directory whose path has no comma (the agent's options,"
+                    + " which name where its recordings go, are separated by commas)");
+        }
         if (app != null) {
             return app(stdout, stderr);
         }

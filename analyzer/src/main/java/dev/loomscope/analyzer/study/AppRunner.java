@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.load.Target;
+import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.ProfileFile;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -181,8 +182,16 @@ final class AppRunner {
 
     private String agentArg(AppPlan.Job job, Path dir) {
         // startup=before-main: the recording holds the service's start too (its pins at class loading), so nothing is said missing
-        return "-javaagent:" + agent + "=out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",startup=before-main,flame=off,trace-pinned=off"
-                + (plan.work() == null ? "" : ",work=" + plan.work()) + (plan.agentOptions() == null ? "" : "," + plan.agentOptions()) + ",profile=off";
+        List<String> opts = new ArrayList<>(List.of(AgentOptions.OUT.is(dir.toString()), AgentOptions.LABEL.is(job.label()), AgentOptions.THREADS.is(job
+                .kind()), AgentOptions.STARTUP.is("before-main"), AgentOptions.FLAME.is("off"), AgentOptions.TRACE_PINNED.is("off")));
+        if (plan.work() != null) {
+            opts.add(AgentOptions.WORK.is(plan.work()));
+        }
+        if (plan.agentOptions() != null) {
+            opts.add(plan.agentOptions()); // the user's, checked when the study was asked for
+        }
+        opts.add(AgentOptions.PROFILE.is("off"));
+        return "-javaagent:" + agent + "=" + AgentOptions.line(opts.toArray(String[]::new));
     }
 
     private static String fill(String url, int port) {

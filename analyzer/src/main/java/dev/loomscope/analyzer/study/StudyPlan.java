@@ -84,7 +84,7 @@ public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, in
      * CPU of threads that run briefly, as a thread-per-request server's do. Where perf_events is
      * denied the agent falls back to ctimer, saying so.
      */
-    public static final String PROFILE_OPTIONS = "engine=perf,interval=1ms";
+    public static final String PROFILE_OPTIONS = AgentOptions.line(AgentOptions.ENGINE.is("perf"), AgentOptions.INTERVAL.is("1ms"));
 
     /** The profiled JVMs' measured runs: {@link #PROFILE_RUNS}, or as many as --runs (or --quick) gives every JVM. */
     public int profileRuns() {

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.study;
 
+import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.ProfileFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -112,11 +113,18 @@ public final class StudyRunner {
             cmd.add(dir.resolve(RESULTS).toString());
             return cmd;
         }
-        String opts = "out=" + dir + ",label=" + job.label() + ",threads=" + job.kind() + ",flame=off,trace-pinned=off"
-                + (job.profile() ? "," + StudyPlan.PROFILE_OPTIONS : "") // before the user's options, which may set others
-                + (plan.agentOptions() == null || plan.agentOptions().isBlank() ? "" : "," + plan.agentOptions())
-                + (job.profile() ? "" : ",profile=off"); // the agent takes the last value given
-        cmd.add("-javaagent:" + agentJar + "=" + opts);
+        List<String> opts = new ArrayList<>(List.of(AgentOptions.OUT.is(dir.toString()), AgentOptions.LABEL.is(job.label()), AgentOptions.THREADS.is(job
+                .kind()), AgentOptions.FLAME.is("off"), AgentOptions.TRACE_PINNED.is("off")));
+        if (job.profile()) {
+            opts.add(StudyPlan.PROFILE_OPTIONS); // before the user's options, which may set others
+        }
+        if (plan.agentOptions() != null && !plan.agentOptions().isBlank()) {
+            opts.add(plan.agentOptions()); // the user's, checked when the study was asked for
+        }
+        if (!job.profile()) {
+            opts.add(AgentOptions.PROFILE.is("off")); // the agent takes the last value given
+        }
+        cmd.add("-javaagent:" + agentJar + "=" + AgentOptions.line(opts.toArray(String[]::new)));
         cmd.add("-jar");
         cmd.add(workloadsJar.toString());
         cmd.addAll(job.workloadArgs());
