@@ -19,6 +19,16 @@ public final class Main {
             ThreadsCommand.class, FlameCommand.class, RulesCommand.class, CompareCommand.class, ReportCommand.class, ExportCommand.class, JmhCommand.class, AttachCommand.class,
             WatchCommand.class, StudyCommand.class, LoadCommand.class, McpCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class);
 
+    /**
+     * What {@code command} shows, in a paragraph: a view's description in the registry, else the
+     * first paragraph of the command's own description (its {@code --help}).
+     */
+    static String whatItShows(Class<?> command) {
+        String name = command.getAnnotation(Command.class).name();
+        return Views.ALL.stream().filter(v -> v.name().equals(name)).map(Views.View::description).findFirst()
+                .orElseGet(() -> command.getAnnotation(Command.class).description()[0]);
+    }
+
     /** The command line with every subcommand's model built (for help and completion). */
     static CommandLine full() {
         return withCommands(COMMANDS);

@@ -182,14 +182,14 @@ public final class McpCommand implements Callable<Integer> {
             case "ping" -> { }
             case "tools/list" -> {
                 ArrayNode list = result.putArray("tools");
-                for (String[] t : McpTools.TOOLS) {
-                    ObjectNode tool = list.addObject().put("name", t[0]).put("description", t[1]);
+                for (McpTools.Tool t : McpTools.TOOLS) {
+                    ObjectNode tool = list.addObject().put("name", t.name()).put("description", t.description());
                     ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
                     ObjectNode props = schema.putObject("properties");
                     props.putObject("paths").put("type", "array").put("description", "files or directories under the server's roots")
                             .putObject("items").put("type", "string");
                     props.putObject("options").put("type", "array").put("description", "the tool's options, e.g. [\"--metric\", \"run time\"]: "
-                            + (McpTools.OPTIONS.get(t[0]).isEmpty() ? "none" : String.join(", ", McpTools.OPTIONS.get(t[0]).stream().sorted().toList())))
+                            + (McpTools.OPTIONS.get(t.name()).isEmpty() ? "none" : String.join(", ", McpTools.OPTIONS.get(t.name()).stream().sorted().toList())))
                             .putObject("items").put("type", "string");
                     schema.putArray("required").add("paths");
                 }

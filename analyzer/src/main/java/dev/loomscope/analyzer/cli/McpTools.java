@@ -28,22 +28,23 @@ import java.util.stream.Stream;
  * separator characters escaped, long strings cut, and the result marked as data.
  */
 final class McpTools {
-    /** The commands offered as tools, each with what it answers. */
-    static final List<String[]> TOOLS = List.of(
-            new String[] {"summary", "What is in these recordings: span, JVM, GC, thread kind, event counts and the key figures"},
-            new String[] {"pinning", "Where virtual threads pinned, why and how long, and what each recording can show of pins"},
-            new String[] {"advise", "From a recording on platform threads: where virtual threads would hold their carriers, per site, and the"
-                    + " ceiling that puts on the carriers on JDK 21-23 and 24+ (options: --rate N, the requests a second served; --carriers N)"},
-            new String[] {"gc", "GC pauses per collector and cause: count, p50, p90, p99, max, total, share of time"},
-            new String[] {"heap", "Heap before and after each collection, committed, allocation and heap fill rates, over time"},
-            new String[] {"ctxsw", "The process's context switches beside the machine's, per second and over time"},
-            new String[] {"rules", "JDK Mission Control's automated analysis and loomscope's rules"},
-            new String[] {"compare", "Groups of recordings (platform vs virtual threads by default) metric by metric, with verdicts"},
-            new String[] {"threads", "What is stuck in JSON thread dumps: deadlocks and carrier starvation"},
-            new String[] {"jmh", "JMH results (-rf json) with context switches per operation and verdicts"},
-            new String[] {"flame", "The frames of recordings' CPU profile with the most samples, self and total shares (options: --event wall,"
-                    + " --top N, ...)"},
-            new String[] {"flame-diff", "Two profiles, BASE then NEW: the frames whose share of the samples changed most (options as flame's)"});
+    /**
+     * A tool: the command it runs, and what it answers: the command's own first paragraph of help
+     * (a view's, the registry's: one home for the words), or for a variant of a command (flame-diff) its own.
+     */
+    record Tool(String name, Class<?> command, String variant) {
+        String description() {
+            return variant != null ? variant : Main.whatItShows(command);
+        }
+    }
+
+    /** The commands offered as tools. */
+    static final List<Tool> TOOLS = List.of(new Tool("summary", SummaryCommand.class, null), new Tool("pinning", PinningCommand.class, null),
+            new Tool("advise", AdviseCommand.class, null), new Tool("gc", GcCommand.class, null), new Tool("heap", HeapCommand.class, null),
+            new Tool("ctxsw", CtxswCommand.class, null), new Tool("rules", RulesCommand.class, null), new Tool("compare", CompareCommand.class, null),
+            new Tool("threads", ThreadsCommand.class, null), new Tool("jmh", JmhCommand.class, null), new Tool("flame", FlameCommand.class, null),
+            new Tool("flame-diff", FlameCommand.class, "Two profiles, BASE then NEW: the frames whose share of the samples changed most (flame --diff;"
+                    + " options as flame's)"));
 
     /** The options each tool takes from a client: none writes a file, reads one or changes what is printed where. */
     static final Map<String, Set<String>> OPTIONS;
@@ -86,7 +87,7 @@ final class McpTools {
 
     /** The command line a tool call runs, every path and option checked. */
     List<String> commandLine(String tool, JsonNode arguments) throws Refused {
-        if (TOOLS.stream().noneMatch(t -> t[0].equals(tool))) {
+        if (TOOLS.stream().noneMatch(t -> t.name().equals(tool))) {
             throw new Refused("no tool " + tool + " (tools/list names them)");
         }
         List<String> args = new ArrayList<>(tool.equals("flame-diff") ? List.of("flame", "--diff") : List.of(tool));
