@@ -163,8 +163,7 @@ final class HeldMonitors implements Runnable {
             String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
             return new Found(HeldMonitorEvent.OBJECT_WAIT, site, frame(top), monitor, frame(top), group);
         }
-        if (state == Thread.State.RUNNABLE && top.getClassName().equals("java.lang.Thread") && (top.getMethodName().startsWith("yield")
-                || top.getMethodName().equals("onSpinWait"))) {
+        if (state == Thread.State.RUNNABLE && JdkFrames.isSpin(top.getClassName(), top.getMethodName())) {
             return new Found(HeldMonitorEvent.SPINS, site, "", "", frame(top), group);
         }
         if (state == Thread.State.RUNNABLE && top.isNativeMethod() && !JdkFrames.isJdk(top.getClassName())) {

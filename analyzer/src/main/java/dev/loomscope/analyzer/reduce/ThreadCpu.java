@@ -39,7 +39,6 @@ public final class ThreadCpu {
     public static final String JVM = "JVM";
 
     /** JDK classes: a virtual thread's first application frame is the first frame from its entry that is none of these. */
-    private static final List<String> JDK_PACKAGES = List.of("java/", "javax/", "jdk/", "sun/", "com/sun/");
 
     /** How far apart in time a carrier's sample and a virtual thread's may be to be joined: JFR's default execution sampling period. */
     public static final long JOIN_WINDOW_NANOS = 20_000_000L;
@@ -253,7 +252,7 @@ public final class ThreadCpu {
         // a carrier between virtual threads (JFR samples a mounted virtual thread as itself, its carrier only outside one): a
         // scheduler's worker thread running the virtual thread machinery, not a thread that merely starts virtual threads
         String root = frames.isEmpty() ? "" : frames.get(frames.size() - 1).internalClassName();
-        boolean scheduler = vthreadFrames && (root.equals("java/util/concurrent/ForkJoinWorkerThread") || root.equals("jdk/internal/misc/CarrierThread"));
+        boolean scheduler = vthreadFrames && dev.loomscope.recording.JdkFrames.isSchedulerWorker(root);
         return new Stack(virtual, virtual && mounting(frames, nativeIsC), java, scheduler, code(frames), innermostJava(frames, nativeIsC));
     }
 
@@ -310,7 +309,7 @@ public final class ThreadCpu {
         for (int i = entry - 1; i >= 0; i--) {
             RawFrame f = frames.get(i);
             String c = f.internalClassName();
-            if (!c.isEmpty() && !c.contains("$$Lambda") && JDK_PACKAGES.stream().noneMatch(c::startsWith)) {
+            if (!c.isEmpty() && !c.contains("$$Lambda") && !dev.loomscope.recording.JdkFrames.isJdk(c)) {
                 return FlameRenderer.methodName(c, f.methodName(), false, true);
             }
         }

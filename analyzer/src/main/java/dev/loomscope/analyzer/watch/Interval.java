@@ -24,13 +24,8 @@ final class Interval {
     /** JFR's CPU samplers: by wall-clock period (every JDK) and by CPU time (JDK 25+ on Linux; what the agent's engine=jfr-cpu-time records). */
     static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
     static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
-    /** Frames whose presence near the top of a CPU sample means a spin: a yield or spin-wait loop. */
-    static final List<String> SPIN = List.of("java.lang.Thread.yield", "java.lang.Thread.onSpinWait");
     /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
     static final int SPIN_DEPTH = 12;
-    /** The classes of the scheduler's own frames, on a carrier between virtual threads. */
-    static final java.util.regex.Pattern SCHEDULER = java.util.regex.Pattern.compile("java\\.lang\\.VirtualThread|jdk\\.internal\\.vm\\.Continuation"
-            + "|java\\.util\\.concurrent\\.ForkJoin");
 
     final PinningReducer pins = new PinningReducer();
     final WorkReducer work = new WorkReducer();
@@ -114,7 +109,7 @@ final class Interval {
         boolean virtual = Boolean.TRUE.equals(e.threadIsVirtual(thread));
         List<Frame> frames = e.stackFrames();
         if (!virtual) {
-            if (frames != null && !frames.isEmpty() && SCHEDULER.matcher(frames.get(0).className()).lookingAt()) {
+            if (frames != null && !frames.isEmpty() && JdkFrames.isSchedulerCode(frames.get(0).className())) {
                 schedulerSamples++;
             }
             return;
@@ -125,7 +120,7 @@ final class Interval {
         }
         for (int i = 0; i < Math.min(SPIN_DEPTH, frames.size()); i++) {
             Frame f = frames.get(i);
-            if (SPIN.contains(f.method())) {
+            if (JdkFrames.isSpin(f.className(), f.methodName())) {
                 spinSamples++;
                 String caller = caller(frames, i + 1, f.methodName());
                 spinCallers.merge(caller, 1L, Long::sum);
@@ -140,8 +135,7 @@ final class Interval {
     private static String caller(List<Frame> frames, int from, String spin) {
         for (int i = from; i < frames.size(); i++) {
             Frame f = frames.get(i);
-            if (!f.className().equals("java.lang.Thread") && !f.className().startsWith("java.lang.VirtualThread")
-                    && !f.className().startsWith("jdk.internal.vm.Continuation")) {
+            if (!f.className().equals("java.lang.Thread") && !JdkFrames.isVirtualThreadMachinery(f.className())) {
                 return f.text() + " (Thread." + spin + ")";
             }
         }
