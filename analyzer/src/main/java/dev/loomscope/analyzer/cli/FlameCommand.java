@@ -100,8 +100,53 @@ public final class FlameCommand implements Callable<Integer> {
             + " default), csv, json or md")
     String format;
 
-    /** The graph formats, and --top's. */
-    static final List<String> GRAPH_FORMATS = List.of("html", "collapsed", "pprof", "otlp", "heatmap");
+    /**
+     * The graph formats, one table: each names what it needs of the aggregated samples beyond the
+     * stacks and their counts, whether it draws two profiles' difference, and what it writes.
+     */
+    enum GraphFormat {
+        HTML(true, "the .html to write with -o FILE (or use --collapsed)"),
+        COLLAPSED(true, null),
+        /** Each sample labelled with its virtual thread's id, where JFR recorded it. */
+        PPROF(false, "the profile to write with -o FILE (a .pb.gz)"),
+        OTLP(false, "the profile to write with -o FILE (a .otlp)"),
+        /** Each sample's time. */
+        HEATMAP(false, "the .html to write with -o FILE");
+
+        /** Whether --diff draws with it. */
+        final boolean diffs;
+        /** What -o must name, null when standard output will do. */
+        final String output;
+
+        GraphFormat(boolean diffs, String output) {
+            this.diffs = diffs;
+            this.output = output;
+        }
+
+        /** {@code options} with what this format needs of the aggregator. */
+        FlameOptions needs(FlameOptions options) {
+            return switch (this) {
+                case PPROF, OTLP -> options.withVirtualThreadIds(true);
+                case HEATMAP -> options.withTimeline(true);
+                case HTML, COLLAPSED -> options;
+            };
+        }
+
+        String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        static GraphFormat named(String word) {
+            return java.util.Arrays.stream(values()).filter(f -> f.word().equals(word)).findFirst().orElse(null);
+        }
+
+        static String words() {
+            List<String> w = java.util.Arrays.stream(values()).map(GraphFormat::word).toList();
+            return String.join(", ", w.subList(0, w.size() - 1)) + " or " + w.get(w.size() - 1);
+        }
+    }
+
+    /** --top's formats. */
     static final List<Format> TABLE_FORMATS = List.of(Format.TEXT, Format.CSV, Format.JSON, Format.MD);
 
     @picocli.CommandLine.Mixin
@@ -134,20 +179,29 @@ public final class FlameCommand implements Callable<Integer> {
         if (top != null) {
             return table(options, warn);
         }
-        String graphFormat = format == null ? (collapsed ? "collapsed" : "html") : format.toLowerCase(Locale.ROOT);
-        if (!GRAPH_FORMATS.contains(graphFormat) || collapsed && !graphFormat.equals("collapsed")) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--format " + format + ": a graph is html, collapsed, pprof, otlp or heatmap"
+        GraphFormat graph = format == null ? (collapsed ? GraphFormat.COLLAPSED : GraphFormat.HTML) : GraphFormat.named(format.toLowerCase(Locale.ROOT));
+        if (graph == null || collapsed && graph != GraphFormat.COLLAPSED) {
+            throw new dev.loomscope.analyzer.errors.UsageException("--format " + format + ": a graph is " + GraphFormat.words()
                     + (collapsed ? " (and --collapsed is --format collapsed)" : "") + "; text, csv, json and md are for --top");
         }
-        collapsed = graphFormat.equals("collapsed");
-        if (graphFormat.equals("heatmap")) {
-            return heatmap(options.withTimeline(true), warn);
+        if (diff && !graph.diffs) {
+            throw new dev.loomscope.analyzer.errors.UsageException(graph == GraphFormat.HEATMAP ? "--format heatmap draws one profile's samples by"
+                    + " time: without --diff" : "--diff draws a differential flame graph; a profile viewer compares two profiles itself: write each"
+                            + " with --format " + graph.word() + (graph == GraphFormat.PPROF ? ", then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz" : ""));
         }
-        if (graphFormat.equals("pprof") || graphFormat.equals("otlp")) {
-            return profile(graphFormat, options.withVirtualThreadIds(true), warn);
+        if (output == null && graph.output != null) {
+            throw new dev.loomscope.analyzer.errors.UsageException("name " + graph.output);
         }
-        if (output == null && !collapsed) {
-            throw new dev.loomscope.analyzer.errors.UsageException("name the .html to write with -o FILE (or use --collapsed)");
+        options = graph.needs(options);
+        collapsed = graph == GraphFormat.COLLAPSED;
+        switch (graph) {
+            case HEATMAP -> {
+                return heatmap(options, warn);
+            }
+            case PPROF, OTLP -> {
+                return profile(graph, options, warn);
+            }
+            case HTML, COLLAPSED -> { } // below
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         List<RecordingSource> sources = Inputs.resolve(diff ? List.of(inputs.get(0)) : inputs);
@@ -182,22 +236,13 @@ public final class FlameCommand implements Callable<Integer> {
      * {@code --format pprof} or {@code otlp}: the samples as a profile other tools read, each labelled
      * with its thread kind (and its virtual thread's id where JFR recorded it).
      */
-    private int profile(String profileFormat, FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
-        String suffix = profileFormat.equals("pprof") ? ".pb.gz" : ".otlp";
-        if (diff) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--diff draws a differential flame graph; a profile viewer compares"
-                    + " two profiles itself: write each with --format " + profileFormat + (profileFormat.equals("pprof")
-                            ? ", then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz" : ""));
-        }
-        if (output == null) {
-            throw new dev.loomscope.analyzer.errors.UsageException("name the profile to write with -o FILE (a " + suffix + ")");
-        }
+    private int profile(GraphFormat profileFormat, FlameOptions options, java.util.function.Consumer<String> warn) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         List<RecordingSource> sources = Inputs.resolve(inputs);
         FlameSamples samples = Flames.of(sources, options, false, false, warn);
         SampleGraph graph = Flames.graph(samples, Flames.name(sources));
         String sampleType = dev.loomscope.flamegraphs.render.PprofWriter.sampleType(options.kind());
-        if (profileFormat.equals("pprof")) {
+        if (profileFormat == GraphFormat.PPROF) {
             dev.loomscope.flamegraphs.render.PprofWriter.write(graph, sampleType, 0, options.include(), options.exclude(), buf);
         } else {
             dev.loomscope.flamegraphs.render.OtlpWriter.write(graph, sampleType, 0, samples.span(), options.include(), options.exclude(), buf);
@@ -209,12 +254,6 @@ public final class FlameCommand implements Callable<Integer> {
 
     /** {@code --format heatmap}: the samples by time, a map per thread kind, as an HTML page. */
     private int heatmap(FlameOptions options, java.util.function.Consumer<String> warn) {
-        if (diff) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--format heatmap draws one profile's samples by time: without --diff");
-        }
-        if (output == null) {
-            throw new dev.loomscope.analyzer.errors.UsageException("name the .html to write with -o FILE");
-        }
         List<RecordingSource> sources = Inputs.resolve(inputs);
         // each recording on its own time axis: JVMs that ran apart share no clock worth drawing
         Map<String, dev.loomscope.flamegraphs.render.SampleTimeline> timelines = new java.util.LinkedHashMap<>();
