@@ -44,7 +44,7 @@ public final class JfrFileCheck {
         if (n == 0) {
             throw new BadRecordingException(abs + ": empty file (the recording was never written; was the JVM killed?)");
         }
-        if (n < 4 || head[0] != 'F' || head[1] != 'L' || head[2] != 'R' || head[3] != 0) {
+        if (n < 4 || !ChunkHeader.hasMagic(ByteBuffer.wrap(head), 0)) {
             throw new BadRecordingException(abs + ": not a JFR recording (it does not start with FLR\\0)");
         }
         if (n < ChunkHeader.SIZE) {

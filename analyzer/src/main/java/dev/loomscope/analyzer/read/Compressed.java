@@ -158,7 +158,7 @@ public final class Compressed {
      */
     private static void copyBounded(Path abs, String label, InputStream in, OutputStream out, long compressedSize) throws IOException {
         byte[] head = in.readNBytes(4);
-        if (head.length < 4 || head[0] != 'F' || head[1] != 'L' || head[2] != 'R' || head[3] != 0) {
+        if (head.length < 4 || !dev.loomscope.recording.ChunkHeader.hasMagic(java.nio.ByteBuffer.wrap(head), 0)) {
             throw new BadDataException(abs + ": a " + label + " file whose content is not a JFR recording (it does not start with FLR\\0)");
         }
         long limit = Math.max(MIN_LIMIT, compressedSize * maxExpansion);

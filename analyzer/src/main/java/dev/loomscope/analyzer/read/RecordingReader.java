@@ -187,7 +187,7 @@ public final class RecordingReader {
 
     /** Damage loomscope's reader found in {@code file}: bad input, with the chunk and the offset. */
     public static BadDataException damaged(Path file, DamagedRecordingException damage) {
-        return new BadDataException(file.toAbsolutePath() + ": " + damage.getMessage() + " (the recording is damaged)", damage);
+        return new BadDataException(BadRecordingException.said(file, damage), damage);
     }
 
     /**

@@ -50,8 +50,7 @@ public final class FlameRenderer {
 
     /** A recording a reader failed on, named: bad input (exit 2), not a bug. */
     static BadRecordingException unreadable(Path p, Exception e) {
-        return new BadRecordingException(p.toAbsolutePath() + ": cannot read the recording: " + (e.getMessage() == null ? e.getClass().getSimpleName()
-                : e.getMessage()) + " (is it complete? a truncated or corrupted file cannot be drawn)", e);
+        return new BadRecordingException(BadRecordingException.said(p, e), e);
     }
 
     /** One graph from samples another reader aggregated ({@link SampleGraph}). */
