@@ -17,11 +17,98 @@ import java.util.Map;
  * the agent's {@code work=} calls. Counts are of the events that arrived in the interval; a figure
  * the JVM cannot give is null and shown as n/a. The {@code last} tick of a watch that kept its
  * recording covers the rest of it, from the last interval's end to the last event's.
+ *
+ * <p>Its figures are read from the interval's reductions ({@code events}: the reducers {@code
+ * pinning}, {@code gc} and the agent's {@code work=} windows are reduced by) and from what was polled
+ * at the refresh (the scheduler, the heap); {@code streamed} says which events the stream carried.
  */
-record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, long started, long ended, long pins, double pinnedMillis,
-        List<Pin> topPins, long submitFailed, long gcs, double gcPauseMillis, long heapUsed, long heapCommitted, double processCpu, double machineCpu,
-        double contextSwitchRate, long samples, long virtualSamples, long spinSamples, long schedulerSamples, long workCalls, double workP50, double workP99, long platformThreads,
+record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, long heapUsed, long heapCommitted, Interval events, Streamed streamed,
         boolean last) {
+
+    /** Which events the stream carried: virtual threads' starts and ends (--thread-events), the agent's work= windows (--agent). */
+    record Streamed(boolean threadEvents, boolean work) {}
+
+    /** Virtual threads started, and ended, in the interval; -1 when their events were not streamed. */
+    long started() {
+        return streamed.threadEvents() ? events.started : -1;
+    }
+
+    long ended() {
+        return streamed.threadEvents() ? events.ended : -1;
+    }
+
+    long pins() {
+        return events.pins.all().count();
+    }
+
+    double pinnedMillis() {
+        return events.pins.all().sum();
+    }
+
+    /** The frames that pinned most (by pinned time), at most three. */
+    List<Pin> topPins() {
+        List<Pin> top = new ArrayList<>();
+        events.pins.groups().forEach((frame, g) -> top.add(new Pin(frame, g.millis.count(), g.millis.sum(), List.copyOf(g.reasons))));
+        top.sort(java.util.Comparator.comparingDouble(Pin::millis).reversed());
+        return List.copyOf(top.subList(0, Math.min(3, top.size())));
+    }
+
+    long submitFailed() {
+        return events.submitFailed;
+    }
+
+    long gcs() {
+        return events.gc.pauses().count();
+    }
+
+    double gcPauseMillis() {
+        return events.gc.pauses().sum();
+    }
+
+    double processCpu() {
+        return events.processCpu;
+    }
+
+    double machineCpu() {
+        return events.machineCpu;
+    }
+
+    double contextSwitchRate() {
+        return events.contextSwitchRate;
+    }
+
+    long platformThreads() {
+        return events.platformThreads;
+    }
+
+    long samples() {
+        return events.samples;
+    }
+
+    long virtualSamples() {
+        return events.virtualSamples;
+    }
+
+    long spinSamples() {
+        return events.spinSamples;
+    }
+
+    long schedulerSamples() {
+        return events.schedulerSamples;
+    }
+
+    /** The work= calls that ended in the interval; -1 when the agent's windows were not streamed. */
+    long workCalls() {
+        return streamed.work() ? events.work.count() : -1;
+    }
+
+    double workP50() {
+        return events.work.count() > 0 ? events.work.quantileMillis(0.5) : Double.NaN;
+    }
+
+    double workP99() {
+        return events.work.count() > 0 ? events.work.quantileMillis(0.99) : Double.NaN;
+    }
 
     /** Times of day as every line shows them. */
     static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
@@ -34,12 +121,12 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
 
     /** The share of the carriers' time spent pinned, over the interval (parallelism carriers). */
     double pinnedShare() {
-        return dev.loomscope.analyzer.reduce.PinningReducer.shareOfCarrierTime(pinnedMillis, parallelism, seconds * 1000);
+        return dev.loomscope.analyzer.reduce.PinningReducer.shareOfCarrierTime(pinnedMillis(), parallelism, seconds * 1000);
     }
 
     /** The share of the virtual threads' CPU samples in Thread.yield or Thread.onSpinWait. */
     double spinShare() {
-        return virtualSamples > 0 ? (double) spinSamples / virtualSamples : Double.NaN;
+        return virtualSamples() > 0 ? (double) spinSamples() / virtualSamples() : Double.NaN;
     }
 
     /**
@@ -55,27 +142,27 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
             parts.add(String.format(Locale.ROOT, "carriers %d/%d mounted %d queued %,d", scheduler.poolSize(), scheduler.parallelism(), scheduler.mounted(),
                     scheduler.queued()));
         } // else: the header said once what cannot be shown (the scheduler's MXBean needs JDK 24+)
-        if (started >= 0) {
-            parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started / seconds, ended / seconds));
+        if (started() >= 0) {
+            parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started() / seconds, ended() / seconds));
         }
-        StringBuilder p = new StringBuilder(String.format(Locale.ROOT, "pins %,.1f/s pinned %s of carrier time", pins / seconds, percent(pinnedShare())));
-        if (!topPins.isEmpty()) {
-            Pin top = topPins.get(0);
+        StringBuilder p = new StringBuilder(String.format(Locale.ROOT, "pins %,.1f/s pinned %s of carrier time", pins() / seconds, percent(pinnedShare())));
+        if (!topPins().isEmpty()) {
+            Pin top = topPins().get(0);
             p.append(String.format(Locale.ROOT, ", most at %s (%d, %.1f ms%s)", top.frame(), top.count(), top.millis(),
                     top.reasons().isEmpty() ? "" : "; " + String.join(", ", top.reasons())));
         }
         parts.add(p.toString());
-        if (submitFailed > 0) {
-            parts.add("submit failed " + submitFailed);
+        if (submitFailed() > 0) {
+            parts.add("submit failed " + submitFailed());
         }
-        parts.add(String.format(Locale.ROOT, "gc %d pauses %.1f ms heap %s/%s MB", gcs, gcPauseMillis, mb(heapUsed), mb(heapCommitted)));
-        parts.add("cpu process " + percent(processCpu) + " machine " + percent(machineCpu));
-        parts.add(Double.isNaN(contextSwitchRate) ? "machine ctxsw n/a" : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", contextSwitchRate));
-        if (spinSamples > 0) {
+        parts.add(String.format(Locale.ROOT, "gc %d pauses %.1f ms heap %s/%s MB", gcs(), gcPauseMillis(), mb(heapUsed), mb(heapCommitted)));
+        parts.add("cpu process " + percent(processCpu()) + " machine " + percent(machineCpu()));
+        parts.add(Double.isNaN(contextSwitchRate()) ? "machine ctxsw n/a" : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", contextSwitchRate()));
+        if (spinSamples() > 0) {
             parts.add("spinning " + percent(spinShare()) + " of virtual threads' CPU samples");
         }
-        if (workCalls > 0) {
-            parts.add(String.format(Locale.ROOT, "work %,.1f/s service time p50 %.2f ms p99 %.2f ms", workCalls / seconds, workP50, workP99));
+        if (workCalls() > 0) {
+            parts.add(String.format(Locale.ROOT, "work %,.1f/s service time p50 %.2f ms p99 %.2f ms", workCalls() / seconds, workP50(), workP99()));
         }
         return String.join(" | ", parts);
     }
@@ -91,14 +178,14 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         m.put("pool_size", scheduler == null ? null : scheduler.poolSize());
         m.put("mounted", scheduler == null ? null : scheduler.mounted());
         m.put("queued", scheduler == null ? null : scheduler.queued());
-        m.put("virtual_threads_started", started < 0 ? null : started);
-        m.put("virtual_threads_ended", ended < 0 ? null : ended);
-        m.put("platform_threads", platformThreads);
-        m.put("pins", pins);
-        m.put("pinned_ms", pinnedMillis);
+        m.put("virtual_threads_started", started() < 0 ? null : started());
+        m.put("virtual_threads_ended", ended() < 0 ? null : ended());
+        m.put("platform_threads", platformThreads());
+        m.put("pins", pins());
+        m.put("pinned_ms", pinnedMillis());
         m.put("pinned_share", pinnedShare());
         List<Object> top = new ArrayList<>();
-        for (Pin pin : topPins) {
+        for (Pin pin : topPins()) {
             Map<String, Object> t = new LinkedHashMap<>();
             t.put("frame", pin.frame());
             t.put("count", pin.count());
@@ -107,21 +194,21 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
             top.add(t);
         }
         m.put("pins_by_frame", top);
-        m.put("submit_failed", submitFailed);
-        m.put("gcs", gcs);
-        m.put("gc_pause_ms", gcPauseMillis);
+        m.put("submit_failed", submitFailed());
+        m.put("gcs", gcs());
+        m.put("gc_pause_ms", gcPauseMillis());
         m.put("heap_used_bytes", heapUsed < 0 ? null : heapUsed);
         m.put("heap_committed_bytes", heapCommitted < 0 ? null : heapCommitted);
-        m.put("process_cpu", processCpu);
-        m.put("machine_cpu", machineCpu);
-        m.put("machine_context_switches_per_s", contextSwitchRate);
-        m.put("cpu_samples", samples);
-        m.put("virtual_thread_cpu_samples", virtualSamples);
-        m.put("spin_samples", spinSamples);
-        m.put("scheduler_cpu_samples", schedulerSamples);
-        m.put("work_calls", workCalls < 0 ? null : workCalls);
-        m.put("work_p50_ms", workCalls > 0 ? workP50 : null);
-        m.put("work_p99_ms", workCalls > 0 ? workP99 : null);
+        m.put("process_cpu", processCpu());
+        m.put("machine_cpu", machineCpu());
+        m.put("machine_context_switches_per_s", contextSwitchRate());
+        m.put("cpu_samples", samples());
+        m.put("virtual_thread_cpu_samples", virtualSamples());
+        m.put("spin_samples", spinSamples());
+        m.put("scheduler_cpu_samples", schedulerSamples());
+        m.put("work_calls", workCalls() < 0 ? null : workCalls());
+        m.put("work_p50_ms", workCalls() > 0 ? workP50() : null);
+        m.put("work_p99_ms", workCalls() > 0 ? workP99() : null);
         return m;
     }
 

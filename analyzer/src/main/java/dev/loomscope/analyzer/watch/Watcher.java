@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.watch;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.RecordingReader;
-import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.analyzer.threads.ThreadDump;
 import java.io.IOException;
@@ -12,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -326,16 +324,8 @@ public final class Watcher implements AutoCloseable {
         } catch (javax.management.JMException | RuntimeException e) {
             // a figure this JVM does not give stays n/a
         }
-        PinningReducer pins = done.pins;
-        List<Tick.Pin> top = new ArrayList<>();
-        pins.groups().forEach((frame, g) -> top.add(new Tick.Pin(frame, g.millis.count(), g.millis.sum(), List.copyOf(g.reasons))));
-        top.sort(java.util.Comparator.comparingDouble(Tick.Pin::millis).reversed()); // most pinned time first
-        WorkReducer w = done.work;
-        return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, settings.threadEvents() ? done.started : -1,
-                settings.threadEvents() ? done.ended : -1, pins.all().count(),
-                pins.all().sum(), List.copyOf(top.subList(0, Math.min(3, top.size()))), done.submitFailed, done.gc.pauses().count(), done.gc.pauses().sum(), used,
-                committed, done.processCpu, done.machineCpu, done.contextSwitchRate, done.samples, done.virtualSamples, done.spinSamples, done.schedulerSamples, settings.agent() ? w.count() : -1,
-                w.count() > 0 ? w.quantileMillis(0.5) : Double.NaN, w.count() > 0 ? w.quantileMillis(0.99) : Double.NaN, done.platformThreads, last);
+        return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, used, committed, done, new Tick.Streamed(settings.threadEvents(),
+                settings.agent()), last);
     }
 
     private Tick.Scheduler scheduler(MBeanServerConnection m) throws IOException {

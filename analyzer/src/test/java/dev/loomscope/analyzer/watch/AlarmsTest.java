@@ -14,8 +14,8 @@ class AlarmsTest {
 
     /** A refresh of one second on a JVM of {@code parallelism} carriers, all mounted, {@code queued} waiting. */
     static Tick queued(int k, int parallelism, long queued) {
-        return new Tick(Instant.ofEpochSecond(k), 1, new Tick.Scheduler(parallelism, parallelism, parallelism, queued), parallelism, -1, -1, 0, 0,
-                List.of(), 0, 0, 0, -1, -1, Double.NaN, Double.NaN, Double.NaN, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, -1, false);
+        return new Tick(Instant.ofEpochSecond(k), 1, new Tick.Scheduler(parallelism, parallelism, parallelism, queued), parallelism, -1, -1,
+                new Interval(), new Tick.Streamed(false, false), false);
     }
 
     List<String> kinds(List<Tick> ticks) {
