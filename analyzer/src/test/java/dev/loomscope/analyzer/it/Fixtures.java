@@ -110,7 +110,7 @@ final class Fixtures {
         Path log = dir.resolve("killed.log");
         List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
                 "-XX:FlightRecorderOptions:repository=" + repo,
-                "-javaagent:" + AGENT + "=out=" + dir.resolve("killed-out") + ",profile=off,trace-pinned=off,flame=off",
+                "-javaagent:" + AGENT + "=out=" + dir.resolve("killed-out") + ",startup=before-main,profile=off,trace-pinned=off,flame=off",
                 "-cp", System.getProperty("java.class.path"), FixtureApp.class.getName(), "2", "2", "wait"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
