@@ -70,16 +70,24 @@ class AdviseIT {
         int vport = freePort();
         Process virtual = serve(java, "virtual", vport);
         double served;
+        double others;
         try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + vport + "/legacy"), 1.6 * predicted, 256, 10_000)) {
             load.window(3_000_000_000L); // warm-up
+            var before = dev.loomscope.probes.MachineCpu.readFor(virtual.pid());
             OpenLoop.Window w = load.window(6_000_000_000L);
+            others = dev.loomscope.probes.MachineCpu.between(before, dev.loomscope.probes.MachineCpu.readFor(virtual.pid())).others();
             served = w.ok() / (w.nanos() / 1e9);
         } finally {
             virtual.destroy();
             virtual.waitFor();
         }
-        assertThat(predicted).as("predicted from the platform recording against %.0f/s served on virtual threads", served).isBetween(0.8 * served,
-                1.2 * served);
+        // a ceiling: what the carriers could serve, so never far below what they did; and near it unless other processes took the CPU
+        // the carriers needed (beside other work a study leaves such a JVM out, at the same share of the CPU)
+        assertThat(predicted).as("predicted from the platform recording against %.0f/s served on virtual threads", served).isGreaterThan(0.8 * served);
+        if (!(others > dev.loomscope.analyzer.compare.Noise.DISTURBED)) {
+            assertThat(predicted).as("predicted against %.0f/s served, other processes taking %.0f%% of the CPU", served, 100 * others).isLessThan(1.2
+                    * served);
+        }
     }
 
     private Process serve(String java, String kind, int port, String... jvmOptions) throws Exception {
