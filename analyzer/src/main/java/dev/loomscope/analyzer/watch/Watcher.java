@@ -306,7 +306,7 @@ public final class Watcher implements AutoCloseable {
             in[0] = take(due);
             shown = due + 1;
         }
-        return tick(in[0], to, Duration.between(from, to).toNanos() / 1e9, true);
+        return tick(in[0], to, Math.max(1e-3, Duration.between(from, to).toNanos() / 1e9), true); // never 0 s: its rates divide by it
     }
 
     /** The tick of {@code done}'s events over {@code seconds} ending {@code now}, with the MXBeans' figures now. */
