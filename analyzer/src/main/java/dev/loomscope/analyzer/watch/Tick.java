@@ -53,48 +53,12 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         return List.copyOf(top.subList(0, Math.min(3, top.size())));
     }
 
-    long submitFailed() {
-        return events.submitFailed;
-    }
-
     long gcs() {
         return events.gc.pauses().count();
     }
 
     double gcPauseMillis() {
         return events.gc.pauses().sum();
-    }
-
-    double processCpu() {
-        return events.processCpu;
-    }
-
-    double machineCpu() {
-        return events.machineCpu;
-    }
-
-    double contextSwitchRate() {
-        return events.contextSwitchRate;
-    }
-
-    long platformThreads() {
-        return events.platformThreads;
-    }
-
-    long samples() {
-        return events.samples;
-    }
-
-    long virtualSamples() {
-        return events.virtualSamples;
-    }
-
-    long spinSamples() {
-        return events.spinSamples;
-    }
-
-    long schedulerSamples() {
-        return events.schedulerSamples;
     }
 
     /** The work= calls that ended in the interval; -1 when the agent's windows were not streamed. */
@@ -126,7 +90,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
 
     /** The share of the virtual threads' CPU samples in Thread.yield or Thread.onSpinWait. */
     double spinShare() {
-        return virtualSamples() > 0 ? (double) spinSamples() / virtualSamples() : Double.NaN;
+        return events.virtualSamples > 0 ? (double) events.spinSamples / events.virtualSamples : Double.NaN;
     }
 
     /**
@@ -146,19 +110,20 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
             parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started() / seconds, ended() / seconds));
         }
         StringBuilder p = new StringBuilder(String.format(Locale.ROOT, "pins %,.1f/s pinned %s of carrier time", pins() / seconds, percent(pinnedShare())));
-        if (!topPins().isEmpty()) {
-            Pin top = topPins().get(0);
+        List<Pin> topPins = topPins();
+        if (!topPins.isEmpty()) {
+            Pin top = topPins.get(0);
             p.append(String.format(Locale.ROOT, ", most at %s (%d, %.1f ms%s)", top.frame(), top.count(), top.millis(),
                     top.reasons().isEmpty() ? "" : "; " + String.join(", ", top.reasons())));
         }
         parts.add(p.toString());
-        if (submitFailed() > 0) {
-            parts.add("submit failed " + submitFailed());
+        if (events.submitFailed > 0) {
+            parts.add("submit failed " + events.submitFailed);
         }
         parts.add(String.format(Locale.ROOT, "gc %d pauses %.1f ms heap %s/%s MB", gcs(), gcPauseMillis(), mb(heapUsed), mb(heapCommitted)));
-        parts.add("cpu process " + percent(processCpu()) + " machine " + percent(machineCpu()));
-        parts.add(Double.isNaN(contextSwitchRate()) ? "machine ctxsw n/a" : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", contextSwitchRate()));
-        if (spinSamples() > 0) {
+        parts.add("cpu process " + percent(events.processCpu) + " machine " + percent(events.machineCpu));
+        parts.add(Double.isNaN(events.contextSwitchRate) ? "machine ctxsw n/a" : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", events.contextSwitchRate));
+        if (events.spinSamples > 0) {
             parts.add("spinning " + percent(spinShare()) + " of virtual threads' CPU samples");
         }
         if (workCalls() > 0) {
@@ -180,7 +145,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
         m.put("queued", scheduler == null ? null : scheduler.queued());
         m.put("virtual_threads_started", started() < 0 ? null : started());
         m.put("virtual_threads_ended", ended() < 0 ? null : ended());
-        m.put("platform_threads", platformThreads());
+        m.put("platform_threads", events.platformThreads);
         m.put("pins", pins());
         m.put("pinned_ms", pinnedMillis());
         m.put("pinned_share", pinnedShare());
@@ -194,18 +159,18 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
             top.add(t);
         }
         m.put("pins_by_frame", top);
-        m.put("submit_failed", submitFailed());
+        m.put("submit_failed", events.submitFailed);
         m.put("gcs", gcs());
         m.put("gc_pause_ms", gcPauseMillis());
         m.put("heap_used_bytes", heapUsed < 0 ? null : heapUsed);
         m.put("heap_committed_bytes", heapCommitted < 0 ? null : heapCommitted);
-        m.put("process_cpu", processCpu());
-        m.put("machine_cpu", machineCpu());
-        m.put("machine_context_switches_per_s", contextSwitchRate());
-        m.put("cpu_samples", samples());
-        m.put("virtual_thread_cpu_samples", virtualSamples());
-        m.put("spin_samples", spinSamples());
-        m.put("scheduler_cpu_samples", schedulerSamples());
+        m.put("process_cpu", events.processCpu);
+        m.put("machine_cpu", events.machineCpu);
+        m.put("machine_context_switches_per_s", events.contextSwitchRate);
+        m.put("cpu_samples", events.samples);
+        m.put("virtual_thread_cpu_samples", events.virtualSamples);
+        m.put("spin_samples", events.spinSamples);
+        m.put("scheduler_cpu_samples", events.schedulerSamples);
         m.put("work_calls", workCalls() < 0 ? null : workCalls());
         m.put("work_p50_ms", workCalls() > 0 ? workP50() : null);
         m.put("work_p99_ms", workCalls() > 0 ? workP99() : null);
