@@ -55,7 +55,7 @@ final class HeldMonitors implements Runnable {
      * The share of the time the looks may take: after a look of d, the next waits at least d / BUDGET
      * from its start (a JVM with thousands of threads is looked at less often, never harmed for it).
      */
-    static final double BUDGET = 0.01;
+    static final double BUDGET = HeldMonitorSampleEvent.BUDGET;
 
     private long nextNanos;
     /** The threads the last look found running the application's code, with their blocked and waited counts then. */
@@ -105,8 +105,7 @@ final class HeldMonitors implements Runnable {
         }
         running = runningNow;
         s.end();
-        long took = System.nanoTime() - now;
-        nextNanos = now + (long) (took / BUDGET);
+        nextNanos = nextLook(now, System.nanoTime() - now, sample);
         s.platformThreads = looked;
         s.interval = intervalMillis;
         s.commit();
@@ -124,6 +123,17 @@ final class HeldMonitors implements Runnable {
             e.stack = stacks.get(f);
             e.commit();
         });
+    }
+
+    /**
+     * When the look after the {@code look}th, begun at {@code start} and taking {@code took} ns, may
+     * come: {@code took / BUDGET} after it began, so that the looks take at most {@link #BUDGET} of
+     * the time; but not after the first, whose cost is mostly the code's first run (its classes
+     * loaded, interpreted): a cold first look of a quarter second on a busy machine would otherwise
+     * put the second 25 s later and leave a recording one look.
+     */
+    static long nextLook(long start, long took, long look) {
+        return look <= 1 ? start : start + (long) (took / BUDGET);
     }
 
     /** The looks taken so far. */

@@ -160,13 +160,16 @@ class HeldMonitorsTest {
     }
 
     @Test
-    void aLookWaitsAHundredTimesTheLastOnesCostBeforeTheNext() {
+    void aLookWaitsAHundredTimesTheLastOnesCostBeforeTheNextButTheFirstColdOneDoesNot() {
         HeldMonitors looks = new HeldMonitors(100, null);
         for (int i = 0; i < 20; i++) {
             looks.run(); // JFR's periodic thread would call it every period: here without pause
         }
-        // the first look took some time d; calls within 100 d of it are skipped, so back-to-back calls make one look, two at most
-        assertThat(looks.looks()).isBetween(1L, 2L);
+        // the second look took some time d; calls within 100 d of it are skipped, so back-to-back calls make two looks
+        assertThat(looks.looks()).isEqualTo(2L);
+        long second = 5_000_000_000L;
+        assertThat(HeldMonitors.nextLook(0, 250_000_000L, 1)).as("after a cold first look of 250 ms").isZero();
+        assertThat(HeldMonitors.nextLook(second, 2_000_000L, 2)).as("after a look of 2 ms").isEqualTo(second + 200_000_000L);
     }
 
     private static ThreadInfo info(Thread t) {

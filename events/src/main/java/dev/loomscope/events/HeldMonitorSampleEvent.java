@@ -22,6 +22,9 @@ import jdk.jfr.Timespan;
 @Period("100 ms")
 @StackTrace(false)
 public final class HeldMonitorSampleEvent extends jdk.jfr.Event {
+    /** The share of the time the looks may take: a look skips periods to stay within it (what the interval's description says). */
+    public static final double BUDGET = 0.01;
+
     @Label("Platform Threads")
     @Description("Live platform threads looked at (the agent's own left out)")
     public int platformThreads;
