@@ -105,9 +105,39 @@ public final class AdviseView {
         return t;
     }
 
-    /** Whether threads found at a mean of {@code mean} a look matter: a tenth of the carriers or more ({@link #MATTERS}). */
-    static boolean matters(double mean, SummaryReducer.Carriers carriers) {
-        return mean >= carriers.count() / MATTERS;
+    /** What the looks tell of the threads found somewhere, against a tenth of the carriers ({@link #MATTERS}). */
+    enum Finding {
+        /** A tenth of the carriers or more on average, and found at enough looks that its 95% interval stays above none. */
+        MATTERS,
+        /** Less than a tenth: the interval's high end below it, or none found at enough looks to rule it out ({@link #looksToRuleOut}). */
+        CLEAR,
+        /** Too few looks to tell either. */
+        UNSURE
+    }
+
+    /** What threads found at {@code m} a look come to ({@link Finding}), of {@code looks} looks. */
+    static Finding finding(HeldMonitorReducer.Mean m, long looks, SummaryReducer.Carriers carriers) {
+        double tenth = carriers.count() / MATTERS;
+        if (m.mean() >= tenth) {
+            return m.low() > 0 ? Finding.MATTERS : Finding.UNSURE;
+        }
+        if (m.mean() == 0) {
+            return looks >= looksToRuleOut(carriers) ? Finding.CLEAR : Finding.UNSURE;
+        }
+        return m.high() < tenth ? Finding.CLEAR : Finding.UNSURE;
+    }
+
+    /**
+     * The looks that, finding nothing at a site, rule out its holding a tenth of the carriers: with
+     * none in n looks, the 95% upper bound of the share of looks that would find a thread there is
+     * 3 / n (the rule of three), below a tenth of the carriers from 3 x {@link #MATTERS} / carriers.
+     */
+    static long looksToRuleOut(SummaryReducer.Carriers carriers) {
+        return (long) Math.ceil(3 * MATTERS / carriers.count());
+    }
+
+    private static boolean matters(HeldMonitorReducer h, Set<String> kinds, SummaryReducer.Carriers carriers) {
+        return finding(h.mean(kinds), h.samples(), carriers) == Finding.MATTERS;
     }
 
     private static Table sites(HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load, int stackDepth) {
@@ -119,10 +149,15 @@ public final class AdviseView {
         all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found> e) -> e.getValue().threads()).reversed());
         for (var e : all.subList(0, Math.min(SITES, all.size()))) {
             HeldMonitorReducer.Site s = e.getKey();
-            double mean = h.mean(s::equals).mean();
+            HeldMonitorReducer.Mean found = h.mean(s::equals);
+            double mean = found.mean();
             String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
             t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), blank(s.work()), mean,
-                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), matters(mean, carriers) ? "yes" : "no", stack);
+                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), switch (finding(found, h.samples(), carriers)) {
+                        case MATTERS -> "yes";
+                        case CLEAR -> "no";
+                        case UNSURE -> "too few looks to tell";
+                    }, stack);
         }
         if (all.size() > SITES) {
             t.note((all.size() - SITES) + " more sites, each found less often than those shown");
@@ -130,7 +165,8 @@ public final class AdviseView {
         if (all.isEmpty()) {
             t.note("no platform thread was found where a virtual thread would hold its carrier in " + h.samples() + " looks");
         }
-        t.note("matters: found at a tenth of the " + carriers.count() + " carriers or more on average (a site found now and then, a class"
+        t.note("matters: found at a tenth of the " + carriers.count() + " carriers or more on average, at enough looks that the 95% interval"
+                + " of that mean stays above none (a site found now and then, a class"
                 + " initialized once at start-up, does not decide a migration)");
         t.note("threads: the mean found at a look, which is the carriers they would hold at the recording's load; held: that time over the"
                 + " requests" + (Double.isNaN(load.rate()) ? " (give the recording's requests a second, --rate N, or record with work=)"
@@ -159,8 +195,8 @@ public final class AdviseView {
                 List.of(Table.text("JDK"), Table.number("carriers held", "mean", 2), Table.number("carriers held low", "95% CI", 2),
                         Table.number("carriers held high", "95% CI", 2), Table.number("held", "ms a request", 2), Table.number("ceiling", "requests/s", 0),
                         Table.number("ceiling low", "requests/s", 0), Table.number("ceiling high", "requests/s", 0), Table.text("at the recorded load")));
-        Judged jdk21 = row(t, "21-23", h.mean(PIN_21), carriers, load);
-        Judged jdk24 = row(t, "24 and later", h.mean(PIN_24), carriers, load);
+        Judged jdk21 = row(t, "21-23", h.mean(PIN_21), h.samples(), carriers, load);
+        Judged jdk24 = row(t, "24 and later", h.mean(PIN_24), h.samples(), carriers, load);
         double waits = h.mean(Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
         if (waits > 0) {
             t.note(String.format(Locale.ROOT, "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
@@ -193,7 +229,7 @@ public final class AdviseView {
         t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks each weighted by the time to the next, with its 95%"
                 + " interval; ceiling: carriers / held"
                 + " time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
-        t.note("bottom line: " + bottomLine(jdk21, jdk24) + risks(h, carriers));
+        t.note("bottom line: " + bottomLine(jdk21, jdk24, h, carriers) + risks(h, carriers));
         if ("virtual".equals(f.summary.threadKind)) {
             t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins as they happened");
         }
@@ -207,8 +243,12 @@ public final class AdviseView {
      */
     static final double MATTERS = 10;
 
-    /** One JDK's prediction: the words of the bottom line, and whether what it found matters ({@link #MATTERS}). */
-    record Judged(String words, boolean matters) {}
+    /** One JDK's prediction: the words of the bottom line, and what the looks tell of what it found ({@link #MATTERS}). */
+    record Judged(String words, Finding finding) {
+        boolean matters() {
+            return finding == Finding.MATTERS;
+        }
+    }
 
     /**
      * What the recording shows virtual threads could take away: the platform threads started (a
@@ -249,7 +289,7 @@ public final class AdviseView {
     }
 
     /** One JDK's row. */
-    private static Judged row(Table t, String jdk, HeldMonitorReducer.Mean held, SummaryReducer.Carriers carriers, Load load) {
+    private static Judged row(Table t, String jdk, HeldMonitorReducer.Mean held, long looks, SummaryReducer.Carriers carriers, Load load) {
         double mean = held.mean();
         double low = held.low();
         double high = held.high();
@@ -259,13 +299,13 @@ public final class AdviseView {
         if (mean == 0) {
             String said = "nothing found that holds a carrier";
             t.row(jdk, 0.0, 0.0, 0.0, rate ? 0.0 : null, null, null, null, said);
-            return new Judged(jdk + ": " + said, false);
+            return new Judged(jdk + ": " + said, finding(held, looks, carriers));
         }
         if (!rate) {
             String said = String.format(Locale.ROOT, "%s of %d carriers held%s", Comparer.plain(mean), carriers.count(), mean >= carriers.count()
                     ? ": all of them, virtual threads would stall at this load" : "");
             t.row(jdk, mean, low, high, null, null, null, null, said);
-            return new Judged(jdk + ": " + said, mean >= carriers.count() / MATTERS);
+            return new Judged(jdk + ": " + said, finding(held, looks, carriers));
         }
         String said = ceiling < load.rate() ? String.format(Locale.ROOT, "caps virtual threads below it: at most %s/s of %s/s", Comparer.plain(ceiling),
                 Comparer.plain(load.rate()))
@@ -273,25 +313,31 @@ public final class AdviseView {
         t.row(jdk, mean, low, high, msPerRequest, ceiling, high > 0 ? carriers.count() * load.rate() / high : null, low > 0 ? carriers.count()
                 * load.rate() / low : null, said);
         return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(msPerRequest),
-                carriers.count(), Comparer.plain(ceiling)), ceiling < MATTERS * load.rate());
+                carriers.count(), Comparer.plain(ceiling)), finding(held, looks, carriers));
     }
 
     /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */
     private static String risks(HeldMonitorReducer h, SummaryReducer.Carriers carriers) {
         List<String> risks = new ArrayList<>();
-        if (matters(h.mean(Set.of(HeldMonitorEvent.POOL)).mean(), carriers)) {
+        if (matters(h, Set.of(HeldMonitorEvent.POOL), carriers)) {
             risks.add("a pool or semaphore the requests wait for caps them next");
         }
-        if (matters(h.mean(Set.of(HeldMonitorEvent.SPINS)).mean(), carriers)) {
+        if (matters(h, Set.of(HeldMonitorEvent.SPINS), carriers)) {
             risks.add("threads spinning in Thread.yield or onSpinWait would keep carriers busy");
         }
-        if (matters(h.mean(Set.of(HeldMonitorEvent.BURST)).mean(), carriers)) {
+        if (matters(h, Set.of(HeldMonitorEvent.BURST), carriers)) {
             risks.add("long runs on the CPU would hold carriers from other requests");
         }
         return risks.isEmpty() ? "" : "; and mind: " + String.join("; ", risks);
     }
 
-    private static String bottomLine(Judged jdk21, Judged jdk24) {
+    private static String bottomLine(Judged jdk21, Judged jdk24, HeldMonitorReducer h, SummaryReducer.Carriers carriers) {
+        if (!jdk21.matters() && !jdk24.matters() && (jdk21.finding() == Finding.UNSURE || jdk24.finding() == Finding.UNSURE)) {
+            return String.format(Locale.ROOT, "too few looks to tell: %d looks, where telling a tenth of the %d carriers held from none takes"
+                    + " at least %d (the looks keep to %s%% of the time, so a JVM with many threads or a busy machine is looked at less often):"
+                    + " record longer; so far %s", h.samples(), carriers.count(), looksToRuleOut(carriers), Comparer.plain(100
+                            * dev.loomscope.events.HeldMonitorSampleEvent.BUDGET), jdk21.words());
+        }
         if (!jdk21.matters() && !jdk24.matters()) {
             return "switch: nothing the looks found would hold the carriers to speak of on any JDK (" + jdk21.words() + ")";
         }

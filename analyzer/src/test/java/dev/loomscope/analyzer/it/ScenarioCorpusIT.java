@@ -35,7 +35,8 @@ class ScenarioCorpusIT {
             said.append(s.label()).append(": ").append(p.sites()).append(" (").append(p.bottomLine()).append(")\n");
             // every hazard said names its frame
             assertThat(p.sites()).allSatisfy(site -> assertThat(site).containsPattern("\\((\\w+\\.java:\\d+|Native Method)\\)"));
-            if (s.control() && !p.bottomLine().startsWith("switch: ")) {
+            // a control's recording may have too few looks to tell (a busy machine's looks cost more, and keep to 1% of the time): said, not a call
+            if (s.control() && !p.bottomLine().startsWith("switch: ") && !p.bottomLine().startsWith("too few looks to tell")) {
                 // nothing at a control's own work; beside a busy machine the waits to enter the JDK HTTP server's own lock, taken as
                 // each answer is written (the service's handler, lambda$main$0), can reach what matters: real, and the scaffolding's
                 assertThat(p.sites()).as(said.toString()).isNotEmpty().allSatisfy(site -> assertThat(site).contains("ScenarioService.lambda$main$0("));

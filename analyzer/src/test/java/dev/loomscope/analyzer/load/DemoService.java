@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.load;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -14,11 +15,15 @@ import org.eclipse.jetty.util.thread.ThreadPool;
  * A small real service on Jetty, run both ways by the study's tests: {@code /io} waits 20 ms as a
  * call to a remote service would, {@code /legacy} holds one of 64 monitors around a 10 ms wait, as
  * old client libraries do (on JDK 21 a virtual thread pins its carrier there), {@code /} answers at
- * once. {@code --threads platform} serves on 200 pooled platform threads, {@code virtual} on a
+ * once, {@code /held} how many {@code /legacy} requests held their monitor and for how long in
+ * all, measured inside it ("count nanos"). {@code --threads platform} serves on 200 pooled platform threads, {@code virtual} on a
  * virtual thread a request (Jetty's selector and acceptor on platform threads, as in production).
  */
 public final class DemoService {
     private static final Object[] LOCKS = new Object[64];
+    /** The /legacy requests that held a monitor, and their time held (ns): the known answer /held gives, as "count nanos". */
+    private static final LongAdder HELD = new LongAdder();
+    private static final LongAdder HELD_NANOS = new LongAdder();
 
     static {
         for (int i = 0; i < LOCKS.length; i++) {
@@ -61,13 +66,17 @@ public final class DemoService {
                     case "/io" -> Thread.sleep(20);
                     case "/legacy" -> {
                         synchronized (LOCKS[ThreadLocalRandom.current().nextInt(LOCKS.length)]) {
+                            long entered = System.nanoTime();
                             Thread.sleep(10);
+                            HELD_NANOS.add(System.nanoTime() - entered);
+                            HELD.increment();
                         }
                     }
                     default -> { }
                 }
                 response.getHeaders().put("Content-Type", "text/plain");
-                org.eclipse.jetty.io.Content.Sink.write(response, true, path + " on " + Thread.currentThread() + "\n", callback);
+                String answer = path.equals("/held") ? HELD.sum() + " " + HELD_NANOS.sum() : path + " on " + Thread.currentThread();
+                org.eclipse.jetty.io.Content.Sink.write(response, true, answer + "\n", callback);
                 return true;
             }
         });

@@ -1,0 +1,88 @@
+package dev.loomscope.analyzer.views;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.analyzer.reduce.CannedEvent;
+import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
+import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.events.HeldMonitorEvent;
+import dev.loomscope.recording.RecordingSpan;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * advise's judgement of what the looks found, against a tenth of the carriers: a site matters only
+ * when found at enough looks to tell it from chance, and nothing found is an all-clear only after
+ * enough looks to rule a tenth out; otherwise it says there were too few looks to tell.
+ */
+class AdviseViewTest {
+    private static final SummaryReducer.Carriers TWO = new SummaryReducer.Carriers(2, "--carriers");
+    private static final Instant T0 = Instant.parse("2026-11-28T12:00:00Z");
+
+    @Test
+    void aMeanMattersOnlyWhenItsIntervalStaysAboveNoneAndNothingIsClearOnlyAfterTheRuleOfThree() {
+        // one look that found one thread: a mean of 1, but no interval: it cannot tell
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(1, Double.NaN), 1, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(1, 0.3), 100, TWO)).isEqualTo(AdviseView.Finding.MATTERS);
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.3, 0.4), 100, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.05, 0.04), 100, TWO)).isEqualTo(AdviseView.Finding.CLEAR);
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.1, 0.2), 100, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
+        // none found: 3/n below a tenth of 2 carriers from 15 looks
+        assertThat(AdviseView.looksToRuleOut(TWO)).isEqualTo(15);
+        assertThat(AdviseView.looksToRuleOut(new SummaryReducer.Carriers(8, "--carriers"))).isEqualTo(4);
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0, 0), 14, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0, 0), 15, TWO)).isEqualTo(AdviseView.Finding.CLEAR);
+    }
+
+    @Test
+    void oneLookThatFoundAThreadEnteringAMonitorIsTooFewToTellNotAPin() {
+        RecordingFacts f = looks(1, 1, HeldMonitorEvent.ENTERING);
+        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(300, "--rate"), 5);
+        assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("too few looks to tell");
+        assertThat(bottomLine(tables.get(1))).startsWith("too few looks to tell: 1 looks, where telling a tenth of the 2 carriers held from none"
+                + " takes at least 15");
+    }
+
+    @Test
+    void aThreadHoldingAMonitorAtEveryLookMattersOnJdk21To23Only() {
+        RecordingFacts f = looks(40, 1, HeldMonitorEvent.HOLDING);
+        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(100, "--rate"), 5);
+        assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("yes");
+        assertThat(tables.get(0).rows().get(0)[8]).isEqualTo(10.0); // 1 thread at 100/s: 10 ms a request
+        assertThat(bottomLine(tables.get(1))).startsWith("switch on JDK 24 or later").contains("10.0 ms held a request, 2 carriers serve at most 200/s");
+    }
+
+    @Test
+    void fortyLooksThatFoundNothingSaySwitch() {
+        List<Table> tables = AdviseView.of(looks(40, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate"), 5);
+        assertThat(bottomLine(tables.get(1))).startsWith("switch: nothing the looks found would hold the carriers");
+        assertThat(bottomLine(AdviseView.of(looks(10, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate"), 5).get(1)))
+                .startsWith("too few looks to tell: 10 looks");
+    }
+
+    /** A recording of {@code looks} looks 100 ms apart, each finding {@code threads} threads doing {@code what} at one site. */
+    private static RecordingFacts looks(int looks, int threads, String what) {
+        RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/app.jfr")), false);
+        f.summary.span(RecordingSpan.of(T0.toEpochMilli() * 1_000_000, T0.plusMillis(100L * looks).toEpochMilli() * 1_000_000));
+        for (int i = 0; i < looks; i++) {
+            Instant at = T0.plusMillis(100L * i);
+            f.dispatch(new CannedEvent("loomscope.HeldMonitorSample", at, Duration.ofMillis(1), Map.of("interval", 100L, "platformThreads", 20)));
+            if (threads > 0) {
+                f.dispatch(new CannedEvent("loomscope.HeldMonitor", at, Map.of("what", what, "threads", (long) threads, "site", "app.Api.legacy(Api.java:39)",
+                        "blockedIn", "java.lang.Thread.sleep", "stack", "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
+            }
+        }
+        return f;
+    }
+
+    private static String bottomLine(Table t) {
+        return t.notes().stream().filter(n -> n.startsWith("bottom line: ")).findFirst().orElseThrow().substring("bottom line: ".length());
+    }
+}
