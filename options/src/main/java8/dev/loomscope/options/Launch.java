@@ -38,6 +38,11 @@ public final class Launch {
         main.invokeExact(args);
     }
 
+    /** The {@code java} executable of this JVM's JDK: what a child JVM on the same JDK is started with. */
+    public static String thisJava() {
+        return new File(new File(System.getProperty("java.home"), "bin"), "java").getPath();
+    }
+
     /** The main attributes of the jar this class was loaded from, or null (not from a jar). */
     private static java.util.jar.Attributes manifest() {
         try {

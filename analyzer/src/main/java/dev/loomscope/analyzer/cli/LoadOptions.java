@@ -136,7 +136,7 @@ public final class LoadOptions {
      * or the study's); the study adds the URLs, the thread kind and where the results go.
      */
     List<String> clientCommand() {
-        List<String> a = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty(
+        List<String> a = new ArrayList<>(List.of(dev.loomscope.options.Launch.thisJava(), "-cp", System.getProperty(
                 "java.class.path"), Main.class.getName(), "load"));
         a.addAll(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
                 "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method));

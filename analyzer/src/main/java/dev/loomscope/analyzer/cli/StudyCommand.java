@@ -182,7 +182,7 @@ public final class StudyCommand implements Callable<Integer> {
     }
 
     private Path java() {
-        Path java = javaExecutable != null ? javaExecutable.toAbsolutePath() : Path.of(System.getProperty("java.home"), "bin", "java");
+        Path java = javaExecutable != null ? javaExecutable.toAbsolutePath() : Path.of(dev.loomscope.options.Launch.thisJava());
         if (Files.isDirectory(java) && Files.isExecutable(java.resolve("bin/java"))) {
             java = java.resolve("bin/java"); // a JDK's home
         }

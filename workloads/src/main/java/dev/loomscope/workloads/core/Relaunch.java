@@ -1,7 +1,6 @@
 package dev.loomscope.workloads.core;
 
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,7 @@ public final class Relaunch {
     /** Runs {@code mainClass args} in a child JVM with {@code props} added; returns its exit code. */
     public static int inChild(Map<String, String> props, String mainClass, List<String> args) throws Exception {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(dev.loomscope.options.Launch.thisJava());
         cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         props.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.add("-cp");

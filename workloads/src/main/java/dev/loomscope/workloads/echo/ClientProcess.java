@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +23,7 @@ final class ClientProcess implements AutoCloseable {
     private final BufferedReader out;
 
     ClientProcess() throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = dev.loomscope.options.Launch.thisJava();
         process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"), ClientProcess.class.getName()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         process.pid(); // started

@@ -1,0 +1,25 @@
+package dev.loomscope.options;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The runnable jars' entry: Java 8's and 21's version strings read, and the child JVM's java is this JDK's. */
+class LaunchTest {
+    @Test
+    void theFeatureOfEitherNumbering() {
+        assertThat(Launch.feature("1.8")).isEqualTo(8);
+        assertThat(Launch.feature("21")).isEqualTo(21);
+        assertThat(Launch.feature("25.0.1")).isEqualTo(25);
+    }
+
+    @Test
+    void thisJavaRunsAsThisJdk() throws Exception {
+        Process p = new ProcessBuilder(Launch.thisJava(), "-XshowSettings:properties", "-version").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(out).contains("java.home = " + System.getProperty("java.home"));
+    }
+}
