@@ -1,10 +1,11 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Speed and memory of every reducing `loomscope` command on a large recording, beside the nearest
 # command of the JDK's own `jfr` tool (same JDK, same file) and the physical floor (one pass over
 # the file from the page cache: `cat FILE > /dev/null`), alternating, ROUNDS times each. The CLI
 # runs with -Xmx512m. Prints seconds, MB/s and peak RSS (GNU time) per run, then the medians and
 # each command's speed-up over its jfr counterpart. The command "version" is the CLI's start-up:
-# `loomscope --version` beside `jfr version`, five of each per round (and the CLI jar's size).
+# `loomscope --version`, `--help` and a usage error (a misspelt command) beside `jfr version`,
+# five of each per round (and the CLI jar's size); any recording will do for it alone.
 #
 # usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("version summary pinning gc heap ctxsw flame rules"; also report)]
 # BASELINE=DIR (another checkout, built) runs its ./loomscope beside each command, alternating, and
@@ -39,13 +40,15 @@ timed() { # label command...: one line, and "label seconds rss-MB" into $results
     shift
     if /usr/bin/time -f "%e %M" -o "$tmp" timeout "$limit" "$@" >/dev/null 2>"$out/err"; then
         status=ok
+    elif [ "$label" = "loomscope usage error" ] && grep -q "non-zero status 2$" "$tmp"; then
+        status=ok # the usage error's own exit
     else
         status="failed: $(tail -n 1 "$out/err" | cut -c1-100)"
         grep -q "Command exited with non-zero status 124" "$tmp" && status="stopped after $limit s"
     fi
     set -- $(tail -n 1 "$tmp")
     case "$label" in
-        *version) printf "%-34s %8.2f s  %6.0f MB RSS  %s\n" "$label" "$1" "$(($2 / 1024))" "$status" ;;
+        *version | *--help | *error) printf "%-34s %8.2f s  %6.0f MB RSS  %s\n" "$label" "$1" "$(($2 / 1024))" "$status" ;;
         *) printf "%-34s %8.2f s  %6.0f MB/s  %6.0f MB RSS  %s\n" "$label" "$1" "$(echo "$mb $1" | awk '{ print $1 / $2 }')" "$(($2 / 1024))" "$status" ;;
     esac
     [ "$status" = ok ] && echo "$label	$1	$(($2 / 1024))" >>"$results"
@@ -61,6 +64,8 @@ while [ "$r" -le "$rounds" ]; do
             version)
                 for i in 1 2 3 4 5; do
                     timed "loomscope --version" "$root/loomscope" --version
+                    timed "loomscope --help" "$root/loomscope" --help
+                    timed "loomscope usage error" "$root/loomscope" sumary "$file"
                     timed "jfr version" "$jdk/bin/jfr" version
                 done
                 ;;
@@ -93,13 +98,14 @@ awk -F'\t' -v mb="$mb" '
     END {
         floor = median("cat (one pass from page cache)")
         for (l in n) m[l] = median(l)
-        ref["loomscope summary"] = "jfr summary"; ref["loomscope --version"] = "jfr version"; ref["loomscope pinning"] = "jfr view pinned-threads"
+        ref["loomscope summary"] = "jfr summary"; ref["loomscope --version"] = "jfr version"; ref["loomscope --help"] = "jfr version"; ref["loomscope usage error"] = "jfr version"; ref["loomscope pinning"] = "jfr view pinned-threads"
         for (l in n) if (l ~ /^loomscope / && !(l in ref)) ref[l] = "jfr view gc-pauses"
         for (l in n) if (l ~ /^baseline /) { o = l; sub(/^baseline /, "loomscope ", o); ref[l] = ref[o] }
         for (l in n) {
             line = sprintf("%-34s %8.2f s  %6.0f MB/s  peak %6.0f MB RSS  %5.1fx the floor", l, m[l], mb / m[l], rss[l], m[l] / floor)
-            if (l ~ /version$/) line = sprintf("%-34s %8.2f s  peak %6.0f MB RSS", l, m[l], rss[l])
-            if ((l in ref) && (ref[l] in m)) line = line sprintf("  %5.1fx faster than %s", m[ref[l]] / m[l], ref[l])
+            if (l ~ /(version|--help|error)$/) line = sprintf("%-34s %8.2f s  peak %6.0f MB RSS", l, m[l], rss[l])
+            if ((l in ref) && (ref[l] in m) && ref[l] == "jfr version") line = line sprintf("  %5.2fx the time of %s", m[l] / m[ref[l]], ref[l])
+            else if ((l in ref) && (ref[l] in m)) line = line sprintf("  %5.1fx faster than %s", m[ref[l]] / m[l], ref[l])
             base = l; sub(/^loomscope /, "baseline ", base)
             if (l ~ /^loomscope / && (base in m)) line = line sprintf("  %.2fx the baseline'"'"'s time", m[l] / m[base])
             print line

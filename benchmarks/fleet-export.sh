@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # A fleet's export on this machine: N study-sized recordings (default 1,000) exported by
 # `loomscope export` and by the Spark job (loomscope-spark.jar on Spark's local mode with every core:
 # through $SPARK_HOME/bin/spark-submit when SPARK_HOME is set, else on Spark's jars from the Maven

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The JFR parsers a JVM tool can use, one pass each over the same large recording (JMH,
 # benchmarks/reader): loomscope's reader, the JDK's (jdk.jfr.consumer streaming), JMC's
 # (JfrLoaderToolkit) and async-profiler's (one.jfr.JfrReader); every event each decodes (pass=all)
