@@ -13,7 +13,12 @@ loomscope_jdk_major() {
     [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
     _v=""
     if [ -f "$1/release" ]; then
-        _v=$(sed -n 's/^JAVA_VERSION="\([^"]*\)".*/\1/p' "$1/release" 2>/dev/null)
+        # read by the shell itself, not sed: the launcher runs this for every JDK it sees on each start
+        while IFS= read -r _line || [ -n "$_line" ]; do
+            case "$_line" in
+                JAVA_VERSION=\"*) _v=${_line#JAVA_VERSION=\"}; _v=${_v%%\"*}; break ;;
+            esac
+        done <"$1/release"
     fi
     if [ -z "$_v" ]; then
         _v=$("$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)

@@ -50,18 +50,32 @@ public final class Main {
     }
 
     /**
-     * The subcommands whose models {@code args} need. picocli builds a model by reflection over a
-     * command's options, a third of a second for all of them: only the one that runs is built;
-     * {@code --version} needs none; help, a typo or no command needs them all.
+     * The command line {@code args} need. picocli builds a model by reflection over a command's
+     * options, a third of a second for all of them: only the command that runs is built; the
+     * root's help, a typo or no command needs only each command's name and what it shows; {@code
+     * help COMMAND} and an {@code @file} (which may name any command) need them all.
      */
-    static List<Class<?>> needed(String[] args) {
+    static CommandLine forArgs(String[] args) {
         String first = args.length > 0 ? args[0] : "";
-        if (first.equals("--version") || first.equals("-V")) {
-            return List.of();
-        }
         List<Class<?>> named = COMMANDS.stream()
                 .filter(c -> !c.equals(CommandLine.HelpCommand.class) && c.getAnnotation(Command.class).name().equals(first)).toList();
-        return named.isEmpty() ? COMMANDS : named;
+        if (!named.isEmpty()) {
+            return withCommands(named);
+        }
+        return first.equals("help") || first.startsWith("@") ? full() : listing();
+    }
+
+    /** The root with each command as its name and what it shows only: what the root's help and its errors print. */
+    static CommandLine listing() {
+        CommandLine cli = new CommandLine(new Main());
+        for (Class<?> c : COMMANDS) {
+            Command a = c.getAnnotation(Command.class);
+            CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.create().name(a.name()).aliases(a.aliases());
+            spec.usageMessage().header(a.header()).description(Views.ALL.stream().anyMatch(v -> v.name().equals(a.name())) ? new String[] {
+                whatItShows(c)} : a.description()).hidden(a.hidden());
+            cli.addSubcommand(a.name(), spec);
+        }
+        return cli;
     }
 
     /** Set by {@link #main}: the CLI writes to the process's own standard output (a terminal may be redrawn). */
@@ -79,7 +93,15 @@ public final class Main {
 
     /** As {@link #run(String[], PrintWriter, PrintWriter)}; {@code @file} arguments expanded only when {@code expandAtFiles}. */
     static int run(String[] args, PrintWriter out, PrintWriter err, boolean expandAtFiles) {
-        CommandLine cli = withCommands(needed(args));
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // what picocli prints for it, without building a command line: the start-up of the smallest answer is the JVM's
+            for (String line : new VersionProvider().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return 0;
+        }
+        CommandLine cli = forArgs(args);
         // load and study take --body @FILE as curl does: their @ is a request body's file, not an argument file
         boolean bodies = args.length > 0 && (args[0].equals("load") || args[0].equals("study"));
         cli.setExpandAtFiles(expandAtFiles && !bodies);

@@ -23,6 +23,11 @@ class MainTest {
         Result r = run("--version");
         assertThat(r.code()).isZero();
         assertThat(r.out()).startsWith("loomscope ").contains("JDK " + Runtime.version().feature());
+        // answered before a command line is built: what picocli itself prints for it
+        StringWriter picocli = new StringWriter();
+        Main.full().printVersionHelp(new PrintWriter(picocli, true));
+        assertThat(r.out()).isEqualTo(picocli.toString());
+        assertThat(run("-V").out()).isEqualTo(picocli.toString());
     }
 
     @Test
@@ -60,6 +65,19 @@ class MainTest {
         assertThat(r.code()).as(r.err()).isZero();
         com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
         assertThat(json.get("tables").get(0).get("name").asText()).isEqualTo("jvms");
+    }
+
+    @Test
+    void theRootsHelpAndATypoAnswerAsTheFullModelsDoWithoutBuildingIt() {
+        Result help = run("--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).isEqualTo(Main.full().getUsageMessage()).contains("advise").contains("completion");
+        Result typo = run("sumary", "rec.jfr");
+        assertThat(typo.code()).isEqualTo(2);
+        assertThat(typo.err()).startsWith("loomscope: Unmatched arguments from index 0: 'sumary', 'rec.jfr'").contains("summary");
+        assertThat(run().err()).startsWith("loomscope: Missing required subcommand");
+        // help COMMAND needs the command's own model
+        assertThat(run("help", "advise").out()).contains("--rate");
     }
 
     @Test
