@@ -109,7 +109,7 @@ public final class AdviseView {
     enum Finding {
         /** A tenth of the carriers or more on average, and found at enough looks that its 95% interval stays above none. */
         MATTERS,
-        /** Less than a tenth: the interval's high end below it, or none found at enough looks to rule it out ({@link #looksToRuleOut}). */
+        /** Less than a tenth on average, at enough looks that none found would have ruled a tenth out ({@link #looksToRuleOut}). */
         CLEAR,
         /** Too few looks to tell either. */
         UNSURE
@@ -121,10 +121,7 @@ public final class AdviseView {
         if (m.mean() >= tenth) {
             return m.low() > 0 ? Finding.MATTERS : Finding.UNSURE;
         }
-        if (m.mean() == 0) {
-            return looks >= looksToRuleOut(carriers) ? Finding.CLEAR : Finding.UNSURE;
-        }
-        return m.high() < tenth ? Finding.CLEAR : Finding.UNSURE;
+        return looks >= looksToRuleOut(carriers) ? Finding.CLEAR : Finding.UNSURE;
     }
 
     /**

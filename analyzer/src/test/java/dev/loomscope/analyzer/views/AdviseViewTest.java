@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * advise's judgement of what the looks found, against a tenth of the carriers: a site matters only
- * when found at enough looks to tell it from chance, and nothing found is an all-clear only after
- * enough looks to rule a tenth out; otherwise it says there were too few looks to tell.
+ * when found at enough looks to tell it from chance, and less than a tenth is an all-clear only
+ * after enough looks to rule a tenth out; otherwise it says there were too few looks to tell.
  */
 class AdviseViewTest {
     private static final SummaryReducer.Carriers TWO = new SummaryReducer.Carriers(2, "--carriers");
@@ -33,7 +33,9 @@ class AdviseViewTest {
         assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(1, 0.3), 100, TWO)).isEqualTo(AdviseView.Finding.MATTERS);
         assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.3, 0.4), 100, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
         assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.05, 0.04), 100, TWO)).isEqualTo(AdviseView.Finding.CLEAR);
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.1, 0.2), 100, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
+        // under a tenth on average: clear once the looks are enough, even where the interval reaches a tenth (a ceiling still 9x the load)
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.03, 0.19), 31, TWO)).isEqualTo(AdviseView.Finding.CLEAR);
+        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.1, 0.2), 10, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
         // none found: 3/n below a tenth of 2 carriers from 15 looks
         assertThat(AdviseView.looksToRuleOut(TWO)).isEqualTo(15);
         assertThat(AdviseView.looksToRuleOut(new SummaryReducer.Carriers(8, "--carriers"))).isEqualTo(4);
