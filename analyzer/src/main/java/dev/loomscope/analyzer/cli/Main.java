@@ -24,9 +24,13 @@ public final class Main {
      * first paragraph of the command's own description (its {@code --help}).
      */
     static String whatItShows(Class<?> command) {
-        String name = command.getAnnotation(Command.class).name();
-        return Views.ALL.stream().filter(v -> v.name().equals(name)).map(Views.View::description).findFirst()
-                .orElseGet(() -> command.getAnnotation(Command.class).description()[0]);
+        return description(command)[0];
+    }
+
+    /** {@code command}'s description in its {@code --help}: a view's command says what the registry says it shows, the others their own. */
+    private static String[] description(Class<?> command) {
+        Command a = command.getAnnotation(Command.class);
+        return Views.ALL.stream().filter(v -> v.name().equals(a.name())).map(v -> new String[] {v.description()}).findFirst().orElse(a.description());
     }
 
     /** The command line with every subcommand's model built (for help and completion). */
@@ -36,12 +40,10 @@ public final class Main {
 
     private static CommandLine withCommands(List<Class<?>> commands) {
         CommandLine cli = new CommandLine(new Main());
-        commands.forEach(c -> cli.addSubcommand(c.getAnnotation(Command.class).name(), c));
-        for (Views.View v : Views.ALL) { // a view's command says what the registry says it shows
-            CommandLine sub = cli.getSubcommands().get(v.name());
-            if (sub != null) {
-                sub.getCommandSpec().usageMessage().description(v.description());
-            }
+        for (Class<?> c : commands) {
+            String name = c.getAnnotation(Command.class).name();
+            cli.addSubcommand(name, c);
+            cli.getSubcommands().get(name).getCommandSpec().usageMessage().description(description(c));
         }
         // loomscope study -V, load --version: each command's version is loomscope's
         cli.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(cli.getCommandSpec().versionProvider()));
@@ -71,8 +73,7 @@ public final class Main {
         for (Class<?> c : COMMANDS) {
             Command a = c.getAnnotation(Command.class);
             CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.create().name(a.name()).aliases(a.aliases());
-            spec.usageMessage().header(a.header()).description(Views.ALL.stream().anyMatch(v -> v.name().equals(a.name())) ? new String[] {
-                whatItShows(c)} : a.description()).hidden(a.hidden());
+            spec.usageMessage().header(a.header()).description(description(c)).hidden(a.hidden());
             cli.addSubcommand(a.name(), spec);
         }
         return cli;
