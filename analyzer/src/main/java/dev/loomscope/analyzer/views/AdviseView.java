@@ -293,16 +293,17 @@ public final class AdviseView {
         boolean rate = !Double.isNaN(load.rate());
         double msPerRequest = rate ? 1000 * mean / load.rate() : Double.NaN;
         double ceiling = rate && mean > 0 ? carriers.count() * load.rate() / mean : Double.NaN;
+        Finding finding = finding(held, looks, carriers);
         if (mean == 0) {
             String said = "nothing found that holds a carrier";
             t.row(jdk, 0.0, 0.0, 0.0, rate ? 0.0 : null, null, null, null, said);
-            return new Judged(jdk + ": " + said, finding(held, looks, carriers));
+            return new Judged(jdk + ": " + said, finding);
         }
         if (!rate) {
             String said = String.format(Locale.ROOT, "%s of %d carriers held%s", Comparer.plain(mean), carriers.count(), mean >= carriers.count()
                     ? ": all of them, virtual threads would stall at this load" : "");
             t.row(jdk, mean, low, high, null, null, null, null, said);
-            return new Judged(jdk + ": " + said, finding(held, looks, carriers));
+            return new Judged(jdk + ": " + said, finding);
         }
         String said = ceiling < load.rate() ? String.format(Locale.ROOT, "caps virtual threads below it: at most %s/s of %s/s", Comparer.plain(ceiling),
                 Comparer.plain(load.rate()))
@@ -310,7 +311,7 @@ public final class AdviseView {
         t.row(jdk, mean, low, high, msPerRequest, ceiling, high > 0 ? carriers.count() * load.rate() / high : null, low > 0 ? carriers.count()
                 * load.rate() / low : null, said);
         return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(msPerRequest),
-                carriers.count(), Comparer.plain(ceiling)), finding(held, looks, carriers));
+                carriers.count(), Comparer.plain(ceiling)), finding);
     }
 
     /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */
