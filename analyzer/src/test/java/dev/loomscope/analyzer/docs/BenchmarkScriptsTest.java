@@ -2,10 +2,10 @@ package dev.loomscope.analyzer.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.flamegraphs.testing.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -27,10 +27,8 @@ class BenchmarkScriptsTest {
             if (!script.getFileName().toString().equals("setup.sh")) {
                 assertThat(text.lines().findFirst().orElse("")).as(script.getFileName() + "'s first line").isEqualTo("#!/usr/bin/env bash");
             }
-            Process p = new ProcessBuilder("bash", "-n", script.toString()).redirectErrorStream(true).start();
-            String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).as(script.getFileName() + ": " + said).isZero();
+            ChildJvm.Result r = ChildJvm.exec(List.of("bash", "-n", script.toString()), DocsLinksTest.ROOT, 60);
+            assertThat(r.exitCode()).as(script.getFileName() + ": " + r.stderr()).isZero();
         }
     }
 }
