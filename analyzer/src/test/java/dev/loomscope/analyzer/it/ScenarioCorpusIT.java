@@ -30,7 +30,7 @@ class ScenarioCorpusIT {
         StringBuilder said = new StringBuilder();
         for (Scenario s : List.of(Scenario.CLASS_INIT, Scenario.JNA_NATIVE, Scenario.SEMAPHORE, Scenario.YIELD_SPIN, Scenario.IO_SLEEP,
                 Scenario.REENTRANT_LOCK, Scenario.HTTP_DOWNSTREAM)) {
-            Corpus.Prediction p = Corpus.advise(Corpus.record(s, java, Fixtures.AGENT, dir, 12), s.rate());
+            Corpus.Prediction p = Corpus.advise(Corpus.record(s, java, Fixtures.AGENT, dir, 20), s.rate());
             score.add(s.hazards(), p.found());
             said.append(s.label()).append(": ").append(p.sites()).append(" (").append(p.bottomLine()).append(")\n");
             // every hazard said names its frame
