@@ -16,10 +16,16 @@ final class ChunkScan {
 
     private ChunkScan() {}
 
-    /** Scans {@code file}; a {@link BadRecordingException} (an {@link UnsupportedVersionException} for a format this JDK does not read) says why it cannot be read. */
+    /**
+     * Scans {@code file}; a {@link BadRecordingException} says why it cannot be read. A format
+     * loomscope's parser does not read is not walked: the prefix says so ({@link RecordingFile.Prefix#olderFormat}).
+     */
     static RecordingFile.Prefix scan(Path file) throws BadRecordingException {
-        JfrFileCheck.check(file);
+        String older = JfrFileCheck.olderFormat(file, JfrFileCheck.check(file));
         Path abs = file.toAbsolutePath();
+        if (older != null) {
+            return new RecordingFile.Prefix(0, 0, null, -1, new RecordingSpan(), older);
+        }
         Chunks.Walk walk;
         try {
             walk = Chunks.walk(file);
@@ -40,11 +46,11 @@ final class ChunkScan {
                 // a chunk of a JVM that stopped (or was killed) while recording: its header
                 // describes the data up to its last flush
                 return new RecordingFile.Prefix(c.end(), chunks, abs + ": the chunk at byte " + c.offset()
-                        + " was still being written when its JVM stopped; read up to its last flush", c.offset(), span);
+                        + " was still being written when its JVM stopped; read up to its last flush", c.offset(), span, null);
             }
         }
         return switch (walk.end()) {
-            case WHOLE -> new RecordingFile.Prefix(walk.at(), chunks, null, -1, span);
+            case WHOLE -> new RecordingFile.Prefix(walk.at(), chunks, null, -1, span, null);
             case SHORT_HEADER -> truncated(abs, walk.at(), chunks, "a chunk header is cut short at byte " + walk.at(), span);
             case INCOMPLETE -> {
                 if (walk.header() != null && walk.header().size() > IMPOSSIBLE_CHUNK) {
@@ -66,6 +72,6 @@ final class ChunkScan {
                     + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
         }
         return new RecordingFile.Prefix(offset, chunks, abs + ": truncated: " + what + "; using the " + chunks + " complete chunk"
-                + (chunks == 1 ? "" : "s") + " before it", -1, span);
+                + (chunks == 1 ? "" : "s") + " before it", -1, span, null);
     }
 }

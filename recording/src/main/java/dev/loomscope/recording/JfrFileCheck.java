@@ -8,7 +8,8 @@ import java.nio.file.Path;
 
 /**
  * The cheap checks before a .jfr is parsed: it exists, is a readable regular file, is not empty,
- * starts with the {@code FLR\0} magic and has a chunk format version this tool reads.
+ * starts with the {@code FLR\0} magic; and whether its chunk format version is one loomscope's
+ * parser reads ({@link #olderFormat}).
  */
 public final class JfrFileCheck {
     /** Chunk format major versions: 1 (JDK 9 and 10: events named com.oracle.jdk.*), 2 (JDK 11 and later, async-profiler). */
@@ -19,8 +20,9 @@ public final class JfrFileCheck {
 
     /**
      * Checks {@code path}; throws with a message of the form {@code <absolute path>: <what> (<hint>)}.
+     * Answers the first chunk's header.
      */
-    public static void check(Path path) throws BadRecordingException {
+    public static ChunkHeader check(Path path) throws BadRecordingException {
         Path abs = path.toAbsolutePath();
         if (!Files.exists(abs)) {
             throw new BadRecordingException(abs + ": no such file (check the path)");
@@ -50,10 +52,18 @@ public final class JfrFileCheck {
         if (n < ChunkHeader.SIZE) {
             throw new BadRecordingException(abs + ": truncated inside the first chunk header (" + n + " bytes)");
         }
-        ChunkHeader first = ChunkHeader.of(ByteBuffer.wrap(head), 0);
-        if (first.major() < MIN_MAJOR || first.major() > MAX_MAJOR) {
-            throw new UnsupportedVersionException(abs + ": JFR format version " + first.major() + "." + first.minor()
-                    + " is not supported (this tool reads versions " + MIN_MAJOR + ".x to " + MAX_MAJOR + ".x)");
+        return ChunkHeader.of(ByteBuffer.wrap(head), 0);
+    }
+
+    /**
+     * Why loomscope's parser does not read {@code file}, whose first chunk has header {@code first}
+     * (JFR 0.x of JDK 7 and 8, or a version newer than it knows), or null when it does.
+     */
+    public static String olderFormat(Path file, ChunkHeader first) {
+        if (first.major() >= MIN_MAJOR && first.major() <= MAX_MAJOR) {
+            return null;
         }
+        return file.toAbsolutePath() + ": JFR format version " + first.major() + "." + first.minor() + " is not supported (this tool reads versions "
+                + MIN_MAJOR + ".x to " + MAX_MAJOR + ".x)";
     }
 }

@@ -10,12 +10,13 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * The door into one .jfr file, whoever reads it (the CLI's sources, the rules, the export, the
- * agent's exit graph): its chunk structure checked ({@link #scan}), its complete chunks read by
- * loomscope's parser ({@link #read}), or walked value by value for damage ({@link #check}). A file
- * that is no recording, or of a format loomscope's parser does not read (JFR 0.x, JDK 7 and 8: an
- * {@link UnsupportedVersionException}), is a {@link BadRecordingException}; damage met while
- * reading is a {@link DamagedRecordingException} naming the chunk and the byte offset.
+ * The door into one .jfr file, whoever reads it (the CLI's sources through {@link RecordingParts},
+ * the rules, the export, the agent's exit graph): its chunk structure checked ({@link #scan}), its
+ * complete chunks read by loomscope's parser ({@link #read}), or walked value by value for damage
+ * ({@link #check}). A file that is no recording is a {@link BadRecordingException}; one of a format
+ * loomscope's parser does not read (JFR 0.x, JDK 7 and 8) is said by its scan
+ * ({@link Prefix#olderFormat}), and reading it is an {@link UnsupportedVersionException}; damage met
+ * while reading is a {@link DamagedRecordingException} naming the chunk and the byte offset.
  */
 public final class RecordingFile {
     private RecordingFile() {}
@@ -29,8 +30,10 @@ public final class RecordingFile {
      * @param unfinishedAt  offset of a last chunk that was still being written (its data up to the
      *                      last flush is readable once marked finished), or -1
      * @param span          the time those chunks cover, from their headers
+     * @param olderFormat   null, or why loomscope's parser does not read the file (its format
+     *                      version; JMC's parser reads JFR 0.x): nothing else was walked
      */
-    public record Prefix(long completeBytes, int chunks, String warning, long unfinishedAt, RecordingSpan span) {}
+    public record Prefix(long completeBytes, int chunks, String warning, long unfinishedAt, RecordingSpan span, String olderFormat) {}
 
     /** What {@link #read} read: events by type, the span of the file's chunks, and what it has to say of the file. */
     public record Read(Map<String, Long> counts, RecordingSpan span, List<String> warnings) {}
@@ -53,7 +56,14 @@ public final class RecordingFile {
      * not define are counted and said, not read.
      */
     public static Read read(Path file, Set<String> wanted, BiConsumer<JfrEvent, RecordingSpan> sink) throws BadRecordingException, IOException {
-        Prefix scan = scan(file);
+        return read(file, scan(file), wanted, sink);
+    }
+
+    /** {@link #read(Path, Set, BiConsumer)} of a file {@link #scan}ned before, by that scan: its chunk headers are not walked again. */
+    public static Read read(Path file, Prefix scan, Set<String> wanted, BiConsumer<JfrEvent, RecordingSpan> sink) throws BadRecordingException, IOException {
+        if (scan.olderFormat() != null) {
+            throw new UnsupportedVersionException(scan.olderFormat());
+        }
         JfrParser.Result read = JfrParser.read(file, scan.completeBytes(), wanted, e -> sink.accept(e, scan.span()));
         List<String> warnings = new ArrayList<>();
         if (scan.warning() != null) {

@@ -9,6 +9,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.watch.RunningJvm;
+import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -155,7 +156,7 @@ public final class AttachCommand implements Callable<Integer> {
                     f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".txt");
                     jvm.dumpThreads(f, ThreadDumpFormat.TEXT_PLAIN);
                     spec.commandLine().getErr().println("loomscope attach: " + pid + ": the JVM could not write a JSON thread dump ("
-                            + RecordingReader.said(jsonFailed) + "): a plain-text one instead");
+                            + Said.by(jsonFailed) + "): a plain-text one instead");
                 }
                 written.add(f);
                 spec.commandLine().getErr().println("loomscope attach: " + pid + ": thread dump written to " + f);
@@ -164,7 +165,7 @@ public final class AttachCommand implements Callable<Integer> {
             if (e instanceof BadDataException || e instanceof UsageException) {
                 throw (RuntimeException) e; // already said: cannot attach, no management agent
             }
-            throw new BadDataException("process " + pid + ": cannot take a thread dump: " + RecordingReader.said(e)
+            throw new BadDataException("process " + pid + ": cannot take a thread dump: " + Said.by(e)
                     + " (the JVM must let its management agent start; or run jcmd " + pid + " Thread.dump_to_file -format=json FILE)");
         }
         return ThreadsCommand.report(written, out, spec.commandLine().getOut());

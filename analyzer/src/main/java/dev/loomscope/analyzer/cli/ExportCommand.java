@@ -4,7 +4,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.fleet.Exporter;
 import dev.loomscope.analyzer.fleet.FleetSchema;
 import dev.loomscope.analyzer.fleet.FleetTable;
-import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

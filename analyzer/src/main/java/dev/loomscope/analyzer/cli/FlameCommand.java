@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.cli;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.read.RecordingReader;
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.analyzer.reduce.ThreadCpu;
 import dev.loomscope.analyzer.render.Format;
@@ -14,6 +13,8 @@ import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
+import dev.loomscope.recording.RecordingSource;
+import dev.loomscope.recording.Said;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -159,7 +160,7 @@ public final class FlameCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         // what the reader said, each once with a count, after the command succeeded: a file that fails says its one line alone
         java.util.Map<String, Integer> warnings = new java.util.LinkedHashMap<>();
-        int code = run(w -> warnings.merge(RecordingReader.oneLine(w), 1, Integer::sum));
+        int code = run(w -> warnings.merge(Said.oneLine(w), 1, Integer::sum));
         warnings.forEach((w, n) -> spec.commandLine().getErr().println("loomscope flame: warning: " + w + (n > 1 ? " (" + n + " times)" : "")));
         return code;
     }

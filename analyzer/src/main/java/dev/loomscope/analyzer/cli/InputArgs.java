@@ -3,9 +3,9 @@ package dev.loomscope.analyzer.cli;
 import dev.loomscope.analyzer.fleet.FleetImport;
 import dev.loomscope.analyzer.fleet.ParquetTables;
 import dev.loomscope.analyzer.read.Inputs;
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ public final class InputArgs {
         if (n < 1) {
             throw new dev.loomscope.analyzer.errors.UsageException("--max-expansion " + n + ": must be 1 or more");
         }
-        dev.loomscope.analyzer.read.Compressed.maxExpansion(n);
+        dev.loomscope.recording.Compressed.maxExpansion(n);
     }
 
     public List<RecordingSource> sources() {

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.rules.RuleSettings;
 import dev.loomscope.analyzer.rules.RulesRunner;
 import dev.loomscope.analyzer.rules.RulesView;
+import dev.loomscope.recording.RecordingSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -62,7 +62,7 @@ abstract class ViewCommand implements Callable<Integer> {
             return;
         }
         for (String w : warnings) {
-            String note = "warning: " + dev.loomscope.analyzer.read.RecordingReader.oneLine(w);
+            String note = "warning: " + dev.loomscope.recording.Said.oneLine(w);
             if (tables.stream().noneMatch(t -> t.notes().contains(note))) {
                 tables.get(0).note(note);
             }

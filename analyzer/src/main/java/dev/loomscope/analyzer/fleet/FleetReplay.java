@@ -1,11 +1,11 @@
 package dev.loomscope.analyzer.fleet;
 
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RawFrame;
+import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
 import java.nio.file.Path;
 import java.time.Duration;

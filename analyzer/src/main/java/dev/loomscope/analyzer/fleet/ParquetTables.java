@@ -178,7 +178,7 @@ public final class ParquetTables {
             } catch (BadDataException e) {
                 throw e;
             } catch (IOException | RuntimeException e) {
-                String why = dev.loomscope.analyzer.read.RecordingReader.said(e).replace(input.toString(), "it"); // parquet-java names the file by its object
+                String why = dev.loomscope.recording.Said.by(e).replace(input.toString(), "it"); // parquet-java names the file by its object
                 throw new BadDataException(p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + why
                         + " (export the recordings again)", e);
             }

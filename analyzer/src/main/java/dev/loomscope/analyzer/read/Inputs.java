@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.recording.ProfileFile;
+import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

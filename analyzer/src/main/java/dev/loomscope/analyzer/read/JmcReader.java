@@ -2,6 +2,8 @@ package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RecordingSource;
+import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,7 +81,7 @@ public final class JmcReader {
         try {
             items = load(source.parts());
         } catch (IOException | CouldNotLoadRecordingException | RuntimeException e) {
-            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: " + RecordingReader.said(e)
+            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: " + Said.by(e)
                     + " (the recording is damaged or in a format neither parser knows)", e);
         }
         List<JmcEvent> events = new ArrayList<>();

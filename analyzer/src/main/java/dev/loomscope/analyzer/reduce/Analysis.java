@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.recording.RecordingSource;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;

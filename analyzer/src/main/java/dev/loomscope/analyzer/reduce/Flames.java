@@ -1,12 +1,12 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.analyzer.read.RecordingReader;
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -209,7 +209,7 @@ public final class ThreadCpu {
     }
 
     /** The CPU samples of {@code sources}, read with loomscope's reader; each recording's engines joined apart ({@link #joined}). */
-    public static ThreadCpu of(List<dev.loomscope.analyzer.read.RecordingSource> sources, FlameOptions options,
+    public static ThreadCpu of(List<dev.loomscope.recording.RecordingSource> sources, FlameOptions options,
             java.util.function.Consumer<String> warnings) {
         if (sources.size() == 1) {
             ThreadCpu one = new ThreadCpu(options);

@@ -3,10 +3,12 @@ package dev.loomscope.analyzer.rules;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.RecordingReader;
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.RecordingFile;
+import dev.loomscope.recording.RecordingParts;
+import dev.loomscope.recording.RecordingSource;
+import dev.loomscope.recording.Said;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -132,7 +134,7 @@ public final class RulesRunner {
             // loomscope's reader walks the structure first (and counts the events): damage is one line with its offset,
             // before JMC's parser, which holds what it reads in memory, could run long or out of memory on it
             Map<String, Long> counts = new HashMap<>();
-            for (RecordingReader.Part part : readable.parts()) {
+            for (RecordingParts.Part part : readable.parts()) {
                 RecordingFile.Walked walked;
                 try {
                     walked = RecordingFile.check(part.readable());
@@ -223,7 +225,7 @@ public final class RulesRunner {
         try {
             return JmcReader.load(parts);
         } catch (java.io.IOException | CouldNotLoadRecordingException | RuntimeException e) {
-            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: " + RecordingReader.said(e)
+            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it: " + Said.by(e)
                     + " (the recording is damaged or in a format JMC does not know)", e);
         }
     }

@@ -74,6 +74,6 @@ public record Reruns(int reruns, boolean keepDisturbed) {
             return v.length == 0 ? Double.NaN : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
         }
         return recording == null ? Double.NaN : Noise.busyElsewhere(dev.loomscope.analyzer.reduce.Analysis
-                .of(java.util.List.of(dev.loomscope.analyzer.read.RecordingSource.file(recording))).get(0));
+                .of(java.util.List.of(dev.loomscope.recording.RecordingSource.file(recording))).get(0));
     }
 }

@@ -24,7 +24,7 @@ public record ThreadStartCalibration(double platformMicros, double virtualMicros
         Path log = null;
         try {
             // the output goes to a file, so that the time limit holds even if the JVM never closes its stdout
-            log = dev.loomscope.analyzer.read.TempFiles.create("loomscope-thread-start-", ".log");
+            log = dev.loomscope.recording.TempFiles.create("loomscope-thread-start-", ".log");
             Process p = new ProcessBuilder(List.of(java.toString(), "-jar", workloads.toString(), "thread-start")).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
             p.getOutputStream().close();
@@ -53,7 +53,7 @@ public record ThreadStartCalibration(double platformMicros, double virtualMicros
             return failed("interrupted");
         } finally {
             if (log != null) {
-                dev.loomscope.analyzer.read.TempFiles.delete(log);
+                dev.loomscope.recording.TempFiles.delete(log);
             }
         }
     }

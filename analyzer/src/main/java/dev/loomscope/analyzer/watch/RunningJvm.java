@@ -7,6 +7,7 @@ import com.sun.tools.attach.VirtualMachine;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.RecordingReader;
+import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.RuntimeMXBean;
@@ -56,7 +57,7 @@ public final class RunningJvm implements AutoCloseable {
                 return new RunningJvm(vm, JMXConnectorFactory.connect(new JMXServiceURL(url)), "process " + pid, pid);
             } catch (IOException | RuntimeException e) {
                 detach(vm);
-                throw new BadDataException("process " + pid + ": cannot reach its management agent: " + RecordingReader.said(e)
+                throw new BadDataException("process " + pid + ": cannot reach its management agent: " + Said.by(e)
                         + " (the JVM must let it start: not -XX:+DisableAttachMechanism, not -Dcom.sun.management.jmxremote.local.only=false without a port)");
             }
         }
@@ -65,7 +66,7 @@ public final class RunningJvm implements AutoCloseable {
                 JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + target + "/jmxrmi");
                 return new RunningJvm(null, JMXConnectorFactory.connect(url), target, -1);
             } catch (IOException | RuntimeException e) {
-                throw new BadDataException(target + ": cannot connect over JMX: " + RecordingReader.said(root(e))
+                throw new BadDataException(target + ": cannot connect over JMX: " + Said.by(root(e))
                         + " (start the JVM with -Dcom.sun.management.jmxremote.port=PORT, or watch it by its process id on its machine)");
             }
         }
@@ -84,7 +85,7 @@ public final class RunningJvm implements AutoCloseable {
             return VirtualMachine.attach(Long.toString(pid));
         } catch (AttachNotSupportedException | IOException e) {
             // the JDK's message may quote the process's whole command line, secrets and all: only its executable's name is said
-            String said = RecordingReader.said(e).replaceAll("pid: \\d+ cmd: '[^']*'", "process " + pid + (exe == null ? "" : " (" + exe + ")"));
+            String said = Said.by(e).replaceAll("pid: \\d+ cmd: '[^']*'", "process " + pid + (exe == null ? "" : " (" + exe + ")"));
             throw new BadDataException("process " + pid + ": cannot attach: " + said
                     + " (it must be a JVM of the same user, without -XX:+DisableAttachMechanism)");
         }

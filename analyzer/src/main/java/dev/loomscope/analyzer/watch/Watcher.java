@@ -5,6 +5,7 @@ import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.analyzer.threads.ThreadDump;
+import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -110,7 +111,7 @@ public final class Watcher implements AutoCloseable {
             if (e instanceof BadDataException || e instanceof UsageException) {
                 throw (RuntimeException) e; // already said: no agent to read, a remote JVM
             }
-            throw new BadDataException(target.name() + ": cannot start a JFR stream over JMX: " + RecordingReader.said(e)
+            throw new BadDataException(target.name() + ": cannot start a JFR stream over JMX: " + Said.by(e)
                     + " (the JVM must have JFR, JDK 17 or later, and let its FlightRecorder MXBean be used)");
         }
         for (String name : EVENTS) {
@@ -386,7 +387,7 @@ public final class Watcher implements AutoCloseable {
                 remote.dump(settings.record());
             }
         } catch (IOException | RuntimeException e) {
-            throw new BadDataException(settings.record().toAbsolutePath() + ": cannot write the recording: " + RecordingReader.said(e)
+            throw new BadDataException(settings.record().toAbsolutePath() + ": cannot write the recording: " + Said.by(e)
                     + " (check the directory and its space)");
         } finally {
             try {

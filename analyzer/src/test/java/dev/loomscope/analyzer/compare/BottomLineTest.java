@@ -2,9 +2,9 @@ package dev.loomscope.analyzer.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

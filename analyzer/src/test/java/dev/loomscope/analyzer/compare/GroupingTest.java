@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

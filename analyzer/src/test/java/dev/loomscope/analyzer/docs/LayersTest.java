@@ -52,8 +52,9 @@ class LayersTest {
     }
 
     /**
-     * The door into a recording is {@code recording}'s {@code RecordingFile} and {@code JfrEvent}:
-     * no product module's main code names the parser behind them.
+     * The door into a recording is {@code recording}'s {@code RecordingParts}, {@code RecordingFile}
+     * and {@code JfrEvent}: no product module's main code names the parser behind them, scans a
+     * file's chunks or expands a compressed one.
      */
     @Test
     void onlyTheRecordingModuleNamesItsParser() throws IOException {
@@ -63,7 +64,8 @@ class LayersTest {
                 try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
                     for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
                         String code = Files.readString(f);
-                        for (String name : List.of("JfrParser", "ParsedEvent", "ChunkScan", "ChunkReader")) {
+                        for (String name : List.of("JfrParser", "ParsedEvent", "ChunkScan", "ChunkReader", "RecordingFile.scan(", "Compressed.detect(",
+                                "Compressed.expand(", "GzipMembers", "LZ4Frame")) {
                             if (code.contains(name)) {
                                 found.add(module.getFileName() + "/" + f.getFileName() + ": " + name);
                             }

@@ -203,7 +203,7 @@ class AnalyzerIT {
     @Test
     void loomscopesReaderGivesEveryReductionTheJdkParserGives() throws Exception {
         for (Path p : List.of(fixture, platform, virtual)) {
-            var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
+            var source = dev.loomscope.recording.RecordingSource.file(p);
             var jdk = JdkParser.facts(source);
             var fast = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
             assertThat(fast.warnings).as(p.toString()).noneMatch(w -> w.contains("read with"));
@@ -243,9 +243,9 @@ class AnalyzerIT {
         Path v1 = asJdk9(fixture, "format-1.jfr");
         assertThat(jdk.jfr.consumer.RecordingFile.readAllEvents(v1)).anyMatch(e -> e.getEventType().getName().equals("com.oracle.jdk.GarbageCollection"))
                 .noneMatch(e -> e.getEventType().getName().equals("jdk.GarbageCollection"));
-        var source = dev.loomscope.analyzer.read.RecordingSource.file(fixture);
+        var source = dev.loomscope.recording.RecordingSource.file(fixture);
         var asWritten = dev.loomscope.analyzer.reduce.RecordingFacts.of(source);
-        var nine = dev.loomscope.analyzer.reduce.RecordingFacts.of(dev.loomscope.analyzer.read.RecordingSource.file(v1));
+        var nine = dev.loomscope.analyzer.reduce.RecordingFacts.of(dev.loomscope.recording.RecordingSource.file(v1));
         assertThat(nine.warnings).isEmpty();
         assertThat(nine.pinning.all().count()).isEqualTo(PINS);
         assertThat(nine.gc.pauses().count()).isPositive().isEqualTo(asWritten.gc.pauses().count());
@@ -261,7 +261,7 @@ class AnalyzerIT {
     static java.time.Instant[] chunkExtent(Path recording) throws Exception {
         long from = Long.MAX_VALUE;
         long to = Long.MIN_VALUE;
-        for (Path part : dev.loomscope.analyzer.read.RecordingSource.file(recording).parts()) { // with the agent's async-profiler samples
+        for (Path part : dev.loomscope.recording.RecordingSource.file(recording).parts()) { // with the agent's async-profiler samples
             ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(part));
             for (int off = 0; off + 68 <= b.limit(); off += (int) b.getLong(off + 8)) {
                 from = Math.min(from, b.getLong(off + 32));
@@ -286,7 +286,7 @@ class AnalyzerIT {
             assertThat(r.stderr()).contains("damaged at byte 68 (chunk 1, which starts at byte 0): an event's size is 0 bytes");
         }
         // what the consumer of the events throws is its own: not damage, not retried with another parser
-        var source = dev.loomscope.analyzer.read.RecordingSource.file(fixture);
+        var source = dev.loomscope.recording.RecordingSource.file(fixture);
         IllegalStateException bug = new IllegalStateException("a reducer's bug");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> dev.loomscope.analyzer.read.RecordingReader.events(source,
                 java.util.Set.of("loomscope.RunInfo"), w -> { }, (e, span) -> {
@@ -298,7 +298,7 @@ class AnalyzerIT {
     void jmcsParserGivesTheSameFiguresAsTheJdks() throws Exception {
         // the reader for what the JDK's parser rejects (formats before JDK 11's), checked on recordings both can read
         for (Path p : List.of(fixture, platform, virtual)) {
-            var source = dev.loomscope.analyzer.read.RecordingSource.file(p);
+            var source = dev.loomscope.recording.RecordingSource.file(p);
             var jdk = JdkParser.facts(source);
             var jmc = dev.loomscope.analyzer.reduce.RecordingFacts.viaJmc(source);
             assertThat(jmc.summary.label).as(p.toString()).isEqualTo(jdk.summary.label);

@@ -2,9 +2,10 @@ package dev.loomscope.analyzer.it;
 
 import dev.loomscope.analyzer.read.JdkEvent;
 import dev.loomscope.analyzer.read.RecordingReader;
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.RecordingParts;
+import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
 import java.io.IOException;
 import java.util.function.Consumer;
@@ -26,7 +27,7 @@ final class JdkParser {
     /** Every event of {@code source} into {@code sink}, as the JDK's parser reads it; what it stops on is damage, located. */
     static RecordingSpan read(RecordingSource source, Consumer<RecordedEvent> sink) {
         return RecordingReader.withReadableParts(source, w -> { }, readable -> {
-            for (RecordingReader.Part part : readable.parts()) {
+            for (RecordingParts.Part part : readable.parts()) {
                 RecordingFile rf;
                 try {
                     rf = new RecordingFile(part.readable());

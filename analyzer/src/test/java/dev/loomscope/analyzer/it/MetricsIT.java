@@ -3,10 +3,10 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.compare.Metric;
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.study.Study;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.loomscope.analyzer.reduce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.read.RecordingSource;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

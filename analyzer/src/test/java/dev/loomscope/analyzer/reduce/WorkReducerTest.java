@@ -2,8 +2,8 @@ package dev.loomscope.analyzer.reduce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.events.WorkWindowEvent;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Base64;

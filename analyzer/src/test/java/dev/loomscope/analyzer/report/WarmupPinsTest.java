@@ -2,10 +2,10 @@ package dev.loomscope.analyzer.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.read.RecordingSource;
 import dev.loomscope.analyzer.reduce.CannedEvent;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
 import java.nio.file.Files;
 import java.nio.file.Path;

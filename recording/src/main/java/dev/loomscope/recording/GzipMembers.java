@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.read;
+package dev.loomscope.recording;
 
 import java.io.EOFException;
 import java.io.IOException;

@@ -1,6 +1,5 @@
-package dev.loomscope.analyzer.read;
+package dev.loomscope.recording;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -52,9 +51,9 @@ public final class Compressed {
     }
 
     /** The compression of {@code file}, or null for anything else (a plain .jfr among them). */
-    public static Kind detect(Path file) {
+    public static Kind detect(Path file) throws BadRecordingException {
         if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
-            throw new BadDataException(file.toAbsolutePath() + ": not a regular file (a pipe, device or socket is not read; save it to a file first)");
+            throw new BadRecordingException(file.toAbsolutePath() + ": not a regular file (a pipe, device or socket is not read; save it to a file first)");
         }
         byte[] head = new byte[4];
         int n;
@@ -76,13 +75,13 @@ public final class Compressed {
     }
 
     /** Expands {@code file} into a new temporary file; bad input names the file and where its stream ends or breaks. */
-    public static Path expand(Path file, Kind kind, java.util.function.Consumer<String> warnings) {
+    public static Path expand(Path file, Kind kind, java.util.function.Consumer<String> warnings) throws BadRecordingException {
         Path abs = file.toAbsolutePath();
         Path tmp;
         try {
             tmp = TempFiles.create("loomscope-expanded-", ".jfr");
         } catch (IOException e) {
-            throw new BadDataException(abs + ": cannot make a temporary file to expand it into: " + e.getMessage() + " (check the space in "
+            throw new BadRecordingException(abs + ": cannot make a temporary file to expand it into: " + e.getMessage() + " (check the space in "
                     + System.getProperty("java.io.tmpdir") + ")", e);
         }
         try {
@@ -91,13 +90,13 @@ public final class Compressed {
                 case ZIP -> zip(abs, tmp);
             }
             return tmp;
-        } catch (RuntimeException e) {
+        } catch (BadRecordingException | RuntimeException e) {
             TempFiles.delete(tmp);
             throw e;
         }
     }
 
-    private static void stream(Path abs, Kind kind, Path tmp, java.util.function.Consumer<String> warnings) {
+    private static void stream(Path abs, Kind kind, Path tmp, java.util.function.Consumer<String> warnings) throws BadRecordingException {
         try (Counting counted = new Counting(Files.newInputStream(abs));
                 InputStream in = kind == Kind.GZIP ? new GzipMembers(counted) : new LZ4FrameInputStream(counted);
                 OutputStream out = Files.newOutputStream(tmp)) {
@@ -108,21 +107,21 @@ public final class Compressed {
                             + ") are not gzip: left out (something was appended to the file, or it is damaged)");
                 }
             } catch (EOFException e) {
-                throw new BadDataException(abs + ": the " + kind.label + " stream ends at byte " + counted.count
+                throw new BadRecordingException(abs + ": the " + kind.label + " stream ends at byte " + counted.count
                         + " before its data does (the compressed file is cut short)", e);
             } catch (IOException e) {
                 if (e.getMessage() != null && e.getMessage().contains("No space left")) {
-                    throw new BadDataException(abs + ": cannot expand it: no space left in " + System.getProperty("java.io.tmpdir"), e);
+                    throw new BadRecordingException(abs + ": cannot expand it: no space left in " + System.getProperty("java.io.tmpdir"), e);
                 }
-                throw new BadDataException(abs + ": the " + kind.label + " stream is damaged near byte " + counted.count + ": " + e.getMessage()
+                throw new BadRecordingException(abs + ": the " + kind.label + " stream is damaged near byte " + counted.count + ": " + e.getMessage()
                         + " (the compressed file is damaged)", e);
             }
         } catch (IOException e) {
-            throw new BadDataException(abs + ": cannot read it as " + kind.label + ": " + e.getMessage() + " (check the file)", e);
+            throw new BadRecordingException(abs + ": cannot read it as " + kind.label + ": " + e.getMessage() + " (check the file)", e);
         }
     }
 
-    private static void zip(Path abs, Path tmp) {
+    private static void zip(Path abs, Path tmp) throws BadRecordingException {
         try (ZipFile zip = new ZipFile(abs.toFile())) {
             List<ZipEntry> recordings = new ArrayList<>();
             List<String> names = new ArrayList<>();
@@ -134,21 +133,21 @@ public final class Compressed {
                 }
             }
             if (recordings.isEmpty()) {
-                throw new BadDataException(abs + ": a zip without a .jfr inside (it holds " + (names.isEmpty() ? "nothing"
+                throw new BadRecordingException(abs + ": a zip without a .jfr inside (it holds " + (names.isEmpty() ? "nothing"
                         : String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? ", ..." : "")) + ")");
             }
             if (recordings.size() > 1) {
-                throw new BadDataException(abs + ": a zip with " + recordings.size() + " .jfr files inside (unzip it and name the recordings)");
+                throw new BadRecordingException(abs + ": a zip with " + recordings.size() + " .jfr files inside (unzip it and name the recordings)");
             }
             try (InputStream in = zip.getInputStream(recordings.get(0)); OutputStream out = Files.newOutputStream(tmp)) {
                 copyBounded(abs, "zip", in, out, Files.size(abs));
             }
         } catch (ZipException e) {
-            throw new BadDataException(abs + ": a damaged zip: " + e.getMessage() + " (the compressed file is damaged or cut short)", e);
+            throw new BadRecordingException(abs + ": a damaged zip: " + e.getMessage() + " (the compressed file is damaged or cut short)", e);
         } catch (EOFException e) {
-            throw new BadDataException(abs + ": the zip ends before its .jfr does (the compressed file is cut short)", e);
+            throw new BadRecordingException(abs + ": the zip ends before its .jfr does (the compressed file is cut short)", e);
         } catch (IOException e) {
-            throw new BadDataException(abs + ": cannot read it as a zip: " + e.getMessage() + " (check the file)", e);
+            throw new BadRecordingException(abs + ": cannot read it as a zip: " + e.getMessage() + " (check the file)", e);
         }
     }
 
@@ -156,10 +155,10 @@ public final class Compressed {
      * Copies the expanded content, first checking that it starts with {@code FLR\0} (nothing is
      * written otherwise), and stopping with bad data past the expansion limit.
      */
-    private static void copyBounded(Path abs, String label, InputStream in, OutputStream out, long compressedSize) throws IOException {
+    private static void copyBounded(Path abs, String label, InputStream in, OutputStream out, long compressedSize) throws IOException, BadRecordingException {
         byte[] head = in.readNBytes(4);
-        if (head.length < 4 || !dev.loomscope.recording.ChunkHeader.hasMagic(java.nio.ByteBuffer.wrap(head), 0)) {
-            throw new BadDataException(abs + ": a " + label + " file whose content is not a JFR recording (it does not start with FLR\\0)");
+        if (head.length < 4 || !ChunkHeader.hasMagic(java.nio.ByteBuffer.wrap(head), 0)) {
+            throw new BadRecordingException(abs + ": a " + label + " file whose content is not a JFR recording (it does not start with FLR\\0)");
         }
         long limit = Math.max(MIN_LIMIT, compressedSize * maxExpansion);
         out.write(head);
@@ -168,7 +167,7 @@ public final class Compressed {
         for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
             written += n;
             if (written > limit) {
-                throw new BadDataException(String.format(java.util.Locale.ROOT, "%s: expands to more than %d times its compressed size (%d MB),"
+                throw new BadRecordingException(String.format(java.util.Locale.ROOT, "%s: expands to more than %d times its compressed size (%d MB),"
                         + " more than a recording does: a compression bomb? (--max-expansion N raises the limit)", abs, maxExpansion, limit >> 20));
             }
             out.write(buf, 0, n);

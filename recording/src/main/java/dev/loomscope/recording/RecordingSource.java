@@ -1,4 +1,4 @@
-package dev.loomscope.analyzer.read;
+package dev.loomscope.recording;
 
 import dev.loomscope.recording.ProfileFile;
 import java.nio.file.Path;
