@@ -128,7 +128,7 @@ final class HttpConnection implements Closeable {
         }
         String status = (char) first + line();
         // HTTP/1.1 200 OK
-        if (!status.startsWith("HTTP/1.") || status.length() < 12 || !status.substring(9, 12).matches("[0-9]{3}")) {
+        if (!status.startsWith("HTTP/1.") || status.length() < 12 || !digits(status, 9, 12)) {
             throw new NotHttp(status);
         }
         int code = Integer.parseInt(status.substring(9, 12));
@@ -174,6 +174,16 @@ final class HttpConnection implements Closeable {
             close();
         }
         return code;
+    }
+
+    /** Whether {@code s}'s characters from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
+    private static boolean digits(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String chunkSize(String line) {
