@@ -37,16 +37,18 @@ public final class Analysis {
         try {
             return f.get();
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
+            throw thrown(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
         }
+    }
+
+    /** What a task threw, to be thrown as it was: an error or an unchecked exception itself, a checked one wrapped. */
+    public static RuntimeException thrown(ExecutionException e) {
+        if (e.getCause() instanceof Error err) {
+            throw err;
+        }
+        return e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
     }
 }

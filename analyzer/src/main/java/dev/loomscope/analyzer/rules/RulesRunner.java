@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.rules;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.RecordingReader;
+import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.RecordingFile;
@@ -111,13 +112,7 @@ public final class RulesRunner {
                     + limit + " s on this recording, which loomscope's reader finds sound (report it with the file)");
             return List.of();
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
+            throw Analysis.thrown(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while rules ran", e);
