@@ -83,7 +83,7 @@ public final class CompareCommand implements Callable<Integer> {
 
         /** One comparison's results; with several, each exports into a directory of its own under --export. */
         List<MetricResult> run(Grouping.Stratum s, boolean several) {
-            List<MetricResult> results = Comparer.compare(s.groups(), metrics, baseline, x.equals("units"), verdict.rule());
+            List<MetricResult> results = Comparer.compare(s.groups(), dev.loomscope.analyzer.compare.Metric.parse(metrics), baseline, x.equals("units"), verdict.rule());
             if (export != null) {
                 TidyExport.write(several && s.name() != null ? export.resolve(s.name().replaceAll("[^A-Za-z0-9._-]+", "_")) : export, s.groups(), results);
             }

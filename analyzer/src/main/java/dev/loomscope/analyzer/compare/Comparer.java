@@ -24,13 +24,13 @@ public final class Comparer {
      * @param baseline the group others are compared with; null: "platform" if present, else the first
      * @param xUnits   regress on units of work instead of run index
      */
-    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<String> metrics, String baseline,
+    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<Metric> metrics, String baseline,
             boolean xUnits) {
         return compare(groups, metrics, baseline, xUnits, Verdict.Rule.DEFAULT);
     }
 
     /** As {@link #compare(Map, List, String, boolean)}, each verdict by {@code rule}. */
-    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<String> metrics, String baseline,
+    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<Metric> metrics, String baseline,
             boolean xUnits, Verdict.Rule rule) {
         if (groups.size() < 1) {
             throw new BadDataException("no recordings to compare");
@@ -39,18 +39,7 @@ public final class Comparer {
         if (!groups.containsKey(base)) {
             throw new UsageException("--baseline " + base + ": no such group (groups: " + String.join(", ", groups.keySet()) + ")");
         }
-        List<Metric> chosen = new ArrayList<>();
-        if (metrics == null || metrics.isEmpty()) {
-            chosen.addAll(Metric.ALL);
-        } else {
-            for (String m : metrics) {
-                Metric metric = Metric.named(m);
-                if (metric == null) {
-                    throw new UsageException("--metric " + m + ": unknown metric (known: " + String.join(", ", Metric.names()) + ")");
-                }
-                chosen.add(metric);
-            }
-        }
+        List<Metric> chosen = metrics == null || metrics.isEmpty() ? Metric.ALL : metrics;
         List<MetricResult> out = new ArrayList<>();
         for (Metric m : chosen) {
             MetricResult r = compute(m, groups, base, xUnits, rule);

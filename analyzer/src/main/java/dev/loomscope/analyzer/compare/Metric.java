@@ -381,6 +381,22 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return EVERY.stream().filter(m -> normal(m.name).equals(wanted)).findFirst().orElse(null);
     }
 
+    /**
+     * The metrics a user named ({@code --metric}), in that order, each as {@link #named} reads it; an
+     * unknown name is a usage error that lists the known ones.
+     */
+    public static List<Metric> parse(List<String> names) {
+        List<Metric> out = new ArrayList<>();
+        for (String name : names) {
+            Metric m = named(name);
+            if (m == null) {
+                throw new dev.loomscope.analyzer.errors.UsageException("--metric " + name + ": unknown metric (known: " + String.join(", ", names()) + ")");
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
     private static String normal(String name) {
         return name.strip().toLowerCase(java.util.Locale.ROOT).replaceAll("[-_\\s]+", " ");
     }

@@ -329,7 +329,7 @@ public final class AppStudy {
                     .map(k -> dev.loomscope.analyzer.load.ClientFigures.line(k, groups.get(k).stream().map(f -> f.runs.runs()).toList())).toList()) + "; " + pinsSaid(groups.get("virtual")));
             Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controls, List.of());
             if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
-                List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("latency p99", "error rate"), "platform", false, rule);
+                List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of(Metric.LATENCY_P99, Metric.ERROR_RATE), "platform", false, rule);
                 CompareView.verdictsOnly(unrecorded).forEach(v -> measured.add(w + " without a recording: " + serviceWords(v)));
             }
             warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once

@@ -203,7 +203,7 @@ public final class Study {
             if (cost != null) {
                 measured.add(workload + ": " + cost);
             }
-            List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of("run time"), "platform", false, rule);
+            List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of(Metric.RUN_TIME), "platform", false, rule);
             CompareView.verdicts(unrecorded).forEach(v -> measured.add(workload + " without a recording: " + v));
         }
         List<String> caveats = new ArrayList<>();

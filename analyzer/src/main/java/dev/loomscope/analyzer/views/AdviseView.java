@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.views;
 
 import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -258,25 +259,26 @@ public final class AdviseView {
                 List.of(Table.text("figure"), Table.number("a second", "", 1), Table.number("a request", "", 3), Table.text("on virtual threads")));
         double seconds = f.summary.spanSeconds();
         boolean rate = !Double.isNaN(load.rate());
-        Long started = f.summary.platformThreadsStarted(f.ctxsw);
+        Double started = Metric.PLATFORM_THREADS_STARTED.valueOfRecording(f);
         if (started != null && seconds > 0) {
-            t.row("platform threads started", started / seconds, rate ? started / seconds / load.rate() : null,
+            t.row(Metric.PLATFORM_THREADS_STARTED.name(), started / seconds, rate ? started / seconds / load.rate() : null,
                     "a virtual thread a request costs a small object, not an OS thread");
         }
-        if (f.summary.peakThreads > 0) {
-            t.row("live threads at their peak (all, not a rate)", null, null, f.summary.peakThreads + " at once: each an OS thread and its stack;"
+        Double peak = Metric.PEAK_THREADS.valueOfRecording(f);
+        if (peak != null && peak > 0) {
+            long threads = peak.longValue();
+            t.row(Metric.PEAK_THREADS.name() + " (live at once: not a rate)", null, null, threads + " at once: each an OS thread and its stack;"
                     + " requests on virtual threads leave the carriers and the server's own threads");
             if (f.summary.threadStackBytes > 0) {
                 t.row("their stacks' reservation at the peak (MB, not a rate)", null, null, String.format(Locale.ROOT, "%s MB: %d threads x %d KB"
                         + " (ThreadStackSize), of which the OS commits what each stack touched; a parked virtual thread keeps only its frames, on"
-                        + " the heap", Comparer.plain(f.summary.peakThreads * f.summary.threadStackBytes / 1048576.0), f.summary.peakThreads,
-                        f.summary.threadStackBytes / 1024));
+                        + " the heap", Comparer.plain(threads * f.summary.threadStackBytes / 1048576.0), threads, f.summary.threadStackBytes / 1024));
             }
         }
-        if (f.ctxsw.processRecorded() && seconds > 0) {
-            double switches = (f.ctxsw.voluntaryTotal() + f.ctxsw.involuntaryTotal()) / seconds;
-            t.row("process context switches", switches, rate ? switches / load.rate() : null, "a virtual thread that blocks unmounts without one;"
-                    + " the carriers switch only when they run out of work");
+        Double switches = Metric.CONTEXT_SWITCHES_PER_SECOND.valueOfRecording(f);
+        if (switches != null) {
+            t.row(Metric.CONTEXT_SWITCHES_PER_SECOND.name() + " (the process's)", switches, rate ? switches / load.rate() : null,
+                    "a virtual thread that blocks unmounts without one; the carriers switch only when they run out of work");
         }
         if (t.rows().isEmpty()) {
             t.note("the recording has none of these figures (the agent records them)");

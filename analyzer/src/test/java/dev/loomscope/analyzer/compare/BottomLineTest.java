@@ -52,7 +52,7 @@ class BottomLineTest {
             groups.computeIfAbsent("platform", k -> new ArrayList<>()).add(jvm("platform", fork, platformMillis, platformSwitches, platformCpu));
             groups.computeIfAbsent("virtual", k -> new ArrayList<>()).add(jvm("virtual", fork, virtualMillis, virtualSwitches, virtualCpu));
         }
-        return Comparer.compare(groups, List.of("throughput", "context switches per unit", "cpu time per unit"), "platform", false);
+        return Comparer.compare(groups, List.of(Metric.THROUGHPUT, Metric.CONTEXT_SWITCHES_PER_UNIT, Metric.CPU_TIME_PER_UNIT), "platform", false);
     }
 
     private static RecordingFacts jvm(String kind, int fork, double millis, long switches, double cpu) {

@@ -43,13 +43,13 @@ class PerRunEvidenceTest {
         Map<String, List<RecordingFacts>> groups = Map.of(
                 "platform", List.of(jvm("platform", 1, 0), jvm("platform", 2, 0)),
                 "virtual", List.of(jvm("virtual", 1, 0.08), jvm("virtual", 2, 0.08)));
-        MetricResult throughput = Comparer.compare(new java.util.TreeMap<>(groups), List.of("throughput"), "platform", false).get(0);
+        MetricResult throughput = Comparer.compare(new java.util.TreeMap<>(groups), List.of(Metric.THROUGHPUT), "platform", false).get(0);
         assertThat(throughput.notSteady("platform")).isNull();
         assertThat(throughput.notSteady("virtual")).startsWith("still warming up: throughput +").containsPattern("% per run \\(p(<0\\.001|=0\\.0[0-4]\\d)\\)$");
         assertThat(Comparer.verdict(throughput, "virtual")).contains("n=2/2 JVMs x 5 runs: too few JVMs").contains("; not steady: virtual still warming up: throughput")
                 .endsWith("(try a larger --warmup)");
         // run time falls as throughput rises: warming up too, not drifting
-        MetricResult runTime = Comparer.compare(new java.util.TreeMap<>(groups), List.of("run time"), "platform", false).get(0);
+        MetricResult runTime = Comparer.compare(new java.util.TreeMap<>(groups), List.of(Metric.RUN_TIME), "platform", false).get(0);
         assertThat(runTime.notSteady("virtual")).startsWith("still warming up: run time -");
     }
 
@@ -58,7 +58,7 @@ class PerRunEvidenceTest {
         Map<String, List<RecordingFacts>> groups = new java.util.TreeMap<>(Map.of(
                 "platform", List.of(jvm("platform", 1, 0), jvm("platform", 2, 0)),
                 "virtual", List.of(jvm("virtual", 1, 0.08), jvm("virtual", 2, 0.08))));
-        List<MetricResult> results = Comparer.compare(groups, List.of("throughput"), "platform", false);
+        List<MetricResult> results = Comparer.compare(groups, List.of(Metric.THROUGHPUT), "platform", false);
         // the terminal printed the verdict with study --app's option in its advice, and not the spread line
         List<String> printed = CompareView.verdictsOnly(results).stream().map(l -> l.replace("(try a larger --warmup)", "(try a larger --min-warmup)")).toList();
         assertThat(printed).singleElement().asString().endsWith("(try a larger --min-warmup)");
@@ -130,7 +130,7 @@ class PerRunEvidenceTest {
         Noise n = Noise.of(busy);
         assertThat(n.disturbed()).isEqualTo(2);
         assertThat(n.known()).isEqualTo(5);
-        MetricResult runTime = Comparer.compare(new java.util.TreeMap<>(Map.of("platform", quiet, "virtual", busy)), List.of("run time"), "platform", false)
+        MetricResult runTime = Comparer.compare(new java.util.TreeMap<>(Map.of("platform", quiet, "virtual", busy)), List.of(Metric.RUN_TIME), "platform", false)
                 .get(0);
         assertThat(Comparer.verdict(runTime, "virtual")).contains(": better; busy machine: other processes took up to 40% of the CPU in 2 of 10 JVMs,"
                 + " which may explain a difference");

@@ -41,7 +41,7 @@ class ZeroInflatedTest {
                 jvm("w", "units", "platform", 3, 0, 0, 3 * m)));
         groups.put("virtual", List.of(jvm("w", "units", "virtual", 1, 0, 0, 0), jvm("w", "units", "virtual", 2, 0, 0, 0),
                 jvm("w", "units", "virtual", 3, 0, 0, 0)));
-        MetricResult r = Comparer.compare(groups, List.of("allocation rate"), "platform", false, Verdict.Rule.DEFAULT).get(0);
+        MetricResult r = Comparer.compare(groups, List.of(Metric.ALLOCATION_RATE), "platform", false, Verdict.Rule.DEFAULT).get(0);
         Comparison c = r.comparisons().get("virtual");
         assertThat(c.means()).isTrue();
         assertThat(c.ratio()).isZero();
@@ -50,7 +50,7 @@ class ZeroInflatedTest {
         // no zeros: medians, as ever
         groups.put("virtual", List.of(jvm("w", "units", "virtual", 1, m, m, m), jvm("w", "units", "virtual", 2, m, m, m)));
         groups.put("platform", List.of(jvm("w", "units", "platform", 1, m, 2 * m, m), jvm("w", "units", "platform", 2, m, m, m)));
-        MetricResult medians = Comparer.compare(groups, List.of("allocation rate"), "platform", false, Verdict.Rule.DEFAULT).get(0);
+        MetricResult medians = Comparer.compare(groups, List.of(Metric.ALLOCATION_RATE), "platform", false, Verdict.Rule.DEFAULT).get(0);
         assertThat(medians.comparisons().get("virtual").means()).isFalse();
         assertThat(Comparer.verdict(medians, "virtual")).contains("allocation rate median").doesNotContain("zero in");
     }

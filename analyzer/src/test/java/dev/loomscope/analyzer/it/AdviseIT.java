@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.load.DemoService;
 import dev.loomscope.analyzer.load.OpenLoop;
 import dev.loomscope.analyzer.load.Target;
@@ -85,7 +86,7 @@ class AdviseIT {
         // what the recording shows virtual threads could take away: its own context switches, a second and a request
         JsonNode savings = tables.get(2);
         assertThat(savings.get("name").asText()).isEqualTo("advise-savings");
-        assertThat(savings.get("rows").toString()).contains("process context switches").contains("platform threads started");
+        assertThat(savings.get("rows").toString()).contains(Metric.CONTEXT_SWITCHES_PER_SECOND.name()).contains(Metric.PLATFORM_THREADS_STARTED.name());
 
         // then on virtual threads, offered more than the prediction: what it serves is its ceiling
         int vport = freePort();
