@@ -3,7 +3,8 @@
 # (KnownAnswerServer in the analyzer's tests: WORKERS workers each holding a request HOLD ms, so
 # its capacity is WORKERS / HOLD exactly): at 50%, 100% and 150% of that capacity, each client's
 # reported throughput and p99 against the truth, and its requests a second per CPU second of its
-# own (user + system, from /proc, the client's process alone).
+# own (user + system, the client's process alone: loomscope's over its measured windows, as its
+# summary says it; wrk's and Vegeta's over their whole runs).
 #
 # The truth: below capacity every request takes HOLD ms and the throughput is the offered rate; at
 # and above it the throughput is the capacity and the latency grows for as long as the load lasts.
@@ -11,6 +12,14 @@
 # its rate is what its connections get answered, so it is given as many connections as workers
 # times the share (it cannot offer more than the server answers: at 150% it shows the capacity and
 # the hold, not the queue an open-loop client meets).
+#
+#
+# Then each client's cost a request where it matters most, beside a server that holds nothing (the
+# same server, WORKERS workers, no hold: as fast as it answers on this machine): wrk as fast as its
+# WORKERS connections are answered, then loomscope and Vegeta at 80% of the rate wrk got; for each its
+# rate, p99, the cores it used and its requests a CPU second. loomscope's cost is its own figure
+# over its measured windows (its process's CPU from /proc: the steady state, not the JVM's start);
+# wrk's and Vegeta's are their whole runs' (a native program's start is a few milliseconds).
 #
 # usage: benchmarks/load-clients.sh [WORKERS (8)] [HOLD_MS (20)] [SECONDS (10)]
 set -euo pipefail
@@ -43,12 +52,12 @@ for share in 50 100 150; do
     rate=$((capacity * share / 100))
     truth=$( ((share < 100)) && echo "$rate/s, p99 $hold ms" || echo "$capacity/s, p99 grows")
     # loomscope: its warm-up, then the measured windows over the seconds asked
-    cpu=$(cpu_of "$tmp/ls" "$root/loomscope" load --url "$url" --rate "$rate" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s)
+    "$root/loomscope" load --url "$url" --rate "$rate" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s >"$tmp/ls" 2>&1 || true
     line=$(grep -a ' windows, ' "$tmp/ls" | tail -1)
     lrate=$(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")
     lp99=$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | cut -d' ' -f2-)
-    # its requests over the whole run (3 s of warm-up and the windows) at the rate it reported, per CPU second of its JVM, start included
-    printf '| %s/s | %s | loomscope load | %s/s | %s | %s |\n' "$rate" "$truth" "$lrate" "${lp99:-n/a}" "$(awk -v r="$lrate" -v s="$seconds" -v c="$cpu" 'BEGIN{printf "%.0f", r*(s+3)/c}')"
+    # its requests a CPU second over its measured windows, its own figure (the steady state: its JVM's start left out)
+    printf '| %s/s | %s | loomscope load | %s/s | %s | %s |\n' "$rate" "$truth" "$lrate" "${lp99:-n/a}" "$(sed -n 's/.* cores (\([0-9,]*\) requests a CPU-second).*/\1/p' <<<"$line")"
     # Vegeta: open loop at the rate
     cpu=$(cpu_of "$tmp/vg" sh -c "echo 'GET $url' | vegeta attack -rate=$rate -duration=${seconds}s -timeout=30s | vegeta report -type=text")
     vrate=$(sed -n 's/^Requests.*\[total, rate, throughput\] *[0-9]*, [0-9.]*, \([0-9.]*\).*/\1/p' "$tmp/vg")
@@ -63,3 +72,27 @@ for share in 50 100 150; do
     wn=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$tmp/wrk")
     printf '| %s/s | %s | wrk -c%s (closed loop) | %s/s | %s | %s |\n' "$rate" "$truth" "$conns" "$wrate" "$wp99" "$(awk -v n="$wn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"
 done
+
+# the clients' own cost a request, on the server with no hold
+kill "$known_answer_pid" 2>/dev/null; wait "$known_answer_pid" 2>/dev/null || true
+loomscope_known_answer "$workers" 0 platform "$tmp/fast.log"
+url=$known_answer_url
+printf '\nthe same server with no hold (%s workers), %s s a client; the open-loop clients at 80%% of what wrk got\n' "$workers" "$seconds"
+printf '| client | rate | p99 | cores | requests a CPU second |\n|---|---|---|---|---|\n'
+cpu=$(cpu_of "$tmp/wrk" wrk -t1 -c"$workers" -d"${seconds}s" --latency "$url")
+wrate=$(sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p' "$tmp/wrk")
+wn=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$tmp/wrk")
+printf '| wrk -t1 -c%s (closed loop) | %s/s | %s | %s | %s |\n' "$workers" "$wrate" "$(awk '$1 == "99%" {print $2}' "$tmp/wrk")" \
+    "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN{printf "%.2f", c/s}')" "$(awk -v n="$wn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"
+rate=$(awk -v r="$wrate" 'BEGIN{printf "%d", r * 0.8}') # below what the server answers: the cost a request is the client's, not a queue's
+"$root/loomscope" load --url "$url" --rate "$rate" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s >"$tmp/ls" 2>&1 || true
+line=$(grep -a ' windows, ' "$tmp/ls" | tail -1)
+printf '| loomscope load (open loop) | %s/s | %s | %s | %s |\n' "$(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")" \
+    "$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | cut -d' ' -f2-)" "$(sed -n "s/.*the client's CPU \([0-9.]*\) cores.*/\1/p" <<<"$line")" \
+    "$(sed -n 's/.* cores (\([0-9,]*\) requests a CPU-second).*/\1/p' <<<"$line")"
+grep -o "the client's own lateness p99 [0-9.,]* ms" <<<"$line" | sed 's/^/  loomscope: /' >&2 || true
+cpu=$(cpu_of "$tmp/vg" sh -c "echo 'GET $url' | vegeta attack -rate=$rate -duration=${seconds}s -timeout=30s | vegeta report -type=text")
+vn=$(sed -n 's/^Requests.*\] *\([0-9]*\),.*/\1/p' "$tmp/vg")
+printf '| vegeta attack (open loop) | %s/s | %s | %s | %s |\n' "$(sed -n 's/^Requests.*\[total, rate, throughput\] *[0-9]*, [0-9.]*, \([0-9.]*\).*/\1/p' "$tmp/vg")" \
+    "$(sed -n 's/^Latencies.*\]  *\(.*\)$/\1/p' "$tmp/vg" | awk -F', ' '{print $5}')" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN{printf "%.2f", c/s}')" \
+    "$(awk -v n="$vn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"

@@ -34,16 +34,24 @@ fi
 # A free TCP port on 127.0.0.1.
 loomscope_free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# The analyzer's test classes and the class path of their dependencies (target/demo-service.classpath), built when missing.
+loomscope_test_classpath() {
+    local cp="$root/analyzer/target/demo-service.classpath"
+    if [ ! -f "$cp" ] || [ ! -f "$root/analyzer/target/test-classes/dev/loomscope/analyzer/load/DemoService.class" ]; then
+        (cd "$root" && ./mvnw -B -q -pl analyzer test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >&2)
+    fi
+}
+
 # Starts the tests' known-answer server (KnownAnswerServer: WORKERS workers each holding a request HOLD_MS ms, on KIND threads)
 # with the JVM options after them, its output in LOG, and waits until it answers; sets known_answer_pid and known_answer_url.
 # usage: loomscope_known_answer WORKERS HOLD_MS KIND LOG [JVM OPTIONS ...]
 loomscope_known_answer() {
     local workers=$1 hold=$2 kind=$3 log=$4 port
     shift 4
-    local classes="$root/analyzer/target/test-classes"
-    [ -f "$classes/dev/loomscope/analyzer/load/KnownAnswerServer.class" ] || (cd "$root" && ./mvnw -B -q -pl analyzer test-compile >&2)
+    loomscope_test_classpath
     port=$(loomscope_free_port)
-    "$LOOMSCOPE_JAVA_HOME/bin/java" "$@" -cp "$classes" dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" "$kind" >"$log" 2>&1 &
+    "$LOOMSCOPE_JAVA_HOME/bin/java" "$@" -cp "$root/analyzer/target/test-classes:$(cat "$root/analyzer/target/demo-service.classpath")" \
+        dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" "$kind" >"$log" 2>&1 &
     known_answer_pid=$!
     known_answer_url="http://127.0.0.1:$port/"
     for _ in $(seq 200); do curl -s -o /dev/null "$known_answer_url" && return 0; sleep 0.1; done
@@ -58,9 +66,7 @@ loomscope_demo_service() {
     local java=$1 kind=$2 log=$3 port
     shift 3
     local cp="$root/analyzer/target/demo-service.classpath"
-    if [ ! -f "$cp" ] || [ ! -f "$root/analyzer/target/test-classes/dev/loomscope/analyzer/load/DemoService.class" ]; then
-        (cd "$root" && ./mvnw -B -q -pl analyzer test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >&2)
-    fi
+    loomscope_test_classpath
     port=$(loomscope_free_port)
     "$java" "$@" -cp "$root/analyzer/target/test-classes:$(cat "$cp")" dev.loomscope.analyzer.load.DemoService --port "$port" --threads "$kind" >"$log" 2>&1 &
     demo_pid=$!
