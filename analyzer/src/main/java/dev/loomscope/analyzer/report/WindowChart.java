@@ -58,6 +58,17 @@ public final class WindowChart {
         StringBuilder sb = new StringBuilder(Svg.f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s (%s)</title>%n", W, H, W, H,
                 Svg.esc(title), Svg.esc(about)));
         sb.append(Svg.f("<text x='%d' y='18' font-weight='bold'>%s</text>%n", LEFT, Svg.esc(title)));
+        axes(sb, logLo, logHi, ticks, belowHi, end);
+        int k = 0;
+        for (Map.Entry<String, List<Window>> kind : byKind.entrySet()) {
+            kind(sb, k++, kind.getKey(), kind.getValue(), logLo, logHi, belowHi, end);
+        }
+        legend(sb, byKind);
+        return sb.append("</svg>\n").toString();
+    }
+
+    /** The latency's decades above, the bars' scale below, the seconds along: lines, ticks and titles. */
+    private static void axes(StringBuilder sb, double logLo, double logHi, double[] ticks, double belowHi, double end) {
         for (double d = logLo; d <= logHi; d++) {
             double y = top(Math.pow(10, d), logLo, logHi);
             sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, W - RIGHT, y));
@@ -78,53 +89,56 @@ public final class WindowChart {
                 (TOP + SPLIT) / 2, (TOP + SPLIT) / 2));
         sb.append(Svg.f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle' font-size='11'>pinned, GC (ms/s)</text>%n",
                 (SPLIT + 20 + H - BOTTOM) / 2, (SPLIT + 20 + H - BOTTOM) / 2));
-        int k = 0;
-        for (Map.Entry<String, List<Window>> kind : byKind.entrySet()) {
-            String c = Svg.colour(k);
-            List<String> line = new ArrayList<>();
-            List<String> busy = new ArrayList<>();
-            for (Window w : kind.getValue()) {
-                double x0 = x(w.at(), end);
-                double x1 = x(w.at() + w.seconds(), end);
-                if (k == 0 && w.warmup()) {
-                    sb.append(Svg.f("<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#f2f2f2'/>%n", x0, TOP, x1 - x0, SPLIT - TOP));
-                }
-                if (w.latencyMs() > 0) {
-                    line.add(Svg.f("%.1f,%.1f", (x0 + x1) / 2, top(w.latencyMs(), logLo, logHi)));
-                }
-                // under it, this kind's half of the window: pinned time solid, GC pauses hatched by opacity
-                double half = (x1 - x0) / 2;
-                double bx = x0 + k * half;
-                bar(sb, bx, half * 0.9, w.pinnedMs() / w.seconds(), belowHi, c, 0.9, kind.getKey() + " pinned", w);
-                bar(sb, bx, half * 0.45, w.gcMs() / w.seconds(), belowHi, "#444", 0.6, kind.getKey() + " GC", w);
-                if (!Double.isNaN(w.carriersBusy())) {
-                    // a busy carrier is 1,000 ms a second, as a carrier pinned the whole second is
-                    double y = bottom(1000 * w.carriersBusy(), belowHi);
-                    busy.add(Svg.f("%.1f,%.1f", (x0 + x1) / 2, y));
-                    sb.append(Svg.f("<circle cx='%.1f' cy='%.1f' r='3' fill='%s'><title>%s carriers busy at %s s: %s (virtual threads mounted, mean of the"
-                            + " scheduler's samples)</title></circle>%n", (x0 + x1) / 2, y, c, Svg.esc(kind.getKey()), Svg.tick(w.at()), Svg.num(w.carriersBusy())));
-                }
+    }
+
+    /** Kind {@code k}'s line of latencies, its bars of pinned and GC time and its busy carriers, and its name beside the chart. */
+    private static void kind(StringBuilder sb, int k, String name, List<Window> windows, double logLo, double logHi, double belowHi, double end) {
+        String c = Svg.colour(k);
+        List<String> line = new ArrayList<>();
+        List<String> busy = new ArrayList<>();
+        for (Window w : windows) {
+            double x0 = x(w.at(), end);
+            double x1 = x(w.at() + w.seconds(), end);
+            if (k == 0 && w.warmup()) {
+                sb.append(Svg.f("<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#f2f2f2'/>%n", x0, TOP, x1 - x0, SPLIT - TOP));
             }
-            if (line.size() > 1) {
-                sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", line), c));
-            } else if (line.size() == 1) {
-                String[] xy = line.get(0).split(",");
-                sb.append(Svg.f("<circle cx='%s' cy='%s' r='3' fill='%s'/>%n", xy[0], xy[1], c));
+            if (w.latencyMs() > 0) {
+                line.add(Svg.f("%.1f,%.1f", (x0 + x1) / 2, top(w.latencyMs(), logLo, logHi)));
             }
-            if (busy.size() > 1) {
-                sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='1.5' stroke-dasharray='4 3'/>%n", String.join(" ", busy), c));
+            // under it, this kind's half of the window: pinned time solid, GC pauses hatched by opacity
+            double half = (x1 - x0) / 2;
+            double bx = x0 + k * half;
+            bar(sb, bx, half * 0.9, w.pinnedMs() / w.seconds(), belowHi, c, 0.9, name + " pinned", w);
+            bar(sb, bx, half * 0.45, w.gcMs() / w.seconds(), belowHi, "#444", 0.6, name + " GC", w);
+            if (!Double.isNaN(w.carriersBusy())) {
+                // a busy carrier is 1,000 ms a second, as a carrier pinned the whole second is
+                double y = bottom(1000 * w.carriersBusy(), belowHi);
+                busy.add(Svg.f("%.1f,%.1f", (x0 + x1) / 2, y));
+                sb.append(Svg.f("<circle cx='%.1f' cy='%.1f' r='3' fill='%s'><title>%s carriers busy at %s s: %s (virtual threads mounted, mean of the"
+                        + " scheduler's samples)</title></circle>%n", (x0 + x1) / 2, y, c, Svg.esc(name), Svg.tick(w.at()), Svg.num(w.carriersBusy())));
             }
-            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", W - RIGHT + 6, TOP + 14 + 16 * k, c, Svg.esc(kind.getKey()
-                    + (line.isEmpty() ? ": no latency" : ""))));
-            k++;
         }
+        if (line.size() > 1) {
+            sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", line), c));
+        } else if (line.size() == 1) {
+            String[] xy = line.get(0).split(",");
+            sb.append(Svg.f("<circle cx='%s' cy='%s' r='3' fill='%s'/>%n", xy[0], xy[1], c));
+        }
+        if (busy.size() > 1) {
+            sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='1.5' stroke-dasharray='4 3'/>%n", String.join(" ", busy), c));
+        }
+        sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", W - RIGHT + 6, TOP + 14 + 16 * k, c, Svg.esc(name
+                + (line.isEmpty() ? ": no latency" : ""))));
+    }
+
+    /** What the bars below are, and the carriers' line where the scheduler was sampled. */
+    private static void legend(StringBuilder sb, Map<String, List<Window>> byKind) {
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>bars, ms a second:</text>%n", W - RIGHT + 6, SPLIT + 34));
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>pinned (1000:</text>%n", W - RIGHT + 6, SPLIT + 48));
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>a carrier), GC grey</text>%n", W - RIGHT + 6, SPLIT + 62));
         boolean sampled = byKind.values().stream().flatMap(List::stream).anyMatch(w -> !Double.isNaN(w.carriersBusy()));
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", W - RIGHT + 6, SPLIT + 80, sampled ? "dashed: carriers" : "carriers busy:"));
         sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", W - RIGHT + 6, SPLIT + 94, sampled ? "busy x 1000" : "JDK 24+ only"));
-        return sb.append("</svg>\n").toString();
     }
 
     private static void bar(StringBuilder sb, double x, double width, double value, double hi, String colour, double opacity, String what, Window w) {

@@ -77,72 +77,22 @@ public final class AppStudy {
             }
         }, "loomscope-study-stop");
         Runtime.getRuntime().addShutdownHook(onStop);
-        String load = plan.loadCommand() != null ? String.format(Locale.ROOT, "then the --load-command to its end (at most %.0f s)", s.loadMaxSeconds())
-                : String.format(Locale.ROOT, "then the load: %.0f-%.0f s (a warm-up until steady, then the measured windows): about %.1f-%.1f min in all"
-                        + " with the starts", s.loadMinSeconds(), s.loadMaxSeconds(), jobs.size() * (s.loadMinSeconds() + 8) / 60,
-                        jobs.size() * (s.loadMaxSeconds() + 15) / 60);
-        err.println(String.format(Locale.ROOT, "loomscope study --app: %d JVMs (platform, virtual x %d recorded + %d control%s without the agent), one at a"
-                + " time, order shuffled with --seed %d; each: start, wait for an answer, %s", jobs.size(), plan.forks(), plan.controls(),
-                plan.controls() == 1 ? "" : "s", plan.seed(), load));
-        err.println("order: " + String.join(", ", jobs.stream().map(AppPlan.Job::label).toList()));
-        err.flush();
-        List<AppRunner.Outcome> outcomes = new ArrayList<>();
-        List<String> caveats = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
+        announce(s, err);
+        Progress p = new Progress();
         try {
             int n = 0;
-            int leftOutInARow = 0;
             for (AppPlan.Job job : jobs) {
-                n++;
-                for (int attempt = 0; !runner.stopped(); attempt++) {
-                    err.println("study: " + n + "/" + jobs.size() + " " + job.label() + (attempt > 0 ? " (again: " + attempt + " of " + plan.reruns().reruns() + ")" : ""));
-                    err.flush();
-                    AppRunner.Outcome o = runner.run(job, recordings.resolve(job.label() + (attempt > 0 ? "-again" + attempt : "")));
-                    if (runner.stopped()) {
-                        break; // the JVM that ran when the signal came is not a result
-                    }
-                    if (!o.ok()) {
-                        if (outcomes.isEmpty() && failures.isEmpty() && Double.isNaN(o.readySeconds())) {
-                            // the service never answered on the first try: every other JVM would fail the same way
-                            if (!existed) {
-                                AppRunner.clear(reportDir);
-                            }
-                            throw new dev.loomscope.analyzer.errors.BadDataException("--app: the service did not start: " + job.label() + " "
-                                    + o.failure() + (existed ? " (its output: " + o.dir().resolve("output.log") + ")" : ""));
-                        }
-                        failures.add(job.label() + ": " + o.failure());
-                        err.println("study: " + job.label() + " failed (" + o.failure() + ")");
-                        break;
-                    }
-                    double busy = Reruns.busyElsewhere(o.results(), o.recording());
-                    Reruns.Action next = plan.reruns().after(busy, attempt, leftOutInARow);
-                    leftOutInARow = next == Reruns.Action.AGAIN ? leftOutInARow : Reruns.streak(next, leftOutInARow);
-                    if (next == Reruns.Action.ACCEPT || next == Reruns.Action.KEEP_FLAGGED) {
-                        outcomes.add(o); // a flagged one's verdict lines say the machine was busy
-                        err.println(String.format(Locale.ROOT, "study: %s done in %.1f s (answered %.1f s after its start)%s", job.label(), o.seconds(),
-                                o.readySeconds(), next == Reruns.Action.ACCEPT ? "" : "; kept though disturbed (--keep-disturbed): " + Reruns.busy(busy)));
-                        if (next == Reruns.Action.KEEP_FLAGGED) {
-                            caveats.add(job.label() + ": kept though disturbed (--keep-disturbed): " + Reruns.busy(busy));
-                        }
-                        break;
-                    }
-                    if (next == Reruns.Action.LEAVE_OUT) {
-                        failures.add(LEFT_OUT + job.label() + ": " + plan.reruns().leftOut(busy, attempt + 1));
-                        err.println("study: " + job.label() + " " + plan.reruns().leftOut(busy, attempt + 1));
-                        break;
-                    }
-                    err.println("study: " + job.label() + " ran on a busy machine (" + Reruns.busy(busy) + "): run again");
-                }
+                attempts(job, ++n, runner, recordings, reportDir, existed, plan, err, p);
                 if (runner.stopped()) {
                     err.println(String.format(Locale.ROOT, "loomscope study: stopped; the verdicts and report are of the %d JVM%s that finished"
-                            + " (partial)", outcomes.size(), outcomes.size() == 1 ? "" : "s"));
-                    caveats.add(String.format(Locale.ROOT, "partial: the study was stopped after %d of %d JVMs; these verdicts are of those that finished",
-                            outcomes.size(), jobs.size()));
+                            + " (partial)", p.outcomes.size(), p.outcomes.size() == 1 ? "" : "s"));
+                    p.caveats.add(String.format(Locale.ROOT, "partial: the study was stopped after %d of %d JVMs; these verdicts are of those that"
+                            + " finished", p.outcomes.size(), jobs.size()));
                     err.flush();
                     break;
                 }
             }
-            Study.Result r = judge(s, outcomes, failures, caveats, reportDir, recordings, rule);
+            Study.Result r = judge(s, p.outcomes, p.failures, p.caveats, reportDir, recordings, rule);
             print.accept(r);
             return r;
         } finally {
@@ -154,6 +104,76 @@ public final class AppStudy {
                     // stopping
                 }
             }
+        }
+    }
+
+    /** The JVMs a study has run so far, those that failed or were left out, and what its verdicts must add. */
+    private static final class Progress {
+        final List<AppRunner.Outcome> outcomes = new ArrayList<>();
+        final List<String> caveats = new ArrayList<>();
+        final List<String> failures = new ArrayList<>();
+        int leftOutInARow;
+    }
+
+    /** What the study will do and how long it takes, before its first JVM starts. */
+    private static void announce(Setup s, PrintWriter err) {
+        AppPlan plan = s.plan();
+        int jvms = plan.jobs().size();
+        String load = plan.loadCommand() != null ? String.format(Locale.ROOT, "then the --load-command to its end (at most %.0f s)", s.loadMaxSeconds())
+                : String.format(Locale.ROOT, "then the load: %.0f-%.0f s (a warm-up until steady, then the measured windows): about %.1f-%.1f min in all"
+                        + " with the starts", s.loadMinSeconds(), s.loadMaxSeconds(), jvms * (s.loadMinSeconds() + 8) / 60,
+                        jvms * (s.loadMaxSeconds() + 15) / 60);
+        err.println(String.format(Locale.ROOT, "loomscope study --app: %d JVMs (platform, virtual x %d recorded + %d control%s without the agent), one at a"
+                + " time, order shuffled with --seed %d; each: start, wait for an answer, %s", jvms, plan.forks(), plan.controls(),
+                plan.controls() == 1 ? "" : "s", plan.seed(), load));
+        err.println("order: " + String.join(", ", plan.jobs().stream().map(AppPlan.Job::label).toList()));
+        err.flush();
+    }
+
+    /**
+     * Job {@code n} of the plan, run again while the machine was too busy for its figures (the
+     * plan's reruns), until it is kept, left out or failed, or the study is stopped.
+     */
+    private static void attempts(AppPlan.Job job, int n, AppRunner runner, Path recordings, Path reportDir, boolean existed, AppPlan plan,
+            PrintWriter err, Progress p) throws IOException {
+        for (int attempt = 0; !runner.stopped(); attempt++) {
+            err.println("study: " + n + "/" + plan.jobs().size() + " " + job.label() + (attempt > 0 ? " (again: " + attempt + " of " + plan.reruns().reruns() + ")" : ""));
+            err.flush();
+            AppRunner.Outcome o = runner.run(job, recordings.resolve(job.label() + (attempt > 0 ? "-again" + attempt : "")));
+            if (runner.stopped()) {
+                break; // the JVM that ran when the signal came is not a result
+            }
+            if (!o.ok()) {
+                if (p.outcomes.isEmpty() && p.failures.isEmpty() && Double.isNaN(o.readySeconds())) {
+                    // the service never answered on the first try: every other JVM would fail the same way
+                    if (!existed) {
+                        AppRunner.clear(reportDir);
+                    }
+                    throw new dev.loomscope.analyzer.errors.BadDataException("--app: the service did not start: " + job.label() + " "
+                            + o.failure() + (existed ? " (its output: " + o.dir().resolve("output.log") + ")" : ""));
+                }
+                p.failures.add(job.label() + ": " + o.failure());
+                err.println("study: " + job.label() + " failed (" + o.failure() + ")");
+                break;
+            }
+            double busy = Reruns.busyElsewhere(o.results(), o.recording());
+            Reruns.Action next = plan.reruns().after(busy, attempt, p.leftOutInARow);
+            p.leftOutInARow = next == Reruns.Action.AGAIN ? p.leftOutInARow : Reruns.streak(next, p.leftOutInARow);
+            if (next == Reruns.Action.ACCEPT || next == Reruns.Action.KEEP_FLAGGED) {
+                p.outcomes.add(o); // a flagged one's verdict lines say the machine was busy
+                err.println(String.format(Locale.ROOT, "study: %s done in %.1f s (answered %.1f s after its start)%s", job.label(), o.seconds(),
+                        o.readySeconds(), next == Reruns.Action.ACCEPT ? "" : "; kept though disturbed (--keep-disturbed): " + Reruns.busy(busy)));
+                if (next == Reruns.Action.KEEP_FLAGGED) {
+                    p.caveats.add(job.label() + ": kept though disturbed (--keep-disturbed): " + Reruns.busy(busy));
+                }
+                break;
+            }
+            if (next == Reruns.Action.LEAVE_OUT) {
+                p.failures.add(LEFT_OUT + job.label() + ": " + plan.reruns().leftOut(busy, attempt + 1));
+                err.println("study: " + job.label() + " " + plan.reruns().leftOut(busy, attempt + 1));
+                break;
+            }
+            err.println("study: " + job.label() + " ran on a busy machine (" + Reruns.busy(busy) + "): run again");
         }
     }
 
@@ -264,38 +284,34 @@ public final class AppStudy {
                 : "s");
     }
 
+    /** What a study says as its URLs and rates are judged: its lines, and the report's parts and charts. */
+    private static final class Said {
+        final List<String> verdicts = new ArrayList<>();
+        final List<String> measured = new ArrayList<>();
+        final List<String> bottom = new ArrayList<>();
+        final List<String> charts = new ArrayList<>();
+        final List<HtmlReport.Part> parts = new ArrayList<>();
+        final java.util.Set<String> warnings = new LinkedHashSet<>();
+    }
+
     private static Study.Result judge(Setup s, List<AppRunner.Outcome> outcomes, List<String> failures, List<String> caveats, Path reportDir,
             Path recordings, Verdict.Rule rule) {
         Map<AppRunner.Outcome, List<WorkloadRun>> runs = new LinkedHashMap<>();
+        outcomes.forEach(o -> runs.put(o, o.results() == null ? List.of() : ControlRuns.read(o.results())));
         LinkedHashSet<String> workloads = new LinkedHashSet<>();
-        for (AppRunner.Outcome o : outcomes) {
-            List<WorkloadRun> r = o.results() == null ? List.of() : ControlRuns.read(o.results());
-            runs.put(o, r);
-            r.forEach(w -> workloads.add(w.workload()));
-        }
+        runs.values().forEach(r -> r.forEach(w -> workloads.add(w.workload())));
         if (s.plan().loadCommand() != null) {
             workloads.add(UNDER_LOAD_COMMAND); // no windows: each recording whole
         }
-        List<String> verdicts = new ArrayList<>();
-        List<String> measured = new ArrayList<>();
-        List<HtmlReport.Part> parts = new ArrayList<>();
+        Said said = new Said();
+        said.measured.add(howMeasured(s.plan()));
         Map<String, Map<String, List<RecordingFacts>>> byWorkload = new LinkedHashMap<>();
-        measured.add(s.plan().loadCommand() != null ? "the load came from --load-command " + String.join(" ", s.plan().loadCommand()) + ": a client of"
-                + " its own, most likely a closed loop (it waits for each answer, so a stalled service slows the load and hides in it); without its"
-                + " windows each recording is judged whole, start-up and the load's ramp included, and latency, which only a client measures, not at"
-                + " all: see the client's own figures in each JVM's load.log" : "latency, throughput and errors are the load client's (open loop at a fixed rate, each request's latency from when it was due),"
-                + " over each JVM's measured windows only; the recording's figures (pins, GC, context switches per request) over the same windows;"
-                + " service time (the agent's work=) is the handler's own, not what a client waits");
-        java.util.Set<String> warnings = new LinkedHashSet<>();
-        List<String> charts = new ArrayList<>();
-        List<String> bottom = new ArrayList<>();
         List<AppRunner.Outcome> recorded = outcomes.stream().filter(o -> o.job().recorded()).toList();
         // each recording read once; each URL and rate joins its own windows to it
         List<RecordingFacts> parsed = Analysis.of(recorded.stream().map(o -> RecordingSource.file(o.recording())).toList());
-        Map<String, List<RecordingFacts>> parsedByKind = Grouping.of(parsed, List.of());
-        String ranOn = ranOn(parsedByKind);
+        String ranOn = ranOn(Grouping.of(parsed, List.of()));
         if (ranOn != null) {
-            verdicts.add(ranOn);
+            said.verdicts.add(ranOn);
         }
         for (String w : workloads) {
             List<RecordingFacts> timed = new ArrayList<>();
@@ -316,40 +332,20 @@ public final class AppStudy {
                 }
                 continue;
             }
-            String over = windowChart(w, groups);
-            if (!over.isEmpty()) {
-                charts.add(over);
-            }
-            List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false, rule).stream()
-                    .filter(r -> METRICS.contains(r.metric())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric()))).toList();
-            parts.add(new HtmlReport.Part(w, groups, results));
-            // the warm-up a service gets is the load client's, until steady
-            CompareView.verdictsOnly(results).forEach(v -> verdicts.add(w + ": " + serviceWords(v)));
-            verdicts.add(w + ": what the client saw, " + jdkOf(groups) + ": " + String.join("; ", StudyPlan.KINDS.stream().filter(groups::containsKey)
-                    .map(k -> dev.loomscope.analyzer.load.ClientFigures.line(k, groups.get(k).stream().map(f -> f.runs.runs()).toList())).toList()) + "; " + pinsSaid(groups.get("virtual")));
-            Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controls, List.of());
-            if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
-                List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of(Metric.LATENCY_P99, Metric.ERROR_RATE), "platform", false, rule);
-                CompareView.verdictsOnly(unrecorded).forEach(v -> measured.add(w + " without a recording: " + serviceWords(v)));
-            }
-            warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
-            double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);
-            var carriers = ServiceCause.carriers(groups.get("virtual"));
-            ServiceCause.Ceiling ceiling = Double.isNaN(rate) ? null : ServiceCause.ceiling(rate, groups.get("virtual"), carriers.count(), carriers.from());
-            if (ceiling != null) {
-                measured.add(ServiceCause.line(w, ceiling));
-            }
-            String line = BottomLine.of(w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling.brief() : null);
-            if (line != null) {
-                verdicts.add(line); // under the workload's verdicts, and at the top of the report
-                bottom.add(line);
-            }
+            judge(w, groups, Grouping.of(controls, List.of()), rule, said);
+            said.warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
         }
         if (s.slo() != null) {
             Capacity.Result capacity = Capacity.of(s.slo(), byWorkload, rule);
-            measured.addAll(capacity.lines());
-            charts.addAll(capacity.charts().stream().filter(c -> !c.isEmpty()).toList());
+            said.measured.addAll(capacity.lines());
+            said.charts.addAll(capacity.charts().stream().filter(c -> !c.isEmpty()).toList());
         }
+        return report(s, outcomes, failures, caveats, reportDir, recordings, said);
+    }
+
+    /** The study's HTML report in {@code reportDir}, and its result: what {@code said} says, the caveats with the recordings' warnings. */
+    private static Study.Result report(Setup s, List<AppRunner.Outcome> outcomes, List<String> failures, List<String> caveats, Path reportDir,
+            Path recordings, Said said) {
         List<String> runLines = new ArrayList<>();
         for (AppRunner.Outcome o : outcomes) {
             runLines.add(String.format(Locale.ROOT, "%-28s %6.1f s  ok (answered %.1f s after its start)%s", o.job().label(), o.seconds(), o.readySeconds(),
@@ -360,11 +356,60 @@ public final class AppStudy {
                 + "; each under the load client's open-loop load; recordings in " + recordings;
         // the report says what the terminal says: the caveats with what was measured (the recordings' warnings in its own banner)
         HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures,
-                java.util.stream.Stream.concat(measured.stream(), caveats.stream()).toList())
-                .withRunRecordings(outcomes.stream().map(o -> o.recording() != null ? o.recording() : o.results()).toList()).withCharts(charts)
-                .withVerdicts(verdicts, bottom);
-        Path index = HtmlReport.write(reportDir, parts, extras);
-        warnings.forEach(x -> caveats.add("warning: " + x));
-        return new Study.Result(verdicts, measured, caveats, failures, index, outcomes.stream().anyMatch(o -> o.job().recorded()));
+                java.util.stream.Stream.concat(said.measured.stream(), caveats.stream()).toList())
+                .withRunRecordings(outcomes.stream().map(o -> o.recording() != null ? o.recording() : o.results()).toList()).withCharts(said.charts)
+                .withVerdicts(said.verdicts, said.bottom);
+        Path index = HtmlReport.write(reportDir, said.parts, extras);
+        said.warnings.forEach(x -> caveats.add("warning: " + x));
+        return new Study.Result(said.verdicts, said.measured, caveats, failures, index, outcomes.stream().anyMatch(o -> o.job().recorded()));
+    }
+
+    /** What the figures of a study are, and over which windows: the first of its measured lines. */
+    private static String howMeasured(AppPlan plan) {
+        if (plan.loadCommand() != null) {
+            return "the load came from --load-command " + String.join(" ", plan.loadCommand()) + ": a client of its own, most likely a closed loop (it"
+                    + " waits for each answer, so a stalled service slows the load and hides in it); without its windows each recording is judged whole,"
+                    + " start-up and the load's ramp included, and latency, which only a client measures, not at all: see the client's own figures in"
+                    + " each JVM's load.log";
+        }
+        return "latency, throughput and errors are the load client's (open loop at a fixed rate, each request's latency from when it was due), over"
+                + " each JVM's measured windows only; the recording's figures (pins, GC, context switches per request) over the same windows; service"
+                + " time (the agent's work=) is the handler's own, not what a client waits";
+    }
+
+    /**
+     * One URL and rate ({@code w}) judged on both kinds' recorded JVMs ({@code groups}), with the
+     * controls' latency beside them: its chart, verdicts, what the client saw, the pins' ceiling and
+     * the bottom line, into {@code said}.
+     */
+    private static void judge(String w, Map<String, List<RecordingFacts>> groups, Map<String, List<RecordingFacts>> controlGroups, Verdict.Rule rule,
+            Said said) {
+        String over = windowChart(w, groups);
+        if (!over.isEmpty()) {
+            said.charts.add(over);
+        }
+        List<MetricResult> results = Comparer.compare(groups, List.of(), "platform", false, rule).stream()
+                .filter(r -> METRICS.contains(r.metric())).sorted(java.util.Comparator.comparing(r -> METRICS.indexOf(r.metric()))).toList();
+        said.parts.add(new HtmlReport.Part(w, groups, results));
+        // the warm-up a service gets is the load client's, until steady
+        CompareView.verdictsOnly(results).forEach(v -> said.verdicts.add(w + ": " + serviceWords(v)));
+        said.verdicts.add(w + ": what the client saw, " + jdkOf(groups) + ": " + String.join("; ", StudyPlan.KINDS.stream().filter(groups::containsKey)
+                .map(k -> dev.loomscope.analyzer.load.ClientFigures.line(k, groups.get(k).stream().map(f -> f.runs.runs()).toList())).toList()) + "; "
+                + pinsSaid(groups.get("virtual")));
+        if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
+            List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of(Metric.LATENCY_P99, Metric.ERROR_RATE), "platform", false, rule);
+            CompareView.verdictsOnly(unrecorded).forEach(v -> said.measured.add(w + " without a recording: " + serviceWords(v)));
+        }
+        double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);
+        var carriers = ServiceCause.carriers(groups.get("virtual"));
+        ServiceCause.Ceiling ceiling = Double.isNaN(rate) ? null : ServiceCause.ceiling(rate, groups.get("virtual"), carriers.count(), carriers.from());
+        if (ceiling != null) {
+            said.measured.add(ServiceCause.line(w, ceiling));
+        }
+        String line = BottomLine.of(w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling.brief() : null);
+        if (line != null) {
+            said.verdicts.add(line); // under the workload's verdicts, and at the top of the report
+            said.bottom.add(line);
+        }
     }
 }
