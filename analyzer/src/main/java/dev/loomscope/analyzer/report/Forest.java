@@ -145,6 +145,20 @@ public final class Forest {
         for (int i = 1; i < rows.size(); i += 2) {
             sb.append(Svg.f("<rect x='0' y='%d' width='%d' height='%d' fill='#f6f8fa'/>%n", TOP + ROW * i, WIDTH, ROW));
         }
+        axis(sb, x, ticks, band, plotBottom, group);
+        for (int i = 0; i < rows.size(); i++) {
+            row(sb, rows.get(i), TOP + ROW * i + ROW / 2, x, ticks, group, baseline, marks);
+        }
+        if (rows.isEmpty()) {
+            sb.append(Svg.f("<text x='4' y='%d'>nothing to compare: no metric has values in two groups</text>%n", TOP + 15));
+        }
+        marks.forEach((note, m) -> sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s' class='note'>&#9888;%d %s</text>%n", 4,
+                plotBottom + BOTTOM - 6 + NOTE * (m - 1), WARN, m, Svg.esc(note))));
+        return sb.append("</svg>\n").toString();
+    }
+
+    /** The equivalence band, the ratio's ticks (1 drawn darker) and which side is lower. */
+    private static void axis(StringBuilder sb, java.util.function.DoubleUnaryOperator x, double[] ticks, double band, int plotBottom, String group) {
         if (band > 0) {
             double b1 = x.applyAsDouble(1 - band);
             double b2 = x.applyAsDouble(1 + band);
@@ -160,50 +174,45 @@ public final class Forest {
         }
         sb.append(Svg.f("<text x='%d' y='%d' text-anchor='middle' font-size='11' fill='#555'>&#9664; %s's median lower%s%s's median higher &#9654;</text>%n",
                 LABEL + PLOT / 2, plotBottom + 32, Svg.esc(group), "&#160;".repeat(6) + "|" + "&#160;".repeat(6), Svg.esc(group)));
-        for (int i = 0; i < rows.size(); i++) {
-            Row r = rows.get(i);
-            int cy = TOP + ROW * i + ROW / 2;
-            sb.append(Svg.f("<g><title>%s</title>%n", Svg.esc(tooltip(r, group, baseline))));
-            sb.append(Svg.f("<text x='4' y='%d'>%s</text>%n", cy + 4, Svg.esc(r.label())));
-            double ratio = r.c().ratio();
-            double px = x.applyAsDouble(ratio);
-            // an undefined bound (a bootstrap resample with a zero baseline) is an open end: dashed to the axis' edge
-            boolean openLow = !defined(r.c().ratioCiLow());
-            boolean openHigh = !defined(r.c().ratioCiHigh());
-            double x1 = openLow ? LABEL : x.applyAsDouble(r.c().ratioCiLow());
-            double x2 = openHigh ? LABEL + PLOT : x.applyAsDouble(r.c().ratioCiHigh());
-            sb.append(Svg.f("<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2'/>%n", openLow ? px : x1, cy, openHigh ? px : x2, cy,
-                    r.colour()));
-            if (openLow || openHigh) {
-                sb.append(Svg.f("<line class='open' x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2' stroke-dasharray='3,3'/>%n",
-                        openLow ? x1 : px, cy, openHigh ? x2 : px, cy, r.colour()));
-            }
-            // beyond the axis: the mark sits outside the plot, where the point cannot cover it
-            if (!openLow && r.c().ratioCiLow() < ticks[0] || ratio < ticks[0]) {
-                sb.append(Svg.f("<text class='clip' x='%.1f' y='%d' fill='%s' font-size='10'>&#9664;</text>%n", (double) LABEL - 12, cy + 4, r.colour()));
-            }
-            if (!openHigh && r.c().ratioCiHigh() > ticks[ticks.length - 1] || ratio > ticks[ticks.length - 1]) {
-                sb.append(Svg.f("<text class='clip' x='%.1f' y='%d' fill='%s' font-size='10'>&#9654;</text>%n", (double) LABEL + PLOT + 3, cy + 4, r.colour()));
-            }
-            boolean filled = r.verdict() != Verdict.TOO_FEW_JVMS;
-            sb.append(Svg.f("<rect x='%.1f' y='%d' width='9' height='9' fill='%s' stroke='%s' stroke-width='1.5'/>%n", px - 4.5,
-                    cy - 4, filled ? r.colour() : "#fff", r.colour()));
-            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict().words()));
-            // right-aligned before the mark: neither the verdict's words nor the mark cover it
-            sb.append(Svg.f("<text x='%d' y='%d' font-size='11' text-anchor='end'>%s [%s, %s]</text>%n", WIDTH - 22, cy + 4, change(r.c().ratio(), r.c().ratio()),
-                    change(r.c().ratioCiLow(), r.c().ratio()), change(r.c().ratioCiHigh(), r.c().ratio())));
-            if (r.mark() != null) {
-                sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='11' font-weight='700' class='mark'>&#9888;%d</text>%n", WIDTH - 20, cy + 5, WARN,
-                        marks.get(note(r))));
-            }
-            sb.append("</g>\n");
+    }
+
+    /** One verdict's row at height {@code cy}: its label, the ratio and its interval (open or clipped ends marked), the verdict and its warning's mark. */
+    private static void row(StringBuilder sb, Row r, int cy, java.util.function.DoubleUnaryOperator x, double[] ticks, String group, String baseline,
+            java.util.Map<String, Integer> marks) {
+        sb.append(Svg.f("<g><title>%s</title>%n", Svg.esc(tooltip(r, group, baseline))));
+        sb.append(Svg.f("<text x='4' y='%d'>%s</text>%n", cy + 4, Svg.esc(r.label())));
+        double ratio = r.c().ratio();
+        double px = x.applyAsDouble(ratio);
+        // an undefined bound (a bootstrap resample with a zero baseline) is an open end: dashed to the axis' edge
+        boolean openLow = !defined(r.c().ratioCiLow());
+        boolean openHigh = !defined(r.c().ratioCiHigh());
+        double x1 = openLow ? LABEL : x.applyAsDouble(r.c().ratioCiLow());
+        double x2 = openHigh ? LABEL + PLOT : x.applyAsDouble(r.c().ratioCiHigh());
+        sb.append(Svg.f("<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2'/>%n", openLow ? px : x1, cy, openHigh ? px : x2, cy,
+                r.colour()));
+        if (openLow || openHigh) {
+            sb.append(Svg.f("<line class='open' x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' stroke-width='2' stroke-dasharray='3,3'/>%n",
+                    openLow ? x1 : px, cy, openHigh ? x2 : px, cy, r.colour()));
         }
-        if (rows.isEmpty()) {
-            sb.append(Svg.f("<text x='4' y='%d'>nothing to compare: no metric has values in two groups</text>%n", TOP + 15));
+        // beyond the axis: the mark sits outside the plot, where the point cannot cover it
+        if (!openLow && r.c().ratioCiLow() < ticks[0] || ratio < ticks[0]) {
+            sb.append(Svg.f("<text class='clip' x='%.1f' y='%d' fill='%s' font-size='10'>&#9664;</text>%n", (double) LABEL - 12, cy + 4, r.colour()));
         }
-        marks.forEach((note, m) -> sb.append(Svg.f("<text x='%d' y='%d' font-size='11' fill='%s' class='note'>&#9888;%d %s</text>%n", 4,
-                plotBottom + BOTTOM - 6 + NOTE * (m - 1), WARN, m, Svg.esc(note))));
-        return sb.append("</svg>\n").toString();
+        if (!openHigh && r.c().ratioCiHigh() > ticks[ticks.length - 1] || ratio > ticks[ticks.length - 1]) {
+            sb.append(Svg.f("<text class='clip' x='%.1f' y='%d' fill='%s' font-size='10'>&#9654;</text>%n", (double) LABEL + PLOT + 3, cy + 4, r.colour()));
+        }
+        boolean filled = r.verdict() != Verdict.TOO_FEW_JVMS;
+        sb.append(Svg.f("<rect x='%.1f' y='%d' width='9' height='9' fill='%s' stroke='%s' stroke-width='1.5'/>%n", px - 4.5,
+                cy - 4, filled ? r.colour() : "#fff", r.colour()));
+        sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-weight='600'>%s</text>%n", LABEL + PLOT + 12, cy + 4, r.colour(), r.verdict().words()));
+        // right-aligned before the mark: neither the verdict's words nor the mark cover it
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11' text-anchor='end'>%s [%s, %s]</text>%n", WIDTH - 22, cy + 4, change(r.c().ratio(), r.c().ratio()),
+                change(r.c().ratioCiLow(), r.c().ratio()), change(r.c().ratioCiHigh(), r.c().ratio())));
+        if (r.mark() != null) {
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='11' font-weight='700' class='mark'>&#9888;%d</text>%n", WIDTH - 20, cy + 5, WARN,
+                    marks.get(note(r))));
+        }
+        sb.append("</g>\n");
     }
 
     /** A row's warning as written under the chart: its part's name and the mark. */

@@ -122,41 +122,55 @@ final class Svg {
     }
 
     /**
+     * A strip chart's ranges: every run's values and index, and each fork's regression (5 runs or
+     * more, by group and recording) with its prediction band at both ends.
+     */
+    private record Fits(double ylo, double yhi, double xhi, java.util.Map<String, Regression> byFork) {
+        static Fits of(MetricResult r) {
+            double ylo = Double.MAX_VALUE;
+            double yhi = -Double.MAX_VALUE;
+            double xhi = 0;
+            for (List<MetricResult.Series> forks : r.series().values()) {
+                for (MetricResult.Series f : forks) {
+                    for (int k = 0; k < f.y().length; k++) {
+                        ylo = Math.min(ylo, f.y()[k]);
+                        yhi = Math.max(yhi, f.y()[k]);
+                        xhi = Math.max(xhi, f.x()[k]);
+                    }
+                }
+            }
+            java.util.Map<String, Regression> fits = new java.util.HashMap<>();
+            for (String g : r.series().keySet()) {
+                for (MetricResult.Series f : r.series().get(g)) {
+                    if (f.y().length >= 5) {
+                        Regression reg = Regression.of(f.x(), f.y());
+                        fits.put(g + "\u0000" + f.recording(), reg);
+                        for (double xv : new double[] {0, xhi}) {
+                            double band = reg.predictionHalfWidthAt(xv, f.x());
+                            double yv = reg.intercept() + reg.slope() * xv;
+                            if (!Double.isNaN(yv) && !Double.isNaN(band)) {
+                                ylo = Math.min(ylo, yv - band);
+                                yhi = Math.max(yhi, yv + band);
+                            }
+                        }
+                    }
+                }
+            }
+            return new Fits(ylo, yhi, xhi, fits);
+        }
+    }
+
+    /**
      * Every run, one panel per group side by side on one y scale: x is the run's index within its
      * JVM, colour its fork (the group's recordings in order), so a fork-to-fork jump does not read as
      * a trend; each fork's regression line and 95% prediction band where it has 5 runs or more.
      */
     static String strip(MetricResult r) {
-        double ylo = Double.MAX_VALUE;
-        double yhi = -Double.MAX_VALUE;
-        double xhi = 0;
-        for (List<MetricResult.Series> forks : r.series().values()) {
-            for (MetricResult.Series f : forks) {
-                for (int k = 0; k < f.y().length; k++) {
-                    ylo = Math.min(ylo, f.y()[k]);
-                    yhi = Math.max(yhi, f.y()[k]);
-                    xhi = Math.max(xhi, f.x()[k]);
-                }
-            }
-        }
+        Fits fits = Fits.of(r);
+        double ylo = fits.ylo();
+        double yhi = fits.yhi();
+        double xhi = fits.xhi();
         List<String> groups = List.copyOf(r.series().keySet());
-        java.util.Map<String, Regression> fits = new java.util.HashMap<>();
-        for (String g : groups) {
-            for (MetricResult.Series f : r.series().get(g)) {
-                if (f.y().length >= 5) {
-                    Regression reg = Regression.of(f.x(), f.y());
-                    fits.put(g + "\u0000" + f.recording(), reg);
-                    for (double xv : new double[] {0, xhi}) {
-                        double band = reg.predictionHalfWidthAt(xv, f.x());
-                        double yv = reg.intercept() + reg.slope() * xv;
-                        if (!Double.isNaN(yv) && !Double.isNaN(band)) {
-                            ylo = Math.min(ylo, yv - band);
-                            yhi = Math.max(yhi, yv + band);
-                        }
-                    }
-                }
-            }
-        }
         // every metric is a time, a count, a rate or a size: its band stops at zero, where its values do
         double floor = 0;
         ylo = Math.max(floor, ylo);
@@ -192,31 +206,34 @@ final class Svg {
                         esc(forks.get(fi).recording())));
             }
             for (int fi = 0; fi < forks.size(); fi++) {
-                MetricResult.Series f = forks.get(fi);
-                String c = forkColour(fi);
-                Regression reg = fits.get(g + "\u0000" + f.recording());
-                if (reg != null && !Double.isNaN(reg.slope())) {
-                    StringBuilder band = new StringBuilder();
-                    int steps = 12;
-                    for (int k = 0; k <= steps; k++) {
-                        double xv = xMax * k / steps;
-                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), clip.applyAsDouble(reg.intercept() + reg.slope() * xv + reg.predictionHalfWidthAt(xv, f.x()))));
-                    }
-                    for (int k = steps; k >= 0; k--) {
-                        double xv = xMax * k / steps;
-                        band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), clip.applyAsDouble(reg.intercept() + reg.slope() * xv - reg.predictionHalfWidthAt(xv, f.x()))));
-                    }
-                    sb.append(f("<polygon class='band' points='%s' fill='%s' fill-opacity='0.10' stroke='none'/>%n", band.toString().strip(), c));
-                    line(sb, px.applyAsDouble(0), clip.applyAsDouble(reg.intercept()), px.applyAsDouble(xMax), clip.applyAsDouble(reg.intercept() + reg.slope() * xMax), c);
-                }
-                for (int k = 0; k < f.y().length; k++) {
-                    sb.append(f("<circle cx='%.1f' cy='%.1f' r='3.5' fill='%s'><title>%s, %s, run %d: %s</title></circle>%n", px.applyAsDouble(f.x()[k]),
-                            s.y(f.y()[k]), c, esc(g), esc(f.recording()), (int) f.x()[k] + 1, num(f.y()[k])));
-                }
+                fork(sb, g, forks.get(fi), forkColour(fi), fits.byFork().get(g + "\u0000" + forks.get(fi).recording()), px, clip, s, xMax);
             }
         }
         sb.append(f("<text x='%d' y='%d' text-anchor='middle'>run within its JVM; colour: fork (numbered under each group)</text>%n", (LEFT + STRIP_W - RIGHT) / 2, H - 4));
         return sb.append("</svg>\n").toString();
+    }
+
+    /** One fork's regression line and its 95% prediction band (5 runs or more), then its runs as points. */
+    private static void fork(StringBuilder sb, String g, MetricResult.Series f, String c, Regression reg, java.util.function.DoubleUnaryOperator px,
+            java.util.function.DoubleUnaryOperator clip, Scale s, double xMax) {
+        if (reg != null && !Double.isNaN(reg.slope())) {
+            StringBuilder band = new StringBuilder();
+            int steps = 12;
+            for (int k = 0; k <= steps; k++) {
+                double xv = xMax * k / steps;
+                band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), clip.applyAsDouble(reg.intercept() + reg.slope() * xv + reg.predictionHalfWidthAt(xv, f.x()))));
+            }
+            for (int k = steps; k >= 0; k--) {
+                double xv = xMax * k / steps;
+                band.append(f("%.1f,%.1f ", px.applyAsDouble(xv), clip.applyAsDouble(reg.intercept() + reg.slope() * xv - reg.predictionHalfWidthAt(xv, f.x()))));
+            }
+            sb.append(f("<polygon class='band' points='%s' fill='%s' fill-opacity='0.10' stroke='none'/>%n", band.toString().strip(), c));
+            line(sb, px.applyAsDouble(0), clip.applyAsDouble(reg.intercept()), px.applyAsDouble(xMax), clip.applyAsDouble(reg.intercept() + reg.slope() * xMax), c);
+        }
+        for (int k = 0; k < f.y().length; k++) {
+            sb.append(f("<circle cx='%.1f' cy='%.1f' r='3.5' fill='%s'><title>%s, %s, run %d: %s</title></circle>%n", px.applyAsDouble(f.x()[k]),
+                    s.y(f.y()[k]), c, esc(g), esc(f.recording()), (int) f.x()[k] + 1, num(f.y()[k])));
+        }
     }
 
     /**
