@@ -102,66 +102,8 @@ public final class HtmlReport {
             Files.createDirectories(dir);
             Page page = new Page("loomscope report", "loomscope: platform threads vs virtual threads");
             StringBuilder h = page.body();
-            // the JDK the recorded JVMs ran on is theirs; the one that wrote this page is named as such
-            java.util.LinkedHashSet<String> ran = new java.util.LinkedHashSet<>();
-            parts.forEach(p -> p.groups().values().forEach(l -> l.forEach(f -> {
-                if (f.summary.jvm != null) {
-                    ran.add(jdk(f.summary.jvm));
-                }
-            })));
-            h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)))
-                    .append(ran.isEmpty() ? "" : " &middot; recorded on " + Svg.esc(String.join(", ", ran)))
-                    .append(" &middot; written by loomscope on JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
-            List<String> readerWarnings = RecordingFacts.warnings(parts.stream().flatMap(p -> p.groups().values().stream()).flatMap(List::stream).toList());
-            if (!readerWarnings.isEmpty()) {
-                // figures from part of a recording, or read another way, say so before anything else
-                h.append("<section id='warnings' class='banner'><h2>Read with warnings</h2>\n<ul>\n");
-                readerWarnings.forEach(w -> h.append("<li>").append(Svg.esc(w)).append("</li>\n"));
-                h.append("</ul></section>\n");
-            }
-            // the answer first: each workload's bottom line, every verdict in one chart, then what was measured beside it, the verdict lines one click away
-            h.append("<section id='verdicts'>\n");
-            if (!extras.bottomLines().isEmpty()) {
-                h.append("<ul class='bottom'>\n");
-                extras.bottomLines().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
-                h.append("</ul>\n");
-            }
-            h.append(Forest.of(parts.stream().map(Part::name).toList(), parts.stream().map(Part::results).toList()));
-            if (!extras.measured().isEmpty()) {
-                h.append("<ul class='verdicts measured'>\n");
-                extras.measured().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
-                h.append("</ul>\n");
-            }
-            extras.charts().forEach(svg -> h.append("<figure class='chart'>").append(svg).append("</figure>\n"));
-            List<String> every = new ArrayList<>();
-            for (Part part : parts) {
-                for (String v : CompareView.verdicts(part.results())) { // every verdict line compare prints; the chart has the headline ones
-                    every.add(part.name() == null ? v : part.name() + ": " + v);
-                }
-            }
-            // the terminal's lines as it printed them; the other metrics' lines apart, said to be more
-            List<String> verdictLines = extras.verdictLines() == null ? every : extras.verdictLines();
-            h.append("<details class='lines'><summary>The verdicts as lines (").append(verdictLines.size())
-                    .append("), as the terminal prints them</summary>\n<ul class='verdicts'>\n");
-            verdictLines.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
-            if (verdictLines.isEmpty()) {
-                h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
-            }
-            h.append("</ul></details>\n");
-            // the same verdict whichever warm-up option its advice names (study --app's is --min-warmup) is said already
-            java.util.function.UnaryOperator<String> said = l -> l.replaceFirst(" \\(try a larger --[a-z-]+\\)$", "");
-            java.util.Set<String> printed = verdictLines.stream().map(said).collect(java.util.stream.Collectors.toSet());
-            List<String> more = every.stream().filter(v -> !printed.contains(said.apply(v))).toList();
-            if (!more.isEmpty()) {
-                h.append("<details class='lines'><summary>More verdicts (").append(more.size())
-                        .append("): the other metrics and spreads, which the terminal leaves out</summary>\n<ul class='verdicts'>\n");
-                more.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
-                h.append("</ul></details>\n");
-            }
-            if (extras.heading() != null) {
-                h.append("<p class='meta'>").append(Svg.esc(extras.heading())).append("</p>\n");
-            }
-            h.append("</section>\n");
+            meta(h, parts);
+            verdicts(h, parts, extras);
             if (!extras.failures().isEmpty()) {
                 h.append("<section id='failures'><h2>Failed runs</h2>\n<ul class='failures'>\n");
                 extras.failures().forEach(f -> h.append("<li>").append(Svg.esc(f)).append("</li>\n"));
@@ -171,24 +113,146 @@ public final class HtmlReport {
                 part(h, dir, part);
             }
             threadDumps(h, extras.threadDumps());
-            if (!extras.runLines().isEmpty()) {
-                h.append("<section id='runs'><h2>What ran</h2>\n<pre>");
-                for (int i = 0; i < extras.runLines().size(); i++) {
-                    h.append(Svg.esc(extras.runLines().get(i)));
-                    Path rec = i < extras.runRecordings().size() ? extras.runRecordings().get(i) : null;
-                    if (rec != null && Files.isRegularFile(rec)) {
-                        String href = dir.toAbsolutePath().relativize(rec.toAbsolutePath()).toString().replace(java.io.File.separatorChar, '/');
-                        h.append("  <a href='").append(Svg.esc(href)).append("'>").append(Svg.esc(rec.getFileName().toString())).append("</a>");
-                    }
-                    h.append('\n');
-                }
-                h.append("</pre></section>\n");
-            }
+            runs(h, dir, extras);
             return page.write(dir, "made by loomscope; statistics: quartiles R type 7, Tukey fences 1.5 IQR, OLS with t-based 95% intervals,"
                     + " bootstrap CI of the median ratio, two-sided Mann-Whitney U, Cliff's delta", PRINT_SCRIPT, "-o");
         } catch (IOException e) {
             throw new BadDataException(dir.toAbsolutePath() + ": cannot write the report: " + e.getMessage() + " (choose another -o)");
         }
+    }
+
+    /** When the page was written, the JDKs the recordings ran on and the one that wrote it; then the readers' warnings, before anything else. */
+    private static void meta(StringBuilder h, List<Part> parts) {
+        // the JDK the recorded JVMs ran on is theirs; the one that wrote this page is named as such
+        java.util.LinkedHashSet<String> ran = new java.util.LinkedHashSet<>();
+        parts.forEach(p -> p.groups().values().forEach(l -> l.forEach(f -> {
+            if (f.summary.jvm != null) {
+                ran.add(jdk(f.summary.jvm));
+            }
+        })));
+        h.append("<p class='meta'>").append(Svg.esc(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME)))
+                .append(ran.isEmpty() ? "" : " &middot; recorded on " + Svg.esc(String.join(", ", ran)))
+                .append(" &middot; written by loomscope on JDK ").append(Svg.esc(Runtime.version().toString())).append("</p>\n");
+        List<String> readerWarnings = RecordingFacts.warnings(parts.stream().flatMap(p -> p.groups().values().stream()).flatMap(List::stream).toList());
+        if (!readerWarnings.isEmpty()) {
+            // figures from part of a recording, or read another way, say so before anything else
+            h.append("<section id='warnings' class='banner'><h2>Read with warnings</h2>\n<ul>\n");
+            readerWarnings.forEach(w -> h.append("<li>").append(Svg.esc(w)).append("</li>\n"));
+            h.append("</ul></section>\n");
+        }
+    }
+
+    /** The answer first: each workload's bottom line, every verdict in one chart, what was measured beside it, the verdict lines one click away. */
+    private static void verdicts(StringBuilder h, List<Part> parts, Extras extras) {
+        h.append("<section id='verdicts'>\n");
+        if (!extras.bottomLines().isEmpty()) {
+            h.append("<ul class='bottom'>\n");
+            extras.bottomLines().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
+            h.append("</ul>\n");
+        }
+        h.append(Forest.of(parts.stream().map(Part::name).toList(), parts.stream().map(Part::results).toList()));
+        if (!extras.measured().isEmpty()) {
+            h.append("<ul class='verdicts measured'>\n");
+            extras.measured().forEach(l -> h.append("<li>").append(Svg.esc(l)).append("</li>\n"));
+            h.append("</ul>\n");
+        }
+        extras.charts().forEach(svg -> h.append("<figure class='chart'>").append(svg).append("</figure>\n"));
+        List<String> every = new ArrayList<>();
+        for (Part part : parts) {
+            for (String v : CompareView.verdicts(part.results())) { // every verdict line compare prints; the chart has the headline ones
+                every.add(part.name() == null ? v : part.name() + ": " + v);
+            }
+        }
+        // the terminal's lines as it printed them; the other metrics' lines apart, said to be more
+        List<String> verdictLines = extras.verdictLines() == null ? every : extras.verdictLines();
+        h.append("<details class='lines'><summary>The verdicts as lines (").append(verdictLines.size())
+                .append("), as the terminal prints them</summary>\n<ul class='verdicts'>\n");
+        verdictLines.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
+        if (verdictLines.isEmpty()) {
+            h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
+        }
+        h.append("</ul></details>\n");
+        // the same verdict whichever warm-up option its advice names (study --app's is --min-warmup) is said already
+        java.util.function.UnaryOperator<String> said = l -> l.replaceFirst(" \\(try a larger --[a-z-]+\\)$", "");
+        java.util.Set<String> printed = verdictLines.stream().map(said).collect(java.util.stream.Collectors.toSet());
+        List<String> more = every.stream().filter(v -> !printed.contains(said.apply(v))).toList();
+        if (!more.isEmpty()) {
+            h.append("<details class='lines'><summary>More verdicts (").append(more.size())
+                    .append("): the other metrics and spreads, which the terminal leaves out</summary>\n<ul class='verdicts'>\n");
+            more.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
+            h.append("</ul></details>\n");
+        }
+        if (extras.heading() != null) {
+            h.append("<p class='meta'>").append(Svg.esc(extras.heading())).append("</p>\n");
+        }
+        h.append("</section>\n");
+    }
+
+    /** What ran, a line each, with a link to its recording. */
+    private static void runs(StringBuilder h, Path dir, Extras extras) {
+        if (!extras.runLines().isEmpty()) {
+            h.append("<section id='runs'><h2>What ran</h2>\n<pre>");
+            for (int i = 0; i < extras.runLines().size(); i++) {
+                h.append(Svg.esc(extras.runLines().get(i)));
+                Path rec = i < extras.runRecordings().size() ? extras.runRecordings().get(i) : null;
+                if (rec != null && Files.isRegularFile(rec)) {
+                    String href = dir.toAbsolutePath().relativize(rec.toAbsolutePath()).toString().replace(java.io.File.separatorChar, '/');
+                    h.append("  <a href='").append(Svg.esc(href)).append("'>").append(Svg.esc(rec.getFileName().toString())).append("</a>");
+                }
+                h.append('\n');
+            }
+            h.append("</pre></section>\n");
+        }
+    }
+
+    /** A part's flame graphs: from its profiled JVMs, or a line saying none were profiled; its threads' CPU tables beside them. */
+    private static void flameSection(StringBuilder h, Path dir, String id, String title, Part part, String baseline) {
+        h.append("<section id='").append(id).append("flames'><h2>").append(Svg.esc(title)).append("Flame graphs</h2>\n");
+        if (part.flameGroups() != part.groups()) {
+            h.append("<p class='meta'>From JVMs that ran the same workload with the CPU profile and were not timed (");
+            h.append(Svg.esc(String.join(", ", part.flameGroups().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().size()).toList())));
+            h.append("); the timed JVMs recorded without a profile, so the profiler's cost, larger for threads that start often, is not in the metrics.</p>\n");
+        }
+        h.append("<ul>\n");
+        // the study's profiled JVMs (not timed): their graphs of the measured runs alone, without the warm-up
+        boolean measuredOnly = part.flameGroups() != part.groups();
+        Function<RecordingFacts, Flames.Cpu> cpus = Flames.cpus(measuredOnly);
+        boolean unprofiled = part.flameGroups().values().stream().flatMap(List::stream).allMatch(f -> "off".equals(f.summary.profilingMode));
+        if (unprofiled) {
+            // one line for all: the recordings were made without a profile (as study --app's are), so there is nothing to draw
+            h.append("<li>no flame graphs: these recordings were made without a CPU profile (the agent's profile=off, as study --app records to"
+                    + " keep the profiler's cost out of its figures; a run under the agent with profile=cpu gives one)</li>\n");
+        } else {
+            flames(dir, id, part.flameGroups(), baseline, cpus, measuredOnly).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
+        }
+        h.append("</ul>\n");
+        threadTables(part.flameGroups(), cpus).forEach(t -> h.append(HtmlTables.details(t)));
+        h.append("</section>\n");
+    }
+
+    /** A part's metrics, each with its verdicts, its box plot and run strip, and the tables behind them. */
+    private static void metrics(StringBuilder h, String id, String title, List<MetricResult> results) {
+        h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
+        for (MetricResult r : results) {
+            h.append("<div class='metric'><h3>").append(Svg.esc(r.metric().name())).append(" (").append(Svg.esc(r.metric().unit())).append(", ")
+                    .append(Svg.esc(r.metric().direction())).append(")</h3>\n");
+            for (String g : r.comparisons().keySet()) {
+                double ratio = r.comparisons().get(g).ratio();
+                if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) {
+                    h.append("<p class='verdict'>").append(Svg.esc(Comparer.verdict(r, g))).append("</p>\n");
+                }
+            }
+            h.append("<div class='charts'>").append(Svg.boxplot(r)).append(r.perRun() ? Svg.strip(r) : "").append("</div>\n");
+            h.append(HtmlTables.details(CompareView.boxplots(List.of(r))));
+            if (!r.regressions().isEmpty()) {
+                h.append(HtmlTables.details(CompareView.regressions(List.of(r))));
+            }
+            if (!r.comparisons().isEmpty()) {
+                h.append(HtmlTables.details(CompareView.comparisons(List.of(r))));
+            }
+            h.append("</div>\n");
+        }
+        h.append("</section>\n");
     }
 
     private static void part(StringBuilder h, Path dir, Part part) {
@@ -213,48 +277,8 @@ public final class HtmlReport {
             }
         });
         String baseline = results.isEmpty() ? baselineOf(groups) : results.get(0).baseline();
-        h.append("<section id='").append(id).append("flames'><h2>").append(Svg.esc(title)).append("Flame graphs</h2>\n");
-        if (part.flameGroups() != groups) {
-            h.append("<p class='meta'>From JVMs that ran the same workload with the CPU profile and were not timed (");
-            h.append(Svg.esc(String.join(", ", part.flameGroups().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().size()).toList())));
-            h.append("); the timed JVMs recorded without a profile, so the profiler's cost, larger for threads that start often, is not in the metrics.</p>\n");
-        }
-        h.append("<ul>\n");
-        // the study's profiled JVMs (not timed): their graphs of the measured runs alone, without the warm-up
-        boolean measuredOnly = part.flameGroups() != groups;
-        Function<RecordingFacts, Flames.Cpu> cpus = Flames.cpus(measuredOnly);
-        boolean unprofiled = part.flameGroups().values().stream().flatMap(List::stream).allMatch(f -> "off".equals(f.summary.profilingMode));
-        if (unprofiled) {
-            // one line for all: the recordings were made without a profile (as study --app's are), so there is nothing to draw
-            h.append("<li>no flame graphs: these recordings were made without a CPU profile (the agent's profile=off, as study --app records to"
-                    + " keep the profiler's cost out of its figures; a run under the agent with profile=cpu gives one)</li>\n");
-        } else {
-            flames(dir, id, part.flameGroups(), baseline, cpus, measuredOnly).forEach(l -> h.append("<li>").append(l).append("</li>\n"));
-        }
-        h.append("</ul>\n");
-        threadTables(part.flameGroups(), cpus).forEach(t -> h.append(HtmlTables.details(t)));
-        h.append("</section>\n");
-        h.append("<section id='").append(id).append("metrics'><h2>").append(Svg.esc(title)).append("Metrics</h2>\n");
-        for (MetricResult r : results) {
-            h.append("<div class='metric'><h3>").append(Svg.esc(r.metric().name())).append(" (").append(Svg.esc(r.metric().unit())).append(", ")
-                    .append(Svg.esc(r.metric().direction())).append(")</h3>\n");
-            for (String g : r.comparisons().keySet()) {
-                double ratio = r.comparisons().get(g).ratio();
-                if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) {
-                    h.append("<p class='verdict'>").append(Svg.esc(Comparer.verdict(r, g))).append("</p>\n");
-                }
-            }
-            h.append("<div class='charts'>").append(Svg.boxplot(r)).append(r.perRun() ? Svg.strip(r) : "").append("</div>\n");
-            h.append(HtmlTables.details(CompareView.boxplots(List.of(r))));
-            if (!r.regressions().isEmpty()) {
-                h.append(HtmlTables.details(CompareView.regressions(List.of(r))));
-            }
-            if (!r.comparisons().isEmpty()) {
-                h.append(HtmlTables.details(CompareView.comparisons(List.of(r))));
-            }
-            h.append("</div>\n");
-        }
-        h.append("</section>\n");
+        flameSection(h, dir, id, title, part, baseline);
+        metrics(h, id, title, results);
         List<RecordingFacts> all = groups.values().stream().flatMap(List::stream).toList();
         for (Views.View v : Views.ALL) {
             if (v.section() != null) {
