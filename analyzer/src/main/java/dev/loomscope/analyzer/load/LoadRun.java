@@ -166,40 +166,8 @@ public final class LoadRun {
                 + seconds(spec.window().toNanos()) + " s after a warm-up until steady";
         try (OpenLoop load = new OpenLoop(t, rate, spec.connections(), (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))) {
             current = load;
-            List<OpenLoop.Window> warm = new ArrayList<>();
-            String moving = null;
-            long warmupNanos = 0;
-            int warmIndex = 0;
-            while (!stopped) {
-                Probe before = Probe.take(spec.appPid());
-                OpenLoop.Window w = load.window(SECOND);
-                row(workload, params, measuredBy, warmIndex++, true, w, w.judged(), before, Probe.take(spec.appPid()));
-                warm.add(w);
-                warmupNanos += w.nanos();
-                if (warmupNanos < spec.warmupMin().toNanos()) {
-                    continue;
-                }
-                moving = Steadiness.moving(warm);
-                if (moving == null || warmupNanos >= spec.warmupMax().toNanos()) {
-                    break;
-                }
-            }
-            out.println(workload + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
-                    + (moving == null ? "steady" : "not steady after the longest warm-up (" + moving + "): measured as it is"));
-            Histogram answered = new Histogram(3);
-            Histogram send = new Histogram(3);
-            Histogram lag = new Histogram(3);
-            Histogram lateAges = new Histogram(3);
-            Map<String, Long> causes = new TreeMap<>();
-            int windows = 0;
-            int lagged = 0;
-            long lateBefore = -1;
-            long offered = 0;
-            long ok = 0;
-            long errors = 0;
-            long late = 0;
-            long nanos = 0;
-            long cpuNanos = 0;
+            WarmUp warm = warmUp(load, workload, params, measuredBy);
+            Tally tally = new Tally();
             for (int i = 0; i < spec.windows() && !stopped; i++) {
                 Probe before = Probe.take(spec.appPid());
                 OpenLoop.Window w = load.window(spec.window().toNanos());
@@ -208,20 +176,7 @@ public final class LoadRun {
                 }
                 Histogram judged = w.judged();
                 boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, Probe.take(spec.appPid()));
-                lagged += clientLagged ? 1 : 0;
-                answered.add(w.latencyMicros());
-                send.add(w.sendMicros());
-                lag.add(w.lagMicros());
-                lateAges = w.lateMicros();
-                w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
-                windows++;
-                lateBefore = lateBefore < 0 ? w.lateAtStart() : lateBefore;
-                offered += w.offered();
-                ok += w.ok();
-                errors += w.errors();
-                late = w.late();
-                nanos += w.nanos();
-                cpuNanos = cpuNanos < 0 || w.cpuNanos() < 0 ? -1 : cpuNanos + w.cpuNanos();
+                tally.add(w, clientLagged);
                 out.println(String.format(Locale.ROOT, "%s, %s: window %d: %d offered%s: %d answered, %d errors%s, %d late at its end%s; latency %s, %s"
                         + " (n=%d)%s", workload, spec.threadKind(), i + 1, w.offered(), w.lateAtStart() > 0 ? " and " + w.lateAtStart() + " late before" : "",
                         w.ok(), w.errors(), w.causes().isEmpty() ? "" : " " + w.causes(), w.late(), w.unsent() > 0 ? " (" + w.unsent()
@@ -230,14 +185,81 @@ public final class LoadRun {
                 out.flush();
             }
             current = null;
-            OpenLoop.Window afterStop = load.stop();
-            Histogram judged = answered.copy();
-            judged.add(lateAges);
-            Summary s = new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
-                    afterStop, warmupNanos / 1e9, moving, lagged, cpuNanos);
+            Summary s = tally.summary(workload, rate, load.stop(), warm);
             out.println(s.line());
             out.flush();
             return s;
+        }
+    }
+
+    /** How long the warm-up took, and why it was not steady when it ended (null: it was). */
+    private record WarmUp(long nanos, String moving) {}
+
+    /** Windows of a second, each a row, until the service is steady after --min-warmup or --max-warmup has passed; said in a line. */
+    private WarmUp warmUp(OpenLoop load, String workload, String params, String measuredBy) throws IOException {
+        List<OpenLoop.Window> warm = new ArrayList<>();
+        String moving = null;
+        long warmupNanos = 0;
+        int warmIndex = 0;
+        while (!stopped) {
+            Probe before = Probe.take(spec.appPid());
+            OpenLoop.Window w = load.window(SECOND);
+            row(workload, params, measuredBy, warmIndex++, true, w, w.judged(), before, Probe.take(spec.appPid()));
+            warm.add(w);
+            warmupNanos += w.nanos();
+            if (warmupNanos < spec.warmupMin().toNanos()) {
+                continue;
+            }
+            moving = Steadiness.moving(warm);
+            if (moving == null || warmupNanos >= spec.warmupMax().toNanos()) {
+                break;
+            }
+        }
+        out.println(workload + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
+                + (moving == null ? "steady" : "not steady after the longest warm-up (" + moving + "): measured as it is"));
+        return new WarmUp(warmupNanos, moving);
+    }
+
+    /** The measured windows added up: their histograms merged, their counts summed, the late of the first's start and the last's end. */
+    private static final class Tally {
+        final Histogram answered = new Histogram(3);
+        final Histogram send = new Histogram(3);
+        final Histogram lag = new Histogram(3);
+        Histogram lateAges = new Histogram(3);
+        final Map<String, Long> causes = new TreeMap<>();
+        int windows;
+        int lagged;
+        long lateBefore = -1;
+        long offered;
+        long ok;
+        long errors;
+        long late;
+        long nanos;
+        long cpuNanos;
+
+        void add(OpenLoop.Window w, boolean clientLagged) {
+            lagged += clientLagged ? 1 : 0;
+            answered.add(w.latencyMicros());
+            send.add(w.sendMicros());
+            lag.add(w.lagMicros());
+            lateAges = w.lateMicros();
+            w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
+            windows++;
+            lateBefore = lateBefore < 0 ? w.lateAtStart() : lateBefore;
+            offered += w.offered();
+            ok += w.ok();
+            errors += w.errors();
+            late = w.late();
+            nanos += w.nanos();
+            cpuNanos = cpuNanos < 0 || w.cpuNanos() < 0 ? -1 : cpuNanos + w.cpuNanos();
+        }
+
+        /** The summary of a URL and rate: these windows, what happened after the stop, and the warm-up before them. */
+        Summary summary(String workload, double rate, OpenLoop.Window afterStop, WarmUp warm) {
+            Histogram judged = answered.copy();
+            judged.add(lateAges);
+            return new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
+                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos);
         }
     }
 
