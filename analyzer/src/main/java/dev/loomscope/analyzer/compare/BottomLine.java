@@ -31,6 +31,22 @@ public final class BottomLine {
 
     private BottomLine() {}
 
+    /** The first headline with a decided verdict, else the first with a result; none whose baseline has no value to divide by. */
+    private static MetricResult head(List<MetricResult> results, List<Metric> headlines, String group) {
+        MetricResult head = null;
+        for (Metric name : headlines) {
+            MetricResult r = find(results, name, group);
+            if (r != null && Double.isInfinite(r.comparisons().get(group).ratio())) {
+                continue; // none in the baseline: no ratio to lead with
+            }
+            if (r != null && r.verdict(group).decided()) {
+                return r;
+            }
+            head = head == null ? r : head;
+        }
+        return head;
+    }
+
     /**
      * The line for {@code workload}: {@code group} against the results' baseline on the first of
      * {@code headlines} with a verdict (else the first with a ratio), the causes per {@code unit}
@@ -39,18 +55,7 @@ public final class BottomLine {
      * compared.
      */
     public static String of(String workload, List<MetricResult> results, List<Metric> headlines, String group, String unit, String firstCause) {
-        MetricResult head = null;
-        for (Metric name : headlines) {
-            MetricResult r = find(results, name, group);
-            if (r != null && Double.isInfinite(r.comparisons().get(group).ratio())) {
-                continue; // none in the baseline: no ratio to lead with
-            }
-            if (r != null && r.verdict(group).decided()) {
-                head = r;
-                break;
-            }
-            head = head == null ? r : head;
-        }
+        MetricResult head = head(results, headlines, group);
         if (head == null) {
             return null;
         }

@@ -156,6 +156,17 @@ final class HttpConnection implements Closeable {
         if (code == 204 || code == 304 || code == 101 || sending.method().equals("HEAD")) {
             length = 0;
         }
+        if (!skipBody(chunked, length)) {
+            keepAlive = false;
+        }
+        if (!keepAlive) {
+            close();
+        }
+        return code;
+    }
+
+    /** Reads past a response's body: chunked, of a length, or to the connection's close; whether the connection still serves. */
+    private boolean skipBody(boolean chunked, long length) throws IOException {
         if (chunked) {
             for (long size = Long.parseLong(chunkSize(line()), 16); size > 0; size = Long.parseLong(chunkSize(line()), 16)) {
                 skip(size);
@@ -164,16 +175,14 @@ final class HttpConnection implements Closeable {
             for (String trailer = line(); !trailer.isEmpty(); trailer = line()) {
                 // trailers: nothing wanted
             }
-        } else if (length >= 0) {
+            return true;
+        }
+        if (length >= 0) {
             skip(length);
-        } else {
-            in.transferTo(OutputStream.nullOutputStream()); // the body ends with the connection
-            keepAlive = false;
+            return true;
         }
-        if (!keepAlive) {
-            close();
-        }
-        return code;
+        in.transferTo(OutputStream.nullOutputStream()); // the body ends with the connection
+        return false;
     }
 
     /** Whether {@code s}'s characters from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
