@@ -140,22 +140,8 @@ public final class StudyCommand implements Callable<Integer> {
         if (app != null) {
             return app(stdout, stderr);
         }
-        for (String appOnly : List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--load-command", "--connections", "--request-timeout",
-                "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout", "--request-file", "--method", "--header", "--body",
-                "--insecure")) {
-            if (spec.commandLine().getParseResult().hasMatchedOption(appOnly)) {
-                throw new dev.loomscope.analyzer.errors.UsageException(appOnly + ": for a study of your own service (--app COMMAND)");
-            }
-        }
-        for (String w : workloads) {
-            if (!StudyPlan.WORKLOADS.contains(w)) {
-                throw new dev.loomscope.analyzer.errors.UsageException("--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
-            }
-        }
-        List<String> agentProblems = agentOpts == null ? List.of() : AgentOptions.parse(null, agentOpts).problems();
-        if (!agentProblems.isEmpty()) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
-        }
+        checkWorkloadOptions();
+        checkAgentOpts();
         // without --runs each workload and kind runs its own default (StudyPlan.DEFAULT_RUNS); --quick runs 2
         Integer measuredRuns = runs == null && !quick ? null : checked("--runs", runs, 2, WorkloadOptions.RUNS);
         List<String> workloadJvmArgs = new ArrayList<>(jvmArgs);
@@ -181,6 +167,49 @@ public final class StudyCommand implements Callable<Integer> {
         return print(r, stdout);
     }
 
+    /** A study of the seed workloads takes none of --app's options, and only workloads it knows. */
+    private void checkWorkloadOptions() {
+        refuse(List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--load-command", "--connections", "--request-timeout",
+                "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout", "--request-file", "--method", "--header", "--body",
+                "--insecure"), "for a study of your own service (--app COMMAND)");
+        for (String w : workloads) {
+            if (!StudyPlan.WORKLOADS.contains(w)) {
+                throw new dev.loomscope.analyzer.errors.UsageException("--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
+            }
+        }
+    }
+
+    /** A usage error for the first of {@code options} given on the command line: {@code OPTION: why}. */
+    private void refuse(List<String> options, String why) {
+        for (String o : options) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new dev.loomscope.analyzer.errors.UsageException(o + ": " + why);
+            }
+        }
+    }
+
+    /** The placeholders in --app, --load-command, --url and --ready: only those each knows. */
+    private void checkPlaceholders() {
+        dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--app", app, dev.loomscope.analyzer.study.AppPlan.PLACEHOLDERS);
+        if (loadCommand != null) {
+            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--load-command", loadCommand, dev.loomscope.analyzer.study.AppPlan.PLACEHOLDERS);
+        }
+        for (String u : load.urls) {
+            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--url", u, List.of("{port}"));
+        }
+        if (ready != null) {
+            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--ready", ready, List.of("{port}"));
+        }
+    }
+
+    /** --agent-opts as the agent reads them: a usage error naming each problem. */
+    private void checkAgentOpts() {
+        List<String> agentProblems = agentOpts == null ? List.of() : AgentOptions.parse(null, agentOpts).problems();
+        if (!agentProblems.isEmpty()) {
+            throw new dev.loomscope.analyzer.errors.UsageException("--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
+        }
+    }
+
     private Path java() {
         Path java = javaExecutable != null ? javaExecutable.toAbsolutePath() : Path.of(dev.loomscope.options.Launch.thisJava());
         if (Files.isDirectory(java) && Files.isExecutable(java.resolve("bin/java"))) {
@@ -194,43 +223,23 @@ public final class StudyCommand implements Callable<Integer> {
 
     /** {@code study --app}: the user's service both ways under the load client's load. */
     private int app(PrintWriter stdout, PrintWriter stderr) throws IOException {
-        for (String ours : List.of("--workload", "--runs", "--warmup", "--requests", "--concurrency", "--tasks", "--quick", "--parallelism")) {
-            if (spec.commandLine().getParseResult().hasMatchedOption(ours)) {
-                throw new dev.loomscope.analyzer.errors.UsageException(ours + ": for loomscope's own workloads, not --app (the load is --url"
-                        + " and --rate; JVM options go in the command)");
-            }
-        }
-        dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--app", app, dev.loomscope.analyzer.study.AppPlan.PLACEHOLDERS);
-        if (loadCommand != null) {
-            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--load-command", loadCommand, dev.loomscope.analyzer.study.AppPlan.PLACEHOLDERS);
-        }
-        for (String u : load.urls) {
-            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--url", u, List.of("{port}"));
-        }
-        if (ready != null) {
-            dev.loomscope.analyzer.study.AppPlan.knownPlaceholders("--ready", ready, List.of("{port}"));
-        }
+        refuse(List.of("--workload", "--runs", "--warmup", "--requests", "--concurrency", "--tasks", "--quick", "--parallelism"),
+                "for loomscope's own workloads, not --app (the load is --url and --rate; JVM options go in the command)");
+        checkPlaceholders();
         List<String> command = dev.loomscope.analyzer.study.AppPlan.words("--app", app);
         List<String> loadWords = loadCommand == null ? null : dev.loomscope.analyzer.study.AppPlan.words("--load-command", loadCommand);
         runnable("--app", command.get(0));
         if (loadWords != null) {
             runnable("--load-command", loadWords.get(0));
-            for (String clientOnly : List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window",
-                    "--request-file", "--method", "--header", "--body", "--insecure")) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(clientOnly)) {
-                    throw new dev.loomscope.analyzer.errors.UsageException(clientOnly + ": for loomscope's load client, not with"
-                            + " --load-command (your client sets its own load)");
-                }
-            }
+            refuse(List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window",
+                    "--request-file", "--method", "--header", "--body", "--insecure"), "for loomscope's load client, not with --load-command (your"
+                            + " client sets its own load)");
         }
         if (work != null && work.contains(",")) {
             throw new dev.loomscope.analyzer.errors.UsageException("--work " + work + ": one filter; several are joined with ';' (see the"
                     + " agent's work= option)");
         }
-        List<String> agentProblems = agentOpts == null ? List.of() : AgentOptions.parse(null, agentOpts).problems();
-        if (!agentProblems.isEmpty()) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--agent-opts " + agentOpts + ": " + String.join("; ", agentProblems));
-        }
+        checkAgentOpts();
         if (controls < 0) {
             throw new dev.loomscope.analyzer.errors.UsageException("--controls " + controls + ": must be 0 or more");
         }
