@@ -63,12 +63,8 @@ public final class McpCommand implements Callable<Integer> {
     private PrintStream protocol;
     private ExecutorService workers;
 
-    @Override
-    public Integer call() throws Exception {
-        if (!dev.loomscope.options.Durations.valid(timeoutText) || dev.loomscope.options.Durations.parse(timeoutText).isZero()) {
-            throw new UsageException("--timeout " + timeoutText + ": not a duration above 0 (such as 300s or 10m)");
-        }
-        timeout = dev.loomscope.options.Durations.parse(timeoutText);
+    /** The directories the tools may read (--root, else the current one), real paths; a usage error for one that is not a directory. */
+    private List<Path> roots() throws IOException {
         List<Path> roots = new ArrayList<>();
         for (Path r : rootOptions.isEmpty() ? List.of(Path.of("")) : rootOptions) {
             Path abs = r.toAbsolutePath();
@@ -77,7 +73,16 @@ public final class McpCommand implements Callable<Integer> {
             }
             roots.add(abs.toRealPath());
         }
-        tools = new McpTools(roots);
+        return roots;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!dev.loomscope.options.Durations.valid(timeoutText) || dev.loomscope.options.Durations.parse(timeoutText).isZero()) {
+            throw new UsageException("--timeout " + timeoutText + ": not a duration above 0 (such as 300s or 10m)");
+        }
+        timeout = dev.loomscope.options.Durations.parse(timeoutText);
+        tools = new McpTools(roots());
         protocol = System.out;
         System.setOut(System.err); // stdout carries the protocol alone
         workers = Executors.newFixedThreadPool(2, r -> {
@@ -125,6 +130,21 @@ public final class McpCommand implements Callable<Integer> {
             }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Each tool with its description and input schema: paths under the roots, and the options it takes. */
+    private static void toolList(ArrayNode list) {
+        for (McpTools.Tool t : McpTools.TOOLS) {
+            ObjectNode tool = list.addObject().put("name", t.name()).put("description", t.description());
+            ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
+            ObjectNode props = schema.putObject("properties");
+            props.putObject("paths").put("type", "array").put("description", "files or directories under the server's roots")
+                    .putObject("items").put("type", "string");
+            props.putObject("options").put("type", "array").put("description", "the tool's options, e.g. [\"--metric\", \"run time\"]: "
+                    + (McpTools.OPTIONS.get(t.name()).isEmpty() ? "none" : String.join(", ", McpTools.OPTIONS.get(t.name()).stream().sorted().toList())))
+                    .putObject("items").put("type", "string");
+            schema.putArray("required").add("paths");
         }
     }
 
@@ -180,20 +200,7 @@ public final class McpCommand implements Callable<Integer> {
                 result.putObject("serverInfo").put("name", "loomscope").put("version", version());
             }
             case "ping" -> { }
-            case "tools/list" -> {
-                ArrayNode list = result.putArray("tools");
-                for (McpTools.Tool t : McpTools.TOOLS) {
-                    ObjectNode tool = list.addObject().put("name", t.name()).put("description", t.description());
-                    ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
-                    ObjectNode props = schema.putObject("properties");
-                    props.putObject("paths").put("type", "array").put("description", "files or directories under the server's roots")
-                            .putObject("items").put("type", "string");
-                    props.putObject("options").put("type", "array").put("description", "the tool's options, e.g. [\"--metric\", \"run time\"]: "
-                            + (McpTools.OPTIONS.get(t.name()).isEmpty() ? "none" : String.join(", ", McpTools.OPTIONS.get(t.name()).stream().sorted().toList())))
-                            .putObject("items").put("type", "string");
-                    schema.putArray("required").add("paths");
-                }
-            }
+            case "tools/list" -> toolList(result.putArray("tools"));
             case "tools/call" -> {
                 call(id, request.path("params"));
                 return null; // answered when the tool is done
