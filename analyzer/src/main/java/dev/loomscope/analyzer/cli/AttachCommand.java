@@ -66,17 +66,7 @@ public final class AttachCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (pid.equals("list")) {
-            // a table, so --format json and the others give what they give elsewhere
-            dev.loomscope.analyzer.render.Table jvms = new dev.loomscope.analyzer.render.Table("jvms", "JVMs this user can attach to",
-                    List.of(dev.loomscope.analyzer.render.Table.text("pid"), dev.loomscope.analyzer.render.Table.text("main class or jar")));
-            for (VirtualMachineDescriptor d : VirtualMachine.list()) {
-                if (!d.id().equals(Long.toString(ProcessHandle.current().pid()))) {
-                    String name = d.displayName().isBlank() ? "(no main class reported)" : d.displayName();
-                    // a command line can run to thousands of characters (a class path): its start says which JVM it is
-                    jvms.row(d.id(), name.length() > 100 ? name.substring(0, 99) + "\u2026" : name);
-                }
-            }
-            this.out.emit(List.of(jvms), out);
+            this.out.emit(List.of(jvms()), out); // a table, so --format json and the others give what they give elsewhere
             return Errors.OK;
         }
         if (!pid.matches("\\d{1,10}")) {
@@ -101,6 +91,25 @@ public final class AttachCommand implements Callable<Integer> {
         if (!Files.isRegularFile(jar)) {
             throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
         }
+        return load(jar, out);
+    }
+
+    /** The JVMs this user can attach to, this one left out: a table of their process ids and main classes or jars. */
+    private static dev.loomscope.analyzer.render.Table jvms() {
+        dev.loomscope.analyzer.render.Table jvms = new dev.loomscope.analyzer.render.Table("jvms", "JVMs this user can attach to",
+                List.of(dev.loomscope.analyzer.render.Table.text("pid"), dev.loomscope.analyzer.render.Table.text("main class or jar")));
+        for (VirtualMachineDescriptor d : VirtualMachine.list()) {
+            if (!d.id().equals(Long.toString(ProcessHandle.current().pid()))) {
+                String name = d.displayName().isBlank() ? "(no main class reported)" : d.displayName();
+                // a command line can run to thousands of characters (a class path): its start says which JVM it is
+                jvms.row(d.id(), name.length() > 100 ? name.substring(0, 99) + "\u2026" : name);
+            }
+        }
+        return jvms;
+    }
+
+    /** Loads the agent {@code jar} into the process with the action and options, and says its reply: ok, or what failed. */
+    private int load(Path jar, PrintWriter out) throws Exception {
         VirtualMachine vm = RunningJvm.attach(Long.parseLong(pid));
         Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
         try {

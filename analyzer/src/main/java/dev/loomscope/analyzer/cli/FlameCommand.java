@@ -180,19 +180,7 @@ public final class FlameCommand implements Callable<Integer> {
         if (top != null) {
             return table(options, warn);
         }
-        GraphFormat graph = format == null ? (collapsed ? GraphFormat.COLLAPSED : GraphFormat.HTML) : GraphFormat.named(format.toLowerCase(Locale.ROOT));
-        if (graph == null || collapsed && graph != GraphFormat.COLLAPSED) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--format " + format + ": a graph is " + GraphFormat.words()
-                    + (collapsed ? " (and --collapsed is --format collapsed)" : "") + "; text, csv, json and md are for --top");
-        }
-        if (diff && !graph.diffs) {
-            throw new dev.loomscope.analyzer.errors.UsageException(graph == GraphFormat.HEATMAP ? "--format heatmap draws one profile's samples by"
-                    + " time: without --diff" : "--diff draws a differential flame graph; a profile viewer compares two profiles itself: write each"
-                            + " with --format " + graph.word() + (graph == GraphFormat.PPROF ? ", then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz" : ""));
-        }
-        if (output == null && graph.output != null) {
-            throw new dev.loomscope.analyzer.errors.UsageException("name " + graph.output);
-        }
+        GraphFormat graph = graphFormat();
         options = graph.needs(options);
         collapsed = graph == GraphFormat.COLLAPSED;
         switch (graph) {
@@ -221,6 +209,24 @@ public final class FlameCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
         }
         return Errors.OK;
+    }
+
+    /** The graph --format names (--collapsed: collapsed stacks; none: HTML), checked against --diff and -o. */
+    private GraphFormat graphFormat() {
+        GraphFormat graph = format == null ? (collapsed ? GraphFormat.COLLAPSED : GraphFormat.HTML) : GraphFormat.named(format.toLowerCase(Locale.ROOT));
+        if (graph == null || collapsed && graph != GraphFormat.COLLAPSED) {
+            throw new dev.loomscope.analyzer.errors.UsageException("--format " + format + ": a graph is " + GraphFormat.words()
+                    + (collapsed ? " (and --collapsed is --format collapsed)" : "") + "; text, csv, json and md are for --top");
+        }
+        if (diff && !graph.diffs) {
+            throw new dev.loomscope.analyzer.errors.UsageException(graph == GraphFormat.HEATMAP ? "--format heatmap draws one profile's samples by"
+                    + " time: without --diff" : "--diff draws a differential flame graph; a profile viewer compares two profiles itself: write each"
+                            + " with --format " + graph.word() + (graph == GraphFormat.PPROF ? ", then go tool pprof -diff_base BASE.pb.gz NEW.pb.gz" : ""));
+        }
+        if (output == null && graph.output != null) {
+            throw new dev.loomscope.analyzer.errors.UsageException("name " + graph.output);
+        }
+        return graph;
     }
 
     /** What the command made, to standard output or the -o file. */

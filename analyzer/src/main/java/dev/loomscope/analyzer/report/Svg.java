@@ -236,16 +236,12 @@ final class Svg {
         }
     }
 
-    /**
-     * Grouped bars: for each label one bar per series (platform, virtual), with error bars where
-     * given; on a log10 axis when {@code log} (context switches span orders of magnitude).
-     */
-    static String bars(String title, String unit, List<String> labels, List<String> series, double[][] values, double[][] errors, boolean log) {
-        int width = Math.max(W, LEFT + RIGHT + 70 * labels.size());
+    /** The bars' scale: from zero (or the smallest value's decade on a log axis) to the highest value with its error bar. */
+    private static Scale barScale(double[][] values, double[][] errors, boolean log) {
         double hi = 0;
         double lo = Double.MAX_VALUE;
-        for (int sIdx = 0; sIdx < series.size(); sIdx++) {
-            for (int k = 0; k < labels.size(); k++) {
+        for (int sIdx = 0; sIdx < values.length; sIdx++) {
+            for (int k = 0; k < values[sIdx].length; k++) {
                 double v = values[sIdx][k];
                 double e = errors == null || Double.isNaN(errors[sIdx][k]) ? 0 : errors[sIdx][k];
                 if (!Double.isNaN(v) && (!log || v > 0)) {
@@ -256,7 +252,16 @@ final class Svg {
         }
         double top = log ? Math.ceil(Math.log10(Math.max(hi, 1e-9))) : hi * 1.05;
         double bottom = log ? Math.floor(Math.log10(lo == Double.MAX_VALUE ? 1 : lo)) - (lo == hi ? 1 : 0) : 0;
-        Scale s = new Scale(bottom, top > bottom ? top : bottom + 1);
+        return new Scale(bottom, top > bottom ? top : bottom + 1);
+    }
+
+    /**
+     * Grouped bars: for each label one bar per series (platform, virtual), with error bars where
+     * given; on a log10 axis when {@code log} (context switches span orders of magnitude).
+     */
+    static String bars(String title, String unit, List<String> labels, List<String> series, double[][] values, double[][] errors, boolean log) {
+        int width = Math.max(W, LEFT + RIGHT + 70 * labels.size());
+        Scale s = barScale(values, errors, log);
         java.util.function.DoubleUnaryOperator y = v -> s.y(log ? Math.log10(v) : v);
         StringBuilder sb = new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s</title>%n", width, H, width, H, esc(title)));
         double[] ticks = new double[5];
