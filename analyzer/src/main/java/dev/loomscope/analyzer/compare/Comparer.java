@@ -61,6 +61,50 @@ public final class Comparer {
         };
     }
 
+    /**
+     * A group's values as points: x their index (or their units of work with {@code xUnits}), in time
+     * order when {@code byTime} (runs and recordings; events stay in theirs), y the value.
+     */
+    private static double[][] xy(List<Metric.Value> values, boolean xUnits, boolean byTime) {
+        if (byTime) {
+            values.sort(Comparator.comparingLong(Metric.Value::startMillis));
+        }
+        double[] x = new double[values.size()];
+        double[] y = new double[values.size()];
+        for (int i = 0; i < values.size(); i++) {
+            x[i] = xUnits && !Double.isNaN(values.get(i).units()) ? values.get(i).units() : i;
+            y[i] = values.get(i).value();
+        }
+        return new double[][] {x, y};
+    }
+
+    /** Each group with values against the baseline, the JVM the unit: medians, or means where many values are zero; none without the baseline. */
+    private static Map<String, Comparison> comparisons(java.util.Set<String> groups, Map<String, List<double[]>> jvms, String base) {
+        Map<String, Comparison> cmp = new LinkedHashMap<>();
+        if (groups.contains(base)) {
+            for (String g : groups) {
+                if (!g.equals(base)) {
+                    // many zeros (runs without a collection, a pin): their median says "none" for a group that had some
+                    boolean zeros = zeroShare(jvms.get(g)) >= ZERO_SHARE || zeroShare(jvms.get(base)) >= ZERO_SHARE;
+                    cmp.put(g, zeros ? Comparison.ofMeans(jvms.get(g), jvms.get(base)) : Comparison.of(jvms.get(g), jvms.get(base)));
+                }
+            }
+        }
+        return cmp;
+    }
+
+    /** How far apart each compared group's runs lie against the baseline's (the thesis's boxes), where it can be said. */
+    private static Map<String, Spread> spreads(java.util.Set<String> compared, Map<String, List<double[]>> jvms, String base) {
+        Map<String, Spread> spreads = new LinkedHashMap<>();
+        for (String g : compared) {
+            Spread sp = Spread.of(jvms.get(g), jvms.get(base));
+            if (sp != null) {
+                spreads.put(g, sp);
+            }
+        }
+        return spreads;
+    }
+
     /** Null when no group has a value for the metric. */
     static MetricResult compute(Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits, Verdict.Rule rule) {
         Map<String, double[][]> points = new LinkedHashMap<>();
@@ -94,53 +138,22 @@ public final class Comparer {
             if (groupPerRun && values.size() >= 3) {
                 trends.put(g.getKey(), trend(values));
             }
-            // runs and recordings in time order; x is their index in the group (or their units of work)
-            if (m.level() != Metric.Level.EVENT) {
-                values.sort(Comparator.comparingLong(Metric.Value::startMillis));
-            }
-            double[] x = new double[values.size()];
-            double[] y = new double[values.size()];
-            for (int i = 0; i < values.size(); i++) {
-                x[i] = xUnits && !Double.isNaN(values.get(i).units()) ? values.get(i).units() : i;
-                y[i] = values.get(i).value();
-            }
-            points.put(g.getKey(), new double[][] {x, y});
+            points.put(g.getKey(), xy(values, xUnits, m.level() != Metric.Level.EVENT));
         }
         if (points.isEmpty()) {
             return null;
         }
         Map<String, Boxplot> box = new LinkedHashMap<>();
         Map<String, Regression> reg = new LinkedHashMap<>();
-        points.forEach((g, xy) -> {
-            box.put(g, Boxplot.of(xy[1]));
-            if (xy[1].length >= 3) {
-                reg.put(g, Regression.of(xy[0], xy[1]));
-            }
-        });
-        Map<String, Comparison> cmp = new LinkedHashMap<>();
-        if (points.containsKey(base)) {
-            points.forEach((g, xy) -> {
-                if (!g.equals(base)) {
-                    // many zeros (runs without a collection, a pin): their median says "none" for a group that had some
-                    boolean zeros = zeroShare(jvms.get(g)) >= ZERO_SHARE || zeroShare(jvms.get(base)) >= ZERO_SHARE;
-                    cmp.put(g, zeros ? Comparison.ofMeans(jvms.get(g), jvms.get(base)) : Comparison.of(jvms.get(g), jvms.get(base)));
-                }
-            });
-        }
-        Map<String, Spread> spreads = new LinkedHashMap<>();
-        if (perRun) { // run-level metrics only: an event-level one is never per run
-            // how far apart a group's runs lie, against the baseline's (the thesis's boxes)
-            cmp.keySet().forEach(g -> {
-                Spread sp = Spread.of(jvms.get(g), jvms.get(base));
-                if (sp != null) {
-                    spreads.put(g, sp);
-                }
-            });
-        }
-        String xLabel = m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : perRun ? "run index" : "recording index";
+        points.forEach((g, xy) -> box.put(g, Boxplot.of(xy[1])));
+        points.entrySet().stream().filter(e -> e.getValue()[1].length >= 3).forEach(e -> reg.put(e.getKey(), Regression.of(e.getValue()[0], e.getValue()[1])));
+        Map<String, Comparison> cmp = comparisons(points.keySet(), jvms, base);
+        // run-level metrics only (an event-level one is never per run): how far apart a group's runs lie, against the baseline's
+        Map<String, Spread> spreads = perRun ? spreads(cmp.keySet(), jvms, base) : new LinkedHashMap<>();
         series.keySet().retainAll(points.keySet());
         noise.keySet().retainAll(points.keySet());
-        return new MetricResult(m, xLabel, points, box, reg, cmp, base, trends, series, rule, noise, spreads);
+        return new MetricResult(m, m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : perRun ? "run index" : "recording index",
+                points, box, reg, cmp, base, trends, series, rule, noise, spreads);
     }
 
     /** At least this share of zeros in either group: the groups are compared by their means, and the zeros are counted in the line. */
