@@ -112,10 +112,14 @@ public final class HeapReducer implements Reducer {
             afterTimes.add(s.nanos() / 1e6);
             afterUsedInTime.add(java.time.Instant.ofEpochSecond(0, s.nanos()), s.used());
         }
-        // what the heap took between one collection's end and the next one's start: both sides in time order, one pass
-        List<Summary> befores = List.copyOf(before.values());
+        between(List.copyOf(before.values()), after.values());
+        resolved = true;
+    }
+
+    /** What the heap took between one collection's end and the next one's start: both sides in time order, one pass. */
+    private void between(List<Summary> befores, java.util.Collection<Summary> afters) {
         int next = 0;
-        for (Summary from : after.values()) {
+        for (Summary from : afters) {
             while (next < befores.size() && befores.get(next).nanos() <= from.nanos()) {
                 next++;
             }
@@ -124,7 +128,6 @@ public final class HeapReducer implements Reducer {
                 between.add(new Between(from.nanos(), to.nanos(), to.used() - from.used()));
             }
         }
-        resolved = true;
     }
 
     /** Heap used before each collection, in time order. */
