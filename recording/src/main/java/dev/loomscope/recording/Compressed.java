@@ -52,9 +52,7 @@ public final class Compressed {
 
     /** The compression of {@code file}, or null for anything else (a plain .jfr among them). */
     public static Kind detect(Path file) throws BadRecordingException {
-        if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
-            throw new BadRecordingException(file.toAbsolutePath() + ": not a regular file (a pipe, device or socket is not read; save it to a file first)");
-        }
+        JfrFileCheck.notSpecial(file);
         byte[] head = new byte[4];
         int n;
         try (InputStream in = Files.newInputStream(file)) {

@@ -30,9 +30,7 @@ public final class JfrFileCheck {
         if (Files.isDirectory(abs)) {
             throw new BadRecordingException(abs + ": is a directory (name a .jfr file)");
         }
-        if (!Files.isRegularFile(abs)) {
-            throw new BadRecordingException(abs + ": not a regular file (a pipe, device or socket is not read; save it to a file first)");
-        }
+        notSpecial(abs);
         if (!Files.isReadable(abs)) {
             throw new BadRecordingException(abs + ": not readable (check its permissions)");
         }
@@ -53,6 +51,14 @@ public final class JfrFileCheck {
             throw new BadRecordingException(abs + ": truncated inside the first chunk header (" + n + " bytes)");
         }
         return ChunkHeader.of(ByteBuffer.wrap(head), 0);
+    }
+
+    /** A pipe, device or socket at {@code path} is not read (what is read from it is gone); a regular file, a directory or nothing passes. */
+    static void notSpecial(Path path) throws BadRecordingException {
+        Path abs = path.toAbsolutePath();
+        if (Files.exists(abs) && !Files.isRegularFile(abs) && !Files.isDirectory(abs)) {
+            throw new BadRecordingException(abs + ": not a regular file (a pipe, device or socket is not read; save it to a file first)");
+        }
     }
 
     /**

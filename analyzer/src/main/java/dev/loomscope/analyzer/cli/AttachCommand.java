@@ -7,7 +7,6 @@ import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.watch.RunningJvm;
 import dev.loomscope.recording.Said;
 import java.io.IOException;

@@ -53,6 +53,9 @@ public final class CompareCommand implements Callable<Integer> {
         @Option(names = "--metric", paramLabel = "NAME", split = ",", description = "metrics to compare (default: all the inputs support)")
         List<String> metrics = new ArrayList<>();
 
+        /** The metrics --metric names, parsed by {@link #check} (none: all the inputs support). */
+        private List<dev.loomscope.analyzer.compare.Metric> chosen = List.of();
+
         @Option(names = "--baseline", paramLabel = "GROUP", description = "the group the others are compared with (default: platform, else the first)")
         String baseline;
 
@@ -74,6 +77,7 @@ public final class CompareCommand implements Callable<Integer> {
             if (!x.equals("run") && !x.equals("units")) {
                 throw new UsageException("--x " + x + ": use run or units");
             }
+            chosen = dev.loomscope.analyzer.compare.Metric.parse(metrics);
         }
 
         /** The comparisons to make: by the {@code --group} rules, else by {@code --by} (each workload apart by default). */
@@ -83,7 +87,7 @@ public final class CompareCommand implements Callable<Integer> {
 
         /** One comparison's results; with several, each exports into a directory of its own under --export. */
         List<MetricResult> run(Grouping.Stratum s, boolean several) {
-            List<MetricResult> results = Comparer.compare(s.groups(), dev.loomscope.analyzer.compare.Metric.parse(metrics), baseline, x.equals("units"), verdict.rule());
+            List<MetricResult> results = Comparer.compare(s.groups(), chosen, baseline, x.equals("units"), verdict.rule());
             if (export != null) {
                 TidyExport.write(several && s.name() != null ? export.resolve(s.name().replaceAll("[^A-Za-z0-9._-]+", "_")) : export, s.groups(), results);
             }

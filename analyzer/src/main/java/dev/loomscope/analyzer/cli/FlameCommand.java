@@ -2,7 +2,6 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.Inputs;
-import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.analyzer.reduce.ThreadCpu;
 import dev.loomscope.analyzer.render.Format;

@@ -385,9 +385,9 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
      * The metrics a user named ({@code --metric}), in that order, each as {@link #named} reads it; an
      * unknown name is a usage error that lists the known ones.
      */
-    public static List<Metric> parse(List<String> names) {
+    public static List<Metric> parse(List<String> typed) {
         List<Metric> out = new ArrayList<>();
-        for (String name : names) {
+        for (String name : typed) {
             Metric m = named(name);
             if (m == null) {
                 throw new dev.loomscope.analyzer.errors.UsageException("--metric " + name + ": unknown metric (known: " + String.join(", ", names()) + ")");

@@ -6,7 +6,6 @@ import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -2,7 +2,6 @@ package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.analyzer.threads.ThreadDump;
 import dev.loomscope.recording.Said;
