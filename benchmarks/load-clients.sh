@@ -13,7 +13,6 @@
 # times the share (it cannot offer more than the server answers: at 150% it shows the capacity and
 # the hold, not the queue an open-loop client meets).
 #
-#
 # Then each client's cost a request where it matters most, beside a server that holds nothing (the
 # same server, WORKERS workers, no hold: as fast as it answers on this machine): wrk as fast as its
 # WORKERS connections are answered, then loomscope and Vegeta at 80% of the rate wrk got; for each its
@@ -46,31 +45,56 @@ cpu_of() {
     awk '{print $1 + $2}' "$tmp/time"
 }
 
+# loomscope at RATE against $url: its warm-up, then the measured windows over the seconds asked; sets
+# l_rate, l_p99, l_cores, l_per_cpu (its own figure over the measured windows: the steady state, its
+# JVM's start left out) and l_lateness from its summary line.
+run_loomscope() {
+    "$root/loomscope" load --url "$url" --rate "$1" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s \
+        >"$tmp/ls" 2>&1 || true
+    local line
+    line=$(grep -a ' windows, ' "$tmp/ls" | tail -1)
+    l_rate=$(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")
+    l_p99=$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | cut -d' ' -f2-)
+    l_cores=$(sed -n "s/.*the client's CPU \([0-9.]*\) cores.*/\1/p" <<<"$line")
+    l_per_cpu=$(sed -n 's/.* cores (\([0-9,]*\) requests a CPU-second).*/\1/p' <<<"$line")
+    l_lateness=$(grep -o "the client's own lateness p99 [0-9.,]* ms" <<<"$line" || true)
+}
+
+# Vegeta at RATE against $url, open loop; sets v_rate, v_p99, v_cores and v_per_cpu (its whole run).
+run_vegeta() {
+    local cpu n
+    cpu=$(cpu_of "$tmp/vg" sh -c "echo 'GET $url' | vegeta attack -rate=$1 -duration=${seconds}s -timeout=30s | vegeta report -type=text")
+    v_rate=$(sed -n 's/^Requests.*\[total, rate, throughput\] *[0-9]*, [0-9.]*, \([0-9.]*\).*/\1/p' "$tmp/vg")
+    v_p99=$(sed -n 's/^Latencies.*\]  *\(.*\)$/\1/p' "$tmp/vg" | awk -F', ' '{print $5}')
+    n=$(sed -n 's/^Requests.*\] *\([0-9]*\),.*/\1/p' "$tmp/vg")
+    v_cores=$(awk -v c="$cpu" -v s="$seconds" 'BEGIN{printf "%.2f", c/s}')
+    v_per_cpu=$(awk -v n="$n" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')
+}
+
+# wrk with CONNS connections against $url, a closed loop on one thread; sets w_rate, w_p99, w_cores and w_per_cpu (its whole run).
+run_wrk() {
+    local cpu n
+    cpu=$(cpu_of "$tmp/wrk" wrk -t1 -c"$1" -d"${seconds}s" --latency "$url")
+    w_rate=$(sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p' "$tmp/wrk")
+    w_p99=$(awk '$1 == "99%" {print $2}' "$tmp/wrk")
+    n=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$tmp/wrk")
+    w_cores=$(awk -v c="$cpu" -v s="$seconds" 'BEGIN{printf "%.2f", c/s}')
+    w_per_cpu=$(awk -v n="$n" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')
+}
+
 printf '%s\n' "machine: $(nproc) cores, $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); server: $workers workers x $hold ms = $capacity/s; $seconds s a client and share"
 printf '| offered | truth | client | reported rate | p99 | requests a CPU second |\n|---|---|---|---|---|---|\n'
 for share in 50 100 150; do
     rate=$((capacity * share / 100))
     truth=$( ((share < 100)) && echo "$rate/s, p99 $hold ms" || echo "$capacity/s, p99 grows")
-    # loomscope: its warm-up, then the measured windows over the seconds asked
-    "$root/loomscope" load --url "$url" --rate "$rate" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s >"$tmp/ls" 2>&1 || true
-    line=$(grep -a ' windows, ' "$tmp/ls" | tail -1)
-    lrate=$(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")
-    lp99=$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | cut -d' ' -f2-)
-    # its requests a CPU second over its measured windows, its own figure (the steady state: its JVM's start left out)
-    printf '| %s/s | %s | loomscope load | %s/s | %s | %s |\n' "$rate" "$truth" "$lrate" "${lp99:-n/a}" "$(sed -n 's/.* cores (\([0-9,]*\) requests a CPU-second).*/\1/p' <<<"$line")"
-    # Vegeta: open loop at the rate
-    cpu=$(cpu_of "$tmp/vg" sh -c "echo 'GET $url' | vegeta attack -rate=$rate -duration=${seconds}s -timeout=30s | vegeta report -type=text")
-    vrate=$(sed -n 's/^Requests.*\[total, rate, throughput\] *[0-9]*, [0-9.]*, \([0-9.]*\).*/\1/p' "$tmp/vg")
-    vp99=$(sed -n 's/^Latencies.*\]  *\(.*\)$/\1/p' "$tmp/vg" | awk -F', ' '{print $5}')
-    vn=$(sed -n 's/^Requests.*\] *\([0-9]*\),.*/\1/p' "$tmp/vg")
-    printf '| %s/s | %s | vegeta attack | %s/s | %s | %s |\n' "$rate" "$truth" "$vrate" "$vp99" "$(awk -v n="$vn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"
+    run_loomscope "$rate"
+    printf '| %s/s | %s | loomscope load | %s/s | %s | %s |\n' "$rate" "$truth" "$l_rate" "${l_p99:-n/a}" "$l_per_cpu"
+    run_vegeta "$rate"
+    printf '| %s/s | %s | vegeta attack | %s/s | %s | %s |\n' "$rate" "$truth" "$v_rate" "$v_p99" "$v_per_cpu"
     # wrk: a closed loop, connections = workers x share
     conns=$(( (workers * share + 99) / 100 ))
-    cpu=$(cpu_of "$tmp/wrk" wrk -t1 -c"$conns" -d"${seconds}s" --latency "$url")
-    wrate=$(sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p' "$tmp/wrk")
-    wp99=$(awk '$1 == "99%" {print $2}' "$tmp/wrk")
-    wn=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$tmp/wrk")
-    printf '| %s/s | %s | wrk -c%s (closed loop) | %s/s | %s | %s |\n' "$rate" "$truth" "$conns" "$wrate" "$wp99" "$(awk -v n="$wn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"
+    run_wrk "$conns"
+    printf '| %s/s | %s | wrk -c%s (closed loop) | %s/s | %s | %s |\n' "$rate" "$truth" "$conns" "$w_rate" "$w_p99" "$w_per_cpu"
 done
 
 # the clients' own cost a request, on the server with no hold
@@ -79,20 +103,11 @@ loomscope_known_answer "$workers" 0 platform "$tmp/fast.log"
 url=$known_answer_url
 printf '\nthe same server with no hold (%s workers), %s s a client; the open-loop clients at 80%% of what wrk got\n' "$workers" "$seconds"
 printf '| client | rate | p99 | cores | requests a CPU second |\n|---|---|---|---|---|\n'
-cpu=$(cpu_of "$tmp/wrk" wrk -t1 -c"$workers" -d"${seconds}s" --latency "$url")
-wrate=$(sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p' "$tmp/wrk")
-wn=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$tmp/wrk")
-printf '| wrk -t1 -c%s (closed loop) | %s/s | %s | %s | %s |\n' "$workers" "$wrate" "$(awk '$1 == "99%" {print $2}' "$tmp/wrk")" \
-    "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN{printf "%.2f", c/s}')" "$(awk -v n="$wn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"
-rate=$(awk -v r="$wrate" 'BEGIN{printf "%d", r * 0.8}') # below what the server answers: the cost a request is the client's, not a queue's
-"$root/loomscope" load --url "$url" --rate "$rate" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s >"$tmp/ls" 2>&1 || true
-line=$(grep -a ' windows, ' "$tmp/ls" | tail -1)
-printf '| loomscope load (open loop) | %s/s | %s | %s | %s |\n' "$(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")" \
-    "$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | cut -d' ' -f2-)" "$(sed -n "s/.*the client's CPU \([0-9.]*\) cores.*/\1/p" <<<"$line")" \
-    "$(sed -n 's/.* cores (\([0-9,]*\) requests a CPU-second).*/\1/p' <<<"$line")"
-grep -o "the client's own lateness p99 [0-9.,]* ms" <<<"$line" | sed 's/^/  loomscope: /' >&2 || true
-cpu=$(cpu_of "$tmp/vg" sh -c "echo 'GET $url' | vegeta attack -rate=$rate -duration=${seconds}s -timeout=30s | vegeta report -type=text")
-vn=$(sed -n 's/^Requests.*\] *\([0-9]*\),.*/\1/p' "$tmp/vg")
-printf '| vegeta attack (open loop) | %s/s | %s | %s | %s |\n' "$(sed -n 's/^Requests.*\[total, rate, throughput\] *[0-9]*, [0-9.]*, \([0-9.]*\).*/\1/p' "$tmp/vg")" \
-    "$(sed -n 's/^Latencies.*\]  *\(.*\)$/\1/p' "$tmp/vg" | awk -F', ' '{print $5}')" "$(awk -v c="$cpu" -v s="$seconds" 'BEGIN{printf "%.2f", c/s}')" \
-    "$(awk -v n="$vn" -v c="$cpu" 'BEGIN{printf "%.0f", n/c}')"
+run_wrk "$workers"
+printf '| wrk -t1 -c%s (closed loop) | %s/s | %s | %s | %s |\n' "$workers" "$w_rate" "$w_p99" "$w_cores" "$w_per_cpu"
+rate=$(awk -v r="$w_rate" 'BEGIN{printf "%d", r * 0.8}') # below what the server answers: the cost a request is the client's, not a queue's
+run_loomscope "$rate"
+printf '| loomscope load (open loop) | %s/s | %s | %s | %s |\n' "$l_rate" "$l_p99" "$l_cores" "$l_per_cpu"
+[ -n "$l_lateness" ] && echo "  loomscope: $l_lateness" >&2
+run_vegeta "$rate"
+printf '| vegeta attack (open loop) | %s/s | %s | %s | %s |\n' "$v_rate" "$v_p99" "$v_cores" "$v_per_cpu"
