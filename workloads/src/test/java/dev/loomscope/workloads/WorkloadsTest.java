@@ -231,7 +231,7 @@ class WorkloadsTest {
             assertThat(at.apply(v, "warmup")).isEqualTo("false");
             assertThat(Long.parseLong(at.apply(v, "nanos"))).isEqualTo(nanos[i]);
             assertThat(at.apply(v, "p50LatencyMs")).isEqualTo("NaN");
-            assertThat(at.apply(v, "params")).isEqualTo(w.params());
+            assertThat(at.apply(v, "params")).isEqualTo(w.about().params());
             assertThat(Long.parseLong(at.apply(v, "voluntaryContextSwitches")) + Long.parseLong(at.apply(v, "involuntaryContextSwitches"))).isGreaterThan(0);
             // the machine's CPU shares over the run (from /proc): this process's, the others', steal's, each 0 to 1, or NaN
             // for a run so short that no clock tick (10 ms) passed

@@ -52,18 +52,9 @@ public final class ContinuationWorkload implements Workload {
     }
 
     @Override
-    public String threadKind() {
-        return "continuation";
-    }
-
-    @Override
-    public String unit() {
-        return "ops";
-    }
-
-    @Override
-    public String params() {
-        return params;
+    public About about() {
+        return new About("continuation", "ops",
+                params);
     }
 
     @Override

@@ -65,8 +65,8 @@ public final class Runner {
     private static long[] runAll(String name, Workload w, int warmup, int runs, PrintStream out, BufferedReader pace, Writer csv, boolean roundTrip)
             throws Exception {
         awaitAgentRecording();
-        String kind = w.threadKind();
-        out.printf(Locale.ROOT, "%s on %s threads: %s, %d warm-up + %d runs%n", name, kind, w.params(), warmup, runs);
+        String kind = w.about().threadKind();
+        out.printf(Locale.ROOT, "%s on %s threads: %s, %d warm-up + %d runs%n", name, kind, w.about().params(), warmup, runs);
         for (int i = 0; i < warmup; i++) {
             once(name, w, i, true, warmup, out, csv, roundTrip);
         }
@@ -147,12 +147,12 @@ public final class Runner {
             e.involuntaryContextSwitches = switches1[1] - switches0[1];
         }
         e.workload = name;
-        e.threadKind = w.threadKind();
+        e.threadKind = w.about().threadKind();
         e.runIndex = index;
         e.warmup = warmup;
         e.units = r.units();
-        e.unit = w.unit();
-        e.params = w.params();
+        e.unit = w.about().unit();
+        e.params = w.about().params();
         e.p50LatencyMs = r.p50LatencyMs();
         e.p99LatencyMs = r.p99LatencyMs();
         e.processCpu = machine.process();
@@ -165,8 +165,8 @@ public final class Runner {
             csv.flush();
         }
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %s %s %d/%d: %.1f ms, %.0f %s/s",
-                name, w.threadKind(), warmup ? "warm-up" : "run", index + 1, of, nanos / 1e6,
-                r.units() / (nanos / 1e9), w.unit()));
+                name, w.about().threadKind(), warmup ? "warm-up" : "run", index + 1, of, nanos / 1e6,
+                r.units() / (nanos / 1e9), w.about().unit()));
         if (!Double.isNaN(r.p50LatencyMs())) {
             line.append(String.format(Locale.ROOT, ", p50 %.2f ms, p99 %.2f ms", r.p50LatencyMs(), r.p99LatencyMs()));
         }

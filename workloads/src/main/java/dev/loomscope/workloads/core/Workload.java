@@ -10,14 +10,14 @@ public interface Workload extends AutoCloseable {
         }
     }
 
-    /** The thread kind this instance runs on (platform or virtual). */
-    String threadKind();
+    /**
+     * What a run is: the thread kind it runs on (platform or virtual), the name of its unit of work
+     * (requests, tasks, messages, frames, operations) and its parameters, named as in the original
+     * experiment ({@code n=10000 c=100}).
+     */
+    record About(String threadKind, String unit, String params) {}
 
-    /** Name of the unit of work: requests, tasks, messages, frames, operations. */
-    String unit();
-
-    /** The parameters, named as in the original experiment ({@code n=10000 c=100}). */
-    String params();
+    About about();
 
     /** System properties that must be set when the JVM starts (the JVM is relaunched with them). */
     default java.util.Map<String, String> jvmProperties() {

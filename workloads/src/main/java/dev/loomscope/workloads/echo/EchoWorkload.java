@@ -48,18 +48,9 @@ public final class EchoWorkload implements Workload {
     }
 
     @Override
-    public String threadKind() {
-        return kind.label();
-    }
-
-    @Override
-    public String unit() {
-        return "requests";
-    }
-
-    @Override
-    public String params() {
-        return "n=" + n + " c=" + c + " k=" + keepAlive + " client=" + client;
+    public About about() {
+        return new About(kind.label(), "requests",
+                "n=" + n + " c=" + c + " k=" + keepAlive + " client=" + client);
     }
 
     @Override

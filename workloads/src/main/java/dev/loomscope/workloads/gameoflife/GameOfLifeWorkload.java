@@ -56,19 +56,10 @@ public final class GameOfLifeWorkload implements Workload {
     }
 
     @Override
-    public String threadKind() {
-        return kind.label();
-    }
-
-    @Override
-    public String unit() {
-        return "frames";
-    }
-
-    @Override
-    public String params() {
-        return "padding=" + padding + " cells=" + seed.cells() + " channelType=" + channel + " threadPerCell=" + threadPerCell
-                + (threadPerCell ? "" : " grouping=" + grouping) + " generations=" + generations;
+    public About about() {
+        return new About(kind.label(), "frames",
+                "padding=" + padding + " cells=" + seed.cells() + " channelType=" + channel + " threadPerCell=" + threadPerCell
+                + (threadPerCell ? "" : " grouping=" + grouping) + " generations=" + generations);
     }
 
     @Override

@@ -51,18 +51,9 @@ public final class PinningWorkload implements Workload {
     }
 
     @Override
-    public String threadKind() {
-        return kind.label();
-    }
-
-    @Override
-    public String unit() {
-        return "tasks";
-    }
-
-    @Override
-    public String params() {
-        return "case=" + pinCase + " tasks=" + tasks + " blockMs=" + blockMs;
+    public About about() {
+        return new About(kind.label(), "tasks",
+                "case=" + pinCase + " tasks=" + tasks + " blockMs=" + blockMs);
     }
 
     @Override

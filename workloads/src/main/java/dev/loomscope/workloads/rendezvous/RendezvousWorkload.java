@@ -68,18 +68,9 @@ public final class RendezvousWorkload implements Workload {
     }
 
     @Override
-    public String threadKind() {
-        return kind.label();
-    }
-
-    @Override
-    public String unit() {
-        return "messages";
-    }
-
-    @Override
-    public String params() {
-        return "n=" + n + " variant=" + variant + (parallelism == null ? "" : " parallelism=" + parallelism);
+    public About about() {
+        return new About(kind.label(), "messages",
+                "n=" + n + " variant=" + variant + (parallelism == null ? "" : " parallelism=" + parallelism));
     }
 
     @Override

@@ -36,18 +36,9 @@ public final class SleepWorkload implements Workload {
     }
 
     @Override
-    public String threadKind() {
-        return kind.label();
-    }
-
-    @Override
-    public String unit() {
-        return "tasks";
-    }
-
-    @Override
-    public String params() {
-        return "tasks=" + tasks + " sleepMs=" + sleepMs + " executor=" + (kind == ThreadKind.VIRTUAL ? "virtual-per-task" : executor);
+    public About about() {
+        return new About(kind.label(), "tasks",
+                "tasks=" + tasks + " sleepMs=" + sleepMs + " executor=" + (kind == ThreadKind.VIRTUAL ? "virtual-per-task" : executor));
     }
 
     @Override
