@@ -25,17 +25,8 @@ public final class CarrierStarvationRule extends LoomscopeRule {
             "a warning when every carrier was busy while virtual threads queued in this share of the scheduler samples", UnitLookup.PERCENT.quantity(25));
 
     public CarrierStarvationRule() {
-        super("loomscope.CarrierStarvation", "Carrier starvation", TYPE);
-    }
-
-    @Override
-    String notApplicable() {
-        return "loomscope.SchedulerSample was not recorded: it needs the loomscope agent on JDK 24 or newer (the scheduler's MXBean)";
-    }
-
-    @Override
-    List<TypedPreference<IQuantity>> thresholds() {
-        return List.of(SHARE);
+        super("loomscope.CarrierStarvation", "Carrier starvation", TYPE, "loomscope.SchedulerSample was not recorded: it needs the loomscope agent on JDK 24 or newer"
+                + " (the scheduler's MXBean)", List.of(SHARE));
     }
 
     @Override

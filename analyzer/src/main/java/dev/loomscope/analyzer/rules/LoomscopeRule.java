@@ -34,6 +34,8 @@ public abstract class LoomscopeRule implements IRule {
     private final String id;
     private final String name;
     private final String eventType;
+    private final String notApplicable;
+    private final List<TypedPreference<IQuantity>> thresholds;
 
     /** A rule's judgement: severity and texts (explanation and solution null where there is nothing to do). */
     public record Verdict(Severity severity, String summary, String explanation, String solution) {
@@ -53,10 +55,17 @@ public abstract class LoomscopeRule implements IRule {
         }
     }
 
-    LoomscopeRule(String id, String name, String eventType) {
+    /**
+     * @param notApplicable why the rule cannot judge a recording that lacks {@code eventType}
+     * @param thresholds    its thresholds, as JMC's rules declare theirs: JMC's UI and
+     *                      {@code rules --set NAME=VALUE} change them
+     */
+    LoomscopeRule(String id, String name, String eventType, String notApplicable, List<TypedPreference<IQuantity>> thresholds) {
         this.id = id;
         this.name = name;
         this.eventType = eventType;
+        this.notApplicable = notApplicable;
+        this.thresholds = thresholds;
     }
 
     @Override
@@ -80,9 +89,13 @@ public abstract class LoomscopeRule implements IRule {
         return Map.of();
     }
 
-    /** The rule's thresholds, as JMC's rules declare theirs: JMC's UI and {@code rules --set NAME=VALUE} change them. */
     List<TypedPreference<IQuantity>> thresholds() {
-        return List.of();
+        return thresholds;
+    }
+
+    /** Why a rule cannot judge a recording without {@code type}, one of the JDK's events since 21. */
+    static String notRecorded(String type) {
+        return type + " was not recorded (a JDK before 21, or the event disabled in the recording settings): record with the loomscope agent";
     }
 
     /** A threshold: its identifier (what {@code --set} names), name, description and default (its unit is its kind). */
@@ -109,7 +122,7 @@ public abstract class LoomscopeRule implements IRule {
     public RunnableFuture<IResult> createEvaluation(IItemCollection items, IPreferenceValueProvider preferences, IResultValueProvider dependencies) {
         return new FutureTask<>(() -> {
             if (!RuleSupport.recorded(items, eventType)) {
-                return RulesToolkit.getNotApplicableResult(this, preferences, notApplicable());
+                return RulesToolkit.getNotApplicableResult(this, preferences, notApplicable);
             }
             return judgeRecorded(items, preferences).result(ResultBuilder.createFor(this, preferences));
         });
@@ -120,16 +133,13 @@ public abstract class LoomscopeRule implements IRule {
      * applicable (with the reason) when its event type was not recorded.
      */
     public Verdict judge(RecordingFacts facts, IPreferenceValueProvider settings) {
-        return facts.recorded(eventType) ? judgeRecorded(facts, settings) : new Verdict(Severity.NA, notApplicable(), null, null);
+        return facts.recorded(eventType) ? judgeRecorded(facts, settings) : new Verdict(Severity.NA, notApplicable, null, null);
     }
 
     /** {@link #judge(RecordingFacts, IPreferenceValueProvider)} with the default thresholds. */
     public Verdict judge(RecordingFacts facts) {
         return judge(facts, IPreferenceValueProvider.DEFAULT_VALUES);
     }
-
-    /** Why the rule cannot judge this recording (its event type was not recorded). */
-    abstract String notApplicable();
 
     /** Judges, from JMC's items, a recording that has the rule's event type enabled. */
     abstract Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings);

@@ -35,17 +35,7 @@ public final class PinningRule extends LoomscopeRule {
             "a warning when one pin lasted this long", UnitLookup.MILLISECOND.quantity(20));
 
     public PinningRule() {
-        super("loomscope.Pinning", "Virtual thread pinning", TYPE);
-    }
-
-    @Override
-    String notApplicable() {
-        return "jdk.VirtualThreadPinned was not recorded (a JDK before 21, or the event disabled in the recording settings): record with the loomscope agent";
-    }
-
-    @Override
-    List<TypedPreference<IQuantity>> thresholds() {
-        return List.of(SHARE, LONGEST);
+        super("loomscope.Pinning", "Virtual thread pinning", TYPE, notRecorded(TYPE), List.of(SHARE, LONGEST));
     }
 
     @Override

@@ -13,12 +13,7 @@ public final class SubmitFailedRule extends LoomscopeRule {
     static final String TYPE = "jdk.VirtualThreadSubmitFailed";
 
     public SubmitFailedRule() {
-        super("loomscope.SubmitFailed", "Virtual thread submit failures", TYPE);
-    }
-
-    @Override
-    String notApplicable() {
-        return "jdk.VirtualThreadSubmitFailed was not recorded (a JDK before 21, or the event disabled in the recording settings): record with the loomscope agent";
+        super("loomscope.SubmitFailed", "Virtual thread submit failures", TYPE, notRecorded(TYPE), java.util.List.of());
     }
 
     @Override

@@ -63,17 +63,8 @@ public final class ThreadStartCostRule extends LoomscopeRule {
     }
 
     public ThreadStartCostRule() {
-        super("loomscope.ThreadStartCost", "Recording cost of platform thread starts", TYPE);
-    }
-
-    @Override
-    String notApplicable() {
-        return "loomscope.ContextSwitches was not recorded: the loomscope agent counts the platform threads the app starts";
-    }
-
-    @Override
-    List<TypedPreference<IQuantity>> thresholds() {
-        return List.of(NOTABLE);
+        super("loomscope.ThreadStartCost", "Recording cost of platform thread starts", TYPE, "loomscope.ContextSwitches was not recorded: the loomscope agent counts the platform threads the"
+                + " app starts", List.of(NOTABLE));
     }
 
     @Override
