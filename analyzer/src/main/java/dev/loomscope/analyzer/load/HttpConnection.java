@@ -1,6 +1,5 @@
 package dev.loomscope.analyzer.load;
 
-import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -10,10 +9,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 
 /**
- * One kept-alive HTTP/1.1 connection, plain or TLS (the JDK's), that sends its {@link Target}'s
- * request one at a time and reads each whole response (Content-Length, chunked, or to the close;
- * none after HEAD, 1xx, 204 and 304), discarding the body: what a load client needs and nothing
- * more, so that its own cost stays small and known.
+ * One kept-alive HTTP/1.1 connection on a blocking socket, plain or TLS (the JDK's), that sends its
+ * {@link Target}'s request one at a time and reads each whole response ({@link ResponseParser}),
+ * discarding the body: what a load client needs and nothing more, so that its own cost stays
+ * small and known.
  */
 final class HttpConnection implements Closeable {
     private final Target target;
@@ -24,6 +23,9 @@ final class HttpConnection implements Closeable {
     private Socket socket;
     private InputStream in;
     private OutputStream out;
+    private final ResponseParser parser = new ResponseParser();
+    /** What was read and not yet parsed, from its position to its limit. */
+    private final java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(16 * 1024).limit(0);
 
     HttpConnection(Target target, int timeoutMillis) {
         this.target = target;
@@ -46,7 +48,7 @@ final class HttpConnection implements Closeable {
         boolean reused = socket != null;
         try {
             return send(bytes);
-        } catch (StaleConnection e) {
+        } catch (ResponseParser.StaleConnection e) {
             if (!reused || !t.idempotent()) {
                 throw e;
             }
@@ -56,7 +58,7 @@ final class HttpConnection implements Closeable {
 
     /** What went wrong, in a few words a user acts on: {@code connection refused}, {@code unknown host}, {@code not HTTP}, {@code TLS: ...}. */
     static String cause(Throwable e) {
-        if (e instanceof java.net.UnknownHostException) {
+        if (e instanceof java.net.UnknownHostException || e instanceof java.nio.channels.UnresolvedAddressException) {
             return "unknown host";
         }
         if (e instanceof java.net.ConnectException) {
@@ -65,7 +67,7 @@ final class HttpConnection implements Closeable {
         if (e instanceof java.net.SocketTimeoutException) {
             return "no answer within the request timeout";
         }
-        if (e instanceof NotHttp) {
+        if (e instanceof ResponseParser.NotHttp) {
             return "not HTTP (" + e.getMessage() + ")";
         }
         if (e instanceof javax.net.ssl.SSLException) {
@@ -73,27 +75,13 @@ final class HttpConnection implements Closeable {
             return "TLS failed (" + (m.length() > 120 ? m.substring(0, 120) + "..." : m) + (m.contains("certification path") || m.contains("PKIX")
                     ? "; a self-signed certificate needs --insecure" : "") + ")";
         }
-        if (e instanceof StaleConnection || e instanceof EOFException) {
+        if (e instanceof ResponseParser.StaleConnection || e instanceof EOFException) {
             return "connection closed";
         }
         if (e instanceof java.net.SocketException) {
             return "connection lost (" + e.getMessage() + ")";
         }
         return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
-    }
-
-    /** The peer answered something other than HTTP/1.x. */
-    private static final class NotHttp extends IOException {
-        NotHttp(String first) {
-            super("it answered " + (first.length() > 40 ? first.substring(0, 40) + "..." : first).replaceAll("[^\\x20-\\x7e]", "?"));
-        }
-    }
-
-    /** The connection closed before a byte of the response came. */
-    private static final class StaleConnection extends EOFException {
-        StaleConnection() {
-            super("the connection closed before the response");
-        }
     }
 
     private int send(byte[] request) throws IOException {
@@ -109,7 +97,8 @@ final class HttpConnection implements Closeable {
                     socket = tls;
                     tls.startHandshake();
                 }
-                in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+                in = socket.getInputStream();
+                buffer.limit(0);
                 out = socket.getOutputStream();
             }
             out.write(request);
@@ -122,111 +111,19 @@ final class HttpConnection implements Closeable {
     }
 
     private int readResponse() throws IOException {
-        int first = in.read();
-        if (first < 0) {
-            throw new StaleConnection();
-        }
-        String status = (char) first + line();
-        // HTTP/1.1 200 OK
-        if (!status.startsWith("HTTP/1.") || status.length() < 12 || !digits(status, 9, 12)) {
-            throw new NotHttp(status);
-        }
-        int code = Integer.parseInt(status.substring(9, 12));
-        boolean keepAlive = status.startsWith("HTTP/1.1");
-        long length = -1;
-        boolean chunked = false;
-        for (String h = line(); !h.isEmpty(); h = line()) {
-            int colon = h.indexOf(':');
-            if (colon < 0) {
-                continue;
+        parser.start(sending.method().equals("HEAD"));
+        while (!parser.feed(buffer)) {
+            int n = in.read(buffer.array(), 0, buffer.capacity());
+            if (n < 0) {
+                parser.closed();
+                break;
             }
-            String name = h.substring(0, colon).strip();
-            String value = h.substring(colon + 1).strip();
-            if (name.equalsIgnoreCase("Content-Length")) {
-                length = Long.parseLong(value);
-            } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
-                chunked = value.toLowerCase(java.util.Locale.ROOT).contains("chunked");
-            } else if (name.equalsIgnoreCase("Connection")) {
-                keepAlive = value.equalsIgnoreCase("keep-alive") || (keepAlive && !value.equalsIgnoreCase("close"));
-            }
+            buffer.position(0).limit(n);
         }
-        if (code >= 100 && code < 200 && code != 101) {
-            return readResponse(); // an interim response (100 Continue, 103 Early Hints): the final one follows
-        }
-        if (code == 204 || code == 304 || code == 101 || sending.method().equals("HEAD")) {
-            length = 0;
-        }
-        if (!skipBody(chunked, length)) {
-            keepAlive = false;
-        }
-        if (!keepAlive) {
+        if (!parser.keepAlive()) {
             close();
         }
-        return code;
-    }
-
-    /** Reads past a response's body: chunked, of a length, or to the connection's close; whether the connection still serves. */
-    private boolean skipBody(boolean chunked, long length) throws IOException {
-        if (chunked) {
-            for (long size = Long.parseLong(chunkSize(line()), 16); size > 0; size = Long.parseLong(chunkSize(line()), 16)) {
-                skip(size);
-                line();
-            }
-            for (String trailer = line(); !trailer.isEmpty(); trailer = line()) {
-                // trailers: nothing wanted
-            }
-            return true;
-        }
-        if (length >= 0) {
-            skip(length);
-            return true;
-        }
-        in.transferTo(OutputStream.nullOutputStream()); // the body ends with the connection
-        return false;
-    }
-
-    /** Whether {@code s}'s characters from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
-    private static boolean digits(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String chunkSize(String line) {
-        int semicolon = line.indexOf(';');
-        return (semicolon < 0 ? line : line.substring(0, semicolon)).strip();
-    }
-
-    private void skip(long n) throws IOException {
-        while (n > 0) {
-            long skipped = in.skip(n);
-            if (skipped <= 0) {
-                if (in.read() < 0) {
-                    throw new EOFException("the connection closed inside a response body");
-                }
-                skipped = 1;
-            }
-            n -= skipped;
-        }
-    }
-
-    private String line() throws IOException {
-        StringBuilder b = new StringBuilder();
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new EOFException("the connection closed inside a response");
-            }
-            if (c != '\r') {
-                b.append((char) c);
-            }
-            if (b.length() > 64 * 1024) {
-                throw new NotHttp("a line over 64 KiB");
-            }
-        }
-        return b.toString();
+        return parser.code();
     }
 
     @Override

@@ -17,7 +17,8 @@ import org.HdrHistogram.Recorder;
 
 /**
  * Requests at a constant arrival rate, whatever the server does (open loop, as wrk2): request i is
- * due at start + i / rate, a free connection sends it, and its latency is counted from when it was
+ * due at start + i / rate, a free connection sends it (plain HTTP's on one {@link EventLoop}, TLS's
+ * a blocking thread each), and its latency is counted from when it was
  * due (coordinated omission corrected) and, apart, from when it was sent; their difference is the
  * wait in the client's own queue for a free connection. With every connection busy, due requests
  * wait for one, as they would for a client's pool.
@@ -80,6 +81,8 @@ public final class OpenLoop implements AutoCloseable {
     private final LongAdder timeouts = new LongAdder();
     private final Map<String, LongAdder> causes = new ConcurrentHashMap<>();
     private final List<Thread> workers = new ArrayList<>();
+    /** The plain-HTTP connections' one thread; null for TLS, whose connections are a thread each. */
+    private final EventLoop loop;
     private volatile long stopNanos = Long.MAX_VALUE;
     private long windowStart;
     private long lateBefore;
@@ -108,24 +111,56 @@ public final class OpenLoop implements AutoCloseable {
         this.windowStart = startNanos;
         for (int i = 0; i < connections; i++) {
             holding.set(i, IDLE);
-            int slot = i;
-            Thread t = new Thread(() -> work(slot), "loomscope-load-" + i);
-            t.setDaemon(true);
-            workers.add(t);
         }
-        workers.forEach(Thread::start);
+        if (requests.first().tls()) {
+            this.loop = null;
+            for (int i = 0; i < connections; i++) {
+                int slot = i;
+                workers.add(new Thread(() -> work(slot), "loomscope-load-" + i));
+            }
+        } else {
+            this.loop = new EventLoop(this, requests, bytes, connections, timeoutMillis);
+            workers.add(new Thread(loop, "loomscope-load-loop"));
+        }
+        workers.forEach(t -> {
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    /** Whether the load has stopped: no request is sent from then on. */
+    boolean stopped() {
+        return stopNanos != Long.MAX_VALUE;
+    }
+
+    /** When the load stopped (nanoTime), or Long.MAX_VALUE. */
+    long stopNanos() {
+        return stopNanos;
+    }
+
+    /** How many requests connections have taken: the next one's index. */
+    long taken() {
+        return next.get();
+    }
+
+    /** The event loop takes the next request for connection {@code slot}; its index. */
+    long take(int slot) {
+        long index = next.getAndIncrement();
+        holding.set(slot, dueAt(index));
+        return index;
     }
 
     public double rate() {
         return rate;
     }
 
+    /** One thread a connection, each a blocking {@link HttpConnection}: for TLS, whose handshake and records the JDK's socket does. */
     private void work(int slot) {
         try (HttpConnection c = new HttpConnection(requests.first(), timeoutMillis)) {
             long free = System.nanoTime();
             while (stopNanos == Long.MAX_VALUE) { // once stopped, no connection takes another request
                 long index = next.getAndIncrement();
-                long due = startNanos + index * periodNanos;
+                long due = dueAt(index);
                 if (due >= stopNanos) {
                     return;
                 }
@@ -137,40 +172,66 @@ public final class OpenLoop implements AutoCloseable {
                         return;
                     }
                 }
-                long sent = System.nanoTime();
-                lags.recordValue(Math.min(Math.max(0, sent - Math.max(due, free)) / 1000, MAX_MICROS));
+                long sent = sent(due, free);
                 try {
-                    int which = requests.order().get((int) (index % requests.order().size()));
-                    int status = c.exchange(requests.targets().get(which), bytes[which]);
-                    long end = System.nanoTime();
-                    if (status >= 200 && status < 400) {
-                        latencies.recordValue(Math.min((end - due) / 1000, MAX_MICROS));
-                        sends.recordValue(Math.min((end - sent) / 1000, MAX_MICROS));
-                        holding.set(slot, IDLE);
-                        ok.increment();
-                    } else {
-                        count("HTTP " + status);
-                        holding.set(slot, IDLE);
-                        failed.increment();
-                    }
-                } catch (SocketTimeoutException e) {
-                    count(HttpConnection.cause(e));
-                    holding.set(slot, IDLE);
-                    timeouts.increment();
+                    int which = target(index);
+                    answered(slot, due, sent, c.exchange(requests.targets().get(which), bytes[which]));
                 } catch (IOException | RuntimeException e) {
-                    count(HttpConnection.cause(e));
-                    holding.set(slot, IDLE);
-                    failed.increment();
+                    failed(slot, e);
                     // a refused or broken connection fails at once: without a pause a dead server would be hammered in a busy loop
-                    LockSupport.parkNanos(Math.min(periodNanos, 10_000_000L));
+                    LockSupport.parkNanos(restNanos());
                 }
                 free = System.nanoTime();
             }
         }
     }
 
+    /** When request {@code index} is due (nanoTime). */
+    long dueAt(long index) {
+        return startNanos + index * periodNanos;
+    }
+
+    /** The index of the request {@code index} is: which of the targets it sends. */
+    int target(long index) {
+        return requests.order().get((int) (index % requests.order().size()));
+    }
+
+    /** A request due at {@code due} leaves now, on a connection free since {@code free}: how late that is for the client's own reasons is recorded. */
+    long sent(long due, long free) {
+        long sent = System.nanoTime();
+        lags.recordValue(Math.min(Math.max(0, sent - Math.max(due, free)) / 1000, MAX_MICROS));
+        return sent;
+    }
+
+    /** The response to the request {@code slot} held, due at {@code due} and sent at {@code sent}, came now with {@code status}. */
+    void answered(int slot, long due, long sent, int status) {
+        long end = System.nanoTime();
+        if (status >= 200 && status < 400) {
+            latencies.recordValue(Math.min((end - due) / 1000, MAX_MICROS));
+            sends.recordValue(Math.min((end - sent) / 1000, MAX_MICROS));
+            holding.set(slot, IDLE);
+            ok.increment();
+        } else {
+            count("HTTP " + status);
+            holding.set(slot, IDLE);
+            failed.increment();
+        }
+    }
+
+    /** The request {@code slot} held failed with {@code e}: a timeout, or another error. */
+    void failed(int slot, Throwable e) {
+        count(HttpConnection.cause(e));
+        holding.set(slot, IDLE);
+        (e instanceof SocketTimeoutException ? timeouts : failed).increment();
+    }
+
     private void count(String cause) {
         causes.computeIfAbsent(cause, k -> new LongAdder()).increment();
+    }
+
+    /** How long a connection whose request failed rests before it takes another. */
+    long restNanos() {
+        return Math.min(periodNanos, 10_000_000L);
     }
 
     /** Waits until the window that began at the last call ends, {@code nanos} after it began, and takes its figures. */
@@ -194,7 +255,7 @@ public final class OpenLoop implements AutoCloseable {
         if (atRead) {
             end = Math.max(end, System.nanoTime());
         }
-        long offered = due(end) - due(windowStart);
+        long offered = dueBefore(end) - dueBefore(windowStart);
         Histogram lateAges = new Histogram(MAX_MICROS, 3);
         long unsent = ages(end, lateAges);
         long o = okNow - okBefore;
@@ -237,7 +298,7 @@ public final class OpenLoop implements AutoCloseable {
             }
         }
         long taken = next.get();
-        long dueByEnd = due(end);
+        long dueByEnd = dueBefore(end);
         if (dueByEnd > taken) {
             unsent = dueByEnd - taken;
             // their due times are evenly spaced: the ages from the oldest to the newest, a value per request up to 10,000 and by stride beyond
@@ -251,7 +312,7 @@ public final class OpenLoop implements AutoCloseable {
     }
 
     /** Requests due before {@code t} (nanoTime). */
-    private long due(long t) {
+    private long dueBefore(long t) {
         return Math.max(0, Math.floorDiv(t - startNanos + periodNanos - 1, periodNanos));
     }
 
@@ -265,6 +326,9 @@ public final class OpenLoop implements AutoCloseable {
         long now = System.nanoTime();
         stopNanos = now;
         workers.forEach(LockSupport::unpark); // a worker waiting for a request due after the stop ends now, not when it was due
+        if (loop != null) {
+            loop.wakeup();
+        }
         Histogram unsentAges = new Histogram(MAX_MICROS, 3);
         long unsent = ages(now, unsentAges);
         long deadline = now + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) + TimeUnit.SECONDS.toNanos(1);

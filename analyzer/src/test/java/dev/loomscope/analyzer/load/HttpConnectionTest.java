@@ -92,6 +92,58 @@ class HttpConnectionTest {
         }
     }
 
+    /**
+     * The event loop, which carries plain HTTP under load, reads the same responses as the blocking
+     * connection: every way a body ends, a 503 an error by its status; and it names the same causes
+     * for a silent, a garbled and a dead server. Each request ended is one that was due.
+     */
+    @Test
+    void theEventLoopReadsEveryResponseAndNamesEachCause() throws Exception {
+        try (Canned c = new Canned(List.of("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+                "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n",
+                "HTTP/1.1 204 No Content\r\n\r\n", "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
+                "HTTP/1.0 200 OK\r\n\r\nto the end"))) {
+            java.util.Map<String, Long> causes = new java.util.TreeMap<>();
+            long[] ended = new long[2];
+            try (OpenLoop load = new OpenLoop(c.target("/x"), 50, 2, 5000)) {
+                OpenLoop.Window first = load.window(1_000_000_000L);
+                OpenLoop.Window rest = load.stop();
+                for (OpenLoop.Window w : new OpenLoop.Window[] {first, rest}) {
+                    assertThat(w.accounted()).isTrue();
+                    ended[0] += w.ok() + w.errors();
+                    ended[1] += w.offered();
+                    w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
+                }
+                assertThat(rest.late()).as("none left unanswered at the stop").isZero();
+            }
+            assertThat(ended[0]).as("every request due was answered").isEqualTo(ended[1]).isGreaterThanOrEqualTo(50);
+            assertThat(causes).containsOnlyKeys("HTTP 503");
+            assertThat(causes.get("HTTP 503")).as("one response in five is the 503").isBetween(ended[0] / 5 - 1, ended[0] / 5 + 1);
+        }
+        try (Canned c = new Canned(List.of("silence"))) {
+            assertThat(causesOf(c.target("/"), 200)).containsKey("no answer within the request timeout");
+        }
+        try (Canned c = new Canned(List.of("SSH-2.0-OpenSSH\r\n\r\n"))) {
+            assertThat(causesOf(c.target("/"), 1000).keySet()).singleElement().asString().startsWith("not HTTP (it answered SSH-2.0");
+        }
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        assertThat(causesOf(Target.of("http://127.0.0.1:" + closed + "/"), 1000)).containsOnlyKeys("connection refused");
+        assertThat(causesOf(Target.of("http://no-such-host.invalid/"), 1000)).containsOnlyKeys("unknown host");
+    }
+
+    /** The causes of the errors of half a second's load at 20 a second on {@code t}, each request with {@code timeoutMillis}. */
+    private static java.util.Map<String, Long> causesOf(Target t, int timeoutMillis) {
+        try (OpenLoop load = new OpenLoop(t, 20, 1, timeoutMillis)) {
+            OpenLoop.Window w = load.window(500_000_000L);
+            assertThat(w.accounted()).isTrue();
+            assertThat(w.ok()).isZero();
+            return w.causes();
+        }
+    }
+
     @Test
     void aSilentServerTimesOutAndAGarbledOneIsAnError() throws Exception {
         try (Canned c = new Canned(List.of("silence")); HttpConnection h = new HttpConnection(c.target("/"), 200)) {

@@ -1,0 +1,208 @@
+package dev.loomscope.analyzer.load;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One HTTP/1.x response read as its bytes arrive, whatever carries them (a blocking socket or the
+ * event loop's channels): the status code, whether the connection stays open, and the body
+ * skipped whole (Content-Length, chunked, or to the close; none after HEAD, 1xx, 204 and 304);
+ * interim responses (100 Continue, 103 Early Hints) passed over. A line over 64 KiB is not HTTP.
+ */
+final class ResponseParser {
+    private static final int MAX_LINE = 64 * 1024;
+
+    private enum State { STATUS, HEADER, BODY, CHUNK_SIZE, CHUNK, CHUNK_END, TRAILER, TO_CLOSE, DONE }
+
+    private State state = State.DONE;
+    private byte[] line = new byte[256];
+    private int lineLength;
+    private boolean head;
+    private boolean any;
+    private int code;
+    private boolean keepAlive;
+    private long length;
+    private boolean chunked;
+    private long remaining;
+
+    /** The peer answered something other than HTTP/1.x. */
+    static final class NotHttp extends IOException {
+        NotHttp(String first) {
+            super("it answered " + (first.length() > 40 ? first.substring(0, 40) + "..." : first).replaceAll("[^\\x20-\\x7e]", "?"));
+        }
+    }
+
+    /** The connection closed before a byte of the response came: a kept-alive one the server closed while it was idle. */
+    static final class StaleConnection extends EOFException {
+        StaleConnection() {
+            super("the connection closed before the response");
+        }
+    }
+
+    /** Expects the response to a request; {@code head}: to a HEAD request, whose response has no body. */
+    void start(boolean head) {
+        this.head = head;
+        state = State.STATUS;
+        lineLength = 0;
+        any = false;
+    }
+
+    /** Whether no byte of the response has come yet. */
+    boolean nothingYet() {
+        return !any;
+    }
+
+    /** The final response's status code, once {@link #feed} said it is whole. */
+    int code() {
+        return code;
+    }
+
+    /** Whether the connection may carry the next request. */
+    boolean keepAlive() {
+        return keepAlive;
+    }
+
+    /**
+     * Reads {@code in} from its position as far as the response goes; whether the response is
+     * whole. What follows the response stays in {@code in}.
+     */
+    boolean feed(ByteBuffer in) throws IOException {
+        any |= in.hasRemaining();
+        while (state != State.DONE && in.hasRemaining()) {
+            switch (state) {
+                case BODY, CHUNK -> {
+                    int n = (int) Math.min(remaining, in.remaining());
+                    in.position(in.position() + n);
+                    remaining -= n;
+                    if (remaining == 0) {
+                        state = state == State.BODY ? State.DONE : State.CHUNK_END;
+                    }
+                }
+                case TO_CLOSE -> in.position(in.limit());
+                default -> {
+                    if (lineEnded(in)) {
+                        onLine();
+                        lineLength = 0;
+                    }
+                }
+            }
+        }
+        return state == State.DONE;
+    }
+
+    /** The connection closed: true when that ends the response (a body that lasts to the close); else what was cut short, thrown. */
+    boolean closed() throws IOException {
+        if (state == State.TO_CLOSE) {
+            state = State.DONE;
+            return true;
+        }
+        if (!any) {
+            throw new StaleConnection();
+        }
+        throw new EOFException(state == State.BODY || state == State.CHUNK ? "the connection closed inside a response body"
+                : "the connection closed inside a response");
+    }
+
+    private boolean lineEnded(ByteBuffer in) throws NotHttp {
+        while (in.hasRemaining()) {
+            byte b = in.get();
+            if (b == '\n') {
+                return true;
+            }
+            if (b != '\r') {
+                if (lineLength == line.length) {
+                    if (lineLength >= MAX_LINE) {
+                        throw new NotHttp("a line over 64 KiB");
+                    }
+                    line = java.util.Arrays.copyOf(line, Math.min(MAX_LINE, 2 * lineLength));
+                }
+                line[lineLength++] = b;
+            }
+        }
+        return false;
+    }
+
+    private void onLine() throws IOException {
+        switch (state) {
+            case STATUS -> status(new String(line, 0, lineLength, StandardCharsets.ISO_8859_1));
+            case HEADER -> {
+                if (lineLength == 0) {
+                    endOfHeaders();
+                } else {
+                    header();
+                }
+            }
+            case CHUNK_SIZE -> {
+                String size = new String(line, 0, lineLength, StandardCharsets.ISO_8859_1);
+                int semicolon = size.indexOf(';');
+                remaining = Long.parseLong((semicolon < 0 ? size : size.substring(0, semicolon)).strip(), 16);
+                state = remaining > 0 ? State.CHUNK : State.TRAILER;
+            }
+            case CHUNK_END -> state = State.CHUNK_SIZE;
+            case TRAILER -> state = lineLength == 0 ? State.DONE : State.TRAILER; // trailers: nothing wanted
+            default -> throw new IllegalStateException("a line in state " + state);
+        }
+    }
+
+    /** HTTP/1.1 200 OK */
+    private void status(String status) throws NotHttp {
+        if (!status.startsWith("HTTP/1.") || status.length() < 12 || !digits(status, 9, 12)) {
+            throw new NotHttp(status);
+        }
+        code = Integer.parseInt(status, 9, 12, 10);
+        keepAlive = status.startsWith("HTTP/1.1");
+        length = -1;
+        chunked = false;
+        state = State.HEADER;
+    }
+
+    private void header() {
+        int colon = 0;
+        while (colon < lineLength && line[colon] != ':') {
+            colon++;
+        }
+        if (colon == lineLength) {
+            return;
+        }
+        String name = new String(line, 0, colon, StandardCharsets.ISO_8859_1).strip();
+        // only three headers matter: the others' values are not built
+        if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding") || name.equalsIgnoreCase("Connection")) {
+            String value = new String(line, colon + 1, lineLength - colon - 1, StandardCharsets.ISO_8859_1).strip();
+            if (name.equalsIgnoreCase("Content-Length")) {
+                length = Long.parseLong(value);
+            } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
+                chunked = value.toLowerCase(java.util.Locale.ROOT).contains("chunked");
+            } else {
+                keepAlive = value.equalsIgnoreCase("keep-alive") || (keepAlive && !value.equalsIgnoreCase("close"));
+            }
+        }
+    }
+
+    private void endOfHeaders() {
+        if (code >= 100 && code < 200 && code != 101) {
+            state = State.STATUS; // an interim response: the final one follows
+        } else if (code == 204 || code == 304 || code == 101 || head) {
+            state = State.DONE;
+        } else if (chunked) {
+            state = State.CHUNK_SIZE;
+        } else if (length >= 0) {
+            remaining = length;
+            state = length == 0 ? State.DONE : State.BODY;
+        } else {
+            keepAlive = false; // the body ends with the connection
+            state = State.TO_CLOSE;
+        }
+    }
+
+    /** Whether {@code s}'s characters from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
+    private static boolean digits(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+}
