@@ -15,8 +15,9 @@
 #
 # Then each client's cost a request where it matters most, beside a server that holds nothing (the
 # same server, WORKERS workers, no hold: as fast as it answers on this machine): wrk as fast as its
-# WORKERS connections are answered, then loomscope and Vegeta at 80% of the rate wrk got; for each its
-# rate, p99, the cores it used and its requests a CPU second. loomscope's cost is its own figure
+# WORKERS connections are answered, then loomscope at 80% and 100% of the rate wrk got and Vegeta
+# at 80%; for each its rate, p99, the cores it used, its requests a CPU second and their ratio to
+# wrk's (loomscope's own lateness p99 beside them). loomscope's cost is its own figure
 # over its measured windows (its process's CPU from /proc: the steady state, not the JVM's start);
 # wrk's and Vegeta's are their whole runs' (a native program's start is a few milliseconds).
 #
@@ -101,13 +102,17 @@ done
 kill "$known_answer_pid" 2>/dev/null; wait "$known_answer_pid" 2>/dev/null || true
 loomscope_known_answer "$workers" 0 platform "$tmp/fast.log"
 url=$known_answer_url
-printf '\nthe same server with no hold (%s workers), %s s a client; the open-loop clients at 80%% of what wrk got\n' "$workers" "$seconds"
-printf '| client | rate | p99 | cores | requests a CPU second |\n|---|---|---|---|---|\n'
+printf '\nthe same server with no hold (%s workers), %s s a client; the open-loop clients at 80%% and 100%% of what wrk got\n' "$workers" "$seconds"
+printf '| client | rate | p99 | own lateness p99 | cores | requests a CPU second | against wrk |\n|---|---|---|---|---|---|---|\n'
 run_wrk "$workers"
-printf '| wrk -t1 -c%s (closed loop) | %s/s | %s | %s | %s |\n' "$workers" "$w_rate" "$w_p99" "$w_cores" "$w_per_cpu"
-rate=$(awk -v r="$w_rate" 'BEGIN{printf "%d", r * 0.8}') # below what the server answers: the cost a request is the client's, not a queue's
-run_loomscope "$rate"
-printf '| loomscope load (open loop) | %s/s | %s | %s | %s |\n' "$l_rate" "$l_p99" "$l_cores" "$l_per_cpu"
-[ -n "$l_lateness" ] && echo "  loomscope: $l_lateness" >&2
+printf '| wrk -t1 -c%s (closed loop) | %s/s | %s | | %s | %s | 1.00x |\n' "$workers" "$w_rate" "$w_p99" "$w_cores" "$w_per_cpu"
+against_wrk() { awk -v a="${1//,/}" -v w="$w_per_cpu" 'BEGIN{printf "%.2fx", a/w}'; }
+for share in 80 100; do
+    rate=$(awk -v r="$w_rate" -v s="$share" 'BEGIN{printf "%d", r * s / 100}')
+    run_loomscope "$rate"
+    printf '| loomscope load at %s%% (open loop) | %s/s | %s | %s | %s | %s | %s |\n' "$share" "$l_rate" "$l_p99" "${l_lateness##* p99 }" "$l_cores" "$l_per_cpu" \
+        "$(against_wrk "$l_per_cpu")"
+done
+rate=$(awk -v r="$w_rate" 'BEGIN{printf "%d", r * 0.8}')
 run_vegeta "$rate"
-printf '| vegeta attack (open loop) | %s/s | %s | %s | %s |\n' "$v_rate" "$v_p99" "$v_cores" "$v_per_cpu"
+printf '| vegeta attack at 80%% (open loop) | %s/s | %s | | %s | %s | %s |\n' "$v_rate" "$v_p99" "$v_cores" "$v_per_cpu" "$(against_wrk "$v_per_cpu")"
