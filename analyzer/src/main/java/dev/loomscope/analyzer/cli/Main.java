@@ -102,6 +102,10 @@ public final class Main {
             out.flush();
             return 0;
         }
+        Integer answered = RootAnswers.answer(args, out, err);
+        if (answered != null) {
+            return answered;
+        }
         CommandLine cli = forArgs(args);
         // load and study take --body @FILE as curl does: their @ is a request body's file, not an argument file
         boolean bodies = args.length > 0 && (args[0].equals("load") || args[0].equals("study"));

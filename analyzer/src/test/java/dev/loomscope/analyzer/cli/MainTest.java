@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class MainTest {
 
@@ -78,6 +80,37 @@ class MainTest {
         assertThat(run().err()).startsWith("loomscope: Missing required subcommand");
         // help COMMAND needs the command's own model
         assertThat(run("help", "advise").out()).contains("--rate");
+    }
+
+    /**
+     * A word that names no command is answered without picocli, in picocli's words with picocli's
+     * suggestions: the two held equal on typos of every command (a letter dropped, two swapped, one
+     * added), on words like none, and on no command at all. The commands checked against are the
+     * help's, which the test above holds equal to the registry's.
+     */
+    @Test
+    void aTypoIsAnsweredAsPicocliWouldWithoutIt() {
+        List<String[]> cases = new ArrayList<>(List.of(new String[] {}, new String[] {"xyz"}, new String[] {"q"}, new String[] {"flamegraph", "a.jfr"}));
+        for (Class<?> c : Main.COMMANDS) {
+            String name = c.getAnnotation(CommandLine.Command.class).name();
+            cases.add(new String[] {name.substring(0, name.length() / 2) + name.substring(name.length() / 2 + 1)});
+            cases.add(new String[] {name.length() < 3 ? name + "x" : name.charAt(1) + "" + name.charAt(0) + name.substring(2), "rec.jfr"});
+            cases.add(new String[] {name + "s"});
+        }
+        assertThat(RootAnswers.commands(RootAnswers.help())).containsExactlyElementsOf(Main.COMMANDS.stream().map(c -> c.getAnnotation(
+                CommandLine.Command.class).name()).toList());
+        for (String[] args : cases) {
+            java.io.StringWriter ours = new java.io.StringWriter();
+            Integer code = RootAnswers.answer(args, new java.io.PrintWriter(new java.io.StringWriter()), new java.io.PrintWriter(ours, true));
+            java.io.StringWriter theirs = new java.io.StringWriter();
+            CommandLine cli = Main.listing();
+            cli.setOut(new java.io.PrintWriter(new java.io.StringWriter()));
+            cli.setErr(new java.io.PrintWriter(theirs, true));
+            cli.setParameterExceptionHandler(new Errors.ParameterHandler());
+            int picocli = cli.execute(args);
+            assertThat(ours.toString()).as(String.join(" ", args)).isEqualTo(theirs.toString());
+            assertThat(code).as(String.join(" ", args)).isEqualTo(picocli).isEqualTo(2);
+        }
     }
 
     @Test

@@ -1,0 +1,131 @@
+package dev.loomscope.analyzer.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The root's smallest answers without building a command line, each the same text picocli prints
+ * (MainTest holds them equal): its help (written out in {@code root-help.txt}, whose list of
+ * commands is also the one a word is checked against), no command, and a word that names no
+ * command (with the names nearest it). Building picocli's model, even of names
+ * alone, took 0.15 s of a 0.22 s start.
+ */
+final class RootAnswers {
+    private RootAnswers() {}
+
+    /** The answer to {@code args}, printed, and its exit code; null when the command line must answer. */
+    static Integer answer(String[] args, PrintWriter out, PrintWriter err) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.print(help());
+            out.flush();
+            return Errors.OK;
+        }
+        if (args.length == 0) {
+            err.println("loomscope: Missing required subcommand (see 'loomscope --help')");
+            err.flush();
+            return Errors.USAGE;
+        }
+        String first = args[0];
+        if (first.startsWith("-") || first.startsWith("@") || first.equals("help")) {
+            return null;
+        }
+        List<String> commands = commands(help());
+        if (commands.contains(first)) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder("loomscope: Unmatched argument").append(args.length > 1 ? "s from index 0: " : " at index 0: ");
+        for (int i = 0; i < args.length; i++) {
+            b.append(i > 0 ? ", '" : "'").append(args[i]).append('\'');
+        }
+        List<String> near = nearest(first, commands);
+        if (!near.isEmpty()) {
+            b.append("; did you mean ").append(String.join(" or ", near.subList(0, Math.min(3, near.size())))).append('?');
+        }
+        err.println(b.append(" (see 'loomscope --help')"));
+        err.flush();
+        return Errors.USAGE;
+    }
+
+    /** The root's help as {@code --help} prints it. */
+    static String help() {
+        try (InputStream in = RootAnswers.class.getResourceAsStream("root-help.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The commands the help lists: under "Commands:", each line that starts with two spaces and a name. */
+    static List<String> commands(String help) {
+        List<String> names = new ArrayList<>();
+        boolean listed = false;
+        for (String line : help.split("\n")) {
+            if (line.equals("Commands:")) {
+                listed = true;
+            } else if (listed && line.isEmpty()) {
+                break;
+            } else if (listed && line.startsWith("  ") && line.length() > 2 && line.charAt(2) != ' ') {
+                names.add(line.strip().split(" ", 2)[0]);
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The names most like {@code word}, most like first, those sharing none of its letter pairs left
+     * out: the cosine of their letter-pair counts, one name for each value (the last), as picocli suggests. Plain loops: a lambda's first
+     * use costs a start-up more than this whole answer.
+     */
+    static List<String> nearest(String word, List<String> names) {
+        Map<String, Integer> pairs = pairs(word.toLowerCase(java.util.Locale.ROOT));
+        List<String> near = new ArrayList<>();
+        List<Double> similarity = new ArrayList<>();
+        for (String name : names) {
+            Map<String, Integer> other = pairs(name.toLowerCase(java.util.Locale.ROOT));
+            double dot = 0;
+            for (Map.Entry<String, Integer> e : pairs.entrySet()) {
+                Integer n = other.get(e.getKey());
+                dot += n == null ? 0 : e.getValue() * n;
+            }
+            if (dot > 0) {
+                double c = dot / (norm(pairs) * norm(other));
+                int at = 0;
+                while (at < near.size() && similarity.get(at) > c) {
+                    at++;
+                }
+                if (at < near.size() && similarity.get(at) == c) {
+                    near.set(at, name); // of names as like it, picocli names the last
+                } else {
+                    near.add(at, name);
+                    similarity.add(at, c);
+                }
+            }
+        }
+        return near;
+    }
+
+    private static Map<String, Integer> pairs(String s) {
+        Map<String, Integer> m = new HashMap<>();
+        for (int i = 0; i + 1 < s.length(); i++) {
+            String pair = s.substring(i, i + 2);
+            Integer n = m.get(pair);
+            m.put(pair, n == null ? 1 : n + 1);
+        }
+        return m;
+    }
+
+    private static double norm(Map<String, Integer> v) {
+        double sum = 0;
+        for (int x : v.values()) {
+            sum += (double) x * x;
+        }
+        return Math.sqrt(sum);
+    }
+}
