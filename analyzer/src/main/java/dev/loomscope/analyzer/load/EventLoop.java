@@ -17,8 +17,9 @@ import java.util.concurrent.locks.LockSupport;
  * The open loop's plain-HTTP connections on one thread, as wrk's event loop: non-blocking sockets
  * on a selector, each request written when it is due by the thread that also reads the responses,
  * so that a request costs its writes and reads rather than two thread wake-ups. A due request takes
- * the connection freed last (kept alive, so warm); one whose request failed rests as
- * {@link OpenLoop#restNanos()} says. A request unanswered {@code timeout} after its send is a
+ * the connection free the longest, so that every connection asked for is opened and used in turn
+ * (as a thread a connection did: a server sees as many as it was told); one whose request failed
+ * rests as {@link OpenLoop#restNanos()} says. A request unanswered {@code timeout} after its send is a
  * timeout, and its connection is closed.
  *
  * <p>The selector waits in milliseconds: a wait under one is a park, and a response that comes in
@@ -33,7 +34,7 @@ final class EventLoop implements Runnable {
     private final Selector selector;
     private final InetSocketAddress address;
     private final Connection[] connections;
-    /** Free connections, the last freed first. */
+    /** Free connections, the longest free first. */
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     /** Connections whose request failed, in the order their rest ends. */
     private final ArrayDeque<Connection> resting = new ArrayDeque<>();
@@ -259,7 +260,7 @@ final class EventLoop implements Runnable {
         busy--;
         load.answered(c.slot, c.due, c.sent, c.parser.code());
         c.free = System.nanoTime();
-        idle.addFirst(c);
+        idle.addLast(c);
     }
 
     /** The request {@code c} holds failed with {@code e} (when it holds one), and its connection is closed. */

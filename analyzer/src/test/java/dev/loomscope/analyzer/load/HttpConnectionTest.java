@@ -120,6 +120,12 @@ class HttpConnectionTest {
             assertThat(causes).containsOnlyKeys("HTTP 503");
             assertThat(causes.get("HTTP 503")).as("one response in five is the 503").isBetween(ended[0] / 5 - 1, ended[0] / 5 + 1);
         }
+        try (Canned c = new Canned(List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+                OpenLoop load = new OpenLoop(c.target("/"), 50, 4, 5000)) {
+            assertThat(load.window(1_000_000_000L).errors()).isZero();
+            load.stop();
+            assertThat(c.connections.get()).as("every connection asked for is used in turn and kept alive").isEqualTo(4);
+        }
         try (Canned c = new Canned(List.of("silence"))) {
             assertThat(causesOf(c.target("/"), 200)).containsKey("no answer within the request timeout");
         }
