@@ -7,7 +7,9 @@
 # `loomscope --version`, `--help` and a usage error (a misspelt command) beside `jfr version`,
 # five of each per round (and the CLI jar's size); any recording will do for it alone.
 #
-# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("version summary pinning gc heap ctxsw flame rules"; also report)]
+# The command "cached" is a repeated question: summary writing the cache of the recording's facts,
+# then pinning answered from it (every other command reads the file: LOOMSCOPE_CACHE=off).
+# usage: benchmarks/analyzer-speed.sh [RECORDING.jfr] [ROUNDS (3)] [COMMANDS ("version summary pinning gc heap ctxsw flame rules cached"; also report)]
 # BASELINE=DIR (another checkout, built) runs its ./loomscope beside each command, alternating, and
 # prints each command's time as a ratio of the baseline's: a change's speed, before and after.
 # Without a recording it makes one of about 1.2 GB: the sleep workload (100,000 tasks of 21 ms,
@@ -22,7 +24,8 @@ jdk="$LOOMSCOPE_JAVA_HOME"
 
 file=${1:-}
 rounds=${2:-3}
-commands=${3:-"version summary pinning gc heap ctxsw flame rules"}
+commands=${3:-"version summary pinning gc heap ctxsw flame rules cached"}
+export LOOMSCOPE_CACHE=off
 limit=${LIMIT:-600}
 if [ -z "$file" ]; then
     file=$(loomscope_big_recording "$(mktemp -d)")
@@ -68,6 +71,11 @@ while [ "$r" -le "$rounds" ]; do
                     timed "loomscope usage error" "$root/loomscope" sumary "$file"
                     timed "jfr version" "$jdk/bin/jfr" version
                 done
+                ;;
+            cached)
+                rm -rf "$out/cache"
+                LOOMSCOPE_CACHE="$out/cache" LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope summary, writing the cache" "$root/loomscope" summary "$file"
+                LOOMSCOPE_CACHE="$out/cache" LOOMSCOPE_JAVA_OPTS=-Xmx512m timed "loomscope pinning, from the cache" "$root/loomscope" pinning "$file"
                 ;;
             *) for cli in $root ${BASELINE:-}; do
                    label="loomscope $c"

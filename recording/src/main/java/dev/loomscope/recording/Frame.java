@@ -9,7 +9,7 @@ package dev.loomscope.recording;
  * @param type       the frame type as JFR numbers it (its FrameType constant: 0 interpreted, 1 JIT
  *                   compiled, 2 inlined, 3 native, 4 C++, 5 kernel, 6 C1 compiled), -1 when unknown
  */
-public record Frame(String className, String methodName, int line, int type) {
+public record Frame(String className, String methodName, int line, int type) implements java.io.Serializable {
     /** The FrameType names the JDK's parser gives, in the order of their constants. */
     static final java.util.List<String> TYPE_NAMES = java.util.List.of("Interpreted", "JIT compiled", "Inlined", "Native", "C++", "Kernel", "C1 compiled");
 

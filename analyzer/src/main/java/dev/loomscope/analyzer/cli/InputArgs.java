@@ -29,6 +29,11 @@ public final class InputArgs {
         dev.loomscope.recording.Compressed.maxExpansion(n);
     }
 
+    @picocli.CommandLine.Option(names = "--no-cache", description = "read each recording again even when the cache holds what a pass over it"
+            + " learned (summary, pinning, gc, heap, ctxsw, advise and compare keep it for a recording of 32 MB or more and answer the next"
+            + " question from it; LOOMSCOPE_CACHE=off turns the cache off)")
+    boolean noCache;
+
     public List<RecordingSource> sources() {
         return Inputs.resolve(inputs);
     }
@@ -47,7 +52,7 @@ public final class InputArgs {
         List<RecordingFacts> out = new ArrayList<>();
         if (!isExport.get(false).isEmpty()) {
             List<RecordingSource> sources = Inputs.resolve(isExport.get(false));
-            out.addAll(flames ? Analysis.withFlames(sources) : Analysis.of(sources));
+            out.addAll(flames ? Analysis.withFlames(sources) : Analysis.of(sources, dev.loomscope.analyzer.reduce.FactsCache.forUser(noCache)));
         }
         isExport.get(true).forEach(i -> out.addAll(FleetImport.read(Path.of(i), flames)));
         return out;

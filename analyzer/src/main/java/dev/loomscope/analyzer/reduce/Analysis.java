@@ -15,6 +15,11 @@ public final class Analysis {
         return of(sources, RecordingFacts::of);
     }
 
+    /** As {@link #of(List)}, each large recording's facts kept in {@code cache} and read from it when it holds them. */
+    public static List<RecordingFacts> of(List<RecordingSource> sources, FactsCache cache) {
+        return of(sources, s -> cache.facts(s, RecordingFacts::of));
+    }
+
     /** As {@link #of(List)}, with each recording's CPU samples for a report's flame graphs aggregated in the same pass. */
     public static List<RecordingFacts> withFlames(List<RecordingSource> sources) {
         return of(sources, s -> RecordingFacts.of(s, true));

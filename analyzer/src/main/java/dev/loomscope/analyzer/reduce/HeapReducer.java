@@ -25,10 +25,10 @@ public final class HeapReducer implements Reducer {
     /** A collection's window may start or end this far beyond its summaries' times (clock granularity). */
     private static final long SLACK_NANOS = 1_000_000;
 
-    private record Summary(long gcId, boolean after, long nanos, double used, double committed) {}
+    private record Summary(long gcId, boolean after, long nanos, double used, double committed) implements java.io.Serializable {}
 
     /** One stretch between two collections: from the first's after summary to the next one's before summary, and the bytes allocated. */
-    public record Between(long fromNanos, long toNanos, double bytes) {}
+    public record Between(long fromNanos, long toNanos, double bytes) implements java.io.Serializable {}
 
     private final List<Summary> summaries = new ArrayList<>();
     private final Map<Long, long[]> collections = new HashMap<>();

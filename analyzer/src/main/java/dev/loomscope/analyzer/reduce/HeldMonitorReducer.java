@@ -36,10 +36,10 @@ public final class HeldMonitorReducer implements Reducer {
      * Where threads were found: what they did, the application frame, the frame that took the
      * monitor, its class, the top frame, their pool, the work= unit they were in (empty when none).
      */
-    public record Site(String what, String site, String heldAt, String monitorClass, String blockedIn, String group, String work) {}
+    public record Site(String what, String site, String heldAt, String monitorClass, String blockedIn, String group, String work) implements java.io.Serializable {}
 
     /** A site's threads over all looks and one of its stacks. */
-    public static final class Found {
+    public static final class Found implements java.io.Serializable {
         private long threads;
         private String stack;
 
@@ -62,17 +62,17 @@ public final class HeldMonitorReducer implements Reducer {
     /** Each site's threads at each look: when (epoch ns), where, how many. */
     private final List<Hit> hits = new ArrayList<>();
 
-    private record Hit(long nanos, Site site, long threads) {}
+    private record Hit(long nanos, Site site, long threads) implements java.io.Serializable {}
 
     /** The JDK's own monitor events, read for a recording without the agent's looks. */
     static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
 
     /** The JDK's events of one kind at one application frame: how many, and their time in all. */
-    public record JdkSite(String event, String site) {}
+    public record JdkSite(String event, String site) implements java.io.Serializable {}
 
     /** How many events and their summed duration (ns). */
-    public static final class JdkFound {
+    public static final class JdkFound implements java.io.Serializable {
         private long events;
         private long nanos;
 
@@ -167,7 +167,7 @@ public final class HeldMonitorReducer implements Reducer {
     }
 
     /** A mean of the threads found at the looks and the half-width of its 95% interval. */
-    public record Mean(double mean, double half) {
+    public record Mean(double mean, double half) implements java.io.Serializable {
         public double low() {
             return Math.max(0, mean - half);
         }

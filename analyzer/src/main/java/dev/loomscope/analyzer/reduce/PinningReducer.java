@@ -14,7 +14,7 @@ public final class PinningReducer implements Reducer {
     public static final int STACK_DEPTH = 64;
 
     /** One group: durations in ms, reasons, blocking operations, carriers and the first stack seen. */
-    public static final class Group {
+    public static final class Group implements java.io.Serializable {
         public final String frame;
         public final Samples millis = new Samples();
         public final Set<String> reasons = new TreeSet<>();

@@ -88,6 +88,33 @@ public final class RecordingFacts {
         byType = new HashMap<>(); // read already: nothing more is dispatched to it
     }
 
+    /** Facts kept by a {@link FactsCache}: the reducers' results of an earlier pass over {@code source}. */
+    private RecordingFacts(RecordingSource source, FactsCache.Stored s) {
+        this.source = source;
+        this.flames = null;
+        summary = s.summary;
+        pinning = s.pinning;
+        gc = s.gc;
+        heap = s.heap;
+        ctxsw = s.ctxsw;
+        runs = s.runs;
+        settings = s.settings;
+        scheduler = s.scheduler;
+        work = s.work;
+        held = s.held;
+        warnings = new ArrayList<>(s.warnings);
+        byType = new HashMap<>(); // read already: nothing more is dispatched to it
+    }
+
+    static RecordingFacts of(RecordingSource source, FactsCache.Stored s) {
+        return new RecordingFacts(source, s);
+    }
+
+    /** What a {@link FactsCache} keeps of these facts. */
+    FactsCache.Stored stored() {
+        return new FactsCache.Stored(this);
+    }
+
     /** These facts with other runs (a load client's windows of one URL and rate) in place of the recording's own. */
     public RecordingFacts withRuns(List<RunsReducer.WorkloadRun> others) {
         return new RecordingFacts(this, others);

@@ -6,9 +6,10 @@ import dev.loomscope.recording.JfrEvent;
 /**
  * A single-pass reduction of one metric: {@link #add} sees each event of a recording once, in file
  * order; results are read after the pass. Reducers keep only what their figures need (counts, sums,
- * the durations they report quantiles of), never the events.
+ * the durations they report quantiles of), never the events. What a reducer keeps is serializable:
+ * the facts of a large recording are kept between commands ({@link FactsCache}).
  */
-public interface Reducer {
+public interface Reducer extends java.io.Serializable {
     /** The event types this reducer wants, by name. */
     java.util.Set<String> eventTypes();
 

@@ -59,7 +59,7 @@ public final class RunsReducer implements Reducer {
     public record WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit,
             String params, double millis, double p50LatencyMs, double p99LatencyMs, long startNanos, long endNanos,
             long voluntaryContextSwitches, long involuntaryContextSwitches, double processCpu, double otherCpu, double stealCpu,
-            long allocatedBytes, Client client) {
+            long allocatedBytes, Client client) implements java.io.Serializable {
 
         /** A run as a workload measures itself (no load client's figures). */
         public WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit, String params, double millis,
@@ -104,7 +104,7 @@ public final class RunsReducer implements Reducer {
      * (compressed, Base64; null: none), and the client's own lateness at p99 (NaN: not measured).
      */
     public record Client(double p999LatencyMs, long offered, long errors, String measuredBy, long late, String latencyHistogram, String sendHistogram,
-            String lateHistogram, double lagP99Ms) {
+            String lateHistogram, double lagP99Ms) implements java.io.Serializable {
         public static final Client NONE = new Client(Double.NaN, -1, -1, null);
 
         /** A sends lagging this far (p99, ms) for the client's own reasons makes a window the client's, not the service's. */

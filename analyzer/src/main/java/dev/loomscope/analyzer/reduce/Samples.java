@@ -4,7 +4,7 @@ import dev.loomscope.analyzer.stats.Quantiles;
 import java.util.Arrays;
 
 /** A growable array of doubles (durations, sizes): quantiles, sum, max without boxing. */
-public final class Samples {
+public final class Samples implements java.io.Serializable {
     private double[] values = new double[16];
     private int size;
 

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * Values with the time each was recorded (epoch nanoseconds): what fell inside one workload run's
  * window (a run's GC pauses, its pins, its heap after each GC). Sorted by time when first asked.
  */
-public final class Timeline {
+public final class Timeline implements java.io.Serializable {
     private long[] times = new long[16];
     private double[] values = new double[16];
     private int size;
