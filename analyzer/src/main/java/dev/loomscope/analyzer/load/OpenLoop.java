@@ -18,9 +18,9 @@ import org.HdrHistogram.Recorder;
 /**
  * Requests at a constant arrival rate, whatever the server does (open loop, as wrk2): request i is
  * due at start + i / rate, a free connection sends it (plain HTTP's on one {@link EventLoop}, TLS's
- * a blocking thread each), and its latency is counted from when it was
- * due (coordinated omission corrected) and, apart, from when it was sent; their difference is the
- * wait in the client's own queue for a free connection. With every connection busy, due requests
+ * a blocking thread each), and its latency is counted from when it was due (coordinated omission
+ * corrected) and, apart, from when it was sent; their difference is the wait in the client's own
+ * queue for a free connection. With every connection busy, due requests
  * wait for one, as they would for a client's pool.
  *
  * <p>Every request is accounted for in every window ({@link Window#accounted}): those late at its
@@ -191,7 +191,7 @@ public final class OpenLoop implements AutoCloseable {
         return startNanos + index * periodNanos;
     }
 
-    /** The index of the request {@code index} is: which of the targets it sends. */
+    /** Which of the targets request {@code index} sends (its index in {@link Requests#targets()}). */
     int target(long index) {
         return requests.order().get((int) (index % requests.order().size()));
     }
