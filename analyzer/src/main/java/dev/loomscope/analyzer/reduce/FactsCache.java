@@ -105,20 +105,22 @@ public final class FactsCache {
     private String key(RecordingSource source) {
         try {
             long bytes = 0;
-            java.util.zip.CRC32C a = new java.util.zip.CRC32C();
-            java.util.zip.CRC32 b = new java.util.zip.CRC32();
-            feed(build().getBytes(StandardCharsets.UTF_8), a, b);
             for (Path p : source.parts()) {
                 if (!Files.isRegularFile(p)) {
                     return null;
                 }
+                bytes += Files.size(p);
+            }
+            if (bytes < minBytes || Build.ID == null) {
+                return null; // the common case, decided before anything is read
+            }
+            java.util.zip.CRC32C a = new java.util.zip.CRC32C();
+            java.util.zip.CRC32 b = new java.util.zip.CRC32();
+            feed(Build.ID.getBytes(StandardCharsets.UTF_8), a, b);
+            for (Path p : source.parts()) {
                 long size = Files.size(p);
-                bytes += size;
                 feed((p.toAbsolutePath() + "\0" + size + "\0" + Files.getLastModifiedTime(p).toMillis()).getBytes(StandardCharsets.UTF_8), a, b);
                 edges(p, size, a, b);
-            }
-            if (bytes < minBytes) {
-                return null;
             }
             java.util.zip.CRC32C path = new java.util.zip.CRC32C();
             path.update(source.name().toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8));
@@ -149,16 +151,19 @@ public final class FactsCache {
         }
     }
 
-    /** This build of loomscope: its version and where its code is, with that file's size and time. */
-    private static String build() throws IOException {
-        String version = FactsCache.class.getPackage().getImplementationVersion();
-        Path code;
-        try {
-            code = Path.of(FactsCache.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (java.net.URISyntaxException | RuntimeException e) {
-            throw new IOException("where loomscope's code is cannot be told", e);
+    /** This build of loomscope, found once: its version and where its code is, with that file's size and time; null when that cannot be told. */
+    private static final class Build {
+        static final String ID = id();
+
+        private static String id() {
+            try {
+                Path code = Path.of(FactsCache.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                return FactsCache.class.getPackage().getImplementationVersion() + "\0" + code + "\0" + Files.size(code) + "\0"
+                        + Files.getLastModifiedTime(code).toMillis();
+            } catch (java.net.URISyntaxException | IOException | RuntimeException e) {
+                return null; // no key without it: nothing is kept
+            }
         }
-        return version + "\0" + code + "\0" + Files.size(code) + "\0" + Files.getLastModifiedTime(code).toMillis();
     }
 
     /**
