@@ -69,45 +69,30 @@ public final class RecordingFacts {
         this.byType = index(reducers);
     }
 
-    /** The same recording's facts with {@code runs} as its runs: one parse serves each load window's workload (a URL at a rate). */
-    private RecordingFacts(RecordingFacts read, List<RunsReducer.WorkloadRun> runs) {
-        this.source = read.source;
-        this.flames = read.flames;
-        summary = read.summary;
-        pinning = read.pinning;
-        gc = read.gc;
-        heap = read.heap;
-        ctxsw = read.ctxsw;
-        this.runs = new RunsReducer();
-        this.runs.addAll(runs);
-        settings = read.settings;
-        scheduler = read.scheduler;
-        work = read.work;
-        held = read.held;
-        warnings = read.warnings;
-        byType = new HashMap<>(); // read already: nothing more is dispatched to it
+    /**
+     * Facts read already, nothing more dispatched to them: {@code kept}'s reductions with
+     * {@code runs} and {@code warnings} (a cache's entry, or the same recording with other runs).
+     */
+    private RecordingFacts(RecordingSource source, Flames.Cpu flames, FactsCache.Stored kept, RunsReducer runs, List<String> warnings) {
+        this.source = source;
+        this.flames = flames;
+        summary = kept.summary;
+        pinning = kept.pinning;
+        gc = kept.gc;
+        heap = kept.heap;
+        ctxsw = kept.ctxsw;
+        this.runs = runs;
+        settings = kept.settings;
+        scheduler = kept.scheduler;
+        work = kept.work;
+        held = kept.held;
+        this.warnings = warnings;
+        byType = new HashMap<>();
     }
 
     /** Facts kept by a {@link FactsCache}: the reducers' results of an earlier pass over {@code source}. */
-    private RecordingFacts(RecordingSource source, FactsCache.Stored s) {
-        this.source = source;
-        this.flames = null;
-        summary = s.summary;
-        pinning = s.pinning;
-        gc = s.gc;
-        heap = s.heap;
-        ctxsw = s.ctxsw;
-        runs = s.runs;
-        settings = s.settings;
-        scheduler = s.scheduler;
-        work = s.work;
-        held = s.held;
-        warnings = new ArrayList<>(s.warnings);
-        byType = new HashMap<>(); // read already: nothing more is dispatched to it
-    }
-
-    static RecordingFacts of(RecordingSource source, FactsCache.Stored s) {
-        return new RecordingFacts(source, s);
+    static RecordingFacts of(RecordingSource source, FactsCache.Stored kept) {
+        return new RecordingFacts(source, null, kept, kept.runs, new ArrayList<>(kept.warnings));
     }
 
     /** What a {@link FactsCache} keeps of these facts. */
@@ -115,9 +100,11 @@ public final class RecordingFacts {
         return new FactsCache.Stored(this);
     }
 
-    /** These facts with other runs (a load client's windows of one URL and rate) in place of the recording's own. */
+    /** These facts with other runs (a load client's windows of one URL and rate) in place of the recording's own: one parse serves each. */
     public RecordingFacts withRuns(List<RunsReducer.WorkloadRun> others) {
-        return new RecordingFacts(this, others);
+        RunsReducer r = new RunsReducer();
+        r.addAll(others);
+        return new RecordingFacts(source, flames, stored(), r, warnings);
     }
 
     /**
