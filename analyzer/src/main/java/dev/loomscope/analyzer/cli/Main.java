@@ -94,14 +94,6 @@ public final class Main {
 
     /** As {@link #run(String[], PrintWriter, PrintWriter)}; {@code @file} arguments expanded only when {@code expandAtFiles}. */
     static int run(String[] args, PrintWriter out, PrintWriter err, boolean expandAtFiles) {
-        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-            // what picocli prints for it, without building a command line: the start-up of the smallest answer is the JVM's
-            for (String line : new VersionProvider().getVersion()) {
-                out.println(line);
-            }
-            out.flush();
-            return 0;
-        }
         Integer answered = RootAnswers.answer(args, out, err);
         if (answered != null) {
             return answered;

@@ -154,7 +154,7 @@ final class EventLoop implements Runnable {
             c.due = due;
             c.target = requests.targets().get(which);
             c.out = ByteBuffer.wrap(bytes[which]);
-            c.parser.start(c.target.method().equals("HEAD"));
+            c.parser.start(c.target);
             c.sent = load.sent(due, c.free);
             busy++;
             nextExpiry = Math.min(nextExpiry, c.sent + timeoutNanos);

@@ -111,7 +111,7 @@ final class HttpConnection implements Closeable {
     }
 
     private int readResponse() throws IOException {
-        parser.start(sending.method().equals("HEAD"));
+        parser.start(sending);
         while (!parser.feed(buffer)) {
             int n = in.read(buffer.array(), 0, buffer.capacity());
             if (n < 0) {

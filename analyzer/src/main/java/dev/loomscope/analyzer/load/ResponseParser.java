@@ -41,9 +41,9 @@ final class ResponseParser {
         }
     }
 
-    /** Expects the response to a request; {@code head}: to a HEAD request, whose response has no body. */
-    void start(boolean head) {
-        this.head = head;
+    /** Expects the response to {@code sent}'s request (a HEAD request's has no body). */
+    void start(Target sent) {
+        this.head = sent.method().equals("HEAD");
         state = State.STATUS;
         lineLength = 0;
         any = false;
