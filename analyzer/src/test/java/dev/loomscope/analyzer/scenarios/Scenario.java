@@ -23,7 +23,7 @@ public enum Scenario {
             Hazard.CLASS_INIT),
     JNA_NATIVE("calls usleep(5 ms) through JNA: native code that blocks", 500, "worse", "worse", Hazard.NATIVE),
     COMMONS_POOL("borrows one of 8 objects from a commons-pool2 pool for 10 ms (800/s at most)", 760, "same", "same", Hazard.POOL),
-    SEMAPHORE("a Semaphore of 8 permits around a 10 ms downstream call (a bulkhead: 800/s at most)", 760, "same", "same", Hazard.POOL),
+    SEMAPHORE("a Semaphore of 8 permits around a downstream call of 0-20 ms, 10 on average (a bulkhead: 800/s at most)", 760, "same", "same", Hazard.POOL),
     YIELD_SPIN("waits 5 ms for a helper thread's answer in a Thread.yield loop", 150, "same", "same", Hazard.SPINS),
     CPU_BURST("one request in 100 computes for a second of CPU without blocking (a report), the others answer at once", 100, "worse", "worse", Hazard.BURST),
     THREAD_LOCAL("uses a 4 MB buffer cached in a ThreadLocal, a thread's own (a pooled thread's for good, a virtual thread's once)", 300,
