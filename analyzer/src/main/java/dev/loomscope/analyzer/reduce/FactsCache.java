@@ -39,6 +39,8 @@ public final class FactsCache {
     public static final long MAX_BYTES = 512L << 20;
     private static final int EDGE = 8 << 10;
     private static final String SUFFIX = ".facts";
+    /** An entry being written, moved to its name once whole. */
+    private static final String PART = ".part";
     /** What an entry may hold: loomscope's classes, the JDK's collections and values, histograms; nothing else is made. */
     private static final ObjectInputFilter ALLOWED = ObjectInputFilter.Config.createFilter(
             "maxdepth=64;maxarray=100000000;dev.loomscope.**;java.lang.*;java.util.*;java.time.*;org.HdrHistogram.*;!*");
@@ -104,12 +106,15 @@ public final class FactsCache {
      */
     private String key(RecordingSource source) {
         try {
+            List<Path> parts = source.parts();
+            long[] sizes = new long[parts.size()];
             long bytes = 0;
-            for (Path p : source.parts()) {
-                if (!Files.isRegularFile(p)) {
+            for (int i = 0; i < sizes.length; i++) {
+                if (!Files.isRegularFile(parts.get(i))) {
                     return null;
                 }
-                bytes += Files.size(p);
+                sizes[i] = Files.size(parts.get(i));
+                bytes += sizes[i];
             }
             if (bytes < minBytes || Build.ID == null) {
                 return null; // the common case, decided before anything is read
@@ -117,10 +122,10 @@ public final class FactsCache {
             java.util.zip.CRC32C a = new java.util.zip.CRC32C();
             java.util.zip.CRC32 b = new java.util.zip.CRC32();
             feed(Build.ID.getBytes(StandardCharsets.UTF_8), a, b);
-            for (Path p : source.parts()) {
-                long size = Files.size(p);
-                feed((p.toAbsolutePath() + "\0" + size + "\0" + Files.getLastModifiedTime(p).toMillis()).getBytes(StandardCharsets.UTF_8), a, b);
-                edges(p, size, a, b);
+            for (int i = 0; i < sizes.length; i++) {
+                Path p = parts.get(i);
+                feed((p.toAbsolutePath() + "\0" + sizes[i] + "\0" + Files.getLastModifiedTime(p).toMillis()).getBytes(StandardCharsets.UTF_8), a, b);
+                edges(p, sizes[i], a, b);
             }
             java.util.zip.CRC32C path = new java.util.zip.CRC32C();
             path.update(source.name().toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8));
@@ -230,7 +235,7 @@ public final class FactsCache {
                         ? new java.nio.file.attribute.FileAttribute<?>[] {java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                                 java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"))} : new java.nio.file.attribute.FileAttribute<?>[0]);
             }
-            tmp = Files.createTempFile(dir, "entry", ".part");
+            tmp = Files.createTempFile(dir, "entry", PART);
             try (OutputStream out = Files.newOutputStream(tmp); ObjectOutputStream o = new ObjectOutputStream(new java.io.BufferedOutputStream(out, 1 << 16))) {
                 o.writeObject(facts.stored());
             }
@@ -249,14 +254,24 @@ public final class FactsCache {
 
     /**
      * Removes the entries of the same recording as {@code kept} made before it (the file changed since),
-     * then those used longest ago until what is left holds at most {@code maxBytes}.
+     * then those used longest ago until what is left holds at most {@code maxBytes}; and what a write
+     * cut short left ({@code .part} files a minute old: a write takes milliseconds).
      */
     private void trim(Path kept) throws IOException {
         String name = kept.getFileName().toString();
         String recording = name.substring(0, name.indexOf('-') + 1);
         List<Path> entries;
+        List<Path> parts;
         try (Stream<Path> s = Files.list(dir)) {
-            entries = new ArrayList<>(s.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).toList());
+            List<Path> all = s.toList();
+            entries = new ArrayList<>(all.stream().filter(p -> p.getFileName().toString().endsWith(SUFFIX)).toList());
+            parts = all.stream().filter(p -> p.getFileName().toString().endsWith(PART)).toList();
+        }
+        long cutShort = System.currentTimeMillis() - 60_000;
+        for (Path p : parts) {
+            if (modified(p).toMillis() < cutShort) {
+                Files.deleteIfExists(p);
+            }
         }
         for (Path p : List.copyOf(entries)) {
             if (!p.equals(kept) && p.getFileName().toString().startsWith(recording)) {

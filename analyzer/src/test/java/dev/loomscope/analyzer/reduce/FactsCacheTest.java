@@ -141,7 +141,14 @@ class FactsCacheTest {
         Path a = ownRecording();
         Path b = Files.copy(a, dir.resolve("copy.jfr"));
         Path entries = dir.resolve("cache");
+        Files.createDirectories(entries);
+        // what a write cut short (Ctrl-C) left an hour ago goes; one being written now by another command stays
+        Path cutShort = Files.writeString(entries.resolve("entry1.part"), "half an entry");
+        Files.setLastModifiedTime(cutShort, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        Path writing = Files.writeString(entries.resolve("entry2.part"), "an entry being written");
         new FactsCache(entries, 0, Long.MAX_VALUE).facts(RecordingSource.file(a), RecordingFacts::of);
+        assertThat(cutShort).doesNotExist();
+        Files.delete(writing);
         long one = Files.size(only(entries));
         FactsCache bounded = new FactsCache(entries, 0, one + one / 2);
         bounded.facts(RecordingSource.file(b), RecordingFacts::of);
