@@ -97,8 +97,13 @@ final class HeldMonitors implements Runnable {
                     f = new Found(HeldMonitorEvent.BURST, site(st), "", "", frame(st[0]), group(t));
                 }
             }
+            if (f != null && work != null) {
+                String unit = work.unitOf(st);
+                // with work= given, a wait for a pool or semaphore outside every unit of work is a server's idle thread
+                // waiting for its next task (Jetty's reserved threads wait on a Semaphore), not a request waiting
+                f = unit == null && f.what().equals(HeldMonitorEvent.POOL) ? null : f.in(unit);
+            }
             if (f != null) {
-                f = work == null ? f : f.in(work.unitOf(st));
                 counts.merge(f, 1, Integer::sum);
                 stacks.putIfAbsent(f, stack(st));
             }

@@ -65,7 +65,9 @@ class AdviseIT {
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         JsonNode tables = new ObjectMapper().readTree(r.stdout()).get("tables");
         JsonNode site = tables.get(0).get("rows").get(0);
-        assertThat(site.get("what").asText()).isEqualTo("blocks holding a monitor");
+        // Jetty's reserved threads wait for their next task on a Semaphore, outside every work= call: idle, not a request waiting
+        assertThat(tables.get(0).get("rows").toString()).doesNotContain("ReservedThreadExecutor");
+        assertThat(site.get("what").asText()).as(tables.get(0).get("rows").toString()).isEqualTo("blocks holding a monitor");
         assertThat(site.get("site").asText()).startsWith(DemoService.class.getName() + "$1.handle(DemoService.java:");
         assertThat(site.get("blocked in").asText()).startsWith("java.lang.Thread.sleep");
         assertThat(site.get("work").asText()).as("the work= unit the threads were in").isEqualTo(DemoService.class.getName() + "$1::handle");
