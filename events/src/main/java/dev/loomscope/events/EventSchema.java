@@ -39,6 +39,18 @@ public final class EventSchema {
 
     /** The event's fields, in the order the class declares them. */
     public static List<Field> fields(Class<? extends jdk.jfr.Event> event) {
+        return FIELDS.get(event);
+    }
+
+    /** Each event's fields, read once: the reducers ask for them field by field as the CLI starts. */
+    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> event) {
+            return declared(event);
+        }
+    };
+
+    private static List<Field> declared(Class<?> event) {
         List<Field> fields = new ArrayList<>();
         for (java.lang.reflect.Field f : event.getDeclaredFields()) {
             if (Modifier.isStatic(f.getModifiers()) || !Modifier.isPublic(f.getModifiers())) {
@@ -52,7 +64,7 @@ public final class EventSchema {
             fields.add(new Field(f.getName(), f.getType(), text, description == null ? text : description.value(), unit,
                     f.isAnnotationPresent(OptionalField.class)));
         }
-        return fields;
+        return List.copyOf(fields);
     }
 
     /** The names of the fields every event of the type must have. */

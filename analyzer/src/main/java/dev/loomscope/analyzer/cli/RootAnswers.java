@@ -40,8 +40,8 @@ final class RootAnswers {
             return Errors.USAGE;
         }
         String first = args[0];
-        if (first.startsWith("-") || first.startsWith("@") || first.equals("help")) {
-            return null;
+        if (first.startsWith("-") || first.startsWith("@") || first.equals("help") || Main.named(first) != null) {
+            return null; // a command's own answer (the help is read only to answer a word that names none)
         }
         List<String> commands = commands(help());
         if (commands.contains(first)) {

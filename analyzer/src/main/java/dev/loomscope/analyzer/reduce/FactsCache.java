@@ -41,9 +41,15 @@ public final class FactsCache {
     private static final String SUFFIX = ".facts";
     /** An entry being written, moved to its name once whole. */
     private static final String PART = ".part";
-    /** What an entry may hold: loomscope's classes, the JDK's collections and values, histograms; nothing else is made. */
-    private static final ObjectInputFilter ALLOWED = ObjectInputFilter.Config.createFilter(
-            "maxdepth=64;maxarray=100000000;dev.loomscope.**;java.lang.*;java.util.*;java.time.*;org.HdrHistogram.*;!*");
+    /**
+     * What an entry may hold: loomscope's classes, the JDK's collections and values, histograms;
+     * nothing else is made. Made when an entry is read: making a filter loads the JDK's security
+     * properties and a logger, which a command that reads no entry (files under {@link #MIN_BYTES})
+     * need not wait for.
+     */
+    private static ObjectInputFilter allowed() {
+        return ObjectInputFilter.Config.createFilter("maxdepth=64;maxarray=100000000;dev.loomscope.**;java.lang.*;java.util.*;java.time.*;org.HdrHistogram.*;!*");
+    }
 
     /** No cache: every recording is read. */
     public static final FactsCache OFF = new FactsCache(null, 0, 0);
@@ -209,7 +215,7 @@ public final class FactsCache {
             return null;
         }
         try (InputStream in = Files.newInputStream(entry); ObjectInputStream o = new ObjectInputStream(new java.io.BufferedInputStream(in, 1 << 16))) {
-            o.setObjectInputFilter(ALLOWED);
+            o.setObjectInputFilter(allowed());
             Stored s = (Stored) o.readObject();
             Files.setLastModifiedTime(entry, FileTime.fromMillis(System.currentTimeMillis())); // used now: the last to go
             return RecordingFacts.of(source, s);

@@ -89,6 +89,17 @@ class MainTest {
      * help's, which the test above holds equal to the registry's.
      */
     @Test
+    void eachCommandIsFoundByItsNameWithoutItsAnnotation() {
+        for (Class<?> c : Main.COMMANDS) {
+            String name = c.getAnnotation(CommandLine.Command.class).name();
+            assertThat(Main.named(name)).as(name).isEqualTo(c.equals(CommandLine.HelpCommand.class) ? null : c);
+        }
+        for (String none : new String[] {"", "Summary", "SUMMARY", "summaryx", "nosuch", "-h"}) {
+            assertThat(Main.named(none)).as(none).isNull();
+        }
+    }
+
+    @Test
     void aTypoIsAnsweredAsPicocliWouldWithoutIt() {
         List<String[]> cases = new ArrayList<>(List.of(new String[] {}, new String[] {"xyz"}, new String[] {"q"}, new String[] {"flamegraph", "a.jfr"}));
         for (Class<?> c : Main.COMMANDS) {
