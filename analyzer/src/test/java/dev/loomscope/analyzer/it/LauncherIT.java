@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code ./loomscope} launcher on a checkout built by Maven alone: the jars in place, no
  * {@code target} directory at the root (where the launcher keeps the CLI's class-data archive, made
- * by the first command that reads and made again when the jar is newer).
+ * by the first command that reads a recording and made again when the jar is newer).
  */
 class LauncherIT {
     @TempDir
@@ -30,8 +30,13 @@ class LauncherIT {
         }
         Path archive = root.resolve("target/loomscope-cli.jsa");
         Path recording = Fixtures.ROOT.resolve("analyzer/src/test/resources/corpus/jmc/io_test.jfr");
-        // the smallest answers load a hundred classes: they make no archive; the first command that reads makes it, the next reads it
+        // the smallest answers load a hundred classes: they make no archive (the JVM would keep using one so small), nor does a
+        // reading command's help or one that fails before it reads; the first command that reads makes it, the next reads it
         run(root, "--version");
+        run(root, "summary", "--help");
+        assertThat(archive).doesNotExist();
+        fail(root, "sumary", recording.toString());
+        fail(root, "summary", dir.resolve("no-such.jfr").toString());
         assertThat(archive).doesNotExist();
         run(root, "summary", recording.toString());
         assertThat(archive).isRegularFile();
@@ -43,6 +48,15 @@ class LauncherIT {
         assertThat(archive).doesNotExist();
         run(root, "summary", recording.toString());
         assertThat(archive).isRegularFile();
+    }
+
+    /** A usage error or bad input: exit 2, its one line said. */
+    private void fail(Path root, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("sh", root.resolve("loomscope").toString()));
+        command.addAll(List.of(args));
+        ChildJvm.Result r = ChildJvm.exec(command, dir, 120);
+        assertThat(r.exitCode()).as(String.join(" ", args) + ": " + r).isEqualTo(2);
+        assertThat(r.stderr()).as(String.join(" ", args)).startsWith("loomscope");
     }
 
     private void run(Path root, String... args) throws Exception {
