@@ -100,7 +100,7 @@ final class HeldMonitors implements Runnable {
             if (f != null && work != null) {
                 String unit = work.unitOf(st);
                 // with work= given, a wait for a pool or semaphore outside every unit of work is a server's idle thread
-                // waiting for its next task (Jetty's reserved threads wait on a Semaphore), not a request waiting
+                // waiting for its next task, not a request waiting (without it, only a pool's own: idleInPool)
                 f = unit == null && f.what().equals(HeldMonitorEvent.POOL) ? null : f.in(unit);
             }
             if (f != null) {
@@ -193,7 +193,7 @@ final class HeldMonitors implements Runnable {
         if (waiting && top.getClassName().equals("jdk.internal.misc.Unsafe") && top.getMethodName().equals("park")) {
             StackTraceElement pool = poolFrame(st);
             String blocker = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
-            if (pool != null || blocker.startsWith("java.util.concurrent.Semaphore$")) {
+            if ((pool != null || blocker.startsWith("java.util.concurrent.Semaphore$")) && !idleInPool(st)) {
                 return new Found(HeldMonitorEvent.POOL, site, frame(pool), blocker, frame(top), group);
             }
         }
@@ -212,6 +212,30 @@ final class HeldMonitors implements Runnable {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether every frame on the stack that is not the JDK's is a thread pool's own (a class whose
+     * name says {@code ThreadPool} or {@code Executor}, its outer classes' included): the pool's
+     * thread waiting for its next task, not a request waiting for a pool. Jetty's reserved threads
+     * wait so on a {@code Semaphore} ({@code QueuedThreadPool$Runner.run} calling {@code
+     * ReservedThreadExecutor$ReservedThread}); a request's wait has the server's and the
+     * application's frames beneath it.
+     */
+    static boolean idleInPool(StackTraceElement[] st) {
+        boolean any = false;
+        for (StackTraceElement f : st) {
+            String c = f.getClassName();
+            if (JdkFrames.isJdk(c)) {
+                continue;
+            }
+            String simple = c.substring(c.lastIndexOf('.') + 1);
+            if (!simple.contains("ThreadPool") && !simple.contains("Executor")) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
     }
 
     /**

@@ -129,6 +129,50 @@ class HeldMonitorsTest {
         }
     }
 
+    /**
+     * A pool's thread waiting for its next task on a semaphore, in the pool's own code (as Jetty's
+     * reserved threads do), is idle, not a wait for a pool; the same pool's thread waiting there
+     * under a request's handler is one.
+     */
+    @Test
+    void aPoolsOwnThreadWaitingForItsNextTaskIsIdleButARequestWaitingIsNot() throws Exception {
+        java.util.concurrent.Semaphore tasks = new java.util.concurrent.Semaphore(0);
+        Thread idle = new Thread(new IdleThreadPool(tasks, false), "qtp-1");
+        Thread request = new Thread(new IdleThreadPool(tasks, true), "qtp-2");
+        idle.start();
+        request.start();
+        try {
+            await(idle, Thread.State.WAITING);
+            await(request, Thread.State.WAITING);
+            assertThat(HeldMonitors.classify(info(idle))).as("the pool's own wait for a task").isNull();
+            var waiting = HeldMonitors.classify(info(request));
+            assertThat(waiting.what()).isEqualTo(HeldMonitorEvent.POOL);
+            assertThat(waiting.site()).startsWith(RequestHandler.class.getName() + ".handle(");
+        } finally {
+            tasks.release(2);
+            idle.join();
+            request.join();
+        }
+    }
+
+    /** A thread pool's loop: it waits for its next task, or runs a request's handler that waits for a permit. */
+    private record IdleThreadPool(java.util.concurrent.Semaphore tasks, boolean handles) implements Runnable {
+        @Override
+        public void run() {
+            if (handles) {
+                RequestHandler.handle(tasks);
+            } else {
+                tasks.acquireUninterruptibly();
+            }
+        }
+    }
+
+    private static final class RequestHandler {
+        static void handle(java.util.concurrent.Semaphore permits) {
+            permits.acquireUninterruptibly();
+        }
+    }
+
     /** A library's cleaner thread waits in a ReferenceQueue: the JDK's own Object.wait on its own monitor, not the application's. */
     @Test
     void theJdksOwnWaitIsNotTheApplications() throws Exception {
