@@ -118,8 +118,8 @@ class HttpConnectionTest {
                 assertThat(rest.late()).as("left unanswered at the stop").isEqualTo(rest.unsent()).isLessThan(5);
                 ended[2] = rest.unsent();
             }
+            assertThat(ended[1]).as("requests due").isGreaterThanOrEqualTo(50);
             assertThat(ended[0] + ended[2]).as("every request due was answered or, at the stop, never sent").isEqualTo(ended[1]);
-            assertThat(ended[0]).isGreaterThanOrEqualTo(45);
             assertThat(causes).containsOnlyKeys("HTTP 503");
             assertThat(causes.get("HTTP 503")).as("one response in five is the 503").isBetween(ended[0] / 5 - 1, ended[0] / 5 + 1);
         }
