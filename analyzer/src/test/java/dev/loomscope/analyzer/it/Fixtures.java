@@ -85,16 +85,17 @@ final class Fixtures {
     }
 
     /**
-     * The rendezvous workload (VarHandle, 1,000,000 hand-offs a run, 1 warm-up + {@code runs}) on one
+     * The rendezvous workload (a {@code variant}'s channel, 1,000,000 hand-offs a run, 1 warm-up + {@code runs}) on one
      * thread kind with a CPU profile, the agent's {@code profile} options given ("engine=jfr"),
      * into {@code dir/out}: its recording.
      */
-    static Path rendezvous(Path dir, String out, String kind, String profile, int runs, String... jvmOptions) throws Exception {
+    static Path rendezvous(Path dir, String out, String kind, String variant, String profile, int runs, String... jvmOptions)
+            throws Exception {
         Path to = dir.resolve(out);
         List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED"));
         cmd.addAll(List.of(jvmOptions));
         cmd.addAll(List.of("-javaagent:" + AGENT + "=out=" + to + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu," + profile, "-jar",
-                WORKLOADS.toString(), "rendezvous", "--threads", kind, "--variant", "varhandle", "--n", "1000000", "--runs", String.valueOf(runs),
+                WORKLOADS.toString(), "rendezvous", "--threads", kind, "--variant", variant, "--n", "1000000", "--runs", String.valueOf(runs),
                 "--warmup", "1"));
         ChildJvm.Result r = ChildJvm.exec(cmd, dir, 120);
         if (r.exitCode() != 0) {

@@ -408,8 +408,13 @@ class FlameEquivalenceIT {
         return Long.parseLong(v[v.length - fromEnd]);
     }
 
+    /**
+     * A rendezvous whose waits spin a thousand turns before parking: its threads burn CPU in the loop on either kind, so a CPU
+     * profile holds the loop even on a machine so busy that the VarHandle variant's platform threads, parked most of the time,
+     * leave it no sample.
+     */
     static Path profiled(String kind) throws Exception {
-        return Fixtures.rendezvous(dir, "rendezvous-" + kind, kind, "engine=ctimer", 2);
+        return Fixtures.rendezvous(dir, "rendezvous-" + kind, kind, "spin1000-park", "engine=ctimer", 2);
     }
 
 }

@@ -25,11 +25,11 @@ class ThreadCpuIT {
 
     @BeforeAll
     static void record() throws Exception {
-        sampledByJfr = Fixtures.rendezvous(dir, "rendezvous-jfr", "virtual", "engine=jfr", 3);
-        sampledByAsyncProfiler = Fixtures.rendezvous(dir, "rendezvous-ctimer", "virtual", "engine=ctimer", 3);
+        sampledByJfr = Fixtures.rendezvous(dir, "rendezvous-jfr", "virtual", "varhandle", "engine=jfr", 3);
+        sampledByAsyncProfiler = Fixtures.rendezvous(dir, "rendezvous-ctimer", "virtual", "varhandle", "engine=ctimer", 3);
         // the agent's async-profiler, and JFR's execution sampler enabled by a recording of the JVM's own (JFR writes every enabled
         // event into every recording): the agent's recording has both engines' samples
-        sampledByBoth = Fixtures.rendezvous(dir, "rendezvous-both", "virtual", "engine=ctimer", 3,
+        sampledByBoth = Fixtures.rendezvous(dir, "rendezvous-both", "virtual", "varhandle", "engine=ctimer", 3,
                 "-XX:StartFlightRecording:settings=profile,filename=" + dir.resolve("jvms-own.jfr"));
     }
 
