@@ -8,12 +8,20 @@ import picocli.CommandLine.Command;
 
 /** The {@code loomscope} command: root of every subcommand. */
 @Command(
-        name = "loomscope",
+        name = Main.NAME,
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "How does this Java program behave on platform threads versus virtual threads, and why?",
         footer = {"", "Exit codes: 0 ok, 1 a requested check failed, 2 usage or bad input, 3 an internal error (a bug: please report it)."})
 public final class Main {
+    static final String NAME = "loomscope";
+
+    static {
+        // picocli's parser registers a converter for each java.sql and java.time type, each found by Class.forName and a
+        // reflective method lookup, a thirtieth of a short command's main thread; no option here takes one of those types
+        System.setProperty("picocli.converters.excludes", "java\\.sql\\..*,java\\.time\\..*");
+    }
+
     /** The subcommands, in help order. */
     static final List<Class<?>> COMMANDS = List.of(SummaryCommand.class, PinningCommand.class, AdviseCommand.class, GcCommand.class, HeapCommand.class, CtxswCommand.class,
             ThreadsCommand.class, FlameCommand.class, RulesCommand.class, CompareCommand.class, ReportCommand.class, ExportCommand.class, JmhCommand.class, AttachCommand.class,
@@ -35,11 +43,21 @@ public final class Main {
 
     /** The command line with every subcommand's model built (for help and completion). */
     static CommandLine full() {
-        return withCommands(COMMANDS);
+        return withCommands(new CommandLine(new Main()), COMMANDS);
     }
 
-    private static CommandLine withCommands(List<Class<?>> commands) {
-        CommandLine cli = new CommandLine(new Main());
+    /**
+     * The command line of one command named first: below a root that is its name and version only. The
+     * root's model from this class's annotations (picocli looks for commands among its methods and
+     * builds the standard help options from a mixin, all by reflection) is built for options that
+     * never parse once a command is named.
+     */
+    private static CommandLine forCommand(Class<?> command) {
+        return withCommands(new CommandLine(CommandLine.Model.CommandSpec.create().name(NAME).versionProvider(new VersionProvider())),
+                List.of(command));
+    }
+
+    private static CommandLine withCommands(CommandLine cli, List<Class<?>> commands) {
         for (Class<?> c : commands) {
             String name = c.getAnnotation(Command.class).name();
             cli.addSubcommand(name, c);
@@ -61,7 +79,7 @@ public final class Main {
         String first = args.length > 0 ? args[0] : "";
         Class<?> named = named(first);
         if (named != null) {
-            return withCommands(List.of(named));
+            return forCommand(named);
         }
         return first.equals("help") || first.startsWith("@") ? full() : listing();
     }
