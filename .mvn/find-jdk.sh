@@ -8,10 +8,10 @@
 
 LOOMSCOPE_MIN_JDK=21
 
-# Prints the feature version (e.g. 25) of the JDK in directory $1, or nothing.
-loomscope_jdk_major() {
-    [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
+# Sets _v to the version of the JDK in directory $1 as its release file says it (e.g. 25.0.3), or to nothing.
+loomscope_read_version() {
     _v=""
+    [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
     if [ -f "$1/release" ]; then
         # read by the shell itself, not sed: the launcher runs this for every JDK it sees on each start
         while IFS= read -r _line || [ -n "$_line" ]; do
@@ -23,6 +23,19 @@ loomscope_jdk_major() {
     if [ -z "$_v" ]; then
         _v=$("$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)
     fi
+    return 0
+}
+
+# Prints the version of the JDK in directory $1 (e.g. 25.0.3), or nothing.
+loomscope_jdk_version() {
+    loomscope_read_version "$1"
+    [ -n "$_v" ] && echo "$_v"
+    return 0
+}
+
+# Prints the feature version (e.g. 25) of the JDK in directory $1, or nothing.
+loomscope_jdk_major() {
+    loomscope_read_version "$1"
     case "$_v" in
         1.*) _v=${_v#1.} ;;
     esac
