@@ -3,17 +3,20 @@
 # Order: $JAVA_HOME when it is 21+; otherwise the newest JDK 21+ among `java` on the PATH and
 # the standard install locations ($LOOMSCOPE_JDK_DIRS replaces that list: directories that
 # hold JDKs, separated by ':').
-# On success: LOOMSCOPE_JAVA_HOME and LOOMSCOPE_JAVA_MAJOR are set, return 0.
+# On success: LOOMSCOPE_JAVA_HOME, LOOMSCOPE_JAVA_MAJOR (25) and LOOMSCOPE_JAVA_VERSION (25.0.3) are set, return 0.
 # On failure: LOOMSCOPE_JDK_ERROR holds a one-line explanation, return 1.
 
 LOOMSCOPE_MIN_JDK=21
 
-# Sets _v to the version of the JDK in directory $1 as its release file says it (e.g. 25.0.3), or to nothing.
-loomscope_read_version() {
+# Sets _v to the version of the JDK in directory $1 as its release file says it (e.g. 25.0.3) and _m
+# to its feature version (25), or both to nothing. In the calling shell, not a subshell: the launcher
+# runs this for every JDK it sees on each start.
+loomscope_read_jdk() {
     _v=""
+    _m=""
     [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
     if [ -f "$1/release" ]; then
-        # read by the shell itself, not sed: the launcher runs this for every JDK it sees on each start
+        # read by the shell itself, not sed
         while IFS= read -r _line || [ -n "$_line" ]; do
             case "$_line" in
                 JAVA_VERSION=\"*) _v=${_line#JAVA_VERSION=\"}; _v=${_v%%\"*}; break ;;
@@ -23,24 +26,9 @@ loomscope_read_version() {
     if [ -z "$_v" ]; then
         _v=$("$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)
     fi
-    return 0
-}
-
-# Prints the version of the JDK in directory $1 (e.g. 25.0.3), or nothing.
-loomscope_jdk_version() {
-    loomscope_read_version "$1"
-    [ -n "$_v" ] && echo "$_v"
-    return 0
-}
-
-# Prints the feature version (e.g. 25) of the JDK in directory $1, or nothing.
-loomscope_jdk_major() {
-    loomscope_read_version "$1"
-    case "$_v" in
-        1.*) _v=${_v#1.} ;;
-    esac
-    _v=${_v%%[!0-9]*}
-    [ -n "$_v" ] && echo "$_v"
+    _m=${_v#1.}
+    _m=${_m%%[!0-9]*}
+    [ -n "$_m" ] || _v=""
     return 0
 }
 
@@ -55,24 +43,27 @@ loomscope_jdk_dirs() {
 loomscope_find_jdk() {
     LOOMSCOPE_JAVA_HOME=""
     LOOMSCOPE_JAVA_MAJOR=""
+    LOOMSCOPE_JAVA_VERSION=""
     LOOMSCOPE_JDK_ERROR=""
     if [ -n "${JAVA_HOME:-}" ]; then
-        _m=$(loomscope_jdk_major "$JAVA_HOME")
+        loomscope_read_jdk "$JAVA_HOME"
         if [ -n "$_m" ] && [ "$_m" -ge "$LOOMSCOPE_MIN_JDK" ]; then
             LOOMSCOPE_JAVA_HOME=$JAVA_HOME
             LOOMSCOPE_JAVA_MAJOR=$_m
+            LOOMSCOPE_JAVA_VERSION=$_v
             return 0
         fi
     fi
     _best=""
     _bestm=0
+    _bestv=""
     # `java` on the PATH, resolved through links (…/bin/java -> the JDK's home).
     _j=$(command -v java 2>/dev/null || true)
     if [ -n "$_j" ]; then
         _j=$(readlink -f "$_j" 2>/dev/null || echo "$_j")
         _h=${_j%/bin/java}
-        _m=$(loomscope_jdk_major "$_h")
-        if [ -n "$_m" ] && [ "$_m" -gt "$_bestm" ]; then _best=$_h; _bestm=$_m; fi
+        loomscope_read_jdk "$_h"
+        if [ -n "$_m" ] && [ "$_m" -gt "$_bestm" ]; then _best=$_h; _bestm=$_m; _bestv=$_v; fi
     fi
     _oldifs=$IFS
     IFS=:
@@ -81,14 +72,15 @@ loomscope_find_jdk() {
         [ -d "$_root" ] || continue
         for _h in "$_root"/* "$_root"/*/Contents/Home; do
             [ -d "$_h" ] || continue
-            _m=$(loomscope_jdk_major "$_h")
-            if [ -n "$_m" ] && [ "$_m" -gt "$_bestm" ]; then _best=$_h; _bestm=$_m; fi
+            loomscope_read_jdk "$_h"
+            if [ -n "$_m" ] && [ "$_m" -gt "$_bestm" ]; then _best=$_h; _bestm=$_m; _bestv=$_v; fi
         done
     done
     IFS=$_oldifs
     if [ -n "$_best" ] && [ "$_bestm" -ge "$LOOMSCOPE_MIN_JDK" ]; then
         LOOMSCOPE_JAVA_HOME=$_best
         LOOMSCOPE_JAVA_MAJOR=$_bestm
+        LOOMSCOPE_JAVA_VERSION=$_bestv
         return 0
     fi
     if [ -n "$_best" ]; then

@@ -38,8 +38,9 @@ class LauncherIT {
         fail(root, "summary", dir.resolve("no-such.jfr").toString());
         assertThat(archives(root)).isEmpty();
         run(root, "summary", recording.toString());
-        assertThat(archives(root)).hasSize(1);
-        Path archive = archives(root).get(0);
+        List<Path> made = archives(root);
+        assertThat(made).hasSize(1);
+        Path archive = made.get(0);
         // JDK 25's cache is written from the run's record aside and renamed: neither is left
         assertThat(root.resolve("target")).isDirectoryNotContaining(p -> p.getFileName().toString().matches(".*\\.(config|part)"));
         run(root, "summary", recording.toString());
