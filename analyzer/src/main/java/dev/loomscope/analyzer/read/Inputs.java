@@ -33,15 +33,23 @@ public final class Inputs {
         return out;
     }
 
+    /**
+     * A file or directory that is there is what it names, even when its name holds a wildcard (the shell expanded a
+     * pattern to it: {@code run[1].jfr}); otherwise a name with a wildcard is a pattern.
+     */
     static List<RecordingSource> resolveOne(String arg) {
-        if (arg.indexOf('*') >= 0 || arg.indexOf('?') >= 0 || arg.indexOf('[') >= 0) {
-            return glob(arg);
-        }
         Path p = Path.of(arg).toAbsolutePath().normalize();
         if (Files.isDirectory(p)) {
             return directory(p);
         }
+        if (!Files.exists(p) && hasWildcard(arg)) {
+            return glob(arg);
+        }
         return List.of(RecordingSource.file(p)); // checked when read: missing, empty, not JFR
+    }
+
+    private static boolean hasWildcard(String s) {
+        return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0;
     }
 
     private static List<RecordingSource> glob(String pattern) {
@@ -49,12 +57,17 @@ public final class Inputs {
         // the longest leading part without wildcards is where the walk starts
         Path root = abs.getRoot();
         for (Path part : abs) {
-            if (part.toString().matches(".*[*?\\[].*")) {
+            if (hasWildcard(part.toString())) {
                 break;
             }
             root = root.resolve(part);
         }
-        PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + abs);
+        PathMatcher m;
+        try {
+            m = FileSystems.getDefault().getPathMatcher("glob:" + abs);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new BadDataException(abs + ": no such file, and not a pattern either: " + e.getDescription() + " (check the name, or close its [)");
+        }
         List<RecordingSource> out = new ArrayList<>();
         if (Files.isDirectory(root)) {
             try (Stream<Path> s = Files.walk(root)) {
