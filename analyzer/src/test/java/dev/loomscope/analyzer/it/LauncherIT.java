@@ -37,13 +37,14 @@ class LauncherIT {
         fail(root, "sumary", recording.toString());
         fail(root, "summary", dir.resolve("no-such.jfr").toString());
         assertThat(archives(root)).isEmpty();
-        run(root, "summary", recording.toString());
+        String first = run(root, "summary", recording.toString());
         List<Path> made = archives(root);
         assertThat(made).hasSize(1);
         Path archive = made.get(0);
         // JDK 25's cache is written from the run's record aside and renamed: neither is left
         assertThat(root.resolve("target")).isDirectoryNotContaining(p -> p.getFileName().toString().matches(".*\\.(config|part)"));
-        run(root, "summary", recording.toString());
+        // the run that made the archive printed what a run with it prints, and nothing of the JVM's own
+        assertThat(run(root, "summary", recording.toString())).isEqualTo(first);
         // an archive older than the jar (the JVM would run without it from then on and never make it again) is removed, and made anew
         Files.setLastModifiedTime(archive, java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(Fixtures.ROOT.resolve(
                 "analyzer/target/loomscope.jar")).toMillis() - 3_600_000));
@@ -72,7 +73,8 @@ class LauncherIT {
         assertThat(r.stderr()).as(String.join(" ", args)).startsWith("loomscope");
     }
 
-    private void run(Path root, String... args) throws Exception {
+    /** A run that succeeds, saying nothing of the JVM's own: its standard output. */
+    private String run(Path root, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of("sh", root.resolve("loomscope").toString()));
         command.addAll(List.of(args));
         ChildJvm.Result r = ChildJvm.exec(command, dir, 120);
@@ -80,5 +82,6 @@ class LauncherIT {
         assertThat(r.stdout()).as(String.join(" ", args)).isNotEmpty();
         assertThat(r.stderr()).as(String.join(" ", args)).doesNotContain("Error occurred during initialization of VM").doesNotContain("[aot]")
                 .doesNotContain("AOTCache");
+        return r.stdout();
     }
 }
