@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.compare;
 
+import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Samples;
@@ -55,6 +56,20 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         return new Metric(name, unit, lower, Level.RUN, facts -> runValues(facts, inRun), inRun, facts -> {
             double[] v = runValues(facts, inRun).stream().mapToDouble(Value::value).toArray();
             return v.length == 0 ? null : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
+        });
+    }
+
+    /**
+     * A client's latency at {@code percentile} (0-100): each measured run's; for the recording, the
+     * percentile of its measured runs' histograms merged where a load client kept them (each request
+     * once, as the study's capacity reads them; none when too few requests), else the median of the
+     * runs' values (a workload that times itself).
+     */
+    private static Metric latency(String name, double percentile, Function<WorkloadRun, Double> f) {
+        Metric byRun = perRun(name, "ms", true, f);
+        return new Metric(name, "ms", true, Level.RUN, byRun.extract, byRun.inRun, facts -> {
+            ClientFigures client = facts.runs.client();
+            return client == null ? byRun.whole.apply(facts) : client.latencyMs(percentile);
         });
     }
 
@@ -203,11 +218,11 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
                     f -> f.work.count() > 0 ? Double.valueOf(f.perSecond(f.work.count())) : runsThroughput(f));
 
     // latency as the run's clients saw it (a service's: the load client's, from each request's intended start); never the handler's own time
-    public static final Metric LATENCY_P50 = perRun("latency p50", "ms", true, WorkloadRun::p50LatencyMs);
+    public static final Metric LATENCY_P50 = latency("latency p50", 50, WorkloadRun::p50LatencyMs);
 
-    public static final Metric LATENCY_P99 = perRun("latency p99", "ms", true, WorkloadRun::p99LatencyMs);
+    public static final Metric LATENCY_P99 = latency("latency p99", 99, WorkloadRun::p99LatencyMs);
 
-    public static final Metric LATENCY_P999 = perRun("latency p99.9", "ms", true, r -> r.client().p999LatencyMs());
+    public static final Metric LATENCY_P999 = latency("latency p99.9", 99.9, r -> r.client().p999LatencyMs());
 
     public static final Metric ERROR_RATE = perRun("error rate", "%", true, r -> r.errorRate() == null ? null : 100 * r.errorRate());
 

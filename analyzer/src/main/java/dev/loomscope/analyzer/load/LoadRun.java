@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.load;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RunsReducer;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
 import dev.loomscope.events.RunResults;
@@ -38,9 +39,9 @@ public final class LoadRun {
             Histogram judged, Histogram send, Histogram lag, Map<String, Long> causes, OpenLoop.Window afterStop, double warmupSeconds, String unsteady,
             int lagged, long cpuNanos) {
 
-        /** Whether the service ended (answered or failed) at least the offered requests less {@link Steadiness#SLACK}. */
+        /** Whether the service ended (answered or failed) at least the offered requests less {@link ClientFigures#SLACK}. */
         public boolean keptUp() {
-            return Steadiness.keptUp(offered, late - lateBefore);
+            return ClientFigures.keptUp(offered, late - lateBefore);
         }
 
         public String line() {

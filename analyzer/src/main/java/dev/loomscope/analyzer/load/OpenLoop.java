@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.load;
 
+import dev.loomscope.analyzer.stats.LatencyHistograms;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import org.HdrHistogram.Recorder;
  */
 public final class OpenLoop implements AutoCloseable {
     /** Latencies above an hour are recorded as an hour. */
-    static final long MAX_MICROS = TimeUnit.HOURS.toMicros(1);
+    private static final long MAX_MICROS = LatencyHistograms.HIGHEST_MICROS;
     /** A worker's slot when it holds no request due. */
     private static final long IDLE = Long.MAX_VALUE;
 

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.load;
 
+import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.stats.Regression;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +8,7 @@ import java.util.Locale;
 /**
  * When a service under constant load is steady, judged on the last {@link #WINDOWS} one-second
  * windows together: it keeps up (the requests that ended are the offered ones, within
- * {@link #SLACK}: the late ones did not grow) and no window among them answered less than half
+ * {@link ClientFigures#SLACK}: the late ones did not grow) and no window among them answered less than half
  * of what was due in it; and the median latency (late requests at their age, a lower bound) has
  * no trend (a regression on the window's index whose slope's 95% interval holds zero, or is under
  * {@link #FLAT} of the mean a second) and no jump (no window's median over twice the others'
@@ -17,14 +18,7 @@ import java.util.Locale;
 final class Steadiness {
     static final int WINDOWS = 5;
     static final double FLAT = 0.02;
-    static final double SLACK = 0.03;
-
     private Steadiness() {}
-
-    /** Whether a service kept up with {@code offered} requests: those left late grew by at most {@link #SLACK} of them (or 2). */
-    static boolean keptUp(long offered, long lateGrowth) {
-        return lateGrowth <= Math.max(2, SLACK * offered);
-    }
 
     /** Null when the windows are steady, else what still moves ({@code latency p50 +12.0% a second}). */
     static String moving(List<OpenLoop.Window> windows) {
@@ -35,7 +29,7 @@ final class Steadiness {
         long offered = last.stream().mapToLong(OpenLoop.Window::offered).sum();
         long ended = last.stream().mapToLong(w -> w.ok() + w.errors()).sum();
         long grown = last.get(WINDOWS - 1).late() - last.get(0).lateAtStart();
-        if (!keptUp(offered, grown)) {
+        if (!ClientFigures.keptUp(offered, grown)) {
             return String.format(Locale.ROOT, "not keeping up: %d of %d offered ended over the last %d windows, %d more late", ended, offered, WINDOWS,
                     grown);
         }

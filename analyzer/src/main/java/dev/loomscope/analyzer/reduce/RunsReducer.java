@@ -183,4 +183,9 @@ public final class RunsReducer implements Reducer {
     public List<WorkloadRun> measured() {
         return runs.stream().filter(r -> !r.warmup() && !r.clientLagged()).toList();
     }
+
+    /** What the load client saw over the measured runs, their histograms merged; null when a run holds none ({@link ClientFigures#of}). */
+    public ClientFigures client() {
+        return ClientFigures.of(measured());
+    }
 }

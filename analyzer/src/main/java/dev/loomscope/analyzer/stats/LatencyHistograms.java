@@ -12,6 +12,8 @@ import org.HdrHistogram.Histogram;
  * 1,000 values, p99.9 of 10,000); below that, "the p99.9" of a window would be its maximum.
  */
 public final class LatencyHistograms {
+    /** The longest latency a client's histogram holds, in microseconds (an hour: a longer one is recorded as this). */
+    public static final long HIGHEST_MICROS = 3_600_000_000L;
     /** The fewest values above a percentile for it to be printed as one. */
     public static final int ABOVE = 10;
 

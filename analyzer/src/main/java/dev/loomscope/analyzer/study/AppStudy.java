@@ -394,7 +394,7 @@ public final class AppStudy {
         // the warm-up a service gets is the load client's, until steady
         CompareView.verdictsOnly(results).forEach(v -> said.verdicts.add(w + ": " + serviceWords(v)));
         said.verdicts.add(w + ": what the client saw, " + jdkOf(groups) + ": " + String.join("; ", StudyPlan.KINDS.stream().filter(groups::containsKey)
-                .map(k -> dev.loomscope.analyzer.load.ClientFigures.line(k, groups.get(k).stream().map(f -> f.runs.runs()).toList())).toList()) + "; "
+                .map(k -> ClientLine.of(k, groups.get(k))).toList()) + "; "
                 + pinsSaid(groups.get("virtual")));
         if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
             List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of(Metric.LATENCY_P99, Metric.ERROR_RATE), "platform", false, rule);

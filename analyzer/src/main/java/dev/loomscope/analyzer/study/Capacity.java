@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Comparer;
-import dev.loomscope.analyzer.load.ClientFigures;
 import dev.loomscope.analyzer.load.LoadSpec;
 import dev.loomscope.analyzer.load.Slo;
+import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.Comparison;

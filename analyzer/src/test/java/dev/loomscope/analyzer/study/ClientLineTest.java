@@ -1,20 +1,23 @@
-package dev.loomscope.analyzer.load;
+package dev.loomscope.analyzer.study;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.Client;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
+import dev.loomscope.recording.RecordingSource;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /** What the client saw of each JVM, and why a JVM has no figures: said, never a wrong reason. */
-class ClientFiguresTest {
+class ClientLineTest {
     /** One JVM's windows: a warm-up and three measured windows of 100 requests at 20 ms, the client's own lateness at p99 {@code lagMs}. */
-    private static List<WorkloadRun> windows(double lagMs, boolean histograms) {
-        Histogram h = new Histogram(OpenLoop.MAX_MICROS, 3);
+    private static RecordingFacts windows(double lagMs, boolean histograms) {
+        Histogram h = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
         for (int i = 0; i < 100; i++) {
             h.recordValue(20_000);
         }
@@ -25,16 +28,16 @@ class ClientFiguresTest {
             out.add(new WorkloadRun("GET / at 100/s", "virtual", i, i == 0, 100, "requests", null, 1000, 20, 20, start, start + 1_000_000_000L, -1, -1,
                     Double.NaN, Double.NaN, Double.NaN, -1, new Client(20, 100, 0, "loomscope load", 0, encoded, encoded, null, lagMs)));
         }
-        return out;
+        return RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual" + lagMs + ".jfr")), out);
     }
 
     @Test
     void aJvmWhoseClientLaggedInEveryWindowHasNoFiguresAndTheLineSaysWhy() {
-        assertThat(ClientFigures.line("virtual", List.of(windows(0.2, true)))).startsWith("virtual 100/s answered of 100/s, p50 20.0 ms");
-        assertThat(ClientFigures.line("virtual", List.of(windows(12, true)))).isEqualTo("virtual no figures (the load client itself lagged in 3 of 3"
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).startsWith("virtual 100/s answered of 100/s, p50 20.0 ms");
+        assertThat(ClientLine.of("virtual", List.of(windows(12, true)))).isEqualTo("virtual no figures (the load client itself lagged in 3 of 3"
                 + " measured windows (its sends late by over 5 ms at p99), left out as its own, not the service's: the machine was too busy for this rate)");
-        assertThat(ClientFigures.line("virtual", List.of(windows(0.2, false)))).contains("no figures (the windows hold no histograms");
-        assertThat(ClientFigures.line("virtual", List.of(windows(0.2, true), windows(12, true)))).endsWith("; 1 JVM without figures left out (the load"
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, false)))).contains("no figures (the windows hold no histograms");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true), windows(12, true)))).endsWith("; 1 JVM without figures left out (the load"
                 + " client itself lagged in 3 of 6 measured windows (its sends late by over 5 ms at p99), left out as its own, not the service's: the"
                 + " machine was too busy for this rate)");
     }

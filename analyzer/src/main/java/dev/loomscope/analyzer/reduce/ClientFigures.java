@@ -1,0 +1,73 @@
+package dev.loomscope.analyzer.reduce;
+
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.stats.LatencyHistograms;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the load client saw of one JVM over its measured windows, from the windows' whole
+ * histograms merged (not a median of the windows' percentiles): the answered requests' latencies
+ * from their intended start and the late ones' ages at the last window's end (at least), each
+ * request once; what was offered, answered and failed. A JVM whose windows hold no histogram (an
+ * older client's) has none.
+ */
+public record ClientFigures(double seconds, long offered, long answered, long errors, Histogram judged, Histogram send) {
+    /** The share of the offered requests whose lateness may grow over the windows of a service that still kept up. */
+    public static final double SLACK = 0.03;
+    private static final long HIGHEST = LatencyHistograms.HIGHEST_MICROS;
+
+    /** The figures of {@code measured} windows (one JVM's, one URL and rate); null when they hold no histogram. */
+    public static ClientFigures of(List<WorkloadRun> measured) {
+        if (measured.isEmpty() || measured.stream().anyMatch(r -> r.client().latencyHistogram() == null)) {
+            return null;
+        }
+        Histogram judged = new Histogram(HIGHEST, 3);
+        Histogram send = new Histogram(HIGHEST, 3);
+        double seconds = 0;
+        long offered = 0;
+        long answered = 0;
+        long errors = 0;
+        WorkloadRun last = measured.get(0);
+        for (WorkloadRun r : measured) {
+            Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), HIGHEST);
+            if (h == null) {
+                return null;
+            }
+            judged.add(h);
+            Histogram sent = LatencyHistograms.decode(r.client().sendHistogram(), HIGHEST);
+            if (sent != null) {
+                send.add(sent);
+            }
+            seconds += r.millis() / 1e3;
+            offered += Math.max(0, r.client().offered());
+            answered += r.units();
+            errors += Math.max(0, r.client().errors());
+            last = r.startNanos() > last.startNanos() ? r : last;
+        }
+        Histogram late = LatencyHistograms.decode(last.client().lateHistogram(), HIGHEST);
+        if (late != null) {
+            judged.add(late);
+        }
+        return new ClientFigures(seconds, offered, answered, errors, judged, send);
+    }
+
+    public double throughput() {
+        return answered / seconds;
+    }
+
+    /** Whether the requests that ended were the offered ones less {@link #SLACK}: the late did not grow. */
+    public boolean keptUp() {
+        return keptUp(offered, offered - answered - errors);
+    }
+
+    /** Whether a service kept up with {@code offered} requests: those left late grew by at most {@link #SLACK} of them (or 2). */
+    public static boolean keptUp(long offered, long lateGrowth) {
+        return lateGrowth <= Math.max(2, SLACK * offered);
+    }
+
+    /** The latency at {@code percentile} (0-100) of the judged requests, ms; null when too few requests for it ({@link LatencyHistograms#enough}). */
+    public Double latencyMs(double percentile) {
+        return LatencyHistograms.enough(judged, percentile) ? judged.getValueAtPercentile(percentile) / 1e3 : null;
+    }
+}

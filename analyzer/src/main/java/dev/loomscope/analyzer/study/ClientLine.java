@@ -1,0 +1,84 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.compare.Metric;
+import dev.loomscope.analyzer.reduce.ClientFigures;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.RunsReducer;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.stats.LatencyHistograms;
+import dev.loomscope.analyzer.stats.Quantiles;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What the client saw of one thread kind's JVMs at one URL and rate, in a line: each JVM's figures
+ * over its merged measured windows ({@link ClientFigures}; its latencies the {@link Metric}s' values
+ * for the whole recording), the median of the JVMs'.
+ */
+final class ClientLine {
+    private ClientLine() {}
+
+    /**
+     * {@code platform 300/s answered of 300/s, p50 10.2 ms, p99 17.0 ms (median of 4 JVMs, each over its
+     * merged measured windows: n=3,000-3,012)}; a percentile a JVM has too few requests for is said so;
+     * the JVMs without figures are left out of it, and said why.
+     */
+    static String of(String kind, List<RecordingFacts> jvms) {
+        List<RecordingFacts> known = jvms.stream().filter(f -> f.runs.client() != null).toList();
+        if (known.isEmpty()) {
+            return kind + " no figures (" + whyNone(jvms) + ")";
+        }
+        List<ClientFigures> figures = known.stream().map(f -> f.runs.client()).toList();
+        double offered = median(figures.stream().mapToDouble(f -> f.offered() / f.seconds()).toArray());
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s %s/s answered of %s/s", kind, plain(median(figures.stream()
+                .mapToDouble(ClientFigures::throughput).toArray())), plain(offered)));
+        for (Metric m : List.of(Metric.LATENCY_P50, Metric.LATENCY_P99)) {
+            double[] values = known.stream().map(m::valueOfRecording).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+            String name = m == Metric.LATENCY_P50 ? "p50" : "p99";
+            b.append(", ").append(values.length == known.size() ? name + " " + LatencyHistograms.ms(1e3 * median(values))
+                    : name + " n/a (" + LatencyHistograms.needed(m == Metric.LATENCY_P50 ? 50 : 99) + " requests a JVM needed)");
+        }
+        if (figures.stream().allMatch(f -> LatencyHistograms.enough(f.send(), 99))) {
+            // the second clock: from the send, without the wait in the client's own queue for a connection
+            b.append(", p99 from the send ").append(LatencyHistograms.ms(median(figures.stream().mapToDouble(f -> f.send().getValueAtPercentile(99))
+                    .toArray())));
+        }
+        long notKeptUp = figures.stream().filter(f -> !f.keptUp()).count();
+        if (notKeptUp > 0) {
+            b.append(String.format(Locale.ROOT, ", %d of %d JVMs NOT KEEPING UP (requests left late)", notKeptUp, figures.size()));
+        }
+        long least = figures.stream().mapToLong(f -> f.judged().getTotalCount()).min().getAsLong();
+        long most = figures.stream().mapToLong(f -> f.judged().getTotalCount()).max().getAsLong();
+        b.append(String.format(Locale.ROOT, " (median of %d JVM%s, each over its merged measured windows: n=%s%s)", known.size(), known.size() == 1 ? ""
+                : "s", String.format(Locale.ROOT, "%,d", least), most == least ? "" : String.format(Locale.ROOT, "-%,d", most)));
+        int without = jvms.size() - known.size();
+        if (without > 0) {
+            b.append("; ").append(without).append(" JVM").append(without == 1 ? "" : "s").append(" without figures left out (").append(whyNone(jvms))
+                    .append(")");
+        }
+        return b.toString();
+    }
+
+    /** Why JVMs' windows give no figures: the client lagged in every measured window, it stopped in its warm-up, or it wrote no histograms. */
+    private static String whyNone(List<RecordingFacts> jvms) {
+        List<WorkloadRun> measured = jvms.stream().flatMap(f -> f.runs.runs().stream()).filter(w -> !w.warmup()).toList();
+        long lagged = measured.stream().filter(WorkloadRun::clientLagged).count();
+        if (measured.isEmpty()) {
+            return "no measured window: the load ended in its warm-up";
+        }
+        if (lagged > 0) {
+            return String.format(Locale.ROOT, "the load client itself lagged in %d of %d measured windows (its sends late by over %.0f ms at p99), left"
+                    + " out as its own, not the service's: the machine was too busy for this rate", lagged, measured.size(), RunsReducer.Client.LAG_MS);
+        }
+        return "the windows hold no histograms: a load client older than this one";
+    }
+
+    private static double median(double[] v) {
+        return v.length == 0 ? Double.NaN : Quantiles.of(v, 0.5);
+    }
+
+    private static String plain(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+}
