@@ -53,8 +53,8 @@ public final class SummaryView {
             Double v = m.valueOfRecording(f);
             t.row(m.name(), v != null && COUNTS.contains(m.unit()) ? (Object) Math.round(v) : v, m.unit());
         }
-        t.note("latency p50/p99: the median of the measured runs' (as their client measured them: a workload's own, or a load client's"
-                + " windows); none without runs, since only a client measures latency. Service time: the calls work= timed, the method's own");
+        t.note("latency p50/p99: of a load client's measured windows, their histograms merged (each request once); of a workload's own"
+                + " runs, the median of theirs; none without runs, since only a client measures latency. Service time: the calls work= timed, the method's own");
         String covered = runsCovered(f);
         if (covered != null) {
             t.note(covered);
