@@ -14,19 +14,24 @@
 # the hold, not the queue an open-loop client meets).
 #
 # Then each client's cost a request where it matters most, beside a server that holds nothing (the
-# same server, WORKERS workers, no hold: as fast as it answers on this machine): wrk as fast as its
-# WORKERS connections are answered, then loomscope at 80% and 100% of the rate wrk got and Vegeta
-# at 80%; for each its rate, p99, the cores it used, its requests a CPU second and their ratio to
-# wrk's (loomscope's own lateness p99 beside them). loomscope's cost is its own figure
-# over its measured windows (its process's CPU from /proc: the steady state, not the JVM's start);
-# wrk's and Vegeta's are their whole runs' (a native program's start is a few milliseconds).
+# same server, WORKERS workers, no hold: as fast as it answers on this machine), ROUNDS times, with
+# WORKERS and then twice WORKERS connections: wrk as fast as its connections are answered, then
+# loomscope over as many connections at 80% and 100% of the rate wrk got (a client's cost a request
+# depends on how many connections it spreads them over, and loomscope uses every connection it is
+# given in turn, as wrk does: the two are compared on equal connections); Vegeta at 80% once. For
+# each its rate, p99, the cores it used, its requests a CPU second and their ratio to the wrk run
+# just before it (loomscope's own lateness p99 beside them); last, the median ratio of each.
+# loomscope's cost is its own figure over its measured windows (its process's CPU from /proc: the
+# steady state, not the JVM's start); wrk's and Vegeta's are their whole runs' (a native program's
+# start is a few milliseconds).
 #
-# usage: benchmarks/load-clients.sh [WORKERS (8)] [HOLD_MS (20)] [SECONDS (10)]
+# usage: benchmarks/load-clients.sh [WORKERS (8)] [HOLD_MS (20)] [SECONDS (10)] [ROUNDS (3)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 workers=${1:-8}
 hold=${2:-20}
 seconds=${3:-10}
+rounds=${4:-3}
 bench=load-clients
 . "$root/benchmarks/setup.sh"
 for tool in wrk vegeta; do
@@ -50,7 +55,7 @@ cpu_of() {
 # l_rate, l_p99, l_cores, l_per_cpu (its own figure over the measured windows: the steady state, its
 # JVM's start left out) and l_lateness from its summary line.
 run_loomscope() {
-    "$root/loomscope" load --url "$url" --rate "$1" --connections 100 --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s \
+    "$root/loomscope" load --url "$url" --rate "$1" --connections "${2:-100}" --min-warmup 3s --max-warmup 3s --windows "$((seconds / 2))" --window 2s \
         >"$tmp/ls" 2>&1 || true
     local line
     line=$(grep -a ' windows, ' "$tmp/ls" | tail -1)
@@ -102,17 +107,32 @@ done
 kill "$known_answer_pid" 2>/dev/null; wait "$known_answer_pid" 2>/dev/null || true
 loomscope_known_answer "$workers" 0 platform "$tmp/fast.log"
 url=$known_answer_url
-printf '\nthe same server with no hold (%s workers), %s s a client; the open-loop clients at 80%% and 100%% of what wrk got\n' "$workers" "$seconds"
+printf '\nthe same server with no hold (%s workers), %s s a client, %s rounds; the open-loop clients at 80%% and 100%% of what wrk got over as many connections\n' \
+    "$workers" "$seconds" "$rounds"
 printf '| client | rate | p99 | own lateness p99 | cores | requests a CPU second | against wrk |\n|---|---|---|---|---|---|---|\n'
-run_wrk "$workers"
-printf '| wrk -t1 -c%s (closed loop) | %s/s | %s | | %s | %s | 1.00x |\n' "$workers" "$w_rate" "$w_p99" "$w_cores" "$w_per_cpu"
 against_wrk() { awk -v a="${1//,/}" -v w="$w_per_cpu" 'BEGIN{printf "%.2fx", a/w}'; }
-for share in 80 100; do
-    rate=$(awk -v r="$w_rate" -v s="$share" 'BEGIN{printf "%d", r * s / 100}')
-    run_loomscope "$rate"
-    printf '| loomscope load at %s%% (open loop) | %s/s | %s | %s | %s | %s | %s |\n' "$share" "$l_rate" "$l_p99" "${l_lateness##* p99 }" "$l_cores" "$l_per_cpu" \
-        "$(against_wrk "$l_per_cpu")"
+ratios=$(mktemp -p "$tmp")
+wrk -t1 -c"$workers" -d5s "$url" >/dev/null # the server's JIT warmed before the first measured run
+for r in $(seq "$rounds"); do
+    for conns in "$workers" $((2 * workers)); do
+        run_wrk "$conns"
+        printf '| wrk -t1 -c%s (closed loop) | %s/s | %s | | %s | %s | 1.00x |\n' "$conns" "$w_rate" "$w_p99" "$w_cores" "$w_per_cpu"
+        for share in 80 100; do
+            rate=$(awk -v r="$w_rate" -v s="$share" 'BEGIN{printf "%d", r * s / 100}')
+            run_loomscope "$rate" "$conns"
+            printf '| loomscope load at %s%%, %s connections (open loop) | %s/s | %s | %s | %s | %s | %s |\n' "$share" "$conns" "$l_rate" "$l_p99" \
+                "${l_lateness##* p99 }" "$l_cores" "$l_per_cpu" "$(against_wrk "$l_per_cpu")"
+            echo "loomscope at $share%, $conns connections	$(against_wrk "$l_per_cpu")" >>"$ratios"
+        done
+        if [ "$r" = 1 ] && [ "$conns" = "$workers" ]; then
+            rate=$(awk -v r="$w_rate" 'BEGIN{printf "%d", r * 0.8}')
+            run_vegeta "$rate"
+            printf '| vegeta attack at 80%% (open loop) | %s/s | %s | | %s | %s | %s |\n' "$v_rate" "$v_p99" "$v_cores" "$v_per_cpu" "$(against_wrk "$v_per_cpu")"
+        fi
+    done
 done
-rate=$(awk -v r="$w_rate" 'BEGIN{printf "%d", r * 0.8}')
-run_vegeta "$rate"
-printf '| vegeta attack at 80%% (open loop) | %s/s | %s | | %s | %s | %s |\n' "$v_rate" "$v_p99" "$v_cores" "$v_per_cpu" "$(against_wrk "$v_per_cpu")"
+printf '\nmedian requests a CPU second against wrk on as many connections, over %s rounds:\n' "$rounds"
+for key in $(cut -f1 "$ratios" | sort -u | tr ' ' '~'); do
+    label=${key//\~/ }
+    printf '%s: %sx\n' "$label" "$(grep -F "$label	" "$ratios" | cut -f2 | tr -d x | median)"
+done

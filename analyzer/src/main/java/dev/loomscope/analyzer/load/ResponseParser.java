@@ -13,6 +13,10 @@ import java.nio.charset.StandardCharsets;
  */
 final class ResponseParser {
     private static final int MAX_LINE = 64 * 1024;
+    private static final byte[] HTTP_1 = ascii("HTTP/1.");
+    private static final byte[] CONTENT_LENGTH = ascii("content-length");
+    private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
+    private static final byte[] CONNECTION = ascii("connection");
 
     private enum State { STATUS, HEADER, BODY, CHUNK_SIZE, CHUNK, CHUNK_END, TRAILER, TO_CLOSE, DONE }
 
@@ -26,6 +30,10 @@ final class ResponseParser {
     private long length;
     private boolean chunked;
     private long remaining;
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
 
     /** The peer answered something other than HTTP/1.x. */
     static final class NotHttp extends IOException {
@@ -126,7 +134,7 @@ final class ResponseParser {
 
     private void onLine() throws IOException {
         switch (state) {
-            case STATUS -> status(new String(line, 0, lineLength, StandardCharsets.ISO_8859_1));
+            case STATUS -> status();
             case HEADER -> {
                 if (lineLength == 0) {
                     endOfHeaders();
@@ -146,13 +154,13 @@ final class ResponseParser {
         }
     }
 
-    /** HTTP/1.1 200 OK */
-    private void status(String status) throws NotHttp {
-        if (!status.startsWith("HTTP/1.") || status.length() < 12 || !digits(status, 9, 12)) {
-            throw new NotHttp(status);
+    /** HTTP/1.1 200 OK: read from the line's bytes, as every response's headers are (no string built for what is not kept). */
+    private void status() throws NotHttp {
+        if (lineLength < 12 || !startsWith(0, HTTP_1) || !digits(9, 12)) {
+            throw new NotHttp(new String(line, 0, lineLength, StandardCharsets.ISO_8859_1));
         }
-        code = Integer.parseInt(status, 9, 12, 10);
-        keepAlive = status.startsWith("HTTP/1.1");
+        code = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+        keepAlive = line[7] == '1';
         length = -1;
         chunked = false;
         state = State.HEADER;
@@ -166,18 +174,45 @@ final class ResponseParser {
         if (colon == lineLength) {
             return;
         }
-        String name = new String(line, 0, colon, StandardCharsets.ISO_8859_1).strip();
+        int from = 0;
+        int to = colon;
+        while (from < to && line[from] <= ' ') {
+            from++;
+        }
+        while (to > from && line[to - 1] <= ' ') {
+            to--;
+        }
         // only three headers matter: the others' values are not built
-        if (name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding") || name.equalsIgnoreCase("Connection")) {
+        boolean isLength = named(from, to, CONTENT_LENGTH);
+        boolean isEncoding = !isLength && named(from, to, TRANSFER_ENCODING);
+        if (isLength || isEncoding || named(from, to, CONNECTION)) {
             String value = new String(line, colon + 1, lineLength - colon - 1, StandardCharsets.ISO_8859_1).strip();
-            if (name.equalsIgnoreCase("Content-Length")) {
+            if (isLength) {
                 length = Long.parseLong(value);
-            } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
+            } else if (isEncoding) {
                 chunked = value.toLowerCase(java.util.Locale.ROOT).contains("chunked");
             } else {
                 keepAlive = value.equalsIgnoreCase("keep-alive") || (keepAlive && !value.equalsIgnoreCase("close"));
             }
         }
+    }
+
+    /** Whether the line's bytes from {@code from} to {@code to} are {@code lower}, a header name in lower case, in any case. */
+    private boolean named(int from, int to, byte[] lower) {
+        if (to - from != lower.length) {
+            return false;
+        }
+        for (int i = 0; i < lower.length; i++) {
+            byte b = line[from + i];
+            if (b != lower[i] && !(lower[i] >= 'a' && lower[i] <= 'z' && b == lower[i] - ('a' - 'A'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean startsWith(int from, byte[] prefix) {
+        return java.util.Arrays.equals(line, from, from + prefix.length, prefix, 0, prefix.length);
     }
 
     private void endOfHeaders() {
@@ -196,10 +231,10 @@ final class ResponseParser {
         }
     }
 
-    /** Whether {@code s}'s characters from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
-    private static boolean digits(String s, int from, int to) {
+    /** Whether the line's bytes from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
+    private boolean digits(int from, int to) {
         for (int i = from; i < to; i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+            if (line[i] < '0' || line[i] > '9') {
                 return false;
             }
         }
