@@ -40,7 +40,7 @@ final class RecordingSettings {
     static final String METHOD_TRACE = "jdk.MethodTrace";
 
     /** The calls of the {@code work=} methods, a window at a time. */
-    static final String WORK_WINDOW = EventSchema.name(WorkWindowEvent.class);
+    static final String WORK_WINDOW = WorkWindowEvent.NAME;
 
     /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
     static final String CPU_TIME_SAMPLER = "jdk.CPUTimeSample";
@@ -93,18 +93,18 @@ final class RecordingSettings {
         for (String secret : new String[] {"jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty", "jdk.SystemProcess"}) {
             s.put(secret + "#enabled", env);
         }
-        enable(s, EventSchema.name(RunInfoEvent.class));
-        enable(s, EventSchema.name(ContextSwitchesEvent.class));
+        enable(s, RunInfoEvent.NAME);
+        enable(s, ContextSwitchesEvent.NAME);
         s.put("loomscope.ContextSwitches#period", ctxsw);
-        enable(s, EventSchema.name(ChunkEndEvent.class)); // never written: its hook writes the chunk's last loomscope.ContextSwitches
+        enable(s, ChunkEndEvent.NAME); // never written: its hook writes the chunk's last loomscope.ContextSwitches
         s.put("loomscope.ChunkEnd#period", "endChunk");
-        enable(s, EventSchema.name(SchedulerSampleEvent.class));
+        enable(s, SchedulerSampleEvent.NAME);
         s.put("loomscope.SchedulerSample#period", ctxsw);
-        enable(s, EventSchema.name(SchedulerStallEvent.class));
+        enable(s, SchedulerStallEvent.NAME);
         if (!o.duration(AgentOptions.HELD_MONITORS).isZero() && !o.string(AgentOptions.THREADS).equals("virtual")) {
-            enable(s, EventSchema.name(HeldMonitorSampleEvent.class));
-            s.put(EventSchema.name(HeldMonitorSampleEvent.class) + "#period", Durations.jfr(o.duration(AgentOptions.HELD_MONITORS)));
-            enable(s, EventSchema.name(HeldMonitorEvent.class));
+            enable(s, HeldMonitorSampleEvent.NAME);
+            s.put(HeldMonitorSampleEvent.NAME + "#period", Durations.jfr(o.duration(AgentOptions.HELD_MONITORS)));
+            enable(s, HeldMonitorEvent.NAME);
         }
         return s;
     }

@@ -14,10 +14,13 @@ import jdk.jfr.StackTrace;
  * loomscope.ContextSwitches of the chunk, so that the counts since the last full period are in the
  * file whichever shutdown hook stops the recording.
  */
-@Name("loomscope.ChunkEnd")
+@Name(ChunkEndEvent.NAME)
 @Label("Chunk End")
 @Category("loomscope")
 @Description("Never written: has JFR run the agent's counts once more as each chunk ends")
 @Period("endChunk")
 @StackTrace(false)
-public final class ChunkEndEvent extends jdk.jfr.Event {}
+public final class ChunkEndEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.ChunkEnd";
+}

@@ -12,13 +12,16 @@ import jdk.jfr.StackTrace;
  * (the JDK's jdk.ThreadContextSwitchRate counts the whole machine), and the platform threads it
  * started (the agent leaves jdk.ThreadStart off: it costs every thread start).
  */
-@Name("loomscope.ContextSwitches")
+@Name(ContextSwitchesEvent.NAME)
 @Label("Process Context Switches")
 @Category("loomscope")
 @Description("Voluntary and involuntary context switches of this process, and the platform threads it started, since the previous event")
 @Period("1 s")
 @StackTrace(false)
 public final class ContextSwitchesEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.ContextSwitches";
+
     @Label("Voluntary")
     @Description("The process's voluntary context switches since the previous event: it gave up the CPU (blocked, slept, parked)")
     public long voluntary;

@@ -28,7 +28,7 @@ public final class EventSchema {
      */
     public record Field(String name, Class<?> type, String label, String description, String unit, boolean optional) {}
 
-    /** The event's name in a recording ({@code loomscope.WorkloadRun}). */
+    /** The event's name in a recording ({@code loomscope.WorkloadRun}), as its {@code @Name} says: its {@code NAME}. */
     public static String name(Class<? extends jdk.jfr.Event> event) {
         Name name = event.getAnnotation(Name.class);
         if (name == null) {
@@ -70,6 +70,23 @@ public final class EventSchema {
     /** The names of the fields every event of the type must have. */
     public static List<String> required(Class<? extends jdk.jfr.Event> event) {
         return fields(event).stream().filter(f -> !f.optional()).map(Field::name).toList();
+    }
+
+    /**
+     * {@code name}, a field the event declares: what a reader asks a recording for, checked without
+     * reading the field's annotations (the JVM makes a class for each annotation type it reads, which
+     * a command would pay for at its start); a name the event does not declare is a bug of the caller's.
+     */
+    public static String fieldName(Class<? extends jdk.jfr.Event> event, String name) {
+        try {
+            java.lang.reflect.Field f = event.getDeclaredField(name);
+            if (Modifier.isPublic(f.getModifiers()) && !Modifier.isStatic(f.getModifiers())) {
+                return name;
+            }
+        } catch (NoSuchFieldException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(name(event) + " declares no field " + name);
     }
 
     /** The field {@code name} of the event; a name the event does not declare is a bug of the caller's. */

@@ -11,12 +11,15 @@ import jdk.jfr.StackTrace;
  * found where a virtual thread would hold its carrier, grouped by what they did and where. Stable
  * schema: fields may be added, never renamed.
  */
-@Name("loomscope.HeldMonitor")
+@Name(HeldMonitorEvent.NAME)
 @Label("Held Monitor")
 @Category("loomscope")
 @Description("Platform threads blocking where a virtual thread would pin its carrier, by what and where, at one look")
 @StackTrace(false)
 public final class HeldMonitorEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.HeldMonitor";
+
     /** A thread parked, sleeping, waiting or in blocking I/O while it holds a monitor: a pin on JDK 21-23. */
     public static final String HOLDING = "blocks holding a monitor";
     /** A thread waiting to enter a monitor another holds: a pin on JDK 21-23. */

@@ -15,13 +15,16 @@ import jdk.jfr.Timespan;
  * be added, never renamed. Its duration is the look's own: what it cost the JVM (a thread dump with
  * monitors at a safepoint).
  */
-@Name("loomscope.HeldMonitorSample")
+@Name(HeldMonitorSampleEvent.NAME)
 @Label("Held Monitor Sample")
 @Category("loomscope")
 @Description("One look at the platform threads for blocking that would pin a virtual thread; the threads found are loomscope.HeldMonitor events")
 @Period("100 ms")
 @StackTrace(false)
 public final class HeldMonitorSampleEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.HeldMonitorSample";
+
     /** The share of the time the looks may take: a look skips periods to stay within it (what the interval's description says). */
     public static final double BUDGET = 0.01;
 

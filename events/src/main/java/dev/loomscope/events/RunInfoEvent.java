@@ -10,12 +10,15 @@ import jdk.jfr.StackTrace;
  * {@code loomscope.RunInfo}: once per recording, what ran and how it was recorded. Stable schema:
  * fields may be added, never renamed.
  */
-@Name("loomscope.RunInfo")
+@Name(RunInfoEvent.NAME)
 @Label("Run Info")
 @Category("loomscope")
 @Description("What ran and how it was recorded")
 @StackTrace(false)
 public final class RunInfoEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.RunInfo";
+
     @Label("Label")
     public String label;
 

@@ -8,13 +8,16 @@ import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
 
 /** {@code loomscope.SchedulerSample}: the virtual-thread scheduler's state (JDK 24+). */
-@Name("loomscope.SchedulerSample")
+@Name(SchedulerSampleEvent.NAME)
 @Label("Virtual Thread Scheduler")
 @Category("loomscope")
 @Description("Parallelism, pool size, mounted and queued virtual threads (JDK 24+)")
 @Period("1 s")
 @StackTrace(false)
 public final class SchedulerSampleEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.SchedulerSample";
+
     @Label("Parallelism")
     @Description("The scheduler's parallelism: how many carriers it keeps running virtual threads")
     public int parallelism;

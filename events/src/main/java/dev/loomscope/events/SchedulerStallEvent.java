@@ -13,12 +13,15 @@ import jdk.jfr.Timespan;
  * the JSON thread dumps the agent wrote then are named. Stable schema: fields may be added, never
  * renamed.
  */
-@Name("loomscope.SchedulerStall")
+@Name(SchedulerStallEvent.NAME)
 @Label("Virtual Thread Scheduler Stall")
 @Category("loomscope")
 @Description("No virtual thread got a carrier for the stall time: every carrier was held; thread dumps were written")
 @StackTrace(false)
 public final class SchedulerStallEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.SchedulerStall";
+
     @Label("Waited")
     @Description("How long the agent's probe virtual thread had waited for a carrier when the stall was reported")
     @Timespan(Timespan.MILLISECONDS)

@@ -12,12 +12,15 @@ import jdk.jfr.StackTrace;
  * on JDK 21-24, where JFR's method tracing (jdk.MethodTrace, JDK 25+) does not exist. Stable schema:
  * fields may be added, never renamed.
  */
-@Name("loomscope.Work")
+@Name(WorkEvent.NAME)
 @Label("Unit of Work")
 @Category("loomscope")
 @Description("One call of a method the agent's work= option names, with its duration")
 @StackTrace(false)
 public final class WorkEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.Work";
+
     @Label("Method")
     @Description("The method called: class::method")
     public String method;

@@ -18,12 +18,15 @@ import jdk.jfr.Timespan;
  * recorded value (and below a microsecond, within a microsecond). Stable schema: fields may be
  * added, never renamed.
  */
-@Name("loomscope.WorkWindow")
+@Name(WorkWindowEvent.NAME)
 @Label("Units of Work")
 @Category("loomscope")
 @Description("The calls of a method the agent's work= option names that ended in one window: their count and a histogram of their durations")
 @StackTrace(false)
 public final class WorkWindowEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.WorkWindow";
+
     /** The histogram's precision. */
     public static final int SIGNIFICANT_DIGITS = 2;
     /** The smallest duration told apart, ns. */

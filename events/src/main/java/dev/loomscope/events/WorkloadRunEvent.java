@@ -11,12 +11,15 @@ import jdk.jfr.StackTrace;
  * Stable schema: fields may be added (as {@link OptionalField}s), never renamed. The control runs'
  * results file has these columns too ({@link RunResults}).
  */
-@Name("loomscope.WorkloadRun")
+@Name(WorkloadRunEvent.NAME)
 @Label("Workload Run")
 @Category("loomscope")
 @Description("One run of a loomscope workload; the duration is the run's time")
 @StackTrace(false)
 public final class WorkloadRunEvent extends jdk.jfr.Event {
+    /** The event's name in a recording. */
+    public static final String NAME = "loomscope.WorkloadRun";
+
     @Label("Workload")
     @Description("The workload's name (echo, sleep, rendezvous, ...)")
     public String workload;

@@ -16,9 +16,11 @@ class EventSchemaTest {
     }
 
     @Test
-    void theSchemaIsWhatJfrWritesForEveryEvent() {
+    void theSchemaIsWhatJfrWritesForEveryEvent() throws ReflectiveOperationException {
         for (Class<? extends jdk.jfr.Event> event : EventSchema.EVENTS) {
             assertThat(EventSchema.name(event)).startsWith("loomscope.").isEqualTo(EventType.getEventType(event).getName());
+            // readers take the constant (no annotation read, the class not even loaded): it is what @Name says
+            assertThat(event.getField("NAME").get(null)).as(event.getName() + ".NAME").isEqualTo(EventSchema.name(event));
             assertThat(EventSchema.fields(event).stream().map(EventSchema.Field::name).toList()).as(event.getName())
                     .containsExactlyInAnyOrderElementsOf(jfrFields(event));
         }
@@ -27,6 +29,8 @@ class EventSchemaTest {
         assertThat(allocated.type()).isEqualTo(long.class);
         assertThat(EventSchema.field(SchedulerStallEvent.class, "waited").unit()).isEqualTo("milliseconds");
         assertThatThrownBy(() -> EventSchema.field(WorkloadRunEvent.class, "nosuch")).hasMessageContaining("loomscope.WorkloadRun declares no field nosuch");
+        assertThat(EventSchema.fieldName(WorkloadRunEvent.class, "units")).isEqualTo("units");
+        assertThatThrownBy(() -> EventSchema.fieldName(WorkloadRunEvent.class, "NAME")).hasMessageContaining("loomscope.WorkloadRun declares no field NAME");
     }
 
     @Test

@@ -59,7 +59,7 @@ public final class FleetSchema {
                     FleetColumn.of("enabled", Type.BOOLEAN, "whether the recording's settings enabled it (none then means none happened)")));
 
     public static final FleetTable RUNS = FleetTable.events("runs", "one per loomscope.WorkloadRun event (warm-ups too)",
-            List.of(EventSchema.name(WorkloadRunEvent.class)), declared(WorkloadRunEvent.class, List.of(EventField.start(), EventField.duration())),
+            List.of(WorkloadRunEvent.NAME), declared(WorkloadRunEvent.class, List.of(EventField.start(), EventField.duration())),
             metricColumns(Metric.Level.RUN));
 
     public static final FleetTable PINS = FleetTable.events("pins", "one per jdk.VirtualThreadPinned event",
@@ -71,11 +71,11 @@ public final class FleetSchema {
                     FleetColumn.of("stack_id", Type.LONG, "the stack trace, in the stacks table")));
 
     public static final FleetTable WORK = FleetTable.events("work", "one per call of the application's unit of work recorded as an event of its own"
-            + " (jdk.MethodTrace, or loomscope.Work of earlier agents)", List.of("jdk.MethodTrace", EventSchema.name(WorkEvent.class)),
+            + " (jdk.MethodTrace, or loomscope.Work of earlier agents)", List.of("jdk.MethodTrace", WorkEvent.NAME),
             List.of(EventField.start(), EventField.duration()), List.of());
 
     public static final FleetTable WORK_WINDOWS = FleetTable.events("work_windows", "one per loomscope.WorkWindow event: the calls of a method"
-            + " the agent's work= option names that ended in one window", List.of(EventSchema.name(WorkWindowEvent.class)),
+            + " the agent's work= option names that ended in one window", List.of(WorkWindowEvent.NAME),
             declared(WorkWindowEvent.class, List.of(EventField.start())), List.of());
 
     public static final FleetTable GC = FleetTable.events("gc", "one per jdk.GarbageCollection event",
@@ -102,7 +102,7 @@ public final class FleetSchema {
 
     public static final FleetTable CONTEXT_SWITCHES = FleetTable.events("context_switches",
             "one per loomscope.ContextSwitches (the process's) and jdk.ThreadContextSwitchRate (the machine's) event",
-            List.of(EventSchema.name(ContextSwitchesEvent.class), "jdk.ThreadContextSwitchRate"),
+            List.of(ContextSwitchesEvent.NAME, "jdk.ThreadContextSwitchRate"),
             plus(declared(ContextSwitchesEvent.class, List.of(EventField.type(), EventField.start())),
                     EventField.of("switch_rate", DOUBLE, "switchRate", "the machine's switches per second")),
             List.of());
@@ -115,7 +115,7 @@ public final class FleetSchema {
             List.of());
 
     public static final FleetTable SCHEDULER = FleetTable.events("scheduler", "one per loomscope.SchedulerSample event",
-            List.of(EventSchema.name(SchedulerSampleEvent.class)), declared(SchedulerSampleEvent.class, List.of(EventField.start())), List.of());
+            List.of(SchedulerSampleEvent.NAME), declared(SchedulerSampleEvent.class, List.of(EventField.start())), List.of());
 
     public static final FleetTable SAMPLES = FleetTable.computed("samples",
             "one per recording, sample event type, thread state and stack: the CPU and wall-clock samples aggregated", List.of(RECORDING,

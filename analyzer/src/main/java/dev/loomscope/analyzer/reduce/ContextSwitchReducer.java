@@ -15,11 +15,11 @@ import java.util.Set;
  */
 public final class ContextSwitchReducer implements Reducer {
     /** ContextSwitches' fields, by their declared names: a name the event does not declare fails as the class loads. */
-    private static final String VOLUNTARY = EventSchema.field(ContextSwitchesEvent.class, "voluntary").name();
-    private static final String INVOLUNTARY = EventSchema.field(ContextSwitchesEvent.class, "involuntary").name();
-    private static final String SOURCE = EventSchema.field(ContextSwitchesEvent.class, "source").name();
-    private static final String ALLOCATED = EventSchema.field(ContextSwitchesEvent.class, "allocatedBytes").name();
-    private static final String THREADS_STARTED = EventSchema.field(ContextSwitchesEvent.class, "platformThreadsStarted").name();
+    private static final String VOLUNTARY = EventSchema.fieldName(ContextSwitchesEvent.class, "voluntary");
+    private static final String INVOLUNTARY = EventSchema.fieldName(ContextSwitchesEvent.class, "involuntary");
+    private static final String SOURCE = EventSchema.fieldName(ContextSwitchesEvent.class, "source");
+    private static final String ALLOCATED = EventSchema.fieldName(ContextSwitchesEvent.class, "allocatedBytes");
+    private static final String THREADS_STARTED = EventSchema.fieldName(ContextSwitchesEvent.class, "platformThreadsStarted");
     public final Samples times = new Samples();
     public final Samples voluntary = new Samples();
     public final Samples involuntary = new Samples();
@@ -35,7 +35,7 @@ public final class ContextSwitchReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(EventSchema.name(ContextSwitchesEvent.class), "jdk.ThreadContextSwitchRate");
+        return Set.of(ContextSwitchesEvent.NAME, "jdk.ThreadContextSwitchRate");
     }
 
     @Override

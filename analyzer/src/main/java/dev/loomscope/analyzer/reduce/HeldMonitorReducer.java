@@ -18,19 +18,19 @@ import java.util.Set;
  * look how many were found of each kind: the mean threads so is the thread-time a second spent so.
  */
 public final class HeldMonitorReducer implements Reducer {
-    private static final String SAMPLE = EventSchema.name(HeldMonitorSampleEvent.class);
-    private static final String HELD = EventSchema.name(HeldMonitorEvent.class);
-    private static final String INTERVAL = EventSchema.field(HeldMonitorSampleEvent.class, "interval").name();
-    private static final String PLATFORM_THREADS = EventSchema.field(HeldMonitorSampleEvent.class, "platformThreads").name();
-    private static final String WHAT = EventSchema.field(HeldMonitorEvent.class, "what").name();
-    private static final String THREADS = EventSchema.field(HeldMonitorEvent.class, "threads").name();
-    private static final String SITE = EventSchema.field(HeldMonitorEvent.class, "site").name();
-    private static final String HELD_AT = EventSchema.field(HeldMonitorEvent.class, "heldAt").name();
-    private static final String MONITOR = EventSchema.field(HeldMonitorEvent.class, "monitorClass").name();
-    private static final String BLOCKED_IN = EventSchema.field(HeldMonitorEvent.class, "blockedIn").name();
-    private static final String GROUP = EventSchema.field(HeldMonitorEvent.class, "threadGroup").name();
-    private static final String STACK = EventSchema.field(HeldMonitorEvent.class, "stack").name();
-    private static final String WORK = EventSchema.field(HeldMonitorEvent.class, "work").name();
+    private static final String SAMPLE = HeldMonitorSampleEvent.NAME;
+    private static final String HELD = HeldMonitorEvent.NAME;
+    private static final String INTERVAL = EventSchema.fieldName(HeldMonitorSampleEvent.class, "interval");
+    private static final String PLATFORM_THREADS = EventSchema.fieldName(HeldMonitorSampleEvent.class, "platformThreads");
+    private static final String WHAT = EventSchema.fieldName(HeldMonitorEvent.class, "what");
+    private static final String THREADS = EventSchema.fieldName(HeldMonitorEvent.class, "threads");
+    private static final String SITE = EventSchema.fieldName(HeldMonitorEvent.class, "site");
+    private static final String HELD_AT = EventSchema.fieldName(HeldMonitorEvent.class, "heldAt");
+    private static final String MONITOR = EventSchema.fieldName(HeldMonitorEvent.class, "monitorClass");
+    private static final String BLOCKED_IN = EventSchema.fieldName(HeldMonitorEvent.class, "blockedIn");
+    private static final String GROUP = EventSchema.fieldName(HeldMonitorEvent.class, "threadGroup");
+    private static final String STACK = EventSchema.fieldName(HeldMonitorEvent.class, "stack");
+    private static final String WORK = EventSchema.fieldName(HeldMonitorEvent.class, "work");
 
     /**
      * Where threads were found: what they did, the application frame, the frame that took the

@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * loomscope.WorkloadRun events: one record per run (a few per recording). Any app may emit them:
- * the required fields are {@link #REQUIRED} (and the event's duration, the run's time); every other
+ * the required fields are {@link #required()} (and the event's duration, the run's time); every other
  * field is optional and read only when present, and fields this version does not know are ignored.
  * The fields are those {@link WorkloadRunEvent} declares ({@link EventSchema}): the names below are
  * checked against it as the class loads, and a results file's rows are read by the same
@@ -19,7 +19,14 @@ import java.util.Set;
  */
 public final class RunsReducer implements Reducer {
     /** The fields an event must have: those the event's class does not declare optional. */
-    public static final List<String> REQUIRED = EventSchema.required(WorkloadRunEvent.class);
+    public static List<String> required() {
+        return Required.FIELDS;
+    }
+
+    /** Read when a run is first read: the fields' annotations cost a command that reads none its start. */
+    private static final class Required {
+        static final List<String> FIELDS = EventSchema.required(WorkloadRunEvent.class);
+    }
 
     private static final String WORKLOAD = declared("workload");
     private static final String THREAD_KIND = declared("threadKind");
@@ -47,7 +54,7 @@ public final class RunsReducer implements Reducer {
     private static final String CLIENT_LAG = declared("clientLagP99Ms");
 
     private static String declared(String field) {
-        return EventSchema.field(WorkloadRunEvent.class, field).name();
+        return EventSchema.fieldName(WorkloadRunEvent.class, field);
     }
 
     /**
@@ -124,7 +131,7 @@ public final class RunsReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(EventSchema.name(WorkloadRunEvent.class));
+        return Set.of(WorkloadRunEvent.NAME);
     }
 
     @Override
@@ -139,10 +146,10 @@ public final class RunsReducer implements Reducer {
      * message when a required field is missing. Optional fields read as unknown when absent.
      */
     public static WorkloadRun run(FieldValues f, String what, long start, long nanos) {
-        for (String field : REQUIRED) {
+        for (String field : required()) {
             if (!f.hasField(field)) {
                 throw new BadDataException(what + " has no field '" + field + "', which the event schema requires"
-                        + " (required: " + String.join(", ", REQUIRED) + "; the others are optional)");
+                        + " (required: " + String.join(", ", required()) + "; the others are optional)");
             }
         }
         String unit = f.hasField(UNIT) ? f.string(UNIT) : null;

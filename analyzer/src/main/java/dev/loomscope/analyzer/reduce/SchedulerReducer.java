@@ -12,9 +12,9 @@ import java.util.Set;
  */
 public final class SchedulerReducer implements Reducer {
     /** SchedulerSample's fields, by their declared names: a name the event does not declare fails as the class loads. */
-    private static final String QUEUED = EventSchema.field(SchedulerSampleEvent.class, "queuedVirtualThreads").name();
-    private static final String MOUNTED = EventSchema.field(SchedulerSampleEvent.class, "mountedVirtualThreads").name();
-    private static final String PARALLELISM = EventSchema.field(SchedulerSampleEvent.class, "parallelism").name();
+    private static final String QUEUED = EventSchema.fieldName(SchedulerSampleEvent.class, "queuedVirtualThreads");
+    private static final String MOUNTED = EventSchema.fieldName(SchedulerSampleEvent.class, "mountedVirtualThreads");
+    private static final String PARALLELISM = EventSchema.fieldName(SchedulerSampleEvent.class, "parallelism");
     private long samples;
     private long starved;
     private long maxQueued;
@@ -22,7 +22,7 @@ public final class SchedulerReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(EventSchema.name(SchedulerSampleEvent.class));
+        return Set.of(SchedulerSampleEvent.NAME);
     }
 
     @Override

@@ -74,17 +74,17 @@ public final class SummaryReducer implements Reducer {
         return null; // every event: they are counted
     }
 
-    private static final String RUN_INFO = EventSchema.name(RunInfoEvent.class);
+    private static final String RUN_INFO = RunInfoEvent.NAME;
     /** RunInfo's fields, by their declared names: a name the event does not declare fails as the class loads. */
-    private static final String RUN_LABEL = EventSchema.field(RunInfoEvent.class, "label").name();
-    private static final String RUN_THREAD_KIND = EventSchema.field(RunInfoEvent.class, "threadKind").name();
-    private static final String RUN_COMMAND = EventSchema.field(RunInfoEvent.class, "command").name();
-    private static final String RUN_AGENT_OPTIONS = EventSchema.field(RunInfoEvent.class, "agentOptions").name();
-    private static final String RUN_PROFILING_MODE = EventSchema.field(RunInfoEvent.class, "profilingMode").name();
-    private static final String RUN_CPUS = EventSchema.field(RunInfoEvent.class, "cpus").name();
-    private static final String RUN_CARRIERS = EventSchema.field(RunInfoEvent.class, "carriers").name();
+    private static final String RUN_LABEL = EventSchema.fieldName(RunInfoEvent.class, "label");
+    private static final String RUN_THREAD_KIND = EventSchema.fieldName(RunInfoEvent.class, "threadKind");
+    private static final String RUN_COMMAND = EventSchema.fieldName(RunInfoEvent.class, "command");
+    private static final String RUN_AGENT_OPTIONS = EventSchema.fieldName(RunInfoEvent.class, "agentOptions");
+    private static final String RUN_PROFILING_MODE = EventSchema.fieldName(RunInfoEvent.class, "profilingMode");
+    private static final String RUN_CPUS = EventSchema.fieldName(RunInfoEvent.class, "cpus");
+    private static final String RUN_CARRIERS = EventSchema.fieldName(RunInfoEvent.class, "carriers");
     /** The agent's looks at the platform threads: a recording that has them was recorded where no virtual thread need have run. */
-    public static final String HELD_MONITOR_SAMPLE = EventSchema.name(dev.loomscope.events.HeldMonitorSampleEvent.class);
+    public static final String HELD_MONITOR_SAMPLE = dev.loomscope.events.HeldMonitorSampleEvent.NAME;
 
     /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */

@@ -21,13 +21,13 @@ import org.HdrHistogram.PackedHistogram;
 public final class WorkReducer implements Reducer {
     public static final String METHOD_TRACE = "jdk.MethodTrace";
     /** The agent's event a call of earlier versions. */
-    public static final String OWN = EventSchema.name(WorkEvent.class);
+    public static final String OWN = WorkEvent.NAME;
     /** The agent's windows. */
-    public static final String WINDOW = EventSchema.name(WorkWindowEvent.class);
-    private static final String CALLS = EventSchema.field(WorkWindowEvent.class, "calls").name();
-    private static final String WINDOW_NANOS = EventSchema.field(WorkWindowEvent.class, "window").name();
-    private static final String DURATIONS = EventSchema.field(WorkWindowEvent.class, "durations").name();
-    private static final String TIMED = EventSchema.field(WorkWindowEvent.class, "timed").name();
+    public static final String WINDOW = WorkWindowEvent.NAME;
+    private static final String CALLS = EventSchema.fieldName(WorkWindowEvent.class, "calls");
+    private static final String WINDOW_NANOS = EventSchema.fieldName(WorkWindowEvent.class, "window");
+    private static final String DURATIONS = EventSchema.fieldName(WorkWindowEvent.class, "durations");
+    private static final String TIMED = EventSchema.fieldName(WorkWindowEvent.class, "timed");
 
     private final Histogram all = histogram();
     /** The timed calls by the epoch second they ended in (a window's: the second of its middle). */

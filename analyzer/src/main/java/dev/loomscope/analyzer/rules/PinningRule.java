@@ -62,7 +62,7 @@ public final class PinningRule extends LoomscopeRule {
     /** {@link dev.loomscope.analyzer.reduce.SummaryReducer#carriers()} from JMC's items: RunInfo's carriers and cpus, jdk.CPUInformation's hwThreads. */
     private static SummaryReducer.Carriers carriers(IItemCollection items) {
         long[] v = {-1, -1, -1};
-        for (IItemIterable it : items.apply(ItemFilters.type(dev.loomscope.events.EventSchema.name(dev.loomscope.events.RunInfoEvent.class)))) {
+        for (IItemIterable it : items.apply(ItemFilters.type(dev.loomscope.events.RunInfoEvent.NAME))) {
             last(it, "carriers", v, 0);
             last(it, "cpus", v, 1);
         }
@@ -88,7 +88,7 @@ public final class PinningRule extends LoomscopeRule {
     /** {@link dev.loomscope.analyzer.reduce.SummaryReducer#platformOnly()} from JMC's items. */
     private static boolean platformOnly(IItemCollection items) {
         String kind = null;
-        for (IItemIterable it : items.apply(ItemFilters.type(dev.loomscope.events.EventSchema.name(dev.loomscope.events.RunInfoEvent.class)))) {
+        for (IItemIterable it : items.apply(ItemFilters.type(dev.loomscope.events.RunInfoEvent.NAME))) {
             IMemberAccessor<String, IItem> field = RuleSupport.text(it, "threadKind");
             if (field != null) {
                 for (IItem item : it) {

@@ -20,7 +20,7 @@ import java.util.List;
 public final class ControlRuns {
     /** The columns a file must have (the run's start and duration, the event's required fields); the others are read when present. */
     static final List<String> COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of(RunResults.START, RunResults.NANOS),
-            RunsReducer.REQUIRED.stream()).toList();
+            RunsReducer.required().stream()).toList();
 
     private ControlRuns() {}
 
