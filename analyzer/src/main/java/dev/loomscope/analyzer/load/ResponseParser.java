@@ -176,10 +176,10 @@ final class ResponseParser {
         }
         int from = 0;
         int to = colon;
-        while (from < to && line[from] <= ' ') {
+        while (from < to && (line[from] & 0xff) <= ' ') {
             from++;
         }
-        while (to > from && line[to - 1] <= ' ') {
+        while (to > from && (line[to - 1] & 0xff) <= ' ') {
             to--;
         }
         // only three headers matter: the others' values are not built
