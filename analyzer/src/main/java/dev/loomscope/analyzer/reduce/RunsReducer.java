@@ -7,6 +7,7 @@ import dev.loomscope.recording.FieldValues;
 import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -128,6 +129,8 @@ public final class RunsReducer implements Reducer {
     }
 
     private final List<WorkloadRun> runs = new ArrayList<>();
+    /** The measured runs' client figures once merged (empty: none), null until asked or after a run is added. */
+    private transient Optional<ClientFigures> client;
 
     @Override
     public Set<String> eventTypes() {
@@ -138,6 +141,7 @@ public final class RunsReducer implements Reducer {
     public void add(JfrEvent e) {
         long start = Timeline.epochNanos(e.startTime());
         runs.add(run(e, "a loomscope.WorkloadRun event", start, e.duration().toNanos()));
+        client = null;
     }
 
     /**
@@ -180,6 +184,7 @@ public final class RunsReducer implements Reducer {
     /** Runs from outside a recording (a control JVM's results file) join these. */
     public void addAll(List<WorkloadRun> more) {
         runs.addAll(more);
+        client = null;
     }
 
     public List<WorkloadRun> runs() {
@@ -191,8 +196,16 @@ public final class RunsReducer implements Reducer {
         return runs.stream().filter(r -> !r.warmup() && !r.clientLagged()).toList();
     }
 
-    /** What the load client saw over the measured runs, their histograms merged; null when a run holds none ({@link ClientFigures#of}). */
+    /**
+     * What the load client saw over the measured runs, their histograms merged once (every latency
+     * figure and the study's line read them); null when a run holds none ({@link ClientFigures#of}).
+     */
     public ClientFigures client() {
-        return ClientFigures.of(measured());
+        Optional<ClientFigures> merged = client;
+        if (merged == null) {
+            merged = Optional.ofNullable(ClientFigures.of(measured()));
+            client = merged;
+        }
+        return merged.orElse(null);
     }
 }
