@@ -2,7 +2,6 @@ package dev.loomscope.agent;
 
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
-import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.events.RunInfoEvent;
@@ -39,8 +38,6 @@ final class RecordingSettings {
     /** JFR's method tracing (JEP 520, JDK 25+), which the agent leaves off: an event a call would make a hot method's cost unbounded. */
     static final String METHOD_TRACE = "jdk.MethodTrace";
 
-    /** The calls of the {@code work=} methods, a window at a time. */
-    static final String WORK_WINDOW = WorkWindowEvent.NAME;
 
     /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
     static final String CPU_TIME_SAMPLER = "jdk.CPUTimeSample";
@@ -83,8 +80,8 @@ final class RecordingSettings {
         // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every JDK
         s.put(METHOD_TRACE + "#enabled", "false");
         if (!o.string(AgentOptions.WORK).isEmpty()) {
-            enable(s, WORK_WINDOW); // a histogram a method and second (WorkWindows), not an event a call
-            s.put(WORK_WINDOW + "#period", "1 s");
+            enable(s, WorkWindowEvent.NAME); // a histogram a method and second (WorkWindows), not an event a call
+            s.put(WorkWindowEvent.NAME + "#period", "1 s");
         }
         // Threads in native code, running or waiting (epoll_wait, accept): flame graph readers take
         // these for CPU samples, so they would put waiting threads into every CPU flame graph.

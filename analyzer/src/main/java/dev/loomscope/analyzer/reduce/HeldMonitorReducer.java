@@ -18,8 +18,6 @@ import java.util.Set;
  * look how many were found of each kind: the mean threads so is the thread-time a second spent so.
  */
 public final class HeldMonitorReducer implements Reducer {
-    private static final String SAMPLE = HeldMonitorSampleEvent.NAME;
-    private static final String HELD = HeldMonitorEvent.NAME;
     private static final String INTERVAL = EventSchema.fieldName(HeldMonitorSampleEvent.class, "interval");
     private static final String PLATFORM_THREADS = EventSchema.fieldName(HeldMonitorSampleEvent.class, "platformThreads");
     private static final String WHAT = EventSchema.fieldName(HeldMonitorEvent.class, "what");
@@ -89,7 +87,7 @@ public final class HeldMonitorReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(SAMPLE, HELD, MONITOR_ENTER, MONITOR_WAIT);
+        return Set.of(HeldMonitorSampleEvent.NAME, HeldMonitorEvent.NAME, MONITOR_ENTER, MONITOR_WAIT);
     }
 
     @Override
@@ -103,7 +101,7 @@ public final class HeldMonitorReducer implements Reducer {
             found.nanos += e.duration().toNanos();
             return;
         }
-        if (e.type().equals(SAMPLE)) {
+        if (e.type().equals(HeldMonitorSampleEvent.NAME)) {
             intervalMillis = e.hasField(INTERVAL) ? e.longValue(INTERVAL) : intervalMillis;
             platformThreads = Math.max(platformThreads, e.hasField(PLATFORM_THREADS) ? e.longValue(PLATFORM_THREADS) : 0);
             lookMillis.add(e.duration().toNanos() / 1e6);

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.events.EventSchema;
+import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
@@ -74,7 +75,6 @@ public final class SummaryReducer implements Reducer {
         return null; // every event: they are counted
     }
 
-    private static final String RUN_INFO = RunInfoEvent.NAME;
     /** RunInfo's fields, by their declared names: a name the event does not declare fails as the class loads. */
     private static final String RUN_LABEL = EventSchema.fieldName(RunInfoEvent.class, "label");
     private static final String RUN_THREAD_KIND = EventSchema.fieldName(RunInfoEvent.class, "threadKind");
@@ -83,15 +83,13 @@ public final class SummaryReducer implements Reducer {
     private static final String RUN_PROFILING_MODE = EventSchema.fieldName(RunInfoEvent.class, "profilingMode");
     private static final String RUN_CPUS = EventSchema.fieldName(RunInfoEvent.class, "cpus");
     private static final String RUN_CARRIERS = EventSchema.fieldName(RunInfoEvent.class, "carriers");
-    /** The agent's looks at the platform threads: a recording that has them was recorded where no virtual thread need have run. */
-    public static final String HELD_MONITOR_SAMPLE = dev.loomscope.events.HeldMonitorSampleEvent.NAME;
 
     /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
     public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
             "jdk.CPUInformation", "jdk.GCHeapConfiguration", "jdk.LongFlag");
 
-    public static final Set<String> DECODED = Set.of(RUN_INFO, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
+    public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
             "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
 
     @Override
@@ -139,7 +137,7 @@ public final class SummaryReducer implements Reducer {
 
     /** Reads the fields of one of the {@link #DECODED} types. */
     public void fields(JfrEvent e) {
-        if (e.type().equals(RUN_INFO)) {
+        if (e.type().equals(RunInfoEvent.NAME)) {
             runInfo(e);
             return;
         }
@@ -239,7 +237,7 @@ public final class SummaryReducer implements Reducer {
      * threads, or its looks at the threads were taken and no virtual thread start or pin was recorded.
      */
     public boolean platformOnly() {
-        return platformOnly(threadKind, count(HELD_MONITOR_SAMPLE), virtualThreadsStarted, count("jdk.VirtualThreadPinned"));
+        return platformOnly(threadKind, count(HeldMonitorSampleEvent.NAME), virtualThreadsStarted, count("jdk.VirtualThreadPinned"));
     }
 
     /** {@link #platformOnly()} from the run's thread kind and the counts of the agent's looks, of virtual thread starts and of pins. */

@@ -20,10 +20,6 @@ import org.HdrHistogram.PackedHistogram;
  */
 public final class WorkReducer implements Reducer {
     public static final String METHOD_TRACE = "jdk.MethodTrace";
-    /** The agent's event a call of earlier versions. */
-    public static final String OWN = WorkEvent.NAME;
-    /** The agent's windows. */
-    public static final String WINDOW = WorkWindowEvent.NAME;
     private static final String CALLS = EventSchema.fieldName(WorkWindowEvent.class, "calls");
     private static final String WINDOW_NANOS = EventSchema.fieldName(WorkWindowEvent.class, "window");
     private static final String DURATIONS = EventSchema.fieldName(WorkWindowEvent.class, "durations");
@@ -43,13 +39,13 @@ public final class WorkReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(METHOD_TRACE, OWN, WINDOW);
+        return Set.of(METHOD_TRACE, WorkEvent.NAME, WorkWindowEvent.NAME);
     }
 
     @Override
     public void add(JfrEvent e) {
         long end = Timeline.epochNanos(e.endTime());
-        if (e.type().equals(WINDOW)) {
+        if (e.type().equals(WorkWindowEvent.NAME)) {
             Histogram h = decode(e.string(DURATIONS));
             long n = e.longValue(CALLS);
             if (h == null || h.getTotalCount() != e.longValue(TIMED)) {

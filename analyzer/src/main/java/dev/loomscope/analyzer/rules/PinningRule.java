@@ -96,7 +96,7 @@ public final class PinningRule extends LoomscopeRule {
                 }
             }
         }
-        return dev.loomscope.analyzer.reduce.SummaryReducer.platformOnly(kind, count(items, dev.loomscope.analyzer.reduce.SummaryReducer.HELD_MONITOR_SAMPLE),
+        return dev.loomscope.analyzer.reduce.SummaryReducer.platformOnly(kind, count(items, dev.loomscope.events.HeldMonitorSampleEvent.NAME),
                 count(items, "jdk.VirtualThreadStart"), count(items, TYPE));
     }
 

@@ -2,8 +2,7 @@ package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.read.RecordingReader;
-import dev.loomscope.analyzer.reduce.WorkReducer;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.options.AgentOptions;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -97,6 +96,6 @@ record AgentRecording(Path repository, Map<String, String> settings) {
                 + " engine=jfr streams them): no spinning figures and no yield-spin alarm"
                 : "CPU samples by " + sampler + (sampler.equals(Interval.EXECUTION_SAMPLE) ? " every " + settings.getOrDefault(sampler + "#period", "?") : "");
         return "the loomscope agent's recording, read from " + repository + ": pins from " + pinned + ", " + samples
-                + ("true".equals(settings.get(WorkReducer.WINDOW + "#enabled")) ? ", work= windows" : "");
+                + ("true".equals(settings.get(WorkWindowEvent.NAME + "#enabled")) ? ", work= windows" : "");
     }
 }

@@ -5,6 +5,7 @@ import dev.loomscope.analyzer.reduce.GcReducer;
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.reduce.WorkReducer;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkFrames;
 import java.util.HashMap;
@@ -97,7 +98,7 @@ final class Interval {
             case EXECUTION_SAMPLE -> sample(e, "sampledThread");
             case CPU_TIME_SAMPLE -> sample(e, "eventThread");
             default -> {
-                if (e.type().equals(WorkReducer.WINDOW)) {
+                if (e.type().equals(WorkWindowEvent.NAME)) {
                     work.add(e);
                 }
             }

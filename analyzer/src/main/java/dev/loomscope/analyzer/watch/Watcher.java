@@ -2,8 +2,8 @@ package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.analyzer.threads.ThreadDump;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -49,7 +49,7 @@ public final class Watcher implements AutoCloseable {
 
     /** The JFR events a refresh counts ({@link Interval#add}); a stream with handlers by name parses no others. */
     static final List<String> EVENTS = List.of("jdk.VirtualThreadPinned", "jdk.VirtualThreadSubmitFailed", "jdk.VirtualThreadStart", "jdk.VirtualThreadEnd",
-            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", "jdk.JavaThreadStatistics", Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkReducer.WINDOW);
+            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", "jdk.JavaThreadStatistics", Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
 
     /**
      * How long a stream may bring nothing (no flush) before the intervals that ended that long ago
@@ -166,7 +166,7 @@ public final class Watcher implements AutoCloseable {
         stream.enable("jdk.CPULoad").withPeriod(Duration.ofSeconds(1));
         stream.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
         stream.enable(Interval.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
-        stream.enable(WorkReducer.WINDOW).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
+        stream.enable(WorkWindowEvent.NAME).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
         if (settings.record() == null) {
             stream.setMaxAge(MAX_AGE);
         }
