@@ -32,7 +32,6 @@ import org.HdrHistogram.Recorder;
  */
 public final class OpenLoop implements AutoCloseable {
     /** Latencies above an hour are recorded as an hour. */
-    private static final long MAX_MICROS = LatencyHistograms.HIGHEST_MICROS;
     /** A worker's slot when it holds no request due. */
     private static final long IDLE = Long.MAX_VALUE;
 
@@ -74,9 +73,9 @@ public final class OpenLoop implements AutoCloseable {
     private final long startEpochNanos;
     private final AtomicLong next = new AtomicLong();
     private final AtomicLongArray holding;
-    private final Recorder latencies = new Recorder(MAX_MICROS, 3);
-    private final Recorder sends = new Recorder(MAX_MICROS, 3);
-    private final Recorder lags = new Recorder(MAX_MICROS, 3);
+    private final Recorder latencies = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
+    private final Recorder sends = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
+    private final Recorder lags = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
     private final LongAdder ok = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
@@ -200,7 +199,7 @@ public final class OpenLoop implements AutoCloseable {
     /** A request due at {@code due} leaves now, on a connection free since {@code free}: how late that is for the client's own reasons is recorded. */
     long sent(long due, long free) {
         long sent = System.nanoTime();
-        lags.recordValue(Math.min(Math.max(0, sent - Math.max(due, free)) / 1000, MAX_MICROS));
+        lags.recordValue(Math.min(Math.max(0, sent - Math.max(due, free)) / 1000, LatencyHistograms.HIGHEST_MICROS));
         return sent;
     }
 
@@ -208,8 +207,8 @@ public final class OpenLoop implements AutoCloseable {
     void answered(int slot, long due, long sent, int status) {
         long end = System.nanoTime();
         if (status >= 200 && status < 400) {
-            latencies.recordValue(Math.min((end - due) / 1000, MAX_MICROS));
-            sends.recordValue(Math.min((end - sent) / 1000, MAX_MICROS));
+            latencies.recordValue(Math.min((end - due) / 1000, LatencyHistograms.HIGHEST_MICROS));
+            sends.recordValue(Math.min((end - sent) / 1000, LatencyHistograms.HIGHEST_MICROS));
             holding.set(slot, IDLE);
             ok.increment();
         } else {
@@ -257,7 +256,7 @@ public final class OpenLoop implements AutoCloseable {
             end = Math.max(end, System.nanoTime());
         }
         long offered = dueBefore(end) - dueBefore(windowStart);
-        Histogram lateAges = new Histogram(MAX_MICROS, 3);
+        Histogram lateAges = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
         long unsent = ages(end, lateAges);
         long o = okNow - okBefore;
         long f = failedNow - failedBefore;
@@ -295,7 +294,7 @@ public final class OpenLoop implements AutoCloseable {
         for (int i = 0; i < holding.length(); i++) {
             long due = holding.get(i);
             if (due < end) {
-                into.recordValue(Math.min((end - due) / 1000, MAX_MICROS));
+                into.recordValue(Math.min((end - due) / 1000, LatencyHistograms.HIGHEST_MICROS));
             }
         }
         long taken = next.get();
@@ -306,7 +305,7 @@ public final class OpenLoop implements AutoCloseable {
             long stride = Math.max(1, unsent / 10_000);
             for (long k = taken; k < dueByEnd; k += stride) {
                 long age = (end - (startNanos + k * periodNanos)) / 1000;
-                into.recordValueWithCount(Math.min(Math.max(0, age), MAX_MICROS), Math.min(stride, dueByEnd - k));
+                into.recordValueWithCount(Math.min(Math.max(0, age), LatencyHistograms.HIGHEST_MICROS), Math.min(stride, dueByEnd - k));
             }
         }
         return unsent;
@@ -330,7 +329,7 @@ public final class OpenLoop implements AutoCloseable {
         if (loop != null) {
             loop.wakeup();
         }
-        Histogram unsentAges = new Histogram(MAX_MICROS, 3);
+        Histogram unsentAges = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
         long unsent = ages(now, unsentAges);
         long deadline = now + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) + TimeUnit.SECONDS.toNanos(1);
         for (Thread t : workers) {

@@ -15,27 +15,26 @@ import org.HdrHistogram.Histogram;
 public record ClientFigures(double seconds, long offered, long answered, long errors, Histogram judged, Histogram send) {
     /** The share of the offered requests whose lateness may grow over the windows of a service that still kept up. */
     public static final double SLACK = 0.03;
-    private static final long HIGHEST = LatencyHistograms.HIGHEST_MICROS;
 
     /** The figures of {@code measured} windows (one JVM's, one URL and rate); null when they hold no histogram. */
     public static ClientFigures of(List<WorkloadRun> measured) {
         if (measured.isEmpty() || measured.stream().anyMatch(r -> r.client().latencyHistogram() == null)) {
             return null;
         }
-        Histogram judged = new Histogram(HIGHEST, 3);
-        Histogram send = new Histogram(HIGHEST, 3);
+        Histogram judged = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
+        Histogram send = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
         double seconds = 0;
         long offered = 0;
         long answered = 0;
         long errors = 0;
         WorkloadRun last = measured.get(0);
         for (WorkloadRun r : measured) {
-            Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), HIGHEST);
+            Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
             if (h == null) {
                 return null;
             }
             judged.add(h);
-            Histogram sent = LatencyHistograms.decode(r.client().sendHistogram(), HIGHEST);
+            Histogram sent = LatencyHistograms.decode(r.client().sendHistogram(), LatencyHistograms.HIGHEST_MICROS);
             if (sent != null) {
                 send.add(sent);
             }
@@ -45,7 +44,7 @@ public record ClientFigures(double seconds, long offered, long answered, long er
             errors += Math.max(0, r.client().errors());
             last = r.startNanos() > last.startNanos() ? r : last;
         }
-        Histogram late = LatencyHistograms.decode(last.client().lateHistogram(), HIGHEST);
+        Histogram late = LatencyHistograms.decode(last.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS);
         if (late != null) {
             judged.add(late);
         }
