@@ -124,24 +124,13 @@ public final class JfrParser {
         return (int) Math.min(largest, Runtime.getRuntime().maxMemory() / 2 / buffers);
     }
 
-    /** Bytes a read asks for at a time. */
-    private static final int READ_PIECE = 1 << 20;
-
     private static Future<ChunkReader> submit(ExecutorService pool, FileChannel ch, long[] c, int number, Set<String> wanted, boolean checkPools,
             java.util.Queue<byte[]> free, int bufferSize, Metadata.Cache metadata) {
         return pool.submit(() -> {
             byte[] reused = free.poll();
-            ByteBuffer buf = ByteBuffer.wrap(reused != null && reused.length >= c[1] ? reused : new byte[(int) Math.max(c[1], bufferSize)], 0,
-                    (int) c[1]);
-            // a read into an array goes through a direct buffer of the read's size, made per thread and
-            // made again when a read is larger: a piece at a time keeps that one small buffer warm
-            while (buf.position() < c[1]) {
-                buf.limit((int) Math.min(c[1], buf.position() + READ_PIECE));
-                if (ch.read(buf, c[0] + buf.position()) < 0) {
-                    throw new DamagedRecordingException(number, c[0], c[0] + buf.position(), "the file ends inside the chunk", null);
-                }
-            }
-            buf.flip();
+            byte[] bytes = reused != null && reused.length >= c[1] ? reused : new byte[(int) Math.max(c[1], bufferSize)];
+            ChunkBytes.copy(ch, c[0], bytes, (int) c[1], number);
+            ByteBuffer buf = ByteBuffer.wrap(bytes, 0, (int) c[1]);
             ChunkReader chunk = new ChunkReader(buf, number, c[0], metadata);
             try {
                 chunk.read(wanted, checkPools);
