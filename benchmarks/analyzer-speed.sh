@@ -2,7 +2,7 @@
 # Speed and memory of every reducing `loomscope` command on a large recording, beside the nearest
 # command of the JDK's own `jfr` tool (same JDK, same file) and the physical floor (one pass over
 # the file from the page cache: `cat FILE > /dev/null`), alternating, ROUNDS times each. The CLI
-# runs with -Xmx512m. Prints seconds, MB/s and peak RSS (GNU time) per run, then the medians and
+# runs with -Xmx512m. Prints seconds, MB/s, peak RSS, user and system CPU seconds (GNU time) per run, then the medians and
 # each command's speed-up over its jfr counterpart. The command "version" is the CLI's start-up:
 # `loomscope --version`, `--help` and a usage error (a misspelt command) beside `jfr version`,
 # five of each per round (and the CLI jar's size); any recording will do for it alone.
@@ -38,10 +38,10 @@ echo "loomscope.jar: $(( $(wc -c <"$root/analyzer/target/loomscope.jar") / 10000
 results=$(mktemp)
 tmp=$(mktemp)
 out=$(mktemp -d)
-timed() { # label command...: one line, and "label seconds rss-MB" into $results
+timed() { # label command...: one line, and "label seconds rss-MB user-s system-s" into $results
     label=$1
     shift
-    if /usr/bin/time -f "%e %M" -o "$tmp" timeout "$limit" "$@" >/dev/null 2>"$out/err"; then
+    if /usr/bin/time -f "%e %M %U %S" -o "$tmp" timeout "$limit" "$@" >/dev/null 2>"$out/err"; then
         status=ok
     elif [ "$label" = "loomscope usage error" ] && grep -q "non-zero status 2$" "$tmp"; then
         status=ok # the usage error's own exit
@@ -52,9 +52,10 @@ timed() { # label command...: one line, and "label seconds rss-MB" into $results
     set -- $(tail -n 1 "$tmp")
     case "$label" in
         *version | *--help | *error) printf "%-34s %8.2f s  %6.0f MB RSS  %s\n" "$label" "$1" "$(($2 / 1024))" "$status" ;;
-        *) printf "%-34s %8.2f s  %6.0f MB/s  %6.0f MB RSS  %s\n" "$label" "$1" "$(echo "$mb $1" | awk '{ print $1 / $2 }')" "$(($2 / 1024))" "$status" ;;
+        *) printf "%-34s %8.2f s  %6.0f MB/s  %6.0f MB RSS  user %5.2f s  sys %5.2f s  %s\n" "$label" "$1" "$(echo "$mb $1" | awk '{ print $1 / $2 }')" \
+               "$(($2 / 1024))" "$3" "$4" "$status" ;;
     esac
-    [ "$status" = ok ] && echo "$label	$1	$(($2 / 1024))" >>"$results"
+    [ "$status" = ok ] && echo "$label	$1	$(($2 / 1024))	$3	$4" >>"$results"
     return 0
 }
 
@@ -97,20 +98,21 @@ done
 echo
 echo "medians over $rounds rounds (the speed-up is over the jfr command named; the floor is cat's time):"
 awk -F'\t' -v mb="$mb" '
-    { n[$1]++; t[$1, n[$1]] = $2; if ($3 > rss[$1]) rss[$1] = $3 }
-    function median(l,   i, j, k, v, c) {
+    { n[$1]++; t[$1, n[$1]] = $2; u[$1, n[$1]] = $4; s[$1, n[$1]] = $5; if ($3 > rss[$1]) rss[$1] = $3 }
+    function median(l, t,   i, j, k, v, c) {
         c = n[l]; for (i = 1; i <= c; i++) v[i] = t[l, i]
         for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { k = v[i]; v[i] = v[j]; v[j] = k }
         return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
     }
     END {
-        floor = median("cat (one pass from page cache)")
-        for (l in n) m[l] = median(l)
+        floor = median("cat (one pass from page cache)", t)
+        for (l in n) m[l] = median(l, t)
         ref["loomscope summary"] = "jfr summary"; ref["loomscope --version"] = "jfr version"; ref["loomscope --help"] = "jfr version"; ref["loomscope usage error"] = "jfr version"; ref["loomscope pinning"] = "jfr view pinned-threads"
         for (l in n) if (l ~ /^loomscope / && !(l in ref)) ref[l] = "jfr view gc-pauses"
         for (l in n) if (l ~ /^baseline /) { o = l; sub(/^baseline /, "loomscope ", o); ref[l] = ref[o] }
         for (l in n) {
-            line = sprintf("%-34s %8.2f s  %6.0f MB/s  peak %6.0f MB RSS  %5.1fx the floor", l, m[l], mb / m[l], rss[l], m[l] / floor)
+            line = sprintf("%-34s %8.2f s  %6.0f MB/s  peak %6.0f MB RSS  user %5.2f s  sys %5.2f s  %5.1fx the floor", l, m[l], mb / m[l], rss[l],
+                median(l, u), median(l, s), m[l] / floor)
             if (l ~ /(version|--help|error)$/) line = sprintf("%-34s %8.2f s  peak %6.0f MB RSS", l, m[l], rss[l])
             if ((l in ref) && (ref[l] in m) && ref[l] == "jfr version") line = line sprintf("  %5.2fx the time of %s", m[l] / m[ref[l]], ref[l])
             else if ((l in ref) && (ref[l] in m)) line = line sprintf("  %5.1fx faster than %s", m[ref[l]] / m[l], ref[l])
