@@ -135,4 +135,25 @@ public final class Chunks {
     public static long wholeLength(Path file) throws IOException {
         return walk(file).at();
     }
+
+    /** Bytes a read of a chunk asks for at a time. */
+    private static final int READ_PIECE = 1 << 20;
+
+    /**
+     * Reads {@code length} bytes of {@code ch} from {@code offset} into {@code into} from index
+     * {@code from}; a file that ends before them is damage to chunk {@code number}, which starts at
+     * {@code chunkStart}. A read into an array goes through a direct buffer of the read's size, made
+     * per thread and made again when a read is larger: a megabyte at a time keeps that one small
+     * buffer warm.
+     */
+    static void read(FileChannel ch, long chunkStart, long offset, byte[] into, int from, int length, int number) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(into, from, length);
+        int end = from + length;
+        while (buf.position() < end) {
+            buf.limit(Math.min(end, buf.position() + READ_PIECE));
+            if (ch.read(buf, offset + buf.position() - from) < 0) {
+                throw new DamagedRecordingException(number, chunkStart, offset + buf.position() - from, "the file ends inside the chunk", null);
+            }
+        }
+    }
 }
