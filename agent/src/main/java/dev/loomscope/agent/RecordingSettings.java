@@ -38,7 +38,6 @@ final class RecordingSettings {
     /** JFR's method tracing (JEP 520, JDK 25+), which the agent leaves off: an event a call would make a hot method's cost unbounded. */
     static final String METHOD_TRACE = "jdk.MethodTrace";
 
-
     /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
     static final String CPU_TIME_SAMPLER = "jdk.CPUTimeSample";
 

@@ -31,7 +31,6 @@ import org.HdrHistogram.Recorder;
  * have, because this process was slow to wake) is measured too ({@link Window#lagMicros}).
  */
 public final class OpenLoop implements AutoCloseable {
-    /** Latencies above an hour are recorded as an hour. */
     /** A worker's slot when it holds no request due. */
     private static final long IDLE = Long.MAX_VALUE;
 

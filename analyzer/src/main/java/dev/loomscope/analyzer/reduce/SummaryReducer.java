@@ -84,11 +84,11 @@ public final class SummaryReducer implements Reducer {
     private static final String RUN_CPUS = EventSchema.fieldName(RunInfoEvent.class, "cpus");
     private static final String RUN_CARRIERS = EventSchema.fieldName(RunInfoEvent.class, "carriers");
 
-    /** The event types whose fields the summary reads (the others it only counts). */
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
     public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
             "jdk.CPUInformation", "jdk.GCHeapConfiguration", "jdk.LongFlag");
 
+    /** The event types whose fields the summary reads (the others it only counts). */
     public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
             "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
 
