@@ -29,14 +29,12 @@ final class ChunkBytes {
         for (int done = 0; done < length; done += PIECE) {
             int n = Math.min(PIECE, length - done);
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment piece;
-                try {
-                    piece = ch.map(FileChannel.MapMode.READ_ONLY, offset + done, n, arena);
-                } catch (IOException | UnsupportedOperationException e) {
-                    Chunks.read(ch, offset, offset + done, into, done, length - done, number);
-                    return;
-                }
+                MemorySegment piece = ch.map(FileChannel.MapMode.READ_ONLY, offset + done, n, arena);
                 MemorySegment.copy(piece, ValueLayout.JAVA_BYTE, 0, into, done, n);
+            } catch (IOException | UnsupportedOperationException e) {
+                // the mapping refused (only map throws these): the rest is read
+                Chunks.read(ch, offset, offset + done, into, done, length - done, number);
+                return;
             } catch (InternalError e) {
                 // a page of the mapping went away as it was copied: the file was cut short while it was read
                 throw new DamagedRecordingException(number, offset, offset + done, "the file was cut short while it was read", e);
