@@ -76,6 +76,8 @@ public final class Watcher implements AutoCloseable {
     /** When the last flush was handed on, and when this watcher was last found to have been stopped, on {@link System#nanoTime}'s clock. */
     private long flushedNanos;
     private long resumedNanos;
+    /** The last interval due by the clock when this watcher was last found to have been stopped: shown with the ones before it, as one. */
+    private long behindTo = -1;
     private Instant origin;
     private long originNanos;
     private final int parallelism;
@@ -228,7 +230,9 @@ public final class Watcher implements AutoCloseable {
             long byStream = passed.isBefore(origin) ? -1 : Math.floorDiv(Duration.between(origin, passed).toNanos(), every) - 1;
             boolean silent = now - Math.max(flushedNanos, resumedNanos) > LATEST.toNanos();
             long byClock = silent ? Math.floorDiv(now - originNanos - LATEST.toNanos(), every) - 1 : -1;
-            return Math.min(last, Math.max(byStream, byClock));
+            long ready = Math.min(last, Math.max(byStream, byClock));
+            // the stream catches up a flush at a time: the intervals missed wait for the last of them, not shown one by one
+            return ready < Math.min(last, behindTo) ? shown - 1 : ready;
         }
     }
 
@@ -236,6 +240,7 @@ public final class Watcher implements AutoCloseable {
     void resumed() {
         synchronized (lock) {
             resumedNanos = System.nanoTime();
+            behindTo = Math.floorDiv(resumedNanos - originNanos, settings.interval().toNanos()) - 1;
         }
     }
 
