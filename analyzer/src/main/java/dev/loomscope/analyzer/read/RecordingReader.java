@@ -39,22 +39,101 @@ public final class RecordingReader {
      */
     public static RecordingSpan events(RecordingSource source, Set<String> wanted, Consumer<String> warnings, BiConsumer<JfrEvent, RecordingSpan> sink,
             Consumer<Map<String, Long>> counts) {
+        return withReadableParts(source, warnings, readable -> all(source, readable, wanted, warnings, new PartSink(sink, counts)));
+    }
+
+    /** Where one part's events go: the events of the wanted types (with the recording's span), then the part's event counts. */
+    public record PartSink(BiConsumer<JfrEvent, RecordingSpan> events, Consumer<Map<String, Long>> counts) {}
+
+    /**
+     * As {@link #events}, for a reduction that does not depend on the order of the parts (a flame
+     * graph's samples, which merge): the parts are read on up to as many threads as there are
+     * processors, each thread into a sink of its own from {@code sinks} (asked for on this thread),
+     * so that the small part the agent's async-profiler samples make beside a large recording is
+     * reduced while the large one is read, not after it. The warnings come in the order of the
+     * parts; where parts failed, what the first of them threw is thrown. Answers the span.
+     */
+    public static RecordingSpan eventsByPart(RecordingSource source, Set<String> wanted, Consumer<String> warnings,
+            java.util.function.Supplier<PartSink> sinks) {
         return withReadableParts(source, warnings, readable -> {
-            if (readable.olderFormat() != null) {
-                return viaJmc(source, readable.olderFormat(), wanted, warnings, sink, counts);
+            List<Part> parts = readable.parts();
+            int threads = Math.min(parts.size(), Runtime.getRuntime().availableProcessors());
+            if (readable.olderFormat() != null || threads <= 1) {
+                return all(source, readable, wanted, warnings, sinks.get());
             }
-            for (Part part : readable.parts()) {
-                try {
-                    // every part with the whole recording's span (--from/--to count from its first chunk, whichever part)
-                    RecordingFile.Read read = RecordingFile.read(part.readable(), part.prefix(), wanted, (e, partSpan) -> sink.accept(e, readable.span()));
-                    read.warnings().forEach(w -> warnings.accept(w.replace(part.readable().toString(), part.original().toString())));
-                    counts.accept(read.counts());
-                } catch (DamagedRecordingException damage) {
-                    throw damaged(part.original(), damage);
+            RecordingFile.Read[] reads = new RecordingFile.Read[parts.size()];
+            Throwable[] failed = new Throwable[parts.size()];
+            // the parts after the first that failed are not needed: every part before it is read, as in order
+            java.util.concurrent.atomic.AtomicInteger firstFailed = new java.util.concurrent.atomic.AtomicInteger(Integer.MAX_VALUE);
+            try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "loomscope-part-reader");
+                t.setDaemon(true);
+                return t;
+            })) {
+                for (int first = 0; first < threads; first++) {
+                    int from = first;
+                    PartSink sink = sinks.get();
+                    pool.execute(() -> {
+                        for (int i = from; i < parts.size() && i < firstFailed.get(); i += threads) {
+                            try {
+                                reads[i] = part(parts.get(i), wanted, readable.span(), sink);
+                            } catch (Exception | Error e) {
+                                failed[i] = e;
+                                firstFailed.accumulateAndGet(i, Math::min);
+                                return;
+                            }
+                        }
+                    });
                 }
+            }
+            for (int i = 0; i < parts.size(); i++) {
+                if (failed[i] != null) {
+                    throw rethrown(failed[i]);
+                }
+                reads[i].warnings().forEach(warnings);
             }
             return readable.span();
         });
+    }
+
+    /** The parts of {@code readable}, one after the other, into {@code sink}; answers the span. */
+    private static RecordingSpan all(RecordingSource source, RecordingParts.Readable readable, Set<String> wanted, Consumer<String> warnings,
+            PartSink sink) throws java.io.IOException, BadRecordingException {
+        if (readable.olderFormat() != null) {
+            return viaJmc(source, readable.olderFormat(), wanted, warnings, sink.events(), sink.counts());
+        }
+        for (Part part : readable.parts()) {
+            part(part, wanted, readable.span(), sink).warnings().forEach(warnings);
+        }
+        return readable.span();
+    }
+
+    /** One part's events and counts into {@code sink}; answers what was read, its warnings naming the user's file. */
+    private static RecordingFile.Read part(Part part, Set<String> wanted, RecordingSpan span, PartSink sink) throws java.io.IOException,
+            BadRecordingException {
+        try {
+            // every part with the whole recording's span (--from/--to count from its first chunk, whichever part)
+            RecordingFile.Read read = RecordingFile.read(part.readable(), part.prefix(), wanted, (e, partSpan) -> sink.events().accept(e, span));
+            sink.counts().accept(read.counts());
+            return new RecordingFile.Read(read.counts(), read.span(),
+                    read.warnings().stream().map(w -> w.replace(part.readable().toString(), part.original().toString())).toList());
+        } catch (DamagedRecordingException damage) {
+            throw damaged(part.original(), damage);
+        }
+    }
+
+    /** What a part's reader threw, to be thrown on the calling thread as it was (an error, an unchecked exception, the reader's checked ones). */
+    private static RuntimeException rethrown(Throwable e) throws java.io.IOException, BadRecordingException {
+        if (e instanceof java.io.IOException io) {
+            throw io;
+        }
+        if (e instanceof BadRecordingException bad) {
+            throw bad;
+        }
+        if (e instanceof Error err) {
+            throw err;
+        }
+        return e instanceof RuntimeException re ? re : new IllegalStateException(e);
     }
 
     /**

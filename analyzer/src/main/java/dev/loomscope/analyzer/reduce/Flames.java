@@ -147,11 +147,16 @@ public final class Flames {
         return new long[] {Math.max(0, (start - first) / 1_000_000), Math.max(1, (end - first) / 1_000_000 + 1)};
     }
 
-    /** Reads {@code source}'s samples with loomscope's reader. */
+    /** Reads {@code source}'s samples with loomscope's reader, its parts in parallel (their samples merge: {@link FlameSamples#addAll}). */
     public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
-        FlameSamples samples = new FlameSamples(options, norm, aligned);
-        RecordingReader.events(source, samples.eventTypes(), warnings, (e, span) -> samples.add(e, span), samples::counted);
-        return samples;
+        List<FlameSamples> each = new java.util.ArrayList<>(); // one a thread reading parts
+        RecordingReader.eventsByPart(source, new FlameSamples(options, norm, aligned).eventTypes(), warnings, () -> {
+            FlameSamples s = new FlameSamples(options, norm, aligned);
+            each.add(s);
+            return new RecordingReader.PartSink(s::add, s::counted);
+        });
+        each.subList(1, each.size()).forEach(each.get(0)::addAll);
+        return each.get(0);
     }
 
     /** CPU by thread of {@code facts}' recordings ({@code cpus}), merged. */
