@@ -120,7 +120,33 @@ public final class Main {
 
     public static void main(String[] args) {
         interactive = true;
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        if (Boolean.getBoolean("loomscope.archiving")) {
+            loadEveryClass();
+        }
+        System.exit(code);
+    }
+
+    /**
+     * Loads (without initialising) every loomscope class in the jar this one came from: set by the
+     * launcher on the run whose loaded classes become the class-data archive of every later start,
+     * so that the archive a {@code flame} made serves {@code summary} as well (what that saves: the
+     * launcher's comment on the archive). Once, on that run.
+     */
+    private static void loadEveryClass() {
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(java.nio.file.Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation()
+                .toURI()).toFile())) {
+            ClassLoader loader = Main.class.getClassLoader();
+            jar.stream().map(java.util.zip.ZipEntry::getName).filter(n -> n.startsWith("dev/loomscope/") && n.endsWith(".class")).forEach(n -> {
+                try {
+                    Class.forName(n.substring(0, n.length() - ".class".length()).replace('/', '.'), false, loader);
+                } catch (ClassNotFoundException | LinkageError notHere) {
+                    // a class of an optional part whose library is not in the jar: the archive is made without it
+                }
+            });
+        } catch (java.io.IOException | java.net.URISyntaxException | RuntimeException notAJar) {
+            // run from classes, not the jar: no archive is made of it
+        }
     }
 
     /** Runs the CLI with the given streams; returns the exit code. */

@@ -45,6 +45,12 @@ class LauncherIT {
         assertThat(root.resolve("target")).isDirectoryNotContaining(p -> p.getFileName().toString().matches(".*\\.(config|part)"));
         // the run that made the archive printed what a run with it prints, and nothing of the JVM's own
         assertThat(run(root, "summary", recording.toString())).isEqualTo(first);
+        // and it holds the classes of what summary does not run: flame's renderer comes from it too
+        Path loaded = dir.resolve("flame-classes.log");
+        ChildJvm.Result flame = ChildJvm.exec(List.of("env", "LOOMSCOPE_JAVA_OPTS=-Xlog:class+load:file=" + loaded, "sh", root.resolve("loomscope").toString(),
+                "flame", "--collapsed", Fixtures.ROOT.resolve("analyzer/src/test/resources/corpus/peers/async-profiler.jfr.gz").toString()), dir, 120);
+        assertThat(flame.exitCode()).as(flame.toString()).isZero();
+        assertThat(Files.readAllLines(loaded)).as(loaded.toString()).anyMatch(l -> l.contains(" dev.loomscope.flamegraphs.render.FlameRenderer source: shared objects file"));
         // an archive older than the jar (the JVM would run without it from then on and never make it again) is removed, and made anew
         Files.setLastModifiedTime(archive, java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(Fixtures.ROOT.resolve(
                 "analyzer/target/loomscope.jar")).toMillis() - 3_600_000));
