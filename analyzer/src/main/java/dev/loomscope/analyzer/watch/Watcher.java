@@ -221,7 +221,8 @@ public final class Watcher implements AutoCloseable {
      * The last interval, up to index {@code last}, whose events have all come: the stream has
      * passed its end, or it has been silent for {@link #LATEST} (not counting while this watcher was
      * stopped: the stream catches up then) and the interval ended that long ago; below
-     * {@link #shown} when none is.
+     * {@link #shown} when none is, or while the stream catches up on the intervals that came due
+     * while this watcher was stopped (shown together once it has passed the last of them).
      */
     long ready(long last) {
         long every = settings.interval().toNanos();
