@@ -50,10 +50,15 @@ public final class Launch {
      */
     private static java.util.jar.JarFile jar;
 
+    /** Where this class was loaded from: the jar, or a directory of classes. */
+    private static File codeSource() throws java.net.URISyntaxException {
+        return new File(Launch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
     /** The main attributes of the jar this class was loaded from, or null (not from a jar). */
     private static java.util.jar.Attributes manifest() {
         try {
-            File file = new File(Launch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            File file = codeSource();
             if (!file.isFile()) {
                 return null;
             }
@@ -77,8 +82,8 @@ public final class Launch {
     /** Where the launcher's JDK search (.mvn/find-jdk.sh of the checkout this jar was built in) finds a JDK 21+. */
     private static String elsewhere() {
         try {
-            File jar = new File(Launch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            File script = new File(jar.getParentFile().getParentFile().getParentFile(), ".mvn/find-jdk.sh");
+            File file = codeSource();
+            File script = new File(file.getParentFile().getParentFile().getParentFile(), ".mvn/find-jdk.sh");
             if (!script.isFile()) {
                 return ": install JDK " + MIN_JDK + "+ and run this jar with its java";
             }
@@ -93,7 +98,7 @@ public final class Launch {
             if (line == null || line.startsWith("?")) {
                 return ": " + (line == null ? "the loomscope launcher finds none" : line.substring(1));
             }
-            return "; the loomscope launcher finds one at " + line + ": run " + line + "/bin/java -jar " + jar.getPath() + " (or ./loomscope study)";
+            return "; the loomscope launcher finds one at " + line + ": run " + line + "/bin/java -jar " + file.getPath() + " (or ./loomscope study)";
         } catch (Exception e) {
             return ": install JDK " + MIN_JDK + "+ and run this jar with its java";
         }
