@@ -87,7 +87,7 @@ class RecordingReaderTest {
         assertThat(parallel).isInstanceOf(BadDataException.class).hasMessage(sequential.getMessage());
     }
 
-    /** A copy of {@code recording} with its events' bytes overwritten a third of the way into its first chunk. */
+    /** A copy of {@code recording} with 64 bytes overwritten a third of the way into the file (inside a chunk's events: the parser, not the scan, finds it). */
     private Path damaged(Path recording, String name) throws Exception {
         byte[] bytes = Files.readAllBytes(recording);
         java.util.Arrays.fill(bytes, bytes.length / 3, bytes.length / 3 + 64, (byte) 0xff);
