@@ -99,7 +99,7 @@ final class DiskGuard {
      * with the free bytes (once, on a thread of its own) and gives the reserve back as the disk fills.
      */
     void watch(LongConsumer stop) {
-        Thread t = new Thread(() -> {
+        Thread.ofPlatform().name("loomscope-agent-disk").daemon().start(() -> {
             try {
                 long free;
                 while ((free = free()) >= STOP_FREE_BYTES) {
@@ -120,21 +120,17 @@ final class DiskGuard {
                     }
                 }
                 long low = free;
-                Thread stopping = new Thread(() -> stop.accept(low), "loomscope-agent-disk-stop");
-                stopping.setDaemon(true);
-                stopping.start();
+                Thread stopping = Thread.ofPlatform().name("loomscope-agent-disk-stop").daemon().start(() -> stop.accept(low));
                 while (stopping.isAlive()) {
                     giveBackIfFull();
                     Thread.sleep(1);
                 }
             } catch (InterruptedException exiting) {
                 // the JVM is exiting: the shutdown hook finishes
-            } catch (Throwable t2) {
-                AgentLog.failure("stopped watching the free disk space", t2);
+            } catch (Throwable t) {
+                AgentLog.failure("stopped watching the free disk space", t);
             }
-        }, "loomscope-agent-disk");
-        t.setDaemon(true);
-        t.start();
+        });
     }
 
     private long free() throws IOException {

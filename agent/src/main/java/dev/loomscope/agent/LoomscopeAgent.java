@@ -200,7 +200,7 @@ public final class LoomscopeAgent {
             addShutdownHook();
             long durationMillis = o.duration(AgentOptions.DURATION).toMillis();
             if (durationMillis > 0) {
-                Thread timer = new Thread(() -> {
+                Thread.ofPlatform().name("loomscope-agent-duration").daemon().start(() -> {
                     try {
                         Thread.sleep(durationMillis);
                         s.finish(false);
@@ -209,9 +209,7 @@ public final class LoomscopeAgent {
                     } catch (Throwable t) {
                         AgentLog.failure("could not finish the recording", t);
                     }
-                }, "loomscope-agent-duration");
-                timer.setDaemon(true);
-                timer.start();
+                });
             }
             setState(AgentOptions.RECORDING);
             return true;

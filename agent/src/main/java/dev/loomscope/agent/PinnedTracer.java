@@ -127,9 +127,7 @@ final class PinnedTracer {
             }
             streaming = true;
         }
-        Thread t = new Thread(this::stream, "loomscope-agent-pinned-trace");
-        t.setDaemon(true); // never keeps the app alive
-        t.start();
+        Thread.ofPlatform().name("loomscope-agent-pinned-trace").daemon().start(this::stream); // daemon: never keeps the app alive
     }
 
     private void stream() {

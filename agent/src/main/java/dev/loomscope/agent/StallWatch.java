@@ -45,9 +45,7 @@ final class StallWatch {
         if (stall.isZero()) {
             return;
         }
-        Thread t = new Thread(() -> new StallWatch(session, stall, files).watch(), "loomscope-agent-stall");
-        t.setDaemon(true);
-        t.start();
+        Thread.ofPlatform().name("loomscope-agent-stall").daemon().start(() -> new StallWatch(session, stall, files).watch());
     }
 
     private void watch() {

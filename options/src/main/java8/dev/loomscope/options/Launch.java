@@ -50,15 +50,15 @@ public final class Launch {
      */
     private static java.util.jar.JarFile jar;
 
-    /** Where this class was loaded from: the jar, or a directory of classes. */
-    private static File codeSource() throws java.net.URISyntaxException {
-        return new File(Launch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    /** Where {@code c} was loaded from: the jar, or a directory of classes. */
+    public static File codeSource(Class<?> c) throws java.net.URISyntaxException {
+        return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     /** The main attributes of the jar this class was loaded from, or null (not from a jar). */
     private static java.util.jar.Attributes manifest() {
         try {
-            File file = codeSource();
+            File file = codeSource(Launch.class);
             if (!file.isFile()) {
                 return null;
             }
@@ -82,7 +82,7 @@ public final class Launch {
     /** Where the launcher's JDK search (.mvn/find-jdk.sh of the checkout this jar was built in) finds a JDK 21+. */
     private static String elsewhere() {
         try {
-            File file = codeSource();
+            File file = codeSource(Launch.class);
             File script = new File(file.getParentFile().getParentFile().getParentFile(), ".mvn/find-jdk.sh");
             if (!script.isFile()) {
                 return ": install JDK " + MIN_JDK + "+ and run this jar with its java";

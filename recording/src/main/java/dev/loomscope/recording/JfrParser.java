@@ -58,11 +58,7 @@ public final class JfrParser {
             int threads = Math.max(1, Math.min(chunks.size(), Runtime.getRuntime().availableProcessors()));
             int ahead = threads + 1; // chunks read or being read beyond the one handed on
             int bufferSize = bufferSize(chunks, ahead + 1);
-            try (ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-                Thread t = new Thread(r, "loomscope-chunk-reader");
-                t.setDaemon(true);
-                return t;
-            })) {
+            try (ExecutorService pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("loomscope-chunk-reader").daemon().factory())) {
                 Deque<Future<ChunkReader>> window = new ArrayDeque<>();
                 // buffers of chunks whose events were handed on, for the next chunks (no allocation per chunk)
                 java.util.concurrent.ConcurrentLinkedQueue<byte[]> free = new java.util.concurrent.ConcurrentLinkedQueue<>();

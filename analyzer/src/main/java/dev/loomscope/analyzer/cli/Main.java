@@ -134,8 +134,7 @@ public final class Main {
      * launcher's comment on the archive). Once, on that run.
      */
     private static void loadEveryClass() {
-        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(java.nio.file.Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation()
-                .toURI()).toFile())) {
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(dev.loomscope.options.Launch.codeSource(Main.class))) {
             ClassLoader loader = Main.class.getClassLoader();
             jar.stream().map(java.util.zip.ZipEntry::getName).filter(n -> n.startsWith("dev/loomscope/") && n.endsWith(".class")).forEach(n -> {
                 try {

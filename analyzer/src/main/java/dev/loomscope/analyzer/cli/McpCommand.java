@@ -85,11 +85,7 @@ public final class McpCommand implements Callable<Integer> {
         tools = new McpTools(roots());
         protocol = System.out;
         System.setOut(System.err); // stdout carries the protocol alone
-        workers = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "loomscope-mcp-tool");
-            t.setDaemon(true);
-            return t;
-        });
+        workers = Executors.newFixedThreadPool(2, Thread.ofPlatform().name("loomscope-mcp-tool").daemon().factory());
         try (Reader in = new InputStreamReader(System.in, StandardCharsets.UTF_8)) {
             StringBuilder line = new StringBuilder();
             boolean tooLong = false;

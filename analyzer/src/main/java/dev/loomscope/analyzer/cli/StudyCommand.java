@@ -324,8 +324,7 @@ public final class StudyCommand implements Callable<Integer> {
             return Path.of(h);
         }
         try {
-            Path jar = Path.of(StudyCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return jar.getParent().getParent().getParent();
+            return dev.loomscope.options.Launch.codeSource(StudyCommand.class).toPath().getParent().getParent().getParent();
         } catch (Exception e) {
             return Path.of(".").toAbsolutePath();
         }

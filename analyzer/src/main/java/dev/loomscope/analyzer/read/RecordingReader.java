@@ -65,11 +65,8 @@ public final class RecordingReader {
             Throwable[] failed = new Throwable[parts.size()];
             // the parts after the first that failed are not needed: every part before it is read, as in order
             java.util.concurrent.atomic.AtomicInteger firstFailed = new java.util.concurrent.atomic.AtomicInteger(Integer.MAX_VALUE);
-            try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
-                Thread t = new Thread(r, "loomscope-part-reader");
-                t.setDaemon(true);
-                return t;
-            })) {
+            try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads,
+                    Thread.ofPlatform().name("loomscope-part-reader").daemon().factory())) {
                 for (int first = 0; first < threads; first++) {
                     int from = first;
                     PartSink sink = sinks.get();

@@ -168,7 +168,7 @@ public final class FactsCache {
 
         private static String id() {
             try {
-                Path code = Path.of(FactsCache.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                Path code = dev.loomscope.options.Launch.codeSource(FactsCache.class).toPath();
                 return FactsCache.class.getPackage().getImplementationVersion() + "\0" + code + "\0" + Files.size(code) + "\0"
                         + Files.getLastModifiedTime(code).toMillis();
             } catch (java.net.URISyntaxException | IOException | RuntimeException e) {

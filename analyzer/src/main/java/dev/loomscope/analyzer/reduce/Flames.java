@@ -150,7 +150,7 @@ public final class Flames {
     /** Reads {@code source}'s samples with loomscope's reader, its parts in parallel (their samples merge: {@link FlameSamples#addAll}). */
     public static FlameSamples of(RecordingSource source, FlameOptions options, boolean norm, boolean aligned, Consumer<String> warnings) {
         List<FlameSamples> each = new java.util.ArrayList<>(); // one a thread reading parts
-        RecordingReader.eventsByPart(source, new FlameSamples(options, norm, aligned).eventTypes(), warnings, () -> {
+        RecordingReader.eventsByPart(source, FlameSamples.eventTypes(options.kind()), warnings, () -> {
             FlameSamples s = new FlameSamples(options, norm, aligned);
             each.add(s);
             return new RecordingReader.PartSink(s::add, s::counted);

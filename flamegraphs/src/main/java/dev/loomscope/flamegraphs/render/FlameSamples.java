@@ -71,7 +71,12 @@ public final class FlameSamples {
 
     /** The event types the graph's kind reads (the others' counts come from the reader's event counts). */
     public Set<String> eventTypes() {
-        return switch (options.kind()) {
+        return eventTypes(options.kind());
+    }
+
+    /** The event types a graph of {@code kind} reads. */
+    public static Set<String> eventTypes(SampleKind kind) {
+        return switch (kind) {
             case CPU, WALL -> EXECUTION;
             case ALLOC -> ALLOCATION;
             case LOCK -> LOCK;
