@@ -127,12 +127,11 @@ class BadInputIT {
         assertThat(r.err()).contains(expected);
     }
 
-    /** A few hundred seeded mutations of real recordings, through every command that reads them. */
     /**
      * Compression bombs and pipes: content that is not a recording is refused from its first bytes
-     * before anything is written, a recording's magic followed by 400 MB of zeros stops at the
-     * expansion limit, a FIFO is refused without being opened (opening it would block), and no
-     * temporary file stays behind.
+     * before anything is written (its compressed stream breaks after them: a reader that went on would
+     * say so), a recording's magic followed by 400 MB of zeros stops at the expansion limit, a FIFO is
+     * refused without being opened (opening it would block), and no temporary file stays behind.
      */
     @Test
     void bombsAndPipesAreRefusedQuicklyWithoutLeavingFiles() throws Exception {
@@ -155,12 +154,13 @@ class BadInputIT {
                 m.write(mb);
             }
         }
-        long t0 = System.nanoTime();
+        byte[] broken = Files.readAllBytes(zeros);
+        java.util.Arrays.fill(broken, 4096, broken.length, (byte) 0xFF); // past the first deflate block: not a stream any more
+        Files.write(zeros, broken);
         Run notJfr = cli("summary", zeros.toString());
         assertThat(notJfr.code()).isEqualTo(2);
-        assertThat(notJfr.err().strip()).isEqualTo("loomscope summary: " + zeros + ": a gzip file whose content is not a JFR recording (it does not start"
-                + " with FLR\\0)");
-        assertThat(System.nanoTime() - t0).as("refused from its first bytes").isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertThat(notJfr.err().strip()).as("refused from its first bytes").isEqualTo("loomscope summary: " + zeros + ": a gzip file whose content"
+                + " is not a JFR recording (it does not start with FLR\\0)");
         Run bomb = cli("summary", magic.toString());
         assertThat(bomb.code()).isEqualTo(2);
         assertThat(bomb.err()).contains(magic + ": expands to more than 50 times its compressed size").contains("--max-expansion N raises the limit");
@@ -175,6 +175,7 @@ class BadInputIT {
         assertThat(expanded.get()).as("temporary files left in " + tmp).isEqualTo(before);
     }
 
+    /** A few hundred seeded mutations of real recordings, through every command that reads them. */
     @Test
     void damagedRecordingsAreOneLineExitTwoInBoundedTime() throws Exception {
         Random random = new Random(20261123);
