@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.reduce;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.RecordingReader;
+import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
@@ -314,13 +315,11 @@ public final class RecordingFacts {
      * call of it, so no service time or throughput from it: null when there is no such gap.
      */
     public String missingWork() {
-        String options = summary.agentOptions;
-        int at = options == null ? -1 : (options.startsWith("work=") ? 0 : options.indexOf(",work="));
-        if (at < 0 || work.count() > 0) {
+        AgentOptions options = summary.agentOptions == null ? null : AgentOptions.parse(null, summary.agentOptions);
+        if (options == null || !options.isSet(AgentOptions.WORK) || work.count() > 0) {
             return null;
         }
-        String from = options.substring(at + (at == 0 ? 5 : 6));
-        String filter = from.contains(",") ? from.substring(0, from.indexOf(',')) : from;
+        String filter = options.string(AgentOptions.WORK);
         return source.name().toAbsolutePath() + ": the agent was asked to time work=" + filter + " and recorded no call of it: left out of service"
                 + " time and of throughput from work (the filter named no method that ran while it recorded; the agent's exit line said which)";
     }

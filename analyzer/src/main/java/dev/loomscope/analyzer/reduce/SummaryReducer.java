@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.reduce;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.events.RunInfoEvent;
+import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
 import java.time.Instant;
@@ -64,7 +65,7 @@ public final class SummaryReducer implements Reducer {
      * main until the recording ran (startup=before-main, which RunInfo's options say).
      */
     public boolean appRanBeforeRecording() {
-        return agentOptions == null || !java.util.Arrays.asList(agentOptions.split(",")).contains("startup=before-main");
+        return agentOptions == null || !AgentOptions.parse(null, agentOptions).string(AgentOptions.STARTUP).equals("before-main");
     }
     private long threadStartEvents;
     public final Samples jvmCpu = new Samples();
