@@ -315,8 +315,11 @@ public final class RecordingFacts {
      * call of it, so no service time or throughput from it: null when there is no such gap.
      */
     public String missingWork() {
-        AgentOptions options = summary.agentOptions == null ? null : AgentOptions.parse(null, summary.agentOptions);
-        if (options == null || !options.isSet(AgentOptions.WORK) || work.count() > 0) {
+        if (work.count() > 0 || summary.agentOptions == null) {
+            return null;
+        }
+        AgentOptions options = AgentOptions.parse(null, summary.agentOptions);
+        if (!options.isSet(AgentOptions.WORK)) {
             return null;
         }
         String filter = options.string(AgentOptions.WORK);
