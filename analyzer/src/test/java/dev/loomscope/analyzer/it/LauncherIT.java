@@ -18,8 +18,8 @@ class LauncherIT {
     @TempDir
     Path dir;
 
-    @Test
-    void aCheckoutWithoutARootTargetDirectoryRunsAndKeepsItsArchiveCurrent() throws Exception {
+    /** The launcher and the built jars, alone in a checkout of their own. */
+    private Path checkout() throws java.io.IOException {
         Path root = dir.resolve("checkout");
         Files.createDirectories(root.resolve(".mvn"));
         Files.copy(Fixtures.ROOT.resolve("loomscope"), root.resolve("loomscope"));
@@ -28,6 +28,12 @@ class LauncherIT {
             Files.createDirectories(root.resolve(jar).getParent());
             Files.createSymbolicLink(root.resolve(jar), Fixtures.ROOT.resolve(jar));
         }
+        return root;
+    }
+
+    @Test
+    void aCheckoutWithoutARootTargetDirectoryRunsAndKeepsItsArchiveCurrent() throws Exception {
+        Path root = checkout();
         Path recording = Fixtures.ROOT.resolve("analyzer/src/test/resources/corpus/jmc/io_test.jfr");
         // the smallest answers load a hundred classes: they make no archive (the JVM would keep using one so small), nor does a
         // reading command's help or one that fails before it reads; the first command that reads makes it, the next reads it
@@ -58,6 +64,31 @@ class LauncherIT {
         assertThat(archive).doesNotExist();
         run(root, "summary", recording.toString());
         assertThat(archives(root)).containsExactly(archive);
+    }
+
+    /**
+     * A reading command's heap in transparent huge pages where the kernel gives them on request
+     * (THP "madvise"), and its output as without them (no word of the JVM's among it); a command
+     * that runs for long beside a service (load) asks for none.
+     */
+    @Test
+    void aReadingCommandAsksForHugePagesWhereTheKernelGivesThemOnRequest() throws Exception {
+        Path root = checkout();
+        Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        boolean onRequest = Files.isReadable(thp) && Files.readString(thp).contains("[madvise]");
+        Path recording = Fixtures.ROOT.resolve("analyzer/src/test/resources/corpus/jmc/io_test.jfr");
+        Path summaryPages = dir.resolve("summary-pages.log");
+        ChildJvm.Result summary = ChildJvm.exec(List.of("env", "LOOMSCOPE_JAVA_OPTS=-Xlog:pagesize:file=" + summaryPages, "sh",
+                root.resolve("loomscope").toString(), "summary", "--format", "json", recording.toString()), dir, 120);
+        assertThat(summary.exitCode()).as(summary.toString()).isZero();
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(summary.stdout()).isObject()).isTrue();
+        assertThat(Files.readString(summaryPages).contains("UseTransparentHugePages=1")).as(summaryPages + ", THP on request: " + onRequest)
+                .isEqualTo(onRequest);
+        Path loadPages = dir.resolve("load-pages.log");
+        ChildJvm.Result load = ChildJvm.exec(List.of("env", "LOOMSCOPE_JAVA_OPTS=-Xlog:pagesize:file=" + loadPages, "sh",
+                root.resolve("loomscope").toString(), "load", "--help"), dir, 120);
+        assertThat(load.exitCode()).as(load.toString()).isZero();
+        assertThat(Files.readString(loadPages)).doesNotContain("UseTransparentHugePages=1");
     }
 
     /** The launcher's archives: JDK 21-24's dynamic one, JDK 25's ahead-of-time cache named by the JDK's version. */
