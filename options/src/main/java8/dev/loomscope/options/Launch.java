@@ -55,6 +55,14 @@ public final class Launch {
         return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
+    /**
+     * The checkout {@code c}'s jar was built in: a module's {@code target/NAME.jar} sits three levels
+     * below it (classes run from a directory give that directory's third parent).
+     */
+    public static File checkout(Class<?> c) throws java.net.URISyntaxException {
+        return codeSource(c).getAbsoluteFile().getParentFile().getParentFile().getParentFile();
+    }
+
     /** The main attributes of the jar this class was loaded from, or null (not from a jar). */
     private static java.util.jar.Attributes manifest() {
         try {
@@ -83,7 +91,7 @@ public final class Launch {
     private static String elsewhere() {
         try {
             File file = codeSource(Launch.class);
-            File script = new File(file.getParentFile().getParentFile().getParentFile(), ".mvn/find-jdk.sh");
+            File script = new File(checkout(Launch.class), ".mvn/find-jdk.sh");
             if (!script.isFile()) {
                 return ": install JDK " + MIN_JDK + "+ and run this jar with its java";
             }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The runnable jars' entry: Java 8's and 21's version strings read, and the child JVM's java is this JDK's. */
+/** The runnable jars' entry: Java 8's and 21's version strings read, the child JVM's java is this JDK's, the checkout found. */
 class LaunchTest {
     @Test
     void theFeatureOfEitherNumbering() {
@@ -21,5 +21,12 @@ class LaunchTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         assertThat(out).contains("java.home = " + System.getProperty("java.home"));
+    }
+
+    @Test
+    void theCheckoutIsWhereTheLauncherIs() throws Exception {
+        // this class runs from options/target/classes (or the module's jar beside it): three levels below the checkout
+        assertThat(new java.io.File(Launch.checkout(Launch.class), ".mvn/find-jdk.sh")).isFile();
+        assertThat(new java.io.File(Launch.checkout(Launch.class), "loomscope")).isFile();
     }
 }

@@ -324,7 +324,7 @@ public final class StudyCommand implements Callable<Integer> {
             return Path.of(h);
         }
         try {
-            return dev.loomscope.options.Launch.codeSource(StudyCommand.class).toPath().getParent().getParent().getParent();
+            return dev.loomscope.options.Launch.checkout(StudyCommand.class).toPath();
         } catch (Exception e) {
             return Path.of(".").toAbsolutePath();
         }
