@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.recording.ProfileFile;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,16 +26,11 @@ class AttachIT {
 
     final List<Process> started = new ArrayList<>();
 
-    record Result(int code, String out, String err) {}
-
-    static Result attach(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+    static Fixtures.Run attach(String... args) {
         List<String> all = new ArrayList<>(List.of("attach"));
         all.addAll(List.of(args));
         all.addAll(List.of("--agent", Fixtures.AGENT.toString()));
-        int code = dev.loomscope.analyzer.cli.Main.run(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+        return Fixtures.inProcess(all);
     }
 
     /** The sleep workload, running long enough to be attached to; returns once it has begun its runs. */
@@ -83,20 +76,20 @@ class AttachIT {
         String pid = Long.toString(target(ChildJvm.javaExecutable()).pid());
         Path out = dir.resolve("rec");
 
-        Result status = attach(pid, "status");
+        Fixtures.Run status = attach(pid, "status");
         assertThat(status.code()).isZero();
         assertThat(status.out()).contains("not recording");
 
-        Result start = attach(pid, "start", "out=" + out + ",label=attached,threads=virtual,trace-pinned=off");
+        Fixtures.Run start = attach(pid, "start", "out=" + out + ",label=attached,threads=virtual,trace-pinned=off");
         assertThat(start.code()).as(start.err()).isZero();
         assertThat(start.out()).contains("loomscope attach: " + pid + ": recording (for ").contains("label attached");
 
-        Result again = attach(pid, "start");
+        Fixtures.Run again = attach(pid, "start");
         assertThat(again.code()).isEqualTo(1);
         assertThat(again.err()).contains("already recording");
 
         Thread.sleep(2000);
-        Result dump = attach(pid, "dump");
+        Fixtures.Run dump = attach(pid, "dump");
         assertThat(dump.code()).as(dump.err()).isZero();
         assertThat(dump.out()).contains("snapshot: ").contains("still recording");
         List<Path> snapshots = files(out, ".jfr");
@@ -105,7 +98,7 @@ class AttachIT {
         assertThat(types(snapshots.get(0))).contains("loomscope.RunInfo", "loomscope.WorkloadRun", "jdk.ExecutionSample");
 
         Thread.sleep(1000);
-        Result stop = attach(pid, "stop");
+        Fixtures.Run stop = attach(pid, "stop");
         assertThat(stop.code()).as(stop.err()).isZero();
         assertThat(stop.out()).contains("stopped: ");
         // attached to a JVM that had run for seconds: what came before is not in the recording, and every count of pins says so
@@ -114,16 +107,14 @@ class AttachIT {
         assertThat(jfrs).hasSize(2);
         Path fin = jfrs.stream().filter(p -> !p.toString().contains("snapshot")).findFirst().orElseThrow();
         assertThat(types(fin)).contains("loomscope.RunInfo", "loomscope.ContextSwitches", "loomscope.WorkloadRun", "jdk.ExecutionSample");
-        StringWriter pinsOut = new StringWriter();
-        dev.loomscope.analyzer.cli.Main.run(new String[] {"pinning", fin.toString()}, new PrintWriter(pinsOut, true), new PrintWriter(new StringWriter(), true));
-        Result pins = new Result(0, pinsOut.toString(), "");
+        Fixtures.Run pins = Fixtures.inProcess(List.of("pinning", fin.toString()));
         assertThat(pins.out()).containsPattern("began \\d+\\.\\d+ s after the JVM started: pins before that \\(at class loading and start-up\\) are not in it");
         assertThat(files(out, ".html")).hasSize(2);
         assertThat(files(out, ".part")).isEmpty();
         assertThat(out.resolve("jfr-repository")).as("JFR's repository given back, nothing but recordings under out=").doesNotExist();
 
         assertThat(attach(pid, "status").out()).contains("not recording");
-        Result stopAgain = attach(pid, "stop");
+        Fixtures.Run stopAgain = attach(pid, "stop");
         assertThat(stopAgain.code()).isEqualTo(1);
         assertThat(stopAgain.err()).contains("not recording");
 
@@ -142,7 +133,7 @@ class AttachIT {
         List<List<String>> bad = List.of(List.of("abc", "status"), List.of("999999999", "status"), List.of(pid),
                 List.of(pid, "frobnicate"), List.of(pid, "stop", "label=x"), List.of(Long.toString(notJava.pid()), "status"));
         for (List<String> args : bad) {
-            Result r = attach(args.toArray(String[]::new));
+            Fixtures.Run r = attach(args.toArray(String[]::new));
             assertThat(r.code()).as(args + ": " + r.err()).isEqualTo(2);
             assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
             assertThat(r.err()).startsWith("loomscope attach: ").doesNotContain("Exception");
@@ -163,7 +154,7 @@ class AttachIT {
         Process old = new ProcessBuilder(jar17.toString(), "t").start();
         started.add(old);
         Thread.sleep(1500);
-        Result r = attach(Long.toString(old.pid()), "status");
+        Fixtures.Run r = attach(Long.toString(old.pid()), "status");
         assertThat(r.code()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains("runs Java 17").contains("needs JDK 21 or newer");
     }

@@ -2,6 +2,8 @@ package dev.loomscope.analyzer.it;
 
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.recording.ProfileFile;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -128,5 +130,16 @@ final class Fixtures {
         List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "-jar", CLI.toString()));
         cmd.addAll(List.of(args));
         return ChildJvm.exec(cmd, dir, 300);
+    }
+
+    /** What a command run in this JVM returned and wrote. */
+    record Run(int code, String out, String err) {}
+
+    /** Runs the CLI's command line {@code args} in this JVM (as {@code loomscope ARGS} would). */
+    static Run inProcess(List<String> args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = dev.loomscope.analyzer.cli.Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
     }
 }

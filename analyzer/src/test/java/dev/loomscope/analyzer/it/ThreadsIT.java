@@ -3,8 +3,6 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.flamegraphs.testing.ChildJvm;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,13 +29,8 @@ class ThreadsIT {
 
     final List<Process> started = new ArrayList<>();
 
-    record Result(int code, String out, String err) {}
-
-    static Result loomscope(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = dev.loomscope.analyzer.cli.Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+    static Fixtures.Run loomscope(String... args) {
+        return Fixtures.inProcess(List.of(args));
     }
 
     static String jdk21() {
@@ -65,16 +58,16 @@ class ThreadsIT {
     @Test
     void deadlocksAndStarvationOnJdk25() throws Exception {
         String java = ChildJvm.javaExecutable();
-        Result monitor = loomscope("threads", dump(java, "monitor").toString());
+        Fixtures.Run monitor = loomscope("threads", dump(java, "monitor").toString());
         assertThat(monitor.code()).as(monitor.out()).isEqualTo(1);
         assertThat(monitor.out()).containsPattern("deadlock: \"left\" #\\d+ \\(virtual, at StuckService\\.nested \\(StuckService\\.java:\\d+\\)\\)"
                 + " waits for java\\.lang\\.Object@\\w+ held by \"right\" #\\d+; \"right\" #\\d+ .* held by \"left\" #\\d+");
-        Result clinit = loomscope("threads", dump(java, "clinit").toString());
+        Fixtures.Run clinit = loomscope("threads", dump(java, "clinit").toString());
         assertThat(clinit.code()).as(clinit.out()).isEqualTo(1);
         assertThat(clinit.out()).contains("carrier starvation: every carrier (2 of 2) is held by a virtual thread that cannot go on")
                 .contains("pinned in the class initializer StuckService$Registry.<clinit>").contains("while 10 virtual thread(s) wait to run");
         // synchronized no longer pins on 25: the sync case does not stick, and the dump says nothing is stuck
-        Result sync = loomscope("threads", dump(java, "sync").toString());
+        Fixtures.Run sync = loomscope("threads", dump(java, "sync").toString());
         assertThat(sync.code()).as(sync.out()).isZero();
         assertThat(sync.out()).contains("nothing stuck");
     }
@@ -83,7 +76,7 @@ class ThreadsIT {
     void starvationOnJdk21FromOneDumpAndADeadlockFromTwo() throws Exception {
         String java = jdk21();
         for (String kase : List.of("sync", "clinit")) {
-            Result r = loomscope("threads", dump(java, kase).toString());
+            Fixtures.Run r = loomscope("threads", dump(java, kase).toString());
             assertThat(r.code()).as(kase + ": " + r.out()).isEqualTo(1);
             assertThat(r.out()).contains("21.0.").contains("carrier starvation: every carrier (2 of 2) is held")
                     .contains("JDK 21 thread dumps record no thread states, locks or carriers");
@@ -97,7 +90,7 @@ class ThreadsIT {
             Thread.sleep(100);
         }
         Path dumps = Files.createDirectories(dir.resolve("dumps"));
-        Result r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
+        Fixtures.Run r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
         assertThat(r.code()).as(r.err() + r.out()).isEqualTo(1);
         try (Stream<Path> s = Files.list(dumps)) {
             assertThat(s.map(f -> f.getFileName().toString()).sorted().toList()).hasSize(2).allMatch(n -> n.startsWith("threads-" + p.pid() + "-"));
@@ -131,7 +124,7 @@ class ThreadsIT {
             for (Path d : dumps) {
                 assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).isEqualTo("rw-------");
             }
-            Result threads = loomscope("threads", dumps.get(0).toString(), dumps.get(1).toString());
+            Fixtures.Run threads = loomscope("threads", dumps.get(0).toString(), dumps.get(1).toString());
             assertThat(threads.code()).as(threads.out()).isEqualTo(1);
             assertThat(threads.out()).contains("carrier starvation: every carrier (2 of 2) is held");
             // the recording says so too, and the report of it shows the dumps beside it
@@ -140,7 +133,7 @@ class ThreadsIT {
             assertThat(stalls).hasSize(1);
             assertThat(stalls.get(0).getInt("carriers")).isEqualTo(2);
             assertThat(stalls.get(0).getString("dumps")).contains(dumps.get(0).toString()).contains(dumps.get(1).toString());
-            Result report = loomscope("report", jfr.toString(), "-o", dir.resolve("report-" + c[1]).toString());
+            Fixtures.Run report = loomscope("report", jfr.toString(), "-o", dir.resolve("report-" + c[1]).toString());
             assertThat(report.code()).as(report.err()).isZero();
             assertThat(Files.readString(dir.resolve("report-" + c[1]).resolve("index.html"))).contains("<section id='threads'><h2>Thread dumps</h2>")
                     .contains("carrier starvation: every carrier (2 of 2)");
@@ -184,7 +177,7 @@ class ThreadsIT {
         try {
             Thread.sleep(2500); // past its CPU burn: the named thread sleeps
             Path dumps = Files.createDirectories(dir.resolve("hostile-dumps"));
-            Result r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
+            Fixtures.Run r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
             assertThat(r.code()).as(r.err() + r.out()).isZero();
             assertThat(r.err()).contains("could not write a JSON thread dump").contains("a plain-text one instead");
             try (Stream<Path> s = Files.list(dumps)) {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,15 +26,10 @@ class WatchIT {
 
     final List<Process> started = new ArrayList<>();
 
-    record Result(int code, String out, String err) {}
-
-    static Result watch(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+    static Fixtures.Run watch(String... args) {
         List<String> all = new ArrayList<>(List.of("watch"));
         all.addAll(List.of(args));
-        int code = dev.loomscope.analyzer.cli.Main.run(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+        return Fixtures.inProcess(all);
     }
 
     /** {@link WatchedApp} in {@code mode} on {@code java}, once it says it runs. */
@@ -114,7 +107,7 @@ class WatchIT {
     void pinsOnJdk21AreShownByFrameWithTheirShareAndRecordedIfAsked() throws Exception {
         Process p = app(ThreadsIT.jdk21(), "pin");
         Path jfr = dir.resolve("watched.jfr");
-        Result r = watch(Long.toString(p.pid()), "--duration", "6s", "--record", jfr.toString(), "--pin-rate", "20", "--dump-every", "0");
+        Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "6s", "--record", jfr.toString(), "--pin-rate", "20", "--dump-every", "0");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("loomscope watch: process " + p.pid() + " (JDK 21), every 1 s for 6 s (each line shown once the JVM's stream has passed the end of its interval").contains("recorded to " + jfr);
         List<String> ticks = ticks(r.out());
@@ -156,7 +149,7 @@ class WatchIT {
     void theLinesAddUpToWhatSummaryReadsInTheRecordingOfTheSameStream() throws Exception {
         Process p = app(ThreadsIT.jdk21(), "churn", "-Xmx64m");
         Path jfr = dir.resolve("agree.jfr");
-        Result r = watch(Long.toString(p.pid()), "--duration", "6s", "--format", "json", "--record", jfr.toString(), "--dump-every", "0",
+        Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "6s", "--format", "json", "--record", jfr.toString(), "--dump-every", "0",
                 "--thread-events");
         assertThat(r.code()).as(r.err()).isZero();
         List<JsonNode> ticks = json(r.out()).stream().filter(n -> n.get("type").asText().equals("tick")).toList();
@@ -186,7 +179,7 @@ class WatchIT {
     void aYieldSpinOnEveryCarrierIsAnAlarmNamingItsCallerOnJdk21And25() throws Exception {
         for (String java : List.of(ThreadsIT.jdk21(), ChildJvm.javaExecutable())) {
             Process p = app(java, "spin");
-            Result r = watch(Long.toString(p.pid()), "--duration", "10s", "--format", "json", "--dump-every", "0");
+            Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "10s", "--format", "json", "--dump-every", "0");
             assertThat(r.code()).as(r.err()).isZero();
             List<JsonNode> lines = json(r.out());
             List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
@@ -217,7 +210,7 @@ class WatchIT {
             boolean asJson = started.size() > 0; // the second: JSON lines, which the dumps' analysis must not break
             Process p = app(java, "pool");
             Path dumps = Files.createDirectories(dir.resolve("dumps-" + started.size()));
-            Result r = asJson ? watch(Long.toString(p.pid()), "--duration", "3s", "--dump-every", "1s", "--dump-on-alarm", dumps.toString(), "--format", "json")
+            Fixtures.Run r = asJson ? watch(Long.toString(p.pid()), "--duration", "3s", "--dump-every", "1s", "--dump-on-alarm", dumps.toString(), "--format", "json")
                     : watch(Long.toString(p.pid()), "--duration", "3s", "--dump-every", "1s", "--dump-on-alarm", dumps.toString());
             assertThat(r.code()).as(r.err()).isZero();
             if (asJson) {
@@ -247,7 +240,7 @@ class WatchIT {
     @Test
     void aQueueGrowingBehindCarriersThatComputeIsAnAlarmNamingWhatTheyRunOnJdk25() throws Exception {
         Process p = app(ChildJvm.javaExecutable(), "queue");
-        Result r = watch(Long.toString(p.pid()), "--duration", "8s", "--format", "json", "--dump-every", "0");
+        Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "8s", "--format", "json", "--dump-every", "0");
         assertThat(r.code()).as(r.err()).isZero();
         List<JsonNode> lines = json(r.out());
         List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
@@ -277,7 +270,7 @@ class WatchIT {
         watcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
         assertThat(recordings(p)).contains("name=loomscope-watch-" + watcher.pid());
         assertThat(maxAges(p)).as("left bounded").containsExactly(java.util.Map.entry("loomscope-watch-" + watcher.pid(), 30L)); // seconds
-        Result again = watch(Long.toString(p.pid()), "--duration", "1s", "--dump-every", "0");
+        Fixtures.Run again = watch(Long.toString(p.pid()), "--duration", "1s", "--dump-every", "0");
         assertThat(again.code()).as(again.err()).isZero();
         assertThat(recordings(p)).contains("No available recordings");
         // a JVM that ends before watch does takes its recording with it: --record says it wrote nothing, rather than that it did
@@ -290,7 +283,7 @@ class WatchIT {
             }
             p.destroy();
         }).start();
-        Result ended = watch(Long.toString(p.pid()), "--record", kept.toString(), "--dump-every", "0");
+        Fixtures.Run ended = watch(Long.toString(p.pid()), "--record", kept.toString(), "--dump-every", "0");
         assertThat(ended.code()).as(ended.err()).isEqualTo(2);
         assertThat(ended.err()).contains("loomscope watch: process " + p.pid() + " ended")
                 .contains(kept + ": not written: process " + p.pid() + " ended before watch did").doesNotContain("recorded to");
@@ -302,7 +295,7 @@ class WatchIT {
         // JDK 21 under the agent's defaults (async-profiler samples the CPU, into a file of its own): the pins from the agent's recording
         Path out = dir.resolve("agent-out");
         Process p = app(ThreadsIT.jdk21(), "pin", "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",startup=before-main,trace-pinned=off,flame=off");
-        Result r = watch(Long.toString(p.pid()), "--agent", "--duration", "4s", "--pin-rate", "20", "--dump-every", "0");
+        Fixtures.Run r = watch(Long.toString(p.pid()), "--agent", "--duration", "4s", "--pin-rate", "20", "--dump-every", "0");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("loomscope watch: streaming the loomscope agent's recording, read from " + out.resolve("jfr-repository"))
                 .contains("pins from 1 ms, no CPU samples streamed (the agent samples with async-profiler");
@@ -325,7 +318,7 @@ class WatchIT {
         // JDK 25 with engine=jfr: the agent's CPU samples are JFR's, streamed, and the yield-spin alarm is raised from them
         Process s = app(ChildJvm.javaExecutable(), "spin", "-javaagent:" + Fixtures.AGENT + "=out=" + dir.resolve("agent-out-25")
                 + ",engine=jfr,startup=before-main,trace-pinned=off,flame=off");
-        Result spin = watch(Long.toString(s.pid()), "--agent", "--duration", "8s", "--format", "json", "--dump-every", "0");
+        Fixtures.Run spin = watch(Long.toString(s.pid()), "--agent", "--duration", "8s", "--format", "json", "--dump-every", "0");
         assertThat(spin.code()).as(spin.err()).isZero();
         assertThat(spin.err()).contains("CPU samples by jdk.ExecutionSample every 10 ms");
         List<JsonNode> alarms = json(spin.out()).stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
@@ -377,7 +370,7 @@ class WatchIT {
         }
         Process p = app(ThreadsIT.jdk21(), "pin", "-Dcom.sun.management.jmxremote.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=false",
                 "-Dcom.sun.management.jmxremote.ssl=false", "-Djava.rmi.server.hostname=127.0.0.1");
-        Result r = watch("127.0.0.1:" + port, "--duration", "3s", "--pin-rate", "20");
+        Fixtures.Run r = watch("127.0.0.1:" + port, "--duration", "3s", "--pin-rate", "20");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("loomscope watch: 127.0.0.1:" + port + " (JDK 21)").contains("is remote: its thread dumps would be written on its machine");
         assertThat(ticks(r.out()).stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(3);
@@ -391,23 +384,23 @@ class WatchIT {
                 new String[] {"1", "--interval", "10ms"}, new String[] {"1", "--spin-share", "2"},
                 new String[] {"127.0.0.1:1"}, new String[] {"host:port:x"}, new String[] {"1", "--agent", "--record", "x.jfr"},
                 new String[] {"127.0.0.1:1", "--agent"})) {
-            Result r = watch(args);
+            Fixtures.Run r = watch(args);
             assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(2);
             assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
             assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
         }
         // a process that is no JVM: said at once, by its executable's name, without its command line
-        Result notJava = watch("1", "--duration", "1s");
+        Fixtures.Run notJava = watch("1", "--duration", "1s");
         assertThat(notJava.code()).isEqualTo(2);
         assertThat(notJava.err().strip()).matches("loomscope watch: process 1 \\(\\S+\\) is not a JVM this user can attach to \\('loomscope attach list'"
                 + " shows them\\)");
         Process p = app(ChildJvm.javaExecutable(), "pin");
-        Result noAgent = watch(Long.toString(p.pid()), "--agent", "--duration", "1s");
+        Fixtures.Run noAgent = watch(Long.toString(p.pid()), "--agent", "--duration", "1s");
         assertThat(noAgent.code()).isEqualTo(2);
         assertThat(noAgent.err()).contains("process " + p.pid() + ": no loomscope agent records in it").doesNotContain("Exception");
         assertThat(recordings(p)).contains("No available recordings");
         p.destroyForcibly().waitFor();
-        Result gone = watch(Long.toString(p.pid()), "--duration", "1s");
+        Fixtures.Run gone = watch(Long.toString(p.pid()), "--duration", "1s");
         assertThat(gone.code()).isEqualTo(2);
         assertThat(gone.err()).contains("no process " + p.pid());
     }
