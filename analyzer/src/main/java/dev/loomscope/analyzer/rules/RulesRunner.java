@@ -100,8 +100,9 @@ public final class RulesRunner {
     /** JMC's {@code rules} on its parser, within {@link #deadlineSeconds}; none (and a warning saying why) when it cannot finish. */
     private static List<Finding> jmc(RecordingSource source, List<IRule> rules, IPreferenceValueProvider settings, Consumer<String> warnings) {
         long limit = deadlineSeconds(source);
-        java.util.concurrent.ExecutorService one = // daemon: one that never ends must not keep the JVM from exiting
-                java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofPlatform().name("loomscope-rules").daemon().factory());
+        // daemon: a run of JMC's rules that never ends must not keep the JVM from exiting
+        java.util.concurrent.ExecutorService one = java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofPlatform().name("loomscope-rules")
+                .daemon().factory());
         try {
             return one.submit(() -> jmcNow(source, rules, settings, warnings)).get(limit, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
