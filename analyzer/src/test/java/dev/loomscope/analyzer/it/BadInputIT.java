@@ -45,25 +45,20 @@ class BadInputIT {
         virtual = Fixtures.sleep(dir, "virtual");
     }
 
-    record Run(int code, String out, String err) {}
-
     /** The CLI in this JVM, with a time limit: past it, exit -1 and what it had written. */
-    static Run cli(String... args) throws Exception {
-        ExecutorService one = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "cli");
-            t.setDaemon(true); // one that never ends must not keep the tests' JVM alive
-            return t;
-        });
+    static Fixtures.Run cli(String... args) throws Exception {
+        // daemon: one that never ends must not keep the tests' JVM alive
+        ExecutorService one = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("cli").daemon().factory());
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         try {
-            Future<Run> f = one.submit(() -> {
+            Future<Fixtures.Run> f = one.submit(() -> {
                 int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-                return new Run(code, out.toString(), err.toString());
+                return new Fixtures.Run(code, out.toString(), err.toString());
             });
             return f.get(60, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            return new Run(-1, out.toString(), "still running after 60 s; " + err);
+            return new Fixtures.Run(-1, out.toString(), "still running after 60 s; " + err);
         } finally {
             one.shutdownNow();
         }
@@ -90,7 +85,7 @@ class BadInputIT {
             Files.copy(fixture, o);
         }
         for (Path p : List.of(gz, zip, lz4)) {
-            Run r = cli("summary", p.toString(), "--format", "csv");
+            Fixtures.Run r = cli("summary", p.toString(), "--format", "csv");
             assertThat(r.code()).as(p + ": " + r.err()).isZero();
             // the same figures; only the recording's name differs
             assertThat(r.out().replace(p.getFileName().toString(), "NAME").replaceAll("fixture(\\.jfr)?(\\.gz|\\.lz4)?", "NAME"))
@@ -115,13 +110,13 @@ class BadInputIT {
         byte[] joined = Arrays.copyOf(whole, whole.length + junk.length);
         System.arraycopy(junk, 0, joined, whole.length, junk.length);
         Path appended = Files.write(dir.resolve("appended.jfr.gz"), joined);
-        Run r = cli("summary", appended.toString());
+        Fixtures.Run r = cli("summary", appended.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("warning: " + appended + ": " + junk.length + " bytes after the gzip stream (from byte " + whole.length
                 + ") are not gzip: left out");
     }
 
-    static void oneLine(Run r, String expected) {
+    static void oneLine(Fixtures.Run r, String expected) {
         assertThat(r.code()).as(r.err()).isEqualTo(2);
         assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
         assertThat(r.err()).contains(expected);
@@ -157,18 +152,18 @@ class BadInputIT {
         byte[] broken = Files.readAllBytes(zeros);
         java.util.Arrays.fill(broken, 4096, broken.length, (byte) 0xFF); // past the first deflate block: not a stream any more
         Files.write(zeros, broken);
-        Run notJfr = cli("summary", zeros.toString());
+        Fixtures.Run notJfr = cli("summary", zeros.toString());
         assertThat(notJfr.code()).isEqualTo(2);
         assertThat(notJfr.err().strip()).as("refused from its first bytes").isEqualTo("loomscope summary: " + zeros + ": a gzip file whose content"
                 + " is not a JFR recording (it does not start with FLR\\0)");
-        Run bomb = cli("summary", magic.toString());
+        Fixtures.Run bomb = cli("summary", magic.toString());
         assertThat(bomb.code()).isEqualTo(2);
         assertThat(bomb.err()).contains(magic + ": expands to more than 50 times its compressed size").contains("--max-expansion N raises the limit");
         assertThat(cli("summary", "--max-expansion", "0", magic.toString()).err()).contains("--max-expansion 0: must be 1 or more");
         Path fifo = dir.resolve("pipe.jfr");
         Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo is not available");
         for (String command : List.of("summary", "pinning", "rules")) {
-            Run pipe = cli(command, fifo.toString());
+            Fixtures.Run pipe = cli(command, fifo.toString());
             assertThat(pipe.code()).as(command).isEqualTo(2);
             assertThat(pipe.err()).as(command).contains(fifo + ": not a regular file (a pipe, device or socket is not read");
         }
@@ -230,7 +225,7 @@ class BadInputIT {
             }
         }
         Path export = dir.resolve("export");
-        Run exported = cli("export", fixture.toString(), virtual.toString(), "--to", export.toString());
+        Fixtures.Run exported = cli("export", fixture.toString(), virtual.toString(), "--to", export.toString());
         assertThat(exported.code()).as(exported.err()).isZero();
         List<Path> tables;
         try (var s = Files.walk(export)) {
@@ -287,7 +282,7 @@ class BadInputIT {
                         check(args, input, mutationName(i) + " of " + source.getFileName(), failures);
                         continue;
                     }
-                    Run r = cli(args.toArray(String[]::new));
+                    Fixtures.Run r = cli(args.toArray(String[]::new));
                     // as it is: an answer; flame may say in one line that there are no samples of the kind asked for, or that it reads
                     // no JDK 7-8 recording (format 0.x, which JMC's parser reads for the other commands and the JDK's jfr reads for none)
                     boolean saidWhy = command.equals("flame") && r.code() == 2 && r.err().strip().lines().count() == 1
@@ -308,7 +303,7 @@ class BadInputIT {
     /** Runs {@code args}: a clean answer, or one line naming {@code named} with exit 2, within a minute; else a line in {@code failures}. */
     static void check(List<String> args, Path named, String how, List<String> failures) throws Exception {
         long start = System.nanoTime();
-        Run r = cli(args.toArray(String[]::new));
+        Fixtures.Run r = cli(args.toArray(String[]::new));
         long ms = (System.nanoTime() - start) / 1_000_000;
         String err = r.err().strip();
         boolean clean = (r.code() == 0 || r.code() == 2) && err.lines().filter(l -> !l.contains(": warning: ") && !l.contains(": wrote ")).count()
