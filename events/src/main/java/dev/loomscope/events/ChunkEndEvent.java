@@ -1,11 +1,9 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Period;
-import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.ChunkEnd}: never written. JFR runs a periodic event's hook as a chunk ends only
@@ -16,11 +14,9 @@ import jdk.jfr.StackTrace;
  */
 @Name(ChunkEndEvent.NAME)
 @Label("Chunk End")
-@Category("loomscope")
 @Description("Never written: has JFR run the agent's counts once more as each chunk ends")
 @Period("endChunk")
-@StackTrace(false)
-public final class ChunkEndEvent extends jdk.jfr.Event {
+public final class ChunkEndEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.ChunkEnd";
 }

@@ -1,11 +1,9 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Period;
-import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.ContextSwitches}: context switches of this process since the previous event
@@ -14,11 +12,9 @@ import jdk.jfr.StackTrace;
  */
 @Name(ContextSwitchesEvent.NAME)
 @Label("Process Context Switches")
-@Category("loomscope")
 @Description("Voluntary and involuntary context switches of this process, and the platform threads it started, since the previous event")
 @Period("1 s")
-@StackTrace(false)
-public final class ContextSwitchesEvent extends jdk.jfr.Event {
+public final class ContextSwitchesEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.ContextSwitches";
 

@@ -1,10 +1,8 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.HeldMonitor}: platform threads that one look ({@link HeldMonitorSampleEvent})
@@ -13,10 +11,8 @@ import jdk.jfr.StackTrace;
  */
 @Name(HeldMonitorEvent.NAME)
 @Label("Held Monitor")
-@Category("loomscope")
 @Description("Platform threads blocking where a virtual thread would pin its carrier, by what and where, at one look")
-@StackTrace(false)
-public final class HeldMonitorEvent extends jdk.jfr.Event {
+public final class HeldMonitorEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.HeldMonitor";
 

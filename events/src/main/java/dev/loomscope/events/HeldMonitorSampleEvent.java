@@ -1,11 +1,9 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Period;
-import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
 /**
@@ -17,11 +15,9 @@ import jdk.jfr.Timespan;
  */
 @Name(HeldMonitorSampleEvent.NAME)
 @Label("Held Monitor Sample")
-@Category("loomscope")
 @Description("One look at the platform threads for blocking that would pin a virtual thread; the threads found are loomscope.HeldMonitor events")
 @Period("100 ms")
-@StackTrace(false)
-public final class HeldMonitorSampleEvent extends jdk.jfr.Event {
+public final class HeldMonitorSampleEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.HeldMonitorSample";
 

@@ -1,10 +1,8 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.RunInfo}: once per recording, what ran and how it was recorded. Stable schema:
@@ -12,10 +10,8 @@ import jdk.jfr.StackTrace;
  */
 @Name(RunInfoEvent.NAME)
 @Label("Run Info")
-@Category("loomscope")
 @Description("What ran and how it was recorded")
-@StackTrace(false)
-public final class RunInfoEvent extends jdk.jfr.Event {
+public final class RunInfoEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.RunInfo";
 

@@ -1,20 +1,16 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Period;
-import jdk.jfr.StackTrace;
 
 /** {@code loomscope.SchedulerSample}: the virtual-thread scheduler's state (JDK 24+). */
 @Name(SchedulerSampleEvent.NAME)
 @Label("Virtual Thread Scheduler")
-@Category("loomscope")
 @Description("Parallelism, pool size, mounted and queued virtual threads (JDK 24+)")
 @Period("1 s")
-@StackTrace(false)
-public final class SchedulerSampleEvent extends jdk.jfr.Event {
+public final class SchedulerSampleEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.SchedulerSample";
 

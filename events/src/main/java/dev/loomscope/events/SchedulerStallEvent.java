@@ -1,10 +1,8 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
 /**
@@ -15,10 +13,8 @@ import jdk.jfr.Timespan;
  */
 @Name(SchedulerStallEvent.NAME)
 @Label("Virtual Thread Scheduler Stall")
-@Category("loomscope")
 @Description("No virtual thread got a carrier for the stall time: every carrier was held; thread dumps were written")
-@StackTrace(false)
-public final class SchedulerStallEvent extends jdk.jfr.Event {
+public final class SchedulerStallEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.SchedulerStall";
 

@@ -1,10 +1,8 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.Work}: one call of a method the agent's {@code work=} option names (the
@@ -14,10 +12,8 @@ import jdk.jfr.StackTrace;
  */
 @Name(WorkEvent.NAME)
 @Label("Unit of Work")
-@Category("loomscope")
 @Description("One call of a method the agent's work= option names, with its duration")
-@StackTrace(false)
-public final class WorkEvent extends jdk.jfr.Event {
+public final class WorkEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.Work";
 

@@ -1,10 +1,8 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
 /**
@@ -20,10 +18,8 @@ import jdk.jfr.Timespan;
  */
 @Name(WorkWindowEvent.NAME)
 @Label("Units of Work")
-@Category("loomscope")
 @Description("The calls of a method the agent's work= option names that ended in one window: their count and a histogram of their durations")
-@StackTrace(false)
-public final class WorkWindowEvent extends jdk.jfr.Event {
+public final class WorkWindowEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.WorkWindow";
 

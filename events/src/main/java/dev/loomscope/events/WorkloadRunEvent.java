@@ -1,10 +1,8 @@
 package dev.loomscope.events;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /**
  * {@code loomscope.WorkloadRun}: one run of a workload; the event's duration is the run's time.
@@ -13,10 +11,8 @@ import jdk.jfr.StackTrace;
  */
 @Name(WorkloadRunEvent.NAME)
 @Label("Workload Run")
-@Category("loomscope")
 @Description("One run of a loomscope workload; the duration is the run's time")
-@StackTrace(false)
-public final class WorkloadRunEvent extends jdk.jfr.Event {
+public final class WorkloadRunEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.WorkloadRun";
 

@@ -34,6 +34,16 @@ class EventSchemaTest {
     }
 
     @Test
+    void everyEventIsInLoomscopesCategoryWithoutAStackTraceAsJfrReadsItsClass() {
+        for (Class<? extends jdk.jfr.Event> event : EventSchema.EVENTS) {
+            EventType type = EventType.getEventType(event);
+            assertThat(type.getCategoryNames()).as(type.getName()).containsExactly("loomscope");
+            assertThat(type.getSettingDescriptors().stream().filter(s -> s.getName().equals("stackTrace")).map(s -> s.getDefaultValue()))
+                    .as(type.getName()).containsExactly("false");
+        }
+    }
+
+    @Test
     void aWorkloadRunRequiresWhatEveryReaderNeedsAndTheRestIsOptional() {
         assertThat(EventSchema.required(WorkloadRunEvent.class)).containsExactly("workload", "threadKind", "runIndex", "warmup", "units");
         assertThat(EventSchema.field(WorkloadRunEvent.class, "allocatedBytes").optional()).isTrue();
