@@ -12,12 +12,7 @@ import java.util.TreeMap;
  * capacity.
  */
 public final class RateChart {
-    private static final int W = 560;
-    private static final int H = 300;
-    private static final int LEFT = 60;
-    private static final int RIGHT = 110;
-    private static final int TOP = 30;
-    private static final int BOTTOM = 44;
+    private static final Svg.Frame FRAME = new Svg.Frame(560, 300, 60, 110, 30, 44);
 
     private RateChart() {}
 
@@ -50,30 +45,24 @@ public final class RateChart {
         double logLo = Math.floor(Math.log10(lo));
         double logHi = Math.max(logLo + 1, Math.ceil(Math.log10(hi)));
         double xMax = maxRate * 1.05;
-        StringBuilder sb = new StringBuilder(Svg.f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s</title>%n", W, H, W, H,
-                Svg.esc(title)));
-        sb.append(Svg.f("<text x='%d' y='18' font-weight='bold'>%s</text>%n", LEFT, Svg.esc(title)));
+        StringBuilder sb = FRAME.open(title);
+        FRAME.heading(sb, title);
         for (double d = logLo; d <= logHi; d++) {
-            double y = y(Math.pow(10, d), logLo, logHi);
-            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, W - RIGHT, y));
-            sb.append(Svg.f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, Svg.tick(Math.pow(10, d))));
+            FRAME.grid(sb, y(Math.pow(10, d), logLo, logHi), Svg.tick(Math.pow(10, d)), "#ddd");
         }
         for (double t : Svg.niceTicks(0, xMax, 6)) {
-            if (t > xMax) {
-                break;
+            if (t <= xMax) {
+                FRAME.xTick(sb, x(t, xMax), Svg.tick(t));
             }
-            double x = x(t, xMax);
-            sb.append(Svg.f("<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%s</text>%n", x, H - BOTTOM + 16, Svg.tick(t)));
         }
-        sb.append(Svg.f("<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#444'/>%n", LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM));
-        sb.append(Svg.f("<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#444'/>%n", LEFT, TOP, LEFT, H - BOTTOM));
-        sb.append(Svg.f("<text x='%d' y='%d' text-anchor='middle'>offered rate (requests/s, open loop)</text>%n", (LEFT + W - RIGHT) / 2, H - 8));
-        sb.append(Svg.f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle'>latency %s (ms, log; lower is better)</text>%n",
-                (TOP + H - BOTTOM) / 2, (TOP + H - BOTTOM) / 2, Svg.esc(what)));
+        FRAME.axes(sb);
+        FRAME.xTitle(sb, "offered rate (requests/s, open loop)", 8);
+        FRAME.yTitle(sb, "latency " + what + " (ms, log; lower is better)", FRAME.top(), FRAME.plotBottom(), "");
+        int right = FRAME.plotRight();
         if (slo > 0) {
             double y = y(slo, logLo, logHi);
-            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#000' stroke-dasharray='5,4'/>%n", LEFT, y, W - RIGHT, y));
-            sb.append(Svg.f("<text x='%d' y='%.1f' font-size='11'>objective %s ms</text>%n", W - RIGHT + 4, y + 4, Svg.tick(slo)));
+            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#000' stroke-dasharray='5,4'/>%n", FRAME.left(), y, right, y));
+            sb.append(Svg.f("<text x='%d' y='%.1f' font-size='11'>objective %s ms</text>%n", right + 4, y + 4, Svg.tick(slo)));
         }
         int k = 0;
         for (Map.Entry<String, TreeMap<Double, double[]>> kind : byKind.entrySet()) {
@@ -97,18 +86,17 @@ public final class RateChart {
                 sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", path), c));
             }
             // the legend says what the kind drew: a line, its JVMs' points at one rate, or nothing
-            sb.append(Svg.f("<text x='%d' y='%d' fill='%s'>%s</text>%n", W - RIGHT + 4, TOP + 16 * k, c, Svg.esc(kind.getKey()
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s'>%s</text>%n", right + 4, FRAME.top() + 16 * k, c, Svg.esc(kind.getKey()
                     + (path.size() > 1 ? "" : path.size() == 1 ? " (points)" : ": no latency"))));
         }
         return sb.append("</svg>\n").toString();
     }
 
     private static double x(double rate, double xMax) {
-        return LEFT + (W - LEFT - RIGHT) * rate / xMax;
+        return FRAME.x(rate / xMax);
     }
 
     private static double y(double v, double logLo, double logHi) {
-        double t = (Math.log10(Math.max(v, Math.pow(10, logLo))) - logLo) / (logHi - logLo);
-        return TOP + (H - TOP - BOTTOM) * (1 - t);
+        return FRAME.y((Math.log10(Math.max(v, Math.pow(10, logLo))) - logLo) / (logHi - logLo));
     }
 }

@@ -10,16 +10,83 @@ import java.util.Map;
 /** Inline SVG charts for the report: boxplots side by side, and scatter plots with regression lines and bands. */
 final class Svg {
     static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
-    private static final int W = 520;
+    /** The bars' chart, at its narrowest; the boxplots' and the strip chart's are {@link #BOX_W} and {@link #STRIP_W} wide. */
+    private static final Frame FRAME = new Frame(520, 300, 70, 20, 20, 40);
     static final int BOX_W = 300;
     static final int STRIP_W = 560;
-    private static final int H = 300;
-    private static final int LEFT = 70;
-    private static final int RIGHT = 20;
-    private static final int TOP = 20;
-    private static final int BOTTOM = 40;
+    private static final int H = FRAME.height();
+    private static final int LEFT = FRAME.left();
+    private static final int RIGHT = FRAME.right();
+    private static final int TOP = FRAME.top();
+    private static final int BOTTOM = FRAME.bottom();
 
     private Svg() {}
+
+    /**
+     * A chart's size and its plot's margins, and what every chart draws the same way around its
+     * plot: the opening tag, the heading, grid lines with their values, tick labels and the axes'
+     * titles. {@code x} and {@code y} place a fraction of the plot (y from its bottom).
+     */
+    record Frame(int width, int height, int left, int right, int top, int bottom) {
+        Frame withWidth(int w) {
+            return new Frame(w, height, left, right, top, bottom);
+        }
+
+        /** The plot's right edge. */
+        int plotRight() {
+            return width - right;
+        }
+
+        /** The plot's bottom edge. */
+        int plotBottom() {
+            return height - bottom;
+        }
+
+        double x(double fraction) {
+            return left + (width - left - right) * fraction;
+        }
+
+        double y(double fraction) {
+            return top + (height - top - bottom) * (1 - fraction);
+        }
+
+        StringBuilder open(String title) {
+            return new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s</title>%n", width, height, width, height, esc(title)));
+        }
+
+        /** The chart's name above its plot. */
+        void heading(StringBuilder sb, String title) {
+            sb.append(f("<text x='%d' y='18' font-weight='bold'>%s</text>%n", left, esc(title)));
+        }
+
+        /** A grid line across the plot at {@code y}, its value written left of it. */
+        void grid(StringBuilder sb, double y, String value, String stroke) {
+            sb.append(f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='%s'/>%n", left, y, plotRight(), y, stroke));
+            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", left - 4, y + 4, value));
+        }
+
+        /** A value under the plot at {@code x}. */
+        void xTick(StringBuilder sb, double x, String value) {
+            sb.append(f("<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%s</text>%n", x, plotBottom() + 16, value));
+        }
+
+        /** The x axis's title, centred under the plot with its baseline {@code up} above the chart's bottom. */
+        void xTitle(StringBuilder sb, String title, int up) {
+            sb.append(f("<text x='%d' y='%d' text-anchor='middle'>%s</text>%n", (left + plotRight()) / 2, height - up, esc(title)));
+        }
+
+        /** A y axis's title, turned, centred between {@code y0} and {@code y1}; {@code attributes} such as a font size. */
+        void yTitle(StringBuilder sb, String title, int y0, int y1, String attributes) {
+            sb.append(f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle'%s>%s</text>%n", (y0 + y1) / 2, (y0 + y1) / 2, attributes,
+                    esc(title)));
+        }
+
+        /** The axes: the plot's left and bottom edges. */
+        void axes(StringBuilder sb) {
+            line(sb, left, top, left, plotBottom(), "#444");
+            line(sb, left, plotBottom(), plotRight(), plotBottom(), "#444");
+        }
+    }
 
     /** The forks' colours: none of them a group's (blue and red are the thread kinds'), so a fork never reads as a kind. */
     static final String[] FORK_COLOURS = {"#17becf", "#bcbd22", "#e377c2", "#7f7f7f", "#8c564b", "#ff7f0e", "#2ca02c", "#9467bd"};
@@ -35,7 +102,7 @@ final class Svg {
     /** Maps [lo, hi] to the plot's vertical pixels (top = hi). */
     private record Scale(double lo, double hi) {
         double y(double v) {
-            return TOP + (H - TOP - BOTTOM) * (1 - (v - lo) / (hi - lo));
+            return FRAME.y((v - lo) / (hi - lo));
         }
 
     }
@@ -209,7 +276,7 @@ final class Svg {
                 fork(sb, g, forks.get(fi), forkColour(fi), fits.byFork().get(g + "\u0000" + forks.get(fi).recording()), px, clip, s, xMax);
             }
         }
-        sb.append(f("<text x='%d' y='%d' text-anchor='middle'>run within its JVM; colour: fork (numbered under each group)</text>%n", (LEFT + STRIP_W - RIGHT) / 2, H - 4));
+        FRAME.withWidth(STRIP_W).xTitle(sb, "run within its JVM; colour: fork (numbered under each group)", 4);
         return sb.append("</svg>\n").toString();
     }
 
@@ -260,10 +327,10 @@ final class Svg {
      * given; on a log10 axis when {@code log} (context switches span orders of magnitude).
      */
     static String bars(String title, String unit, List<String> labels, List<String> series, double[][] values, double[][] errors, boolean log) {
-        int width = Math.max(W, LEFT + RIGHT + 70 * labels.size());
+        int width = Math.max(FRAME.width(), LEFT + RIGHT + 70 * labels.size());
         Scale s = barScale(values, errors, log);
         java.util.function.DoubleUnaryOperator y = v -> s.y(log ? Math.log10(v) : v);
-        StringBuilder sb = new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s</title>%n", width, H, width, H, esc(title)));
+        StringBuilder sb = open(title, width);
         double[] ticks = new double[5];
         for (int t = 0; t <= 4; t++) {
             ticks[t] = s.lo + (s.hi - s.lo) * t / 4;
@@ -302,8 +369,7 @@ final class Svg {
     }
 
     private static StringBuilder open(String title, int width) {
-        return new StringBuilder(f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'>"
-                + "<title>%s</title>%n", width, H, width, H, esc(title)));
+        return FRAME.withWidth(width).open(title);
     }
 
     /** The y axis with a grid line and label at each tick, and the axis's label. */
@@ -313,15 +379,12 @@ final class Svg {
 
     /** As {@link #axis(StringBuilder, Scale, double[], String, int)}, each tick written by {@code text}. */
     private static void axis(StringBuilder sb, Scale s, double[] ticks, String label, int width, java.util.function.DoubleFunction<String> text) {
-        line(sb, LEFT, TOP, LEFT, H - BOTTOM, "#444");
-        line(sb, LEFT, H - BOTTOM, width - RIGHT, H - BOTTOM, "#444");
+        Frame frame = FRAME.withWidth(width);
+        frame.axes(sb);
         for (double v : ticks) {
-            double y = s.y(v);
-            sb.append(f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, width - RIGHT, y));
-            sb.append(f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, text.apply(v)));
+            frame.grid(sb, s.y(v), text.apply(v), "#ddd");
         }
-        sb.append(f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle'>%s</text>%n", (TOP + H - BOTTOM) / 2,
-                (TOP + H - BOTTOM) / 2, esc(label)));
+        frame.yTitle(sb, label, TOP, H - BOTTOM, "");
     }
 
     /** A tick value as written: no trailing zeros (0.5, 2, 1500, 2.5e+06). */

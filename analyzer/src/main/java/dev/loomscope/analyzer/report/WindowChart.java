@@ -12,13 +12,12 @@ import java.util.Map;
  * pauses of the same seconds.
  */
 public final class WindowChart {
-    private static final int W = 620;
-    private static final int H = 380;
-    private static final int LEFT = 64;
-    private static final int RIGHT = 120;
-    private static final int TOP = 30;
+    private static final Svg.Frame FRAME = new Svg.Frame(620, 380, 64, 120, 30, 40);
+    private static final int TOP = FRAME.top();
+    /** Where the latencies' plot ends; the bars' starts 20 below. */
     private static final int SPLIT = 220;
-    private static final int BOTTOM = 40;
+    /** Where the legends start, right of the plots. */
+    private static final int LEGEND = FRAME.plotRight() + 6;
 
     private WindowChart() {}
 
@@ -55,9 +54,8 @@ public final class WindowChart {
         double logHi = Math.max(logLo + 1, Math.ceil(Math.log10(hi)));
         double[] ticks = Svg.niceTicks(0, Math.max(below, 1), 4);
         double belowHi = ticks[ticks.length - 1];
-        StringBuilder sb = new StringBuilder(Svg.f("<svg viewBox='0 0 %d %d' width='%d' height='%d' role='img'><title>%s (%s)</title>%n", W, H, W, H,
-                Svg.esc(title), Svg.esc(about)));
-        sb.append(Svg.f("<text x='%d' y='18' font-weight='bold'>%s</text>%n", LEFT, Svg.esc(title)));
+        StringBuilder sb = FRAME.open(title + " (" + about + ")");
+        FRAME.heading(sb, title);
         axes(sb, logLo, logHi, ticks, belowHi, end);
         int k = 0;
         for (Map.Entry<String, List<Window>> kind : byKind.entrySet()) {
@@ -70,25 +68,19 @@ public final class WindowChart {
     /** The latency's decades above, the bars' scale below, the seconds along: lines, ticks and titles. */
     private static void axes(StringBuilder sb, double logLo, double logHi, double[] ticks, double belowHi, double end) {
         for (double d = logLo; d <= logHi; d++) {
-            double y = top(Math.pow(10, d), logLo, logHi);
-            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#ddd'/>%n", LEFT, y, W - RIGHT, y));
-            sb.append(Svg.f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, Svg.tick(Math.pow(10, d))));
+            FRAME.grid(sb, top(Math.pow(10, d), logLo, logHi), Svg.tick(Math.pow(10, d)), "#ddd");
         }
         for (double t : ticks) {
-            double y = bottom(t, belowHi);
-            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#eee'/>%n", LEFT, y, W - RIGHT, y));
-            sb.append(Svg.f("<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", LEFT - 4, y + 4, Svg.tick(t)));
+            FRAME.grid(sb, bottom(t, belowHi), Svg.tick(t), "#eee");
         }
         for (double t : Svg.niceTicks(0, end, 8)) {
             if (t <= end) {
-                sb.append(Svg.f("<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%s</text>%n", x(t, end), H - BOTTOM + 16, Svg.tick(t)));
+                FRAME.xTick(sb, x(t, end), Svg.tick(t));
             }
         }
-        sb.append(Svg.f("<text x='%d' y='%d' text-anchor='middle'>seconds from the first window (shaded: warm-up)</text>%n", (LEFT + W - RIGHT) / 2, H - 6));
-        sb.append(Svg.f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle' font-size='12'>client latency, ms (log)</text>%n",
-                (TOP + SPLIT) / 2, (TOP + SPLIT) / 2));
-        sb.append(Svg.f("<text x='14' y='%d' transform='rotate(-90 14 %d)' text-anchor='middle' font-size='11'>pinned, GC (ms/s)</text>%n",
-                (SPLIT + 20 + H - BOTTOM) / 2, (SPLIT + 20 + H - BOTTOM) / 2));
+        FRAME.xTitle(sb, "seconds from the first window (shaded: warm-up)", 6);
+        FRAME.yTitle(sb, "client latency, ms (log)", TOP, SPLIT, " font-size='12'");
+        FRAME.yTitle(sb, "pinned, GC (ms/s)", SPLIT + 20, FRAME.plotBottom(), " font-size='11'");
     }
 
     /** Kind {@code k}'s line of latencies, its bars of pinned and GC time and its busy carriers, and its name beside the chart. */
@@ -127,18 +119,18 @@ public final class WindowChart {
         if (busy.size() > 1) {
             sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='1.5' stroke-dasharray='4 3'/>%n", String.join(" ", busy), c));
         }
-        sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", W - RIGHT + 6, TOP + 14 + 16 * k, c, Svg.esc(name
+        sb.append(Svg.f("<text x='%d' y='%d' fill='%s' font-size='12'>%s</text>%n", LEGEND, TOP + 14 + 16 * k, c, Svg.esc(name
                 + (line.isEmpty() ? ": no latency" : ""))));
     }
 
     /** What the bars below are, and the carriers' line where the scheduler was sampled. */
     private static void legend(StringBuilder sb, Map<String, List<Window>> byKind) {
-        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>bars, ms a second:</text>%n", W - RIGHT + 6, SPLIT + 34));
-        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>pinned (1000:</text>%n", W - RIGHT + 6, SPLIT + 48));
-        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>a carrier), GC grey</text>%n", W - RIGHT + 6, SPLIT + 62));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>bars, ms a second:</text>%n", LEGEND, SPLIT + 34));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>pinned (1000:</text>%n", LEGEND, SPLIT + 48));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>a carrier), GC grey</text>%n", LEGEND, SPLIT + 62));
         boolean sampled = byKind.values().stream().flatMap(List::stream).anyMatch(w -> !Double.isNaN(w.carriersBusy()));
-        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", W - RIGHT + 6, SPLIT + 80, sampled ? "dashed: carriers" : "carriers busy:"));
-        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", W - RIGHT + 6, SPLIT + 94, sampled ? "busy x 1000" : "JDK 24+ only"));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", LEGEND, SPLIT + 80, sampled ? "dashed: carriers" : "carriers busy:"));
+        sb.append(Svg.f("<text x='%d' y='%d' font-size='11'>%s</text>%n", LEGEND, SPLIT + 94, sampled ? "busy x 1000" : "JDK 24+ only"));
     }
 
     private static void bar(StringBuilder sb, double x, double width, double value, double hi, String colour, double opacity, String what, Window w) {
@@ -151,7 +143,7 @@ public final class WindowChart {
     }
 
     private static double x(double s, double end) {
-        return LEFT + (W - LEFT - RIGHT) * s / end;
+        return FRAME.x(s / end);
     }
 
     private static double top(double v, double logLo, double logHi) {
@@ -160,6 +152,6 @@ public final class WindowChart {
     }
 
     private static double bottom(double v, double hi) {
-        return SPLIT + 20 + (H - BOTTOM - SPLIT - 20) * (1 - Math.min(v, hi) / hi);
+        return SPLIT + 20 + (FRAME.plotBottom() - SPLIT - 20) * (1 - Math.min(v, hi) / hi);
     }
 }
