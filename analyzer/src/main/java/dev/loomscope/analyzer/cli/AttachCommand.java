@@ -18,11 +18,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope attach}: controls the agent in a running JVM through the Attach API. */
 @Command(name = "attach", mixinStandardHelpOptions = true,
@@ -33,7 +31,7 @@ import picocli.CommandLine.Spec;
             "threads takes two JSON thread dumps --interval apart (no agent needed) and analyses them as 'loomscope threads' does."},
         footer = {"", "Exit codes: 0 done, 1 the agent refused (e.g. not recording) or threads found a deadlock or carrier starvation,",
             "2 bad input or the JVM cannot be attached."})
-public final class AttachCommand implements Callable<Integer> {
+public final class AttachCommand extends CliCommand {
     static final List<String> ACTIONS = List.of("start", "stop", "dump", "status", "threads");
 
     @Parameters(index = "0", paramLabel = "PID", description = "the process id of the JVM, or 'list'")
@@ -58,12 +56,10 @@ public final class AttachCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     OutputOptions out;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = stdout();
         if (pid.equals("list")) {
             this.out.emit(List.of(jvms()), out); // a table, so --format json and the others give what they give elsewhere
             return Errors.OK;
@@ -129,7 +125,7 @@ public final class AttachCommand implements Callable<Integer> {
                 throw new BadDataException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
             }
             boolean ok = lines.get(0).equals("ok");
-            PrintWriter to = ok ? out : spec.commandLine().getErr();
+            PrintWriter to = ok ? out : stderr();
             lines.subList(1, lines.size()).forEach(l -> to.println("loomscope attach: " + pid + ": " + l));
             return ok ? Errors.OK : Errors.CHECK_FAILED;
         } finally {
@@ -163,11 +159,11 @@ public final class AttachCommand implements Callable<Integer> {
                     Files.deleteIfExists(f);
                     f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".txt");
                     jvm.dumpThreads(f, ThreadDumpFormat.TEXT_PLAIN);
-                    spec.commandLine().getErr().println("loomscope attach: " + pid + ": the JVM could not write a JSON thread dump ("
+                    stderr().println("loomscope attach: " + pid + ": the JVM could not write a JSON thread dump ("
                             + Said.by(jsonFailed) + "): a plain-text one instead");
                 }
                 written.add(f);
-                spec.commandLine().getErr().println("loomscope attach: " + pid + ": thread dump written to " + f);
+                stderr().println("loomscope attach: " + pid + ": thread dump written to " + f);
             }
         } catch (IOException | RuntimeException e) {
             if (e instanceof BadDataException || e instanceof UsageException) {
@@ -176,7 +172,7 @@ public final class AttachCommand implements Callable<Integer> {
             throw new BadDataException("process " + pid + ": cannot take a thread dump: " + Said.by(e)
                     + " (the JVM must let its management agent start; or run jcmd " + pid + " Thread.dump_to_file -format=json FILE)");
         }
-        return ThreadsCommand.report(written, out, spec.commandLine().getOut());
+        return ThreadsCommand.report(written, out, stdout());
     }
 
     private UsageException usage(String message) {

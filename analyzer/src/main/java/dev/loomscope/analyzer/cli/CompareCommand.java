@@ -14,11 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope compare}: platform vs virtual (or any groups), metric by metric. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
@@ -27,7 +25,7 @@ import picocli.CommandLine.Spec;
                     + "and regression statistics per group, and each group against the baseline (ratio of medians with a bootstrap CI, "
                     + "Mann-Whitney U, Cliff's delta) as a verdict line. --format svg (or -o FILE.svg) draws the verdicts as one forest plot, "
                     + "the report's first chart."})
-public final class CompareCommand implements Callable<Integer> {
+public final class CompareCommand extends CliCommand {
     @Mixin
     InputArgs in;
 
@@ -37,8 +35,6 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     CompareOptions compare;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     /** The options compare and report share. */
     public static final class CompareOptions {
@@ -104,7 +100,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<List<MetricResult>> results = strata.stream().map(s -> compare.run(s, strata.size() > 1)).toList();
         if (out.svg()) {
             // the forest plot of the verdicts, as the report's first chart
-            out.write(Forest.standalone(Forest.of(strata.stream().map(Grouping.Stratum::name).toList(), results)), spec.commandLine().getOut());
+            out.write(Forest.standalone(Forest.of(strata.stream().map(Grouping.Stratum::name).toList(), results)), stdout());
             return Errors.OK;
         }
         List<Table> tables = new ArrayList<>();
@@ -121,7 +117,7 @@ public final class CompareCommand implements Callable<Integer> {
             part.forEach(t -> tables.add(name == null ? t : t.prefixed(name + ": ", t.name().equals("verdicts"))));
         }
         ViewCommand.withReaderWarnings(tables, facts);
-        out.emit(tables, spec.commandLine().getOut());
+        out.emit(tables, stdout());
         return Errors.OK;
     }
 }

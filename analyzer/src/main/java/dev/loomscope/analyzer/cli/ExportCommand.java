@@ -10,12 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope export}: recordings into Parquet tables, for a fleet's comparison, Spark, DuckDB or pandas. */
 @Command(name = "export", mixinStandardHelpOptions = true,
@@ -24,7 +22,7 @@ import picocli.CommandLine.Spec;
                     + " context_switches, cpu_load, scheduler, samples and stacks, event_types; a "
                     + "recording that cannot be read is a row of the problems table and the export goes on. compare and report read DIR as they "
                     + "read recordings; Spark's job (loomscope-spark.jar) writes the same tables."})
-public final class ExportCommand implements Callable<Integer> {
+public final class ExportCommand extends CliCommand {
     @Mixin
     InputArgs in;
 
@@ -40,8 +38,6 @@ public final class ExportCommand implements Callable<Integer> {
     @Mixin
     DebugOption debug;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
@@ -51,9 +47,9 @@ public final class ExportCommand implements Callable<Integer> {
         Path dir = to.toAbsolutePath().normalize();
         prepare(dir);
         List<RecordingSource> sources = in.sources();
-        var err = spec.commandLine().getErr();
+        var err = stderr();
         Exporter.Result r = Exporter.export(sources, dir, threads, problem -> err.println("loomscope export: " + problem + " (listed in the problems table)"));
-        spec.commandLine().getOut().printf("%s: %d recording%s exported, %d in the problems table, %d rows%n", dir, r.exported(), r.exported() == 1 ? "" : "s",
+        stdout().printf("%s: %d recording%s exported, %d in the problems table, %d rows%n", dir, r.exported(), r.exported() == 1 ? "" : "s",
                 r.problems(), r.rows());
         if (r.bugs() > 0) {
             err.println("loomscope export: " + r.bugs() + " recording" + (r.bugs() == 1 ? "" : "s")

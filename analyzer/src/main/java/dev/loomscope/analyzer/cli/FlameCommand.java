@@ -23,13 +23,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope flame}: flame graphs in async-profiler's format from any .jfr. */
 @Command(name = "flame", mixinStandardHelpOptions = true,
@@ -37,7 +35,7 @@ import picocli.CommandLine.Spec;
                 + " differential graphs.",
             "Several recordings merge into one graph; --diff BASE NEW colours NEW by its change from BASE, both normalised to the "
                     + "same total samples."})
-public final class FlameCommand implements Callable<Integer> {
+public final class FlameCommand extends CliCommand {
     @Parameters(arity = "1..*", paramLabel = "RECORDING", description = "recordings (files, globs, directories); with --diff: BASE NEW")
     List<String> inputs;
 
@@ -152,15 +150,13 @@ public final class FlameCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
         // what the reader said, each once with a count, after the command succeeded: a file that fails says its one line alone
         java.util.Map<String, Integer> warnings = new java.util.LinkedHashMap<>();
         int code = run(w -> warnings.merge(Said.oneLine(w), 1, Integer::sum));
-        warnings.forEach((w, n) -> spec.commandLine().getErr().println("loomscope flame: warning: " + w + (n > 1 ? " (" + n + " times)" : "")));
+        warnings.forEach((w, n) -> stderr().println("loomscope flame: warning: " + w + (n > 1 ? " (" + n + " times)" : "")));
         return code;
     }
 
@@ -205,7 +201,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         emit(buf);
         if (output != null) {
-            spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+            stderr().println("loomscope flame: wrote " + output.toAbsolutePath());
         }
         return Errors.OK;
     }
@@ -231,8 +227,8 @@ public final class FlameCommand implements Callable<Integer> {
     /** What the command made, to standard output or the -o file. */
     private void emit(ByteArrayOutputStream buf) {
         if (output == null) {
-            spec.commandLine().getOut().print(buf.toString(StandardCharsets.UTF_8));
-            spec.commandLine().getOut().flush();
+            stdout().print(buf.toString(StandardCharsets.UTF_8));
+            stdout().flush();
         } else {
             write(output, buf);
         }
@@ -254,7 +250,7 @@ public final class FlameCommand implements Callable<Integer> {
             dev.loomscope.flamegraphs.render.OtlpWriter.write(graph, sampleType, 0, samples.span(), options.include(), options.exclude(), buf);
         }
         emit(buf);
-        spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+        stderr().println("loomscope flame: wrote " + output.toAbsolutePath());
         return Errors.OK;
     }
 
@@ -283,7 +279,7 @@ public final class FlameCommand implements Callable<Integer> {
         dev.loomscope.flamegraphs.render.SampleTimeline.writeHeatmaps(options.title() != null ? options.title() : "loomscope " + options.kind().label()
                 + " heatmap: " + String.join(", ", inputs), timelines.size() == 1 ? Map.of("", timelines.values().iterator().next()) : timelines, buf);
         emit(buf);
-        spec.commandLine().getErr().println("loomscope flame: wrote " + output.toAbsolutePath());
+        stderr().println("loomscope flame: wrote " + output.toAbsolutePath());
         return Errors.OK;
     }
 

@@ -7,12 +7,10 @@ import dev.loomscope.analyzer.report.JmhHtml;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope jmh}: the perfnorm context-switch report of JMH results. */
 @Command(name = "jmh", mixinStandardHelpOptions = true,
@@ -20,7 +18,7 @@ import picocli.CommandLine.Spec;
             "Context switches come from -prof \"perfnorm:events=context-switches\" or -prof ctxsw; results that differ",
             "only by thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name) are paired",
             "and compared fork by fork (each fork a JVM, JMH's pooled error beside), as is every result with --baseline OLD.json."})
-public final class JmhCommand implements Callable<Integer> {
+public final class JmhCommand extends CliCommand {
     @Parameters(arity = "1..*", paramLabel = "RESULTS.json", description = "JMH result files written with -rf json")
     List<Path> files;
 
@@ -36,8 +34,6 @@ public final class JmhCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "DIR", description = "also write DIR/index.html with charts (offline)")
     Path html;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -52,9 +48,9 @@ public final class JmhCommand implements Callable<Integer> {
         if (baseline != null) {
             tables.add(JmhView.versus(JmhReader.read(baseline), results, verdict.rule()));
         }
-        out.emit(tables, spec.commandLine().getOut());
+        out.emit(tables, stdout());
         if (html != null) {
-            spec.commandLine().getErr().println("loomscope jmh: wrote " + JmhHtml.write(html.toAbsolutePath(), results));
+            stderr().println("loomscope jmh: wrote " + JmhHtml.write(html.toAbsolutePath(), results));
         }
         return Errors.OK;
     }

@@ -10,10 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope load}: the open-loop HTTP load client, on its own (study --app runs it in a process of its own). */
 @Command(name = "load", mixinStandardHelpOptions = true,
@@ -23,7 +21,7 @@ import picocli.CommandLine.Spec;
                     + " (coordinated omission corrected); errors and timeouts are counted; HdrHistogram keeps the latencies. Each URL and rate"
                     + " in turn: warm-up windows of a second until throughput and median latency are steady, then the measured windows.",
             "--results FILE.csv writes a row per window (warm-ups marked) in the columns of a workload's results file, which study judges."})
-public final class LoadCommand implements Callable<Integer> {
+public final class LoadCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     LoadOptions load;
 
@@ -44,12 +42,10 @@ public final class LoadCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = stdout();
         if (load.urls.isEmpty() && load.requestFiles.isEmpty()) {
             throw new dev.loomscope.analyzer.errors.UsageException("--url: give at least one URL to load (e.g. --url http://localhost:8080/), or"
                     + " --request-file FILE");
@@ -74,7 +70,7 @@ public final class LoadCommand implements Callable<Integer> {
                 // already stopping
             }
             if (!summaries.isEmpty() && summaries.stream().allMatch(x -> x.ok() == 0)) {
-                spec.commandLine().getErr().println("loomscope load: no request was answered with 2xx or 3xx (" + summaries.get(0).causes()
+                stderr().println("loomscope load: no request was answered with 2xx or 3xx (" + summaries.get(0).causes()
                         + "; see the windows above)");
                 return Errors.CHECK_FAILED;
             }

@@ -54,7 +54,7 @@ public final class PinningCommand extends ViewCommand {
             threshold = Durations.parse(failOn);
         }
         List<RecordingFacts> facts = in.facts();
-        out.emit(tables(facts), spec.commandLine().getOut());
+        out.emit(tables(facts), stdout());
         if (failOn != null) {
             // a gate that passes on a recording that could not hold the pins it gates would be a lie
             for (PinningView.Coverage c : PinningView.coverage(facts)) {
@@ -73,7 +73,7 @@ public final class PinningCommand extends ViewCommand {
             double limitMs = threshold.toNanos() / 1e6;
             long over = java.util.Arrays.stream(p.all().toArray()).filter(ms -> ms >= limitMs).count();
             if (over > 0) {
-                spec.commandLine().getErr().println("loomscope pinning: " + over + " pin" + (over == 1 ? "" : "s")
+                stderr().println("loomscope pinning: " + over + " pin" + (over == 1 ? "" : "s")
                         + (failOn.equals(ANY) ? "" : " at or above " + failOn) + " (--fail-on-pinning)");
                 return Errors.CHECK_FAILED;
             }

@@ -6,11 +6,9 @@ import dev.loomscope.analyzer.report.HtmlReport;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope report}: the self-contained HTML report of a comparison. */
 @Command(name = "report", mixinStandardHelpOptions = true,
@@ -18,7 +16,7 @@ import picocli.CommandLine.Spec;
             "Verdicts, per metric a boxplot and a regression scatter with the statistics, pinning, GC, heap and",
             "context switches, flame graphs per group with the differential graph, and the JSON thread dumps beside the",
             "recordings (the agent's *.threads.json, attach's threads-*.json) as 'loomscope threads' reads them."})
-public final class ReportCommand implements Callable<Integer> {
+public final class ReportCommand extends CliCommand {
     @Mixin
     InputArgs in;
 
@@ -31,8 +29,6 @@ public final class ReportCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -43,7 +39,7 @@ public final class ReportCommand implements Callable<Integer> {
         List<HtmlReport.Part> parts = strata.stream().map(s -> new HtmlReport.Part(s.name(), s.groups(), compare.run(s, strata.size() > 1))).toList();
         List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(in.inputs.stream().map(Path::of).toList());
         Path index = HtmlReport.write(output.toAbsolutePath(), parts, HtmlReport.Extras.NONE.withThreadDumps(dumps));
-        spec.commandLine().getOut().println(index);
+        stdout().println(index);
         return Errors.OK;
     }
 }

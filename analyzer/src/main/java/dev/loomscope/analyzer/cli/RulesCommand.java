@@ -6,7 +6,6 @@ import dev.loomscope.analyzer.rules.RulesView;
 import dev.loomscope.recording.RecordingSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,7 +19,7 @@ import picocli.CommandLine.Spec;
             "loomscope's rules read the recording as every command does; JMC's parser holds it in memory, and when it cannot (a very large"
                     + " file) JMC's rules are skipped with a warning saying so: give the CLI more heap to run them (LOOMSCOPE_JAVA_OPTS=-Xmx4g)."},
         footer = {"", "Exit codes: 0 ok, 1 --fail-on-warning and a rule warned, 2 usage or bad input."})
-public final class RulesCommand implements Callable<Integer> {
+public final class RulesCommand extends CliCommand {
     @Mixin
     InputArgs in;
 
@@ -40,8 +39,6 @@ public final class RulesCommand implements Callable<Integer> {
     @SuppressWarnings("deprecation") // help = true: the option needs no recording, as --help does
     @Option(names = "--list-settings", help = true, description = "list every rule's settings (loomscope's and JMC's), their defaults and the values --set gives, and exit")
     boolean listSettings;
-
-    picocli.CommandLine.Model.CommandSpec spec;
 
     /** picocli hands the command's model here when it builds it: the help then lists the thresholds. */
     @Spec
@@ -69,7 +66,7 @@ public final class RulesCommand implements Callable<Integer> {
     public Integer call() {
         RuleSettings chosen = RuleSettings.parse(settings);
         if (listSettings) {
-            out.emit(List.of(RulesView.settings(chosen)), spec.commandLine().getOut());
+            out.emit(List.of(RulesView.settings(chosen)), stdout());
             return Errors.OK;
         }
         List<RulesRunner.Finding> findings = new ArrayList<>();
@@ -79,7 +76,7 @@ public final class RulesCommand implements Callable<Integer> {
         }
         List<dev.loomscope.analyzer.render.Table> tables = new ArrayList<>(RulesView.of(findings, details));
         ViewCommand.withWarnings(tables, warnings); // what the reader said (each once), and which rules were skipped and why
-        out.emit(tables, spec.commandLine().getOut());
+        out.emit(tables, stdout());
         boolean warned = findings.stream().anyMatch(f -> f.severity() == org.openjdk.jmc.flightrecorder.rules.Severity.WARNING);
         return failOnWarning && warned ? Errors.CHECK_FAILED : Errors.OK;
     }

@@ -11,10 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope study}: the main job, end to end. */
 @Command(name = "study", mixinStandardHelpOptions = true,
@@ -25,7 +23,7 @@ import picocli.CommandLine.Spec;
                     + "profile; one more JVM each records the profile for the flame graphs and is not timed. Then verdicts here and a "
                     + "self-contained report (statistics, pinning, GC, heap, context switches, flame graphs per thread kind and the "
                     + "differential graph)."})
-public final class StudyCommand implements Callable<Integer> {
+public final class StudyCommand extends CliCommand {
     @Option(names = "--workload", split = ",", paramLabel = "NAME", description = "workloads: echo, sleep, rendezvous, gameoflife, pinning (default: echo,sleep)")
     List<String> workloads = new ArrayList<>(List.of("echo", "sleep"));
 
@@ -123,13 +121,11 @@ public final class StudyCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-        PrintWriter stdout = spec.commandLine().getOut();
-        PrintWriter stderr = spec.commandLine().getErr();
+        PrintWriter stdout = stdout();
+        PrintWriter stderr = stderr();
         if (reruns < 0) {
             throw new dev.loomscope.analyzer.errors.UsageException("--reruns " + reruns + ": must be 0 or more");
         }

@@ -4,11 +4,9 @@ import dev.loomscope.analyzer.threads.ThreadAnalysis;
 import dev.loomscope.analyzer.threads.ThreadsView;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope threads}: deadlocks and carrier starvation in the JDK's JSON thread dumps. */
 @Command(name = "threads", mixinStandardHelpOptions = true,
@@ -19,19 +17,17 @@ import picocli.CommandLine.Spec;
                     + " cannot go on while virtual threads wait to run) and, given two dumps of one process, what did not move between them."
                     + " 'loomscope attach PID threads' takes the dumps for you."},
         footer = {"", "Exit codes: 0 nothing stuck, 1 a deadlock or carrier starvation found, 2 a file that is not a JSON thread dump."})
-public final class ThreadsCommand implements Callable<Integer> {
+public final class ThreadsCommand extends CliCommand {
     @Parameters(arity = "1..*", paramLabel = "DUMP.json", description = "JSON thread dumps; two of one process are compared")
     List<Path> files;
 
     @Mixin
     OutputOptions out;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-        return report(files, out, spec.commandLine().getOut());
+        return report(files, out, stdout());
     }
 
     /** Analyses the dumps, prints the tables; exit 1 when one is stuck. */

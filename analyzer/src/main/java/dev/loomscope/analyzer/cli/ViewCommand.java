@@ -4,20 +4,16 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.Views;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 
 /** A command that reduces its recordings and shows one view of them ({@link Views}) as tables. */
-abstract class ViewCommand implements Callable<Integer> {
+abstract class ViewCommand extends CliCommand {
     @Mixin
     InputArgs in;
 
     @Mixin
     OutputOptions out;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     /** This command's view, by its name. */
     List<Table> view(List<RecordingFacts> facts) {
@@ -36,7 +32,7 @@ abstract class ViewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        out.emit(tables(read()), spec.commandLine().getOut());
+        out.emit(tables(read()), stdout());
         return Errors.OK;
     }
 

@@ -8,11 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code loomscope watch}: a running JVM's carriers, virtual threads and pins, refreshed as they happen. */
 @Command(name = "watch", mixinStandardHelpOptions = true,
@@ -27,7 +25,7 @@ import picocli.CommandLine.Spec;
                     + " closed by the next watch. With --agent, the loomscope agent's recording in the JVM is read from its disk instead, and"
                     + " nothing is recorded for watch. Plain lines when the output is not a terminal; JSON lines with --format json."},
         footer = {"", "Exit codes: 0 done (or the JVM ended), 1 an alarm was raised and --fail-on-alarm was given, 2 bad input or the JVM cannot be watched."})
-public final class WatchCommand implements Callable<Integer> {
+public final class WatchCommand extends CliCommand {
     @Parameters(index = "0", paramLabel = "PID|HOST:PORT", description = "the process id of a local JVM, or HOST:PORT of a JVM's remote JMX agent")
     String target;
 
@@ -89,8 +87,6 @@ public final class WatchCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -127,7 +123,7 @@ public final class WatchCommand implements Callable<Integer> {
         Watch.Options o = new Watch.Options(every, duration("--duration", duration), format.equals("json"), record, dumpOnAlarm,
                 new Watch.Limits(pinRate, pinnedShare, spinShare, parked), duration("--dump-every", dumpEvery), duration("--pinned-threshold", pinnedThreshold),
                 duration("--sample-interval", sampleInterval), threadEvents, agent, Main.interactive && terminal());
-        boolean alarmed = new Watch(o, spec.commandLine().getOut(), spec.commandLine().getErr(),
+        boolean alarmed = new Watch(o, stdout(), stderr(),
                 (dumps, to) -> ThreadsCommand.report(dumps, new OutputOptions(), to)).run(target);
         return alarmed && failOnAlarm ? Errors.CHECK_FAILED : Errors.OK;
     }
