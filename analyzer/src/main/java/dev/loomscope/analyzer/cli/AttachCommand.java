@@ -56,7 +56,6 @@ public final class AttachCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     OutputOptions out;
 
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = stdout();

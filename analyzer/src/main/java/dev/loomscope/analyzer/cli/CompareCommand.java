@@ -35,7 +35,6 @@ public final class CompareCommand extends CliCommand {
     @Mixin
     CompareOptions compare;
 
-
     /** The options compare and report share. */
     public static final class CompareOptions {
         @Option(names = "--group", paramLabel = "NAME=GLOB", description = "an explicit group (repeatable), instead of --by")

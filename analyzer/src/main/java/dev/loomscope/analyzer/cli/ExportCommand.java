@@ -38,7 +38,6 @@ public final class ExportCommand extends CliCommand {
     @Mixin
     DebugOption debug;
 
-
     @Override
     public Integer call() throws IOException {
         if (threads < 1) {

@@ -150,7 +150,6 @@ public final class FlameCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-
     @Override
     public Integer call() throws IOException {
         // what the reader said, each once with a count, after the command succeeded: a file that fails says its one line alone

@@ -34,7 +34,6 @@ public final class JmhCommand extends CliCommand {
     @Option(names = "--html", paramLabel = "DIR", description = "also write DIR/index.html with charts (offline)")
     Path html;
 
-
     @Override
     public Integer call() {
         List<JmhResult> results = new ArrayList<>();

@@ -42,7 +42,6 @@ public final class LoadCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-
     @Override
     public Integer call() throws IOException {
         PrintWriter out = stdout();

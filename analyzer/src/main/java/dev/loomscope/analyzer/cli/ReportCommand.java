@@ -29,7 +29,6 @@ public final class ReportCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-
     @Override
     public Integer call() {
         compare.check();

@@ -121,7 +121,6 @@ public final class StudyCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = stdout();

@@ -24,7 +24,6 @@ public final class ThreadsCommand extends CliCommand {
     @Mixin
     OutputOptions out;
 
-
     @Override
     public Integer call() {
         return report(files, out, stdout());

@@ -14,7 +14,6 @@ abstract class ViewCommand extends CliCommand {
     @Mixin
     OutputOptions out;
 
-
     /** This command's view, by its name. */
     List<Table> view(List<RecordingFacts> facts) {
         return Views.named(spec.name()).of(facts, stackDepth());

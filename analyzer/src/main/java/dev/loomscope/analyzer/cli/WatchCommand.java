@@ -87,7 +87,6 @@ public final class WatchCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     DebugOption debug;
 
-
     @Override
     public Integer call() throws Exception {
         if (!format.equals("text") && !format.equals("json")) {

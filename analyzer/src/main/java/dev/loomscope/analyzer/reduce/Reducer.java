@@ -2,7 +2,6 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.recording.JfrEvent;
 
-
 /**
  * A single-pass reduction of one metric: {@link #add} sees each event of a recording once, in file
  * order; results are read after the pass. Reducers keep only what their figures need (counts, sums,
