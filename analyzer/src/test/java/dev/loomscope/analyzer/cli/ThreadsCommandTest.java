@@ -30,18 +30,26 @@ class ThreadsCommandTest {
         return out;
     }
 
-    @Test
-    void aMonitorDeadlockBetweenVirtualThreadsIsNamedThreadByThreadAndLockByLock() throws Exception {
-        MainTest.Result r = MainTest.run("threads", DIR.resolve("monitor-25.json").toString(), "--format", "json");
+    /**
+     * threads on {@code dump} (StuckService's monitor deadlock) as JSON: exit 1 and its two virtual
+     * threads named, each holding what the other waits for, at their own frames.
+     */
+    private static MainTest.Result monitorDeadlock(String dump) throws Exception {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve(dump).toString(), "--format", "json");
         assertThat(r.code()).as(r.err()).isEqualTo(1);
         JsonNode cycle = table(r, "thread-deadlocks");
         assertThat(column(cycle, "thread")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
         assertThat(column(cycle, "held by")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
         assertThat(column(cycle, "kind")).containsOnly("virtual");
         assertThat(column(cycle, "state")).containsOnly("BLOCKED");
-        // each waits for the lock the other holds, at its own frame
         assertThat(column(cycle, "waits for")).doesNotHaveDuplicates().allMatch(l -> l.startsWith("java.lang.Object@"));
         assertThat(column(cycle, "at")).allMatch(f -> f.startsWith("StuckService.nested (StuckService.java:"));
+        return r;
+    }
+
+    @Test
+    void aMonitorDeadlockBetweenVirtualThreadsIsNamedThreadByThreadAndLockByLock() throws Exception {
+        MainTest.Result r = monitorDeadlock("monitor-25.json");
         // the ten waiters for LEFT are one group, waiting on the lock "left" holds
         JsonNode locks = table(r, "thread-locks");
         JsonNode busiest = locks.get("rows").get(0);
@@ -153,14 +161,7 @@ class ThreadsCommandTest {
     /** The JDK's plain-text dump, what is written when JSON cannot be: the same deadlock as the JSON dump of the same case. */
     @Test
     void aPlainTextDumpIsReadAsTheJsonOne() throws Exception {
-        MainTest.Result r = MainTest.run("threads", DIR.resolve("monitor-25.txt").toString(), "--format", "json");
-        assertThat(r.code()).as(r.err()).isEqualTo(1);
-        JsonNode cycle = table(r, "thread-deadlocks");
-        assertThat(column(cycle, "thread")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
-        assertThat(column(cycle, "held by")).containsExactlyInAnyOrder("\"left\" #22", "\"right\" #24");
-        assertThat(column(cycle, "kind")).containsOnly("virtual");
-        assertThat(column(cycle, "state")).containsOnly("BLOCKED");
-        assertThat(column(cycle, "at")).allMatch(f -> f.startsWith("StuckService.nested (StuckService.java:"));
+        monitorDeadlock("monitor-25.txt");
     }
 
     /** Names the JDK cannot write as JSON (control characters) are read from its plain-text dumps, JDK 25 and 21, and printed escaped. */
