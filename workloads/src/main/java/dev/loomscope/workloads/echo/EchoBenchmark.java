@@ -1,32 +1,24 @@
 package dev.loomscope.workloads.echo;
 
 import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.jmh.SeedBenchmark;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The echo server under load: one operation is one {@link EchoWorkload} run, {@code requests}
  * requests from {@code concurrency} connections of the built-in ab-style client against the
  * server started for the trial (thread per connection of the given kind).
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(3)
-public class EchoBenchmark {
+public class EchoBenchmark extends SeedBenchmark {
     @Param({"platform", "virtual"})
     public String threads;
 

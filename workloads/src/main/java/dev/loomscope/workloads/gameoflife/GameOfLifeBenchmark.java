@@ -1,20 +1,16 @@
 package dev.loomscope.workloads.gameoflife;
 
 import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.jmh.SeedBenchmark;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The Game of Life CSP benchmark of the presentation's perfnorm table: one operation is one
@@ -22,13 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * whole trial. At the end of the trial the last frame is checked against the sequential Game of
  * Life after as many generations.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(3)
-public class GameOfLifeBenchmark {
+public class GameOfLifeBenchmark extends SeedBenchmark {
     @Param({"5", "25", "100"})
     public int padding;
 

@@ -1,31 +1,23 @@
 package dev.loomscope.workloads.rendezvous;
 
 import dev.loomscope.workloads.core.ThreadKind;
+import dev.loomscope.workloads.jmh.SeedBenchmark;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The rendezvous variants on each thread kind: one operation is one {@link RendezvousWorkload}
  * run, a sender and a receiver meeting {@code n} times (the sum checked). Divide the score by n
  * for the cost of one hand-off.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(3)
-public class RendezvousBenchmark {
+public class RendezvousBenchmark extends SeedBenchmark {
     @Param({"park", "park-yield", "yield4-park", "spin1000-park", "spin10000-park", "meet-park", "meet-yield4-park", "meet-spin1000-park", "meet-spin10000-park", "spin-yield-park",
         "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations",
         "kotlin-continuations-default", "kotlin-channel"})
