@@ -22,9 +22,6 @@ power_trials=${2:-5}
 requests=${3:-5000}
 bench=aa-calibration
 . "$root/benchmarks/setup.sh"
-java="$LOOMSCOPE_JAVA_HOME/bin/java"
-agent="$root/agent/target/loomscope-agent.jar"
-workloads="$root/workloads/target/loomscope-workloads.jar"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 metrics=("run time" "throughput" "latency p99" "context switches per unit")

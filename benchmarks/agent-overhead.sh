@@ -55,9 +55,6 @@ read -ra echo_args <<<"${ECHO_ARGS:-}"
 
 bench=agent-overhead
 . "$root/benchmarks/setup.sh"
-java="$LOOMSCOPE_JAVA_HOME/bin/java"
-agent="$root/agent/target/loomscope-agent.jar"
-workloads="$root/workloads/target/loomscope-workloads.jar"
 out=$(mktemp -d)
 quiet=300
 

@@ -35,7 +35,6 @@ first_response() { # java extra-args...: milliseconds from launch to the first H
 }
 
 
-agent="$root/agent/target/loomscope-agent.jar"
 echo "$(nproc) cores, $(date -u +%Y-%m-%d), commit $(git -C "$root" rev-parse --short HEAD), $rounds rounds"
 for java in "${loomscope_jdks[@]}"; do
     v=$("$java" -version 2>&1 | head -n 1)

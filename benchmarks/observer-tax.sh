@@ -24,8 +24,6 @@ workers=${2:-8}
 hold=${3:-20}
 bench=observer-tax
 . "$root/benchmarks/setup.sh"
-java="$LOOMSCOPE_JAVA_HOME/bin/java"
-agent="$root/agent/target/loomscope-agent.jar"
 service=${SERVICE:-known}
 if [ "$service" = jetty ]; then
     if [ -z "${LOOMSCOPE_JDK21:-}" ]; then

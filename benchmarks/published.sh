@@ -37,9 +37,7 @@ for p in $parts; do
     case " $all " in *" $p "*) ;; *) echo "$bench: unknown part '$p' (parts: $all)" >&2; exit 2 ;; esac
 done
 mkdir -p "$out"
-java="$LOOMSCOPE_JAVA_HOME/bin/java"
 jar="$root/workloads/target/benchmarks.jar"
-workloads="$root/workloads/target/loomscope-workloads.jar"
 jmh_opts=""
 [ "$LOOMSCOPE_JAVA_MAJOR" -ge 24 ] && jmh_opts="--sun-misc-unsafe-memory-access=allow" # JMH 1.37 uses sun.misc.Unsafe
 

@@ -1,5 +1,5 @@
 # Sourced by the benchmark scripts: finds a JDK 21+ as ./loomscope does (LOOMSCOPE_JAVA_HOME), or
-# stops with one line naming the script; then builds the jars when they are missing or stale. Gives the scripts median and loomscope_jdks.
+# stops with one line naming the script; then builds the jars when they are missing or stale. Gives the scripts java, agent, workloads, median and loomscope_jdks.
 # usage: root=...; bench=<script name>; . "$root/benchmarks/setup.sh"
 . "$root/.mvn/find-jdk.sh"
 if ! loomscope_find_jdk; then
@@ -7,6 +7,11 @@ if ! loomscope_find_jdk; then
     exit 2
 fi
 "$root/loomscope" --version >/dev/null
+
+# What the scripts run: the JDK's java (a script may choose another after this), the agent's and the workloads' jars.
+java="$LOOMSCOPE_JAVA_HOME/bin/java"
+agent="$root/agent/target/loomscope-agent.jar"
+workloads="$root/workloads/target/loomscope-workloads.jar"
 
 # The large recording the reader benchmarks read: the sleep workload (100,000 tasks of 21 ms, 330
 # runs, 2-3 minutes) under the agent, whose default settings record every sleep (about 1.2 GB).

@@ -15,7 +15,6 @@ workers=${3:-8}
 hold=${4:-20}
 bench=watch-attach
 . "$root/benchmarks/setup.sh"
-java="$LOOMSCOPE_JAVA_HOME/bin/java"
 rate=$((workers * 1000 / hold * 8 / 10))
 tmp=$(mktemp -d)
 known_answer_pid=""

@@ -20,8 +20,6 @@ variants=("" "$@")
 
 bench=watch-cpu
 . "$root/benchmarks/setup.sh"
-java="$LOOMSCOPE_JAVA_HOME/bin/java"
-workloads="$root/workloads/target/loomscope-workloads.jar"
 app=""
 watcher=""
 cleanup() {

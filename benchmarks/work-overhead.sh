@@ -36,7 +36,6 @@ public class WorkLoop {
 }
 JAVA
 "$LOOMSCOPE_JAVA_HOME/bin/javac" --release 21 -d "$out" "$out/WorkLoop.java"
-agent="$root/agent/target/loomscope-agent.jar"
 echo "$(nproc) cores, $(date -u +%Y-%m-%d), commit $(git -C "$root" rev-parse --short HEAD), $rounds rounds"
 for java in "${loomscope_jdks[@]}"; do
     echo "$("$java" -version 2>&1 | head -n 1)"
