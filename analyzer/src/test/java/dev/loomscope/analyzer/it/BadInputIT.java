@@ -2,9 +2,7 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.cli.Main;
 import java.io.OutputStream;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,10 +50,7 @@ class BadInputIT {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         try {
-            Future<Fixtures.Run> f = one.submit(() -> {
-                int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-                return new Fixtures.Run(code, out.toString(), err.toString());
-            });
+            Future<Fixtures.Run> f = one.submit(() -> Fixtures.inProcess(List.of(args), out, err));
             return f.get(60, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             return new Fixtures.Run(-1, out.toString(), "still running after 60 s; " + err);

@@ -137,8 +137,11 @@ final class Fixtures {
 
     /** Runs the CLI's command line {@code args} in this JVM (as {@code loomscope ARGS} would). */
     static Run inProcess(List<String> args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+        return inProcess(args, new StringWriter(), new StringWriter());
+    }
+
+    /** As {@link #inProcess(List)}, writing into {@code out} and {@code err}, which hold what it wrote should it not return. */
+    static Run inProcess(List<String> args, StringWriter out, StringWriter err) {
         int code = dev.loomscope.analyzer.cli.Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
         return new Run(code, out.toString(), err.toString());
     }
