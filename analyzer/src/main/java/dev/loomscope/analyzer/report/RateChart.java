@@ -58,11 +58,11 @@ public final class RateChart {
         FRAME.axes(sb);
         FRAME.xTitle(sb, "offered rate (requests/s, open loop)", 8);
         FRAME.yTitle(sb, "latency " + what + " (ms, log; lower is better)", FRAME.top(), FRAME.plotBottom(), "");
-        int right = FRAME.plotRight();
+        int plotRight = FRAME.plotRight();
         if (slo > 0) {
             double y = y(slo, logLo, logHi);
-            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#000' stroke-dasharray='5,4'/>%n", FRAME.left(), y, right, y));
-            sb.append(Svg.f("<text x='%d' y='%.1f' font-size='11'>objective %s ms</text>%n", right + 4, y + 4, Svg.tick(slo)));
+            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#000' stroke-dasharray='5,4'/>%n", FRAME.left(), y, plotRight, y));
+            sb.append(Svg.f("<text x='%d' y='%.1f' font-size='11'>objective %s ms</text>%n", plotRight + 4, y + 4, Svg.tick(slo)));
         }
         int k = 0;
         for (Map.Entry<String, TreeMap<Double, double[]>> kind : byKind.entrySet()) {
@@ -86,7 +86,7 @@ public final class RateChart {
                 sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", path), c));
             }
             // the legend says what the kind drew: a line, its JVMs' points at one rate, or nothing
-            sb.append(Svg.f("<text x='%d' y='%d' fill='%s'>%s</text>%n", right + 4, FRAME.top() + 16 * k, c, Svg.esc(kind.getKey()
+            sb.append(Svg.f("<text x='%d' y='%d' fill='%s'>%s</text>%n", plotRight + 4, FRAME.top() + 16 * k, c, Svg.esc(kind.getKey()
                     + (path.size() > 1 ? "" : path.size() == 1 ? " (points)" : ": no latency"))));
         }
         return sb.append("</svg>\n").toString();
