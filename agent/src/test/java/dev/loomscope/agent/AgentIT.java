@@ -234,10 +234,7 @@ class AgentIT {
         List<String> cmd = List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED", "-javaagent:" + AGENT + "=" + options, "-cp",
                 System.getProperty("java.class.path"), PinningApp.class.getName(), "wait");
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(log).contains("waiting") && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        ChildJvm.awaitOutput(p, log, "waiting", 60);
         return p;
     }
 
@@ -245,12 +242,8 @@ class AgentIT {
     void sigtermKeepsTheRecording() throws Exception {
         Path log = dir.resolve("out.log");
         Process p = waitingApp("out=rec,profile=off", log);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         // the live trace prints the pins while the app still runs
-        while (!Files.readString(log).contains("loomscope-agent: virtual thread pinned for") && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        assertThat(Files.readString(log)).contains("loomscope-agent: virtual thread pinned for");
+        assertThat(ChildJvm.awaitOutput(p, log, "loomscope-agent: virtual thread pinned for", 60)).as(Files.readString(log)).isTrue();
         p.destroy(); // SIGTERM
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(files(".jfr")).as(Files.readString(log)).hasSize(1);
@@ -353,10 +346,7 @@ class AgentIT {
                     "-javaagent:" + AGENT + "=out=" + small.resolve("rec") + ",profile=off,flame=off,trace-pinned=off,startup=" + startup, "-cp",
                     System.getProperty("java.class.path"), PinningApp.class.getName(), "linger").directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.readString(log).contains("lingering") && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            ChildJvm.awaitOutput(p, log, "lingering", 60);
             // another process fills the disk until it can write no more
             try (var out = Files.newOutputStream(small.resolve("filler"))) {
                 byte[] block = new byte[1 << 20];
@@ -366,9 +356,7 @@ class AgentIT {
             } catch (IOException full) {
                 // no space left: what the test wants
             }
-            while (!Files.readString(log).contains("recording written") && p.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            ChildJvm.awaitOutput(p, log, "recording written", 60);
             Files.createFile(dir.resolve("stop"));
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             String out = Files.readString(log);

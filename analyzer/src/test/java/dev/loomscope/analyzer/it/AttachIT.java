@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -39,10 +38,7 @@ class AttachIT {
         Process p = new ProcessBuilder(java, "-jar", Fixtures.WORKLOADS.toString(), "sleep", "--threads", "virtual", "--tasks", "500", "--sleep-ms", "20",
                 "--runs", "100000", "--warmup", "0").redirectErrorStream(true).redirectOutput(log.toFile()).start();
         started.add(p);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(log).contains("run 1/") && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        ChildJvm.awaitOutput(p, log, "run 1/", 60);
         return p;
     }
 

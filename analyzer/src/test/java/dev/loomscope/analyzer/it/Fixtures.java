@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Recordings made by real child JVMs under the real agent, for the analyzer's end-to-end tests. */
@@ -116,10 +115,7 @@ final class Fixtures {
                 "-javaagent:" + AGENT + "=out=" + dir.resolve("killed-out") + ",startup=before-main,profile=off,trace-pinned=off,flame=off",
                 "-cp", System.getProperty("java.class.path"), FixtureApp.class.getName(), "2", "2", "wait"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(log).contains("waiting") && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        ChildJvm.awaitOutput(p, log, "waiting", 60);
         Thread.sleep(2500); // JFR flushes its chunk about once a second
         p.destroyForcibly().waitFor();
         return repo;

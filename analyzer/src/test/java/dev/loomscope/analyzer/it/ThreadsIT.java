@@ -82,13 +82,11 @@ class ThreadsIT {
                     .contains("JDK 21 thread dumps record no thread states, locks or carriers");
         }
         // a monitor deadlock: one JDK 21 dump cannot tell it; attach takes two and what did not move holds both carriers
+        Path log = dir.resolve("stuck.log");
         Process p = new ProcessBuilder(java, "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "monitor", "--hold", "60")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("stuck.log").toFile()).start();
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         started.add(p);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.readString(dir.resolve("stuck.log")).contains("stuck: monitor") && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        ChildJvm.awaitOutput(p, log, "stuck: monitor", 30);
         Path dumps = Files.createDirectories(dir.resolve("dumps"));
         Fixtures.Run r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
         assertThat(r.code()).as(r.err() + r.out()).isEqualTo(1);

@@ -40,11 +40,7 @@ class WatchIT {
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), WatchedApp.class.getName(), mode));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         started.add(p);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(log).contains("ready") && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        assertThat(Files.readString(log)).contains("ready");
+        assertThat(ChildJvm.awaitOutput(p, log, "ready", 60)).as(Files.readString(log)).isTrue();
         return p;
     }
 
@@ -260,13 +256,11 @@ class WatchIT {
     @Test
     void aKilledWatchersRecordingIsBoundedAndTheNextWatchClosesIt() throws Exception {
         Process p = app(ChildJvm.javaExecutable(), "pin");
+        Path log = dir.resolve("watcher.log");
         Process watcher = new ProcessBuilder(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "watch", Long.toString(p.pid()))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("watcher.log").toFile()).start();
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         started.add(watcher);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(dir.resolve("watcher.log")).contains("carriers") && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        ChildJvm.awaitOutput(watcher, log, "carriers", 60);
         watcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
         assertThat(recordings(p)).contains("name=loomscope-watch-" + watcher.pid());
         assertThat(maxAges(p)).as("left bounded").containsExactly(java.util.Map.entry("loomscope-watch-" + watcher.pid(), 30L)); // seconds

@@ -109,4 +109,20 @@ public final class ChildJvm {
             Files.deleteIfExists(err);
         }
     }
+
+    /**
+     * Waits until {@code log}, where {@code child} writes, says {@code text}, the child ends, or
+     * {@code seconds} pass; returns whether it said it (the caller's assertions then say what went wrong).
+     */
+    public static boolean awaitOutput(Process child, Path log, String text, long seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!said(log, text) && child.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        return said(log, text);
+    }
+
+    private static boolean said(Path log, String text) throws IOException {
+        return Files.exists(log) && Files.readString(log).contains(text);
+    }
 }
