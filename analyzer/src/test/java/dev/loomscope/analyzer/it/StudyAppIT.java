@@ -180,9 +180,8 @@ class StudyAppIT {
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(err.toFile()).redirectOutput(dir.resolve("study.out").toFile()).start();
         try {
             // two JVMs done, the third started: then the signal (SIGTERM, as Ctrl-C's SIGINT runs the same hook)
-            for (int i = 0; i < 3000 && !(Files.exists(err) && Files.readString(err).contains("study: 3/4")); i++) {
+            if (!ChildJvm.awaitOutput(p, err, "study: 3/4", 300)) {
                 assertThat(p.isAlive()).as(Files.readString(err)).isTrue();
-                Thread.sleep(100);
             }
             Thread.sleep(1500);
             p.destroy();
