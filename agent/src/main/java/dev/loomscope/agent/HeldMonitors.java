@@ -13,8 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Looks at the platform threads every {@code held-monitors=} period for where a virtual thread in
- * their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking I/O) while
+ * Looks at the platform threads about every {@code held-monitors=} period for where a virtual
+ * thread in their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking I/O) while
  * it holds a monitor, waiting to enter a monitor, in {@code Object.wait}, blocking under a class
  * initializer, running the application's own native code; spinning in {@code Thread.yield} and
  * running the application's code from one look to the next without blocking, risks to the carriers
@@ -22,10 +22,13 @@ import java.util.Map;
  * {@code loomscope.HeldMonitorSample} event, and the threads it found are
  * {@code loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope
  * advise} reads them from a recording of platform threads. The JVM's thread dump with monitors is
- * taken at a safepoint, and its cost grows with the threads: a look skips periods so that the looks
- * take at most {@link #BUDGET} of the time. Runs on JFR's periodic thread, one look at a time.
+ * taken at a safepoint, and its cost grows with the threads: the next look waits so that the looks
+ * take at most {@link #BUDGET} of the time. Runs on its own daemon thread, one look at a time, the
+ * looks {@link #gap} apart: not a fixed period, which a workload repeating at it (a constant-rate
+ * client's 100 requests a second, a timer) would meet at the same phase every time, so that every
+ * look found the same and the mean missed the time's by as much as a whole thread.
  */
-final class HeldMonitors implements Runnable {
+final class HeldMonitors {
     /** Frames a {@code loomscope.HeldMonitor} event keeps of one thread's stack. */
     static final int STACK = 12;
 
@@ -60,12 +63,51 @@ final class HeldMonitors implements Runnable {
     private long nextNanos;
     /** The threads the last look found running the application's code, with their blocked and waited counts then. */
     private Map<Long, Long> running = new HashMap<>();
+    private volatile boolean stopped;
+    private Thread looker;
 
-    @Override
-    public synchronized void run() {
+    /** Starts the looks on their own daemon thread (never keeps the application alive). */
+    void start() {
+        looker = Thread.ofPlatform().name("loomscope-agent-looks").daemon().start(() -> {
+            while (!stopped) {
+                long wait = nextNanos - System.nanoTime();
+                if (wait > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                } else {
+                    look();
+                }
+            }
+        });
+    }
+
+    /** Stops the looks; one under way finishes first (up to a second), so that its events are in the recording. */
+    void stop() {
+        stopped = true;
+        if (looker != null) {
+            java.util.concurrent.locks.LockSupport.unpark(looker);
+            try {
+                looker.join(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The time from one look's start to the next one's, ns: drawn uniformly from half the period to
+     * one and a half, so the looks keep the period on average and fall at every phase of a workload
+     * that repeats (their gaps not on a lattice); a CPU run found at two looks in a row ran at least
+     * half the period.
+     */
+    long gap() {
+        return (long) (intervalMillis * 1e6 * (0.5 + java.util.concurrent.ThreadLocalRandom.current().nextDouble()));
+    }
+
+    /** One look, unless the last one's cost asks for a pause still ({@link #BUDGET}). */
+    synchronized void look() {
         long now = System.nanoTime();
         if (now < nextNanos) {
-            return; // the last look was costly: this period is skipped, within the budget
+            return; // the last look was costly: a pause, within the budget
         }
         HeldMonitorSampleEvent s = new HeldMonitorSampleEvent();
         s.begin(); // the look's duration is its cost: the thread dump at a safepoint and the sorting
@@ -73,6 +115,7 @@ final class HeldMonitors implements Runnable {
         try {
             all = threads.dumpAllThreads(true, false);
         } catch (RuntimeException | LinkageError unavailable) {
+            nextNanos = now + gap();
             return; // a look missed is no harm
         }
         sample++;
@@ -110,7 +153,7 @@ final class HeldMonitors implements Runnable {
         }
         running = runningNow;
         s.end();
-        nextNanos = nextLook(now, System.nanoTime() - now, sample);
+        nextNanos = nextLook(now, System.nanoTime() - now, sample, gap());
         s.platformThreads = looked;
         s.interval = intervalMillis;
         s.commit();
@@ -131,14 +174,14 @@ final class HeldMonitors implements Runnable {
     }
 
     /**
-     * When the look after the {@code look}th, begun at {@code start} and taking {@code took} ns, may
-     * come: {@code took / BUDGET} after it began, so that the looks take at most {@link #BUDGET} of
-     * the time; but not after the first, whose cost is mostly the code's first run (its classes
-     * loaded, interpreted): a cold first look of a quarter second on a busy machine would otherwise
-     * put the second 25 s later and leave a recording one look.
+     * When the look after the {@code look}th, begun at {@code start} and taking {@code took} ns, comes:
+     * {@code gap} after it began, or {@code took / BUDGET} when later, so that the looks take at most
+     * {@link #BUDGET} of the time; but not after the first, whose cost is mostly the code's first run
+     * (its classes loaded, interpreted): a cold first look of a quarter second on a busy machine would
+     * otherwise put the second 25 s later and leave a recording one look.
      */
-    static long nextLook(long start, long took, long look) {
-        return look <= 1 ? start : start + (long) (took / BUDGET);
+    static long nextLook(long start, long took, long look, long gap) {
+        return look <= 1 ? start + gap : start + Math.max(gap, (long) (took / BUDGET));
     }
 
     /** The looks taken so far. */

@@ -99,7 +99,6 @@ final class RecordingSettings {
         enable(s, SchedulerStallEvent.NAME);
         if (!o.duration(AgentOptions.HELD_MONITORS).isZero() && !o.string(AgentOptions.THREADS).equals("virtual")) {
             enable(s, HeldMonitorSampleEvent.NAME);
-            s.put(HeldMonitorSampleEvent.NAME + "#period", Durations.jfr(o.duration(AgentOptions.HELD_MONITORS)));
             enable(s, HeldMonitorEvent.NAME);
         }
         return s;

@@ -4,7 +4,6 @@ import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
-import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.WorkWindowEvent;
@@ -42,7 +41,7 @@ final class Session {
     private final Runnable chunkEndHook;
     private final Runnable schedulerHook;
     private final Runnable windowsHook;
-    private final Runnable heldHook;
+    private final HeldMonitors held;
     private final Path repository;
     private final DiskGuard guard;
     private boolean finished;
@@ -50,7 +49,7 @@ final class Session {
     private Path writtenProfile; // async-profiler's samples beside it, or null
 
     private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
-            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Runnable windowsHook, Runnable heldHook,
+            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Runnable windowsHook, HeldMonitors held,
             Path repository, DiskGuard guard) {
         this.options = options;
         this.files = files;
@@ -63,7 +62,7 @@ final class Session {
         this.chunkEndHook = chunkEndHook;
         this.schedulerHook = schedulerHook;
         this.windowsHook = windowsHook;
-        this.heldHook = heldHook;
+        this.held = held;
         this.repository = repository;
         this.guard = guard;
     }
@@ -138,12 +137,9 @@ final class Session {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
         }
         // the looks see platform threads only: on a run labelled virtual they would cost and show nothing advise reads
-        Runnable held = o.duration(AgentOptions.HELD_MONITORS).isZero() || o.string(AgentOptions.THREADS).equals("virtual") ? null
+        HeldMonitors held = o.duration(AgentOptions.HELD_MONITORS).isZero() || o.string(AgentOptions.THREADS).equals("virtual") ? null
                 : new HeldMonitors(o.duration(AgentOptions.HELD_MONITORS).toMillis(), dev.loomscope.agent.work.WorkFilter.parse(o.string(AgentOptions.WORK),
                         new java.util.ArrayList<>()));
-        if (held != null) {
-            FlightRecorder.addPeriodicEvent(HeldMonitorSampleEvent.class, held);
-        }
         Path tmp = files.temporary(".jfr");
         Samplers samplers = Samplers.start(o, files);
         String mode = samplers.mode();
@@ -167,6 +163,9 @@ final class Session {
         guard.watch(s::lowDisk);
         synchronized (s) { // a disk that runs low while JFR starts stops the recording once it runs
             recording.start();
+        }
+        if (held != null) {
+            held.start(); // after the recording's start, which its first look's events need
         }
         s.runInfo();
         StallWatch.start(s, o.duration(AgentOptions.STALL), files);
@@ -335,8 +334,8 @@ final class Session {
         if (windowsHook != null) {
             FlightRecorder.removePeriodicEvent(windowsHook); // the last window comes with the chunk's end (chunkEndHook)
         }
-        if (heldHook != null) {
-            FlightRecorder.removePeriodicEvent(heldHook);
+        if (held != null) {
+            held.stop();
         }
         try {
             return write(atExit, lowDisk);

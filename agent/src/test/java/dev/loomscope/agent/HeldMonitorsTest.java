@@ -207,13 +207,50 @@ class HeldMonitorsTest {
     void aLookWaitsAHundredTimesTheLastOnesCostBeforeTheNextButTheFirstColdOneDoesNot() {
         HeldMonitors looks = new HeldMonitors(100, null);
         for (int i = 0; i < 20; i++) {
-            looks.run(); // JFR's periodic thread would call it every period: here without pause
+            looks.look(); // the looks' thread would wait for the next one's time: here without pause
         }
-        // the second look took some time d; calls within 100 d of it are skipped, so back-to-back calls make two looks
-        assertThat(looks.looks()).isEqualTo(2L);
+        // the first look sets the second's time a gap (50-150 ms) after it began, the second's a hundred times its cost: calls before
+        // then are not looks (a cold first look may outlast its gap, so two)
+        assertThat(looks.looks()).isBetween(1L, 2L);
         long second = 5_000_000_000L;
-        assertThat(HeldMonitors.nextLook(0, 250_000_000L, 1)).as("after a cold first look of 250 ms").isZero();
-        assertThat(HeldMonitors.nextLook(second, 2_000_000L, 2)).as("after a look of 2 ms").isEqualTo(second + 200_000_000L);
+        assertThat(HeldMonitors.nextLook(0, 250_000_000L, 1, 80_000_000L)).as("after a cold first look of 250 ms").isEqualTo(80_000_000L);
+        assertThat(HeldMonitors.nextLook(second, 2_000_000L, 2, 80_000_000L)).as("after a look of 2 ms").isEqualTo(second + 200_000_000L);
+        assertThat(HeldMonitors.nextLook(second, 500_000L, 2, 80_000_000L)).as("after a look of 0.5 ms").isEqualTo(second + 80_000_000L);
+    }
+
+    @Test
+    void theGapsKeepThePeriodOnAverageAndFallOffItsLattice() {
+        HeldMonitors looks = new HeldMonitors(100, null);
+        long[] gaps = java.util.stream.LongStream.generate(looks::gap).limit(10_000).toArray();
+        assertThat(java.util.Arrays.stream(gaps).min().getAsLong()).isGreaterThanOrEqualTo(50_000_000L);
+        assertThat(java.util.Arrays.stream(gaps).max().getAsLong()).isLessThan(150_000_000L);
+        assertThat(java.util.Arrays.stream(gaps).average().getAsDouble()).isCloseTo(100_000_000.0, org.assertj.core.data.Offset.offset(2_000_000.0));
+        // a workload repeating every 10 ms is met at every phase: each millisecond of its period holds about a tenth of the looks
+        long start = 0;
+        int[] phases = new int[10];
+        for (long g : gaps) {
+            start += g;
+            phases[(int) (start % 10_000_000L / 1_000_000L)]++;
+        }
+        assertThat(java.util.Arrays.stream(phases).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(800, 1200));
+    }
+
+    @Test
+    void theLooksRunOnTheirOwnThreadUntilStopped() throws Exception {
+        HeldMonitors looks = new HeldMonitors(10, null);
+        looks.start();
+        for (int i = 0; i < 500 && looks.looks() < 3; i++) {
+            Thread.sleep(10);
+        }
+        looks.stop();
+        long taken = looks.looks();
+        assertThat(taken).isGreaterThanOrEqualTo(3L);
+        Thread.sleep(100);
+        assertThat(looks.looks()).as("no look after stop").isEqualTo(taken);
+        for (int i = 0; i < 1000 && Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("loomscope-agent-looks")); i++) {
+            Thread.sleep(10);
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).as("the looks' thread ended").noneMatch(t -> t.getName().equals("loomscope-agent-looks"));
     }
 
     private static ThreadInfo info(Thread t) {

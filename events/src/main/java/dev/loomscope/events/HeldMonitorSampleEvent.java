@@ -3,12 +3,11 @@ package dev.loomscope.events;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.Period;
 import jdk.jfr.Timespan;
 
 /**
  * {@code loomscope.HeldMonitorSample}: one look at the JVM's platform threads for what a virtual
- * thread in their place would hold a carrier through (the agent's {@code held-monitors=} period);
+ * thread in their place would hold a carrier through (about every {@code held-monitors=} period);
  * each thread found so is in a {@link HeldMonitorEvent} of the same look. Stable schema: fields may
  * be added, never renamed. Its duration is the look's own: what it cost the JVM (a thread dump with
  * monitors at a safepoint).
@@ -16,12 +15,11 @@ import jdk.jfr.Timespan;
 @Name(HeldMonitorSampleEvent.NAME)
 @Label("Held Monitor Sample")
 @Description("One look at the platform threads for blocking that would pin a virtual thread; the threads found are loomscope.HeldMonitor events")
-@Period("100 ms")
 public final class HeldMonitorSampleEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.HeldMonitorSample";
 
-    /** The share of the time the looks may take: a look skips periods to stay within it (what the interval's description says). */
+    /** The share of the time the looks may take: a costly look puts off the next to stay within it (what the interval's description says). */
     public static final double BUDGET = 0.01;
 
     @Label("Platform Threads")
@@ -29,7 +27,7 @@ public final class HeldMonitorSampleEvent extends LoomscopeEvent {
     public int platformThreads;
 
     @Label("Interval")
-    @Description("The period the looks are taken at (held-monitors=); a look skips periods to keep the looks within 1% of the time")
+    @Description("The looks' mean period (held-monitors=), each gap drawn from half of it to one and a half; a costly look pauses the next to keep the looks within 1% of the time")
     @Timespan(Timespan.MILLISECONDS)
     public long interval;
 }

@@ -177,12 +177,15 @@ public final class HeldMonitorReducer implements Reducer {
 
     /**
      * The threads found at a look at the sites {@code which} takes, each look weighted by the time
-     * since the one before it: after a costly look the next skips periods, and the costly ones come
+     * since the one before it: after a costly look the next waits longer, and the costly ones come
      * when many threads are busy, so an unweighted mean would lean to the quiet times. The gap before
      * a look was set by the look before it, not by what this one finds (a look's own cost grows with
      * what it finds: weighting by the gap after it would lean to the busy moments); its interval from
-     * the weighted variance over the looks' effective number (Kish's). A thread found in a CPU burst
-     * counts at the look before it too, where it already ran (the look could not yet tell a burst).
+     * the weighted variance over the looks' effective number (Kish's), and never narrower than 3 / n
+     * threads of n effective looks: looks that all found the same cannot tell a share of the time
+     * under 3 / n that held one thread more or fewer (the rule of three: none of n looks finding it
+     * leaves that share's 95% bound at 3 / n). A thread found in a CPU burst counts at the look before
+     * it too, where it already ran (the look could not yet tell a burst).
      */
     public Mean mean(java.util.function.Predicate<Site> which) {
         int n = lookTimes.size();
@@ -223,7 +226,7 @@ public final class HeldMonitorReducer implements Reducer {
             ss += w[i] * (found[i] - mean) * (found[i] - mean);
         }
         double effective = sw * sw / sw2;
-        return new Mean(mean, effective < 2 ? Double.NaN : 1.96 * Math.sqrt(ss / sw / (effective - 1)));
+        return new Mean(mean, effective < 2 ? Double.NaN : Math.max(1.96 * Math.sqrt(ss / sw / (effective - 1)), 3 / effective));
     }
 
     /** {@link #mean} of the sites whose kind is one of {@code kinds}. */

@@ -139,8 +139,8 @@ public final class AdviseView {
     }
 
     private static Table sites(HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load, int stackDepth) {
-        Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks, every "
-                + h.intervalMillis() + " ms at most)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
+        Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks, about every "
+                + h.intervalMillis() + " ms)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
                         Table.text("blocked in"), Table.text("pool"), Table.text("work"), Table.number("threads", "mean a look", 2), Table.number("held", "ms a request", 2),
                         Table.text("pins on JDK"), Table.text("matters"), Table.text("stack")));
         List<Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found>> all = new ArrayList<>(h.sites().entrySet());
@@ -210,7 +210,7 @@ public final class AdviseView {
         if (bursts > 0) {
             t.note(String.format(Locale.ROOT, "%s threads on average ran the application's code from one look to the next (%d ms or more) without"
                     + " blocking: on virtual threads each holds a carrier that long, and requests behind it wait (the scheduler does not"
-                    + " preempt)", Comparer.plain(bursts), h.intervalMillis()));
+                    + " preempt)", Comparer.plain(bursts), h.intervalMillis() / 2));
         }
         double pools = h.mean(Set.of(HeldMonitorEvent.POOL)).mean();
         if (pools > 0) {
@@ -224,7 +224,7 @@ public final class AdviseView {
                     + " the first look to the last", Comparer.plain(looks.quantile(0.5)), Comparer.plain(looks.quantile(0.99)), h.platformThreads(),
                     looks.sum() / 10 / h.lookSpanSeconds()));
         }
-        t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks each weighted by the time to the next, with its 95%"
+        t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks each weighted by the time since the one before, with its 95%"
                 + " interval; ceiling: carriers / held"
                 + " time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
         t.note("bottom line: " + bottomLine(jdk21, jdk24, h, carriers) + risks(h, carriers));

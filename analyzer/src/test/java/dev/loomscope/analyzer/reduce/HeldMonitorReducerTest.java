@@ -42,4 +42,21 @@ class HeldMonitorReducerTest {
         assertThat(h.lookMillis().quantile(0.5)).isCloseTo(0.5, within(1e-9));
         assertThat(h.mean(Set.of("waits to enter a monitor")).mean()).isZero();
     }
+
+    @Test
+    void looksThatAllFoundTheSameStillLeaveTheRuleOfThreesWidth() {
+        HeldMonitorReducer h = new HeldMonitorReducer();
+        // 200 looks 100 ms apart each find one thread holding: a share of the time under 3 / 200 with another count is not ruled out
+        for (int i = 0; i < 200; i++) {
+            Instant t = T0.plusMillis(100L * i);
+            h.add(new CannedEvent("loomscope.HeldMonitorSample", t, Duration.ofNanos(500_000), Map.of("platformThreads", 20L, "interval", 100L)));
+            h.add(new CannedEvent("loomscope.HeldMonitor", t.plusNanos(600_000), Map.of("sample", (long) i + 1, "what", "blocks holding a monitor",
+                    "threads", 1L, "site", "demo.Api.legacy(Api.java:39)", "stack", "java.lang.Thread.sleep0(Native Method)")));
+        }
+        HeldMonitorReducer.Mean m = h.mean(Set.of("blocks holding a monitor"));
+        assertThat(m.mean()).isEqualTo(1.0);
+        assertThat(m.half()).isCloseTo(3 / 200.0, within(1e-12));
+        // the exact one-sided 95% bound on a share none of 200 looks found (Clopper-Pearson: 1 - 0.05^(1/200)) lies inside it
+        assertThat(m.high() - 1).isGreaterThan(1 - Math.pow(0.05, 1 / 200.0));
+    }
 }
