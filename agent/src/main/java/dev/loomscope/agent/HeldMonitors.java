@@ -43,6 +43,14 @@ final class HeldMonitors {
         this.work = work == null || work.isEmpty() ? null : work;
     }
 
+    /** JFR's thread that runs periodic events: the agent's other hooks run there (reading /proc, the heap), never a request. */
+    static final String JFR_PERIODIC = "JFR Periodic Tasks";
+
+    /** Whether a thread so named runs the agent's own code only: its threads, and JFR's periodic one, where its hooks run. */
+    static boolean ours(String threadName) {
+        return threadName.startsWith("loomscope-") || threadName.equals(JFR_PERIODIC);
+    }
+
     /** What one thread was found doing, where, in which pool, in which work= unit (empty when none). */
     record Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group, String unit) {
         Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group) {
@@ -125,7 +133,7 @@ final class HeldMonitors {
         long self = Thread.currentThread().threadId();
         Map<Long, Long> runningNow = new HashMap<>();
         for (ThreadInfo t : all) {
-            if (t == null || t.getThreadId() == self || t.getThreadName().startsWith("loomscope-")) {
+            if (t == null || t.getThreadId() == self || ours(t.getThreadName())) {
                 continue;
             }
             looked++;

@@ -219,6 +219,31 @@ class HeldMonitorsTest {
     }
 
     @Test
+    void theAgentsOwnThreadsAndJfrsPeriodicOneAreNotLookedAt() throws Exception {
+        // the agent's hooks for context switches and the heap run on JFR's periodic thread: found there, they were the agent itself
+        Runnable hook = () -> {};
+        jdk.jfr.FlightRecorder.addPeriodicEvent(Probe.class, hook);
+        try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
+            r.enable(Probe.class).withPeriod(java.time.Duration.ofMillis(10));
+            r.start();
+            for (int i = 0; i < 500 && Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals(HeldMonitors.JFR_PERIODIC)); i++) {
+                Thread.sleep(10);
+            }
+        } finally {
+            jdk.jfr.FlightRecorder.removePeriodicEvent(hook);
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).as("JFR's periodic thread by the name the looks leave out")
+                .anyMatch(t -> t.getName().equals(HeldMonitors.JFR_PERIODIC));
+        assertThat(HeldMonitors.ours(HeldMonitors.JFR_PERIODIC)).isTrue();
+        assertThat(HeldMonitors.ours("loomscope-agent-looks")).isTrue();
+        assertThat(HeldMonitors.ours("qtp1-worker-7")).isFalse();
+    }
+
+    /** A periodic event, so that JFR starts its periodic thread. */
+    @jdk.jfr.Name("loomscope.test.Probe")
+    static final class Probe extends jdk.jfr.Event {}
+
+    @Test
     void theGapsKeepThePeriodOnAverageAndFallOffItsLattice() {
         HeldMonitors looks = new HeldMonitors(100, null);
         long[] gaps = java.util.stream.LongStream.generate(looks::gap).limit(10_000).toArray();
