@@ -14,17 +14,17 @@ import java.util.Map;
 
 /**
  * Looks at the platform threads about every {@code held-monitors=} period for where a virtual
- * thread in their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking I/O) while
- * it holds a monitor, waiting to enter a monitor, in {@code Object.wait}, blocking under a class
- * initializer, running the application's own native code; spinning in {@code Thread.yield} and
- * running the application's code from one look to the next without blocking, risks to the carriers
- * rather than pins; and waiting for a pool or semaphore, the next ceiling. A look is a
- * {@code loomscope.HeldMonitorSample} event, and the threads it found are
- * {@code loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope
- * advise} reads them from a recording of platform threads. The JVM's thread dump with monitors is
- * taken at a safepoint, and its cost grows with the threads: the next look waits so that the looks
- * take at most {@link #BUDGET} of the time. Runs on its own daemon thread, one look at a time, the
- * looks {@link #gap} apart: not a fixed period, which a workload repeating at it (a constant-rate
+ * thread in their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking
+ * I/O) while it holds a monitor, waiting to enter a monitor, in {@code Object.wait}, blocking under
+ * a class initializer, running the application's own native code; spinning in {@code Thread.yield}
+ * and running the application's code from one look to the next without blocking, risks to the
+ * carriers rather than pins; and waiting for a pool or semaphore, the next ceiling. A look is a
+ * {@code loomscope.HeldMonitorSample} event, and the threads it found are {@code
+ * loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope advise}
+ * reads them from a recording of platform threads. The JVM's thread dump with monitors is taken at
+ * a safepoint, and its cost grows with the threads: the next look waits so that the looks take at
+ * most {@link #BUDGET} of the time. Runs on its own daemon thread, one look at a time, the looks
+ * {@link #gap} apart: not a fixed period, which a workload repeating at it (a constant-rate
  * client's 100 requests a second, a timer) would meet at the same phase every time, so that every
  * look found the same and the mean missed the time's by as much as a whole thread.
  */
@@ -82,7 +82,11 @@ final class HeldMonitors {
                 if (wait > 0) {
                     java.util.concurrent.locks.LockSupport.parkNanos(wait);
                 } else {
-                    look();
+                    try {
+                        look();
+                    } catch (RuntimeException missed) {
+                        nextNanos = System.nanoTime() + gap(); // a look that failed is missed, not the looks ended (nor the host's stderr written)
+                    }
                 }
             }
         });
