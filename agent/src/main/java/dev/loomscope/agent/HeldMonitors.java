@@ -85,7 +85,7 @@ final class HeldMonitors {
                     try {
                         look();
                     } catch (RuntimeException missed) {
-                        nextNanos = System.nanoTime() + gap(); // a look that failed is missed, not the looks ended (nor the host's stderr written)
+                        // a look that failed is missed (the next one a gap later), not the looks ended, nor the host's stderr written
                     }
                 }
             }
@@ -121,13 +121,14 @@ final class HeldMonitors {
         if (now < nextNanos) {
             return; // the last look was costly: a pause, within the budget
         }
+        long gap = gap();
+        nextNanos = now + gap; // the next one's time should this one fail; set again from its cost when it ends
         HeldMonitorSampleEvent s = new HeldMonitorSampleEvent();
         s.begin(); // the look's duration is its cost: the thread dump at a safepoint and the sorting
         ThreadInfo[] all;
         try {
             all = threads.dumpAllThreads(true, false);
         } catch (RuntimeException | LinkageError unavailable) {
-            nextNanos = now + gap();
             return; // a look missed is no harm
         }
         sample++;
@@ -165,7 +166,7 @@ final class HeldMonitors {
         }
         running = runningNow;
         s.end();
-        nextNanos = nextLook(now, System.nanoTime() - now, sample, gap());
+        nextNanos = nextLook(now, System.nanoTime() - now, sample, gap);
         s.platformThreads = looked;
         s.interval = intervalMillis;
         s.commit();
