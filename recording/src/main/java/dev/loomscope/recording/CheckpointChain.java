@@ -12,13 +12,13 @@ final class CheckpointChain {
      * too), so a chain that is not sound is said, not damage: Datadog's profiler writes deltas the
      * JDK's parser cannot follow, and a parser that follows a chain in a circle goes round for ever.
      */
-    static boolean isSound(long constantPoolOffset, IntList checkpoints, java.nio.ByteBuffer buf, boolean compressed) {
+    static boolean isSound(long constantPoolOffset, IntList checkpoints, ChunkMemory memory, boolean compressed) {
         long offset = constantPoolOffset;
         if (offset == 0 || checkpoints.size() == 0) {
             return true; // no checkpoint, or a chunk whose header was never finished: nothing to follow
         }
         for (int steps = 0; steps < checkpoints.size() && isCheckpoint(checkpoints, offset); steps++) {
-            Cursor c = new Cursor(buf, compressed, (int) offset);
+            Cursor c = new Cursor(memory, compressed, (int) offset);
             c.readInt(); // size
             c.readLong(); // type (1)
             c.readLong(); // start

@@ -27,7 +27,7 @@ final class ChunkReader {
     private static final int MAX_DEPTH = 32;
 
 
-    final ByteBuffer buf;
+    final ChunkMemory memory;
     final boolean compressed;
     final long startNanos;
     final long startTicks;
@@ -59,12 +59,13 @@ final class ChunkReader {
     /** The file's metadata parsed so far, shared by its chunks. */
     private final Metadata.Cache metadataCache;
 
-    ChunkReader(ByteBuffer buf, int number, long fileOffset, Metadata.Cache metadataCache) {
+    ChunkReader(ChunkMemory memory, int number, long fileOffset, Metadata.Cache metadataCache) {
         this.metadataCache = metadataCache;
         this.number = number;
         this.fileOffset = fileOffset;
-        this.buf = buf;
-        this.header = ChunkHeader.of(buf, 0);
+        this.memory = memory;
+        memory.present(0, ChunkHeader.SIZE);
+        this.header = ChunkHeader.of(ByteBuffer.wrap(memory.array), 0);
         this.compressed = header.compressedIntegers();
         this.startNanos = header.startNanos();
         this.startTicks = header.startTicks();
@@ -84,10 +85,10 @@ final class ChunkReader {
     /** Reads the chunk; with {@code decodeAll} the events of every other type are decoded too, and dropped (a check of every value). */
     void read(Set<String> wanted, boolean decodeAll) {
         long metaOffset = header.metadataOffset();
-        if (metaOffset < ChunkHeader.SIZE || metaOffset >= buf.limit()) {
+        if (metaOffset < ChunkHeader.SIZE || metaOffset >= memory.length) {
             throw new IllegalStateException("the metadata offset " + metaOffset + " lies outside the chunk");
         }
-        active = new Cursor(buf, compressed, (int) metaOffset);
+        active = new Cursor(memory, compressed, (int) metaOffset);
         meta = metadataCache.parse(active);
         Long s = meta.idsByName.get("java.lang.String");
         stringTypeId = s == null ? -1 : s;
@@ -123,11 +124,11 @@ final class ChunkReader {
         for (int id = 2; id <= maxId; id++) {
             onlyCounted[id] = classById[id] != null && !wantedById[id] && !decodeAll;
         }
-        Cursor c = new Cursor(buf, compressed, ChunkHeader.SIZE);
+        Cursor c = new Cursor(memory, compressed, ChunkHeader.SIZE);
         active = c;
-        int limit = buf.limit();
+        int limit = memory.length;
         while (c.pos < limit) {
-            c.pos = CountedEvents.skip(buf.array(), c.pos, limit, compressed, onlyCounted, countById);
+            c.pos = CountedEvents.skip(memory, c.pos, compressed, onlyCounted, countById);
             if (c.pos < limit) {
                 event(c, classById, wantedById, countById, decodeAll);
             }
@@ -137,14 +138,14 @@ final class ChunkReader {
                 counts.merge(classById[id].name(), countById[id], Long::sum);
             }
         }
-        if (!CheckpointChain.isSound(header.constantPoolOffset(), checkpoints, buf, compressed)) {
+        if (!CheckpointChain.isSound(header.constantPoolOffset(), checkpoints, memory, compressed)) {
             counts.merge(JfrParser.UNSOUND_CHAIN, 1L, Long::sum);
         }
     }
 
     /** The event at the cursor, which {@link CountedEvents#skip} left: a checkpoint noted, a wanted event decoded, damage thrown. */
     private void event(Cursor c, Metadata.JfrClass[] classById, boolean[] wantedById, long[] countById, boolean decodeAll) {
-        int limit = buf.limit();
+        int limit = memory.length;
         int at = c.pos;
         int size = c.readInt();
         if (size <= 0 || size > limit - at) {
@@ -185,7 +186,7 @@ final class ChunkReader {
     private LongIntMap index(long wantedType) {
         LongIntMap pool = new LongIntMap();
         for (int k = 0; k < checkpoints.size(); k++) {
-            Cursor c = new Cursor(buf, compressed, checkpoints.get(k));
+            Cursor c = new Cursor(memory, compressed, checkpoints.get(k));
             active = c;
             c.readInt(); // size
             c.readLong(); // type (1)
@@ -351,7 +352,7 @@ final class ChunkReader {
     Object resolve(Cursor.PoolRef ref) {
         try {
             return resolveUnchecked(ref);
-        } catch (DamagedRecordingException e) {
+        } catch (DamagedRecordingException | ChunkMemory.HandedOnException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
             throw new DamagedRecordingException(number, fileOffset, fileOffset + position(), JfrParser.what(e), e);
@@ -398,7 +399,7 @@ final class ChunkReader {
         int at = pool.get(ref.id());
         Object value = null;
         if (at >= 0) {
-            Cursor c = new Cursor(buf, compressed, at);
+            Cursor c = new Cursor(memory, compressed, at);
             Metadata.JfrClass cls = meta.classes.get(ref.typeId());
             value = ref.typeId() == stringTypeId ? c.readString(stringTypeId) : decodeFields(c, cls, 0);
         }

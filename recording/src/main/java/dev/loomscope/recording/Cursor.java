@@ -2,7 +2,6 @@ package dev.loomscope.recording;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
@@ -10,7 +9,8 @@ import java.nio.charset.StandardCharsets;
  * Reads JFR's encodings from a buffer holding one chunk: LEB128-style variable-length integers
  * when the chunk compresses them, big-endian fixed-width ones otherwise; strings with their
  * encoding byte. Positions are offsets into the chunk. Reads the chunk's array directly (this
- * runs once per event of the file); an index past the end is an exception, never a wrong value.
+ * runs once per event of the file), as far as its bytes are known present ({@link ChunkMemory}),
+ * and asks for more there; an index past the end is an exception, never a wrong value.
  */
 final class Cursor {
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
@@ -20,34 +20,50 @@ final class Cursor {
     private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
+    private final ChunkMemory memory;
     private final byte[] a;
     private final int limit;
+    /** Where the bytes known present in {@link #a} from {@link #pos} on end (the cursor only moves on). */
+    private int present;
     final boolean compressed;
     int pos;
 
-    /** A cursor over a heap buffer holding one chunk from its index 0. */
-    Cursor(ByteBuffer buf, boolean compressed, int pos) {
-        this.a = buf.array();
-        this.limit = buf.limit();
+    /** A cursor over one chunk's bytes, from {@code pos}. */
+    Cursor(ChunkMemory memory, boolean compressed, int pos) {
+        this.memory = memory;
+        this.a = memory.array;
+        this.limit = memory.length;
+        this.present = pos;
         this.compressed = compressed;
         this.pos = pos;
     }
 
-    /** The chunk's bytes, from index 0. */
-    byte[] array() {
+    /** The chunk's bytes from {@code from} to {@code to} (within the chunk), at their offsets in the array returned. */
+    byte[] array(int from, int to) {
+        if (to > from) {
+            memory.present(from, to - from);
+        }
         return a;
     }
 
-    /** Where the chunk ends in {@link #array()}. */
+    /** Where the chunk ends. */
     int limit() {
         return limit;
     }
 
     byte readByte() {
-        if (pos >= limit) {
-            throw new IndexOutOfBoundsException(pos);
+        if (pos >= present) {
+            more(1);
         }
         return a[pos++];
+    }
+
+    /** Makes the next {@code n} bytes present; fewer left in the chunk is an exception. */
+    private void more(int n) {
+        if (n > limit - pos) {
+            throw new IndexOutOfBoundsException(pos);
+        }
+        present = memory.present(pos, n);
     }
 
     /** Moves {@code n} bytes on; a length that is negative or runs past the chunk is damage. */
@@ -70,8 +86,8 @@ final class Cursor {
 
     /** The array, once {@code n} bytes from pos are known to lie in the chunk. */
     private byte[] checked(int n) {
-        if (n > limit - pos) {
-            throw new IndexOutOfBoundsException(pos);
+        if (n > present - pos) {
+            more(n);
         }
         return a;
     }
@@ -189,6 +205,7 @@ final class Cursor {
 
     private byte[] bytes(int len) {
         checkCount(len, 1);
+        checked(len);
         byte[] b = new byte[len];
         System.arraycopy(a, pos, b, 0, len);
         pos += len;

@@ -121,7 +121,7 @@ final class Metadata {
             if (size <= 0 || to > c.limit() || to < from) {
                 throw new IllegalStateException("the metadata event's size is " + size + " bytes, and " + (c.limit() - start) + " are left in the chunk");
             }
-            byte[] a = c.array();
+            byte[] a = c.array(from, to);
             CRC32C crc = new CRC32C();
             crc.update(a, from, to - from);
             List<Parsed> seen = byChecksum.computeIfAbsent(crc.getValue(), k -> new CopyOnWriteArrayList<>());

@@ -1,6 +1,5 @@
 package dev.loomscope.recording;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import jdk.jfr.Recording;
@@ -41,7 +40,7 @@ final class TestRecordings {
      */
     record Checkpoint(int deltaAt, long delta, int pools, int firstPoolAt) {
         static Checkpoint at(byte[] bytes, ChunkHeader h, int at) {
-            Cursor c = new Cursor(ByteBuffer.wrap(bytes), h.compressedIntegers(), at);
+            Cursor c = new Cursor(ChunkMemory.whole(bytes, bytes.length), h.compressedIntegers(), at);
             c.readInt(); // size
             c.readLong(); // type
             c.readLong(); // start

@@ -29,7 +29,7 @@ class UndefinedEventTypeTest {
         // the first event whose type id takes two bytes (ids 128 to 16383: the JDK's event types) gets the id 16000
         int at = ChunkHeader.SIZE;
         while (true) {
-            Cursor c = new Cursor(ByteBuffer.wrap(bytes), true, at);
+            Cursor c = new Cursor(ChunkMemory.whole(bytes, bytes.length), true, at);
             int size = c.readInt();
             int typeAt = c.pos;
             long type = c.readLong();

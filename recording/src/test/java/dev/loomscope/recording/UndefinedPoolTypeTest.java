@@ -29,7 +29,7 @@ class UndefinedPoolTypeTest {
         int typeAt = -1;
         while (typeAt < 0) {
             TestRecordings.Checkpoint checkpoint = TestRecordings.Checkpoint.at(bytes, h, at);
-            Cursor c = new Cursor(ByteBuffer.wrap(bytes), h.compressedIntegers(), checkpoint.firstPoolAt());
+            Cursor c = new Cursor(ChunkMemory.whole(bytes, bytes.length), h.compressedIntegers(), checkpoint.firstPoolAt());
             c.readLong();
             int countStart = c.pos;
             int count = c.readInt();
