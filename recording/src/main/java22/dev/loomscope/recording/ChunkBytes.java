@@ -14,19 +14,7 @@ import java.nio.channels.FileChannel;
  * with. A channel that cannot map (a file system that refuses, or another provider's channel
  * without the arena's {@code map}) gives none, and the chunk is read.
  */
-final class ChunkBytes implements ChunkMemory.Mapping {
-    private final Arena arena;
-    private final MemorySegment segment;
-    private final int number;
-    private final long offset;
-
-    private ChunkBytes(Arena arena, MemorySegment segment, int number, long offset) {
-        this.arena = arena;
-        this.segment = segment;
-        this.number = number;
-        this.offset = offset;
-    }
-
+record ChunkBytes(Arena arena, MemorySegment segment, int number, long offset) implements ChunkMemory.Mapping {
     /** Chunk {@code number}'s {@code length} bytes of {@code ch} from {@code offset}, mapped; null when the channel cannot map. */
     static ChunkMemory.Mapping map(FileChannel ch, long offset, int length, int number) {
         Arena arena = Arena.ofShared();
