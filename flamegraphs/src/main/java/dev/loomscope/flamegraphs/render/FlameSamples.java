@@ -21,6 +21,8 @@ import java.util.TreeMap;
 public final class FlameSamples {
     public static final String VIRTUAL_ROOT = "virtual (on carrier)";
     public static final String PLATFORM_ROOT = "platform";
+    /** An aligned stack sampled in its thread's entry frame, before the thread's own code: its one frame. */
+    public static final String THREAD_START = "[in the thread's entry, before its code]";
 
     /** Datadog's Java profiler (a fork of async-profiler writing JFR of its own): CPU samples, and wall-clock samples in their thread's state. */
     static final String DATADOG_CPU = "datadog.ExecutionSample";
@@ -257,7 +259,7 @@ public final class FlameSamples {
         if (aligned) {
             for (int i = 0; i < frames.size(); i++) {
                 if (SampleFrames.threadEntry(frames.get(i))) {
-                    top = Math.max(0, i - 1); // the frame the thread entry calls, and what it calls
+                    top = i - 1; // the frame the thread entry calls, and what it calls
                     cut = true;
                     break;
                 }
@@ -265,6 +267,15 @@ public final class FlameSamples {
             while (top > 0 && frames.get(top).internalClassName().contains("$$Lambda")) {
                 top--; // the task's lambda proxy, which a thawed virtual thread's stack does not show either
             }
+        }
+        boolean java = false;
+        for (RawFrame f : frames) {
+            java |= SampleFrames.isJava(f, nativeIsC);
+        }
+        if (cut && top < 0) {
+            // sampled in the thread's entry itself, before its own code (a thread starting or ending): one frame that says so,
+            // the same on both kinds, not a platform thread's Thread.run against a virtual thread's VirtualThread.run
+            return new DrawnStack(new String[] {THREAD_START}, new byte[] {SampleGraph.CPP}, SampleFrames.isVirtual(frames), true, java);
         }
         String[] names = new String[top + 1];
         byte[] types = new byte[names.length];
@@ -274,10 +285,6 @@ public final class FlameSamples {
             boolean c = type == SampleGraph.NATIVE && nativeIsC || type == SampleGraph.CPP || type == SampleGraph.KERNEL;
             names[k] = FlameRenderer.methodName(f.internalClassName(), f.methodName(), c, norm);
             types[k] = type;
-        }
-        boolean java = false;
-        for (RawFrame f : frames) {
-            java |= SampleFrames.isJava(f, nativeIsC);
         }
         return new DrawnStack(names, types, SampleFrames.isVirtual(frames), cut, java);
     }
