@@ -107,7 +107,7 @@ final class ChunkMemory implements AutoCloseable {
                 copied[page >>> 6] |= 1L << page;
             }
         }
-        return Math.min(length, (last + 1) << PAGE_SHIFT);
+        return (int) Math.min(length, (long) (last + 1) << PAGE_SHIFT); // (a chunk's last page may end at 2 GB)
     }
 
     /** Moves the window to start at {@code at}, within the chunk (nothing to do when the window is the whole chunk). */
