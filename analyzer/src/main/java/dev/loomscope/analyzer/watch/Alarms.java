@@ -105,9 +105,14 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 seen.add(Alarm.QUEUE); // still growing: the episode goes on
             }
         }
+        // fewer virtual threads' samples over the window than a spin needs say nothing either way (a busy machine's sampler
+        // reaches few threads): a spin's episode neither goes on nor ends on them
+        boolean spinUnknown = virtual < MIN_SPIN_SAMPLES;
         for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE)) {
             if (seen.contains(kind)) {
                 state.absent.remove(kind);
+            } else if (kind.equals(Alarm.SPIN) && spinUnknown) {
+                continue;
             } else if (state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
                 state.active.remove(kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
                 state.absent.remove(kind);

@@ -50,4 +50,50 @@ class AlarmsTest {
         assertThat(alarms.parked(t, Map.of("Semaphore.acquire via Pool.borrow", 1000), stacks)).extracting(Alarm::what)
                 .containsExactly("1,000 virtual threads parked at one place (limit 1,000): a pool or lock smaller than the threads that want it");
     }
+
+    /** A refresh of one second whose virtual threads' CPU samples were {@code virtual}, {@code spinning} of them in Thread.yield. */
+    static Interval spinning(long virtual, long spinning) {
+        Interval in = new Interval();
+        in.samples = virtual;
+        in.virtualSamples = virtual;
+        in.spinSamples = spinning;
+        if (spinning > 0) {
+            in.spinCallers.put("app.Wait.poll:7 (Thread.yield)", spinning);
+            in.spinStacks.put("app.Wait.poll:7 (Thread.yield)", List.of());
+        }
+        return in;
+    }
+
+    List<String> spins(List<Interval> refreshes) {
+        List<String> raised = new ArrayList<>();
+        for (int k = 0; k < refreshes.size(); k++) {
+            int at = k;
+            alarms.check(queued(k, 2, 0), refreshes.get(k)).forEach(a -> raised.add(a.kind() + "@" + at));
+        }
+        return raised;
+    }
+
+    /** A spin the sampler stops reaching (too few samples to judge, beside a busy machine's other work) is not a spin that ended. */
+    @Test
+    void aSpinIsRaisedOnceWhileTooFewSamplesSayNothingOfIt() {
+        List<Interval> refreshes = new ArrayList<>(List.of(spinning(2, 2), spinning(2, 2)));
+        for (int k = 0; k < 8; k++) {
+            refreshes.add(spinning(0, 0));
+        }
+        refreshes.add(spinning(3, 3));
+        assertThat(spins(refreshes)).containsExactly("yield-spin@1");
+    }
+
+    /** Refreshes whose samples show the virtual threads working, not spinning, end the episode: a spin after is raised again. */
+    @Test
+    void aSpinIsRaisedAgainAfterSamplesShowedItGone() {
+        List<Interval> refreshes = new ArrayList<>(List.of(spinning(2, 2), spinning(2, 2)));
+        for (int k = 0; k < 8; k++) {
+            refreshes.add(spinning(10, 0));
+        }
+        for (int k = 0; k < 4; k++) {
+            refreshes.add(spinning(3, 3)); // from refresh 10 on: half of the window's samples spinning at the fourth
+        }
+        assertThat(spins(refreshes)).containsExactly("yield-spin@1", "yield-spin@13");
+    }
 }
