@@ -51,6 +51,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     List<Alarm> check(Tick t, Interval in) {
         List<Alarm> raised = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        // the kinds this refresh can say nothing of, either way: their episode neither goes on nor ends on it
+        Set<String> undecided = new HashSet<>();
         double rate = t.pins() / t.seconds();
         double share = t.pinnedShare();
         if (t.pins() > 0 && (rate > pinRate || (!Double.isNaN(share) && share > pinnedShare))) {
@@ -70,7 +72,9 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         long virtual = state.recent.stream().mapToLong(i -> i.virtualSamples).sum();
         long all = state.recent.stream().mapToLong(i -> i.samples).sum();
         long scheduler = state.recent.stream().mapToLong(i -> i.schedulerSamples).sum();
-        if (spinning >= MIN_SPIN_SAMPLES && (double) spinning / virtual >= spinShare) {
+        if (virtual < MIN_SPIN_SAMPLES) {
+            undecided.add(Alarm.SPIN); // too few virtual threads' samples to tell (a busy machine's sampler reaches few threads)
+        } else if (spinning >= MIN_SPIN_SAMPLES && (double) spinning / virtual >= spinShare) {
             seen.add(Alarm.SPIN);
             Map<String, Long> callers = new HashMap<>();
             Map<String, List<Frame>> stacks = new HashMap<>();
@@ -105,15 +109,10 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 seen.add(Alarm.QUEUE); // still growing: the episode goes on
             }
         }
-        // fewer virtual threads' samples over the window than a spin needs say nothing either way (a busy machine's sampler
-        // reaches few threads): a spin's episode neither goes on nor ends on them
-        boolean spinUnknown = virtual < MIN_SPIN_SAMPLES;
         for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE)) {
             if (seen.contains(kind)) {
                 state.absent.remove(kind);
-            } else if (kind.equals(Alarm.SPIN) && spinUnknown) {
-                continue;
-            } else if (state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
+            } else if (!undecided.contains(kind) && state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
                 state.active.remove(kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
                 state.absent.remove(kind);
             }
