@@ -88,16 +88,19 @@ final class ChunkMemory implements AutoCloseable {
     }
 
     /**
-     * Makes the chunk's bytes from {@code from} to {@code from + n} present in {@link #array}
-     * ({@code n} at least 1, the range within the chunk); returns where the bytes known present
-     * from {@code from} on end: at least {@code from + n}.
+     * Makes the chunk's bytes from {@code from} to {@code from + n} present in {@link #array} (the
+     * range within the chunk; {@code n} may be 0, an empty string's); returns where the bytes known
+     * present from {@code from} on end: at least {@code from + n}.
      */
     int present(int from, int n) {
         if (closed) {
             throw new HandedOnException(number); // its buffer may hold another chunk's bytes by now
         }
-        if (copied == null || n <= 0) {
-            return copied == null ? length : from;
+        if (copied == null) {
+            return length; // held whole
+        }
+        if (n <= 0) {
+            return from;
         }
         int last = (from + n - 1) >>> PAGE_SHIFT;
         for (int page = from >>> PAGE_SHIFT; page <= last; page++) {
