@@ -3,8 +3,6 @@ package dev.loomscope.recording;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -22,9 +20,10 @@ class CheckpointChainTest {
 
     @Test
     void aChainThatCannotBeFollowedIsSaidAndTheEventsRead() throws Exception {
-        Path rec = TestRecordings.sleeps(dir.resolve("one.jfr"), 1, 5, true);
-        byte[] bytes = Files.readAllBytes(rec);
-        ChunkHeader h = ChunkHeader.of(ByteBuffer.wrap(bytes), 0);
+        TestRecordings.Edit edit = TestRecordings.edit(dir, 1, 5, true);
+        Path rec = edit.original();
+        byte[] bytes = edit.bytes();
+        ChunkHeader h = edit.header();
         assertThat(RecordingFile.locateDamage(rec)).isNull();
         assertThat(RecordingFile.read(rec, Set.of(), (e, span) -> { }).warnings()).isEmpty();
         // walk the chain back to its first checkpoint, whose delta is 0 (one byte, compressed or not it is the field's last byte of 0)
@@ -38,7 +37,7 @@ class CheckpointChainTest {
         assertThat(h.compressedIntegers()).as("the JDK writes compressed integers: a one-byte 0").isTrue();
         assertThat(bytes[deltaAt]).isZero();
         bytes[deltaAt] = 5; // +5: forward, into the middle of an event, and a loop for whoever follows it
-        Path looped = Files.write(dir.resolve("looped.jfr"), bytes);
+        Path looped = edit.write("looped.jfr");
         RecordingFile.Read sound = RecordingFile.read(rec, Set.of(), (e, span) -> { });
         RecordingFile.Read read = RecordingFile.read(looped, Set.of(), (e, span) -> { });
         assertThat(read.counts()).isEqualTo(sound.counts());

@@ -1,5 +1,8 @@
 package dev.loomscope.recording;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import jdk.jfr.Recording;
@@ -26,6 +29,24 @@ final class TestRecordings {
             r.dump(file);
         }
         return file;
+    }
+
+    /**
+     * A recording of {@code sleeps} jdk.ThreadSleep events written into {@code dir} as {@code one.jfr},
+     * its bytes to change and its first chunk's header.
+     */
+    static Edit edit(Path dir, int sleeps, long millis, boolean stackTrace) throws Exception {
+        Path rec = sleeps(dir.resolve("one.jfr"), sleeps, millis, stackTrace);
+        byte[] bytes = Files.readAllBytes(rec);
+        return new Edit(rec, bytes, ChunkHeader.of(ByteBuffer.wrap(bytes), 0));
+    }
+
+    /** A recording as written ({@code original}), and its bytes as a test changes them. */
+    record Edit(Path original, byte[] bytes, ChunkHeader header) {
+        /** The bytes as they are now, written beside the original as {@code name}. */
+        Path write(String name) throws IOException {
+            return Files.write(original.resolveSibling(name), bytes);
+        }
     }
 
     /** Writes {@link #UNDEFINED_TYPE} over the two-byte compressed type id at {@code at}. */
