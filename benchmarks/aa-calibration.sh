@@ -16,12 +16,10 @@
 # usage: benchmarks/aa-calibration.sh [TRIALS (20)] [POWER TRIALS (5)] [REQUESTS (5000)]
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 trials=${1:-20}
 power_trials=${2:-5}
 requests=${3:-5000}
-bench=aa-calibration
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 metrics=("run time" "throughput" "latency p99" "context switches per unit")

@@ -39,7 +39,6 @@
 # usage: [ECHO_ARGS=...] benchmarks/agent-overhead.sh [ROUNDS (6)] [THREADS (virtual)] [RUNS (30)] [WARMUP (20)] [CLIENT (builtin)] [-- NAME:OPTIONS ...]
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 positional=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
     positional+=("$1")
@@ -53,8 +52,7 @@ warmup=${positional[3]:-20}
 client=${positional[4]:-builtin}
 read -ra echo_args <<<"${ECHO_ARGS:-}"
 
-bench=agent-overhead
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 out=$(mktemp -d)
 quiet=300
 

@@ -8,9 +8,7 @@
 # usage: benchmarks/agent-startup.sh [ROUNDS (7)]
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=agent-startup
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 rounds=${1:-7}
 command -v curl >/dev/null || { echo "$bench: curl is needed (apt-get install curl)" >&2; exit 2; }
 out=$(mktemp -d)

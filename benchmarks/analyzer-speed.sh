@@ -17,9 +17,7 @@
 # A command still running after LIMIT seconds (default 600) is stopped and reported as such.
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=analyzer-speed
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 jdk="$LOOMSCOPE_JAVA_HOME"
 
 file=${1:-}

@@ -8,9 +8,7 @@
 # The recordings stay in ECHO_SERIES_OUT when it is set (for docs/results.md), else in a temporary directory.
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=echo-series
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 command -v ab >/dev/null || { echo "$bench: ab (ApacheBench) is needed (apt-get install apache2-utils)" >&2; exit 2; }
 if [ $# -eq 0 ]; then
     set -- 1000:100 1000:1000 10000:100 10000:500 100000:100

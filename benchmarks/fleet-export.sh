@@ -12,9 +12,7 @@
 # from the page cache after the first, as a fleet's recordings are read from a local disk.
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=fleet-export
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 jdk="$LOOMSCOPE_JAVA_HOME"
 n=${1:-1000}
 src=${2:-}

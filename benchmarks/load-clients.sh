@@ -27,13 +27,11 @@
 #
 # usage: benchmarks/load-clients.sh [WORKERS (8)] [HOLD_MS (20)] [SECONDS (10)] [ROUNDS (3)]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
 workers=${1:-8}
 hold=${2:-20}
 seconds=${3:-10}
 rounds=${4:-3}
-bench=load-clients
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 for tool in wrk vegeta; do
     command -v $tool >/dev/null || { echo "$bench: $tool is missing (apt-get install wrk; go install github.com/tsenart/vegeta/v12@v12.13.0)" >&2; exit 2; }
 done

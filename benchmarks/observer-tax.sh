@@ -18,12 +18,10 @@
 # usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr"] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
 #        SERVICE=jetty LOOMSCOPE_JDK21=.../bin/java benchmarks/observer-tax.sh [ROUNDS (3)]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
 workers=${2:-8}
 hold=${3:-20}
-bench=observer-tax
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 service=${SERVICE:-known}
 if [ "$service" = jetty ]; then
     if [ -z "${LOOMSCOPE_JDK21:-}" ]; then

@@ -23,9 +23,7 @@
 # On this project's machine (2 cores) the parts take about 75, 13, 12, 5, 5 and 42 minutes, 2.5 hours in all.
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=published
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 out=loomscope-published
 if [ "${1:-}" = "--out" ]; then
     out=$2

@@ -11,9 +11,7 @@
 # Without a recording it makes the one analyzer-speed.sh reads (about 1.2 GB, 2-3 minutes).
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=reader-speed
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 file=${1:-}
 parsers=${2:-"loomscope jdk jmc asyncProfiler"}
 if [ -z "$file" ]; then

@@ -12,11 +12,9 @@
 #        JDKS="JDK_HOME ..." (default: the JDK 21 of LOOMSCOPE_JDK21 or .ci/jdk21, and LOOMSCOPE_JAVA_HOME)
 #        SCENARIOS=sync-sleep,io-sleep (default: all)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-20}
 watch=${2:-45}
-bench=scenarios
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 cp="$root/analyzer/target/demo-service.classpath"
 (cd "$root" && ./mvnw -B -q -pl analyzer test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >&2)
 if [ -z "${JDKS:-}" ]; then

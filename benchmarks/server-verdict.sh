@@ -9,9 +9,7 @@
 # usage: benchmarks/server-verdict.sh [JVMS (5)] [REQUESTS (2000)] [WAIT_MS (2)]
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=server-verdict
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 jvms=${1:-5}
 requests=${2:-2000}
 wait_ms=${3:-2}

@@ -1,6 +1,9 @@
 # Sourced by the benchmark scripts: finds a JDK 21+ as ./loomscope does (LOOMSCOPE_JAVA_HOME), or
 # stops with one line naming the script; then builds the jars when they are missing or stale. Gives the scripts java, agent, workloads, median and loomscope_jdks.
-# usage: root=...; bench=<script name>; . "$root/benchmarks/setup.sh"
+# Gives root (the repository) and bench (the script's name, which its messages begin with).
+# usage: . "$(dirname "$0")/setup.sh"
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bench=$(basename "$0" .sh)
 . "$root/.mvn/find-jdk.sh"
 if ! loomscope_find_jdk; then
     echo "$bench: $LOOMSCOPE_JDK_ERROR" >&2

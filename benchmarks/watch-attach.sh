@@ -8,13 +8,11 @@
 #
 # usage: benchmarks/watch-attach.sh [ROUNDS (1)] [KIND (virtual)] [WORKERS (8)] [HOLD_MS (20)]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-1}
 kind=${2:-virtual}
 workers=${3:-8}
 hold=${4:-20}
-bench=watch-attach
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 rate=$((workers * 1000 / hold * 8 / 10))
 tmp=$(mktemp -d)
 known_answer_pid=""

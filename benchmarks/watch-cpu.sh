@@ -13,13 +13,11 @@
 # usage: benchmarks/watch-cpu.sh [ROUNDS (1)] [JVM OPTIONS ...]
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-1}
 shift || true
 variants=("" "$@")
 
-bench=watch-cpu
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 app=""
 watcher=""
 cleanup() {

@@ -8,9 +8,7 @@
 # usage: benchmarks/work-overhead.sh [ROUNDS (3)] [CALLS (50000000)]
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=work-overhead
-. "$root/benchmarks/setup.sh"
+. "$(dirname "$0")/setup.sh"
 rounds=${1:-3}
 calls=${2:-50000000}
 out=$(mktemp -d)
