@@ -30,6 +30,7 @@ import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.Recording;
@@ -335,5 +336,24 @@ class WorkloadsTest {
         // --round-trip: every run's line says the round trip just before and after it
         assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("rendezvous virtual run "))).hasSize(2)
                 .allMatch(l -> l.matches(".*, round trip between cores [1-9][0-9]* ns before, [1-9][0-9]* ns after"));
+    }
+
+    @Test
+    void twoThreadsQueuedOnOneCoreStillPassTheLine() throws Exception {
+        // a machine busy with other processes can queue both threads on one core, where a spin alone passes the line once a
+        // time slice (a measurement took minutes): put them there, the JVM told of two processors
+        Path taskset = Path.of("/usr/bin/taskset");
+        assumeTrue(Files.isExecutable(taskset), "taskset (util-linux) to hold a JVM to one core");
+        String allowed = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst()
+                .orElseThrow().split(":")[1].trim();
+        String core = allowed.split("[-,]")[0];
+        Process p = new ProcessBuilder(taskset.toString(), "-c", core, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:ActiveProcessorCount=2", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "rendezvous", "--threads",
+                "virtual", "--variant", "meet-spin1000-park", "--n", "1000", "--runs", "1", "--warmup", "0", "--round-trip")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        assertThat(out.lines().filter(l -> l.startsWith("rendezvous virtual run "))).singleElement().asString()
+                .matches(".*, round trip between cores [1-9][0-9]* ns before, [1-9][0-9]* ns after");
     }
 }
