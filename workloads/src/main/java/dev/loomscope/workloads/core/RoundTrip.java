@@ -10,18 +10,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * threads pass a counter back and forth, each spinning until it sees the other's last value and
  * then writing the next. A spin that outlasts {@link #SPINS} waits yields the core: the other thread
  * is not running, and on a machine busy with other processes the two can be queued on one core,
- * where a spin would hand the counter over once a time slice (minutes a measurement). A hand-off between threads on two cores that spins instead of parking (a
- * spinning rendezvous, an Exchanger) costs at least this per message. On a virtual machine it is
- * the host's placement of the vCPUs, and it moves when the host moves them (docs/results.md:
- * 68 or 325 ns on this project's machine). {@code java -jar loomscope-workloads.jar round-trip}
- * prints one line.
+ * where a spin would hand the counter over once a time slice (minutes a measurement). A hand-off
+ * between threads on two cores that spins instead of parking (a spinning rendezvous, an Exchanger)
+ * costs at least this per message. On a virtual machine it is the host's placement of the vCPUs,
+ * and it moves when the host moves them (docs/results.md: 68 or 325 ns on this project's machine).
+ * {@code java -jar loomscope-workloads.jar round-trip} prints one line.
  */
 public final class RoundTrip {
     static final int TRIPS = 200_000;
     static final int ROUNDS = 5;
     /**
      * Spin waits (about 10 µs here; a trip takes under 0.4 µs) before a spin yields the core: two
-     * threads on one core then pass the counter in about 13 µs a trip, not a time slice.
+     * threads on one core then pass the counter in about 10 µs a trip, not a time slice.
      */
     static final int SPINS = 256;
 
