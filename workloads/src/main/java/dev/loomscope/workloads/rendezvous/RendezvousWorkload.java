@@ -26,18 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>{@code java -jar loomscope-workloads.jar rendezvous --threads virtual|platform [--n N]
  * [--variant exchanger] [--parallelism 1]}
  */
-public final class RendezvousWorkload implements Workload {
-    private final ThreadKind kind;
-    private final long n;
-    private final String variant;
-    private final String parallelism;
-
-    public RendezvousWorkload(ThreadKind kind, long n, String variant, String parallelism) {
-        this.kind = kind;
-        this.n = n;
-        this.variant = variant;
-        this.parallelism = parallelism;
-    }
+public record RendezvousWorkload(ThreadKind kind, long n, String variant, String parallelism) implements Workload {
 
     /** The Java channels, then the Kotlin coroutine baseline ({@link KotlinRendezvous}). */
     public static final java.util.List<String> VARIANTS = java.util.stream.Stream

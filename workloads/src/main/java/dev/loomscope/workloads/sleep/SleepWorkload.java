@@ -16,17 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@code java -jar loomscope-workloads.jar sleep --threads virtual|platform [--executor per-task|cached]
  * [--tasks 10000] [--sleep-ms 200]}
  */
-public final class SleepWorkload implements Workload {
-    private final ThreadKind kind;
-    private final String executor;
-    private final int tasks;
-    private final int sleepMs;
-
-    public SleepWorkload(ThreadKind kind, String executor, int tasks, int sleepMs) {
-        this.kind = kind;
-        this.executor = kind == ThreadKind.VIRTUAL ? "per-task" : executor;
-        this.tasks = tasks;
-        this.sleepMs = sleepMs;
+public record SleepWorkload(ThreadKind kind, String executor, int tasks, int sleepMs) implements Workload {
+    /** On virtual threads the executor is a virtual thread per task, whatever was asked. */
+    public SleepWorkload {
+        executor = kind == ThreadKind.VIRTUAL ? "per-task" : executor;
     }
 
     public static SleepWorkload of(Args a) {
