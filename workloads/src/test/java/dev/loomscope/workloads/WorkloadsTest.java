@@ -42,6 +42,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class WorkloadsTest {
+    /** The end of a run's line with {@code --round-trip}: the round trip just before and after it. */
+    static final String ROUND_TRIP_RUN = ".*, round trip between cores [1-9][0-9]* ns before, [1-9][0-9]* ns after";
 
     static Args args(String... a) {
         return new Args(List.of(a));
@@ -335,7 +337,7 @@ class WorkloadsTest {
         assertThat(v.get("cpus")).isEqualTo(Runtime.getRuntime().availableProcessors());
         // --round-trip: every run's line says the round trip just before and after it
         assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("rendezvous virtual run "))).hasSize(2)
-                .allMatch(l -> l.matches(".*, round trip between cores [1-9][0-9]* ns before, [1-9][0-9]* ns after"));
+                .allMatch(l -> l.matches(ROUND_TRIP_RUN));
     }
 
     @Test
@@ -354,6 +356,6 @@ class WorkloadsTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(out).isZero();
         assertThat(out.lines().filter(l -> l.startsWith("rendezvous virtual run "))).singleElement().asString()
-                .matches(".*, round trip between cores [1-9][0-9]* ns before, [1-9][0-9]* ns after");
+                .matches(ROUND_TRIP_RUN);
     }
 }
