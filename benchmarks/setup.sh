@@ -1,6 +1,7 @@
 # Sourced by the benchmark scripts: finds a JDK 21+ as ./loomscope does (LOOMSCOPE_JAVA_HOME), or
-# stops with one line naming the script; then builds the jars when they are missing or stale. Gives the scripts java, agent, workloads, median and loomscope_jdks.
-# Gives root (the repository) and bench (the script's name, which its messages begin with).
+# stops with one line naming the script; then builds the jars when they are missing or stale. Gives the
+# scripts root (the repository), bench (the script's name, which its messages begin with), java, agent,
+# workloads, median and loomscope_jdks.
 # usage: . "$(dirname "$0")/setup.sh"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bench=$(basename "$0" .sh)
