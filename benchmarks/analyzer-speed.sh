@@ -20,14 +20,11 @@ set -eu
 . "$(dirname "$0")/setup.sh"
 jdk="$LOOMSCOPE_JAVA_HOME"
 
-file=${1:-}
+file=$(loomscope_recording "${1:-}")
 rounds=${2:-3}
 commands=${3:-"version summary pinning gc heap ctxsw flame rules cached"}
 export LOOMSCOPE_CACHE=off
 limit=${LIMIT:-600}
-if [ -z "$file" ]; then
-    file=$(loomscope_big_recording "$(mktemp -d)")
-fi
 mb=$(( $(wc -c <"$file") / 1000000 ))
 echo "file: $file ($mb MB), JDK $LOOMSCOPE_JAVA_MAJOR, $(nproc) cores, $(date -u +%Y-%m-%d)"
 echo "loomscope.jar: $(( $(wc -c <"$root/analyzer/target/loomscope.jar") / 1000000 )) MB"

@@ -12,11 +12,8 @@
 set -eu
 
 . "$(dirname "$0")/setup.sh"
-file=${1:-}
+file=$(loomscope_recording "${1:-}")
 parsers=${2:-"loomscope jdk jmc asyncProfiler"}
-if [ -z "$file" ]; then
-    file=$(loomscope_big_recording "$(mktemp -d)")
-fi
 (cd "$root" && ./mvnw -B -q -DskipTests -Dspotless.check.skip=true -pl recording -am install \
     && ./mvnw -B -q -Dspotless.check.skip=true -f benchmarks/reader/pom.xml package) >&2
 jar="$root/benchmarks/reader/target/reader-benchmarks.jar"

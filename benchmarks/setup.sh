@@ -28,6 +28,20 @@ loomscope_big_recording() {
     ls "$1"/*.jfr | grep -v '\.async-profiler\.jfr$'
 }
 
+# The recording a reader benchmark reads: FILE when given (or one line and exit 2 when it is not a readable file), else the
+# large recording above, made now.
+# usage: file=$(loomscope_recording "${1:-}")
+loomscope_recording() {
+    if [ -z "$1" ]; then
+        loomscope_big_recording "$(mktemp -d)"
+    elif [ -f "$1" ] && [ -r "$1" ]; then
+        echo "$1"
+    else
+        echo "$bench: $1: not a readable file (give a JFR recording, or nothing to have one made)" >&2
+        exit 2
+    fi
+}
+
 # The median of the numbers on standard input, one a line (integers or decimals).
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
