@@ -84,6 +84,7 @@ public final class HeldMonitorReducer implements Reducer {
     }
 
     private final Map<JdkSite, JdkFound> jdkSites = new LinkedHashMap<>();
+    private final JdkFound jdkOwn = new JdkFound();
 
     @Override
     public Set<String> eventTypes() {
@@ -95,6 +96,11 @@ public final class HeldMonitorReducer implements Reducer {
         if (e.type().equals(MONITOR_ENTER) || e.type().equals(MONITOR_WAIT)) {
             List<dev.loomscope.recording.Frame> frames = e.stackFrames();
             int app = frames == null ? -1 : dev.loomscope.recording.PinFrames.firstApplication(frames, 0);
+            if (app < 0 && frames != null && !frames.isEmpty()) {
+                jdkOwn.events++; // the JDK's own code alone: its threads (a cleaner, a timer) or a pool's idle ones, not a request's
+                jdkOwn.nanos += e.duration().toNanos();
+                return;
+            }
             String site = app < 0 ? "(no stack trace)" : frames.get(app).text();
             JdkFound found = jdkSites.computeIfAbsent(new JdkSite(e.type(), site), k -> new JdkFound());
             found.events++;
@@ -162,6 +168,11 @@ public final class HeldMonitorReducer implements Reducer {
     /** The JDK's monitor enter and wait events by application frame (what a recording without the agent's looks still tells). */
     public Map<JdkSite, JdkFound> jdkSites() {
         return jdkSites;
+    }
+
+    /** The JDK's monitor events whose stack holds no application frame: left out of {@link #jdkSites}. */
+    public JdkFound jdkOwn() {
+        return jdkOwn;
     }
 
     /** A mean of the threads found at the looks and the half-width of its 95% interval. */

@@ -95,8 +95,13 @@ public final class AdviseView {
                     seconds > 0 ? e.getValue().nanos() / 1e9 / seconds : null, jdks(enter ? HeldMonitorEvent.ENTERING : HeldMonitorEvent.OBJECT_WAIT));
         }
         if (all.isEmpty()) {
-            t.note("no jdk.JavaMonitorEnter or jdk.JavaMonitorWait event: no contended monitor or Object.wait over the JDK's thresholds (20 ms in its"
-                    + " default settings)");
+            t.note("no jdk.JavaMonitorEnter or jdk.JavaMonitorWait event at an application frame: no contended monitor or Object.wait over the"
+                    + " JDK's thresholds (20 ms in its default settings)");
+        }
+        HeldMonitorReducer.JdkFound own = h.jdkOwn();
+        if (own.events() > 0) {
+            t.note(String.format(Locale.ROOT, "left out: %,d events (%,.1f ms) whose stack is the JDK's code alone (its own threads, such as"
+                    + " Common-Cleaner, or idle pool threads): no request runs there, so no virtual thread would", own.events(), own.nanos() / 1e6));
         }
         t.note("what this recording lacks: the loomscope agent's looks at the platform threads (loomscope.HeldMonitorSample): a thread that blocks"
                 + " while holding a monitor, under a class initializer or in native code leaves no JDK event, so no carrier ceiling is predicted;"

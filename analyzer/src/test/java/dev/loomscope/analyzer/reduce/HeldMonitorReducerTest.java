@@ -3,11 +3,21 @@ package dev.loomscope.analyzer.reduce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.loomscope.recording.RecordingSource;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.zip.GZIPInputStream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The threads a look found, as a mean over the looks each weighted by the time since the one before:
@@ -16,6 +26,10 @@ import org.junit.jupiter.api.Test;
  */
 class HeldMonitorReducerTest {
     private static final Instant T0 = Instant.parse("2026-11-28T00:00:00Z");
+    private static final String[] JDK_PACKAGES = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
+
+    @TempDir
+    Path dir;
 
     @Test
     void aLookAfterSkippedPeriodsStandsForThem() {
@@ -58,5 +72,50 @@ class HeldMonitorReducerTest {
         assertThat(m.half()).isCloseTo(3 / 200.0, within(1e-12));
         // the exact one-sided 95% bound on a share none of 200 looks found (Clopper-Pearson: 1 - 0.05^(1/200)) lies inside it
         assertThat(m.high() - 1).isGreaterThan(1 - Math.pow(0.05, 1 / 200.0));
+    }
+
+    /**
+     * Datadog's tracer recorded by JFR without the agent: the JDK's monitor events at an application
+     * frame (okhttp's and okio's threads) are sites; those whose stack is the JDK's code alone (its
+     * cleaner, its reference handler) are left out, as many as the JDK's own reader finds there.
+     */
+    @Test
+    void theJdksMonitorEventsInItsOwnCodeAloneAreNoSite() throws Exception {
+        Path file = dir.resolve("dd-trace-java.jfr");
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(Path.of("src/test/resources/corpus/peers/dd-trace-java.jfr.gz")))) {
+            Files.copy(in, file);
+        }
+        HeldMonitorReducer h = RecordingFacts.of(RecordingSource.file(file)).held;
+        Map<String, Long> sites = new TreeMap<>();
+        long own = 0;
+        long ownNanos = 0;
+        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            String type = e.getEventType().getName();
+            if (!type.equals(HeldMonitorReducer.MONITOR_ENTER) && !type.equals(HeldMonitorReducer.MONITOR_WAIT)) {
+                continue;
+            }
+            RecordedFrame app = e.getStackTrace().getFrames().stream().filter(f -> !jdk(f.getMethod().getType().getName())).findFirst().orElse(null);
+            if (app == null) {
+                own++;
+                ownNanos += e.getDuration().toNanos();
+            } else {
+                sites.merge(type + " " + app.getMethod().getType().getName() + "." + app.getMethod().getName() + ":" + app.getLineNumber(), 1L, Long::sum);
+            }
+        }
+        Map<String, Long> found = new TreeMap<>();
+        h.jdkSites().forEach((site, n) -> found.put(site.event() + " " + site.site(), n.events()));
+        assertThat(found).isEqualTo(sites).containsKey("jdk.JavaMonitorWait datadog.okhttp3.ConnectionPool$1.run:67");
+        assertThat(own).isPositive();
+        assertThat(h.jdkOwn().events()).isEqualTo(own);
+        assertThat(h.jdkOwn().nanos()).isEqualTo(ownNanos);
+    }
+
+    private static boolean jdk(String className) {
+        for (String p : JDK_PACKAGES) {
+            if (className.startsWith(p) && !className.startsWith("com.sun.jna.")) {
+                return true;
+            }
+        }
+        return false;
     }
 }
