@@ -54,8 +54,8 @@ public final class LoadOptions {
             + " error (default: ${DEFAULT-VALUE})")
     String timeout;
 
-    @Option(names = "--min-warmup", paramLabel = "DURATION", defaultValue = "5s", description = "load before any window is measured (default:"
-            + " ${DEFAULT-VALUE})")
+    @Option(names = "--min-warmup", paramLabel = "DURATION", defaultValue = "5s", description = "load before any window is measured; steadiness is"
+            + " judged on the last 5 s of it, so a warm-up takes 5 s at the least unless --max-warmup is shorter (default: ${DEFAULT-VALUE})")
     String warmupMin;
 
     @Option(names = "--max-warmup", paramLabel = "DURATION", defaultValue = "30s", description = "the longest warm-up: a service not steady by then"
