@@ -29,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
 final class EventLoop implements Runnable {
     private final OpenLoop load;
     private final Requests requests;
-    private final byte[][] bytes;
+    /** Each target's request, direct: a write from a heap buffer copies it into a direct one of the JDK's first. */
+    private final ByteBuffer[] bytes;
     private final long timeoutNanos;
     private final Selector selector;
     private final InetSocketAddress address;
@@ -38,7 +39,9 @@ final class EventLoop implements Runnable {
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     /** Connections whose request failed, in the order their rest ends. */
     private final ArrayDeque<Connection> resting = new ArrayDeque<>();
+    /** What a read brings (direct: the channel reads into it, no copy of the JDK's between) and the same bytes on the heap, which the parser reads. */
     private final ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
+    private final ByteBuffer inHeap = ByteBuffer.allocate(in.capacity());
     private int busy;
     private long nextExpiry = Long.MAX_VALUE;
     private boolean sentAtStop;
@@ -67,7 +70,10 @@ final class EventLoop implements Runnable {
     EventLoop(OpenLoop load, Requests requests, byte[][] bytes, int connections, int timeoutMillis) {
         this.load = load;
         this.requests = requests;
-        this.bytes = bytes;
+        this.bytes = new ByteBuffer[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            this.bytes[i] = ByteBuffer.allocateDirect(bytes[i].length).put(bytes[i]).flip().asReadOnlyBuffer();
+        }
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         this.address = new InetSocketAddress(requests.first().host(), requests.first().port());
         this.connections = new Connection[connections];
@@ -153,7 +159,7 @@ final class EventLoop implements Runnable {
             c.retried = false;
             c.due = due;
             c.target = requests.targets().get(which);
-            c.out = ByteBuffer.wrap(bytes[which]);
+            c.out = bytes[which].duplicate();
             c.parser.start(c.target);
             c.sent = load.sent(due, c.free);
             busy++;
@@ -246,9 +252,10 @@ final class EventLoop implements Runnable {
             ended(c);
             return;
         }
-        in.flip();
-        if (c.parser.feed(in)) {
-            if (!c.parser.keepAlive() || in.hasRemaining()) {
+        inHeap.clear();
+        inHeap.put(in.flip()).flip();
+        if (c.parser.feed(inHeap)) {
+            if (!c.parser.keepAlive() || inHeap.hasRemaining()) {
                 closeChannel(c);
             }
             ended(c);
@@ -258,8 +265,7 @@ final class EventLoop implements Runnable {
     private void ended(Connection c) {
         c.holding = false;
         busy--;
-        load.answered(c.slot, c.due, c.sent, c.parser.code());
-        c.free = System.nanoTime();
+        c.free = load.answered(c.slot, c.due, c.sent, c.parser.code());
         idle.addLast(c);
     }
 

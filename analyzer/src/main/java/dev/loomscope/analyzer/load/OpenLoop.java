@@ -202,8 +202,8 @@ public final class OpenLoop implements AutoCloseable {
         return sent;
     }
 
-    /** The response to the request {@code slot} held, due at {@code due} and sent at {@code sent}, came now with {@code status}. */
-    void answered(int slot, long due, long sent, int status) {
+    /** The response to the request {@code slot} held, due at {@code due} and sent at {@code sent}, came now with {@code status}; now (nanoTime). */
+    long answered(int slot, long due, long sent, int status) {
         long end = System.nanoTime();
         if (status >= 200 && status < 400) {
             latencies.recordValue(Math.min((end - due) / 1000, LatencyHistograms.HIGHEST_MICROS));
@@ -215,6 +215,7 @@ public final class OpenLoop implements AutoCloseable {
             holding.set(slot, IDLE);
             failed.increment();
         }
+        return end;
     }
 
     /** The request {@code slot} held failed with {@code e}: a timeout, or another error. */

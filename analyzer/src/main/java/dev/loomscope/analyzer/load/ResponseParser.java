@@ -73,8 +73,8 @@ final class ResponseParser {
     }
 
     /**
-     * Reads {@code in} from its position as far as the response goes; whether the response is
-     * whole. What follows the response stays in {@code in}.
+     * Reads {@code in} (a heap buffer) from its position as far as the response goes; whether the
+     * response is whole. What follows the response stays in {@code in}.
      */
     boolean feed(ByteBuffer in) throws IOException {
         any |= in.hasRemaining();
@@ -113,10 +113,15 @@ final class ResponseParser {
                 : "the connection closed inside a response");
     }
 
+    /** Takes the line's bytes from {@code in}'s array (not a byte a call: a response's bytes pass here one by one). */
     private boolean lineEnded(ByteBuffer in) throws NotHttp {
-        while (in.hasRemaining()) {
-            byte b = in.get();
+        byte[] a = in.array();
+        int base = in.arrayOffset();
+        int end = base + in.limit();
+        for (int i = base + in.position(); i < end; i++) {
+            byte b = a[i];
             if (b == '\n') {
+                in.position(i + 1 - base);
                 return true;
             }
             if (b != '\r') {
@@ -129,6 +134,7 @@ final class ResponseParser {
                 line[lineLength++] = b;
             }
         }
+        in.position(in.limit());
         return false;
     }
 
@@ -185,6 +191,9 @@ final class ResponseParser {
         // only three headers matter: the others' values are not built
         boolean isLength = named(from, to, CONTENT_LENGTH);
         boolean isEncoding = !isLength && named(from, to, TRANSFER_ENCODING);
+        if (isLength && (length = digits(colon + 1)) >= 0) {
+            return; // a length's digits read from the bytes: no string built at every response
+        }
         if (isLength || isEncoding || named(from, to, CONNECTION)) {
             String value = new String(line, colon + 1, lineLength - colon - 1, StandardCharsets.ISO_8859_1).strip();
             if (isLength) {
@@ -229,6 +238,25 @@ final class ResponseParser {
             keepAlive = false; // the body ends with the connection
             state = State.TO_CLOSE;
         }
+    }
+
+    /** The number the line's bytes from {@code from} spell (spaces around it), or -1 when they are not 1 to 18 digits. */
+    private long digits(int from) {
+        int to = lineLength;
+        while (from < to && (line[from] & 0xff) <= ' ') {
+            from++;
+        }
+        while (to > from && (line[to - 1] & 0xff) <= ' ') {
+            to--;
+        }
+        if (to == from || to - from > 18 || !digits(from, to)) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = from; i < to; i++) {
+            n = 10 * n + line[i] - '0';
+        }
+        return n;
     }
 
     /** Whether the line's bytes from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
