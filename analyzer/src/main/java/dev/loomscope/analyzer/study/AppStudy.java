@@ -67,19 +67,10 @@ public final class AppStudy {
         AppPlan plan = s.plan();
         List<AppPlan.Job> jobs = plan.jobs();
         AppRunner runner = new AppRunner(plan, s.java(), s.agent(), s.urls(), s.ready(), s.loadClient(), s.readyTimeoutSeconds(), s.loadMaxSeconds());
-        java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
-        Thread onStop = new Thread(() -> {
-            runner.stop(); // Ctrl-C or SIGTERM: the running JVM and its client stop, no other starts
-            try {
-                reported.await(120, java.util.concurrent.TimeUnit.SECONDS); // the finished JVMs' verdicts and report are written first
-            } catch (InterruptedException ignored) {
-                // exit now
-            }
-        }, "loomscope-study-stop");
-        Runtime.getRuntime().addShutdownHook(onStop);
-        announce(s, err);
-        Progress p = new Progress();
+        StopOnSignal onStop = new StopOnSignal(runner::stop, runner::stopped);
         try {
+            announce(s, err);
+            Progress p = new Progress();
             int n = 0;
             for (AppPlan.Job job : jobs) {
                 attempts(job, ++n, runner, recordings, reportDir, existed, plan, err, p);
@@ -96,14 +87,7 @@ public final class AppStudy {
             print.accept(r);
             return r;
         } finally {
-            reported.countDown();
-            if (!runner.stopped()) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(onStop);
-                } catch (IllegalStateException exiting) {
-                    // stopping
-                }
-            }
+            onStop.reported();
         }
     }
 

@@ -22,8 +22,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -55,21 +53,12 @@ public final class Study {
         Files.createDirectories(reportDir);
         Path recordings = keep ? reportDir.resolve("recordings") : Files.createTempDirectory("loomscope-study-");
         StudyRunner runner = new StudyRunner(plan, jvms.java(), jvms.agent(), jvms.workloads(), recordings, new StudyRunner.Progress(stderr, terminal), reruns);
-        CountDownLatch reported = new CountDownLatch(1);
-        Thread onCtrlC = new Thread(() -> {
-            runner.stop();
-            try {
-                reported.await(120, TimeUnit.SECONDS); // let the partial report be written
-            } catch (InterruptedException ignored) {
-                // exit now
-            }
-        }, "loomscope-study-stop");
-        Runtime.getRuntime().addShutdownHook(onCtrlC);
         stderr.println("loomscope study: " + plan.jobs().size() + " JVMs (" + String.join(", ", plan.workloads()) + " x platform, virtual x "
                 + plan.forks() + " timed fork" + (plan.forks() == 1 ? "" : "s") + " + " + plan.controls() + " control JVM"
                 + (plan.controls() == 1 ? "" : "s") + " without a recording"
                 + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + " + plan.runsText() + " each; order shuffled"
                 + " with --seed " + plan.seed() + ")");
+        StopOnSignal onCtrlC = new StopOnSignal(runner::stop, runner::stopped);
         try {
             ThreadStartCalibration calibration = ThreadStartCalibration.measure(jvms.java(), jvms.workloads());
             List<StudyRunner.Outcome> outcomes = runner.run();
@@ -78,14 +67,7 @@ public final class Study {
             }
             return report(plan, outcomes, calibration, reportDir, keep ? recordings : null, rule);
         } finally {
-            reported.countDown();
-            if (!runner.stopped()) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(onCtrlC);
-                } catch (IllegalStateException exiting) {
-                    // already shutting down
-                }
-            }
+            onCtrlC.reported();
             if (!keep) {
                 deleteTree(recordings);
             }
