@@ -153,5 +153,8 @@ class AttachIT {
         Fixtures.Run r = attach(Long.toString(old.pid()), "status");
         assertThat(r.code()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains("runs Java 17").contains("needs JDK 21 or newer");
+        Fixtures.Run threads = attach(Long.toString(old.pid()), "threads");
+        assertThat(threads.code()).as(threads.err()).isEqualTo(2);
+        assertThat(threads.err()).contains("runs Java 17; JSON thread dumps need JDK 21 or newer");
     }
 }
