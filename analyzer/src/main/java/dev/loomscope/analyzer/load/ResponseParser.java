@@ -191,8 +191,10 @@ final class ResponseParser {
         // only three headers matter: the others' values are not built
         boolean isLength = named(from, to, CONTENT_LENGTH);
         boolean isEncoding = !isLength && named(from, to, TRANSFER_ENCODING);
-        if (isLength && (length = digits(colon + 1)) >= 0) {
-            return; // a length's digits read from the bytes: no string built at every response
+        long number = isLength ? number(colon + 1) : -1;
+        if (number >= 0) {
+            length = number; // read from the bytes: no string built at every response
+            return;
         }
         if (isLength || isEncoding || named(from, to, CONNECTION)) {
             String value = new String(line, colon + 1, lineLength - colon - 1, StandardCharsets.ISO_8859_1).strip();
@@ -241,7 +243,7 @@ final class ResponseParser {
     }
 
     /** The number the line's bytes from {@code from} spell (spaces around it), or -1 when they are not 1 to 18 digits. */
-    private long digits(int from) {
+    private long number(int from) {
         int to = lineLength;
         while (from < to && (line[from] & 0xff) <= ' ') {
             from++;
