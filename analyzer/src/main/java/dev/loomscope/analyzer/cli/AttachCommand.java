@@ -145,10 +145,7 @@ public final class AttachCommand extends CliCommand {
         }
         List<Path> written = new java.util.ArrayList<>();
         try (RunningJvm jvm = RunningJvm.open(pid)) {
-            int feature = jvm.feature();
-            if (feature > 0 && feature < 21) {
-                throw new BadDataException("process " + pid + ": runs Java " + feature + "; JSON thread dumps need JDK 21 or newer");
-            }
+            jvm.refuseBefore21("JSON thread dumps need");
             String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
             for (String which : gap.isZero() ? List.of("") : List.of("a", "b")) {
                 if (which.equals("b")) {

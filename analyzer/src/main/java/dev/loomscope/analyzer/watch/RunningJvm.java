@@ -148,6 +148,17 @@ public final class RunningJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * Refuses a JVM that says it runs a JDK older than 21 ("process 1234: runs Java 17; {@code what} need(s) JDK 21 or newer");
+     * one that cannot tell is let through: what follows then says what failed.
+     */
+    public void refuseBefore21(String what) {
+        int feature = feature();
+        if (feature > 0 && feature < 21) {
+            throw new BadDataException(name + ": runs Java " + feature + "; " + what + " JDK 21 or newer");
+        }
+    }
+
     /** The feature version a {@code java.specification.version} names ("1.8": 8, "21": 21), or 0 when it names none. */
     public static int feature(String specVersion) {
         String feature = specVersion.replaceFirst("^1\\.", "").replaceFirst("\\..*$", "");

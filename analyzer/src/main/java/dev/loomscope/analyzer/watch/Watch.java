@@ -67,10 +67,8 @@ public final class Watch {
     /** Watches {@code target} until the duration ends, Ctrl-C, or the JVM ends; whether an alarm was raised. */
     public boolean run(String target) throws IOException, InterruptedException {
         try (RunningJvm t = RunningJvm.open(target)) {
+            t.refuseBefore21("watch needs");
             int feature = t.feature();
-            if (feature > 0 && feature < 21) {
-                throw new BadDataException(t.name() + " runs JDK " + feature + ", which has no virtual threads (watch a JVM of JDK 21 or later)");
-            }
             if ((o.dumpOnAlarm() != null || !o.dumpEvery().isZero()) && !t.local()) {
                 err.println("loomscope watch: " + t.name() + " is remote: its thread dumps would be written on its machine, so no pool-ceiling"
                         + " alarm and no --dump-on-alarm (watch it by its process id on its machine for those)");

@@ -156,5 +156,8 @@ class AttachIT {
         Fixtures.Run threads = attach(Long.toString(old.pid()), "threads");
         assertThat(threads.code()).as(threads.err()).isEqualTo(2);
         assertThat(threads.err()).contains("runs Java 17; JSON thread dumps need JDK 21 or newer");
+        Fixtures.Run watch = Fixtures.inProcess(List.of("watch", Long.toString(old.pid()), "--duration", "1s"));
+        assertThat(watch.code()).as(watch.err()).isEqualTo(2);
+        assertThat(watch.err().strip()).isEqualTo("loomscope watch: process " + old.pid() + ": runs Java 17; watch needs JDK 21 or newer");
     }
 }
