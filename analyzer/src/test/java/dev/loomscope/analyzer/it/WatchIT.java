@@ -99,6 +99,18 @@ class WatchIT {
         return nodes;
     }
 
+    /** The lines of one type ("tick", "alarm") of watch's JSON output. */
+    static List<JsonNode> ofType(List<JsonNode> lines, String type) {
+        return lines.stream().filter(n -> n.get("type").asText().equals(type)).toList();
+    }
+
+    /** The one alarm among watch's JSON lines (fails, showing {@code out}, when there is none or more). */
+    static JsonNode onlyAlarm(List<JsonNode> lines, String out) {
+        List<JsonNode> alarms = ofType(lines, "alarm");
+        assertThat(alarms).as(out).hasSize(1);
+        return alarms.get(0);
+    }
+
     @Test
     void pinsOnJdk21AreShownByFrameWithTheirShareAndRecordedIfAsked() throws Exception {
         Process p = app(ThreadsIT.jdk21(), "pin");
@@ -113,9 +125,9 @@ class WatchIT {
                 .containsOnlyOnce("no requests a second or service time on the lines");
         // four virtual threads take turns sleeping 5 ms inside one monitor: up to 200 pins a second, one carrier pinned all the time
         assertThat(ticks).anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
-                + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0 \\(\\d+, .*"));
+                + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock \\(\\d+, .*"));
         assertThat(r.out()).containsPattern("ALARM pinning since \\d\\d:\\d\\d:\\d\\d: [\\d.,]+ pins/s, \\d+% of \\d+ carriers' time pinned \\(limits 20/s, 20%\\);"
-                + " where: dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0.*; next: replace the synchronized around the blocking call"
+                + " where: dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock.*; next: replace the synchronized around the blocking call"
                 + " with a java.util.concurrent.locks.ReentrantLock").contains("    at java.lang.Thread.sleep");
         assertThat(r.out()).containsOnlyOnce("ALARM pinning").doesNotContain("ALARM yield-spin").doesNotContain("ALARM pool-ceiling");
         // the pins the lines counted, held to the JDK's parser on the recording of the same stream: every pin shown is in it, and
@@ -132,7 +144,7 @@ class WatchIT {
         // what was watched, kept: a recording every command reads, its pins at the same frame
         ChildJvm.Result pins = Fixtures.cli(dir, "pinning", jfr.toString());
         assertThat(pins.exitCode()).as(pins.toString()).isZero();
-        assertThat(pins.stdout()).contains("WatchedApp.lambda$main$0");
+        assertThat(pins.stdout()).contains("WatchedApp.sleepHoldingTheLock");
         assertThat(recordings(p)).as("the watcher's recording closed").contains("No available recordings");
     }
 
@@ -148,7 +160,7 @@ class WatchIT {
         Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "6s", "--format", "json", "--record", jfr.toString(), "--dump-every", "0",
                 "--thread-events");
         assertThat(r.code()).as(r.err()).isZero();
-        List<JsonNode> ticks = json(r.out()).stream().filter(n -> n.get("type").asText().equals("tick")).toList();
+        List<JsonNode> ticks = ofType(json(r.out()), "tick");
         java.util.Map<String, Double> shown = new java.util.TreeMap<>();
         for (String f : List.of("pins", "pinned_ms", "gcs", "gc_pause_ms", "virtual_threads_started")) {
             shown.put(f, ticks.stream().mapToDouble(t -> t.get(f).asDouble()).sum());
@@ -178,13 +190,11 @@ class WatchIT {
             Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "10s", "--format", "json", "--dump-every", "0");
             assertThat(r.code()).as(r.err()).isZero();
             List<JsonNode> lines = json(r.out());
-            List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
-            assertThat(alarms).as(r.out()).hasSize(1);
-            JsonNode spin = alarms.get(0);
+            JsonNode spin = onlyAlarm(lines, r.out());
             assertThat(spin.get("alarm").asText()).isEqualTo("yield-spin");
             assertThat(spin.get("where").asText()).matches("dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.waitForAConnection:\\d+ \\(Thread\\.yield\\)");
             assertThat(spin.get("stack").toString()).contains("java.lang.Thread.yield");
-            List<JsonNode> ticks = lines.stream().filter(n -> n.get("type").asText().equals("tick")).toList();
+            List<JsonNode> ticks = ofType(lines, "tick");
             assertThat(seconds(ticks)).as(r.out()).isEqualTo(10.0);
             long spinning = ticks.stream().mapToLong(t -> t.get("spin_samples").asLong()).sum();
             long virtual = ticks.stream().mapToLong(t -> t.get("virtual_thread_cpu_samples").asLong()).sum();
@@ -211,15 +221,14 @@ class WatchIT {
             assertThat(r.code()).as(r.err()).isZero();
             if (asJson) {
                 List<JsonNode> lines = json(r.out()); // every line a JSON object
-                List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
-                assertThat(alarms).as(r.out()).hasSize(1);
-                assertThat(alarms.get(0).get("what").asText()).matches("2,9\\d\\d virtual threads parked at one place \\(limit 1,000\\).*");
-                assertThat(alarms.get(0).get("next").asText()).startsWith("the pool or lock is now the ceiling");
+                JsonNode alarm = onlyAlarm(lines, r.out());
+                assertThat(alarm.get("what").asText()).matches("2,9\\d\\d virtual threads parked at one place \\(limit 1,000\\).*");
+                assertThat(alarm.get("next").asText()).startsWith("the pool or lock is now the ceiling");
                 assertThat(lines).anyMatch(n -> n.get("type").asText().equals("threadDumps") && n.get("files").size() == 2);
                 assertThat(r.err()).contains("Semaphore.acquire"); // the dumps' analysis, on stderr
             } else {
                 assertThat(r.out()).containsPattern("ALARM pool-ceiling since \\d\\d:\\d\\d:\\d\\d: 2,9\\d\\d virtual threads parked at one place \\(limit 1,000\\)")
-                        .containsPattern("where: Semaphore\\.acquire.* via WatchedApp\\.lambda\\$main\\$1 \\(WatchedApp\\.java:\\d+\\)");
+                        .containsPattern("where: Semaphore\\.acquire.* via WatchedApp\\.lambda\\$main\\$0 \\(WatchedApp\\.java:\\d+\\)");
                 assertThat(r.out()).containsOnlyOnce("ALARM pool-ceiling");
                 assertThat(r.out()).contains("Semaphore.acquire");
             }
@@ -239,14 +248,12 @@ class WatchIT {
         Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "8s", "--format", "json", "--dump-every", "0");
         assertThat(r.code()).as(r.err()).isZero();
         List<JsonNode> lines = json(r.out());
-        List<JsonNode> alarms = lines.stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
-        assertThat(alarms).as(r.out()).hasSize(1);
-        JsonNode queue = alarms.get(0);
+        JsonNode queue = onlyAlarm(lines, r.out());
         assertThat(queue.get("alarm").asText()).isEqualTo("queue-growth");
         assertThat(queue.get("what").asText()).matches("the scheduler's queue grew [3-8] refreshes in a row to [\\d,]+ while all \\d+ carriers were mounted");
         assertThat(queue.get("where").asText()).matches("running at dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.compute:\\d+");
         // the figures it was raised on, as the scheduler's MXBean gave them: every carrier mounted, the queue longer at each refresh
-        List<JsonNode> ticks = lines.stream().filter(n -> n.get("type").asText().equals("tick")).toList();
+        List<JsonNode> ticks = ofType(lines, "tick");
         assertThat(seconds(ticks)).as(r.out()).isEqualTo(8.0);
         assertThat(ticks).allMatch(t -> t.get("mounted").asInt() == t.get("parallelism").asInt());
         assertThat(ticks.get(ticks.size() - 1).get("queued").asLong()).isGreaterThan(ticks.get(ticks.size() / 2).get("queued").asLong())
@@ -296,7 +303,7 @@ class WatchIT {
         List<String> ticks = ticks(r.out());
         assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(4);
         assertThat(ticks).anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
-                + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.lambda\\$main\\$0 .*"));
+                + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock .*"));
         assertThat(r.out()).containsOnlyOnce("ALARM pinning").doesNotContain("spinning");
         assertThat(maxAges(p).keySet()).as("no recording of the watcher's; the agent's runs on").containsExactly("loomscope");
         // the agent's recording, untouched by the reading: written when the application ends, its pins at the same frame
@@ -308,17 +315,16 @@ class WatchIT {
         }
         ChildJvm.Result pins = Fixtures.cli(dir, "pinning", jfr.toString());
         assertThat(pins.exitCode()).as(pins.toString()).isZero();
-        assertThat(pins.stdout()).contains("WatchedApp.lambda$main$0");
+        assertThat(pins.stdout()).contains("WatchedApp.sleepHoldingTheLock");
         // JDK 25 with engine=jfr: the agent's CPU samples are JFR's, streamed, and the yield-spin alarm is raised from them
         Process s = app(ChildJvm.javaExecutable(), "spin", "-javaagent:" + Fixtures.AGENT + "=out=" + dir.resolve("agent-out-25")
                 + ",engine=jfr,startup=before-main,trace-pinned=off,flame=off");
         Fixtures.Run spin = watch(Long.toString(s.pid()), "--agent", "--duration", "8s", "--format", "json", "--dump-every", "0");
         assertThat(spin.code()).as(spin.err()).isZero();
         assertThat(spin.err()).contains("CPU samples by jdk.ExecutionSample every 10 ms");
-        List<JsonNode> alarms = json(spin.out()).stream().filter(n -> n.get("type").asText().equals("alarm")).toList();
-        assertThat(alarms).as(spin.out()).hasSize(1);
-        assertThat(alarms.get(0).get("alarm").asText()).isEqualTo("yield-spin");
-        assertThat(alarms.get(0).get("where").asText()).matches("dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.waitForAConnection:\\d+ \\(Thread\\.yield\\)");
+        JsonNode alarm = onlyAlarm(json(spin.out()), spin.out());
+        assertThat(alarm.get("alarm").asText()).isEqualTo("yield-spin");
+        assertThat(alarm.get("where").asText()).matches("dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.waitForAConnection:\\d+ \\(Thread\\.yield\\)");
         assertThat(maxAges(s).keySet()).containsExactly("loomscope");
     }
 

@@ -23,13 +23,7 @@ public final class WatchedApp {
         switch (args[0]) {
             case "pin" -> {
                 for (int i = 0; i < 4; i++) {
-                    vts.submit(() -> {
-                        while (true) {
-                            synchronized (LOCK) {
-                                Thread.sleep(5);
-                            }
-                        }
-                    });
+                    vts.submit(WatchedApp::sleepHoldingTheLock);
                 }
             }
             case "spin" -> {
@@ -55,56 +49,62 @@ public final class WatchedApp {
                 for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
                     vts.submit(WatchedApp::compute);
                 }
-                Thread submitter = new Thread(() -> {
-                    for (int i = 0; i < 200 && !Thread.currentThread().isInterrupted(); i++) {
+                Thread.ofPlatform().daemon().start(() -> {
+                    for (int i = 0; i < 200; i++) {
                         for (int j = 0; j < 100; j++) {
                             vts.submit(() -> {
                                 Thread.sleep(1);
                                 return null;
                             });
                         }
-                        try {
-                            Thread.sleep(100);
-                        } catch (InterruptedException e) {
+                        if (!pause(100)) {
                             return;
                         }
                     }
                 });
-                submitter.setDaemon(true);
-                submitter.start();
             }
             case "churn" -> {
-                vts.submit(() -> { // one: two would hold both carriers of a 2-CPU machine (one pinned, one blocked entering), and none would start
-                    while (true) {
-                        synchronized (LOCK) {
-                            Thread.sleep(5);
-                        }
-                    }
-                });
-                Thread churn = new Thread(() -> {
+                // one: two would hold both carriers of a 2-CPU machine (one pinned, one blocked entering), and none would start
+                vts.submit(WatchedApp::sleepHoldingTheLock);
+                Thread.ofPlatform().daemon().start(() -> {
                     byte[][] kept = new byte[64][];
-                    for (long i = 0; !Thread.currentThread().isInterrupted(); i++) {
+                    for (long i = 0; true; i++) {
                         kept[(int) (i % kept.length)] = new byte[64 * 1024];
                         if (i % 200 == 0) {
                             for (int j = 0; j < 4; j++) {
                                 vts.submit(() -> null);
                             }
-                            try {
-                                Thread.sleep(20);
-                            } catch (InterruptedException e) {
+                            if (!pause(20)) {
                                 return;
                             }
                         }
                     }
                 });
-                churn.setDaemon(true);
-                churn.start();
             }
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("ready");
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** Sleeps 5 ms at a time inside synchronized, without end: pins its carrier at each sleep on JDK 21-23. */
+    static Void sleepHoldingTheLock() throws InterruptedException {
+        while (true) {
+            synchronized (LOCK) {
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    /** Sleeps {@code millis}; false when interrupted. */
+    static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            return false;
+        }
     }
 
     /** Computes without end and never blocks: a virtual thread that keeps its carrier. */
