@@ -159,16 +159,7 @@ public final class ThreadCpu {
         long n = SampleFrames.weight(e);
         samplesByState.merge(state, n, Long::sum);
         String field = SampleFrames.threadField(e);
-        List<RawFrame> frames = e.rawFrames();
-        Stack stack = frames == null ? NO_STACK : stacks.get(frames);
-        if (stack == null) {
-            if (stacks.size() >= 100_000) {
-                stacks.clear(); // the stacks of chunks handed on long ago
-            }
-            Stack classified = classify(frames, e.nativeFramesAreC());
-            stacks.put(frames, classified);
-            stack = classified;
-        }
+        Stack stack = stackOf(e);
         String code = stack.code();
         Map<String, Group> groups = byState.computeIfAbsent(state, s -> new HashMap<>());
         Group g;
@@ -201,6 +192,20 @@ public final class ThreadCpu {
         } else {
             g.other += n;
         }
+    }
+
+    /** The sample's stack, classified once for each distinct stack. */
+    private Stack stackOf(JfrEvent e) {
+        List<RawFrame> frames = e.rawFrames();
+        Stack stack = frames == null ? NO_STACK : stacks.get(frames);
+        if (stack == null) {
+            if (stacks.size() >= 100_000) {
+                stacks.clear(); // the stacks of chunks handed on long ago
+            }
+            stack = classify(frames, e.nativeFramesAreC());
+            stacks.put(frames, stack);
+        }
+        return stack;
     }
 
     private static long epochNanos(JfrEvent e) {

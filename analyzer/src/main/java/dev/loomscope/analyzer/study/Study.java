@@ -77,20 +77,13 @@ public final class Study {
     /** The report from the outcomes; {@code kept} names where the recordings stay (null: they are removed). */
     private static Result report(StudyPlan plan, List<StudyRunner.Outcome> outcomes, ThreadStartCalibration calibration, Path reportDir, Path kept,
             Verdict.Rule rule) {
-        List<String> failures = new ArrayList<>();
+        List<String> failures = outcomes.stream().filter(o -> !o.ok()).map(o -> o.job().label() + ": " + o.failure()).toList();
         Map<StudyPlan.Role, Map<String, List<RecordingSource>>> byRole = new EnumMap<>(StudyPlan.Role.class);
-        for (StudyRunner.Outcome o : outcomes) {
-            if (o.ok()) {
-                byRole.computeIfAbsent(o.job().role(), r -> new LinkedHashMap<>()).computeIfAbsent(o.job().workload(), k -> new ArrayList<>())
-                        .add(RecordingSource.file(o.recording()));
-            } else {
-                failures.add(o.job().label() + ": " + o.failure());
-            }
-        }
+        outcomes.stream().filter(StudyRunner.Outcome::ok).forEach(o -> byRole.computeIfAbsent(o.job().role(), r -> new LinkedHashMap<>())
+                .computeIfAbsent(o.job().workload(), k -> new ArrayList<>()).add(RecordingSource.file(o.recording())));
         Map<String, List<RecordingSource>> timed = byRole.getOrDefault(StudyPlan.Role.TIMED, Map.of());
-        Map<Path, Double> jvmSeconds = new java.util.HashMap<>();
-        outcomes.stream().filter(o -> o.ok() && o.job().role() == StudyPlan.Role.TIMED)
-                .forEach(o -> jvmSeconds.put(o.recording().toAbsolutePath().normalize(), o.seconds()));
+        Map<Path, Double> jvmSeconds = outcomes.stream().filter(o -> o.ok() && o.job().role() == StudyPlan.Role.TIMED)
+                .collect(java.util.stream.Collectors.toMap(o -> o.recording().toAbsolutePath().normalize(), StudyRunner.Outcome::seconds, (a, b) -> b));
         Map<String, List<RecordingSource>> profiles = byRole.getOrDefault(StudyPlan.Role.PROFILE, Map.of());
         Map<String, List<RecordingSource>> controls = byRole.getOrDefault(StudyPlan.Role.CONTROL, Map.of());
         List<HtmlReport.Part> parts = new ArrayList<>();
@@ -122,7 +115,17 @@ public final class Study {
         if (calibration != null) {
             measured.add(calibration.line());
         }
-        // each JVM's line, a timed one marked when other processes kept the machine busy during its runs
+        // a JVM stuck in the study leaves the agent's thread dumps beside its recording: the report shows what held it
+        List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(outcomes.stream().map(StudyRunner.Outcome::recording)
+                .filter(java.util.Objects::nonNull).toList());
+        HtmlReport.Extras extras = new HtmlReport.Extras(heading(plan, kept), runLines(outcomes, parts), failures, measured).withThreadDumps(dumps)
+                .withVerdicts(verdicts, bottom).withRunRecordings(kept != null ? outcomes.stream().map(StudyRunner.Outcome::recording).toList() : List.of());
+        Path index = HtmlReport.write(reportDir, parts, extras);
+        return new Result(verdicts, measured, caveats, failures, index, !timed.isEmpty());
+    }
+
+    /** Each JVM's line under What ran, a timed one marked when other processes kept the machine busy during its runs. */
+    private static List<String> runLines(List<StudyRunner.Outcome> outcomes, List<HtmlReport.Part> parts) {
         Map<Path, Double> busy = new java.util.HashMap<>();
         parts.forEach(part -> part.groups().values().forEach(fs -> fs.forEach(f -> busy.put(f.source.name().toAbsolutePath().normalize(),
                 Noise.busyElsewhere(f)))));
@@ -138,21 +141,17 @@ public final class Study {
                             ? String.format(java.util.Locale.ROOT, " (busy machine: other processes took %.0f%% of the CPU in its median run)", 100 * elsewhere)
                             : ""));
         }
-        String heading = "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
+        return runLines;
+    }
+
+    /** The report's heading: what ran, how often, in what order, and where its recordings are. */
+    private static String heading(StudyPlan plan, Path kept) {
+        return "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks() + " timed fork(s) per workload and thread kind"
                 + " (recorded without a CPU profile), beside " + plan.controls() + " control JVMs without agent or JFR, in an order shuffled with"
                 + " seed " + plan.seed()
                 + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText() + " + "
                 + plan.runsText().replace(" runs", " measured runs") + " per JVM" + (kept != null ? "; recordings in " + kept + " (loomscope summary, compare or flame read them there; each"
                 + " is linked under What ran)" : "; recordings removed (--no-keep)");
-        // a JVM stuck in the study leaves the agent's thread dumps beside its recording: the report shows what held it
-        List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(outcomes.stream().map(StudyRunner.Outcome::recording)
-                .filter(java.util.Objects::nonNull).toList());
-        HtmlReport.Extras extras = new HtmlReport.Extras(heading, runLines, failures, measured).withThreadDumps(dumps).withVerdicts(verdicts, bottom);
-        if (kept != null) {
-            extras = extras.withRunRecordings(outcomes.stream().map(StudyRunner.Outcome::recording).toList());
-        }
-        Path index = HtmlReport.write(reportDir, parts, extras);
-        return new Result(verdicts, measured, caveats, failures, index, !timed.isEmpty());
     }
 
     /**

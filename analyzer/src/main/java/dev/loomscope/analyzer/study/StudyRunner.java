@@ -161,14 +161,7 @@ public final class StudyRunner {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<String> output = Files.exists(log) ? Files.readAllLines(log) : List.of();
-        Path recording = null;
-        if (job.role() == StudyPlan.Role.CONTROL) {
-            recording = Files.isRegularFile(dir.resolve(RESULTS)) ? dir.resolve(RESULTS) : null;
-        } else {
-            try (Stream<Path> s = Files.list(dir)) {
-                recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElse(null);
-            }
-        }
+        Path recording = written(job, dir);
         if (failure == null && recording == null) {
             failure = job.role() == StudyPlan.Role.CONTROL ? "no results file was written" : "no recording was written";
         }
@@ -180,6 +173,16 @@ public final class StudyRunner {
             failure = failure + ": " + last;
         }
         return new Outcome(job, recording, seconds, failure, output);
+    }
+
+    /** What a job left in {@code dir}: a control JVM's results file, else the agent's recording (not a CPU profile); null when none. */
+    private static Path written(StudyPlan.Job job, Path dir) throws IOException {
+        if (job.role() == StudyPlan.Role.CONTROL) {
+            return Files.isRegularFile(dir.resolve(RESULTS)) ? dir.resolve(RESULTS) : null;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElse(null);
+        }
     }
 
     /** Shows how far the study is: a bar on a terminal, plain lines otherwise. */

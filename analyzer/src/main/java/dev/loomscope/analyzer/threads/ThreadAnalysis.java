@@ -201,15 +201,7 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
                 }
             }
         } else {
-            // a JDK 21-24 dump does not say which carrier runs which virtual thread: those its stack shows on a carrier
-            for (DumpThread v : dump.threads()) {
-                if (Boolean.TRUE.equals(v.virtual()) && !v.stack().isEmpty() && !DumpFrames.unmounted(v.stack())) {
-                    String why = heldBy(v, unmoved.contains(v.tid()), false);
-                    if (why != null) {
-                        held.add(new Held("a carrier (the dump does not say which)", v, why));
-                    }
-                }
-            }
+            held.addAll(heldOnStacks(dump, unmoved));
         }
         boolean allBusy = !carriers.isEmpty() && busy.size() == carriers.size();
         // starvation needs virtual threads seen waiting for a carrier: JDK 25+ shows those waiting to run; a JDK 21-24 dump only those
@@ -217,6 +209,20 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         boolean found = allBusy && held.size() >= busy.size() && !waiting.isEmpty();
         boolean possible = allBusy && !found && (!dump.hasState() || !held.isEmpty() || !waiting.isEmpty());
         return new Starvation(carriers.size(), busy.size(), List.copyOf(held), waiting, found, possible);
+    }
+
+    /** In a JDK 21-24 dump, which does not say which carrier runs which virtual thread: those its stacks show on a carrier and held. */
+    private static List<Held> heldOnStacks(ThreadDump dump, Set<Long> unmoved) {
+        List<Held> held = new ArrayList<>();
+        for (DumpThread v : dump.threads()) {
+            if (Boolean.TRUE.equals(v.virtual()) && !v.stack().isEmpty() && !DumpFrames.unmounted(v.stack())) {
+                String why = heldBy(v, unmoved.contains(v.tid()), false);
+                if (why != null) {
+                    held.add(new Held("a carrier (the dump does not say which)", v, why));
+                }
+            }
+        }
+        return held;
     }
 
     /** Why a mounted virtual thread cannot go on and keeps its carrier, or null when it may be running. */

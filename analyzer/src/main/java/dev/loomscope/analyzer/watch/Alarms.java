@@ -53,6 +53,22 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         Set<String> seen = new HashSet<>();
         // the kinds this refresh can say nothing of, either way: their episode neither goes on nor ends on it
         Set<String> undecided = new HashSet<>();
+        pins(t, in, raised, seen);
+        spin(t, in, raised, seen, undecided);
+        queue(t, in, raised, seen);
+        for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE)) {
+            if (seen.contains(kind)) {
+                state.absent.remove(kind);
+            } else if (!undecided.contains(kind) && state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
+                state.active.remove(kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
+                state.absent.remove(kind);
+            }
+        }
+        return raised;
+    }
+
+    /** The pinning alarm: pins a second or the carriers' pinned share past its limit. */
+    private void pins(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
         double rate = t.pins() / t.seconds();
         double share = t.pinnedShare();
         if (t.pins() > 0 && (rate > pinRate || (!Double.isNaN(share) && share > pinnedShare))) {
@@ -64,6 +80,10 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                     top.frame() + (top.reasons().isEmpty() ? "" : " (" + String.join(", ", top.reasons()) + ")"),
                     group == null ? List.of() : group.stack.stream().limit(12).map(Frame::text).toList()));
         }
+    }
+
+    /** The yield-spin alarm, over the last {@link #SPIN_WINDOW} intervals; undecided when they hold too few samples. */
+    private void spin(Tick t, Interval in, List<Alarm> raised, Set<String> seen, Set<String> undecided) {
         state.recent.addLast(in);
         if (state.recent.size() > SPIN_WINDOW) {
             state.recent.removeFirst();
@@ -89,6 +109,10 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                     Tick.percent((double) spinning / virtual), spinning, virtual, state.recent.size(), Tick.percent(all > 0 ? (double) scheduler / all : Double.NaN),
                     Tick.percent(spinShare)), caller, stacks.get(caller).stream().map(Frame::text).toList()));
         }
+    }
+
+    /** The queue-growth alarm: the scheduler's queue longer refresh after refresh while every carrier is mounted. */
+    private void queue(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
         Tick.Scheduler s = t.scheduler();
         if (s != null) {
             boolean grows = state.lastQueued >= 0 && s.queued() > state.lastQueued && s.mounted() >= s.parallelism();
@@ -109,15 +133,6 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 seen.add(Alarm.QUEUE); // still growing: the episode goes on
             }
         }
-        for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE)) {
-            if (seen.contains(kind)) {
-                state.absent.remove(kind);
-            } else if (!undecided.contains(kind) && state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
-                state.active.remove(kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
-                state.absent.remove(kind);
-            }
-        }
-        return raised;
     }
 
     /**
