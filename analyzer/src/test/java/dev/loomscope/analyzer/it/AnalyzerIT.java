@@ -200,6 +200,22 @@ class AnalyzerIT {
         return Files.write(dir.resolve(name), bytes);
     }
 
+    /** The figures every reader of {@code p} must give as the JDK's parser does ({@code jdk}). */
+    static void sameFiguresAsTheJdks(Path p, dev.loomscope.analyzer.reduce.RecordingFacts read, dev.loomscope.analyzer.reduce.RecordingFacts jdk) {
+        assertThat(read.summary.label).as(p.toString()).isEqualTo(jdk.summary.label);
+        assertThat(read.summary.threadKind).as(p.toString()).isEqualTo(jdk.summary.threadKind);
+        assertThat(read.summary.peakThreads).as(p.toString()).isEqualTo(jdk.summary.peakThreads);
+        assertThat(read.summary.jvmCpu.count()).as(p.toString()).isEqualTo(jdk.summary.jvmCpu.count());
+        assertThat(read.pinning.all().count()).as(p.toString()).isEqualTo(jdk.pinning.all().count());
+        assertThat(read.gc.pauses().count()).as(p.toString()).isEqualTo(jdk.gc.pauses().count());
+        assertThat(read.gc.byCollectorAndCause().keySet()).as(p.toString()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
+        assertThat(read.heap.afterUsed().count()).as(p.toString()).isEqualTo(jdk.heap.afterUsed().count());
+        // NaN when no collection ran
+        assertThat(Double.valueOf(read.heap.afterUsed().max())).as(p.toString()).isEqualTo(Double.valueOf(jdk.heap.afterUsed().max()));
+        assertThat(read.heap.sampledBytes()).as(p.toString()).isEqualTo(jdk.heap.sampledBytes());
+        assertThat(read.ctxsw.voluntaryTotal()).as(p.toString()).isEqualTo(jdk.ctxsw.voluntaryTotal());
+    }
+
     @Test
     void loomscopesReaderGivesEveryReductionTheJdkParserGives() throws Exception {
         for (Path p : List.of(fixture, platform, virtual)) {
@@ -211,14 +227,10 @@ class AnalyzerIT {
             // the span is the chunk headers' by definition, whichever parser reads the events
             assertThat(fast.summary.first()).as(p.toString()).isEqualTo(jdk.summary.first()).isEqualTo(chunkExtent(p)[0]);
             assertThat(fast.summary.last()).as(p.toString()).isEqualTo(jdk.summary.last()).isEqualTo(chunkExtent(p)[1]);
-            assertThat(fast.summary.label).isEqualTo(jdk.summary.label);
-            assertThat(fast.summary.threadKind).isEqualTo(jdk.summary.threadKind);
+            sameFiguresAsTheJdks(p, fast, jdk);
             assertThat(fast.summary.jvm).isEqualTo(jdk.summary.jvm);
             assertThat(fast.summary.youngCollector).isEqualTo(jdk.summary.youngCollector);
-            assertThat(fast.summary.peakThreads).isEqualTo(jdk.summary.peakThreads);
             assertThat(fast.summary.virtualThreadsStarted).isEqualTo(jdk.summary.virtualThreadsStarted);
-            assertThat(fast.summary.jvmCpu.count()).isEqualTo(jdk.summary.jvmCpu.count());
-            assertThat(fast.pinning.all().count()).isEqualTo(jdk.pinning.all().count());
             assertThat(fast.pinning.all().sum()).isEqualTo(jdk.pinning.all().sum());
             assertThat(fast.pinning.groups().keySet()).isEqualTo(jdk.pinning.groups().keySet());
             jdk.pinning.groups().forEach((frame, g) -> {
@@ -227,13 +239,7 @@ class AnalyzerIT {
                 assertThat(fast.pinning.groups().get(frame).reasons).isEqualTo(g.reasons);
             });
             assertThat(fast.pinning.reasonGroups().keySet()).isEqualTo(jdk.pinning.reasonGroups().keySet());
-            assertThat(fast.gc.pauses().count()).isEqualTo(jdk.gc.pauses().count());
             assertThat(fast.gc.pauses().sum()).isEqualTo(jdk.gc.pauses().sum());
-            assertThat(Double.valueOf(fast.heap.afterUsed().max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed().max()));
-            assertThat(fast.gc.byCollectorAndCause().keySet()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
-            assertThat(fast.heap.afterUsed().count()).isEqualTo(jdk.heap.afterUsed().count());
-            assertThat(fast.heap.sampledBytes()).isEqualTo(jdk.heap.sampledBytes());
-            assertThat(fast.ctxsw.voluntaryTotal()).isEqualTo(jdk.ctxsw.voluntaryTotal());
             assertThat(fast.ctxsw.platformThreadsStarted()).isEqualTo(jdk.ctxsw.platformThreadsStarted());
             assertThat(fast.ctxsw.source()).isEqualTo(jdk.ctxsw.source());
             assertThat(fast.runs.runs()).isEqualTo(jdk.runs.runs());
@@ -301,19 +307,9 @@ class AnalyzerIT {
             var source = dev.loomscope.recording.RecordingSource.file(p);
             var jdk = JdkParser.facts(source);
             var jmc = dev.loomscope.analyzer.reduce.RecordingFacts.viaJmc(source);
-            assertThat(jmc.summary.label).as(p.toString()).isEqualTo(jdk.summary.label);
-            assertThat(jmc.summary.threadKind).isEqualTo(jdk.summary.threadKind);
+            sameFiguresAsTheJdks(p, jmc, jdk);
             assertThat(jmc.summary.count("jdk.GarbageCollection")).isEqualTo(jdk.summary.count("jdk.GarbageCollection"));
             assertThat(jmc.summary.count("loomscope.WorkloadRun")).isEqualTo(jdk.summary.count("loomscope.WorkloadRun"));
-            assertThat(jmc.summary.peakThreads).isEqualTo(jdk.summary.peakThreads);
-            assertThat(jmc.summary.jvmCpu.count()).isEqualTo(jdk.summary.jvmCpu.count());
-            assertThat(jmc.pinning.all().count()).isEqualTo(jdk.pinning.all().count());
-            assertThat(jmc.gc.pauses().count()).isEqualTo(jdk.gc.pauses().count());
-            assertThat(jmc.gc.byCollectorAndCause().keySet()).isEqualTo(jdk.gc.byCollectorAndCause().keySet());
-            assertThat(jmc.heap.afterUsed().count()).isEqualTo(jdk.heap.afterUsed().count());
-            assertThat(Double.valueOf(jmc.heap.afterUsed().max())).isEqualTo(Double.valueOf(jdk.heap.afterUsed().max())); // NaN when no GC
-            assertThat(jmc.heap.sampledBytes()).isEqualTo(jdk.heap.sampledBytes());
-            assertThat(jmc.ctxsw.voluntaryTotal()).isEqualTo(jdk.ctxsw.voluntaryTotal());
             assertThat(jmc.runs.runs()).hasSameSizeAs(jdk.runs.runs());
             for (int i = 0; i < jdk.runs.runs().size(); i++) {
                 assertThat(jmc.runs.runs().get(i).units()).isEqualTo(jdk.runs.runs().get(i).units());
