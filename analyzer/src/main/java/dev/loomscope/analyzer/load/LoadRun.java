@@ -45,11 +45,11 @@ public final class LoadRun {
         }
 
         public String line() {
-            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: %d window%s, %.1f s: %d offered%s: %d answered (%.1f/s), %d error%s%s,"
-                    + " %d late at the end", workload, windows, windows == 1 ? "" : "s", seconds, offered, lateBefore > 0 ? " and " + lateBefore
-                            + " late before" : "", ok, ok / seconds, errors, errors == 1 ? "" : "s", causes.isEmpty() ? "" : " " + causes, late));
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: %d window%s, %.1f s: %,d offered%s: %,d answered (%.1f/s), %,d error%s%s,"
+                    + " %,d late at the end", workload, windows, windows == 1 ? "" : "s", seconds, offered, lateBefore > 0 ? String.format(Locale.ROOT,
+                            " and %,d late before", lateBefore) : "", ok, ok / seconds, errors, errors == 1 ? "" : "s", causes.isEmpty() ? "" : " " + causes, late));
             if (!keptUp()) {
-                b.append(String.format(Locale.ROOT, "; NOT KEEPING UP: %.0f%% of the offered rate answered, %d more late than before", 100.0 * ok
+                b.append(String.format(Locale.ROOT, "; NOT KEEPING UP: %.0f%% of the offered rate answered, %,d more late than before", 100.0 * ok
                         / Math.max(1, offered), late - lateBefore));
             }
             b.append("; latency from each request's intended start").append(late > 0 ? " (the late at their age then: at least)" : "").append(": ")
@@ -70,7 +70,7 @@ public final class LoadRun {
                         (ok + errors) / (cpuNanos / 1e9)));
             }
             if (afterStop.lateAtStart() + afterStop.offered() > 0) {
-                b.append(String.format(Locale.ROOT, "; after the last window: %d answered, %d errors, %d never sent (the load ended first)",
+                b.append(String.format(Locale.ROOT, "; after the last window: %,d answered, %,d errors, %,d never sent (the load ended first)",
                         afterStop.ok(), afterStop.errors(), afterStop.late()));
             }
             b.append(String.format(Locale.ROOT, "; warm-up %.0f s%s", warmupSeconds, unsteady == null ? " (steady)" : ", not steady when it ended: "
@@ -178,10 +178,10 @@ public final class LoadRun {
                 Histogram judged = w.judged();
                 boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, Probe.take(spec.appPid()));
                 tally.add(w, clientLagged);
-                out.println(String.format(Locale.ROOT, "%s, %s: window %d: %d offered%s: %d answered, %d errors%s, %d late at its end%s; latency %s, %s"
-                        + " (n=%d)%s", workload, spec.threadKind(), i + 1, w.offered(), w.lateAtStart() > 0 ? " and " + w.lateAtStart() + " late before" : "",
-                        w.ok(), w.errors(), w.causes().isEmpty() ? "" : " " + w.causes(), w.late(), w.unsent() > 0 ? " (" + w.unsent()
-                                + " not yet sent: every connection busy)" : "", LatencyHistograms.describe(judged, 50).replace(" n/a (none)", " n/a"),
+                out.println(String.format(Locale.ROOT, "%s, %s: window %d: %,d offered%s: %,d answered, %,d errors%s, %,d late at its end%s; latency %s, %s"
+                        + " (n=%,d)%s", workload, spec.threadKind(), i + 1, w.offered(), w.lateAtStart() > 0 ? String.format(Locale.ROOT, " and %,d late before",
+                                w.lateAtStart()) : "", w.ok(), w.errors(), w.causes().isEmpty() ? "" : " " + w.causes(), w.late(), w.unsent() > 0
+                                        ? String.format(Locale.ROOT, " (%,d not yet sent: every connection busy)", w.unsent()) : "", LatencyHistograms.describe(judged, 50).replace(" n/a (none)", " n/a"),
                         LatencyHistograms.describe(judged, 99), judged.getTotalCount(), clientLagged ? "; the client lagged: left out" : ""));
                 out.flush();
             }

@@ -30,7 +30,7 @@ final class Steadiness {
         long ended = last.stream().mapToLong(w -> w.ok() + w.errors()).sum();
         long grown = last.get(WINDOWS - 1).late() - last.get(0).lateAtStart();
         if (!ClientFigures.keptUp(offered, grown)) {
-            return String.format(Locale.ROOT, "not keeping up: %d of %d offered ended over the last %d windows, %d more late", ended, offered, WINDOWS,
+            return String.format(Locale.ROOT, "not keeping up: %,d of %,d offered ended over the last %d windows, %,d more late", ended, offered, WINDOWS,
                     grown);
         }
         for (OpenLoop.Window w : last) {

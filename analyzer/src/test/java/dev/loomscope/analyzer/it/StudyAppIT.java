@@ -121,7 +121,7 @@ class StudyAppIT {
             ChildJvm.Result load = Fixtures.cli(dir, "load", "--url", "http://localhost:" + port + "/io", "--rate", "20", "--connections", "4",
                     "--min-warmup", "2s", "--max-warmup", "5s", "--windows", "2", "--window", "2s", "--results", dir.resolve("load.csv").toString());
             assertThat(load.exitCode()).as(load.stderr()).isZero();
-            Matcher m = Pattern.compile("answered \\([\\d.]+/s\\), 0 errors, \\d+ late at the end; latency from each request's intended start"
+            Matcher m = Pattern.compile("answered \\([\\d.]+/s\\), 0 errors, [\\d,]+ late at the end; latency from each request's intended start"
                     + "(?: \\(the late at their age then: at least\\))?: p50 ([\\d.]+) ms").matcher(load.stdout());
             assertThat(m.find()).as(load.stdout()).isTrue();
             double ours = Double.parseDouble(m.group(1));

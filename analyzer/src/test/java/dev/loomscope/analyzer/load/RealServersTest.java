@@ -135,8 +135,8 @@ class RealServersTest {
             int code = Main.run(insecure.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
             assertThat(code).as(out + "" + err).isZero();
             // 201s, all of them: the server answered 400 to a request without the header or the body
-            assertThat(out.toString()).containsPattern("POST /orders at 20/s: 2 windows, 2\\.0 s: \\d+ offered(?: and \\d+ late before)?: \\d+ answered \\([\\d.]+/s\\),"
-                    + " 0 errors, \\d+ late at the end; latency from each request's intended start");
+            assertThat(out.toString()).containsPattern("POST /orders at 20/s: 2 windows, 2\\.0 s: [\\d,]+ offered(?: and [\\d,]+ late before)?: [\\d,]+ answered \\([\\d.]+/s\\),"
+                    + " 0 errors, [\\d,]+ late at the end; latency from each request's intended start");
         } finally {
             server.stop(0);
         }

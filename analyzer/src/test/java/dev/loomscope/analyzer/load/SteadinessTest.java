@@ -28,7 +28,7 @@ class SteadinessTest {
     void aServiceAnsweringLessThanOfferedIsNotKeepingUpWhateverItsLatency() {
         // the platform JVM: 294, 1,464, 1,067, 0, 0 answered of 600 a second; its few answers quick
         assertThat(Steadiness.moving(windows(600, new long[] {294, 1464, 1067, 0, 0}, new double[] {17, 17, 17, 17, 17})))
-                .startsWith("not keeping up: 2825 of 3000 offered ended over the last 5 windows");
+                .startsWith("not keeping up: 2,825 of 3,000 offered ended over the last 5 windows");
         // 5% short every second: 150 more late after five
         assertThat(Steadiness.moving(windows(600, new long[] {570, 570, 570, 570, 570}, new double[] {20, 20, 20, 20, 20}))).startsWith("not keeping up");
     }
