@@ -46,8 +46,8 @@ public final class LoadRun {
 
         public String line() {
             StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: %d window%s, %.1f s: %,d offered%s: %,d answered (%.1f/s), %,d error%s%s,"
-                    + " %,d late at the end", workload, windows, windows == 1 ? "" : "s", seconds, offered, lateBefore > 0 ? String.format(Locale.ROOT,
-                            " and %,d late before", lateBefore) : "", ok, ok / seconds, errors, errors == 1 ? "" : "s", causes.isEmpty() ? "" : " " + causes, late));
+                    + " %,d late at the end", workload, windows, windows == 1 ? "" : "s", seconds, offered, andLateBefore(lateBefore), ok, ok / seconds, errors,
+                    errors == 1 ? "" : "s", causes.isEmpty() ? "" : " " + causes, late));
             if (!keptUp()) {
                 b.append(String.format(Locale.ROOT, "; NOT KEEPING UP: %.0f%% of the offered rate answered, %,d more late than before", 100.0 * ok
                         / Math.max(1, offered), late - lateBefore));
@@ -88,6 +88,11 @@ public final class LoadRun {
     private final Writer results;
     private volatile OpenLoop current;
     private volatile boolean stopped;
+
+    /** " and N late before" when requests were late as a span began, else nothing. */
+    private static String andLateBefore(long late) {
+        return late > 0 ? String.format(Locale.ROOT, " and %,d late before", late) : "";
+    }
 
     /** {@code results}: where the rows go (null: none); {@code out}: the progress lines. */
     public LoadRun(LoadSpec spec, PrintWriter out, Writer results) {
@@ -178,10 +183,10 @@ public final class LoadRun {
                 Histogram judged = w.judged();
                 boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, Probe.take(spec.appPid()));
                 tally.add(w, clientLagged);
+                String unsent = w.unsent() > 0 ? String.format(Locale.ROOT, " (%,d not yet sent: every connection busy)", w.unsent()) : "";
                 out.println(String.format(Locale.ROOT, "%s, %s: window %d: %,d offered%s: %,d answered, %,d errors%s, %,d late at its end%s; latency %s, %s"
-                        + " (n=%,d)%s", workload, spec.threadKind(), i + 1, w.offered(), w.lateAtStart() > 0 ? String.format(Locale.ROOT, " and %,d late before",
-                                w.lateAtStart()) : "", w.ok(), w.errors(), w.causes().isEmpty() ? "" : " " + w.causes(), w.late(), w.unsent() > 0
-                                        ? String.format(Locale.ROOT, " (%,d not yet sent: every connection busy)", w.unsent()) : "", LatencyHistograms.describe(judged, 50).replace(" n/a (none)", " n/a"),
+                        + " (n=%,d)%s", workload, spec.threadKind(), i + 1, w.offered(), andLateBefore(w.lateAtStart()), w.ok(), w.errors(), w.causes().isEmpty()
+                                ? "" : " " + w.causes(), w.late(), unsent, LatencyHistograms.describe(judged, 50).replace(" n/a (none)", " n/a"),
                         LatencyHistograms.describe(judged, 99), judged.getTotalCount(), clientLagged ? "; the client lagged: left out" : ""));
                 out.flush();
             }
