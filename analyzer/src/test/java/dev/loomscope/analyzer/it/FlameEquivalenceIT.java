@@ -42,7 +42,8 @@ class FlameEquivalenceIT {
     @BeforeAll
     static void record() throws Exception {
         asyncProfiler = Recordings.asyncProfilerCpu(dir);
-        jdkOnly = jdkOnly();
+        // without native method samples: the converter's --state runnable counts them, loomscope's CPU graph leaves them out
+        jdkOnly = Recordings.jdkOnly(dir, "jdk.NativeMethodSample#enabled=false");
         agentCpuWall = agent("cpu+wall");
         agentAllocLock = agent("alloc+lock");
     }
@@ -54,15 +55,6 @@ class FlameEquivalenceIT {
      * hot-methods do (such a thread may be waiting, on a socket read). One such sample, rare (the
      * main thread in Runtime.availableProcessors as the scheduler starts), made the graphs differ.
      */
-    static Path jdkOnly() throws Exception {
-        Path jfr = dir.resolve("burn-jdk.jfr");
-        ChildJvm.Result r = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + jfr + ",settings=profile,jdk.NativeMethodSample#enabled=false"),
-                dev.loomscope.flamegraphs.testing.BurnCpu.class.getName(), List.of("plain"), dir, 120);
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        assertThat(jfr).isRegularFile();
-        return jfr;
-    }
-
     static Path agent(String profile) throws Exception {
         Path out = dir.resolve("agent-" + profile.replace('+', '-').replace(',', '-').replace('=', '-'));
         ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",

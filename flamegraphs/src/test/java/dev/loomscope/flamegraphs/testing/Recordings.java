@@ -19,11 +19,14 @@ public final class Recordings {
         return jfr;
     }
 
-    /** A JDK-only recording (jdk.ExecutionSample, no async-profiler) of {@link BurnCpu}. */
-    public static Path jdkOnly(Path dir) throws Exception {
+    /**
+     * A JDK-only recording (jdk.ExecutionSample, no async-profiler) of {@link BurnCpu}; {@code settings}:
+     * more of JFR's, after the profile's (e.g. {@code jdk.NativeMethodSample#enabled=false}).
+     */
+    public static Path jdkOnly(Path dir, String... settings) throws Exception {
         Path jfr = dir.resolve("burn-jdk.jfr");
         ChildJvm.Result r = ChildJvm.run(
-                List.of("-XX:StartFlightRecording:filename=" + jfr + ",settings=profile"),
+                List.of("-XX:StartFlightRecording:filename=" + jfr + ",settings=profile" + (settings.length == 0 ? "" : "," + String.join(",", settings))),
                 BurnCpu.class.getName(), List.of("plain"), dir, 120);
         if (r.exitCode() != 0 || !Files.isRegularFile(jfr)) {
             throw new AssertionError("fixture failed: " + r);
