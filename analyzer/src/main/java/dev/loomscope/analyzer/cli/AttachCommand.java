@@ -107,11 +107,8 @@ public final class AttachCommand extends CliCommand {
         VirtualMachine vm = RunningJvm.attach(Long.parseLong(pid));
         Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
         try {
-            String javaSpec = vm.getSystemProperties().getProperty("java.specification.version", "0");
-            int feature = RunningJvm.feature(javaSpec);
-            if (feature < 21) {
-                throw new BadDataException("process " + pid + ": runs Java " + javaSpec + "; the agent needs JDK 21 or newer");
-            }
+            RunningJvm.refuseBefore21("process " + pid, RunningJvm.feature(vm.getSystemProperties().getProperty("java.specification.version", "")),
+                    "the agent needs");
             String args = "command=" + action + ",reply=" + reply + (options.isEmpty() ? "" : "," + String.join(",", options));
             try {
                 vm.loadAgent(jar.toString(), args);

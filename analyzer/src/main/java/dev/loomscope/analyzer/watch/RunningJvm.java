@@ -153,7 +153,11 @@ public final class RunningJvm implements AutoCloseable {
      * one that cannot tell is let through: what follows then says what failed.
      */
     public void refuseBefore21(String what) {
-        int feature = feature();
+        refuseBefore21(name, feature(), what);
+    }
+
+    /** As {@link #refuseBefore21(String)}, for the JVM {@code name} ("process 1234") of {@code feature} (0: unknown). */
+    public static void refuseBefore21(String name, int feature, String what) {
         if (feature > 0 && feature < 21) {
             throw new BadDataException(name + ": runs Java " + feature + "; " + what + " JDK 21 or newer");
         }
