@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code loomscope load}: the open-loop HTTP load client, on its own (study --app runs it in a process of its own). */
 @Command(name = "load", mixinStandardHelpOptions = true,
@@ -24,6 +25,10 @@ import picocli.CommandLine.Option;
 public final class LoadCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     LoadOptions load;
+
+    @Parameters(paramLabel = "URL", arity = "0..*", description = "URLs to request, after any --url, as if each were given by --url (where wrk and ab"
+            + " take theirs)")
+    List<String> urls = List.of();
 
     @Option(names = "--results", paramLabel = "FILE", description = "write a row per window to FILE (CSV)")
     Path results;
@@ -45,8 +50,9 @@ public final class LoadCommand extends CliCommand {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = stdout();
+        load.urls.addAll(urls);
         if (load.urls.isEmpty() && load.requestFiles.isEmpty()) {
-            throw new dev.loomscope.analyzer.errors.UsageException("--url: give at least one URL to load (e.g. --url http://localhost:8080/), or"
+            throw new dev.loomscope.analyzer.errors.UsageException("give at least one URL to load (e.g. loomscope load http://localhost:8080/), or"
                     + " --request-file FILE");
         }
         LoadSpec s = load.spec(u -> port == null ? u : u.replace("{port}", Integer.toString(port)), threadKind, appPid);

@@ -15,6 +15,9 @@ import picocli.CommandLine.Option;
 
 /** The load client's options, the same for {@code loomscope load} and {@code loomscope study --app}. */
 public final class LoadOptions {
+    /** The content type curl gives a {@code -d} body when no header names one. */
+    private static final String FORM = "application/x-www-form-urlencoded";
+
     @Option(names = "--url", paramLabel = "URL", description = "an http:// or https:// URL to request (repeatable: each in turn, a workload of its own);"
             + " study --app: {port} becomes the service's port (default: http://localhost:{port}/)")
     List<String> urls = new ArrayList<>();
@@ -24,14 +27,15 @@ public final class LoadOptions {
             + " as in --url)")
     List<Path> requestFiles = new ArrayList<>();
 
-    @Option(names = {"-X", "--method"}, paramLabel = "METHOD", defaultValue = "GET", description = "the request's method, as curl's -X (default:"
-            + " ${DEFAULT-VALUE})")
+    @Option(names = {"-X", "--method"}, paramLabel = "METHOD", description = "the request's method, as curl's -X (default: GET; POST with --body,"
+            + " as curl)")
     String method;
 
     @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'", description = "a request header, as curl's -H (repeatable)")
     List<String> headers = new ArrayList<>();
 
-    @Option(names = {"-d", "--body"}, paramLabel = "TEXT|@FILE", description = "the request's body, as curl's -d: the text, or @FILE for a file's bytes")
+    @Option(names = {"-d", "--body"}, paramLabel = "TEXT|@FILE", description = "the request's body, as curl's -d: the text, or @FILE for a file's"
+            + " bytes; sent by POST unless -X says otherwise, as 'Content-Type: " + FORM + "' unless -H names one")
     String body;
 
     @Option(names = {"-k", "--insecure"}, description = "https://: accept a certificate that does not verify (a test service's self-signed one)")
@@ -73,7 +77,11 @@ public final class LoadOptions {
     LoadSpec spec(UnaryOperator<String> url, String threadKind, long appPid) {
         List<String> given = urls.isEmpty() && requestFiles.isEmpty() ? List.of("http://localhost:{port}/") : urls;
         byte[] bytes = body();
-        List<Requests> targets = new ArrayList<>(given.stream().map(u -> Requests.of(Target.of(url.apply(u), method, headers, bytes, insecure))).toList());
+        List<String> sent = new ArrayList<>(headers);
+        if (body != null && headers.stream().noneMatch(h -> h.regionMatches(true, 0, "Content-Type:", 0, 13))) {
+            sent.add("Content-Type: " + FORM);
+        }
+        List<Requests> targets = new ArrayList<>(given.stream().map(u -> Requests.of(Target.of(url.apply(u), method(), sent, bytes, insecure))).toList());
         for (Path f : requestFiles) {
             targets.add(RequestFile.read(f, url, insecure));
         }
@@ -97,6 +105,11 @@ public final class LoadOptions {
         }
         return new LoadSpec(targets, r, connections, duration("--request-timeout", timeout, Duration.ofMillis(1)), min, max, windows,
                 duration("--window", window, Duration.ofMillis(100)), threadKind, appPid, objective, objective != null && rates.isEmpty());
+    }
+
+    /** {@code -X}'s method; else POST with a body and GET without, as curl chooses. */
+    private String method() {
+        return method != null ? method : body != null ? "POST" : "GET";
     }
 
     /** The body's bytes: {@code --body}'s text (UTF-8), or the file it names after {@code @}; none without it. */
@@ -139,7 +152,7 @@ public final class LoadOptions {
         List<String> a = new ArrayList<>(List.of(dev.loomscope.options.Launch.thisJava(), "-cp", System.getProperty(
                 "java.class.path"), Main.class.getName(), "load"));
         a.addAll(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
-                "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method));
+                "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method()));
         headers.forEach(h -> a.addAll(List.of("--header", h)));
         requestFiles.forEach(f -> a.addAll(List.of("--request-file", f.toAbsolutePath().toString())));
         if (body != null) {

@@ -151,7 +151,7 @@ class StudyAppIT {
                 + " URL?)");
         assertThat(Fixtures.cli(dir, "load", "--url", "http://no-such-host.invalid/").stderr().strip()).isEqualTo(
                 "loomscope load: http://no-such-host.invalid/: unknown host (is the service up, and at this URL?)");
-        assertThat(Fixtures.cli(dir, "load").stderr()).contains("--url: give at least one URL to load");
+        assertThat(Fixtures.cli(dir, "load").stderr()).contains("give at least one URL to load (e.g. loomscope load http://localhost:8080/)");
         assertThat(Fixtures.cli(dir, "load", "--url", "http://x/", "--rate", "0").stderr()).contains("--rate 0/s: must be above 0");
         assertThat(Fixtures.cli(dir, "load", "--url", "http://x/", "--window", "soon").stderr()).contains("--window soon: not a duration");
     }
