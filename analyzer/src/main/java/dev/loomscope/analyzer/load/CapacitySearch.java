@@ -20,12 +20,17 @@ final class CapacitySearch {
     static final int FEWEST_STEPS = 6;
     static final double LOWEST = 1;
     static final double HIGHEST = 1_000_000;
+    /** How much slower (from its send, p50) the service may answer at the missed rate than at the kept one and still be answering as fast. */
+    static final double SAME_SERVICE_TIME = 1.25;
 
     private final Slo slo;
     private double kept = Double.NaN;
     private double missed = Double.NaN;
     private double next = START;
     private int steps;
+    /** The measured steps at the kept and the missed bound (null: none, or canned outcomes). */
+    private LoadRun.Summary keptRun;
+    private LoadRun.Summary missedRun;
 
     CapacitySearch(Slo slo) {
         this.slo = slo;
@@ -39,6 +44,18 @@ final class CapacitySearch {
     /** Whether a rate's measured windows kept the objective. */
     boolean kept(LoadRun.Summary s) {
         return slo.keptBy(s.judged(), s.offered(), s.errors(), s.keptUp());
+    }
+
+    /** Takes a measured step: whether it kept the objective; the next rate follows from it. */
+    boolean record(LoadRun.Summary s) {
+        boolean wasKept = kept(s);
+        record(s.rate(), wasKept);
+        if (wasKept && s.rate() == kept) {
+            keptRun = s;
+        } else if (!wasKept && s.rate() == missed) {
+            missedRun = s;
+        }
+        return wasKept;
     }
 
     /** Takes a step's result; the next rate follows from it. */
@@ -77,7 +94,27 @@ final class CapacitySearch {
             return head + "at least " + LoadSpec.rate(kept) + " (every rate tried kept it, up to the client's limit or the steps')";
         }
         return head + LoadSpec.rate(kept) + String.format(Locale.ROOT, " (kept; %s missed it: within %.0f%%)", LoadSpec.rate(missed),
-                100 * (missed - kept) / kept);
+                100 * (missed - kept) / kept) + connectionsBound();
+    }
+
+    /**
+     * When every connection was busy at the missed rate while the service answered as fast as at the
+     * kept one (from its send, p50 within {@link #SAME_SERVICE_TIME}): the search found the client's
+     * connections, perhaps not the service's capacity; said, with what tells.
+     */
+    private String connectionsBound() {
+        if (keptRun == null || missedRun == null || !missedRun.allConnectionsBusy() || missedRun.send().getTotalCount() == 0
+                || keptRun.send().getTotalCount() == 0) {
+            return "";
+        }
+        double at = missedRun.send().getValueAtPercentile(50);
+        double before = keptRun.send().getValueAtPercentile(50);
+        if (at > SAME_SERVICE_TIME * before) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; every one of the client's %,d connections was busy at %s while the service answered as at %s (from its"
+                + " send p50 %s against %s): the connections, not the service, may be the limit; search again with more --connections to tell",
+                missedRun.connections(), LoadSpec.rate(missed), LoadSpec.rate(kept), LatencyHistograms.ms(at), LatencyHistograms.ms(before));
     }
 
     double capacity() {

@@ -37,11 +37,21 @@ public final class LoadRun {
      */
     public record Summary(String workload, double rate, int windows, double seconds, long lateBefore, long offered, long ok, long errors, long late,
             Histogram judged, Histogram send, Histogram lag, Map<String, Long> causes, OpenLoop.Window afterStop, double warmupSeconds, String unsteady,
-            int lagged, long cpuNanos) {
+            int lagged, long cpuNanos, int connections) {
 
         /** Whether the service ended (answered or failed) at least the offered requests less {@link ClientFigures#SLACK}. */
         public boolean keptUp() {
             return ClientFigures.keptUp(offered, late - lateBefore);
+        }
+
+        /** The client's connections holding a request on average over the measured windows ({@link ClientFigures#busyConnections}). */
+        public double busyConnections() {
+            return ClientFigures.busyConnections(send, seconds);
+        }
+
+        /** Whether every connection was busy, so that due requests waited in the client for one ({@link ClientFigures#allBusy}). */
+        public boolean allConnectionsBusy() {
+            return ClientFigures.allBusy(busyConnections(), connections);
         }
 
         public String line() {
@@ -59,6 +69,11 @@ public final class LoadRun {
             if (send.getTotalCount() > 0) {
                 b.append("; from its send (the service and network, without the client's queue): ").append(LatencyHistograms.describe(send, 50))
                         .append(", ").append(LatencyHistograms.describe(send, 99));
+            }
+            if (allConnectionsBusy()) {
+                b.append(String.format(Locale.ROOT, "; every connection busy (%.1f of %,d on average): due requests waited in the client for one, and at %s"
+                        + " a request from its send (the mean) %,d connections carry at most %,.0f/s", busyConnections(), connections, LatencyHistograms.ms(send
+                                .getMean()), connections, connections / (send.getMean() / 1e6)));
             }
             if (lag.getTotalCount() > 0) {
                 // the client's own lateness: how late its sends left against when they could have, for reasons of its own
@@ -146,8 +161,7 @@ public final class LoadRun {
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
             Summary s = one(t, rate);
             summaries.add(s);
-            boolean kept = search.kept(s);
-            search.record(rate, kept);
+            boolean kept = search.record(s);
             out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s)", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate),
                     search.figure(s), s.keptUp() ? "kept up" : "not keeping up"));
             out.flush();
@@ -191,7 +205,7 @@ public final class LoadRun {
                 out.flush();
             }
             current = null;
-            Summary s = tally.summary(workload, rate, load.stop(), warm);
+            Summary s = tally.summary(workload, rate, load.stop(), warm, spec.connections());
             out.println(s.line());
             out.flush();
             return s;
@@ -261,11 +275,11 @@ public final class LoadRun {
         }
 
         /** The summary of a URL and rate: these windows, what happened after the stop, and the warm-up before them. */
-        Summary summary(String workload, double rate, OpenLoop.Window afterStop, WarmUp warm) {
+        Summary summary(String workload, double rate, OpenLoop.Window afterStop, WarmUp warm, int connections) {
             Histogram judged = answered.copy();
             judged.add(lateAges);
             return new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
-                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos);
+                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos, connections);
         }
     }
 

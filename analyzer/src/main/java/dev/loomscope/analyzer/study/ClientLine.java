@@ -48,6 +48,11 @@ final class ClientLine {
         if (notKeptUp > 0) {
             b.append(String.format(Locale.ROOT, ", %d of %d JVMs NOT KEEPING UP (requests left late)", notKeptUp, figures.size()));
         }
+        List<ClientFigures> busy = figures.stream().filter(ClientFigures::allConnectionsBusy).toList();
+        if (!busy.isEmpty()) {
+            b.append(String.format(Locale.ROOT, ", %d of %d JVMs with every one of the client's %,d connections busy (requests waited in the client for"
+                    + " one: more --connections)", busy.size(), figures.size(), busy.get(0).connections()));
+        }
         long least = figures.stream().mapToLong(f -> f.judged().getTotalCount()).min().getAsLong();
         long most = figures.stream().mapToLong(f -> f.judged().getTotalCount()).max().getAsLong();
         b.append(String.format(Locale.ROOT, " (median of %d JVM%s, each over its merged measured windows: n=%s%s)", known.size(), known.size() == 1 ? ""

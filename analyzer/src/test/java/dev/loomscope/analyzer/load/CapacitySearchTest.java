@@ -45,6 +45,32 @@ class CapacitySearchTest {
                     .matcher(text.toString());
             assertThat(m.find()).as(text.toString()).isTrue();
             assertThat(Double.parseDouble(m.group(1))).as(text.toString()).isCloseTo(server.capacity(), org.assertj.core.data.Percentage.withPercentage(5));
+            // the service's workers set it, not the client's 50 connections (50 / 200 ms carry 250/s)
+            assertThat(text.toString()).doesNotContain("connections was busy");
+        }
+    }
+
+    /**
+     * 64 workers holding a request 100 ms serve 640 a second, but 5 connections carry at most 50:
+     * the search finds the connections' 50/s and says that every connection was busy while the
+     * service answered as fast as below it, each request line saying so with Little's law's bound.
+     */
+    @Test
+    void aCapacitySetByTheClientsConnectionsIsSaidToBeThem() throws Exception {
+        try (KnownAnswerServer server = new KnownAnswerServer(64, 100, false)) {
+            LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 5, Duration.ofSeconds(10), Duration.ofSeconds(2),
+                    Duration.ofSeconds(3), 2, Duration.ofSeconds(1), "test", 0, Slo.parse("p99=800ms"), true);
+            StringWriter text = new StringWriter();
+            new LoadRun(spec, new PrintWriter(text, true), null).run();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("capacity at p99 <= 800(?:\\.0)? ms \\(searched, \\d+ steps\\): ([\\d.]+)/s \\(kept; [\\d.]+/s"
+                    + " missed it: within \\d+%\\); every one of the client's 5 connections was busy at [\\d.]+/s while the service answered as at [\\d.]+/s"
+                    + " \\(from its send p50 1\\d\\d\\.\\d ms against 1\\d\\d\\.\\d ms\\): the connections, not the service, may be the limit")
+                    .matcher(text.toString());
+            assertThat(m.find()).as(text.toString()).isTrue();
+            assertThat(Double.parseDouble(m.group(1))).as(text.toString()).isBetween(40.0, 52.0);
+            // the first rate, 100/s, twice what 5 connections carry: Little's law's bound beside the busy connections
+            assertThat(text.toString()).containsPattern("at 100/s: .*every connection busy \\([45]\\.\\d of 5 on average\\): due requests waited in the client"
+                    + " for one, and at 1\\d\\d\\.\\d ms a request from its send \\(the mean\\) 5 connections carry at most (?:4\\d|50)/s");
         }
     }
 }

@@ -17,6 +17,10 @@ import org.junit.jupiter.api.Test;
 class ClientLineTest {
     /** One JVM's windows: a warm-up and three measured windows of 100 requests at 20 ms, the client's own lateness at p99 {@code lagMs}. */
     private static RecordingFacts windows(double lagMs, boolean histograms) {
+        return windows(lagMs, histograms, null);
+    }
+
+    private static RecordingFacts windows(double lagMs, boolean histograms, String params) {
         Histogram h = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
         for (int i = 0; i < 100; i++) {
             h.recordValue(20_000);
@@ -25,7 +29,7 @@ class ClientLineTest {
         List<WorkloadRun> out = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             long start = i * 1_000_000_000L;
-            out.add(new WorkloadRun("GET / at 100/s", "virtual", i, i == 0, 100, "requests", null, 1000, 20, 20, start, start + 1_000_000_000L, -1, -1,
+            out.add(new WorkloadRun("GET / at 100/s", "virtual", i, i == 0, 100, "requests", params, 1000, 20, 20, start, start + 1_000_000_000L, -1, -1,
                     Double.NaN, Double.NaN, Double.NaN, -1, new Client(20, 100, 0, "loomscope load", 0, encoded, encoded, null, lagMs)));
         }
         return RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual" + lagMs + ".jfr")), out);
@@ -40,5 +44,14 @@ class ClientLineTest {
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true), windows(12, true)))).endsWith("; 1 JVM without figures left out (the load"
                 + " client itself lagged in 3 of 6 measured windows (its sends late by over 5 ms at p99), left out as its own, not the service's: the"
                 + " machine was too busy for this rate)");
+    }
+
+    /** 100 requests a second, each 20 ms from its send, hold 2 connections on average (Little's law): all of 2, a fraction of 100. */
+    @Test
+    void aJvmWhoseClientHadEveryConnectionBusyIsSaidToHaveHadThem() {
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms"))))
+                .contains(", 1 of 1 JVMs with every one of the client's 2 connections busy (requests waited in the client for one: more --connections)");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=100 timeout=10000ms")))).doesNotContain("busy");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).doesNotContain("busy");
     }
 }
