@@ -71,8 +71,9 @@ public final class LoadRun {
                         .append(", ").append(LatencyHistograms.describe(send, 99));
             }
             if (allConnectionsBusy()) {
+                // requests sent before the first window count whole: the average can pass the connections by a little
                 b.append(String.format(Locale.ROOT, "; every connection busy (%.1f of %,d on average): due requests waited in the client for one, and at %s"
-                        + " a request from its send (the mean) %,d connections carry at most %,.0f/s", busyConnections(), connections, LatencyHistograms.ms(send
+                        + " a request from its send (the mean) %,d connections carry at most %,.0f/s", Math.min(busyConnections(), connections), connections, LatencyHistograms.ms(send
                                 .getMean()), connections, connections / (send.getMean() / 1e6)));
             }
             if (lag.getTotalCount() > 0) {
