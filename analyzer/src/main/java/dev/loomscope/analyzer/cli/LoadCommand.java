@@ -66,7 +66,11 @@ public final class LoadCommand extends CliCommand {
         }
         try {
             LoadRun run = new LoadRun(s, out, rows);
-            Thread onStop = new Thread(run::stop, "loomscope-load-stop");
+            // a signal stops the load and waits for the measured windows' summary (the requests on the way get their timeout)
+            Thread onStop = new Thread(() -> {
+                run.stop();
+                run.awaitEnd(s.timeout().toMillis() + 3_000);
+            }, "loomscope-load-stop");
             Runtime.getRuntime().addShutdownHook(onStop);
             List<LoadRun.Summary> summaries = run.run();
             try {

@@ -117,6 +117,13 @@ final class CapacitySearch {
                 missedRun.connections(), LoadSpec.rate(missed), LoadSpec.rate(kept), LatencyHistograms.ms(at), LatencyHistograms.ms(before));
     }
 
+    /** The search cut short by a stop: what its steps had found so far. */
+    String stoppedLine(String target) {
+        return String.format(Locale.ROOT, "%s: capacity search at %s stopped after %d step%s: %s", target, slo, steps, steps == 1 ? "" : "s",
+                Double.isNaN(kept) && Double.isNaN(missed) ? "no rate judged yet" : (Double.isNaN(kept) ? "none kept" : "kept at " + LoadSpec.rate(kept))
+                        + (Double.isNaN(missed) ? "" : ", missed at " + LoadSpec.rate(missed)));
+    }
+
     double capacity() {
         return kept;
     }

@@ -104,6 +104,7 @@ public final class LoadRun {
     private final Writer results;
     private volatile OpenLoop current;
     private volatile boolean stopped;
+    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
 
     /** " and N late before" when requests were late as a span began, else nothing. */
     private static String andLateBefore(long late) {
@@ -117,7 +118,10 @@ public final class LoadRun {
         this.results = results;
     }
 
-    /** Stops the run (a signal): the window in progress is dropped, the rows written so far stay. */
+    /**
+     * Stops the run (a signal): the window in progress is dropped, the rows written so far stay, and
+     * the measured windows before it are summed up as a whole run's are.
+     */
     public void stop() {
         stopped = true;
         OpenLoop l = current;
@@ -126,7 +130,24 @@ public final class LoadRun {
         }
     }
 
+    /** Waits until {@link #run} has returned (after a {@link #stop}: its last summary printed), at most {@code millis}. */
+    public void awaitEnd(long millis) {
+        try {
+            ended.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public List<Summary> run() throws IOException {
+        try {
+            return runAll();
+        } finally {
+            ended.countDown();
+        }
+    }
+
+    private List<Summary> runAll() throws IOException {
         if (results != null) {
             results.write(RunResults.header() + "\n");
             results.flush();
@@ -147,10 +168,11 @@ public final class LoadRun {
                 continue;
             }
             for (double rate : spec.rates()) {
-                if (stopped) {
+                Summary s = stopped ? null : one(t, rate);
+                if (s == null) {
                     return summaries;
                 }
-                summaries.add(one(t, rate));
+                summaries.add(s);
             }
         }
         return summaries;
@@ -161,6 +183,14 @@ public final class LoadRun {
         CapacitySearch search = new CapacitySearch(spec.slo());
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
             Summary s = one(t, rate);
+            if (s == null || stopped) {
+                if (s != null) {
+                    summaries.add(s);
+                }
+                out.println(search.stoppedLine(t.label()));
+                out.flush();
+                return;
+            }
             summaries.add(s);
             boolean kept = search.record(s);
             out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s)", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate),
@@ -179,6 +209,7 @@ public final class LoadRun {
         }
     }
 
+    /** One URL and rate: its warm-up, its measured windows and their summary; null when a stop came before any measured window. */
     private Summary one(Requests t, double rate) throws IOException {
         String workload = LoadSpec.workload(t, rate);
         String params = t.described() + " rate=" + LoadSpec.rate(rate) + " connections=" + spec.connections() + " timeout="
@@ -206,7 +237,17 @@ public final class LoadRun {
                 out.flush();
             }
             current = null;
-            Summary s = tally.summary(workload, rate, load.stop(), warm, spec.connections());
+            OpenLoop.Window afterStop = load.stop();
+            if (tally.windows == 0) {
+                out.println(workload + ": stopped before any measured window");
+                out.flush();
+                return null;
+            }
+            if (stopped && tally.windows < spec.windows()) {
+                out.println(String.format(Locale.ROOT, "%s: stopped after %d of %d measured windows; their summary:", workload, tally.windows,
+                        spec.windows()));
+            }
+            Summary s = tally.summary(workload, rate, afterStop, warm, spec.connections());
             out.println(s.line());
             out.flush();
             return s;
@@ -225,6 +266,9 @@ public final class LoadRun {
         while (!stopped) {
             Probe before = Probe.take(spec.appPid());
             OpenLoop.Window w = load.window(SECOND);
+            if (stopped) {
+                break; // the window a stop cut short is not one
+            }
             row(workload, params, measuredBy, warmIndex++, true, w, w.judged(), before, Probe.take(spec.appPid()));
             warm.add(w);
             warmupNanos += w.nanos();
@@ -235,6 +279,9 @@ public final class LoadRun {
             if (moving == null || warmupNanos >= spec.warmupMax().toNanos()) {
                 break;
             }
+        }
+        if (stopped) {
+            return new WarmUp(warmupNanos, "stopped");
         }
         out.println(workload + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
                 + (moving == null ? "steady" : "not steady after the longest warm-up (" + moving + "): measured as it is"));

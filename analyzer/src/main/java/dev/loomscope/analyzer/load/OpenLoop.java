@@ -83,6 +83,10 @@ public final class OpenLoop implements AutoCloseable {
     /** The plain-HTTP connections' one thread; null for TLS, whose connections are a thread each. */
     private final EventLoop loop;
     private volatile long stopNanos = Long.MAX_VALUE;
+    /** What {@link #stop} returned, once stopped. */
+    private Window stopWindow;
+    /** The thread waiting for a window's end, woken by a stop. */
+    private volatile Thread reader;
     private long windowStart;
     private long lateBefore;
     private long okBefore;
@@ -237,7 +241,8 @@ public final class OpenLoop implements AutoCloseable {
     /** Waits until the window that began at the last call ends, {@code nanos} after it began, and takes its figures. */
     public Window window(long nanos) {
         long end = windowStart + nanos;
-        for (long wait = end - System.nanoTime(); wait > 0; wait = end - System.nanoTime()) {
+        reader = Thread.currentThread();
+        for (long wait = end - System.nanoTime(); wait > 0 && !stopped(); wait = end - System.nanoTime()) {
             LockSupport.parkNanos(wait);
         }
         return take(end, true);
@@ -248,7 +253,7 @@ public final class OpenLoop implements AutoCloseable {
      * its counts are read, at {@code end} or later, so that every request they count was due in it
      * or before (one that was due after {@code end} may have ended by then, on a fast server).
      */
-    private Window take(long end, boolean atRead) {
+    private synchronized Window take(long end, boolean atRead) {
         long okNow = ok.sum();
         long failedNow = failed.sum();
         long timeoutsNow = timeouts.sum();
@@ -320,12 +325,20 @@ public final class OpenLoop implements AutoCloseable {
      * Stops sending: no request due from now on is sent; those on the way get until the timeout to
      * end. The figures of the time since the last window are its own window, returned: its
      * {@code late} are the requests due before now that never ended, {@code unsent} those of them
-     * that no connection could send (the service fell behind the rate).
+     * that no connection could send (the service fell behind the rate). Stopped again, the same
+     * window: a signal's stop and the run's own end may both ask.
      */
-    public Window stop() {
+    public synchronized Window stop() {
+        if (stopWindow != null) {
+            return stopWindow;
+        }
         long now = System.nanoTime();
         stopNanos = now;
         workers.forEach(LockSupport::unpark); // a worker waiting for a request due after the stop ends now, not when it was due
+        Thread waiting = reader;
+        if (waiting != null) {
+            LockSupport.unpark(waiting); // a window in progress ends now, to be dropped
+        }
         if (loop != null) {
             loop.wakeup();
         }
@@ -345,8 +358,9 @@ public final class OpenLoop implements AutoCloseable {
             t.interrupt();
         }
         Window w = take(now, false); // the load ended at the stop: nothing due after it was offered
-        return new Window(w.startEpochNanos(), w.nanos(), w.lateAtStart(), w.offered(), w.ok(), w.failed(), w.timeouts(), w.late(), Math.min(unsent, w.late()),
+        stopWindow = new Window(w.startEpochNanos(), w.nanos(), w.lateAtStart(), w.offered(), w.ok(), w.failed(), w.timeouts(), w.late(), Math.min(unsent, w.late()),
                 w.latencyMicros(), w.sendMicros(), unsentAges, w.lagMicros(), w.causes(), w.cpuNanos());
+        return stopWindow;
     }
 
     @Override

@@ -30,6 +30,11 @@ class CapacitySearchTest {
             none.record(rate, false);
         }
         assertThat(none.line("GET /")).contains("below 1.5625/s (no rate tried kept it");
+        CapacitySearch cut = new CapacitySearch(Slo.parse("p99=50ms"));
+        assertThat(cut.stoppedLine("GET /")).isEqualTo("GET /: capacity search at p99 <= 50.0 ms stopped after 0 steps: no rate judged yet");
+        cut.record(100, true);
+        cut.record(200, false);
+        assertThat(cut.stoppedLine("GET /")).isEqualTo("GET /: capacity search at p99 <= 50.0 ms stopped after 2 steps: kept at 100/s, missed at 200/s");
     }
 
     /** 10 workers holding a request 200 ms serve 50 a second: the search finds that within 5%, on either thread kind of the server. */
