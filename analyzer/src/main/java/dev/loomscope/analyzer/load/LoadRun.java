@@ -183,22 +183,19 @@ public final class LoadRun {
         CapacitySearch search = new CapacitySearch(spec.slo());
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
             Summary s = one(t, rate);
-            if (s == null || stopped) {
-                if (s != null) {
-                    summaries.add(s);
-                }
-                out.println(search.stoppedLine(t.label()));
-                out.flush();
-                return;
+            if (s != null) {
+                summaries.add(s);
             }
-            summaries.add(s);
+            if (stopped) {
+                break; // a step cut short judges nothing
+            }
             boolean kept = search.record(s);
             out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s)", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate),
                     search.figure(s), s.keptUp() ? "kept up" : "not keeping up"));
             out.flush();
             settle(t);
         }
-        out.println(search.line(t.label()));
+        out.println(stopped ? search.stoppedLine(t.label()) : search.line(t.label()));
         out.flush();
     }
 
