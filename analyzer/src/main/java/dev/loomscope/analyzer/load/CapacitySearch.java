@@ -42,7 +42,7 @@ final class CapacitySearch {
     }
 
     /** Whether a rate's measured windows kept the objective. */
-    boolean kept(LoadRun.Summary s) {
+    private boolean kept(LoadRun.Summary s) {
         return slo.keptBy(s.judged(), s.offered(), s.errors(), s.keptUp());
     }
 

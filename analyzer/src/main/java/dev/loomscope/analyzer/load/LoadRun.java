@@ -209,7 +209,7 @@ public final class LoadRun {
     /** One URL and rate: its warm-up, its measured windows and their summary; null when a stop came before any measured window. */
     private Summary one(Requests t, double rate) throws IOException {
         String workload = LoadSpec.workload(t, rate);
-        String params = t.described() + " rate=" + LoadSpec.rate(rate) + " connections=" + spec.connections() + " timeout="
+        String params = t.described() + " rate=" + LoadSpec.rate(rate) + " " + ClientFigures.CONNECTIONS_PARAM + "=" + spec.connections() + " timeout="
                 + spec.timeout().toMillis() + "ms";
         String measuredBy = "loomscope load: open loop at " + LoadSpec.rate(rate) + ", latency from each request's intended start, windows of "
                 + seconds(spec.window().toNanos()) + " s after a warm-up until steady";

@@ -19,8 +19,10 @@ public record ClientFigures(double seconds, long offered, long answered, long er
     /** The share of a client's connections holding a request on average from which it had every one busy (the rest: the gaps between an answer and the next send). */
     public static final double ALL_BUSY = 0.9;
 
-    /** The client's connections in a window's parameters ({@code connections=100}, as the load client writes them). */
-    private static final java.util.regex.Pattern CONNECTIONS = java.util.regex.Pattern.compile("(?:^| )connections=(\\d{1,6})(?: |$)");
+    /** The name of the client's connections among a window's parameters ({@code connections=100}): the load client writes it, this reads it. */
+    public static final String CONNECTIONS_PARAM = "connections";
+
+    private static final java.util.regex.Pattern CONNECTIONS = java.util.regex.Pattern.compile("(?:^| )" + CONNECTIONS_PARAM + "=(\\d{1,6})(?: |$)");
 
     /** The figures of {@code measured} windows (one JVM's, one URL and rate); null when they hold no histogram. */
     public static ClientFigures of(List<WorkloadRun> measured) {
