@@ -27,6 +27,12 @@ public final class InertText {
         return b == null ? text : b.toString();
     }
 
+    /** {@link #of}, and the line break and the tab escaped too: text that must stay one line (a table's cell, an error). */
+    public static String line(String text) {
+        String inert = of(text);
+        return inert.indexOf('\n') < 0 && inert.indexOf('\t') < 0 ? inert : inert.replace("\n", "\\u000a").replace("\t", "\\u0009");
+    }
+
     /** C0 controls but the line break and the tab, DEL, C1 controls, bidi marks, embeddings and isolates, line and paragraph separators, BOM. */
     static boolean escaped(char c) {
         return c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c < 0xa0 || c == '\u061c' || c == '\u200e' || c == '\u200f'

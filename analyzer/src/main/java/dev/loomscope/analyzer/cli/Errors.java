@@ -32,6 +32,11 @@ public final class Errors {
         return false;
     }
 
+    /** What the user gave, echoed in an error, made inert: no control character reaches the terminal, and the error stays one line. */
+    private static String printable(String message) {
+        return dev.loomscope.recording.InertText.line(message == null ? "" : message);
+    }
+
     /** Uncaught exceptions from a command: user errors are one line, bugs say so. */
     static final class ExecutionHandler implements IExecutionExceptionHandler {
         @Override
@@ -41,11 +46,11 @@ public final class Errors {
                 ex.printStackTrace(err);
             }
             if (ex instanceof UsageException usage) { // an option: the help says what it takes
-                err.println(commandName(cmd) + ": " + usage.getMessage() + " (see '" + commandName(cmd) + " --help')");
+                err.println(commandName(cmd) + ": " + printable(usage.getMessage()) + " (see '" + commandName(cmd) + " --help')");
                 return USAGE;
             }
             if (ex instanceof BadDataException bad) { // a file: the message names it and what to do
-                err.println(commandName(cmd) + ": " + bad.getMessage());
+                err.println(commandName(cmd) + ": " + printable(bad.getMessage()));
                 return USAGE;
             }
             return internal(err, commandName(cmd), ex, debug(cmd));
@@ -64,7 +69,7 @@ public final class Errors {
         } else {
             what = "internal error: " + (t.getMessage() == null ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + t.getMessage());
         }
-        err.println(command + ": " + what.replace('\n', ' ') + " (please report" + (debug ? ")" : "; --debug shows the trace)"));
+        err.println(command + ": " + printable(what.replace('\n', ' ')) + " (please report" + (debug ? ")" : "; --debug shows the trace)"));
         return INTERNAL;
     }
 
@@ -79,7 +84,7 @@ public final class Errors {
                 // a typo: the nearest names picocli knows, on the same line
                 suggestion = "; did you mean " + String.join(" or ", u.getSuggestions().stream().limit(3).toList()) + "?";
             }
-            err.println(commandName(cmd) + ": " + ex.getMessage() + suggestion + " (see '" + commandName(cmd) + " --help')");
+            err.println(commandName(cmd) + ": " + printable(ex.getMessage()) + suggestion + " (see '" + commandName(cmd) + " --help')");
             return USAGE;
         }
     }

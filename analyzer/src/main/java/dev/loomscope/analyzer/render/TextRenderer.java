@@ -16,7 +16,7 @@ final class TextRenderer {
             if (!sb.isEmpty()) {
                 sb.append('\n');
             }
-            sb.append(printable(t.title())).append('\n');
+            sb.append(dev.loomscope.recording.InertText.line(t.title())).append('\n');
             int n = t.columns().size();
             int[] width = new int[n];
             boolean[] numeric = new boolean[n];
@@ -25,18 +25,18 @@ final class TextRenderer {
             }
             for (Object[] row : t.rows()) {
                 for (int c = 0; c < n; c++) {
-                    width[c] = Math.max(width[c], printable(t.format(c, row[c])).length());
+                    width[c] = Math.max(width[c], dev.loomscope.recording.InertText.line(t.format(c, row[c])).length());
                     numeric[c] |= row[c] instanceof Number;
                 }
             }
             if (!t.rows().isEmpty()) {
                 line(sb, n, c -> t.columns().get(c).header(), width, numeric);
                 for (Object[] row : t.rows()) {
-                    line(sb, n, c -> printable(t.format(c, row[c])), width, numeric);
+                    line(sb, n, c -> dev.loomscope.recording.InertText.line(t.format(c, row[c])), width, numeric);
                 }
             }
             for (String note : t.notes()) {
-                sb.append("  note: ").append(printable(note)).append('\n');
+                sb.append("  note: ").append(dev.loomscope.recording.InertText.line(note)).append('\n');
             }
         }
         return sb.toString();
@@ -55,14 +55,5 @@ final class TextRenderer {
         }
         sb.setLength(end);
         sb.append('\n');
-    }
-
-    /**
-     * {@code s} made inert ({@link dev.loomscope.recording.InertText}: controls, bidi and separators
-     * escaped), and a cell's line break and tab escaped too: a cell is one line of a table.
-     */
-    static String printable(String s) {
-        String inert = dev.loomscope.recording.InertText.of(s);
-        return inert.indexOf('\n') < 0 && inert.indexOf('\t') < 0 ? inert : inert.replace("\n", "\\u000a").replace("\t", "\\u0009");
     }
 }

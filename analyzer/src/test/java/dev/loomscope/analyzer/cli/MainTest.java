@@ -132,6 +132,21 @@ class MainTest {
         assertThat(r.err()).startsWith("loomscope: Unknown option: '--no-such-option'");
     }
 
+    /** A name with a terminal's escape sequence and a line break, echoed in the error: inert, on one line. */
+    @Test
+    void aControlCharacterInAnArgumentReachesTheTerminalInert() {
+        Result path = run("summary", "/tmp/\u001b[31mred\nline.jfr");
+        assertThat(path.code()).isEqualTo(2);
+        assertThat(path.err()).startsWith("loomscope summary: /tmp/\\u001b[31mred\\u000aline.jfr: ").doesNotContain("\u001b");
+        assertThat(path.err().strip().lines()).hasSize(1);
+        Result url = run("load", "http://x/\u001b[2J");
+        assertThat(url.code()).isEqualTo(2);
+        assertThat(url.err()).startsWith("loomscope load: --url http://x/\\u001b[2J: not a URL").doesNotContain("\u001b");
+        Result option = run("--\u001b[2J");
+        assertThat(option.code()).isEqualTo(2);
+        assertThat(option.err()).contains("\\u001b[2J").doesNotContain("\u001b");
+    }
+
     @Test
     void aReducersFailureIsAnInternalErrorWithExitThree() {
         StringWriter err = new StringWriter();
