@@ -98,4 +98,14 @@ class ViewsTest {
             assertThat(out.toString().replaceAll("\\s+", " ")).as(v.name()).contains(v.description().substring(0, 40));
         }
     }
+
+    @Test
+    void noViewLeavesATitleWithNothingUnderIt() {
+        // a recording of nothing but its span: every table says what it has, or why it has none
+        RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/bare.jfr")), false);
+        f.summary.span(RecordingSpan.of(T0.toEpochMilli() * 1_000_000, T0.plusSeconds(10).toEpochMilli() * 1_000_000));
+        List<String> bare = Views.ALL.stream().flatMap(v -> v.of(List.of(f), 8).stream().filter(t -> t.rows().isEmpty() && t.notes().isEmpty())
+                .map(t -> v.name() + ": " + t.title())).toList();
+        assertThat(bare).isEmpty();
+    }
 }
