@@ -19,4 +19,22 @@ abstract class CliCommand implements Callable<Integer> {
     PrintWriter stderr() {
         return spec.commandLine().getErr();
     }
+
+    /**
+     * A page's directory as {@code option} named it, refused before any work when it cannot be one:
+     * an existing file, or a name ending in .html (the page is {@code DIR/index.html} beside files
+     * it links to, so {@code -o r.html} would make a directory of that name).
+     */
+    static java.nio.file.Path pageDirectory(String option, java.nio.file.Path dir) {
+        java.nio.file.Path abs = dir.toAbsolutePath();
+        if (java.nio.file.Files.exists(abs) && !java.nio.file.Files.isDirectory(abs)) {
+            throw new dev.loomscope.analyzer.errors.UsageException(option + " " + dir + ": a file; give a directory, where index.html is written");
+        }
+        String name = abs.getFileName() == null ? "" : abs.getFileName().toString();
+        if (!java.nio.file.Files.exists(abs) && name.toLowerCase(java.util.Locale.ROOT).endsWith(".html")) {
+            throw new dev.loomscope.analyzer.errors.UsageException(option + " " + dir + ": names a directory, where index.html is written beside"
+                    + " what it links to; give one without .html (" + option + " " + dir.toString().substring(0, dir.toString().length() - 5) + ")");
+        }
+        return abs;
+    }
 }

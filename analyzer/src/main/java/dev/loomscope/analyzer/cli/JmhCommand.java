@@ -36,6 +36,7 @@ public final class JmhCommand extends CliCommand {
 
     @Override
     public Integer call() {
+        Path dir = html == null ? null : pageDirectory("--html", html);
         List<JmhResult> results = new ArrayList<>();
         for (Path f : files) {
             results.addAll(JmhReader.read(f));
@@ -48,8 +49,8 @@ public final class JmhCommand extends CliCommand {
             tables.add(JmhView.versus(JmhReader.read(baseline), results, verdict.rule()));
         }
         out.emit(tables, stdout());
-        if (html != null) {
-            stderr().println("loomscope jmh: wrote " + JmhHtml.write(html.toAbsolutePath(), results));
+        if (dir != null) {
+            stderr().println("loomscope jmh: wrote " + JmhHtml.write(dir, results));
         }
         return Errors.OK;
     }

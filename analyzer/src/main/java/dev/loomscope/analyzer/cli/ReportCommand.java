@@ -32,12 +32,13 @@ public final class ReportCommand extends CliCommand {
     @Override
     public Integer call() {
         compare.check();
+        Path dir = pageDirectory("-o", output);
         // one pass per file: figures and flame graphs; a service's recordings of study --app over the load client's windows beside them
         List<RecordingFacts> facts = dev.loomscope.analyzer.study.LoadWindows.joined(in.facts(true));
         List<dev.loomscope.analyzer.compare.Grouping.Stratum> strata = compare.strata(facts);
         List<HtmlReport.Part> parts = strata.stream().map(s -> new HtmlReport.Part(s.name(), s.groups(), compare.run(s, strata.size() > 1))).toList();
         List<Path> dumps = dev.loomscope.analyzer.threads.ThreadsView.beside(in.inputs.stream().map(Path::of).toList());
-        Path index = HtmlReport.write(output.toAbsolutePath(), parts, HtmlReport.Extras.NONE.withThreadDumps(dumps));
+        Path index = HtmlReport.write(dir, parts, HtmlReport.Extras.NONE.withThreadDumps(dumps));
         stdout().println(index);
         return Errors.OK;
     }

@@ -132,6 +132,22 @@ class MainTest {
         assertThat(r.err()).startsWith("loomscope: Unknown option: '--no-such-option'");
     }
 
+    /** A page's directory named like a file is refused before any work: {@code -o r.html} made a directory r.html. */
+    @Test
+    void aPageDirectoryNamedLikeAFileIsOneLineBeforeAnyWork(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Result html = run("report", "missing.jfr", "-o", dir.resolve("r.html").toString());
+        assertThat(html.code()).isEqualTo(2);
+        assertThat(html.err()).startsWith("loomscope report: -o " + dir.resolve("r.html") + ": names a directory, where index.html is written"
+                + " beside what it links to; give one without .html (-o " + dir.resolve("r") + ")");
+        assertThat(html.err().strip().lines()).hasSize(1);
+        assertThat(dir.resolve("r.html")).doesNotExist();
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("taken"), "x");
+        Result taken = run("jmh", "missing.json", "--html", file.toString());
+        assertThat(taken.code()).isEqualTo(2);
+        assertThat(taken.err()).startsWith("loomscope jmh: --html " + file + ": a file; give a directory, where index.html is written");
+        assertThat(taken.err().strip().lines()).hasSize(1);
+    }
+
     /** A name with a terminal's escape sequence and a line break, echoed in the error: inert, on one line. */
     @Test
     void aControlCharacterInAnArgumentReachesTheTerminalInert() {
