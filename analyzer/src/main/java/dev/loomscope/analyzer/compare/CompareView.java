@@ -67,7 +67,7 @@ public final class CompareView {
         t.note("ratio: the group's IQR over the baseline's; its CI: two-level percentile bootstrap (JVMs, then runs within each), "
                 + Comparison.BOOTSTRAP_RESAMPLES + " resamples, seed " + Comparison.SEED + "; relative ratio: the same of IQR/median; verdict: less or"
                 + " more spread when the interval excludes 1, too few runs below " + dev.loomscope.analyzer.stats.Spread.MIN_VALUES + " a group");
-        return t;
+        return t.orNone(NOT_COMPARED);
     }
 
     public static Table verdictTable(List<MetricResult> results, Map<String, List<RecordingFacts>> groups) {
@@ -78,6 +78,9 @@ public final class CompareView {
         }
         return t;
     }
+
+    /** What a table of the comparison says when no metric was compared (the verdicts' table says why). */
+    private static final String NOT_COMPARED = "no metric was compared";
 
     /** Why there is no verdict among {@code groups}. */
     public static String nothingToCompare(java.util.Collection<String> groups) {
@@ -99,7 +102,7 @@ public final class CompareView {
                         b.upperWhisker(), b.max(), b.iqr(), (long) b.outliers().length, b.mean(), b.sd(), b.cv());
             }
         }
-        return t;
+        return t.orNone(NOT_COMPARED);
     }
 
     public static Table regressions(List<MetricResult> results) {
@@ -116,7 +119,7 @@ public final class CompareView {
             }
         }
         t.note("prediction ± is the mean half-width of the 95% prediction band: the margin for error of one more run");
-        return t;
+        return t.orNone(NOT_COMPARED);
     }
 
     public static Table comparisons(List<MetricResult> results) {
@@ -143,7 +146,7 @@ public final class CompareView {
                 + " interval lies within %.2f..%.2f; too few JVMs when the test cannot reach p < %s; otherwise inconclusive", num(rule.alpha()),
                 1 - rule.equivalence(), 1 + rule.equivalence(), num(rule.alpha())));
         t.note("between-jvm share: the share of a group's variance that lies between its JVMs rather than between runs in one JVM");
-        return t;
+        return t.orNone(NOT_COMPARED);
     }
 
     private static String num(double v) {

@@ -51,6 +51,14 @@ public final class Table {
         return this;
     }
 
+    /** This table, with the note {@code none: why} when it has no rows: no output shows a title with nothing under it. */
+    public Table orNone(String why) {
+        if (rows.isEmpty()) {
+            notes.add(0, "none: " + why);
+        }
+        return this;
+    }
+
     /**
      * This table with {@code prefix} before its title (one comparison of several: {@code echo: }),
      * and before its first column's text cells too when {@code cells} (the verdict lines).

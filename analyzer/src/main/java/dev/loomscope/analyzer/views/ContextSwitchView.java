@@ -41,10 +41,7 @@ public final class ContextSwitchView {
             for (int k = 0; k < times.length; k++) {
                 series.row((times[k] - t0) / 1e3, (long) v[k], (long) i[k]);
             }
-            if (times.length == 0) {
-                series.note("none: the process's counts come from loomscope.ContextSwitches (the agent's)");
-            }
-            out.add(series);
+            out.add(series.orNone("the process's counts come from loomscope.ContextSwitches (the agent's)"));
         }
         t.note("machine-wide counts every process on the machine (jdk.ThreadContextSwitchRate); the process figures count this JVM alone");
         return out;

@@ -33,10 +33,7 @@ public final class HeapView {
             Table series = new Table("heap-over-time", "Heap after each collection, " + f.source.shortName(),
                     List.of(Table.number("time", "s", 3), Table.number("used after gc", "MiB", 1)));
             add(series, h.afterTimes(), h.afterUsed(), t0);
-            if (series.rows().isEmpty()) {
-                series.note("none: no collection with heap summaries");
-            }
-            out.add(series);
+            out.add(series.orNone("no collection with heap summaries"));
             if (h.sampledUsed().count() > 0) {
                 Table sampled = new Table("heap-sampled", "Heap used, sampled without a collection (async-profiler's, once a second), "
                         + f.source.shortName(), List.of(Table.number("time", "s", 3), Table.number("used", "MiB", 1)));

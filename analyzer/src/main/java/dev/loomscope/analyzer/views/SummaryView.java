@@ -129,9 +129,6 @@ public final class SummaryView {
         for (Map.Entry<String, Long> e : f.summary.counts().entrySet()) {
             t.row(e.getKey(), e.getValue());
         }
-        if (t.rows().isEmpty()) {
-            t.note("none: the recording holds no events");
-        }
-        return t;
+        return t.orNone("the recording holds no events");
     }
 }

@@ -107,5 +107,11 @@ class ViewsTest {
         List<String> bare = Views.ALL.stream().flatMap(v -> v.of(List.of(f), 8).stream().filter(t -> t.rows().isEmpty() && t.notes().isEmpty())
                 .map(t -> v.name() + ": " + t.title())).toList();
         assertThat(bare).isEmpty();
+        // a comparison of nothing: each of its tables says none before what else it notes
+        List<dev.loomscope.analyzer.compare.MetricResult> none = List.of();
+        for (Table t : List.of(dev.loomscope.analyzer.compare.CompareView.boxplots(none), dev.loomscope.analyzer.compare.CompareView.regressions(none),
+                dev.loomscope.analyzer.compare.CompareView.comparisons(none), dev.loomscope.analyzer.compare.CompareView.spreads(none))) {
+            assertThat(t.notes().get(0)).as(t.title()).isEqualTo("none: no metric was compared");
+        }
     }
 }
