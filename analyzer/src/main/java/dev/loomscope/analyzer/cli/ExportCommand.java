@@ -48,7 +48,7 @@ public final class ExportCommand extends CliCommand {
         List<RecordingSource> sources = in.sources();
         var err = stderr();
         Exporter.Result r = Exporter.export(sources, dir, threads, problem -> err.println("loomscope export: " + problem + " (listed in the problems table)"));
-        stdout().printf("%s: %d recording%s exported, %d in the problems table, %d rows%n", dir, r.exported(), r.exported() == 1 ? "" : "s",
+        stdout().printf("%s: %d recording%s exported, %d in the problems table, %d rows in all its tables%n", dir, r.exported(), r.exported() == 1 ? "" : "s",
                 r.problems(), r.rows());
         if (r.bugs() > 0) {
             err.println("loomscope export: " + r.bugs() + " recording" + (r.bugs() == 1 ? "" : "s")
