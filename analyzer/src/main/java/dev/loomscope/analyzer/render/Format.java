@@ -18,11 +18,16 @@ public enum Format {
 
     public String render(List<Table> tables) {
         return switch (this) {
-            case TEXT -> TextRenderer.render(tables);
+            case TEXT -> each(tables, TextRenderer::render);
             case CSV -> CsvRenderer.render(tables);
             case JSON -> JsonRenderer.render(tables);
-            case MD -> MarkdownRenderer.render(tables);
+            case MD -> each(tables, MarkdownRenderer::render);
             case SVG -> throw new IllegalStateException("tables have no SVG form: the command draws its chart itself");
         };
+    }
+
+    /** Each table as {@code one} writes it, a blank line between two. */
+    private static String each(List<Table> tables, java.util.function.Function<Table, String> one) {
+        return String.join("\n", tables.stream().map(one).toList());
     }
 }

@@ -1,7 +1,5 @@
 package dev.loomscope.analyzer.render;
 
-import java.util.List;
-
 /**
  * Aligned text tables: text left, numbers right, units in the headers. Control characters in the
  * text (a thread or label from a recording can carry terminal escape codes) are shown escaped,
@@ -10,34 +8,30 @@ import java.util.List;
 final class TextRenderer {
     private TextRenderer() {}
 
-    static String render(List<Table> tables) {
+    /** One table: its title, its rows aligned under their headers, its notes. */
+    static String render(Table t) {
         StringBuilder sb = new StringBuilder();
-        for (Table t : tables) {
-            if (!sb.isEmpty()) {
-                sb.append('\n');
-            }
-            sb.append(dev.loomscope.recording.InertText.line(t.title())).append('\n');
-            int n = t.columns().size();
-            int[] width = new int[n];
-            boolean[] numeric = new boolean[n];
+        sb.append(dev.loomscope.recording.InertText.line(t.title())).append('\n');
+        int n = t.columns().size();
+        int[] width = new int[n];
+        boolean[] numeric = new boolean[n];
+        for (int c = 0; c < n; c++) {
+            width[c] = t.columns().get(c).header().length();
+        }
+        for (Object[] row : t.rows()) {
             for (int c = 0; c < n; c++) {
-                width[c] = t.columns().get(c).header().length();
+                width[c] = Math.max(width[c], dev.loomscope.recording.InertText.line(t.format(c, row[c])).length());
+                numeric[c] |= row[c] instanceof Number;
             }
+        }
+        if (!t.rows().isEmpty()) {
+            line(sb, n, c -> t.columns().get(c).header(), width, numeric);
             for (Object[] row : t.rows()) {
-                for (int c = 0; c < n; c++) {
-                    width[c] = Math.max(width[c], dev.loomscope.recording.InertText.line(t.format(c, row[c])).length());
-                    numeric[c] |= row[c] instanceof Number;
-                }
+                line(sb, n, c -> dev.loomscope.recording.InertText.line(t.format(c, row[c])), width, numeric);
             }
-            if (!t.rows().isEmpty()) {
-                line(sb, n, c -> t.columns().get(c).header(), width, numeric);
-                for (Object[] row : t.rows()) {
-                    line(sb, n, c -> dev.loomscope.recording.InertText.line(t.format(c, row[c])), width, numeric);
-                }
-            }
-            for (String note : t.notes()) {
-                sb.append("  note: ").append(dev.loomscope.recording.InertText.line(note)).append('\n');
-            }
+        }
+        for (String note : t.notes()) {
+            sb.append("  note: ").append(dev.loomscope.recording.InertText.line(note)).append('\n');
         }
         return sb.toString();
     }
