@@ -162,34 +162,27 @@ public final class OtlpWriter {
 
     /** The index of the function named {@code name}, and of its one location (one line, no address), added the first time. */
     private int function(String name) {
-        Integer i = functions.get(name);
-        if (i != null) {
-            return i;
-        }
-        int index = functions.size();
-        functions.put(name, index);
-        ByteArrayOutputStream f = new ByteArrayOutputStream();
-        varintField(f, FUNCTION_NAME, string(name));
-        bytesField(functionTable, DICTIONARY_FUNCTION_TABLE, f.toByteArray());
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        varintField(line, LINE_FUNCTION_INDEX, index);
-        ByteArrayOutputStream location = new ByteArrayOutputStream();
-        bytesField(location, LOCATION_LINES, line.toByteArray());
-        bytesField(locationTable, DICTIONARY_LOCATION_TABLE, location.toByteArray());
-        return index;
+        return functions.computeIfAbsent(name, k -> {
+            int index = functions.size();
+            ByteArrayOutputStream f = new ByteArrayOutputStream();
+            varintField(f, FUNCTION_NAME, string(name));
+            bytesField(functionTable, DICTIONARY_FUNCTION_TABLE, f.toByteArray());
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            varintField(line, LINE_FUNCTION_INDEX, index);
+            ByteArrayOutputStream location = new ByteArrayOutputStream();
+            bytesField(location, LOCATION_LINES, line.toByteArray());
+            bytesField(locationTable, DICTIONARY_LOCATION_TABLE, location.toByteArray());
+            return index;
+        });
     }
 
     private int stack(List<Integer> locations) {
-        Integer i = stacks.get(locations);
-        if (i != null) {
-            return i;
-        }
-        int index = stacks.size();
-        stacks.put(locations, index);
-        ByteArrayOutputStream s = new ByteArrayOutputStream();
-        packed(s, STACK_LOCATION_INDICES, locations.stream().mapToLong(Integer::longValue).toArray());
-        bytesField(stackTable, DICTIONARY_STACK_TABLE, s.toByteArray());
-        return index;
+        return stacks.computeIfAbsent(locations, k -> {
+            ByteArrayOutputStream s = new ByteArrayOutputStream();
+            packed(s, STACK_LOCATION_INDICES, locations.stream().mapToLong(Integer::longValue).toArray());
+            bytesField(stackTable, DICTIONARY_STACK_TABLE, s.toByteArray());
+            return stacks.size();
+        });
     }
 
     private int attribute(int key, String value) {

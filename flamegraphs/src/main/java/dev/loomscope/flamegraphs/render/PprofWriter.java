@@ -123,37 +123,30 @@ public final class PprofWriter {
 
     /** The id of the function (and of its one location, the same number) named {@code name}, written the first time. */
     private long function(String name) {
-        Long id = functions.get(name);
-        if (id != null) {
-            return id;
-        }
-        long fid = functions.size() + 1L;
-        functions.put(name, fid);
-        long nameIndex = string(name);
-        ByteArrayOutputStream f = new ByteArrayOutputStream();
-        varintField(f, FUNCTION_ID, fid);
-        varintField(f, FUNCTION_NAME, nameIndex);
-        varintField(f, FUNCTION_SYSTEM_NAME, nameIndex);
-        message(PROFILE_FUNCTION, f.toByteArray());
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        varintField(line, LINE_FUNCTION_ID, fid);
-        ByteArrayOutputStream loc = new ByteArrayOutputStream();
-        varintField(loc, LOCATION_ID, fid);
-        bytesField(loc, LOCATION_LINE, line.toByteArray());
-        message(PROFILE_LOCATION, loc.toByteArray());
-        return fid;
+        return functions.computeIfAbsent(name, k -> {
+            long fid = functions.size() + 1L;
+            long nameIndex = string(name);
+            ByteArrayOutputStream f = new ByteArrayOutputStream();
+            varintField(f, FUNCTION_ID, fid);
+            varintField(f, FUNCTION_NAME, nameIndex);
+            varintField(f, FUNCTION_SYSTEM_NAME, nameIndex);
+            message(PROFILE_FUNCTION, f.toByteArray());
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            varintField(line, LINE_FUNCTION_ID, fid);
+            ByteArrayOutputStream loc = new ByteArrayOutputStream();
+            varintField(loc, LOCATION_ID, fid);
+            bytesField(loc, LOCATION_LINE, line.toByteArray());
+            message(PROFILE_LOCATION, loc.toByteArray());
+            return fid;
+        });
     }
 
     /** The index of {@code s} in the string table, added the first time. */
     private long string(String s) {
-        Long i = strings.get(s);
-        if (i != null) {
-            return i;
-        }
-        long index = strings.size();
-        strings.put(s, index);
-        bytesField(stringTable, PROFILE_STRING_TABLE, s.getBytes(StandardCharsets.UTF_8));
-        return index;
+        return strings.computeIfAbsent(s, k -> {
+            bytesField(stringTable, PROFILE_STRING_TABLE, s.getBytes(StandardCharsets.UTF_8));
+            return (long) strings.size();
+        });
     }
 
     private void message(int field, byte[] bytes) {
