@@ -67,7 +67,7 @@ public final class CompareView {
         t.note("ratio: the group's IQR over the baseline's; its CI: two-level percentile bootstrap (JVMs, then runs within each), "
                 + Comparison.BOOTSTRAP_RESAMPLES + " resamples, seed " + Comparison.SEED + "; relative ratio: the same of IQR/median; verdict: less or"
                 + " more spread when the interval excludes 1, too few runs below " + dev.loomscope.analyzer.stats.Spread.MIN_VALUES + " a group");
-        return t.orNone(NOT_COMPARED);
+        return t.orNone("no metric has runs (a workload's, or study --app's windows) in another group and in the baseline, spread there");
     }
 
     public static Table verdictTable(List<MetricResult> results, Map<String, List<RecordingFacts>> groups) {
@@ -119,7 +119,7 @@ public final class CompareView {
             }
         }
         t.note("prediction ± is the mean half-width of the 95% prediction band: the margin for error of one more run");
-        return t.orNone(NOT_COMPARED);
+        return t.orNone("no group has three values of a metric to fit a line through");
     }
 
     public static Table comparisons(List<MetricResult> results) {

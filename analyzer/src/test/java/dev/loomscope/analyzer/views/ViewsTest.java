@@ -111,7 +111,7 @@ class ViewsTest {
         List<dev.loomscope.analyzer.compare.MetricResult> none = List.of();
         for (Table t : List.of(dev.loomscope.analyzer.compare.CompareView.boxplots(none), dev.loomscope.analyzer.compare.CompareView.regressions(none),
                 dev.loomscope.analyzer.compare.CompareView.comparisons(none), dev.loomscope.analyzer.compare.CompareView.spreads(none))) {
-            assertThat(t.notes().get(0)).as(t.title()).isEqualTo("none: no metric was compared");
+            assertThat(t.notes().get(0)).as(t.title()).startsWith("none: ");
         }
     }
 }
