@@ -303,9 +303,13 @@ public final class RecordingFacts {
                 .flatMap(f -> java.util.stream.Stream.concat(f.warnings.stream(), java.util.stream.Stream.ofNullable(f.missingWork()))).distinct().toList());
         double[] late = facts.stream().filter(f -> f.summary.beganLate()).mapToDouble(f -> f.summary.beganAfterJvmStart()).toArray();
         if (late.length > 0) {
-            out.add(String.format(java.util.Locale.ROOT, "%d of %d recordings began %.2f-%.2f s after their JVM started: pins, GCs and thread starts"
-                    + " before that are not in them, so their counts are of what came after (the agent's startup=before-main records from the start)",
-                    late.length, facts.size(), java.util.Arrays.stream(late).min().orElse(0), java.util.Arrays.stream(late).max().orElse(0)));
+            double min = java.util.Arrays.stream(late).min().orElse(0);
+            double max = java.util.Arrays.stream(late).max().orElse(0);
+            String when = String.format(java.util.Locale.ROOT, late.length == 1 || min == max ? "%.2f s" : "%.2f-%.2f s", min, max);
+            out.add(late.length + " of " + facts.size() + " recording" + (facts.size() == 1 ? "" : "s") + " began " + when + " after "
+                    + (late.length == 1 ? "its" : "their") + " JVM started: pins, GCs and thread starts before that are not in "
+                    + (late.length == 1 ? "it" : "them") + ", so " + (late.length == 1 ? "its" : "their")
+                    + " counts are of what came after (the agent's startup=before-main records from the start)");
         }
         return out;
     }

@@ -42,6 +42,9 @@ class MissingWorkTest {
         assertThat(RecordingFacts.warnings(facts)).containsExactly("2 of 4 recordings began 0.70-1.20 s after their JVM started: pins, GCs and"
                 + " thread starts before that are not in them, so their counts are of what came after (the agent's startup=before-main records from"
                 + " the start)");
+        assertThat(RecordingFacts.warnings(List.of(facts.get(1), held))).containsExactly("1 of 2 recordings began 1.20 s after its JVM started:"
+                + " pins, GCs and thread starts before that are not in it, so its counts are of what came after (the agent's startup=before-main"
+                + " records from the start)");
     }
 
     private static dev.loomscope.recording.RecordingSpan span(java.time.Instant from, java.time.Instant to) {
