@@ -48,10 +48,10 @@ final class ClientLine {
         if (notKeptUp > 0) {
             b.append(String.format(Locale.ROOT, ", %d of %d JVMs NOT KEEPING UP (requests left late)", notKeptUp, figures.size()));
         }
-        List<ClientFigures> busy = figures.stream().filter(ClientFigures::allConnectionsBusy).toList();
+        List<RecordingFacts> busy = known.stream().filter(f -> f.runs.client().allConnectionsBusy()).toList();
         if (!busy.isEmpty()) {
             b.append(String.format(Locale.ROOT, ", %d of %d JVMs with every one of the client's %,d connections busy (requests waited in the client for"
-                    + " one: more --connections)", busy.size(), figures.size(), busy.get(0).connections()));
+                    + " one", busy.size(), figures.size(), busy.get(0).runs.client().connections())).append(heldBy(busy)).append(')');
         }
         long least = figures.stream().mapToLong(f -> f.judged().getTotalCount()).min().getAsLong();
         long most = figures.stream().mapToLong(f -> f.judged().getTotalCount()).max().getAsLong();
@@ -63,6 +63,23 @@ final class ClientLine {
                     .append(")");
         }
         return b.toString();
+    }
+
+    /**
+     * Who held the connections of JVMs that had every one busy: the service, where a request's mean
+     * time from its send (what holds a connection, by Little's law) was over twice its handler's p99
+     * (the agent's work=), so that requests waited in the service for a thread or a carrier and more
+     * connections would only lengthen that wait; else perhaps the connections themselves.
+     */
+    private static String heldBy(List<RecordingFacts> busy) {
+        double[] handler = busy.stream().map(Metric.SERVICE_TIME_P99::valueOfRecording).filter(Objects::nonNull).mapToDouble(ms -> 1e3 * ms).toArray();
+        double send = median(busy.stream().mapToDouble(f -> f.runs.client().send().getMean()).toArray()); // µs, as the histograms
+        if (handler.length == busy.size() && send > 2 * median(handler)) {
+            return String.format(Locale.ROOT, ", held by the service: %s a request from its send (the mean) against %s in the handler at p99, so the"
+                    + " requests waited in it for a thread or a carrier, and more connections would lengthen that wait", LatencyHistograms.ms(send),
+                    LatencyHistograms.ms(median(handler)));
+        }
+        return ": more --connections tells whether they or the service set the rate";
     }
 
     /** Why JVMs' windows give no figures: the client lagged in every measured window, it stopped in its warm-up, or it wrote no histograms. */

@@ -50,8 +50,33 @@ class ClientLineTest {
     @Test
     void aJvmWhoseClientHadEveryConnectionBusyIsSaidToHaveHadThem() {
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms"))))
-                .contains(", 1 of 1 JVMs with every one of the client's 2 connections busy (requests waited in the client for one: more --connections)");
+                .contains(", 1 of 1 JVMs with every one of the client's 2 connections busy (requests waited in the client for one: more --connections"
+                        + " tells whether they or the service set the rate)");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=100 timeout=10000ms")))).doesNotContain("busy");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).doesNotContain("busy");
+    }
+
+    /**
+     * The same windows, the handler's own time (the agent's work=) known: 20 ms of the 20 ms from the
+     * send, the connections may be the limit; 5 ms of it (5.01 as HdrHistogram keeps it), the requests
+     * waited in the service, and more connections would not raise the rate.
+     */
+    @Test
+    void everyConnectionBusyWhileTheServiceQueuedIsSaidToBeTheServices() {
+        for (int handlerMs : new int[] {20, 5}) {
+            RecordingFacts f = windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms");
+            for (int i = 0; i < 300; i++) {
+                f.dispatch(new dev.loomscope.analyzer.reduce.CannedEvent(dev.loomscope.events.WorkEvent.NAME, java.time.Instant.ofEpochSecond(1, i * 1_000_000L),
+                        java.time.Duration.ofMillis(handlerMs), java.util.Map.of()));
+            }
+            String line = ClientLine.of("virtual", List.of(f));
+            if (handlerMs == 20) {
+                assertThat(line).contains("(requests waited in the client for one: more --connections tells whether they or the service set the rate)");
+            } else {
+                assertThat(line).contains("(requests waited in the client for one, held by the service: 20.0 ms a request from its send (the mean) against"
+                        + " 5.01 ms in the handler at p99, so the requests waited in it for a thread or a carrier, and more connections would lengthen that"
+                        + " wait)");
+            }
+        }
     }
 }
