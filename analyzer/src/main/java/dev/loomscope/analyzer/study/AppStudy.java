@@ -377,6 +377,11 @@ public final class AppStudy {
         said.parts.add(new HtmlReport.Part(w, groups, results));
         // the warm-up a service gets is the load client's, until steady
         CompareView.verdictsOnly(results).forEach(v -> said.verdicts.add(w + ": " + serviceWords(v)));
+        double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);
+        String few = results.stream().anyMatch(r -> r.metric() == Metric.LATENCY_P99) ? ClientLine.fewForP99(w, groups.values(), rate) : null;
+        if (few != null) {
+            said.verdicts.add(few);
+        }
         said.verdicts.add(w + ": what the client saw, " + jdkOf(groups) + ": " + String.join("; ", StudyPlan.KINDS.stream().filter(groups::containsKey)
                 .map(k -> ClientLine.of(k, groups.get(k))).toList()) + "; "
                 + pinsSaid(groups.get("virtual")));
@@ -384,7 +389,6 @@ public final class AppStudy {
             List<MetricResult> unrecorded = Comparer.compare(controlGroups, List.of(Metric.LATENCY_P99, Metric.ERROR_RATE), "platform", false, rule);
             CompareView.verdictsOnly(unrecorded).forEach(v -> said.measured.add(w + " without a recording: " + serviceWords(v)));
         }
-        double rate = dev.loomscope.analyzer.load.LoadSpec.rateOf(w);
         var carriers = ServiceCause.carriers(groups.get("virtual"));
         ServiceCause.Ceiling ceiling = Double.isNaN(rate) ? null : ServiceCause.ceiling(rate, groups.get("virtual"), carriers.count(), carriers.from());
         if (ceiling != null) {

@@ -37,7 +37,7 @@ final class ClientLine {
             double[] values = known.stream().map(m::valueOfRecording).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
             String name = m == Metric.LATENCY_P50 ? "p50" : "p99";
             b.append(", ").append(values.length == known.size() ? name + " " + LatencyHistograms.ms(1e3 * median(values))
-                    : name + " n/a (" + LatencyHistograms.needed(m == Metric.LATENCY_P50 ? 50 : 99) + " requests a JVM needed)");
+                    : name + " n/a (" + String.format(Locale.ROOT, "%,d", LatencyHistograms.needed(m == Metric.LATENCY_P50 ? 50 : 99)) + " requests a JVM needed)");
         }
         if (figures.stream().allMatch(f -> LatencyHistograms.enough(f.send(), 99))) {
             // the second clock: from the send, without the wait in the client's own queue for a connection
@@ -63,6 +63,26 @@ final class ClientLine {
                     .append(")");
         }
         return b.toString();
+    }
+
+    /**
+     * Where the windows of one URL and rate ({@code w}, offered at {@code rate} a second) hold fewer
+     * requests than make a p99 a figure ({@link LatencyHistograms#needed}), that its verdicts compare
+     * such windows' estimates, and the window that would hold enough; null when every window does.
+     */
+    static String fewForP99(String w, java.util.Collection<List<RecordingFacts>> groups, double rate) {
+        long[] counts = groups.stream().flatMap(List::stream).flatMap(f -> f.runs.measured().stream())
+                .map(r -> LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS)).filter(Objects::nonNull)
+                .mapToLong(org.HdrHistogram.Histogram::getTotalCount).sorted().toArray();
+        long needed = LatencyHistograms.needed(99);
+        if (counts.length == 0 || counts[0] >= needed) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "%s: its latency p99 verdicts compare windows of %,d%s requests, fewer than the %,d with which a window's"
+                + " p99 is a figure alone (%d above it): each window's is near its largest, and the interval holds their spread%s", w, counts[0],
+                counts[counts.length - 1] == counts[0] ? "" : String.format(Locale.ROOT, "-%,d", counts[counts.length - 1]), needed,
+                LatencyHistograms.ABOVE, rate > 0 ? String.format(Locale.ROOT, "; --window %.0fs offers %,d or more at %s/s", Math.ceil(needed / rate), needed,
+                        plain(rate)) : "");
     }
 
     /**

@@ -37,7 +37,8 @@ class ClientLineTest {
 
     @Test
     void aJvmWhoseClientLaggedInEveryWindowHasNoFiguresAndTheLineSaysWhy() {
-        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).startsWith("virtual 100/s answered of 100/s, p50 20.0 ms");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).startsWith("virtual 100/s answered of 100/s, p50 20.0 ms, p99 n/a (1,000"
+                + " requests a JVM needed)");
         assertThat(ClientLine.of("virtual", List.of(windows(12, true)))).isEqualTo("virtual no figures (the load client itself lagged in 3 of 3"
                 + " measured windows (its sends late by over 5 ms at p99), left out as its own, not the service's: the machine was too busy for this rate)");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, false)))).contains("no figures (the windows hold no histograms");
@@ -78,5 +79,14 @@ class ClientLineTest {
                         + " wait)");
             }
         }
+    }
+
+    /** Windows of 100 requests make no p99 alone (1,000 do): said under the verdicts, with the window that would. */
+    @Test
+    void windowsTooShortForAP99AreSaidWithTheWindowThatWouldDo() {
+        assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, true))), 100)).isEqualTo("GET / at 100/s: its latency p99"
+                + " verdicts compare windows of 100 requests, fewer than the 1,000 with which a window's p99 is a figure alone (10 above it): each"
+                + " window's is near its largest, and the interval holds their spread; --window 10s offers 1,000 or more at 100/s");
+        assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, false))), 100)).isNull(); // no histograms: nothing known
     }
 }
