@@ -23,8 +23,16 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
     static final String POOL = "pool-ceiling";
 
     String line() {
-        return "ALARM " + kind + " since " + Tick.CLOCK.format(LocalTime.ofInstant(since, ZoneId.systemDefault())) + ": " + what
-                + (where == null ? "" : "; where: " + where) + "; next: " + next();
+        return "ALARM " + kind + " since " + clock() + ": " + what + (where == null ? "" : "; where: " + where) + "; next: " + next();
+    }
+
+    /** {@code pinning since 21:56:30 at demo.Api.legacy}: the alarm in the watch's closing line. */
+    String brief() {
+        return kind + " since " + clock() + (where == null ? "" : " at " + where);
+    }
+
+    private String clock() {
+        return Tick.CLOCK.format(LocalTime.ofInstant(since, ZoneId.systemDefault()));
     }
 
     /** What a user does next about it, by kind (and, for pins, by what pins). */

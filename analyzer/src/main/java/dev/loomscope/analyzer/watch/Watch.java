@@ -61,6 +61,12 @@ public final class Watch {
 
     /** How long the end of a watch that keeps its recording waits for the stream to hand on the rest of it. */
     private static final java.time.Duration DRAIN = java.time.Duration.ofSeconds(10);
+    /** Each alarm raised so far, as the closing line names it ({@link Alarm#brief}). */
+    private final List<String> raisedSoFar = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Whether the closing line was said. */
+    private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+
     /** The JVM ended while watched: nothing more to show. */
     private boolean ended;
 
@@ -74,7 +80,10 @@ public final class Watch {
                         + " alarm and no --dump-on-alarm (watch it by its process id on its machine for those)");
             }
             Watcher w = new Watcher(t, new Watcher.Settings(o.interval(), o.pinnedThreshold(), o.sampleInterval(), o.threadEvents(), o.record(), o.agent()));
-            Thread hook = new Thread(w::close, "loomscope-watch-close"); // Ctrl-C: the JVM's recording closed, --record written
+            Thread hook = new Thread(() -> { // Ctrl-C: the JVM's recording closed, --record written, the alarms named
+                w.close();
+                sayDone();
+            }, "loomscope-watch-close");
             Runtime.getRuntime().addShutdownHook(hook);
             err.println("loomscope watch: " + t.name() + (feature > 0 ? " (JDK " + feature + ")" : "") + ", every " + text(o.interval())
                     + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + text(o.duration())) + " (each line shown once the JVM's stream has"
@@ -90,6 +99,7 @@ public final class Watch {
             try {
                 alarmed = loop(t, w);
                 showRest(t, w);
+                sayDone();
             } finally {
                 w.close();
                 try {
@@ -108,6 +118,15 @@ public final class Watch {
                 err.println("loomscope watch: recorded to " + o.record().toAbsolutePath());
             }
             return alarmed;
+        }
+    }
+
+    /** The closing line, once whoever ends the watch (its loop, or Ctrl-C's hook): the alarms raised, since when and where. */
+    private void sayDone() {
+        if (done.compareAndSet(false, true)) {
+            err.println("loomscope watch: done: " + (raisedSoFar.isEmpty() ? "no alarm" : raisedSoFar.size() + " alarm" + (raisedSoFar.size() == 1 ? ""
+                    : "s") + " raised: " + String.join(", ", raisedSoFar)));
+            err.flush();
         }
     }
 
@@ -182,6 +201,7 @@ public final class Watch {
             raised.addAll(alarms.parked(Instant.now(), Alarms.byPlace(d == null ? List.of() : d.threads(), stacks), stacks));
         }
         show(tick, raised);
+        raised.forEach(a -> raisedSoFar.add(a.brief()));
         for (Alarm a : raised) {
             if (o.dumpOnAlarm() != null && t.local()) {
                 dumpOnAlarm(t, w, a);

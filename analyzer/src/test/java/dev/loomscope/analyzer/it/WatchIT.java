@@ -130,6 +130,9 @@ class WatchIT {
                 + " where: dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock.*; next: replace the synchronized around the blocking call"
                 + " with a java.util.concurrent.locks.ReentrantLock").contains("    at java.lang.Thread.sleep");
         assertThat(r.out()).containsOnlyOnce("ALARM pinning").doesNotContain("ALARM yield-spin").doesNotContain("ALARM pool-ceiling");
+        // and the closing line names it, where a log's reader finds what the watch came to
+        assertThat(r.err()).containsPattern("loomscope watch: done: 1 alarm raised: pinning since \\d\\d:\\d\\d:\\d\\d at"
+                + " dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock");
         // the pins the lines counted, held to the JDK's parser on the recording of the same stream: every pin shown is in it, and
         // what it has beyond them ended after the last interval shown (at most the lag, 2 s, at up to 200 pins a second)
         long shown = 0;
