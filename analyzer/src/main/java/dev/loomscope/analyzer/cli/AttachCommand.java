@@ -99,7 +99,7 @@ public final class AttachCommand extends CliCommand {
                 jvms.row(d.id(), name.length() > 100 ? name.substring(0, 99) + "\u2026" : name);
             }
         }
-        return jvms;
+        return jvms.orNone("no other JVM of this user runs (a JVM started with -XX:+DisableAttachMechanism, or as another user, is not listed)");
     }
 
     /** Loads the agent {@code jar} into the process with the action and options, and says its reply: ok, or what failed. */
