@@ -88,11 +88,12 @@ final class ClientLine {
     /**
      * Who held the connections of JVMs that had every one busy: the service, where a request's mean
      * time from its send (what holds a connection, by Little's law) was over twice its handler's p99
-     * (the agent's work=), so that requests waited in the service for a thread or a carrier and more
-     * connections would only lengthen that wait; else perhaps the connections themselves.
+     * (the agent's work=) in the same measured windows, so that requests waited in the service for a
+     * thread or a carrier and more connections would only lengthen that wait; else perhaps the
+     * connections themselves.
      */
     private static String heldBy(List<RecordingFacts> busy) {
-        double[] handler = busy.stream().map(Metric.SERVICE_TIME_P99::valueOfRecording).filter(Objects::nonNull).mapToDouble(ms -> 1e3 * ms).toArray();
+        double[] handler = busy.stream().map(ClientLine::handlerP99).filter(Objects::nonNull).mapToDouble(ms -> 1e3 * ms).toArray();
         double send = median(busy.stream().mapToDouble(f -> f.runs.client().send().getMean()).toArray()); // µs, as the histograms
         if (handler.length == busy.size() && send > 2 * median(handler)) {
             return String.format(Locale.ROOT, ", held by the service: %s a request from its send (the mean) against %s in the handler at p99, so the"
@@ -100,6 +101,13 @@ final class ClientLine {
                     LatencyHistograms.ms(median(handler)));
         }
         return ": more --connections tells whether they or the service set the rate";
+    }
+
+    /** A JVM's handler p99 (ms) over its measured windows, the median of theirs as its verdict takes them; null when work= timed none there. */
+    private static Double handlerP99(RecordingFacts f) {
+        double[] windows = f.runs.measured().stream().map(r -> Metric.SERVICE_TIME_P99.valueInRun(f, r)).filter(Objects::nonNull)
+                .mapToDouble(Double::doubleValue).toArray();
+        return windows.length == 0 ? null : median(windows);
     }
 
     /** Why JVMs' windows give no figures: the client lagged in every measured window, it stopped in its warm-up, or it wrote no histograms. */
