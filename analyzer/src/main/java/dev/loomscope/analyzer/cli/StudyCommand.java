@@ -149,6 +149,9 @@ public final class StudyCommand extends CliCommand {
                 checked("--requests", requests, quick ? 2000 : 5000, WorkloadOptions.Echo.N), checked("--concurrency", concurrency, 100, WorkloadOptions.Echo.C),
                 checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), workloadJvmArgs, agentOpts, timeout,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
+        if (forks != null) {
+            noteTooFew(forks, stderr); // --quick's 2 say so in its help
+        }
         Path home = home();
         Path agent = home.resolve("agent/target/loomscope-agent.jar");
         Path workloadsJar = home.resolve("workloads/target/loomscope-workloads.jar");
@@ -160,6 +163,16 @@ public final class StudyCommand extends CliCommand {
         Study.Result r = Study.run(plan, new Study.Jvms(java(), agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(),
                 new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), stderr, Boolean.getBoolean("loomscope.stderrIsTerminal"));
         return print(r, stdout);
+    }
+
+    /** A note when --forks gives each kind fewer JVMs than the JVM-level test needs to reach --alpha: the study runs, and says so. */
+    private void noteTooFew(int jvms, PrintWriter stderr) {
+        var rule = verdictOptions.rule();
+        int fewest = rule.fewestEach();
+        if (jvms < fewest) {
+            stderr.println("loomscope study: note: --forks " + jvms + ": with fewer than " + fewest + " JVMs a kind no verdict can reach p < "
+                    + rule.alpha() + " (" + fewest + " against " + fewest + " is the fewest); the study runs, and its verdicts will say \"too few JVMs\"");
+        }
     }
 
     /** A study of the seed workloads takes none of --app's options, and only workloads it knows. */
@@ -240,10 +253,6 @@ public final class StudyCommand extends CliCommand {
         }
         // four a kind: the fewest at which the JVM-level test can reach p < 0.05 (three against three cannot: p >= 0.1)
         int jvms = positive("--forks", forks, 4);
-        if (jvms < 4) {
-            stderr.println("loomscope study: note: --forks " + jvms + ": with fewer than 4 JVMs a kind no verdict can reach p < 0.05 (4 against 4 is"
-                    + " the fewest); the study runs, and its verdicts will say \"too few JVMs\"");
-        }
         var loadSpec = load.spec(u -> u.replace("{port}", "1"), "platform", 0); // checks the options once, before any JVM starts
         List<String> urls = load.urls.isEmpty() && load.requestFiles.isEmpty() ? List.of("http://localhost:{port}/") : load.urls;
         // the service is ready when it answers at --ready, else at the first URL, else at the first request file's first URL
@@ -258,6 +267,7 @@ public final class StudyCommand extends CliCommand {
         if (!Files.isRegularFile(agent)) {
             throw new BadDataException(agent + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
         }
+        noteTooFew(jvms, stderr);
         var plan = new dev.loomscope.analyzer.study.AppPlan(command, loadWords, jvms, loadWords != null ? 0 : controls, new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), work, agentOpts,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
         var setup = new dev.loomscope.analyzer.study.AppStudy.Setup(plan, java(), agent, urls, readyAt, load.clientCommand(), readyTimeout,

@@ -80,5 +80,14 @@ public enum Verdict {
             }
             return Integer.MAX_VALUE;
         }
+
+        /** The fewest JVMs a group at which two groups of as many can reach alpha (4 at 0.05: 2 / C(8, 4) = 0.029). */
+        public int fewestEach() {
+            int n = 1;
+            while (minimumJvms(n) > n) {
+                n++;
+            }
+            return n;
+        }
     }
 }

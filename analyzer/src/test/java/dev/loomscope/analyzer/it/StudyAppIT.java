@@ -159,10 +159,12 @@ class StudyAppIT {
     @Test
     void aServiceThatCannotStartFailsTheStudyAtOnceWritingNothing() throws Exception {
         List<String> cmd = List.of(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "study", "--app", "java -jar " + dir.resolve("x.jar"),
-                "--out", dir.resolve("report").toString());
+                "--out", dir.resolve("report").toString(), "--forks", "4", "--alpha", "0.01");
         ChildJvm.Result r = ChildJvm.exec(cmd, dir, 300);
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(2);
         assertThat(r.stderr()).contains("--app: the service did not start").contains("Unable to access jarfile");
+        // 4 against 4 reaches p 0.029 at the least: short of --alpha 0.01, which 5 against 5 reach
+        assertThat(r.stderr()).contains("note: --forks 4: with fewer than 5 JVMs a kind no verdict can reach p < 0.01 (5 against 5 is the fewest)");
         assertThat(dir.resolve("report")).doesNotExist();
         ChildJvm.Result typo = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "study", "--app",
                 "java -jar app.jar --port={prot}"), dir, 120);

@@ -40,6 +40,9 @@ class JvmLevelTest {
         assertThat(RULE.minimumJvms(4)).isEqualTo(4); // 2 / C(8, 4) = 0.029
         assertThat(RULE.minimumJvms(5)).isEqualTo(3); // 2 / C(8, 3) = 0.036
         assertThat(Comparison.smallestP(3, 4)).isCloseTo(2.0 / 35, within(1e-12));
+        assertThat(RULE.fewestEach()).isEqualTo(4); // 3 against 3: 2 / C(6, 3) = 0.1
+        assertThat(new Verdict.Rule(0.2, 0.05).fewestEach()).isEqualTo(3);
+        assertThat(new Verdict.Rule(0.01, 0.05).fewestEach()).isEqualTo(5); // 2 / C(10, 5) = 0.0079
     }
 
     @Test
