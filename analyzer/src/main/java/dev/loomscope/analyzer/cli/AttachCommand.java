@@ -132,10 +132,7 @@ public final class AttachCommand extends CliCommand {
 
     /** Two JSON thread dumps of the JVM (through its management agent, started on attach: {@link RunningJvm}), analysed. */
     private int threads() throws Exception {
-        if (!dev.loomscope.options.Durations.valid(interval)) {
-            throw usage("--interval " + interval + ": not a duration (e.g. 2s, 500ms, or 0 for one dump)");
-        }
-        java.time.Duration gap = dev.loomscope.options.Durations.parse(interval);
+        java.time.Duration gap = duration("--interval", interval, java.time.Duration.ZERO); // 0: one dump
         Path dir = dumps.toAbsolutePath();
         if (!Files.isDirectory(dir)) {
             throw new BadDataException(dir + ": no such directory (give --dumps an existing directory)");

@@ -20,6 +20,19 @@ abstract class CliCommand implements Callable<Integer> {
         return spec.commandLine().getErr();
     }
 
+    /** {@code option}'s duration, at least {@code least}; else a usage error that names the option and what it takes. */
+    static java.time.Duration duration(String option, String value, java.time.Duration least) {
+        if (!dev.loomscope.options.Durations.valid(value)) {
+            throw new dev.loomscope.analyzer.errors.UsageException(option + " " + value + ": not a duration (e.g. 500ms, 2s, 1m)");
+        }
+        java.time.Duration d = dev.loomscope.options.Durations.parse(value);
+        if (d.compareTo(least) < 0) {
+            throw new dev.loomscope.analyzer.errors.UsageException(option + " " + value + ": must be at least " + (least.toMillis() == 0 ? "0"
+                    : least.toMillis() + " ms"));
+        }
+        return d;
+    }
+
     /**
      * A page's directory as {@code option} named it, refused before any work when it cannot be one:
      * an existing file, or a name ending in .html (the page is {@code DIR/index.html} beside files

@@ -5,7 +5,6 @@ import dev.loomscope.analyzer.load.LoadSpec;
 import dev.loomscope.analyzer.load.RequestFile;
 import dev.loomscope.analyzer.load.Requests;
 import dev.loomscope.analyzer.load.Target;
-import dev.loomscope.options.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,13 +97,13 @@ public final class LoadOptions {
         if (windows < 1) {
             throw new UsageException("--windows " + windows + ": must be at least 1");
         }
-        Duration min = duration("--min-warmup", warmupMin, Duration.ZERO);
-        Duration max = duration("--max-warmup", warmupMax, Duration.ZERO);
+        Duration min = CliCommand.duration("--min-warmup", warmupMin, Duration.ZERO);
+        Duration max = CliCommand.duration("--max-warmup", warmupMax, Duration.ZERO);
         if (max.compareTo(min) < 0) {
             throw new UsageException("--max-warmup " + warmupMax + ": shorter than --min-warmup " + warmupMin);
         }
-        return new LoadSpec(targets, r, connections, duration("--request-timeout", timeout, Duration.ofMillis(1)), min, max, windows,
-                duration("--window", window, Duration.ofMillis(100)), threadKind, appPid, objective, objective != null && rates.isEmpty());
+        return new LoadSpec(targets, r, connections, CliCommand.duration("--request-timeout", timeout, Duration.ofMillis(1)), min, max, windows,
+                CliCommand.duration("--window", window, Duration.ofMillis(100)), threadKind, appPid, objective, objective != null && rates.isEmpty());
     }
 
     /** {@code -X}'s method; else POST with a body and GET without, as curl chooses. */
@@ -130,17 +129,6 @@ public final class LoadOptions {
             throw new UsageException("--body " + body + ": cannot read " + file + " (" + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
                     : e.getMessage()) + ")");
         }
-    }
-
-    private static Duration duration(String option, String value, Duration least) {
-        if (!Durations.valid(value)) {
-            throw new UsageException(option + " " + value + ": not a duration (e.g. 500ms, 2s, 1m)");
-        }
-        Duration d = Durations.parse(value);
-        if (d.compareTo(least) < 0) {
-            throw new UsageException(option + " " + value + ": must be at least " + least.toMillis() + " ms");
-        }
-        return d;
     }
 
     /**

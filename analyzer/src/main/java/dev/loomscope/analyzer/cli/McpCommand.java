@@ -78,10 +78,7 @@ public final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!dev.loomscope.options.Durations.valid(timeoutText) || dev.loomscope.options.Durations.parse(timeoutText).isZero()) {
-            throw new UsageException("--timeout " + timeoutText + ": not a duration above 0 (such as 300s or 10m)");
-        }
-        timeout = dev.loomscope.options.Durations.parse(timeoutText);
+        timeout = CliCommand.duration("--timeout", timeoutText, java.time.Duration.ofMillis(1));
         tools = new McpTools(roots());
         protocol = System.out;
         System.setOut(System.err); // stdout carries the protocol alone

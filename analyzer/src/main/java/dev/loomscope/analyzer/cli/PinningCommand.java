@@ -25,13 +25,15 @@ public final class PinningCommand extends ViewCommand {
     /**
      * {@code --fail-on-pinning} takes the argument after it only when it is a duration: {@code
      * --fail-on-pinning rec.jfr} gates any pin in rec.jfr, as {@code --fail-on-pinning=20ms rec.jfr}
-     * gates pins of 20 ms.
+     * gates pins of 20 ms, and {@code --fail-on-pinning=20q} is refused.
      */
     static final class DurationOrNothing implements picocli.CommandLine.IParameterPreprocessor {
         @Override
         public boolean preprocess(java.util.Stack<String> args, picocli.CommandLine.Model.CommandSpec spec, picocli.CommandLine.Model.ArgSpec argSpec,
                 java.util.Map<String, Object> info) {
-            argSpec.setValue(!args.isEmpty() && Durations.valid(args.peek()) ? args.pop() : ANY);
+            // a value given with = is the option's whatever it is, so that a mistyped one is said, not read as a recording
+            boolean attached = !"".equals(info.get("separator"));
+            argSpec.setValue(!args.isEmpty() && (attached || Durations.valid(args.peek())) ? args.pop() : ANY);
             return true;
         }
     }
@@ -48,10 +50,7 @@ public final class PinningCommand extends ViewCommand {
         }
         Duration threshold = null;
         if (failOn != null && !failOn.equals(ANY)) {
-            if (!Durations.valid(failOn)) {
-                throw new dev.loomscope.analyzer.errors.UsageException("--fail-on-pinning " + failOn + ": not a duration (e.g. 20ms, 1s)");
-            }
-            threshold = Durations.parse(failOn);
+            threshold = duration("--fail-on-pinning", failOn, Duration.ZERO);
         }
         List<RecordingFacts> facts = in.facts();
         out.emit(tables(facts), stdout());

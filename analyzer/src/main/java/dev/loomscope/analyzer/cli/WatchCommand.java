@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.cli;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.watch.Watch;
-import dev.loomscope.options.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,7 +91,7 @@ public final class WatchCommand extends CliCommand {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UsageException("--format " + format + ": not a format watch writes (text or json)");
         }
-        Duration every = duration("--interval", interval);
+        Duration every = duration("--interval", interval, Duration.ZERO);
         if (every.toMillis() < 100) {
             throw new UsageException("--interval " + interval + ": shorter than 100 ms (the JVM's stream flushes about once a second; give 1s or more)");
         }
@@ -119,9 +118,9 @@ public final class WatchCommand extends CliCommand {
                 }
             }
         }
-        Watch.Options o = new Watch.Options(every, duration("--duration", duration), format.equals("json"), record, dumpOnAlarm,
-                new Watch.Limits(pinRate, pinnedShare, spinShare, parked), duration("--dump-every", dumpEvery), duration("--pinned-threshold", pinnedThreshold),
-                duration("--sample-interval", sampleInterval), threadEvents, agent, Main.interactive && terminal());
+        Watch.Options o = new Watch.Options(every, duration("--duration", duration, Duration.ZERO), format.equals("json"), record, dumpOnAlarm,
+                new Watch.Limits(pinRate, pinnedShare, spinShare, parked), duration("--dump-every", dumpEvery, Duration.ZERO), duration("--pinned-threshold", pinnedThreshold, Duration.ZERO),
+                duration("--sample-interval", sampleInterval, Duration.ZERO), threadEvents, agent, Main.interactive && terminal());
         boolean alarmed = new Watch(o, stdout(), stderr(),
                 (dumps, to) -> ThreadsCommand.report(dumps, new OutputOptions(), to)).run(target);
         return alarmed && failOnAlarm ? Errors.CHECK_FAILED : Errors.OK;
@@ -138,12 +137,5 @@ public final class WatchCommand extends CliCommand {
         } catch (ReflectiveOperationException jdk21) {
             return true; // JDK 21 has a console only for a terminal
         }
-    }
-
-    private static Duration duration(String option, String value) {
-        if (!Durations.valid(value)) {
-            throw new UsageException(option + " " + value + ": not a duration (e.g. 1s, 500ms, 2m)");
-        }
-        return Durations.parse(value);
     }
 }

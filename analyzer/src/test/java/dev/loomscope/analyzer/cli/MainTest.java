@@ -132,6 +132,21 @@ class MainTest {
         assertThat(r.err()).startsWith("loomscope: Unknown option: '--no-such-option'");
     }
 
+    /** Every duration option says what it takes in the same words, and a value given with = is the option's even when mistyped. */
+    @Test
+    void aDurationThatIsNoneIsOneLineNamingItsOption() {
+        for (List<String> args : List.of(List.of("pinning", "--fail-on-pinning=20q", "rec.jfr"), List.of("watch", "1", "--duration", "soon"),
+                List.of("load", "--window", "2x", "http://x/"), List.of("attach", "1", "threads", "--interval", "zz"))) {
+            Result r = run(args.toArray(String[]::new));
+            String value = args.stream().filter(a -> a.contains("20q") || a.equals("soon") || a.equals("2x") || a.equals("zz")).findFirst().orElseThrow();
+            assertThat(r.code()).as(args.toString()).isEqualTo(2);
+            assertThat(r.err().strip().lines()).as(args.toString()).hasSize(1);
+            assertThat(r.err()).as(args.toString()).contains(value.replace("--fail-on-pinning=", "--fail-on-pinning ") + ": not a duration (e.g. 500ms, 2s, 1m)");
+        }
+        assertThat(run("load", "--window", "50ms", "http://x/").err()).contains("--window 50ms: must be at least 100 ms");
+        assertThat(run("mcp", "--timeout", "0s").err()).contains("--timeout 0s: must be at least 1 ms");
+    }
+
     /** A page's directory named like a file is refused before any work: {@code -o r.html} made a directory r.html. */
     @Test
     void aPageDirectoryNamedLikeAFileIsOneLineBeforeAnyWork(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
