@@ -144,8 +144,9 @@ public final class StudyCommand extends CliCommand {
             checked("--parallelism", parallelism, 0, WorkloadOptions.Rendezvous.PARALLELISM);
             WorkloadOptions.Rendezvous.schedulerProperties(parallelism).forEach((k, v) -> workloadJvmArgs.add("-D" + k + "=" + v));
         }
+        int timed = positive("--forks", forks, quick ? 2 : 5);
         StudyPlan plan = new StudyPlan(List.copyOf(new java.util.LinkedHashSet<>(workloads)), measuredRuns,
-                warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), positive("--forks", forks, quick ? 2 : 5),
+                warmup == null ? null : checked("--warmup", warmup, 0, WorkloadOptions.WARMUP), timed, StudyPlan.controlsFor(timed, verdictOptions.rule()),
                 checked("--requests", requests, quick ? 2000 : 5000, WorkloadOptions.Echo.N), checked("--concurrency", concurrency, 100, WorkloadOptions.Echo.C),
                 checked("--tasks", tasks, quick ? 2000 : 10_000, WorkloadOptions.Sleep.TASKS), workloadJvmArgs, agentOpts, timeout,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);

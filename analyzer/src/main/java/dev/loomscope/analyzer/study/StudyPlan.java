@@ -16,7 +16,7 @@ import java.util.List;
  * profiler's work at every thread start costs a thread-per-request server far more than virtual
  * threads (docs/benchmarks.md), so the timings are taken where the recording costs either kind least.
  */
-public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, int forks, int requests, int concurrency, int tasks,
+public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, int forks, int controls, int requests, int concurrency, int tasks,
         List<String> jvmArgs, String agentOptions, long timeoutSeconds, long seed) {
 
     public static final List<String> WORKLOADS = List.of("echo", "sleep", "rendezvous", "gameoflife", "pinning");
@@ -139,12 +139,13 @@ public record StudyPlan(List<String> workloads, Integer runs, Integer warmup, in
     }
 
     /**
-     * Control JVMs per workload and kind: as many as the timed ones up to 3, which against 5 timed
-     * JVMs is the fewest a JVM-level test of the recording's cost can reach p < 0.05 with (2 / C(8, 3)
-     * = 0.036), at half the time 5 would take.
+     * Control JVMs per workload and kind beside {@code forks} timed ones: the fewest with which the
+     * JVM-level test of the recording's cost can reach the rule's alpha, and at least 3 (as many as
+     * the timed ones at the most): against 5 timed JVMs at 0.05 that is 3 (2 / C(8, 3) = 0.036), at
+     * half the time 5 would take; against 4, 4 (3 against 4 cannot: 2 / C(7, 3) = 0.057).
      */
-    public int controls() {
-        return Math.min(forks, 3);
+    public static int controlsFor(int forks, dev.loomscope.analyzer.stats.Verdict.Rule rule) {
+        return Math.min(forks, Math.max(3, rule.minimumJvms(forks)));
     }
 
     /** Whether the profile JVMs run: not when the agent options say {@code profile=off} (read as the agent reads them). */

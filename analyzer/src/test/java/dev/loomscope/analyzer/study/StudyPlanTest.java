@@ -2,13 +2,14 @@ package dev.loomscope.analyzer.study;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.stats.Verdict;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StudyPlanTest {
     private static StudyPlan plan(int forks, String agentOptions) {
-        return new StudyPlan(List.of("echo", "sleep"), 5, 1, forks, 10_000, 100, 10_000, List.of(), agentOptions, 300, 7);
+        return new StudyPlan(List.of("echo", "sleep"), 5, 1, forks, StudyPlan.controlsFor(forks, Verdict.Rule.DEFAULT), 10_000, 100, 10_000, List.of(), agentOptions, 300, 7);
     }
 
     @Test
@@ -21,10 +22,10 @@ class StudyPlanTest {
         assertThat(labels.subList(16, 20)).containsExactly("echo-platform-profile", "echo-virtual-profile", "sleep-platform-profile", "sleep-virtual-profile");
         // the same seed, the same order; another seed, another order
         assertThat(plan(2, null).jobs().stream().map(StudyPlan.Job::label).toList()).isEqualTo(labels);
-        StudyPlan other = new StudyPlan(List.of("echo", "sleep"), 5, 1, 2, 10_000, 100, 10_000, List.of(), null, 300, 8);
+        StudyPlan other = new StudyPlan(List.of("echo", "sleep"), 5, 1, 2, StudyPlan.controlsFor(2, Verdict.Rule.DEFAULT), 10_000, 100, 10_000, List.of(), null, 300, 8);
         assertThat(other.jobs().stream().map(StudyPlan.Job::label).toList()).isNotEqualTo(labels);
         // the profiled JVMs are not timed: a few runs make their flame graphs
-        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), null, 1, 2, 10_000, 100, 10_000, List.of(), null, 300, 7);
+        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), null, 1, 2, StudyPlan.controlsFor(2, Verdict.Rule.DEFAULT), 10_000, 100, 10_000, List.of(), null, 300, 7);
         assertThat(defaults.jobs()).filteredOn(StudyPlan.Job::profile).isNotEmpty()
                 .allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--runs " + StudyPlan.PROFILE_RUNS + " "));
         // as many as every JVM runs when --runs (or --quick) says
@@ -47,7 +48,7 @@ class StudyPlanTest {
 
     @Test
     void withoutAWarmupAskedForEachWorkloadAndKindWarmsUpAsLongAsItNeeded() {
-        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), 5, null, 1, 5000, 100, 10_000, List.of(), null, 300, 7);
+        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), 5, null, 1, StudyPlan.controlsFor(1, Verdict.Rule.DEFAULT), 5000, 100, 10_000, List.of(), null, 300, 7);
         assertThat(defaults.jobs()).allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs()))
                 .contains("--warmup " + (j.kind().equals("virtual") ? 3 : j.workload().equals("echo") ? 2 : 1)));
         assertThat(defaults.warmupText()).isEqualTo("echo 2 (platform) / 3 (virtual), sleep 1 (platform) / 3 (virtual) warm-up");
@@ -79,15 +80,26 @@ class StudyPlanTest {
 
     @Test
     void withoutRunsAskedForEachWorkloadAndKindRunsWhatTheKaliberaJonesLineAdvised() {
-        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), null, null, 1, 5000, 100, 10_000, List.of(), null, 300, 7);
+        StudyPlan defaults = new StudyPlan(List.of("echo", "sleep"), null, null, 1, StudyPlan.controlsFor(1, Verdict.Rule.DEFAULT), 5000, 100, 10_000, List.of(), null, 300, 7);
         assertThat(defaults.runs("sleep", "platform")).isEqualTo(2);
         assertThat(defaults.runs("sleep", "virtual")).isEqualTo(5);
         assertThat(defaults.runs("rendezvous", "virtual")).isEqualTo(3);
         assertThat(defaults.runsText()).isEqualTo("echo 3 (platform) / 4 (virtual), sleep 2 (platform) / 5 (virtual) runs");
         assertThat(defaults.jobs()).filteredOn(j -> j.label().equals("sleep-virtual-f1"))
                 .allSatisfy(j -> assertThat(String.join(" ", j.workloadArgs())).contains("--runs 5 "));
-        StudyPlan asked = new StudyPlan(List.of("echo"), 4, null, 1, 5000, 100, 10_000, List.of(), null, 300, 7);
+        StudyPlan asked = new StudyPlan(List.of("echo"), 4, null, 1, StudyPlan.controlsFor(1, Verdict.Rule.DEFAULT), 5000, 100, 10_000, List.of(), null, 300, 7);
         assertThat(asked.runs("echo", "platform")).isEqualTo(4);
         assertThat(asked.runsText()).isEqualTo("4 runs");
+    }
+
+    /** The controls are the fewest with which the recording's cost can reach the rule's alpha, 3 at the least and no more than the timed JVMs. */
+    @Test
+    void controlsAreTheFewestThatCanReachAlpha() {
+        assertThat(StudyPlan.controlsFor(5, Verdict.Rule.DEFAULT)).isEqualTo(3); // 2 / C(8, 3) = 0.036
+        assertThat(StudyPlan.controlsFor(4, Verdict.Rule.DEFAULT)).isEqualTo(4); // 3 against 4: 2 / C(7, 3) = 0.057
+        assertThat(StudyPlan.controlsFor(2, Verdict.Rule.DEFAULT)).isEqualTo(2);
+        assertThat(StudyPlan.controlsFor(10, Verdict.Rule.DEFAULT)).isEqualTo(3);
+        assertThat(StudyPlan.controlsFor(5, new Verdict.Rule(0.01, 0.05))).isEqualTo(5); // 4 against 5: 2 / C(9, 4) = 0.016
+        assertThat(plan(4, null).jobs()).filteredOn(j -> j.role() == StudyPlan.Role.CONTROL).hasSize(2 * 2 * 4);
     }
 }
