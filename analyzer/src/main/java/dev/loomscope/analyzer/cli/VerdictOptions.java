@@ -11,7 +11,8 @@ public final class VerdictOptions {
     double equivalence = 5;
 
     @Option(names = "--alpha", paramLabel = "P", defaultValue = "0.05",
-            description = "the test's significance level; the interval is 1 - P (default: ${DEFAULT-VALUE})")
+            description = "the JVM-level test's significance level: better or worse needs p < P, and too few JVMs is when no difference"
+                    + " could reach it; the ratio's interval stays 95%% (default: ${DEFAULT-VALUE})")
     double alpha = 0.05;
 
     public Verdict.Rule rule() {

@@ -33,8 +33,11 @@ public final class RecordingCost {
         return out;
     }
 
-    /** {@code recording cost (measured): platform 0.88 [0.84, 0.93], virtual 0.97 [0.94, 1.00] (...)}; null when nothing to say. */
-    public static String line(Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control) {
+    /**
+     * {@code recording cost (measured): platform 0.88 [0.84, 0.93], virtual 0.97 [0.94, 1.00] (...)}, an interval flagged when too few
+     * JVMs for {@code rule}'s test; null when nothing to say.
+     */
+    public static String line(Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control, Verdict.Rule rule) {
         Map<String, Comparison> cost = of(recorded, control);
         if (cost.isEmpty()) {
             return null;
@@ -49,7 +52,7 @@ public final class RecordingCost {
                         + " the JVMs differed by more than it costs" + (busy != null ? " (" + busy + ")" : ""));
             } else {
                 List<String> notes = new ArrayList<>();
-                if (Verdict.Rule.DEFAULT.tooFew(c)) {
+                if (rule.tooFew(c)) {
                     notes.add("too few JVMs for an interval to trust");
                 }
                 if (busy != null) {

@@ -180,7 +180,7 @@ public final class Study {
                 controlFacts.add(RecordingFacts.ofRuns(c, ControlRuns.read(c.name())));
             }
             Map<String, List<RecordingFacts>> controlGroups = Grouping.of(controlFacts, List.of());
-            String cost = RecordingCost.line(groups, controlGroups);
+            String cost = RecordingCost.line(groups, controlGroups, rule);
             if (cost != null) {
                 measured.add(workload + ": " + cost);
             }

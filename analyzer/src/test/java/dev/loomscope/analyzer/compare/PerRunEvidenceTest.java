@@ -7,6 +7,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Timeline;
+import dev.loomscope.analyzer.stats.Verdict;
 import dev.loomscope.analyzer.study.ControlRuns;
 import dev.loomscope.analyzer.study.RecordingCost;
 import dev.loomscope.recording.RecordingSource;
@@ -85,8 +86,10 @@ class PerRunEvidenceTest {
         assertThat(cost.ratio()).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.003));
         assertThat(cost.ratioCiLow()).isLessThanOrEqualTo(cost.ratio());
         // two JVMs a side: the figure, and that it is too few JVMs to trust its interval
-        assertThat(RecordingCost.line(recorded, Map.of("platform", faster)))
+        assertThat(RecordingCost.line(recorded, Map.of("platform", faster), Verdict.Rule.DEFAULT))
                 .matches("recording cost \\(measured\\): platform 0\\.90 \\[0\\.\\d\\d, 0\\.\\d\\d\\] \\(too few JVMs for an interval to trust\\) \\(throughput.*n=2/2 JVMs.*");
+        // the study's --alpha decides it: two against two can reach 0.4 (2 / C(4, 2) = 0.33)
+        assertThat(RecordingCost.line(recorded, Map.of("platform", faster), new Verdict.Rule(0.4, 0.05))).doesNotContain("too few JVMs");
         // a recording cannot make a program faster: controls slower than the recorded JVMs by more than their spread is noise, said so
         List<RecordingFacts> slower = new ArrayList<>();
         for (int fork = 1; fork <= 5; fork++) {
@@ -100,10 +103,10 @@ class PerRunEvidenceTest {
         for (int fork = 1; fork <= 5; fork++) {
             fiveRecorded.add(jvm("platform", fork, 0));
         }
-        assertThat(RecordingCost.line(Map.of("platform", fiveRecorded), Map.of("platform", slower)))
+        assertThat(RecordingCost.line(Map.of("platform", fiveRecorded), Map.of("platform", slower), Verdict.Rule.DEFAULT))
                 .startsWith("recording cost (measured): platform not measured: the recorded JVMs ran faster than those without a recording")
                 .contains("which a recording cannot cause").doesNotContain("1.3");
-        assertThat(RecordingCost.line(recorded, Map.of())).isNull();
+        assertThat(RecordingCost.line(recorded, Map.of(), Verdict.Rule.DEFAULT)).isNull();
     }
 
     @Test
