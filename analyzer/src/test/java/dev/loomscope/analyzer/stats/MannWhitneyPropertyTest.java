@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * zeros, constant, U exactly at the centre; n from 2 to 30 a group), made by
  * src/test/resources/stats/make_mannwhitney.py (the command is in that file): U, and the p-value
  * of the method {@link Comparison#test} chooses (exact without ties, else the normal approximation
- * with tie and continuity correction).
+ * with tie and continuity correction), and where the groups do not overlap, {@link Comparison#smallestP}.
  */
 class MannWhitneyPropertyTest {
 
@@ -25,6 +25,7 @@ class MannWhitneyPropertyTest {
     void everyDatasetMatchesScipy() throws Exception {
         Map<String, Integer> checked = new HashMap<>();
         int exact = 0;
+        int apart = 0;
         try (InputStream in = getClass().getResourceAsStream("/stats/mannwhitney.tsv");
                 BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             r.readLine();
@@ -39,6 +40,11 @@ class MannWhitneyPropertyTest {
                 assertThat(t.p()).as(where + (t.exact() ? " exact" : " asymptotic")).isCloseTo(expected, within(t.exact() ? 1e-12 : 1e-9));
                 if (t.exact()) {
                     exact++;
+                    if (t.u() == 0 || t.u() == (double) x.length * y.length) {
+                        // groups apart: the smallest p their sizes allow, from which too few JVMs and the fewest JVMs are told
+                        assertThat(Comparison.smallestP(x.length, y.length)).as(where + " apart").isCloseTo(expected, within(1e-12));
+                        apart++;
+                    }
                 }
                 if (f[0].equals("centre")) {
                     assertThat(t.p()).as(where + ": no difference at all").isGreaterThan(0.9);
@@ -49,6 +55,7 @@ class MannWhitneyPropertyTest {
         assertThat(checked).containsOnlyKeys("random", "shifted", "ties", "zeros", "constant", "centre");
         assertThat(checked.values()).allMatch(n -> n == 500);
         assertThat(exact).as("datasets tested by the exact distribution").isGreaterThan(500);
+        assertThat(apart).as("datasets whose groups do not overlap").isGreaterThan(10);
     }
 
     /** The case that condemned the previous library: 10 interleaved values against 10 (U = 50) is p = 1, not 1e-5. */
