@@ -122,7 +122,7 @@ public final class AgentOptions {
             Option spec = find(key);
             lastListKey = spec != null && spec.type() == Option.Type.LIST ? key : null;
             if (spec == null) {
-                String valid = " (valid: " + names() + ")";
+                String valid = Nearest.didYouMean(key, TABLE.stream().map(Option::name).toList()) + " (valid: " + names() + ")";
                 problem("unknown option '" + key + "'" + valid, "unknown option '" + key + "' ignored" + valid);
             } else if (key.equals("help")) {
                 help = true;

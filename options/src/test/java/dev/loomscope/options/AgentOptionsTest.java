@@ -65,6 +65,12 @@ class AgentOptionsTest {
     }
 
     @Test
+    void aMistypedOptionIsNamedWithTheOneMeant() {
+        assertThat(AgentOptions.parse(null, "intervall=5ms").warnings()).singleElement().asString()
+                .startsWith("unknown option 'intervall' ignored; did you mean interval? (valid: out, label,");
+    }
+
+    @Test
     void unknownAndMalformedOptionsWarnAndKeepDefaults() {
         AgentOptions o = AgentOptions.parse(null, "colour=blue,interval=fast,threads=green,out");
         assertThat(o.warnings()).containsExactly(

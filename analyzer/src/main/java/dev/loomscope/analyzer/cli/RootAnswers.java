@@ -6,9 +6,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The root's smallest answers without building a command line, each the same text picocli prints:
@@ -48,7 +46,7 @@ final class RootAnswers {
         for (int i = 0; i < args.length; i++) {
             b.append(i > 0 ? ", '" : "'").append(args[i]).append('\'');
         }
-        List<String> near = nearest(first, commands);
+        List<String> near = dev.loomscope.options.Nearest.of(first, commands); // every name alike at all, as picocli's
         if (!near.isEmpty()) {
             b.append("; did you mean ").append(String.join(" or ", near.subList(0, Math.min(3, near.size())))).append('?');
         }
@@ -80,56 +78,5 @@ final class RootAnswers {
             }
         }
         return names;
-    }
-
-    /**
-     * The names most like {@code word}, most like first, those sharing none of its letter pairs left
-     * out: the cosine of their letter-pair counts, one name for each value (the last), as picocli suggests. Plain loops: a lambda's first
-     * use costs a start-up more than this whole answer.
-     */
-    static List<String> nearest(String word, List<String> names) {
-        Map<String, Integer> pairs = pairs(word.toLowerCase(java.util.Locale.ROOT));
-        List<String> near = new ArrayList<>();
-        List<Double> similarity = new ArrayList<>();
-        for (String name : names) {
-            Map<String, Integer> other = pairs(name.toLowerCase(java.util.Locale.ROOT));
-            double dot = 0;
-            for (Map.Entry<String, Integer> e : pairs.entrySet()) {
-                Integer n = other.get(e.getKey());
-                dot += n == null ? 0 : e.getValue() * n;
-            }
-            if (dot > 0) {
-                double c = dot / (norm(pairs) * norm(other));
-                int at = 0;
-                while (at < near.size() && similarity.get(at) > c) {
-                    at++;
-                }
-                if (at < near.size() && similarity.get(at) == c) {
-                    near.set(at, name); // of names as like it, picocli names the last
-                } else {
-                    near.add(at, name);
-                    similarity.add(at, c);
-                }
-            }
-        }
-        return near;
-    }
-
-    private static Map<String, Integer> pairs(String s) {
-        Map<String, Integer> m = new HashMap<>();
-        for (int i = 0; i + 1 < s.length(); i++) {
-            String pair = s.substring(i, i + 2);
-            Integer n = m.get(pair);
-            m.put(pair, n == null ? 1 : n + 1);
-        }
-        return m;
-    }
-
-    private static double norm(Map<String, Integer> v) {
-        double sum = 0;
-        for (int x : v.values()) {
-            sum += (double) x * x;
-        }
-        return Math.sqrt(sum);
     }
 }

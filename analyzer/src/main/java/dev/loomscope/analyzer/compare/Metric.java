@@ -405,7 +405,8 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
         for (String name : typed) {
             Metric m = named(name);
             if (m == null) {
-                throw new dev.loomscope.analyzer.errors.UsageException("--metric " + name + ": unknown metric (known: " + String.join(", ", names()) + ")");
+                throw new dev.loomscope.analyzer.errors.UsageException("--metric " + name + ": unknown metric" + dev.loomscope.options.Nearest.didYouMean(name,
+                        names()) + " (known: " + String.join(", ", names()) + ")");
             }
             out.add(m);
         }

@@ -66,7 +66,8 @@ public final class RuleSettings implements IPreferenceValueProvider {
             String name = a.substring(0, eq).trim();
             TypedPreference<?> p = known.containsKey(name) ? known.get(name).preference() : null;
             if (p == null) {
-                throw new UsageException("--set " + a + ": no rule has the setting " + name + " (loomscope's: "
+                throw new UsageException("--set " + a + ": no rule has the setting " + name + dev.loomscope.options.Nearest.didYouMean(name,
+                        known.keySet()) + " (loomscope's: "
                         + String.join(", ", thresholds().stream().map(TypedPreference::getIdentifier).toList()) + "; JMC's: rules --list-settings)");
             }
             values.put(name, value(p, a.substring(eq + 1).trim(), a));

@@ -209,6 +209,6 @@ class MainTest {
         Result bad = run("rules", "--list-settings", "--set", "pinning.long=50ms");
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err().strip().lines()).hasSize(1);
-        assertThat(bad.err()).startsWith("loomscope rules: --set pinning.long=50ms: no rule has the setting pinning.long");
+        assertThat(bad.err()).startsWith("loomscope rules: --set pinning.long=50ms: no rule has the setting pinning.long; did you mean pinning.longest");
     }
 }

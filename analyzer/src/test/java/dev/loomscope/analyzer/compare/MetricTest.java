@@ -57,5 +57,10 @@ class MetricTest {
         assertThat(Metric.named("Latency_P99.9")).isSameAs(Metric.LATENCY_P999);
         assertThat(Metric.named("pinned  time")).isSameAs(Metric.PINNED_TIME);
         assertThat(Metric.named("gc pauses")).isNull();
+        // a mistyped name is a usage error naming what it is like, then every known name
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Metric.parse(List.of("run tme"))).hasMessageStartingWith(
+                "--metric run tme: unknown metric; did you mean run time? (known: run time, throughput,");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Metric.parse(List.of("joy"))).hasMessageStartingWith(
+                "--metric joy: unknown metric (known: run time,");
     }
 }
