@@ -32,7 +32,7 @@ public final class PinningCommand extends ViewCommand {
         public boolean preprocess(java.util.Stack<String> args, picocli.CommandLine.Model.CommandSpec spec, picocli.CommandLine.Model.ArgSpec argSpec,
                 java.util.Map<String, Object> info) {
             // a value given with = is the option's whatever it is, so that a mistyped one is said, not read as a recording
-            boolean attached = !"".equals(info.get("separator"));
+            boolean attached = !" ".equals(info.get("separator")); // picocli says " " for a value apart
             argSpec.setValue(!args.isEmpty() && (attached || Durations.valid(args.peek())) ? args.pop() : ANY);
             return true;
         }
