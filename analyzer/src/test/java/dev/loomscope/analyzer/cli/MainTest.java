@@ -143,6 +143,8 @@ class MainTest {
             assertThat(r.err().strip().lines()).as(args.toString()).hasSize(1);
             assertThat(r.err()).as(args.toString()).contains(value.replace("--fail-on-pinning=", "--fail-on-pinning ") + ": not a duration (e.g. 500ms, 2s, 1m)");
         }
+        // apart from the option, a word that is no duration is the recording, as it looks
+        assertThat(run("pinning", "--fail-on-pinning", "missing.jfr").err()).contains("missing.jfr: no such file").doesNotContain("duration");
         assertThat(run("load", "--window", "50ms", "http://x/").err()).contains("--window 50ms: must be at least 100 ms");
         assertThat(run("mcp", "--timeout", "0s").err()).contains("--timeout 0s: must be at least 1 ms");
     }
