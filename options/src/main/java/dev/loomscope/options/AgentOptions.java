@@ -122,7 +122,7 @@ public final class AgentOptions {
             Option spec = find(key);
             lastListKey = spec != null && spec.type() == Option.Type.LIST ? key : null;
             if (spec == null) {
-                String valid = Nearest.didYouMean(key, TABLE.stream().map(Option::name).toList()) + " (valid: " + names() + ")";
+                String valid = Nearest.didYouMean(key, names()) + " (valid: " + String.join(", ", names()) + ")";
                 problem("unknown option '" + key + "'" + valid, "unknown option '" + key + "' ignored" + valid);
             } else if (key.equals("help")) {
                 help = true;
@@ -152,8 +152,8 @@ public final class AgentOptions {
         return null;
     }
 
-    private static String names() {
-        return String.join(", ", TABLE.stream().map(Option::name).toList());
+    private static List<String> names() {
+        return TABLE.stream().map(Option::name).toList();
     }
 
     /** The options as given (env, then agent argument), for the recording. */

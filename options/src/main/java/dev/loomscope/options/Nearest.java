@@ -27,7 +27,11 @@ public final class Nearest {
      * nothing), or nothing when none is.
      */
     public static String didYouMean(String word, Collection<String> names) {
-        List<String> near = of(word, names, 0.5);
+        return phrase(of(word, names, 0.5));
+    }
+
+    /** {@code "; did you mean A or B or C?"} with the first three of {@code near} (however found), or nothing when it is empty. */
+    public static String phrase(List<String> near) {
         return near.isEmpty() ? "" : "; did you mean " + String.join(" or ", near.subList(0, Math.min(3, near.size()))) + "?";
     }
 

@@ -27,8 +27,7 @@ abstract class CliCommand implements Callable<Integer> {
         }
         java.time.Duration d = dev.loomscope.options.Durations.parse(value);
         if (d.compareTo(least) < 0) {
-            throw new dev.loomscope.analyzer.errors.UsageException(option + " " + value + ": must be at least " + (least.toMillis() == 0 ? "0"
-                    : least.toMillis() + " ms"));
+            throw new dev.loomscope.analyzer.errors.UsageException(option + " " + value + ": must be at least " + least.toMillis() + " ms");
         }
         return d;
     }

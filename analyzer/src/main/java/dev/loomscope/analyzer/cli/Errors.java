@@ -79,11 +79,9 @@ public final class Errors {
         public int handleParseException(ParameterException ex, String[] args) {
             CommandLine cmd = ex.getCommandLine();
             PrintWriter err = cmd.getErr();
-            String suggestion = "";
-            if (ex instanceof picocli.CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
-                // a typo: the nearest names picocli knows, on the same line
-                suggestion = "; did you mean " + String.join(" or ", u.getSuggestions().stream().limit(3).toList()) + "?";
-            }
+            // a typo: the nearest names picocli knows, on the same line
+            String suggestion = ex instanceof picocli.CommandLine.UnmatchedArgumentException u ? dev.loomscope.options.Nearest.phrase(u.getSuggestions())
+                    : "";
             err.println(commandName(cmd) + ": " + printable(ex.getMessage()) + suggestion + " (see '" + commandName(cmd) + " --help')");
             return USAGE;
         }

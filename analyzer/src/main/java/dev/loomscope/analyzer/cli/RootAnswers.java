@@ -46,10 +46,7 @@ final class RootAnswers {
         for (int i = 0; i < args.length; i++) {
             b.append(i > 0 ? ", '" : "'").append(args[i]).append('\'');
         }
-        List<String> near = dev.loomscope.options.Nearest.of(first, commands); // every name alike at all, as picocli's
-        if (!near.isEmpty()) {
-            b.append("; did you mean ").append(String.join(" or ", near.subList(0, Math.min(3, near.size())))).append('?');
-        }
+        b.append(dev.loomscope.options.Nearest.phrase(dev.loomscope.options.Nearest.of(first, commands))); // every name alike at all, as picocli's
         err.println(b.append(" (see 'loomscope --help')"));
         err.flush();
         return Errors.USAGE;
