@@ -195,7 +195,7 @@ public final class LoomscopeAgent {
             StallWatch.open(instrumentation);
             Session s = Session.start(o);
             session = s;
-            WorkTiming.install(o.string(AgentOptions.WORK), instrumentation);
+            WorkTiming.install(o.work(), instrumentation);
             started = Instant.now();
             addShutdownHook();
             long durationMillis = o.duration(AgentOptions.DURATION).toMillis();

@@ -78,7 +78,7 @@ final class RecordingSettings {
         }
         // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every JDK
         s.put(METHOD_TRACE + "#enabled", "false");
-        if (!o.string(AgentOptions.WORK).isEmpty()) {
+        if (!o.work().isEmpty()) {
             enable(s, WorkWindowEvent.NAME); // a histogram a method and second (WorkWindows), not an event a call
             s.put(WorkWindowEvent.NAME + "#period", "1 s");
         }

@@ -120,7 +120,7 @@ final class Session {
             tracer.look();
         };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
-        Runnable windows = WorkTiming.windows(o.string(AgentOptions.WORK));
+        Runnable windows = WorkTiming.windows(o.work());
         if (windows != null) {
             FlightRecorder.addPeriodicEvent(WorkWindowEvent.class, windows);
         }
@@ -138,7 +138,7 @@ final class Session {
         }
         // the looks see platform threads only: on a run labelled virtual they would cost and show nothing advise reads
         HeldMonitors held = o.duration(AgentOptions.HELD_MONITORS).isZero() || o.string(AgentOptions.THREADS).equals("virtual") ? null
-                : new HeldMonitors(o.duration(AgentOptions.HELD_MONITORS).toMillis(), dev.loomscope.agent.work.WorkFilter.parse(o.string(AgentOptions.WORK),
+                : new HeldMonitors(o.duration(AgentOptions.HELD_MONITORS).toMillis(), dev.loomscope.agent.work.WorkFilter.parse(o.work(),
                         new java.util.ArrayList<>()));
         Path tmp = files.temporary(".jfr");
         Samplers samplers = Samplers.start(o, files);
@@ -383,7 +383,7 @@ final class Session {
             if (tracer != null) {
                 printPinsLeft();
             }
-            WorkTiming.reportMissing(options.string(AgentOptions.WORK));
+            WorkTiming.reportMissing(options.work());
             SessionFiles.reportLateStart(recording, options);
             if (Files.size(tmpJfr) == 0) {
                 Files.deleteIfExists(tmpJfr);

@@ -6,6 +6,7 @@ import dev.loomscope.agent.apps.PinningApp;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.hotapp.HotApp;
 import dev.loomscope.recording.ProfileFile;
+import dev.loomscope.serverapp.ServersApp;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
@@ -408,6 +410,42 @@ class AgentIT {
             assertThat(calls).as(java).isEqualTo(HotApp.CALLS);
             assertThat(timed).as("one call in 64 timed once it is hot").isLessThan(calls / 2).isPositive();
             assertThat(read(jfr)).doesNotContainKey("jdk.MethodTrace").doesNotContainKey("loomscope.Work");
+        }
+    }
+
+    /**
+     * With no work= given, the requests of the servers the agent knows are counted: embedded Tomcat
+     * (a servlet that forwards, so runs twice a request), Jetty 12 and the JDK's HttpServer (a
+     * handler passing each exchange to another) each once a request, timed, on JDK 25 and JDK 21.
+     */
+    @Test
+    void theServersRequestsAreCountedWithNoOption() throws Exception {
+        List<String> javas = new ArrayList<>(List.of(ChildJvm.javaExecutable()));
+        ChildJvm.jdk21().ifPresent(javas::add);
+        for (String java : javas) {
+            Path out = dir.resolve("servers-" + javas.indexOf(java));
+            String classPath = String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                    .filter(e -> !Path.of(e).endsWith(Path.of("agent", "target", "classes"))).toList());
+            ChildJvm.Result r = ChildJvm.exec(List.of(java, "-javaagent:" + AGENT + "=out=" + out + ",profile=off,flame=off,startup=before-main", "-cp",
+                    classPath, ServersApp.class.getName()), dir, 300);
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            int n = ServersApp.REQUESTS;
+            assertThat(r.stdout()).as(java).contains("tomcat " + n, "jetty " + n, "jdk " + n);
+            assertThat(r.stderr()).as("the default names nothing the user must fix").doesNotContain("work=");
+            Path jfr;
+            try (Stream<Path> s = Files.list(out)) {
+                jfr = s.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElseThrow();
+            }
+            Map<String, Long> calls = new TreeMap<>();
+            Map<String, Long> timed = new TreeMap<>();
+            for (RecordedEvent e : read(jfr).getOrDefault("loomscope.WorkWindow", List.of())) {
+                calls.merge(e.getString("method"), e.getLong("calls"), Long::sum);
+                timed.merge(e.getString("method"), e.getLong("timed"), Long::sum);
+            }
+            Map<String, Long> expected = Map.of("org.apache.catalina.connector.CoyoteAdapter::service", (long) n, "org.eclipse.jetty.server.Server::handle",
+                    (long) n, ServersApp.class.getName() + "$Outer::handle", (long) n);
+            assertThat(calls).as(java).isEqualTo(new TreeMap<>(expected));
+            assertThat(timed).as(java).isEqualTo(new TreeMap<>(expected));
         }
     }
 

@@ -39,7 +39,8 @@ public final class WorkWindowEvent extends LoomscopeEvent {
     public long calls;
 
     @Label("Timed Calls")
-    @Description("Calls whose duration is in the histogram: all of them, or one in 64 of a method called over 100,000 times a second")
+    @Description("Calls whose duration is in the histogram: all of them, one in 64 of a method called over 100,000 times a second, or none of a"
+            + " server's event-loop entry, which is counted only")
     public long timed;
 
     @Label("Window")

@@ -42,11 +42,15 @@ public final class AgentOptions {
     public static final Option STALL = Option.durationOrOff("stall", "10s", "when no virtual thread could get a carrier for this long (every carrier held, none moving), write two"
                     + " thread dumps beside the recording (JSON, or plain text where the JDK cannot write JSON), record a loomscope.SchedulerStall event and say so in one line on stderr (the application runs"
                     + " on; watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)");
-    public static final Option WORK = Option.text("work", "", "the application's unit of work (a request, a job): methods in JFR's filter syntax, several joined by ;"
-                    + " (com.example.Handler::handle;@jakarta.ws.rs.GET). Every call is counted and timed by the agent, the same on every JDK,"
-                    + " and recorded a second at a time (loomscope.WorkWindow: the count and a histogram of the durations; a method called over"
-                    + " 100,000 times a second has one call in 64 timed), and compare, summary, report and export give calls a second, service"
-                    + " time p50/p99 and pins per call; a filter that times nothing is said at exit");
+    /** The word of {@link #WORK} that names the requests of the servers the agent knows: its default. */
+    public static final String REQUESTS = "requests";
+    public static final Option WORK = Option.text("work", REQUESTS, "the application's unit of work (a request, a job): methods in JFR's filter syntax, several"
+            + " joined by ; (com.example.Handler::handle;@jakarta.ws.rs.GET), and requests, the requests of the servers the agent knows"
+            + " (Tomcat, Jetty, Undertow's servlets, the JDK's HttpServer handlers, Spring WebFlux, Vert.x; counted only on the last two),"
+            + " the default; off for none. Every call is counted and timed by the agent, the same on every JDK, and recorded a second at a"
+            + " time (loomscope.WorkWindow: the count and a histogram of the durations; a method called over 100,000 times a second has one"
+            + " call in 64 timed), and compare, summary, report, export, advise, watch and study give calls a second, service time p50/p99 and"
+            + " pins per call; a filter the user named that times nothing is said at exit");
     public static final Option PROFILE = Option.list("profile", "cpu", List.of("cpu", "wall", "alloc", "lock"), "async-profiler events");
     public static final Option ENGINE = Option.choice("engine", "ctimer", List.of("ctimer", "itimer", "perf", "jfr", "jfr-cpu-time"),
                     "who samples cpu: ctimer, itimer (async-profiler's timer engines: Java and native frames), perf (perf_events:"
@@ -194,6 +198,12 @@ public final class AgentOptions {
     public Duration duration(Option option) {
         String v = string(option);
         return v.equals("off") ? Duration.ZERO : Durations.parse(v);
+    }
+
+    /** The {@link #WORK} filter to install: empty when it is {@link #OFF}. */
+    public String work() {
+        String v = string(WORK);
+        return v.equals(OFF) ? "" : v;
     }
 
     public boolean on(Option option) {

@@ -88,7 +88,8 @@ class AgentOptionsTest {
 
     @Test
     void workTakesJfrsMethodFilterSyntax() {
-        assertThat(AgentOptions.parse(null, "").string(AgentOptions.WORK)).isEmpty();
+        assertThat(AgentOptions.parse(null, "").string(AgentOptions.WORK)).isEqualTo(AgentOptions.REQUESTS); // the servers' requests by default
+        assertThat(AgentOptions.parse(null, "work=off").work()).isEmpty(); // none
         AgentOptions o = AgentOptions.parse(null, "threads=virtual,work=com.example.Handler::handle;@jakarta.ws.rs.GET,profile=off");
         assertThat(o.warnings()).isEmpty();
         assertThat(o.string(AgentOptions.WORK)).isEqualTo("com.example.Handler::handle;@jakarta.ws.rs.GET");

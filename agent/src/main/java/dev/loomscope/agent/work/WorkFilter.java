@@ -1,5 +1,6 @@
 package dev.loomscope.agent.work;
 
+import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.JdkFrames;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,10 +8,23 @@ import java.util.List;
 /**
  * The methods {@code work=} names, in JFR's method-filter syntax: {@code com.example.Handler::handle}
  * (one method, every overload), {@code com.example.Handler} (every method the class declares) and
- * {@code @jakarta.ws.rs.GET} (every method annotated so), several joined by {@code ;}.
+ * {@code @jakarta.ws.rs.GET} (every method annotated so), several joined by {@code ;}; and
+ * {@link #REQUESTS}, the servers' own request entries ({@link RequestEntry}), the option's default.
  */
 public final class WorkFilter {
-    private record Rule(String internalClass, String method, String annotationDescriptor) {}
+    /** The word that names every {@link RequestEntry}: the requests of the servers loomscope knows, counted with no handler named. */
+    public static final String REQUESTS = AgentOptions.REQUESTS;
+
+    /**
+     * One rule: a class's method (any method when {@code method} is null), the methods of the
+     * classes that implement {@code internalClass} directly ({@code implementations}), or the
+     * methods annotated {@code annotationDescriptor}; {@code entry} when it is a server's request
+     * entry (its timing and its guard).
+     */
+    private record Rule(String internalClass, String method, String annotationDescriptor, boolean implementations, RequestEntry entry) {}
+
+    /** How one matched method is counted: its name, whether its calls are timed, whether a nested call with the same first argument is left out. */
+    record Match(String name, boolean timed, boolean oncePerArgument) {}
 
     private final List<Rule> rules;
 
@@ -26,22 +40,28 @@ public final class WorkFilter {
             if (e.isEmpty()) {
                 continue;
             }
+            if (e.equals(REQUESTS)) {
+                for (RequestEntry r : RequestEntry.values()) {
+                    rules.add(new Rule(r.internalClass(), r.method(), null, r.implementations(), r));
+                }
+                continue;
+            }
             if (e.startsWith("@")) {
-                rules.add(new Rule(null, null, "L" + e.substring(1).replace('.', '/') + ";"));
+                rules.add(new Rule(null, null, "L" + e.substring(1).replace('.', '/') + ";", false, null));
                 continue;
             }
             int sep = e.indexOf("::");
             String cls = sep < 0 ? e : e.substring(0, sep);
             String method = sep < 0 ? null : e.substring(sep + 2);
             if (cls.isEmpty() || !cls.matches("[\\p{L}_$][\\p{L}\\p{N}_$.]*") || method != null && !method.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*")) {
-                problems.add("'" + e + "' is not Class::method, Class or @Annotation");
+                problems.add("'" + e + "' is not Class::method, Class, @Annotation or " + REQUESTS);
                 continue;
             }
             if (JdkFrames.isJdk(cls)) {
                 problems.add("'" + e + "' is a JDK class, which the agent does not time (name the application's method that calls it)");
                 continue;
             }
-            rules.add(new Rule(cls.replace('.', '/'), method, null));
+            rules.add(new Rule(cls.replace('.', '/'), method, null, false, null));
         }
         return new WorkFilter(List.copyOf(rules));
     }
@@ -50,21 +70,27 @@ public final class WorkFilter {
         return rules.isEmpty();
     }
 
-    /** Whether any method of the class may match (annotation rules may match any class). */
+    /** Whether the filter is the servers' request entries alone (the option's default): nothing the user named. */
+    public boolean requestsOnly() {
+        return !rules.isEmpty() && rules.stream().allMatch(r -> r.entry != null);
+    }
+
+    /** Whether any method of the class may match (annotation and implementation rules may match any class). */
     boolean mayMatch(String internalClass) {
-        return rules.stream().anyMatch(r -> r.annotationDescriptor != null || r.internalClass.equals(internalClass));
+        return rules.stream().anyMatch(r -> r.annotationDescriptor != null || r.implementations || r.internalClass.equals(internalClass));
     }
 
     /**
      * The outermost frame of {@code stack} (innermost first) a {@code Class::method} or {@code Class}
-     * rule names, as {@code Class::method}; null when none does (annotation rules cannot be told from
-     * a stack frame).
+     * rule names, as {@code Class::method}; null when none does (annotation and implementation rules
+     * cannot be told from a stack frame).
      */
     public String unitOf(StackTraceElement[] stack) {
         for (int i = stack.length - 1; i >= 0; i--) {
             String internal = stack[i].getClassName().replace('.', '/');
             for (Rule r : rules) {
-                if (r.annotationDescriptor == null && r.internalClass.equals(internal) && (r.method == null || r.method.equals(stack[i].getMethodName()))) {
+                if (r.annotationDescriptor == null && !r.implementations && r.internalClass.equals(internal) && (r.method == null || r.method.equals(
+                        stack[i].getMethodName()))) {
                     return stack[i].getClassName() + "::" + stack[i].getMethodName();
                 }
             }
@@ -72,13 +98,20 @@ public final class WorkFilter {
         return null;
     }
 
-    boolean matches(String internalClass, String method, List<String> annotationDescriptors) {
+    /**
+     * How a method is counted, or null when no rule names it: {@code interfaces} are the ones its
+     * class implements directly, {@code descriptor} its own (an implementation rule takes the
+     * interface's method only, with an object as its first argument).
+     */
+    Match match(String internalClass, List<String> interfaces, String method, String descriptor, List<String> annotationDescriptors) {
+        String name = internalClass.replace('/', '.') + "::" + method;
         for (Rule r : rules) {
             if (r.annotationDescriptor != null ? annotationDescriptors.contains(r.annotationDescriptor)
-                    : r.internalClass.equals(internalClass) && (r.method == null || r.method.equals(method))) {
-                return true;
+                    : r.implementations ? interfaces.contains(r.internalClass) && r.method.equals(method) && descriptor.startsWith("(L")
+                            : r.internalClass.equals(internalClass) && (r.method == null || r.method.equals(method))) {
+                return r.entry == null ? new Match(name, true, false) : new Match(name, r.entry.timed(), r.implementations);
             }
         }
-        return false;
+        return null;
     }
 }

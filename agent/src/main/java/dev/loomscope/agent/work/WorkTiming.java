@@ -79,9 +79,12 @@ public final class WorkTiming {
         };
     }
 
-    /** At the end of a recording: one line when {@code work} timed nothing, and why. */
+    /**
+     * At the end of a recording: one line when {@code work} timed nothing, and why; nothing when it
+     * is the default {@link WorkFilter#REQUESTS} alone (a program that serves no HTTP is no mistake).
+     */
     public static void reportMissing(String work) {
-        if (work.isEmpty()) {
+        if (work.isEmpty() || WorkFilter.parse(work, new ArrayList<>()).requestsOnly()) {
             return;
         }
         if (WorkWindows.methods() == 0) {

@@ -16,7 +16,8 @@ import org.objectweb.asm.commons.AdviceAdapter;
 /**
  * The timing of the {@code work=} methods: each named method calls {@link Work#begin} as it
  * starts and {@link Work#end} as it returns or throws itself (a call that ends by an exception from
- * a method it called is not timed). Only classes whose loader sees the agent's {@link Work} are
+ * a method it called is not timed); a request entry passed on from handler to handler calls
+ * {@link Work#beginOnce} and {@link Work#endOnce} with its request, counted once. Only classes whose loader sees the agent's {@link Work} are
  * changed, so an instrumented class can never fail to find it; a class that cannot be changed is
  * left as it was.
  */
@@ -39,6 +40,7 @@ public final class WorkTransformer implements ClassFileTransformer {
         }
         try {
             ClassReader reader = new ClassReader(bytes);
+            List<String> interfaces = List.of(reader.getInterfaces());
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             boolean[] changed = new boolean[1];
             reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
@@ -49,7 +51,7 @@ public final class WorkTransformer implements ClassFileTransformer {
                             || name.equals("<init>") || name.equals("<clinit>")) {
                         return mv;
                     }
-                    return new Timed(mv, access, name, descriptor, className, changed);
+                    return new Timed(mv, access, name, descriptor, className, interfaces, changed);
                 }
             }, ClassReader.EXPAND_FRAMES);
             return changed[0] ? writer.toByteArray() : null;
@@ -78,20 +80,24 @@ public final class WorkTransformer implements ClassFileTransformer {
         return same;
     }
 
-    /** One method: timed when the filter names it (decided at its code, after its annotations). */
+    /** One method: counted when the filter names it (decided at its code, after its annotations). */
     private final class Timed extends AdviceAdapter {
         private final String owner;
         private final String name;
+        private final String descriptor;
+        private final List<String> interfaces;
         private final boolean[] changed;
         private final List<String> annotations = new ArrayList<>();
-        private boolean active;
+        private WorkFilter.Match match;
         private int call;
         private int id;
 
-        Timed(MethodVisitor mv, int access, String name, String descriptor, String owner, boolean[] changed) {
+        Timed(MethodVisitor mv, int access, String name, String descriptor, String owner, List<String> interfaces, boolean[] changed) {
             super(Opcodes.ASM9, mv, access, name, descriptor);
             this.owner = owner;
             this.name = name;
+            this.descriptor = descriptor;
+            this.interfaces = interfaces;
             this.changed = changed;
         }
 
@@ -103,26 +109,36 @@ public final class WorkTransformer implements ClassFileTransformer {
 
         @Override
         protected void onMethodEnter() {
-            active = filter.matches(owner, name, annotations);
-            if (!active) {
+            match = filter.match(owner, interfaces, name, descriptor, annotations);
+            if (match == null) {
                 return;
             }
             changed[0] = true;
-            id = WorkWindows.idOf(owner.replace('/', '.') + "::" + name);
+            id = WorkWindows.idOf(match.name(), match.timed());
             call = newLocal(Type.LONG_TYPE);
             push(id);
-            visitMethodInsn(INVOKESTATIC, WORK, "begin", "(I)J", false);
+            if (match.oncePerArgument()) {
+                loadArg(0);
+                visitMethodInsn(INVOKESTATIC, WORK, "beginOnce", "(ILjava/lang/Object;)J", false);
+            } else {
+                visitMethodInsn(INVOKESTATIC, WORK, "begin", "(I)J", false);
+            }
             storeLocal(call);
         }
 
         @Override
         protected void onMethodExit(int opcode) {
-            if (!active) {
+            if (match == null) {
                 return;
             }
             loadLocal(call);
             push(id);
-            visitMethodInsn(INVOKESTATIC, WORK, "end", "(JI)V", false);
+            if (match.oncePerArgument()) {
+                loadArg(0);
+                visitMethodInsn(INVOKESTATIC, WORK, "endOnce", "(JILjava/lang/Object;)V", false);
+            } else {
+                visitMethodInsn(INVOKESTATIC, WORK, "end", "(JI)V", false);
+            }
         }
     }
 }

@@ -32,13 +32,16 @@ public final class WorkWindows {
     /** One timed method: its name and its stripes. */
     private static final class Method {
         final String name;
+        /** Whether its calls are timed at all (a request entry on an event loop is counted only). */
+        final boolean timed;
         final Recorder[] stripes = new Recorder[STRIPES];
         final Histogram[] recycled = new Histogram[STRIPES]; // each stripe's last interval, reused by that stripe only
         final AtomicLongArray calls = new AtomicLongArray(STRIPES * PAD);
         volatile int mask; // a call is timed when its stripe's count & mask is 0
 
-        Method(String name) {
+        Method(String name, boolean timed) {
             this.name = name;
+            this.timed = timed;
             for (int i = 0; i < STRIPES; i++) {
                 stripes[i] = new Recorder(WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
             }
@@ -46,7 +49,7 @@ public final class WorkWindows {
     }
 
     /** The id the instrumented code of {@code name} passes to {@link Work#end}: one a method, whatever its overloads. */
-    static synchronized int idOf(String name) {
+    static synchronized int idOf(String name, boolean timed) {
         Method[] known = methods;
         for (int i = 0; i < known.length; i++) {
             if (known[i].name.equals(name)) {
@@ -54,7 +57,7 @@ public final class WorkWindows {
             }
         }
         Method[] more = java.util.Arrays.copyOf(known, known.length + 1);
-        more[known.length] = new Method(name);
+        more[known.length] = new Method(name, timed);
         methods = more;
         return known.length;
     }
@@ -78,7 +81,7 @@ public final class WorkWindows {
     static long begin(int id) {
         Method m = methods[id];
         long n = m.calls.getAndIncrement(stripe() * PAD);
-        return (n & m.mask) == 0 ? System.nanoTime() : -1;
+        return m.timed && (n & m.mask) == 0 ? System.nanoTime() : -1;
     }
 
     static void end(long start, int id) {

@@ -12,10 +12,11 @@ class WorkFilterTest {
         List<String> problems = new ArrayList<>();
         WorkFilter f = WorkFilter.parse("com.example.Handler::handle; com.example.Jobs ;@jakarta.ws.rs.GET", problems);
         assertThat(problems).isEmpty();
-        assertThat(f.matches("com/example/Handler", "handle", List.of())).isTrue();
-        assertThat(f.matches("com/example/Handler", "close", List.of())).isFalse();
-        assertThat(f.matches("com/example/Jobs", "anything", List.of())).isTrue();
-        assertThat(f.matches("com/example/Other", "get", List.of("Ljakarta/ws/rs/GET;"))).isTrue();
+        assertThat(f.match("com/example/Handler", List.of(), "handle", "()V", List.of())).isEqualTo(new WorkFilter.Match("com.example.Handler::handle",
+                true, false));
+        assertThat(f.match("com/example/Handler", List.of(), "close", "()V", List.of())).isNull();
+        assertThat(f.match("com/example/Jobs", List.of(), "anything", "()V", List.of())).isNotNull();
+        assertThat(f.match("com/example/Other", List.of(), "get", "()V", List.of("Ljakarta/ws/rs/GET;"))).isNotNull();
         assertThat(f.mayMatch("com/example/Other")).isTrue(); // an annotation may be on any class's method
         assertThat(WorkFilter.parse("com.example.Handler::handle", problems).mayMatch("com/example/Other")).isFalse();
     }
@@ -25,7 +26,29 @@ class WorkFilterTest {
         List<String> problems = new ArrayList<>();
         WorkFilter f = WorkFilter.parse("com.example.Handler::; ::handle;a b::c", problems);
         assertThat(f.isEmpty()).isTrue();
-        assertThat(problems).hasSize(3).allMatch(p -> p.endsWith("is not Class::method, Class or @Annotation"));
+        assertThat(problems).hasSize(3).allMatch(p -> p.endsWith("is not Class::method, Class, @Annotation or requests"));
+    }
+
+    /**
+     * The default, requests: each server's entry, timed where the request's handler runs on the
+     * thread, counted only on an event loop; the JDK HttpServer's handlers by the interface they
+     * implement, once an exchange.
+     */
+    @Test
+    void requestsNamesTheServersEntries() {
+        List<String> problems = new ArrayList<>();
+        WorkFilter f = WorkFilter.parse("requests", problems);
+        assertThat(problems).isEmpty();
+        assertThat(f.requestsOnly()).isTrue();
+        assertThat(WorkFilter.parse("requests;com.example.Jobs", problems).requestsOnly()).isFalse();
+        assertThat(f.match("org/apache/catalina/connector/CoyoteAdapter", List.of(), "service", "(Lx;Ly;)V", List.of()))
+                .isEqualTo(new WorkFilter.Match("org.apache.catalina.connector.CoyoteAdapter::service", true, false));
+        assertThat(f.match("org/apache/catalina/connector/CoyoteAdapter", List.of(), "asyncDispatch", "(Lx;Ly;)Z", List.of())).isNull();
+        assertThat(f.match("io/vertx/core/http/impl/Http1xServerRequest", List.of(), "handleBegin", "(ZZ)V", List.of()).timed()).isFalse();
+        assertThat(f.match("com/example/Api", List.of("com/sun/net/httpserver/HttpHandler"), "handle", "(Lcom/sun/net/httpserver/HttpExchange;)V",
+                List.of())).isEqualTo(new WorkFilter.Match("com.example.Api::handle", true, true));
+        assertThat(f.match("com/example/Api", List.of(), "handle", "(Lcom/sun/net/httpserver/HttpExchange;)V", List.of())).isNull();
+        assertThat(f.mayMatch("com/example/Anything")).isTrue(); // a handler may be any class
     }
 
     /** A thread's unit of work from its stack: the outermost frame a Class::method or Class rule names. */

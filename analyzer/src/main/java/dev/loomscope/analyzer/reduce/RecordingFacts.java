@@ -323,10 +323,10 @@ public final class RecordingFacts {
             return null;
         }
         AgentOptions options = AgentOptions.parse(null, summary.agentOptions);
-        if (!options.isSet(AgentOptions.WORK)) {
-            return null;
+        String filter = options.work();
+        if (!options.isSet(AgentOptions.WORK) || filter.isEmpty() || filter.equals(AgentOptions.REQUESTS)) {
+            return null; // the servers' requests, on by default: a program that serves none is no mistake
         }
-        String filter = options.string(AgentOptions.WORK);
         return source.name().toAbsolutePath() + ": the agent was asked to time work=" + filter + " and recorded no call of it: left out of service"
                 + " time and of throughput from work (the filter named no method that ran while it recorded; the agent's exit line said which)";
     }
