@@ -8,8 +8,11 @@ import java.util.Locale;
 /**
  * When a service under constant load is steady, judged on the last {@link #WINDOWS} one-second
  * windows together: it keeps up (the requests that ended are the offered ones, within
- * {@link ClientFigures#SLACK}: the late ones did not grow) and no window among them answered less than half
- * of what was due in it; and the median latency (late requests at their age, a lower bound) has
+ * {@link ClientFigures#SLACK}: the late ones did not grow), it is not draining a backlog (no more
+ * ended than offered beyond that slack), no backlog stands (no more than that slack of the last
+ * window's requests waits unsent for a connection: a queue that neither grows nor drains is a
+ * service at its limit, not a steady one), and no window among them answered less than half of what
+ * was due in it; and the median latency (late requests at their age, a lower bound) has
  * no trend (a regression on the window's index whose slope's 95% interval holds zero, or is under
  * {@link #FLAT} of the mean a second) and no jump (no window's median over twice the others'
  * median and 2 ms above it). A service that keeps getting faster is still warming up; one that
@@ -32,6 +35,14 @@ final class Steadiness {
         if (!ClientFigures.keptUp(offered, grown)) {
             return String.format(Locale.ROOT, "not keeping up: %,d of %,d offered ended over the last %d windows, %,d more late", ended, offered, WINDOWS,
                     grown);
+        }
+        if (ended > offered + Math.max(2, ClientFigures.SLACK * offered)) {
+            return String.format(Locale.ROOT, "draining a backlog: %,d answered of %,d offered over the last %d windows", ended, offered, WINDOWS);
+        }
+        OpenLoop.Window end = last.get(WINDOWS - 1);
+        if (end.unsent() > Math.max(2, ClientFigures.SLACK * end.offered())) {
+            return String.format(Locale.ROOT, "a backlog stands: %,d requests not yet sent at the end (every connection busy), %,d late in all",
+                    end.unsent(), end.late());
         }
         for (OpenLoop.Window w : last) {
             if (w.offered() >= 10 && w.ok() + w.errors() < w.offered() / 2 && w.late() > w.lateAtStart()) {

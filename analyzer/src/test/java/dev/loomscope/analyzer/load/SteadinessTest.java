@@ -33,6 +33,36 @@ class SteadinessTest {
         assertThat(Steadiness.moving(windows(600, new long[] {570, 570, 570, 570, 570}, new double[] {20, 20, 20, 20, 20}))).startsWith("not keeping up");
     }
 
+    /**
+     * A fresh JVM at 400/s whose backlog neither grows nor drains: every window answers what it is
+     * offered, 1,750 late and 1,650 of them unsent (100 connections all busy), the latency flat at
+     * 2.6 s: a service at its limit, never steady.
+     */
+    @Test
+    void aStandingBacklogIsNotSteady() {
+        List<OpenLoop.Window> w = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            Histogram h = new Histogram(3);
+            h.recordValueWithCount(2_600_000, 400);
+            w.add(new OpenLoop.Window(0, 1_000_000_000L, 1_750, 400, 400, 0, 0, 1_750, 1_650, h, h, new Histogram(3), new Histogram(3), Map.of(), -1));
+        }
+        assertThat(Steadiness.moving(w)).isEqualTo("a backlog stands: 1,650 requests not yet sent at the end (every connection busy), 1,750 late in all");
+    }
+
+    /** Answering more than offered is a backlog draining, whatever its latency does. */
+    @Test
+    void aDrainIsNotSteady() {
+        List<OpenLoop.Window> w = windows(400, new long[] {400, 400, 400, 400, 400}, new double[] {20, 20, 20, 20, 20});
+        List<OpenLoop.Window> draining = new ArrayList<>();
+        long late = 2_000;
+        for (OpenLoop.Window x : w) {
+            draining.add(new OpenLoop.Window(0, x.nanos(), late, 400, 800, 0, 0, late - 400, 0, x.latencyMicros(), x.sendMicros(), x.lateMicros(),
+                    x.lagMicros(), Map.of(), -1));
+            late -= 400;
+        }
+        assertThat(Steadiness.moving(draining)).isEqualTo("draining a backlog: 4,000 answered of 2,000 offered over the last 5 windows");
+    }
+
     @Test
     void oneWindowThatJumpsCannotHide() {
         // a regression over five points with one jump cannot reject a zero slope; the jump is seen all the same
