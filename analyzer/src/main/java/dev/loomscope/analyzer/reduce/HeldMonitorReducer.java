@@ -199,27 +199,22 @@ public final class HeldMonitorReducer implements Reducer {
      * it too, where it already ran (the look could not yet tell a burst).
      */
     public Mean mean(java.util.function.Predicate<Site> which) {
-        int n = lookTimes.size();
-        if (n == 0) {
+        return mean(which, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /** {@link #mean} over the looks taken from {@code fromNanos} (epoch) up to {@code toNanos}. */
+    public Mean mean(java.util.function.Predicate<Site> which, long fromNanos, long toNanos) {
+        long[] all = sortedLooks();
+        double[] allFound = found(all, which);
+        double[] allWeights = weights(all);
+        int lo = lowerBound(all, fromNanos);
+        int hi = lowerBound(all, toNanos);
+        int n = hi - lo;
+        if (n <= 0) {
             return new Mean(0, Double.NaN);
         }
-        long[] times = lookTimes.stream().mapToLong(Long::longValue).sorted().toArray();
-        double[] found = new double[n];
-        for (Hit h : hits) {
-            if (which.test(h.site())) {
-                int i = java.util.Arrays.binarySearch(times, h.nanos());
-                i = i >= 0 ? i : Math.max(0, -i - 2); // the look it came from: the last one begun by then
-                found[i] += h.threads();
-                if (h.site().what().equals(HeldMonitorEvent.BURST) && i > 0) {
-                    found[i - 1] += h.threads(); // a burst found at a look was running at the look before: that look found it running, not yet a burst
-                }
-            }
-        }
-        double[] w = new double[n];
-        for (int i = 1; i < n; i++) {
-            w[i] = times[i] - times[i - 1];
-        }
-        w[0] = n == 1 ? 1 : Quantiles.of(java.util.Arrays.copyOfRange(w, 1, n), 0.5); // the first stands for a usual step
+        double[] found = java.util.Arrays.copyOfRange(allFound, lo, hi);
+        double[] w = java.util.Arrays.copyOfRange(allWeights, lo, hi);
         double sw = 0;
         double sw2 = 0;
         double sum = 0;
@@ -238,6 +233,89 @@ public final class HeldMonitorReducer implements Reducer {
         }
         double effective = sw * sw / sw2;
         return new Mean(mean, effective < 2 ? Double.NaN : Math.max(1.96 * Math.sqrt(ss / sw / (effective - 1)), 3 / effective));
+    }
+
+    /**
+     * The thread-time (thread-seconds) found at the sites {@code which} takes in each of {@code
+     * count} windows of {@code stepNanos} from {@code fromNanos} (epoch): each look's threads times
+     * the time it stands for ({@link #mean}'s weights); and the looks in each window.
+     */
+    public Windows windows(java.util.function.Predicate<Site> which, long fromNanos, long stepNanos, int count) {
+        long[] times = sortedLooks();
+        double[] found = found(times, which);
+        double[] w = weights(times);
+        double[] held = new double[count];
+        int[] looks = new int[count];
+        for (int i = 0; i < times.length; i++) {
+            long k = Math.floorDiv(times[i] - fromNanos, stepNanos);
+            if (k >= 0 && k < count) {
+                held[(int) k] += found[i] * w[i] / 1e9;
+                looks[(int) k]++;
+            }
+        }
+        return new Windows(held, looks);
+    }
+
+    /** Per window: the thread-seconds found, and the looks taken. */
+    public record Windows(double[] heldSeconds, int[] looks) {}
+
+    /** The looks taken from {@code fromNanos} (epoch) up to {@code toNanos}. */
+    public long samples(long fromNanos, long toNanos) {
+        long[] t = sortedLooks();
+        return lowerBound(t, toNanos) - lowerBound(t, fromNanos);
+    }
+
+    /** The first and the last look (epoch ns); null without looks. */
+    public long[] lookRange() {
+        long[] t = sortedLooks();
+        return t.length == 0 ? null : new long[] {t[0], t[t.length - 1]};
+    }
+
+    private long[] sortedLooks() {
+        return lookTimes.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private static int lowerBound(long[] sorted, long key) {
+        int i = java.util.Arrays.binarySearch(sorted, key);
+        if (i < 0) {
+            return -i - 1;
+        }
+        while (i > 0 && sorted[i - 1] == key) {
+            i--;
+        }
+        return i;
+    }
+
+    /** The threads found at each look (of {@code times}, sorted) at the sites {@code which} takes. */
+    private double[] found(long[] times, java.util.function.Predicate<Site> which) {
+        double[] found = new double[times.length];
+        if (times.length == 0) {
+            return found;
+        }
+        for (Hit h : hits) {
+            if (which.test(h.site())) {
+                int i = java.util.Arrays.binarySearch(times, h.nanos());
+                i = i >= 0 ? i : Math.max(0, -i - 2); // the look it came from: the last one begun by then
+                found[i] += h.threads();
+                if (h.site().what().equals(HeldMonitorEvent.BURST) && i > 0) {
+                    found[i - 1] += h.threads(); // a burst found at a look was running at the look before: that look found it running, not yet a burst
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Each look's weight, ns: the gap since the one before; the first stands for a usual step. */
+    private static double[] weights(long[] times) {
+        int n = times.length;
+        double[] w = new double[n];
+        for (int i = 1; i < n; i++) {
+            w[i] = times[i] - times[i - 1];
+        }
+        if (n > 0) {
+            w[0] = n == 1 ? 1 : Quantiles.of(java.util.Arrays.copyOfRange(w, 1, n), 0.5);
+        }
+        return w;
     }
 
     /** {@link #mean} of the sites whose kind is one of {@code kinds}. */

@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
+import dev.loomscope.analyzer.reduce.HeldPerRequest;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
@@ -36,8 +37,26 @@ public final class AdviseView {
 
     private AdviseView() {}
 
-    /** The load a prediction is for: requests a second, and where that figure came from; rate NaN when unknown. */
-    public record Load(double rate, String from) {}
+    /**
+     * The load a prediction is for: requests a second, and where that figure came from; rate NaN
+     * when unknown; {@code span} the steady span of counted requests the looks are judged over
+     * (null: the whole recording).
+     */
+    public record Load(double rate, String from, HeldPerRequest.Span span) {
+        /** {@link HeldMonitorReducer#mean} over the span. */
+        HeldMonitorReducer.Mean mean(HeldMonitorReducer h, java.util.function.Predicate<HeldMonitorReducer.Site> which) {
+            return span == null ? h.mean(which) : h.mean(which, span.fromNanos(), span.toNanos());
+        }
+
+        HeldMonitorReducer.Mean mean(HeldMonitorReducer h, Set<String> kinds) {
+            return mean(h, site -> kinds.contains(site.what()));
+        }
+
+        /** The looks over the span. */
+        long looks(HeldMonitorReducer h) {
+            return span == null ? h.samples() : h.samples(span.fromNanos(), span.toNanos());
+        }
+    }
 
     /** The carriers virtual threads would have: {@code given} (above 0), else the recording's ({@link SummaryReducer#carriers()}). */
     public static SummaryReducer.Carriers carriers(RecordingFacts f, int given) {
@@ -51,16 +70,33 @@ public final class AdviseView {
         return c;
     }
 
-    /** The recording's load: {@code given} (above 0), else the calls a second of the agent's work= methods, else unknown. */
+    /**
+     * The recording's load: {@code given} (above 0), over the whole recording; else the requests
+     * the agent counted (its work= windows, the servers' requests by default) over their steady
+     * span ({@link HeldPerRequest}); else, with too few windows of them to tell a transient, over
+     * the recording, said so; else unknown.
+     */
     public static Load load(RecordingFacts f, double given) {
         if (given > 0) {
-            return new Load(given, "--rate");
+            return new Load(given, "--rate, over the whole recording", null);
+        }
+        HeldPerRequest.Span span = HeldPerRequest.span(f.held, f.work);
+        if (span != null) {
+            java.time.Instant first = f.summary.first();
+            double start = first == null ? Double.NaN : (span.fromNanos() - (first.getEpochSecond() * 1_000_000_000L + first.getNano())) / 1e9;
+            return new Load(span.rate(), String.format(Locale.ROOT, "the requests counted a second from %s s into the recording, %s s in %d windows of %d s, the first and last left out of the rate%s",
+                    Double.isNaN(start) ? "?" : Comparer.plain(Math.max(0, start)), Comparer.plain(span.seconds()), span.windows(),
+                    HeldPerRequest.WINDOW_NANOS / 1_000_000_000L, span.leftOutSeconds() > 0 ? String.format(Locale.ROOT, "; the %s s of requests"
+                            + " before left out as a transient (start-up or warm-up: %s ms held a request there)", Comparer.plain(span
+                                    .leftOutSeconds()), Comparer.plain(span.leftOutMs())) : ""), span);
         }
         double seconds = f.summary.spanSeconds();
         if (f.work.count() > 0 && seconds > 0) {
-            return new Load(f.work.count() / seconds, "the work= calls a second over the recording");
+            return new Load(f.work.count() / seconds, "the requests counted over the whole recording: too few " + HeldPerRequest.WINDOW_NANOS
+                    / 1_000_000_000L + " s windows with requests and looks (" + HeldPerRequest.MIN_WINDOWS + " at least) to tell a start-up"
+                    + " transient from the load", null);
         }
-        return new Load(Double.NaN, null);
+        return new Load(Double.NaN, null, null);
     }
 
     /** The tables: where virtual threads would hold a carrier, by site; what that does to the carriers on each JDK; the bottom line in a note. */
@@ -139,8 +175,8 @@ public final class AdviseView {
         return (long) Math.ceil(3 * MATTERS / carriers.count());
     }
 
-    private static boolean matters(HeldMonitorReducer h, Set<String> kinds, SummaryReducer.Carriers carriers) {
-        return finding(h.mean(kinds), h.samples(), carriers) == Finding.MATTERS;
+    private static boolean matters(HeldMonitorReducer h, Set<String> kinds, SummaryReducer.Carriers carriers, Load load) {
+        return finding(load.mean(h, kinds), load.looks(h), carriers) == Finding.MATTERS;
     }
 
     private static Table sites(HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load, int stackDepth) {
@@ -152,11 +188,11 @@ public final class AdviseView {
         all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found> e) -> e.getValue().threads()).reversed());
         for (var e : all.subList(0, Math.min(SITES, all.size()))) {
             HeldMonitorReducer.Site s = e.getKey();
-            HeldMonitorReducer.Mean found = h.mean(s::equals);
+            HeldMonitorReducer.Mean found = load.mean(h, s::equals);
             double mean = found.mean();
             String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
             t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), blank(s.work()), mean,
-                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), switch (finding(found, h.samples(), carriers)) {
+                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), switch (finding(found, load.looks(h), carriers)) {
                         case MATTERS -> "yes";
                         case CLEAR -> "no";
                         case UNSURE -> "too few looks to tell";
@@ -198,26 +234,26 @@ public final class AdviseView {
                 List.of(Table.text("JDK"), Table.number("carriers held", "mean", 2), Table.number("carriers held low", "95% CI", 2),
                         Table.number("carriers held high", "95% CI", 2), Table.number("held", "ms a request", 2), Table.number("ceiling", "requests/s", 0),
                         Table.number("ceiling low", "requests/s", 0), Table.number("ceiling high", "requests/s", 0), Table.text("at the recorded load")));
-        Judged jdk21 = row(t, "21-23", h.mean(PIN_21), h.samples(), carriers, load);
-        Judged jdk24 = row(t, "24 and later", h.mean(PIN_24), h.samples(), carriers, load);
-        double waits = h.mean(Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
+        Judged jdk21 = row(t, "21-23", held(f, PIN_21, load), carriers, load);
+        Judged jdk24 = row(t, "24 and later", held(f, PIN_24, load), carriers, load);
+        double waits = load.mean(h, Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
         if (waits > 0) {
             t.note(String.format(Locale.ROOT, "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
                     + " waits (up to 256), so they hold carriers without capping them", Comparer.plain(waits)));
         }
-        double spins = h.mean(Set.of(HeldMonitorEvent.SPINS)).mean();
+        double spins = load.mean(h, Set.of(HeldMonitorEvent.SPINS)).mean();
         if (spins > 0) {
             t.note(String.format(Locale.ROOT, "%s threads on average spin in Thread.yield or onSpinWait: on virtual threads each keeps a carrier"
                     + " busy while it spins, and with the carriers all spinning the threads they wait for cannot run (loomscope watch and threads"
                     + " tell carrier starvation)", Comparer.plain(spins)));
         }
-        double bursts = h.mean(Set.of(HeldMonitorEvent.BURST)).mean();
+        double bursts = load.mean(h, Set.of(HeldMonitorEvent.BURST)).mean();
         if (bursts > 0) {
             t.note(String.format(Locale.ROOT, "%s threads on average ran the application's code from one look to the next (%d ms or more) without"
                     + " blocking: on virtual threads each holds a carrier that long, and requests behind it wait (the scheduler does not"
                     + " preempt)", Comparer.plain(bursts), h.intervalMillis() / 2));
         }
-        double pools = h.mean(Set.of(HeldMonitorEvent.POOL)).mean();
+        double pools = load.mean(h, Set.of(HeldMonitorEvent.POOL)).mean();
         if (pools > 0) {
             t.note(String.format(Locale.ROOT, "%s threads on average wait for a pool or semaphore%s: not a pin, the next ceiling: with the"
                     + " server's thread cap gone, every request waits there at once, so size the pool or bound the requests before switching",
@@ -229,10 +265,11 @@ public final class AdviseView {
                     + " the first look to the last", Comparer.plain(looks.quantile(0.5)), Comparer.plain(looks.quantile(0.99)), h.platformThreads(),
                     looks.sum() / 10 / h.lookSpanSeconds()));
         }
-        t.note("carriers held: the threads found at a look, mean of " + h.samples() + " looks each weighted by the time since the one before, with its 95%"
-                + " interval; ceiling: carriers / held"
-                + " time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
-        t.note("bottom line: " + bottomLine(jdk21, jdk24, h, carriers) + risks(h, carriers));
+        t.note("carriers held: the threads found at a look, mean of " + load.looks(h) + " looks" + (load.span() == null ? "" : " over the steady"
+                + " requests") + " each weighted by the time since the one before, with its 95% interval" + (load.span() == null ? "" : ", widened to"
+                        + " the " + HeldPerRequest.WINDOW_NANOS / 1_000_000_000L + " s windows' own (held against the requests window by window)")
+                + "; ceiling: carriers / held time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
+        t.note("bottom line: " + bottomLine(jdk21, jdk24, load.looks(h), carriers) + risks(h, carriers, load));
         if ("virtual".equals(f.summary.threadKind)) {
             t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins as they happened");
         }
@@ -247,7 +284,7 @@ public final class AdviseView {
     static final double MATTERS = 10;
 
     /** One JDK's prediction: the words of the bottom line, and what the looks tell of what it found ({@link #MATTERS}). */
-    record Judged(String words, Finding finding) {
+    record Judged(String words, Finding finding, String held) {
         boolean matters() {
             return finding == Finding.MATTERS;
         }
@@ -292,56 +329,84 @@ public final class AdviseView {
         return t;
     }
 
+    /** What the looks found at the sites of {@code kinds} over the load's span, and the windows' own estimate of it a request (null: no span). */
+    private record Held(HeldMonitorReducer.Mean mean, long looks, HeldPerRequest.Estimate windows) {}
+
+    private static Held held(RecordingFacts f, Set<String> kinds, Load load) {
+        return new Held(load.mean(f.held, kinds), load.looks(f.held), load.span() == null ? null : HeldPerRequest.estimate(f.held, f.work, s -> kinds
+                .contains(s.what()), load.span()));
+    }
+
     /** One JDK's row. */
-    private static Judged row(Table t, String jdk, HeldMonitorReducer.Mean held, long looks, SummaryReducer.Carriers carriers, Load load) {
+    private static Judged row(Table t, String jdk, Held found, SummaryReducer.Carriers carriers, Load load) {
+        HeldMonitorReducer.Mean held = found.mean();
+        long looks = found.looks();
         double mean = held.mean();
         double low = held.low();
         double high = held.high();
         boolean rate = !Double.isNaN(load.rate());
-        double msPerRequest = rate ? 1000 * mean / load.rate() : Double.NaN;
-        double ceiling = rate && mean > 0 ? carriers.count() * load.rate() / mean : Double.NaN;
+        HeldPerRequest.Estimate windows = found.windows();
+        // over a span of counted requests, the windows' ratio (thread-seconds held over requests served); else the looks' mean over the rate
+        double msPerRequest = windows != null && !Double.isNaN(windows.ms()) ? windows.ms() : rate ? 1000 * mean / load.rate() : Double.NaN;
+        double ceiling = msPerRequest > 0 ? carriers.count() * 1000 / msPerRequest : Double.NaN;
+        double ceilingLow = ceiling;
+        double ceilingHigh = ceiling;
+        if (msPerRequest > 0) { // the bounds from the carriers held, or the windows' own where wider
+            double lowMs = msPerRequest * low / mean; // the looks' interval, relative to their mean
+            double highMs = msPerRequest * high / mean;
+            if (windows != null && !Double.isNaN(windows.lowMs())) {
+                lowMs = Math.min(Math.min(lowMs, windows.lowMs()), msPerRequest);
+                highMs = Math.max(Math.max(highMs, windows.highMs()), msPerRequest);
+            }
+            ceilingLow = highMs > 0 ? carriers.count() * 1000 / highMs : Double.NaN;
+            ceilingHigh = lowMs > 0 ? carriers.count() * 1000 / lowMs : Double.NaN;
+        }
         Finding finding = finding(held, looks, carriers);
+        String carriersHeld = String.format(Locale.ROOT, "%s: %s of %d carriers held", jdk, Comparer.plain(mean), carriers.count());
         if (mean == 0) {
             String said = "nothing found that holds a carrier";
             t.row(jdk, 0.0, 0.0, 0.0, rate ? 0.0 : null, null, null, null, said);
-            return new Judged(jdk + ": " + said, finding);
+            return new Judged(jdk + ": " + said, finding, carriersHeld);
         }
         if (!rate) {
             String said = String.format(Locale.ROOT, "%s of %d carriers held%s", Comparer.plain(mean), carriers.count(), mean >= carriers.count()
                     ? ": all of them, virtual threads would stall at this load" : "");
             t.row(jdk, mean, low, high, null, null, null, null, said);
-            return new Judged(jdk + ": " + said, finding);
+            return new Judged(jdk + ": " + said, finding, carriersHeld);
         }
         String said = ceiling < load.rate() ? String.format(Locale.ROOT, "caps virtual threads below it: at most %s/s of %s/s", Comparer.plain(ceiling),
                 Comparer.plain(load.rate()))
                 : String.format(Locale.ROOT, "room for %sx it (at most %s/s)", Comparer.plain(ceiling / load.rate()), Comparer.plain(ceiling));
-        t.row(jdk, mean, low, high, msPerRequest, ceiling, high > 0 ? carriers.count() * load.rate() / high : null, low > 0 ? carriers.count()
-                * load.rate() / low : null, said);
+        t.row(jdk, mean, low, high, msPerRequest, ceiling, Double.isNaN(ceilingLow) ? null : ceilingLow, Double.isNaN(ceilingHigh) ? null
+                : ceilingHigh, said);
         return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(msPerRequest),
-                carriers.count(), Comparer.plain(ceiling)), finding);
+                carriers.count(), Comparer.plain(ceiling)), finding, carriersHeld);
     }
 
     /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */
-    private static String risks(HeldMonitorReducer h, SummaryReducer.Carriers carriers) {
+    private static String risks(HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load) {
         List<String> risks = new ArrayList<>();
-        if (matters(h, Set.of(HeldMonitorEvent.POOL), carriers)) {
+        if (matters(h, Set.of(HeldMonitorEvent.POOL), carriers, load)) {
             risks.add("a pool or semaphore the requests wait for caps them next");
         }
-        if (matters(h, Set.of(HeldMonitorEvent.SPINS), carriers)) {
+        if (matters(h, Set.of(HeldMonitorEvent.SPINS), carriers, load)) {
             risks.add("threads spinning in Thread.yield or onSpinWait would keep carriers busy");
         }
-        if (matters(h, Set.of(HeldMonitorEvent.BURST), carriers)) {
+        if (matters(h, Set.of(HeldMonitorEvent.BURST), carriers, load)) {
             risks.add("long runs on the CPU would hold carriers from other requests");
         }
         return risks.isEmpty() ? "" : "; and mind: " + String.join("; ", risks);
     }
 
-    private static String bottomLine(Judged jdk21, Judged jdk24, HeldMonitorReducer h, SummaryReducer.Carriers carriers) {
+    private static String bottomLine(Judged jdk21, Judged jdk24, long looks, SummaryReducer.Carriers carriers) {
         if (!jdk21.matters() && !jdk24.matters() && (jdk21.finding() == Finding.UNSURE || jdk24.finding() == Finding.UNSURE)) {
-            return String.format(Locale.ROOT, "too few looks to tell: %d looks, where telling a tenth of the %d carriers held from none takes"
-                    + " at least %d (the looks keep to %s%% of the time, so a JVM with many threads or a busy machine is looked at less often):"
-                    + " record longer; so far %s", h.samples(), carriers.count(), looksToRuleOut(carriers), Comparer.plain(100
-                            * dev.loomscope.events.HeldMonitorSampleEvent.BUDGET), jdk21.words());
+            String why = looks < looksToRuleOut(carriers) ? String.format(Locale.ROOT, "too few looks to tell: %d looks, where telling a tenth of"
+                    + " the %d carriers held from none takes at least %d (the looks keep to %s%% of the time, so a JVM with many threads or a busy"
+                    + " machine is looked at less often)", looks, carriers.count(), looksToRuleOut(carriers), Comparer.plain(100
+                            * dev.loomscope.events.HeldMonitorSampleEvent.BUDGET))
+                    : String.format(Locale.ROOT, "not told yet: in %d looks the threads held came in too few of them for the 95%% interval of"
+                            + " their mean to stay above none (held in bursts, not throughout)", looks);
+            return why + ": record longer under steady load; so far (no ceiling from so few) " + jdk21.held();
         }
         if (!jdk21.matters() && !jdk24.matters()) {
             return "switch: nothing the looks found would hold the carriers to speak of on any JDK (" + jdk21.words() + ")";
