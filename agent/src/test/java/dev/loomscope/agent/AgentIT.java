@@ -53,6 +53,19 @@ class AgentIT {
         }
     }
 
+    /** The test's class path without the agent's own classes: an app's class loader must see the agent jar's (or nothing is changed). */
+    static String appClassPath() {
+        return String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).filter(e -> !Path.of(e)
+                .endsWith(Path.of("agent", "target", "classes"))).toList());
+    }
+
+    /** The recording the agent left in {@code out} (not its profile). */
+    static Path recordingIn(Path out) throws IOException {
+        try (Stream<Path> s = Files.list(out)) {
+            return s.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElseThrow();
+        }
+    }
+
     static Map<String, List<RecordedEvent>> read(Path jfr) throws IOException {
         Map<String, List<RecordedEvent>> byType = new HashMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
@@ -389,16 +402,11 @@ class AgentIT {
         ChildJvm.jdk21().ifPresent(javas::add);
         for (String java : javas) {
             Path out = dir.resolve("hot-" + javas.indexOf(java));
-            // the app's class path without the agent's own classes: its class loader must see the agent jar's (or nothing is changed)
-            String classPath = String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                    .filter(e -> !Path.of(e).endsWith(Path.of("agent", "target", "classes"))).toList());
+            String classPath = appClassPath();
             ChildJvm.Result r = ChildJvm.exec(List.of(java, "-javaagent:" + AGENT + "=out=" + out + ",profile=off,flame=off,startup=before-main,work="
                     + HotApp.class.getName() + "::step", "-cp", classPath, HotApp.class.getName()), dir, 300);
             assertThat(r.exitCode()).as(r.stderr()).isZero();
-            Path jfr;
-            try (Stream<Path> s = Files.list(out)) {
-                jfr = s.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElseThrow();
-            }
+            Path jfr = recordingIn(out);
             assertThat(Files.size(jfr)).as(java).isLessThan(2L << 20);
             long calls = 0;
             long timed = 0;
@@ -424,18 +432,14 @@ class AgentIT {
         ChildJvm.jdk21().ifPresent(javas::add);
         for (String java : javas) {
             Path out = dir.resolve("servers-" + javas.indexOf(java));
-            String classPath = String.join(File.pathSeparator, Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                    .filter(e -> !Path.of(e).endsWith(Path.of("agent", "target", "classes"))).toList());
+            String classPath = appClassPath();
             ChildJvm.Result r = ChildJvm.exec(List.of(java, "-javaagent:" + AGENT + "=out=" + out + ",profile=off,flame=off,startup=before-main", "-cp",
                     classPath, ServersApp.class.getName()), dir, 300);
             assertThat(r.exitCode()).as(r.stderr()).isZero();
             int n = ServersApp.REQUESTS;
             assertThat(r.stdout()).as(java).contains("tomcat " + n, "jetty " + n, "jdk " + n);
             assertThat(r.stderr()).as("the default names nothing the user must fix").doesNotContain("work=");
-            Path jfr;
-            try (Stream<Path> s = Files.list(out)) {
-                jfr = s.filter(f -> f.toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElseThrow();
-            }
+            Path jfr = recordingIn(out);
             Map<String, Long> calls = new TreeMap<>();
             Map<String, Long> timed = new TreeMap<>();
             for (RecordedEvent e : read(jfr).getOrDefault("loomscope.WorkWindow", List.of())) {
