@@ -52,6 +52,11 @@ public final class AdviseView {
             return mean(h, site -> kinds.contains(site.what()));
         }
 
+        /** What {@code threads} held on average is a request, ms: over the span, its requests over its length (the span's edges included, as the looks' are). */
+        double msPerRequest(double threads) {
+            return span == null ? 1000 * threads / rate : 1000 * threads * span.seconds() / span.requests();
+        }
+
         /** The looks over the span. */
         long looks(HeldMonitorReducer h) {
             return span == null ? h.samples() : h.samples(span.fromNanos(), span.toNanos());
@@ -84,7 +89,8 @@ public final class AdviseView {
         if (span != null) {
             java.time.Instant first = f.summary.first();
             double start = first == null ? Double.NaN : (span.fromNanos() - (first.getEpochSecond() * 1_000_000_000L + first.getNano())) / 1e9;
-            return new Load(span.rate(), String.format(Locale.ROOT, "the requests counted a second from %s s into the recording, %s s in %d windows of %d s, the first and last left out of the rate%s",
+            return new Load(span.rate(), String.format(Locale.ROOT, "the requests counted a second from %s s into the recording, %s s in %d"
+                    + " windows of %d s, the first and last left out of the rate%s",
                     Double.isNaN(start) ? "?" : Comparer.plain(Math.max(0, start)), Comparer.plain(span.seconds()), span.windows(),
                     HeldPerRequest.WINDOW_NANOS / 1_000_000_000L, span.leftOutSeconds() > 0 ? String.format(Locale.ROOT, "; the %s s of requests"
                             + " before left out as a transient (start-up or warm-up: %s ms held a request there)", Comparer.plain(span
@@ -192,7 +198,7 @@ public final class AdviseView {
             double mean = found.mean();
             String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
             t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), blank(s.work()), mean,
-                    Double.isNaN(load.rate()) ? null : 1000 * mean / load.rate(), jdks(s.what()), switch (finding(found, load.looks(h), carriers)) {
+                    Double.isNaN(load.rate()) ? null : load.msPerRequest(mean), jdks(s.what()), switch (finding(found, load.looks(h), carriers)) {
                         case MATTERS -> "yes";
                         case CLEAR -> "no";
                         case UNSURE -> "too few looks to tell";
@@ -266,9 +272,10 @@ public final class AdviseView {
                     looks.sum() / 10 / h.lookSpanSeconds()));
         }
         t.note("carriers held: the threads found at a look, mean of " + load.looks(h) + " looks" + (load.span() == null ? "" : " over the steady"
-                + " requests") + " each weighted by the time since the one before, with its 95% interval" + (load.span() == null ? "" : ", widened to"
-                        + " the " + HeldPerRequest.WINDOW_NANOS / 1_000_000_000L + " s windows' own (held against the requests window by window)")
-                + "; ceiling: carriers / held time a request, on the carriers held alone (a request's own CPU time is on a carrier too)");
+                + " requests") + " each weighted by the time since the one before, with its 95% interval; ceiling: carriers / held time a request, on the carriers"
+                + " held alone (a request's own CPU time is on a carrier too)" + (load.span() == null ? "" : "; held: the thread-seconds the looks found"
+                        + " over the requests served, " + HeldPerRequest.WINDOW_NANOS / 1_000_000_000L + " s window by window, the ceiling's interval"
+                        + " the wider of the looks' and the windows' own"));
         t.note("bottom line: " + bottomLine(jdk21, jdk24, load.looks(h), carriers) + risks(h, carriers, load));
         if ("virtual".equals(f.summary.threadKind)) {
             t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins as they happened");
@@ -347,7 +354,7 @@ public final class AdviseView {
         boolean rate = !Double.isNaN(load.rate());
         HeldPerRequest.Estimate windows = found.windows();
         // over a span of counted requests, the windows' ratio (thread-seconds held over requests served); else the looks' mean over the rate
-        double msPerRequest = windows != null && !Double.isNaN(windows.ms()) ? windows.ms() : rate ? 1000 * mean / load.rate() : Double.NaN;
+        double msPerRequest = windows != null && !Double.isNaN(windows.ms()) ? windows.ms() : rate ? load.msPerRequest(mean) : Double.NaN;
         double ceiling = msPerRequest > 0 ? carriers.count() * 1000 / msPerRequest : Double.NaN;
         double ceilingLow = ceiling;
         double ceilingHigh = ceiling;
