@@ -459,7 +459,7 @@ class AgentIT {
         ChildJvm.Result r = run("out=rec,profile=off,flame=off,work=com.example.Nope::handle;java.lang.String::length;a::b::c", "quick");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stderr()).contains("loomscope-agent: work=: 'java.lang.String::length' is a JDK class, which the agent does not time")
-                .contains("loomscope-agent: work=: 'a::b::c' is not Class::method, Class or @Annotation; left out")
+                .contains("loomscope-agent: work=: 'a::b::c' is not Class::method, Class, @Annotation or requests; left out")
                 .containsPattern("loomscope-agent: work=com.example.Nope::handle;java.lang.String::length;a::b::c: no method of the classes this JVM"
                         + " loaded matches it, so no call was recorded");
     }
