@@ -18,7 +18,12 @@ enum RequestEntry {
      * The JDK's {@code com.sun.net.httpserver}: the application's handlers (the server's own classes
      * cannot see the agent's), each exchange once when handlers pass it on to others.
      */
-    JDK_HTTP_SERVER("com/sun/net/httpserver/HttpHandler", "handle", true, true),
+    JDK_HTTP_SERVER("com/sun/net/httpserver/HttpHandler", "handle", true, true) {
+        @Override
+        String stackFrame() {
+            return "sun.net.httpserver.ServerImpl$Exchange::run"; // the server's frame below every handler of an exchange
+        }
+    },
     /** Spring WebFlux on Reactor Netty: each request adapted once; its handler completes later, so counted only. */
     WEBFLUX("org/springframework/http/server/reactive/ReactorHttpHandlerAdapter", "apply", false, false),
     /** Vert.x 4 (Quarkus's server): each HTTP/1 request begins once on its event loop; counted only. */
@@ -46,6 +51,14 @@ enum RequestEntry {
 
     boolean timed() {
         return timed;
+    }
+
+    /**
+     * The frame ({@code class::method}) that marks a thread's stack as inside one of the entry's
+     * requests: the entry's own, or where its own cannot be told from a frame, the server's below it.
+     */
+    String stackFrame() {
+        return internalClass.replace('/', '.') + "::" + method;
     }
 
     /** Whether the entry is the method of the classes implementing {@link #internalClass} (an interface) rather than its own. */

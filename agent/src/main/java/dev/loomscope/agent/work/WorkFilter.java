@@ -82,16 +82,17 @@ public final class WorkFilter {
 
     /**
      * The outermost frame of {@code stack} (innermost first) a {@code Class::method} or {@code Class}
-     * rule names, as {@code Class::method}; null when none does (annotation and implementation rules
-     * cannot be told from a stack frame).
+     * rule names, or a request entry's {@link RequestEntry#stackFrame}, as {@code Class::method}; null
+     * when none does (annotation rules cannot be told from a stack frame).
      */
     public String unitOf(StackTraceElement[] stack) {
         for (int i = stack.length - 1; i >= 0; i--) {
             String internal = stack[i].getClassName().replace('.', '/');
+            String frame = stack[i].getClassName() + "::" + stack[i].getMethodName();
             for (Rule r : rules) {
-                if (r.annotationDescriptor == null && !r.implementations && r.internalClass.equals(internal) && (r.method == null || r.method.equals(
-                        stack[i].getMethodName()))) {
-                    return stack[i].getClassName() + "::" + stack[i].getMethodName();
+                if (r.entry != null ? r.entry.stackFrame().equals(frame) : r.annotationDescriptor == null && r.internalClass.equals(internal)
+                        && (r.method == null || r.method.equals(stack[i].getMethodName()))) {
+                    return frame;
                 }
             }
         }

@@ -49,6 +49,14 @@ class WorkFilterTest {
                 List.of())).isEqualTo(new WorkFilter.Match("com.example.Api::handle", true, true));
         assertThat(f.match("com/example/Api", List.of(), "handle", "(Lcom/sun/net/httpserver/HttpExchange;)V", List.of())).isNull();
         assertThat(f.mayMatch("com/example/Anything")).isTrue(); // a handler may be any class
+        // a thread in a request is told from its stack: the entry's frame, or the JDK HttpServer's own below its handlers
+        StackTraceElement sleep = new StackTraceElement("java.lang.Thread", "sleep", null, -1);
+        assertThat(f.unitOf(new StackTraceElement[] {sleep, new StackTraceElement("com.example.Api", "handle", null, 9), new StackTraceElement(
+                "sun.net.httpserver.ServerImpl$Exchange", "run", null, 891)})).isEqualTo("sun.net.httpserver.ServerImpl$Exchange::run");
+        assertThat(f.unitOf(new StackTraceElement[] {sleep, new StackTraceElement("org.apache.catalina.connector.CoyoteAdapter", "service", null,
+                1)})).isEqualTo("org.apache.catalina.connector.CoyoteAdapter::service");
+        assertThat(f.unitOf(new StackTraceElement[] {sleep, new StackTraceElement("org.apache.tomcat.util.net.NioEndpoint$Poller", "run", null,
+                1)})).isNull();
     }
 
     /** A thread's unit of work from its stack: the outermost frame a Class::method or Class rule names. */

@@ -10,6 +10,7 @@ import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.events.HeldMonitorEvent;
+import dev.loomscope.options.AgentOptions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,11 +41,26 @@ public final class AdviseView {
     /**
      * The load a prediction is for: requests a second, and where that figure came from; rate NaN
      * when unknown; {@code span} the steady span of counted requests the looks are judged over
-     * (null: the whole recording).
+     * (null: the whole recording); {@code requestThreadsOnly} when the looks tell the servers'
+     * request threads from the rest ({@link #counts}).
      */
-    public record Load(double rate, String from, HeldPerRequest.Span span) {
-        /** {@link HeldMonitorReducer#mean} over the span. */
+    public record Load(double rate, String from, HeldPerRequest.Span span, boolean requestThreadsOnly) {
+        /**
+         * Whether threads found at {@code s} count: with the servers' requests counted (the agent's
+         * default work=), only those found inside a request; a server's poller or acceptor and the
+         * start-up's main thread stay platform threads when the requests switch.
+         */
+        boolean counts(HeldMonitorReducer.Site s) {
+            return !requestThreadsOnly || !s.work().isEmpty();
+        }
+
+        /** {@link HeldMonitorReducer#mean} over the span, of the sites that count. */
         HeldMonitorReducer.Mean mean(HeldMonitorReducer h, java.util.function.Predicate<HeldMonitorReducer.Site> which) {
+            return spanMean(h, s -> which.test(s) && counts(s));
+        }
+
+        /** {@link HeldMonitorReducer#mean} over the span, whether the sites count or not. */
+        HeldMonitorReducer.Mean spanMean(HeldMonitorReducer h, java.util.function.Predicate<HeldMonitorReducer.Site> which) {
             return span == null ? h.mean(which) : h.mean(which, span.fromNanos(), span.toNanos());
         }
 
@@ -82,8 +98,10 @@ public final class AdviseView {
      * the recording, said so; else unknown.
      */
     public static Load load(RecordingFacts f, double given) {
+        boolean requestThreads = f.work.count() > 0 && f.summary.agentOptions != null && AgentOptions.parse(null, f.summary.agentOptions).work()
+                .equals(AgentOptions.REQUESTS) && f.held.sites().keySet().stream().anyMatch(s -> !s.work().isEmpty());
         if (given > 0) {
-            return new Load(given, "--rate, over the whole recording", null);
+            return new Load(given, "--rate, over the whole recording", null, requestThreads);
         }
         HeldPerRequest.Span span = HeldPerRequest.span(f.held, f.work);
         if (span != null) {
@@ -94,15 +112,15 @@ public final class AdviseView {
                     Double.isNaN(start) ? "?" : Comparer.plain(Math.max(0, start)), Comparer.plain(span.seconds()), span.windows(),
                     HeldPerRequest.WINDOW_NANOS / 1_000_000_000L, span.leftOutSeconds() > 0 ? String.format(Locale.ROOT, "; the %s s of requests"
                             + " before left out as a transient (start-up or warm-up: %s ms held a request there)", Comparer.plain(span
-                                    .leftOutSeconds()), Comparer.plain(span.leftOutMs())) : ""), span);
+                                    .leftOutSeconds()), Comparer.plain(span.leftOutMs())) : ""), span, requestThreads);
         }
         double seconds = f.summary.spanSeconds();
         if (f.work.count() > 0 && seconds > 0) {
             return new Load(f.work.count() / seconds, "the requests counted over the whole recording: too few " + HeldPerRequest.WINDOW_NANOS
                     / 1_000_000_000L + " s windows with requests and looks (" + HeldPerRequest.MIN_WINDOWS + " at least) to tell a start-up"
-                    + " transient from the load", null);
+                    + " transient from the load", null, requestThreads);
         }
-        return new Load(Double.NaN, null, null);
+        return new Load(Double.NaN, null, null, false);
     }
 
     /** The tables: where virtual threads would hold a carrier, by site; what that does to the carriers on each JDK; the bottom line in a note. */
@@ -185,6 +203,9 @@ public final class AdviseView {
         return finding(load.mean(h, kinds), load.looks(h), carriers) == Finding.MATTERS;
     }
 
+    /** What the matters column says of a site outside every request ({@link Load#counts}). */
+    static final String OUTSIDE = "no: outside every request";
+
     private static Table sites(HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load, int stackDepth) {
         Table t = new Table("advise-sites", "Where a virtual thread would hold its carrier (platform threads found so, " + h.samples() + " looks, about every "
                 + h.intervalMillis() + " ms)", List.of(Table.text("what"), Table.text("site"), Table.text("held at"), Table.text("monitor"),
@@ -194,11 +215,11 @@ public final class AdviseView {
         all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.Site, HeldMonitorReducer.Found> e) -> e.getValue().threads()).reversed());
         for (var e : all.subList(0, Math.min(SITES, all.size()))) {
             HeldMonitorReducer.Site s = e.getKey();
-            HeldMonitorReducer.Mean found = load.mean(h, s::equals);
+            HeldMonitorReducer.Mean found = load.spanMean(h, s::equals);
             double mean = found.mean();
             String stack = String.join(" <- ", e.getValue().stack().lines().limit(stackDepth).toList());
             t.row(s.what(), s.site(), blank(s.heldAt()), blank(s.monitorClass()), s.blockedIn(), s.group(), blank(s.work()), mean,
-                    Double.isNaN(load.rate()) ? null : load.msPerRequest(mean), jdks(s.what()), switch (finding(found, load.looks(h), carriers)) {
+                    Double.isNaN(load.rate()) ? null : load.msPerRequest(mean), jdks(s.what()), !load.counts(s) ? OUTSIDE : switch (finding(found, load.looks(h), carriers)) {
                         case MATTERS -> "yes";
                         case CLEAR -> "no";
                         case UNSURE -> "too few looks to tell";
@@ -206,6 +227,12 @@ public final class AdviseView {
         }
         if (all.size() > SITES) {
             t.note((all.size() - SITES) + " more sites, each found less often than those shown");
+        }
+        long outside = all.stream().filter(e -> !load.counts(e.getKey())).count();
+        if (outside > 0) {
+            t.note(outside + " site" + (outside == 1 ? "" : "s") + " found outside every request the servers' entries counted (" + OUTSIDE + "): a server's"
+                    + " own threads (a poller, an acceptor) and the start-up's, which a switch to virtual threads for requests leaves as platform"
+                    + " threads; left out of the carriers held");
         }
         if (all.isEmpty()) {
             t.note("no platform thread was found where a virtual thread would hold its carrier in " + h.samples() + " looks");
@@ -341,7 +368,7 @@ public final class AdviseView {
 
     private static Held held(RecordingFacts f, Set<String> kinds, Load load) {
         return new Held(load.mean(f.held, kinds), load.looks(f.held), load.span() == null ? null : HeldPerRequest.estimate(f.held, f.work, s -> kinds
-                .contains(s.what()), load.span()));
+                .contains(s.what()) && load.counts(s), load.span()));
     }
 
     /** One JDK's row. */

@@ -46,7 +46,7 @@ class AdviseViewTest {
     @Test
     void oneLookThatFoundAThreadEnteringAMonitorIsTooFewToTellNotAPin() {
         RecordingFacts f = looks(1, 1, HeldMonitorEvent.ENTERING);
-        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(300, "--rate", null), 5);
+        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(300, "--rate", null, false), 5);
         assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("too few looks to tell");
         assertThat(bottomLine(tables.get(1))).startsWith("too few looks to tell: 1 looks, where telling a tenth of the 2 carriers held from none"
                 + " takes at least 15");
@@ -55,7 +55,7 @@ class AdviseViewTest {
     @Test
     void aThreadHoldingAMonitorAtEveryLookMattersOnJdk21To23Only() {
         RecordingFacts f = looks(40, 1, HeldMonitorEvent.HOLDING);
-        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(100, "--rate", null), 5);
+        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(100, "--rate", null, false), 5);
         assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("yes");
         assertThat(tables.get(0).rows().get(0)[8]).isEqualTo(10.0); // 1 thread at 100/s: 10 ms a request
         assertThat(bottomLine(tables.get(1))).startsWith("switch on JDK 24 or later").contains("10.0 ms held a request, 2 carriers serve at most 200/s");
@@ -63,9 +63,9 @@ class AdviseViewTest {
 
     @Test
     void fortyLooksThatFoundNothingSaySwitch() {
-        List<Table> tables = AdviseView.of(looks(40, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate", null), 5);
+        List<Table> tables = AdviseView.of(looks(40, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate", null, false), 5);
         assertThat(bottomLine(tables.get(1))).startsWith("switch: nothing the looks found would hold the carriers");
-        assertThat(bottomLine(AdviseView.of(looks(10, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate", null), 5).get(1)))
+        assertThat(bottomLine(AdviseView.of(looks(10, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate", null, false), 5).get(1)))
                 .startsWith("too few looks to tell: 10 looks");
     }
 
