@@ -89,12 +89,11 @@ public final class HtmlReport {
         return write(dir, List.of(new Part(null, groups, results)), extras);
     }
 
-    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\(([0-9][^)]*)\\)");
 
     /** {@code JDK 21.0.8+9-LTS}: the version in a recording's JVM line ({@code jdk.JVMInformation}); the line itself when it has none in brackets. */
     public static String jdk(String jvm) {
-        java.util.regex.Matcher m = VERSION.matcher(jvm);
-        return "JDK " + (m.find() ? m.group(1) : jvm);
+        String version = dev.loomscope.analyzer.reduce.SummaryReducer.jdkVersion(jvm);
+        return "JDK " + (version != null ? version : jvm);
     }
 
     public static Path write(Path dir, List<Part> parts, Extras extras) {

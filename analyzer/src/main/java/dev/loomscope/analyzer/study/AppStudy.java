@@ -394,6 +394,10 @@ public final class AppStudy {
         if (ceiling != null) {
             said.measured.add(ServiceCause.line(w, ceiling));
         }
+        String advised = AdviseScore.line(w, groups, rate);
+        if (advised != null) {
+            said.measured.add(advised);
+        }
         String line = BottomLine.of(w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling.brief() : null);
         if (line != null) {
             said.verdicts.add(line); // under the workload's verdicts, and at the top of the report

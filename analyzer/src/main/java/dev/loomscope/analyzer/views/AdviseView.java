@@ -30,9 +30,9 @@ import java.util.Set;
  */
 public final class AdviseView {
     /** Kinds that hold a carrier on JDK 21-23. */
-    static final Set<String> PIN_21 = Set.of(HeldMonitorEvent.HOLDING, HeldMonitorEvent.ENTERING, HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
+    public static final Set<String> PIN_21 = Set.of(HeldMonitorEvent.HOLDING, HeldMonitorEvent.ENTERING, HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
     /** Kinds that hold a carrier on JDK 24+. */
-    static final Set<String> PIN_24 = Set.of(HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
+    public static final Set<String> PIN_24 = Set.of(HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
     /** Sites shown; the rest are counted in a note. */
     static final int SITES = 20;
 
@@ -172,7 +172,7 @@ public final class AdviseView {
     }
 
     /** What the looks tell of the threads found somewhere, against a tenth of the carriers ({@link #MATTERS}). */
-    enum Finding {
+    public enum Finding {
         /** A tenth of the carriers or more on average, and found at enough looks that its 95% interval stays above none. */
         MATTERS,
         /** Less than a tenth on average, at enough looks that none found would have ruled a tenth out ({@link #looksToRuleOut}). */
@@ -267,8 +267,8 @@ public final class AdviseView {
                 List.of(Table.text("JDK"), Table.number("carriers held", "mean", 2), Table.number("carriers held low", "95% CI", 2),
                         Table.number("carriers held high", "95% CI", 2), Table.number("held", "ms a request", 2), Table.number("ceiling", "requests/s", 0),
                         Table.number("ceiling low", "requests/s", 0), Table.number("ceiling high", "requests/s", 0), Table.text("at the recorded load")));
-        Judged jdk21 = row(t, "21-23", held(f, PIN_21, load), carriers, load);
-        Judged jdk24 = row(t, "24 and later", held(f, PIN_24, load), carriers, load);
+        Judged jdk21 = row(t, "21-23", predict(f, PIN_21, carriers, load), carriers, load);
+        Judged jdk24 = row(t, "24 and later", predict(f, PIN_24, carriers, load), carriers, load);
         double waits = load.mean(h, Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
         if (waits > 0) {
             t.note(String.format(Locale.ROOT, "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
@@ -371,13 +371,20 @@ public final class AdviseView {
                 .contains(s.what()) && load.counts(s), load.span()));
     }
 
-    /** One JDK's row. */
-    private static Judged row(Table t, String jdk, Held found, SummaryReducer.Carriers carriers, Load load) {
+    /**
+     * What advise predicts from the sites of {@code kinds} (one JDK's): the carriers held (the
+     * looks' mean and its 95% interval), the time a request holds them, ms, and the ceiling that puts
+     * on {@code carriers} with its 95% interval (NaN without a load, or with nothing held), what the
+     * looks tell of it, and over how many looks.
+     */
+    public record Prediction(double carriersHeld, double heldLow, double heldHigh, double msPerRequest, double ceiling, double ceilingLow,
+            double ceilingHigh, Finding finding, long looks) {}
+
+    /** {@link Prediction} of the recording {@code f} at {@code load} on {@code carriers}, from the sites of {@code kinds}. */
+    public static Prediction predict(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers, Load load) {
+        Held found = held(f, kinds, load);
         HeldMonitorReducer.Mean held = found.mean();
-        long looks = found.looks();
         double mean = held.mean();
-        double low = held.low();
-        double high = held.high();
         boolean rate = !Double.isNaN(load.rate());
         HeldPerRequest.Estimate windows = found.windows();
         // over a span of counted requests, the windows' ratio (thread-seconds held over requests served); else the looks' mean over the rate
@@ -386,8 +393,8 @@ public final class AdviseView {
         double ceilingLow = ceiling;
         double ceilingHigh = ceiling;
         if (msPerRequest > 0) { // the bounds from the carriers held, or the windows' own where wider
-            double lowMs = msPerRequest * low / mean; // the looks' interval, relative to their mean
-            double highMs = msPerRequest * high / mean;
+            double lowMs = msPerRequest * held.low() / mean; // the looks' interval, relative to their mean
+            double highMs = msPerRequest * held.high() / mean;
             if (windows != null && !Double.isNaN(windows.lowMs())) {
                 lowMs = Math.min(Math.min(lowMs, windows.lowMs()), msPerRequest);
                 highMs = Math.max(Math.max(highMs, windows.highMs()), msPerRequest);
@@ -395,26 +402,34 @@ public final class AdviseView {
             ceilingLow = highMs > 0 ? carriers.count() * 1000 / highMs : Double.NaN;
             ceilingHigh = lowMs > 0 ? carriers.count() * 1000 / lowMs : Double.NaN;
         }
-        Finding finding = finding(held, looks, carriers);
+        return new Prediction(mean, held.low(), held.high(), msPerRequest, ceiling, ceilingLow, ceilingHigh, finding(held, found.looks(), carriers),
+                found.looks());
+    }
+
+    /** One JDK's row. */
+    private static Judged row(Table t, String jdk, Prediction p, SummaryReducer.Carriers carriers, Load load) {
+        double mean = p.carriersHeld();
+        boolean rate = !Double.isNaN(load.rate());
         String carriersHeld = String.format(Locale.ROOT, "%s: %s of %d carriers held", jdk, Comparer.plain(mean), carriers.count());
         if (mean == 0) {
             String said = "nothing found that holds a carrier";
             t.row(jdk, 0.0, 0.0, 0.0, rate ? 0.0 : null, null, null, null, said);
-            return new Judged(jdk + ": " + said, finding, carriersHeld);
+            return new Judged(jdk + ": " + said, p.finding(), carriersHeld);
         }
         if (!rate) {
             String said = String.format(Locale.ROOT, "%s of %d carriers held%s", Comparer.plain(mean), carriers.count(), mean >= carriers.count()
                     ? ": all of them, virtual threads would stall at this load" : "");
-            t.row(jdk, mean, low, high, null, null, null, null, said);
-            return new Judged(jdk + ": " + said, finding, carriersHeld);
+            t.row(jdk, mean, p.heldLow(), p.heldHigh(), null, null, null, null, said);
+            return new Judged(jdk + ": " + said, p.finding(), carriersHeld);
         }
+        double ceiling = p.ceiling();
         String said = ceiling < load.rate() ? String.format(Locale.ROOT, "caps virtual threads below it: at most %s/s of %s/s", Comparer.plain(ceiling),
                 Comparer.plain(load.rate()))
                 : String.format(Locale.ROOT, "room for %sx it (at most %s/s)", Comparer.plain(ceiling / load.rate()), Comparer.plain(ceiling));
-        t.row(jdk, mean, low, high, msPerRequest, ceiling, Double.isNaN(ceilingLow) ? null : ceilingLow, Double.isNaN(ceilingHigh) ? null
-                : ceilingHigh, said);
-        return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(msPerRequest),
-                carriers.count(), Comparer.plain(ceiling)), finding, carriersHeld);
+        t.row(jdk, mean, p.heldLow(), p.heldHigh(), p.msPerRequest(), ceiling, Double.isNaN(p.ceilingLow()) ? null : p.ceilingLow(), Double.isNaN(
+                p.ceilingHigh()) ? null : p.ceilingHigh(), said);
+        return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(p
+                .msPerRequest()), carriers.count(), Comparer.plain(ceiling)), p.finding(), carriersHeld);
     }
 
     /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */

@@ -58,6 +58,13 @@ class StudyAppIT {
                 + " all .*serve at most [\\d.]+ requests/s, below the 300/s offered");
         assertThat(r.stdout()).containsPattern("GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors and no request left late, of the rates"
                 + " 150/s, 300/s: platform 300/s \\(its JVMs: 300/s\\), virtual (150/s|below 150/s) ");
+        // advise, from the platform JVM's looks, scored by what the virtual JVM then served: 10 ms held a request on 2 carriers
+        Matcher advised = Pattern.compile("(?m)^GET /legacy at 300/s: advise, from the platform JVM's recording \\(JDK 21-23 sites, 2 carriers\\):"
+                + " ceiling ([\\d.,]+)/s \\[[\\d.,]+, [\\d.,]+\\]; virtual threads served ([\\d.,]+)/s of 300/s offered \\(median of 1 JVM\\): they"
+                + " did not keep up, so they served what they could: [\\d.]+x the ceiling").matcher(r.stdout());
+        assertThat(advised.find()).as(r.stdout()).isTrue();
+        double ratio = Double.parseDouble(advised.group(2).replace(",", "")) / Double.parseDouble(advised.group(1).replace(",", ""));
+        assertThat(ratio).as("served / advise's ceiling").isBetween(0.5, 1.5);
         // the service's facts from its recordings, not the CLI's JDK: this is JDK 21, where synchronized pins
         assertThat(r.stdout()).containsPattern("(?m)^the service ran \\(from its recordings\\): platform on JDK 21\\.[^;]*, heap at most [\\d.]+ [MG]B, [\\d]+ hardware threads, [\\d]+ processors seen")
                 .containsPattern("virtual threads' pins: [\\d,]+ in the measured windows").doesNotContain(" per unit").doesNotContain(" runs:");

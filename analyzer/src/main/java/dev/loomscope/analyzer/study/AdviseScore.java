@@ -1,0 +1,75 @@
+package dev.loomscope.analyzer.study;
+
+import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.reduce.ClientFigures;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.analyzer.views.AdviseView;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * advise's prediction scored by what then happened, every study: the platform JVMs' recordings
+ * hold the agent's looks, so advise predicts from each the ceiling its sites put on the virtual
+ * JVMs' carriers (on the sites of the JDK those ran: JEP 491's from 24 on), and the virtual JVMs'
+ * client figures at the same URL and rate say what they served.
+ */
+final class AdviseScore {
+    private AdviseScore() {}
+
+    /** The line for one URL and rate ({@code w}, offered at {@code rate} a second); null without JVMs of both kinds or a rate. */
+    static String line(String w, Map<String, List<RecordingFacts>> groups, double rate) {
+        List<RecordingFacts> platform = groups.get("platform");
+        List<RecordingFacts> virtual = groups.get("virtual");
+        if (platform == null || virtual == null || Double.isNaN(rate)) {
+            return null;
+        }
+        var carriers = ServiceCause.carriers(virtual);
+        int feature = virtual.stream().mapToInt(f -> f.summary.jdkFeature()).max().orElse(0);
+        boolean jep491 = feature >= 24;
+        Set<String> kinds = jep491 ? AdviseView.PIN_24 : AdviseView.PIN_21;
+        String jdks = jep491 ? "24 and later" : "21-23";
+        List<RecordingFacts> looked = platform.stream().filter(f -> f.held.samples() > 0).toList();
+        String head = w + ": advise, from the " + (looked.size() == 1 ? "platform JVM's recording" : looked.size() + " platform JVMs' recordings")
+                + " (JDK " + jdks + " sites, " + carriers.count() + " carriers)";
+        if (looked.isEmpty()) {
+            return w + ": advise not scored: the platform JVMs' recordings hold none of the agent's looks (held-monitors=off)";
+        }
+        List<AdviseView.Prediction> predicted = looked.stream().map(f -> AdviseView.predict(f, kinds, carriers, AdviseView.load(f, 0))).toList();
+        double[] ceilings = predicted.stream().mapToDouble(AdviseView.Prediction::ceiling).filter(c -> !Double.isNaN(c)).toArray();
+        List<ClientFigures> served = virtual.stream().map(f -> f.runs.client()).filter(Objects::nonNull).toList();
+        String virtualSaw = served.isEmpty() ? "the virtual JVMs have no client figures" : String.format(Locale.ROOT, "virtual threads served %s/s of %s/s"
+                + " offered (median of %d JVM%s)", Comparer.plain(median(served.stream().mapToDouble(ClientFigures::throughput).toArray())),
+                Comparer.plain(rate), served.size(), served.size() == 1 ? "" : "s");
+        if (ceilings.length == 0) {
+            boolean nothing = predicted.stream().allMatch(p -> p.carriersHeld() == 0);
+            return head + ": " + (nothing ? "nothing found that holds a carrier, so no ceiling" : "carriers held " + Comparer.plain(median(predicted
+                    .stream().mapToDouble(AdviseView.Prediction::carriersHeld).toArray())) + ", but no requests counted to make a ceiling of") + "; "
+                    + virtualSaw;
+        }
+        double ceiling = median(ceilings);
+        double low = median(predicted.stream().mapToDouble(AdviseView.Prediction::ceilingLow).filter(c -> !Double.isNaN(c)).toArray());
+        double high = median(predicted.stream().mapToDouble(AdviseView.Prediction::ceilingHigh).filter(c -> !Double.isNaN(c)).toArray());
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: ceiling %s/s [%s, %s]%s; %s", head, Comparer.plain(ceiling), Comparer
+                .plain(low), Comparer.plain(high), ceilings.length == 1 ? "" : " (the JVMs' median, and of their 95% bounds)", virtualSaw));
+        if (!served.isEmpty()) {
+            double throughput = median(served.stream().mapToDouble(ClientFigures::throughput).toArray());
+            boolean keptUp = served.stream().filter(ClientFigures::keptUp).count() * 2 > served.size();
+            if (keptUp) {
+                b.append(ceiling >= rate ? ": consistent (they kept up below the ceiling; a rate above it would test it)"
+                        : String.format(Locale.ROOT, ": MISSED, they kept up above the ceiling (%sx it)", Comparer.plain(throughput / ceiling)));
+            } else {
+                b.append(String.format(Locale.ROOT, ": they did not keep up, so they served what they could: %sx the ceiling, %s its interval",
+                        Comparer.plain(throughput / ceiling), throughput >= low && throughput <= high ? "inside" : "OUTSIDE"));
+            }
+        }
+        return b.toString();
+    }
+
+    private static double median(double[] v) {
+        return v.length == 0 ? Double.NaN : Quantiles.of(v, 0.5);
+    }
+}
