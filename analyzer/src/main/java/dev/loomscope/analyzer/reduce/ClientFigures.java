@@ -74,6 +74,14 @@ public record ClientFigures(double seconds, long offered, long answered, long er
         return answered / seconds;
     }
 
+    /**
+     * Whether more requests ended than were offered, beyond {@link #SLACK}: a backlog from before the
+     * windows draining in them, so their throughput and latency are of the drain, not the service.
+     */
+    public boolean drained() {
+        return answered + errors > offered + Math.max(2, SLACK * offered);
+    }
+
     /** Whether the requests that ended were the offered ones less {@link #SLACK}: the late did not grow. */
     public boolean keptUp() {
         return keptUp(offered, offered - answered - errors);

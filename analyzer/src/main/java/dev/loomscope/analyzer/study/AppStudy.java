@@ -398,6 +398,13 @@ public final class AppStudy {
         if (advised != null) {
             said.measured.add(advised);
         }
+        String drains = Draining.of(groups);
+        if (drains != null) { // a drain's figures are of the backlog, not of the service: said, and no bottom line rests on them
+            String none = BottomLine.MARK + w + ": no bottom line: " + drains;
+            said.verdicts.add(none);
+            said.bottom.add(none);
+            return;
+        }
         String line = BottomLine.of(w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling.brief() : null);
         if (line != null) {
             said.verdicts.add(line); // under the workload's verdicts, and at the top of the report

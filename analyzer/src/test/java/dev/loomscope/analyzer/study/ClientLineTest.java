@@ -35,6 +35,29 @@ class ClientLineTest {
         return RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual" + lagMs + ".jfr")), out);
     }
 
+    /**
+     * A cold JVM's backlog draining in its measured windows: 100 offered and 160 answered in each,
+     * the issue's 927/s of 675/s in small; never the ground of a bottom line, and said whose it was.
+     */
+    @Test
+    void aJvmDrainingABacklogIsSaidAndNoBottomLineRestsOnIt() {
+        Histogram h = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
+        h.recordValueWithCount(2_000_000, 160);
+        String encoded = LatencyHistograms.encode(h);
+        List<WorkloadRun> out = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            long start = i * 1_000_000_000L;
+            out.add(new WorkloadRun("GET / at 100/s", "virtual", i, i == 0, 160, "requests", null, 1000, 2000, 2000, start, start + 1_000_000_000L,
+                    -1, -1, Double.NaN, Double.NaN, Double.NaN, -1, new Client(2000, 100, 0, "loomscope load", 0, encoded, encoded, null, 0.1)));
+        }
+        RecordingFacts draining = RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual-draining.jfr")), out);
+        assertThat(draining.runs.client().drained()).isTrue();
+        assertThat(windows(0.2, true).runs.client().drained()).isFalse(); // 100 of 100
+        assertThat(Draining.of(java.util.Map.of("virtual", List.of(draining, windows(0.2, true)), "platform", List.of(windows(0.2, true)))))
+                .startsWith("virtual: 1 of 2 JVMs answered above the offered rate in their measured windows (a backlog from their warm-up draining");
+        assertThat(Draining.of(java.util.Map.of("virtual", List.of(windows(0.2, true)), "platform", List.of(windows(0.2, true))))).isNull();
+    }
+
     @Test
     void aJvmWhoseClientLaggedInEveryWindowHasNoFiguresAndTheLineSaysWhy() {
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).startsWith("virtual 100/s answered of 100/s, p50 20.0 ms, p99 n/a (1,000"
