@@ -125,12 +125,13 @@ public final class WorkloadOptions {
     public static final class Stuck {
         private Stuck() {}
 
-        public static final Option CASE = Option.choice("case", "clinit", List.of("monitor", "lock", "clinit", "sync", "busy"),
+        public static final Option CASE = Option.choice("case", "clinit", List.of("monitor", "lock", "clinit", "sync", "busy", "held"),
                 "monitor: two virtual threads deadlocked on monitors; lock: on ReentrantLocks; clinit: every carrier held by a virtual"
                         + " thread pinned in a class initializer while the lock's owner waits for a carrier; sync: the same pinned in"
                         + " synchronized (JDK 21-23, where synchronized pins); busy: not stuck, what a stall watcher must tell apart: --waiters"
                         + " virtual threads that compute 1 ms and yield, over and over, every carrier busy and every thread moving (JDK 24+;"
-                        + " JDK 21-23's scheduler runs a yielding thread again before those queued from outside, which then starve)");
+                        + " JDK 21-23's scheduler runs a yielding thread again before those queued from outside, which then starve); held: one"
+                        + " carrier held for good by a virtual thread sleeping in a class initializer, beside the busy case's threads on the rest");
         public static final Option CARRIERS = Option.integer("carriers", 2, 1, 256, "the virtual thread scheduler's parallelism and pool size");
         public static final Option WAITERS = Option.integer("waiters", 10, 0, 100_000, "virtual threads started after it sticks, that wait (to run, or for the lock)");
         public static final Option DUMP = Option.path("dump", "none", "write a JSON thread dump here once it is stuck, then exit (unless --hold)");

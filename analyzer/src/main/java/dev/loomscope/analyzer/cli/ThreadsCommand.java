@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
                     + " java.util.concurrent locks where the dump records owners), carrier starvation (every carrier held by a virtual thread that"
                     + " cannot go on while virtual threads wait to run) and, given two dumps of one process, what did not move between them."
                     + " 'loomscope attach PID threads' takes the dumps for you."},
-        footer = {"", "Exit codes: 0 nothing stuck, 1 a deadlock or carrier starvation found, 2 a file that is not a JSON thread dump."})
+        footer = {"", "Exit codes: 0 no deadlock and no starvation, 1 a deadlock or carrier starvation found, 2 a file that is not a JSON thread dump."})
 public final class ThreadsCommand extends CliCommand {
     @Parameters(arity = "1..*", paramLabel = "DUMP.json", description = "JSON thread dumps; two of one process are compared")
     List<Path> files;

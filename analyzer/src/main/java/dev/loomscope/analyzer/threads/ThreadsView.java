@@ -89,6 +89,11 @@ public final class ThreadsView {
                     + (a.dump().hasState() ? "while " + s.waiting().size() + " virtual thread(s) wait to run" : "so no virtual thread can run (a JDK "
                     + a.dump().feature() + " dump does not mark virtual threads: " + frameless(a.dump()) + " threads have no frames, virtual"
                     + " threads not started yet or the JVM's own)") + ownersWaiting(a));
+        } else if (!s.held().isEmpty() && !s.waiting().isEmpty()) {
+            out.add("carriers held: " + s.held().size() + " of " + s.carriers() + " carriers held by a virtual thread that cannot go on or did not"
+                    + " move (" + s.held().stream().map(h -> h.thread().label() + " " + h.why()).collect(Collectors.joining("; ")) + ") while "
+                    + s.waiting().size() + " virtual thread(s) wait to run: not every carrier, so not starvation, but the rest run the waiting on"
+                    + " fewer carriers" + ownersWaiting(a));
         }
         return out;
     }
@@ -118,11 +123,23 @@ public final class ThreadsView {
             List<String> f = findings(a);
             t.row(name(a), d.processId(), d.time() == null ? null : d.time().toString(), d.runtimeVersion(), (long) d.threads().size(),
                     count(d, Boolean.TRUE), count(d, Boolean.FALSE), count(d, null), (long) a.starvation().carriers(), (long) a.starvation().busy(),
-                    f.isEmpty() ? "nothing stuck" : a.deadlocks().size() + " deadlock(s)" + (a.starvation().found() ? ", carrier starvation" : ""));
+                    found(a, f));
             f.forEach(line -> t.note(name(a) + ": " + line));
             a.cannotTell().forEach(line -> t.note(name(a) + ": " + line));
         }
         return t;
+    }
+
+    /** The overview's word for what {@code findings} hold: never "nothing stuck" above a finding. */
+    private static String found(ThreadAnalysis a, List<String> findings) {
+        if (findings.isEmpty()) {
+            return "nothing stuck";
+        }
+        List<String> words = new ArrayList<>();
+        words.add(a.deadlocks().size() + " deadlock(s)");
+        words.add(a.starvation().found() ? "carrier starvation" : a.starvation().held().isEmpty() ? null : a.starvation().held().size() + " of "
+                + a.starvation().carriers() + " carriers held");
+        return String.join(", ", words.stream().filter(java.util.Objects::nonNull).toList());
     }
 
     private static long frameless(ThreadDump d) {

@@ -76,6 +76,22 @@ class ThreadsCommandTest {
         assertThat(overview.get("notes").toString()).contains("JDK 25 dumps do not record who owns such a lock (JDK 26 does)");
     }
 
+    /**
+     * One of two carriers held for good (a virtual thread sleeping in a class initializer) while busy
+     * virtual threads wait to run on the other: not starvation (exit 0), but never "nothing stuck"
+     * above the thread that holds it.
+     */
+    @Test
+    void oneCarrierHeldWhileOthersWaitIsSaidNotNothingStuck() throws Exception {
+        MainTest.Result r = MainTest.run("threads", DIR.resolve("held-25.json").toString(), "--format", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode overview = table(r, "threads");
+        assertThat(overview.get("rows").get(0).get("found").asText()).isEqualTo("0 deadlock(s), 1 of 2 carriers held");
+        assertThat(overview.get("notes").get(0).asText()).startsWith("held-25.json: carriers held: 1 of 2 carriers held by a virtual thread that cannot"
+                + " go on or did not move (\"pinned\" #22 pinned in the class initializer StuckService$Sleeper.<clinit>").contains(
+                        "virtual thread(s) wait to run: not every carrier, so not starvation");
+    }
+
     @Test
     void theNetflixPatternOnJdk21IsFoundFromOneDumpAndWhatJdk21CannotTellIsSaid() throws Exception {
         MainTest.Result r = MainTest.run("threads", DIR.resolve("sync-21.json").toString());

@@ -58,6 +58,7 @@ public final class StuckService {
             case "monitor" -> deadlock(waiters, true);
             case "lock" -> deadlock(waiters, false);
             case "busy" -> busy(waiters);
+            case "held" -> held(waiters);
             default -> starvation(kase.equals("clinit"), carriers, waiters);
         };
         System.out.println("stuck: " + kase + " (pid " + ProcessHandle.current().pid() + ", " + carriers + " carriers, JDK "
@@ -95,6 +96,28 @@ public final class StuckService {
     }
 
     static volatile double BUSY_SINK;
+
+    /** A class whose initializer sleeps for good: the virtual thread that initializes it holds its carrier (a class initializer pins on every JDK). */
+    static final class Sleeper {
+        static {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        static void touch() {}
+    }
+
+    /** One carrier held for good by a virtual thread pinned in {@link Sleeper}'s initializer, and {@link #busy} threads on the rest. */
+    private static String held(int threads) throws InterruptedException {
+        Thread.ofVirtual().name("pinned").start(Sleeper::touch);
+        Thread.sleep(100);
+        String busy = busy(threads);
+        Thread.sleep(300);
+        return "\"pinned\" holds a carrier, sleeping in a class initializer; " + busy.replace("every carrier busy", "the other carriers busy");
+    }
 
     /** Two virtual threads taking two locks in opposite orders, and waiters for the first lock. */
     private static String deadlock(int waiters, boolean monitors) throws InterruptedException {
