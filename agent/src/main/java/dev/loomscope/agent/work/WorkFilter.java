@@ -75,9 +75,15 @@ public final class WorkFilter {
         return !rules.isEmpty() && rules.stream().allMatch(r -> r.entry != null);
     }
 
-    /** Whether any method of the class may match (annotation and implementation rules may match any class). */
+    /** Whether any method of the class may match, told by its name alone: an annotation or an interface may be any class's. */
     boolean mayMatch(String internalClass) {
         return rules.stream().anyMatch(r -> r.annotationDescriptor != null || r.implementations || r.internalClass.equals(internalClass));
+    }
+
+    /** Whether any method of the class may match, told by its name and the interfaces it implements directly. */
+    boolean mayMatch(String internalClass, List<String> interfaces) {
+        return rules.stream().anyMatch(r -> r.annotationDescriptor != null || (r.implementations ? interfaces.contains(r.internalClass)
+                : r.internalClass.equals(internalClass)));
     }
 
     /**

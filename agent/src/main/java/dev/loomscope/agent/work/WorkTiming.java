@@ -43,7 +43,7 @@ public final class WorkTiming {
         if (inst.isRetransformClassesSupported()) {
             List<Class<?>> loaded = new ArrayList<>();
             for (Class<?> c : inst.getAllLoadedClasses()) {
-                if (c.getClassLoader() != null && inst.isModifiableClass(c) && filter.mayMatch(c.getName().replace('.', '/'))) {
+                if (c.getClassLoader() != null && inst.isModifiableClass(c) && filter.mayMatch(c.getName().replace('.', '/'), interfaces(c))) {
                     loaded.add(c);
                 }
             }
@@ -54,6 +54,15 @@ public final class WorkTiming {
                     AgentLog.warn("work=: " + c.getName() + " could not be retransformed (" + t + "); its calls are not timed");
                 }
             }
+        }
+    }
+
+    /** The internal names of the interfaces {@code c} implements directly; none when they cannot be read. */
+    private static List<String> interfaces(Class<?> c) {
+        try {
+            return java.util.Arrays.stream(c.getInterfaces()).map(i -> i.getName().replace('.', '/')).toList();
+        } catch (Throwable linkage) {
+            return List.of();
         }
     }
 

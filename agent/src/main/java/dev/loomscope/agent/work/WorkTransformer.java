@@ -35,12 +35,13 @@ public final class WorkTransformer implements ClassFileTransformer {
         if (className == null || loader == null || !filter.mayMatch(className) || className.startsWith("dev/loomscope/agent/")) {
             return null;
         }
-        if (!seesWork(loader)) {
-            return null;
-        }
         try {
             ClassReader reader = new ClassReader(bytes);
             List<String> interfaces = List.of(reader.getInterfaces());
+            // the header first: only a class the filter may change asks its loader for the agent's classes
+            if (!filter.mayMatch(className, interfaces) || !seesWork(loader)) {
+                return null;
+            }
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             boolean[] changed = new boolean[1];
             reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {

@@ -49,6 +49,10 @@ class WorkFilterTest {
                 List.of())).isEqualTo(new WorkFilter.Match("com.example.Api::handle", true, true));
         assertThat(f.match("com/example/Api", List.of(), "handle", "(Lcom/sun/net/httpserver/HttpExchange;)V", List.of())).isNull();
         assertThat(f.mayMatch("com/example/Anything")).isTrue(); // a handler may be any class
+        // told by the class's header: only the servers' classes and the classes implementing HttpHandler are changed or retransformed
+        assertThat(f.mayMatch("com/example/Anything", List.of("java/lang/Runnable"))).isFalse();
+        assertThat(f.mayMatch("com/example/Api", List.of("com/sun/net/httpserver/HttpHandler"))).isTrue();
+        assertThat(f.mayMatch("org/apache/catalina/connector/CoyoteAdapter", List.of("org/apache/catalina/connector/Adapter"))).isTrue();
         // a thread in a request is told from its stack: the entry's frame, or the JDK HttpServer's own below its handlers
         StackTraceElement sleep = new StackTraceElement("java.lang.Thread", "sleep", null, -1);
         assertThat(f.unitOf(new StackTraceElement[] {sleep, new StackTraceElement("com.example.Api", "handle", null, 9), new StackTraceElement(

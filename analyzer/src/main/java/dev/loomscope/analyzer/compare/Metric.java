@@ -5,10 +5,12 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.Timeline;
+import dev.loomscope.analyzer.stats.LatencyHistograms;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.HdrHistogram.Histogram;
 
 /**
  * A quantity compared across thread kinds: where its values come from (one per workload run, per
@@ -66,10 +68,14 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
      * runs' values (a workload that times itself).
      */
     private static Metric latency(String name, double percentile, Function<WorkloadRun, Double> f) {
-        Metric byRun = perRun(name, "ms", true, f);
-        return new Metric(name, "ms", true, Level.RUN, byRun.extract, byRun.inRun, facts -> {
+        return overClient(perRun(name, "ms", true, f), client -> client.latencyMs(percentile));
+    }
+
+    /** {@code byRun}, whose value for a recording is {@code whole} of its merged client windows where a load client kept them. */
+    private static Metric overClient(Metric byRun, Function<ClientFigures, Double> whole) {
+        return new Metric(byRun.name, byRun.unit, byRun.lowerIsBetter, Level.RUN, byRun.extract, byRun.inRun, facts -> {
             ClientFigures client = facts.runs.client();
-            return client == null ? byRun.whole.apply(facts) : client.latencyMs(percentile);
+            return client == null ? byRun.whole.apply(facts) : whole.apply(client);
         });
     }
 
@@ -224,6 +230,11 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     public static final Metric LATENCY_P999 = latency("latency p99.9", 99.9, r -> r.client().p999LatencyMs());
 
+    // requests a second or more late (answered so, or still waiting at the window's end), per 1,000: each window's own; for the recording,
+    // its measured windows merged, each request once
+    public static final Metric STALLS = overClient(perRun("stalls per 1000 requests", "#/1000", true, Metric::stalls), c -> LatencyHistograms
+            .stallsPerThousand(c.judged()));
+
     public static final Metric ERROR_RATE = perRun("error rate", "%", true, r -> r.errorRate() == null ? null : 100 * r.errorRate());
 
     // the handler's own time (the calls work= timed), inside each run's window or over the recording: not what a client waits
@@ -302,10 +313,23 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     public static final Metric GC_PAUSE = perEvent("gc pause", "ms", f -> f.gc.pauses());
 
     /** Every metric compared by default, in report order. */
-    public static final List<Metric> ALL = List.of(RUN_TIME, THROUGHPUT, LATENCY_P50, LATENCY_P99, LATENCY_P999, ERROR_RATE, SERVICE_TIME_P50,
+    public static final List<Metric> ALL = List.of(RUN_TIME, THROUGHPUT, LATENCY_P50, LATENCY_P99, LATENCY_P999, STALLS, ERROR_RATE, SERVICE_TIME_P50,
             SERVICE_TIME_P99, WAIT_OUTSIDE_THE_HANDLER_P50, GC_PAUSE_TOTAL, GC_COUNT, GC_PAUSE_P99, HEAP_AFTER_GC_P50, HEAP_AFTER_GC_MAX,
             CONTEXT_SWITCHES_PER_UNIT, CPU_TIME_PER_UNIT, GC_PAUSE_PER_UNIT, PLATFORM_THREADS_STARTED_PER_UNIT, CONTEXT_SWITCHES_PER_SECOND,
             PINNED_TIME, PINNED_TIME_PER_UNIT, PINS_PER_UNIT, PEAK_THREADS, CPU_LOAD, ALLOCATION_RATE, HEAP_FILL_RATE, PINNED_DURATION, GC_PAUSE);
+
+    /** A window's stalls per 1,000 requests: its answered requests' latencies and its late ones' ages; null without its client's histograms. */
+    private static Double stalls(WorkloadRun r) {
+        if (r.client() == null || r.client().latencyHistogram() == null) {
+            return null;
+        }
+        Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
+        Histogram late = LatencyHistograms.decode(r.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS);
+        if (h != null && late != null) {
+            h.add(late);
+        }
+        return LatencyHistograms.stallsPerThousand(h);
+    }
 
     private static Double platformThreadsStartedPerUnit(RecordingFacts f) {
         if (f.runs.runs().isEmpty()) {

@@ -1,12 +1,15 @@
 package dev.loomscope.analyzer.reduce;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Predicate;
 import org.apache.commons.statistics.distribution.TDistribution;
 
 /**
  * The carrier time a request holds, from the agent's looks against the requests served around them
  * (the agent's request windows, {@link WorkReducer}), window by window, so that start-up, a warm-up
- * backlog and idle minutes do not bias it. The recording is cut into windows of {@link #WINDOW_NANOS};
+ * backlog and idle minutes do not bias it. The recording is cut into windows of whole seconds, an
+ * eighth of the looks' span, 1 s at the least and {@link #LONGEST_WINDOW_SECONDS} at the most;
  * a window with requests and looks gives the thread-seconds the looks found there ({@link
  * HeldMonitorReducer#windows}) and the requests that ended in it. A start-up or warm-up transient at
  * the front is cut off by MSER (White, 1997: the truncation point, among the first half of the
@@ -17,8 +20,10 @@ import org.apache.commons.statistics.distribution.TDistribution;
  * comes from the windows' residuals about it (the windows as the units, Student's t).
  */
 public final class HeldPerRequest {
-    /** A window's length. */
-    public static final long WINDOW_NANOS = 5_000_000_000L;
+    /** The longest window, seconds. */
+    public static final int LONGEST_WINDOW_SECONDS = 5;
+    /** The windows a span is cut into, at the least before they grow to {@link #LONGEST_WINDOW_SECONDS}. */
+    static final int WINDOWS = 8;
     /** The fewest windows kept for an estimate with an interval. */
     public static final int MIN_WINDOWS = 3;
 
@@ -31,7 +36,8 @@ public final class HeldPerRequest {
      * {@code rate} the requests a second while the load ran: over its windows but the first and the
      * last, which the load may have filled in part.
      */
-    public record Span(long fromNanos, long toNanos, int windows, long requests, double leftOutSeconds, double leftOutMs, double rate) {
+    public record Span(long fromNanos, long toNanos, int windows, int windowSeconds, long requests, double leftOutSeconds, double leftOutMs,
+            double rate) {
         public double seconds() {
             return (toNanos - fromNanos) / 1e9;
         }
@@ -40,8 +46,8 @@ public final class HeldPerRequest {
     /** A time held a request, ms, with its 95% interval (NaN bounds when the windows cannot give one). */
     public record Estimate(double ms, double lowMs, double highMs) {}
 
-    /** The windows from the first look on: thread-seconds held at every site, requests, looks. */
-    private record Cut(long from, double[] held, long[] requests, int[] looks) {}
+    /** The windows of {@code step} ns from the first look on: thread-seconds held at the sites taken, requests, looks. */
+    private record Cut(long from, long step, double[] held, long[] requests, int[] looks) {}
 
     private static Cut cut(HeldMonitorReducer h, WorkReducer work, Predicate<HeldMonitorReducer.Site> which) {
         long[] range = h.lookRange();
@@ -49,13 +55,14 @@ public final class HeldPerRequest {
             return null;
         }
         long from = Math.floorDiv(range[0], 1_000_000_000L) * 1_000_000_000L;
-        int count = (int) (Math.floorDiv(range[1] - from, WINDOW_NANOS) + 1);
-        HeldMonitorReducer.Windows w = h.windows(which, from, WINDOW_NANOS, count);
+        long step = Math.max(1, Math.min(LONGEST_WINDOW_SECONDS, (range[1] - range[0]) / 1_000_000_000L / WINDOWS)) * 1_000_000_000L;
+        int count = (int) (Math.floorDiv(range[1] - from, step) + 1);
+        HeldMonitorReducer.Windows w = h.windows(which, from, step, count);
         long[] requests = new long[count];
         for (int k = 0; k < count; k++) {
-            requests[k] = work.between(from + k * WINDOW_NANOS, from + (k + 1) * WINDOW_NANOS).count();
+            requests[k] = work.between(from + k * step, from + (k + 1) * step).count();
         }
-        return new Cut(from, w.heldSeconds(), requests, w.looks());
+        return new Cut(from, step, w.heldSeconds(), requests, w.looks());
     }
 
     /**
@@ -98,14 +105,14 @@ public final class HeldPerRequest {
             leftHeld += c.held[used[i]];
             leftRequests += c.requests[used[i]];
         }
-        long first = c.from + used[d] * WINDOW_NANOS;
-        long last = Math.min(c.from + (used[used.length - 1] + 1L) * WINDOW_NANOS, h.lookRange()[1] + 1);
+        long first = c.from + used[d] * c.step;
+        long last = Math.min(c.from + (used[used.length - 1] + 1L) * c.step, h.lookRange()[1] + 1);
         long interior = 0;
         for (int i = d + 1; i < used.length - 1; i++) {
             interior += c.requests[used[i]];
         }
-        double rate = used.length - d > 2 ? interior / ((used.length - d - 2) * WINDOW_NANOS / 1e9) : requests / ((last - first) / 1e9);
-        return new Span(first, last, used.length - d, requests, (first - (c.from + used[0] * WINDOW_NANOS)) / 1e9,
+        double rate = used.length - d > 2 ? interior / ((used.length - d - 2) * c.step / 1e9) : requests / ((last - first) / 1e9);
+        return new Span(first, last, used.length - d, (int) (c.step / 1_000_000_000L), requests, (first - (c.from + used[0] * c.step)) / 1e9,
                 leftRequests == 0 ? Double.NaN : 1000 * leftHeld / leftRequests, rate);
     }
 
@@ -116,32 +123,51 @@ public final class HeldPerRequest {
     }
 
     private static Estimate estimate(Cut c, Span span) {
+        List<Double> held = new ArrayList<>();
+        List<Long> requests = new ArrayList<>();
+        for (int k : used(c)) {
+            long start = c.from + k * c.step;
+            if (start >= span.fromNanos() && start < span.toNanos()) {
+                held.add(c.held[k]);
+                requests.add(c.requests[k]);
+            }
+        }
+        return ratio(held.stream().mapToDouble(Double::doubleValue).toArray(), requests.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    /**
+     * The time a request holds at the sites {@code which} takes over the given windows ({@code
+     * windows[k]}: from and to, epoch ns) that served {@code requests[k]}: a study's measured windows
+     * of one URL and rate.
+     */
+    public static Estimate over(HeldMonitorReducer h, Predicate<HeldMonitorReducer.Site> which, long[][] windows, long[] requests) {
+        double[] held = new double[windows.length];
+        for (int k = 0; k < windows.length; k++) {
+            held[k] = h.windows(which, windows[k][0], Math.max(1, windows[k][1] - windows[k][0]), 1).heldSeconds()[0];
+        }
+        return ratio(held, requests);
+    }
+
+    /** The ratio of the sums of {@code held} (thread-seconds) and {@code requests}, ms a request, with its interval from the windows' residuals. */
+    private static Estimate ratio(double[] held, long[] requests) {
         double sumH = 0;
         double sumR = 0;
-        int n = 0;
-        int[] used = used(c);
-        for (int k : used) {
-            long start = c.from + k * WINDOW_NANOS;
-            if (start >= span.fromNanos() && start < span.toNanos()) {
-                sumH += c.held[k];
-                sumR += c.requests[k];
-                n++;
-            }
+        for (int k = 0; k < held.length; k++) {
+            sumH += held[k];
+            sumR += requests[k];
         }
         if (sumR == 0) {
             return new Estimate(Double.NaN, Double.NaN, Double.NaN);
         }
         double r = sumH / sumR;
+        int n = held.length;
         if (n < 2) {
             return new Estimate(1000 * r, Double.NaN, Double.NaN);
         }
         double ss = 0;
-        for (int k : used) {
-            long start = c.from + k * WINDOW_NANOS;
-            if (start >= span.fromNanos() && start < span.toNanos()) {
-                double e = c.held[k] - r * c.requests[k];
-                ss += e * e;
-            }
+        for (int k = 0; k < n; k++) {
+            double e = held[k] - r * requests[k];
+            ss += e * e;
         }
         double se = Math.sqrt(n / (n - 1.0) * ss) / sumR;
         double half = TDistribution.of(n - 1).inverseCumulativeProbability(0.975) * se;

@@ -37,6 +37,22 @@ public final class LatencyHistograms {
         }
     }
 
+    /**
+     * A client's stall: a request answered this long after it was due, or still late that long (a
+     * tail a p99 of short windows hides: a few multi-second requests among thousands).
+     */
+    public static final long STALL_MICROS = 1_000_000;
+
+    /** The requests of {@code h} (latencies, microseconds) at {@link #STALL_MICROS} or more, per 1,000 of them; null when it holds none. */
+    public static Double stallsPerThousand(Histogram h) {
+        long total = h == null ? 0 : h.getTotalCount();
+        if (total == 0) {
+            return null;
+        }
+        long under = h.getCountBetweenValues(0, STALL_MICROS - 1);
+        return 1000.0 * (total - under) / total;
+    }
+
     /** The fewest values with which {@code percentile} (0-100) is a figure. */
     public static long needed(double percentile) {
         return (long) Math.ceil(ABOVE / (1 - percentile / 100) - 1e-6);

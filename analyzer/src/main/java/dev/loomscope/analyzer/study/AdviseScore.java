@@ -3,6 +3,8 @@ package dev.loomscope.analyzer.study;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.analyzer.views.AdviseView;
 import java.util.List;
@@ -13,9 +15,10 @@ import java.util.Set;
 
 /**
  * advise's prediction scored by what then happened, every study: the platform JVMs' recordings
- * hold the agent's looks, so advise predicts from each the ceiling its sites put on the virtual
- * JVMs' carriers (on the sites of the JDK those ran: JEP 491's from 24 on), and the virtual JVMs'
- * client figures at the same URL and rate say what they served.
+ * hold the agent's looks, so advise predicts from each, over its measured windows of the URL and
+ * rate, the ceiling its sites put on the virtual JVMs' carriers (on the sites of the JDK those ran:
+ * JEP 491's from 24 on), and the virtual JVMs' client figures at the same URL and rate say what they
+ * served.
  */
 final class AdviseScore {
     private AdviseScore() {}
@@ -38,7 +41,7 @@ final class AdviseScore {
         if (looked.isEmpty()) {
             return w + ": advise not scored: the platform JVMs' recordings hold none of the agent's looks (held-monitors=off)";
         }
-        List<AdviseView.Prediction> predicted = looked.stream().map(f -> AdviseView.predict(f, kinds, carriers, AdviseView.load(f, 0))).toList();
+        List<AdviseView.Prediction> predicted = looked.stream().map(f -> predict(f, kinds, carriers)).toList();
         double[] ceilings = predicted.stream().mapToDouble(AdviseView.Prediction::ceiling).filter(c -> !Double.isNaN(c)).toArray();
         List<ClientFigures> served = virtual.stream().map(f -> f.runs.client()).filter(Objects::nonNull).toList();
         String virtualSaw = served.isEmpty() ? "the virtual JVMs have no client figures" : String.format(Locale.ROOT, "virtual threads served %s/s of %s/s"
@@ -47,14 +50,21 @@ final class AdviseScore {
         if (ceilings.length == 0) {
             boolean nothing = predicted.stream().allMatch(p -> p.carriersHeld() == 0);
             return head + ": " + (nothing ? "nothing found that holds a carrier, so no ceiling" : "carriers held " + Comparer.plain(median(predicted
-                    .stream().mapToDouble(AdviseView.Prediction::carriersHeld).toArray())) + ", but no requests counted to make a ceiling of") + "; "
+                    .stream().mapToDouble(AdviseView.Prediction::carriersHeld).toArray())) + ", but no ceiling from them: no requests in their windows, or too few looks") + "; "
                     + virtualSaw;
         }
+        List<AdviseView.Prediction> told = predicted.stream().filter(p -> !Double.isNaN(p.ceiling())).toList();
         double ceiling = median(ceilings);
-        double low = median(predicted.stream().mapToDouble(AdviseView.Prediction::ceilingLow).filter(c -> !Double.isNaN(c)).toArray());
-        double high = median(predicted.stream().mapToDouble(AdviseView.Prediction::ceilingHigh).filter(c -> !Double.isNaN(c)).toArray());
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: ceiling %s/s [%s, %s]%s; %s", head, Comparer.plain(ceiling), Comparer
-                .plain(low), Comparer.plain(high), ceilings.length == 1 ? "" : " (the JVMs' median, and of their 95% bounds)", virtualSaw));
+        // the JVMs' intervals together: from the lowest bound of any to the highest
+        double low = Math.min(ceiling, told.stream().mapToDouble(AdviseView.Prediction::ceilingLow).filter(c -> !Double.isNaN(c)).min().orElse(ceiling));
+        double high = Math.max(ceiling, told.stream().mapToDouble(AdviseView.Prediction::ceilingHigh).filter(c -> !Double.isNaN(c)).max().orElse(
+                ceiling));
+        String of = told.size() == 1 ? "" : String.format(Locale.ROOT, " (the median of %d JVMs' ceilings, and the span of their 95%% intervals)",
+                told.size());
+        String untold = told.size() == predicted.size() ? "" : String.format(Locale.ROOT, " (%d of %d JVMs gave none: no requests in their"
+                + " windows, or too few looks)", predicted.size() - told.size(), predicted.size());
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: ceiling %s/s [%s, %s]%s%s; %s", head, Comparer.plain(ceiling), Comparer
+                .plain(low), Comparer.plain(high), of, untold, virtualSaw));
         if (!served.isEmpty()) {
             double throughput = median(served.stream().mapToDouble(ClientFigures::throughput).toArray());
             boolean keptUp = served.stream().filter(ClientFigures::keptUp).count() * 2 > served.size();
@@ -67,6 +77,21 @@ final class AdviseScore {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * advise's prediction from one platform JVM over its measured windows of this URL and rate (the
+     * requests its client saw answered in each), so that the other URLs' requests do not water down
+     * the time held; over its steady span of requests where it has no windows.
+     */
+    private static AdviseView.Prediction predict(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers) {
+        List<WorkloadRun> runs = f.runs.measured();
+        if (runs.isEmpty()) {
+            return AdviseView.predict(f, kinds, carriers, AdviseView.load(f, 0));
+        }
+        long[][] windows = runs.stream().map(r -> new long[] {r.startNanos(), r.endNanos()}).toArray(long[][]::new);
+        long[] requests = runs.stream().mapToLong(WorkloadRun::units).toArray();
+        return AdviseView.predictOver(f, kinds, carriers, windows, requests);
     }
 
     private static double median(double[] v) {

@@ -38,7 +38,7 @@ public final class AppStudy {
      * What a service's verdicts judge: the client's figures first, then the recording's over the
      * same windows (a window's length, the workloads' run time, is the study's choice and not judged).
      */
-    static final List<Metric> METRICS = List.of(Metric.THROUGHPUT, Metric.LATENCY_P50, Metric.LATENCY_P99, Metric.LATENCY_P999, Metric.ERROR_RATE, Metric.SERVICE_TIME_P99, Metric.WAIT_OUTSIDE_THE_HANDLER_P50, Metric.CPU_TIME_PER_UNIT, Metric.CONTEXT_SWITCHES_PER_UNIT, Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT, Metric.PLATFORM_THREADS_STARTED_PER_UNIT, Metric.GC_PAUSE_PER_UNIT, Metric.GC_PAUSE_TOTAL, Metric.HEAP_AFTER_GC_MAX, Metric.ALLOCATION_RATE, Metric.PEAK_THREADS);
+    static final List<Metric> METRICS = List.of(Metric.THROUGHPUT, Metric.LATENCY_P50, Metric.LATENCY_P99, Metric.LATENCY_P999, Metric.STALLS, Metric.ERROR_RATE, Metric.SERVICE_TIME_P99, Metric.WAIT_OUTSIDE_THE_HANDLER_P50, Metric.CPU_TIME_PER_UNIT, Metric.CONTEXT_SWITCHES_PER_UNIT, Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT, Metric.PLATFORM_THREADS_STARTED_PER_UNIT, Metric.GC_PAUSE_PER_UNIT, Metric.GC_PAUSE_TOTAL, Metric.HEAP_AFTER_GC_MAX, Metric.ALLOCATION_RATE, Metric.PEAK_THREADS);
 
     /** What a service's bottom line leads with: what its clients waited, then what it served. */
     static final List<Metric> HEADLINES = List.of(Metric.LATENCY_P99, Metric.THROUGHPUT, Metric.ERROR_RATE);

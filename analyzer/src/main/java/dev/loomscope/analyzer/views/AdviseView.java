@@ -110,15 +110,13 @@ public final class AdviseView {
             return new Load(span.rate(), String.format(Locale.ROOT, "the requests counted a second from %s s into the recording, %s s in %d"
                     + " windows of %d s, the first and last left out of the rate%s",
                     Double.isNaN(start) ? "?" : Comparer.plain(Math.max(0, start)), Comparer.plain(span.seconds()), span.windows(),
-                    HeldPerRequest.WINDOW_NANOS / 1_000_000_000L, span.leftOutSeconds() > 0 ? String.format(Locale.ROOT, "; the %s s of requests"
+                    span.windowSeconds(), span.leftOutSeconds() > 0 ? String.format(Locale.ROOT, "; the %s s of requests"
                             + " before left out as a transient (start-up or warm-up: %s ms held a request there)", Comparer.plain(span
                                     .leftOutSeconds()), Comparer.plain(span.leftOutMs())) : ""), span, requestThreads);
         }
-        double seconds = f.summary.spanSeconds();
-        if (f.work.count() > 0 && seconds > 0) {
-            return new Load(f.work.count() / seconds, "the requests counted over the whole recording: too few " + HeldPerRequest.WINDOW_NANOS
-                    / 1_000_000_000L + " s windows with requests and looks (" + HeldPerRequest.MIN_WINDOWS + " at least) to tell a start-up"
-                    + " transient from the load", null, requestThreads);
+        if (f.work.count() > 0) { // requests, but too few windows of them to tell a transient: no ceiling rests on the whole recording's
+            return new Load(Double.NaN, "too few windows with requests and looks (" + HeldPerRequest.MIN_WINDOWS + " at least) to tell a start-up"
+                    + " transient from the load: record longer under load, or give --rate N (taken over the whole recording)", null, requestThreads);
         }
         return new Load(Double.NaN, null, null, false);
     }
@@ -241,7 +239,8 @@ public final class AdviseView {
                 + " of that mean stays above none (a site found now and then, a class"
                 + " initialized once at start-up, does not decide a migration)");
         t.note("threads: the mean found at a look, which is the carriers they would hold at the recording's load; held: that time over the"
-                + " requests" + (Double.isNaN(load.rate()) ? " (give the recording's requests a second, --rate N, or record with work=)"
+                + " requests" + (Double.isNaN(load.rate()) ? load.from() != null ? " (no ceiling: " + load.from() + ")"
+                        : " (give the recording's requests a second, --rate N, or record with work=)"
                         : " at " + Comparer.plain(load.rate()) + "/s (" + load.from() + ")"));
         return t;
     }
@@ -301,7 +300,7 @@ public final class AdviseView {
         t.note("carriers held: the threads found at a look, mean of " + load.looks(h) + " looks" + (load.span() == null ? "" : " over the steady"
                 + " requests") + " each weighted by the time since the one before, with its 95% interval; ceiling: carriers / held time a request, on the carriers"
                 + " held alone (a request's own CPU time is on a carrier too)" + (load.span() == null ? "" : "; held: the thread-seconds the looks found"
-                        + " over the requests served, " + HeldPerRequest.WINDOW_NANOS / 1_000_000_000L + " s window by window, the ceiling's interval"
+                        + " over the requests served, " + load.span().windowSeconds() + " s window by window, the ceiling's interval"
                         + " the wider of the looks' and the windows' own"));
         t.note("bottom line: " + bottomLine(jdk21, jdk24, load.looks(h), carriers) + risks(h, carriers, load));
         if ("virtual".equals(f.summary.threadKind)) {
@@ -404,6 +403,26 @@ public final class AdviseView {
         }
         return new Prediction(mean, held.low(), held.high(), msPerRequest, ceiling, ceilingLow, ceilingHigh, finding(held, found.looks(), carriers),
                 found.looks());
+    }
+
+    /**
+     * {@link #predict} over given windows of the recording ({@code windows[k]}: from and to, epoch
+     * ns; a study's measured windows of one URL and rate) that served {@code requests[k]}: the
+     * windows' ratio and its interval alone (no finding: null; the carriers held, the mean over the
+     * windows, without an interval of its own).
+     */
+    public static Prediction predictOver(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers, long[][] windows, long[] requests) {
+        Load load = load(f, 0); // whether the looks tell request threads apart
+        java.util.function.Predicate<HeldMonitorReducer.Site> which = s -> kinds.contains(s.what()) && load.counts(s);
+        HeldPerRequest.Estimate e = HeldPerRequest.over(f.held, which, windows, requests);
+        double seconds = 0;
+        for (long[] w : windows) {
+            seconds += (w[1] - w[0]) / 1e9;
+        }
+        double held = seconds > 0 && !Double.isNaN(e.ms()) ? e.ms() / 1000 * java.util.Arrays.stream(requests).sum() / seconds : Double.NaN;
+        double ceiling = e.ms() > 0 ? carriers.count() * 1000 / e.ms() : Double.NaN;
+        return new Prediction(held, Double.NaN, Double.NaN, e.ms(), ceiling, e.highMs() > 0 ? carriers.count() * 1000 / e.highMs() : Double.NaN,
+                e.lowMs() > 0 ? carriers.count() * 1000 / e.lowMs() : Double.NaN, null, f.held.samples());
     }
 
     /** One JDK's row. */

@@ -71,7 +71,7 @@ class HeldPerRequestTest {
         HeldMonitorReducer h = new HeldMonitorReducer();
         WorkReducer work = new WorkReducer();
         String empty = encode(new Histogram(WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS));
-        long[] threads = {1, 2, 1, 2}; // per 5 s window, at every look; 100 requests a second throughout
+        long[] threads = {1, 2, 1, 2}; // per 5 s, at every look; 100 requests a second throughout
         for (int sec = 0; sec < 20; sec++) {
             work.add(new CannedEvent(WorkWindowEvent.NAME, T0.plusSeconds(sec + 1), Duration.ZERO, Map.of("method", "x::service", "calls", 100L,
                     "timed", 0L, "window", 1_000_000_000L, "durations", empty)));
@@ -85,11 +85,13 @@ class HeldPerRequestTest {
         }
         HeldPerRequest.Span span = HeldPerRequest.span(h, work);
         assertThat(span.leftOutSeconds()).isZero();
+        assertThat(span.windowSeconds()).isEqualTo(2); // 20 s of looks: windows of an eighth of it, in whole seconds
         HeldPerRequest.Estimate e = HeldPerRequest.estimate(h, work, s -> true, span);
-        // held 5, 10, 5, 10 thread-seconds over 500 requests each: 15 ms a request; residuals +-2.5 thread-seconds
+        // ten 2 s windows of 200 requests holding 2, 2, 3, 4, 4, 2, 2, 3, 4, 4 thread-seconds: 30 over 2,000 requests is 15 ms a request;
+        // residuals about 3: -1, -1, 0, 1, 1, -1, -1, 0, 1, 1
         assertThat(e.ms()).isCloseTo(15.0, within(1e-6));
-        // se = sqrt(4/3 x 4 x 2.5^2) / 2,000 = 0.0028868 s; t(0.975, 3) = 3.182446 (scipy.stats.t.ppf(0.975, 3))
-        double half = 3.182446305284263 * Math.sqrt(4 / 3.0 * 4 * 2.5 * 2.5) / 2000 * 1000;
+        // se = sqrt(10/9 x 8) / 2,000 s; t(0.975, 9) = 2.262157162798205 (scipy.stats.t.ppf(0.975, 9))
+        double half = 2.262157162798205 * Math.sqrt(10 / 9.0 * 8) / 2000 * 1000;
         assertThat(e.lowMs()).isCloseTo(15.0 - half, within(1e-6));
         assertThat(e.highMs()).isCloseTo(15.0 + half, within(1e-6));
     }
