@@ -70,6 +70,8 @@ public final class SummaryReducer implements Reducer {
     private long threadStartEvents;
     public final Samples jvmCpu = new Samples();
     public final Samples machineCpu = new Samples();
+    /** The JVM's share of the machine's CPU (user and system), by when jdk.CPULoad read it: for a span's CPU a request. */
+    public final Timeline jvmCpuInTime = new Timeline();
 
     @Override
     public Set<String> eventTypes() {
@@ -176,6 +178,7 @@ public final class SummaryReducer implements Reducer {
                 if (cpu != null) {
                     jvmCpu.add(cpu[0]);
                     machineCpu.add(cpu[1]);
+                    jvmCpuInTime.add(e.startTime(), cpu[0]);
                 }
             }
             default -> { }

@@ -266,8 +266,15 @@ public final class AdviseView {
                 List.of(Table.text("JDK"), Table.number("carriers held", "mean", 2), Table.number("carriers held low", "95% CI", 2),
                         Table.number("carriers held high", "95% CI", 2), Table.number("held", "ms a request", 2), Table.number("ceiling", "requests/s", 0),
                         Table.number("ceiling low", "requests/s", 0), Table.number("ceiling high", "requests/s", 0), Table.text("at the recorded load")));
-        Judged jdk21 = row(t, "21-23", predict(f, PIN_21, carriers, load), carriers, load);
-        Judged jdk24 = row(t, "24 and later", predict(f, PIN_24, carriers, load), carriers, load);
+        CpuBound cpu = cpuBound(f, load);
+        Judged jdk21 = row(t, "21-23", predict(f, PIN_21, carriers, load), carriers, load, cpu);
+        Judged jdk24 = row(t, "24 and later", predict(f, PIN_24, carriers, load), carriers, load, cpu);
+        if (cpu != null) {
+            t.note(String.format(Locale.ROOT, "the CPU: the JVM used %s of its %d hardware threads over the same requests (jdk.CPULoad, %d readings):"
+                    + " %s ms of CPU a request, so they serve at most %s/s at this CPU a request, whatever the carriers (on platform threads;"
+                    + " virtual threads may spend less a request on thread switches and starts)", Comparer.plain(cpu.cores()), cpu.processors(),
+                    cpu.readings(), Comparer.plain(cpu.msPerRequest()), Comparer.plain(cpu.ceiling())));
+        }
         double waits = load.mean(h, Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
         if (waits > 0) {
             t.note(String.format(Locale.ROOT, "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
@@ -302,7 +309,8 @@ public final class AdviseView {
                 + " held alone (a request's own CPU time is on a carrier too)" + (load.span() == null ? "" : "; held: the thread-seconds the looks found"
                         + " over the requests served, " + load.span().windowSeconds() + " s window by window, the ceiling's interval"
                         + " the wider of the looks' and the windows' own"));
-        t.note("bottom line: " + bottomLine(jdk21, jdk24, load.looks(h), carriers) + risks(h, carriers, load));
+        t.note("bottom line: " + bottomLine(jdk21, jdk24, load.looks(h), carriers) + (cpu == null ? "" : String.format(Locale.ROOT, "; the CPU"
+                + " serves at most about %s/s", Comparer.plain(cpu.ceiling()))) + risks(h, carriers, load));
         if ("virtual".equals(f.summary.threadKind)) {
             t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins as they happened");
         }
@@ -426,7 +434,30 @@ public final class AdviseView {
     }
 
     /** One JDK's row. */
-    private static Judged row(Table t, String jdk, Prediction p, SummaryReducer.Carriers carriers, Load load) {
+    /**
+     * The CPU bound beside the carriers': the JVM's share of the machine over the load's span
+     * (jdk.CPULoad) times its hardware threads is the cores it used; over the span's requests, the
+     * CPU a request, and the requests a second the hardware threads serve at that.
+     */
+    record CpuBound(double cores, int processors, int readings, double msPerRequest, double ceiling) {}
+
+    /** {@link CpuBound} over the load's span; null without a span, CPU readings in it, or the machine's hardware threads. */
+    static CpuBound cpuBound(RecordingFacts f, Load load) {
+        HeldPerRequest.Span span = load.span();
+        if (span == null || f.summary.hardwareThreads <= 0 || span.requests() == 0) {
+            return null;
+        }
+        Samples shares = f.summary.jvmCpuInTime.between(span.fromNanos(), span.toNanos());
+        if (shares.count() == 0) {
+            return null;
+        }
+        int processors = (int) f.summary.hardwareThreads;
+        double cores = shares.sum() / shares.count() * processors;
+        double ms = cores * span.seconds() * 1000 / span.requests();
+        return ms > 0 ? new CpuBound(cores, processors, shares.count(), ms, processors * 1000 / ms) : null;
+    }
+
+    private static Judged row(Table t, String jdk, Prediction p, SummaryReducer.Carriers carriers, Load load, CpuBound cpu) {
         double mean = p.carriersHeld();
         boolean rate = !Double.isNaN(load.rate());
         String carriersHeld = String.format(Locale.ROOT, "%s: %s of %d carriers held", jdk, Comparer.plain(mean), carriers.count());
@@ -444,11 +475,15 @@ public final class AdviseView {
         double ceiling = p.ceiling();
         String said = ceiling < load.rate() ? String.format(Locale.ROOT, "caps virtual threads below it: at most %s/s of %s/s", Comparer.plain(ceiling),
                 Comparer.plain(load.rate()))
-                : String.format(Locale.ROOT, "room for %sx it (at most %s/s)", Comparer.plain(ceiling / load.rate()), Comparer.plain(ceiling));
+                : String.format(Locale.ROOT, "room for %sx it (at most %s/s)", Comparer.plain(ceiling / load.rate()), Comparer.plain(ceiling))
+                        + (cpu != null && cpu.ceiling() < ceiling ? String.format(Locale.ROOT, "; the CPU binds first, at about %s/s",
+                                Comparer.plain(cpu.ceiling())) : "");
         t.row(jdk, mean, p.heldLow(), p.heldHigh(), p.msPerRequest(), ceiling, Double.isNaN(p.ceilingLow()) ? null : p.ceilingLow(), Double.isNaN(
                 p.ceilingHigh()) ? null : p.ceilingHigh(), said);
         return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(p
-                .msPerRequest()), carriers.count(), Comparer.plain(ceiling)), p.finding(), carriersHeld);
+                .msPerRequest()), carriers.count(), Comparer.plain(ceiling)) + (cpu != null && cpu.ceiling() < ceiling ? String.format(Locale.ROOT,
+                        ", though the CPU binds first, at about %s/s (%s ms of CPU a request)", Comparer.plain(cpu.ceiling()), Comparer.plain(cpu
+                                .msPerRequest())) : ""), p.finding(), carriersHeld);
     }
 
     /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */

@@ -69,6 +69,43 @@ class AdviseViewTest {
                 .startsWith("too few looks to tell: 10 looks");
     }
 
+    /**
+     * A server counted 100 requests a second for 40 s while the JVM used 0.25 of the machine's 2
+     * hardware threads (jdk.CPULoad each second) and one thread held a monitor at every look: 5 ms
+     * of CPU a request, so the CPU serves at most 400/s, where the 2 carriers would serve 200/s at
+     * 10 ms held: the carriers bind first, and both are said.
+     */
+    @Test
+    void theCpuBoundStandsBesideTheCarriers() {
+        RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/cpu.jfr")), false);
+        f.summary.span(RecordingSpan.of(T0.toEpochMilli() * 1_000_000, T0.plusSeconds(40).toEpochMilli() * 1_000_000));
+        f.summary.fields(new CannedEvent("jdk.CPUInformation", T0, Map.of("hwThreads", 2L))); // as the reader hands the summary its decoded types
+        org.HdrHistogram.Histogram none = new org.HdrHistogram.Histogram(dev.loomscope.events.WorkWindowEvent.LOWEST_NANOS,
+                dev.loomscope.events.WorkWindowEvent.HIGHEST_NANOS, dev.loomscope.events.WorkWindowEvent.SIGNIFICANT_DIGITS);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(none.getNeededByteBufferCapacity());
+        String empty = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(b.array(), none.encodeIntoCompressedByteBuffer(b)));
+        for (int sec = 0; sec < 40; sec++) {
+            f.summary.fields(new CannedEvent("jdk.CPULoad", T0.plusSeconds(sec).plusMillis(500), Map.of("jvmUser", 0.2, "jvmSystem", 0.05,
+                    "machineTotal", 0.3)));
+            f.dispatch(new CannedEvent(dev.loomscope.events.WorkWindowEvent.NAME, T0.plusSeconds(sec + 1), Duration.ZERO, Map.of("method",
+                    "x::service", "calls", 100L, "timed", 0L, "window", 1_000_000_000L, "durations", empty)));
+            for (int look = 0; look < 10; look++) {
+                Instant at = T0.plusMillis(1000L * sec + 100L * look);
+                f.dispatch(new CannedEvent("loomscope.HeldMonitorSample", at, Duration.ofMillis(1), Map.of("interval", 100L, "platformThreads", 20)));
+                f.dispatch(new CannedEvent("loomscope.HeldMonitor", at, Map.of("what", HeldMonitorEvent.HOLDING, "threads", 1L, "site",
+                        "app.Api.legacy(Api.java:39)", "blockedIn", "java.lang.Thread.sleep", "stack", "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
+            }
+        }
+        AdviseView.Load load = AdviseView.load(f, 0);
+        AdviseView.CpuBound cpu = AdviseView.cpuBound(f, load);
+        assertThat(cpu.cores()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(cpu.msPerRequest()).isCloseTo(5.0, org.assertj.core.data.Offset.offset(0.05));
+        assertThat(cpu.ceiling()).isCloseTo(400, org.assertj.core.data.Offset.offset(4.0));
+        List<Table> tables = AdviseView.of(f, TWO, load, 5);
+        assertThat(bottomLine(tables.get(1))).contains("10.0 ms held a request, 2 carriers serve at most 200/s").contains("the CPU serves at most"
+                + " about 40");
+    }
+
     /** A recording of {@code looks} looks 100 ms apart, each finding {@code threads} threads doing {@code what} at one site. */
     private static RecordingFacts looks(int looks, int threads, String what) {
         RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/app.jfr")), false);
