@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.cli;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.views.AdvisePrediction;
 import dev.loomscope.analyzer.views.AdviseView;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ public final class AdviseCommand extends ViewCommand {
         }
         List<Table> tables = new ArrayList<>();
         for (RecordingFacts f : facts) {
-            List<Table> one = AdviseView.of(f, AdviseView.carriers(f, carriers), AdviseView.load(f, rate), stackDepth);
+            List<Table> one = AdviseView.of(f, AdvisePrediction.carriers(f, carriers), AdvisePrediction.load(f, rate), stackDepth);
             String prefix = facts.size() == 1 ? "" : f.source.shortName() + ": ";
             one.forEach(t -> tables.add(prefix.isEmpty() ? t : t.prefixed(prefix, false)));
         }

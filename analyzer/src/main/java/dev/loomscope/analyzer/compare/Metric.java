@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import org.HdrHistogram.Histogram;
 
 /**
  * A quantity compared across thread kinds: where its values come from (one per workload run, per
@@ -232,7 +231,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     // requests a second or more late (answered so, or still waiting at the window's end), per 1,000: each window's own; for the recording,
     // its measured windows merged, each request once
-    public static final Metric STALLS = overClient(perRun("stalls per 1000 requests", "#/1000", true, Metric::stalls), c -> LatencyHistograms
+    public static final Metric STALLS = overClient(perRun("stalls per 1000 requests", "#/1000", true, ClientFigures::stallsPerThousand), c -> LatencyHistograms
             .stallsPerThousand(c.judged()));
 
     public static final Metric ERROR_RATE = perRun("error rate", "%", true, r -> r.errorRate() == null ? null : 100 * r.errorRate());
@@ -283,7 +282,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     // the agent counts threads started a second, too coarse for a run: from the first run's start to the last one's end, warm-ups
     // too, against their units (a recording without runs: over the whole of it, against the calls work= timed)
-    public static final Metric PLATFORM_THREADS_STARTED_PER_UNIT = perRecording("platform threads started per unit", "threads/unit", true, Metric::platformThreadsStartedPerUnit);
+    public static final Metric PLATFORM_THREADS_STARTED_PER_UNIT = perRecording("platform threads started per unit", "threads/unit", true, RecordingFacts::platformThreadsStartedPerUnit);
 
     public static final Metric CONTEXT_SWITCHES_PER_SECOND = perRunOrRecording("context switches per second", "/s", true,
                     (f, r) -> r.contextSwitches() == null || r.millis() <= 0 ? null : r.contextSwitches() / seconds(r),
@@ -317,31 +316,6 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             SERVICE_TIME_P99, WAIT_OUTSIDE_THE_HANDLER_P50, GC_PAUSE_TOTAL, GC_COUNT, GC_PAUSE_P99, HEAP_AFTER_GC_P50, HEAP_AFTER_GC_MAX,
             CONTEXT_SWITCHES_PER_UNIT, CPU_TIME_PER_UNIT, GC_PAUSE_PER_UNIT, PLATFORM_THREADS_STARTED_PER_UNIT, CONTEXT_SWITCHES_PER_SECOND,
             PINNED_TIME, PINNED_TIME_PER_UNIT, PINS_PER_UNIT, PEAK_THREADS, CPU_LOAD, ALLOCATION_RATE, HEAP_FILL_RATE, PINNED_DURATION, GC_PAUSE);
-
-    /** A window's stalls per 1,000 requests: its answered requests' latencies and its late ones' ages; null without its client's histograms. */
-    private static Double stalls(WorkloadRun r) {
-        if (r.client() == null || r.client().latencyHistogram() == null) {
-            return null;
-        }
-        Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
-        Histogram late = LatencyHistograms.decode(r.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS);
-        if (h != null && late != null) {
-            h.add(late);
-        }
-        return LatencyHistograms.stallsPerThousand(h);
-    }
-
-    private static Double platformThreadsStartedPerUnit(RecordingFacts f) {
-        if (f.runs.runs().isEmpty()) {
-            Long n = f.summary.platformThreadsStarted(f.ctxsw);
-            return n == null || f.work.count() == 0 ? null : n / (double) f.work.count();
-        }
-        long from = f.runs.runs().stream().mapToLong(WorkloadRun::startNanos).min().getAsLong();
-        long to = f.runs.runs().stream().mapToLong(WorkloadRun::endNanos).max().getAsLong();
-        long units = f.runs.runs().stream().mapToLong(WorkloadRun::units).sum();
-        long n = f.ctxsw.platformThreadsStartedBetween(from, to);
-        return n < 0 || units == 0 ? null : n / (double) units;
-    }
 
     /**
      * Milliseconds of CPU time a unit: {@code share} of the machine's CPU time (0 to 1) over

@@ -109,4 +109,17 @@ public record ClientFigures(double seconds, long offered, long answered, long er
     public Double latencyMs(double percentile) {
         return LatencyHistograms.enough(judged, percentile) ? judged.getValueAtPercentile(percentile) / 1e3 : null;
     }
+
+    /** A window's stalls per 1000 requests: its answered requests' latencies and its late ones' ages; null without its client's histograms. */
+    public static Double stallsPerThousand(WorkloadRun r) {
+        if (r.client() == null || r.client().latencyHistogram() == null) {
+            return null;
+        }
+        Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
+        Histogram late = LatencyHistograms.decode(r.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS);
+        if (h != null && late != null) {
+            h.add(late);
+        }
+        return LatencyHistograms.stallsPerThousand(h);
+    }
 }

@@ -331,6 +331,23 @@ public final class RecordingFacts {
                 + " time and of throughput from work (the filter named no method that ran while it recorded; the agent's exit line said which)";
     }
 
+    /**
+     * The platform threads started a unit of work: from the first run's start to the last one's end
+     * against those runs' units (warm-ups included), else over the recording against its work=
+     * calls; null when either is not known.
+     */
+    public Double platformThreadsStartedPerUnit() {
+        if (runs.runs().isEmpty()) {
+            Long n = summary.platformThreadsStarted(ctxsw);
+            return n == null || work.count() == 0 ? null : n / (double) work.count();
+        }
+        long from = runs.runs().stream().mapToLong(RunsReducer.WorkloadRun::startNanos).min().getAsLong();
+        long to = runs.runs().stream().mapToLong(RunsReducer.WorkloadRun::endNanos).max().getAsLong();
+        long units = runs.runs().stream().mapToLong(RunsReducer.WorkloadRun::units).sum();
+        long n = ctxsw.platformThreadsStartedBetween(from, to);
+        return n < 0 || units == 0 ? null : n / (double) units;
+    }
+
     /** The group this recording belongs to: its thread kind, else its label, else "unknown". */
     public String group() {
         if (summary.threadKind != null && !summary.threadKind.equals("unknown")) {

@@ -6,7 +6,7 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.stats.Quantiles;
-import dev.loomscope.analyzer.views.AdviseView;
+import dev.loomscope.analyzer.views.AdvisePrediction;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +33,7 @@ final class AdviseScore {
         var carriers = ServiceCause.carriers(virtual);
         int feature = virtual.stream().mapToInt(f -> f.summary.jdkFeature()).max().orElse(0);
         boolean jep491 = feature >= 24;
-        Set<String> kinds = jep491 ? AdviseView.PIN_24 : AdviseView.PIN_21;
+        Set<String> kinds = jep491 ? AdvisePrediction.PIN_24 : AdvisePrediction.PIN_21;
         String jdks = jep491 ? "24 and later" : "21-23";
         List<RecordingFacts> looked = platform.stream().filter(f -> f.held.samples() > 0).toList();
         String head = w + ": advise, from the " + (looked.size() == 1 ? "platform JVM's recording" : looked.size() + " platform JVMs' recordings")
@@ -41,8 +41,8 @@ final class AdviseScore {
         if (looked.isEmpty()) {
             return w + ": advise not scored: the platform JVMs' recordings hold none of the agent's looks (held-monitors=off)";
         }
-        List<AdviseView.Prediction> predicted = looked.stream().map(f -> predict(f, kinds, carriers)).toList();
-        double[] ceilings = predicted.stream().mapToDouble(AdviseView.Prediction::ceiling).filter(c -> !Double.isNaN(c)).toArray();
+        List<AdvisePrediction.Prediction> predicted = looked.stream().map(f -> predict(f, kinds, carriers)).toList();
+        double[] ceilings = predicted.stream().mapToDouble(AdvisePrediction.Prediction::ceiling).filter(c -> !Double.isNaN(c)).toArray();
         List<ClientFigures> served = virtual.stream().map(f -> f.runs.client()).filter(Objects::nonNull).toList();
         String virtualSaw = served.isEmpty() ? "the virtual JVMs have no client figures" : String.format(Locale.ROOT, "virtual threads served %s/s of %s/s"
                 + " offered (median of %d JVM%s)", Comparer.plain(median(served.stream().mapToDouble(ClientFigures::throughput).toArray())),
@@ -50,14 +50,14 @@ final class AdviseScore {
         if (ceilings.length == 0) {
             boolean nothing = predicted.stream().allMatch(p -> p.carriersHeld() == 0);
             return head + ": " + (nothing ? "nothing found that holds a carrier, so no ceiling" : "carriers held " + Comparer.plain(median(predicted
-                    .stream().mapToDouble(AdviseView.Prediction::carriersHeld).toArray())) + ", but no ceiling from them: no requests in their windows, or too few looks") + "; "
+                    .stream().mapToDouble(AdvisePrediction.Prediction::carriersHeld).toArray())) + ", but no ceiling from them: no requests in their windows, or too few looks") + "; "
                     + virtualSaw;
         }
-        List<AdviseView.Prediction> told = predicted.stream().filter(p -> !Double.isNaN(p.ceiling())).toList();
+        List<AdvisePrediction.Prediction> told = predicted.stream().filter(p -> !Double.isNaN(p.ceiling())).toList();
         double ceiling = median(ceilings);
         // the JVMs' intervals together: from the lowest bound of any to the highest
-        double low = Math.min(ceiling, told.stream().mapToDouble(AdviseView.Prediction::ceilingLow).filter(c -> !Double.isNaN(c)).min().orElse(ceiling));
-        double high = Math.max(ceiling, told.stream().mapToDouble(AdviseView.Prediction::ceilingHigh).filter(c -> !Double.isNaN(c)).max().orElse(
+        double low = Math.min(ceiling, told.stream().mapToDouble(AdvisePrediction.Prediction::ceilingLow).filter(c -> !Double.isNaN(c)).min().orElse(ceiling));
+        double high = Math.max(ceiling, told.stream().mapToDouble(AdvisePrediction.Prediction::ceilingHigh).filter(c -> !Double.isNaN(c)).max().orElse(
                 ceiling));
         String of = told.size() == 1 ? "" : String.format(Locale.ROOT, " (the median of %d JVMs' ceilings, and the span of their 95%% intervals)",
                 told.size());
@@ -84,14 +84,14 @@ final class AdviseScore {
      * requests its client saw answered in each), so that the other URLs' requests do not water down
      * the time held; over its steady span of requests where it has no windows.
      */
-    private static AdviseView.Prediction predict(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers) {
+    private static AdvisePrediction.Prediction predict(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers) {
         List<WorkloadRun> runs = f.runs.measured();
         if (runs.isEmpty()) {
-            return AdviseView.predict(f, kinds, carriers, AdviseView.load(f, 0));
+            return AdvisePrediction.predict(f, kinds, carriers, AdvisePrediction.load(f, 0));
         }
         long[][] windows = runs.stream().map(r -> new long[] {r.startNanos(), r.endNanos()}).toArray(long[][]::new);
         long[] requests = runs.stream().mapToLong(WorkloadRun::units).toArray();
-        return AdviseView.predictOver(f, kinds, carriers, windows, requests);
+        return AdvisePrediction.predictOver(f, kinds, carriers, windows, requests);
     }
 
     private static double median(double[] v) {

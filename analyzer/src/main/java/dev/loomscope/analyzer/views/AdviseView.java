@@ -1,16 +1,24 @@
 package dev.loomscope.analyzer.views;
 
+import static dev.loomscope.analyzer.views.AdvisePrediction.PIN_21;
+import static dev.loomscope.analyzer.views.AdvisePrediction.PIN_24;
+import static dev.loomscope.analyzer.views.AdvisePrediction.cpuBound;
+import static dev.loomscope.analyzer.views.AdvisePrediction.finding;
+import static dev.loomscope.analyzer.views.AdvisePrediction.looksToRuleOut;
+import static dev.loomscope.analyzer.views.AdvisePrediction.predict;
+
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Metric;
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
-import dev.loomscope.analyzer.reduce.HeldPerRequest;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.analyzer.views.AdvisePrediction.CpuBound;
+import dev.loomscope.analyzer.views.AdvisePrediction.Finding;
+import dev.loomscope.analyzer.views.AdvisePrediction.Load;
+import dev.loomscope.analyzer.views.AdvisePrediction.Prediction;
 import dev.loomscope.events.HeldMonitorEvent;
-import dev.loomscope.options.AgentOptions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,97 +37,10 @@ import java.util.Set;
  * JDK 24+ (JEP 491) only under class initializers and in native code.
  */
 public final class AdviseView {
-    /** Kinds that hold a carrier on JDK 21-23. */
-    public static final Set<String> PIN_21 = Set.of(HeldMonitorEvent.HOLDING, HeldMonitorEvent.ENTERING, HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
-    /** Kinds that hold a carrier on JDK 24+. */
-    public static final Set<String> PIN_24 = Set.of(HeldMonitorEvent.CLASS_INIT, HeldMonitorEvent.NATIVE);
     /** Sites shown; the rest are counted in a note. */
     static final int SITES = 20;
 
     private AdviseView() {}
-
-    /**
-     * The load a prediction is for: requests a second, and where that figure came from; rate NaN
-     * when unknown; {@code span} the steady span of counted requests the looks are judged over
-     * (null: the whole recording); {@code requestThreadsOnly} when the looks tell the servers'
-     * request threads from the rest ({@link #counts}).
-     */
-    public record Load(double rate, String from, HeldPerRequest.Span span, boolean requestThreadsOnly) {
-        /**
-         * Whether threads found at {@code s} count: with the servers' requests counted (the agent's
-         * default work=), only those found inside a request; a server's poller or acceptor and the
-         * start-up's main thread stay platform threads when the requests switch.
-         */
-        boolean counts(HeldMonitorReducer.Site s) {
-            return !requestThreadsOnly || !s.work().isEmpty();
-        }
-
-        /** {@link HeldMonitorReducer#mean} over the span, of the sites that count. */
-        HeldMonitorReducer.Mean mean(HeldMonitorReducer h, java.util.function.Predicate<HeldMonitorReducer.Site> which) {
-            return spanMean(h, s -> which.test(s) && counts(s));
-        }
-
-        /** {@link HeldMonitorReducer#mean} over the span, whether the sites count or not. */
-        HeldMonitorReducer.Mean spanMean(HeldMonitorReducer h, java.util.function.Predicate<HeldMonitorReducer.Site> which) {
-            return span == null ? h.mean(which) : h.mean(which, span.fromNanos(), span.toNanos());
-        }
-
-        HeldMonitorReducer.Mean mean(HeldMonitorReducer h, Set<String> kinds) {
-            return mean(h, site -> kinds.contains(site.what()));
-        }
-
-        /** What {@code threads} held on average is a request, ms: over the span, its requests over its length (the span's edges included, as the looks' are). */
-        double msPerRequest(double threads) {
-            return span == null ? 1000 * threads / rate : 1000 * threads * span.seconds() / span.requests();
-        }
-
-        /** The looks over the span. */
-        long looks(HeldMonitorReducer h) {
-            return span == null ? h.samples() : h.samples(span.fromNanos(), span.toNanos());
-        }
-    }
-
-    /** The carriers virtual threads would have: {@code given} (above 0), else the recording's ({@link SummaryReducer#carriers()}). */
-    public static SummaryReducer.Carriers carriers(RecordingFacts f, int given) {
-        if (given > 0) {
-            return new SummaryReducer.Carriers(given, "--carriers");
-        }
-        SummaryReducer.Carriers c = f.summary.carriers();
-        if (c == null) {
-            throw new BadDataException(f.source.name() + ": says nothing of its processors: give the carriers virtual threads would have (--carriers N)");
-        }
-        return c;
-    }
-
-    /**
-     * The recording's load: {@code given} (above 0), over the whole recording; else the requests
-     * the agent counted (its work= windows, the servers' requests by default) over their steady
-     * span ({@link HeldPerRequest}); else, with too few windows of them to tell a transient, over
-     * the recording, said so; else unknown.
-     */
-    public static Load load(RecordingFacts f, double given) {
-        boolean requestThreads = f.work.count() > 0 && f.summary.agentOptions != null && AgentOptions.parse(null, f.summary.agentOptions).work()
-                .equals(AgentOptions.REQUESTS) && f.held.sites().keySet().stream().anyMatch(s -> !s.work().isEmpty());
-        if (given > 0) {
-            return new Load(given, "--rate, over the whole recording", null, requestThreads);
-        }
-        HeldPerRequest.Span span = HeldPerRequest.span(f.held, f.work);
-        if (span != null) {
-            java.time.Instant first = f.summary.first();
-            double start = first == null ? Double.NaN : (span.fromNanos() - (first.getEpochSecond() * 1_000_000_000L + first.getNano())) / 1e9;
-            return new Load(span.rate(), String.format(Locale.ROOT, "the requests counted a second from %s s into the recording, %s s in %d"
-                    + " windows of %d s, the first and last left out of the rate%s",
-                    Double.isNaN(start) ? "?" : Comparer.plain(Math.max(0, start)), Comparer.plain(span.seconds()), span.windows(),
-                    span.windowSeconds(), span.leftOutSeconds() > 0 ? String.format(Locale.ROOT, "; the %s s of requests"
-                            + " before left out as a transient (start-up or warm-up: %s ms held a request there)", Comparer.plain(span
-                                    .leftOutSeconds()), Comparer.plain(span.leftOutMs())) : ""), span, requestThreads);
-        }
-        if (f.work.count() > 0) { // requests, but too few windows of them to tell a transient: no ceiling rests on the whole recording's
-            return new Load(Double.NaN, "too few windows with requests and looks (" + HeldPerRequest.MIN_WINDOWS + " at least) to tell a start-up"
-                    + " transient from the load: record longer under load, or give --rate N (taken over the whole recording)", null, requestThreads);
-        }
-        return new Load(Double.NaN, null, null, false);
-    }
 
     /** The tables: where virtual threads would hold a carrier, by site; what that does to the carriers on each JDK; the bottom line in a note. */
     public static List<Table> of(RecordingFacts f, SummaryReducer.Carriers carriers, Load load, int stackDepth) {
@@ -167,34 +88,6 @@ public final class AdviseView {
         t.note("the JDK records these events from a threshold (20 ms in its default settings, 10 ms in its profile settings): shorter waits are"
                 + " not here, so the time is a lower bound");
         return t;
-    }
-
-    /** What the looks tell of the threads found somewhere, against a tenth of the carriers ({@link #MATTERS}). */
-    public enum Finding {
-        /** A tenth of the carriers or more on average, and found at enough looks that its 95% interval stays above none. */
-        MATTERS,
-        /** Less than a tenth on average, at enough looks that none found would have ruled a tenth out ({@link #looksToRuleOut}). */
-        CLEAR,
-        /** Too few looks to tell either. */
-        UNSURE
-    }
-
-    /** What threads found at {@code m} a look come to ({@link Finding}), of {@code looks} looks. */
-    static Finding finding(HeldMonitorReducer.Mean m, long looks, SummaryReducer.Carriers carriers) {
-        double tenth = carriers.count() / MATTERS;
-        if (m.mean() >= tenth) {
-            return m.low() > 0 ? Finding.MATTERS : Finding.UNSURE;
-        }
-        return looks >= looksToRuleOut(carriers) ? Finding.CLEAR : Finding.UNSURE;
-    }
-
-    /**
-     * The looks that, finding nothing at a site, rule out its holding a tenth of the carriers: with
-     * none in n looks, the 95% upper bound of the share of looks that would find a thread there is
-     * 3 / n (the rule of three), below a tenth of the carriers from 3 x {@link #MATTERS} / carriers.
-     */
-    static long looksToRuleOut(SummaryReducer.Carriers carriers) {
-        return (long) Math.ceil(3 * MATTERS / carriers.count());
     }
 
     private static boolean matters(HeldMonitorReducer h, Set<String> kinds, SummaryReducer.Carriers carriers, Load load) {
@@ -317,13 +210,6 @@ public final class AdviseView {
         return t;
     }
 
-    /**
-     * Carriers held matter when they would cap virtual threads below this many times the recorded
-     * load (without a load: when they hold a tenth of the carriers or more on average): a class
-     * initializer found once at start-up does not decide a migration.
-     */
-    static final double MATTERS = 10;
-
     /** One JDK's prediction: the words of the bottom line, and what the looks tell of what it found ({@link #MATTERS}). */
     record Judged(String words, Finding finding, String held) {
         boolean matters() {
@@ -370,93 +256,7 @@ public final class AdviseView {
         return t;
     }
 
-    /** What the looks found at the sites of {@code kinds} over the load's span, and the windows' own estimate of it a request (null: no span). */
-    private record Held(HeldMonitorReducer.Mean mean, long looks, HeldPerRequest.Estimate windows) {}
-
-    private static Held held(RecordingFacts f, Set<String> kinds, Load load) {
-        return new Held(load.mean(f.held, kinds), load.looks(f.held), load.span() == null ? null : HeldPerRequest.estimate(f.held, f.work, s -> kinds
-                .contains(s.what()) && load.counts(s), load.span()));
-    }
-
-    /**
-     * What advise predicts from the sites of {@code kinds} (one JDK's): the carriers held (the
-     * looks' mean and its 95% interval), the time a request holds them, ms, and the ceiling that puts
-     * on {@code carriers} with its 95% interval (NaN without a load, or with nothing held), what the
-     * looks tell of it, and over how many looks.
-     */
-    public record Prediction(double carriersHeld, double heldLow, double heldHigh, double msPerRequest, double ceiling, double ceilingLow,
-            double ceilingHigh, Finding finding, long looks) {}
-
-    /** {@link Prediction} of the recording {@code f} at {@code load} on {@code carriers}, from the sites of {@code kinds}. */
-    public static Prediction predict(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers, Load load) {
-        Held found = held(f, kinds, load);
-        HeldMonitorReducer.Mean held = found.mean();
-        double mean = held.mean();
-        boolean rate = !Double.isNaN(load.rate());
-        HeldPerRequest.Estimate windows = found.windows();
-        // over a span of counted requests, the windows' ratio (thread-seconds held over requests served); else the looks' mean over the rate
-        double msPerRequest = windows != null && !Double.isNaN(windows.ms()) ? windows.ms() : rate ? load.msPerRequest(mean) : Double.NaN;
-        double ceiling = msPerRequest > 0 ? carriers.count() * 1000 / msPerRequest : Double.NaN;
-        double ceilingLow = ceiling;
-        double ceilingHigh = ceiling;
-        if (msPerRequest > 0) { // the bounds from the carriers held, or the windows' own where wider
-            double lowMs = msPerRequest * held.low() / mean; // the looks' interval, relative to their mean
-            double highMs = msPerRequest * held.high() / mean;
-            if (windows != null && !Double.isNaN(windows.lowMs())) {
-                lowMs = Math.min(Math.min(lowMs, windows.lowMs()), msPerRequest);
-                highMs = Math.max(Math.max(highMs, windows.highMs()), msPerRequest);
-            }
-            ceilingLow = highMs > 0 ? carriers.count() * 1000 / highMs : Double.NaN;
-            ceilingHigh = lowMs > 0 ? carriers.count() * 1000 / lowMs : Double.NaN;
-        }
-        return new Prediction(mean, held.low(), held.high(), msPerRequest, ceiling, ceilingLow, ceilingHigh, finding(held, found.looks(), carriers),
-                found.looks());
-    }
-
-    /**
-     * {@link #predict} over given windows of the recording ({@code windows[k]}: from and to, epoch
-     * ns; a study's measured windows of one URL and rate) that served {@code requests[k]}: the
-     * windows' ratio and its interval alone (no finding: null; the carriers held, the mean over the
-     * windows, without an interval of its own).
-     */
-    public static Prediction predictOver(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers, long[][] windows, long[] requests) {
-        Load load = load(f, 0); // whether the looks tell request threads apart
-        java.util.function.Predicate<HeldMonitorReducer.Site> which = s -> kinds.contains(s.what()) && load.counts(s);
-        HeldPerRequest.Estimate e = HeldPerRequest.over(f.held, which, windows, requests);
-        double seconds = 0;
-        for (long[] w : windows) {
-            seconds += (w[1] - w[0]) / 1e9;
-        }
-        double held = seconds > 0 && !Double.isNaN(e.ms()) ? e.ms() / 1000 * java.util.Arrays.stream(requests).sum() / seconds : Double.NaN;
-        double ceiling = e.ms() > 0 ? carriers.count() * 1000 / e.ms() : Double.NaN;
-        return new Prediction(held, Double.NaN, Double.NaN, e.ms(), ceiling, e.highMs() > 0 ? carriers.count() * 1000 / e.highMs() : Double.NaN,
-                e.lowMs() > 0 ? carriers.count() * 1000 / e.lowMs() : Double.NaN, null, f.held.samples());
-    }
-
     /** One JDK's row. */
-    /**
-     * The CPU bound beside the carriers': the JVM's share of the machine over the load's span
-     * (jdk.CPULoad) times its hardware threads is the cores it used; over the span's requests, the
-     * CPU a request, and the requests a second the hardware threads serve at that.
-     */
-    record CpuBound(double cores, int processors, int readings, double msPerRequest, double ceiling) {}
-
-    /** {@link CpuBound} over the load's span; null without a span, CPU readings in it, or the machine's hardware threads. */
-    static CpuBound cpuBound(RecordingFacts f, Load load) {
-        HeldPerRequest.Span span = load.span();
-        if (span == null || f.summary.hardwareThreads <= 0 || span.requests() == 0) {
-            return null;
-        }
-        Samples shares = f.summary.jvmCpuInTime.between(span.fromNanos(), span.toNanos());
-        if (shares.count() == 0) {
-            return null;
-        }
-        int processors = (int) f.summary.hardwareThreads;
-        double cores = shares.sum() / shares.count() * processors;
-        double ms = cores * span.seconds() * 1000 / span.requests();
-        return ms > 0 ? new CpuBound(cores, processors, shares.count(), ms, processors * 1000 / ms) : null;
-    }
-
     private static Judged row(Table t, String jdk, Prediction p, SummaryReducer.Carriers carriers, Load load, CpuBound cpu) {
         double mean = p.carriersHeld();
         boolean rate = !Double.isNaN(load.rate());

@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.rules.LoomscopeRule;
+import dev.loomscope.analyzer.views.AdvisePrediction;
 import dev.loomscope.analyzer.views.AdviseView;
 import dev.loomscope.analyzer.views.Views;
 import dev.loomscope.recording.RecordingSource;
@@ -70,7 +71,7 @@ class FactsCacheTest {
         for (Views.View v : Views.ALL) {
             b.append(Format.JSON.render(v.of(List.of(f), 8)));
         }
-        List<Table> advice = AdviseView.of(f, AdviseView.carriers(f, 2), AdviseView.load(f, 0), 8);
+        List<Table> advice = AdviseView.of(f, AdvisePrediction.carriers(f, 2), AdvisePrediction.load(f, 0), 8);
         b.append(Format.JSON.render(advice));
         Stream.concat(Metric.ALL.stream(), Metric.RECORDING_FIGURES.stream()).forEach(m -> b.append(m.name()).append('=')
                 .append(m.valueOfRecording(f)).append(' ').append(m.extract().apply(f)).append('\n'));

@@ -29,24 +29,24 @@ class AdviseViewTest {
     @Test
     void aMeanMattersOnlyWhenItsIntervalStaysAboveNoneAndNothingIsClearOnlyAfterTheRuleOfThree() {
         // one look that found one thread: a mean of 1, but no interval: it cannot tell
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(1, Double.NaN), 1, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(1, 0.3), 100, TWO)).isEqualTo(AdviseView.Finding.MATTERS);
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.3, 0.4), 100, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.05, 0.04), 100, TWO)).isEqualTo(AdviseView.Finding.CLEAR);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(1, Double.NaN), 1, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(1, 0.3), 100, TWO)).isEqualTo(AdvisePrediction.Finding.MATTERS);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.3, 0.4), 100, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.05, 0.04), 100, TWO)).isEqualTo(AdvisePrediction.Finding.CLEAR);
         // under a tenth on average: clear once the looks are enough, even where the interval reaches a tenth (a ceiling still 9x the load)
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.03, 0.19), 31, TWO)).isEqualTo(AdviseView.Finding.CLEAR);
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0.1, 0.2), 10, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.03, 0.19), 31, TWO)).isEqualTo(AdvisePrediction.Finding.CLEAR);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.1, 0.2), 10, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
         // none found: 3/n below a tenth of 2 carriers from 15 looks
-        assertThat(AdviseView.looksToRuleOut(TWO)).isEqualTo(15);
-        assertThat(AdviseView.looksToRuleOut(new SummaryReducer.Carriers(8, "--carriers"))).isEqualTo(4);
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0, 0), 14, TWO)).isEqualTo(AdviseView.Finding.UNSURE);
-        assertThat(AdviseView.finding(new HeldMonitorReducer.Mean(0, 0), 15, TWO)).isEqualTo(AdviseView.Finding.CLEAR);
+        assertThat(AdvisePrediction.looksToRuleOut(TWO)).isEqualTo(15);
+        assertThat(AdvisePrediction.looksToRuleOut(new SummaryReducer.Carriers(8, "--carriers"))).isEqualTo(4);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0, 0), 14, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0, 0), 15, TWO)).isEqualTo(AdvisePrediction.Finding.CLEAR);
     }
 
     @Test
     void oneLookThatFoundAThreadEnteringAMonitorIsTooFewToTellNotAPin() {
         RecordingFacts f = looks(1, 1, HeldMonitorEvent.ENTERING);
-        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(300, "--rate", null, false), 5);
+        List<Table> tables = AdviseView.of(f, TWO, new AdvisePrediction.Load(300, "--rate", null, false), 5);
         assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("too few looks to tell");
         assertThat(bottomLine(tables.get(1))).startsWith("too few looks to tell: 1 looks, where telling a tenth of the 2 carriers held from none"
                 + " takes at least 15");
@@ -55,7 +55,7 @@ class AdviseViewTest {
     @Test
     void aThreadHoldingAMonitorAtEveryLookMattersOnJdk21To23Only() {
         RecordingFacts f = looks(40, 1, HeldMonitorEvent.HOLDING);
-        List<Table> tables = AdviseView.of(f, TWO, new AdviseView.Load(100, "--rate", null, false), 5);
+        List<Table> tables = AdviseView.of(f, TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
         assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("yes");
         assertThat(tables.get(0).rows().get(0)[8]).isEqualTo(10.0); // 1 thread at 100/s: 10 ms a request
         assertThat(bottomLine(tables.get(1))).startsWith("switch on JDK 24 or later").contains("10.0 ms held a request, 2 carriers serve at most 200/s");
@@ -63,9 +63,9 @@ class AdviseViewTest {
 
     @Test
     void fortyLooksThatFoundNothingSaySwitch() {
-        List<Table> tables = AdviseView.of(looks(40, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate", null, false), 5);
+        List<Table> tables = AdviseView.of(looks(40, 0, HeldMonitorEvent.HOLDING), TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
         assertThat(bottomLine(tables.get(1))).startsWith("switch: nothing the looks found would hold the carriers");
-        assertThat(bottomLine(AdviseView.of(looks(10, 0, HeldMonitorEvent.HOLDING), TWO, new AdviseView.Load(100, "--rate", null, false), 5).get(1)))
+        assertThat(bottomLine(AdviseView.of(looks(10, 0, HeldMonitorEvent.HOLDING), TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5).get(1)))
                 .startsWith("too few looks to tell: 10 looks");
     }
 
@@ -96,8 +96,8 @@ class AdviseViewTest {
                         "app.Api.legacy(Api.java:39)", "blockedIn", "java.lang.Thread.sleep", "stack", "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
             }
         }
-        AdviseView.Load load = AdviseView.load(f, 0);
-        AdviseView.CpuBound cpu = AdviseView.cpuBound(f, load);
+        AdvisePrediction.Load load = AdvisePrediction.load(f, 0);
+        AdvisePrediction.CpuBound cpu = AdvisePrediction.cpuBound(f, load);
         assertThat(cpu.cores()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(cpu.msPerRequest()).isCloseTo(5.0, org.assertj.core.data.Offset.offset(0.05));
         assertThat(cpu.ceiling()).isCloseTo(400, org.assertj.core.data.Offset.offset(4.0));
