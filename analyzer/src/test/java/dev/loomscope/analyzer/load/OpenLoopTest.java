@@ -20,20 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OpenLoopTest {
     @Test
     void aStallIsInTheLatencyOfEveryRequestDueDuringIt() throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 100);
         AtomicBoolean stalled = new AtomicBoolean();
-        server.createContext("/", x -> {
-            if (stalled.compareAndSet(false, true)) {
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            x.sendResponseHeaders(200, 2);
-            x.getResponseBody().write("ok".getBytes());
-            x.close();
-        });
+        HttpServer server = holding(() -> stalled.compareAndSet(false, true), 1000);
         server.start();
         long ticksBefore = selfTicks();
         try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + server.getAddress().getPort() + "/"), 100, 1, 10_000)) {
@@ -120,5 +108,23 @@ class OpenLoopTest {
                 assertThat(rest.unsent()).as("due, never sent: the client's queue when the load ended").isPositive();
             }
         }
+    }
+
+    /** A server on a free port of 127.0.0.1 that answers 200 "ok" at once, but holds {@code holdMillis} first each request {@code holds} says to. */
+    static HttpServer holding(java.util.function.BooleanSupplier holds, long holdMillis) throws java.io.IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
+        server.createContext("/", x -> {
+            if (holds.getAsBoolean()) {
+                try {
+                    Thread.sleep(holdMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            x.sendResponseHeaders(200, 2);
+            x.getResponseBody().write("ok".getBytes());
+            x.close();
+        });
+        return server;
     }
 }

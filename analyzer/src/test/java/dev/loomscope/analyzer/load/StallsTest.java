@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
-import java.net.InetSocketAddress;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
@@ -20,21 +19,14 @@ class StallsTest {
     void theStallsAreTheRequestsTheServerHeld() throws Exception {
         AtomicInteger seen = new AtomicInteger();
         AtomicInteger held = new AtomicInteger();
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.createContext("/", x -> {
-            if (seen.incrementAndGet() % 40 == 0) {
+        HttpServer server = OpenLoopTest.holding(() -> {
+            boolean hold = seen.incrementAndGet() % 40 == 0;
+            if (hold) {
                 held.incrementAndGet();
-                try {
-                    Thread.sleep(1_300);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
             }
-            x.sendResponseHeaders(200, 2);
-            x.getResponseBody().write("ok".getBytes());
-            x.close();
-        });
+            return hold;
+        }, 1_300);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.start();
         try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + server.getAddress().getPort() + "/"), 100, 20, 10_000)) {
             OpenLoop.Window w = load.window(4_000_000_000L);
