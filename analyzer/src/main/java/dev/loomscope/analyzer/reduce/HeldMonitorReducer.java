@@ -241,16 +241,24 @@ public final class HeldMonitorReducer implements Reducer {
      * the time it stands for ({@link #mean}'s weights); and the looks in each window.
      */
     public Windows windows(java.util.function.Predicate<Site> which, long fromNanos, long stepNanos, int count) {
+        long[][] windows = new long[count][];
+        for (int k = 0; k < count; k++) {
+            windows[k] = new long[] {fromNanos + k * stepNanos, fromNanos + (k + 1) * stepNanos};
+        }
+        return windows(which, windows);
+    }
+
+    /** {@link #windows(java.util.function.Predicate, long, long, int)} over given windows ({@code windows[k]}: from and to, epoch ns). */
+    public Windows windows(java.util.function.Predicate<Site> which, long[][] windows) {
         long[] times = sortedLooks();
         double[] found = found(times, which);
         double[] w = weights(times);
-        double[] held = new double[count];
-        int[] looks = new int[count];
-        for (int i = 0; i < times.length; i++) {
-            long k = Math.floorDiv(times[i] - fromNanos, stepNanos);
-            if (k >= 0 && k < count) {
-                held[(int) k] += found[i] * w[i] / 1e9;
-                looks[(int) k]++;
+        double[] held = new double[windows.length];
+        int[] looks = new int[windows.length];
+        for (int k = 0; k < windows.length; k++) {
+            for (int i = lowerBound(times, windows[k][0]); i < times.length && times[i] < windows[k][1]; i++) {
+                held[k] += found[i] * w[i] / 1e9;
+                looks[k]++;
             }
         }
         return new Windows(held, looks);

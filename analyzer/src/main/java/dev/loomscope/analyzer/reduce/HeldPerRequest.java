@@ -141,11 +141,7 @@ public final class HeldPerRequest {
      * of one URL and rate.
      */
     public static Estimate over(HeldMonitorReducer h, Predicate<HeldMonitorReducer.Site> which, long[][] windows, long[] requests) {
-        double[] held = new double[windows.length];
-        for (int k = 0; k < windows.length; k++) {
-            held[k] = h.windows(which, windows[k][0], Math.max(1, windows[k][1] - windows[k][0]), 1).heldSeconds()[0];
-        }
-        return ratio(held, requests);
+        return ratio(h.windows(which, windows).heldSeconds(), requests);
     }
 
     /** The ratio of the sums of {@code held} (thread-seconds) and {@code requests}, ms a request, with its interval from the windows' residuals. */

@@ -83,12 +83,11 @@ public final class AdvisePrediction {
     /**
      * The recording's load: {@code given} (above 0), over the whole recording; else the requests
      * the agent counted (its work= windows, the servers' requests by default) over their steady
-     * span ({@link HeldPerRequest}); else, with too few windows of them to tell a transient, over
-     * the recording, said so; else unknown.
+     * span ({@link HeldPerRequest}); else unknown (NaN), with too few windows of them to tell a
+     * transient said so.
      */
     public static Load load(RecordingFacts f, double given) {
-        boolean requestThreads = f.work.count() > 0 && f.summary.agentOptions != null && AgentOptions.parse(null, f.summary.agentOptions).work()
-                .equals(AgentOptions.REQUESTS) && f.held.sites().keySet().stream().anyMatch(s -> !s.work().isEmpty());
+        boolean requestThreads = requestThreadsOnly(f);
         if (given > 0) {
             return new Load(given, "--rate, over the whole recording", null, requestThreads);
         }
@@ -108,6 +107,15 @@ public final class AdvisePrediction {
                     + " transient from the load: record longer under load, or give --rate N (taken over the whole recording)", null, requestThreads);
         }
         return new Load(Double.NaN, null, null, false);
+    }
+
+    /**
+     * Whether the looks tell the servers' request threads from the rest ({@link Load#counts}): the
+     * agent counted the servers' requests (its default work=) and found some threads inside one.
+     */
+    private static boolean requestThreadsOnly(RecordingFacts f) {
+        return f.work.count() > 0 && f.summary.agentOptions != null && AgentOptions.parse(null, f.summary.agentOptions).work().equals(
+                AgentOptions.REQUESTS) && f.held.sites().keySet().stream().anyMatch(s -> !s.work().isEmpty());
     }
 
     /** What the looks tell of the threads found somewhere, against a tenth of the carriers ({@link #MATTERS}). */
@@ -195,7 +203,8 @@ public final class AdvisePrediction {
      * windows, without an interval of its own).
      */
     public static Prediction predictOver(RecordingFacts f, Set<String> kinds, SummaryReducer.Carriers carriers, long[][] windows, long[] requests) {
-        Load load = load(f, 0); // whether the looks tell request threads apart
+        // the windows are given, so no span: only whether the looks tell request threads apart
+        Load load = new Load(Double.NaN, null, null, requestThreadsOnly(f));
         java.util.function.Predicate<HeldMonitorReducer.Site> which = s -> kinds.contains(s.what()) && load.counts(s);
         HeldPerRequest.Estimate e = HeldPerRequest.over(f.held, which, windows, requests);
         double seconds = 0;
