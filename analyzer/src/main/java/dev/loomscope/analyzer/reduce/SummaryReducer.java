@@ -268,18 +268,17 @@ public final class SummaryReducer implements Reducer {
         return last != null ? last : lastEvent;
     }
 
-    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\(([0-9][^)]*)\\)");
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\(([0-9]{1,9})([^)]*)\\)");
 
     /** The JDK's version in a jdk.JVMInformation's {@code jvmVersion} ({@code 21.0.8+9-LTS}), or null when it holds none. */
     public static String jdkVersion(String jvm) {
         java.util.regex.Matcher m = jvm == null ? null : VERSION.matcher(jvm);
-        return m != null && m.find() ? m.group(1) : null;
+        return m != null && m.find() ? m.group(1) + m.group(2) : null;
     }
 
     /** The recorded JDK's feature version (21, 25), or 0 when the recording does not say. */
     public int jdkFeature() {
-        String v = jdkVersion(jvm);
-        java.util.regex.Matcher m = v == null ? null : java.util.regex.Pattern.compile("^([0-9]+)").matcher(v);
+        java.util.regex.Matcher m = jvm == null ? null : VERSION.matcher(jvm);
         return m != null && m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 

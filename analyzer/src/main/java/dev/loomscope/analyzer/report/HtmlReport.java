@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.reduce.ThreadCpu;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.ThreadCpuView;
@@ -89,10 +90,9 @@ public final class HtmlReport {
         return write(dir, List.of(new Part(null, groups, results)), extras);
     }
 
-
     /** {@code JDK 21.0.8+9-LTS}: the version in a recording's JVM line ({@code jdk.JVMInformation}); the line itself when it has none in brackets. */
     public static String jdk(String jvm) {
-        String version = dev.loomscope.analyzer.reduce.SummaryReducer.jdkVersion(jvm);
+        String version = SummaryReducer.jdkVersion(jvm);
         return "JDK " + (version != null ? version : jvm);
     }
 

@@ -44,9 +44,9 @@ final class AdviseScore {
         List<AdvisePrediction.Prediction> predicted = looked.stream().map(f -> predict(f, kinds, carriers)).toList();
         double[] ceilings = predicted.stream().mapToDouble(AdvisePrediction.Prediction::ceiling).filter(c -> !Double.isNaN(c)).toArray();
         List<ClientFigures> served = virtual.stream().map(f -> f.runs.client()).filter(Objects::nonNull).toList();
+        double throughput = median(served.stream().mapToDouble(ClientFigures::throughput).toArray());
         String virtualSaw = served.isEmpty() ? "the virtual JVMs have no client figures" : String.format(Locale.ROOT, "virtual threads served %s/s of %s/s"
-                + " offered (median of %d JVM%s)", Comparer.plain(median(served.stream().mapToDouble(ClientFigures::throughput).toArray())),
-                Comparer.plain(rate), served.size(), served.size() == 1 ? "" : "s");
+                + " offered (median of %d JVM%s)", Comparer.plain(throughput), Comparer.plain(rate), served.size(), served.size() == 1 ? "" : "s");
         if (ceilings.length == 0) {
             boolean nothing = predicted.stream().allMatch(p -> p.carriersHeld() == 0);
             return head + ": " + (nothing ? "nothing found that holds a carrier, so no ceiling" : "carriers held " + Comparer.plain(median(predicted
@@ -66,7 +66,6 @@ final class AdviseScore {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: ceiling %s/s [%s, %s]%s%s; %s", head, Comparer.plain(ceiling), Comparer
                 .plain(low), Comparer.plain(high), of, untold, virtualSaw));
         if (!served.isEmpty()) {
-            double throughput = median(served.stream().mapToDouble(ClientFigures::throughput).toArray());
             boolean keptUp = served.stream().filter(ClientFigures::keptUp).count() * 2 > served.size();
             if (keptUp) {
                 b.append(ceiling >= rate ? ": consistent (they kept up below the ceiling; a rate above it would test it)"

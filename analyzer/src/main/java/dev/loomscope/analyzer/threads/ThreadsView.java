@@ -135,11 +135,9 @@ public final class ThreadsView {
         if (findings.isEmpty()) {
             return "nothing stuck";
         }
-        List<String> words = new ArrayList<>();
-        words.add(a.deadlocks().size() + " deadlock(s)");
-        words.add(a.starvation().found() ? "carrier starvation" : a.starvation().held().isEmpty() ? null : a.starvation().held().size() + " of "
-                + a.starvation().carriers() + " carriers held");
-        return String.join(", ", words.stream().filter(java.util.Objects::nonNull).toList());
+        ThreadAnalysis.Starvation s = a.starvation();
+        return a.deadlocks().size() + " deadlock(s)" + (s.found() ? ", carrier starvation" : s.held().isEmpty() ? "" : ", " + s.held().size() + " of "
+                + s.carriers() + " carriers held");
     }
 
     private static long frameless(ThreadDump d) {

@@ -210,7 +210,7 @@ public final class AdviseView {
         return t;
     }
 
-    /** One JDK's prediction: the words of the bottom line, and what the looks tell of what it found ({@link #MATTERS}). */
+    /** One JDK's prediction: the words of the bottom line, and what the looks tell of what it found ({@link AdvisePrediction#MATTERS}). */
     record Judged(String words, Finding finding, String held) {
         boolean matters() {
             return finding == Finding.MATTERS;

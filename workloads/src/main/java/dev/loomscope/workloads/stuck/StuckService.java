@@ -114,9 +114,10 @@ public final class StuckService {
     private static String held(int threads) throws InterruptedException {
         Thread.ofVirtual().name("pinned").start(Sleeper::touch);
         Thread.sleep(100);
-        String busy = busy(threads);
+        busy(threads);
         Thread.sleep(300);
-        return "\"pinned\" holds a carrier, sleeping in a class initializer; " + busy.replace("every carrier busy", "the other carriers busy");
+        return "\"pinned\" holds a carrier, sleeping in a class initializer; " + threads + " virtual threads compute 1 ms and yield, over and over,"
+                + " on the other carriers";
     }
 
     /** Two virtual threads taking two locks in opposite orders, and waiters for the first lock. */
