@@ -72,6 +72,21 @@ public final class LoadOptions {
     @Option(names = "--window", paramLabel = "DURATION", defaultValue = "2s", description = "a measured window's length (default: ${DEFAULT-VALUE})")
     String window;
 
+    @Option(names = "--ramp", paramLabel = "DURATION", description = "before a URL's first --rate, the load rises to it in three steps (a quarter,"
+            + " a half, three quarters of it), each a third of this long, so that a JVM compiles its code at a rate it keeps, not under a backlog its"
+            + " cold start built; a step not kept up ends the ramp; not with a capacity search, whose rates rise from 100/s (default: none for load,"
+            + " " + STUDY_RAMP + " for study --app, whose JVMs are always new; 0s: none)")
+    String ramp;
+
+    /** The ramp a study's JVMs get unless --ramp says otherwise: each is a new JVM, compiling as it is first loaded. */
+    static final String STUDY_RAMP = "15s";
+
+    /** A study's load: its ramp {@link #STUDY_RAMP} unless one was given. */
+    LoadOptions forStudy() {
+        ramp = ramp != null ? ramp : STUDY_RAMP;
+        return this;
+    }
+
     /** The spec with each URL passed through {@code url} first (a study's {@code {port}}); usage errors name the option. */
     LoadSpec spec(UnaryOperator<String> url, String threadKind, long appPid) {
         List<String> given = urls.isEmpty() && requestFiles.isEmpty() ? List.of("http://localhost:{port}/") : urls;
@@ -103,7 +118,8 @@ public final class LoadOptions {
             throw new UsageException("--max-warmup " + warmupMax + ": shorter than --min-warmup " + warmupMin);
         }
         return new LoadSpec(targets, r, connections, CliCommand.duration("--request-timeout", timeout, Duration.ofMillis(1)), min, max, windows,
-                CliCommand.duration("--window", window, Duration.ofMillis(100)), threadKind, appPid, objective, objective != null && rates.isEmpty());
+                CliCommand.duration("--window", window, Duration.ofMillis(100)), ramp == null ? Duration.ZERO : CliCommand.duration("--ramp", ramp,
+                        Duration.ZERO), threadKind, appPid, objective, objective != null && rates.isEmpty());
     }
 
     /** {@code -X}'s method; else POST with a body and GET without, as curl chooses. */
@@ -141,6 +157,9 @@ public final class LoadOptions {
                 "java.class.path"), Main.class.getName(), "load"));
         a.addAll(List.of("--connections", Integer.toString(connections), "--request-timeout", timeout, "--min-warmup", warmupMin,
                 "--max-warmup", warmupMax, "--windows", Integer.toString(windows), "--window", window, "--method", method()));
+        if (ramp != null) {
+            a.addAll(List.of("--ramp", ramp));
+        }
         headers.forEach(h -> a.addAll(List.of("--header", h)));
         requestFiles.forEach(f -> a.addAll(List.of("--request-file", f.toAbsolutePath().toString())));
         if (body != null) {

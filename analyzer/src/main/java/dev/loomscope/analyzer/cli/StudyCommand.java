@@ -179,8 +179,8 @@ public final class StudyCommand extends CliCommand {
     /** A study of the seed workloads takes none of --app's options, and only workloads it knows. */
     private void checkWorkloadOptions() {
         refuse(List.of("--url", "--rate", "--ready", "--work", "--slo", "--controls", "--load-command", "--connections", "--request-timeout",
-                "--min-warmup", "--max-warmup", "--windows", "--window", "--ready-timeout", "--request-file", "--method", "--header", "--body",
-                "--insecure"), "for a study of your own service (--app COMMAND)");
+                "--min-warmup", "--max-warmup", "--windows", "--window", "--ramp", "--ready-timeout", "--request-file", "--method", "--header",
+                "--body", "--insecure"), "for a study of your own service (--app COMMAND)");
         for (String w : workloads) {
             if (!StudyPlan.WORKLOADS.contains(w)) {
                 throw new dev.loomscope.analyzer.errors.UsageException("--workload " + w + ": unknown (use " + String.join(", ", StudyPlan.WORKLOADS) + ")");
@@ -240,7 +240,7 @@ public final class StudyCommand extends CliCommand {
         runnable("--app", command.get(0));
         if (loadWords != null) {
             runnable("--load-command", loadWords.get(0));
-            refuse(List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window",
+            refuse(List.of("--rate", "--slo", "--connections", "--request-timeout", "--min-warmup", "--max-warmup", "--windows", "--window", "--ramp",
                     "--request-file", "--method", "--header", "--body", "--insecure"), "for loomscope's load client, not with --load-command (your"
                             + " client sets its own load)");
         }
@@ -254,7 +254,7 @@ public final class StudyCommand extends CliCommand {
         }
         // four a kind: the fewest at which the JVM-level test can reach p < 0.05 (three against three cannot: p >= 0.1)
         int jvms = positive("--forks", forks, 4);
-        var loadSpec = load.spec(u -> u.replace("{port}", "1"), "platform", 0); // checks the options once, before any JVM starts
+        var loadSpec = load.forStudy().spec(u -> u.replace("{port}", "1"), "platform", 0); // checks the options once, before any JVM starts
         List<String> urls = load.urls.isEmpty() && load.requestFiles.isEmpty() ? List.of("http://localhost:{port}/") : load.urls;
         // the service is ready when it answers at --ready, else at the first URL, else at the first request file's first URL
         String readyAt = ready != null ? ready : !urls.isEmpty() ? urls.get(0)

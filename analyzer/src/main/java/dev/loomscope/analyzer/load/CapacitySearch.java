@@ -9,7 +9,13 @@ import java.util.Locale;
  * it is missed, until one rate kept it and one missed; then the interval between them is halved
  * until it is within {@link #WITHIN} of the kept rate (about 6-8 steps in all). A rate keeps the
  * objective when its measured windows' merged percentile is within the bound, under
- * {@link Slo#ERRORS} failed, and no request was left late (the service kept up).
+ * {@link Slo#ERRORS} failed, and no request was left late (the service kept up). A miss by a
+ * service still warming up ({@link #warming}: its warm-up not steady, and either it answered
+ * {@link #WARMING} times as many a second in the step's last window as in its first, a JVM still
+ * compiling, or it kept pace with the rate and missed on the backlog its cold start left) is taken
+ * once more before it bounds the search: the JVM is warmer by then, and a young JVM's miss must not
+ * hold its capacity down for the rest of the search. A service over its capacity answers as many at
+ * the end as at the start, falls behind, and its miss bounds at once.
  */
 final class CapacitySearch {
     static final double START = 100;
@@ -22,12 +28,16 @@ final class CapacitySearch {
     static final double HIGHEST = 1_000_000;
     /** How much slower (from its send, p50) the service may answer at the missed rate than at the kept one and still be answering as fast. */
     static final double SAME_SERVICE_TIME = 1.25;
+    /** How many times as many requests a second a service answers at a step's end as at its start while it is still warming up. */
+    static final double WARMING = 1.2;
 
     private final Slo slo;
     private double kept = Double.NaN;
     private double missed = Double.NaN;
     private double next = START;
     private int steps;
+    /** The rates a miss was taken again at: once each. */
+    private final java.util.Set<Double> retried = new java.util.HashSet<>();
     /** The measured steps at the kept and the missed bound (null: none, or canned outcomes). */
     private LoadRun.Summary keptRun;
     private LoadRun.Summary missedRun;
@@ -46,10 +56,10 @@ final class CapacitySearch {
         return slo.keptBy(s.judged(), s.offered(), s.errors(), s.keptUp());
     }
 
-    /** Takes a measured step: whether it kept the objective; the next rate follows from it. */
+    /** Takes a measured step: whether it kept the objective; the next rate follows from it (the same rate: {@link #retrying}). */
     boolean record(LoadRun.Summary s) {
         boolean wasKept = kept(s);
-        record(s.rate(), wasKept);
+        record(s.rate(), wasKept, warming(s) != null);
         if (wasKept && s.rate() == kept) {
             keptRun = s;
         } else if (!wasKept && s.rate() == missed) {
@@ -58,9 +68,18 @@ final class CapacitySearch {
         return wasKept;
     }
 
-    /** Takes a step's result; the next rate follows from it. */
+ /** Takes a step's result, the service not warming up; the next rate follows from it. */
     void record(double rate, boolean wasKept) {
+        record(rate, wasKept, false);
+    }
+
+    /** Takes a step's result; the next rate follows from it: the same rate for a miss while the service was {@code warming} up, once. */
+    void record(double rate, boolean wasKept, boolean warming) {
         steps++;
+        if (!wasKept && warming && (Double.isNaN(missed) || rate < missed) && steps < MAX_STEPS && retried.add(rate)) {
+            next = rate; // bounds nothing yet: taken again, warmer
+            return;
+        }
         if (wasKept) {
             kept = Double.isNaN(kept) ? rate : Math.max(kept, rate);
         } else {
@@ -77,6 +96,23 @@ final class CapacitySearch {
         } else {
             next = round((kept + missed) / 2);
         }
+    }
+
+    /** How a step shows a service still warming up, in words; null when it does not ({@link CapacitySearch}). */
+    static String warming(LoadRun.Summary s) {
+        if (s.unsteady() == null) {
+            return null;
+        }
+        if (s.quickening() >= WARMING) {
+            return String.format(Locale.ROOT, "still warming up (%.2fx the requests answered a second in its last window as in its first)", s.quickening());
+        }
+        return s.keptUp() && s.lateBefore() > 0 ? String.format(Locale.ROOT, "it kept pace with the rate, and missed on the %,d requests its warm-up"
+                + " left late", s.lateBefore()) : null;
+    }
+
+    /** Whether the step just taken missed and is taken again before it bounds the search. */
+    boolean retrying(double rate) {
+        return next == rate;
     }
 
     /** A rate of three significant digits: the workload names stay readable. */

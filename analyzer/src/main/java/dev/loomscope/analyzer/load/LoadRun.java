@@ -33,11 +33,12 @@ public final class LoadRun {
      * those late before them) is answered, an error, or late at their end; {@code judged} holds the
      * answered requests' latencies from their intended start and the late ones' ages at the end
      * (at least); {@code afterStop}: what became of the late when the load stopped; {@code unsteady}:
-     * what still moved when the warm-up ended (null: steady); {@code lagged}: windows left to the client's lateness.
+     * what still moved when the warm-up ended (null: steady); {@code lagged}: windows left to the client's lateness;
+     * {@code quickening}: the requests answered a second in the last measured window over those in the first.
      */
     public record Summary(String workload, double rate, int windows, double seconds, long lateBefore, long offered, long ok, long errors, long late,
             Histogram judged, Histogram send, Histogram lag, Map<String, Long> causes, OpenLoop.Window afterStop, double warmupSeconds, String unsteady,
-            int lagged, long cpuNanos, int connections) {
+            int lagged, long cpuNanos, int connections, double quickening) {
 
         /** Whether the service ended (answered or failed) at least the offered requests less {@link ClientFigures#SLACK}. */
         public boolean keptUp() {
@@ -167,6 +168,7 @@ public final class LoadRun {
                 search(t, summaries);
                 continue;
             }
+            ramp(t, spec.rates().get(0));
             for (double rate : spec.rates()) {
                 Summary s = stopped ? null : one(t, rate);
                 if (s == null) {
@@ -181,6 +183,7 @@ public final class LoadRun {
     /** The capacity of {@code t} at the objective, searched rate by rate ({@link CapacitySearch}); each rate's summary added. */
     private void search(Requests t, List<Summary> summaries) throws IOException {
         CapacitySearch search = new CapacitySearch(spec.slo());
+        double loaded = 0;
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
             Summary s = one(t, rate);
             if (s != null) {
@@ -190,13 +193,51 @@ public final class LoadRun {
                 break; // a step cut short judges nothing
             }
             boolean kept = search.record(s);
-            out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s)", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate),
-                    search.figure(s), s.keptUp() ? "kept up" : "not keeping up"));
+            loaded += s.warmupSeconds() + s.seconds();
+            // the step's warmth (how long this search had loaded the service by its end) and backlog beside its verdict: a young JVM's miss is told apart
+            out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s%s; warm-up %s; %.0f s into the search)%s", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate), search.figure(s), s.keptUp() ? "kept up"
+                            : "not keeping up", s.late() > 0 ? String.format(Locale.ROOT, ", %,d late at the end", s.late()) : "", s.unsteady() == null
+                                    ? "steady" : "not steady", loaded, search.retrying(rate)
+                                            ? "; taken once more before it bounds the search: " + CapacitySearch.warming(s) : ""));
             out.flush();
             settle(t);
         }
         out.println(stopped ? search.stoppedLine(t.label()) : search.line(t.label()));
         out.flush();
+    }
+
+    /**
+     * Before a URL's first rate, the load rises to it in {@link LoadSpec#RAMP_STEPS} steps (a quarter,
+     * a half, three quarters of it), each a share of {@code --ramp}: a JVM compiles its hot code at a
+     * rate it keeps, not under a backlog its cold start built. A step not kept up ends the ramp. Each
+     * step a line; no rows (a ramp's rates are no workload of the study's).
+     */
+    private void ramp(Requests t, double rate) {
+        long stepNanos = spec.ramp().toNanos() / LoadSpec.RAMP_STEPS;
+        int timeout = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
+        for (int i = 1; i <= LoadSpec.RAMP_STEPS && stepNanos > 0 && !stopped; i++) {
+            double r = CapacitySearch.round(rate * i / (LoadSpec.RAMP_STEPS + 1));
+            OpenLoop.Window w;
+            try (OpenLoop load = new OpenLoop(t, r, spec.connections(), timeout)) {
+                current = load;
+                w = load.window(stepNanos);
+                current = null;
+                load.stop();
+            }
+            boolean keptUp = ClientFigures.keptUp(w.offered(), w.late() - w.lateAtStart());
+            Histogram judged = w.judged();
+            out.println(String.format(Locale.ROOT, "%s, %s: ramp to %s, step %d of %d: %s for %s s: %,d offered, %,d answered, %,d errors, %,d late at its"
+                    + " end; latency %s%s", LoadSpec.workload(t, rate), spec.threadKind(), LoadSpec.rate(rate), i, LoadSpec.RAMP_STEPS, LoadSpec.rate(r),
+                    seconds(w.nanos()), w.offered(), w.ok(), w.errors(), w.late(), LatencyHistograms.describe(judged, 50), keptUp ? ""
+                            : "; not kept up: the ramp ends here, and the rate's warm-up follows"));
+            out.flush();
+            if (!keptUp) {
+                break;
+            }
+        }
+        if (stepNanos > 0 && !stopped) {
+            settle(t);
+        }
     }
 
     /** After a rate the service may still work off what it queued: up to 10 s until it answers one request within a second. */
@@ -301,8 +342,12 @@ public final class LoadRun {
         long late;
         long nanos;
         long cpuNanos;
+        double firstRate = Double.NaN;
+        double lastRate = Double.NaN;
 
         void add(OpenLoop.Window w, boolean clientLagged) {
+            lastRate = w.ok() / (w.nanos() / 1e9);
+            firstRate = windows == 0 ? lastRate : firstRate;
             lagged += clientLagged ? 1 : 0;
             answered.add(w.latencyMicros());
             send.add(w.sendMicros());
@@ -324,7 +369,7 @@ public final class LoadRun {
             Histogram judged = answered.copy();
             judged.add(lateAges);
             return new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
-                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos, connections);
+                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos, connections, lastRate / firstRate);
         }
     }
 

@@ -9,10 +9,17 @@ import java.util.List;
  * {@code windows} measured windows of {@code window}; requests over {@code connections} kept-alive
  * connections, given up after {@code timeout}. {@code threadKind} labels the runs; {@code appPid}
  * (0: none) is the service whose CPU and context switches each window counts. With {@code search},
- * the rates are not given but searched for the capacity at {@code slo} ({@link CapacitySearch}).
+ * the rates are not given but searched for the capacity at {@code slo} ({@link CapacitySearch});
+ * without, a target's first rate is reached by a {@code ramp} ({@link #RAMP_STEPS} steps; zero: none).
  */
 public record LoadSpec(List<Requests> targets, List<Double> rates, int connections, Duration timeout, Duration warmupMin, Duration warmupMax,
-        int windows, Duration window, String threadKind, long appPid, Slo slo, boolean search) {
+        int windows, Duration window, Duration ramp, String threadKind, long appPid, Slo slo, boolean search) {
+    /** The steps a ramp rises by: a quarter, a half and three quarters of the first rate. */
+    public static final int RAMP_STEPS = 3;
+
+    public LoadSpec {
+        ramp = search ? Duration.ZERO : ramp; // a search's rates rise from 100/s themselves
+    }
 
     /** The rates a target is loaded at: those given, or the most steps a search takes. */
     private int steps() {
@@ -21,12 +28,13 @@ public record LoadSpec(List<Requests> targets, List<Double> rates, int connectio
 
     /** The seconds the load takes at most: every target and rate's longest warm-up and its windows. */
     public double maxSeconds() {
-        return targets.size() * steps() * (warmupMax.toNanos() + windows * window.toNanos()) / 1e9;
+        return targets.size() * (steps() * (warmupMax.toNanos() + windows * window.toNanos()) + ramp.toNanos()) / 1e9;
     }
 
     /** The seconds the load takes at least. */
     public double minSeconds() {
-        return targets.size() * (search ? CapacitySearch.FEWEST_STEPS : steps()) * (warmupMin.toNanos() + windows * window.toNanos()) / 1e9;
+        return targets.size() * ((search ? CapacitySearch.FEWEST_STEPS : steps()) * (warmupMin.toNanos() + windows * window.toNanos())
+                + ramp.toNanos()) / 1e9;
     }
 
     /** {@code GET /io at 400/s}: the workload name of a target's runs at a rate. */

@@ -6,7 +6,9 @@ import dev.loomscope.events.WorkloadRunEvent;
 import dev.loomscope.recording.FieldValues;
 import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -191,9 +193,16 @@ public final class RunsReducer implements Reducer {
         return runs;
     }
 
-    /** The measured runs (warm-ups and the windows in which a load client itself lagged left out). */
+    /**
+     * The measured runs (warm-ups and the windows in which a load client itself lagged left out); of a
+     * workload taken again (a capacity search's miss tried once more, warmer), only the runs after its
+     * last warm-up: the earlier try was a warm-up for it.
+     */
     public List<WorkloadRun> measured() {
-        return runs.stream().filter(r -> !r.warmup() && !r.clientLagged()).toList();
+        Map<String, Long> lastWarmUp = new HashMap<>();
+        runs.stream().filter(WorkloadRun::warmup).forEach(r -> lastWarmUp.merge(r.workload(), r.startNanos(), Math::max));
+        return runs.stream().filter(r -> !r.warmup() && !r.clientLagged() && r.startNanos() > lastWarmUp.getOrDefault(r.workload(), Long.MIN_VALUE))
+                .toList();
     }
 
     /**

@@ -37,13 +37,67 @@ class CapacitySearchTest {
         assertThat(cut.stoppedLine("GET /")).isEqualTo("GET /: capacity search at p99 <= 50.0 ms stopped after 2 steps: kept at 100/s, missed at 200/s");
     }
 
+    /**
+     * A miss while the service was still warming up is taken once more before it bounds the search;
+     * a miss of a service warm bounds it at once, and a miss taken again and missed again bounds it too.
+     */
+    @Test
+    void aMissWhoseWarmUpWasNotSteadyIsTakenOnceMoreBeforeItBoundsTheSearch() {
+        CapacitySearch s = new CapacitySearch(Slo.parse("p99=50ms"));
+        s.record(100, true, true);
+        s.record(200, true, true);
+        s.record(400, false, true); // cold: compiling still
+        assertThat(s.retrying(400)).isTrue();
+        assertThat(s.next()).isEqualTo(400);
+        s.record(400, true, false); // warm, it keeps 400/s
+        assertThat(s.next()).isEqualTo(800);
+        s.record(800, false, true);
+        assertThat(s.next()).isEqualTo(800);
+        s.record(800, false, true); // missed again: it bounds
+        assertThat(s.retrying(800)).isFalse();
+        assertThat(s.next()).isEqualTo(600);
+        s.record(600, false, false); // a warm service's miss bounds at once
+        assertThat(s.next()).isEqualTo(500);
+        assertThat(s.line("GET /")).contains("(searched, 7 steps)");
+    }
+
+    /**
+     * A server slow while young (10 workers holding a request 200 ms for its first 4 s, 50/s; then
+     * 10 ms, 1,000/s), as a JVM compiling: the search's first step, 100/s, misses on the young
+     * server's backlog, is taken once more, and kept: the search goes on above it.
+     */
+    @Test
+    void aYoungServersMissIsTakenOnceMoreAndKept() throws Exception {
+        try (KnownAnswerServer server = new KnownAnswerServer(10, 10, 200, 4)) {
+            LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 50, Duration.ofSeconds(10), Duration.ofSeconds(2),
+                    Duration.ofSeconds(3), 2, Duration.ofSeconds(1), Duration.ZERO, "test", 0, Slo.parse("p99=800ms"), true);
+            StringWriter text = new StringWriter();
+            LoadRun run = new LoadRun(spec, new PrintWriter(text, true), null);
+            java.util.concurrent.CompletableFuture<List<LoadRun.Summary>> done = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return run.run();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            for (long deadline = System.nanoTime() + 60_000_000_000L; !text.toString().contains("at 200/s") && System.nanoTime() < deadline;) {
+                Thread.sleep(50);
+            }
+            run.stop();
+            run.awaitEnd(20_000);
+            done.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(text.toString()).as(text.toString()).containsPattern("GET /: missed p99 <= 800 ms at 100/s \\(.*; taken once more before it"
+                    + " bounds the search: (still warming up|it kept pace)").containsPattern("GET /: kept p99 <= 800 ms at 100/s \\(");
+        }
+    }
+
     /** 10 workers holding a request 200 ms serve 50 a second: the search finds that within 5%, on either thread kind of the server. */
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void onAKnownAnswerItFindsTheCapacityWithinFivePercent(boolean virtual) throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(10, 200, virtual)) {
             LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 50, Duration.ofSeconds(10), Duration.ofSeconds(2),
-                    Duration.ofSeconds(3), 2, Duration.ofSeconds(1), "test", 0, Slo.parse("p99=800ms"), true);
+                    Duration.ofSeconds(3), 2, Duration.ofSeconds(1), Duration.ZERO, "test", 0, Slo.parse("p99=800ms"), true);
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("capacity at p99 <= 800(?:\\.0)? ms \\(searched, \\d+ steps\\): ([\\d.]+)/s \\(kept")
@@ -64,7 +118,7 @@ class CapacitySearchTest {
     void aCapacitySetByTheClientsConnectionsIsSaidToBeThem() throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(64, 100, false)) {
             LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 5, Duration.ofSeconds(10), Duration.ofSeconds(2),
-                    Duration.ofSeconds(3), 2, Duration.ofSeconds(1), "test", 0, Slo.parse("p99=800ms"), true);
+                    Duration.ofSeconds(3), 2, Duration.ofSeconds(1), Duration.ZERO, "test", 0, Slo.parse("p99=800ms"), true);
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("capacity at p99 <= 800(?:\\.0)? ms \\(searched, \\d+ steps\\): ([\\d.]+)/s \\(kept; [\\d.]+/s"

@@ -23,12 +23,23 @@ public final class KnownAnswerServer implements AutoCloseable {
     final int workers;
     final int holdMillis;
     private final Histogram served = new Histogram(3_600_000_000L, 3);
+    /** A young JVM's slowness: each request held {@code coldMillis} instead until {@code coldNanos} after the first request (0: never). */
+    private final int coldMillis;
+    private final long coldNanos;
+    private final java.util.concurrent.atomic.AtomicLong firstRequest = new java.util.concurrent.atomic.AtomicLong();
 
     KnownAnswerServer(int workers, int holdMillis, boolean virtual) throws IOException {
-        this(workers, holdMillis, virtual, 0);
+        this(workers, holdMillis, virtual, 0, 0, 0);
     }
 
-    private KnownAnswerServer(int workers, int holdMillis, boolean virtual, int port) throws IOException {
+    /** A server slow while young, as a JVM compiling: each request held {@code coldMillis} for the first {@code coldSeconds} of its load. */
+    KnownAnswerServer(int workers, int holdMillis, int coldMillis, double coldSeconds) throws IOException {
+        this(workers, holdMillis, false, 0, coldMillis, (long) (coldSeconds * 1e9));
+    }
+
+    private KnownAnswerServer(int workers, int holdMillis, boolean virtual, int port, int coldMillis, long coldNanos) throws IOException {
+        this.coldMillis = coldMillis;
+        this.coldNanos = coldNanos;
         this.workers = workers;
         this.holdMillis = holdMillis;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 1000);
@@ -50,7 +61,9 @@ public final class KnownAnswerServer implements AutoCloseable {
                     slots.acquire();
                 }
                 try {
-                    Thread.sleep(holdMillis);
+                    long now = System.nanoTime();
+                    firstRequest.compareAndSet(0, now);
+                    Thread.sleep(now - firstRequest.get() < coldNanos ? this.coldMillis : holdMillis);
                 } finally {
                     if (virtual) {
                         slots.release();
@@ -72,7 +85,8 @@ public final class KnownAnswerServer implements AutoCloseable {
      * and prints its URL when it listens.
      */
     public static void main(String[] args) throws Exception {
-        KnownAnswerServer s = new KnownAnswerServer(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3].equals("virtual"), Integer.parseInt(args[0]));
+        KnownAnswerServer s = new KnownAnswerServer(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3].equals("virtual"), Integer.parseInt(args[0]),
+                0, 0);
         System.out.println(s.url() + " capacity " + s.capacity() + "/s");
         Thread.currentThread().join();
     }

@@ -8,8 +8,39 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A load run's life on a server whose answer is known: what a stop leaves of it. */
+/** A load run's life on a server whose answer is known: its ramp, and what a stop leaves of it. */
 class LoadRunTest {
+    /**
+     * 8 workers holding a request 10 ms serve 800 a second: a ramp of 3 s to 200/s rises by 50/s,
+     * 100/s and 150/s, a second each, every step kept up; the ramp writes no rows, so the results
+     * hold the rate's warm-up and windows only. With one worker of 100 ms (10/s), the ramp to 80/s
+     * ends at its first step, 20/s, which it does not keep up with.
+     */
+    @Test
+    void aRampRisesToTheFirstRateAndEndsAtAStepNotKeptUp() throws Exception {
+        try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
+            LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(200.0), 10, Duration.ofSeconds(10), Duration.ZERO,
+                    Duration.ofSeconds(1), 1, Duration.ofSeconds(1), Duration.ofSeconds(3), "test", 0, null, false);
+            StringWriter text = new StringWriter();
+            StringWriter rows = new StringWriter();
+            new LoadRun(spec, new PrintWriter(text, true), rows).run();
+            for (int step = 1; step <= 3; step++) {
+                assertThat(text.toString()).as(text.toString()).containsPattern("GET / at 200/s, test: ramp to 200/s, step " + step + " of 3: " + 50 * step
+                        + "/s for 1 s: \\d+ offered, \\d+ answered, 0 errors, \\d late at its end; latency p50 [\\d.]+ ms\n");
+            }
+            assertThat(text.toString()).doesNotContain("not kept up");
+            assertThat(rows.toString()).contains("GET / at 200/s").doesNotContain("at 50/s").doesNotContain("at 100/s").doesNotContain("at 150/s");
+        }
+        try (KnownAnswerServer server = new KnownAnswerServer(1, 100, false)) {
+            LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(80.0), 10, Duration.ofSeconds(10), Duration.ZERO,
+                    Duration.ZERO, 1, Duration.ofMillis(500), Duration.ofSeconds(3), "test", 0, null, false);
+            StringWriter text = new StringWriter();
+            new LoadRun(spec, new PrintWriter(text, true), null).run();
+            assertThat(text.toString()).as(text.toString()).containsPattern("ramp to 80/s, step 1 of 3: 20/s for 1 s: .*; not kept up: the ramp ends here,"
+                    + " and the rate's warm-up follows").doesNotContain("step 2 of 3");
+        }
+    }
+
     /**
      * A stop (Ctrl-C) in the middle of the measured windows: the one in progress dropped, those
      * before it summed up as a whole run's are, and said to be fewer than asked; the run then ends.
@@ -18,7 +49,7 @@ class LoadRunTest {
     void aStopAmidTheWindowsSumsUpThoseMeasured() throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
             LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(100.0), 10, Duration.ofSeconds(10), Duration.ZERO,
-                    Duration.ofSeconds(1), 20, Duration.ofMillis(500), "test", 0, null, false);
+                    Duration.ofSeconds(1), 20, Duration.ofMillis(500), Duration.ZERO, "test", 0, null, false);
             StringWriter text = new StringWriter();
             LoadRun run = new LoadRun(spec, new PrintWriter(text, true), null);
             java.util.concurrent.CompletableFuture<List<LoadRun.Summary>> summaries = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
