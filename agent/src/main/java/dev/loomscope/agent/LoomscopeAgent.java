@@ -196,6 +196,7 @@ public final class LoomscopeAgent {
             Session s = Session.start(o);
             session = s;
             WorkTiming.install(o.work(), instrumentation);
+            Libraries.install(instrumentation);
             started = Instant.now();
             addShutdownHook();
             long durationMillis = o.duration(AgentOptions.DURATION).toMillis();

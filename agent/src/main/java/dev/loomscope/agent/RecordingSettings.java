@@ -4,6 +4,7 @@ import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
+import dev.loomscope.events.LibraryEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.SchedulerStallEvent;
@@ -97,6 +98,8 @@ final class RecordingSettings {
         enable(s, SchedulerSampleEvent.NAME);
         s.put("loomscope.SchedulerSample#period", ctxsw);
         enable(s, SchedulerStallEvent.NAME);
+        enable(s, LibraryEvent.NAME); // once a library as each chunk ends: every chunk kept holds them
+        s.put(LibraryEvent.NAME + "#period", "endChunk");
         if (!o.duration(AgentOptions.HELD_MONITORS).isZero() && !o.string(AgentOptions.THREADS).equals("virtual")) {
             enable(s, HeldMonitorSampleEvent.NAME);
             enable(s, HeldMonitorEvent.NAME);

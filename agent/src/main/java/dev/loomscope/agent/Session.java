@@ -132,6 +132,7 @@ final class Session {
             }
         };
         FlightRecorder.addPeriodicEvent(ChunkEndEvent.class, chunkEnd);
+        Libraries.hook();
         Runnable scheduler = PeriodicEvents.scheduler();
         if (scheduler != null) {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
@@ -377,6 +378,7 @@ final class Session {
                 recording.stop(); // writes tmpJfr
             }
             FlightRecorder.removePeriodicEvent(chunkEndHook);
+            FlightRecorder.removePeriodicEvent(Libraries.EVENTS);
             if (!atExit && recording.getState() != RecordingState.CLOSED) {
                 recording.close();
             }

@@ -453,6 +453,30 @@ class AgentIT {
         }
     }
 
+    /**
+     * A known library's release is recorded as the application loads it: HikariCP 7.0.2 (a release
+     * with the yield spin advise warns of), its version from its jar's name, once in the recording's
+     * one chunk; a program without one has no loomscope.Library event.
+     */
+    @Test
+    void aKnownLibraryIsRecordedWithItsVersion() throws Exception {
+        Path out = dir.resolve("library");
+        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "-javaagent:" + AGENT + "=out=" + out + ",profile=off,flame=off", "-cp",
+                appClassPath(), dev.loomscope.serverapp.PoolApp.class.getName()), dir, 120);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("pool fixture");
+        List<RecordedEvent> libraries = read(recordingIn(out)).getOrDefault(dev.loomscope.events.LibraryEvent.NAME, List.of());
+        assertThat(libraries).hasSize(1);
+        assertThat(libraries.get(0).getString("library")).isEqualTo("HikariCP");
+        assertThat(libraries.get(0).getString("version")).isEqualTo("7.0.2");
+        assertThat(libraries.get(0).getString("location")).endsWith("HikariCP-7.0.2.jar");
+        Path none = dir.resolve("no-library");
+        ChildJvm.Result plain = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "-javaagent:" + AGENT + "=out=" + none + ",profile=off,flame=off",
+                "-cp", appClassPath(), ServersApp.class.getName()), dir, 300);
+        assertThat(plain.exitCode()).as(plain.stderr()).isZero();
+        assertThat(read(recordingIn(none))).doesNotContainKey(dev.loomscope.events.LibraryEvent.NAME);
+    }
+
     /** A work= filter that names no method of the app, or a JDK class, is said: at start and at exit, never silently. */
     @Test
     void aWorkFilterThatTimesNothingIsSaid() throws Exception {

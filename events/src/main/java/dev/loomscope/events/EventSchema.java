@@ -20,7 +20,7 @@ public final class EventSchema {
     /** Every event loomscope writes. */
     public static final List<Class<? extends jdk.jfr.Event>> EVENTS = List.of(RunInfoEvent.class, WorkloadRunEvent.class, ContextSwitchesEvent.class,
             SchedulerSampleEvent.class, SchedulerStallEvent.class, WorkEvent.class, WorkWindowEvent.class, ChunkEndEvent.class, HeldMonitorSampleEvent.class,
-            HeldMonitorEvent.class);
+            HeldMonitorEvent.class, LibraryEvent.class);
 
     /**
      * One field: its name, Java type, label, description (the label when it has none), unit

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.HeldMonitorSampleEvent;
+import dev.loomscope.events.LibraryEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.JfrEvent;
@@ -45,6 +46,8 @@ public final class SummaryReducer implements Reducer {
     public long carriers = -1;
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
     public Instant jvmStart;
+    /** The known libraries the application loaded (the agent's loomscope.Library), by name: their version, "" when not told. */
+    public final Map<String, String> libraries = new TreeMap<>();
 
     /** A recording that began this long after its JVM started, the app running meanwhile, says so wherever it counts: what came before is not in it. */
     public static final double LATE_SECONDS = 0.5;
@@ -86,13 +89,15 @@ public final class SummaryReducer implements Reducer {
     private static final String RUN_PROFILING_MODE = EventSchema.fieldName(RunInfoEvent.class, "profilingMode");
     private static final String RUN_CPUS = EventSchema.fieldName(RunInfoEvent.class, "cpus");
     private static final String RUN_CARRIERS = EventSchema.fieldName(RunInfoEvent.class, "carriers");
+    private static final String LIBRARY = EventSchema.fieldName(LibraryEvent.class, "library");
+    private static final String LIBRARY_VERSION = EventSchema.fieldName(LibraryEvent.class, "version");
 
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
     public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
             "jdk.CPUInformation", "jdk.GCHeapConfiguration", "jdk.LongFlag");
 
     /** The event types whose fields the summary reads (the others it only counts). */
-    public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
+    public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, LibraryEvent.NAME, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
             "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
 
     @Override
@@ -142,6 +147,10 @@ public final class SummaryReducer implements Reducer {
     public void fields(JfrEvent e) {
         if (e.type().equals(RunInfoEvent.NAME)) {
             runInfo(e);
+            return;
+        }
+        if (e.type().equals(LibraryEvent.NAME)) {
+            libraries.put(e.string(LIBRARY), e.hasField(LIBRARY_VERSION) && e.string(LIBRARY_VERSION) != null ? e.string(LIBRARY_VERSION) : "");
             return;
         }
         switch (e.type()) {

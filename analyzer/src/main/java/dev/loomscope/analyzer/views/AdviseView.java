@@ -48,13 +48,29 @@ public final class AdviseView {
         List<Table> tables = new ArrayList<>();
         if (h.samples() == 0) {
             tables.add(jdkEvents(f, h));
-            tables.add(savings(f, load));
-            return tables;
+        } else {
+            tables.add(sites(h, carriers, load, stackDepth));
+            tables.add(ceilings(f, h, carriers, load));
         }
-        tables.add(sites(h, carriers, load, stackDepth));
-        tables.add(ceilings(f, h, carriers, load));
+        List<LibraryHazard.Found> hazards = LibraryHazard.of(f.summary.libraries);
+        if (!hazards.isEmpty()) {
+            tables.add(libraries(hazards));
+        }
         tables.add(savings(f, load));
         return tables;
+    }
+
+    /** The known hazards of the libraries the application loaded ({@link LibraryHazard}): said whatever the recorded load showed. */
+    private static Table libraries(List<LibraryHazard.Found> hazards) {
+        Table t = new Table("advise-libraries", "Libraries loaded with a known hazard for virtual threads (the agent saw them load; the load recorded"
+                + " need not show it)", List.of(Table.text("library"), Table.text("version"), Table.text("hazard"), Table.text("on JDK"), Table.text(
+                        "fixed in"), Table.text("source")));
+        for (LibraryHazard.Found found : hazards) {
+            LibraryHazard h = found.hazard();
+            t.row(h.library.title, found.versionTold() ? found.version() : "not told (a shaded or unpacked jar)", h.what, h.endsOnJdk24 ? "21-23" : "every JDK",
+                    h.fixedIn, h.source);
+        }
+        return t;
     }
 
     /**
@@ -203,7 +219,7 @@ public final class AdviseView {
                         + " over the requests served, " + load.span().windowSeconds() + " s window by window, the ceiling's interval"
                         + " the wider of the looks' and the windows' own"));
         t.note("bottom line: " + bottomLine(jdk21, jdk24, load.looks(h), carriers) + (cpu == null ? "" : String.format(Locale.ROOT, "; the CPU"
-                + " serves at most about %s/s", Comparer.plain(cpu.ceiling()))) + risks(h, carriers, load));
+                + " serves at most about %s/s", Comparer.plain(cpu.ceiling()))) + risks(f, h, carriers, load));
         if ("virtual".equals(f.summary.threadKind)) {
             t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins as they happened");
         }
@@ -286,9 +302,9 @@ public final class AdviseView {
                                 .msPerRequest())) : ""), p.finding(), carriersHeld);
     }
 
-    /** The risks besides the pins that matter ({@link #matters}), as the bottom line's last words; empty when none. */
-    private static String risks(HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load) {
-        List<String> risks = new ArrayList<>();
+    /** The risks besides the pins that matter ({@link #matters}) and the loaded libraries' known hazards, as the bottom line's last words; empty when none. */
+    private static String risks(RecordingFacts f, HeldMonitorReducer h, SummaryReducer.Carriers carriers, Load load) {
+        List<String> risks = new ArrayList<>(LibraryHazard.of(f.summary.libraries).stream().map(LibraryHazard.Found::line).toList());
         if (matters(h, Set.of(HeldMonitorEvent.POOL), carriers, load)) {
             risks.add("a pool or semaphore the requests wait for caps them next");
         }

@@ -106,6 +106,38 @@ class AdviseViewTest {
                 + " about 40");
     }
 
+    /**
+     * A library the agent saw load with a known hazard is said whatever the looks found: HikariCP
+     * 7.0.2's yield spin on every JDK and Connector/J 8's synchronized I/O on 21-23, each with the
+     * release that fixes it, in a table and the bottom line's last words; HikariCP 7.1.0 (the fix) and
+     * Connector/J 9.1.0 say nothing; a version not told is a hazard not ruled out.
+     */
+    @Test
+    void aLoadedLibraryWithAKnownHazardIsSaidWithItsFixWhateverTheLoad() {
+        RecordingFacts f = looks(40, 0, HeldMonitorEvent.HOLDING);
+        f.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "HikariCP", "version", "7.0.2", "location",
+                "jar:nested:/srv/app.jar/!BOOT-INF/lib/HikariCP-7.0.2.jar!/")));
+        f.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "MySQL Connector/J", "version", "", "location", "")));
+        List<Table> tables = AdviseView.of(f, TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
+        Table libraries = tables.stream().filter(t -> t.name().equals("advise-libraries")).findFirst().orElseThrow();
+        assertThat(libraries.rows()).hasSize(2);
+        assertThat(libraries.rows().get(0)).startsWith("HikariCP", "7.0.2");
+        assertThat(libraries.rows().get(0)[3]).isEqualTo("every JDK");
+        assertThat(libraries.rows().get(0)[4]).isEqualTo("7.1.0");
+        assertThat(libraries.rows().get(1)).startsWith("MySQL Connector/J", "not told (a shaded or unpacked jar)");
+        assertThat(libraries.rows().get(1)[3]).isEqualTo("21-23");
+        assertThat(bottomLine(tables.get(1))).startsWith("switch").contains("; and mind: HikariCP 7.0.2 ConcurrentBag spins in Thread.yield")
+                .contains("take HikariCP 7.1.0 or later (HikariCP issue #2398, fixed by pull request #2402)").contains("MySQL Connector/J (its"
+                        + " version not told: check it is 9.0.0 or later)");
+        RecordingFacts fixed = looks(40, 0, HeldMonitorEvent.HOLDING);
+        fixed.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "HikariCP", "version", "7.1.0", "location", "")));
+        fixed.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "MySQL Connector/J", "version", "9.1.0",
+                "location", "")));
+        List<Table> none = AdviseView.of(fixed, TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
+        assertThat(none).noneMatch(t -> t.name().equals("advise-libraries"));
+        assertThat(bottomLine(none.get(1))).doesNotContain("mind");
+    }
+
     /** A recording of {@code looks} looks 100 ms apart, each finding {@code threads} threads doing {@code what} at one site. */
     private static RecordingFacts looks(int looks, int threads, String what) {
         RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/app.jfr")), false);

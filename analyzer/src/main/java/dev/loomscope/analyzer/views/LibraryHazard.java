@@ -1,0 +1,64 @@
+package dev.loomscope.analyzer.views;
+
+import dev.loomscope.events.KnownLibrary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The known hazards of some releases of a library for virtual threads, which a recording's load may
+ * never show (one appears only under contention, another only on the JDKs that pin): said by
+ * {@code advise} of every {@link KnownLibrary} the agent found loaded, with the release that fixes it.
+ */
+enum LibraryHazard {
+    HIKARICP_YIELD_SPIN(KnownLibrary.HIKARICP, "7.1.0", false, "ConcurrentBag spins in Thread.yield while a connection is handed back to a"
+            + " waiting thread; a virtual thread that yields keeps its carrier, so under pool contention the spinning holds the carriers and"
+            + " requests stall for seconds", "HikariCP issue #2398, fixed by pull request #2402"),
+    CONNECTOR_J_SYNCHRONIZED_IO(KnownLibrary.CONNECTOR_J, "9.0.0", true, "holds synchronized monitors around its socket reads and writes: every"
+            + " query pins its carrier for the database's answer on JDK 21-23", "MySQL Connector/J 9.0.0's release notes: synchronized replaced"
+                    + " by ReentrantLock");
+
+    final KnownLibrary library;
+    /** The first release without the hazard. */
+    final String fixedIn;
+    /** Whether JDK 24's monitors (JEP 491) end it whatever the release. */
+    final boolean endsOnJdk24;
+    final String what;
+    final String source;
+
+    LibraryHazard(KnownLibrary library, String fixedIn, boolean endsOnJdk24, String what, String source) {
+        this.library = library;
+        this.fixedIn = fixedIn;
+        this.endsOnJdk24 = endsOnJdk24;
+        this.what = what;
+        this.source = source;
+    }
+
+    /** A hazard of a library loaded at {@code version} ("": not told): whether it holds, or cannot be ruled out. */
+    record Found(LibraryHazard hazard, String version) {
+        boolean versionTold() {
+            return !version.isEmpty();
+        }
+
+        /** The words for advise: what, on which JDKs, and what to do. */
+        String line() {
+            LibraryHazard h = hazard;
+            String which = versionTold() ? h.library.title + " " + version : h.library.title + " (its version not told: check it is " + h.fixedIn
+                    + " or later)";
+            return which + " " + h.what + (h.endsOnJdk24 ? " (not on JDK 24+, JEP 491)" : ", on every JDK") + ": take " + h.library.title + " "
+                    + h.fixedIn + " or later (" + h.source + ")";
+        }
+    }
+
+    /** The hazards of the libraries a recording holds (name to version, "" not told), each whose version is before its fix or not told. */
+    static List<Found> of(Map<String, String> libraries) {
+        List<Found> found = new ArrayList<>();
+        for (LibraryHazard h : values()) {
+            String version = libraries.get(h.library.title);
+            if (version != null && (version.isEmpty() || KnownLibrary.compareVersions(version, h.fixedIn) < 0)) {
+                found.add(new Found(h, version));
+            }
+        }
+        return found;
+    }
+}
