@@ -75,6 +75,9 @@ public final class SummaryReducer implements Reducer {
     public final Samples machineCpu = new Samples();
     /** The JVM's share of the machine's CPU (user and system), by when jdk.CPULoad read it: for a span's CPU a request. */
     public final Timeline jvmCpuInTime = new Timeline();
+    /** The JIT compilers' time between readings of jdk.CompilerStatistics (its totalTimeSpent, a running total), ms, at each reading's time. */
+    public final Timeline compilerMillisInTime = new Timeline();
+    private double compilerMillisBefore = -1;
 
     @Override
     public Set<String> eventTypes() {
@@ -98,7 +101,7 @@ public final class SummaryReducer implements Reducer {
 
     /** The event types whose fields the summary reads (the others it only counts). */
     public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, LibraryEvent.NAME, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
-            "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation");
+            "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation", "jdk.CompilerStatistics");
 
     @Override
     public void add(JfrEvent e) {
@@ -182,6 +185,13 @@ public final class SummaryReducer implements Reducer {
             }
             case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
             case "jdk.ThreadStart" -> threadStartEvents++;
+            case "jdk.CompilerStatistics" -> {
+                double ms = e.hasField("totalTimeSpent") ? e.durationField("totalTimeSpent").toNanos() / 1e6 : -1;
+                if (compilerMillisBefore >= 0 && ms >= compilerMillisBefore) {
+                    compilerMillisInTime.add(e.startTime(), ms - compilerMillisBefore);
+                }
+                compilerMillisBefore = ms;
+            }
             case "jdk.CPULoad" -> {
                 double[] cpu = cpuLoad(e);
                 if (cpu != null) {

@@ -297,6 +297,10 @@ public final class AppStudy {
         if (ranOn != null) {
             said.verdicts.add(ranOn);
         }
+        Map<String, String> libraries = new java.util.TreeMap<>();
+        parsed.forEach(f -> libraries.putAll(f.summary.libraries));
+        dev.loomscope.analyzer.views.LibraryHazard.of(libraries).forEach(h -> said.measured.add("a known hazard in what the service loads (the"
+                + " agent's loomscope.Library), whatever these rates showed: " + h.line()));
         for (String w : workloads) {
             List<RecordingFacts> timed = new ArrayList<>();
             List<RecordingFacts> controls = new ArrayList<>();

@@ -222,9 +222,24 @@ public final class AdvisePrediction {
      * (jdk.CPULoad) times its hardware threads is the cores it used; over the span's requests, the
      * CPU a request, and the requests a second the hardware threads serve at that.
      */
-    record CpuBound(double cores, int processors, int readings, double msPerRequest, double ceiling) {}
+    /**
+     * What the CPU allows: the cores the JVM used over the load's span, the CPU a request, of which
+     * {@code compilerMs} the JIT compilers' time in the same span (their time, at least their CPU:
+     * a young JVM still compiling spends CPU a warm one does not), and the requests a second the
+     * hardware threads serve at most at the CPU a request less the compilers'.
+     */
+    record CpuBound(double cores, int processors, int readings, double msPerRequest, double compilerMs, double ceiling) {
+        /** The CPU a request less the compilers'. */
+        double requestMs() {
+            return msPerRequest - compilerMs;
+        }
+    }
 
-    /** {@link CpuBound} over the load's span; null without a span, CPU readings in it, or the machine's hardware threads. */
+    /**
+     * {@link CpuBound} over the load's span; null without a span, CPU readings in it, or the machine's
+     * hardware threads, or where the compilers' time leaves too little of the CPU to tell a request's
+     * (under a tenth of it).
+     */
     static CpuBound cpuBound(RecordingFacts f, Load load) {
         HeldPerRequest.Span span = load.span();
         if (span == null || f.summary.hardwareThreads <= 0 || span.requests() == 0) {
@@ -237,6 +252,8 @@ public final class AdvisePrediction {
         int processors = (int) f.summary.hardwareThreads;
         double cores = shares.sum() / shares.count() * processors;
         double ms = cores * span.seconds() * 1000 / span.requests();
-        return ms > 0 ? new CpuBound(cores, processors, shares.count(), ms, processors * 1000 / ms) : null;
+        double compilerMs = f.summary.compilerMillisInTime.between(span.fromNanos(), span.toNanos()).sum() / span.requests();
+        double requestMs = ms - compilerMs;
+        return ms > 0 && requestMs >= ms / 10 ? new CpuBound(cores, processors, shares.count(), ms, compilerMs, processors * 1000 / requestMs) : null;
     }
 }

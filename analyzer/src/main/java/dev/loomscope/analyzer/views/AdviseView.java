@@ -180,9 +180,11 @@ public final class AdviseView {
         Judged jdk24 = row(t, "24 and later", predict(f, PIN_24, carriers, load), carriers, load, cpu);
         if (cpu != null) {
             t.note(String.format(Locale.ROOT, "the CPU: the JVM used %s of its %d hardware threads over the same requests (jdk.CPULoad, %d readings):"
-                    + " %s ms of CPU a request, so they serve at most %s/s at this CPU a request, whatever the carriers (on platform threads;"
+                    + " %s ms of CPU a request%s, so they serve at most %s/s at this CPU a request, whatever the carriers (on platform threads;"
                     + " virtual threads may spend less a request on thread switches and starts)", Comparer.plain(cpu.cores()), cpu.processors(),
-                    cpu.readings(), Comparer.plain(cpu.msPerRequest()), Comparer.plain(cpu.ceiling())));
+                    cpu.readings(), Comparer.plain(cpu.msPerRequest()), cpu.compilerMs() > 0 ? ", of which the JIT compilers took up to "
+                            + Comparer.plain(cpu.compilerMs()) + " ms (jdk.CompilerStatistics: their time, left out as a warm JVM does not spend it)"
+                            : "", Comparer.plain(cpu.ceiling())));
         }
         double waits = load.mean(h, Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
         if (waits > 0) {
@@ -299,7 +301,7 @@ public final class AdviseView {
         return new Judged(jdk + ": " + String.format(Locale.ROOT, "%s ms held a request, %d carriers serve at most %s/s", Comparer.plain(p
                 .msPerRequest()), carriers.count(), Comparer.plain(ceiling)) + (cpu != null && cpu.ceiling() < ceiling ? String.format(Locale.ROOT,
                         ", though the CPU binds first, at about %s/s (%s ms of CPU a request)", Comparer.plain(cpu.ceiling()), Comparer.plain(cpu
-                                .msPerRequest())) : ""), p.finding(), carriersHeld);
+                                .requestMs())) : ""), p.finding(), carriersHeld);
     }
 
     /** The risks besides the pins that matter ({@link #matters}) and the loaded libraries' known hazards, as the bottom line's last words; empty when none. */

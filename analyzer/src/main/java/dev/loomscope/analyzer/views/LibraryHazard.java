@@ -10,7 +10,7 @@ import java.util.Map;
  * never show (one appears only under contention, another only on the JDKs that pin): said by
  * {@code advise} of every {@link KnownLibrary} the agent found loaded, with the release that fixes it.
  */
-enum LibraryHazard {
+public enum LibraryHazard {
     HIKARICP_YIELD_SPIN(KnownLibrary.HIKARICP, "7.1.0", false, "ConcurrentBag spins in Thread.yield while a connection is handed back to a"
             + " waiting thread; a virtual thread that yields keeps its carrier, so under pool contention the spinning holds the carriers and"
             + " requests stall for seconds", "HikariCP issue #2398, fixed by pull request #2402"),
@@ -35,13 +35,13 @@ enum LibraryHazard {
     }
 
     /** A hazard of a library loaded at {@code version} ("": not told): whether it holds, or cannot be ruled out. */
-    record Found(LibraryHazard hazard, String version) {
+    public record Found(LibraryHazard hazard, String version) {
         boolean versionTold() {
             return !version.isEmpty();
         }
 
         /** The words for advise: what, on which JDKs, and what to do. */
-        String line() {
+        public String line() {
             LibraryHazard h = hazard;
             String which = versionTold() ? h.library.title + " " + version : h.library.title + " (its version not told: check it is " + h.fixedIn
                     + " or later)";
@@ -51,7 +51,7 @@ enum LibraryHazard {
     }
 
     /** The hazards of the libraries a recording holds (name to version, "" not told), each whose version is before its fix or not told. */
-    static List<Found> of(Map<String, String> libraries) {
+    public static List<Found> of(Map<String, String> libraries) {
         List<Found> found = new ArrayList<>();
         for (LibraryHazard h : values()) {
             String version = libraries.get(h.library.title);

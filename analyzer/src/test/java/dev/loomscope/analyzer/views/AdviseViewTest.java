@@ -104,6 +104,17 @@ class AdviseViewTest {
         List<Table> tables = AdviseView.of(f, TWO, load, 5);
         assertThat(bottomLine(tables.get(1))).contains("10.0 ms held a request, 2 carriers serve at most 200/s").contains("the CPU serves at most"
                 + " about 40");
+        // a young JVM: its compilers took 200 ms a second (2 ms a request) of the 5 ms, which a warm one does not spend
+        for (int sec = 0; sec < 41; sec++) {
+            f.summary.fields(new CannedEvent("jdk.CompilerStatistics", T0.plusSeconds(sec).plusMillis(500), Map.of("totalTimeSpent", Duration.ofMillis(
+                    200L * sec))));
+        }
+        AdvisePrediction.CpuBound young = AdvisePrediction.cpuBound(f, load);
+        assertThat(young.msPerRequest()).isCloseTo(5.0, org.assertj.core.data.Offset.offset(0.05));
+        assertThat(young.compilerMs()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.1));
+        assertThat(young.ceiling()).isCloseTo(2000 / 3.0, org.assertj.core.data.Offset.offset(25.0));
+        assertThat(AdviseView.of(f, TWO, load, 5).get(1).notes()).anyMatch(n -> n.contains("ms of CPU a request, of which the JIT compilers took up"
+                + " to 2"));
     }
 
     /**
