@@ -320,6 +320,9 @@ public final class AppStudy {
                 }
                 continue;
             }
+            if (s.searched() && groups.values().stream().flatMap(List::stream).anyMatch(f -> f.runs.measured().isEmpty())) {
+                continue; // a rate some JVM's search never ran: in the capacity line, not a section of its own
+            }
             judge(w, groups, Grouping.of(controls, List.of()), rule, said);
             said.warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
         }
