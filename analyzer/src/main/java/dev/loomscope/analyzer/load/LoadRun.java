@@ -194,7 +194,7 @@ public final class LoadRun {
             }
             boolean kept = search.record(s);
             loaded += s.warmupSeconds() + s.seconds();
-            // the step's warmth (how long this search had loaded the service by its end) and backlog beside its verdict: a young JVM's miss is told apart
+            // the step's warmth (how far into the search it ended) and backlog beside its verdict: a young JVM's miss is told apart
             out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s%s; warm-up %s; %.0f s into the search)%s", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate), search.figure(s), s.keptUp() ? "kept up"
                             : "not keeping up", s.late() > 0 ? String.format(Locale.ROOT, ", %,d late at the end", s.late()) : "", s.unsteady() == null
                                     ? "steady" : "not steady", loaded, search.retrying(rate)
@@ -223,6 +223,9 @@ public final class LoadRun {
                 w = load.window(stepNanos);
                 current = null;
                 load.stop();
+            }
+            if (stopped) {
+                break; // the step a stop cut short is not one
             }
             boolean keptUp = ClientFigures.keptUp(w.offered(), w.late() - w.lateAtStart());
             Histogram judged = w.judged();
