@@ -25,7 +25,8 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Fixture app for the agent's default {@code work=requests}: embedded Tomcat (a servlet that
  * forwards to another path, so the servlet runs twice a request), Jetty 12 (a core handler) and the
- * JDK's HttpServer (a handler that passes each exchange to another handler) each serve
+ * JDK's HttpServer (a handler that passes each exchange to another handler) and Vert.x 5 (its
+ * event loop, a request counted as it begins, not timed; over HTTP/2 and HTTP/1.1) each serve
  * {@link #REQUESTS} GET requests, sent one after another, and stop. Prints the requests each
  * answered with 200. (A package of its own: the agent never changes its own classes.)
  */
@@ -96,6 +97,13 @@ public final class ServersApp {
         jdk.start();
         System.out.println("jdk " + send(client, jdk.getAddress().getPort(), "/"));
         jdk.stop(0);
+
+        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+        io.vertx.core.http.HttpServer server = vertx.createHttpServer().requestHandler(r -> r.response().setStatusCode(200).end()).listen(0, "127.0.0.1")
+                .toCompletionStage().toCompletableFuture().get();
+        System.out.println("vertx " + send(client, server.actualPort(), "/")); // HTTP/2: the JDK's client asks for h2c, which Vert.x grants
+        System.out.println("vertx-http1 " + send(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), server.actualPort(), "/"));
+        vertx.close().toCompletionStage().toCompletableFuture().get();
     }
 
     private static int send(HttpClient client, int port, String path) throws Exception {

@@ -26,8 +26,10 @@ enum RequestEntry {
     },
     /** Spring WebFlux on Reactor Netty: each request adapted once; its handler completes later, so counted only. */
     WEBFLUX("org/springframework/http/server/reactive/ReactorHttpHandlerAdapter", "apply", false, false),
-    /** Vert.x 4 (Quarkus's server): each HTTP/1 request begins once on its event loop; counted only. */
-    VERTX("io/vertx/core/http/impl/Http1xServerRequest", "handleBegin", false, false);
+    /** Vert.x 4 and 5 (Quarkus's server): each HTTP/1 request begins once on its event loop; counted only. */
+    VERTX("io/vertx/core/http/impl/Http1xServerRequest", "handleBegin", false, false),
+    /** Vert.x 4 and 5 over HTTP/2 (h2c upgraded or TLS): each stream's request dispatched once to the handler; counted only. */
+    VERTX_HTTP2("io/vertx/core/http/impl/Http2ServerRequest", "dispatch", false, false);
 
     private final String internalClass;
     private final String method;

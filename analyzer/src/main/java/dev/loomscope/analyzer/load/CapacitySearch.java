@@ -9,13 +9,14 @@ import java.util.Locale;
  * it is missed, until one rate kept it and one missed; then the interval between them is halved
  * until it is within {@link #WITHIN} of the kept rate (about 6-8 steps in all). A rate keeps the
  * objective when its measured windows' merged percentile is within the bound, under
- * {@link Slo#ERRORS} failed, and no request was left late (the service kept up). A miss by a
- * service still warming up ({@link #warming}: its warm-up not steady, and either it answered
- * {@link #WARMING} times as many a second in the step's last window as in its first, a JVM still
- * compiling, or it kept pace with the rate and missed on the backlog its cold start left) is taken
- * once more before it bounds the search: the JVM is warmer by then, and a young JVM's miss must not
- * hold its capacity down for the rest of the search. A service over its capacity answers as many at
- * the end as at the start, falls behind, and its miss bounds at once.
+ * {@link Slo#ERRORS} failed, and no request was left late (the service kept up). A miss that may
+ * be a young JVM's ({@link #again}: its warm-up not steady and it answered {@link #WARMING} times
+ * as many a second in the step's last window as in its first, a JVM still compiling; or it kept
+ * pace with the rate and missed on the backlog its cold start left; or it is the search's first
+ * miss and the service kept pace, its latency perhaps its compiler's or first collections') is
+ * taken once more before it bounds the search: the JVM is warmer by then, and a young JVM's miss
+ * must not hold its capacity down for the rest of the search. A service over its capacity answers
+ * as many at the end as at the start, falls behind, and its miss bounds at once.
  */
 final class CapacitySearch {
     static final double START = 100;
@@ -38,6 +39,8 @@ final class CapacitySearch {
     private int steps;
     /** The rates a miss was taken again at: once each. */
     private final java.util.Set<Double> retried = new java.util.HashSet<>();
+    /** Why the step just taken is taken again ({@link #again}); null when it is not. */
+    private String again;
     /** The measured steps at the kept and the missed bound (null: none, or canned outcomes). */
     private LoadRun.Summary keptRun;
     private LoadRun.Summary missedRun;
@@ -59,7 +62,9 @@ final class CapacitySearch {
     /** Takes a measured step: whether it kept the objective; the next rate follows from it (the same rate: {@link #retrying}). */
     boolean record(LoadRun.Summary s) {
         boolean wasKept = kept(s);
-        record(s.rate(), wasKept, warming(s) != null);
+        String why = wasKept ? null : again(s);
+        record(s.rate(), wasKept, why != null);
+        again = retrying(s.rate()) ? why : null;
         if (wasKept && s.rate() == kept) {
             keptRun = s;
         } else if (!wasKept && s.rate() == missed) {
@@ -98,16 +103,21 @@ final class CapacitySearch {
         }
     }
 
-    /** How a step shows a service still warming up, in words; null when it does not ({@link CapacitySearch}). */
-    static String warming(LoadRun.Summary s) {
-        if (s.unsteady() == null) {
-            return null;
-        }
-        if (s.quickening() >= WARMING) {
+    /** Why a missed step may be a young JVM's, in words ({@link CapacitySearch}); null when it is not. */
+    private String again(LoadRun.Summary s) {
+        if (s.unsteady() != null && s.quickening() >= WARMING) {
             return String.format(Locale.ROOT, "still warming up (%.2fx the requests answered a second in its last window as in its first)", s.quickening());
         }
-        return s.keptUp() && s.lateBefore() > 0 ? String.format(Locale.ROOT, "it kept pace with the rate, and missed on the %,d requests its warm-up"
-                + " left late", s.lateBefore()) : null;
+        if (s.unsteady() != null && s.keptUp() && s.lateBefore() > 0) {
+            return String.format(Locale.ROOT, "it kept pace with the rate, and missed on the %,d requests its warm-up left late", s.lateBefore());
+        }
+        return s.keptUp() && Double.isNaN(missed) ? "the search's first miss, and the service kept pace: a young JVM's latency (its compiler's, its"
+                + " first collections') is not yet its capacity" : null;
+    }
+
+    /** Why the step just taken is taken once more before it bounds the search; null when it is not. */
+    String again() {
+        return again;
     }
 
     /** Whether the step just taken missed and is taken again before it bounds the search. */

@@ -197,8 +197,8 @@ public final class LoadRun {
             // the step's warmth (how far into the search it ended) and backlog beside its verdict: a young JVM's miss is told apart
             out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s%s; warm-up %s; %.0f s into the search)%s", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate), search.figure(s), s.keptUp() ? "kept up"
                             : "not keeping up", s.late() > 0 ? String.format(Locale.ROOT, ", %,d late at the end", s.late()) : "", s.unsteady() == null
-                                    ? "steady" : "not steady", loaded, search.retrying(rate)
-                                            ? "; taken once more before it bounds the search: " + CapacitySearch.warming(s) : ""));
+                                    ? "steady" : "not steady", loaded, search.again() != null
+                                            ? "; taken once more before it bounds the search: " + search.again() : ""));
             out.flush();
             settle(t);
         }
