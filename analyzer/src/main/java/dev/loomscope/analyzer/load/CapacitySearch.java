@@ -14,9 +14,10 @@ import java.util.Locale;
  * as many a second in the step's last window as in its first, a JVM still compiling; or it kept
  * pace with the rate and missed on the backlog its cold start left; or it is the search's first
  * miss and the service kept pace, its latency perhaps its compiler's or first collections') is
- * taken once more before it bounds the search: the JVM is warmer by then, and a young JVM's miss
- * must not hold its capacity down for the rest of the search. A service over its capacity answers
- * as many at the end as at the start, falls behind, and its miss bounds at once.
+ * taken once more before it bounds the search, once a search (each try costs a step, and a later
+ * miss is a warmer JVM's): the JVM is warmer by then, and a young JVM's miss must not hold its
+ * capacity down for the rest of the search. A service over its capacity answers as many at the end
+ * as at the start, falls behind, and its miss bounds at once.
  */
 final class CapacitySearch {
     static final double START = 100;
@@ -37,8 +38,8 @@ final class CapacitySearch {
     private double missed = Double.NaN;
     private double next = START;
     private int steps;
-    /** The rates a miss was taken again at: once each. */
-    private final java.util.Set<Double> retried = new java.util.HashSet<>();
+    /** Whether a miss was taken again: once a search, the youngest that may be a young JVM's (a later one is of a warmer JVM). */
+    private boolean retried;
     /** Why the step just taken is taken again ({@link #again}); null when it is not. */
     private String again;
     /** The measured steps at the kept and the missed bound (null: none, or canned outcomes). */
@@ -81,7 +82,8 @@ final class CapacitySearch {
     /** Takes a step's result; the next rate follows from it: the same rate for a miss while the service was {@code warming} up, once. */
     void record(double rate, boolean wasKept, boolean warming) {
         steps++;
-        if (!wasKept && warming && (Double.isNaN(missed) || rate < missed) && steps < MAX_STEPS && retried.add(rate)) {
+        if (!wasKept && warming && !retried && (Double.isNaN(missed) || rate < missed) && steps < MAX_STEPS) {
+            retried = true;
             next = rate; // bounds nothing yet: taken again, warmer
             return;
         }

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.load;
 
+import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RunsReducer;
@@ -34,11 +35,12 @@ public final class LoadRun {
      * answered requests' latencies from their intended start and the late ones' ages at the end
      * (at least); {@code afterStop}: what became of the late when the load stopped; {@code unsteady}:
      * what still moved when the warm-up ended (null: steady); {@code lagged}: windows left to the client's lateness;
-     * {@code quickening}: the requests answered a second in the last measured window over those in the first.
+     * {@code quickening}: the requests answered a second in the last measured window over those in the first; {@code busyElsewhere}:
+     * other processes' share of the machine's CPU in the median measured window (NaN: no {@code --app-pid}).
      */
     public record Summary(String workload, double rate, int windows, double seconds, long lateBefore, long offered, long ok, long errors, long late,
             Histogram judged, Histogram send, Histogram lag, Map<String, Long> causes, OpenLoop.Window afterStop, double warmupSeconds, String unsteady,
-            int lagged, long cpuNanos, int connections, double quickening) {
+            int lagged, long cpuNanos, int connections, double quickening, double busyElsewhere) {
 
         /** Whether the service ended (answered or failed) at least the offered requests less {@link ClientFigures#SLACK}. */
         public boolean keptUp() {
@@ -92,6 +94,10 @@ public final class LoadRun {
             }
             b.append(String.format(Locale.ROOT, "; warm-up %.0f s%s", warmupSeconds, unsteady == null ? " (steady)" : ", not steady when it ended: "
                     + unsteady));
+            if (busyElsewhere > Noise.DISTURBED) {
+                b.append(String.format(Locale.ROOT, "; A BUSY MACHINE: other processes took %.0f%% of its CPU in the median window (over %.0f%%, where a"
+                        + " study runs a JVM again): the service's figures are partly the machine's", 100 * busyElsewhere, 100 * Noise.DISTURBED));
+            }
             if (lagged > 0) {
                 b.append("; ").append(lagged).append(" window(s) left out: the client itself lagged (its sends left over ").append(RunsReducer.Client.LAG_MS)
                         .append(" ms late at p99)");
@@ -268,8 +274,10 @@ public final class LoadRun {
                     break;
                 }
                 Histogram judged = w.judged();
-                boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, Probe.take(spec.appPid()));
+                Probe after = Probe.take(spec.appPid());
+                boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, after);
                 tally.add(w, clientLagged);
+                tally.others.add(MachineCpu.between(before.cpu(), after.cpu()).others());
                 String unsent = w.unsent() > 0 ? String.format(Locale.ROOT, " (%,d not yet sent: every connection busy)", w.unsent()) : "";
                 out.println(String.format(Locale.ROOT, "%s, %s: window %d: %,d offered%s: %,d answered, %,d errors%s, %,d late at its end%s; latency %s, %s"
                         + " (n=%,d)%s", workload, spec.threadKind(), i + 1, w.offered(), andLateBefore(w.lateAtStart()), w.ok(), w.errors(), w.causes().isEmpty()
@@ -347,6 +355,8 @@ public final class LoadRun {
         long cpuNanos;
         double firstRate = Double.NaN;
         double lastRate = Double.NaN;
+        /** Other processes' share of the machine's CPU in each window (NaN: no service to watch). */
+        final List<Double> others = new ArrayList<>();
 
         void add(OpenLoop.Window w, boolean clientLagged) {
             lastRate = w.ok() / (w.nanos() / 1e9);
@@ -372,7 +382,13 @@ public final class LoadRun {
             Histogram judged = answered.copy();
             judged.add(lateAges);
             return new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
-                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos, connections, lastRate / firstRate);
+                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos, connections, lastRate / firstRate, busyElsewhere());
+        }
+
+        /** Other processes' share of the CPU in the median window that tells it; NaN when none does. */
+        double busyElsewhere() {
+            double[] v = others.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).toArray();
+            return v.length == 0 ? Double.NaN : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
         }
     }
 

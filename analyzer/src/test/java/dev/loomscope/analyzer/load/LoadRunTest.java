@@ -42,6 +42,29 @@ class LoadRunTest {
     }
 
     /**
+     * As many spinning processes as the machine has cores beside a load watching the service's pid:
+     * its summary says the machine was busy, with other processes' share of its CPU.
+     */
+    @Test
+    void aBusyMachineIsSaidInTheSummary() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/stat")), "no /proc here");
+        List<Process> hogs = new java.util.ArrayList<>();
+        try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
+            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                hogs.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+            }
+            LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(50.0), 10, Duration.ofSeconds(10), Duration.ZERO,
+                    Duration.ofSeconds(1), 2, Duration.ofSeconds(1), Duration.ZERO, "test", ProcessHandle.current().pid(), null, false);
+            StringWriter text = new StringWriter();
+            new LoadRun(spec, new PrintWriter(text, true), null).run();
+            assertThat(text.toString()).as(text.toString()).containsPattern("A BUSY MACHINE: other processes took \\d+% of its CPU in the median"
+                    + " window \\(over 20%, where a study runs a JVM again\\)");
+        } finally {
+            hogs.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /**
      * A stop (Ctrl-C) in the middle of the measured windows: the one in progress dropped, those
      * before it summed up as a whole run's are, and said to be fewer than asked; the run then ends.
      */
