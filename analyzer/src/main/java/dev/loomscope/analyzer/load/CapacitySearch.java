@@ -74,7 +74,7 @@ final class CapacitySearch {
         return wasKept;
     }
 
- /** Takes a step's result, the service not warming up; the next rate follows from it. */
+    /** Takes a step's result, the service not warming up; the next rate follows from it. */
     void record(double rate, boolean wasKept) {
         record(rate, wasKept, false);
     }

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -171,6 +170,7 @@ public final class LoadRun {
         List<Summary> summaries = new ArrayList<>();
         for (Requests t : spec.targets()) {
             if (spec.search()) {
+                ramp(t, CapacitySearch.START);
                 search(t, summaries);
                 continue;
             }
@@ -213,18 +213,20 @@ public final class LoadRun {
     }
 
     /**
-     * Before a URL's first rate, the load rises to it in {@link LoadSpec#RAMP_STEPS} steps (a quarter,
-     * a half, three quarters of it), each a share of {@code --ramp}: a JVM compiles its hot code at a
-     * rate it keeps, not under a backlog its cold start built. A step not kept up ends the ramp. Each
-     * step a line; no rows (a ramp's rates are no workload of the study's).
+     * Before a URL's first rate, the load rises to it ({@link LoadSpec#rampRates}: a quarter, a half,
+     * three quarters of it; before a search, doubling from its first rate until the service falls
+     * behind), each step a third of {@code --ramp}: a JVM compiles its hot code at a rate it keeps, not
+     * under a backlog its cold start built, and a search begins on a JVM already compiled. A step not
+     * kept up ends the ramp. Each step a line; no rows (a ramp's rates are no workload of the study's).
      */
     private void ramp(Requests t, double rate) {
         long stepNanos = spec.ramp().toNanos() / LoadSpec.RAMP_STEPS;
         int timeout = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
-        for (int i = 1; i <= LoadSpec.RAMP_STEPS && stepNanos > 0 && !stopped; i++) {
-            double r = CapacitySearch.round(rate * i / (LoadSpec.RAMP_STEPS + 1));
+        List<Double> rates = spec.rampRates(rate);
+        String to = spec.search() ? "ramp before the search" : "ramp to " + LoadSpec.rate(rate);
+        for (int i = 0; i < rates.size() && stepNanos > 0 && !stopped; i++) {
             OpenLoop.Window w;
-            try (OpenLoop load = new OpenLoop(t, r, spec.connections(), timeout)) {
+            try (OpenLoop load = new OpenLoop(t, rates.get(i), spec.connections(), timeout)) {
                 current = load;
                 w = load.window(stepNanos);
                 current = null;
@@ -234,11 +236,10 @@ public final class LoadRun {
                 break; // the step a stop cut short is not one
             }
             boolean keptUp = ClientFigures.keptUp(w.offered(), w.late() - w.lateAtStart());
-            Histogram judged = w.judged();
-            out.println(String.format(Locale.ROOT, "%s, %s: ramp to %s, step %d of %d: %s for %s s: %,d offered, %,d answered, %,d errors, %,d late at its"
-                    + " end; latency %s%s", LoadSpec.workload(t, rate), spec.threadKind(), LoadSpec.rate(rate), i, LoadSpec.RAMP_STEPS, LoadSpec.rate(r),
-                    seconds(w.nanos()), w.offered(), w.ok(), w.errors(), w.late(), LatencyHistograms.describe(judged, 50), keptUp ? ""
-                            : "; not kept up: the ramp ends here, and the rate's warm-up follows"));
+            out.println(String.format(Locale.ROOT, "%s, %s: %s, step %d of %s%d: %s for %s s: %,d offered, %,d answered, %,d errors, %,d late at its"
+                    + " end; latency %s%s", spec.search() ? t.label() : LoadSpec.workload(t, rate), spec.threadKind(), to, i + 1, spec.search() ? "at most "
+                            : "", rates.size(), LoadSpec.rate(rates.get(i)), seconds(w.nanos()), w.offered(), w.ok(), w.errors(), w.late(),
+                    LatencyHistograms.describe(w.judged(), 50), keptUp ? "" : "; not kept up: the ramp ends here"));
             out.flush();
             if (!keptUp) {
                 break;
@@ -304,7 +305,7 @@ public final class LoadRun {
     }
 
     /** How long the warm-up took, and why it was not steady when it ended (null: it was). */
-    private record WarmUp(long nanos, String moving) {}
+    record WarmUp(long nanos, String moving) {}
 
     /** Windows of a second, each a row, until the service is steady after --min-warmup or --max-warmup has passed; said in a line. */
     private WarmUp warmUp(OpenLoop load, String workload, String params, String measuredBy) throws IOException {
@@ -335,61 +336,6 @@ public final class LoadRun {
         out.println(workload + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
                 + (moving == null ? "steady" : "not steady after the longest warm-up (" + moving + "): measured as it is"));
         return new WarmUp(warmupNanos, moving);
-    }
-
-    /** The measured windows added up: their histograms merged, their counts summed, the late of the first's start and the last's end. */
-    private static final class Tally {
-        final Histogram answered = new Histogram(3);
-        final Histogram send = new Histogram(3);
-        final Histogram lag = new Histogram(3);
-        Histogram lateAges = new Histogram(3);
-        final Map<String, Long> causes = new TreeMap<>();
-        int windows;
-        int lagged;
-        long lateBefore = -1;
-        long offered;
-        long ok;
-        long errors;
-        long late;
-        long nanos;
-        long cpuNanos;
-        double firstRate = Double.NaN;
-        double lastRate = Double.NaN;
-        /** Other processes' share of the machine's CPU in each window (NaN: no service to watch). */
-        final List<Double> others = new ArrayList<>();
-
-        void add(OpenLoop.Window w, boolean clientLagged) {
-            lastRate = w.ok() / (w.nanos() / 1e9);
-            firstRate = windows == 0 ? lastRate : firstRate;
-            lagged += clientLagged ? 1 : 0;
-            answered.add(w.latencyMicros());
-            send.add(w.sendMicros());
-            lag.add(w.lagMicros());
-            lateAges = w.lateMicros();
-            w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
-            windows++;
-            lateBefore = lateBefore < 0 ? w.lateAtStart() : lateBefore;
-            offered += w.offered();
-            ok += w.ok();
-            errors += w.errors();
-            late = w.late();
-            nanos += w.nanos();
-            cpuNanos = cpuNanos < 0 || w.cpuNanos() < 0 ? -1 : cpuNanos + w.cpuNanos();
-        }
-
-        /** The summary of a URL and rate: these windows, what happened after the stop, and the warm-up before them. */
-        Summary summary(String workload, double rate, OpenLoop.Window afterStop, WarmUp warm, int connections) {
-            Histogram judged = answered.copy();
-            judged.add(lateAges);
-            return new Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
-                    afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos, connections, lastRate / firstRate, busyElsewhere());
-        }
-
-        /** Other processes' share of the CPU in the median window that tells it; NaN when none does. */
-        double busyElsewhere() {
-            double[] v = others.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).toArray();
-            return v.length == 0 ? Double.NaN : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
-        }
     }
 
     /** Writes the window's row, its figures from {@code h} (its {@link OpenLoop.Window#judged}); whether the client lagged in it. */

@@ -9,16 +9,23 @@ import java.util.List;
  * {@code windows} measured windows of {@code window}; requests over {@code connections} kept-alive
  * connections, given up after {@code timeout}. {@code threadKind} labels the runs; {@code appPid}
  * (0: none) is the service whose CPU and context switches each window counts. With {@code search},
- * the rates are not given but searched for the capacity at {@code slo} ({@link CapacitySearch});
- * without, a target's first rate is reached by a {@code ramp} ({@link #RAMP_STEPS} steps; zero: none).
+ * the rates are not given but searched for the capacity at {@code slo} ({@link CapacitySearch}); a
+ * target's first rate, or its search, is reached by a {@code ramp} ({@link #rampRates}; zero: none).
  */
 public record LoadSpec(List<Requests> targets, List<Double> rates, int connections, Duration timeout, Duration warmupMin, Duration warmupMax,
         int windows, Duration window, Duration ramp, String threadKind, long appPid, Slo slo, boolean search) {
-    /** The steps a ramp rises by: a quarter, a half and three quarters of the first rate. */
+    /** The steps a ramp to a rate rises by (a quarter, a half and three quarters of it), each a third of the ramp. */
     public static final int RAMP_STEPS = 3;
+    /** The most steps of a ramp before a search: from its first rate, doubling to 32 times it. */
+    static final int SEARCH_RAMP_STEPS = 6;
 
-    public LoadSpec {
-        ramp = search ? Duration.ZERO : ramp; // a search's rates rise from 100/s themselves
+    /** The rates a ramp to {@code rate} steps through: a quarter, a half and three quarters of it; before a search, from it doubling. */
+    List<Double> rampRates(double rate) {
+        List<Double> rates = new java.util.ArrayList<>();
+        for (int i = 1; i <= (search ? SEARCH_RAMP_STEPS : RAMP_STEPS); i++) {
+            rates.add(search ? rate * (1 << (i - 1)) : CapacitySearch.round(rate * i / (RAMP_STEPS + 1)));
+        }
+        return rates;
     }
 
     /** The rates a target is loaded at: those given, or the most steps a search takes. */
@@ -28,7 +35,8 @@ public record LoadSpec(List<Requests> targets, List<Double> rates, int connectio
 
     /** The seconds the load takes at most: every target and rate's longest warm-up and its windows. */
     public double maxSeconds() {
-        return targets.size() * (steps() * (warmupMax.toNanos() + windows * window.toNanos()) + ramp.toNanos()) / 1e9;
+        return targets.size() * (steps() * (warmupMax.toNanos() + windows * window.toNanos()) + ramp.toNanos() * (search ? SEARCH_RAMP_STEPS
+                / RAMP_STEPS : 1)) / 1e9;
     }
 
     /** The seconds the load takes at least. */

@@ -218,11 +218,6 @@ public final class AdvisePrediction {
     }
 
     /**
-     * The CPU bound beside the carriers': the JVM's share of the machine over the load's span
-     * (jdk.CPULoad) times its hardware threads is the cores it used; over the span's requests, the
-     * CPU a request, and the requests a second the hardware threads serve at that.
-     */
-    /**
      * What the CPU allows: the cores the JVM used over the load's span, the CPU a request, of which
      * {@code compilerMs} the JIT compilers' time in the same span (their time, at least their CPU:
      * a young JVM still compiling spends CPU a warm one does not), and the requests a second the

@@ -36,8 +36,42 @@ class LoadRunTest {
                     Duration.ZERO, 1, Duration.ofMillis(500), Duration.ofSeconds(3), "test", 0, null, false);
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
-            assertThat(text.toString()).as(text.toString()).containsPattern("ramp to 80/s, step 1 of 3: 20/s for 1 s: .*; not kept up: the ramp ends here,"
-                    + " and the rate's warm-up follows").doesNotContain("step 2 of 3");
+            assertThat(text.toString()).as(text.toString()).containsPattern("ramp to 80/s, step 1 of 3: 20/s for 1 s: .*; not kept up: the ramp ends"
+                    + " here\n").doesNotContain("step 2 of 3");
+        }
+    }
+
+    /**
+     * Before a capacity search, the ramp doubles from the search's first rate, 100/s, until the
+     * service falls behind: 8 workers of 10 ms serve 800/s, so 100, 200 and 400/s are kept up and
+     * the ramp ends at 800/s or 1,600/s, before its sixth step.
+     */
+    @Test
+    void aRampBeforeASearchDoublesUntilTheServiceFallsBehind() throws Exception {
+        try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
+            LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 100, Duration.ofSeconds(10), Duration.ZERO,
+                    Duration.ofSeconds(1), 1, Duration.ofSeconds(1), Duration.ofSeconds(3), "test", 0, Slo.parse("p99=800ms"), true);
+            StringWriter text = new StringWriter();
+            LoadRun run = new LoadRun(spec, new PrintWriter(text, true), null);
+            java.util.concurrent.CompletableFuture<List<LoadRun.Summary>> done = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return run.run();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            for (long deadline = System.nanoTime() + 60_000_000_000L; !text.toString().contains("ramp ends here") && System.nanoTime() < deadline;) {
+                Thread.sleep(50);
+            }
+            run.stop();
+            run.awaitEnd(20_000);
+            done.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            for (int step = 1; step <= 3; step++) {
+                assertThat(text.toString()).as(text.toString()).containsPattern("GET /, test: ramp before the search, step " + step + " of at most 6: "
+                        + (50 << step) + "/s for 1 s: \\d+ offered, \\d+ answered, 0 errors, \\d+ late at its end; latency p50 [\\d.]+ ms\n");
+            }
+            assertThat(text.toString()).as(text.toString()).containsPattern("step [45] of at most 6: (800|1600)/s for 1 s: .*; not kept up: the ramp ends"
+                    + " here\n").doesNotContain("step 6 of");
         }
     }
 
