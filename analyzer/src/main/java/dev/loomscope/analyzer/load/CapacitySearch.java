@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * The capacity at an objective found by search, as a load tester finds it by hand: from
- * {@link #START} requests a second, the rate doubles while the objective is kept and halves while
+ * {@link #START} requests a second (or the highest rate a ramp before it kept up), the rate doubles while the objective is kept and halves while
  * it is missed, until one rate kept it and one missed; then the interval between them is halved
  * until it is within {@link #WITHIN} of the kept rate (about 6-8 steps in all). A rate keeps the
  * objective when its measured windows' merged percentile is within the bound, under
@@ -47,7 +47,13 @@ final class CapacitySearch {
     private LoadRun.Summary missedRun;
 
     CapacitySearch(Slo slo) {
+        this(slo, START);
+    }
+
+    /** A search from {@code start} requests a second (a ramp's highest rate kept up: the rates below it need no step). */
+    CapacitySearch(Slo slo, double start) {
         this.slo = slo;
+        this.next = start;
     }
 
     /** The next rate to try; NaN when the search is done. */

@@ -170,8 +170,8 @@ public final class LoadRun {
         List<Summary> summaries = new ArrayList<>();
         for (Requests t : spec.targets()) {
             if (spec.search()) {
-                ramp(t, CapacitySearch.START);
-                search(t, summaries);
+                double warm = ramp(t, CapacitySearch.START);
+                search(t, summaries, Double.isNaN(warm) ? CapacitySearch.START : warm);
                 continue;
             }
             ramp(t, spec.rates().get(0));
@@ -186,9 +186,9 @@ public final class LoadRun {
         return summaries;
     }
 
-    /** The capacity of {@code t} at the objective, searched rate by rate ({@link CapacitySearch}); each rate's summary added. */
-    private void search(Requests t, List<Summary> summaries) throws IOException {
-        CapacitySearch search = new CapacitySearch(spec.slo());
+    /** The capacity of {@code t} at the objective, searched rate by rate from {@code start} ({@link CapacitySearch}); each rate's summary added. */
+    private void search(Requests t, List<Summary> summaries, double start) throws IOException {
+        CapacitySearch search = new CapacitySearch(spec.slo(), start);
         double loaded = 0;
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
             Summary s = one(t, rate);
@@ -218,8 +218,10 @@ public final class LoadRun {
      * behind), each step a third of {@code --ramp}: a JVM compiles its hot code at a rate it keeps, not
      * under a backlog its cold start built, and a search begins on a JVM already compiled. A step not
      * kept up ends the ramp. Each step a line; no rows (a ramp's rates are no workload of the study's).
+     * Returns the highest rate kept up (NaN: none), where a search then starts.
      */
-    private void ramp(Requests t, double rate) {
+    private double ramp(Requests t, double rate) {
+        double keptUpTo = Double.NaN;
         long stepNanos = spec.ramp().toNanos() / LoadSpec.RAMP_STEPS;
         int timeout = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
         List<Double> rates = spec.rampRates(rate);
@@ -244,10 +246,12 @@ public final class LoadRun {
             if (!keptUp) {
                 break;
             }
+            keptUpTo = rates.get(i);
         }
         if (stepNanos > 0 && !stopped) {
             settle(t);
         }
+        return keptUpTo;
     }
 
     /** After a rate the service may still work off what it queued: up to 10 s until it answers one request within a second. */

@@ -41,6 +41,11 @@ final class AdviseScore {
         if (looked.isEmpty()) {
             return w + ": advise not scored: the platform JVMs' recordings hold none of the agent's looks (held-monitors=off)";
         }
+        long behind = platform.stream().map(f -> f.runs.client()).filter(c -> c != null && !c.keptUp()).count();
+        if (2 * behind > platform.size()) { // their threads queued behind a backlog: held at the looks for a queue's reasons, not a carrier's
+            return String.format(Locale.ROOT, "%s: advise not scored at this rate: %d of %d platform JVMs did not keep up, so their looks found"
+                    + " threads held behind a backlog, which no carrier ceiling predicts", w, behind, platform.size());
+        }
         List<AdvisePrediction.Prediction> predicted = looked.stream().map(f -> predict(f, kinds, carriers)).toList();
         double[] ceilings = predicted.stream().mapToDouble(AdvisePrediction.Prediction::ceiling).filter(c -> !Double.isNaN(c)).toArray();
         List<ClientFigures> served = virtual.stream().map(f -> f.runs.client()).filter(Objects::nonNull).toList();
