@@ -69,21 +69,8 @@ class CapacitySearchTest {
         try (KnownAnswerServer server = new KnownAnswerServer(10, 10, 200, 4)) {
             LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 50, Duration.ofSeconds(10), Duration.ofSeconds(2),
                     Duration.ofSeconds(3), 2, Duration.ofSeconds(1), Duration.ZERO, "test", 0, Slo.parse("p99=800ms"), true);
-            StringWriter text = new StringWriter();
-            LoadRun run = new LoadRun(spec, new PrintWriter(text, true), null);
-            java.util.concurrent.CompletableFuture<List<LoadRun.Summary>> done = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return run.run();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
-            for (long deadline = System.nanoTime() + 60_000_000_000L; !text.toString().contains("at 200/s") && System.nanoTime() < deadline;) {
-                Thread.sleep(50);
-            }
-            run.stop();
-            run.awaitEnd(20_000);
-            done.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            StoppedRun stopped = StoppedRun.of(spec, "at 200/s");
+            String text = stopped.text();
             assertThat(text.toString()).as(text.toString()).containsPattern("GET /: missed p99 <= 800 ms at 100/s \\(.*; taken once more before it"
                     + " bounds the search: (still warming up|it kept pace|the search's first miss)").containsPattern("GET /: kept p99 <= 800 ms at 100/s \\(");
         }

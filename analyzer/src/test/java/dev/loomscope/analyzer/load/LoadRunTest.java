@@ -51,21 +51,8 @@ class LoadRunTest {
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
             LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(), 100, Duration.ofSeconds(10), Duration.ZERO,
                     Duration.ofSeconds(1), 1, Duration.ofSeconds(1), Duration.ofSeconds(3), "test", 0, Slo.parse("p99=800ms"), true);
-            StringWriter text = new StringWriter();
-            LoadRun run = new LoadRun(spec, new PrintWriter(text, true), null);
-            java.util.concurrent.CompletableFuture<List<LoadRun.Summary>> done = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return run.run();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
-            for (long deadline = System.nanoTime() + 60_000_000_000L; !text.toString().contains("ramp ends here") && System.nanoTime() < deadline;) {
-                Thread.sleep(50);
-            }
-            run.stop();
-            run.awaitEnd(20_000);
-            done.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            StoppedRun stopped = StoppedRun.of(spec, "ramp ends here");
+            String text = stopped.text();
             for (int step = 1; step <= 3; step++) {
                 assertThat(text.toString()).as(text.toString()).containsPattern("GET /, test: ramp before the search, step " + step + " of at most 6: "
                         + (50 << step) + "/s for 1 s: \\d+ offered, \\d+ answered, 0 errors, \\d+ late at its end; latency p50 [\\d.]+ ms\n");
@@ -107,21 +94,9 @@ class LoadRunTest {
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
             LoadSpec spec = new LoadSpec(List.of(Requests.of(Target.of(server.url()))), List.of(100.0), 10, Duration.ofSeconds(10), Duration.ZERO,
                     Duration.ofSeconds(1), 20, Duration.ofMillis(500), Duration.ZERO, "test", 0, null, false);
-            StringWriter text = new StringWriter();
-            LoadRun run = new LoadRun(spec, new PrintWriter(text, true), null);
-            java.util.concurrent.CompletableFuture<List<LoadRun.Summary>> summaries = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return run.run();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
-            for (long deadline = System.nanoTime() + 60_000_000_000L; !text.toString().contains("window 2:") && System.nanoTime() < deadline;) {
-                Thread.sleep(50);
-            }
-            run.stop();
-            run.awaitEnd(20_000);
-            List<LoadRun.Summary> done = summaries.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            StoppedRun stopped = StoppedRun.of(spec, "window 2:");
+            String text = stopped.text();
+            List<LoadRun.Summary> done = stopped.summaries();
             assertThat(done).as(text.toString()).hasSize(1);
             int windows = done.get(0).windows();
             assertThat(windows).as(text.toString()).isBetween(2, 19);
