@@ -16,9 +16,10 @@ import java.time.Instant;
  * Nothing here may take the host application down: every failure becomes one line on stderr and
  * the application runs on.
  *
- * <p>Attach protocol: the agent argument begins with {@code command=<start|stop|dump|status>} and
+ * <p>Attach protocol: the agent argument begins with {@code command=<start|stop|dump|status|locks>} and
  * {@code reply=<file>}; the agent writes its answer to that file (created by the attaching side,
- * owner-only): a first line {@code ok} or {@code error}, then what it has to say.
+ * owner-only): a first line {@code ok} or {@code error}, then what it has to say ({@code locks}: one line
+ * a thread parked on a lock another thread owns, {@link LockOwnersAccess#lines}).
  */
 public final class LoomscopeAgent {
     static final String COMMAND = "command=";
@@ -129,11 +130,15 @@ public final class LoomscopeAgent {
                 Session.Written w = s.snapshot();
                 return new Reply(true, "snapshot: " + w + "; still recording");
             }
+            case "locks" -> {
+                registerControl(); // the next looks over JMX, where the JVM has an MBean server
+                return new Reply(true, LockOwners.lines(instrumentation).stripTrailing());
+            }
             case "status" -> {
                 return running() == null ? new Reply(true, "not recording") : new Reply(true, "recording (" + describe() + ")");
             }
             default -> {
-                return new Reply(false, "unknown command '" + command + "' (start, stop, dump or status)");
+                return new Reply(false, "unknown command '" + command + "' (start, stop, dump, status or locks)");
             }
         }
     }
@@ -170,6 +175,15 @@ public final class LoomscopeAgent {
         return o == null ? running() != null : start(o);
     }
 
+    /** The agent's JMX bean ({@link AgentControl}), where this runtime has JMX at all. */
+    private static void registerControl() {
+        try {
+            AgentControl.register(instrumentation);
+        } catch (Throwable noJmx) {
+            // a runtime without java.management: the tools load the agent to ask
+        }
+    }
+
     private static void setState(String state) {
         try {
             System.setProperty(AgentOptions.STATE_PROPERTY, state);
@@ -193,6 +207,7 @@ public final class LoomscopeAgent {
             }
             NativeAccess.enable(instrumentation);
             StallWatch.open(instrumentation);
+            registerControl();
             Session s = Session.start(o);
             session = s;
             WorkTiming.install(o.work(), instrumentation);

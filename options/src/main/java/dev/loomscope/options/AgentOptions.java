@@ -21,6 +21,8 @@ public final class AgentOptions {
     public static final String STARTING = "starting";
     public static final String RECORDING = "recording";
     public static final String OFF = "off";
+    /** The agent's JMX bean in a running JVM, which tools ask who owns the locks threads are parked on. */
+    public static final String CONTROL_BEAN = "dev.loomscope:type=Agent";
     /** The name of the agent's JFR recording, by which {@code watch --agent} finds it in a running JVM. */
     public static final String RECORDING_NAME = "loomscope";
 

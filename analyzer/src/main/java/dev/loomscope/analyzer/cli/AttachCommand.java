@@ -1,22 +1,18 @@
 package dev.loomscope.analyzer.cli;
 
 import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
-import com.sun.tools.attach.AgentInitializationException;
-import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.analyzer.watch.AgentCall;
+import dev.loomscope.analyzer.watch.LockOwnerLooks;
 import dev.loomscope.analyzer.watch.RunningJvm;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +24,10 @@ import picocli.CommandLine.Parameters;
             "start [OPTIONS] loads the agent with agent options (key=value,...: see java -jar loomscope-agent.jar); stop writes the "
                     + ".jfr and flame graph; dump writes what was recorded so far and records on; status tells. The JVM must run as the same "
                     + "user on JDK 21+. 'loomscope attach list' shows the JVMs that can be attached.",
-            "threads takes two JSON thread dumps --interval apart (no agent needed) and analyses them as 'loomscope threads' does."},
+            "threads takes two JSON thread dumps --interval apart and analyses them as 'loomscope threads' does; on JDK 21-25 it asks the"
+                    + " agent before and after each dump who owns the java.util.concurrent locks threads are parked on, and writes the owners"
+                    + " into the dump as JDK 26 does: over JMX where the agent runs in the JVM, else by loading it (the JVM may print its"
+                    + " warning of an agent loaded at run time; --no-lock-owners: not asked)."},
         footer = {"", "Exit codes: 0 done, 1 the agent refused (e.g. not recording) or threads found a deadlock or carrier starvation,",
             "2 bad input or the JVM cannot be attached."})
 public final class AttachCommand extends CliCommand {
@@ -52,6 +51,10 @@ public final class AttachCommand extends CliCommand {
 
     @Option(names = "--dumps", paramLabel = "DIR", defaultValue = ".", description = "threads: where the dumps are written (default: the current directory)")
     Path dumps;
+
+    @Option(names = "--no-lock-owners", description = "threads: do not ask the agent who owns the java.util.concurrent locks threads are"
+            + " parked on (what JDK 21-25 dumps do not record, and deadlocks over such locks need)")
+    boolean noLockOwners;
 
     @picocli.CommandLine.Mixin
     OutputOptions out;
@@ -81,11 +84,11 @@ public final class AttachCommand extends CliCommand {
         if (action.equals("threads")) {
             return threads();
         }
-        Path jar = (agent != null ? agent : StudyCommand.home().resolve("agent/target/loomscope-agent.jar")).toAbsolutePath();
-        if (!Files.isRegularFile(jar)) {
-            throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
-        }
-        return load(jar, out);
+        return load(agentJar(), out);
+    }
+
+    private Path agentJar() {
+        return (agent != null ? agent : StudyCommand.home().resolve("agent/target/loomscope-agent.jar")).toAbsolutePath();
     }
 
     /** The JVMs this user can attach to, this one left out: a table of their process ids and main classes or jars. */
@@ -104,30 +107,10 @@ public final class AttachCommand extends CliCommand {
 
     /** Loads the agent {@code jar} into the process with the action and options, and says its reply: ok, or what failed. */
     private int load(Path jar, PrintWriter out) throws Exception {
-        VirtualMachine vm = RunningJvm.attach(Long.parseLong(pid));
-        Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
-        try {
-            RunningJvm.refuseBefore21("process " + pid, RunningJvm.feature(vm.getSystemProperties().getProperty("java.specification.version", "")),
-                    "the agent needs");
-            String args = "command=" + action + ",reply=" + reply + (options.isEmpty() ? "" : "," + String.join(",", options));
-            try {
-                vm.loadAgent(jar.toString(), args);
-            } catch (AgentLoadException | AgentInitializationException e) {
-                throw new BadDataException("process " + pid + ": the agent did not load: " + e.getMessage()
-                        + " (if the JVM runs with -XX:-EnableDynamicAgentLoading, start it with -javaagent instead)");
-            }
-            List<String> lines = Files.readAllLines(reply, StandardCharsets.UTF_8);
-            if (lines.isEmpty()) {
-                throw new BadDataException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
-            }
-            boolean ok = lines.get(0).equals("ok");
-            PrintWriter to = ok ? out : stderr();
-            lines.subList(1, lines.size()).forEach(l -> to.println("loomscope attach: " + pid + ": " + l));
-            return ok ? Errors.OK : Errors.CHECK_FAILED;
-        } finally {
-            vm.detach();
-            Files.deleteIfExists(reply);
-        }
+        AgentCall reply = AgentCall.run(Long.parseLong(pid), jar, action, options);
+        PrintWriter to = reply.ok() ? out : stderr();
+        reply.lines().forEach(l -> to.println("loomscope attach: " + pid + ": " + l));
+        return reply.ok() ? Errors.OK : Errors.CHECK_FAILED;
     }
 
     /** Two JSON thread dumps of the JVM (through its management agent, started on attach: {@link RunningJvm}), analysed. */
@@ -140,6 +123,7 @@ public final class AttachCommand extends CliCommand {
         List<Path> written = new java.util.ArrayList<>();
         try (RunningJvm jvm = RunningJvm.open(pid)) {
             jvm.refuseBefore21("JSON thread dumps need");
+            LockOwnerLooks owners = noLockOwners ? null : new LockOwnerLooks(jvm, agentJar());
             String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
             for (String which : gap.isZero() ? List.of("") : List.of("a", "b")) {
                 if (which.equals("b")) {
@@ -147,7 +131,13 @@ public final class AttachCommand extends CliCommand {
                 }
                 Path f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".json");
                 try {
-                    jvm.dumpThreads(f, ThreadDumpFormat.JSON);
+                    int owned = owners == null ? 0 : owners.dump(f, file -> jvm.dumpThreads(file, ThreadDumpFormat.JSON));
+                    if (owners == null) {
+                        jvm.dumpThreads(f, ThreadDumpFormat.JSON);
+                    } else if (owned > 0) {
+                        stderr().println("loomscope attach: " + pid + ": the owners of " + owned + " java.util.concurrent lock wait(s) written"
+                                + " into the dump, as the agent saw them before and after it");
+                    }
                 } catch (RuntimeException jsonFailed) {
                     // JDK 21-25 cannot write a thread name with a control character as JSON: the plain-text dump, which threads reads too
                     Files.deleteIfExists(f);
@@ -158,6 +148,10 @@ public final class AttachCommand extends CliCommand {
                 }
                 written.add(f);
                 stderr().println("loomscope attach: " + pid + ": thread dump written to " + f);
+            }
+            if (owners != null && owners.off() != null) {
+                stderr().println("loomscope attach: " + pid + ": who owns the java.util.concurrent locks threads are parked on is not known"
+                        + " (JDK 21-25 dumps do not record it, and the agent could not say: " + owners.off() + ")");
             }
         } catch (IOException | RuntimeException e) {
             if (e instanceof BadDataException || e instanceof UsageException) {
@@ -171,11 +165,5 @@ public final class AttachCommand extends CliCommand {
 
     private UsageException usage(String message) {
         return new UsageException(message);
-    }
-
-    private static FileAttribute<?>[] ownerOnly() {
-        return FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-                : new FileAttribute<?>[0];
     }
 }

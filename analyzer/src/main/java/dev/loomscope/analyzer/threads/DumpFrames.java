@@ -110,7 +110,7 @@ public final class DumpFrames {
     }
 
     /** A virtual thread mounted and parked on its carrier (pinned): the JDK's park-on-carrier frame is on its stack. */
-    static boolean parkedOnCarrier(List<String> stack) {
+    public static boolean parkedOnCarrier(List<String> stack) {
         return stack.stream().limit(6).anyMatch(f -> methodOf(f).equals("java.lang.VirtualThread.parkOnCarrierThread"));
     }
 
@@ -139,8 +139,16 @@ public final class DumpFrames {
         return stack.stream().filter(f -> methodOf(f).endsWith(".<clinit>")).findFirst().orElse(null);
     }
 
+    /**
+     * Whether the thread is in a native method of the JDK's own (a file read, a poll): calls for which
+     * the virtual thread scheduler adds a carrier while they block, unlike the application's.
+     */
+    public static boolean jdkNative(List<String> stack) {
+        return !stack.isEmpty() && stack.get(0).endsWith("(Native Method)") && isJdk(stack.get(0));
+    }
+
     /** The innermost native frame the thread runs in, other than the JDK's park, or null. */
-    static String nativeFrame(List<String> stack) {
+    public static String nativeFrame(List<String> stack) {
         return stack.stream().filter(f -> f.endsWith("(Native Method)") && !methodOf(f).equals("jdk.internal.misc.Unsafe.park"))
                 .findFirst().orElse(null);
     }

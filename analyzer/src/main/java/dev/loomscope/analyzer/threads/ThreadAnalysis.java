@@ -16,12 +16,12 @@ import java.util.regex.Pattern;
 /**
  * What one JSON thread dump (and, when given, an earlier dump of the same process) says about
  * threads that are stuck: identical stacks grouped, the lock each group of waiters waits on and
- * its owner, wait-for cycles (deadlocks), carrier starvation, and what did not move between two
- * dumps. Only what the dump holds is concluded; what its JDK does not record is said in
+ * its owner, wait-for cycles (deadlocks), locks none of whose waiters got them between two dumps,
+ * carrier starvation, and what did not move between two dumps. Only what the dump holds is concluded; what its JDK does not record is said in
  * {@link #cannotTell}.
  */
 public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> groups, List<LockWait> locks, List<List<Link>> deadlocks,
-        Starvation starvation, List<DumpThread> unmoved, List<String> cannotTell) {
+        List<LockWait> stuckLocks, Starvation starvation, List<DumpThread> unmoved, List<String> cannotTell) {
 
     /** Threads with one stack and state: how many, of which kind, where, a few names. */
     public record Group(int count, String kind, String state, List<String> stack, List<String> examples) {}
@@ -40,9 +40,11 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
      * one that cannot go on, the virtual threads waiting to run; {@code found} when every carrier is
      * held while virtual threads wait, {@code possible} when it is not found but every carrier is busy
      * and some are held or virtual threads wait (on JDK 21-24, every carrier busy): the dump cannot
-     * tell whether all the carriers are held.
+     * tell whether all the carriers are held. {@code mounted}: the virtual threads the carriers run (JDK
+     * 25+: as the dump says; JDK 21-24: those whose stacks show them mounted).
      */
-    public record Starvation(int carriers, int busy, List<Held> held, List<DumpThread> waiting, boolean found, boolean possible) {}
+    public record Starvation(int carriers, int busy, List<Held> held, List<DumpThread> waiting, List<DumpThread> mounted, boolean found,
+            boolean possible) {}
 
     private static final Pattern WORKER = Pattern.compile(".*-worker-\\d+");
 
@@ -51,7 +53,10 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         List<String> cannotTell = new ArrayList<>();
         if (!dump.hasState()) {
             cannotTell.add("JDK " + dump.feature() + " thread dumps record no thread states, locks or carriers (JDK 25 and later do):"
-                    + " deadlocks cannot be told from this dump, and which virtual thread holds which carrier only from its stack");
+                    + (dump.hasParkOwner() ? " deadlocks over monitors cannot be told from this dump (over java.util.concurrent locks they can,"
+                            + " from the owners loomscope's agent added)" : " deadlocks cannot be told from this dump ('loomscope attach PID threads'"
+                            + " adds the owners of java.util.concurrent locks from its agent)")
+                    + ", and which virtual thread holds which carrier only from its stack");
         }
         Set<Long> unmovedIds = previous == null ? Set.of() : unmovedIds(previous, dump);
         List<DumpThread> unmoved = dump.threads().stream().filter(t -> unmovedIds.contains(t.tid()) && !DumpFrames.idle(t.stack())
@@ -61,11 +66,12 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         Map<String, DumpThread> monitorOwner = new HashMap<>();
         dump.threads().forEach(t -> t.monitors().forEach(m -> monitorOwner.put(m.lock(), t)));
         List<LockWait> locks = locks(dump, byId, monitorOwner);
-        List<List<Link>> deadlocks = dump.hasState() ? cycles(dump, byId, monitorOwner) : List.of();
+        List<List<Link>> deadlocks = dump.hasState() || dump.hasParkOwner() ? cycles(dump, byId, monitorOwner) : List.of();
         long parkedWithoutOwner = dump.threads().stream().filter(t -> isLock(t.parkBlocker()) && t.parkOwner() == null).count();
         if (dump.hasState() && !dump.hasParkOwner() && parkedWithoutOwner > 0) {
             cannotTell.add(parkedWithoutOwner + " thread(s) parked on java.util.concurrent locks: JDK " + dump.feature()
-                    + " dumps do not record who owns such a lock (JDK 26 does), so cycles through them cannot be told");
+                    + " dumps do not record who owns such a lock (JDK 26 does), so cycles through them cannot be told ('loomscope attach PID threads'"
+                    + " adds the owners from its agent)");
         }
         Starvation starvation = starvation(dump, byId, unmovedIds, previous);
         if (starvation.possible() && !dump.hasState() && starvation.waiting().isEmpty()) {
@@ -78,7 +84,8 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
                     + " of them one that cannot go on; this dump cannot tell whether the others are stuck: take a second dump"
                     + " a few seconds later and give both (what did not move between them is stuck)");
         }
-        return new ThreadAnalysis(dump, previous, groups(dump), locks, deadlocks, starvation, unmoved, List.copyOf(cannotTell));
+        List<LockWait> stuckLocks = previous == null ? List.of() : stuck(locks, locks(previous, Map.of(), Map.of()), unmovedIds, deadlocks);
+        return new ThreadAnalysis(dump, previous, groups(dump), locks, deadlocks, stuckLocks, starvation, unmoved, List.copyOf(cannotTell));
     }
 
     /** Whether anything was found that stops threads for good: a deadlock or carrier starvation. */
@@ -103,6 +110,54 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         return List.copyOf(groups);
     }
 
+    /**
+     * The locks one thread holds at a time that every thread waiting for in the earlier dump ({@code before})
+     * still waits for, where it was: none of them got it between the two dumps. Those of a deadlock
+     * found are left out (said as one).
+     */
+    private static List<LockWait> stuck(List<LockWait> now, List<LockWait> before, Set<Long> unmoved, List<List<Link>> deadlocks) {
+        Set<String> inCycles = new HashSet<>();
+        deadlocks.forEach(c -> c.forEach(l -> inCycles.add(l.lock())));
+        Map<String, Set<Long>> waitedBefore = new HashMap<>();
+        before.forEach(w -> waitedBefore.put(w.lock(), tids(w.waiters())));
+        return now.stream().filter(w -> exclusive(w.lock()) && !inCycles.contains(w.lock()) && waitedBefore.containsKey(w.lock())
+                && tids(w.waiters()).containsAll(waitedBefore.get(w.lock())) && unmoved.containsAll(waitedBefore.get(w.lock()))).toList();
+    }
+
+    private static Set<Long> tids(List<DumpThread> threads) {
+        Set<Long> ids = new HashSet<>();
+        threads.forEach(t -> ids.add(t.tid()));
+        return ids;
+    }
+
+    /**
+     * A lock one thread holds at a time: a monitor, a ReentrantLock, a ReentrantReadWriteLock (its
+     * synchronizer, {@code ...ReentrantLock$NonfairSync@1b75}), or one a JDK 21-24 dump shows only on a
+     * stack ({@link #STACK_LOCK}); not a condition a pool's idle threads wait on.
+     */
+    public static boolean exclusive(String lock) {
+        return !lock.startsWith("java.util.concurrent.") || lock.startsWith("java.util.concurrent.locks.ReentrantLock$")
+                || lock.startsWith("java.util.concurrent.locks.ReentrantReadWriteLock$") || lock.startsWith(STACK_LOCK);
+    }
+
+    /** How a lock a JDK 21-24 dump records no blocker for is named: by where its waiters wait. */
+    static final String STACK_LOCK = "java.util.concurrent.locks.ReentrantLock (the dump names no object) taken at ";
+
+    /** The JDK frames of waiting for an exclusive j.u.c lock, which a JDK 21-24 stack shows where its dump records no blocker. */
+    private static final Set<String> LOCKING = Set.of("java.util.concurrent.locks.ReentrantLock.lock",
+            "java.util.concurrent.locks.ReentrantLock.lockInterruptibly", "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.lock",
+            "java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock");
+
+    /** The lock a thread without a recorded blocker waits for, as its stack shows it, or null. */
+    private static String stackLock(DumpThread t) {
+        for (String frame : t.stack().subList(0, Math.min(12, t.stack().size()))) {
+            if (LOCKING.contains(DumpFrames.methodOf(frame))) {
+                return STACK_LOCK + DumpFrames.describe(t.stack());
+            }
+        }
+        return null;
+    }
+
     /** A park blocker that is a lock (a j.u.c synchronizer), not a pool's or a queue's idle wait. */
     private static boolean isLock(String parkBlocker) {
         return parkBlocker != null && (parkBlocker.startsWith("java.util.concurrent.locks.") || parkBlocker.contains("Sync@"));
@@ -115,6 +170,8 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
                 waiters.computeIfAbsent(List.of(t.blockedOn(), "blocked entering the monitor"), k -> new ArrayList<>()).add(t);
             } else if (isLock(t.parkBlocker())) {
                 waiters.computeIfAbsent(List.of(t.parkBlocker(), "parked on the lock"), k -> new ArrayList<>()).add(t);
+            } else if (!dump.hasState() && t.parkBlocker() == null && stackLock(t) != null) {
+                waiters.computeIfAbsent(List.of(stackLock(t), "parked on the lock"), k -> new ArrayList<>()).add(t);
             }
         }
         List<LockWait> out = new ArrayList<>();
@@ -208,7 +265,9 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         // not started yet, so without such there it cannot tell
         boolean found = allBusy && held.size() >= busy.size() && !waiting.isEmpty();
         boolean possible = allBusy && !found && (!dump.hasState() || !held.isEmpty() || !waiting.isEmpty());
-        return new Starvation(carriers.size(), busy.size(), List.copyOf(held), waiting, found, possible);
+        List<DumpThread> mounted = dump.hasState() ? List.copyOf(mountedOn.values()) : dump.threads().stream()
+                .filter(v -> Boolean.TRUE.equals(v.virtual()) && !v.stack().isEmpty() && !DumpFrames.unmounted(v.stack())).toList();
+        return new Starvation(carriers.size(), busy.size(), List.copyOf(held), waiting, mounted, found, possible);
     }
 
     /** In a JDK 21-24 dump, which does not say which carrier runs which virtual thread: those its stacks show on a carrier and held. */

@@ -194,11 +194,12 @@ public final class ThreadsView {
                 DumpThread o = w.owner();
                 t.row(name(a), w.lock(), w.how(), (long) w.waiters().size(), w.waiters().stream().limit(3).map(DumpThread::label)
                         .collect(Collectors.joining(", ")), o == null ? "not recorded" : o.label() + " (" + o.kind() + ")",
-                        o == null ? null : o.state() + (Boolean.TRUE.equals(o.virtual()) && o.carrier() == null ? ", no carrier" : ""),
+                        o == null || !a.dump().hasState() ? null : o.state() + (Boolean.TRUE.equals(o.virtual()) && o.carrier() == null ? ", no carrier" : ""),
                         o == null ? null : DumpFrames.describe(o.stack()));
             }
             if (!a.dump().hasState()) {
-                t.note(name(a) + ": JDK " + a.dump().feature() + " dumps record no locks");
+                t.note(name(a) + ": JDK " + a.dump().feature() + " dumps record no locks, states or carriers" + (a.dump().hasParkOwner()
+                        ? " (the java.util.concurrent locks above and their owners are the loomscope agent's)" : ""));
             }
         }
         return t;
@@ -218,10 +219,25 @@ public final class ThreadsView {
             }
             if (a.deadlocks().isEmpty()) {
                 t.note(name(a) + ": " + (a.dump().hasState() ? "no wait-for cycle over monitors" + (a.dump().hasParkOwner() ? " or locks" : "")
+                        : a.dump().hasParkOwner() ? "no wait-for cycle over java.util.concurrent locks (monitors not told: the dump records none)"
                         : "not told: the dump records no locks"));
+            }
+            for (LockWait w : a.stuckLocks()) {
+                t.note(name(a) + ": " + stuckLine(a, w));
             }
         }
         return t;
+    }
+
+    /** A lock none of whose waiters got it between the two dumps, as one line. */
+    public static String stuckLine(ThreadAnalysis a, LockWait w) {
+        DumpThread o = w.owner();
+        String between = a.between() == null ? "between the two dumps" : String.format(java.util.Locale.ROOT, "in the %.1f s between two dumps",
+                a.between().toMillis() / 1000.0);
+        return w.lock() + ": none of its " + w.waiters().size() + " waiter(s) (" + w.waiters().stream().limit(3).map(DumpThread::label)
+                .collect(Collectors.joining(", ")) + ") got it " + between + ", waiting at " + DumpFrames.describe(w.waiters().get(0).stack())
+                + "; " + (o == null ? "its owner is not recorded (JDK 21-25 dumps do not say who owns a java.util.concurrent lock:"
+                        + " 'loomscope attach PID threads' asks the agent)" : "held by " + o.label() + " at " + DumpFrames.describe(o.stack()));
     }
 
     private static Table starvation(List<ThreadAnalysis> analyses) {

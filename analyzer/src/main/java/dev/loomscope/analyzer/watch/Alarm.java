@@ -21,6 +21,14 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
     static final String SPIN = "yield-spin";
     /** Many virtual threads parked at one place: a pool or lock smaller than the threads that want it. */
     static final String POOL = "pool-ceiling";
+    /** Threads each waiting for a lock the next one holds (owners from the JVM's dumps, or the agent's looks). */
+    static final String DEADLOCK = "deadlock";
+    /** A lock one thread holds at a time, none of whose waiters got it between two thread dumps. */
+    static final String LOCK_STUCK = "lock-stuck";
+    /** Every carrier held, in two thread dumps, by a virtual thread that uses little CPU: native code that blocks. */
+    static final String NATIVE = "native-blocking";
+    /** As many virtual threads as carriers each computing for a second or more: the carriers monopolized. */
+    static final String MONOPOLY = "cpu-monopoly";
 
     String line() {
         return "ALARM " + kind + " since " + clock() + ": " + what + (where == null ? "" : "; where: " + where) + "; next: " + next();
@@ -51,6 +59,22 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
         if (kind.equals(SPIN)) {
             return "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound it; a library's spin"
                     + " may be fixed in a newer release";
+        }
+        if (kind.equals(DEADLOCK)) {
+            return "each thread holds a lock the next one waits for, and none lets go: they stay stuck until the JVM restarts; take the locks"
+                    + " in one order everywhere (or tryLock with a timeout)";
+        }
+        if (kind.equals(LOCK_STUCK)) {
+            return "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a deadlock when it waits"
+                    + " for a lock these threads hold; else no blocking call while holding it, or tryLock with a timeout";
+        }
+        if (kind.equals(NATIVE)) {
+            return "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its Future from the virtual"
+                    + " thread, or give the scheduler as many carriers as calls block at once (jdk.virtualThreadScheduler.parallelism)";
+        }
+        if (kind.equals(MONOPOLY)) {
+            return "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an ExecutorService) and wait"
+                    + " for it from the virtual thread, or split it up (Thread.yield between its parts)";
         }
         if (kind.equals(QUEUE)) {
             return "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins, CPU-bound work or spins";

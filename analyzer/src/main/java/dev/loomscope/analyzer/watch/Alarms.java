@@ -1,6 +1,13 @@
 package dev.loomscope.analyzer.watch;
 
+import dev.loomscope.analyzer.threads.DumpFrames;
+import dev.loomscope.analyzer.threads.ThreadAnalysis;
+import dev.loomscope.analyzer.threads.ThreadAnalysis.Link;
+import dev.loomscope.analyzer.threads.ThreadAnalysis.LockWait;
+import dev.loomscope.analyzer.threads.ThreadDump.DumpThread;
+import dev.loomscope.analyzer.threads.ThreadsView;
 import dev.loomscope.recording.Frame;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +37,12 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     static final int CLEARED = 3;
     /** Refreshes the yield-spin alarm looks back over. */
     static final int SPIN_WINDOW = 5;
+    /** A virtual thread on the CPU this long, with no gap in its samples, has held its carrier all that time: the cpu-monopoly alarm's run. */
+    static final Duration MONOPOLY_RUN = Duration.ofSeconds(1);
+    /** A gap in a virtual thread's CPU samples longer than this ends its run (it unmounted, or waited). */
+    static final Duration RUN_GAP = Duration.ofMillis(250);
+    /** Carriers using less than this share of a CPU each, while they stay mounted, are blocked rather than computing. */
+    static final double BLOCKED_CPU = 0.3;
 
     Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds) {
         this(pinRate, pinnedShare, spinShare, parked, queueSeconds, new State());
@@ -45,6 +58,27 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         long lastQueued = -1;
         int growing;
         Instant growingSince;
+        /** The virtual threads' runs on the CPU going on, by thread id, and the newest sample's time. */
+        final Map<Long, Run> runs = new HashMap<>();
+        Instant newest;
+        /** Whether the last thread dump showed every carrier held by a running virtual thread, and its time. */
+        Instant carriersHeldAt;
+    }
+
+    /** One virtual thread's CPU samples with no gap over {@link #RUN_GAP}: since when, until when, at which frames. */
+    static final class Run {
+        final Instant start;
+        Instant last;
+        final Map<String, Long> frames = new HashMap<>();
+
+        Run(Instant start) {
+            this.start = start;
+            this.last = start;
+        }
+
+        Duration length() {
+            return Duration.between(start, last);
+        }
     }
 
     /** The alarms this tick begins (an interval's events in {@code in}). */
@@ -56,7 +90,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         pins(t, in, raised, seen);
         spin(t, in, raised, seen, undecided);
         queue(t, in, raised, seen);
-        for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE)) {
+        monopoly(t, in, raised, seen);
+        for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE, Alarm.MONOPOLY)) {
             if (seen.contains(kind)) {
                 state.absent.remove(kind);
             } else if (!undecided.contains(kind) && state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
@@ -136,6 +171,87 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     }
 
     /**
+     * The cpu-monopoly alarm: as many virtual threads as there are carriers each on the CPU for
+     * {@link #MONOPOLY_RUN} or more (their samples with no gap over {@link #RUN_GAP}) at once: a
+     * virtual thread is not time-sliced, so each held its carrier all that time.
+     */
+    private void monopoly(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
+        for (Interval.Sampled s : in.sampled) {
+            Run r = state.runs.get(s.thread());
+            if (r == null || Duration.between(r.last, s.at()).compareTo(RUN_GAP) > 0) {
+                r = new Run(s.at());
+                state.runs.put(s.thread(), r);
+            }
+            if (s.at().isAfter(r.last)) {
+                r.last = s.at();
+            }
+            r.frames.merge(s.frame(), 1L, Long::sum);
+            if (state.newest == null || s.at().isAfter(state.newest)) {
+                state.newest = s.at();
+            }
+        }
+        if (state.newest == null) {
+            return;
+        }
+        state.runs.values().removeIf(r -> Duration.between(r.last, state.newest).compareTo(RUN_GAP) > 0); // ended
+        List<Run> long_ = state.runs.values().stream().filter(r -> r.length().compareTo(MONOPOLY_RUN) >= 0).toList();
+        if (!long_.isEmpty() && long_.size() >= t.parallelism()) {
+            seen.add(Alarm.MONOPOLY);
+            Map<String, Long> frames = new HashMap<>();
+            long_.forEach(r -> r.frames.forEach((f, n) -> frames.merge(f, n, Long::sum)));
+            String frame = frames.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            Instant since = long_.stream().map(r -> r.start).min(Instant::compareTo).orElseThrow();
+            raise(raised, new Alarm(Alarm.MONOPOLY, since, String.format(Locale.ROOT, "%d virtual threads have each been on the CPU for %s or more"
+                    + " (the longest %.1f s, no gap over %d ms in their samples), as many as the %d carriers: every carrier held by a computation"
+                    + " while other virtual threads wait", long_.size(), Watch.text(MONOPOLY_RUN), long_.stream().map(Run::length)
+                    .max(Duration::compareTo).orElseThrow().toMillis() / 1000.0, RUN_GAP.toMillis(), t.parallelism()), frame, List.of()));
+        }
+    }
+
+    /**
+     * The native-blocking alarm, from a thread dump (the one before it is in {@link State#carriersHeldAt}):
+     * every carrier holds a virtual thread that runs on it (not parked on it, not in the JDK's own native
+     * I/O, for which the scheduler adds carriers) in this dump and the one before, while the carriers
+     * used under {@link #BLOCKED_CPU} of a CPU each over the refreshes between: blocked, not computing,
+     * with no pin event to say so (a virtual thread in native code never parks). Where the stream has no
+     * carriers' CPU (the agent's recording), only threads whose stacks end in a native frame count.
+     *
+     * @param processors the JVM's, by which JFR's thread CPU shares of the machine are a share of one CPU
+     */
+    List<Alarm> carriers(Instant at, ThreadAnalysis a, int processors) {
+        ThreadAnalysis.Starvation s = a.starvation();
+        List<DumpThread> running = s.mounted().stream().filter(v -> !DumpFrames.parkedOnCarrier(v.stack()) && !DumpFrames.jdkNative(v.stack())
+                && (v.state() == null || v.state().equals("RUNNABLE"))).toList();
+        boolean held = s.carriers() > 0 && running.size() >= s.carriers();
+        Instant before = state.carriersHeldAt;
+        state.carriersHeldAt = held ? (a.dump().time() != null ? a.dump().time() : at) : null;
+        if (!held) {
+            state.active.remove(Alarm.NATIVE);
+            return List.of();
+        }
+        if (before == null) {
+            return List.of();
+        }
+        double cpu = state.recent.stream().mapToDouble(i -> i.carrierCpu).sum() * processors;
+        int readings = state.recent.stream().mapToInt(i -> i.carrierReadings).sum();
+        boolean blocked = readings > 0 ? cpu / readings < BLOCKED_CPU : running.stream().allMatch(v -> DumpFrames.nativeFrame(v.stack()) != null);
+        if (!blocked) {
+            return List.of();
+        }
+        Map<String, List<DumpThread>> byPlace = new HashMap<>();
+        running.forEach(v -> byPlace.computeIfAbsent(DumpFrames.describe(v.stack()), k -> new ArrayList<>()).add(v));
+        var top = byPlace.entrySet().stream().max(java.util.Comparator.comparingInt(e -> e.getValue().size())).orElseThrow();
+        List<Alarm> raised = new ArrayList<>();
+        raise(raised, new Alarm(Alarm.NATIVE, before, String.format(Locale.ROOT, "all %d carriers ran virtual threads that stayed mounted in two"
+                + " thread dumps %s apart, %s: blocked, not computing, with no pin event to say so (a virtual thread in native code that blocks,"
+                + " a JNI or FFM call, holds its carrier all the while)%s", s.carriers(), Watch.text(Duration.between(before, state.carriersHeldAt)),
+                readings > 0 ? "their carriers using " + Tick.percent(cpu / readings) + " of a CPU each" : "each in a native frame",
+                s.waiting().isEmpty() ? "" : "; " + s.waiting().size() + " virtual threads wait to run"), top.getKey(),
+                top.getValue().get(0).stack().stream().limit(12).toList()));
+        return raised;
+    }
+
+    /**
      * What holds the carriers, as far as this interval tells: the pins' frame, else the spin's
      * caller, else the application frame the virtual threads' CPU samples were in most.
      */
@@ -168,6 +284,38 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         return raised;
     }
 
+    /**
+     * Lock alarms from a thread dump's analysis against the dump before it: each deadlock (where the
+     * dump knows who owns the locks), and each lock none of whose waiters got it between the two.
+     * Each is raised once while it lasts (by its locks).
+     */
+    List<Alarm> locks(Instant at, ThreadAnalysis a) {
+        List<Alarm> raised = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (List<Link> cycle : a.deadlocks()) {
+            String kind = Alarm.DEADLOCK + ":" + cycle.stream().map(Link::lock).sorted().toList();
+            seen.add(kind);
+            if (state.active.add(kind)) {
+                Link first = cycle.get(0);
+                raised.add(new Alarm(Alarm.DEADLOCK, at, cycle.size() + " threads each wait for a lock the next one holds: " + cycle.stream()
+                        .map(l -> l.thread().label() + " (" + l.thread().kind() + ") waits for " + l.lock() + ", held by " + l.owner().label())
+                        .collect(java.util.stream.Collectors.joining("; ")), DumpFrames.describe(first.thread().stack()),
+                        first.thread().stack().stream().limit(12).toList()));
+            }
+        }
+        for (LockWait w : a.stuckLocks()) {
+            String kind = Alarm.LOCK_STUCK + ":" + w.lock();
+            seen.add(kind);
+            if (state.active.add(kind)) {
+                Instant since = a.previous().time() != null ? a.previous().time() : at; // its waiters waited already in the earlier dump
+                raised.add(new Alarm(Alarm.LOCK_STUCK, since, ThreadsView.stuckLine(a, w), DumpFrames.describe(w.waiters().get(0).stack()),
+                        w.waiters().get(0).stack().stream().limit(12).toList()));
+            }
+        }
+        state.active.removeIf(k -> (k.startsWith(Alarm.DEADLOCK + ":") || k.startsWith(Alarm.LOCK_STUCK + ":")) && !seen.contains(k));
+        return raised;
+    }
+
     private void raise(List<Alarm> raised, Alarm a) {
         if (state.active.add(a.kind())) {
             raised.add(a);
@@ -179,13 +327,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     }
 
     /** The parked virtual threads of a dump by where they wait; {@code stacks} gets one stack each. */
-    static Map<String, Integer> byPlace(List<dev.loomscope.analyzer.threads.ThreadDump.DumpThread> threads, Map<String, List<String>> stacks) {
+    static Map<String, Integer> byPlace(List<DumpThread> threads, Map<String, List<String>> stacks) {
         Map<String, Integer> out = new HashMap<>();
         for (var t : threads) {
             if (!Boolean.TRUE.equals(t.virtual()) || !parkedStack(t.stack())) {
                 continue;
             }
-            String where = dev.loomscope.analyzer.threads.DumpFrames.describe(t.stack());
+            String where = DumpFrames.describe(t.stack());
             out.merge(where, 1, Integer::sum);
             stacks.putIfAbsent(where, t.stack().stream().limit(12).toList());
         }

@@ -8,10 +8,13 @@ import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkFrames;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
 
 /**
  * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame
@@ -50,6 +53,18 @@ final class Interval {
     final Map<String, List<Frame>> spinStacks = new HashMap<>();
     /** The other CPU samples of virtual threads by their first frame outside the JDK: what the carriers run. */
     final Map<String, Long> running = new HashMap<>();
+    /** Each CPU sample of a virtual thread, in the order they came: whose, when, at which frame (what the cpu-monopoly alarm follows). */
+    final List<Sampled> sampled = new ArrayList<>();
+    /** The scheduler's carriers' CPU ({@code jdk.ThreadCPULoad} of the threads in {@link #CARRIER_GROUP}): user and system shares of the machine, summed, and how many readings. */
+    double carrierCpu;
+    int carrierReadings;
+
+    /** The thread group of the virtual thread scheduler's carriers (JDK 21+). */
+    static final String CARRIER_GROUP = "CarrierThreads";
+    static final String THREAD_CPU_LOAD = "jdk.ThreadCPULoad";
+
+    /** One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top frame). */
+    record Sampled(long thread, Instant at, String frame) {}
 
     /** Takes {@code o}'s events in too: intervals a watcher that fell behind shows as one. */
     void absorb(Interval o) {
@@ -76,6 +91,9 @@ final class Interval {
         o.spinCallers.forEach((k, n) -> spinCallers.merge(k, n, Long::sum));
         o.spinStacks.forEach(spinStacks::putIfAbsent);
         o.running.forEach((k, n) -> running.merge(k, n, Long::sum));
+        sampled.addAll(o.sampled);
+        carrierCpu += o.carrierCpu;
+        carrierReadings += o.carrierReadings;
     }
 
     void add(RecordedEvent r) {
@@ -95,8 +113,15 @@ final class Interval {
                 }
             }
             case "jdk.JavaThreadStatistics" -> platformThreads = e.longValue("activeCount");
-            case EXECUTION_SAMPLE -> sample(e, "sampledThread");
-            case CPU_TIME_SAMPLE -> sample(e, "eventThread");
+            case THREAD_CPU_LOAD -> {
+                RecordedThread t = r.getThread("eventThread");
+                if (t != null && t.getThreadGroup() != null && CARRIER_GROUP.equals(t.getThreadGroup().getName())) {
+                    carrierCpu += r.getFloat("user") + r.getFloat("system");
+                    carrierReadings++;
+                }
+            }
+            case EXECUTION_SAMPLE -> sample(e, r, "sampledThread");
+            case CPU_TIME_SAMPLE -> sample(e, r, "eventThread");
             default -> {
                 if (e.type().equals(WorkWindowEvent.NAME)) {
                     work.add(e);
@@ -105,7 +130,7 @@ final class Interval {
         }
     }
 
-    private void sample(JdkEvent e, String thread) {
+    private void sample(JdkEvent e, RecordedEvent r, String thread) {
         samples++;
         boolean virtual = Boolean.TRUE.equals(e.threadIsVirtual(thread));
         List<Frame> frames = e.stackFrames();
@@ -119,6 +144,9 @@ final class Interval {
         if (frames == null) {
             return;
         }
+        String own = frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().map(Frame::text)
+                .orElse(frames.isEmpty() ? "(no frames)" : frames.get(0).text());
+        sampled.add(new Sampled(r.getThread(thread).getJavaThreadId(), r.getStartTime(), own));
         for (int i = 0; i < Math.min(SPIN_DEPTH, frames.size()); i++) {
             Frame f = frames.get(i);
             if (JdkFrames.isSpin(f.className(), f.methodName())) {

@@ -170,6 +170,20 @@ public final class RunningJvm implements AutoCloseable {
     }
 
     /**
+     * Who owns the locks threads are parked on, as the loomscope agent's JMX bean in the JVM answers
+     * ({@code TID LOCK OWNER-TID} lines); null when no agent's bean is there (the agent does not run in
+     * it, or has not seen an MBean server yet: it looks once a second).
+     */
+    public String agentLockOwners() throws IOException {
+        try {
+            javax.management.ObjectName bean = new javax.management.ObjectName(dev.loomscope.options.AgentOptions.CONTROL_BEAN);
+            return mbeans.isRegistered(bean) ? (String) mbeans.invoke(bean, "lockOwners", null, null) : null;
+        } catch (javax.management.JMException e) {
+            throw new BadDataException(name + ": the loomscope agent could not say who owns the locks: " + Said.by(e.getCause() != null ? e.getCause() : e));
+        }
+    }
+
+    /**
      * Has the JVM write a thread dump of all its threads, virtual ones too, to {@code file} (on its
      * machine); throws what the JVM said when it cannot (JDK 21-25 cannot write a thread name with a
      * control character as JSON).

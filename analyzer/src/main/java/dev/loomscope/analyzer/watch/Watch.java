@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.threads.ThreadAnalysis;
 import dev.loomscope.analyzer.threads.ThreadDump;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -49,8 +50,16 @@ public final class Watch {
     private final DumpReport dumps;
     private boolean saidCarriers;
     private final Deque<String> recent = new ArrayDeque<>();
-    /** When the next thread dump for the pool-ceiling alarm is due, on {@link System#nanoTime}'s clock. */
+    /** When the next thread dump for the pool-ceiling and lock alarms is due, on {@link System#nanoTime}'s clock. */
     private long nextDump;
+    /** The last periodic thread dump, which the next is compared with (what did not move between them), or null. */
+    private ThreadDump lastDump;
+    /**
+     * How soon after a dump that shows threads waiting for a lock one thread holds, or every carrier
+     * running a virtual thread, the next dump is taken, sooner than --dump-every: a lock none of its
+     * waiters got in this long, or carriers that stayed held, are alarmed.
+     */
+    static final Duration LOCK_STUCK = Duration.ofSeconds(5);
 
     public Watch(Options o, PrintWriter out, PrintWriter err, DumpReport dumps) {
         this.o = o;
@@ -90,6 +99,12 @@ public final class Watch {
                     + " passed the end of its interval, about a second after: JFR hands events on at each flush; at most "
                     + text(Watcher.LATEST) + " after)");
             err.println("loomscope watch: streaming " + w.streamed());
+            if (t.local() && !o.dumpEvery().isZero()) {
+                err.println("loomscope watch: a JSON thread dump every " + text(o.dumpEvery()) + " (" + text(LOCK_STUCK) + " after one showing"
+                        + " threads waiting for a lock or every carrier held) for the pool-ceiling, deadlock, lock-stuck and native-blocking alarms;"
+                        + " who owns java.util.concurrent locks: "
+                        + w.lockOwners());
+            }
             if (!o.agent()) {
                 // said once: the lines then carry no request figures, and why
                 err.println("loomscope watch: no requests a second or service time on the lines: the JDK records no request's start and end;"
@@ -199,6 +214,16 @@ public final class Watch {
             Map<String, List<String>> stacks = new HashMap<>();
             ThreadDump d = w.dump(scratch);
             raised.addAll(alarms.parked(Instant.now(), Alarms.byPlace(d == null ? List.of() : d.threads(), stacks), stacks));
+            if (d != null) {
+                ThreadAnalysis a = ThreadAnalysis.of(d, lastDump);
+                raised.addAll(alarms.locks(Instant.now(), a));
+                raised.addAll(alarms.carriers(Instant.now(), a, w.processors()));
+                ThreadAnalysis.Starvation s = a.starvation();
+                if (a.locks().stream().anyMatch(l -> ThreadAnalysis.exclusive(l.lock())) || s.carriers() > 0 && s.mounted().size() >= s.carriers()) {
+                    nextDump = Math.min(nextDump, System.nanoTime() + LOCK_STUCK.toNanos()); // soon again: did any waiter get it, did a carrier come free?
+                }
+            }
+            lastDump = d;
         }
         show(tick, raised);
         raised.forEach(a -> raisedSoFar.add(a.brief()));

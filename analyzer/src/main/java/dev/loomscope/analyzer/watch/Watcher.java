@@ -49,7 +49,7 @@ public final class Watcher implements AutoCloseable {
 
     /** The JFR events a refresh counts ({@link Interval#add}); a stream with handlers by name parses no others. */
     static final List<String> EVENTS = List.of("jdk.VirtualThreadPinned", "jdk.VirtualThreadSubmitFailed", "jdk.VirtualThreadStart", "jdk.VirtualThreadEnd",
-            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", "jdk.JavaThreadStatistics", Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
+            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", "jdk.JavaThreadStatistics", Interval.THREAD_CPU_LOAD, Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
 
     /**
      * How long a stream may bring nothing (no flush) before the intervals that ended that long ago
@@ -81,9 +81,12 @@ public final class Watcher implements AutoCloseable {
     private Instant origin;
     private long originNanos;
     private final int parallelism;
+    private final int processors;
     private boolean closed;
     private final ObjectName scheduler;
     private boolean hasScheduler = true;
+    /** A local JVM's: the loomscope agent, where it runs in it, asked who owns the java.util.concurrent locks around each thread dump. */
+    private final LockOwnerLooks owners;
 
     public Watcher(RunningJvm target, Settings settings) {
         this.target = target;
@@ -92,7 +95,10 @@ public final class Watcher implements AutoCloseable {
         try {
             FlightRecorderMXBean jfr = ManagementFactory.newPlatformMXBeanProxy(mbeans, "jdk.management.jfr:type=FlightRecorder", FlightRecorderMXBean.class);
             scheduler = new ObjectName("jdk.management:type=VirtualThreadScheduler");
-            parallelism = parallelism(target);
+            processors = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
+                    java.lang.management.OperatingSystemMXBean.class).getAvailableProcessors();
+            parallelism = parallelism(target, processors);
+            owners = target.local() ? new LockOwnerLooks(target, null) : null;
             if (settings.agent()) {
                 AgentRecording a = AgentRecording.find(target, jfr);
                 remote = null;
@@ -167,6 +173,8 @@ public final class Watcher implements AutoCloseable {
         // the CPU and the threads by JFR's periodic events, in the JVM: cheaper than polling their MXBeans, and of the interval
         stream.enable("jdk.CPULoad").withPeriod(Duration.ofSeconds(1));
         stream.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
+        // each platform thread's CPU a refresh: the carriers' tells blocked (native code) from computing
+        stream.enable(Interval.THREAD_CPU_LOAD).withPeriod(settings.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : settings.interval());
         stream.enable(Interval.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
         stream.enable(WorkWindowEvent.NAME).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
         if (settings.record() == null) {
@@ -190,14 +198,17 @@ public final class Watcher implements AutoCloseable {
     }
 
     /** The scheduler's parallelism: its system property when set, else the JVM's processors (the JDK's default). */
-    private static int parallelism(RunningJvm target) throws IOException {
+    private static int parallelism(RunningJvm target, int processors) throws IOException {
         String set = target.properties().get("jdk.virtualThreadScheduler.parallelism");
         if (set != null && set.strip().matches("\\d+")) {
             return Integer.parseInt(set.strip());
         }
-        var os = ManagementFactory.newPlatformMXBeanProxy(target.mbeans(), ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
-                java.lang.management.OperatingSystemMXBean.class);
-        return os.getAvailableProcessors();
+        return processors;
+    }
+
+    /** The JVM's available processors: JFR gives a thread's CPU as a share of them all. */
+    int processors() {
+        return processors;
     }
 
     /** What is streamed: the watcher's own recording and its settings, or the agent's. */
@@ -360,12 +371,23 @@ public final class Watcher implements AutoCloseable {
     /** Has the JVM write a JSON thread dump to {@code file} (a local JVM: it writes it); false when it cannot. */
     boolean writeDump(Path file) throws IOException {
         try {
-            target.dumpThreads(file, com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            LockOwnerLooks.Dump dump = f -> target.dumpThreads(f, com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            if (owners == null) {
+                dump.write(file);
+            } else {
+                owners.dump(file, dump);
+            }
             return true;
         } catch (RuntimeException e) {
             Files.deleteIfExists(file);
             return false; // a thread name JSON cannot hold (JDK 21-25), a JVM going away: no dump this time
         }
+    }
+
+    /** Who owns the java.util.concurrent locks in the thread dumps, as one phrase. */
+    String lockOwners() {
+        return target.feature() >= 26 ? "recorded by the JVM's dumps" : "asked of the loomscope agent where it runs in the JVM, over JMX (JDK "
+                + target.feature() + " dumps do not record them)";
     }
 
     /** A JSON thread dump of the JVM, read and deleted; null when it cannot be taken or read. */

@@ -98,6 +98,51 @@ class ThreadsIT {
                 .containsPattern("\"right\" #\\d+ did not move between the two dumps");
     }
 
+    /**
+     * A ReentrantLock deadlock among virtual threads, which JDK 21-25 dumps cannot show (they do not
+     * record a lock's owner): attach threads asks the agent around each dump and finds the cycle; without
+     * it, the locks none of whose waiters got them between the two dumps are named.
+     */
+    @Test
+    void aReentrantLockDeadlockIsFoundThroughTheAgentOnJdk25And21() throws Exception {
+        for (String java : List.of(ChildJvm.javaExecutable(), jdk21())) {
+            Path log = dir.resolve("lock-" + started.size() + ".log");
+            Process p = new ProcessBuilder(java, "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "lock", "--hold", "120")
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            started.add(p);
+            assertThat(ChildJvm.awaitOutput(p, log, "stuck: lock", 30)).as(Files.readString(log)).isTrue();
+            Path dumps = Files.createDirectories(dir.resolve("lock-dumps-" + started.size()));
+            Fixtures.Run r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
+            assertThat(r.code()).as(r.err() + r.out()).isEqualTo(1);
+            assertThat(r.err()).containsPattern("the owners of \\d+ java\\.util\\.concurrent lock wait\\(s\\) written into the dump");
+            // the agent loaded once: it answered the looks after the first over JMX (the JVM warns of each agent loaded at run time)
+            assertThat(Files.readString(log).split("A Java agent has been loaded dynamically", -1)).hasSize(2);
+            assertThat(r.out()).containsPattern("deadlock: \"left\" #\\d+ \\(virtual, at ReentrantLock\\.lock.* via StuckService\\.locked"
+                    + " \\(StuckService\\.java:\\d+\\)\\) waits for java\\.util\\.concurrent\\.locks\\.ReentrantLock\\$NonfairSync@\\w+ held by \"right\" #\\d+;"
+                    + " \"right\" #\\d+ .* held by \"left\" #\\d+");
+            // the dumps keep the owners, as JDK 26 writes them: threads finds the deadlock in the files alone
+            List<String> files;
+            try (Stream<Path> s = Files.list(dumps)) {
+                files = s.map(Path::toString).sorted().toList();
+            }
+            assertThat(Files.readString(Path.of(files.get(1)))).contains("\"loomscopeParkOwners\"").contains("\"owner\"");
+            Fixtures.Run again = loomscope("threads", files.get(0), files.get(1));
+            assertThat(again.code()).as(again.out()).isEqualTo(1);
+            assertThat(again.out()).containsPattern("deadlock: \"left\" #\\d+ .* held by \"right\"");
+            // without the agent: no cycle, but both locks, and the ten waiters behind one of them, did not move in the second between the dumps
+            Path bare = Files.createDirectories(dir.resolve("bare-dumps-" + started.size()));
+            Fixtures.Run without = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", bare.toString(), "--interval", "1s",
+                    "--no-lock-owners");
+            assertThat(without.code()).as(without.out()).isZero();
+            assertThat(without.err()).doesNotContain("owners of");
+            // (JDK 21 names no lock object: its waiters are told by where they wait, "left" and "right" both in StuckService.locked)
+            assertThat(without.out()).containsPattern("ReentrantLock.*: none of its [12] waiter\\(s\\) \\([^)]*\"left\" #\\d+[^)]*\\) got it in the"
+                    + " [\\d.]+ s between two dumps, waiting at ReentrantLock\\.lock.* via StuckService\\.locked .*; its owner is not recorded")
+                    .containsPattern("ReentrantLock.*: none of its (10|11) waiter\\(s\\)");
+            p.destroyForcibly().waitFor();
+        }
+    }
+
     @Test
     void theAgentDumpsAStalledSchedulerOnItsOwnAndTheAppRunsOn() throws Exception {
         List<String[]> cases = new ArrayList<>();

@@ -245,6 +245,47 @@ class WatchIT {
         }
     }
 
+    /**
+     * A ReentrantLock deadlock among virtual threads (the stuck workload): without the agent, a
+     * lock-stuck alarm for each lock none of whose waiters got it between two dumps; with the agent in
+     * the JVM, the deadlock itself, the agent asked over JMX who owns the locks (nothing loaded).
+     */
+    @Test
+    void aReentrantLockDeadlockIsAnAlarmOnJdk25And21() throws Exception {
+        for (String java : List.of(ChildJvm.javaExecutable(), ThreadsIT.jdk21())) {
+            Path log = Files.createTempFile(dir, "lock", ".log");
+            Process p = new ProcessBuilder(java, "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "lock", "--hold", "120")
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            started.add(p);
+            assertThat(ChildJvm.awaitOutput(p, log, "stuck: lock", 30)).as(Files.readString(log)).isTrue();
+            Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "6s", "--dump-every", "2s", "--format", "json");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.err()).contains("who owns java.util.concurrent locks: asked of the loomscope agent where it runs in the JVM");
+            List<JsonNode> alarms = ofType(json(r.out()), "alarm");
+            assertThat(alarms).as(r.out()).hasSize(2).allMatch(a -> a.get("alarm").asText().equals("lock-stuck"));
+            assertThat(alarms).allMatch(a -> a.get("where").asText().matches("ReentrantLock\\.lock.* via StuckService\\.(locked|lambda\\$deadlock\\$\\d+) .*"))
+                    .allMatch(a -> a.get("next").asText().startsWith("see what its owner does"));
+            p.destroyForcibly().waitFor();
+
+            Path out = Files.createDirectories(dir.resolve("agent-lock-" + started.size()));
+            Path agentLog = Files.createTempFile(dir, "lock-agent", ".log");
+            Process q = new ProcessBuilder(java, "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",startup=before-main,trace-pinned=off,flame=off,profile=off",
+                    "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "lock", "--hold", "120").redirectErrorStream(true)
+                    .redirectOutput(agentLog.toFile()).start();
+            started.add(q);
+            assertThat(ChildJvm.awaitOutput(q, agentLog, "stuck: lock", 30)).as(Files.readString(agentLog)).isTrue();
+            Fixtures.Run a = watch(Long.toString(q.pid()), "--duration", "4s", "--dump-every", "2s");
+            assertThat(a.code()).as(a.err()).isZero();
+            assertThat(a.out()).containsOnlyOnce("ALARM deadlock").doesNotContain("ALARM lock-stuck")
+                    .containsPattern("ALARM deadlock since \\d\\d:\\d\\d:\\d\\d: 2 threads each wait for a lock the next one holds: \"(left|right)\" #\\d+"
+                            + " \\(virtual\\) waits for java\\.util\\.concurrent\\.locks\\.ReentrantLock\\$NonfairSync@\\w+, held by \"(right|left)\" #\\d+; .*"
+                            + "; where: ReentrantLock\\.lock.* via StuckService\\.locked .*; next: each thread holds a lock the next one waits for");
+            // asked over JMX: nothing loaded, and the JVM says nothing of an agent loaded at run time
+            assertThat(Files.readString(agentLog)).doesNotContain("loaded dynamically");
+            q.destroyForcibly().waitFor();
+        }
+    }
+
     @Test
     void aQueueGrowingBehindCarriersThatComputeIsAnAlarmNamingWhatTheyRunOnJdk25() throws Exception {
         Process p = app(ChildJvm.javaExecutable(), "queue");

@@ -96,4 +96,42 @@ class AlarmsTest {
         }
         assertThat(spins(refreshes)).containsExactly("yield-spin@1", "yield-spin@13");
     }
+
+    /** A refresh of one second whose CPU samples are {@code threads} virtual threads' at {@code frame}, one each every {@code everyMs}. */
+    static Interval computing(int k, int threads, long everyMs, String frame) {
+        Interval in = new Interval();
+        for (long ms = 0; ms < 1000; ms += everyMs) {
+            for (int t = 0; t < threads; t++) {
+                in.sampled.add(new Interval.Sampled(100 + t, Instant.ofEpochSecond(k).plusMillis(ms), frame));
+            }
+        }
+        return in;
+    }
+
+    static Tick plain(int k, int parallelism) {
+        return new Tick(Instant.ofEpochSecond(k), 1, null, parallelism, -1, -1, new Interval(), new Tick.Streamed(false, false), false);
+    }
+
+    @Test
+    void asManyVirtualThreadsAsCarriersComputingASecondWithoutAGapAreACpuMonopolyRaisedOnce() {
+        List<String> raised = new ArrayList<>();
+        for (int k = 1; k <= 4; k++) {
+            for (Alarm a : alarms.check(plain(k, 2), computing(k, 2, 20, "Report.render:42"))) {
+                raised.add(a.kind() + "@" + k + " " + a.where());
+            }
+        }
+        // the runs reach a second within the second refresh's samples: raised then, once
+        assertThat(raised).containsExactly("cpu-monopoly@2 Report.render:42");
+    }
+
+    @Test
+    void fewerComputingThanCarriersOrSamplesWithGapsAreNoMonopoly() {
+        for (int k = 1; k <= 4; k++) {
+            assertThat(alarms.check(plain(k, 4), computing(k, 2, 20, "Report.render:42"))).isEmpty(); // 2 of 4 carriers
+        }
+        alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
+        for (int k = 1; k <= 4; k++) {
+            assertThat(alarms.check(plain(k, 2), computing(k, 2, 300, "Report.render:42"))).isEmpty(); // a gap of 300 ms between samples: not one run
+        }
+    }
 }

@@ -1,0 +1,60 @@
+package dev.loomscope.analyzer.watch;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.VirtualMachine;
+import dev.loomscope.analyzer.errors.BadDataException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+/**
+ * One command to the loomscope agent in a running JVM: the agent jar loaded through the Attach API
+ * with {@code command=...,reply=FILE} (the agent's attach protocol), its reply read back: whether it
+ * did it, and what it said. Loading the jar of an agent the JVM already runs calls it again; in a
+ * JVM without it, the JDK may print its warning about agents loaded at run time.
+ *
+ * @param ok    whether the agent did what was asked
+ * @param lines what it said after its first line
+ */
+public record AgentCall(boolean ok, List<String> lines) {
+
+    /** Loads {@code jar} into process {@code pid} with {@code command} and its {@code options}; a JVM that cannot take it is a BadDataException. */
+    public static AgentCall run(long pid, Path jar, String command, List<String> options) throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
+        }
+        VirtualMachine vm = RunningJvm.attach(pid);
+        Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
+        try {
+            RunningJvm.refuseBefore21("process " + pid, RunningJvm.feature(vm.getSystemProperties().getProperty("java.specification.version", "")),
+                    "the agent needs");
+            String args = "command=" + command + ",reply=" + reply + (options.isEmpty() ? "" : "," + String.join(",", options));
+            try {
+                vm.loadAgent(jar.toAbsolutePath().toString(), args);
+            } catch (AgentLoadException | AgentInitializationException e) {
+                throw new BadDataException("process " + pid + ": the agent did not load: " + e.getMessage()
+                        + " (if the JVM runs with -XX:-EnableDynamicAgentLoading, start it with -javaagent instead)");
+            }
+            List<String> lines = Files.readAllLines(reply, StandardCharsets.UTF_8);
+            if (lines.isEmpty()) {
+                throw new BadDataException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
+            }
+            return new AgentCall(lines.get(0).equals("ok"), List.copyOf(lines.subList(1, lines.size())));
+        } finally {
+            vm.detach();
+            Files.deleteIfExists(reply);
+        }
+    }
+
+    private static FileAttribute<?>[] ownerOnly() {
+        return FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+    }
+}
