@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp TEST_CLASSPATH dev.loomscope.analyzer.scenarios.Corpus --java JDK_HOME --agent AGENT_JAR --out DIR
- *     [--scenarios a,b] [--seconds 20] [--loomscope LAUNCHER [--study true] [--watch SECONDS]]
+ *     [--scenarios a,b] [--seconds 20] [--loomscope LAUNCHER [--study true] [--watch SECONDS [--control-watch SECONDS] [--advise false]]]
  * </pre>
  */
 public final class Corpus {
@@ -224,8 +224,11 @@ public final class Corpus {
         return new Served(time == 0 ? 0 : answered / (time / 1e9), p99s.isEmpty() ? Double.NaN : p99s.get(p99s.size() / 2));
     }
 
-    /** What watch raised on the scenario on virtual threads (each alarm's kind and frame), and whether threads then found it stuck. */
-    public record Watched(List<String> alarms, boolean stuck) {}
+    /**
+     * What watch raised on the scenario on virtual threads (each alarm's kind and frame), the seconds
+     * its refreshes covered before the first (NaN: none), and whether threads then found it stuck.
+     */
+    public record Watched(List<String> alarms, double firstAlarmSeconds, boolean stuck) {}
 
     /** Serves {@code s} on virtual threads without the agent under its rate, watched for {@code seconds}, then two thread dumps read. */
     public static Watched watch(Scenario s, Path loomscope, Path java, Path dir, double seconds) throws IOException, InterruptedException {
@@ -236,6 +239,7 @@ public final class Corpus {
                 s.label(), "--port", Integer.toString(port), "--threads", "virtual").redirectErrorStream(true).redirectOutput(out.resolve("service.log")
                         .toFile()).start();
         List<String> alarms = new ArrayList<>();
+        double first = Double.NaN;
         boolean stuck;
         try {
             Target t = Target.of("http://127.0.0.1:" + port + "/");
@@ -248,9 +252,16 @@ public final class Corpus {
                         .redirectError(out.resolve("watch.err").toFile()).redirectOutput(out.resolve("watch.jsonl").toFile()).start();
                 w.waitFor();
                 ObjectMapper json = new ObjectMapper();
+                double watched = 0;
                 for (String line : Files.readAllLines(out.resolve("watch.jsonl"))) {
                     JsonNode n = line.isBlank() ? null : json.readTree(line);
+                    if (n != null && "tick".equals(n.path("type").asText())) {
+                        watched += n.path("seconds").asDouble();
+                    }
                     if (n != null && "alarm".equals(n.path("type").asText())) {
+                        if (alarms.isEmpty()) {
+                            first = watched;
+                        }
                         alarms.add(n.path("alarm").asText() + " at " + n.path("where").asText());
                     }
                 }
@@ -263,7 +274,7 @@ public final class Corpus {
             p.destroyForcibly();
             p.waitFor();
         }
-        return new Watched(alarms, stuck);
+        return new Watched(alarms, first, stuck);
     }
 
     private static int freePort() throws IOException {
@@ -285,6 +296,8 @@ public final class Corpus {
         Path loomscope = o.containsKey("--loomscope") ? Path.of(o.get("--loomscope")).toAbsolutePath() : null;
         Path launcher = Boolean.parseBoolean(o.get("--study")) ? loomscope : null;
         double watchSeconds = Double.parseDouble(o.getOrDefault("--watch", "0"));
+        double controlSeconds = Double.parseDouble(o.getOrDefault("--control-watch", Double.toString(3 * watchSeconds)));
+        boolean advise = Boolean.parseBoolean(o.getOrDefault("--advise", "true"));
         if ((launcher != null || watchSeconds > 0) && loomscope == null) {
             throw new IllegalArgumentException("--study and --watch run loomscope: give its launcher, --loomscope PATH");
         }
@@ -303,47 +316,62 @@ public final class Corpus {
         int directions = 0;
         int directionsRight = 0;
         int predictionsRight = 0;
+        double healthyWatched = 0;
+        int falseAlarms = 0;
         for (Scenario s : scenarios) {
-            Path recording = record(s, java, agent, dir, seconds);
-            Prediction p = advise(recording, s.rate());
-            score.add(s.hazards(), p.found());
-            String predicted = (p.worse(s.rate(), false) ? "worse" : "not worse") + " / " + (p.worse(s.rate(), true) ? "worse" : "not worse");
-            md.append("| ").append(s.label()).append(" | ").append(s.rate()).append("/s | ").append(labels(s.hazards())).append(" | ")
-                    .append(p.sites().isEmpty() ? "none" : String.join("; ", p.sites())).append(" | ").append(ceiling(p.ceiling21())).append(" | ")
-                    .append(ceiling(p.ceiling24())).append(" | ").append(predicted);
-            if (launcher != null) {
-                Measured m = study(s, launcher, javaHome, dir);
-                String known = jdk24 ? s.jdk25() : s.jdk21();
-                directions++;
-                directionsRight += m.direction().equals(known) ? 1 : 0;
-                predictionsRight += p.worse(s.rate(), jdk24) == m.direction().equals("worse") ? 1 : 0;
-                md.append(String.format(Locale.ROOT, " | %.0f/s %.1f ms, %.0f/s %.1f ms | %s | %s", m.platform().rate(), m.platform().p99(),
-                        m.virtual().rate(), m.virtual().p99(), m.direction(), known));
+            String known = jdk24 ? s.jdk25() : s.jdk21();
+            if (advise) {
+                Path recording = record(s, java, agent, dir, seconds);
+                Prediction p = advise(recording, s.rate());
+                score.add(s.hazards(), p.found());
+                String predicted = (p.worse(s.rate(), false) ? "worse" : "not worse") + " / " + (p.worse(s.rate(), true) ? "worse" : "not worse");
+                md.append("| ").append(s.label()).append(" | ").append(s.rate()).append("/s | ").append(labels(s.hazards())).append(" | ")
+                        .append(p.sites().isEmpty() ? "none" : String.join("; ", p.sites())).append(" | ").append(ceiling(p.ceiling21())).append(" | ")
+                        .append(ceiling(p.ceiling24())).append(" | ").append(predicted);
+                if (launcher != null) {
+                    Measured m = study(s, launcher, javaHome, dir);
+                    directions++;
+                    directionsRight += m.direction().equals(known) ? 1 : 0;
+                    predictionsRight += p.worse(s.rate(), jdk24) == m.direction().equals("worse") ? 1 : 0;
+                    md.append(String.format(Locale.ROOT, " | %.0f/s %.1f ms, %.0f/s %.1f ms | %s | %s", m.platform().rate(), m.platform().p99(),
+                            m.virtual().rate(), m.virtual().p99(), m.direction(), known));
+                }
+                md.append(" |\n");
+                System.out.println(s.label() + ": known " + labels(s.hazards()) + ", found " + labels(p.found()) + " (" + p.bottomLine() + ")");
             }
-            md.append(" |\n");
             if (watchSeconds > 0) {
-                Watched w = watch(s, loomscope, java, dir, s.control() ? 3 * watchSeconds : watchSeconds); // the controls longer: false alarms
-                String known = jdk24 ? s.jdk25() : s.jdk21();
+                double secondsWatched = s.control() ? controlSeconds : watchSeconds; // the controls longer: false alarms
+                Watched w = watch(s, loomscope, java, dir, secondsWatched);
                 Set<Scenario.Hazard> trouble = known.equals("same") ? Set.of() : Set.of(Scenario.Hazard.MONITOR); // one token: "in trouble"
                 watchScore.add(trouble, w.alarms().isEmpty() ? Set.of() : Set.of(Scenario.Hazard.MONITOR));
                 threadsScore.add(trouble, w.stuck() ? Set.of(Scenario.Hazard.MONITOR) : Set.of());
-                watched.append(String.format(Locale.ROOT, "| %s | %s | %.0f s | %d | %s | %s |%n", s.label(), known, s.control() ? 3 * watchSeconds
-                        : watchSeconds, w.alarms().size(),
-                        w.alarms().isEmpty() ? "none" : String.join("; ", w.alarms()), w.stuck() ? "stuck or starved" : "nothing stuck"));
+                if (trouble.isEmpty()) {
+                    healthyWatched += secondsWatched;
+                    falseAlarms += w.alarms().size();
+                }
+                watched.append(String.format(Locale.ROOT, "| %s | %s | %.0f s | %d | %s | %s | %s |%n", s.label(), known, secondsWatched,
+                        w.alarms().size(), w.alarms().isEmpty() ? "none" : String.join("; ", w.alarms()),
+                        Double.isNaN(w.firstAlarmSeconds()) ? "-" : String.format(Locale.ROOT, "%.0f s", w.firstAlarmSeconds()),
+                        w.stuck() ? "stuck or starved" : "nothing stuck"));
+                System.out.println(s.label() + ": watched, " + (w.alarms().isEmpty() ? "no alarm" : String.join("; ", w.alarms())));
             }
-            System.out.println(s.label() + ": known " + labels(s.hazards()) + ", found " + labels(p.found()) + " (" + p.bottomLine() + ")");
         }
-        md.append("\nadvise's hazards over ").append(scenarios.size()).append(" scenarios: ").append(score).append('\n');
+        if (advise) {
+            md.append("\nadvise's hazards over ").append(scenarios.size()).append(" scenarios: ").append(score).append('\n');
+        }
         if (launcher != null) {
             md.append(String.format(Locale.ROOT, "study --app on JDK %d: the direction measured as known in %d of %d; advise's ceiling (worse: below"
                     + " the rate) as measured in %d of %d%n", feature(javaHome), directionsRight, directions, predictionsRight, directions));
         }
         if (watchSeconds > 0) {
             md.append(String.format(Locale.ROOT, "%n| scenario (virtual threads, no agent, JDK %d) | virtual threads at the rate | watched | alarms | which |"
-                    + " threads |%n|---|---|---|---|---|---|%n", feature(javaHome))).append(watched);
+                    + " first alarm after | threads |%n|---|---|---|---|---|---|---|%n", feature(javaHome))).append(watched);
             md.append("\nwatch: a scenario in trouble (worse or stuck) raised an alarm, one not in trouble none: ").append(watchScore).append('\n');
             md.append("threads (two dumps 2 s apart after the watch): a deadlock or carrier starvation found where in trouble, nothing where not: ")
                     .append(threadsScore).append('\n');
+            md.append(String.format(Locale.ROOT, "false alarms on the services not in trouble: %d in %.0f s watched (%s)%n", falseAlarms,
+                    healthyWatched, falseAlarms == 0 ? "none seen: the run length to a false alarm is longer than that"
+                            : String.format(Locale.ROOT, "one every %.0f s on average", healthyWatched / falseAlarms)));
         }
         Files.writeString(dir.resolve("corpus.md"), md.toString());
         System.out.println(md);
