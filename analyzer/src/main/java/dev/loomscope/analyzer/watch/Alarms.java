@@ -89,8 +89,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         Set<String> undecided = new HashSet<>();
         pins(t, in, raised, seen);
         spin(t, in, raised, seen, undecided);
-        queue(t, in, raised, seen);
         monopoly(t, in, raised, seen);
+        queue(t, in, raised, seen);
         for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE, Alarm.MONOPOLY)) {
             if (seen.contains(kind)) {
                 state.absent.remove(kind);
@@ -146,7 +146,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         }
     }
 
-    /** The queue-growth alarm: the scheduler's queue longer refresh after refresh while every carrier is mounted. */
+    /** The alarms that say why carriers are held: a queue growing behind one of them is that alarm's, not one of its own. */
+    static final List<String> CAUSES = List.of(Alarm.PINS, Alarm.SPIN, Alarm.MONOPOLY, Alarm.NATIVE);
+
+    /**
+     * The queue-growth alarm: the scheduler's queue longer refresh after refresh while every carrier is
+     * mounted, and no alarm that says why ({@link #CAUSES}) is on.
+     */
     private void queue(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
         Tick.Scheduler s = t.scheduler();
         if (s != null) {
@@ -159,7 +165,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 state.growing = 0; // not in a row
             }
             state.lastQueued = s.queued();
-            if (state.growing >= queueSeconds && s.queued() >= MIN_QUEUED) {
+            boolean explained = CAUSES.stream().anyMatch(k -> seen.contains(k) || state.active.contains(k));
+            if (state.growing >= queueSeconds && s.queued() >= MIN_QUEUED && !explained) {
                 seen.add(Alarm.QUEUE);
                 raise(raised, new Alarm(Alarm.QUEUE, state.growingSince, String.format(Locale.ROOT,
                         "the scheduler's queue grew %d refreshes in a row to %,d while all %d carriers were mounted", state.growing, s.queued(),
@@ -177,6 +184,10 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      */
     private void monopoly(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
         for (Interval.Sampled s : in.sampled) {
+            if (s.spinning()) {
+                state.runs.remove(s.thread()); // in Thread.yield or onSpinWait: it gives its carrier up (the yield-spin alarm's)
+                continue;
+            }
             Run r = state.runs.get(s.thread());
             if (r == null || Duration.between(r.last, s.at()).compareTo(RUN_GAP) > 0) {
                 r = new Run(s.at());

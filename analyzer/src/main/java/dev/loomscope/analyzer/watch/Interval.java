@@ -63,8 +63,8 @@ final class Interval {
     static final String CARRIER_GROUP = "CarrierThreads";
     static final String THREAD_CPU_LOAD = "jdk.ThreadCPULoad";
 
-    /** One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top frame). */
-    record Sampled(long thread, Instant at, String frame) {}
+    /** One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top frame), whether in a spin frame. */
+    record Sampled(long thread, Instant at, String frame, boolean spinning) {}
 
     /** Takes {@code o}'s events in too: intervals a watcher that fell behind shows as one. */
     void absorb(Interval o) {
@@ -146,10 +146,10 @@ final class Interval {
         }
         String own = frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().map(Frame::text)
                 .orElse(frames.isEmpty() ? "(no frames)" : frames.get(0).text());
-        sampled.add(new Sampled(r.getThread(thread).getJavaThreadId(), r.getStartTime(), own));
         for (int i = 0; i < Math.min(SPIN_DEPTH, frames.size()); i++) {
             Frame f = frames.get(i);
             if (JdkFrames.isSpin(f.className(), f.methodName())) {
+                sampled.add(new Sampled(r.getThread(thread).getJavaThreadId(), r.getStartTime(), own, true));
                 spinSamples++;
                 String caller = caller(frames, i + 1, f.methodName());
                 spinCallers.merge(caller, 1L, Long::sum);
@@ -157,6 +157,7 @@ final class Interval {
                 return;
             }
         }
+        sampled.add(new Sampled(r.getThread(thread).getJavaThreadId(), r.getStartTime(), own, false));
         frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().ifPresent(f -> running.merge(f.text(), 1L, Long::sum));
     }
 

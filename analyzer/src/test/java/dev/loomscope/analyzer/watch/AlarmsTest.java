@@ -99,10 +99,15 @@ class AlarmsTest {
 
     /** A refresh of one second whose CPU samples are {@code threads} virtual threads' at {@code frame}, one each every {@code everyMs}. */
     static Interval computing(int k, int threads, long everyMs, String frame) {
+        return sampled(k, threads, everyMs, frame, false);
+    }
+
+    /** As {@link #computing}, the samples in Thread.yield when {@code spin}. */
+    static Interval sampled(int k, int threads, long everyMs, String frame, boolean spin) {
         Interval in = new Interval();
         for (long ms = 0; ms < 1000; ms += everyMs) {
             for (int t = 0; t < threads; t++) {
-                in.sampled.add(new Interval.Sampled(100 + t, Instant.ofEpochSecond(k).plusMillis(ms), frame));
+                in.sampled.add(new Interval.Sampled(100 + t, Instant.ofEpochSecond(k).plusMillis(ms), frame, spin));
             }
         }
         return in;
@@ -133,5 +138,22 @@ class AlarmsTest {
         for (int k = 1; k <= 4; k++) {
             assertThat(alarms.check(plain(k, 2), computing(k, 2, 300, "Report.render:42"))).isEmpty(); // a gap of 300 ms between samples: not one run
         }
+        // threads spinning in Thread.yield give their carriers up at every turn: the yield-spin alarm's, not a monopoly
+        alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
+        for (int k = 1; k <= 4; k++) {
+            assertThat(alarms.check(plain(k, 2), sampled(k, 2, 20, "Pool.borrow:7", true))).extracting(Alarm::kind).doesNotContain("cpu-monopoly");
+        }
+    }
+
+    @Test
+    void aQueueGrowingBehindAMonopolyIsTheMonopolysAlarmAlone() {
+        List<String> raised = new ArrayList<>();
+        long[] queued = {10, 150, 400, 900, 1500};
+        for (int k = 1; k <= 5; k++) {
+            for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), computing(k, 2, 20, "Report.render:42"))) {
+                raised.add(a.kind() + "@" + k);
+            }
+        }
+        assertThat(raised).containsExactly("cpu-monopoly@2");
     }
 }
