@@ -42,7 +42,12 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     /** A gap in a virtual thread's CPU samples longer than this ends its run (it unmounted, or waited). */
     static final Duration RUN_GAP = Duration.ofMillis(250);
     /** Carriers using less than this share of a CPU each, while they stay mounted, are blocked rather than computing. */
-    static final double BLOCKED_CPU = 0.3;
+    static final double BLOCKED_CPU = 0.5;
+    /**
+     * Fewer CPU samples than this a thread over the refreshes the native-blocking alarm looks back on: not
+     * computing (JFR samples a thread running Java about every 10-20 ms, hundreds in those seconds).
+     */
+    static final int FEW_SAMPLES = 5;
 
     Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds) {
         this(pinRate, pinnedShare, spinShare, parked, queueSeconds, new State());
@@ -222,10 +227,11 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     /**
      * The native-blocking alarm, from a thread dump (the one before it is in {@link State#carriersHeldAt}):
      * every carrier holds a virtual thread that runs on it (not parked on it, not in the JDK's own native
-     * I/O, for which the scheduler adds carriers) in this dump and the one before, while the carriers
-     * used under {@link #BLOCKED_CPU} of a CPU each over the refreshes between: blocked, not computing,
-     * with no pin event to say so (a virtual thread in native code never parks). Where the stream has no
-     * carriers' CPU (the agent's recording), only threads whose stacks end in a native frame count.
+     * I/O, for which the scheduler adds carriers) in this dump and the one before, while those threads
+     * had fewer than {@link #FEW_SAMPLES} CPU samples each and the carriers used under {@link #BLOCKED_CPU}
+     * of a CPU each over the last refreshes: blocked, not computing, with no pin event to say so (a
+     * virtual thread in native code never parks). Where the stream has no carriers' CPU (the agent's
+     * recording), only threads whose stacks end in a native frame count.
      *
      * @param processors the JVM's, by which JFR's thread CPU shares of the machine are a share of one CPU
      */
@@ -245,7 +251,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         }
         double cpu = state.recent.stream().mapToDouble(i -> i.carrierCpu).sum() * processors;
         int readings = state.recent.stream().mapToInt(i -> i.carrierReadings).sum();
-        boolean blocked = readings > 0 ? cpu / readings < BLOCKED_CPU : running.stream().allMatch(v -> DumpFrames.nativeFrame(v.stack()) != null);
+        Set<Long> ids = new HashSet<>();
+        running.forEach(v -> ids.add(v.tid()));
+        long theirSamples = state.recent.stream().flatMap(i -> i.sampled.stream()).filter(x -> ids.contains(x.thread())).count();
+        // a thread in native code is not in JFR's CPU samples (it samples threads running Java), and its carrier spends little CPU; where
+        // the stream carries neither (the agent's recording), only threads whose stacks end in a native frame count
+        boolean blocked = readings > 0 ? theirSamples < (long) FEW_SAMPLES * ids.size() && cpu / readings < BLOCKED_CPU
+                : running.stream().allMatch(v -> DumpFrames.nativeFrame(v.stack()) != null);
         if (!blocked) {
             return List.of();
         }
@@ -256,7 +268,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         raise(raised, new Alarm(Alarm.NATIVE, before, String.format(Locale.ROOT, "all %d carriers ran virtual threads that stayed mounted in two"
                 + " thread dumps %s apart, %s: blocked, not computing, with no pin event to say so (a virtual thread in native code that blocks,"
                 + " a JNI or FFM call, holds its carrier all the while)%s", s.carriers(), Watch.text(Duration.between(before, state.carriersHeldAt)),
-                readings > 0 ? "their carriers using " + Tick.percent(cpu / readings) + " of a CPU each" : "each in a native frame",
+                readings > 0 ? String.format(Locale.ROOT, "with %d CPU samples among them and their carriers using %s of a CPU each", theirSamples,
+                        Tick.percent(cpu / readings)) : "each in a native frame",
                 s.waiting().isEmpty() ? "" : "; " + s.waiting().size() + " virtual threads wait to run"), top.getKey(),
                 top.getValue().get(0).stack().stream().limit(12).toList()));
         return raised;
@@ -315,6 +328,9 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             }
         }
         for (LockWait w : a.stuckLocks()) {
+            if (w.waiters().stream().noneMatch(t -> Boolean.TRUE.equals(t.virtual()))) {
+                continue; // platform threads alone: behind a virtual thread that waits for a carrier, most often (the carriers' alarms say why)
+            }
             String kind = Alarm.LOCK_STUCK + ":" + w.lock();
             seen.add(kind);
             if (state.active.add(kind)) {

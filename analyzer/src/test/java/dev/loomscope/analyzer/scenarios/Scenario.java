@@ -28,7 +28,7 @@ public enum Scenario {
     CPU_BURST("one request in 100 computes for a second of CPU without blocking (a report), the others answer at once", 100, "worse", "worse", Hazard.BURST),
     THREAD_LOCAL("uses a 4 MB buffer cached in a ThreadLocal, a thread's own (a pooled thread's for good, a virtual thread's once)", 300,
             "worse", "worse", Hazard.THREAD_LOCAL),
-    JUC_DEADLOCK("takes two ReentrantLocks in a random order around a 1 ms wait: deadlocks on either kind of thread", 100, "stuck", "stuck"),
+    JUC_DEADLOCK("takes two ReentrantLocks in a random order around a 20 ms wait (two requests always overlap at its rate): deadlocks on either kind of thread", 100, "stuck", "stuck"),
     IO_SLEEP("waits 20 ms as a call to a remote service would (healthy)", 300, "same", "same"),
     CPU_HASH("hashes 64 KB with SHA-256 a few times, about 1 ms of CPU (healthy: gains nothing, loses nothing)", 300, "same", "same"),
     REENTRANT_LOCK("holds one of 64 ReentrantLocks around a 10 ms wait (sync-sleep fixed)", 300, "same", "same"),

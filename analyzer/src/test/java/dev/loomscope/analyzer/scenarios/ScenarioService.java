@@ -389,7 +389,7 @@ public final class ScenarioService {
             ReentrantLock second = ab ? b : a;
             first.lock();
             try {
-                Thread.sleep(1);
+                Thread.sleep(20); // at 100/s, the next request comes within this: the deadlock does not wait on the machine's jitter
                 second.lock();
                 second.unlock();
             } finally {
