@@ -8,10 +8,11 @@ import javax.management.ObjectName;
 /**
  * The agent over JMX, as {@code dev.loomscope:type=Agent} ({@code AgentOptions.CONTROL_BEAN}): what {@code watch} and
  * {@code attach PID threads} ask it (who owns the locks threads are parked on) without loading
- * anything into the JVM, which JDK 21+ warns of at every agent loaded at run time. The agent never
- * creates the JVM's MBean server itself (an application may want to create it its own way): a
- * daemon thread looks once a second whether one exists, which a JMX connection to the JVM (watch's,
- * the application's own) makes, registers the bean in the platform's and ends.
+ * anything into the JVM, which JDK 21+ warns of at every agent loaded at run time. The bean does
+ * not make the JVM's MBean server: a recording of the agent's has made it by then (it sets JFR's
+ * repository through the DiagnosticCommand bean); where there is none yet (the agent loaded only to
+ * be asked), a daemon thread looks once a second whether a JMX connection has made one, registers
+ * the bean and ends.
  */
 public final class AgentControl implements AgentControlMBean {
     private static final long POLL_MILLIS = 1000;

@@ -160,6 +160,8 @@ class AgentIT {
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         // the agent looks for the carrier threads' group each second; the stream that parses every flush never opened
         assertThat(r.stdout()).contains("agent threads: [").doesNotContain("loomscope-agent-pinned-trace");
+        // the agent's JMX bean, which watch and attach PID threads ask who owns the locks, is there (the recording uses the MBean server)
+        assertThat(r.stdout()).contains("agent's bean: true");
         assertThat(r.stderr()).doesNotContain("pinned for");
         assertThat(read(files(".jfr").get(0))).doesNotContainKey("jdk.VirtualThreadPinned");
     }

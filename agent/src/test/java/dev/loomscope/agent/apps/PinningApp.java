@@ -120,6 +120,8 @@ public final class PinningApp {
         }
         sink = x;
         System.out.println("agent threads: " + agentThreads());
+        javax.management.ObjectName bean = new javax.management.ObjectName("dev.loomscope:type=Agent");
+        System.out.println("agent's bean: " + javax.management.MBeanServerFactory.findMBeanServer(null).stream().anyMatch(s -> s.isRegistered(bean)));
         System.out.println("app done");
         switch (how) {
             case "exit3" -> System.exit(3);

@@ -148,6 +148,26 @@ class ThreadsCommandTest {
         assertThat(r.out()).contains("12 thread(s) parked on java.util.concurrent locks: JDK 25 dumps do not record who owns such a lock");
     }
 
+    /** The same deadlock in the dumps attach PID threads took, the owners the agent saw written into them: the cycle, on JDK 25 and 21. */
+    @Test
+    void aJucDeadlockIsFoundWhereTheAgentWroteTheOwnersOnJdk25And21() throws Exception {
+        for (String dump : List.of("lock-owners-25.json", "lock-owners-21.json")) {
+            MainTest.Result r = MainTest.run("threads", DIR.resolve(dump).toString(), "--format", "json");
+            assertThat(r.code()).as(dump + ": " + r.out()).isEqualTo(1);
+            JsonNode cycle = table(r, "thread-deadlocks");
+            assertThat(column(cycle, "thread")).hasSize(2).allMatch(t -> t.startsWith("\"left\" #") || t.startsWith("\"right\" #"));
+            assertThat(column(cycle, "waits for")).doesNotHaveDuplicates().allMatch(l -> l.startsWith("java.util.concurrent.locks.ReentrantLock$NonfairSync@"));
+            assertThat(column(cycle, "at")).allMatch(f -> f.matches("ReentrantLock\\.lock.* via StuckService\\.locked \\(StuckService\\.java:\\d+\\)"));
+            // the ten waiters behind "right"'s lock, and who holds it
+            JsonNode busiest = table(r, "thread-locks").get("rows").get(0);
+            assertThat(busiest.get("waiters").asLong()).as(dump).isEqualTo(11);
+            assertThat(busiest.get("held by").asText()).startsWith("\"left\" #");
+        }
+        MainTest.Result jdk21 = MainTest.run("threads", DIR.resolve("lock-owners-21.json").toString());
+        assertThat(jdk21.out()).contains("deadlocks over monitors cannot be told from this dump (over java.util.concurrent locks they can,"
+                + " from the owners loomscope's agent added)");
+    }
+
     @Test
     void identicalStacksAreGroupedWithTheJdkCallAndTheApplicationFrame() throws Exception {
         MainTest.Result r = MainTest.run("threads", DIR.resolve("lock-25.json").toString(), "--format", "json");
