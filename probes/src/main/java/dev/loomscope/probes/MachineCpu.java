@@ -16,6 +16,12 @@ public final class MachineCpu {
     private MachineCpu() {}
 
     /**
+     * Other processes and steal above this share of the machine's CPU: a busy machine, where what a
+     * JVM measured may be the other processes' (a study runs such a JVM again; load says so).
+     */
+    public static final double DISTURBED = 0.20;
+
+    /**
      * Clock ticks so far: the machine's in all, busy (not idle or waiting for I/O), stolen, this
      * process's own, and its helpers' (processes that are part of what it measures: a workload's
      * client in a JVM of its own, and the children this process waited for, such as an ab started

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.compare;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.probes.MachineCpu;
 import java.util.List;
 import java.util.Locale;
 
@@ -10,16 +11,13 @@ import java.util.Locale;
  * How busy the machine was besides the JVMs of a group: per JVM, the median over its measured runs
  * of the CPU share other processes and steal took (the runs' own figures), or for a recording
  * without them the machine's CPU load less the JVM's over the recording. A JVM above
- * {@link #DISTURBED} ran on a busy machine, and what it measured may be the other processes'.
+ * {@link MachineCpu#DISTURBED} ran on a busy machine, and what it measured may be the other processes'.
  *
  * @param known     JVMs whose machine load is known
- * @param disturbed JVMs above {@link #DISTURBED}
+ * @param disturbed JVMs above {@link MachineCpu#DISTURBED}
  * @param worst     the largest JVM figure, 0 to 1 (NaN when none is known)
  */
 public record Noise(int jvms, int known, int disturbed, double worst) {
-    /** Other processes and steal above this share of the machine's CPU make a JVM disturbed. */
-    public static final double DISTURBED = 0.20;
-
     public static Noise of(List<RecordingFacts> facts) {
         int known = 0;
         int disturbed = 0;
@@ -30,7 +28,7 @@ public record Noise(int jvms, int known, int disturbed, double worst) {
                 continue;
             }
             known++;
-            disturbed += busy > DISTURBED ? 1 : 0;
+            disturbed += busy > MachineCpu.DISTURBED ? 1 : 0;
             worst = Double.isNaN(worst) ? busy : Math.max(worst, busy);
         }
         return new Noise(facts.size(), known, disturbed, worst);

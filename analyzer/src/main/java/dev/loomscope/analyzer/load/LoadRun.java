@@ -1,6 +1,5 @@
 package dev.loomscope.analyzer.load;
 
-import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RunsReducer;
@@ -93,9 +92,9 @@ public final class LoadRun {
             }
             b.append(String.format(Locale.ROOT, "; warm-up %.0f s%s", warmupSeconds, unsteady == null ? " (steady)" : ", not steady when it ended: "
                     + unsteady));
-            if (busyElsewhere > Noise.DISTURBED) {
+            if (busyElsewhere > MachineCpu.DISTURBED) {
                 b.append(String.format(Locale.ROOT, "; A BUSY MACHINE: other processes took %.0f%% of its CPU in the median window (over %.0f%%, where a"
-                        + " study runs a JVM again): the service's figures are partly the machine's", 100 * busyElsewhere, 100 * Noise.DISTURBED));
+                        + " study runs a JVM again): the service's figures are partly the machine's", 100 * busyElsewhere, 100 * MachineCpu.DISTURBED));
             }
             if (lagged > 0) {
                 b.append("; ").append(lagged).append(" window(s) left out: the client itself lagged (its sends left over ").append(RunsReducer.Client.LAG_MS)

@@ -133,6 +133,8 @@ public final class RunsReducer implements Reducer {
     private final List<WorkloadRun> runs = new ArrayList<>();
     /** The measured runs' client figures once merged (empty: none), null until asked or after a run is added. */
     private transient Optional<ClientFigures> client;
+    /** The measured runs once chosen, null until asked or after a run is added (every figure over the runs asks). */
+    private transient List<WorkloadRun> measured;
 
     @Override
     public Set<String> eventTypes() {
@@ -144,6 +146,7 @@ public final class RunsReducer implements Reducer {
         long start = Timeline.epochNanos(e.startTime());
         runs.add(run(e, "a loomscope.WorkloadRun event", start, e.duration().toNanos()));
         client = null;
+        measured = null;
     }
 
     /**
@@ -187,6 +190,7 @@ public final class RunsReducer implements Reducer {
     public void addAll(List<WorkloadRun> more) {
         runs.addAll(more);
         client = null;
+        measured = null;
     }
 
     public List<WorkloadRun> runs() {
@@ -199,10 +203,15 @@ public final class RunsReducer implements Reducer {
      * last warm-up: the earlier try was a warm-up for it.
      */
     public List<WorkloadRun> measured() {
-        Map<String, Long> lastWarmUp = new HashMap<>();
-        runs.stream().filter(WorkloadRun::warmup).forEach(r -> lastWarmUp.merge(r.workload(), r.startNanos(), Math::max));
-        return runs.stream().filter(r -> !r.warmup() && !r.clientLagged() && r.startNanos() > lastWarmUp.getOrDefault(r.workload(), Long.MIN_VALUE))
-                .toList();
+        List<WorkloadRun> chosen = measured;
+        if (chosen == null) {
+            Map<String, Long> lastWarmUp = new HashMap<>();
+            runs.stream().filter(WorkloadRun::warmup).forEach(r -> lastWarmUp.merge(r.workload(), r.startNanos(), Math::max));
+            chosen = runs.stream().filter(r -> !r.warmup() && !r.clientLagged() && r.startNanos() > lastWarmUp.getOrDefault(r.workload(), Long.MIN_VALUE))
+                    .toList();
+            measured = chosen;
+        }
+        return chosen;
     }
 
     /**

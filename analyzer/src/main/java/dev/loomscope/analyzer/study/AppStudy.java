@@ -6,13 +6,13 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.compare.MetricResult;
-import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.load.Slo;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.report.HtmlReport;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.probes.MachineCpu;
 import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +28,7 @@ import java.util.Map;
 /**
  * {@code study --app}: the user's service on both thread kinds, end to end. The JVMs of the
  * {@link AppPlan} run one at a time ({@link AppRunner}); one that ran while other processes took
- * more than {@link Noise#DISTURBED} of the CPU in its median measured window runs again (at most
+ * more than {@link MachineCpu#DISTURBED} of the CPU in its median measured window runs again (at most
  * {@code reruns} times), and is left out with the reason if it stays disturbed. Each URL and rate
  * is judged apart, from the load client's windows (the runs) joined with the recording's events of
  * the same windows; with an objective, the capacity a kind sustains within it.

@@ -1,11 +1,12 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Noise;
+import dev.loomscope.probes.MachineCpu;
 import java.util.Locale;
 
 /**
  * What a study does with a measured JVM that ran while other processes took more than
- * {@link Noise#DISTURBED} of the CPU in its median measured run: runs it again, at most
+ * {@link MachineCpu#DISTURBED} of the CPU in its median measured run: runs it again, at most
  * {@code reruns} times, then leaves it out with the reason, or keeps it flagged when
  * {@code keepDisturbed} (a machine that is always busy). A verdict then rests on undisturbed JVMs,
  * or says it cannot.
@@ -35,7 +36,7 @@ public record Reruns(int reruns, boolean keepDisturbed) {
 
     /** As {@link #after(double, int)}, the JVMs before it having been left out {@code leftOutInARow} times in a row. */
     public Action after(double busyElsewhere, int attempt, int leftOutInARow) {
-        if (!(busyElsewhere > Noise.DISTURBED)) {
+        if (!(busyElsewhere > MachineCpu.DISTURBED)) {
             return Action.ACCEPT;
         }
         if (attempt < reruns && leftOutInARow < BUSY_STREAK) {
@@ -57,7 +58,7 @@ public record Reruns(int reruns, boolean keepDisturbed) {
     /** Why a JVM was left out after {@code runs} runs. */
     public String leftOut(double busyElsewhere, int runs) {
         return String.format(Locale.ROOT, "left out: other processes took over %.0f%% of the CPU in %s (%.0f%% in the last one's median measured"
-                + " run; --reruns %d, --keep-disturbed keeps such JVMs, flagged)%s", 100 * Noise.DISTURBED, runs > 1 ? "each of its " + runs + " runs"
+                + " run; --reruns %d, --keep-disturbed keeps such JVMs, flagged)%s", 100 * MachineCpu.DISTURBED, runs > 1 ? "each of its " + runs + " runs"
                 : "its run", 100 * busyElsewhere, reruns, runs <= reruns ? "; not run again: the " + BUSY_STREAK + " JVMs before it were left out"
                         + " too, so the machine stays busy" : "");
     }

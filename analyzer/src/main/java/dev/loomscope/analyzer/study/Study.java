@@ -11,6 +11,7 @@ import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.report.HtmlReport;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.probes.MachineCpu;
 import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -137,7 +138,7 @@ public final class Study {
                         case TIMED -> "";
                         case CONTROL -> " (no agent, no JFR: the recording's cost)";
                         case PROFILE -> " (CPU profile for the flame graphs; not timed)";
-                    }, elsewhere != null && elsewhere > Noise.DISTURBED
+                    }, elsewhere != null && elsewhere > MachineCpu.DISTURBED
                             ? String.format(java.util.Locale.ROOT, " (busy machine: other processes took %.0f%% of the CPU in its median run)", 100 * elsewhere)
                             : ""));
         }

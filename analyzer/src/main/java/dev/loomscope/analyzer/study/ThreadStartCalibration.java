@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.compare.Noise;
+import dev.loomscope.probes.MachineCpu;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -72,10 +72,10 @@ public record ThreadStartCalibration(double platformMicros, double virtualMicros
             return "this machine: thread start not measured on the study's JVM: " + failure;
         }
         double busy = (Double.isNaN(others) ? 0 : others) + (Double.isNaN(steal) ? 0 : steal);
-        if (busy > Noise.DISTURBED || !(platformMicros > virtualMicros * 1.5)) {
+        if (busy > MachineCpu.DISTURBED || !(platformMicros > virtualMicros * 1.5)) {
             // the figures of a disturbed calibration are not shown: they are the other processes' as much as the machine's
             return String.format(Locale.ROOT, "this machine (%d cores, JDK %d): thread start not measured: %s", cpus, jdk,
-                    busy > Noise.DISTURBED ? String.format(Locale.ROOT, "other processes took %.0f%% of the CPU while it ran", 100 * busy)
+                    busy > MachineCpu.DISTURBED ? String.format(Locale.ROOT, "other processes took %.0f%% of the CPU while it ran", 100 * busy)
                             : "a virtual thread came out no cheaper than a platform one, which a quiet machine does not show: something else ran"
                                     + " meanwhile");
         }

@@ -9,6 +9,7 @@ import dev.loomscope.analyzer.load.DemoService;
 import dev.loomscope.analyzer.load.OpenLoop;
 import dev.loomscope.analyzer.load.Target;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.probes.MachineCpu;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -97,9 +98,9 @@ class AdviseIT {
         double others;
         try (OpenLoop load = new OpenLoop(Target.of("http://127.0.0.1:" + vport + "/legacy"), 1.6 * predicted, 256, 10_000)) {
             load.window(3_000_000_000L); // warm-up
-            var before = dev.loomscope.probes.MachineCpu.readFor(virtual.pid());
+            var before = MachineCpu.readFor(virtual.pid());
             OpenLoop.Window w = load.window(6_000_000_000L);
-            others = dev.loomscope.probes.MachineCpu.between(before, dev.loomscope.probes.MachineCpu.readFor(virtual.pid())).others();
+            others = MachineCpu.between(before, MachineCpu.readFor(virtual.pid())).others();
             served = w.ok() / (w.nanos() / 1e9);
         } finally {
             virtual.destroy();
@@ -109,7 +110,7 @@ class AdviseIT {
         // the carriers needed (beside other work a study leaves such a JVM out, at the same share of the CPU)
         assertThat(predictedHigh).as("predicted %.0f/s [%.0f, %.0f] from the platform recording against %.0f/s served on virtual threads", predicted,
                 predictedLow, predictedHigh, served).isGreaterThan(0.8 * served);
-        if (!(others > dev.loomscope.analyzer.compare.Noise.DISTURBED)) {
+        if (!(others > MachineCpu.DISTURBED)) {
             assertThat(predictedLow).as("predicted %.0f/s [%.0f, %.0f] against %.0f/s served, other processes taking %.0f%% of the CPU", predicted,
                     predictedLow, predictedHigh, served, 100 * others).isLessThan(1.2 * served);
         }
