@@ -79,7 +79,7 @@ public final class DumpFrames {
     /** The JVM's own threads, which a dump may list without frames: a thread without frames and without one of these names is a virtual thread not run yet. */
     private static final java.util.regex.Pattern JVM_THREAD = java.util.regex.Pattern.compile(
             "Signal Dispatcher|Notification Thread|Attach Listener|Service Thread|Monitor Deflation Thread|C\\d CompilerThread\\d+|Sweeper thread"
-                    + "|Common-Cleaner|Reference Handler|Finalizer|JFR .*|VM .*|GC .*");
+                    + "|Common-Cleaner|Reference Handler|Finalizer|DestroyJavaVM|JFR .*|VM .*|GC .*");
 
     static boolean jvmThread(String name) {
         return name != null && JVM_THREAD.matcher(name).matches();

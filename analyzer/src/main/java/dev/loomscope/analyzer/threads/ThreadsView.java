@@ -252,6 +252,13 @@ public final class ThreadsView {
                     + " virtual thread(s) wait to run" + (s.waiting().isEmpty() ? "" : " (" + s.waiting().stream().limit(5).map(DumpThread::label)
                     .collect(Collectors.joining(", ")) + (s.waiting().size() > 5 ? ", ..." : "") + ")")
                     + (s.found() ? ": carrier starvation" : ""));
+            List<DumpThread> inNative = s.mounted().stream().filter(v -> DumpFrames.nativeFrame(v.stack()) != null && !DumpFrames.jdkNative(v.stack())
+                    && !DumpFrames.parkedOnCarrier(v.stack())).toList();
+            if (s.carriers() > 0 && inNative.size() >= s.carriers()) {
+                t.note(name(a) + ": every carrier runs a virtual thread in native code (" + inNative.stream().limit(3).map(v -> v.label() + " at "
+                        + DumpFrames.describe(v.stack())).collect(Collectors.joining("; ")) + "): a native call that blocks holds its carrier and"
+                        + " writes no pin event; whether they stay so one dump cannot tell ('loomscope watch' raises native-blocking when they do)");
+            }
         }
         return t;
     }
