@@ -1,6 +1,7 @@
 package dev.loomscope.agent;
 
 import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,14 +14,24 @@ import java.util.Set;
 final class LockOwners {
     private LockOwners() {}
 
+    /** {@link LockOwnersAccess#lines}, its class defined and the JDK's packages opened to it once (every look of watch's asks). */
+    private static Method lines;
+
     /** The lines of {@link LockOwnersAccess#lines}; a failure (a JDK whose internals differ) says why. */
     static String lines(Instrumentation inst) throws Exception {
-        if (inst == null) {
-            throw new IllegalStateException("the agent has no instrumentation to reach the JDK's thread containers");
+        return (String) access(inst).invoke(null);
+    }
+
+    private static synchronized Method access(Instrumentation inst) throws Exception {
+        if (lines == null) {
+            if (inst == null) {
+                throw new IllegalStateException("the agent has no instrumentation to reach the JDK's thread containers");
+            }
+            Class<?> access = new IsolatedLoader("loomscope-lock-owners").define(LockOwnersAccess.class.getName());
+            inst.redefineModule(Object.class.getModule(), Set.of(), Map.of("jdk.internal.vm", Set.of(access.getModule())),
+                    Map.of("java.util.concurrent.locks", Set.of(access.getModule())), Set.of(), Map.of());
+            lines = access.getMethod("lines");
         }
-        Class<?> access = new IsolatedLoader("loomscope-lock-owners").define(LockOwnersAccess.class.getName());
-        inst.redefineModule(Object.class.getModule(), Set.of(), Map.of("jdk.internal.vm", Set.of(access.getModule())),
-                Map.of("java.util.concurrent.locks", Set.of(access.getModule())), Set.of(), Map.of());
-        return (String) access.getMethod("lines").invoke(null);
+        return lines;
     }
 }

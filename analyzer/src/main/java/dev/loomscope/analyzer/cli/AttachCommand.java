@@ -123,7 +123,7 @@ public final class AttachCommand extends CliCommand {
         List<Path> written = new java.util.ArrayList<>();
         try (RunningJvm jvm = RunningJvm.open(pid)) {
             jvm.refuseBefore21("JSON thread dumps need");
-            LockOwnerLooks owners = noLockOwners ? null : new LockOwnerLooks(jvm, agentJar());
+            LockOwnerLooks owners = new LockOwnerLooks(jvm, agentJar(), !noLockOwners);
             String stamp = java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
             for (String which : gap.isZero() ? List.of("") : List.of("a", "b")) {
                 if (which.equals("b")) {
@@ -131,10 +131,8 @@ public final class AttachCommand extends CliCommand {
                 }
                 Path f = dir.resolve("threads-" + pid + "-" + stamp + (which.isEmpty() ? "" : "-" + which) + ".json");
                 try {
-                    int owned = owners == null ? 0 : owners.dump(f, file -> jvm.dumpThreads(file, ThreadDumpFormat.JSON));
-                    if (owners == null) {
-                        jvm.dumpThreads(f, ThreadDumpFormat.JSON);
-                    } else if (owned > 0) {
+                    int owned = owners.dump(f, file -> jvm.dumpThreads(file, ThreadDumpFormat.JSON));
+                    if (owned > 0) {
                         stderr().println("loomscope attach: " + pid + ": the owners of " + owned + " java.util.concurrent lock wait(s) written"
                                 + " into the dump, as the agent saw them before and after it");
                     }
@@ -149,7 +147,7 @@ public final class AttachCommand extends CliCommand {
                 written.add(f);
                 stderr().println("loomscope attach: " + pid + ": thread dump written to " + f);
             }
-            if (owners != null && owners.off() != null) {
+            if (owners.off() != null) {
                 stderr().println("loomscope attach: " + pid + ": who owns the java.util.concurrent locks threads are parked on is not known"
                         + " (JDK 21-25 dumps do not record it, and the agent could not say: " + owners.off() + ")");
             }

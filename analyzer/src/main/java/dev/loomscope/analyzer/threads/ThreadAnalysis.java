@@ -170,8 +170,11 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
                 waiters.computeIfAbsent(List.of(t.blockedOn(), "blocked entering the monitor"), k -> new ArrayList<>()).add(t);
             } else if (isLock(t.parkBlocker())) {
                 waiters.computeIfAbsent(List.of(t.parkBlocker(), "parked on the lock"), k -> new ArrayList<>()).add(t);
-            } else if (!dump.hasState() && t.parkBlocker() == null && stackLock(t) != null) {
-                waiters.computeIfAbsent(List.of(stackLock(t), "parked on the lock"), k -> new ArrayList<>()).add(t);
+            } else if (!dump.hasState() && t.parkBlocker() == null) {
+                String onStack = stackLock(t);
+                if (onStack != null) {
+                    waiters.computeIfAbsent(List.of(onStack, "parked on the lock"), k -> new ArrayList<>()).add(t);
+                }
             }
         }
         List<LockWait> out = new ArrayList<>();

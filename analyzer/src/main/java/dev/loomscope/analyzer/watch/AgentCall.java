@@ -4,13 +4,11 @@ import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.VirtualMachine;
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.recording.TempFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 /**
@@ -30,7 +28,7 @@ public record AgentCall(boolean ok, List<String> lines) {
             throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
         }
         VirtualMachine vm = RunningJvm.attach(pid);
-        Path reply = Files.createTempFile("loomscope-attach-", ".reply", ownerOnly());
+        Path reply = TempFiles.create("loomscope-attach-", ".reply");
         try {
             RunningJvm.refuseBefore21("process " + pid, RunningJvm.feature(vm.getSystemProperties().getProperty("java.specification.version", "")),
                     "the agent needs");
@@ -48,13 +46,7 @@ public record AgentCall(boolean ok, List<String> lines) {
             return new AgentCall(lines.get(0).equals("ok"), List.copyOf(lines.subList(1, lines.size())));
         } finally {
             vm.detach();
-            Files.deleteIfExists(reply);
+            TempFiles.delete(reply);
         }
-    }
-
-    private static FileAttribute<?>[] ownerOnly() {
-        return FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-                : new FileAttribute<?>[0];
     }
 }

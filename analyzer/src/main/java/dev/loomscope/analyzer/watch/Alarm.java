@@ -45,42 +45,34 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
 
     /** What a user does next about it, by kind (and, for pins, by what pins). */
     String next() {
-        if (kind.equals(PINS)) {
-            String w = where == null ? "" : where;
-            if (w.contains("Native") || w.contains("native")) {
-                return "a native frame pins on every JDK: move the blocking call out of the native call, or give that work platform threads";
-            }
-            if (w.contains("lass initializer") || w.contains("<clinit>")) {
-                return "blocking in a class initializer pins on every JDK: initialise the class before the load (or without blocking)";
-            }
-            return "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock, or run on JDK 24+,"
-                    + " where synchronized no longer pins";
-        }
-        if (kind.equals(SPIN)) {
-            return "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound it; a library's spin"
+        return switch (kind) {
+            case PINS -> pinsNext(where == null ? "" : where);
+            case SPIN -> "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound it; a library's spin"
                     + " may be fixed in a newer release";
+            case DEADLOCK -> "each thread holds a lock the next one waits for, and none lets go: they stay stuck until the JVM restarts; take the"
+                    + " locks in one order everywhere (or tryLock with a timeout)";
+            case LOCK_STUCK -> "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a deadlock when"
+                    + " it waits for a lock these threads hold; else no blocking call while holding it, or tryLock with a timeout";
+            case NATIVE -> "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its Future from the"
+                    + " virtual thread, or give the scheduler as many carriers as calls block at once (jdk.virtualThreadScheduler.parallelism)";
+            case MONOPOLY -> "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an ExecutorService)"
+                    + " and wait for it from the virtual thread, or split it up (Thread.yield between its parts)";
+            case QUEUE -> "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins, CPU-bound work or spins";
+            default -> "the pool or lock is now the ceiling, not the threads: size it for the concurrency you want, or bound the concurrency before"
+                    + " it (a Semaphore)";
+        };
+    }
+
+    /** The pinning alarm's step, by what pins ({@code where}). */
+    private static String pinsNext(String where) {
+        if (where.contains("Native") || where.contains("native")) {
+            return "a native frame pins on every JDK: move the blocking call out of the native call, or give that work platform threads";
         }
-        if (kind.equals(DEADLOCK)) {
-            return "each thread holds a lock the next one waits for, and none lets go: they stay stuck until the JVM restarts; take the locks"
-                    + " in one order everywhere (or tryLock with a timeout)";
+        if (where.contains("lass initializer") || where.contains("<clinit>")) {
+            return "blocking in a class initializer pins on every JDK: initialise the class before the load (or without blocking)";
         }
-        if (kind.equals(LOCK_STUCK)) {
-            return "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a deadlock when it waits"
-                    + " for a lock these threads hold; else no blocking call while holding it, or tryLock with a timeout";
-        }
-        if (kind.equals(NATIVE)) {
-            return "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its Future from the virtual"
-                    + " thread, or give the scheduler as many carriers as calls block at once (jdk.virtualThreadScheduler.parallelism)";
-        }
-        if (kind.equals(MONOPOLY)) {
-            return "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an ExecutorService) and wait"
-                    + " for it from the virtual thread, or split it up (Thread.yield between its parts)";
-        }
-        if (kind.equals(QUEUE)) {
-            return "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins, CPU-bound work or spins";
-        }
-        return "the pool or lock is now the ceiling, not the threads: size it for the concurrency you want, or bound the concurrency before it"
-                + " (a Semaphore)";
+        return "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock, or run on JDK 24+,"
+                + " where synchronized no longer pins";
     }
 
     Map<String, Object> json() {

@@ -275,6 +275,11 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         return raised;
     }
 
+    /** Whether the last thread dump showed every carrier held by a virtual thread running on it ({@link #carriers}). */
+    boolean carriersHeld() {
+        return state.carriersHeldAt != null;
+    }
+
     /**
      * What holds the carriers, as far as this interval tells: the pins' frame, else the spin's
      * caller, else the application frame the virtual threads' CPU samples were in most.

@@ -144,12 +144,13 @@ final class Interval {
         if (frames == null) {
             return;
         }
-        String own = frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().map(Frame::text)
-                .orElse(frames.isEmpty() ? "(no frames)" : frames.get(0).text());
+        Frame ownFrame = frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().orElse(null);
+        String own = ownFrame != null ? ownFrame.text() : frames.isEmpty() ? "(no frames)" : frames.get(0).text();
+        long id = r.getThread(thread).getJavaThreadId();
         for (int i = 0; i < Math.min(SPIN_DEPTH, frames.size()); i++) {
             Frame f = frames.get(i);
             if (JdkFrames.isSpin(f.className(), f.methodName())) {
-                sampled.add(new Sampled(r.getThread(thread).getJavaThreadId(), r.getStartTime(), own, true));
+                sampled.add(new Sampled(id, r.getStartTime(), own, true));
                 spinSamples++;
                 String caller = caller(frames, i + 1, f.methodName());
                 spinCallers.merge(caller, 1L, Long::sum);
@@ -157,8 +158,10 @@ final class Interval {
                 return;
             }
         }
-        sampled.add(new Sampled(r.getThread(thread).getJavaThreadId(), r.getStartTime(), own, false));
-        frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().ifPresent(f -> running.merge(f.text(), 1L, Long::sum));
+        sampled.add(new Sampled(id, r.getStartTime(), own, false));
+        if (ownFrame != null) {
+            running.merge(own, 1L, Long::sum);
+        }
     }
 
     /** The first frame from {@code from} on outside java.lang.Thread and the virtual thread machinery, named with its spin. */

@@ -23,30 +23,31 @@ public final class LockOwnerLooks {
 
     private final RunningJvm jvm;
     private final Path jar;
-    /** The JVM's dumps record the owners themselves (JDK 26+). */
-    private final boolean recorded;
+    /** Whether the agent is asked at all: not where the JVM's dumps record the owners themselves (JDK 26+), nor where not wanted. */
+    private final boolean asking;
     private String off;
     /** The look just after the last dump, the look before the next; null when it found none. */
     private ParkOwners last;
 
     /**
-     * Looks for the local {@code jvm}; {@code jar} the agent's, to load it where it does not run in
-     * the JVM, or null to ask only an agent that runs there.
+     * Looks for the local {@code jvm} when {@code ask} (else its dumps are written as they are);
+     * {@code jar} the agent's, to load it where it does not run in the JVM, or null to ask only an
+     * agent that runs there.
      */
-    public LockOwnerLooks(RunningJvm jvm, Path jar) {
+    public LockOwnerLooks(RunningJvm jvm, Path jar, boolean ask) {
         this.jvm = jvm;
         this.jar = jar;
-        this.recorded = jvm.feature() >= 26;
+        this.asking = ask && jvm.feature() < 26;
     }
 
-    /** Why the last look found no owners, or null when it did (or the JVM's dumps record them). */
+    /** Why the last look found no owners, or null when it did (or none was asked for). */
     public String off() {
         return off;
     }
 
     /** Writes a dump to {@code file} between two looks; returns how many owners were written into it (0 when none were known). */
     public int dump(Path file, Dump dump) throws IOException {
-        if (recorded) {
+        if (!asking) {
             dump.write(file);
             return 0;
         }

@@ -218,8 +218,7 @@ public final class Watch {
                 ThreadAnalysis a = ThreadAnalysis.of(d, lastDump);
                 raised.addAll(alarms.locks(Instant.now(), a));
                 raised.addAll(alarms.carriers(Instant.now(), a, w.processors()));
-                ThreadAnalysis.Starvation s = a.starvation();
-                if (a.locks().stream().anyMatch(l -> ThreadAnalysis.exclusive(l.lock())) || s.carriers() > 0 && s.mounted().size() >= s.carriers()) {
+                if (a.locks().stream().anyMatch(l -> ThreadAnalysis.exclusive(l.lock())) || alarms.carriersHeld()) {
                     nextDump = Math.min(nextDump, System.nanoTime() + LOCK_STUCK.toNanos()); // soon again: did any waiter get it, did a carrier come free?
                 }
             }

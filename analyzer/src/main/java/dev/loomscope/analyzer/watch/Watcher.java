@@ -85,7 +85,7 @@ public final class Watcher implements AutoCloseable {
     private boolean closed;
     private final ObjectName scheduler;
     private boolean hasScheduler = true;
-    /** A local JVM's: the loomscope agent, where it runs in it, asked who owns the java.util.concurrent locks around each thread dump. */
+    /** The thread dumps' lock owners: of a local JVM, the loomscope agent, where it runs in it, asked around each dump. */
     private final LockOwnerLooks owners;
 
     public Watcher(RunningJvm target, Settings settings) {
@@ -98,7 +98,7 @@ public final class Watcher implements AutoCloseable {
             processors = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
                     java.lang.management.OperatingSystemMXBean.class).getAvailableProcessors();
             parallelism = parallelism(target, processors);
-            owners = target.local() ? new LockOwnerLooks(target, null) : null;
+            owners = new LockOwnerLooks(target, null, target.local()); // a remote JVM's dumps are written on its machine: nothing to add to
             if (settings.agent()) {
                 AgentRecording a = AgentRecording.find(target, jfr);
                 remote = null;
@@ -371,12 +371,7 @@ public final class Watcher implements AutoCloseable {
     /** Has the JVM write a JSON thread dump to {@code file} (a local JVM: it writes it); false when it cannot. */
     boolean writeDump(Path file) throws IOException {
         try {
-            LockOwnerLooks.Dump dump = f -> target.dumpThreads(f, com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
-            if (owners == null) {
-                dump.write(file);
-            } else {
-                owners.dump(file, dump);
-            }
+            owners.dump(file, f -> target.dumpThreads(f, com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON));
             return true;
         } catch (RuntimeException e) {
             Files.deleteIfExists(file);

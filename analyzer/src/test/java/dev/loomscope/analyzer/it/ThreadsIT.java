@@ -48,6 +48,20 @@ class ThreadsIT {
         return f;
     }
 
+    /**
+     * The stuck workload's {@code kase} on {@code java} with {@code jvmOptions}, held 120 s, once it
+     * says it is stuck (its output in {@code log}); added to {@code started} to be stopped.
+     */
+    static Process stuck(String java, String kase, Path log, List<String> jvmOptions, List<Process> started) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", kase, "--hold", "120"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        started.add(p);
+        assertThat(ChildJvm.awaitOutput(p, log, "stuck: " + kase, 30)).as(Files.readString(log)).isTrue();
+        return p;
+    }
+
     @AfterEach
     void stop() throws Exception {
         for (Process p : started) {
@@ -107,10 +121,7 @@ class ThreadsIT {
     void aReentrantLockDeadlockIsFoundThroughTheAgentOnJdk25And21() throws Exception {
         for (String java : List.of(ChildJvm.javaExecutable(), jdk21())) {
             Path log = dir.resolve("lock-" + started.size() + ".log");
-            Process p = new ProcessBuilder(java, "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "lock", "--hold", "120")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            started.add(p);
-            assertThat(ChildJvm.awaitOutput(p, log, "stuck: lock", 30)).as(Files.readString(log)).isTrue();
+            Process p = stuck(java, "lock", log, List.of(), started);
             Path dumps = Files.createDirectories(dir.resolve("lock-dumps-" + started.size()));
             Fixtures.Run r = loomscope("attach", Long.toString(p.pid()), "threads", "--dumps", dumps.toString(), "--interval", "1s");
             assertThat(r.code()).as(r.err() + r.out()).isEqualTo(1);

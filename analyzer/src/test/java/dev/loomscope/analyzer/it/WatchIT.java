@@ -253,11 +253,7 @@ class WatchIT {
     @Test
     void aReentrantLockDeadlockIsAnAlarmOnJdk25And21() throws Exception {
         for (String java : List.of(ChildJvm.javaExecutable(), ThreadsIT.jdk21())) {
-            Path log = Files.createTempFile(dir, "lock", ".log");
-            Process p = new ProcessBuilder(java, "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "lock", "--hold", "120")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            started.add(p);
-            assertThat(ChildJvm.awaitOutput(p, log, "stuck: lock", 30)).as(Files.readString(log)).isTrue();
+            Process p = ThreadsIT.stuck(java, "lock", Files.createTempFile(dir, "lock", ".log"), List.of(), started);
             Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "6s", "--dump-every", "2s", "--format", "json");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.err()).contains("who owns java.util.concurrent locks: asked of the loomscope agent where it runs in the JVM");
@@ -269,11 +265,8 @@ class WatchIT {
 
             Path out = Files.createDirectories(dir.resolve("agent-lock-" + started.size()));
             Path agentLog = Files.createTempFile(dir, "lock-agent", ".log");
-            Process q = new ProcessBuilder(java, "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",startup=before-main,trace-pinned=off,flame=off,profile=off",
-                    "-jar", Fixtures.WORKLOADS.toString(), "stuck", "--case", "lock", "--hold", "120").redirectErrorStream(true)
-                    .redirectOutput(agentLog.toFile()).start();
-            started.add(q);
-            assertThat(ChildJvm.awaitOutput(q, agentLog, "stuck: lock", 30)).as(Files.readString(agentLog)).isTrue();
+            Process q = ThreadsIT.stuck(java, "lock", agentLog, List.of("-javaagent:" + Fixtures.AGENT + "=out=" + out
+                    + ",startup=before-main,trace-pinned=off,flame=off,profile=off"), started);
             Fixtures.Run a = watch(Long.toString(q.pid()), "--duration", "4s", "--dump-every", "2s");
             assertThat(a.code()).as(a.err()).isZero();
             assertThat(a.out()).containsOnlyOnce("ALARM deadlock").doesNotContain("ALARM lock-stuck")
