@@ -52,7 +52,7 @@ flags() { # config kind: the JVM options that observe it
     esac
 }
 
-one() { # config kind: prints "P99_MS RATE" of one JVM
+one() { # config kind: prints "P99_MS RATE P99.9_MS" of one JVM (n/a: too few requests for a p99.9)
     local pid
     if [ "$service" = jetty ]; then
         # shellcheck disable=SC2046
@@ -71,7 +71,9 @@ one() { # config kind: prints "P99_MS RATE" of one JVM
     rm -rf "$tmp/rec" "$tmp"/jfr-*.jfr
     local line
     line=$(grep -a ' windows, ' "$tmp/load.txt" | tail -1)
-    echo "$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | tr -d ', ' | sed 's/p99//; s/ms//') $(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line")"
+    local p999
+    p999=$(grep -o 'p99\.9 [0-9.,]* ms' <<<"$line" | head -1 | tr -d ', ' | sed 's/p99\.9//; s/ms//')
+    echo "$(grep -o 'p99 [0-9.,]* ms' <<<"$line" | head -1 | tr -d ', ' | sed 's/p99//; s/ms//') $(sed -n 's/.*answered (\([0-9.]*\)\/s).*/\1/p' <<<"$line") ${p999:-n/a}"
 }
 
 if [ "$service" = jetty ]; then
@@ -84,12 +86,15 @@ for r in $(seq "$rounds"); do
         echo "${job%%:*} ${job##*:} $(one "${job%%:*}" "${job##*:}")" >>"$tmp/results"
     done
 done
-printf '| observed by | kind | p99 ms, median [range] | answered a second, median [range] |\n|---|---|---|---|\n'
+printf '| observed by | kind | p99 ms, median [range] | p99.9 ms, median [range] | answered a second, median [range] |\n|---|---|---|---|---|\n'
+spread() { # a column's values: "median [min, max]"
+    echo "$(median <<<"$1") [$(sort -g <<<"$1" | head -1), $(sort -g <<<"$1" | tail -1)]"
+}
 for c in "${configs[@]}"; do
     for k in platform virtual; do
         p=$(awk -v c="$c" -v k="$k" '$1 == c && $2 == k {print $3}' "$tmp/results")
         t=$(awk -v c="$c" -v k="$k" '$1 == c && $2 == k {print $4}' "$tmp/results")
-        printf '| %s | %s | %s [%s, %s] | %s [%s, %s] |\n' "$c" "$k" "$(median <<<"$p")" "$(sort -g <<<"$p" | head -1)" "$(sort -g <<<"$p" | tail -1)" \
-            "$(median <<<"$t")" "$(sort -g <<<"$t" | head -1)" "$(sort -g <<<"$t" | tail -1)"
+        p999=$(awk -v c="$c" -v k="$k" '$1 == c && $2 == k && $5 != "n/a" {print $5}' "$tmp/results")
+        printf '| %s | %s | %s | %s | %s |\n' "$c" "$k" "$(spread "$p")" "$( [ -n "$p999" ] && spread "$p999" || echo n/a)" "$(spread "$t")"
     done
 done

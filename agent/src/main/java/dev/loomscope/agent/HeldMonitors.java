@@ -5,7 +5,6 @@ import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.recording.JdkFrames;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MonitorInfo;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
@@ -21,9 +20,12 @@ import java.util.Map;
  * carriers rather than pins; and waiting for a pool or semaphore, the next ceiling. A look is a
  * {@code loomscope.HeldMonitorSample} event, and the threads it found are {@code
  * loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope advise}
- * reads them from a recording of platform threads. The JVM's thread dump with monitors is taken at
- * a safepoint, and its cost grows with the threads: the next look waits so that the looks take at
- * most {@link #BUDGET} of the time. Runs on its own daemon thread, one look at a time, the looks
+ * reads them from a recording of platform threads. A look stops no thread but the one whose stack
+ * it walks, and that one only for the walk (a handshake with it alone; a thread dump with monitors
+ * would stop every thread at a safepoint, for longer the more threads there are): the monitors a
+ * stack holds are read from its classes' bytecode ({@link MonitorRanges}), and a thread still in the
+ * wait it was in at the last look is not walked again. The next look waits so that the looks use
+ * at most {@link #BUDGET} of a CPU. Runs on its own daemon thread, one look at a time, the looks
  * {@link #gap} apart: not a fixed period, which a workload repeating at it (a constant-rate
  * client's 100 requests a second, a timer) would meet at the same phase every time, so that every
  * look found the same and the mean missed the time's by as much as a whole thread.
@@ -36,6 +38,7 @@ final class HeldMonitors {
     private final long intervalMillis;
     /** The work= methods, to tell which unit of work a thread found was in; null without work=. */
     private final WorkFilter work;
+    private final MonitorRanges monitors = new MonitorRanges();
     private long sample;
 
     HeldMonitors(long intervalMillis, WorkFilter work) {
@@ -63,14 +66,20 @@ final class HeldMonitors {
     }
 
     /**
-     * The share of the time the looks may take: after a look of d, the next waits at least d / BUDGET
-     * from its start (a JVM with thousands of threads is looked at less often, never harmed for it).
+     * The share of a CPU the looks may use: after a look that used d of CPU time, the next waits at
+     * least d / BUDGET from its start (a JVM with thousands of busy threads is looked at less often,
+     * never harmed for it).
      */
     static final double BUDGET = HeldMonitorSampleEvent.BUDGET;
 
     private long nextNanos;
     /** The threads the last look found running the application's code, with their blocked and waited counts then. */
     private Map<Long, Long> running = new HashMap<>();
+    /** What the last look saw of each thread, by id: a thread still in the same wait is not walked again. */
+    private Map<Long, Seen> seen = new HashMap<>();
+    /** This look's stacks walked, and the longest walk, ns. */
+    private int walked;
+    private long longestWalk;
     private volatile boolean stopped;
     private Thread looker;
 
@@ -124,33 +133,36 @@ final class HeldMonitors {
         long gap = gap();
         nextNanos = now + gap; // the next one's time should this one fail; set again from its cost when it ends
         HeldMonitorSampleEvent s = new HeldMonitorSampleEvent();
-        s.begin(); // the look's duration is its cost: the thread dump at a safepoint and the sorting
-        ThreadInfo[] all;
-        try {
-            all = threads.dumpAllThreads(true, false);
-        } catch (RuntimeException | LinkageError unavailable) {
-            return; // a look missed is no harm
-        }
+        s.begin(); // the look's duration is its thread's time: the stacks walked one thread at a time and the sorting
+        long cpu = threads.getCurrentThreadCpuTime();
+        Thread[] all = platformThreads();
         sample++;
+        walked = 0;
+        longestWalk = 0;
         Map<Found, Integer> counts = new LinkedHashMap<>();
         Map<Found, String> stacks = new LinkedHashMap<>();
         int looked = 0;
-        long self = Thread.currentThread().threadId();
+        Thread self = Thread.currentThread();
         Map<Long, Long> runningNow = new HashMap<>();
-        for (ThreadInfo t : all) {
-            if (t == null || t.getThreadId() == self || ours(t.getThreadName())) {
+        Map<Long, Seen> seenNow = new HashMap<>();
+        for (Thread thread : all) {
+            if (thread == null || thread == self || ours(thread.getName())) {
                 continue;
             }
+            Seen t = see(thread, seen.get(thread.threadId()));
+            if (t == null) {
+                continue; // ended, or changed under each walk: not told at this look
+            }
             looked++;
-            StackTraceElement[] st = t.getStackTrace(); // a copy each call: taken once a thread
-            Found f = classify(t, st);
-            if (f == null && runsJava(t, st)) {
-                long blockings = t.getBlockedCount() + t.getWaitedCount();
-                runningNow.put(t.getThreadId(), blockings);
-                Long before = running.get(t.getThreadId());
-                if (before != null && before == blockings) {
+            seenNow.put(thread.threadId(), t);
+            StackTraceElement[] st = t.stack();
+            Found f = classify(t);
+            if (f == null && runsJava(t)) {
+                runningNow.put(thread.threadId(), t.blockings());
+                Long before = running.get(thread.threadId());
+                if (before != null && before == t.blockings()) {
                     // running at the last look too, and it has not blocked or waited since: one burst across both
-                    f = new Found(HeldMonitorEvent.BURST, site(st), "", "", frame(st[0]), group(t));
+                    f = new Found(HeldMonitorEvent.BURST, site(st), "", "", frame(st[0]), t.group());
                 }
             }
             if (f != null && work != null) {
@@ -164,11 +176,15 @@ final class HeldMonitors {
                 stacks.putIfAbsent(f, stack(st));
             }
         }
+        seen = seenNow;
         running = runningNow;
         s.end();
-        nextNanos = nextLook(now, System.nanoTime() - now, sample, gap);
+        long used = cpu < 0 ? -1 : threads.getCurrentThreadCpuTime() - cpu;
+        nextNanos = nextLook(now, used < 0 ? System.nanoTime() - now : used, sample, gap);
         s.platformThreads = looked;
         s.interval = intervalMillis;
+        s.stacksWalked = walked;
+        s.longestWalk = longestWalk;
         s.commit();
         counts.forEach((f, n) -> {
             HeldMonitorEvent e = new HeldMonitorEvent();
@@ -187,8 +203,9 @@ final class HeldMonitors {
     }
 
     /**
-     * When the look after the {@code look}th, begun at {@code start} and taking {@code took} ns, comes:
-     * {@code gap} after it began, or {@code took / BUDGET} when later, so that the looks take at most
+     * When the look after the {@code look}th, begun at {@code start} and using {@code took} ns of CPU
+     * (its thread's time where the JVM cannot tell CPU time), comes: {@code gap} after it began, or
+     * {@code took / BUDGET} when later, so that the looks use at most
      * {@link #BUDGET} of the time; but not after the first, whose cost is mostly the code's first run
      * (its classes loaded, interpreted): a cold first look of a quarter second on a busy machine would
      * otherwise put the second 25 s later and leave a recording one look.
@@ -202,13 +219,63 @@ final class HeldMonitors {
         return sample;
     }
 
-    /** What a virtual thread in this thread's place would hold its carrier through now; null: nothing. */
-    static Found classify(ThreadInfo t) {
-        return classify(t, t.getStackTrace());
+    /**
+     * What a look saw of one thread: its name, its state and the class of the lock it waits for, its
+     * blocked and waited counts, its stack, and the class loader its code is read from.
+     */
+    record Seen(String name, Thread.State state, String lockClass, long blockings, StackTraceElement[] stack, ClassLoader loader) {
+        /** The thread's pool: its name without the trailing number (qtp1234-, http-nio-8080-exec-). */
+        String group() {
+            return name.replaceAll("[0-9]+$", "");
+        }
     }
 
-    /** {@link #classify(ThreadInfo)} with the thread's stack taken already. */
-    private static Found classify(ThreadInfo t, StackTraceElement[] st) {
+    /** The live platform threads (the JVM's list, read without stopping them). */
+    private static Thread[] platformThreads() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] all = new Thread[root.activeCount() + 64];
+        int n = root.enumerate(all, true);
+        return n < all.length ? java.util.Arrays.copyOf(all, n) : all;
+    }
+
+    /**
+     * What a thread is doing now: its state and counts read before and after its stack (neither
+     * stops it), the stack in a handshake with it alone; when it changed during the walk, walked once
+     * more. A thread in the same wait as {@code last} saw (the same state, not runnable, no wait or
+     * block begun since) has the same stack and is not walked. Null: it ended, or changed under both
+     * walks.
+     */
+    Seen see(Thread t, Seen last) {
+        long id = t.threadId();
+        for (int walk = 0; walk < 2; walk++) {
+            ThreadInfo before = threads.getThreadInfo(id); // no stack asked for: no safepoint
+            if (before == null) {
+                return null;
+            }
+            Thread.State state = before.getThreadState();
+            long blockings = before.getBlockedCount() + before.getWaitedCount();
+            if (last != null && state != Thread.State.RUNNABLE && last.state() == state && last.blockings() == blockings) {
+                return last;
+            }
+            long start = System.nanoTime();
+            StackTraceElement[] st = t.getStackTrace();
+            longestWalk = Math.max(longestWalk, System.nanoTime() - start);
+            walked++;
+            ThreadInfo after = threads.getThreadInfo(id);
+            if (after != null && after.getThreadState() == state && after.getBlockedCount() + after.getWaitedCount() == blockings) {
+                String lock = before.getLockInfo() == null ? "" : before.getLockInfo().getClassName();
+                return new Seen(before.getThreadName(), state, lock, blockings, st, t.getContextClassLoader());
+            }
+        }
+        return null;
+    }
+
+    /** What a virtual thread in this thread's place would hold its carrier through now; null: nothing. */
+    Found classify(Seen t) {
+        StackTraceElement[] st = t.stack();
         if (st.length == 0) {
             return null;
         }
@@ -217,8 +284,8 @@ final class HeldMonitors {
         if (site == null) {
             return null; // the JDK's own threads (reference handler, signal dispatcher, a JDK pool's idle worker)
         }
-        String group = group(t);
-        Thread.State state = t.getThreadState();
+        String group = t.group();
+        Thread.State state = t.state();
         boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
         boolean blockingIo = state == Thread.State.RUNNABLE && top.isNativeMethod() && JdkFrames.isJdk(top.getClassName());
         boolean blocking = waiting || state == Thread.State.BLOCKED || blockingIo;
@@ -227,12 +294,10 @@ final class HeldMonitors {
             return new Found(HeldMonitorEvent.CLASS_INIT, site, frame(clinit), "", frame(top), group);
         }
         if (state == Thread.State.BLOCKED) {
-            String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
-            return new Found(HeldMonitorEvent.ENTERING, site, frame(top), monitor, frame(top), group);
+            return new Found(HeldMonitorEvent.ENTERING, site, frame(top), t.lockClass(), frame(top), group);
         }
         if (waiting && top.getClassName().equals("java.lang.Object") && top.getMethodName().startsWith("wait") && !jdkWaits(st)) {
-            String monitor = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
-            return new Found(HeldMonitorEvent.OBJECT_WAIT, site, frame(top), monitor, frame(top), group);
+            return new Found(HeldMonitorEvent.OBJECT_WAIT, site, frame(top), t.lockClass(), frame(top), group);
         }
         if (state == Thread.State.RUNNABLE && JdkFrames.isSpin(top.getClassName(), top.getMethodName())) {
             return new Found(HeldMonitorEvent.SPINS, site, "", "", frame(top), group);
@@ -240,17 +305,14 @@ final class HeldMonitors {
         if (state == Thread.State.RUNNABLE && top.isNativeMethod() && !JdkFrames.isJdk(top.getClassName())) {
             return new Found(HeldMonitorEvent.NATIVE, site, "", "", frame(top), group);
         }
-        if (blocking) {
-            MonitorInfo held = deepestHeld(t.getLockedMonitors());
-            if (held != null) {
-                return new Found(HeldMonitorEvent.HOLDING, site, frame(held.getLockedStackFrame()), held.getClassName(), frame(top), group);
-            }
+        MonitorRanges.Held held = blocking ? monitors.heldBy(st, t.loader()) : null;
+        if (held != null) {
+            return new Found(HeldMonitorEvent.HOLDING, site, frame(held.frame()), held.monitorClass(), frame(top), group);
         }
         if (waiting && top.getClassName().equals("jdk.internal.misc.Unsafe") && top.getMethodName().equals("park")) {
             StackTraceElement pool = poolFrame(st);
-            String blocker = t.getLockInfo() == null ? "" : t.getLockInfo().getClassName();
-            if ((pool != null || blocker.startsWith("java.util.concurrent.Semaphore$")) && !idleInPool(st)) {
-                return new Found(HeldMonitorEvent.POOL, site, frame(pool), blocker, frame(top), group);
+            if ((pool != null || t.lockClass().startsWith("java.util.concurrent.Semaphore$")) && !idleInPool(st)) {
+                return new Found(HeldMonitorEvent.POOL, site, frame(pool), t.lockClass(), frame(top), group);
             }
         }
         return null;
@@ -318,33 +380,9 @@ final class HeldMonitors {
      * (a JDK native method there is blocking I/O, which a virtual thread would unmount for), with an
      * application frame on its stack (the JDK's code it calls counts: a regex, a digest, a parser).
      */
-    static boolean runsJava(ThreadInfo t) {
-        return runsJava(t, t.getStackTrace());
-    }
-
-    private static boolean runsJava(ThreadInfo t, StackTraceElement[] st) {
-        return t.getThreadState() == Thread.State.RUNNABLE && st.length > 0 && !st[0].isNativeMethod() && site(st) != null;
-    }
-
-    /**
-     * The monitor taken nearest the top by a frame not the JDK's (the one the blocking call is
-     * inside of), or null. Monitors the JDK's own code takes around its blocking calls (a selector's
-     * select) are left out: the JDK does what it does there on virtual threads otherwise.
-     */
-    private static MonitorInfo deepestHeld(MonitorInfo[] held) {
-        MonitorInfo nearest = null;
-        for (MonitorInfo m : held) {
-            StackTraceElement at = m.getLockedStackFrame();
-            if (at != null && !JdkFrames.isJdk(at.getClassName()) && (nearest == null || m.getLockedStackDepth() < nearest.getLockedStackDepth())) {
-                nearest = m;
-            }
-        }
-        return nearest;
-    }
-
-    /** The thread's pool: its name without the trailing number (qtp1234-, http-nio-8080-exec-). */
-    private static String group(ThreadInfo t) {
-        return t.getThreadName().replaceAll("[0-9]+$", "");
+    static boolean runsJava(Seen t) {
+        StackTraceElement[] st = t.stack();
+        return t.state() == Thread.State.RUNNABLE && st.length > 0 && !st[0].isNativeMethod() && site(st) != null;
     }
 
     /** The topmost application frame (not the JDK's), or null when the stack is the JDK's alone. */

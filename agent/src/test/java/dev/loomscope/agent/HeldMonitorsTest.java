@@ -3,8 +3,6 @@ package dev.loomscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.events.HeldMonitorEvent;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
@@ -54,20 +52,20 @@ class HeldMonitorsTest {
             await(waiter, Thread.State.TIMED_WAITING);
             await(sleeper, Thread.State.TIMED_WAITING);
             await(holder, Thread.State.TIMED_WAITING);
-            var held = HeldMonitors.classify(info(holder));
+            var held = found(holder);
             assertThat(held.what()).isEqualTo(HeldMonitorEvent.HOLDING);
             assertThat(held.heldAt()).startsWith(HeldMonitorsTest.class.getName() + ".lambda$");
             assertThat(held.monitorClass()).isEqualTo("java.lang.Object");
             assertThat(held.blockedIn()).startsWith("java.lang.Thread.sleep");
             assertThat(held.group()).isEqualTo("holder-");
             assertThat(held.site()).startsWith(HeldMonitorsTest.class.getName());
-            assertThat(HeldMonitors.classify(info(enterer)).what()).isEqualTo(HeldMonitorEvent.ENTERING);
-            assertThat(HeldMonitors.classify(info(waiter)).what()).isEqualTo(HeldMonitorEvent.OBJECT_WAIT);
-            assertThat(HeldMonitors.classify(info(sleeper))).isNull();
+            assertThat(found(enterer).what()).isEqualTo(HeldMonitorEvent.ENTERING);
+            assertThat(found(waiter).what()).isEqualTo(HeldMonitorEvent.OBJECT_WAIT);
+            assertThat(found(sleeper)).isNull();
             // a thread that yields in a loop is found in Thread.yield at most looks (between two yields it runs this class's loop)
             long found = 0;
             for (int i = 0; i < 50; i++) {
-                var spin = HeldMonitors.classify(info(spinner));
+                var spin = found(spinner);
                 found += spin != null && spin.what().equals(HeldMonitorEvent.SPINS) ? 1 : 0;
             }
             assertThat(found).as("looks that found the spinner in Thread.yield, of 50").isGreaterThan(0);
@@ -104,20 +102,20 @@ class HeldMonitorsTest {
             await(semaphore, Thread.State.WAITING);
             await(pool, Thread.State.WAITING);
             await(locker, Thread.State.WAITING);
-            var sem = HeldMonitors.classify(info(semaphore));
+            var sem = found(semaphore);
             assertThat(sem.what()).isEqualTo(HeldMonitorEvent.POOL);
             assertThat(sem.monitorClass()).startsWith("java.util.concurrent.Semaphore$");
-            var borrow = HeldMonitors.classify(info(pool));
+            var borrow = found(pool);
             assertThat(borrow.what()).isEqualTo(HeldMonitorEvent.POOL);
             assertThat(borrow.heldAt()).startsWith(HeldMonitorsTest.class.getName() + ".borrowObject(");
-            assertThat(HeldMonitors.classify(info(locker))).as("a ReentrantLock's wait: the JDK's AQS acquire is not a pool").isNull();
+            assertThat(found(locker)).as("a ReentrantLock's wait: the JDK's AQS acquire is not a pool").isNull();
             // a thread running this class's loop is running the application's code at most looks
             long running = 0;
             for (int i = 0; i < 50; i++) {
-                running += HeldMonitors.runsJava(info(cpu)) ? 1 : 0;
+                running += HeldMonitors.runsJava(seen(cpu)) ? 1 : 0;
             }
             assertThat(running).as("looks that found the loop running, of 50").isGreaterThan(0);
-            assertThat(HeldMonitors.runsJava(info(pool))).isFalse();
+            assertThat(HeldMonitors.runsJava(seen(pool))).isFalse();
         } finally {
             busy.set(false);
             taken.unlock();
@@ -144,8 +142,8 @@ class HeldMonitorsTest {
         try {
             await(idle, Thread.State.WAITING);
             await(request, Thread.State.WAITING);
-            assertThat(HeldMonitors.classify(info(idle))).as("the pool's own wait for a task").isNull();
-            var waiting = HeldMonitors.classify(info(request));
+            assertThat(found(idle)).as("the pool's own wait for a task").isNull();
+            var waiting = found(request);
             assertThat(waiting.what()).isEqualTo(HeldMonitorEvent.POOL);
             assertThat(waiting.site()).startsWith(RequestHandler.class.getName() + ".handle(");
         } finally {
@@ -186,7 +184,7 @@ class HeldMonitorsTest {
         });
         try {
             await(cleaner, Thread.State.WAITING);
-            assertThat(HeldMonitors.classify(info(cleaner))).isNull();
+            assertThat(found(cleaner)).isNull();
         } finally {
             cleaner.interrupt();
             cleaner.join();
@@ -200,6 +198,31 @@ class HeldMonitorsTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
+        }
+    }
+
+    @Test
+    void aThreadStillInTheSameWaitIsNotWalkedAgainButOneThatWaitedAnewIs() throws Exception {
+        java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.Semaphore done = new java.util.concurrent.Semaphore(0);
+        Thread t = Thread.ofPlatform().name("waits-twice-1").start(() -> {
+            permits.acquireUninterruptibly();
+            done.release();
+            permits.acquireUninterruptibly();
+        });
+        try {
+            await(t, Thread.State.WAITING);
+            HeldMonitors.Seen first = seen(t);
+            assertThat(LOOKS.see(t, first)).as("the same wait").isSameAs(first);
+            permits.release();
+            done.acquire();
+            await(t, Thread.State.WAITING);
+            HeldMonitors.Seen second = LOOKS.see(t, first);
+            assertThat(second).as("a wait begun since").isNotSameAs(first);
+            assertThat(second.blockings()).isGreaterThan(first.blockings());
+        } finally {
+            permits.release();
+            t.join();
         }
     }
 
@@ -278,8 +301,17 @@ class HeldMonitorsTest {
         assertThat(Thread.getAllStackTraces().keySet()).as("the looks' thread ended").noneMatch(t -> t.getName().equals("loomscope-agent-looks"));
     }
 
-    private static ThreadInfo info(Thread t) {
-        return ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {t.threadId()}, true, false)[0];
+    /** The looks as the agent runs them: each thread's stack in a handshake with it, its monitors read from the bytecode. */
+    private static final HeldMonitors LOOKS = new HeldMonitors(100, null);
+
+    private static HeldMonitors.Seen seen(Thread t) {
+        HeldMonitors.Seen seen = LOOKS.see(t, null);
+        assertThat(seen).as("what a look saw of " + t.getName()).isNotNull();
+        return seen;
+    }
+
+    private static HeldMonitors.Found found(Thread t) {
+        return LOOKS.classify(seen(t));
     }
 
     private static void await(Thread t, Thread.State state) throws InterruptedException {

@@ -70,8 +70,9 @@ public final class AgentOptions {
     public static final Option CTXSW_PERIOD = Option.duration("ctxsw-period", "1s", false, "how often process context switches are recorded");
     public static final Option HELD_MONITORS = Option.durationOrOff("held-monitors", "100ms", "how often, on average, the platform threads are looked at for where a virtual thread would"
                     + " hold its carrier (blocking while holding a monitor, waiting to enter one, in Object.wait, under a class initializer, in"
-                    + " the application's native code; and spinning, CPU runs across looks and waits for a pool or semaphore): loomscope.HeldMonitor events, which loomscope advise reads; a thread dump with monitors"
-                    + " at a safepoint each time, the next put off to keep the looks within 1% of the time; not on a run labelled threads=virtual,"
+                    + " the application's native code; and spinning, CPU runs across looks and waits for a pool or semaphore): loomscope.HeldMonitor events, which loomscope advise reads; each thread's stack walked"
+                    + " in a handshake with it alone (no safepoint), its monitors read from the bytecode, the next look put off to keep the"
+                    + " looks within 1% of a CPU; not on a run labelled threads=virtual,"
                     + " whose virtual threads they cannot see");
     public static final Option MAX_AGE = Option.duration("max-age", "0", true, "keep at most this much history in the JFR disk repository (0: unlimited)");
     public static final Option MAX_SIZE = Option.bytes("max-size", "0", "keep at most this much in the JFR disk repository (0: unlimited)");

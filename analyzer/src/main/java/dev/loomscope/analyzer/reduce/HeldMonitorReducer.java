@@ -20,6 +20,7 @@ import java.util.Set;
 public final class HeldMonitorReducer implements Reducer {
     private static final String INTERVAL = EventSchema.fieldName(HeldMonitorSampleEvent.class, "interval");
     private static final String PLATFORM_THREADS = EventSchema.fieldName(HeldMonitorSampleEvent.class, "platformThreads");
+    private static final String LONGEST_WALK = EventSchema.fieldName(HeldMonitorSampleEvent.class, "longestWalk");
     private static final String WHAT = EventSchema.fieldName(HeldMonitorEvent.class, "what");
     private static final String THREADS = EventSchema.fieldName(HeldMonitorEvent.class, "threads");
     private static final String SITE = EventSchema.fieldName(HeldMonitorEvent.class, "site");
@@ -54,6 +55,8 @@ public final class HeldMonitorReducer implements Reducer {
     private long intervalMillis = -1;
     private long platformThreads;
     private final Samples lookMillis = new Samples();
+    /** Each look's longest stack walk, ms: a recording whose looks walked stacks one thread at a time, none stopping the rest; empty before. */
+    private final Samples walkMillis = new Samples();
     private final Map<Site, Found> sites = new LinkedHashMap<>();
     /** When each look was taken (epoch ns). */
     private final List<Long> lookTimes = new ArrayList<>();
@@ -111,6 +114,9 @@ public final class HeldMonitorReducer implements Reducer {
             intervalMillis = e.hasField(INTERVAL) ? e.longValue(INTERVAL) : intervalMillis;
             platformThreads = Math.max(platformThreads, e.hasField(PLATFORM_THREADS) ? e.longValue(PLATFORM_THREADS) : 0);
             lookMillis.add(e.duration().toNanos() / 1e6);
+            if (e.hasField(LONGEST_WALK)) {
+                walkMillis.add(e.longValue(LONGEST_WALK) / 1e6);
+            }
             lookTimes.add(nanos(e.startTime()));
             return;
         }
@@ -151,9 +157,14 @@ public final class HeldMonitorReducer implements Reducer {
         return platformThreads;
     }
 
-    /** How long each look took, ms: what the looks cost the JVM (a thread dump at a safepoint each). */
+    /** How long each look took on its own thread, ms (in recordings without {@link #walkMillis}, a thread dump with every thread stopped). */
     public Samples lookMillis() {
         return lookMillis;
+    }
+
+    /** Each look's longest stack walk, ms: the longest the look stopped any one thread; empty for looks taken as thread dumps. */
+    public Samples walkMillis() {
+        return walkMillis;
     }
 
     /** The seconds from the first look to the last (0 with fewer than two). */

@@ -210,10 +210,16 @@ public final class AdviseView {
                     Comparer.plain(pools), Double.isNaN(load.rate()) ? "" : " (" + Comparer.plain(1000 * pools / load.rate()) + " ms a request)"));
         }
         Samples looks = h.lookMillis();
-        if (looks.count() > 1 && h.lookSpanSeconds() > 0) {
-            t.note(String.format(Locale.ROOT, "the looks' own cost: p50 %s ms, p99 %s ms each (up to %d platform threads), %.2f%% of the time from"
-                    + " the first look to the last", Comparer.plain(looks.quantile(0.5)), Comparer.plain(looks.quantile(0.99)), h.platformThreads(),
-                    looks.sum() / 10 / h.lookSpanSeconds()));
+        Samples walks = h.walkMillis();
+        if (looks.count() > 1 && h.lookSpanSeconds() > 0 && walks.count() == looks.count()) {
+            t.note(String.format(Locale.ROOT, "the looks' own cost: no thread stopped but the one whose stack was walked, the longest walk p50 %s"
+                    + " ms, p99 %s ms a look (up to %d platform threads); the looks' thread ran %.2f%% of the time from the first look to the last",
+                    Comparer.plain(walks.quantile(0.5)), Comparer.plain(walks.quantile(0.99)), h.platformThreads(), looks.sum() / 10 / h
+                            .lookSpanSeconds()));
+        } else if (looks.count() > 1 && h.lookSpanSeconds() > 0) {
+            t.note(String.format(Locale.ROOT, "the looks' own cost: p50 %s ms, p99 %s ms each, every thread stopped (a thread dump with monitors;"
+                    + " up to %d platform threads), %.2f%% of the time from the first look to the last", Comparer.plain(looks.quantile(0.5)),
+                    Comparer.plain(looks.quantile(0.99)), h.platformThreads(), looks.sum() / 10 / h.lookSpanSeconds()));
         }
         t.note("carriers held: the threads found at a look, mean of " + load.looks(h) + " looks" + (load.span() == null ? "" : " over the steady"
                 + " requests") + " each weighted by the time since the one before, with its 95% interval; ceiling: carriers / held time a request, on the carriers"
@@ -322,7 +328,7 @@ public final class AdviseView {
     private static String bottomLine(Judged jdk21, Judged jdk24, long looks, SummaryReducer.Carriers carriers) {
         if (!jdk21.matters() && !jdk24.matters() && (jdk21.finding() == Finding.UNSURE || jdk24.finding() == Finding.UNSURE)) {
             String why = looks < looksToRuleOut(carriers) ? String.format(Locale.ROOT, "too few looks to tell: %d looks, where telling a tenth of"
-                    + " the %d carriers held from none takes at least %d (the looks keep to %s%% of the time, so a JVM with many threads or a busy"
+                    + " the %d carriers held from none takes at least %d (the looks keep to %s%% of a CPU, so a JVM with many busy threads or a busy"
                     + " machine is looked at less often)", looks, carriers.count(), looksToRuleOut(carriers), Comparer.plain(100
                             * dev.loomscope.events.HeldMonitorSampleEvent.BUDGET))
                     : String.format(Locale.ROOT, "not told yet: in %d looks the threads held came in too few of them for the 95%% interval of"

@@ -85,7 +85,8 @@ class AdviseIT {
         double predictedLow = predicted * mean / high;
         assertThat(jdk24.get("at the recorded load").asText()).satisfiesAnyOf(s -> assertThat(s).isEqualTo("nothing found that holds a carrier"),
                 s -> assertThat(jdk24.get("ceiling").asDouble()).isGreaterThan(10 * 100));
-        assertThat(tables.get(1).get("notes").toString()).contains("bottom line: switch on JDK 24 or later");
+        assertThat(tables.get(1).get("notes").toString()).contains("bottom line: switch on JDK 24 or later")
+                .as("the looks stopped no thread but the one walked").contains("no thread stopped but the one whose stack was walked");
         // what the recording shows virtual threads could take away: its own context switches, a second and a request
         JsonNode savings = tables.get(2);
         assertThat(savings.get("name").asText()).isEqualTo("advise-savings");

@@ -1,0 +1,119 @@
+package dev.loomscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which monitor a real thread's stack holds, read from this class's bytecode alone, against what the
+ * JVM's own lock records say of the same thread: a synchronized method (an instance's and a
+ * class's), a block, the outer of two nested blocks after the inner one is left, and none where the
+ * thread blocks after its block ended.
+ */
+class MonitorRangesTest {
+    private final Object outer = new Object();
+    private final Object inner = new Object();
+    private final MonitorRanges ranges = new MonitorRanges();
+
+    @Test
+    void aSynchronizedMethodHoldsItsInstanceOrItsClass() throws Exception {
+        assertHeld(this::instanceMethod, getClass().getName(), "instanceMethod");
+        assertHeld(MonitorRangesTest::classMethod, "java.lang.Class", "classMethod");
+    }
+
+    @Test
+    void theOuterBlockIsHeldAfterTheInnerOneIsLeftAndNoneAfterBoth() throws Exception {
+        assertHeld(this::afterInner, "java.lang.Object", "afterInner");
+        assertHeld(this::inBoth, "java.lang.Object", "inBoth");
+        CountDownLatch blocking = new CountDownLatch(1);
+        Thread t = Thread.ofPlatform().start(() -> afterBoth(blocking));
+        try {
+            blocking.await();
+            await(t);
+            assertThat(ranges.heldBy(t.getStackTrace(), t.getContextClassLoader())).as("blocking after both blocks ended").isNull();
+            assertThat(jvmSaysHeld(t)).isFalse();
+        } finally {
+            t.interrupt();
+            t.join();
+        }
+    }
+
+    @Test
+    void aClassNoLoaderGivesTheBytesOfHoldsNone() {
+        StackTraceElement generated = new StackTraceElement("com.example.Generated$$Proxy1", "call", "Generated.java", 12);
+        assertThat(ranges.heldBy(new StackTraceElement[] {generated}, getClass().getClassLoader())).isNull();
+    }
+
+    private void assertHeld(Runnable body, String monitorClass, String method) throws Exception {
+        Thread t = Thread.ofPlatform().start(body);
+        try {
+            await(t);
+            MonitorRanges.Held held = ranges.heldBy(t.getStackTrace(), t.getContextClassLoader());
+            assertThat(held).as(method).isNotNull();
+            assertThat(held.frame().getMethodName()).isEqualTo(method);
+            assertThat(held.monitorClass()).isEqualTo(monitorClass);
+            assertThat(jvmSaysHeld(t)).as("the JVM's own lock records agree").isTrue();
+        } finally {
+            t.interrupt();
+            t.join();
+        }
+    }
+
+    private synchronized void instanceMethod() {
+        sleep();
+    }
+
+    private static synchronized void classMethod() {
+        sleep();
+    }
+
+    private void afterInner() {
+        synchronized (outer) {
+            synchronized (inner) {
+                Thread.onSpinWait();
+            }
+            sleep();
+        }
+    }
+
+    private void inBoth() {
+        synchronized (outer) {
+            synchronized (inner) {
+                sleep();
+            }
+        }
+    }
+
+    private void afterBoth(CountDownLatch blocking) {
+        synchronized (outer) {
+            synchronized (inner) {
+                Thread.onSpinWait();
+            }
+        }
+        blocking.countDown();
+        sleep();
+    }
+
+    /** Whether the JVM's thread dump with monitors names a monitor this class's code took on the thread. */
+    private static boolean jvmSaysHeld(Thread t) {
+        var info = java.lang.management.ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {t.threadId()}, true, false)[0];
+        return java.util.Arrays.stream(info.getLockedMonitors()).anyMatch(m -> m.getLockedStackFrame().getClassName().equals(MonitorRangesTest.class
+                .getName()));
+    }
+
+    private static void await(Thread t) throws InterruptedException {
+        for (int i = 0; i < 500 && t.getState() != Thread.State.TIMED_WAITING; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(t.getState()).isEqualTo(Thread.State.TIMED_WAITING);
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
