@@ -3,6 +3,7 @@ package dev.loomscope.agent;
 import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.recording.Chunks;
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JdkFrames;
 import dev.loomscope.recording.PinFrames;
 import java.io.IOException;
@@ -148,7 +149,7 @@ final class PinnedTracer {
         try {
             s.setOrdered(false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
             s.setStartTime(from);
-            s.onEvent("jdk.VirtualThreadPinned", this::print);
+            s.onEvent(JdkEvents.VIRTUAL_THREAD_PINNED, this::print);
             s.onFlush(() -> streamedTo = Instant.now());
             s.start(); // until closed
         } catch (RuntimeException closed) {
@@ -381,7 +382,7 @@ final class PinnedTracer {
         try (EventStream file = EventStream.openFile(read)) {
             file.setOrdered(false);
             file.setStartTime(from);
-            file.onEvent("jdk.VirtualThreadPinned", this::print);
+            file.onEvent(JdkEvents.VIRTUAL_THREAD_PINNED, this::print);
             file.start();
         }
     }

@@ -11,6 +11,7 @@ import dev.loomscope.events.SchedulerStallEvent;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.options.Durations;
+import dev.loomscope.recording.JdkEvents;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.ParseException;
@@ -30,17 +31,17 @@ final class RecordingSettings {
      * counts the threads started instead). A .jfc of the user's own keeps what it says.
      */
     static final List<String> OFF_WITH_NAMED_SETTINGS = List.of(
-            "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.OldObjectSample", "jdk.ThreadCPULoad", "jdk.SocketRead", "jdk.SocketWrite");
+            JdkEvents.THREAD_START, JdkEvents.THREAD_END, JdkEvents.OLD_OBJECT_SAMPLE, JdkEvents.THREAD_CPU_LOAD, JdkEvents.SOCKET_READ, JdkEvents.SOCKET_WRITE);
 
     private RecordingSettings() {}
 
     /** JFR's execution sampler: Java frames of running threads, every interval. */
-    static final String EXECUTION_SAMPLER = "jdk.ExecutionSample";
+    static final String EXECUTION_SAMPLER = JdkEvents.EXECUTION_SAMPLE;
     /** JFR's method tracing (JEP 520, JDK 25+), which the agent leaves off: an event a call would make a hot method's cost unbounded. */
-    static final String METHOD_TRACE = "jdk.MethodTrace";
+    static final String METHOD_TRACE = JdkEvents.METHOD_TRACE;
 
     /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
-    static final String CPU_TIME_SAMPLER = "jdk.CPUTimeSample";
+    static final String CPU_TIME_SAMPLER = JdkEvents.CPU_TIME_SAMPLE;
 
     /** @param cpuSampler the JFR event that samples the CPU ({@link #EXECUTION_SAMPLER} or {@link #CPU_TIME_SAMPLER}), or null: none */
     static Map<String, String> build(AgentOptions o, String cpuSampler) throws IOException, ParseException {
@@ -53,21 +54,21 @@ final class RecordingSettings {
             }
         }
         String ctxsw = Durations.jfr(o.duration(AgentOptions.CTXSW_PERIOD));
-        enable(s, "jdk.VirtualThreadPinned");
-        s.put("jdk.VirtualThreadPinned#stackTrace", "true");
-        s.put("jdk.VirtualThreadPinned#threshold", Durations.jfr(o.duration(AgentOptions.PINNED_THRESHOLD)));
-        enable(s, "jdk.VirtualThreadSubmitFailed");
-        s.put("jdk.VirtualThreadSubmitFailed#stackTrace", "true");
-        enable(s, "jdk.ThreadContextSwitchRate");
-        s.put("jdk.ThreadContextSwitchRate#period", ctxsw);
-        for (String gc : new String[] {"jdk.GarbageCollection", "jdk.GCPhasePause", "jdk.GCHeapSummary", "jdk.GCConfiguration"}) {
+        enable(s, JdkEvents.VIRTUAL_THREAD_PINNED);
+        s.put(JdkEvents.VIRTUAL_THREAD_PINNED + "#stackTrace", "true");
+        s.put(JdkEvents.VIRTUAL_THREAD_PINNED + "#threshold", Durations.jfr(o.duration(AgentOptions.PINNED_THRESHOLD)));
+        enable(s, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED);
+        s.put(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED + "#stackTrace", "true");
+        enable(s, JdkEvents.THREAD_CONTEXT_SWITCH_RATE);
+        s.put(JdkEvents.THREAD_CONTEXT_SWITCH_RATE + "#period", ctxsw);
+        for (String gc : new String[] {JdkEvents.GARBAGE_COLLECTION, JdkEvents.GC_PHASE_PAUSE, JdkEvents.GC_HEAP_SUMMARY, JdkEvents.GC_CONFIGURATION}) {
             enable(s, gc);
         }
-        enable(s, "jdk.ObjectAllocationSample");
-        enable(s, "jdk.JavaThreadStatistics");
-        s.put("jdk.JavaThreadStatistics#period", "1 s");
-        enable(s, "jdk.CPULoad");
-        s.put("jdk.CPULoad#period", "1 s");
+        enable(s, JdkEvents.OBJECT_ALLOCATION_SAMPLE);
+        enable(s, JdkEvents.JAVA_THREAD_STATISTICS);
+        s.put(JdkEvents.JAVA_THREAD_STATISTICS + "#period", "1 s");
+        enable(s, JdkEvents.CPU_LOAD);
+        s.put(JdkEvents.CPU_LOAD + "#period", "1 s");
         s.put(EXECUTION_SAMPLER + "#enabled", Boolean.toString(EXECUTION_SAMPLER.equals(cpuSampler)));
         if (EXECUTION_SAMPLER.equals(cpuSampler)) {
             s.put(EXECUTION_SAMPLER + "#period", Durations.jfr(o.duration(AgentOptions.INTERVAL)));
@@ -85,9 +86,9 @@ final class RecordingSettings {
         }
         // Threads in native code, running or waiting (epoll_wait, accept): flame graph readers take
         // these for CPU samples, so they would put waiting threads into every CPU flame graph.
-        s.put("jdk.NativeMethodSample#enabled", "false");
+        s.put(JdkEvents.NATIVE_METHOD_SAMPLE + "#enabled", "false");
         String env = Boolean.toString(o.on(AgentOptions.RECORD_ENV));
-        for (String secret : new String[] {"jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty", "jdk.SystemProcess"}) {
+        for (String secret : new String[] {JdkEvents.INITIAL_ENVIRONMENT_VARIABLE, JdkEvents.INITIAL_SYSTEM_PROPERTY, JdkEvents.SYSTEM_PROCESS}) {
             s.put(secret + "#enabled", env);
         }
         enable(s, RunInfoEvent.NAME);

@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.Timeline;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
+import dev.loomscope.recording.JdkEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -213,7 +214,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
 
     /** Whether pins could have been recorded: some were, or the agent recorded (it enables jdk.VirtualThreadPinned). */
     private static boolean pinsRecorded(RecordingFacts f) {
-        return f.summary.count("jdk.VirtualThreadPinned") > 0 || f.summary.threadKind != null;
+        return f.summary.count(JdkEvents.VIRTUAL_THREAD_PINNED) > 0 || f.summary.threadKind != null;
     }
 
     public static final Metric RUN_TIME = perRun("run time", "ms", true, WorkloadRun::millis);
@@ -249,11 +250,11 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             });
 
     // a recording that records collections and had none: 0, not "not measured"
-    public static final Metric GC_PAUSE_TOTAL = perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : in(f.gc.pausesInTime(), r).sum(),
-                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum());
+    public static final Metric GC_PAUSE_TOTAL = perRunOrRecording("gc pause total", "ms", true, (f, r) -> !f.recorded(JdkEvents.GARBAGE_COLLECTION) ? null : in(f.gc.pausesInTime(), r).sum(),
+                    f -> f.gc.pauses().count() == 0 && !f.recorded(JdkEvents.GARBAGE_COLLECTION) ? null : f.gc.pauses().sum());
 
-    public static final Metric GC_COUNT = perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded("jdk.GarbageCollection") ? null : (double) in(f.gc.pausesInTime(), r).count(),
-                    f -> f.gc.pauses().count() == 0 && !f.recorded("jdk.GarbageCollection") ? null : (double) f.gc.pauses().count());
+    public static final Metric GC_COUNT = perRunOrRecording("gc count", "collections", true, (f, r) -> !f.recorded(JdkEvents.GARBAGE_COLLECTION) ? null : (double) in(f.gc.pausesInTime(), r).count(),
+                    f -> f.gc.pauses().count() == 0 && !f.recorded(JdkEvents.GARBAGE_COLLECTION) ? null : (double) f.gc.pauses().count());
 
     public static final Metric GC_PAUSE_P99 = perRecording("gc pause p99", "ms", true, f -> f.gc.pauses().count() == 0 ? null : f.gc.pauses().quantile(0.99));
 
@@ -275,9 +276,9 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
             });
 
     public static final Metric GC_PAUSE_PER_UNIT = perRunOrRecording("gc pause per unit", "ms/unit", true,
-                    (f, r) -> !f.recorded("jdk.GarbageCollection") || r.units() == 0 ? null : in(f.gc.pausesInTime(), r).sum() / r.units(), f -> {
+                    (f, r) -> !f.recorded(JdkEvents.GARBAGE_COLLECTION) || r.units() == 0 ? null : in(f.gc.pausesInTime(), r).sum() / r.units(), f -> {
                         Double u = units(f);
-                        return u == null || !f.recorded("jdk.GarbageCollection") ? null : f.gc.pauses().sum() / u;
+                        return u == null || !f.recorded(JdkEvents.GARBAGE_COLLECTION) ? null : f.gc.pauses().sum() / u;
                     });
 
     // the agent counts threads started a second, too coarse for a run: from the first run's start to the last one's end, warm-ups
@@ -366,7 +367,7 @@ public record Metric(String name, String unit, boolean lowerIsBetter, Level leve
     public static final Metric PLATFORM_THREAD_STARTS_IN_THE_BUSIEST_SECOND = perRecording("platform thread starts in the busiest second", "/s", true, f -> f.ctxsw.peakPlatformThreadStartRate(f.summary.first()));
 
     public static final Metric VIRTUAL_THREADS_STARTED = perRecording("virtual threads started", "threads", true,
-                    f -> f.summary.count("jdk.VirtualThreadStart") == 0 ? null : (double) f.summary.virtualThreadsStarted);
+                    f -> f.summary.count(JdkEvents.VIRTUAL_THREAD_START) == 0 ? null : (double) f.summary.virtualThreadsStarted);
 
     public static final Metric MACHINE_CPU_LOAD = perRecording("machine cpu load", "%", true, f -> percent(f.summary.machineCpu));
 

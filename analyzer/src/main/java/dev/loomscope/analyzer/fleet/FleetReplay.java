@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RawFrame;
@@ -166,8 +167,8 @@ public final class FleetReplay {
     /** The recording's facts, once all its rows are in. */
     public RecordingFacts finish() {
         count();
-        for (long i = counts.getOrDefault("jdk.VirtualThreadSubmitFailed", 0L); i > 0; i--) {
-            facts.dispatch(new RowEvent("jdk.VirtualThreadSubmitFailed", Instant.EPOCH, Duration.ZERO, Map.of(), null));
+        for (long i = counts.getOrDefault(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, 0L); i > 0; i--) {
+            facts.dispatch(new RowEvent(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, Instant.EPOCH, Duration.ZERO, Map.of(), null));
         }
         return facts;
     }

@@ -14,6 +14,7 @@ import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.WorkEvent;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.events.WorkloadRunEvent;
+import dev.loomscope.recording.JdkEvents;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -63,7 +64,7 @@ public final class FleetSchema {
             metricColumns(Metric.Level.RUN));
 
     public static final FleetTable PINS = FleetTable.events("pins", "one per jdk.VirtualThreadPinned event",
-            List.of("jdk.VirtualThreadPinned"), List.of(EventField.start(), EventField.duration(),
+            List.of(JdkEvents.VIRTUAL_THREAD_PINNED), List.of(EventField.start(), EventField.duration(),
                     EventField.of("pinned_reason", STRING, "pinnedReason", "why the virtual thread stayed on its carrier (JDK 24+)"),
                     EventField.of("blocking_operation", STRING, "blockingOperation", "what it blocked in (JDK 24+)"),
                     EventField.of("carrier_thread", THREAD, "carrierThread", "the carrier it pinned")),
@@ -71,7 +72,7 @@ public final class FleetSchema {
                     FleetColumn.of("stack_id", Type.LONG, "the stack trace, in the stacks table")));
 
     public static final FleetTable WORK = FleetTable.events("work", "one per call of the application's unit of work recorded as an event of its own"
-            + " (jdk.MethodTrace, or loomscope.Work of earlier agents)", List.of("jdk.MethodTrace", WorkEvent.NAME),
+            + " (jdk.MethodTrace, or loomscope.Work of earlier agents)", List.of(JdkEvents.METHOD_TRACE, WorkEvent.NAME),
             List.of(EventField.start(), EventField.duration()), List.of());
 
     public static final FleetTable WORK_WINDOWS = FleetTable.events("work_windows", "one per loomscope.WorkWindow event: the calls of a method"
@@ -79,7 +80,7 @@ public final class FleetSchema {
             declared(WorkWindowEvent.class, List.of(EventField.start())), List.of());
 
     public static final FleetTable GC = FleetTable.events("gc", "one per jdk.GarbageCollection event",
-            List.of("jdk.GarbageCollection"), List.of(EventField.start(), EventField.duration(),
+            List.of(JdkEvents.GARBAGE_COLLECTION), List.of(EventField.start(), EventField.duration(),
                     EventField.of("gc_id", LONG, "gcId", "the collection's id"),
                     EventField.of("name", STRING, "name", "the collector"),
                     EventField.of("cause", STRING, "cause", "why it collected"),
@@ -88,7 +89,7 @@ public final class FleetSchema {
             List.of());
 
     public static final FleetTable HEAP = FleetTable.events("heap", "one per jdk.GCHeapSummary event (before and after each collection)",
-            List.of("jdk.GCHeapSummary"), List.of(EventField.start(),
+            List.of(JdkEvents.GC_HEAP_SUMMARY), List.of(EventField.start(),
                     EventField.of("gc_id", LONG, "gcId", "the collection's id"),
                     EventField.of("when", STRING, "when", "Before GC or After GC"),
                     EventField.of("heap_used", LONG, "heapUsed", "bytes used"),
@@ -96,19 +97,19 @@ public final class FleetSchema {
             List.of());
 
     public static final FleetTable ALLOCATIONS = FleetTable.events("allocations", "one per jdk.ObjectAllocationSample event",
-            List.of("jdk.ObjectAllocationSample"), List.of(EventField.start(),
+            List.of(JdkEvents.OBJECT_ALLOCATION_SAMPLE), List.of(EventField.start(),
                     EventField.of("weight", LONG, "weight", "bytes allocated since the sample before (the sample's weight)")),
             List.of());
 
     public static final FleetTable CONTEXT_SWITCHES = FleetTable.events("context_switches",
             "one per loomscope.ContextSwitches (the process's) and jdk.ThreadContextSwitchRate (the machine's) event",
-            List.of(ContextSwitchesEvent.NAME, "jdk.ThreadContextSwitchRate"),
+            List.of(ContextSwitchesEvent.NAME, JdkEvents.THREAD_CONTEXT_SWITCH_RATE),
             plus(declared(ContextSwitchesEvent.class, List.of(EventField.type(), EventField.start())),
                     EventField.of("switch_rate", DOUBLE, "switchRate", "the machine's switches per second")),
             List.of());
 
     public static final FleetTable CPU_LOAD = FleetTable.events("cpu_load", "one per jdk.CPULoad event",
-            List.of("jdk.CPULoad"), List.of(EventField.start(),
+            List.of(JdkEvents.CPU_LOAD), List.of(EventField.start(),
                     EventField.of("jvm_user", DOUBLE, "jvmUser", "the JVM's user CPU, share of the machine"),
                     EventField.of("jvm_system", DOUBLE, "jvmSystem", "the JVM's system CPU"),
                     EventField.of("machine_total", DOUBLE, "machineTotal", "the machine's CPU")),

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.EventSchema;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,13 +36,13 @@ public final class ContextSwitchReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(ContextSwitchesEvent.NAME, "jdk.ThreadContextSwitchRate");
+        return Set.of(ContextSwitchesEvent.NAME, JdkEvents.THREAD_CONTEXT_SWITCH_RATE);
     }
 
     @Override
     public void add(JfrEvent e) {
         long t = e.startTime().toEpochMilli();
-        if (e.type().equals("jdk.ThreadContextSwitchRate")) {
+        if (e.type().equals(JdkEvents.THREAD_CONTEXT_SWITCH_RATE)) {
             machineRate.add(e.doubleValue("switchRate"));
             return;
         }

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +15,7 @@ public final class GcReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of("jdk.GarbageCollection");
+        return Set.of(JdkEvents.GARBAGE_COLLECTION);
     }
 
     @Override

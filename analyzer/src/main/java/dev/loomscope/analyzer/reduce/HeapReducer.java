@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -48,17 +49,17 @@ public final class HeapReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of("jdk.GCHeapSummary", "jdk.GarbageCollection", "jdk.ObjectAllocationSample");
+        return Set.of(JdkEvents.GC_HEAP_SUMMARY, JdkEvents.GARBAGE_COLLECTION, JdkEvents.OBJECT_ALLOCATION_SAMPLE);
     }
 
     @Override
     public void add(JfrEvent e) {
         switch (e.type()) {
-            case "jdk.ObjectAllocationSample" -> {
+            case JdkEvents.OBJECT_ALLOCATION_SAMPLE -> {
                 sampledBytes += e.longValue("weight");
                 allocationSamples++;
             }
-            case "jdk.GarbageCollection" -> {
+            case JdkEvents.GARBAGE_COLLECTION -> {
                 if (e.hasField("gcId")) { // without it (a table of another tool's), summaries pair by their own gcIds
                     long start = Timeline.epochNanos(e.startTime());
                     collections.put(e.longValue("gcId"), new long[] {start, start + e.duration().toNanos()});

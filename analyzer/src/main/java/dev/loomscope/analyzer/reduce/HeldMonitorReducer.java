@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,8 +67,8 @@ public final class HeldMonitorReducer implements Reducer {
     private record Hit(long nanos, Site site, long threads) implements java.io.Serializable {}
 
     /** The JDK's own monitor events, read for a recording without the agent's looks. */
-    static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
-    static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
+    static final String MONITOR_ENTER = JdkEvents.JAVA_MONITOR_ENTER;
+    static final String MONITOR_WAIT = JdkEvents.JAVA_MONITOR_WAIT;
 
     /** The JDK's events of one kind at one application frame: how many, and their time in all. */
     public record JdkSite(String event, String site) implements java.io.Serializable {}

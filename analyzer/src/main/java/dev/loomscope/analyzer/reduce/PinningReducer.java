@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.PinFrames;
 import java.util.LinkedHashMap;
@@ -48,12 +49,12 @@ public final class PinningReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of("jdk.VirtualThreadPinned", "jdk.VirtualThreadSubmitFailed");
+        return Set.of(JdkEvents.VIRTUAL_THREAD_PINNED, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED);
     }
 
     @Override
     public void add(JfrEvent e) {
-        if (e.type().equals("jdk.VirtualThreadSubmitFailed")) {
+        if (e.type().equals(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED)) {
             submitFailed++;
             return;
         }

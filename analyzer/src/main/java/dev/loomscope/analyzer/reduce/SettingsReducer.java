@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import java.util.Set;
 import java.util.TreeSet;
@@ -14,7 +15,7 @@ public final class SettingsReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of("jdk.ActiveSetting");
+        return Set.of(JdkEvents.ACTIVE_SETTING);
     }
 
     @Override

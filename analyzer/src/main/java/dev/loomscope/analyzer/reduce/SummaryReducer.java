@@ -5,6 +5,7 @@ import dev.loomscope.events.HeldMonitorSampleEvent;
 import dev.loomscope.events.LibraryEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
 import java.time.Instant;
@@ -96,12 +97,12 @@ public final class SummaryReducer implements Reducer {
     private static final String LIBRARY_VERSION = EventSchema.fieldName(LibraryEvent.class, "version");
 
     /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
-    public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of("jdk.JVMInformation", "jdk.GCConfiguration", "jdk.OSInformation",
-            "jdk.CPUInformation", "jdk.GCHeapConfiguration", "jdk.LongFlag");
+    public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of(JdkEvents.JVM_INFORMATION, JdkEvents.GC_CONFIGURATION, JdkEvents.OS_INFORMATION,
+            JdkEvents.CPU_INFORMATION, JdkEvents.GC_HEAP_CONFIGURATION, JdkEvents.LONG_FLAG);
 
     /** The event types whose fields the summary reads (the others it only counts). */
-    public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, LibraryEvent.NAME, "jdk.JVMInformation", "jdk.GCConfiguration", "jdk.GCHeapConfiguration", "jdk.LongFlag",
-            "jdk.JavaThreadStatistics", "jdk.CPULoad", "jdk.CPUInformation", "jdk.CompilerStatistics");
+    public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, LibraryEvent.NAME, JdkEvents.JVM_INFORMATION, JdkEvents.GC_CONFIGURATION, JdkEvents.GC_HEAP_CONFIGURATION, JdkEvents.LONG_FLAG,
+            JdkEvents.JAVA_THREAD_STATISTICS, JdkEvents.CPU_LOAD, JdkEvents.CPU_INFORMATION, JdkEvents.COMPILER_STATISTICS);
 
     @Override
     public void add(JfrEvent e) {
@@ -142,8 +143,8 @@ public final class SummaryReducer implements Reducer {
      */
     public void counted(Map<String, Long> byType) {
         byType.forEach((t, n) -> counts.merge(t, n, Long::sum));
-        virtualThreadsStarted = count("jdk.VirtualThreadStart");
-        threadStartEvents = count("jdk.ThreadStart");
+        virtualThreadsStarted = count(JdkEvents.VIRTUAL_THREAD_START);
+        threadStartEvents = count(JdkEvents.THREAD_START);
     }
 
     /** Reads the fields of one of the {@link #DECODED} types. */
@@ -157,7 +158,7 @@ public final class SummaryReducer implements Reducer {
             return;
         }
         switch (e.type()) {
-            case "jdk.JVMInformation" -> {
+            case JdkEvents.JVM_INFORMATION -> {
                 // async-profiler writes one too, with the bare version: keep the JVM's own, fuller one
                 String version = e.string("jvmVersion");
                 if (jvm == null || version != null && !jvm.contains(version)) {
@@ -168,31 +169,31 @@ public final class SummaryReducer implements Reducer {
                     jvmStart = Instant.ofEpochMilli(started);
                 }
             }
-            case "jdk.CPUInformation" -> hardwareThreads = e.hasField("hwThreads") ? e.longValue("hwThreads") : -1;
-            case "jdk.GCConfiguration" -> {
+            case JdkEvents.CPU_INFORMATION -> hardwareThreads = e.hasField("hwThreads") ? e.longValue("hwThreads") : -1;
+            case JdkEvents.GC_CONFIGURATION -> {
                 youngCollector = e.string("youngCollector");
                 oldCollector = e.string("oldCollector");
             }
-            case "jdk.GCHeapConfiguration" -> maxHeapBytes = e.hasField("maxSize") ? e.longValue("maxSize") : -1;
-            case "jdk.LongFlag" -> {
+            case JdkEvents.GC_HEAP_CONFIGURATION -> maxHeapBytes = e.hasField("maxSize") ? e.longValue("maxSize") : -1;
+            case JdkEvents.LONG_FLAG -> {
                 if ("ThreadStackSize".equals(e.string("name")) && e.longValue("value") > 0) {
                     threadStackBytes = e.longValue("value") * 1024; // the flag is in KB
                 }
             }
-            case "jdk.JavaThreadStatistics" -> {
+            case JdkEvents.JAVA_THREAD_STATISTICS -> {
                 peakThreads = Math.max(peakThreads, e.longValue("peakCount"));
                 peakActiveThreads = Math.max(peakActiveThreads, e.longValue("activeCount"));
             }
-            case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
-            case "jdk.ThreadStart" -> threadStartEvents++;
-            case "jdk.CompilerStatistics" -> {
+            case JdkEvents.VIRTUAL_THREAD_START -> virtualThreadsStarted++;
+            case JdkEvents.THREAD_START -> threadStartEvents++;
+            case JdkEvents.COMPILER_STATISTICS -> {
                 double ms = e.hasField("totalTimeSpent") ? e.durationField("totalTimeSpent").toNanos() / 1e6 : -1;
                 if (compilerMillisBefore >= 0 && ms >= compilerMillisBefore) {
                     compilerMillisInTime.add(e.startTime(), ms - compilerMillisBefore);
                 }
                 compilerMillisBefore = ms;
             }
-            case "jdk.CPULoad" -> {
+            case JdkEvents.CPU_LOAD -> {
                 double[] cpu = cpuLoad(e);
                 if (cpu != null) {
                     jvmCpu.add(cpu[0]);
@@ -260,7 +261,7 @@ public final class SummaryReducer implements Reducer {
      * threads, or its looks at the threads were taken and no virtual thread start or pin was recorded.
      */
     public boolean platformOnly() {
-        return platformOnly(threadKind, count(HeldMonitorSampleEvent.NAME), virtualThreadsStarted, count("jdk.VirtualThreadPinned"));
+        return platformOnly(threadKind, count(HeldMonitorSampleEvent.NAME), virtualThreadsStarted, count(JdkEvents.VIRTUAL_THREAD_PINNED));
     }
 
     /** {@link #platformOnly()} from the run's thread kind and the counts of the agent's looks, of virtual thread starts and of pins. */

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.reduce;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.WorkEvent;
 import dev.loomscope.events.WorkWindowEvent;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import java.util.Set;
 import java.util.TreeMap;
@@ -19,7 +20,7 @@ import org.HdrHistogram.PackedHistogram;
  * significant digits (a quantile within 1% of the recorded value, or within a microsecond).
  */
 public final class WorkReducer implements Reducer {
-    public static final String METHOD_TRACE = "jdk.MethodTrace";
+    public static final String METHOD_TRACE = JdkEvents.METHOD_TRACE;
     private static final String CALLS = EventSchema.fieldName(WorkWindowEvent.class, "calls");
     private static final String WINDOW_NANOS = EventSchema.fieldName(WorkWindowEvent.class, "window");
     private static final String DURATIONS = EventSchema.fieldName(WorkWindowEvent.class, "durations");

@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
+import dev.loomscope.recording.JdkEvents;
 import java.util.List;
 import java.util.Locale;
 import org.openjdk.jmc.common.item.Aggregators;
@@ -27,7 +28,7 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
  * shorter pins.
  */
 public final class PinningRule extends LoomscopeRule {
-    static final String TYPE = "jdk.VirtualThreadPinned";
+    static final String TYPE = JdkEvents.VIRTUAL_THREAD_PINNED;
 
     static final TypedPreference<IQuantity> SHARE = threshold("pinning.share", "Pinned share",
             "a warning when pins held this share of the carriers' time (carriers x the recording's span)", UnitLookup.PERCENT.quantity(1));
@@ -66,7 +67,7 @@ public final class PinningRule extends LoomscopeRule {
             last(it, "carriers", v, 0);
             last(it, "cpus", v, 1);
         }
-        for (IItemIterable it : items.apply(ItemFilters.type("jdk.CPUInformation"))) {
+        for (IItemIterable it : items.apply(ItemFilters.type(JdkEvents.CPU_INFORMATION))) {
             last(it, "hwThreads", v, 2);
         }
         return SummaryReducer.carriers(v[0], v[1], v[2]);
@@ -97,7 +98,7 @@ public final class PinningRule extends LoomscopeRule {
             }
         }
         return dev.loomscope.analyzer.reduce.SummaryReducer.platformOnly(kind, count(items, dev.loomscope.events.HeldMonitorSampleEvent.NAME),
-                count(items, "jdk.VirtualThreadStart"), count(items, TYPE));
+                count(items, JdkEvents.VIRTUAL_THREAD_START), count(items, TYPE));
     }
 
     private static long count(IItemCollection items, String type) {

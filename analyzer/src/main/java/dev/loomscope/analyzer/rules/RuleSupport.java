@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.rules;
 
+import dev.loomscope.recording.JdkEvents;
 import java.util.function.ToLongFunction;
 import org.openjdk.jmc.common.item.Aggregators;
 import org.openjdk.jmc.common.item.Attribute;
@@ -59,7 +60,7 @@ final class RuleSupport {
         if (items.apply(ItemFilters.type(type)).hasItems()) {
             return true;
         }
-        for (IItemIterable it : items.apply(ItemFilters.type("jdk.ActiveSetting"))) {
+        for (IItemIterable it : items.apply(ItemFilters.type(JdkEvents.ACTIVE_SETTING))) {
             IMemberAccessor<LabeledIdentifier, IItem> settingFor = JdkAttributes.REC_SETTING_FOR.getAccessor(it.getType());
             IMemberAccessor<String, IItem> name = JdkAttributes.REC_SETTING_NAME.getAccessor(it.getType());
             IMemberAccessor<String, IItem> value = JdkAttributes.REC_SETTING_VALUE.getAccessor(it.getType());

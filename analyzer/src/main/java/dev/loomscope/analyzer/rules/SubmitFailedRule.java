@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.rules;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.recording.JdkEvents;
 import org.openjdk.jmc.common.item.Aggregators;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.ItemFilters;
@@ -10,7 +11,7 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /** Virtual threads that could not be started or continued ({@code jdk.VirtualThreadSubmitFailed}): always a warning. */
 public final class SubmitFailedRule extends LoomscopeRule {
-    static final String TYPE = "jdk.VirtualThreadSubmitFailed";
+    static final String TYPE = JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED;
 
     public SubmitFailedRule() {
         super("loomscope.SubmitFailed", "Virtual thread submit failures", TYPE, notRecorded(TYPE), java.util.List.of());

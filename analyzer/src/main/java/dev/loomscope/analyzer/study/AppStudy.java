@@ -13,6 +13,7 @@ import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.report.HtmlReport;
 import dev.loomscope.analyzer.stats.Verdict;
 import dev.loomscope.probes.MachineCpu;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -257,10 +258,10 @@ public final class AppStudy {
         }
         if (pins == 0) {
             RecordingFacts f = virtual.get(0);
-            if (!f.settings.enabled("jdk.VirtualThreadPinned")) {
+            if (!f.settings.enabled(JdkEvents.VIRTUAL_THREAD_PINNED)) {
                 return "virtual threads' pins: not recorded (the recordings did not enable jdk.VirtualThreadPinned)";
             }
-            java.time.Duration threshold = f.settings.threshold("jdk.VirtualThreadPinned");
+            java.time.Duration threshold = f.settings.threshold(JdkEvents.VIRTUAL_THREAD_PINNED);
             return "virtual threads' pins: none in the measured windows" + (threshold == null || threshold.isZero() ? "" : " (of "
                     + threshold.toMillis() + " ms or longer: the recording's threshold)");
         }

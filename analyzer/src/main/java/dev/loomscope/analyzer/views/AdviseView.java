@@ -19,6 +19,7 @@ import dev.loomscope.analyzer.views.AdvisePrediction.Finding;
 import dev.loomscope.analyzer.views.AdvisePrediction.Load;
 import dev.loomscope.analyzer.views.AdvisePrediction.Prediction;
 import dev.loomscope.events.HeldMonitorEvent;
+import dev.loomscope.recording.JdkEvents;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -85,7 +86,7 @@ public final class AdviseView {
         List<Map.Entry<HeldMonitorReducer.JdkSite, HeldMonitorReducer.JdkFound>> all = new ArrayList<>(h.jdkSites().entrySet());
         all.sort(Comparator.comparingLong((Map.Entry<HeldMonitorReducer.JdkSite, HeldMonitorReducer.JdkFound> e) -> e.getValue().nanos()).reversed());
         for (var e : all.subList(0, Math.min(SITES, all.size()))) {
-            boolean enter = e.getKey().event().equals("jdk.JavaMonitorEnter");
+            boolean enter = e.getKey().event().equals(JdkEvents.JAVA_MONITOR_ENTER);
             t.row(enter ? HeldMonitorEvent.ENTERING : HeldMonitorEvent.OBJECT_WAIT, e.getKey().site(), e.getValue().events(), e.getValue().nanos() / 1e6,
                     seconds > 0 ? e.getValue().nanos() / 1e9 / seconds : null, jdks(enter ? HeldMonitorEvent.ENTERING : HeldMonitorEvent.OBJECT_WAIT));
         }

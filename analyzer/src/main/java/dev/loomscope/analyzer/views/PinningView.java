@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.PinFrames;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,7 +23,7 @@ public final class PinningView {
         return merged;
     }
 
-    static final String PINNED = "jdk.VirtualThreadPinned";
+    static final String PINNED = JdkEvents.VIRTUAL_THREAD_PINNED;
 
     /** Whether a recording can show pins at all, and from which length on (its settings' threshold; null when they do not say). */
     public record Coverage(RecordingFacts recording, boolean recorded, java.time.Duration threshold) {}

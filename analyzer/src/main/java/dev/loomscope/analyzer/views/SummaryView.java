@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.views;
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.recording.JdkEvents;
 import java.util.List;
 import java.util.Map;
 
@@ -64,7 +65,7 @@ public final class SummaryView {
         if (!c.processRecorded()) {
             t.note("process context switches: not applicable (no loomscope.ContextSwitches events: record with the loomscope agent)");
         }
-        if (s.count("jdk.VirtualThreadStart") == 0) {
+        if (s.count(JdkEvents.VIRTUAL_THREAD_START) == 0) {
             t.note("virtual threads started: not recorded (jdk.VirtualThreadStart is off by default; it is costly)");
         }
         return t;

@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.recording.JdkEvents;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.RuntimeMXBean;
@@ -90,7 +91,7 @@ record AgentRecording(Path repository, Map<String, String> settings) {
 
     /** What the lines read, as the header says it. */
     String describe() {
-        String pinned = settings.getOrDefault("jdk.VirtualThreadPinned#threshold", "?");
+        String pinned = settings.getOrDefault(JdkEvents.VIRTUAL_THREAD_PINNED + "#threshold", "?");
         String sampler = sampler();
         String samples = sampler == null ? "no CPU samples streamed (the agent samples with async-profiler, whose samples are written when it ends;"
                 + " engine=jfr streams them): no spinning figures and no yield-spin alarm"

@@ -7,6 +7,7 @@ import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JdkFrames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,8 +27,8 @@ import jdk.jfr.consumer.RecordedThread;
  */
 final class Interval {
     /** JFR's CPU samplers: by wall-clock period (every JDK) and by CPU time (JDK 25+ on Linux; what the agent's engine=jfr-cpu-time records). */
-    static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
-    static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
+    static final String EXECUTION_SAMPLE = JdkEvents.EXECUTION_SAMPLE;
+    static final String CPU_TIME_SAMPLE = JdkEvents.CPU_TIME_SAMPLE;
     /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
     static final int SPIN_DEPTH = 12;
 
@@ -61,7 +62,7 @@ final class Interval {
 
     /** The thread group of the virtual thread scheduler's carriers (JDK 21+). */
     static final String CARRIER_GROUP = "CarrierThreads";
-    static final String THREAD_CPU_LOAD = "jdk.ThreadCPULoad";
+    static final String THREAD_CPU_LOAD = JdkEvents.THREAD_CPU_LOAD;
 
     /** One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top frame), whether in a spin frame. */
     record Sampled(long thread, Instant at, String frame, boolean spinning) {}
@@ -99,20 +100,20 @@ final class Interval {
     void add(RecordedEvent r) {
         JdkEvent e = new JdkEvent(r);
         switch (e.type()) {
-            case "jdk.VirtualThreadPinned" -> pins.add(e);
-            case "jdk.VirtualThreadSubmitFailed" -> submitFailed++;
-            case "jdk.VirtualThreadStart" -> started++;
-            case "jdk.VirtualThreadEnd" -> ended++;
-            case "jdk.GarbageCollection" -> gc.add(e);
-            case "jdk.ThreadContextSwitchRate" -> contextSwitchRate = e.doubleValue("switchRate");
-            case "jdk.CPULoad" -> {
+            case JdkEvents.VIRTUAL_THREAD_PINNED -> pins.add(e);
+            case JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED -> submitFailed++;
+            case JdkEvents.VIRTUAL_THREAD_START -> started++;
+            case JdkEvents.VIRTUAL_THREAD_END -> ended++;
+            case JdkEvents.GARBAGE_COLLECTION -> gc.add(e);
+            case JdkEvents.THREAD_CONTEXT_SWITCH_RATE -> contextSwitchRate = e.doubleValue("switchRate");
+            case JdkEvents.CPU_LOAD -> {
                 double[] cpu = SummaryReducer.cpuLoad(e);
                 if (cpu != null) {
                     processCpu = cpu[0];
                     machineCpu = cpu[1];
                 }
             }
-            case "jdk.JavaThreadStatistics" -> platformThreads = e.longValue("activeCount");
+            case JdkEvents.JAVA_THREAD_STATISTICS -> platformThreads = e.longValue("activeCount");
             case THREAD_CPU_LOAD -> {
                 RecordedThread t = r.getThread("eventThread");
                 if (t != null && t.getThreadGroup() != null && CARRIER_GROUP.equals(t.getThreadGroup().getName())) {

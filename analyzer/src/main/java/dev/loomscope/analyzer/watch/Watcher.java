@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.threads.ThreadDump;
 import dev.loomscope.events.WorkWindowEvent;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -48,8 +49,8 @@ public final class Watcher implements AutoCloseable {
     public record Settings(Duration interval, Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, Path record, boolean agent) {}
 
     /** The JFR events a refresh counts ({@link Interval#add}); a stream with handlers by name parses no others. */
-    static final List<String> EVENTS = List.of("jdk.VirtualThreadPinned", "jdk.VirtualThreadSubmitFailed", "jdk.VirtualThreadStart", "jdk.VirtualThreadEnd",
-            "jdk.GarbageCollection", "jdk.ThreadContextSwitchRate", "jdk.CPULoad", "jdk.JavaThreadStatistics", Interval.THREAD_CPU_LOAD, Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
+    static final List<String> EVENTS = List.of(JdkEvents.VIRTUAL_THREAD_PINNED, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, JdkEvents.VIRTUAL_THREAD_START, JdkEvents.VIRTUAL_THREAD_END,
+            JdkEvents.GARBAGE_COLLECTION, JdkEvents.THREAD_CONTEXT_SWITCH_RATE, JdkEvents.CPU_LOAD, JdkEvents.JAVA_THREAD_STATISTICS, Interval.THREAD_CPU_LOAD, Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
 
     /**
      * How long a stream may bring nothing (no flush) before the intervals that ended that long ago
@@ -162,17 +163,17 @@ public final class Watcher implements AutoCloseable {
                         MAX_AGE.toSeconds() + " s") : Map.of("name", NAME + ProcessHandle.current().pid()));
             }
         }
-        stream.enable("jdk.VirtualThreadPinned").withThreshold(settings.pinnedThreshold()).withStackTrace();
-        stream.enable("jdk.VirtualThreadSubmitFailed").withStackTrace();
+        stream.enable(JdkEvents.VIRTUAL_THREAD_PINNED).withThreshold(settings.pinnedThreshold()).withStackTrace();
+        stream.enable(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED).withStackTrace();
         if (settings.threadEvents()) { // an event a virtual thread: what a server that starts one a request pays most for (benchmarks.md)
-            stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
-            stream.enable("jdk.VirtualThreadEnd").withoutStackTrace();
+            stream.enable(JdkEvents.VIRTUAL_THREAD_START).withoutStackTrace();
+            stream.enable(JdkEvents.VIRTUAL_THREAD_END).withoutStackTrace();
         }
-        stream.enable("jdk.GarbageCollection");
-        stream.enable("jdk.ThreadContextSwitchRate").withPeriod(Duration.ofSeconds(1));
+        stream.enable(JdkEvents.GARBAGE_COLLECTION);
+        stream.enable(JdkEvents.THREAD_CONTEXT_SWITCH_RATE).withPeriod(Duration.ofSeconds(1));
         // the CPU and the threads by JFR's periodic events, in the JVM: cheaper than polling their MXBeans, and of the interval
-        stream.enable("jdk.CPULoad").withPeriod(Duration.ofSeconds(1));
-        stream.enable("jdk.JavaThreadStatistics").withPeriod(Duration.ofSeconds(1));
+        stream.enable(JdkEvents.CPU_LOAD).withPeriod(Duration.ofSeconds(1));
+        stream.enable(JdkEvents.JAVA_THREAD_STATISTICS).withPeriod(Duration.ofSeconds(1));
         // each platform thread's CPU a refresh: the carriers' tells blocked (native code) from computing
         stream.enable(Interval.THREAD_CPU_LOAD).withPeriod(settings.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : settings.interval());
         stream.enable(Interval.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());

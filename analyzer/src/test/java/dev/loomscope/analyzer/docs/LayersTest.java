@@ -77,6 +77,30 @@ class LayersTest {
         assertThat(found).isEmpty();
     }
 
+    /**
+     * The JDK's event names are declared once, in {@code recording.JdkEvents}: no other main file of
+     * any module writes one as a string ("jdk." and a capital; prose naming an event in a sentence is
+     * not a name used as data).
+     */
+    @Test
+    void theJdksEventNamesAreDeclaredOnce() throws IOException {
+        java.util.regex.Pattern name = java.util.regex.Pattern.compile("\"jdk\\.[A-Z][A-Za-z]*(#[a-zA-Z]+)?\"");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main"))).toList()) {
+                try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("JdkEvents.java")).toList()) {
+                        java.util.regex.Matcher m = name.matcher(Files.readString(f));
+                        while (m.find()) {
+                            found.add(module.getFileName() + "/" + f.getFileName() + ": " + m.group());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(found).isEmpty();
+    }
+
     /** A room a reader takes in: no product module's main file over 450 lines (split it by role). */
     @Test
     void noMainFileIsOver450Lines() throws IOException {

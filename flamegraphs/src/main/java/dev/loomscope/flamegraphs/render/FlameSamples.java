@@ -1,6 +1,7 @@
 package dev.loomscope.flamegraphs.render;
 
 import dev.loomscope.recording.BadRecordingException;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RawFrame;
 import dev.loomscope.recording.RecordingFile;
@@ -28,14 +29,14 @@ public final class FlameSamples {
     static final String DATADOG_CPU = "datadog.ExecutionSample";
     static final String DATADOG_WALL = "datadog.MethodSample";
     /** The execution sample types: CPU (async-profiler's, JFR's CPU-time and execution samplers, Datadog's) and wall clock. */
-    public static final Set<String> EXECUTION = Set.of("jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample", "jdk.CPUTimeSample",
+    public static final Set<String> EXECUTION = Set.of(JdkEvents.EXECUTION_SAMPLE, JdkEvents.NATIVE_METHOD_SAMPLE, "profiler.WallClockSample", JdkEvents.CPU_TIME_SAMPLE,
             DATADOG_CPU, DATADOG_WALL);
     /** JFR's native method samples: threads in native code, on the CPU or waiting in it; wall clock, never CPU. */
     public static final String IN_NATIVE = "STATE_IN_NATIVE";
     /** JFR's CPU-time samples (JDK 25), under the state async-profiler's reader gives them (they have none of their own). */
     public static final String CPU_TIME = "STATE_254";
-    private static final Set<String> ALLOCATION = Set.of("jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample");
-    private static final Set<String> LOCK = Set.of("jdk.JavaMonitorEnter", "jdk.ThreadPark");
+    private static final Set<String> ALLOCATION = Set.of(JdkEvents.OBJECT_ALLOCATION_IN_NEW_TLAB, JdkEvents.OBJECT_ALLOCATION_OUTSIDE_TLAB, JdkEvents.OBJECT_ALLOCATION_SAMPLE);
+    private static final Set<String> LOCK = Set.of(JdkEvents.JAVA_MONITOR_ENTER, JdkEvents.THREAD_PARK);
 
     private final FlameOptions options;
     private final boolean norm;
@@ -148,10 +149,10 @@ public final class FlameSamples {
             String name = e.threadDisplayName(threadField);
             thread = name == null ? "[tid=" + tid + "]" : name.startsWith("[tid=") ? name : "[" + name + " tid=" + tid + "]";
         }
-        String classSymbol = execution ? null : e.classSymbol(e.type().startsWith("jdk.ObjectAllocation") ? "objectClass"
-                : e.type().equals("jdk.ThreadPark") ? "parkedClass" : "monitorClass");
+        String classSymbol = execution ? null : e.classSymbol(ALLOCATION.contains(e.type()) ? "objectClass"
+                : e.type().equals(JdkEvents.THREAD_PARK) ? "parkedClass" : "monitorClass");
         // as async-profiler's converter: an allocation outside a TLAB (no TLAB size) in kernel colour, the others inlined
-        boolean outside = e.type().equals("jdk.ObjectAllocationOutsideTLAB") || e.type().equals("jdk.ObjectAllocationSample");
+        boolean outside = e.type().equals(JdkEvents.OBJECT_ALLOCATION_OUTSIDE_TLAB) || e.type().equals(JdkEvents.OBJECT_ALLOCATION_SAMPLE);
         if (options.timeline()) {
             timeline(state, stack, e.startTime().toEpochMilli(), samples);
         }

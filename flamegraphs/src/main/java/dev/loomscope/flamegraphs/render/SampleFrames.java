@@ -1,5 +1,6 @@
 package dev.loomscope.flamegraphs.render;
 
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RawFrame;
 import dev.loomscope.recording.RecordingSpan;
@@ -21,10 +22,10 @@ public final class SampleFrames {
      * JMC, jfr view hot-methods and Pyroscope do not (a wall-clock graph does).
      */
     public static String executionState(JfrEvent e) {
-        if (e.type().equals("jdk.CPUTimeSample")) {
+        if (e.type().equals(JdkEvents.CPU_TIME_SAMPLE)) {
             return FlameSamples.CPU_TIME;
         }
-        if (e.type().equals("jdk.NativeMethodSample")) {
+        if (e.type().equals(JdkEvents.NATIVE_METHOD_SAMPLE)) {
             return FlameSamples.IN_NATIVE;
         }
         if (e.type().equals(FlameSamples.DATADOG_CPU)) {
@@ -35,7 +36,7 @@ public final class SampleFrames {
 
     /** The field of an execution sample that names the thread sampled: JFR's CPU-time samples and Datadog's have it in eventThread. */
     public static String threadField(JfrEvent e) {
-        return e.type().equals("jdk.CPUTimeSample") || e.type().startsWith("datadog.") ? "eventThread" : "sampledThread";
+        return e.type().equals(JdkEvents.CPU_TIME_SAMPLE) || e.type().startsWith("datadog.") ? "eventThread" : "sampledThread";
     }
 
     /** The samples an execution sample event stands for: async-profiler's wall-clock events can stand for several. */
