@@ -29,11 +29,12 @@ for n in "${counts[@]}"; do
     rm -rf "$tmp/rec" "$tmp/vmops.jfr" "$tmp/handshakes.log"
     loomscope_known_answer "$n" "$n" platform "$tmp/server.log" --enable-native-access=ALL-UNNAMED "-Xlog:handshake=info:file=$tmp/handshakes.log" \
         "-XX:StartFlightRecording:filename=$tmp/vmops.jfr,$vmops" "-javaagent:$agent=out=$tmp/rec,label=looks-$n,threads=platform"
-    "$root/loomscope" load --url "$known_answer_url" --rate 800 --windows $((seconds / 2)) --window 2s >"$tmp/load.txt" 2>&1 || true
+    "$root/loomscope" load --url "$known_answer_url" --rate 800 --connections $((n * 3 / 2)) --windows $((seconds / 2)) --window 2s >"$tmp/load.txt" 2>&1 || true
+    grep -a ' windows, ' "$tmp/load.txt" | tail -1 | cut -c1-200 | sed "s/^/  $n threads, the load: /"
     kill "$known_answer_pid"
     wait "$known_answer_pid" 2>/dev/null || true
     known_answer_pid=""
-    rec=$(find "$tmp/rec" -name '*.jfr' | head -1)
+    rec=$(find "$tmp/rec" -name '*.jfr' ! -name '*.async-profiler.jfr' | head -1)
     "$jfr" print --json --events jdk.ExecuteVMOperation,jdk.SafepointBegin "$tmp/vmops.jfr" >"$tmp/vmops.json"
     "$jfr" print --json --events loomscope.HeldMonitorSample "$rec" >"$tmp/looks.json"
     python3 - "$n" "$tmp/vmops.json" "$tmp/looks.json" "$tmp/handshakes.log" <<'EOF'
@@ -58,7 +59,8 @@ if len(looks) > 1:
     import datetime
     t = sorted(datetime.datetime.fromisoformat(v["startTime"]).timestamp() for v in looks)
     span = t[-1] - t[0]
-print(f"{n} threads: {len(by_looks)} safepoints asked by the looks (of {len(safepoint_ops)} safepoint operations, longest safepoint"
+asked = sorted({e["values"].get("operation") for e in by_looks})
+print(f"{n} threads: {len(by_looks)} safepoints asked by the looks{' (' + ', '.join(asked) + ')' if asked else ''} (of {len(safepoint_ops)} safepoint operations, longest safepoint"
       f" {max(safepoints, default=0):.2f} ms); {len(looks)} looks in {span:.0f} s ({len(looks) / span if span else 0:.2f}/s), up to"
       f" {max((v['platformThreads'] for v in looks), default=0)} threads looked at, {sum(v['stacksWalked'] for v in looks) / max(1, len(looks)):.0f}"
       f" walked a look; longest walk p50 {q(walk_ms, 0.5):.3f} ms, p99 {q(walk_ms, 0.99):.3f} ms, max {max(walk_ms, default=0):.3f} ms;"

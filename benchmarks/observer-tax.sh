@@ -6,7 +6,7 @@
 # async-profiler's default, cpu; engine=jfr, JFR's own sampler). Each JVM runs alone; ROUNDS
 # rounds, each in a shuffled order; per configuration and kind the median of the rounds' figures
 # and their range. A JVM's figures are the load client's over its measured windows (a warm-up until
-# steady, then 5 windows of 2 s): its p99 from the windows' merged histograms (each request once)
+# steady, then WINDOWS windows of 2 s): its p99 from the windows' merged histograms (each request once)
 # and its answered requests a second.
 #
 # With SERVICE=jetty, the tests' Jetty service (DemoService) in place of the known-answer server, on
@@ -15,10 +15,12 @@
 # cores x 100 requests a second; it is loaded at 80% of that on both kinds (platform threads, 200 of
 # them, serve far more), and the agent records the pins it is there to record.
 #
-# usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr"] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
+# usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr"] [WINDOWS=5] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
 #        SERVICE=jetty LOOMSCOPE_JDK21=.../bin/java benchmarks/observer-tax.sh [ROUNDS (3)]
 set -euo pipefail
 rounds=${1:-3}
+# WINDOWS=N measures N windows of 2 s (5 by default); a p99.9 needs 10,000 requests a JVM
+windows=${WINDOWS:-5}
 workers=${2:-8}
 hold=${3:-20}
 . "$(dirname "$0")/setup.sh"
@@ -34,6 +36,8 @@ else
     capacity=$((workers * 1000 / hold))
 fi
 rate=$((capacity * 8 / 10))
+# connections enough for every worker busy at once and more (the client's 100 by default; a request waiting for one is late)
+connections=$((workers * 3 / 2 > 100 ? workers * 3 / 2 : 100))
 tmp=$(mktemp -d)
 known_answer_pid=""
 demo_pid=""
@@ -58,12 +62,12 @@ one() { # config kind: prints "P99_MS RATE P99.9_MS" of one JVM (n/a: too few re
         # shellcheck disable=SC2046
         loomscope_demo_service "$java" "$2" "$tmp/server.log" $(flags "$1" "$2")
         pid=$demo_pid
-        "$root/loomscope" load --url "$demo_url/legacy" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
+        "$root/loomscope" load --url "$demo_url/legacy" --rate "$rate" --windows "$windows" --window 2s >"$tmp/load.txt" 2>&1 || true
     else
         # shellcheck disable=SC2046
         loomscope_known_answer "$workers" "$hold" "$2" "$tmp/server.log" $(flags "$1" "$2")
         pid=$known_answer_pid
-        "$root/loomscope" load --url "$known_answer_url" --rate "$rate" --windows 5 --window 2s >"$tmp/load.txt" 2>&1 || true
+        "$root/loomscope" load --url "$known_answer_url" --rate "$rate" --connections "$connections" --windows "$windows" --window 2s >"$tmp/load.txt" 2>&1 || true
     fi
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
     known_answer_pid=""

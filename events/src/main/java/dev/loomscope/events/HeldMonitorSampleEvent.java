@@ -36,7 +36,7 @@ public final class HeldMonitorSampleEvent extends LoomscopeEvent {
     public int stacksWalked;
 
     @Label("Longest Walk")
-    @Description("The longest of this look's stack walks, the call's whole time: no thread was stopped longer by it (no safepoint is taken)")
+    @Description("The longest of this look's stack walks, the call's whole time (the handshake with the thread within it, then the stack's elements built): no thread was stopped longer by it (no safepoint is taken)")
     @Timespan(Timespan.NANOSECONDS)
     public long longestWalk;
 }

@@ -213,8 +213,9 @@ public final class AdviseView {
         Samples looks = h.lookMillis();
         Samples walks = h.walkMillis();
         if (looks.count() > 1 && h.lookSpanSeconds() > 0 && walks.count() == looks.count()) {
-            t.note(String.format(Locale.ROOT, "the looks' own cost: no thread stopped but the one whose stack was walked, the longest walk p50 %s"
-                    + " ms, p99 %s ms a look (up to %d platform threads); the looks' thread ran %.2f%% of the time from the first look to the last",
+            t.note(String.format(Locale.ROOT, "the looks' own cost: no thread stopped but the one whose stack was walked, for the walk alone (the"
+                    + " longest call, which bounds it, p50 %s ms, p99 %s ms a look; up to %d platform threads); the looks' thread ran %.2f%% of"
+                    + " the time from the first look to the last",
                     Comparer.plain(walks.quantile(0.5)), Comparer.plain(walks.quantile(0.99)), h.platformThreads(), looks.sum() / 10 / h
                             .lookSpanSeconds()));
         } else if (looks.count() > 1 && h.lookSpanSeconds() > 0) {
