@@ -33,6 +33,9 @@ final class Libraries implements ClassFileTransformer {
         if (!INSTALLED.compareAndSet(false, true)) {
             return;
         }
+        // what transform uses, loaded before it may run: a transformer that loads a class while a class is being defined
+        // deadlocks with another thread doing the same the other way (the class loaders lock a class's name while they define it)
+        KnownLibrary.byMarker("");
         inst.addTransformer(new Libraries(), false);
         for (Class<?> c : inst.getAllLoadedClasses()) {
             KnownLibrary l = KnownLibrary.byMarker(c.getName().replace('.', '/'));

@@ -49,6 +49,11 @@ final class MonitorRanges {
 
     private final Map<String, List<Method>> classes = new ConcurrentHashMap<>();
 
+    /** Reads this class's own bytecode once, so that the classes reading takes are loaded before the looks begin. */
+    void warm() {
+        methods(MonitorRanges.class.getName(), MonitorRanges.class.getClassLoader());
+    }
+
     /** The monitor taken nearest the top of the stack by a frame not the JDK's, or null. */
     Held heldBy(StackTraceElement[] stack, ClassLoader loader) {
         for (StackTraceElement f : stack) {
