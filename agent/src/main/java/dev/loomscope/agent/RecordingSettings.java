@@ -35,15 +35,7 @@ final class RecordingSettings {
 
     private RecordingSettings() {}
 
-    /** JFR's execution sampler: Java frames of running threads, every interval. */
-    static final String EXECUTION_SAMPLER = JdkEvents.EXECUTION_SAMPLE;
-    /** JFR's method tracing (JEP 520, JDK 25+), which the agent leaves off: an event a call would make a hot method's cost unbounded. */
-    static final String METHOD_TRACE = JdkEvents.METHOD_TRACE;
-
-    /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
-    static final String CPU_TIME_SAMPLER = JdkEvents.CPU_TIME_SAMPLE;
-
-    /** @param cpuSampler the JFR event that samples the CPU ({@link #EXECUTION_SAMPLER} or {@link #CPU_TIME_SAMPLER}), or null: none */
+    /** @param cpuSampler the JFR event that samples the CPU ({@link JdkEvents#EXECUTION_SAMPLE} or {@link JdkEvents#CPU_TIME_SAMPLE}), or null: none */
     static Map<String, String> build(AgentOptions o, String cpuSampler) throws IOException, ParseException {
         String base = o.string(AgentOptions.SETTINGS);
         Configuration c = base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
@@ -69,17 +61,17 @@ final class RecordingSettings {
         s.put(JdkEvents.JAVA_THREAD_STATISTICS + "#period", "1 s");
         enable(s, JdkEvents.CPU_LOAD);
         s.put(JdkEvents.CPU_LOAD + "#period", "1 s");
-        s.put(EXECUTION_SAMPLER + "#enabled", Boolean.toString(EXECUTION_SAMPLER.equals(cpuSampler)));
-        if (EXECUTION_SAMPLER.equals(cpuSampler)) {
-            s.put(EXECUTION_SAMPLER + "#period", Durations.jfr(o.duration(AgentOptions.INTERVAL)));
+        s.put(JdkEvents.EXECUTION_SAMPLE + "#enabled", Boolean.toString(JdkEvents.EXECUTION_SAMPLE.equals(cpuSampler)));
+        if (JdkEvents.EXECUTION_SAMPLE.equals(cpuSampler)) {
+            s.put(JdkEvents.EXECUTION_SAMPLE + "#period", Durations.jfr(o.duration(AgentOptions.INTERVAL)));
         }
-        if (CPU_TIME_SAMPLER.equals(cpuSampler)) {
-            enable(s, CPU_TIME_SAMPLER);
-            s.put(CPU_TIME_SAMPLER + "#throttle", o.duration(AgentOptions.INTERVAL).toNanos() + "ns"); // a CPU-time period, not a rate
-            s.put(CPU_TIME_SAMPLER + "#stackTrace", "true");
+        if (JdkEvents.CPU_TIME_SAMPLE.equals(cpuSampler)) {
+            enable(s, JdkEvents.CPU_TIME_SAMPLE);
+            s.put(JdkEvents.CPU_TIME_SAMPLE + "#throttle", o.duration(AgentOptions.INTERVAL).toNanos() + "ns"); // a CPU-time period, not a rate
+            s.put(JdkEvents.CPU_TIME_SAMPLE + "#stackTrace", "true");
         }
         // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every JDK
-        s.put(METHOD_TRACE + "#enabled", "false");
+        s.put(JdkEvents.METHOD_TRACE + "#enabled", "false"); // an event a call would make a hot method's cost unbounded
         if (!o.work().isEmpty()) {
             enable(s, WorkWindowEvent.NAME); // a histogram a method and second (WorkWindows), not an event a call
             s.put(WorkWindowEvent.NAME + "#period", "1 s");

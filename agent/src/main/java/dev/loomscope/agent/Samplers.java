@@ -4,6 +4,7 @@ import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.flamegraphs.profiler.ProfilerSettings;
 import dev.loomscope.flamegraphs.profiler.ProfilerStarter;
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.recording.JdkEvents;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,10 +28,10 @@ record Samplers(String mode, String cpuSampler, Path tmpProfile) {
             var started = ProfilerStarter.start(libDir, settings);
             mode = started.mode();
             if (started.jfrSamplesCpu(settings)) {
-                cpuSampler = RecordingSettings.EXECUTION_SAMPLER;
+                cpuSampler = JdkEvents.EXECUTION_SAMPLE;
                 if (o.cpuEngine().equals("jfr-cpu-time")) {
                     if (cpuTimeSamplerAvailable()) {
-                        cpuSampler = RecordingSettings.CPU_TIME_SAMPLER;
+                        cpuSampler = JdkEvents.CPU_TIME_SAMPLE;
                         mode = mode.equals("jfr") ? "jfr-cpu-time" : mode; // async-profiler may run wall, alloc or lock beside it
                     } else {
                         AgentLog.warn("engine=jfr-cpu-time: JFR's CPU-time sampler needs JDK 25+ on Linux (this is JDK " + Runtime.version().feature()
@@ -52,6 +53,6 @@ record Samplers(String mode, String cpuSampler, Path tmpProfile) {
     /** Whether this JVM's JFR has the CPU-time sampler (JEP 509: JDK 25+, Linux). */
     static boolean cpuTimeSamplerAvailable() {
         return Runtime.version().feature() >= 25 && System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")
-                && FlightRecorder.getFlightRecorder().getEventTypes().stream().anyMatch(t -> t.getName().equals(RecordingSettings.CPU_TIME_SAMPLER));
+                && FlightRecorder.getFlightRecorder().getEventTypes().stream().anyMatch(t -> t.getName().equals(JdkEvents.CPU_TIME_SAMPLE));
     }
 }

@@ -3,6 +3,7 @@ package dev.loomscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.recording.JdkEvents;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class RecordingSettingsTest {
     @Test
     void aJfcOfTheUsersOwnKeepsWhatItSays() throws Exception {
         Path jfc = Path.of(System.getProperty("java.home"), "lib", "jfr", "default.jfc");
-        Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + jfc), RecordingSettings.EXECUTION_SAMPLER);
+        Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + jfc), JdkEvents.EXECUTION_SAMPLE);
         assertThat(RecordingSettings.OFF_WITH_NAMED_SETTINGS)
                 .allSatisfy(e -> assertThat(s).containsEntry(e + "#enabled", "true"));
         assertThat(s).containsEntry("jdk.ExecutionSample#enabled", "true").containsEntry("jdk.ExecutionSample#period", "10 ms");

@@ -12,7 +12,9 @@ public final class JdkEvents {
     public static final String COMPILER_STATISTICS = "jdk.CompilerStatistics";
     public static final String CPU_INFORMATION = "jdk.CPUInformation";
     public static final String CPU_LOAD = "jdk.CPULoad";
+    /** JFR's CPU-time sampler (JEP 509, JDK 25+ on Linux): Java frames by CPU time, as async-profiler's ctimer. */
     public static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
+    /** JFR's execution sampler: Java frames of running threads, every interval (every JDK). */
     public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
     public static final String GARBAGE_COLLECTION = "jdk.GarbageCollection";
     public static final String GC_CONFIGURATION = "jdk.GCConfiguration";
@@ -21,11 +23,14 @@ public final class JdkEvents {
     public static final String GC_PHASE_PAUSE = "jdk.GCPhasePause";
     public static final String INITIAL_ENVIRONMENT_VARIABLE = "jdk.InitialEnvironmentVariable";
     public static final String INITIAL_SYSTEM_PROPERTY = "jdk.InitialSystemProperty";
+    /** A thread blocked entering a monitor, over the setting's threshold (with {@link #JAVA_MONITOR_WAIT}, read where the agent's looks are missing). */
     public static final String JAVA_MONITOR_ENTER = "jdk.JavaMonitorEnter";
+    /** A thread in {@code Object.wait}, over the setting's threshold. */
     public static final String JAVA_MONITOR_WAIT = "jdk.JavaMonitorWait";
     public static final String JAVA_THREAD_STATISTICS = "jdk.JavaThreadStatistics";
     public static final String JVM_INFORMATION = "jdk.JVMInformation";
     public static final String LONG_FLAG = "jdk.LongFlag";
+    /** JFR's method tracing (JEP 520, JDK 25+): an event for each traced call. */
     public static final String METHOD_TRACE = "jdk.MethodTrace";
     public static final String NATIVE_METHOD_SAMPLE = "jdk.NativeMethodSample";
     public static final String OBJECT_ALLOCATION_IN_NEW_TLAB = "jdk.ObjectAllocationInNewTLAB";

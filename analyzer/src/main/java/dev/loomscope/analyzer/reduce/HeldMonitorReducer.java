@@ -66,10 +66,6 @@ public final class HeldMonitorReducer implements Reducer {
 
     private record Hit(long nanos, Site site, long threads) implements java.io.Serializable {}
 
-    /** The JDK's own monitor events, read for a recording without the agent's looks. */
-    static final String MONITOR_ENTER = JdkEvents.JAVA_MONITOR_ENTER;
-    static final String MONITOR_WAIT = JdkEvents.JAVA_MONITOR_WAIT;
-
     /** The JDK's events of one kind at one application frame: how many, and their time in all. */
     public record JdkSite(String event, String site) implements java.io.Serializable {}
 
@@ -92,12 +88,12 @@ public final class HeldMonitorReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(HeldMonitorSampleEvent.NAME, HeldMonitorEvent.NAME, MONITOR_ENTER, MONITOR_WAIT);
+        return Set.of(HeldMonitorSampleEvent.NAME, HeldMonitorEvent.NAME, JdkEvents.JAVA_MONITOR_ENTER, JdkEvents.JAVA_MONITOR_WAIT);
     }
 
     @Override
     public void add(JfrEvent e) {
-        if (e.type().equals(MONITOR_ENTER) || e.type().equals(MONITOR_WAIT)) {
+        if (e.type().equals(JdkEvents.JAVA_MONITOR_ENTER) || e.type().equals(JdkEvents.JAVA_MONITOR_WAIT)) {
             List<dev.loomscope.recording.Frame> frames = e.stackFrames();
             int app = frames == null ? -1 : dev.loomscope.recording.PinFrames.firstApplication(frames, 0);
             if (app < 0 && frames != null && !frames.isEmpty()) {

@@ -20,7 +20,6 @@ import org.HdrHistogram.PackedHistogram;
  * significant digits (a quantile within 1% of the recorded value, or within a microsecond).
  */
 public final class WorkReducer implements Reducer {
-    public static final String METHOD_TRACE = JdkEvents.METHOD_TRACE;
     private static final String CALLS = EventSchema.fieldName(WorkWindowEvent.class, "calls");
     private static final String WINDOW_NANOS = EventSchema.fieldName(WorkWindowEvent.class, "window");
     private static final String DURATIONS = EventSchema.fieldName(WorkWindowEvent.class, "durations");
@@ -40,7 +39,7 @@ public final class WorkReducer implements Reducer {
 
     @Override
     public Set<String> eventTypes() {
-        return Set.of(METHOD_TRACE, WorkEvent.NAME, WorkWindowEvent.NAME);
+        return Set.of(JdkEvents.METHOD_TRACE, WorkEvent.NAME, WorkWindowEvent.NAME);
     }
 
     @Override

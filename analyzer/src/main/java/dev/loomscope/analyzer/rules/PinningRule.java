@@ -28,7 +28,6 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
  * shorter pins.
  */
 public final class PinningRule extends LoomscopeRule {
-    static final String TYPE = JdkEvents.VIRTUAL_THREAD_PINNED;
 
     static final TypedPreference<IQuantity> SHARE = threshold("pinning.share", "Pinned share",
             "a warning when pins held this share of the carriers' time (carriers x the recording's span)", UnitLookup.PERCENT.quantity(1));
@@ -36,12 +35,12 @@ public final class PinningRule extends LoomscopeRule {
             "a warning when one pin lasted this long", UnitLookup.MILLISECOND.quantity(20));
 
     public PinningRule() {
-        super("loomscope.Pinning", "Virtual thread pinning", TYPE, notRecorded(TYPE), List.of(SHARE, LONGEST));
+        super("loomscope.Pinning", "Virtual thread pinning", JdkEvents.VIRTUAL_THREAD_PINNED, notRecorded(JdkEvents.VIRTUAL_THREAD_PINNED), List.of(SHARE, LONGEST));
     }
 
     @Override
     Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings) {
-        IItemCollection pins = items.apply(ItemFilters.type(TYPE));
+        IItemCollection pins = items.apply(ItemFilters.type(JdkEvents.VIRTUAL_THREAD_PINNED));
         IQuantity count = pins.getAggregate(Aggregators.count());
         if ((count == null || count.longValue() == 0) && platformOnly(items)) {
             return NO_VIRTUAL_THREAD;
@@ -98,7 +97,7 @@ public final class PinningRule extends LoomscopeRule {
             }
         }
         return dev.loomscope.analyzer.reduce.SummaryReducer.platformOnly(kind, count(items, dev.loomscope.events.HeldMonitorSampleEvent.NAME),
-                count(items, JdkEvents.VIRTUAL_THREAD_START), count(items, TYPE));
+                count(items, JdkEvents.VIRTUAL_THREAD_START), count(items, JdkEvents.VIRTUAL_THREAD_PINNED));
     }
 
     private static long count(IItemCollection items, String type) {

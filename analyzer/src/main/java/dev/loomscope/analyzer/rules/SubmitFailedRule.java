@@ -11,15 +11,14 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /** Virtual threads that could not be started or continued ({@code jdk.VirtualThreadSubmitFailed}): always a warning. */
 public final class SubmitFailedRule extends LoomscopeRule {
-    static final String TYPE = JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED;
 
     public SubmitFailedRule() {
-        super("loomscope.SubmitFailed", "Virtual thread submit failures", TYPE, notRecorded(TYPE), java.util.List.of());
+        super("loomscope.SubmitFailed", "Virtual thread submit failures", JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, notRecorded(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED), java.util.List.of());
     }
 
     @Override
     Verdict judgeRecorded(IItemCollection items, IPreferenceValueProvider settings) {
-        IQuantity count = items.apply(ItemFilters.type(TYPE)).getAggregate(Aggregators.count());
+        IQuantity count = items.apply(ItemFilters.type(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED)).getAggregate(Aggregators.count());
         return verdict(count == null ? 0 : count.longValue());
     }
 

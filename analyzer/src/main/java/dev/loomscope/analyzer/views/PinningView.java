@@ -23,14 +23,13 @@ public final class PinningView {
         return merged;
     }
 
-    static final String PINNED = JdkEvents.VIRTUAL_THREAD_PINNED;
 
     /** Whether a recording can show pins at all, and from which length on (its settings' threshold; null when they do not say). */
     public record Coverage(RecordingFacts recording, boolean recorded, java.time.Duration threshold) {}
 
     /** What each recording could hold of pins: the event recorded or not, and its threshold. */
     public static List<Coverage> coverage(List<RecordingFacts> all) {
-        return all.stream().map(f -> new Coverage(f, f.recorded(PINNED), f.settings.threshold(PINNED))).toList();
+        return all.stream().map(f -> new Coverage(f, f.recorded(JdkEvents.VIRTUAL_THREAD_PINNED), f.settings.threshold(JdkEvents.VIRTUAL_THREAD_PINNED))).toList();
     }
 
     /** A threshold as people write it: 20 ms, 1 ms, 0 ms, 500 us. */
@@ -40,7 +39,7 @@ public final class PinningView {
 
     /** The coverage as a table: a row a recording, whether pins were recorded and from which length. */
     static Table recorded(List<Coverage> coverage) {
-        Table t = new Table("pinning-recorded", "What each recording can show of pins", List.of(Table.text("recording"), Table.text(PINNED),
+        Table t = new Table("pinning-recorded", "What each recording can show of pins", List.of(Table.text("recording"), Table.text(JdkEvents.VIRTUAL_THREAD_PINNED),
                 Table.text("threshold")));
         for (Coverage c : coverage) {
             t.row(c.recording().source.shortName(), c.recorded() ? "recorded" : "not recorded",
@@ -48,7 +47,7 @@ public final class PinningView {
         }
         long missing = coverage.stream().filter(c -> !c.recorded()).count();
         if (missing > 0) {
-            t.note(missing + " of " + coverage.size() + " recording(s) did not record " + PINNED + " (an async-profiler-only recording, or JFR"
+            t.note(missing + " of " + coverage.size() + " recording(s) did not record " + JdkEvents.VIRTUAL_THREAD_PINNED + " (an async-profiler-only recording, or JFR"
                     + " settings without the event): they cannot show pins, and none here is no evidence of none");
         }
         if (coverage.stream().anyMatch(c -> c.recorded() && c.threshold() != null && c.threshold().toMillis() >= 20)) {
@@ -107,12 +106,12 @@ public final class PinningView {
         }
         List<Coverage> coverage = coverage(all);
         if (groups.isEmpty()) {
-            long withEvent = all.stream().filter(f -> f.summary.count(PINNED) > 0 || f.summary.counts().size() > 0).count();
+            long withEvent = all.stream().filter(f -> f.summary.count(JdkEvents.VIRTUAL_THREAD_PINNED) > 0 || f.summary.counts().size() > 0).count();
             t.note(withEvent == 0 ? "no events read" : coverage.stream().noneMatch(Coverage::recorded)
-                    ? "pins not recorded: no recording here recorded " + PINNED + ", so none here says nothing of pinning"
+                    ? "pins not recorded: no recording here recorded " + JdkEvents.VIRTUAL_THREAD_PINNED + ", so none here says nothing of pinning"
                     : all.stream().allMatch(f -> f.summary.platformOnly()) ? "no virtual thread ran in these recordings (platform threads), so none"
                             + " could pin: loomscope advise tells where virtual threads would"
-                    : "no pinned virtual threads recorded (at or above each recording's " + PINNED + " threshold, listed below)");
+                    : "no pinned virtual threads recorded (at or above each recording's " + JdkEvents.VIRTUAL_THREAD_PINNED + " threshold, listed below)");
         }
         for (RecordingFacts f : all) {
             Double late = f.summary.beganAfterJvmStart();

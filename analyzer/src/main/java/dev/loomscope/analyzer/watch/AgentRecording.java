@@ -81,7 +81,7 @@ record AgentRecording(Path repository, Map<String, String> settings) {
 
     /** The CPU sampler JFR streams in the agent's recording, or null: async-profiler samples (or nothing does). */
     String sampler() {
-        for (String event : new String[] {Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE}) {
+        for (String event : new String[] {JdkEvents.EXECUTION_SAMPLE, JdkEvents.CPU_TIME_SAMPLE}) {
             if ("true".equals(settings.get(event + "#enabled"))) {
                 return event;
             }
@@ -95,7 +95,7 @@ record AgentRecording(Path repository, Map<String, String> settings) {
         String sampler = sampler();
         String samples = sampler == null ? "no CPU samples streamed (the agent samples with async-profiler, whose samples are written when it ends;"
                 + " engine=jfr streams them): no spinning figures and no yield-spin alarm"
-                : "CPU samples by " + sampler + (sampler.equals(Interval.EXECUTION_SAMPLE) ? " every " + settings.getOrDefault(sampler + "#period", "?") : "");
+                : "CPU samples by " + sampler + (sampler.equals(JdkEvents.EXECUTION_SAMPLE) ? " every " + settings.getOrDefault(sampler + "#period", "?") : "");
         return "the loomscope agent's recording, read from " + repository + ": pins from " + pinned + ", " + samples
                 + ("true".equals(settings.get(WorkWindowEvent.NAME + "#enabled")) ? ", work= windows" : "");
     }

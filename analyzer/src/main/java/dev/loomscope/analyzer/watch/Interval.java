@@ -26,9 +26,6 @@ import jdk.jfr.consumer.RecordedThread;
  * the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
  */
 final class Interval {
-    /** JFR's CPU samplers: by wall-clock period (every JDK) and by CPU time (JDK 25+ on Linux; what the agent's engine=jfr-cpu-time records). */
-    static final String EXECUTION_SAMPLE = JdkEvents.EXECUTION_SAMPLE;
-    static final String CPU_TIME_SAMPLE = JdkEvents.CPU_TIME_SAMPLE;
     /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
     static final int SPIN_DEPTH = 12;
 
@@ -62,7 +59,6 @@ final class Interval {
 
     /** The thread group of the virtual thread scheduler's carriers (JDK 21+). */
     static final String CARRIER_GROUP = "CarrierThreads";
-    static final String THREAD_CPU_LOAD = JdkEvents.THREAD_CPU_LOAD;
 
     /** One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top frame), whether in a spin frame. */
     record Sampled(long thread, Instant at, String frame, boolean spinning) {}
@@ -114,15 +110,15 @@ final class Interval {
                 }
             }
             case JdkEvents.JAVA_THREAD_STATISTICS -> platformThreads = e.longValue("activeCount");
-            case THREAD_CPU_LOAD -> {
+            case JdkEvents.THREAD_CPU_LOAD -> {
                 RecordedThread t = r.getThread("eventThread");
                 if (t != null && t.getThreadGroup() != null && CARRIER_GROUP.equals(t.getThreadGroup().getName())) {
                     carrierCpu += r.getFloat("user") + r.getFloat("system");
                     carrierReadings++;
                 }
             }
-            case EXECUTION_SAMPLE -> sample(e, r, "sampledThread");
-            case CPU_TIME_SAMPLE -> sample(e, r, "eventThread");
+            case JdkEvents.EXECUTION_SAMPLE -> sample(e, r, "sampledThread");
+            case JdkEvents.CPU_TIME_SAMPLE -> sample(e, r, "eventThread");
             default -> {
                 if (e.type().equals(WorkWindowEvent.NAME)) {
                     work.add(e);

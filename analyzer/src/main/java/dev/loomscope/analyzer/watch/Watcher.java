@@ -50,7 +50,7 @@ public final class Watcher implements AutoCloseable {
 
     /** The JFR events a refresh counts ({@link Interval#add}); a stream with handlers by name parses no others. */
     static final List<String> EVENTS = List.of(JdkEvents.VIRTUAL_THREAD_PINNED, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, JdkEvents.VIRTUAL_THREAD_START, JdkEvents.VIRTUAL_THREAD_END,
-            JdkEvents.GARBAGE_COLLECTION, JdkEvents.THREAD_CONTEXT_SWITCH_RATE, JdkEvents.CPU_LOAD, JdkEvents.JAVA_THREAD_STATISTICS, Interval.THREAD_CPU_LOAD, Interval.EXECUTION_SAMPLE, Interval.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
+            JdkEvents.GARBAGE_COLLECTION, JdkEvents.THREAD_CONTEXT_SWITCH_RATE, JdkEvents.CPU_LOAD, JdkEvents.JAVA_THREAD_STATISTICS, JdkEvents.THREAD_CPU_LOAD, JdkEvents.EXECUTION_SAMPLE, JdkEvents.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
 
     /**
      * How long a stream may bring nothing (no flush) before the intervals that ended that long ago
@@ -175,8 +175,8 @@ public final class Watcher implements AutoCloseable {
         stream.enable(JdkEvents.CPU_LOAD).withPeriod(Duration.ofSeconds(1));
         stream.enable(JdkEvents.JAVA_THREAD_STATISTICS).withPeriod(Duration.ofSeconds(1));
         // each platform thread's CPU a refresh: the carriers' tells blocked (native code) from computing
-        stream.enable(Interval.THREAD_CPU_LOAD).withPeriod(settings.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : settings.interval());
-        stream.enable(Interval.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
+        stream.enable(JdkEvents.THREAD_CPU_LOAD).withPeriod(settings.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : settings.interval());
+        stream.enable(JdkEvents.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
         stream.enable(WorkWindowEvent.NAME).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
         if (settings.record() == null) {
             stream.setMaxAge(MAX_AGE);

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.reduce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.RecordingSource;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -91,7 +92,7 @@ class HeldMonitorReducerTest {
         long ownNanos = 0;
         for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
             String type = e.getEventType().getName();
-            if (!type.equals(HeldMonitorReducer.MONITOR_ENTER) && !type.equals(HeldMonitorReducer.MONITOR_WAIT)) {
+            if (!type.equals(JdkEvents.JAVA_MONITOR_ENTER) && !type.equals(JdkEvents.JAVA_MONITOR_WAIT)) {
                 continue;
             }
             RecordedFrame app = e.getStackTrace().getFrames().stream().filter(f -> !jdk(f.getMethod().getType().getName())).findFirst().orElse(null);
