@@ -300,6 +300,9 @@ public final class StudyCommand extends CliCommand {
         r.measured().forEach(stdout::println);
         r.caveats().forEach(stdout::println);
         r.failures().forEach(f -> stdout.println(f.startsWith(dev.loomscope.analyzer.study.AppStudy.LEFT_OUT) ? f : "failed: " + f));
+        if (r.bottomLine() != null) {
+            stdout.println(r.bottomLine());
+        }
         stdout.println("report: " + r.index());
         stdout.flush();
         return r.ok() ? Errors.OK : Errors.CHECK_FAILED;

@@ -27,7 +27,7 @@ public final class BottomLine {
     record Cause(Metric metric, String words) {}
 
     /** The causes a line leaves out when it has already said the pins (the ceiling they put on the carriers). */
-    private static final java.util.Set<Metric> PINS = java.util.Set.of(Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT);
+    static final java.util.Set<Metric> PINS = java.util.Set.of(Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT);
 
     private BottomLine() {}
 
@@ -48,59 +48,95 @@ public final class BottomLine {
     }
 
     /**
+     * A workload's bottom line as values: {@code group} against {@code baseline} on {@code headline},
+     * its verdict and ratio, and the causes that moved the same way ({@code firstCause}, a computed
+     * one such as the ceiling pins put on the carriers, leads them when the headline is worse; null
+     * when none was computed). {@link #text} renders it.
+     */
+    public record Line(String workload, String group, String baseline, Metric headline, Verdict verdict, Comparison comparison, boolean busyMachine,
+            String unit, String firstCause, List<Found> causes) {
+        /** Whether the verdict is a claim of a difference and the causes were looked for. */
+        public boolean decided() {
+            return verdict == Verdict.BETTER || verdict == Verdict.WORSE;
+        }
+
+        /** Whether pins explain it: the computed cause, or a pin figure among the measured ones. */
+        public boolean pinned() {
+            return firstCause != null || causes.stream().anyMatch(c -> PINS.contains(c.metric()));
+        }
+
+        /** What the headline says: {@code virtual worse, latency p99 30.3x platform's (95% CI 22.5-61.2x)}. */
+        public String headlineText() {
+            String says = switch (verdict) {
+                case BETTER -> "better";
+                case WORSE -> "worse";
+                case NO_MEANINGFUL_DIFFERENCE -> "no different";
+                case TOO_FEW_JVMS -> "not judged (too few JVMs)";
+                default -> "not shown better or worse";
+            };
+            return String.format(Locale.ROOT, "%s %s, %s %s %s's (95%% CI %s-%s)", group, says, headline.name(), times(comparison.ratio()), baseline,
+                    Comparer.plain(comparison.ratioCiLow()), times(comparison.ratioCiHigh()));
+        }
+
+        /** The causes in words, the computed one first. */
+        public List<String> causeWords() {
+            List<String> words = new ArrayList<>();
+            if (firstCause != null) {
+                words.add(firstCause);
+            }
+            causes.forEach(c -> words.add(c.words()));
+            return words;
+        }
+
+        /** The line, at most {@link #MAX} characters where its headline allows: the causes that do not fit are in the verdict lines above it. */
+        public String text() {
+            String line = MARK + workload + ": " + headlineText() + (busyMachine ? ", busy machine" : "");
+            if (!decided()) {
+                return line;
+            }
+            List<String> words = causeWords();
+            if (words.isEmpty()) {
+                String none = "; no cause measured (" + unit + ": pins, queueing, thread starts, CPU, context switches, GC)";
+                return line.length() + none.length() <= MAX ? line + none : line;
+            }
+            StringBuilder out = new StringBuilder(line).append("; because a ").append(unit).append(": ");
+            int named = 0;
+            for (String cause : words) {
+                String next = (named == 0 ? "" : ", ") + cause;
+                if (named > 0 && out.length() + next.length() > MAX) {
+                    break;
+                }
+                out.append(next);
+                named++;
+            }
+            return out.toString();
+        }
+    }
+
+    /** A measured cause: its figure and its words ({@code context switches 0.05x}), and how far it moved (the larger, the stronger). */
+    public record Found(Metric metric, String words, double strength) {}
+
+    /**
      * The line for {@code workload}: {@code group} against the results' baseline on the first of
      * {@code headlines} with a verdict (else the first with a ratio), the causes per {@code unit}
      * ("request", "unit of work"); {@code firstCause} (a computed cause, such as the ceiling pins
      * put on the carriers) leads them when the headline is worse. Null when no headline figure was
      * compared.
      */
-    public static String of(String workload, List<MetricResult> results, List<Metric> headlines, String group, String unit, String firstCause) {
+    public static Line of(String workload, List<MetricResult> results, List<Metric> headlines, String group, String unit, String firstCause) {
         MetricResult head = head(results, headlines, group);
         if (head == null) {
             return null;
         }
-        Comparison c = head.comparisons().get(group);
         Verdict v = head.verdict(group);
-        String says = switch (v) {
-            case BETTER -> "better";
-            case WORSE -> "worse";
-            case NO_MEANINGFUL_DIFFERENCE -> "no different";
-            case TOO_FEW_JVMS -> "not judged (too few JVMs)";
-            default -> "not shown better or worse";
-        };
-        String line = String.format(Locale.ROOT, "%s%s: %s %s, %s %s %s's (95%% CI %s-%s)", MARK, workload, group, says, head.metric().name(), times(c.ratio()),
-                head.baseline(), Comparer.plain(c.ratioCiLow()), times(c.ratioCiHigh()));
-        if (head.busyMachine(group) != null) {
-            line += ", busy machine";
-        }
-        if (v != Verdict.BETTER && v != Verdict.WORSE) {
-            return line;
-        }
-        List<String> causes = new ArrayList<>();
-        if (firstCause != null && v == Verdict.WORSE) {
-            causes.add(firstCause);
-        }
-        causes.addAll(causes(results, group, v, firstCause != null && v == Verdict.WORSE));
-        if (causes.isEmpty()) {
-            String none = "; no cause measured (" + unit + ": pins, queueing, thread starts, CPU, context switches, GC)";
-            return line.length() + none.length() <= MAX ? line + none : line;
-        }
-        StringBuilder out = new StringBuilder(line).append("; because a ").append(unit).append(": ");
-        int named = 0;
-        for (String cause : causes) {
-            String next = (named == 0 ? "" : ", ") + cause;
-            if (named > 0 && out.length() + next.length() > MAX) {
-                break;
-            }
-            out.append(next);
-            named++;
-        }
-        return out.toString();
+        boolean decided = v == Verdict.BETTER || v == Verdict.WORSE;
+        boolean worse = decided && v == Verdict.WORSE && firstCause != null;
+        return new Line(workload, group, head.baseline(), head.metric(), v, head.comparisons().get(group), head.busyMachine(group) != null, unit,
+                worse ? firstCause : null, decided ? causes(results, group, v, worse) : List.of());
     }
 
     /** The causes that moved the way the headline did, strongest first: {@code context switches 0.08x}, {@code pins 0.97 (none on platform)}. */
-    private static List<String> causes(List<MetricResult> results, String group, Verdict v, boolean pinsSaid) {
-        record Found(String words, double strength) {}
+    private static List<Found> causes(List<MetricResult> results, String group, Verdict v, boolean pinsSaid) {
         List<Found> found = new ArrayList<>();
         for (Cause cause : CAUSES) {
             MetricResult r = find(results, cause.metric(), group);
@@ -110,15 +146,16 @@ public final class BottomLine {
             Comparison c = r.comparisons().get(group);
             if (c.ratio() == Double.POSITIVE_INFINITY) {
                 var b = r.boxplots().get(group);
-                found.add(new Found(cause.words() + " " + Comparer.plain(c.means() ? b.mean() : b.median()) + " (none on " + r.baseline() + ")", Double.MAX_VALUE));
+                found.add(new Found(cause.metric(), cause.words() + " " + Comparer.plain(c.means() ? b.mean() : b.median()) + " (none on " + r.baseline() + ")",
+                        Double.MAX_VALUE));
             } else if (c.ratio() > 0) {
-                found.add(new Found(cause.words() + " " + times(c.ratio()), Math.abs(Math.log(c.ratio()))));
+                found.add(new Found(cause.metric(), cause.words() + " " + times(c.ratio()), Math.abs(Math.log(c.ratio()))));
             } else {
-                found.add(new Found(cause.words() + " none (" + r.baseline() + " had some)", Double.MAX_VALUE));
+                found.add(new Found(cause.metric(), cause.words() + " none (" + r.baseline() + " had some)", Double.MAX_VALUE));
             }
         }
         found.sort(Comparator.comparingDouble(Found::strength).reversed());
-        return found.stream().map(Found::words).toList();
+        return List.copyOf(found);
     }
 
     private static MetricResult find(List<MetricResult> results, Metric metric, String group) {

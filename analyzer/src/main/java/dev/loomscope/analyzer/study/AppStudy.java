@@ -12,6 +12,7 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.report.HtmlReport;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.analyzer.views.LibraryHazard;
 import dev.loomscope.probes.MachineCpu;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.RecordingSource;
@@ -275,6 +276,7 @@ public final class AppStudy {
         final List<String> measured = new ArrayList<>();
         final List<String> bottom = new ArrayList<>();
         final List<String> charts = new ArrayList<>();
+        final List<StudyBottomLine.Section> sections = new ArrayList<>();
         final List<HtmlReport.Part> parts = new ArrayList<>();
         final java.util.Set<String> warnings = new LinkedHashSet<>();
     }
@@ -300,8 +302,9 @@ public final class AppStudy {
         }
         Map<String, String> libraries = new java.util.TreeMap<>();
         parsed.forEach(f -> libraries.putAll(f.summary.libraries));
-        dev.loomscope.analyzer.views.LibraryHazard.of(libraries).forEach(h -> said.measured.add("a known hazard in what the service loads (the"
-                + " agent's loomscope.Library), whatever these rates showed: " + h.line()));
+        List<LibraryHazard.Found> hazards = LibraryHazard.of(libraries);
+        hazards.forEach(h -> said.measured.add("a known hazard in what the service loads (the agent's loomscope.Library), whatever these rates"
+                + " showed: " + h.line()));
         for (String w : workloads) {
             List<RecordingFacts> timed = new ArrayList<>();
             List<RecordingFacts> controls = new ArrayList<>();
@@ -327,17 +330,23 @@ public final class AppStudy {
             judge(w, groups, Grouping.of(controls, List.of()), rule, said);
             said.warnings.addAll(RecordingFacts.warnings(timed)); // the same recordings under each URL: said once
         }
+        List<Capacity.Url> capacities = List.of();
         if (s.slo() != null) {
             Capacity.Result capacity = Capacity.of(s.slo(), byWorkload, rule);
             said.measured.addAll(capacity.lines());
             said.charts.addAll(capacity.charts().stream().filter(c -> !c.isEmpty()).toList());
+            capacities = capacity.urls();
         }
-        return report(s, outcomes, failures, caveats, reportDir, recordings, said);
+        int feature = parsed.stream().filter(f -> "virtual".equals(f.summary.threadKind)).mapToInt(f -> f.summary.jdkFeature()).max().orElse(0);
+        String study = StudyBottomLine.of(said.sections, capacities, hazards.stream().filter(h -> h.holdsOn(feature)).toList(), feature,
+                s.plan().forks(), rule.fewestEach()).text();
+        said.bottom.add(0, study); // first in the report, last in the terminal
+        return report(s, outcomes, failures, caveats, reportDir, recordings, said, study);
     }
 
     /** The study's HTML report in {@code reportDir}, and its result: what {@code said} says, the caveats with the recordings' warnings. */
     private static Study.Result report(Setup s, List<AppRunner.Outcome> outcomes, List<String> failures, List<String> caveats, Path reportDir,
-            Path recordings, Said said) {
+            Path recordings, Said said, String bottomLine) {
         List<String> runLines = new ArrayList<>();
         for (AppRunner.Outcome o : outcomes) {
             runLines.add(String.format(Locale.ROOT, "%-28s %6.1f s  ok (answered %.1f s after its start)%s", o.job().label(), o.seconds(), o.readySeconds(),
@@ -353,7 +362,7 @@ public final class AppStudy {
                 .withVerdicts(said.verdicts, said.bottom);
         Path index = HtmlReport.write(reportDir, said.parts, extras);
         said.warnings.forEach(x -> caveats.add("warning: " + x));
-        return new Study.Result(said.verdicts, said.measured, caveats, failures, index, outcomes.stream().anyMatch(o -> o.job().recorded()));
+        return new Study.Result(said.verdicts, said.measured, caveats, failures, index, outcomes.stream().anyMatch(o -> o.job().recorded()), bottomLine);
     }
 
     /** What the figures of a study are, and over which windows: the first of its measured lines. */
@@ -406,17 +415,20 @@ public final class AppStudy {
         if (advised != null) {
             said.measured.add(advised);
         }
+        MetricResult stalls = results.stream().filter(r -> r.metric() == Metric.STALLS).findFirst().orElse(null);
         String drains = Draining.of(groups);
         if (drains != null) { // a drain's figures are of the backlog, not of the service: said, and no bottom line rests on them
             String none = BottomLine.MARK + w + ": no bottom line: " + drains;
             said.verdicts.add(none);
             said.bottom.add(none);
+            said.sections.add(new StudyBottomLine.Section(w, null, drains, null, null));
             return;
         }
-        String line = BottomLine.of(w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling.brief() : null);
+        BottomLine.Line line = BottomLine.of(w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling.brief() : null);
+        said.sections.add(new StudyBottomLine.Section(w, line, null, stalls, ceiling));
         if (line != null) {
-            said.verdicts.add(line); // under the workload's verdicts, and at the top of the report
-            said.bottom.add(line);
+            said.verdicts.add(line.text()); // under the workload's verdicts, and at the top of the report
+            said.bottom.add(line.text());
         }
     }
 }

@@ -25,8 +25,26 @@ import java.util.TreeMap;
 final class Capacity {
     private Capacity() {}
 
-    /** What the capacity gave: a line per URL and its chart of latency against the offered rate. */
-    record Result(List<String> lines, List<String> charts) {}
+    /** What the capacity gave: a line per URL, each URL's figures, and its chart of latency against the offered rate. */
+    record Result(List<String> lines, List<Url> urls, List<String> charts) {}
+
+    /**
+     * One URL's capacity: the rates tried, each kind's JVMs' capacities (0 where a JVM kept none),
+     * and virtual against platform with its verdict (null when a kind has no JVM or one rate gives no capacity).
+     */
+    record Url(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Comparison comparison, Verdict verdict) {
+        /** The median of {@code kind}'s JVMs' capacities, 0 when none kept a rate; NaN when the kind has no JVM. */
+        double median(String kind) {
+            double[] c = capacity.getOrDefault(kind, new double[0]);
+            return c.length == 0 ? Double.NaN : Quantiles.of(c, 0.5);
+        }
+
+        /** {@code capacity at p99 <= 50.0 ms on GET /legacy: virtual 150/s, platform 300/s}. */
+        String brief() {
+            return String.format(Locale.ROOT, "capacity at %s on %s: %s", slo, url, String.join(", ", StudyPlan.KINDS.reversed().stream()
+                    .map(k -> k + " " + rate(median(k))).toList()));
+        }
+    }
 
     /** One JVM at one rate: its figure (ms) and whether it kept the objective ({@link #at}). */
     record AtRate(double millis, boolean kept) {}
@@ -50,6 +68,7 @@ final class Capacity {
             }));
         });
         List<String> lines = new ArrayList<>();
+        List<Url> urls = new ArrayList<>();
         List<String> charts = new ArrayList<>();
         measured.forEach((url, rates) -> {
             Map<String, double[]> capacity = new LinkedHashMap<>();
@@ -64,11 +83,13 @@ final class Capacity {
                 });
                 capacity.put(kind, best.values().stream().mapToDouble(Double::doubleValue).toArray());
             }
-            lines.add(line(url, slo, rates.keySet().stream().toList(), capacity, rule));
+            Url u = url(url, slo, rates.keySet().stream().toList(), capacity, rule);
+            urls.add(u);
+            lines.add(line(u));
             charts.add(dev.loomscope.analyzer.report.RateChart.of(url + ": latency " + slo.percentile() + " against the offered rate", slo.percentile(),
                     slo.millis(), curve));
         });
-        return new Result(lines, charts);
+        return new Result(lines, urls, charts);
     }
 
     /**
@@ -100,36 +121,44 @@ final class Capacity {
         return at(slo, windows).millis();
     }
 
-    private static String line(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Verdict.Rule rule) {
+    private static Url url(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Verdict.Rule rule) {
+        double[] v = capacity.get("virtual");
+        double[] p = capacity.get("platform");
+        if (rates.size() == 1 || v.length == 0 || p.length == 0) {
+            return new Url(url, slo, rates, capacity, null, null);
+        }
+        Comparison c = Comparison.of(v, p);
+        return new Url(url, slo, rates, capacity, c, rule.judge(c, false));
+    }
+
+    private static String line(Url u) {
+        List<Double> rates = u.rates();
         if (rates.size() == 1) {
             // one rate bounds no capacity: only whether each kind's JVMs kept the objective there
             List<String> kinds = new ArrayList<>();
             for (String kind : StudyPlan.KINDS) {
-                double[] c = capacity.get(kind);
+                double[] c = u.capacity().get(kind);
                 kinds.add(kind + " " + (c.length == 0 ? "not measured" : java.util.Arrays.stream(c).filter(x -> x > 0).count() + " of " + c.length + " JVMs"));
             }
             return String.format(Locale.ROOT, "%s: kept %s with under %.0f%% errors and no request left late at %s: %s (one rate gives no capacity: give"
-                    + " several, --rate 150,300,600)", url, slo, 100 * Slo.ERRORS, LoadSpec.rate(rates.get(0)), String.join(", ", kinds));
+                    + " several, --rate 150,300,600)", u.url(), u.slo(), 100 * Slo.ERRORS, LoadSpec.rate(rates.get(0)), String.join(", ", kinds));
         }
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: capacity at %s with under %.0f%% errors and no request left late, of the"
-                + " rates %s: ", url, slo, 100 * Slo.ERRORS, String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
+                + " rates %s: ", u.url(), u.slo(), 100 * Slo.ERRORS, String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
         List<String> kinds = new ArrayList<>();
         for (String kind : StudyPlan.KINDS) {
-            double[] c = capacity.get(kind);
+            double[] c = u.capacity().get(kind);
             kinds.add(kind + " " + (c.length == 0 ? "not measured" : java.util.Arrays.stream(c).allMatch(x -> x == 0) ? "below " + LoadSpec.rate(rates.get(0))
                     + " (none of its " + c.length + " JVM" + (c.length == 1 ? "" : "s") + " kept the objective at any rate tried)"
-                    : rate(Quantiles.of(c, 0.5)) + " (its JVMs: " + String.join(", ", java.util.Arrays.stream(c).mapToObj(Capacity::rate).toList()) + ")"));
+                    : rate(u.median(kind)) + " (its JVMs: " + String.join(", ", java.util.Arrays.stream(c).mapToObj(Capacity::rate).toList()) + ")"));
         }
         b.append(String.join(", ", kinds));
-        double[] v = capacity.get("virtual");
-        double[] p = capacity.get("platform");
-        if (v.length > 0 && p.length > 0) {
-            Comparison c = Comparison.of(v, p);
-            Verdict verdict = rule.judge(c, false);
+        Comparison c = u.comparison();
+        if (c != null) {
             b.append("; virtual vs platform: ").append(Double.isInfinite(c.ratio()) || Double.isNaN(c.ratio()) ? "no ratio (a kind kept no rate)"
                     : "median " + Comparer.percent(c.ratio()) + " (95% CI " + Comparer.percent(c.ratioCiLow()) + ".." + Comparer.percent(c.ratioCiHigh()) + ")")
-                    .append(", ").append(Comparer.p(c.pValue())).append(", n=").append(v.length).append('/').append(p.length).append(" JVMs: ")
-                    .append(verdict.words());
+                    .append(", ").append(Comparer.p(c.pValue())).append(", n=").append(u.capacity().get("virtual").length).append('/')
+                    .append(u.capacity().get("platform").length).append(" JVMs: ").append(u.verdict().words());
         }
         return b.toString();
     }

@@ -37,8 +37,13 @@ public final class Study {
     /** Where the study's JVMs come from: the java they run on, the agent and the workloads' jars. */
     public record Jvms(Path java, Path agent, Path workloads) {}
 
-    /** What a study found: the verdict, measurement and caveat lines, the runs that failed, the report's index page. */
-    public record Result(List<String> verdicts, List<String> measured, List<String> caveats, List<String> failures, Path index, boolean anyTimed) {
+    /**
+     * What a study found: the verdict, measurement and caveat lines, the runs that failed, the report's
+     * index page, and a service study's one bottom line (null for the experiments, each of whose
+     * workloads has its own).
+     */
+    public record Result(List<String> verdicts, List<String> measured, List<String> caveats, List<String> failures, Path index, boolean anyTimed,
+            String bottomLine) {
         /** Every timed JVM ran, and at least one did. */
         public boolean ok() {
             return failures.isEmpty() && anyTimed;
@@ -122,7 +127,7 @@ public final class Study {
         HtmlReport.Extras extras = new HtmlReport.Extras(heading(plan, kept), runLines(outcomes, parts), failures, measured).withThreadDumps(dumps)
                 .withVerdicts(verdicts, bottom).withRunRecordings(kept != null ? outcomes.stream().map(StudyRunner.Outcome::recording).toList() : List.of());
         Path index = HtmlReport.write(reportDir, parts, extras);
-        return new Result(verdicts, measured, caveats, failures, index, !timed.isEmpty());
+        return new Result(verdicts, measured, caveats, failures, index, !timed.isEmpty(), null);
     }
 
     /** Each JVM's line under What ran, a timed one marked when other processes kept the machine busy during its runs. */
@@ -190,8 +195,9 @@ public final class Study {
         }
         List<String> caveats = new ArrayList<>();
         RecordingFacts.warnings(groups.values().stream().flatMap(List::stream).toList()).forEach(w -> caveats.add(workload + ": warning: " + w));
+        BottomLine.Line bottom = BottomLine.of(workload, results, HEADLINES, "virtual", "unit of work", null);
         return new Judged(groups, results, CompareView.headlineVerdicts(results).stream().map(v -> workload + ": " + v).toList(),
-                BottomLine.of(workload, results, HEADLINES, "virtual", "unit of work", null), measured, caveats);
+                bottom == null ? null : bottom.text(), measured, caveats);
     }
 
     private static Map<String, List<RecordingFacts>> groups(List<RecordingSource> sources, boolean flames) {

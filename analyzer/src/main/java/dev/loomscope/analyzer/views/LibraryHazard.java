@@ -11,10 +11,10 @@ import java.util.Map;
  * {@code advise} of every {@link KnownLibrary} the agent found loaded, with the release that fixes it.
  */
 public enum LibraryHazard {
-    HIKARICP_YIELD_SPIN(KnownLibrary.HIKARICP, "7.1.0", false, "ConcurrentBag spins in Thread.yield while a connection is handed back to a"
+    HIKARICP_YIELD_SPIN(KnownLibrary.HIKARICP, "7.1.0", false, "ConcurrentBag.requite spins in Thread.yield, keeping its carrier", "ConcurrentBag spins in Thread.yield while a connection is handed back to a"
             + " waiting thread; a virtual thread that yields keeps its carrier, so under pool contention the spinning holds the carriers and"
             + " requests stall for seconds", "HikariCP issue #2398, fixed by pull request #2402"),
-    CONNECTOR_J_SYNCHRONIZED_IO(KnownLibrary.CONNECTOR_J, "9.0.0", true, "holds synchronized monitors around its socket reads and writes: every"
+    CONNECTOR_J_SYNCHRONIZED_IO(KnownLibrary.CONNECTOR_J, "9.0.0", true, "synchronized around its socket I/O pins the carrier", "holds synchronized monitors around its socket reads and writes: every"
             + " query pins its carrier for the database's answer on JDK 21-23", "MySQL Connector/J 9.0.0's release notes: synchronized replaced"
                     + " by ReentrantLock");
 
@@ -23,13 +23,16 @@ public enum LibraryHazard {
     final String fixedIn;
     /** Whether JDK 24's monitors (JEP 491) end it whatever the release. */
     final boolean endsOnJdk24;
+    /** What it does, in a few words for a bottom line. */
+    final String gist;
     final String what;
     final String source;
 
-    LibraryHazard(KnownLibrary library, String fixedIn, boolean endsOnJdk24, String what, String source) {
+    LibraryHazard(KnownLibrary library, String fixedIn, boolean endsOnJdk24, String gist, String what, String source) {
         this.library = library;
         this.fixedIn = fixedIn;
         this.endsOnJdk24 = endsOnJdk24;
+        this.gist = gist;
         this.what = what;
         this.source = source;
     }
@@ -42,11 +45,28 @@ public enum LibraryHazard {
 
         /** The words for advise: what, on which JDKs, and what to do. */
         public String line() {
-            LibraryHazard h = hazard;
-            String which = versionTold() ? h.library.title + " " + version : h.library.title + " (its version not told: check it is " + h.fixedIn
-                    + " or later)";
-            return which + " " + h.what + (h.endsOnJdk24 ? " (not on JDK 24+, JEP 491)" : ", on every JDK") + ": take " + h.library.title + " "
-                    + h.fixedIn + " or later (" + h.source + ")";
+            return which() + " " + hazard.what + (hazard.endsOnJdk24 ? " (not on JDK 24+, JEP 491)" : ", on every JDK") + ": take " + fix() + " ("
+                    + hazard.source + ")";
+        }
+
+        /** In a few words: {@code HikariCP 7.0.2: ConcurrentBag.requite spins in Thread.yield, keeping its carrier}. */
+        public String brief() {
+            return which() + ": " + hazard.gist;
+        }
+
+        /** Whether it holds on JDK {@code feature} (0 unknown: it may). */
+        public boolean holdsOn(int feature) {
+            return !(hazard.endsOnJdk24 && feature >= 24);
+        }
+
+        /** The release that ends it: {@code HikariCP 7.1.0 or later}. */
+        public String fix() {
+            return hazard.library.title + " " + hazard.fixedIn + " or later";
+        }
+
+        private String which() {
+            return versionTold() ? hazard.library.title + " " + version : hazard.library.title + " (its version not told: check it is "
+                    + hazard.fixedIn + " or later)";
         }
     }
 

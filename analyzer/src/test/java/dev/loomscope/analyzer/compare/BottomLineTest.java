@@ -22,7 +22,7 @@ class BottomLineTest {
         // five JVMs a kind: virtual threads do a run's 1,000 units in 330 ms instead of 1,000 ms, with 0.1 switches a unit instead of 2,
         // and the same CPU time a unit (the process's share of 2 hardware threads, over the shorter run)
         List<MetricResult> results = compare(5, 330, 100, 1000, 2000, 0.9, 0.3);
-        String line = BottomLine.of("echo", results, HEADLINES, "virtual", "unit of work", null);
+        String line = BottomLine.of("echo", results, HEADLINES, "virtual", "unit of work", null).text();
         assertThat(line).startsWith("=> echo: virtual better, throughput 3.0").contains("x platform's (95% CI ")
                 .contains("; because a unit of work: context switches 0.05").doesNotContain("CPU");
         assertThat(line.length()).isLessThanOrEqualTo(BottomLine.MAX);
@@ -32,13 +32,13 @@ class BottomLineTest {
     void aWorseHeadlineLeadsWithTheComputedCauseAndAnUndecidedOneNamesNone() {
         // virtual threads slower, with more CPU a unit: CPU is the cause; the computed cause (a carrier ceiling) leads when given
         List<MetricResult> worse = compare(5, 1500, 2000, 1000, 2000, 0.6, 0.2);
-        assertThat(BottomLine.of("w", worse, HEADLINES, "virtual", "request", "10 ms pinned (2 carriers serve at most 200/s of 300/s)"))
+        assertThat(BottomLine.of("w", worse, HEADLINES, "virtual", "request", "10 ms pinned (2 carriers serve at most 200/s of 300/s)").text())
                 .matches("=> w: virtual worse, throughput 0\\.6\\d*x platform's \\(95% CI 0\\.6\\d*-0\\.6\\d*x\\); because a request: 10 ms pinned"
                         + " \\(2 carriers serve at most 200/s of 300/s\\), CPU 4\\.\\d+x");
         // what does not fit in a line is left to the verdict lines above it
-        assertThat(BottomLine.of("w", worse, HEADLINES, "virtual", "request", "x".repeat(100))).endsWith("x".repeat(100));
+        assertThat(BottomLine.of("w", worse, HEADLINES, "virtual", "request", "x".repeat(100)).text()).endsWith("x".repeat(100));
         // two JVMs a kind cannot reach the rule's alpha: the ratio is given, the causes are not
-        String undecided = BottomLine.of("w", compare(2, 330, 100, 1000, 2000, 0.9, 0.3), HEADLINES, "virtual", "unit of work", null);
+        String undecided = BottomLine.of("w", compare(2, 330, 100, 1000, 2000, 0.9, 0.3), HEADLINES, "virtual", "unit of work", null).text();
         assertThat(undecided).startsWith("=> w: virtual not judged (too few JVMs), throughput 3.0").doesNotContain("because");
         // nothing compared on both kinds: no line
         assertThat(BottomLine.of("w", worse, List.of(Metric.LATENCY_P99), "virtual", "request", null)).isNull();

@@ -76,6 +76,9 @@ class StudyAppIT {
         assertThat(Double.parseDouble(offered.group(1).replace(",", ""))).isBetween(297.0, 303.0);
         // each URL's bottom line, from the client's p99 (one JVM a kind: a ratio, no verdict, so no cause named)
         assertThat(r.stdout()).containsPattern("(?m)^=> GET /legacy at 300/s: virtual not judged \\(too few JVMs\\), latency p99 [\\d.,]+x platform's");
+        // and the study's one bottom line, last before the report: one JVM a kind decides nothing, but the pins' ceiling is arithmetic on the recording
+        assertThat(r.stdout()).containsPattern("(?m)^=> the study: not decided: .*; because a request: [\\d.]+ ms pinned \\(2 carriers serve at most"
+                + " [\\d.,]+/s of 300/s\\); next: run 4 or more JVMs a kind \\(--forks 4\\): 1 cannot reach the rule's confidence\\nreport: ");
         // the report draws the capacity and, window by window, the client's latency beside the pins of the same windows
         String html = Files.readString(dir.resolve("report/index.html"));
         assertThat(html).containsPattern("recorded on JDK 21\\.").contains("GET /legacy: latency p99 against the offered rate").contains("objective 50 ms")
@@ -99,7 +102,7 @@ class StudyAppIT {
         Map<String, Double> change = changes(r.stdout());
         notMuchWorse(change, r.stdout(), "GET /legacy", "p50");
         notMuchWorse(change, r.stdout(), "GET /io", "p50");
-        assertThat(r.stdout()).doesNotContain("why, on virtual threads");
+        assertThat(r.stdout()).doesNotContain("why, on virtual threads").containsPattern("(?m)^=> the study: ").doesNotContain("pinned (");
         double platform = abMeanMillis(java, "platform", "/legacy");
         double virtual = abMeanMillis(java, "virtual", "/legacy");
         assertThat(virtual / platform).as("ab's mean latency on /legacy, virtual %.1f ms against platform %.1f ms", virtual, platform).isLessThan(1.5);
