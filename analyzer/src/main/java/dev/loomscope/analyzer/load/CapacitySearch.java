@@ -17,7 +17,12 @@ import java.util.Locale;
  * taken once more before it bounds the search, once a search (each try costs a step, and a later
  * miss is a warmer JVM's): the JVM is warmer by then, and a young JVM's miss must not hold its
  * capacity down for the rest of the search. A service over its capacity answers as many at the end
- * as at the start, falls behind, and its miss bounds at once.
+ * as at the start, falls behind, and its miss bounds at once. After a ramp that fell behind, the
+ * search bisects at once between the ramp's highest rate kept up and the rate it fell behind at, as
+ * soft bounds: neither is judged against the objective, so the rate it fell behind at is taken as
+ * a step of its own once the search comes within {@link #WITHIN} of it, the rate it kept up with
+ * once a step between them misses, and a judged step that contradicts one (kept at or above the rate
+ * a young JVM fell behind at, missed at or below the one it kept up with) drops it.
  */
 final class CapacitySearch {
     static final double START = 100;
@@ -37,6 +42,11 @@ final class CapacitySearch {
     private double kept = Double.NaN;
     private double missed = Double.NaN;
     private double next = START;
+    /** The ramp's highest rate kept up and the rate it fell behind at (NaN: none): bounds until a step judges them. */
+    private double softKept = Double.NaN;
+    private double softMissed = Double.NaN;
+    /** Where the search began, for its line: {@code , between the ramp's 400/s kept up and 800/s fallen behind}; empty from its first rate. */
+    private String began = "";
     private int steps;
     /** Whether a miss was taken again: once a search, the youngest that may be a young JVM's (a later one is of a warmer JVM). */
     private boolean retried;
@@ -54,6 +64,24 @@ final class CapacitySearch {
     CapacitySearch(Slo slo, double start) {
         this.slo = slo;
         this.next = start;
+    }
+
+    /**
+     * A search after a ramp that kept up to {@code keptUpTo} and fell behind at {@code fellBehindAt}
+     * (NaN: it did not): it starts between them; without both, at {@code keptUpTo} (else {@link #START}).
+     */
+    static CapacitySearch afterRamp(Slo slo, double keptUpTo, double fellBehindAt) {
+        if (Double.isNaN(keptUpTo)) {
+            return new CapacitySearch(slo);
+        }
+        CapacitySearch s = new CapacitySearch(slo, keptUpTo);
+        if (!Double.isNaN(fellBehindAt) && fellBehindAt > keptUpTo) {
+            s.softKept = keptUpTo;
+            s.softMissed = fellBehindAt;
+            s.next = round((keptUpTo + fellBehindAt) / 2);
+            s.began = ", begun between the ramp's " + LoadSpec.rate(keptUpTo) + " kept up and " + LoadSpec.rate(fellBehindAt) + " fallen behind";
+        }
+        return s;
     }
 
     /** The next rate to try; NaN when the search is done. */
@@ -95,19 +123,25 @@ final class CapacitySearch {
         }
         if (wasKept) {
             kept = Double.isNaN(kept) ? rate : Math.max(kept, rate);
+            softMissed = rate >= softMissed ? Double.NaN : softMissed; // a warm JVM keeps what a young one fell behind at
         } else {
             missed = Double.isNaN(missed) ? rate : Math.min(missed, rate);
+            softKept = rate <= softKept ? Double.NaN : softKept;
         }
+        double lo = Double.isNaN(kept) ? softKept : kept;
+        double hi = Double.isNaN(missed) ? softMissed : missed;
         if (steps >= MAX_STEPS) {
             next = Double.NaN;
-        } else if (Double.isNaN(missed)) {
+        } else if (Double.isNaN(hi)) {
             next = rate * 2 > HIGHEST ? Double.NaN : rate * 2;
-        } else if (Double.isNaN(kept)) {
+        } else if (Double.isNaN(lo)) {
             next = rate / 2 < LOWEST ? Double.NaN : rate / 2;
-        } else if ((missed - kept) / kept <= WITHIN) {
-            next = Double.NaN;
+        } else if (Double.isNaN(kept)) {
+            next = lo; // missed between the ramp's rates: what the ramp kept up with is judged before any rate below it
+        } else if ((hi - lo) / lo <= WITHIN) {
+            next = Double.isNaN(missed) ? hi : Double.NaN; // the ramp's fallen-behind rate this close: judged itself
         } else {
-            next = round((kept + missed) / 2);
+            next = round((lo + hi) / 2);
         }
     }
 
@@ -140,7 +174,7 @@ final class CapacitySearch {
 
     /** The search's outcome in a line: the capacity between the highest rate kept and the lowest missed. */
     String line(String target) {
-        String head = String.format(Locale.ROOT, "%s: capacity at %s (searched, %d step%s): ", target, slo, steps, steps == 1 ? "" : "s");
+        String head = String.format(Locale.ROOT, "%s: capacity at %s (searched, %d step%s%s): ", target, slo, steps, steps == 1 ? "" : "s", began);
         if (Double.isNaN(kept)) {
             return head + "below " + LoadSpec.rate(missed) + " (no rate tried kept it, down to " + LoadSpec.rate(missed) + ")";
         }

@@ -169,8 +169,8 @@ public final class LoadRun {
         List<Summary> summaries = new ArrayList<>();
         for (Requests t : spec.targets()) {
             if (spec.search()) {
-                double warm = ramp(t, CapacitySearch.START);
-                search(t, summaries, Double.isNaN(warm) ? CapacitySearch.START : warm);
+                Ramp warm = ramp(t, CapacitySearch.START);
+                search(t, summaries, CapacitySearch.afterRamp(spec.slo(), warm.keptUpTo(), warm.fellBehindAt()));
                 continue;
             }
             ramp(t, spec.rates().get(0));
@@ -185,9 +185,8 @@ public final class LoadRun {
         return summaries;
     }
 
-    /** The capacity of {@code t} at the objective, searched rate by rate from {@code start} ({@link CapacitySearch}); each rate's summary added. */
-    private void search(Requests t, List<Summary> summaries, double start) throws IOException {
-        CapacitySearch search = new CapacitySearch(spec.slo(), start);
+    /** The capacity of {@code t} at the objective, searched rate by rate ({@link CapacitySearch}); each rate's summary added. */
+    private void search(Requests t, List<Summary> summaries, CapacitySearch search) throws IOException {
         double loaded = 0;
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
             Summary s = one(t, rate);
@@ -217,10 +216,11 @@ public final class LoadRun {
      * behind), each step a third of {@code --ramp}: a JVM compiles its hot code at a rate it keeps, not
      * under a backlog its cold start built, and a search begins on a JVM already compiled. A step not
      * kept up ends the ramp. Each step a line; no rows (a ramp's rates are no workload of the study's).
-     * Returns the highest rate kept up (NaN: none), where a search then starts.
+     * Returns the highest rate kept up and the rate the service fell behind at (NaN: none), where a search then starts.
      */
-    private double ramp(Requests t, double rate) {
+    private Ramp ramp(Requests t, double rate) {
         double keptUpTo = Double.NaN;
+        double fellBehindAt = Double.NaN;
         long stepNanos = spec.ramp().toNanos() / LoadSpec.RAMP_STEPS;
         int timeout = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
         List<Double> rates = spec.rampRates(rate);
@@ -243,6 +243,7 @@ public final class LoadRun {
                     LatencyHistograms.describe(w.judged(), 50), keptUp ? "" : "; not kept up: the ramp ends here"));
             out.flush();
             if (!keptUp) {
+                fellBehindAt = rates.get(i);
                 break;
             }
             keptUpTo = rates.get(i);
@@ -250,8 +251,11 @@ public final class LoadRun {
         if (stepNanos > 0 && !stopped) {
             settle(t);
         }
-        return keptUpTo;
+        return new Ramp(keptUpTo, fellBehindAt);
     }
+
+    /** What a ramp found: its highest rate kept up and the rate it fell behind at (NaN: none). */
+    private record Ramp(double keptUpTo, double fellBehindAt) {}
 
     /** After a rate the service may still work off what it queued: up to 10 s until it answers one request within a second. */
     private void settle(Requests t) {
