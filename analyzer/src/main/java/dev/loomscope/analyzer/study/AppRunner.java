@@ -66,7 +66,7 @@ final class AppRunner {
         Files.createDirectories(dir);
         long t0 = System.nanoTime();
         int port = freePort();
-        ProcessBuilder app = new ProcessBuilder(command(job, dir, port)).redirectErrorStream(true).redirectOutput(dir.resolve("output.log").toFile());
+        ProcessBuilder app = new ProcessBuilder(command(job, dir, port)).redirectErrorStream(true).redirectOutput(dir.resolve(Failure.SERVICE_LOG).toFile());
         if (job.recorded() && !plan.command().get(0).equals("java")) {
             app.environment().put("JAVA_TOOL_OPTIONS", agentArg(job, dir)); // a script that starts java: the JVM picks the agent up
         }
@@ -77,7 +77,7 @@ final class AppRunner {
             return new Outcome(job, dir, null, null, 0, Double.NaN, "did not start: " + e.getMessage());
         }
         current = p;
-        String failure = null;
+        Failure failure = null;
         double readySeconds = Double.NaN;
         Path results = plan.loadCommand() == null ? dir.resolve(LoadWindows.FILE) : null; // the user's own client writes no windows
         try {
@@ -85,11 +85,12 @@ final class AppRunner {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(readyTimeoutSeconds);
             while (!readyAt.answers(1000)) {
                 if (!p.isAlive()) {
-                    failure = "exited with " + p.exitValue() + " before answering at " + readyAt.uri();
+                    failure = Failure.service("exited with " + p.exitValue() + " before answering at " + readyAt.uri());
                     break;
                 }
                 if (stopped || System.nanoTime() > deadline) {
-                    failure = stopped ? "stopped" : "did not answer at " + readyAt.uri() + " within " + readyTimeoutSeconds + " s (--ready-timeout)";
+                    failure = stopped ? Failure.STOPPED : Failure.service("did not answer at " + readyAt.uri() + " within " + readyTimeoutSeconds
+                            + " s (--ready-timeout)");
                     break;
                 }
                 sleep(100);
@@ -108,39 +109,55 @@ final class AppRunner {
                 recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElse(null);
             }
             if (failure == null && recording == null) {
-                failure = "no recording was written (see " + dir.resolve("output.log") + ")";
+                failure = Failure.service("no recording was written (see " + dir.resolve(Failure.SERVICE_LOG) + ")");
             }
         }
         if (failure == null && results != null && !Files.isRegularFile(results)) {
-            failure = "the load client wrote no results (see " + dir.resolve("load.log") + ")";
+            failure = Failure.client("the load client wrote no results (see " + dir.resolve(Failure.CLIENT_LOG) + ")");
         }
-        if (failure != null && !failure.equals("stopped")) {
-            boolean client = failure.contains("load client") || failure.contains("load command");
-            failure += ": " + lastLine(dir.resolve(client ? "load.log" : "output.log"));
+        return new Outcome(job, dir, recording, results, (System.nanoTime() - t0) / 1e9, readySeconds, failure == null ? null : failure.said(dir));
+    }
+
+    /** Why a JVM failed, and the log whose last line tells more (null: none, as when the study was stopped). */
+    private record Failure(String why, String log) {
+        static final String SERVICE_LOG = "output.log";
+        static final String CLIENT_LOG = "load.log";
+        static final Failure STOPPED = new Failure("stopped", null);
+
+        static Failure service(String why) {
+            return new Failure(why, SERVICE_LOG);
         }
-        return new Outcome(job, dir, recording, results, (System.nanoTime() - t0) / 1e9, readySeconds, failure);
+
+        static Failure client(String why) {
+            return new Failure(why, CLIENT_LOG);
+        }
+
+        /** The words an outcome keeps: why, and its log's last line. */
+        String said(Path dir) throws IOException {
+            return log == null ? why : why + ": " + lastLine(dir.resolve(log));
+        }
     }
 
     /** Runs the load client against the service; null when it finished, else why not. */
-    private String load(AppPlan.Job job, Process app, int port, Path results, Path dir) throws IOException {
+    private Failure load(AppPlan.Job job, Process app, int port, Path results, Path dir) throws IOException {
         List<String> cmd = plan.loadCommand() != null ? AppPlan.filled(plan.loadCommand(), job.kind(), port) : client(job, app, port, results);
         String name = plan.loadCommand() != null ? "load command" : "load client";
         Process client;
         try {
-            client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("load.log").toFile()).start();
+            client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(Failure.CLIENT_LOG).toFile()).start();
         } catch (IOException e) {
-            return name + " did not start (" + e.getMessage() + ")";
+            return Failure.client(name + " did not start (" + e.getMessage() + ")");
         }
         try {
             long deadline = System.nanoTime() + (long) ((loadSeconds + 60) * 1e9); // the longest load, and time to start and stop
             while (!client.waitFor(200, TimeUnit.MILLISECONDS)) {
                 if (stopped) {
                     end(client);
-                    return "stopped";
+                    return Failure.STOPPED;
                 }
                 if (!app.isAlive()) {
                     end(client);
-                    return "exited with " + app.exitValue() + " under load";
+                    return Failure.service("exited with " + app.exitValue() + " under load");
                 }
                 if (System.nanoTime() > deadline) {
                     break;
@@ -148,13 +165,13 @@ final class AppRunner {
             }
             if (client.isAlive()) {
                 end(client);
-                return name + " did not finish within " + Math.round(loadSeconds + 60) + " s";
+                return Failure.client(name + " did not finish within " + Math.round(loadSeconds + 60) + " s");
             }
-            return client.exitValue() == 0 ? null : name + " exited with " + client.exitValue();
+            return client.exitValue() == 0 ? null : Failure.client(name + " exited with " + client.exitValue());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             end(client);
-            return "interrupted";
+            return new Failure("interrupted", null);
         }
     }
 
