@@ -19,10 +19,11 @@ import java.util.Locale;
  * capacity down for the rest of the search. A service over its capacity answers as many at the end
  * as at the start, falls behind, and its miss bounds at once. After a ramp that fell behind, the
  * search bisects at once between the ramp's highest rate kept up and the rate it fell behind at, as
- * soft bounds: neither is judged against the objective, so the rate it fell behind at is taken as
- * a step of its own once the search comes within {@link #WITHIN} of it, the rate it kept up with
- * once a step between them misses, and a judged step that contradicts one (kept at or above the rate
- * a young JVM fell behind at, missed at or below the one it kept up with) drops it.
+ * soft bounds: neither is judged against the objective, so the rate it fell behind at is the step
+ * after one kept between them, the rate it kept up with the step after one missed, and a judged step
+ * that contradicts one drops it (missed at or below the rate the ramp kept up with; kept at or above
+ * the one a young JVM fell behind at, when the search climbs on by {@link #PAST_THE_RAMP}, not
+ * doubling: the warm JVM's capacity is near).
  */
 final class CapacitySearch {
     static final double START = 100;
@@ -37,6 +38,11 @@ final class CapacitySearch {
     static final double SAME_SERVICE_TIME = 1.25;
     /** How many times as many requests a second a service answers at a step's end as at its start while it is still warming up. */
     static final double WARMING = 1.2;
+    /**
+     * The step up from a rate a young JVM fell behind at and the warm one kept: its capacity is near
+     * (a doubling from there overshoots by far and costs three more steps back).
+     */
+    static final double PAST_THE_RAMP = 1.25;
 
     private final Slo slo;
     private double kept = Double.NaN;
@@ -45,6 +51,8 @@ final class CapacitySearch {
     /** The ramp's highest rate kept up and the rate it fell behind at (NaN: none): bounds until a step judges them. */
     private double softKept = Double.NaN;
     private double softMissed = Double.NaN;
+    /** The next step up while no rate has missed: doubling, once {@link #PAST_THE_RAMP}. */
+    private double climb = 2;
     /** Where the search began, for its line: {@code , between the ramp's 400/s kept up and 800/s fallen behind}; empty from its first rate. */
     private String began = "";
     private int steps;
@@ -123,7 +131,10 @@ final class CapacitySearch {
         }
         if (wasKept) {
             kept = Double.isNaN(kept) ? rate : Math.max(kept, rate);
-            softMissed = rate >= softMissed ? Double.NaN : softMissed; // a warm JVM keeps what a young one fell behind at
+            if (rate >= softMissed) { // a warm JVM keeps what a young one fell behind at
+                softMissed = Double.NaN;
+                climb = PAST_THE_RAMP;
+            }
         } else {
             missed = Double.isNaN(missed) ? rate : Math.min(missed, rate);
             softKept = rate <= softKept ? Double.NaN : softKept;
@@ -133,13 +144,16 @@ final class CapacitySearch {
         if (steps >= MAX_STEPS) {
             next = Double.NaN;
         } else if (Double.isNaN(hi)) {
-            next = rate * 2 > HIGHEST ? Double.NaN : rate * 2;
+            next = rate * climb > HIGHEST ? Double.NaN : round(rate * climb);
+            climb = 2;
         } else if (Double.isNaN(lo)) {
             next = rate / 2 < LOWEST ? Double.NaN : rate / 2;
+        } else if (Double.isNaN(missed)) {
+            next = hi; // kept between the ramp's rates: the rate it fell behind at is judged next
         } else if (Double.isNaN(kept)) {
-            next = lo; // missed between the ramp's rates: what the ramp kept up with is judged before any rate below it
+            next = lo; // missed between them: what the ramp kept up with is judged before any rate below it
         } else if ((hi - lo) / lo <= WITHIN) {
-            next = Double.isNaN(missed) ? hi : Double.NaN; // the ramp's fallen-behind rate this close: judged itself
+            next = Double.NaN;
         } else {
             next = round((lo + hi) / 2);
         }
