@@ -95,9 +95,9 @@ final class StudyBottomLine {
         if (!worse.isEmpty()) {
             return worse(worse, sections, stalled, hazards, jdkFeature);
         }
-        String fixFirst = hazards.isEmpty() ? "" : ", once " + hazardFix(hazards.get(0));
+        String fixFirst = hazards.isEmpty() ? "" : hazardFix(hazards.get(0)) + ", then ";
         if (!better.isEmpty()) {
-            return new Said(Choice.VIRTUAL, better, null, "switch" + fixFirst + ", and keep 'loomscope watch PID' open on the service after");
+            return new Said(Choice.VIRTUAL, better, null, fixFirst + "switch, and keep 'loomscope watch PID' open on the service");
         }
         if (undecided.isEmpty()) {
             List<String> drained = sections.stream().filter(s -> s.drains() != null).map(s -> s.workload() + ": " + s.drains()).toList();
@@ -105,8 +105,8 @@ final class StudyBottomLine {
                     ? "see the failed JVMs above" : "give a longer --max-warmup, or rates the JVMs keep up with");
         }
         if (allSame) {
-            return new Said(Choice.EITHER, undecided, null, (capacities.stream().anyMatch(u -> u.verdict() != null) ? "choose on other grounds"
-                    : "give --slo p99=<ms> with several rates to compare what each kind sustains") + fixFirst);
+            return new Said(Choice.EITHER, undecided, null, fixFirst + (capacities.stream().anyMatch(u -> u.verdict() != null) ? "choose on other"
+                    + " grounds" : "give --slo p99=<ms> with several rates to compare what each kind sustains"));
         }
         // a ceiling is arithmetic on what the recordings hold, not a verdict: said even where the JVMs were too few to decide
         ServiceCause.Ceiling pins = limiting(sections);

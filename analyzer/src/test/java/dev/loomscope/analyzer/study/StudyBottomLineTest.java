@@ -66,8 +66,8 @@ class StudyBottomLineTest {
         StudyBottomLine.Section better = section(5, 0, 2);
         StudyBottomLine.Said said = StudyBottomLine.of(List.of(better), List.of(), LibraryHazard.of(Map.of("HikariCP", "7.0.2")), 21, 5, 4);
         assertThat(said.choice()).isEqualTo(StudyBottomLine.Choice.VIRTUAL);
-        assertThat(said.text()).contains(W + ": latency p99 0.4x platform's").endsWith("next: switch, once take HikariCP 7.1.0 or later, and keep"
-                + " 'loomscope watch PID' open on the service after");
+        assertThat(said.text()).contains(W + ": latency p99 0.4x platform's").endsWith("next: take HikariCP 7.1.0 or later, then switch, and keep"
+                + " 'loomscope watch PID' open on the service");
     }
 
     @Test
