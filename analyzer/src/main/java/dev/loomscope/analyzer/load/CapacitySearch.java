@@ -51,6 +51,12 @@ final class CapacitySearch {
     /** The ramp's highest rate kept up and the rate it fell behind at (NaN: none): bounds until a step judges them. */
     private double softKept = Double.NaN;
     private double softMissed = Double.NaN;
+    /** The steps at which the kept and the missed bound were judged, and whether the last look at a missed bound was taken. */
+    private int keptAt;
+    private int missedAt;
+    private boolean lookedAgain;
+    /** The words for the last look about to be taken ({@link #lastLook}); null when it is not next. */
+    private String lastLook;
     /** The next step up while no rate has missed: doubling, once {@link #PAST_THE_RAMP}. */
     private double climb = 2;
     /** Where the search began, for its line: {@code , between the ramp's 400/s kept up and 800/s fallen behind}; empty from its first rate. */
@@ -129,13 +135,19 @@ final class CapacitySearch {
             next = rate; // bounds nothing yet: taken again, warmer
             return;
         }
+        lastLook = null;
+        if (wasKept && rate == missed) { // the last look: warm, it keeps the rate it missed young, and the search goes on above it
+            missed = Double.NaN;
+        }
         if (wasKept) {
+            keptAt = rate >= kept || Double.isNaN(kept) ? steps : keptAt;
             kept = Double.isNaN(kept) ? rate : Math.max(kept, rate);
             if (rate >= softMissed) { // a warm JVM keeps what a young one fell behind at
                 softMissed = Double.NaN;
                 climb = PAST_THE_RAMP;
             }
         } else {
+            missedAt = rate <= missed || Double.isNaN(missed) ? steps : missedAt;
             missed = Double.isNaN(missed) ? rate : Math.min(missed, rate);
             softKept = rate <= softKept ? Double.NaN : softKept;
         }
@@ -154,6 +166,12 @@ final class CapacitySearch {
             next = lo; // missed between them: what the ramp kept up with is judged before any rate below it
         } else if ((hi - lo) / lo <= WITHIN) {
             next = Double.NaN;
+            if (!lookedAgain && missedAt < keptAt && steps < MAX_STEPS) { // it kept a rate after it missed this one: warmer since
+                lookedAgain = true;
+                next = missed;
+                lastLook = String.format(Locale.ROOT, "then %s once more, the search's last look: it missed it at step %d, and kept %s at step %d,"
+                        + " warmer", LoadSpec.rate(missed), missedAt, LoadSpec.rate(kept), keptAt);
+            }
         } else {
             next = round((lo + hi) / 2);
         }
@@ -169,6 +187,15 @@ final class CapacitySearch {
         }
         return s.keptUp() && Double.isNaN(missed) ? "the search's first miss, and the service kept pace: a young JVM's latency (its compiler's, its"
                 + " first collections') is not yet its capacity" : null;
+    }
+
+    /**
+     * The last look, when the search has converged on a missed bound judged before its kept one: the
+     * JVM kept a rate after it missed this one, so it is warmer, and the miss is taken once more, once
+     * a search (in words, for the step's line); null when it is not next.
+     */
+    String lastLook() {
+        return lastLook;
     }
 
     /** Why the step just taken is taken once more before it bounds the search; null when it is not. */

@@ -202,7 +202,8 @@ public final class LoadRun {
             out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s%s; warm-up %s; %.0f s into the search)%s", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate), search.figure(s), s.keptUp() ? "kept up"
                             : "not keeping up", s.late() > 0 ? String.format(Locale.ROOT, ", %,d late at the end", s.late()) : "", s.unsteady() == null
                                     ? "steady" : "not steady", loaded, search.again() != null
-                                            ? "; taken once more before it bounds the search: " + search.again() : ""));
+                                            ? "; taken once more before it bounds the search: " + search.again() : search.lastLook() != null
+                                                    ? "; " + search.lastLook() : ""));
             out.flush();
             settle(t);
         }

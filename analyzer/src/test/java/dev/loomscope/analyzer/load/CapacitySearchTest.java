@@ -60,6 +60,28 @@ class CapacitySearchTest {
         assertThat(run(CapacitySearch.afterRamp(Slo.parse("p99=100ms"), 400, Double.NaN), 700).get(0)).isEqualTo(400.0);
     }
 
+    /**
+     * A JVM that missed 600/s young (sustaining 500/s for its first two steps, 650/s after) and kept
+     * rates up to 575/s later: converged on 575 and 600, the search takes 600/s once more, its last
+     * look; kept warm, the search goes on above it and finds 650/s.
+     */
+    @Test
+    void aMissedBoundJudgedBeforeTheKeptOneGetsALastLookWarm() {
+        CapacitySearch s = CapacitySearch.afterRamp(Slo.parse("p99=100ms"), 400, 800);
+        List<Double> tried = new java.util.ArrayList<>();
+        for (double rate = s.next(); !Double.isNaN(rate); rate = s.next()) {
+            tried.add(rate);
+            s.record(rate, rate <= (tried.size() <= 2 ? 500 : 650));
+            if (tried.size() == 5) {
+                assertThat(s.lastLook()).isEqualTo("then 600/s once more, the search's last look: it missed it at step 1, and kept 575/s at step 5,"
+                        + " warmer");
+            }
+        }
+        assertThat(tried).containsExactly(600.0, 400.0, 500.0, 550.0, 575.0, 600.0, 800.0, 700.0, 650.0, 675.0);
+        assertThat(s.capacity()).isEqualTo(650.0);
+        assertThat(s.lastLook()).isNull();
+    }
+
     /** The rates a search tries on a service that keeps the objective up to {@code capacity}. */
     private static List<Double> run(CapacitySearch s, double capacity) {
         List<Double> tried = new java.util.ArrayList<>();
