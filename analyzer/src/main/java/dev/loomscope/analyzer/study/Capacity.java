@@ -39,7 +39,7 @@ final class Capacity {
             return c.length == 0 ? Double.NaN : Quantiles.of(c, 0.5);
         }
 
-        /** {@code capacity at p99 <= 50.0 ms on GET /legacy: virtual 150/s, platform 300/s}. */
+        /** {@code capacity at p99 <= 50 ms on GET /legacy: virtual 150/s, platform 300/s}. */
         String brief() {
             return String.format(Locale.ROOT, "capacity at %s on %s: %s", slo, url, String.join(", ", StudyPlan.KINDS.reversed().stream()
                     .map(k -> k + " " + rate(median(k))).toList()));
