@@ -22,7 +22,7 @@ import java.util.Locale;
  * soft bounds: neither is judged against the objective, so the rate it fell behind at is the step
  * after one kept between them, the rate it kept up with the step after one missed, and a judged step
  * that contradicts one drops it (missed at or below the rate the ramp kept up with; kept at or above
- * the one a young JVM fell behind at, when the search climbs on by {@link #PAST_THE_RAMP}, not
+ * the one a young JVM fell behind at, when the search climbs on by {@link #PAST_THE_RAMP} a step, not
  * doubling: the warm JVM's capacity is near).
  */
 final class CapacitySearch {
@@ -39,8 +39,9 @@ final class CapacitySearch {
     /** How many times as many requests a second a service answers at a step's end as at its start while it is still warming up. */
     static final double WARMING = 1.2;
     /**
-     * The step up from a rate a young JVM fell behind at and the warm one kept: its capacity is near
-     * (a doubling from there overshoots by far and costs three more steps back).
+     * The step up past a rate a young JVM fell behind at and the warm one kept: its capacity is near
+     * (a doubling from there overshoots by far, and each step back over capacity is a warm-up cut at
+     * its longest).
      */
     static final double PAST_THE_RAMP = 1.25;
 
@@ -51,13 +52,14 @@ final class CapacitySearch {
     /** The ramp's highest rate kept up and the rate it fell behind at (NaN: none): bounds until a step judges them. */
     private double softKept = Double.NaN;
     private double softMissed = Double.NaN;
-    /** The steps at which the kept and the missed bound were judged, and whether the last look at a missed bound was taken. */
+    /** The steps at which the kept and the missed bound were judged, whether the missed one came before any rate was kept, and whether the last look was taken. */
     private int keptAt;
     private int missedAt;
+    private boolean missedYoung;
     private boolean lookedAgain;
     /** The words for the last look about to be taken ({@link #lastLook}); null when it is not next. */
     private String lastLook;
-    /** The next step up while no rate has missed: doubling, once {@link #PAST_THE_RAMP}. */
+    /** The next step up while no rate has missed: doubling, or {@link #PAST_THE_RAMP} past a rate the ramp fell behind at. */
     private double climb = 2;
     /** Where the search began, for its line: {@code , between the ramp's 400/s kept up and 800/s fallen behind}; empty from its first rate. */
     private String began = "";
@@ -142,12 +144,15 @@ final class CapacitySearch {
         if (wasKept) {
             keptAt = rate >= kept || Double.isNaN(kept) ? steps : keptAt;
             kept = Double.isNaN(kept) ? rate : Math.max(kept, rate);
-            if (rate >= softMissed) { // a warm JVM keeps what a young one fell behind at
+            if (rate >= softMissed) { // a warm JVM keeps what a young one fell behind at: its capacity is near, climbed to by a quarter a step
                 softMissed = Double.NaN;
                 climb = PAST_THE_RAMP;
             }
         } else {
-            missedAt = rate <= missed || Double.isNaN(missed) ? steps : missedAt;
+            if (rate <= missed || Double.isNaN(missed)) {
+                missedAt = steps;
+                missedYoung = Double.isNaN(kept);
+            }
             missed = Double.isNaN(missed) ? rate : Math.min(missed, rate);
             softKept = rate <= softKept ? Double.NaN : softKept;
         }
@@ -157,7 +162,6 @@ final class CapacitySearch {
             next = Double.NaN;
         } else if (Double.isNaN(hi)) {
             next = rate * climb > HIGHEST ? Double.NaN : round(rate * climb);
-            climb = 2;
         } else if (Double.isNaN(lo)) {
             next = rate / 2 < LOWEST ? Double.NaN : rate / 2;
         } else if (Double.isNaN(missed)) {
@@ -166,11 +170,11 @@ final class CapacitySearch {
             next = lo; // missed between them: what the ramp kept up with is judged before any rate below it
         } else if ((hi - lo) / lo <= WITHIN) {
             next = Double.NaN;
-            if (!lookedAgain && missedAt < keptAt && steps < MAX_STEPS) { // it kept a rate after it missed this one: warmer since
+            if (!lookedAgain && missedYoung && steps < MAX_STEPS) { // missed before the search kept any rate, it has kept rates since: warmer
                 lookedAgain = true;
                 next = missed;
-                lastLook = String.format(Locale.ROOT, "then %s once more, the search's last look: it missed it at step %d, and kept %s at step %d,"
-                        + " warmer", LoadSpec.rate(missed), missedAt, LoadSpec.rate(kept), keptAt);
+                lastLook = String.format(Locale.ROOT, "then %s once more, the search's last look: it missed it at step %d, before it kept any rate,"
+                        + " and kept %s at step %d, warmer", LoadSpec.rate(missed), missedAt, LoadSpec.rate(kept), keptAt);
             }
         } else {
             next = round((lo + hi) / 2);

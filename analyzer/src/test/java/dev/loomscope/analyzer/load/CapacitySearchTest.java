@@ -49,10 +49,11 @@ class CapacitySearchTest {
         assertThat(run(s, 700)).containsExactly(600.0, 800.0, 700.0, 750.0, 725.0);
         assertThat(s.line("GET /")).startsWith("GET /: capacity at p99 <= 100 ms (searched, 5 steps, begun between the ramp's 400/s kept up and 800/s"
                 + " fallen behind): 700/s (kept; 725/s missed it: within 4%)");
-        // warm, the service keeps what it fell behind at young: the search climbs on by a quarter, not doubling (the capacity is near)
+        // warm, the service keeps what it fell behind at young: the search climbs on by a quarter a step, not doubling (the capacity is near)
         CapacitySearch warmer = CapacitySearch.afterRamp(Slo.parse("p99=100ms"), 400, 800);
         assertThat(run(warmer, 820)).containsExactly(600.0, 800.0, 1000.0, 900.0, 850.0, 825.0);
         assertThat(warmer.capacity()).isEqualTo(800.0);
+        assertThat(run(CapacitySearch.afterRamp(Slo.parse("p99=100ms"), 400, 800), 1300)).startsWith(600.0, 800.0, 1000.0, 1250.0, 1560.0);
         // a miss between them: the rate the ramp kept up with is judged next; missed too, the search halves below it
         CapacitySearch lower = CapacitySearch.afterRamp(Slo.parse("p99=100ms"), 400, 800);
         assertThat(run(lower, 300)).containsExactly(600.0, 400.0, 200.0, 300.0, 350.0, 325.0, 313.0);
@@ -73,13 +74,16 @@ class CapacitySearchTest {
             tried.add(rate);
             s.record(rate, rate <= (tried.size() <= 2 ? 500 : 650));
             if (tried.size() == 5) {
-                assertThat(s.lastLook()).isEqualTo("then 600/s once more, the search's last look: it missed it at step 1, and kept 575/s at step 5,"
-                        + " warmer");
+                assertThat(s.lastLook()).isEqualTo("then 600/s once more, the search's last look: it missed it at step 1, before it kept any rate,"
+                        + " and kept 575/s at step 5, warmer");
             }
         }
         assertThat(tried).containsExactly(600.0, 400.0, 500.0, 550.0, 575.0, 600.0, 800.0, 700.0, 650.0, 675.0);
         assertThat(s.capacity()).isEqualTo(650.0);
         assertThat(s.lastLook()).isNull();
+        // a miss after the search kept rates is a warm JVM's: bisecting down to it is no reason for another look
+        CapacitySearch warm = CapacitySearch.afterRamp(Slo.parse("p99=100ms"), 400, 800);
+        assertThat(run(warm, 1040)).containsExactly(600.0, 800.0, 1000.0, 1250.0, 1130.0, 1070.0, 1040.0);
     }
 
     /** The rates a search tries on a service that keeps the objective up to {@code capacity}. */
