@@ -130,9 +130,9 @@ public final class BottomLine {
         }
         Verdict v = head.verdict(group);
         boolean decided = v == Verdict.BETTER || v == Verdict.WORSE;
-        boolean worse = decided && v == Verdict.WORSE && firstCause != null;
+        boolean computedLeads = v == Verdict.WORSE && firstCause != null;
         return new Line(workload, group, head.baseline(), head.metric(), v, head.comparisons().get(group), head.busyMachine(group) != null, unit,
-                worse ? firstCause : null, decided ? causes(results, group, v, worse) : List.of());
+                computedLeads ? firstCause : null, decided ? causes(results, group, v, computedLeads) : List.of());
     }
 
     /** The causes that moved the way the headline did, strongest first: {@code context switches 0.08x}, {@code pins 0.97 (none on platform)}. */
@@ -168,7 +168,7 @@ public final class BottomLine {
     }
 
     /** A ratio as a multiple: {@code 3.2x}, {@code 0.08x}. */
-    static String times(double ratio) {
+    public static String times(double ratio) {
         return Comparer.plain(ratio) + "x";
     }
 }

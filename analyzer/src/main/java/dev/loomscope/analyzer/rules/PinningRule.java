@@ -28,7 +28,6 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
  * shorter pins.
  */
 public final class PinningRule extends LoomscopeRule {
-
     static final TypedPreference<IQuantity> SHARE = threshold("pinning.share", "Pinned share",
             "a warning when pins held this share of the carriers' time (carriers x the recording's span)", UnitLookup.PERCENT.quantity(1));
     static final TypedPreference<IQuantity> LONGEST = threshold("pinning.longest", "Longest pin",

@@ -11,7 +11,6 @@ import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /** Virtual threads that could not be started or continued ({@code jdk.VirtualThreadSubmitFailed}): always a warning. */
 public final class SubmitFailedRule extends LoomscopeRule {
-
     public SubmitFailedRule() {
         super("loomscope.SubmitFailed", "Virtual thread submit failures", JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, notRecorded(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED), java.util.List.of());
     }

@@ -7,7 +7,6 @@ import dev.loomscope.analyzer.stats.Verdict;
 import dev.loomscope.analyzer.views.LibraryHazard;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A service study's one bottom line, under each URL's and rate's own: which kind to run, at which
@@ -84,7 +83,7 @@ final class StudyBottomLine {
             if (l == null && !stalls) {
                 continue;
             }
-            String words = s.workload() + ": " + (l == null ? "" : l.headline().name() + " " + times(l.comparison().ratio()) + " platform's"
+            String words = s.workload() + ": " + (l == null ? "" : l.headline().name() + " " + BottomLine.times(l.comparison().ratio()) + " platform's"
                     + (l.decided() ? "" : " (" + l.verdict().words() + ")") + (stalls ? ", " : "")) + (stalls ? "stalls (requests a second or more"
                             + " late) " + stallsTimes(s.stalls()) : "");
             stalled = stalls && stalled == null ? s : stalled;
@@ -110,8 +109,9 @@ final class StudyBottomLine {
         }
         // a ceiling is arithmetic on what the recordings hold, not a verdict: said even where the JVMs were too few to decide
         ServiceCause.Ceiling pins = limiting(sections);
-        return new Said(Choice.UNDECIDED, undecided, pins == null ? null : "a request: " + pins.brief(), forks < fewest ? "run " + fewest + " or more JVMs a kind (--forks " + fewest + "): "
-                + forks + " cannot reach the rule's confidence" : "run more JVMs a kind (--forks " + 2 * forks + ") or longer windows (--windows)");
+        String more = forks < fewest ? "run " + fewest + " or more JVMs a kind (--forks " + fewest + "): " + forks + " cannot reach the rule's confidence"
+                : "run more JVMs a kind (--forks " + 2 * forks + ") or longer windows (--windows)";
+        return new Said(Choice.UNDECIDED, undecided, pins == null ? null : "a request: " + pins.brief(), more);
     }
 
     /** Virtual threads worse somewhere: the cause the recordings measured, and the step it calls for. */
@@ -149,10 +149,6 @@ final class StudyBottomLine {
     private static String stallsTimes(MetricResult r) {
         double ratio = r.comparisons().get("virtual").ratio();
         return Double.isInfinite(ratio) ? Comparer.plain(r.boxplots().get("virtual").mean()) + " a 1,000 requests, none on platform"
-                : times(ratio) + " platform's";
-    }
-
-    private static String times(double ratio) {
-        return Comparer.plain(ratio) + "x";
+                : BottomLine.times(ratio) + " platform's";
     }
 }

@@ -23,7 +23,6 @@ public final class PinningView {
         return merged;
     }
 
-
     /** Whether a recording can show pins at all, and from which length on (its settings' threshold; null when they do not say). */
     public record Coverage(RecordingFacts recording, boolean recorded, java.time.Duration threshold) {}
 
