@@ -3,6 +3,7 @@
 # Order: $JAVA_HOME when it is 21+; otherwise the newest JDK 21+ among `java` on the PATH and
 # the standard install locations ($LOOMSCOPE_JDK_DIRS replaces that list: directories that
 # hold JDKs, separated by ':').
+# A JDK has javac; with LOOMSCOPE_RUNTIME_OK set (a release, which compiles nothing) a Java runtime serves too.
 # On success: LOOMSCOPE_JAVA_HOME, LOOMSCOPE_JAVA_MAJOR (25) and LOOMSCOPE_JAVA_VERSION (25.0.3) are set, return 0.
 # On failure: LOOMSCOPE_JDK_ERROR holds a one-line explanation, return 1.
 
@@ -14,7 +15,7 @@ LOOMSCOPE_MIN_JDK=21
 loomscope_read_jdk() {
     _v=""
     _m=""
-    [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
+    [ -x "$1/bin/java" ] && { [ -n "${LOOMSCOPE_RUNTIME_OK:-}" ] || [ -x "$1/bin/javac" ]; } || return 0
     if [ -f "$1/release" ]; then
         # read by the shell itself, not sed
         while IFS= read -r _line || [ -n "$_line" ]; do

@@ -87,11 +87,14 @@ public final class Launch {
         }
     }
 
-    /** Where the launcher's JDK search (.mvn/find-jdk.sh of the checkout this jar was built in) finds a JDK 21+. */
+    /** Where the launcher's JDK search (find-jdk.sh beside this jar in a release, or .mvn/find-jdk.sh of the checkout it was built in) finds a JDK 21+. */
     private static String elsewhere() {
         try {
             File file = codeSource(Launch.class);
-            File script = new File(checkout(Launch.class), ".mvn/find-jdk.sh");
+            File script = new File(file.getParentFile(), "find-jdk.sh"); // a release's lib/, beside this jar
+            if (!script.isFile()) {
+                script = new File(checkout(Launch.class), ".mvn/find-jdk.sh");
+            }
             if (!script.isFile()) {
                 return ": install JDK " + MIN_JDK + "+ and run this jar with its java";
             }

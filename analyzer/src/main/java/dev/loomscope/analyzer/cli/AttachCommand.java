@@ -42,7 +42,7 @@ public final class AttachCommand extends CliCommand {
     @Parameters(index = "2..*", paramLabel = "OPTIONS", description = "agent options for start, e.g. label=web,profile=cpu+wall,duration=60s")
     List<String> options = List.of();
 
-    @Option(names = "--agent", paramLabel = "JAR", description = "the agent jar (default: agent/target/loomscope-agent.jar of this loomscope)")
+    @Option(names = "--agent", paramLabel = "JAR", description = "the agent jar (default: lib/loomscope-agent.jar of this loomscope, or agent/target/loomscope-agent.jar of a checkout)")
     Path agent;
 
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s",
@@ -88,7 +88,7 @@ public final class AttachCommand extends CliCommand {
     }
 
     private Path agentJar() {
-        return (agent != null ? agent : StudyCommand.home().resolve("agent/target/loomscope-agent.jar")).toAbsolutePath();
+        return agent != null ? agent.toAbsolutePath() : Install.AGENT.jar();
     }
 
     /** The JVMs this user can attach to, this one left out: a table of their process ids and main classes or jars. */

@@ -153,14 +153,8 @@ public final class StudyCommand extends CliCommand {
         if (forks != null) {
             noteTooFew(forks, stderr); // --quick's 2 say so in its help
         }
-        Path home = home();
-        Path agent = home.resolve("agent/target/loomscope-agent.jar");
-        Path workloadsJar = home.resolve("workloads/target/loomscope-workloads.jar");
-        for (Path jar : List.of(agent, workloadsJar)) {
-            if (!Files.isRegularFile(jar)) {
-                throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
-            }
-        }
+        Path agent = Install.AGENT.required();
+        Path workloadsJar = Install.WORKLOADS.required();
         Study.Result r = Study.run(plan, new Study.Jvms(java(), agent, workloadsJar), out.toAbsolutePath(), keep, verdictOptions.rule(),
                 new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), stderr, Boolean.getBoolean("loomscope.stderrIsTerminal"));
         return print(r, stdout);
@@ -264,10 +258,7 @@ public final class StudyCommand extends CliCommand {
             stderr.println("loomscope study: note: no --url holds {port}, so the load goes where the URLs say, not to the port given to the service");
         }
         dev.loomscope.analyzer.load.Slo objective = loadSpec.slo();
-        Path agent = home().resolve("agent/target/loomscope-agent.jar");
-        if (!Files.isRegularFile(agent)) {
-            throw new BadDataException(agent + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it)");
-        }
+        Path agent = Install.AGENT.required();
         noteTooFew(jvms, stderr);
         var plan = new dev.loomscope.analyzer.study.AppPlan(command, loadWords, jvms, loadWords != null ? 0 : controls, new dev.loomscope.analyzer.study.Reruns(reruns, keepDisturbed), work, agentOpts,
                 seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE);
@@ -324,18 +315,5 @@ public final class StudyCommand extends CliCommand {
             throw new dev.loomscope.analyzer.errors.UsageException(name + " " + v + ": " + problem);
         }
         return v;
-    }
-
-    /** The project root: set by the launcher, else found from where this jar sits (analyzer/target/loomscope.jar). */
-    static Path home() {
-        String h = System.getProperty("loomscope.home");
-        if (h != null) {
-            return Path.of(h);
-        }
-        try {
-            return dev.loomscope.options.Launch.checkout(StudyCommand.class).toPath();
-        } catch (Exception e) {
-            return Path.of(".").toAbsolutePath();
-        }
     }
 }

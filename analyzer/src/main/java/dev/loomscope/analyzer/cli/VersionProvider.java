@@ -8,10 +8,20 @@ public final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
         return new String[] {
-            "loomscope " + version(),
+            "loomscope " + version() + " (commit " + commit() + ")",
             "JDK " + Runtime.version() + " (" + System.getProperty("java.vendor") + ") at "
                     + System.getProperty("java.home"),
         };
+    }
+
+    /** The commit the jar was built from, as its manifest says (git's short hash, "-dirty" with uncommitted changes), or "unknown". */
+    static String commit() {
+        try (var in = Main.class.getResourceAsStream("/META-INF/MANIFEST.MF")) {
+            String c = in == null ? null : new java.util.jar.Manifest(in).getMainAttributes().getValue("Loomscope-Commit");
+            return c == null || c.isBlank() ? "unknown" : c;
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
     }
 
     /** The version from the jar manifest, or "dev" when run from classes. */
