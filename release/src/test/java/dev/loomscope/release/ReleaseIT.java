@@ -1,6 +1,7 @@
 package dev.loomscope.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,15 +58,7 @@ class ReleaseIT {
             Run check = exec(List.of("sha256sum", "-c", archive + ".sha256"), TARGET, Map.of(), 60);
             assertThat(check.code()).as(check.all()).isZero();
         }
-        Path opt = Files.createDirectories(dir.resolve("opt"));
-        Run extract = exec(List.of("tar", "xzf", tar.toString(), "-C", opt.toString()), dir, Map.of(), 120);
-        assertThat(extract.code()).as(extract.all()).isZero();
-        Path root = opt.resolve(NAME);
-        assertThat(root.resolve("bin/loomscope")).isExecutable();
-        assertThat(root.resolve("licenses/THIRD-PARTY.txt")).content().contains("picocli").contains("HdrHistogram").contains("async-profiler");
-        // the zip holds what the tar holds
-        assertThat(zipEntries(TARGET.resolve(NAME + ".zip"))).isEqualTo(files(opt));
-        exec(List.of("chmod", "-R", "a-w", root.toString()), dir, Map.of(), 60);
+        Path root = extract(Files.createDirectories(dir.resolve("opt")));
         Map<String, String> before = tree(root);
 
         Path home = Files.createDirectories(dir.resolve("home"));
@@ -136,6 +130,134 @@ class ReleaseIT {
             // and nothing else in HOME (the facts cache, which keeps recordings of 32 MB and more, goes beside it)
             assertThat(cached).allMatch(p -> p.isEmpty() || p.equals(".cache") || p.startsWith(".cache/loomscope"));
         }
+    }
+
+    /**
+     * As root, from the install: a JVM of another user (nobody, its temporary directory its own) and one in
+     * another PID and mount namespace (its /tmp a file system of its own, the jar it runs in it): attach
+     * start, stop and threads and watch (the agent's recording too) reach both, the agent loaded from a copy
+     * each can read, what each writes read back here; run as another user, one line says why not and what
+     * to run.
+     */
+    @Test
+    void asRootItReachesAJvmOfAnotherUserAndOneInAnotherNamespace() throws Exception {
+        assumeTrue(exec(List.of("id", "-u"), dir, Map.of(), 30).out().strip().equals("0"), "run as root: attaching to another user's JVM needs it");
+        // a directory other users can read: the install and the jar nobody's JVM runs
+        Path shared = Files.createTempDirectory(Path.of("/tmp"), "loomscope-release-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        try {
+            Path root = extract(Files.createDirectories(shared.resolve("opt")));
+            Path work = Files.createDirectories(dir.resolve("work"));
+            Map<String, String> env = Map.of("HOME", Files.createDirectories(dir.resolve("home")).toString(), "PATH", root.resolve("bin") + ":/usr/bin:/bin",
+                    "JAVA_HOME", System.getProperty("java.home"));
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Path jar = root.resolve("lib/loomscope-workloads.jar");
+            List<String> sleep = List.of("sleep", "--threads", "virtual", "--tasks", "200", "--sleep-ms", "20", "--runs", "100000", "--warmup", "0");
+
+            Path own = Files.createDirectories(shared.resolve("nobody"));
+            Files.createDirectories(own.resolve("tmp"));
+            Files.createDirectories(own.resolve("rec"));
+            exec(List.of("chown", "-R", "65534:65534", own.toString()), dir, Map.of(), 30);
+            List<String> asNobody = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", java, "-Djava.io.tmpdir=" + own.resolve("tmp"),
+                    "-jar", jar.toString()));
+            asNobody.addAll(sleep);
+            long nobody = start(asNobody, own, shared.resolve("nobody.log")).pid();
+
+            long inside = contained(List.of("--pid", "--mount"), java, jar, sleep, shared.resolve("contained.log"));
+
+            for (long pid : List.of(nobody, inside)) {
+                String p = Long.toString(pid);
+                String out = pid == nobody ? own.resolve("rec").toString() : "/tmp/rec";
+                Run start = loomscope(List.of("attach", p, "start", "out=" + out + ",label=reached,profile=off,flame=off"), work, env, 120);
+                assertThat(start.code()).as(start.all()).isZero();
+                assertThat(start.out()).contains("recording (for ");
+                Run agent = loomscope(List.of("watch", p, "--agent", "--duration", "2s", "--interval", "1s"), work, env, 120);
+                assertThat(agent.code()).as(agent.all()).isZero();
+                assertThat(agent.out()).contains("carriers ");
+                Run stop = loomscope(List.of("attach", p, "stop"), work, env, 120);
+                assertThat(stop.code()).as(stop.all()).isZero();
+                Path recorded = pid == nobody ? own.resolve("rec") : Path.of("/proc", p, "root/tmp/rec");
+                if (pid == inside) {
+                    assertThat(stop.out()).contains("in another mount namespace: from here, under /proc/" + p + "/root");
+                }
+                Path jfr;
+                try (Stream<Path> files = Files.list(recorded)) {
+                    jfr = files.filter(f -> f.getFileName().toString().matches("reached-.*\\.jfr") && !f.toString().endsWith(".async-profiler.jfr")).findFirst()
+                            .orElseThrow(() -> new AssertionError("no recording in " + recorded + ": " + stop.all()));
+                }
+                Run summary = loomscope(List.of("summary", jfr.toString()), work, env, 120);
+                assertThat(summary.code()).as(summary.all()).isZero();
+                assertThat(summary.out()).contains("Key figures of reached-");
+
+                Run threads = loomscope(List.of("attach", p, "threads", "--interval", "0", "--dumps", work.toString()), work, env, 120);
+                assertThat(threads.code()).as(threads.all()).isZero();
+                try (Stream<Path> files = Files.list(work)) {
+                    Path dump = files.filter(f -> f.getFileName().toString().matches("threads-" + p + "-.*\\.json")).findFirst().orElseThrow();
+                    assertThat(Files.getOwner(dump).getName()).as("the dump is this user's").isEqualTo("root");
+                }
+                Run watch = loomscope(List.of("watch", p, "--duration", "3s", "--interval", "1s", "--dump-every", "1s"), work, env, 120);
+                assertThat(watch.code()).as(watch.all()).isZero();
+            }
+            // the JVM's temporary directory holds the agent's copy only (the replies and dumps went with their directories)
+            try (Stream<Path> left = Files.list(own.resolve("tmp"))) {
+                assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("loomscope-"))).allMatch(n -> n.startsWith("loomscope-agent-"));
+            }
+
+            // a JVM in another network namespace too: its management agent is not reachable from here, and watch says so in one line
+            String apart = Long.toString(contained(List.of("--pid", "--mount", "--net"), java, jar, sleep, shared.resolve("isolated.log")));
+            Run unreachable = loomscope(List.of("watch", apart, "--duration", "2s"), work, env, 120);
+            assertThat(unreachable.code()).as(unreachable.all()).isEqualTo(2);
+            assertThat(unreachable.err().strip()).startsWith("loomscope watch: process " + apart + " runs in another network namespace (a container)")
+                    .doesNotContain("\n");
+
+            // not root: one line, what to run instead
+            Run refused = exec(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", root.resolve("bin/loomscope").toString(), "attach",
+                    Long.toString(inside), "status"), work, Map.of("HOME", "/nonexistent", "PATH", "/usr/bin:/bin", "JAVA_HOME", System.getProperty("java.home")), 120);
+            assertThat(refused.code()).as(refused.all()).isEqualTo(2);
+            assertThat(refused.err().strip()).isEqualTo("loomscope attach: process " + inside + " runs as user root, and a JVM is attached to by its own user or root:"
+                    + " run the same command as root (sudo loomscope ...)");
+        } finally {
+            stop();
+            exec(List.of("rm", "-rf", shared.toString()), dir, Map.of(), 60);
+        }
+    }
+
+    /**
+     * The workload {@code jar} run by {@code java} in new {@code namespaces} (a container): the namespace's shell
+     * holds the jar open, mounts a /tmp of its own (where the JVM's attach files and its temporary directory then
+     * lie, as in a container) and runs the JVM from a copy there; the JVM's process id as this machine numbers it.
+     */
+    private long contained(List<String> namespaces, String java, Path jar, List<String> args, Path log) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("unshare"));
+        cmd.addAll(namespaces);
+        cmd.addAll(List.of("--fork", "--kill-child", "--mount-proc", "sh", "-c",
+                "exec 3<\"$1\" && mount -t tmpfs tmpfs /tmp && cat <&3 >/tmp/app.jar && exec 3<&- && shift && exec \"$0\" -jar /tmp/app.jar \"$@\"", java,
+                jar.toString()));
+        cmd.addAll(args);
+        Process unshare = start(cmd, jar.getParent(), log);
+        return unshare.children().findFirst().orElseThrow(() -> new AssertionError("no JVM under unshare")).pid();
+    }
+
+    /** {@code cmd} started in {@code work}, its output to {@code log}; returned once it has begun its runs. */
+    private Process start(List<String> cmd, Path work, Path log) throws Exception {
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        started.add(p);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && p.isAlive() && !Files.readString(log).contains("run 1/")) {
+            Thread.sleep(100);
+        }
+        assertThat(Files.readString(log)).as(String.join(" ", cmd)).contains("run 1/");
+        return p;
+    }
+
+    /** The tar.gz extracted into {@code opt} and made read-only (the zip checked to hold the same files): the install's directory. */
+    private Path extract(Path opt) throws Exception {
+        Run extract = exec(List.of("tar", "xzf", TARGET.resolve(NAME + ".tar.gz").toString(), "-C", opt.toString()), dir, Map.of(), 120);
+        assertThat(extract.code()).as(extract.all()).isZero();
+        Path root = opt.resolve(NAME);
+        assertThat(root.resolve("bin/loomscope")).isExecutable();
+        assertThat(zipEntries(TARGET.resolve(NAME + ".zip"))).isEqualTo(files(opt));
+        exec(List.of("chmod", "-R", "a-w", root.toString()), dir, Map.of(), 60);
+        return root;
     }
 
     /** {@code loomscope mcp}'s answer to an initialize request, its stdin then closed. */

@@ -7,6 +7,7 @@ import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.watch.AgentCall;
 import dev.loomscope.analyzer.watch.LockOwnerLooks;
+import dev.loomscope.analyzer.watch.ProcessView;
 import dev.loomscope.analyzer.watch.RunningJvm;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
@@ -22,8 +23,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = {"Starts, stops, snapshots or asks after a loomscope recording in a running JVM (Attach API).",
             "start [OPTIONS] loads the agent with agent options (key=value,...: see java -jar loomscope-agent.jar); stop writes the "
-                    + ".jfr and flame graph; dump writes what was recorded so far and records on; status tells. The JVM must run as the same "
-                    + "user on JDK 21+. 'loomscope attach list' shows the JVMs that can be attached.",
+                    + ".jfr and flame graph; dump writes what was recorded so far and records on; status tells. The JVM must run JDK 21+, as the same "
+                    + "user, or be reached as root (another user's JVM, or one in a container). 'loomscope attach list' shows the JVMs that can be attached.",
             "threads takes two JSON thread dumps --interval apart and analyses them as 'loomscope threads' does; on JDK 21-25 it asks the"
                     + " agent before and after each dump who owns the java.util.concurrent locks threads are parked on, and writes the owners"
                     + " into the dump as JDK 26 does: over JMX where the agent runs in the JVM, else by loading it (the JVM may print its"
@@ -102,7 +103,7 @@ public final class AttachCommand extends CliCommand {
                 jvms.row(d.id(), name.length() > 100 ? name.substring(0, 99) + "\u2026" : name);
             }
         }
-        return jvms.orNone("no other JVM of this user runs (a JVM started with -XX:+DisableAttachMechanism, or as another user, is not listed)");
+        return jvms.orNone("no other JVM of this user runs (a JVM started with -XX:+DisableAttachMechanism, or as another user when this one is not root, is not listed)");
     }
 
     /** Loads the agent {@code jar} into the process with the action and options, and says its reply: ok, or what failed. */
@@ -110,6 +111,10 @@ public final class AttachCommand extends CliCommand {
         AgentCall reply = AgentCall.run(Long.parseLong(pid), jar, action, options);
         PrintWriter to = reply.ok() ? out : stderr();
         reply.lines().forEach(l -> to.println("loomscope attach: " + pid + ": " + l));
+        ProcessView view = ProcessView.of(Long.parseLong(pid));
+        if (reply.ok() && view.otherMounts() && reply.lines().stream().anyMatch(l -> l.contains("/"))) {
+            to.println("loomscope attach: " + pid + ": its paths are as the JVM sees them, in another mount namespace: from here, under " + view.root());
+        }
         return reply.ok() ? Errors.OK : Errors.CHECK_FAILED;
     }
 

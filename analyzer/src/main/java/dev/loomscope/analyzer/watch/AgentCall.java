@@ -28,25 +28,36 @@ public record AgentCall(boolean ok, List<String> lines) {
             throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
         }
         VirtualMachine vm = RunningJvm.attach(pid);
-        Path reply = TempFiles.create("loomscope-attach-", ".reply");
+        ProcessView view = ProcessView.of(pid);
+        ProcessView.Exchange exchange = null;
+        Path reply = null;
         try {
-            RunningJvm.refuseBefore21("process " + pid, RunningJvm.feature(vm.getSystemProperties().getProperty("java.specification.version", "")),
-                    "the agent needs");
-            String args = "command=" + command + ",reply=" + reply + (options.isEmpty() ? "" : "," + String.join(",", options));
+            java.util.Properties props = vm.getSystemProperties();
+            RunningJvm.refuseBefore21("process " + pid, RunningJvm.feature(props.getProperty("java.specification.version", "")), "the agent needs");
+            // another user's JVM, or one in a container: the reply in a directory of ours it can write, the jar where it can read it
+            String tmpdir = props.getProperty("java.io.tmpdir", "/tmp");
+            exchange = view.exchange(tmpdir);
+            reply = exchange == null ? TempFiles.create("loomscope-attach-", ".reply") : exchange.here().resolve("attach.reply");
+            String replyThere = exchange == null ? reply.toString() : exchange.there("attach.reply");
+            String args = "command=" + command + ",reply=" + replyThere + (options.isEmpty() ? "" : "," + String.join(",", options));
             try {
-                vm.loadAgent(jar.toAbsolutePath().toString(), args);
+                vm.loadAgent(view.readable(jar, tmpdir), args);
             } catch (AgentLoadException | AgentInitializationException e) {
                 throw new BadDataException("process " + pid + ": the agent did not load: " + e.getMessage()
                         + " (if the JVM runs with -XX:-EnableDynamicAgentLoading, start it with -javaagent instead)");
             }
-            List<String> lines = Files.readAllLines(reply, StandardCharsets.UTF_8);
+            List<String> lines = Files.isRegularFile(reply) ? Files.readAllLines(reply, StandardCharsets.UTF_8) : List.of();
             if (lines.isEmpty()) {
                 throw new BadDataException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
             }
             return new AgentCall(lines.get(0).equals("ok"), List.copyOf(lines.subList(1, lines.size())));
         } finally {
             vm.detach();
-            TempFiles.delete(reply);
+            if (exchange != null) {
+                exchange.close();
+            } else if (reply != null) {
+                TempFiles.delete(reply);
+            }
         }
     }
 }

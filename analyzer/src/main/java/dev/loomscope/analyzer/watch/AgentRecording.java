@@ -53,7 +53,7 @@ record AgentRecording(Path repository, Map<String, String> settings) {
             throw new BadDataException(target.name() + ": its JFR repository is not named (" + REPOSITORY_PROPERTY
                     + " is unset), so the agent's recording cannot be read (watch it without --agent)");
         }
-        Path repository = Path.of(where);
+        Path repository = target.here(where);
         if (!Files.isDirectory(repository) || !Files.isReadable(repository) || !Files.isExecutable(repository)) {
             throw new BadDataException(repository + ": the agent's JFR repository cannot be read by this user (watch " + target.name()
                     + " as the user that runs it, or without --agent)");

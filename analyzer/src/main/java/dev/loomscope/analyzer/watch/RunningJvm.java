@@ -30,6 +30,8 @@ public final class RunningJvm implements AutoCloseable {
     private final MBeanServerConnection mbeans;
     private final String name;
     private final long pid;
+    /** How this process reaches a local JVM's files; null for a remote one. */
+    private final ProcessView view;
     private Map<String, String> properties;
 
     private RunningJvm(VirtualMachine vm, JMXConnector connector, String name, long pid) throws IOException {
@@ -38,6 +40,7 @@ public final class RunningJvm implements AutoCloseable {
         this.mbeans = connector.getMBeanServerConnection();
         this.name = name;
         this.pid = pid;
+        this.view = pid < 0 ? null : ProcessView.of(pid);
     }
 
     /** Connects to {@code target}: a process id, or {@code HOST:PORT} of a JVM's remote JMX agent. */
@@ -49,6 +52,12 @@ public final class RunningJvm implements AutoCloseable {
             }
             if (ProcessHandle.of(pid).isEmpty()) {
                 throw new BadDataException("no process " + pid + " ('loomscope attach list' shows the JVMs of this user)");
+            }
+            if (ProcessView.of(pid).otherNetwork()) {
+                // its management agent listens on its own 127.0.0.1: here that address is another machine's, if anyone's
+                throw new BadDataException("process " + pid + " runs in another network namespace (a container), where its management agent cannot be"
+                        + " reached from here: run loomscope inside it (the release archive extracted there), or start the JVM with"
+                        + " -Dcom.sun.management.jmxremote.port=PORT and give HOST:PORT; 'loomscope attach " + pid + " start|stop' reach it from here");
             }
             VirtualMachine vm = attach(pid);
             try {
@@ -79,6 +88,12 @@ public final class RunningJvm implements AutoCloseable {
         if (!listed && exe != null && !exe.startsWith("java")) {
             // neither in the JVMs' list nor a java executable: attaching would only time out; its command line is none of our business
             throw new BadDataException("process " + pid + " (" + exe + ") is not a JVM this user can attach to ('loomscope attach list' shows them)");
+        }
+        ProcessView view = ProcessView.of(pid);
+        if (view.otherUser() && !view.weAreRoot()) {
+            // the JDK would only time out or say the socket is not ours: who it belongs to, and what reaches it
+            throw new BadDataException("process " + pid + " runs as user " + view.user() + ", and a JVM is attached to by its own user or root: run"
+                    + " the same command as " + (view.uid() == 0 ? "root (sudo loomscope ...)" : view.user() + " (sudo -u " + view.user() + " loomscope ...) or as root"));
         }
         try {
             return VirtualMachine.attach(Long.toString(pid));
@@ -129,6 +144,11 @@ public final class RunningJvm implements AutoCloseable {
     /** The JVM's process id, or -1 for a remote one. */
     public long pid() {
         return pid;
+    }
+
+    /** A path the JVM names (its JFR repository), as this process reaches it: under /proc/PID/root for a JVM in a container. */
+    public Path here(String there) {
+        return view == null ? Path.of(there) : view.here(there);
     }
 
     /** The JVM's system properties, fetched once. */
@@ -189,8 +209,19 @@ public final class RunningJvm implements AutoCloseable {
      * control character as JSON).
      */
     public void dumpThreads(Path file, ThreadDumpFormat format) throws IOException {
-        ManagementFactory.newPlatformMXBeanProxy(mbeans, "com.sun.management:type=HotSpotDiagnostic", HotSpotDiagnosticMXBean.class)
-                .dumpThreads(file.toString(), format);
+        HotSpotDiagnosticMXBean diagnostic = ManagementFactory.newPlatformMXBeanProxy(mbeans, "com.sun.management:type=HotSpotDiagnostic",
+                HotSpotDiagnosticMXBean.class);
+        // another user's JVM, or one in a container, writes where it can and names the file as it sees it
+        try (ProcessView.Exchange exchange = view == null ? null : view.exchange(properties().getOrDefault("java.io.tmpdir", "/tmp"))) {
+            if (exchange == null) {
+                diagnostic.dumpThreads(file.toString(), format);
+                return;
+            }
+            String name = file.getFileName().toString();
+            diagnostic.dumpThreads(exchange.there(name), format);
+            // copied, not moved: the dump is then this user's, not the JVM's user's
+            java.nio.file.Files.copy(exchange.here().resolve(name), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
     }
 
     @Override
