@@ -338,7 +338,12 @@ public final class AppStudy {
             capacities = capacity.urls();
         }
         int feature = parsed.stream().filter(f -> "virtual".equals(f.summary.threadKind)).mapToInt(f -> f.summary.jdkFeature()).max().orElse(0);
-        String study = StudyBottomLine.of(said.sections, capacities, hazards.stream().filter(h -> h.holdsOn(feature)).toList(), feature,
+        StallHolds holds = StallHolds.of(recorded.stream().filter(o -> o.job().kind().equals("virtual")).map(o -> o.recording().getParent()).toList());
+        if (holds != null) {
+            said.measured.add("the virtual JVMs' stalls (the agent's two thread dumps at each, read as 'loomscope threads' reads them): "
+                    + (holds.brief() != null ? holds.brief() : "no carrier held in any of the " + holds.stalls() + " stalls dumped"));
+        }
+        String study = StudyBottomLine.of(said.sections, capacities, hazards.stream().filter(h -> h.holdsOn(feature)).toList(), holds, feature,
                 s.plan().forks(), rule.fewestEach()).text();
         said.bottom.add(0, study); // first in the report, last in the terminal
         return report(s, outcomes, failures, caveats, reportDir, recordings, said, study);

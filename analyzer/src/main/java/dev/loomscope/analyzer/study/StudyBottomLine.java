@@ -64,7 +64,8 @@ final class StudyBottomLine {
      * the rule can decide), the virtual ones on JDK {@code jdkFeature} (0 unknown), with the known
      * hazards of what the service loaded.
      */
-    static Said of(List<Section> sections, List<Capacity.Url> capacities, List<LibraryHazard.Found> hazards, int jdkFeature, int forks, int fewest) {
+    static Said of(List<Section> sections, List<Capacity.Url> capacities, List<LibraryHazard.Found> hazards, StallHolds holds, int jdkFeature, int forks,
+            int fewest) {
         List<String> worse = new ArrayList<>();
         List<String> better = new ArrayList<>();
         List<String> undecided = new ArrayList<>();
@@ -92,7 +93,7 @@ final class StudyBottomLine {
             allSame &= !stalls && l.verdict() == Verdict.NO_MEANINGFUL_DIFFERENCE;
         }
         if (!worse.isEmpty()) {
-            return worse(worse, sections, stalled, hazards, jdkFeature);
+            return worse(worse, sections, stalled, hazards, holds, jdkFeature);
         }
         String fixFirst = hazards.isEmpty() ? "" : hazardFix(hazards.get(0)) + ", then ";
         if (!better.isEmpty()) {
@@ -115,7 +116,8 @@ final class StudyBottomLine {
     }
 
     /** Virtual threads worse somewhere: the cause the recordings measured, and the step it calls for. */
-    private static Said worse(List<String> worse, List<Section> sections, Section stalled, List<LibraryHazard.Found> hazards, int jdkFeature) {
+    private static Said worse(List<String> worse, List<Section> sections, Section stalled, List<LibraryHazard.Found> hazards, StallHolds holds,
+            int jdkFeature) {
         ServiceCause.Ceiling pins = limiting(sections);
         BottomLine.Line pinned = sections.stream().map(Section::line).filter(l -> l != null && l.verdict() == Verdict.WORSE && l.pinned()).findFirst()
                 .orElse(null);
@@ -123,6 +125,14 @@ final class StudyBottomLine {
             String cause = "a request: " + (pins != null ? pins.brief() : String.join(", ", pinned.causeWords()));
             return new Said(Choice.PLATFORM, worse, cause, "find the pinned frames with 'loomscope pinning' on the virtual JVMs' recordings and take the"
                     + " blocking call out of synchronized" + (jdkFeature >= 24 ? "" : ", or run on JDK 24+, where synchronized no longer pins (JEP 491)"));
+        }
+        String held = holds == null ? null : holds.brief();
+        if (stalled != null && held != null) {
+            // measured: where the carriers were held in the agent's dumps at the stalls; a known hazard only when it is that frame
+            LibraryHazard.Found known = hazards.stream().filter(h -> h.heldAt(holds.frame())).findFirst().orElse(null);
+            return new Said(Choice.PLATFORM, worse, "the stalls: " + held + (known == null ? "" : ", " + known.brief()), known != null ? hazardFix(known)
+                    + ", then study again" : "read the stall dumps beside the virtual JVMs' recordings with 'loomscope threads', and move what waits at "
+                            + holds.frame() + " off the carrier");
         }
         if (stalled != null && !hazards.isEmpty()) {
             return new Said(Choice.PLATFORM, worse, "the stalls, most likely: " + hazards.get(0).brief(), hazardFix(hazards.get(0)) + ", then study again");
