@@ -338,7 +338,8 @@ public final class AppStudy {
             capacities = capacity.urls();
         }
         int feature = parsed.stream().filter(f -> "virtual".equals(f.summary.threadKind)).mapToInt(f -> f.summary.jdkFeature()).max().orElse(0);
-        StallHolds holds = StallHolds.of(recorded.stream().filter(o -> o.job().kind().equals("virtual")).map(o -> o.recording().getParent()).toList());
+        StallHolds holds = StallHolds.of(recorded.stream().filter(o -> o.job().kind().equals("virtual") && o.recording() != null).map(o -> o.recording().getParent())
+                .toList());
         if (holds != null) {
             said.measured.add("the virtual JVMs' stalls (the agent's two thread dumps at each, read as 'loomscope threads' reads them): "
                     + (holds.brief() != null ? holds.brief() : "no carrier held in any of the " + holds.stalls() + " stalls dumped"));
