@@ -53,7 +53,6 @@ class ReleaseIT {
 
     @Test
     void extractedReadOnlyEveryCommandRunsAndWritesOnlyToTheUsersCache() throws Exception {
-        Path tar = TARGET.resolve(NAME + ".tar.gz");
         for (String archive : List.of(NAME + ".tar.gz", NAME + ".zip")) {
             Run check = exec(List.of("sha256sum", "-c", archive + ".sha256"), TARGET, Map.of(), 60);
             assertThat(check.code()).as(check.all()).isZero();
@@ -98,7 +97,8 @@ class ReleaseIT {
         Run load = loomscope(List.of("load", "--url", "http://localhost:" + port + "/", "--rate", "50", "--windows", "1", "--window", "1s",
                 "--min-warmup", "1s", "--max-warmup", "3s"), work, env, 120);
         assertThat(load.code()).as(load.all()).isZero();
-        assertThat(load.out()).contains(": 50 answered (50.0/s), 0 errors");
+        // the server answers every request: none an error (how many fall late at the window's end depends on the machine)
+        assertThat(load.out()).contains("1 window, 1.0 s: 50 offered").contains(", 0 errors");
         Path attached = work.resolve("attached");
         Run start = loomscope(List.of("attach", pid, "start", "out=" + attached + ",label=release,profile=off,flame=off"), work, env, 120);
         assertThat(start.code()).as(start.all()).isZero();
@@ -142,6 +142,9 @@ class ReleaseIT {
     @Test
     void asRootItReachesAJvmOfAnotherUserAndOneInAnotherNamespace() throws Exception {
         assumeTrue(exec(List.of("id", "-u"), dir, Map.of(), 30).out().strip().equals("0"), "run as root: attaching to another user's JVM needs it");
+        // a container runtime may deny new namespaces even to root: then there is no container to reach here
+        assumeTrue(exec(List.of("unshare", "--pid", "--mount", "--net", "--fork", "--mount-proc", "true"), dir, Map.of(), 30).code() == 0,
+                "this machine lets no process make new namespaces (unshare)");
         // a directory other users can read: the install and the jar nobody's JVM runs
         Path shared = Files.createTempDirectory(Path.of("/tmp"), "loomscope-release-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         try {

@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.watch;
 
+import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -100,16 +102,26 @@ public record ProcessView(long pid, int uid, int gid, String user, int us, Path 
      * {@code java.io.tmpdir}); null when the process is this user's in this namespace (our own
      * temporary directory serves).
      */
-    public Exchange exchange(String tmpdir) throws IOException {
+    public Exchange exchange(String tmpdir) {
         if (!otherUser() && !otherMounts()) {
             return null;
         }
-        Path here = Files.createTempDirectory(here(tmpdir), "loomscope-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        if (otherUser()) {
-            Files.setAttribute(here, "unix:uid", uid);
-            Files.setAttribute(here, "unix:gid", gid);
+        try {
+            Path here = Files.createTempDirectory(here(tmpdir), "loomscope-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            if (otherUser()) {
+                Files.setAttribute(here, "unix:uid", uid);
+                Files.setAttribute(here, "unix:gid", gid);
+            }
+            return new Exchange(here, tmpdir.endsWith("/") ? tmpdir + here.getFileName() : tmpdir + "/" + here.getFileName());
+        } catch (IOException | UnsupportedOperationException e) {
+            throw cannotPlace(tmpdir, e);
         }
-        return new Exchange(here, tmpdir.endsWith("/") ? tmpdir + here.getFileName() : tmpdir + "/" + here.getFileName());
+    }
+
+    /** A file that cannot be put where the JVM reaches it: an environment's limit, said in one line with what to do. */
+    private BadDataException cannotPlace(String tmpdir, Exception e) {
+        return new BadDataException("process " + pid + ": cannot put a file where it reaches it, in its temporary directory " + here(tmpdir) + " ("
+                + Said.by(e) + "): start the JVM with a writable -Djava.io.tmpdir, or run loomscope as its user" + (otherMounts() ? " inside its container" : ""));
     }
 
     /**
@@ -118,10 +130,18 @@ public record ProcessView(long pid, int uid, int gid, String user, int us, Path 
      * user may change (kept: the JVM reads its classes from it for as long as it runs; the next
      * attach with the same jar finds it there).
      */
-    public String readable(Path jar, String tmpdir) throws IOException {
+    public String readable(Path jar, String tmpdir) {
         if (!otherUser() && !otherMounts()) {
             return jar.toAbsolutePath().toString();
         }
+        try {
+            return staged(jar, tmpdir);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw cannotPlace(tmpdir, e);
+        }
+    }
+
+    private String staged(Path jar, String tmpdir) throws IOException {
         String name = "loomscope-agent-" + us + "-" + Long.toHexString(crc(jar));
         Path dir = here(tmpdir).resolve(name);
         Path copy = dir.resolve(jar.getFileName());
