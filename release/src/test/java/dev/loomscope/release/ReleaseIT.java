@@ -200,9 +200,15 @@ class ReleaseIT {
                 Run watch = loomscope(List.of("watch", p, "--duration", "3s", "--interval", "1s", "--dump-every", "1s"), work, env, 120);
                 assertThat(watch.code()).as(watch.all()).isZero();
             }
-            // the JVM's temporary directory holds the agent's copy only (the replies and dumps went with their directories)
+            // nobody's own temporary directory, where nobody could rename what root puts, got nothing: the agent's copy went to /tmp
+            // (sticky, root's), in a directory of root's no one else may write; the replies and dumps went with their directories
             try (Stream<Path> left = Files.list(own.resolve("tmp"))) {
-                assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("loomscope-"))).allMatch(n -> n.startsWith("loomscope-agent-"));
+                assertThat(left.map(f -> f.getFileName().toString())).noneMatch(n -> n.startsWith("loomscope-"));
+            }
+            try (Stream<Path> tmp = Files.list(Path.of("/tmp"))) {
+                List<Path> copies = tmp.filter(f -> f.getFileName().toString().startsWith("loomscope-agent-0-")).toList();
+                assertThat(copies).isNotEmpty().allSatisfy(d -> assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).isEqualTo("rwxr-xr-x"));
+                assertThat(copies).allSatisfy(d -> assertThat(Files.getOwner(d).getName()).isEqualTo("root"));
             }
 
             // a JVM in another network namespace too: its management agent is not reachable from here, and watch says so in one line

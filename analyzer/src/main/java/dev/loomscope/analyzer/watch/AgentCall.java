@@ -22,6 +22,14 @@ import java.util.List;
  */
 public record AgentCall(boolean ok, List<String> lines) {
 
+    private static final String REPLY = "attach.reply";
+
+    private static List<String> replyLines(ProcessView.Exchange exchange) throws IOException {
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(exchange.open(REPLY), StandardCharsets.UTF_8))) {
+            return in.lines().toList();
+        }
+    }
+
     /** Loads {@code jar} into process {@code pid} with {@code command} and its {@code options}; a JVM that cannot take it is a BadDataException. */
     public static AgentCall run(long pid, Path jar, String command, List<String> options) throws IOException {
         if (!Files.isRegularFile(jar)) {
@@ -37,8 +45,8 @@ public record AgentCall(boolean ok, List<String> lines) {
             // another user's JVM, or one in a container: the reply in a directory of ours it can write, the jar where it can read it
             String tmpdir = props.getProperty("java.io.tmpdir", "/tmp");
             exchange = view.exchange(tmpdir);
-            reply = exchange == null ? TempFiles.create("loomscope-attach-", ".reply") : exchange.here().resolve("attach.reply");
-            String replyThere = exchange == null ? reply.toString() : exchange.there("attach.reply");
+            reply = exchange == null ? TempFiles.create("loomscope-attach-", ".reply") : exchange.here().resolve(REPLY);
+            String replyThere = exchange == null ? reply.toString() : exchange.there(REPLY);
             String args = "command=" + command + ",reply=" + replyThere + (options.isEmpty() ? "" : "," + String.join(",", options));
             try {
                 vm.loadAgent(view.readable(jar, tmpdir), args);
@@ -46,7 +54,8 @@ public record AgentCall(boolean ok, List<String> lines) {
                 throw new BadDataException("process " + pid + ": the agent did not load: " + e.getMessage()
                         + " (if the JVM runs with -XX:-EnableDynamicAgentLoading, start it with -javaagent instead)");
             }
-            List<String> lines = Files.isRegularFile(reply) ? Files.readAllLines(reply, StandardCharsets.UTF_8) : List.of();
+            List<String> lines = exchange == null ? Files.readAllLines(reply, StandardCharsets.UTF_8)
+                    : Files.exists(reply, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? replyLines(exchange) : List.of();
             if (lines.isEmpty()) {
                 throw new BadDataException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
             }

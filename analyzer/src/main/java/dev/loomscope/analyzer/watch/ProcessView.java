@@ -12,7 +12,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
@@ -34,6 +35,8 @@ import java.util.zip.CRC32;
  */
 public record ProcessView(long pid, int uid, int gid, String user, int us, Path root, boolean otherNetwork) {
     private static final Path PROC = Path.of("/proc");
+    /** The sticky bit of a directory's mode: its entries renamed or removed by their owners only. */
+    private static final int STICKY = 01000;
 
     /** The process {@code pid} as this one sees it; a process /proc does not tell of is seen as this one's own. */
     public static ProcessView of(long pid) {
@@ -106,16 +109,39 @@ public record ProcessView(long pid, int uid, int gid, String user, int us, Path 
         if (!otherUser() && !otherMounts()) {
             return null;
         }
+        String in = guarded(tmpdir);
         try {
-            Path here = Files.createTempDirectory(here(tmpdir), "loomscope-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path here = Files.createTempDirectory(here(in), "loomscope-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             if (otherUser()) {
                 Files.setAttribute(here, "unix:uid", uid);
                 Files.setAttribute(here, "unix:gid", gid);
             }
-            return new Exchange(here, tmpdir.endsWith("/") ? tmpdir + here.getFileName() : tmpdir + "/" + here.getFileName());
+            return new Exchange(here, (in.endsWith("/") ? in : in + "/") + here.getFileName(), uid, new ArrayList<>());
         } catch (IOException | UnsupportedOperationException e) {
-            throw cannotPlace(tmpdir, e);
+            throw cannotPlace(in, e);
         }
+    }
+
+    /**
+     * Where root may put files for the process without its user renaming them under it (a directory
+     * swapped for a link between root's check and root's write would send the write anywhere): its
+     * {@code tmpdir} when that is root's own or sticky and root's, as /tmp is, else its /tmp when that
+     * is; else a one-line refusal.
+     */
+    private String guarded(String tmpdir) {
+        for (String dir : List.of(tmpdir, "/tmp")) {
+            try {
+                Path p = here(dir);
+                int owner = (int) Files.getAttribute(p, "unix:uid");
+                int mode = (int) Files.getAttribute(p, "unix:mode");
+                if (Files.isDirectory(p) && (owner == us || owner == 0 && (mode & STICKY) != 0)) {
+                    return dir;
+                }
+            } catch (IOException | RuntimeException unreadable) {
+                // the next
+            }
+        }
+        throw cannotPlace(tmpdir, new IOException("neither it nor /tmp is root's own or sticky, so its user could rename what root puts there"));
     }
 
     /** A file that cannot be put where the JVM reaches it: an environment's limit, said in one line with what to do. */
@@ -134,10 +160,11 @@ public record ProcessView(long pid, int uid, int gid, String user, int us, Path 
         if (!otherUser() && !otherMounts()) {
             return jar.toAbsolutePath().toString();
         }
+        String in = guarded(tmpdir);
         try {
-            return staged(jar, tmpdir);
+            return staged(jar, in);
         } catch (IOException | UnsupportedOperationException e) {
-            throw cannotPlace(tmpdir, e);
+            throw cannotPlace(in, e);
         }
     }
 
@@ -146,12 +173,14 @@ public record ProcessView(long pid, int uid, int gid, String user, int us, Path 
         Path dir = here(tmpdir).resolve(name);
         Path copy = dir.resolve(jar.getFileName());
         if (!ours(dir) || !ours(copy) || Files.size(copy) != Files.size(jar) || crc(copy) != crc(jar)) {
-            // not there yet, or not ours to trust: a directory of our own (a name taken by someone else, a fresh one beside it)
-            try {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-            } catch (FileAlreadyExistsException taken) {
-                dir = Files.createTempDirectory(here(tmpdir), name + "-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-                name = dir.getFileName().toString();
+            // not there yet, or not ours to trust: into a directory of our own (a name taken by someone else: a fresh one beside it)
+            if (!ours(dir)) {
+                try {
+                    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+                } catch (FileAlreadyExistsException taken) {
+                    dir = Files.createTempDirectory(here(tmpdir), name + "-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+                    name = dir.getFileName().toString();
+                }
             }
             copy = dir.resolve(jar.getFileName());
             Path part = Files.createTempFile(dir, "agent", ".part");
@@ -186,21 +215,38 @@ public record ProcessView(long pid, int uid, int gid, String user, int us, Path 
     }
 
     /**
-     * A directory of ours the process writes into: {@code here} as this process reaches it,
-     * {@code there} as the process names it; removed, with what it holds, when closed.
+     * A directory the process writes into, its user's: {@code here} as this process reaches it,
+     * {@code there} as the process names it. What is read back from it is a regular file of that
+     * user's, its last name no link (the user could put a link to another file of root's there);
+     * closed, the files named in it and the directory are removed, nothing else (never a walk through
+     * what its user may have put there).
+     *
+     * @param owner the process's user, whose files are read
+     * @param names the files named in it so far
      */
-    public record Exchange(Path here, String there) implements AutoCloseable {
+    public record Exchange(Path here, String there, int owner, List<String> names) implements AutoCloseable {
         /** A file in it: as the process names it. */
         public String there(String name) {
+            names.add(name);
             return there + "/" + name;
+        }
+
+        /** The file {@code name} the process wrote, opened for reading; a one-line refusal for anything but its user's own file. */
+        public InputStream open(String name) throws IOException {
+            Path p = here.resolve(name);
+            if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || owner >= 0 && (int) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS) != owner) {
+                throw new BadDataException(p + ": not a file the JVM wrote (a link, or another user's): not read");
+            }
+            return Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS);
         }
 
         @Override
         public void close() {
-            try (Stream<Path> all = Files.walk(here)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
+            try {
+                for (String name : names) {
+                    Files.deleteIfExists(here.resolve(name));
                 }
+                Files.deleteIfExists(here);
             } catch (IOException | RuntimeException left) {
                 // a scratch directory left in a temporary directory is harmless
             }

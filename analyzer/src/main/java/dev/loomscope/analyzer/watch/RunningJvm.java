@@ -220,7 +220,9 @@ public final class RunningJvm implements AutoCloseable {
             String name = file.getFileName().toString();
             diagnostic.dumpThreads(exchange.there(name), format);
             // copied, not moved: the dump is then this user's, not the JVM's user's
-            java.nio.file.Files.copy(exchange.here().resolve(name), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            try (java.io.InputStream in = exchange.open(name)) {
+                java.nio.file.Files.copy(in, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 
