@@ -63,14 +63,16 @@ public final class Launch {
         return codeSource(c).getAbsoluteFile().getParentFile().getParentFile().getParentFile();
     }
 
-    /** The main attributes of the jar this class was loaded from, or null (not from a jar). */
-    private static java.util.jar.Attributes manifest() {
+    /** The main attributes of the jar this class was loaded from (opened once), or null (not from a jar). */
+    public static java.util.jar.Attributes manifest() {
         try {
-            File file = codeSource(Launch.class);
-            if (!file.isFile()) {
-                return null;
+            if (jar == null) {
+                File file = codeSource(Launch.class);
+                if (!file.isFile()) {
+                    return null;
+                }
+                jar = new java.util.jar.JarFile(file);
             }
-            jar = new java.util.jar.JarFile(file);
             return jar.getManifest() == null ? null : jar.getManifest().getMainAttributes();
         } catch (Exception e) {
             return null;

@@ -111,7 +111,7 @@ public final class AttachCommand extends CliCommand {
         AgentCall reply = AgentCall.run(Long.parseLong(pid), jar, action, options);
         PrintWriter to = reply.ok() ? out : stderr();
         reply.lines().forEach(l -> to.println("loomscope attach: " + pid + ": " + l));
-        ProcessView view = ProcessView.of(Long.parseLong(pid));
+        ProcessView view = reply.view();
         if (reply.ok() && view.otherMounts() && reply.lines().stream().anyMatch(l -> l.contains("/"))) {
             to.println("loomscope attach: " + pid + ": its paths are as the JVM sees them, in another mount namespace: from here, under " + view.root());
         }

@@ -49,8 +49,7 @@ enum Install {
             return Path.of(h);
         }
         try {
-            Path cli = Path.of(Install.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
-            Path dir = cli.getParent();
+            Path dir = dev.loomscope.options.Launch.codeSource(Install.class).toPath().toAbsolutePath().getParent();
             if (dir != null && dir.getFileName() != null && dir.getFileName().toString().equals("lib") && dir.getParent() != null) {
                 return dir.getParent();
             }

@@ -16,12 +16,9 @@ public final class VersionProvider implements IVersionProvider {
 
     /** The commit the jar was built from, as its manifest says (git's short hash, "-dirty" with uncommitted changes), or "unknown". */
     static String commit() {
-        try (var in = Main.class.getResourceAsStream("/META-INF/MANIFEST.MF")) {
-            String c = in == null ? null : new java.util.jar.Manifest(in).getMainAttributes().getValue("Loomscope-Commit");
-            return c == null || c.isBlank() ? "unknown" : c;
-        } catch (java.io.IOException e) {
-            return "unknown";
-        }
+        java.util.jar.Attributes manifest = dev.loomscope.options.Launch.manifest();
+        String c = manifest == null ? null : manifest.getValue("Loomscope-Commit");
+        return c == null || c.isBlank() ? "unknown" : c;
     }
 
     /** The version from the jar manifest, or "dev" when run from classes. */

@@ -19,8 +19,9 @@ import java.util.List;
  *
  * @param ok    whether the agent did what was asked
  * @param lines what it said after its first line
+ * @param view  how this process reached the JVM (its user, its namespaces)
  */
-public record AgentCall(boolean ok, List<String> lines) {
+public record AgentCall(boolean ok, List<String> lines, ProcessView view) {
 
     private static final String REPLY = "attach.reply";
 
@@ -35,8 +36,8 @@ public record AgentCall(boolean ok, List<String> lines) {
         if (!Files.isRegularFile(jar)) {
             throw new BadDataException(jar + ": missing (build it with ./mvnw -B package, or give --agent)");
         }
-        VirtualMachine vm = RunningJvm.attach(pid);
         ProcessView view = ProcessView.of(pid);
+        VirtualMachine vm = RunningJvm.attach(view);
         ProcessView.Exchange exchange = null;
         Path reply = null;
         try {
@@ -59,7 +60,7 @@ public record AgentCall(boolean ok, List<String> lines) {
             if (lines.isEmpty()) {
                 throw new BadDataException("process " + pid + ": the agent gave no answer (see the JVM's stderr for loomscope-agent lines)");
             }
-            return new AgentCall(lines.get(0).equals("ok"), List.copyOf(lines.subList(1, lines.size())));
+            return new AgentCall(lines.get(0).equals("ok"), List.copyOf(lines.subList(1, lines.size())), view);
         } finally {
             vm.detach();
             if (exchange != null) {

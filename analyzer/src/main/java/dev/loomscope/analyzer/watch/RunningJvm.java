@@ -34,13 +34,13 @@ public final class RunningJvm implements AutoCloseable {
     private final ProcessView view;
     private Map<String, String> properties;
 
-    private RunningJvm(VirtualMachine vm, JMXConnector connector, String name, long pid) throws IOException {
+    private RunningJvm(VirtualMachine vm, JMXConnector connector, String name, long pid, ProcessView view) throws IOException {
         this.vm = vm;
         this.connector = connector;
         this.mbeans = connector.getMBeanServerConnection();
         this.name = name;
         this.pid = pid;
-        this.view = pid < 0 ? null : ProcessView.of(pid);
+        this.view = view;
     }
 
     /** Connects to {@code target}: a process id, or {@code HOST:PORT} of a JVM's remote JMX agent. */
@@ -53,16 +53,17 @@ public final class RunningJvm implements AutoCloseable {
             if (ProcessHandle.of(pid).isEmpty()) {
                 throw new BadDataException("no process " + pid + " ('loomscope attach list' shows the JVMs of this user)");
             }
-            if (ProcessView.of(pid).otherNetwork()) {
+            ProcessView view = ProcessView.of(pid);
+            if (view.otherNetwork()) {
                 // its management agent listens on its own 127.0.0.1: here that address is another machine's, if anyone's
                 throw new BadDataException("process " + pid + " runs in another network namespace (a container), where its management agent cannot be"
                         + " reached from here: run loomscope inside it (the release archive extracted there), or start the JVM with"
                         + " -Dcom.sun.management.jmxremote.port=PORT and give HOST:PORT; 'loomscope attach " + pid + " start|stop' reach it from here");
             }
-            VirtualMachine vm = attach(pid);
+            VirtualMachine vm = attach(view);
             try {
                 String url = vm.startLocalManagementAgent();
-                return new RunningJvm(vm, JMXConnectorFactory.connect(new JMXServiceURL(url)), "process " + pid, pid);
+                return new RunningJvm(vm, JMXConnectorFactory.connect(new JMXServiceURL(url)), "process " + pid, pid, view);
             } catch (IOException | RuntimeException e) {
                 detach(vm);
                 throw new BadDataException("process " + pid + ": cannot reach its management agent: " + Said.by(e)
@@ -72,7 +73,7 @@ public final class RunningJvm implements AutoCloseable {
         if (target.matches("[^\\s:/]+:\\d{1,5}")) {
             try {
                 JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + target + "/jmxrmi");
-                return new RunningJvm(null, JMXConnectorFactory.connect(url), target, -1);
+                return new RunningJvm(null, JMXConnectorFactory.connect(url), target, -1, null);
             } catch (IOException | RuntimeException e) {
                 throw new BadDataException(target + ": cannot connect over JMX: " + Said.by(root(e))
                         + " (start the JVM with -Dcom.sun.management.jmxremote.port=PORT, or watch it by its process id on its machine)");
@@ -81,15 +82,15 @@ public final class RunningJvm implements AutoCloseable {
         throw new UsageException("'" + target + "' is neither a process id nor HOST:PORT ('loomscope attach list' shows the local JVMs)");
     }
 
-    /** Attaches to local process {@code pid} (Attach API), or says in one line why it cannot. */
-    public static VirtualMachine attach(long pid) {
+    /** Attaches to the local process {@code view} sees (Attach API), or says in one line why it cannot. */
+    public static VirtualMachine attach(ProcessView view) {
+        long pid = view.pid();
         boolean listed = VirtualMachine.list().stream().anyMatch(d -> d.id().equals(Long.toString(pid)));
         String exe = executable(pid);
         if (!listed && exe != null && !exe.startsWith("java")) {
             // neither in the JVMs' list nor a java executable: attaching would only time out; its command line is none of our business
             throw new BadDataException("process " + pid + " (" + exe + ") is not a JVM this user can attach to ('loomscope attach list' shows them)");
         }
-        ProcessView view = ProcessView.of(pid);
         if (view.otherUser() && !view.weAreRoot()) {
             // the JDK would only time out or say the socket is not ours: who it belongs to, and what reaches it
             throw new BadDataException("process " + pid + " runs as user " + view.user() + ", and a JVM is attached to by its own user or root: run"
