@@ -14,17 +14,16 @@ import java.util.Random;
 import java.util.function.LongConsumer;
 
 /**
- * Keeps JFR from meeting a full disk. JFR shuts the JVM down when a write to its disk repository
- * finds no space, and something else can fill that disk at any moment (a log, the application
- * itself, at gigabytes a second). So the agent holds a reserve on the repository's disk from
- * before the recording starts, in {@link #STAGES} files, and watches the free space every
- * {@link #POLL_MILLIS} ms from then on (during JFR's own start too). When less than
- * {@link #STOP_FREE_BYTES} is left, it watches every millisecond, lets the other writer run into
- * the full disk first (until the free space holds still, at most {@link #SETTLE_MILLIS}), then asks the session to stop; whenever the
- * disk is full meanwhile, one part of the reserve goes back to the file system, so that what JFR
- * still has to write (its last chunk, a few MB) finds room. A writer that keeps writing after the
- * disk was full takes the reserve too: then JFR may still find no space. The reserve is written
- * with bytes that do not compress, so that the file system really sets the space aside.
+ * Keeps JFR from meeting a full disk. JFR shuts the JVM down when a write to its disk repository finds no space, and
+ * something else can fill that disk at any moment (a log, the application itself, at gigabytes a second). So the agent
+ * holds a reserve on the repository's disk from before the recording starts, in {@link #STAGES} files, and watches the
+ * free space every {@link #POLL_MILLIS} ms from then on (during JFR's own start too). When less than
+ * {@link #STOP_FREE_BYTES} is left, it watches every millisecond, lets the other writer run into the full disk first
+ * (until the free space holds still, at most {@link #SETTLE_MILLIS}), then asks the session to stop; whenever the disk
+ * is full meanwhile, one part of the reserve goes back to the file system, so that what JFR still has to write (its
+ * last chunk, a few MB) finds room. A writer that keeps writing after the disk was full takes the reserve too: then JFR
+ * may still find no space. The reserve is written with bytes that do not compress, so that the file system really sets
+ * the space aside.
  */
 final class DiskGuard {
     /** The space held for JFR's last writes: several times the largest last chunk measured (under 4 MB). */
@@ -39,6 +38,7 @@ final class DiskGuard {
     static final long POLL_MILLIS = 5;
     /** How long the other writer may go on filling the disk before the recording stops all the same. */
     static final long SETTLE_MILLIS = 1000;
+
     static final String RESERVE_NAME = "loomscope-reserve-";
 
     private final List<Path> reserve; // the parts not given back yet
@@ -51,9 +51,9 @@ final class DiskGuard {
     }
 
     /**
-     * Writes the reserve in {@code reserveDir} (on the repository's disk) and returns the guard of
-     * the disks of {@code dirs}; the reserve is at most an eighth of what is free there. Throws
-     * when the disks have too little room left, after the reserve, for a recording to start.
+     * Writes the reserve in {@code reserveDir} (on the repository's disk) and returns the guard of the disks of
+     * {@code dirs}; the reserve is at most an eighth of what is free there. Throws when the disks have too little room
+     * left, after the reserve, for a recording to start.
      */
     static DiskGuard hold(Path reserveDir, Path... dirs) throws IOException {
         FileStore[] stores = new FileStore[dirs.length];
@@ -75,8 +75,11 @@ final class DiskGuard {
             }
         } catch (IOException e) {
             guard.close();
-            throw new IllegalStateException(e.getMessage() +  " on the disk of JFR's repository (" + reserveDir + ") as the recording starts; nothing"
-                    + " will be recorded, so that JFR cannot fill the disk and stop the application", e);
+            throw new IllegalStateException(
+                    e.getMessage() + " on the disk of JFR's repository (" + reserveDir
+                            + ") as the recording starts; nothing"
+                            + " will be recorded, so that JFR cannot fill the disk and stop the application",
+                    e);
         }
         return guard;
     }
@@ -95,8 +98,8 @@ final class DiskGuard {
     }
 
     /**
-     * Watches on a daemon thread until {@link #close()}; when a disk runs low, runs {@code stop}
-     * with the free bytes (once, on a thread of its own) and gives the reserve back as the disk fills.
+     * Watches on a daemon thread until {@link #close()}; when a disk runs low, runs {@code stop} with the free bytes
+     * (once, on a thread of its own) and gives the reserve back as the disk fills.
      */
     void watch(LongConsumer stop) {
         Thread.ofPlatform().name("loomscope-agent-disk").daemon().start(() -> {
@@ -120,7 +123,10 @@ final class DiskGuard {
                     }
                 }
                 long low = free;
-                Thread stopping = Thread.ofPlatform().name("loomscope-agent-disk-stop").daemon().start(() -> stop.accept(low));
+                Thread stopping = Thread.ofPlatform()
+                        .name("loomscope-agent-disk-stop")
+                        .daemon()
+                        .start(() -> stop.accept(low));
                 while (stopping.isAlive()) {
                     giveBackIfFull();
                     Thread.sleep(1);

@@ -7,28 +7,28 @@ import dev.loomscope.recording.JdkFrames;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Looks at the platform threads about every {@code held-monitors=} period for where a virtual
- * thread in their place would hold its carrier: blocking (parked, sleeping, waiting, in blocking
- * I/O) while it holds a monitor, waiting to enter a monitor, in {@code Object.wait}, blocking under
- * a class initializer, running the application's own native code; spinning in {@code Thread.yield}
- * and running the application's code from one look to the next without blocking, risks to the
- * carriers rather than pins; and waiting for a pool or semaphore, the next ceiling. A look is a
- * {@code loomscope.HeldMonitorSample} event, and the threads it found are {@code
- * loomscope.HeldMonitor} events grouped by what, where and which pool: {@code loomscope advise}
- * reads them from a recording of platform threads. A look stops no thread but the one whose stack
- * it walks, and that one only for the walk (a handshake with it alone; a thread dump with monitors
- * would stop every thread at a safepoint, for longer the more threads there are): the monitors a
- * stack holds are read from its classes' bytecode ({@link MonitorRanges}), and a thread still in the
- * wait it was in at the last look is not walked again. The next look waits so that the looks use
- * at most {@link #BUDGET} of a CPU. Runs on its own daemon thread, one look at a time, the looks
- * {@link #gap} apart: not a fixed period, which a workload repeating at it (a constant-rate
- * client's 100 requests a second, a timer) would meet at the same phase every time, so that every
- * look found the same and the mean missed the time's by as much as a whole thread.
+ * Looks at the platform threads about every {@code held-monitors=} period for where a virtual thread in their place
+ * would hold its carrier: blocking (parked, sleeping, waiting, in blocking I/O) while it holds a monitor, waiting to
+ * enter a monitor, in {@code Object.wait}, blocking under a class initializer, running the application's own native
+ * code; spinning in {@code Thread.yield} and running the application's code from one look to the next without blocking,
+ * risks to the carriers rather than pins; and waiting for a pool or semaphore, the next ceiling. A look is a
+ * {@code loomscope.HeldMonitorSample} event, and the threads it found are {@code loomscope.HeldMonitor} events grouped
+ * by what, where and which pool: {@code loomscope advise} reads them from a recording of platform threads. A look stops
+ * no thread but the one whose stack it walks, and that one only for the walk (a handshake with it alone; a thread dump
+ * with monitors would stop every thread at a safepoint, for longer the more threads there are): the monitors a stack
+ * holds are read from its classes' bytecode ({@link MonitorRanges}), and a thread still in the wait it was in at the
+ * last look is not walked again. The next look waits so that the looks use at most {@link #BUDGET} of a CPU. Runs on
+ * its own daemon thread, one look at a time, the looks {@link #gap} apart: not a fixed period, which a workload
+ * repeating at it (a constant-rate client's 100 requests a second, a timer) would meet at the same phase every time, so
+ * that every look found the same and the mean missed the time's by as much as a whole thread.
  */
 final class HeldMonitors {
     /** Frames a {@code loomscope.HeldMonitor} event keeps of one thread's stack. */
@@ -38,6 +38,7 @@ final class HeldMonitors {
     private final long intervalMillis;
     /** The work= methods, to tell which unit of work a thread found was in; null without work=. */
     private final WorkFilter work;
+
     private final MonitorRanges monitors = new MonitorRanges();
     private long sample;
 
@@ -46,16 +47,23 @@ final class HeldMonitors {
         this.work = work == null || work.isEmpty() ? null : work;
     }
 
-    /** JFR's thread that runs periodic events: the agent's other hooks run there (reading /proc, the heap), never a request. */
+    /**
+     * JFR's thread that runs periodic events: the agent's other hooks run there (reading /proc, the heap), never a
+     * request.
+     */
     static final String JFR_PERIODIC = "JFR Periodic Tasks";
 
-    /** Whether a thread so named runs the agent's own code only: its threads, and JFR's periodic one, where its hooks run. */
+    /**
+     * Whether a thread so named runs the agent's own code only: its threads, and JFR's periodic one, where its hooks
+     * run.
+     */
     static boolean ours(String threadName) {
         return threadName.startsWith("loomscope-") || threadName.equals(JFR_PERIODIC);
     }
 
     /** What one thread was found doing, where, in which pool, in which work= unit (empty when none). */
-    record Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group, String unit) {
+    record Found(
+            String what, String site, String heldAt, String monitorClass, String blockedIn, String group, String unit) {
         Found(String what, String site, String heldAt, String monitorClass, String blockedIn, String group) {
             this(what, site, heldAt, monitorClass, blockedIn, group, "");
         }
@@ -66,9 +74,8 @@ final class HeldMonitors {
     }
 
     /**
-     * The share of a CPU the looks may use: after a look that used d of CPU time, the next waits at
-     * least d / BUDGET from its start (a JVM with thousands of busy threads is looked at less often,
-     * never harmed for it).
+     * The share of a CPU the looks may use: after a look that used d of CPU time, the next waits at least d / BUDGET
+     * from its start (a JVM with thousands of busy threads is looked at less often, never harmed for it).
      */
     static final double BUDGET = HeldMonitorSampleEvent.BUDGET;
 
@@ -79,23 +86,26 @@ final class HeldMonitors {
     private Map<Long, Seen> seen = new HashMap<>();
     /** This look's stacks walked, and the longest walk, ns. */
     private int walked;
+
     private long longestWalk;
     private volatile boolean stopped;
     private Thread looker;
 
     /** Starts the looks on their own daemon thread (never keeps the application alive). */
     void start() {
-        monitors.warm(); // its classes loaded here, beside the agent's start, not by the looks' thread while the application loads its own
+        monitors.warm(); // its classes loaded here, beside the agent's start, not by the looks' thread while the
+        // application loads its own
         looker = Thread.ofPlatform().name("loomscope-agent-looks").daemon().start(() -> {
             while (!stopped) {
                 long wait = nextNanos - System.nanoTime();
                 if (wait > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    LockSupport.parkNanos(wait);
                 } else {
                     try {
                         look();
                     } catch (RuntimeException missed) {
-                        // a look that failed is missed (the next one a gap later), not the looks ended, nor the host's stderr written
+                        // a look that failed is missed (the next one a gap later), not the looks ended, nor the host's
+                        // stderr written
                     }
                 }
             }
@@ -106,7 +116,7 @@ final class HeldMonitors {
     void stop() {
         stopped = true;
         if (looker != null) {
-            java.util.concurrent.locks.LockSupport.unpark(looker);
+            LockSupport.unpark(looker);
             try {
                 looker.join(1000);
             } catch (InterruptedException e) {
@@ -116,13 +126,12 @@ final class HeldMonitors {
     }
 
     /**
-     * The time from one look's start to the next one's, ns: drawn uniformly from half the period to
-     * one and a half, so the looks keep the period on average and fall at every phase of a workload
-     * that repeats (their gaps not on a lattice); a CPU run found at two looks in a row ran at least
-     * half the period.
+     * The time from one look's start to the next one's, ns: drawn uniformly from half the period to one and a half, so
+     * the looks keep the period on average and fall at every phase of a workload that repeats (their gaps not on a
+     * lattice); a CPU run found at two looks in a row ran at least half the period.
      */
     long gap() {
-        return (long) (intervalMillis * 1e6 * (0.5 + java.util.concurrent.ThreadLocalRandom.current().nextDouble()));
+        return (long) (intervalMillis * 1e6 * (0.5 + ThreadLocalRandom.current().nextDouble()));
     }
 
     /** One look, unless the last one's cost asks for a pause still ({@link #BUDGET}). */
@@ -204,11 +213,10 @@ final class HeldMonitors {
     }
 
     /**
-     * When the look after the {@code look}th, begun at {@code start} and using {@code took} ns of CPU
-     * (its thread's time where the JVM cannot tell CPU time), comes: {@code gap} after it began, or
-     * {@code took / BUDGET} when later, so that the looks use at most
-     * {@link #BUDGET} of the time; but not after the first, whose cost is mostly the code's first run
-     * (its classes loaded, interpreted): a cold first look of a quarter second on a busy machine would
+     * When the look after the {@code look}th, begun at {@code start} and using {@code took} ns of CPU (its thread's
+     * time where the JVM cannot tell CPU time), comes: {@code gap} after it began, or {@code took / BUDGET} when later,
+     * so that the looks use at most {@link #BUDGET} of the time; but not after the first, whose cost is mostly the
+     * code's first run (its classes loaded, interpreted): a cold first look of a quarter second on a busy machine would
      * otherwise put the second 25 s later and leave a recording one look.
      */
     static long nextLook(long start, long took, long look, long gap) {
@@ -221,10 +229,16 @@ final class HeldMonitors {
     }
 
     /**
-     * What a look saw of one thread: its name, its state and the class of the lock it waits for, its
-     * blocked and waited counts, its stack, and the class loader its code is read from.
+     * What a look saw of one thread: its name, its state and the class of the lock it waits for, its blocked and waited
+     * counts, its stack, and the class loader its code is read from.
      */
-    record Seen(String name, Thread.State state, String lockClass, long blockings, StackTraceElement[] stack, ClassLoader loader) {
+    record Seen(
+            String name,
+            Thread.State state,
+            String lockClass,
+            long blockings,
+            StackTraceElement[] stack,
+            ClassLoader loader) {
         /** The thread's pool: its name without the trailing number (qtp1234-, http-nio-8080-exec-). */
         String group() {
             return name.replaceAll("[0-9]+$", "");
@@ -239,15 +253,14 @@ final class HeldMonitors {
         }
         Thread[] all = new Thread[root.activeCount() + 64];
         int n = root.enumerate(all, true);
-        return n < all.length ? java.util.Arrays.copyOf(all, n) : all;
+        return n < all.length ? Arrays.copyOf(all, n) : all;
     }
 
     /**
-     * What a thread is doing now: its state and counts read before and after its stack (neither
-     * stops it), the stack in a handshake with it alone; when it changed during the walk, walked once
-     * more. A thread in the same wait as {@code last} saw (the same state, not runnable, no wait or
-     * block begun since) has the same stack and is not walked. Null: it ended, or changed under both
-     * walks.
+     * What a thread is doing now: its state and counts read before and after its stack (neither stops it), the stack in
+     * a handshake with it alone; when it changed during the walk, walked once more. A thread in the same wait as
+     * {@code last} saw (the same state, not runnable, no wait or block begun since) has the same stack and is not
+     * walked. Null: it ended, or changed under both walks.
      */
     Seen see(Thread t, Seen last) {
         long id = t.threadId();
@@ -258,7 +271,10 @@ final class HeldMonitors {
             }
             Thread.State state = before.getThreadState();
             long blockings = before.getBlockedCount() + before.getWaitedCount();
-            if (last != null && state != Thread.State.RUNNABLE && last.state() == state && last.blockings() == blockings) {
+            if (last != null
+                    && state != Thread.State.RUNNABLE
+                    && last.state() == state
+                    && last.blockings() == blockings) {
                 return last;
             }
             long start = System.nanoTime();
@@ -266,8 +282,11 @@ final class HeldMonitors {
             longestWalk = Math.max(longestWalk, System.nanoTime() - start);
             walked++;
             ThreadInfo after = threads.getThreadInfo(id);
-            if (after != null && after.getThreadState() == state && after.getBlockedCount() + after.getWaitedCount() == blockings) {
-                String lock = before.getLockInfo() == null ? "" : before.getLockInfo().getClassName();
+            if (after != null
+                    && after.getThreadState() == state
+                    && after.getBlockedCount() + after.getWaitedCount() == blockings) {
+                String lock =
+                        before.getLockInfo() == null ? "" : before.getLockInfo().getClassName();
                 return new Seen(before.getThreadName(), state, lock, blockings, st, t.getContextClassLoader());
             }
         }
@@ -288,7 +307,8 @@ final class HeldMonitors {
         String group = t.group();
         Thread.State state = t.state();
         boolean waiting = state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
-        boolean blockingIo = state == Thread.State.RUNNABLE && top.isNativeMethod() && JdkFrames.isJdk(top.getClassName());
+        boolean blockingIo =
+                state == Thread.State.RUNNABLE && top.isNativeMethod() && JdkFrames.isJdk(top.getClassName());
         boolean blocking = waiting || state == Thread.State.BLOCKED || blockingIo;
         StackTraceElement clinit = blocking ? firstClinit(st) : null;
         if (clinit != null) {
@@ -297,7 +317,10 @@ final class HeldMonitors {
         if (state == Thread.State.BLOCKED) {
             return new Found(HeldMonitorEvent.ENTERING, site, frame(top), t.lockClass(), frame(top), group);
         }
-        if (waiting && top.getClassName().equals("java.lang.Object") && top.getMethodName().startsWith("wait") && !jdkWaits(st)) {
+        if (waiting
+                && top.getClassName().equals("java.lang.Object")
+                && top.getMethodName().startsWith("wait")
+                && !jdkWaits(st)) {
             return new Found(HeldMonitorEvent.OBJECT_WAIT, site, frame(top), t.lockClass(), frame(top), group);
         }
         if (state == Thread.State.RUNNABLE && JdkFrames.isSpin(top.getClassName(), top.getMethodName())) {
@@ -308,9 +331,12 @@ final class HeldMonitors {
         }
         MonitorRanges.Held held = blocking ? monitors.heldBy(st, t.loader()) : null;
         if (held != null) {
-            return new Found(HeldMonitorEvent.HOLDING, site, frame(held.frame()), held.monitorClass(), frame(top), group);
+            return new Found(
+                    HeldMonitorEvent.HOLDING, site, frame(held.frame()), held.monitorClass(), frame(top), group);
         }
-        if (waiting && top.getClassName().equals("jdk.internal.misc.Unsafe") && top.getMethodName().equals("park")) {
+        if (waiting
+                && top.getClassName().equals("jdk.internal.misc.Unsafe")
+                && top.getMethodName().equals("park")) {
             StackTraceElement pool = poolFrame(st);
             if ((pool != null || t.lockClass().startsWith("java.util.concurrent.Semaphore$")) && !idleInPool(st)) {
                 return new Found(HeldMonitorEvent.POOL, site, frame(pool), t.lockClass(), frame(top), group);
@@ -320,9 +346,9 @@ final class HeldMonitors {
     }
 
     /**
-     * Whether the code that called Object.wait is the JDK's (a ReferenceQueue's remove, as a
-     * library's cleaner thread waits): the JDK's own monitor, which the JDK handles on virtual
-     * threads as it sees fit, left out as its monitors held are.
+     * Whether the code that called Object.wait is the JDK's (a ReferenceQueue's remove, as a library's cleaner thread
+     * waits): the JDK's own monitor, which the JDK handles on virtual threads as it sees fit, left out as its monitors
+     * held are.
      */
     static boolean jdkWaits(StackTraceElement[] st) {
         for (StackTraceElement f : st) {
@@ -334,12 +360,11 @@ final class HeldMonitors {
     }
 
     /**
-     * Whether every frame on the stack that is not the JDK's is a thread pool's own (a class whose
-     * name says {@code ThreadPool} or {@code Executor}, its outer classes' included): the pool's
-     * thread waiting for its next task, not a request waiting for a pool. Jetty's reserved threads
-     * wait so on a {@code Semaphore} ({@code QueuedThreadPool$Runner.run} calling {@code
-     * ReservedThreadExecutor$ReservedThread}); a request's wait has the server's and the
-     * application's frames beneath it.
+     * Whether every frame on the stack that is not the JDK's is a thread pool's own (a class whose name says
+     * {@code ThreadPool} or {@code Executor}, its outer classes' included): the pool's thread waiting for its next
+     * task, not a request waiting for a pool. Jetty's reserved threads wait so on a {@code Semaphore}
+     * ({@code QueuedThreadPool$Runner.run} calling {@code ReservedThreadExecutor$ReservedThread}); a request's wait has
+     * the server's and the application's frames beneath it.
      */
     static boolean idleInPool(StackTraceElement[] st) {
         boolean any = false;
@@ -358,10 +383,9 @@ final class HeldMonitors {
     }
 
     /**
-     * The frame that asked a pool or semaphore for something (a method named borrow*, acquire*,
-     * lease* or getConnection, as JDBC pools, object pools and HTTP clients' connection pools name
-     * it) nearest the top, not the JDK's (whose locks acquire too: a JDK Semaphore is told by its
-     * blocker); null when none.
+     * The frame that asked a pool or semaphore for something (a method named borrow*, acquire*, lease* or
+     * getConnection, as JDBC pools, object pools and HTTP clients' connection pools name it) nearest the top, not the
+     * JDK's (whose locks acquire too: a JDK Semaphore is told by its blocker); null when none.
      */
     static StackTraceElement poolFrame(StackTraceElement[] st) {
         for (StackTraceElement f : st) {
@@ -369,7 +393,10 @@ final class HeldMonitors {
             if (JdkFrames.isJdk(f.getClassName())) {
                 continue;
             }
-            if (m.startsWith("borrow") || m.startsWith("acquire") || m.startsWith("lease") || m.equals("getConnection")) {
+            if (m.startsWith("borrow")
+                    || m.startsWith("acquire")
+                    || m.startsWith("lease")
+                    || m.equals("getConnection")) {
                 return f;
             }
         }
@@ -377,9 +404,9 @@ final class HeldMonitors {
     }
 
     /**
-     * Whether the thread runs Java code for the application now: runnable, not in a native method
-     * (a JDK native method there is blocking I/O, which a virtual thread would unmount for), with an
-     * application frame on its stack (the JDK's code it calls counts: a regex, a digest, a parser).
+     * Whether the thread runs Java code for the application now: runnable, not in a native method (a JDK native method
+     * there is blocking I/O, which a virtual thread would unmount for), with an application frame on its stack (the
+     * JDK's code it calls counts: a regex, a digest, a parser).
      */
     static boolean runsJava(Seen t) {
         StackTraceElement[] st = t.stack();
@@ -410,8 +437,11 @@ final class HeldMonitors {
         if (f == null) {
             return "";
         }
-        String where = f.isNativeMethod() ? "Native Method" : f.getFileName() == null ? "Unknown Source"
-                : f.getLineNumber() >= 0 ? f.getFileName() + ":" + f.getLineNumber() : f.getFileName();
+        String where = f.isNativeMethod()
+                ? "Native Method"
+                : f.getFileName() == null
+                        ? "Unknown Source"
+                        : f.getLineNumber() >= 0 ? f.getFileName() + ":" + f.getLineNumber() : f.getFileName();
         return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
     }
 

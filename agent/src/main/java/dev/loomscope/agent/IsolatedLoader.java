@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A class loader of the agent's own for one of its classes, whose unnamed module is the only code a
- * JDK package is exported or opened to ({@link NativeAccess}, {@link StallWatch}): the application,
- * which shares the class path's unnamed module with the agent, gains no access by it.
+ * A class loader of the agent's own for one of its classes, whose unnamed module is the only code a JDK package is
+ * exported or opened to ({@link NativeAccess}, {@link StallWatch}): the application, which shares the class path's
+ * unnamed module with the agent, gains no access by it.
  */
 final class IsolatedLoader extends ClassLoader {
     IsolatedLoader(String name) {

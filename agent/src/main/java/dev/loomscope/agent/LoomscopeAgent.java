@@ -11,15 +11,14 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Entry points: {@code -javaagent:loomscope-agent.jar=options} ({@link #premain}) and dynamic
- * attach ({@link #agentmain}, what {@code loomscope attach PID start|stop|dump|status} loads).
- * Nothing here may take the host application down: every failure becomes one line on stderr and
- * the application runs on.
+ * Entry points: {@code -javaagent:loomscope-agent.jar=options} ({@link #premain}) and dynamic attach
+ * ({@link #agentmain}, what {@code loomscope attach PID start|stop|dump|status} loads). Nothing here may take the host
+ * application down: every failure becomes one line on stderr and the application runs on.
  *
  * <p>Attach protocol: the agent argument begins with {@code command=<start|stop|dump|status|locks>} and
- * {@code reply=<file>}; the agent writes its answer to that file (created by the attaching side,
- * owner-only): a first line {@code ok} or {@code error}, then what it has to say ({@code locks}: one line
- * a thread parked on a lock another thread owns, {@link LockOwnersAccess#lines}).
+ * {@code reply=<file>}; the agent writes its answer to that file (created by the attaching side, owner-only): a first
+ * line {@code ok} or {@code error}, then what it has to say ({@code locks}: one line a thread parked on a lock another
+ * thread owns, {@link LockOwnersAccess#lines}).
  */
 public final class LoomscopeAgent {
     static final String COMMAND = "command=";
@@ -35,7 +34,10 @@ public final class LoomscopeAgent {
     /** How long the shutdown hook waits for a recording still starting when the application exits. */
     static final long START_WAIT_MILLIS = 20_000;
 
-    /** startup=background: the thread starting the recording. Read without the class's lock, which that thread holds while it starts. */
+    /**
+     * startup=background: the thread starting the recording. Read without the class's lock, which that thread holds
+     * while it starts.
+     */
     private static volatile Thread starting;
 
     public static void premain(String args, Instrumentation inst) {
@@ -91,7 +93,10 @@ public final class LoomscopeAgent {
         }
         String said = AgentLog.endCapture();
         try {
-            Files.writeString(reply, (ok ? "ok\n" : "error\n") + said + (answer.isEmpty() ? "" : answer + "\n"), StandardCharsets.UTF_8);
+            Files.writeString(
+                    reply,
+                    (ok ? "ok\n" : "error\n") + said + (answer.isEmpty() ? "" : answer + "\n"),
+                    StandardCharsets.UTF_8);
         } catch (Throwable t) {
             AgentLog.failure("cannot write the reply to " + reply, t);
         }
@@ -120,7 +125,9 @@ public final class LoomscopeAgent {
                 synchronized (LoomscopeAgent.class) {
                     session = null;
                 }
-                return w.jfr() == null ? new Reply(false, "stopped, but nothing was written") : new Reply(true, "stopped: " + w);
+                return w.jfr() == null
+                        ? new Reply(false, "stopped, but nothing was written")
+                        : new Reply(true, "stopped: " + w);
             }
             case "dump" -> {
                 Session s = running();
@@ -135,7 +142,9 @@ public final class LoomscopeAgent {
                 return new Reply(true, LockOwners.lines(instrumentation).stripTrailing());
             }
             case "status" -> {
-                return running() == null ? new Reply(true, "not recording") : new Reply(true, "recording (" + describe() + ")");
+                return running() == null
+                        ? new Reply(true, "not recording")
+                        : new Reply(true, "recording (" + describe() + ")");
             }
             default -> {
                 return new Reply(false, "unknown command '" + command + "' (start, stop, dump, status or locks)");
@@ -149,8 +158,11 @@ public final class LoomscopeAgent {
 
     private static synchronized String describe() {
         Duration age = Duration.between(started, Instant.now());
-        return "for " + age.toSeconds() + " s into " + session.directory() + ", label " + session.label() + ", profiling " + session.mode()
-                + (session.options().given().isEmpty() ? "" : ", options " + session.options().given());
+        return "for " + age.toSeconds() + " s into " + session.directory() + ", label " + session.label()
+                + ", profiling " + session.mode()
+                + (session.options().given().isEmpty()
+                        ? ""
+                        : ", options " + session.options().given());
     }
 
     /** The options, their warnings said; null when there is nothing to start (help, or options that cannot be read). */
@@ -242,8 +254,8 @@ public final class LoomscopeAgent {
             if (t != null && t != Thread.currentThread()) {
                 t.join(START_WAIT_MILLIS); // the application exited while the recording was starting
                 if (t.isAlive()) {
-                    AgentLog.warn("the application exited while the recording was still starting (" + START_WAIT_MILLIS / 1000
-                            + " s): nothing written");
+                    AgentLog.warn("the application exited while the recording was still starting ("
+                            + START_WAIT_MILLIS / 1000 + " s): nothing written");
                     return;
                 }
             }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -29,12 +31,11 @@ import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Which monitors a stack holds, read from its classes' bytecode instead of the JVM's lock records:
- * a thread dump with monitors stops every thread at a safepoint, a stack alone is a handshake with
- * its one thread. A frame holds a monitor when its method is {@code synchronized}, or when every
- * call on its line runs between a {@code monitorenter} and its {@code monitorexit} (a stack's frames
- * below the top stand at a call; a line's calls outside the block as well as in it leave it out,
- * so that a monitor is never claimed where it may not be held). Each class is read once, from the
+ * Which monitors a stack holds, read from its classes' bytecode instead of the JVM's lock records: a thread dump with
+ * monitors stops every thread at a safepoint, a stack alone is a handshake with its one thread. A frame holds a monitor
+ * when its method is {@code synchronized}, or when every call on its line runs between a {@code monitorenter} and its
+ * {@code monitorexit} (a stack's frames below the top stand at a call; a line's calls outside the block as well as in
+ * it leave it out, so that a monitor is never claimed where it may not be held). Each class is read once, from the
  * class loader that sees it; a class whose bytes no loader gives (generated at run time) holds none.
  */
 final class MonitorRanges {
@@ -82,7 +83,10 @@ final class MonitorRanges {
         return read;
     }
 
-    /** The class's methods that hold monitors, from the first loader of {@code loader} and the system's that gives its bytes. */
+    /**
+     * The class's methods that hold monitors, from the first loader of {@code loader} and the system's that gives its
+     * bytes.
+     */
     private static List<Method> read(String className, ClassLoader loader) {
         String resource = className.replace('.', '/') + ".class";
         for (ClassLoader l : new ClassLoader[] {loader, ClassLoader.getSystemClassLoader()}) {
@@ -105,7 +109,10 @@ final class MonitorRanges {
         ClassNode c = new ClassNode();
         new ClassReader(classFile).accept(c, ClassReader.SKIP_FRAMES);
         String owner = Type.getObjectType(c.name).getClassName();
-        return c.methods.stream().map(m -> new Method(m.name, held(owner, m))).filter(m -> !m.lines().isEmpty()).toList();
+        return c.methods.stream()
+                .map(m -> new Method(m.name, held(owner, m)))
+                .filter(m -> !m.lines().isEmpty())
+                .toList();
     }
 
     /** The lines of a method whose every call runs holding a monitor, each with the innermost one's class. */
@@ -120,7 +127,8 @@ final class MonitorRanges {
             }
             return lines;
         }
-        if (java.util.stream.StreamSupport.stream(m.instructions.spliterator(), false).noneMatch(i -> i.getOpcode() == Opcodes.MONITORENTER)) {
+        if (StreamSupport.stream(m.instructions.spliterator(), false)
+                .noneMatch(i -> i.getOpcode() == Opcodes.MONITORENTER)) {
             return lines;
         }
         Monitors[] at = monitorsAt(owner, m);
@@ -130,7 +138,9 @@ final class MonitorRanges {
             AbstractInsnNode i = m.instructions.get(k);
             if (i instanceof LineNumberNode n) {
                 line = n.line;
-            } else if ((i instanceof MethodInsnNode || i.getOpcode() == Opcodes.INVOKEDYNAMIC) && at[k] != null && line >= 0) {
+            } else if ((i instanceof MethodInsnNode || i.getOpcode() == Opcodes.INVOKEDYNAMIC)
+                    && at[k] != null
+                    && line >= 0) {
                 if (at[k].depth == 0) {
                     outside.add(line);
                 } else {
@@ -155,7 +165,10 @@ final class MonitorRanges {
         }
     }
 
-    /** The monitors held before each instruction, along the method's control flow and into its exception handlers; null where unreached. */
+    /**
+     * The monitors held before each instruction, along the method's control flow and into its exception handlers; null
+     * where unreached.
+     */
     private static Monitors[] monitorsAt(String owner, MethodNode m) {
         int n = m.instructions.size();
         Monitors[] at = new Monitors[n];
@@ -198,25 +211,27 @@ final class MonitorRanges {
             return List.of(j.label);
         }
         if (i instanceof TableSwitchInsnNode s) {
-            return java.util.stream.Stream.concat(s.labels.stream(), java.util.stream.Stream.of(s.dflt)).toList();
+            return Stream.concat(s.labels.stream(), Stream.of(s.dflt)).toList();
         }
         if (i instanceof LookupSwitchInsnNode s) {
-            return java.util.stream.Stream.concat(s.labels.stream(), java.util.stream.Stream.of(s.dflt)).toList();
+            return Stream.concat(s.labels.stream(), Stream.of(s.dflt)).toList();
         }
         return List.of();
     }
 
     private static boolean fallsThrough(AbstractInsnNode i) {
         int op = i.getOpcode();
-        return op != Opcodes.GOTO && op != Opcodes.ATHROW && !(op >= Opcodes.IRETURN && op <= Opcodes.RETURN) && !(i instanceof TableSwitchInsnNode)
+        return op != Opcodes.GOTO
+                && op != Opcodes.ATHROW
+                && !(op >= Opcodes.IRETURN && op <= Opcodes.RETURN)
+                && !(i instanceof TableSwitchInsnNode)
                 && !(i instanceof LookupSwitchInsnNode);
     }
 
     /**
-     * The class of the object a {@code monitorenter} takes, from the instruction that put it on the
-     * stack (javac: the expression, {@code dup}, {@code astore}, {@code monitorenter}): a field's
-     * type, a class literal, {@code this}, a call's result, a cast; "" when the bytecode does not
-     * tell (a local variable without a debug table).
+     * The class of the object a {@code monitorenter} takes, from the instruction that put it on the stack (javac: the
+     * expression, {@code dup}, {@code astore}, {@code monitorenter}): a field's type, a class literal, {@code this}, a
+     * call's result, a cast; "" when the bytecode does not tell (a local variable without a debug table).
      */
     private static String monitorClass(String owner, MethodNode m, AbstractInsnNode enter) {
         AbstractInsnNode i = enter.getPrevious();
@@ -241,8 +256,9 @@ final class MonitorRanges {
             }
             if (m.localVariables != null) {
                 for (var local : m.localVariables) {
-                    if (local.index == v.var && m.instructions.indexOf(local.start) <= m.instructions.indexOf(v) && m.instructions.indexOf(v) < m
-                            .instructions.indexOf(local.end)) {
+                    if (local.index == v.var
+                            && m.instructions.indexOf(local.start) <= m.instructions.indexOf(v)
+                            && m.instructions.indexOf(v) < m.instructions.indexOf(local.end)) {
                         return Type.getType(local.desc).getClassName();
                     }
                 }

@@ -6,6 +6,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -15,8 +16,8 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
 /**
- * Names and places the output: {@code <out>/<label>-<pid>-<yyyyMMdd-HHmmss>.jfr} and {@code .html},
- * written under a hidden temporary name (owner-only permissions) and renamed when complete.
+ * Names and places the output: {@code <out>/<label>-<pid>-<yyyyMMdd-HHmmss>.jfr} and {@code .html}, written under a
+ * hidden temporary name (owner-only permissions) and renamed when complete.
  */
 final class OutputFiles {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
@@ -36,7 +37,8 @@ final class OutputFiles {
         if (!Files.isWritable(abs)) {
             throw new IOException(abs + " is not writable");
         }
-        String stem = sanitize(label) + "-" + ProcessHandle.current().pid() + "-" + LocalDateTime.now().format(STAMP);
+        String stem = sanitize(label) + "-" + ProcessHandle.current().pid() + "-"
+                + LocalDateTime.now().format(STAMP);
         return new OutputFiles(abs, stem);
     }
 
@@ -62,14 +64,14 @@ final class OutputFiles {
     }
 
     /**
-     * Moves a complete temporary file to its final, unique name. JVMs sharing out= can share the name
-     * (pid 1 in containers, started in the same second), and a rename replaces what is there: the
-     * name is taken with a hard link, which fails when it exists, so no recording replaces another.
+     * Moves a complete temporary file to its final, unique name. JVMs sharing out= can share the name (pid 1 in
+     * containers, started in the same second), and a rename replaces what is there: the name is taken with a hard link,
+     * which fails when it exists, so no recording replaces another.
      */
     Path publish(Path tmp, String extension) throws IOException {
         for (int i = 0; ; i++) {
             Path target = dir.resolve(base + (i == 0 ? "" : "-" + i) + extension);
-            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
                 continue;
             }
             try {
@@ -99,14 +101,16 @@ final class OutputFiles {
         }
     }
 
-    /** Copies bytes {@code start} to {@code end} of {@code from} (whole chunks of a .jfr) into {@code to}, which exists. */
+    /**
+     * Copies bytes {@code start} to {@code end} of {@code from} (whole chunks of a .jfr) into {@code to}, which exists.
+     */
     static void copyRange(Path from, long start, long end, Path to) throws IOException {
         copyRange(from, start, end, to, 0);
     }
 
     /**
-     * Copies bytes {@code start} to {@code end} of {@code from} into {@code to}, which exists, from
-     * its byte {@code at}; when that fails (no room), {@code to} is cut back to {@code at}.
+     * Copies bytes {@code start} to {@code end} of {@code from} into {@code to}, which exists, from its byte
+     * {@code at}; when that fails (no room), {@code to} is cut back to {@code at}.
      */
     static void copyRange(Path from, long start, long end, Path to, long at) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
@@ -130,7 +134,9 @@ final class OutputFiles {
 
     static FileAttribute<?>[] ownerOnly() {
         return FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                ? new FileAttribute<?>[] {
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+                }
                 : new FileAttribute<?>[0];
     }
 }

@@ -6,29 +6,38 @@ import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.probes.ContextSwitchCounter;
 import dev.loomscope.probes.HeapAllocation;
 import java.lang.management.ManagementFactory;
+import java.lang.management.PlatformManagedObject;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 
-/** What the agent's periodic JFR events record each period: the process's context switches and the virtual thread scheduler. */
+/**
+ * What the agent's periodic JFR events record each period: the process's context switches and the virtual thread
+ * scheduler.
+ */
 final class PeriodicEvents {
     private PeriodicEvents() {}
 
-    /** The process's context switches and platform threads started since the last period, as one loomscope.ContextSwitches event. */
+    /**
+     * The process's context switches and platform threads started since the last period, as one
+     * loomscope.ContextSwitches event.
+     */
     static Runnable contextSwitches() {
         String source = ContextSwitchCounter.source();
         if (source == null) {
-            AgentLog.warn("process context switches are not available on this platform (loomscope.ContextSwitches not recorded)");
+            AgentLog.warn("process context switches are not available on this platform (loomscope.ContextSwitches not"
+                    + " recorded)");
             return () -> {};
         }
         return new Counts(source);
     }
 
     /**
-     * The counts since the previous event. Runs on JFR's periodic thread and, as a chunk ends, on
-     * the thread that stops the recording: one at a time.
+     * The counts since the previous event. Runs on JFR's periodic thread and, as a chunk ends, on the thread that stops
+     * the recording: one at a time.
      */
     private static final class Counts implements Runnable {
         private final String source;
-        private final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         private long[] previous = ContextSwitchCounter.read();
         private long startedBefore = threads.getTotalStartedThreadCount();
         private long allocatedBefore = HeapAllocation.total();
@@ -63,7 +72,9 @@ final class PeriodicEvents {
     static long queuedVirtualThreads() {
         try {
             SchedulerBean b = SchedulerBean.find();
-            return b == null ? -1 : (long) b.type().getMethod("getQueuedVirtualThreadCount").invoke(b.bean());
+            return b == null
+                    ? -1
+                    : (long) b.type().getMethod("getQueuedVirtualThreadCount").invoke(b.bean());
         } catch (ReflectiveOperationException | RuntimeException | LinkageError absent) {
             return -1;
         }
@@ -73,14 +84,17 @@ final class PeriodicEvents {
     private record SchedulerBean(Class<?> type, Object bean) {
         static SchedulerBean find() throws ReflectiveOperationException {
             @SuppressWarnings("unchecked")
-            Class<? extends java.lang.management.PlatformManagedObject> type =
-                    (Class<? extends java.lang.management.PlatformManagedObject>) Class.forName("jdk.management.VirtualThreadSchedulerMXBean");
+            Class<? extends PlatformManagedObject> type = (Class<? extends PlatformManagedObject>)
+                    Class.forName("jdk.management.VirtualThreadSchedulerMXBean");
             Object bean = ManagementFactory.getPlatformMXBean(type);
             return bean == null ? null : new SchedulerBean(type, bean);
         }
     }
 
-    /** The JDK 24+ VirtualThreadSchedulerMXBean as a loomscope.SchedulerSample event, read reflectively; null on 21-23 (no bean). */
+    /**
+     * The JDK 24+ VirtualThreadSchedulerMXBean as a loomscope.SchedulerSample event, read reflectively; null on 21-23
+     * (no bean).
+     */
     static Runnable scheduler() {
         try {
             SchedulerBean b = SchedulerBean.find();

@@ -11,36 +11,41 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 
 /**
- * Prints pinned virtual threads on stderr while the application runs, as -Djdk.tracePinnedThreads
- * did before JDK 24 removed it.
+ * Prints pinned virtual threads on stderr while the application runs, as -Djdk.tracePinnedThreads did before JDK 24
+ * removed it.
  *
- * <p>It reads the pins from the JFR repository as JFR flushes it, once a second; it starts no
- * recording of its own (starting one while the JVM exits can hang it). Parsing every flush costs
- * a server starting thousands of platform threads a second 1% of its CPU when measured,
- * and a virtual thread cannot pin before the scheduler has started a carrier thread: so the stream
- * opens only once one has been (looked for with every context-switch sample, each second by
- * default), reading from a moment when none had.
- * The pins the stream had not reached when the app ended, {@link #printRest} reads from the last
- * chunks of the written recording.
+ * <p>It reads the pins from the JFR repository as JFR flushes it, once a second; it starts no recording of its own
+ * (starting one while the JVM exits can hang it). Parsing every flush costs a server starting thousands of platform
+ * threads a second 1% of its CPU when measured, and a virtual thread cannot pin before the scheduler has started a
+ * carrier thread: so the stream opens only once one has been (looked for with every context-switch sample, each second
+ * by default), reading from a moment when none had. The pins the stream had not reached when the app ended,
+ * {@link #printRest} reads from the last chunks of the written recording.
  *
- * <p>A place that pins once pins again: each pinning stack and reason is printed the first time it
- * pins (and again when a pin there lasts far longer than the one printed), and its later pins are
- * counted and summarised at most every {@link #REPORT_EVERY}, a few lines, the busiest places
- * first ({@code trace-pinned=full} prints each pin whole, as before). What it prints is bounded: at
- * most {@link #MAX_PLACES} places are told apart and at most {@link #NEW_PER_REPORT} new stacks are
- * printed between two summaries; the rest are counted in the summary (all are in the recording).
+ * <p>A place that pins once pins again: each pinning stack and reason is printed the first time it pins (and again when
+ * a pin there lasts far longer than the one printed), and its later pins are counted and summarised at most every
+ * {@link #REPORT_EVERY}, a few lines, the busiest places first ({@code trace-pinned=full} prints each pin whole, as
+ * before). What it prints is bounded: at most {@link #MAX_PLACES} places are told apart and at most
+ * {@link #NEW_PER_REPORT} new stacks are printed between two summaries; the rest are counted in the summary (all are in
+ * the recording).
  */
 final class PinnedTracer {
     /** Repeated pins are summarised at most this often, in at most {@link #REPORT_LINES} lines. */
     static final Duration REPORT_EVERY = Duration.ofSeconds(10);
+
     static final int REPORT_LINES = 5;
     /** Places (stack and reason) told apart; pins at others are counted together. */
     static final int MAX_PLACES = 1_000;
@@ -50,6 +55,7 @@ final class PinnedTracer {
     private static final int LONGER = 10;
     /** Frames of a stack that make it one place. */
     private static final int SIGNATURE_FRAMES = 64;
+
     private static final String CARRIER_GROUP = "CarrierThreads";
     /** Instant.now() against JFR's event times, events committed across a flush: read this much earlier. */
     private static final Duration SLACK = Duration.ofSeconds(2);
@@ -63,13 +69,18 @@ final class PinnedTracer {
     private volatile Instant streamedTo; // the live stream had dispatched every flush before this
     /** The pins printed lately, so that printRest prints none twice; and the latest end among them. */
     private final Set<Pin> printed = new HashSet<>();
+
     private Instant printedUntil;
     private int pruneAt = 1000;
     /** Each pinning stack seen (its top frames), with the pins there not reported yet. */
-    private final java.util.Map<List<String>, Place> places = new java.util.HashMap<>();
+    private final Map<List<String>, Place> places = new HashMap<>();
+
     private long reportedAt = System.nanoTime();
-    /** New places printed since the last summary; pins at places not told apart, and new places not printed, since then. */
+    /**
+     * New places printed since the last summary; pins at places not told apart, and new places not printed, since then.
+     */
     private int newPrinted;
+
     private long beyondPlaces;
     private long notPrinted;
 
@@ -101,7 +112,10 @@ final class PinnedTracer {
 
     private record Pin(Instant start, Duration duration, long threadId) {
         static Pin of(RecordedEvent e) {
-            return new Pin(e.getStartTime(), e.getDuration(), e.getThread() == null ? -1 : e.getThread().getJavaThreadId());
+            return new Pin(
+                    e.getStartTime(),
+                    e.getDuration(),
+                    e.getThread() == null ? -1 : e.getThread().getJavaThreadId());
         }
     }
 
@@ -112,9 +126,9 @@ final class PinnedTracer {
     }
 
     /**
-     * Called with every loomscope.ContextSwitches sample, on JFR's periodic task thread (whose
-     * waits JFR does not record, unlike a thread of ours sleeping between looks): opens the stream
-     * in a thread of its own once virtual threads have run.
+     * Called with every loomscope.ContextSwitches sample, on JFR's periodic task thread (whose waits JFR does not
+     * record, unlike a thread of ours sleeping between looks): opens the stream in a thread of its own once virtual
+     * threads have run.
      */
     void look() {
         Instant checked = Instant.now();
@@ -128,7 +142,10 @@ final class PinnedTracer {
             }
             streaming = true;
         }
-        Thread.ofPlatform().name("loomscope-agent-pinned-trace").daemon().start(this::stream); // daemon: never keeps the app alive
+        Thread.ofPlatform()
+                .name("loomscope-agent-pinned-trace")
+                .daemon()
+                .start(this::stream); // daemon: never keeps the app alive
     }
 
     private void stream() {
@@ -147,7 +164,8 @@ final class PinnedTracer {
             from = quietSince.minus(SLACK);
         }
         try {
-            s.setOrdered(false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
+            s.setOrdered(
+                    false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
             s.setStartTime(from);
             s.onEvent(JdkEvents.VIRTUAL_THREAD_PINNED, this::print);
             s.onFlush(() -> streamedTo = Instant.now());
@@ -158,10 +176,9 @@ final class PinnedTracer {
     }
 
     /**
-     * Whether the group of the scheduler's carrier threads exists: the JDK (21 to 25 at least)
-     * makes it with the first carrier thread. Looking at the thread groups costs next to nothing;
-     * listing every thread ten times a second to look for a carrier cost platform echo 0.1-0.2%
-     * of its CPU when measured.
+     * Whether the group of the scheduler's carrier threads exists: the JDK (21 to 25 at least) makes it with the first
+     * carrier thread. Looking at the thread groups costs next to nothing; listing every thread ten times a second to
+     * look for a carrier cost platform echo 0.1-0.2% of its CPU when measured.
      */
     static boolean virtualThreadsRan() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
@@ -218,7 +235,9 @@ final class PinnedTracer {
                 place.count++;
                 place.nanos += d;
                 place.maxNanos = Math.max(place.maxNanos, d);
-                show = d >= LONGER * place.printedNanos && d - place.printedNanos >= 10_000_000L && newPrinted < NEW_PER_REPORT;
+                show = d >= LONGER * place.printedNanos
+                        && d - place.printedNanos >= 10_000_000L
+                        && newPrinted < NEW_PER_REPORT;
                 if (show) { // far longer than the pin printed here: this one is the one to see
                     place.printedNanos = d;
                     newPrinted++;
@@ -234,26 +253,31 @@ final class PinnedTracer {
     }
 
     /**
-     * A stack and reason as a place: its application frames, by method and line (the JDK's frames
-     * between them vary with linkage: a method handle's invokeStatic or invokeStaticInit), and why
-     * it pinned (JDK 24+): a class initializer's long wait is not folded into a short native pin.
+     * A stack and reason as a place: its application frames, by method and line (the JDK's frames between them vary
+     * with linkage: a method handle's invokeStatic or invokeStaticInit), and why it pinned (JDK 24+): a class
+     * initializer's long wait is not folded into a short native pin.
      */
     private static List<String> signature(RecordedEvent e) {
-        String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? e.getString("pinnedReason") : "";
+        String reason =
+                e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? e.getString("pinnedReason") : "";
         if (e.getStackTrace() == null) {
             return List.of(reason);
         }
         List<RecordedFrame> frames = e.getStackTrace().getFrames();
-        List<String> key = new java.util.ArrayList<>(frames.subList(0, Math.min(SIGNATURE_FRAMES, frames.size())).stream()
+        List<String> key = new ArrayList<>(frames.subList(0, Math.min(SIGNATURE_FRAMES, frames.size())).stream()
                 .filter(f -> !JdkFrames.isJdk(f.getMethod().getType().getName()))
-                .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber()).toList());
+                .map(f ->
+                        f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber())
+                .toList());
         key.add(reason);
         return key;
     }
 
     /** The frame a place is named by: the one that pinned ({@link PinFrames#culprit}), with its line. */
     private static String culprit(RecordedEvent e) {
-        String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? " (" + e.getString("pinnedReason") + ")" : "";
+        String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null
+                ? " (" + e.getString("pinnedReason") + ")"
+                : "";
         if (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty()) {
             return "(no stack trace)" + reason;
         }
@@ -262,8 +286,8 @@ final class PinnedTracer {
     }
 
     /**
-     * The pins not reported yet, a line a place, the most pinned time first, at most {@link
-     * #REPORT_LINES} lines and one for the rest; nothing when there are none.
+     * The pins not reported yet, a line a place, the most pinned time first, at most {@link #REPORT_LINES} lines and
+     * one for the rest; nothing when there are none.
      */
     void report() {
         List<Repeats> due;
@@ -271,7 +295,11 @@ final class PinnedTracer {
         long unprinted;
         synchronized (places) {
             reportedAt = System.nanoTime();
-            due = places.values().stream().filter(p -> p.count > 0).map(Place::take).sorted((a, b) -> Long.compare(b.nanos(), a.nanos())).toList();
+            due = places.values().stream()
+                    .filter(p -> p.count > 0)
+                    .map(Place::take)
+                    .sorted((a, b) -> Long.compare(b.nanos(), a.nanos()))
+                    .toList();
             beyond = beyondPlaces;
             unprinted = notPrinted;
             beyondPlaces = 0;
@@ -279,30 +307,54 @@ final class PinnedTracer {
             newPrinted = 0;
         }
         if (unprinted > 0) {
-            AgentLog.print(String.format(java.util.Locale.ROOT, "%s%,d more places pinned for the first time, not printed (at most %d a summary;"
-                    + " loomscope pinning shows them all from the recording)%n", AgentLog.PREFIX, unprinted, NEW_PER_REPORT));
+            AgentLog.print(String.format(
+                    Locale.ROOT,
+                    "%s%,d more places pinned for the first time, not printed (at most %d a summary;"
+                            + " loomscope pinning shows them all from the recording)%n",
+                    AgentLog.PREFIX,
+                    unprinted,
+                    NEW_PER_REPORT));
         }
         if (beyond > 0) {
-            AgentLog.print(String.format(java.util.Locale.ROOT, "%s%,d pins at places beyond the first %,d, counted here only (the recording has"
-                    + " them all)%n", AgentLog.PREFIX, beyond, MAX_PLACES));
+            AgentLog.print(String.format(
+                    Locale.ROOT,
+                    "%s%,d pins at places beyond the first %,d, counted here only (the recording has them all)%n",
+                    AgentLog.PREFIX,
+                    beyond,
+                    MAX_PLACES));
         }
         for (Repeats p : due.subList(0, Math.min(REPORT_LINES, due.size()))) {
-            AgentLog.print(String.format(java.util.Locale.ROOT, "%spinned again %,d time%s at %s: %.1f ms in all, at most %.1f ms (printed once above)%n",
-                    AgentLog.PREFIX, p.count(), p.count() == 1 ? "" : "s", p.where(), p.nanos() / 1e6, p.maxNanos() / 1e6));
+            AgentLog.print(String.format(
+                    Locale.ROOT,
+                    "%spinned again %,d time%s at %s: %.1f ms in all, at most %.1f ms (printed once above)%n",
+                    AgentLog.PREFIX,
+                    p.count(),
+                    p.count() == 1 ? "" : "s",
+                    p.where(),
+                    p.nanos() / 1e6,
+                    p.maxNanos() / 1e6));
         }
         if (due.size() > REPORT_LINES) {
             List<Repeats> rest = due.subList(REPORT_LINES, due.size());
-            AgentLog.print(String.format(java.util.Locale.ROOT, "%sand %,d pins at %d other places: %.1f ms in all%n", AgentLog.PREFIX,
-                    rest.stream().mapToLong(Repeats::count).sum(), rest.size(), rest.stream().mapToLong(Repeats::nanos).sum() / 1e6));
+            AgentLog.print(String.format(
+                    Locale.ROOT,
+                    "%sand %,d pins at %d other places: %.1f ms in all%n",
+                    AgentLog.PREFIX,
+                    rest.stream().mapToLong(Repeats::count).sum(),
+                    rest.size(),
+                    rest.stream().mapToLong(Repeats::nanos).sum() / 1e6));
         }
     }
 
     static String describe(RecordedEvent e, boolean full) {
-        StringBuilder sb = new StringBuilder(AgentLog.PREFIX).append("virtual thread pinned for ")
+        StringBuilder sb = new StringBuilder(AgentLog.PREFIX)
+                .append("virtual thread pinned for ")
                 .append(String.format("%.1f ms", e.getDuration().toNanos() / 1e6));
         if (e.getThread() != null) {
             String name = e.getThread().getJavaName();
-            sb.append(" (").append(name == null || name.isEmpty() ? "#" + e.getThread().getJavaThreadId() : name).append(")");
+            sb.append(" (")
+                    .append(name == null || name.isEmpty() ? "#" + e.getThread().getJavaThreadId() : name)
+                    .append(")");
         }
         if (e.hasField("pinnedReason") && e.getString("pinnedReason") != null) {
             sb.append(", reason: ").append(e.getString("pinnedReason"));
@@ -316,11 +368,15 @@ final class PinnedTracer {
         sb.append('\n');
         if (e.getStackTrace() != null) {
             // short: from the JDK call above the first application frame, a few frames, and below them every frame that
-            // explains a pin (a class initializer, a native frame, the call that went native) with the frames around it; a gap is "..."
+            // explains a pin (a class initializer, a native frame, the call that went native) with the frames around
+            // it; a gap is "..."
             List<Frame> frames = frames(e.getStackTrace().getFrames());
-            java.util.Collection<Integer> shown = full ? java.util.stream.IntStream.range(0, frames.size()).boxed().toList() : PinFrames.shortTrace(frames);
+            Collection<Integer> shown =
+                    full ? IntStream.range(0, frames.size()).boxed().toList() : PinFrames.shortTrace(frames);
             for (String line : PinFrames.lines(frames, shown, e.getStackTrace().isTruncated())) {
-                sb.append(line.equals(PinFrames.GAP) ? "    " : "    at ").append(line).append('\n');
+                sb.append(line.equals(PinFrames.GAP) ? "    " : "    at ")
+                        .append(line)
+                        .append('\n');
             }
         }
         return sb.toString();
@@ -328,8 +384,13 @@ final class PinnedTracer {
 
     /** The recorded frames as loomscope's reader gives them (what {@link PinFrames} reads). */
     static List<Frame> frames(List<RecordedFrame> recorded) {
-        return recorded.stream().map(f -> new Frame(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber(),
-                Frame.type(f.getType()))).toList();
+        return recorded.stream()
+                .map(f -> new Frame(
+                        f.getMethod().getType().getName(),
+                        f.getMethod().getName(),
+                        f.getLineNumber(),
+                        Frame.type(f.getType())))
+                .toList();
     }
 
     /** Closes the live stream: the app is ending. */
@@ -345,10 +406,9 @@ final class PinnedTracer {
     }
 
     /**
-     * Prints the pins in the written recording that the live stream did not reach (a short app
-     * ends before the next flush, or before the agent saw its first virtual thread). Reads only
-     * the chunks that end after the stream's last flush, copied to a scratch file of {@code files}
-     * when there are chunks before them.
+     * Prints the pins in the written recording that the live stream did not reach (a short app ends before the next
+     * flush, or before the agent saw its first virtual thread). Reads only the chunks that end after the stream's last
+     * flush, copied to a scratch file of {@code files} when there are chunks before them.
      */
     void printRest(Path recording, OutputFiles files) throws IOException {
         Instant from;

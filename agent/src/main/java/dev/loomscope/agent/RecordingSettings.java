@@ -23,22 +23,30 @@ import jdk.jfr.Configuration;
 /** The JFR settings of a loomscope recording: the chosen base settings plus what the analyzer needs. */
 final class RecordingSettings {
     /**
-     * Events the named settings (default, profile) leave off: JFR work on every platform thread's
-     * start or exit (a stack trace, an event, old-object sampling's bookkeeping, a /proc read for
-     * the exiting thread's CPU load), or on every socket read and write over their threshold (1 ms
-     * in JDK 25's settings: a throttler, and up to 100 events a second with stack traces).
-     * docs/benchmarks.md measures them; the analyzer reads none of them (loomscope.ContextSwitches
-     * counts the threads started instead). A .jfc of the user's own keeps what it says.
+     * Events the named settings (default, profile) leave off: JFR work on every platform thread's start or exit (a
+     * stack trace, an event, old-object sampling's bookkeeping, a /proc read for the exiting thread's CPU load), or on
+     * every socket read and write over their threshold (1 ms in JDK 25's settings: a throttler, and up to 100 events a
+     * second with stack traces). docs/benchmarks.md measures them; the analyzer reads none of them
+     * (loomscope.ContextSwitches counts the threads started instead). A .jfc of the user's own keeps what it says.
      */
     static final List<String> OFF_WITH_NAMED_SETTINGS = List.of(
-            JdkEvents.THREAD_START, JdkEvents.THREAD_END, JdkEvents.OLD_OBJECT_SAMPLE, JdkEvents.THREAD_CPU_LOAD, JdkEvents.SOCKET_READ, JdkEvents.SOCKET_WRITE);
+            JdkEvents.THREAD_START,
+            JdkEvents.THREAD_END,
+            JdkEvents.OLD_OBJECT_SAMPLE,
+            JdkEvents.THREAD_CPU_LOAD,
+            JdkEvents.SOCKET_READ,
+            JdkEvents.SOCKET_WRITE);
 
     private RecordingSettings() {}
 
-    /** @param cpuSampler the JFR event that samples the CPU ({@link JdkEvents#EXECUTION_SAMPLE} or {@link JdkEvents#CPU_TIME_SAMPLE}), or null: none */
+    /**
+     * @param cpuSampler the JFR event that samples the CPU ({@link JdkEvents#EXECUTION_SAMPLE} or
+     *     {@link JdkEvents#CPU_TIME_SAMPLE}), or null: none
+     */
     static Map<String, String> build(AgentOptions o, String cpuSampler) throws IOException, ParseException {
         String base = o.string(AgentOptions.SETTINGS);
-        Configuration c = base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
+        Configuration c =
+                base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
         Map<String, String> s = new HashMap<>(c.getSettings());
         if (!base.endsWith(".jfc")) {
             for (String costly : OFF_WITH_NAMED_SETTINGS) {
@@ -53,7 +61,12 @@ final class RecordingSettings {
         s.put(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED + "#stackTrace", "true");
         enable(s, JdkEvents.THREAD_CONTEXT_SWITCH_RATE);
         s.put(JdkEvents.THREAD_CONTEXT_SWITCH_RATE + "#period", ctxsw);
-        for (String gc : new String[] {JdkEvents.GARBAGE_COLLECTION, JdkEvents.GC_PHASE_PAUSE, JdkEvents.GC_HEAP_SUMMARY, JdkEvents.GC_CONFIGURATION}) {
+        for (String gc : new String[] {
+            JdkEvents.GARBAGE_COLLECTION,
+            JdkEvents.GC_PHASE_PAUSE,
+            JdkEvents.GC_HEAP_SUMMARY,
+            JdkEvents.GC_CONFIGURATION
+        }) {
             enable(s, gc);
         }
         enable(s, JdkEvents.OBJECT_ALLOCATION_SAMPLE);
@@ -67,10 +80,13 @@ final class RecordingSettings {
         }
         if (JdkEvents.CPU_TIME_SAMPLE.equals(cpuSampler)) {
             enable(s, JdkEvents.CPU_TIME_SAMPLE);
-            s.put(JdkEvents.CPU_TIME_SAMPLE + "#throttle", o.duration(AgentOptions.INTERVAL).toNanos() + "ns"); // a CPU-time period, not a rate
+            s.put(
+                    JdkEvents.CPU_TIME_SAMPLE + "#throttle",
+                    o.duration(AgentOptions.INTERVAL).toNanos() + "ns"); // a CPU-time period, not a rate
             s.put(JdkEvents.CPU_TIME_SAMPLE + "#stackTrace", "true");
         }
-        // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every JDK
+        // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every
+        // JDK
         s.put(JdkEvents.METHOD_TRACE + "#enabled", "false"); // an event a call would make a hot method's cost unbounded
         if (!o.work().isEmpty()) {
             enable(s, WorkWindowEvent.NAME); // a histogram a method and second (WorkWindows), not an event a call
@@ -80,7 +96,9 @@ final class RecordingSettings {
         // these for CPU samples, so they would put waiting threads into every CPU flame graph.
         s.put(JdkEvents.NATIVE_METHOD_SAMPLE + "#enabled", "false");
         String env = Boolean.toString(o.on(AgentOptions.RECORD_ENV));
-        for (String secret : new String[] {JdkEvents.INITIAL_ENVIRONMENT_VARIABLE, JdkEvents.INITIAL_SYSTEM_PROPERTY, JdkEvents.SYSTEM_PROCESS}) {
+        for (String secret : new String[] {
+            JdkEvents.INITIAL_ENVIRONMENT_VARIABLE, JdkEvents.INITIAL_SYSTEM_PROPERTY, JdkEvents.SYSTEM_PROCESS
+        }) {
             s.put(secret + "#enabled", env);
         }
         enable(s, RunInfoEvent.NAME);
@@ -93,7 +111,8 @@ final class RecordingSettings {
         enable(s, SchedulerStallEvent.NAME);
         enable(s, LibraryEvent.NAME); // once a library as each chunk ends: every chunk kept holds them
         s.put(LibraryEvent.NAME + "#period", "endChunk");
-        if (!o.duration(AgentOptions.HELD_MONITORS).isZero() && !o.string(AgentOptions.THREADS).equals("virtual")) {
+        if (!o.duration(AgentOptions.HELD_MONITORS).isZero()
+                && !o.string(AgentOptions.THREADS).equals("virtual")) {
             enable(s, HeldMonitorSampleEvent.NAME);
             enable(s, HeldMonitorEvent.NAME);
         }

@@ -14,16 +14,18 @@ import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
 /**
- * A stopped recording's chunks taken out of JFR's disk repository into one file on a disk with
- * little room: the first chunk moved (no bytes written), each later one appended and then removed,
- * so that at most one chunk's size is needed beyond what the repository already holds. Chunks that
- * another recording of this JVM still uses are copied, not moved. A chunk that finds no room is
- * left out, and so are those after it: what is kept is whole chunks from the start.
+ * A stopped recording's chunks taken out of JFR's disk repository into one file on a disk with little room: the first
+ * chunk moved (no bytes written), each later one appended and then removed, so that at most one chunk's size is needed
+ * beyond what the repository already holds. Chunks that another recording of this JVM still uses are copied, not moved.
+ * A chunk that finds no room is left out, and so are those after it: what is kept is whole chunks from the start.
  */
 final class RepositoryChunks {
     private RepositoryChunks() {}
 
-    /** Fills {@code target} (empty) with {@code stopped}'s chunks; returns a line saying what could not be kept, or null. */
+    /**
+     * Fills {@code target} (empty) with {@code stopped}'s chunks; returns a line saying what could not be kept, or
+     * null.
+     */
     static String moveInto(Path target, Recording stopped) throws IOException {
         String dir = System.getProperty("jdk.jfr.repository");
         if (dir == null) {
@@ -32,9 +34,12 @@ final class RepositoryChunks {
         long since = stopped.getStartTime().toEpochMilli() * 1_000_000L;
         List<Chunk> chunks = new ArrayList<>();
         try (Stream<Path> files = Files.list(Path.of(dir))) {
-            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".jfr")).toList()) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".jfr"))
+                    .toList()) {
                 Chunks.Walk walk = Chunks.walk(f);
-                if (walk.end() == Chunks.End.WHOLE && walk.chunks().size() == 1 && walk.chunks().get(0).header().endNanos() >= since) {
+                if (walk.end() == Chunks.End.WHOLE
+                        && walk.chunks().size() == 1
+                        && walk.chunks().get(0).header().endNanos() >= since) {
                     chunks.add(new Chunk(f, walk.chunks().get(0).header().startNanos(), walk.at()));
                 }
             }
@@ -50,7 +55,9 @@ final class RepositoryChunks {
                 if (i == 0 && !shared) {
                     Files.move(c.file(), target, StandardCopyOption.REPLACE_EXISTING);
                 } else {
-                    OutputFiles.copyRange(c.file(), 0, c.bytes(), target, kept); // appended; cut back to what was kept when it finds no room
+                    OutputFiles.copyRange(
+                            c.file(), 0, c.bytes(), target,
+                            kept); // appended; cut back to what was kept when it finds no room
                     if (!shared) {
                         Files.delete(c.file());
                     }
@@ -61,9 +68,13 @@ final class RepositoryChunks {
             }
         }
         if (i == chunks.size()) {
-            return chunks.isEmpty() ? "JFR's repository held none of the recording's chunks: nothing of it could be kept" : null;
+            return chunks.isEmpty()
+                    ? "JFR's repository held none of the recording's chunks: nothing of it could be kept"
+                    : null;
         }
-        long lost = chunks.subList(i, chunks.size()).stream().mapToLong(Chunk::bytes).sum();
+        long lost = chunks.subList(i, chunks.size()).stream()
+                .mapToLong(Chunk::bytes)
+                .sum();
         return "the last " + (chunks.size() - i) + " of the recording's " + chunks.size() + " chunks (" + lost / 1024
                 + " KB) found no room on the disk and are not in it";
     }

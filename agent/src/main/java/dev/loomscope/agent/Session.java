@@ -1,6 +1,7 @@
 package dev.loomscope.agent;
 
 import dev.loomscope.agent.log.AgentLog;
+import dev.loomscope.agent.work.WorkFilter;
 import dev.loomscope.agent.work.WorkTiming;
 import dev.loomscope.events.ChunkEndEvent;
 import dev.loomscope.events.ContextSwitchesEvent;
@@ -13,21 +14,25 @@ import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.Chunks;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Locale;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
 /**
- * One recording of this JVM: started by the agent, finished once at exit (normal, System.exit,
- * SIGTERM, an OutOfMemoryError that ends the app), after {@code duration}, or on request.
+ * One recording of this JVM: started by the agent, finished once at exit (normal, System.exit, SIGTERM, an
+ * OutOfMemoryError that ends the app), after {@code duration}, or on request.
  *
- * <p>JDK and loomscope events go to a JFR recording that the JVM's own shutdown hook writes at exit
- * (dump on exit); ours waits for it rather than racing it: stopping the recording from two hooks at
- * once has JFR write the file twice and lose it. async-profiler writes its samples to a file of its own. The two are
- * joined into one .jfr (a recording is a sequence of self-describing chunks). async-profiler's
- * jfrsync, which would put both in one file directly, loses the JDK events when the JVM's own
- * shutdown hook closes its recording before ours stops the profiler: seen here in about one run in
- * three under load.
+ * <p>JDK and loomscope events go to a JFR recording that the JVM's own shutdown hook writes at exit (dump on exit);
+ * ours waits for it rather than racing it: stopping the recording from two hooks at once has JFR write the file twice
+ * and lose it. async-profiler writes its samples to a file of its own. The two are joined into one .jfr (a recording is
+ * a sequence of self-describing chunks). async-profiler's jfrsync, which would put both in one file directly, loses the
+ * JDK events when the JVM's own shutdown hook closes its recording before ours stops the profiler: seen here in about
+ * one run in three under load.
  */
 final class Session {
     private final AgentOptions options;
@@ -48,9 +53,21 @@ final class Session {
     private Path written;
     private Path writtenProfile; // async-profiler's samples beside it, or null
 
-    private Session(AgentOptions options, OutputFiles files, Path tmpJfr, Path tmpProfile, String mode, Recording recording,
-            PinnedTracer tracer, Runnable ctxswHook, Runnable chunkEndHook, Runnable schedulerHook, Runnable windowsHook, HeldMonitors held,
-            Path repository, DiskGuard guard) {
+    private Session(
+            AgentOptions options,
+            OutputFiles files,
+            Path tmpJfr,
+            Path tmpProfile,
+            String mode,
+            Recording recording,
+            PinnedTracer tracer,
+            Runnable ctxswHook,
+            Runnable chunkEndHook,
+            Runnable schedulerHook,
+            Runnable windowsHook,
+            HeldMonitors held,
+            Path repository,
+            DiskGuard guard) {
         this.options = options;
         this.files = files;
         this.tmpJfr = tmpJfr;
@@ -67,7 +84,9 @@ final class Session {
         this.guard = guard;
     }
 
-    /** Less free than this where out= is: nothing is recorded (JFR shuts the JVM down when its repository's disk fills). */
+    /**
+     * Less free than this where out= is: nothing is recorded (JFR shuts the JVM down when its repository's disk fills).
+     */
     static final long MIN_FREE_BYTES = 64L << 20;
     /** Less free than this: JFR's disk repository is bounded by a third of the free space even without max-size. */
     static final long UNBOUNDED_FREE_BYTES = 16L << 30;
@@ -77,25 +96,32 @@ final class Session {
         try {
             files = OutputFiles.create(o.out(), labelOf(o));
         } catch (Exception e) {
-            throw new IllegalStateException("cannot write to " + o.out().toAbsolutePath() + " (" + e.getMessage()
-                    + "); nothing will be recorded: choose another directory with out=...", e);
+            throw new IllegalStateException(
+                    "cannot write to " + o.out().toAbsolutePath() + " (" + e.getMessage()
+                            + "); nothing will be recorded: choose another directory with out=...",
+                    e);
         }
         long free = Files.getFileStore(files.dir()).getUsableSpace();
         if (free < MIN_FREE_BYTES) {
-            throw new IllegalStateException("only " + free / 1024 + " KB free where out= is (" + files.dir().toAbsolutePath() + "); nothing will be"
-                    + " recorded, so that JFR cannot fill the disk and stop the application: free at least " + MIN_FREE_BYTES / (1 << 20)
+            throw new IllegalStateException("only " + free / 1024 + " KB free where out= is ("
+                    + files.dir().toAbsolutePath() + "); nothing will be"
+                    + " recorded, so that JFR cannot fill the disk and stop the application: free at least "
+                    + MIN_FREE_BYTES / (1 << 20)
                     + " MB or choose another directory with out=...");
         }
         Path repository = null;
         try {
             repository = PrivateRepository.use(files.dir());
         } catch (Exception e) {
-            AgentLog.warn("JFR's disk repository stays in " + System.getProperty("java.io.tmpdir") + ", readable by other users: " + e);
+            AgentLog.warn("JFR's disk repository stays in " + System.getProperty("java.io.tmpdir")
+                    + ", readable by other users: " + e);
         }
-        // JFR's repository is under out= unless it was left where it was (the temp directory): both disks watched from before JFR starts
+        // JFR's repository is under out= unless it was left where it was (the temp directory): both disks watched from
+        // before JFR starts
         DiskGuard guard;
         try {
-            guard = repository != null ? DiskGuard.hold(repository, files.dir())
+            guard = repository != null
+                    ? DiskGuard.hold(repository, files.dir())
                     : DiskGuard.hold(files.dir(), files.dir(), Path.of(System.getProperty("java.io.tmpdir")));
         } catch (IllegalStateException e) {
             PrivateRepository.removeIfEmpty(repository);
@@ -110,21 +136,28 @@ final class Session {
         }
     }
 
-    /** The recording started, its disks watched by {@code guard}; {@link #start(AgentOptions)} cleans up when this throws. */
+    /**
+     * The recording started, its disks watched by {@code guard}; {@link #start(AgentOptions)} cleans up when this
+     * throws.
+     */
     private static Session start(AgentOptions o, OutputFiles files, Path repository, DiskGuard guard) throws Exception {
-        PinnedTracer tracer = o.string(AgentOptions.TRACE_PINNED).equals("off") ? null
-                : new PinnedTracer(o.string(AgentOptions.TRACE_PINNED).equals("full"), java.time.Instant.now());
+        PinnedTracer tracer = o.string(AgentOptions.TRACE_PINNED).equals("off")
+                ? null
+                : new PinnedTracer(o.string(AgentOptions.TRACE_PINNED).equals("full"), Instant.now());
         Runnable counts = PeriodicEvents.contextSwitches();
-        Runnable ctxsw = tracer == null ? counts : () -> {
-            counts.run();
-            tracer.look();
-        };
+        Runnable ctxsw = tracer == null
+                ? counts
+                : () -> {
+                    counts.run();
+                    tracer.look();
+                };
         FlightRecorder.addPeriodicEvent(ContextSwitchesEvent.class, ctxsw);
         Runnable windows = WorkTiming.windows(o.work());
         if (windows != null) {
             FlightRecorder.addPeriodicEvent(WorkWindowEvent.class, windows);
         }
-        // the counts since the last period, as the chunk ends: in the file even when JFR's shutdown hook stops the recording before ours runs
+        // the counts since the last period, as the chunk ends: in the file even when JFR's shutdown hook stops the
+        // recording before ours runs
         Runnable chunkEnd = () -> {
             counts.run();
             if (windows != null) {
@@ -138,9 +171,12 @@ final class Session {
             FlightRecorder.addPeriodicEvent(SchedulerSampleEvent.class, scheduler);
         }
         // the looks see platform threads only: on a run labelled virtual they would cost and show nothing advise reads
-        HeldMonitors held = o.duration(AgentOptions.HELD_MONITORS).isZero() || o.string(AgentOptions.THREADS).equals("virtual") ? null
-                : new HeldMonitors(o.duration(AgentOptions.HELD_MONITORS).toMillis(), dev.loomscope.agent.work.WorkFilter.parse(o.work(),
-                        new java.util.ArrayList<>()));
+        HeldMonitors held = o.duration(AgentOptions.HELD_MONITORS).isZero()
+                        || o.string(AgentOptions.THREADS).equals("virtual")
+                ? null
+                : new HeldMonitors(
+                        o.duration(AgentOptions.HELD_MONITORS).toMillis(),
+                        WorkFilter.parse(o.work(), new ArrayList<>()));
         Path tmp = files.temporary(".jfr");
         Samplers samplers = Samplers.start(o, files);
         String mode = samplers.mode();
@@ -152,7 +188,8 @@ final class Session {
         if (!o.duration(AgentOptions.MAX_AGE).isZero()) {
             recording.setMaxAge(o.duration(AgentOptions.MAX_AGE));
         }
-        // the repository's chunks and the recording written from them at exit share the disk: each kept to a third of what is free
+        // the repository's chunks and the recording written from them at exit share the disk: each kept to a third of
+        // what is free
         long free = Files.getFileStore(files.dir()).getUsableSpace(); // after the reserve
         long bound = free / 3;
         if (o.maxSizeBytes() > 0 || free < UNBOUNDED_FREE_BYTES) {
@@ -160,7 +197,21 @@ final class Session {
         }
         recording.setDestination(tmp); // written at exit by whichever shutdown hook runs first: JFR's or ours
         recording.setDumpOnExit(true);
-        Session s = new Session(o, files, tmp, tmpProfile, mode, recording, tracer, ctxsw, chunkEnd, scheduler, windows, held, repository, guard);
+        Session s = new Session(
+                o,
+                files,
+                tmp,
+                tmpProfile,
+                mode,
+                recording,
+                tracer,
+                ctxsw,
+                chunkEnd,
+                scheduler,
+                windows,
+                held,
+                repository,
+                guard);
         guard.watch(s::lowDisk);
         synchronized (s) { // a disk that runs low while JFR starts stops the recording once it runs
             recording.start();
@@ -193,12 +244,12 @@ final class Session {
     }
 
     /**
-     * The scheduler's parallelism as the JDK sets it: the system property when it is a positive
-     * number, else the CPUs. Parsed without throwing: an exception the agent throws is an event in
-     * the application's recording.
+     * The scheduler's parallelism as the JDK sets it: the system property when it is a positive number, else the CPUs.
+     * Parsed without throwing: an exception the agent throws is an event in the application's recording.
      */
     static int carriers(int cpus) {
-        String p = System.getProperty("jdk.virtualThreadScheduler.parallelism", "").strip();
+        String p =
+                System.getProperty("jdk.virtualThreadScheduler.parallelism", "").strip();
         if (p.isEmpty() || p.length() > 9 || !p.chars().allMatch(Character::isDigit)) {
             return cpus;
         }
@@ -247,8 +298,8 @@ final class Session {
     }
 
     /**
-     * Writes what was recorded so far to a new file beside the final one ({@code -snapshot-HHmmss})
-     * and records on: the JDK events so far, and async-profiler's samples so far.
+     * Writes what was recorded so far to a new file beside the final one ({@code -snapshot-HHmmss}) and records on: the
+     * JDK events so far, and async-profiler's samples so far.
      */
     synchronized Written snapshot() throws Exception {
         if (finished) {
@@ -271,7 +322,7 @@ final class Session {
                     AgentLog.warn("async-profiler: no samples in the snapshot: " + e.getMessage());
                 }
             }
-            String stamp = java.time.LocalTime.now().format(java.time.format.DateTimeFormatter.ofPattern("HHmmss"));
+            String stamp = LocalTime.now().format(DateTimeFormatter.ofPattern("HHmmss"));
             Path jfr = files.publish(tmp, "-snapshot-" + stamp + ".jfr");
             tmp = null;
             if (profile != null) {
@@ -301,14 +352,15 @@ final class Session {
     }
 
     /**
-     * A watched disk has less than {@link DiskGuard#STOP_FREE_BYTES} free (the reserve already given
-     * back): the recording stops, and its chunks are moved out of JFR's repository rather than copied.
+     * A watched disk has less than {@link DiskGuard#STOP_FREE_BYTES} free (the reserve already given back): the
+     * recording stops, and its chunks are moved out of JFR's repository rather than copied.
      */
     synchronized void lowDisk(long free) {
         if (finished) {
             return;
         }
-        AgentLog.warn("only " + free / 1024 + " KB left where the recording goes (" + files.dir() + "): recording stopped so that JFR cannot"
+        AgentLog.warn("only " + free / 1024 + " KB left where the recording goes (" + files.dir()
+                + "): recording stopped so that JFR cannot"
                 + " fill the disk and stop the application; what it recorded until now is kept");
         finish(false, true);
     }
@@ -319,7 +371,8 @@ final class Session {
         }
         finished = true;
         if (!lowDisk) {
-            guard.close(); // the reserve's space, for what JFR writes as it stops (while the disk runs low, given back as it fills)
+            guard.close(); // the reserve's space, for what JFR writes as it stops (while the disk runs low, given
+            // back as it fills)
         }
         if (tracer != null) {
             try {
@@ -328,12 +381,14 @@ final class Session {
                 // the stream may already be closed by JFR's own shutdown
             }
         }
-        FlightRecorder.removePeriodicEvent(ctxswHook); // the counts since its last period come with the chunk's end (chunkEndHook)
+        FlightRecorder.removePeriodicEvent(
+                ctxswHook); // the counts since its last period come with the chunk's end (chunkEndHook)
         if (schedulerHook != null) {
             FlightRecorder.removePeriodicEvent(schedulerHook);
         }
         if (windowsHook != null) {
-            FlightRecorder.removePeriodicEvent(windowsHook); // the last window comes with the chunk's end (chunkEndHook)
+            FlightRecorder.removePeriodicEvent(
+                    windowsHook); // the last window comes with the chunk's end (chunkEndHook)
         }
         if (held != null) {
             held.stop();
@@ -345,7 +400,9 @@ final class Session {
             if (atExit) {
                 PrivateRepository.removeIfEmpty(repository);
             } else {
-                PrivateRepository.release(repository); // attach's stop, duration=, a full disk: nothing of ours left under out= but recordings
+                PrivateRepository.release(
+                        repository); // attach's stop, duration=, a full disk: nothing of ours left under out= but
+                // recordings
             }
         }
     }
@@ -402,12 +459,14 @@ final class Session {
                 if (tmpProfile != null) {
                     SessionFiles.publishProfile(options, files, tmpProfile, kept);
                 }
-                AgentLog.warn("the recording is not whole (" + walk.end().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " at byte "
-                        + walk.at() + ": was the disk full?); kept as " + kept + ", whose whole chunks the analyzer reads");
+                AgentLog.warn("the recording is not whole ("
+                        + walk.end().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " at byte " + walk.at()
+                        + ": was the disk full?); kept as " + kept + ", whose whole chunks the analyzer reads");
                 return null;
             }
             written = files.publish(tmpJfr, ".jfr");
-            writtenProfile = tmpProfile == null ? null : SessionFiles.publishProfile(options, files, tmpProfile, written);
+            writtenProfile =
+                    tmpProfile == null ? null : SessionFiles.publishProfile(options, files, tmpProfile, written);
         } catch (Throwable t) {
             AgentLog.failure("could not write the recording " + tmpJfr, t);
             SessionFiles.deleteIfEmpty(tmpJfr);
@@ -417,8 +476,10 @@ final class Session {
         if (options.on(AgentOptions.FLAME) && !lowDisk) {
             SessionFiles.writeFlame(mode, options, files, written);
         }
-        AgentLog.warn("recording written to " + written + (writtenProfile == null ? "" : " (async-profiler's samples beside it: "
-                + writtenProfile.getFileName() + ")"));
+        AgentLog.warn("recording written to " + written
+                + (writtenProfile == null
+                        ? ""
+                        : " (async-profiler's samples beside it: " + writtenProfile.getFileName() + ")"));
         return written;
     }
 

@@ -7,17 +7,23 @@ import dev.loomscope.flamegraphs.render.NoSamplesException;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.ProfileFile;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
 /**
- * What a {@link Session} does with its files as it stops: waits for JFR's own dump at exit,
- * publishes async-profiler's samples beside the recording, draws the flame graph, removes the
- * temporary files nothing was written to, and says when the recording began late.
+ * What a {@link Session} does with its files as it stops: waits for JFR's own dump at exit, publishes async-profiler's
+ * samples beside the recording, draws the flame graph, removes the temporary files nothing was written to, and says
+ * when the recording began late.
  */
 final class SessionFiles {
     private SessionFiles() {}
@@ -30,21 +36,32 @@ final class SessionFiles {
         return Files.isRegularFile(html) ? html : null;
     }
 
-    /** A recording that began this long after the JVM started says so at exit: what the application did before is not in it. */
-    static final java.time.Duration LATE = java.time.Duration.ofMillis(500);
+    /**
+     * A recording that began this long after the JVM started says so at exit: what the application did before is not in
+     * it.
+     */
+    static final Duration LATE = Duration.ofMillis(500);
 
-    /** One line when the recording began late (startup=background, a busy machine, an attach): a short app's pins may all lie before. */
+    /**
+     * One line when the recording began late (startup=background, a busy machine, an attach): a short app's pins may
+     * all lie before.
+     */
     static void reportLateStart(Recording recording, AgentOptions options) {
-        java.time.Instant began = recording.getStartTime();
+        Instant began = recording.getStartTime();
         if (began == null || Session.mainWaited) {
             return; // startup=before-main: the application's main ran only once the recording did
         }
-        java.time.Duration late = java.time.Duration.between(java.time.Instant.ofEpochMilli(
-                java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime()), began);
+        Duration late = Duration.between(
+                Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime()), began);
         if (late.compareTo(LATE) >= 0) {
-            AgentLog.warn(String.format(java.util.Locale.ROOT, "the recording began %.2f s after the JVM started: what the application did before"
-                    + " (pins at class loading and start-up, GCs) is not in it%s", late.toMillis() / 1e3, options.string(AgentOptions.STARTUP).equals("background")
-                            ? "; startup=before-main records from the start" : ""));
+            AgentLog.warn(String.format(
+                    Locale.ROOT,
+                    "the recording began %.2f s after the JVM started: what the application did before"
+                            + " (pins at class loading and start-up, GCs) is not in it%s",
+                    late.toMillis() / 1e3,
+                    options.string(AgentOptions.STARTUP).equals("background")
+                            ? "; startup=before-main records from the start"
+                            : ""));
         }
     }
 
@@ -54,15 +71,15 @@ final class SessionFiles {
             if (f != null && Files.isRegularFile(f) && Files.size(f) == 0) {
                 Files.delete(f);
             }
-        } catch (java.io.IOException ignored) {
+        } catch (IOException ignored) {
             // gone already
         }
     }
 
     /** At exit JFR's shutdown hook stops the recording and writes it; give it time to finish. */
     static void awaitJfrDump(Recording recording) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        long graceForNoHook = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long graceForNoHook = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (System.nanoTime() < deadline) {
             RecordingState state = recording.getState();
             if (state == RecordingState.CLOSED) {
@@ -76,11 +93,10 @@ final class SessionFiles {
     }
 
     /**
-     * async-profiler's samples as a file of their own beside the recording ({@link ProfileFile}):
-     * appended to it, their chunk would mislead the JDK's {@code jfr} tool. Returns the file, or
-     * null when the profiler wrote nothing.
+     * async-profiler's samples as a file of their own beside the recording ({@link ProfileFile}): appended to it, their
+     * chunk would mislead the JDK's {@code jfr} tool. Returns the file, or null when the profiler wrote nothing.
      */
-    static Path publishProfile(AgentOptions options, OutputFiles files, Path profile, Path jfr) throws java.io.IOException {
+    static Path publishProfile(AgentOptions options, OutputFiles files, Path profile, Path jfr) throws IOException {
         try {
             if (!Files.isRegularFile(profile) || Files.size(profile) == 0) {
                 AgentLog.warn("async-profiler wrote no samples");
@@ -98,15 +114,21 @@ final class SessionFiles {
     }
 
     static void writeFlame(String mode, AgentOptions options, OutputFiles files, Path jfr) {
-        SampleKind kind = mode.equals("async-profiler") ? SampleKind.valueOf(options.profile().get(0).toUpperCase(java.util.Locale.ROOT))
+        SampleKind kind = mode.equals("async-profiler")
+                ? SampleKind.valueOf(options.profile().get(0).toUpperCase(Locale.ROOT))
                 : SampleKind.CPU;
         Path tmp = null;
         try {
             tmp = files.temporary(".html");
             Path profile = ProfileFile.beside(jfr);
             try (OutputStream out = Files.newOutputStream(tmp)) {
-                FlameRenderer.render(profile == null ? List.of(jfr) : List.of(jfr, profile), FlameOptions.of(kind).withSplitKind(true)
-                        .withTitle(jfr.getFileName() + " (" + kind.label() + ")"), false, out);
+                FlameRenderer.render(
+                        profile == null ? List.of(jfr) : List.of(jfr, profile),
+                        FlameOptions.of(kind)
+                                .withSplitKind(true)
+                                .withTitle(jfr.getFileName() + " (" + kind.label() + ")"),
+                        false,
+                        out);
             }
             files.publishAs(tmp, OutputFiles.sibling(jfr, ".html"));
             tmp = null;

@@ -3,30 +3,37 @@ package dev.loomscope.agent;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.events.SchedulerStallEvent;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Watches the virtual thread scheduler for a stall: once the application runs virtual threads (a
- * carrier thread exists), the agent starts a small virtual thread of its own whenever none of its
- * is waiting; when one has not run for {@code stall=} and the carriers took no virtual thread from
- * another queue all that time (the scheduler's steal count did not move), no virtual thread could
- * get a carrier (every carrier held: pinned threads waiting, a deadlock among them, endless work).
- * Carriers busy with threads that yield and move are not a stall, and neither is a JVM that did not
- * run (a tick of the watcher's that comes seconds late: SIGSTOP, a suspended container).
- * Then it writes two JSON thread dumps a second apart beside the recording ({@code loomscope
- * threads} tells what holds the carriers and what did not move), records a
- * {@code loomscope.SchedulerStall} event and prints one line; the application runs on. It never
- * starts a virtual thread in an application that runs none (that would start the scheduler).
+ * Watches the virtual thread scheduler for a stall: once the application runs virtual threads (a carrier thread
+ * exists), the agent starts a small virtual thread of its own whenever none of its is waiting; when one has not run for
+ * {@code stall=} and the carriers took no virtual thread from another queue all that time (the scheduler's steal count
+ * did not move), no virtual thread could get a carrier (every carrier held: pinned threads waiting, a deadlock among
+ * them, endless work). Carriers busy with threads that yield and move are not a stall, and neither is a JVM that did
+ * not run (a tick of the watcher's that comes seconds late: SIGSTOP, a suspended container). Then it writes two JSON
+ * thread dumps a second apart beside the recording ({@code loomscope threads} tells what holds the carriers and what
+ * did not move), records a {@code loomscope.SchedulerStall} event and prints one line; the application runs on. It
+ * never starts a virtual thread in an application that runs none (that would start the scheduler).
  */
 final class StallWatch {
     /** Stalls dumped per JVM; later ones are events and lines only. */
     static final int MAX_DUMPED = 3;
+
     private static final String CARRIER_CLASS = "jdk.internal.misc.CarrierThread";
 
     private final Session session;
@@ -45,12 +52,16 @@ final class StallWatch {
         if (stall.isZero()) {
             return;
         }
-        Thread.ofPlatform().name("loomscope-agent-stall").daemon().start(() -> new StallWatch(session, stall, files).watch());
+        Thread.ofPlatform()
+                .name("loomscope-agent-stall")
+                .daemon()
+                .start(() -> new StallWatch(session, stall, files).watch());
     }
 
     private void watch() {
         long tick = Math.max(100, Math.min(1000, stall.toMillis() / 5));
-        // a tick that comes this late means this JVM did not run (SIGSTOP, a suspended container): no scheduler starves then
+        // a tick that comes this late means this JVM did not run (SIGSTOP, a suspended container): no scheduler starves
+        // then
         long stopped = Math.max(2_000, stall.toMillis() / 2) * 1_000_000L;
         boolean carriers = false;
         AtomicBoolean ran = null;
@@ -67,7 +78,8 @@ final class StallWatch {
                     continue;
                 }
                 if (!carriers) {
-                    // the carriers' thread group, which the JDK makes with the first carrier: a look at the groups, not at every thread
+                    // the carriers' thread group, which the JDK makes with the first carrier: a look at the groups, not
+                    // at every thread
                     carriers = PinnedTracer.virtualThreadsRan();
                     continue;
                 }
@@ -79,7 +91,9 @@ final class StallWatch {
                     steals = steals();
                 } else if (ran.get()) {
                     if (reported) {
-                        AgentLog.warn(String.format(java.util.Locale.ROOT, "virtual threads get carriers again, after %.1f s",
+                        AgentLog.warn(String.format(
+                                Locale.ROOT,
+                                "virtual threads get carriers again, after %.1f s",
                                 (System.nanoTime() - since) / 1e9));
                     }
                     ran = null;
@@ -87,7 +101,8 @@ final class StallWatch {
                 } else if (!reported && System.nanoTime() - since >= stall.toNanos()) {
                     long now = steals();
                     if (now != steals) {
-                        // the probe waits, but virtual threads move from carrier to carrier: a saturated queue that moves is no stall
+                        // the probe waits, but virtual threads move from carrier to carrier: a saturated queue that
+                        // moves is no stall
                         steals = now;
                         since = System.nanoTime() - stall.toNanos() / 2;
                         continue;
@@ -103,19 +118,27 @@ final class StallWatch {
         }
     }
 
-    /** The virtual thread scheduler, a ForkJoinPool, where this JDK lets the agent reach it; else null (every probe's wait is a stall). */
-    private static volatile java.util.concurrent.ForkJoinPool scheduler;
+    /**
+     * The virtual thread scheduler, a ForkJoinPool, where this JDK lets the agent reach it; else null (every probe's
+     * wait is a stall).
+     */
+    private static volatile ForkJoinPool scheduler;
 
     /** Reaches the scheduler through {@link SchedulerAccess}, java.lang opened to it alone. */
-    static void open(java.lang.instrument.Instrumentation inst) {
+    static void open(Instrumentation inst) {
         if (inst == null) {
             return;
         }
         try {
             Class<?> access = new IsolatedLoader("loomscope-scheduler-access").define(SchedulerAccess.class.getName());
-            inst.redefineModule(Object.class.getModule(), java.util.Set.of(), java.util.Map.of(), java.util.Map.of("java.lang",
-                    java.util.Set.of(access.getModule())), java.util.Set.of(), java.util.Map.of());
-            if (access.getMethod("scheduler").invoke(null) instanceof java.util.concurrent.ForkJoinPool pool) {
+            inst.redefineModule(
+                    Object.class.getModule(),
+                    Set.of(),
+                    Map.of(),
+                    Map.of("java.lang", Set.of(access.getModule())),
+                    Set.of(),
+                    Map.of());
+            if (access.getMethod("scheduler").invoke(null) instanceof ForkJoinPool pool) {
                 scheduler = pool;
             }
         } catch (Throwable t) {
@@ -123,9 +146,12 @@ final class StallWatch {
         }
     }
 
-    /** Tasks the scheduler's carriers took from queues other than their own (virtual threads moving), or -1 when not known. */
+    /**
+     * Tasks the scheduler's carriers took from queues other than their own (virtual threads moving), or -1 when not
+     * known.
+     */
     private static long steals() {
-        java.util.concurrent.ForkJoinPool pool = scheduler;
+        ForkJoinPool pool = scheduler;
         return pool == null ? -1 : pool.getStealCount();
     }
 
@@ -149,7 +175,9 @@ final class StallWatch {
     private void report(Duration waited, AtomicBoolean ran) throws InterruptedException {
         stalls++;
         List<Thread> carriers = carriers();
-        int blocked = (int) carriers.stream().filter(c -> c.getState() != Thread.State.RUNNABLE).count();
+        int blocked = (int) carriers.stream()
+                .filter(c -> c.getState() != Thread.State.RUNNABLE)
+                .count();
         List<Path> dumps = new ArrayList<>();
         String why = null;
         if (stalls > MAX_DUMPED) {
@@ -172,24 +200,42 @@ final class StallWatch {
         e.queuedVirtualThreads = PeriodicEvents.queuedVirtualThreads();
         e.dumps = String.join(";", dumps.stream().map(Path::toString).toList());
         e.commit();
-        String what = blocked > 0 || carriers.isEmpty() ? String.format(java.util.Locale.ROOT, "no virtual thread got a carrier for %.1f s (%d carriers,"
-                + " %d of them blocked or waiting)", waited.toNanos() / 1e9, carriers.size(), blocked)
-                : String.format(java.util.Locale.ROOT, "no queued virtual thread got a carrier for %.1f s: every carrier (%d) kept running virtual"
-                        + " threads that did not leave it (none blocked or waiting: endless work, or on JDK 21-23 threads that yield, which are"
-                        + " run again before those queued)", waited.toNanos() / 1e9, carriers.size());
+        String what = blocked > 0 || carriers.isEmpty()
+                ? String.format(
+                        Locale.ROOT,
+                        "no virtual thread got a carrier for %.1f s (%d carriers, %d of them blocked or waiting)",
+                        waited.toNanos() / 1e9,
+                        carriers.size(),
+                        blocked)
+                : String.format(
+                        Locale.ROOT,
+                        "no queued virtual thread got a carrier for %.1f s: every carrier (%d) kept running virtual"
+                                + " threads that did not leave it (none blocked or waiting: endless work, or on JDK"
+                                + " 21-23"
+                                + " threads that yield, which are run again before those queued)",
+                        waited.toNanos() / 1e9,
+                        carriers.size());
         if (fellBack != null && !dumps.isEmpty()) {
-            what += " (the JDK could not write the dump as JSON, " + fellBack + ": plain-text dumps instead, which loomscope threads reads too)";
+            what += " (the JDK could not write the dump as JSON, " + fellBack
+                    + ": plain-text dumps instead, which loomscope threads reads too)";
             fellBack = null;
         }
-        AgentLog.warn(String.format(java.util.Locale.ROOT, "%s: %s; the application runs on", what, dumps.isEmpty() ? why
-                : "thread dumps written, 'loomscope threads " + String.join(" ", dumps.stream().map(Path::toString).toList()) + "' tells what holds them"));
+        AgentLog.warn(String.format(
+                Locale.ROOT,
+                "%s: %s; the application runs on",
+                what,
+                dumps.isEmpty()
+                        ? why
+                        : "thread dumps written, 'loomscope threads "
+                                + String.join(
+                                        " ", dumps.stream().map(Path::toString).toList()) + "' tells what holds them"));
     }
 
     /**
-     * A JSON thread dump beside the recording; written by the JDK where only this user can read (the
-     * repository), then published. Where the JDK cannot write it as JSON (JDK 21-25 fail on a thread
-     * name with a control character), its plain-text dump instead, which {@code loomscope threads}
-     * reads too, said in {@link #fellBack}. A dump that fails leaves no file.
+     * A JSON thread dump beside the recording; written by the JDK where only this user can read (the repository), then
+     * published. Where the JDK cannot write it as JSON (JDK 21-25 fail on a thread name with a control character), its
+     * plain-text dump instead, which {@code loomscope threads} reads too, said in {@link #fellBack}. A dump that fails
+     * leaves no file.
      */
     private Path dump(String which) throws Exception {
         if (Files.getFileStore(files.dir()).getUsableSpace() < DiskGuard.STOP_FREE_BYTES) {
@@ -222,13 +268,15 @@ final class StallWatch {
     private String fellBack;
 
     private Path staging(String suffix) {
-        return session.repository() != null ? session.repository().resolve(suffix.substring(1))
+        return session.repository() != null
+                ? session.repository().resolve(suffix.substring(1))
                 : files.dir().resolve("." + System.nanoTime() + suffix + ".part");
     }
 
-    private Path publish(Path staging, String suffix) throws java.io.IOException {
-        if (java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            Files.setPosixFilePermissions(staging, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")); // as the .jfr: stacks, names
+    private Path publish(Path staging, String suffix) throws IOException {
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(
+                    staging, PosixFilePermissions.fromString("rw-------")); // as the .jfr: stacks, names
         }
         return files.publish(staging, suffix);
     }

@@ -9,15 +9,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * async-profiler's own JFR output always carries the JVM's system properties
- * (jdk.InitialSystemProperty, which may hold secrets). Unless the user asked for them
- * ({@code record-env=on}), their values are overwritten in place with '*' of the same length, so the
- * file's layout stays valid. Records are walked by their size fields; anything not exactly as
+ * async-profiler's own JFR output always carries the JVM's system properties (jdk.InitialSystemProperty, which may hold
+ * secrets). Unless the user asked for them ({@code record-env=on}), their values are overwritten in place with '*' of
+ * the same length, so the file's layout stays valid. Records are walked by their size fields; anything not exactly as
  * expected is left alone.
  */
 final class SystemPropertyMask {
     /** async-profiler's fixed type id of jdk.InitialSystemProperty. */
     static final long TYPE = 112;
+
     private static final byte UTF8 = 3;
     private static final byte LATIN1 = 5;
 

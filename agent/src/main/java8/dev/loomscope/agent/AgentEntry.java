@@ -10,10 +10,10 @@ import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The agent jar's entry points, compiled for Java 8: in a JVM older than 21 the agent cannot run
- * (virtual threads, the JFR events it records), and it must still never take the app down. There
- * it says so in one line (and in the reply file of {@code loomscope attach}) and the app runs on;
- * on JDK 21+ it hands over to {@code LoomscopeAgent} and {@code AgentHelp}.
+ * The agent jar's entry points, compiled for Java 8: in a JVM older than 21 the agent cannot run (virtual threads, the
+ * JFR events it records), and it must still never take the app down. There it says so in one line (and in the reply
+ * file of {@code loomscope attach}) and the app runs on; on JDK 21+ it hands over to {@code LoomscopeAgent} and
+ * {@code AgentHelp}.
  */
 public final class AgentEntry {
     static final int MIN_JDK = 21;
@@ -37,12 +37,20 @@ public final class AgentEntry {
         if (!supported(null)) {
             System.exit(2);
         }
-        MethodHandles.lookup().findStatic(Class.forName("dev.loomscope.agent.AgentHelp"), "main", MethodType.methodType(void.class, String[].class))
+        MethodHandles.lookup()
+                .findStatic(
+                        Class.forName("dev.loomscope.agent.AgentHelp"),
+                        "main",
+                        MethodType.methodType(void.class, String[].class))
                 .invokeExact(args);
     }
 
     private static MethodHandle entry(String cls, String method) throws ReflectiveOperationException {
-        return MethodHandles.lookup().findStatic(Class.forName(cls), method, MethodType.methodType(void.class, String.class, Instrumentation.class));
+        return MethodHandles.lookup()
+                .findStatic(
+                        Class.forName(cls),
+                        method,
+                        MethodType.methodType(void.class, String.class, Instrumentation.class));
     }
 
     /** True on JDK 21+; otherwise one line on stderr, and the answer in {@code reply} when attached by loomscope. */
@@ -58,8 +66,8 @@ public final class AgentEntry {
         if (feature >= MIN_JDK) {
             return true;
         }
-        String line = "loomscope-agent: needs JDK " + MIN_JDK + " or newer, and this JVM is JDK " + feature + " (" + System.getProperty("java.home")
-                + "); nothing is recorded, the app runs on";
+        String line = "loomscope-agent: needs JDK " + MIN_JDK + " or newer, and this JVM is JDK " + feature + " ("
+                + System.getProperty("java.home") + "); nothing is recorded, the app runs on";
         System.err.println(line);
         if (reply != null) {
             try (OutputStream out = new FileOutputStream(reply)) {

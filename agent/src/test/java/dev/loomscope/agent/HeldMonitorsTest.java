@@ -3,14 +3,25 @@ package dev.loomscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.events.HeldMonitorEvent;
+import java.lang.ref.ReferenceQueue;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.LongStream;
+import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a look at a platform thread finds, on real threads: one sleeping inside a synchronized block
- * blocks holding a monitor (taken in this class's frame), one waiting for that monitor waits to
- * enter it, one in Object.wait waits there, and one sleeping with no monitor is nothing a virtual
- * thread would hold its carrier through.
+ * What a look at a platform thread finds, on real threads: one sleeping inside a synchronized block blocks holding a
+ * monitor (taken in this class's frame), one waiting for that monitor waits to enter it, one in Object.wait waits
+ * there, and one sleeping with no monitor is nothing a virtual thread would hold its carrier through.
  */
 class HeldMonitorsTest {
     private final Object lock = new Object();
@@ -41,7 +52,7 @@ class HeldMonitorsTest {
             }
         });
         Thread sleeper = Thread.ofPlatform().name("sleeper-1").start(() -> sleep(5_000));
-        java.util.concurrent.atomic.AtomicBoolean spinning = new java.util.concurrent.atomic.AtomicBoolean(true);
+        AtomicBoolean spinning = new AtomicBoolean(true);
         Thread spinner = Thread.ofPlatform().name("spinner-1").start(() -> {
             while (spinning.get()) {
                 Thread.yield();
@@ -62,13 +73,16 @@ class HeldMonitorsTest {
             assertThat(found(enterer).what()).isEqualTo(HeldMonitorEvent.ENTERING);
             assertThat(found(waiter).what()).isEqualTo(HeldMonitorEvent.OBJECT_WAIT);
             assertThat(found(sleeper)).isNull();
-            // a thread that yields in a loop is found in Thread.yield at most looks (between two yields it runs this class's loop)
+            // a thread that yields in a loop is found in Thread.yield at most looks (between two yields it runs this
+            // class's loop)
             long found = 0;
             for (int i = 0; i < 50; i++) {
                 var spin = found(spinner);
                 found += spin != null && spin.what().equals(HeldMonitorEvent.SPINS) ? 1 : 0;
             }
-            assertThat(found).as("looks that found the spinner in Thread.yield, of 50").isGreaterThan(0);
+            assertThat(found)
+                    .as("looks that found the spinner in Thread.yield, of 50")
+                    .isGreaterThan(0);
         } finally {
             spinning.set(false);
             for (Thread t : new Thread[] {holder, enterer, waiter, sleeper, spinner}) {
@@ -80,9 +94,9 @@ class HeldMonitorsTest {
 
     @Test
     void poolAndSemaphoreWaitsAreFoundButALocksWaitIsNot() throws Exception {
-        java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
-        java.util.concurrent.locks.ReentrantLock taken = new java.util.concurrent.locks.ReentrantLock();
-        java.util.concurrent.LinkedBlockingQueue<Object> idle = new java.util.concurrent.LinkedBlockingQueue<>();
+        Semaphore permits = new Semaphore(0);
+        ReentrantLock taken = new ReentrantLock();
+        LinkedBlockingQueue<Object> idle = new LinkedBlockingQueue<>();
         taken.lock();
         Thread semaphore = Thread.ofPlatform().name("sem-1").start(() -> permits.acquireUninterruptibly());
         Thread pool = Thread.ofPlatform().name("pool-1").start(() -> borrowObject(idle));
@@ -90,7 +104,7 @@ class HeldMonitorsTest {
             taken.lock();
             taken.unlock();
         });
-        java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean(true);
+        AtomicBoolean busy = new AtomicBoolean(true);
         Thread cpu = Thread.ofPlatform().name("cpu-1").start(() -> {
             long x = 0;
             while (busy.get()) {
@@ -108,7 +122,9 @@ class HeldMonitorsTest {
             var borrow = found(pool);
             assertThat(borrow.what()).isEqualTo(HeldMonitorEvent.POOL);
             assertThat(borrow.heldAt()).startsWith(HeldMonitorsTest.class.getName() + ".borrowObject(");
-            assertThat(found(locker)).as("a ReentrantLock's wait: the JDK's AQS acquire is not a pool").isNull();
+            assertThat(found(locker))
+                    .as("a ReentrantLock's wait: the JDK's AQS acquire is not a pool")
+                    .isNull();
             // a thread running this class's loop is running the application's code at most looks
             long running = 0;
             for (int i = 0; i < 50; i++) {
@@ -128,13 +144,12 @@ class HeldMonitorsTest {
     }
 
     /**
-     * A pool's thread waiting for its next task on a semaphore, in the pool's own code (as Jetty's
-     * reserved threads do), is idle, not a wait for a pool; the same pool's thread waiting there
-     * under a request's handler is one.
+     * A pool's thread waiting for its next task on a semaphore, in the pool's own code (as Jetty's reserved threads
+     * do), is idle, not a wait for a pool; the same pool's thread waiting there under a request's handler is one.
      */
     @Test
     void aPoolsOwnThreadWaitingForItsNextTaskIsIdleButARequestWaitingIsNot() throws Exception {
-        java.util.concurrent.Semaphore tasks = new java.util.concurrent.Semaphore(0);
+        Semaphore tasks = new Semaphore(0);
         Thread idle = new Thread(new IdleThreadPool(tasks, false), "qtp-1");
         Thread request = new Thread(new IdleThreadPool(tasks, true), "qtp-2");
         idle.start();
@@ -154,7 +169,7 @@ class HeldMonitorsTest {
     }
 
     /** A thread pool's loop: it waits for its next task, or runs a request's handler that waits for a permit. */
-    private record IdleThreadPool(java.util.concurrent.Semaphore tasks, boolean handles) implements Runnable {
+    private record IdleThreadPool(Semaphore tasks, boolean handles) implements Runnable {
         @Override
         public void run() {
             if (handles) {
@@ -166,15 +181,18 @@ class HeldMonitorsTest {
     }
 
     private static final class RequestHandler {
-        static void handle(java.util.concurrent.Semaphore permits) {
+        static void handle(Semaphore permits) {
             permits.acquireUninterruptibly();
         }
     }
 
-    /** A library's cleaner thread waits in a ReferenceQueue: the JDK's own Object.wait on its own monitor, not the application's. */
+    /**
+     * A library's cleaner thread waits in a ReferenceQueue: the JDK's own Object.wait on its own monitor, not the
+     * application's.
+     */
     @Test
     void theJdksOwnWaitIsNotTheApplications() throws Exception {
-        java.lang.ref.ReferenceQueue<Object> queue = new java.lang.ref.ReferenceQueue<>();
+        ReferenceQueue<Object> queue = new ReferenceQueue<>();
         Thread cleaner = Thread.ofPlatform().name("cleaner-1").start(() -> {
             try {
                 queue.remove();
@@ -192,7 +210,7 @@ class HeldMonitorsTest {
     }
 
     /** A pool's borrow, as object pools name it: waits for an idle object. */
-    private static Object borrowObject(java.util.concurrent.LinkedBlockingQueue<Object> idle) {
+    private static Object borrowObject(LinkedBlockingQueue<Object> idle) {
         try {
             return idle.take();
         } catch (InterruptedException e) {
@@ -203,8 +221,8 @@ class HeldMonitorsTest {
 
     @Test
     void aThreadStillInTheSameWaitIsNotWalkedAgainButOneThatWaitedAnewIs() throws Exception {
-        java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
-        java.util.concurrent.Semaphore done = new java.util.concurrent.Semaphore(0);
+        Semaphore permits = new Semaphore(0);
+        Semaphore done = new Semaphore(0);
         Thread t = Thread.ofPlatform().name("waits-twice-1").start(() -> {
             permits.acquireUninterruptibly();
             done.release();
@@ -232,30 +250,43 @@ class HeldMonitorsTest {
         for (int i = 0; i < 20; i++) {
             looks.look(); // the looks' thread would wait for the next one's time: here without pause
         }
-        // the first look sets the second's time a gap (50-150 ms) after it began, the second's a hundred times its cost: calls before
+        // the first look sets the second's time a gap (50-150 ms) after it began, the second's a hundred times its
+        // cost: calls before
         // then are not looks (a cold first look may outlast its gap, so two)
         assertThat(looks.looks()).isBetween(1L, 2L);
         long second = 5_000_000_000L;
-        assertThat(HeldMonitors.nextLook(0, 250_000_000L, 1, 80_000_000L)).as("after a cold first look of 250 ms").isEqualTo(80_000_000L);
-        assertThat(HeldMonitors.nextLook(second, 2_000_000L, 2, 80_000_000L)).as("after a look of 2 ms").isEqualTo(second + 200_000_000L);
-        assertThat(HeldMonitors.nextLook(second, 500_000L, 2, 80_000_000L)).as("after a look of 0.5 ms").isEqualTo(second + 80_000_000L);
+        assertThat(HeldMonitors.nextLook(0, 250_000_000L, 1, 80_000_000L))
+                .as("after a cold first look of 250 ms")
+                .isEqualTo(80_000_000L);
+        assertThat(HeldMonitors.nextLook(second, 2_000_000L, 2, 80_000_000L))
+                .as("after a look of 2 ms")
+                .isEqualTo(second + 200_000_000L);
+        assertThat(HeldMonitors.nextLook(second, 500_000L, 2, 80_000_000L))
+                .as("after a look of 0.5 ms")
+                .isEqualTo(second + 80_000_000L);
     }
 
     @Test
     void theAgentsOwnThreadsAndJfrsPeriodicOneAreNotLookedAt() throws Exception {
-        // the agent's hooks for context switches and the heap run on JFR's periodic thread: found there, they were the agent itself
+        // the agent's hooks for context switches and the heap run on JFR's periodic thread: found there, they were the
+        // agent itself
         Runnable hook = () -> {};
-        jdk.jfr.FlightRecorder.addPeriodicEvent(Probe.class, hook);
-        try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
-            r.enable(Probe.class).withPeriod(java.time.Duration.ofMillis(10));
+        FlightRecorder.addPeriodicEvent(Probe.class, hook);
+        try (Recording r = new Recording()) {
+            r.enable(Probe.class).withPeriod(Duration.ofMillis(10));
             r.start();
-            for (int i = 0; i < 500 && Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals(HeldMonitors.JFR_PERIODIC)); i++) {
+            for (int i = 0;
+                    i < 500
+                            && Thread.getAllStackTraces().keySet().stream()
+                                    .noneMatch(t -> t.getName().equals(HeldMonitors.JFR_PERIODIC));
+                    i++) {
                 Thread.sleep(10);
             }
         } finally {
-            jdk.jfr.FlightRecorder.removePeriodicEvent(hook);
+            FlightRecorder.removePeriodicEvent(hook);
         }
-        assertThat(Thread.getAllStackTraces().keySet()).as("JFR's periodic thread by the name the looks leave out")
+        assertThat(Thread.getAllStackTraces().keySet())
+                .as("JFR's periodic thread by the name the looks leave out")
                 .anyMatch(t -> t.getName().equals(HeldMonitors.JFR_PERIODIC));
         assertThat(HeldMonitors.ours(HeldMonitors.JFR_PERIODIC)).isTrue();
         assertThat(HeldMonitors.ours("loomscope-agent-looks")).isTrue();
@@ -264,23 +295,25 @@ class HeldMonitorsTest {
 
     /** A periodic event, so that JFR starts its periodic thread. */
     @jdk.jfr.Name("loomscope.test.Probe")
-    static final class Probe extends jdk.jfr.Event {}
+    static final class Probe extends Event {}
 
     @Test
     void theGapsKeepThePeriodOnAverageAndFallOffItsLattice() {
         HeldMonitors looks = new HeldMonitors(100, null);
-        long[] gaps = java.util.stream.LongStream.generate(looks::gap).limit(10_000).toArray();
-        assertThat(java.util.Arrays.stream(gaps).min().getAsLong()).isGreaterThanOrEqualTo(50_000_000L);
-        assertThat(java.util.Arrays.stream(gaps).max().getAsLong()).isLessThan(150_000_000L);
-        assertThat(java.util.Arrays.stream(gaps).average().getAsDouble()).isCloseTo(100_000_000.0, org.assertj.core.data.Offset.offset(2_000_000.0));
-        // a workload repeating every 10 ms is met at every phase: each millisecond of its period holds about a tenth of the looks
+        long[] gaps = LongStream.generate(looks::gap).limit(10_000).toArray();
+        assertThat(Arrays.stream(gaps).min().getAsLong()).isGreaterThanOrEqualTo(50_000_000L);
+        assertThat(Arrays.stream(gaps).max().getAsLong()).isLessThan(150_000_000L);
+        assertThat(Arrays.stream(gaps).average().getAsDouble()).isCloseTo(100_000_000.0, Offset.offset(2_000_000.0));
+        // a workload repeating every 10 ms is met at every phase: each millisecond of its period holds about a tenth of
+        // the looks
         long start = 0;
         int[] phases = new int[10];
         for (long g : gaps) {
             start += g;
             phases[(int) (start % 10_000_000L / 1_000_000L)]++;
         }
-        assertThat(java.util.Arrays.stream(phases).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(800, 1200));
+        assertThat(Arrays.stream(phases).boxed().toList())
+                .allSatisfy(n -> assertThat(n).isBetween(800, 1200));
     }
 
     @Test
@@ -295,13 +328,22 @@ class HeldMonitorsTest {
         assertThat(taken).isGreaterThanOrEqualTo(3L);
         Thread.sleep(100);
         assertThat(looks.looks()).as("no look after stop").isEqualTo(taken);
-        for (int i = 0; i < 1000 && Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("loomscope-agent-looks")); i++) {
+        for (int i = 0;
+                i < 1000
+                        && Thread.getAllStackTraces().keySet().stream()
+                                .anyMatch(t -> t.getName().equals("loomscope-agent-looks"));
+                i++) {
             Thread.sleep(10);
         }
-        assertThat(Thread.getAllStackTraces().keySet()).as("the looks' thread ended").noneMatch(t -> t.getName().equals("loomscope-agent-looks"));
+        assertThat(Thread.getAllStackTraces().keySet())
+                .as("the looks' thread ended")
+                .noneMatch(t -> t.getName().equals("loomscope-agent-looks"));
     }
 
-    /** The looks as the agent runs them: each thread's stack in a handshake with it, its monitors read from the bytecode. */
+    /**
+     * The looks as the agent runs them: each thread's stack in a handshake with it, its monitors read from the
+     * bytecode.
+     */
     private static final HeldMonitors LOOKS = new HeldMonitors(100, null);
 
     private static HeldMonitors.Seen seen(Thread t) {

@@ -2,14 +2,15 @@ package dev.loomscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which monitor a real thread's stack holds, read from this class's bytecode alone, against what the
- * JVM's own lock records say of the same thread: a synchronized method (an instance's and a
- * class's), a block, the outer of two nested blocks after the inner one is left, and none where the
- * thread blocks after its block ended.
+ * Which monitor a real thread's stack holds, read from this class's bytecode alone, against what the JVM's own lock
+ * records say of the same thread: a synchronized method (an instance's and a class's), a block, the outer of two nested
+ * blocks after the inner one is left, and none where the thread blocks after its block ended.
  */
 class MonitorRangesTest {
     private final Object outer = new Object();
@@ -31,7 +32,9 @@ class MonitorRangesTest {
         try {
             blocking.await();
             await(t);
-            assertThat(ranges.heldBy(t.getStackTrace(), t.getContextClassLoader())).as("blocking after both blocks ended").isNull();
+            assertThat(ranges.heldBy(t.getStackTrace(), t.getContextClassLoader()))
+                    .as("blocking after both blocks ended")
+                    .isNull();
             assertThat(jvmSaysHeld(t)).isFalse();
         } finally {
             t.interrupt();
@@ -41,8 +44,10 @@ class MonitorRangesTest {
 
     @Test
     void aClassNoLoaderGivesTheBytesOfHoldsNone() {
-        StackTraceElement generated = new StackTraceElement("com.example.Generated$$Proxy1", "call", "Generated.java", 12);
-        assertThat(ranges.heldBy(new StackTraceElement[] {generated}, getClass().getClassLoader())).isNull();
+        StackTraceElement generated =
+                new StackTraceElement("com.example.Generated$$Proxy1", "call", "Generated.java", 12);
+        assertThat(ranges.heldBy(new StackTraceElement[] {generated}, getClass().getClassLoader()))
+                .isNull();
     }
 
     private void assertHeld(Runnable body, String monitorClass, String method) throws Exception {
@@ -97,9 +102,9 @@ class MonitorRangesTest {
 
     /** Whether the JVM's thread dump with monitors names a monitor this class's code took on the thread. */
     private static boolean jvmSaysHeld(Thread t) {
-        var info = java.lang.management.ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {t.threadId()}, true, false)[0];
-        return java.util.Arrays.stream(info.getLockedMonitors()).anyMatch(m -> m.getLockedStackFrame().getClassName().equals(MonitorRangesTest.class
-                .getName()));
+        var info = ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {t.threadId()}, true, false)[0];
+        return Arrays.stream(info.getLockedMonitors())
+                .anyMatch(m -> m.getLockedStackFrame().getClassName().equals(MonitorRangesTest.class.getName()));
     }
 
     private static void await(Thread t) throws InterruptedException {

@@ -16,7 +16,8 @@ class RecordingSettingsTest {
             Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + named), null);
             assertThat(RecordingSettings.OFF_WITH_NAMED_SETTINGS)
                     .allSatisfy(e -> assertThat(s).as(named).containsEntry(e + "#enabled", "false"));
-            assertThat(s).containsEntry("jdk.VirtualThreadPinned#enabled", "true")
+            assertThat(s)
+                    .containsEntry("jdk.VirtualThreadPinned#enabled", "true")
                     .containsEntry("jdk.VirtualThreadPinned#threshold", "1 ms")
                     .containsEntry("jdk.ObjectAllocationSample#enabled", "true")
                     .containsEntry("jdk.GarbageCollection#enabled", "true")
@@ -28,9 +29,12 @@ class RecordingSettingsTest {
     @Test
     void aJfcOfTheUsersOwnKeepsWhatItSays() throws Exception {
         Path jfc = Path.of(System.getProperty("java.home"), "lib", "jfr", "default.jfc");
-        Map<String, String> s = RecordingSettings.build(AgentOptions.parse(null, "settings=" + jfc), JdkEvents.EXECUTION_SAMPLE);
+        Map<String, String> s =
+                RecordingSettings.build(AgentOptions.parse(null, "settings=" + jfc), JdkEvents.EXECUTION_SAMPLE);
         assertThat(RecordingSettings.OFF_WITH_NAMED_SETTINGS)
                 .allSatisfy(e -> assertThat(s).containsEntry(e + "#enabled", "true"));
-        assertThat(s).containsEntry("jdk.ExecutionSample#enabled", "true").containsEntry("jdk.ExecutionSample#period", "10 ms");
+        assertThat(s)
+                .containsEntry("jdk.ExecutionSample#enabled", "true")
+                .containsEntry("jdk.ExecutionSample#period", "10 ms");
     }
 }

@@ -1,9 +1,9 @@
 package dev.loomscope.hotapp;
 
 /**
- * Fixture app for work= on a hot method: calls {@link #step}, a method far too small to be a unit of
- * work, {@link #CALLS} times in a tight loop. (A package of its own: the agent never changes its own
- * classes, dev.loomscope.agent.)
+ * Fixture app for work= on a hot method: calls {@link #step}, a method far too small to be a unit of work,
+ * {@link #CALLS} times in a tight loop. (A package of its own: the agent never changes its own classes,
+ * dev.loomscope.agent.)
  */
 public final class HotApp {
     public static final long CALLS = 50_000_000;

@@ -3,6 +3,8 @@ package dev.loomscope.serverapp;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.vertx.core.Vertx;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -23,11 +25,10 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Fixture app for the agent's default {@code work=requests}: embedded Tomcat (a servlet that
- * forwards to another path, so the servlet runs twice a request), Jetty 12 (a core handler) and the
- * JDK's HttpServer (a handler that passes each exchange to another handler) and Vert.x 5 (its
- * event loop, a request counted as it begins, not timed; over HTTP/2 and HTTP/1.1) each serve
- * {@link #REQUESTS} GET requests, sent one after another, and stop. Prints the requests each
+ * Fixture app for the agent's default {@code work=requests}: embedded Tomcat (a servlet that forwards to another path,
+ * so the servlet runs twice a request), Jetty 12 (a core handler) and the JDK's HttpServer (a handler that passes each
+ * exchange to another handler) and Vert.x 5 (its event loop, a request counted as it begins, not timed; over HTTP/2 and
+ * HTTP/1.1) each serve {@link #REQUESTS} GET requests, sent one after another, and stop. Prints the requests each
  * answered with 200. (A package of its own: the agent never changes its own classes.)
  */
 public final class ServersApp {
@@ -62,7 +63,8 @@ public final class ServersApp {
         Context ctx = tomcat.addContext("", null);
         Tomcat.addServlet(ctx, "front", new HttpServlet() {
             @Override
-            protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws jakarta.servlet.ServletException, IOException {
+            protected void doGet(HttpServletRequest req, HttpServletResponse resp)
+                    throws ServletException, IOException {
                 if (req.getRequestURI().equals("/front")) {
                     req.getRequestDispatcher("/back").forward(req, resp);
                 } else {
@@ -98,18 +100,31 @@ public final class ServersApp {
         System.out.println("jdk " + send(client, jdk.getAddress().getPort(), "/"));
         jdk.stop(0);
 
-        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
-        io.vertx.core.http.HttpServer server = vertx.createHttpServer().requestHandler(r -> r.response().setStatusCode(200).end()).listen(0, "127.0.0.1")
-                .toCompletionStage().toCompletableFuture().get();
-        System.out.println("vertx " + send(client, server.actualPort(), "/")); // HTTP/2: the JDK's client asks for h2c, which Vert.x grants
-        System.out.println("vertx-http1 " + send(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), server.actualPort(), "/"));
+        Vertx vertx = Vertx.vertx();
+        io.vertx.core.http.HttpServer server = vertx.createHttpServer()
+                .requestHandler(r -> r.response().setStatusCode(200).end())
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get();
+        System.out.println("vertx "
+                + send(client, server.actualPort(), "/")); // HTTP/2: the JDK's client asks for h2c, which Vert.x grants
+        System.out.println("vertx-http1 "
+                + send(
+                        HttpClient.newBuilder()
+                                .version(HttpClient.Version.HTTP_1_1)
+                                .build(),
+                        server.actualPort(),
+                        "/"));
         vertx.close().toCompletionStage().toCompletableFuture().get();
     }
 
     private static int send(HttpClient client, int port, String path) throws Exception {
         int ok = 0;
         for (int i = 0; i < REQUESTS; i++) {
-            HttpResponse<Void> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+            HttpResponse<Void> r = client.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .build(),
                     HttpResponse.BodyHandlers.discarding());
             ok += r.statusCode() == 200 ? 1 : 0;
         }

@@ -1,11 +1,14 @@
 package dev.loomscope.events;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * The libraries whose presence and version the agent records ({@link LibraryEvent}), each known by
- * a class it always has and the names its jar is published under: those with a known hazard for
- * virtual threads in some of their releases, which {@code advise} says whatever the recorded load.
+ * The libraries whose presence and version the agent records ({@link LibraryEvent}), each known by a class it always
+ * has and the names its jar is published under: those with a known hazard for virtual threads in some of their
+ * releases, which {@code advise} says whatever the recorded load.
  */
 public enum KnownLibrary {
     HIKARICP("HikariCP", "com/zaxxer/hikari/HikariDataSource", "HikariCP"),
@@ -15,6 +18,7 @@ public enum KnownLibrary {
     public final String title;
     /** A class every release has, as the JVM names it internally ({@code com/zaxxer/hikari/HikariDataSource}). */
     public final String marker;
+
     private final List<String> artifacts;
 
     KnownLibrary(String title, String marker, String... artifacts) {
@@ -23,10 +27,13 @@ public enum KnownLibrary {
         this.artifacts = List.of(artifacts);
     }
 
-    private static final java.util.Map<String, KnownLibrary> BY_MARKER = java.util.Arrays.stream(values()).collect(java.util.stream.Collectors.toMap(
-            l -> l.marker, l -> l));
+    private static final Map<String, KnownLibrary> BY_MARKER =
+            Arrays.stream(values()).collect(Collectors.toMap(l -> l.marker, l -> l));
 
-    /** The library whose marker class this is (internal name), or null: asked of every class the JVM defines, so one lookup. */
+    /**
+     * The library whose marker class this is (internal name), or null: asked of every class the JVM defines, so one
+     * lookup.
+     */
     public static KnownLibrary byMarker(String internalName) {
         return BY_MARKER.get(internalName);
     }
@@ -42,8 +49,8 @@ public enum KnownLibrary {
     }
 
     /**
-     * The version a jar's location names ({@code .../BOOT-INF/lib/HikariCP-7.0.2.jar!/}: 7.0.2), or ""
-     * when the location holds none of this library's jar names (a shaded or unpacked copy).
+     * The version a jar's location names ({@code .../BOOT-INF/lib/HikariCP-7.0.2.jar!/}: 7.0.2), or "" when the
+     * location holds none of this library's jar names (a shaded or unpacked copy).
      */
     public String versionIn(String location) {
         if (location == null) {
@@ -54,7 +61,10 @@ public enum KnownLibrary {
                 boolean whole = at == 0 || "/!\\:".indexOf(location.charAt(at - 1)) >= 0;
                 int from = at + artifact.length() + 1;
                 int end = location.indexOf(".jar", from);
-                if (whole && end > from && Character.isDigit(location.charAt(from)) && location.substring(from, end).indexOf('/') < 0) {
+                if (whole
+                        && end > from
+                        && Character.isDigit(location.charAt(from))
+                        && location.substring(from, end).indexOf('/') < 0) {
                     return location.substring(from, end);
                 }
             }
@@ -63,8 +73,8 @@ public enum KnownLibrary {
     }
 
     /**
-     * Compares two dotted versions by their numbers ({@code 7.0.2} before {@code 7.0.10}); a part
-     * that is not a number compares as 0 ({@code 9.0.0-rc} as {@code 9.0.0}).
+     * Compares two dotted versions by their numbers ({@code 7.0.2} before {@code 7.0.10}); a part that is not a number
+     * compares as 0 ({@code 9.0.0-rc} as {@code 9.0.0}).
      */
     public static int compareVersions(String a, String b) {
         String[] x = a.split("[.\\-]");

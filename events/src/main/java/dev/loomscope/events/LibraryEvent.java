@@ -5,14 +5,15 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 
 /**
- * {@code loomscope.Library}: a {@link KnownLibrary} the application loaded, with the version its
- * jar's name gives and where it was loaded from; written by the agent as each chunk ends, once a
- * library, so that every chunk a recording keeps holds it. Stable schema: fields may be added,
- * never renamed.
+ * {@code loomscope.Library}: a {@link KnownLibrary} the application loaded, with the version its jar's name gives and
+ * where it was loaded from; written by the agent as each chunk ends, once a library, so that every chunk a recording
+ * keeps holds it. Stable schema: fields may be added, never renamed.
  */
 @Name(LibraryEvent.NAME)
 @Label("Library")
-@Description("A library with a known hazard for virtual threads in some releases, loaded by the application: its version and where it came from")
+@Description(
+        "A library with a known hazard for virtual threads in some releases, loaded by the application: its version"
+                + " and where it came from")
 public final class LibraryEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.Library";

@@ -5,8 +5,8 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 
 /**
- * {@code loomscope.RunInfo}: once per recording, what ran and how it was recorded. Stable schema:
- * fields may be added, never renamed.
+ * {@code loomscope.RunInfo}: once per recording, what ran and how it was recorded. Stable schema: fields may be added,
+ * never renamed.
  */
 @Name(RunInfoEvent.NAME)
 @Label("Run Info")
@@ -35,12 +35,15 @@ public final class RunInfoEvent extends LoomscopeEvent {
     public int cpus;
 
     @Label("Carriers")
-    @Description("The virtual thread scheduler's parallelism, its carriers: jdk.virtualThreadScheduler.parallelism when set to a number, else"
-            + " the CPUs")
+    @Description(
+            "The virtual thread scheduler's parallelism, its carriers: jdk.virtualThreadScheduler.parallelism when set"
+                    + " to a number, else the CPUs")
     public int carriers;
 
     @Label("Profiling Mode")
-    @Description("cpu, ctimer, itimer (async-profiler engines), async-profiler (wall/alloc/lock only), jfr, jfr-cpu-time (JFR's CPU-time sampler) or off")
+    @Description(
+            "cpu, ctimer, itimer (async-profiler engines), async-profiler (wall/alloc/lock only), jfr, jfr-cpu-time"
+                    + " (JFR's CPU-time sampler) or off")
     public String profilingMode;
 
     @Label("Agent Version")

@@ -4,13 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The results file a workload JVM writes with {@code --results FILE.csv} (the study's control JVMs,
- * which run without agent or JFR): a header, then a row per run as the run's
- * {@code loomscope.WorkloadRun} event would record it. Its columns are the run's start (epoch
- * nanoseconds) and duration (nanoseconds), then every field {@link WorkloadRunEvent} declares, by
- * name: one declaration for the event and the file. Values with a comma, quote or line break are
- * quoted as RFC 4180 says; a reader finds columns by name, so files of an earlier loomscope (other
- * order, fewer optional columns) read too.
+ * The results file a workload JVM writes with {@code --results FILE.csv} (the study's control JVMs, which run without
+ * agent or JFR): a header, then a row per run as the run's {@code loomscope.WorkloadRun} event would record it. Its
+ * columns are the run's start (epoch nanoseconds) and duration (nanoseconds), then every field {@link WorkloadRunEvent}
+ * declares, by name: one declaration for the event and the file. Values with a comma, quote or line break are quoted as
+ * RFC 4180 says; a reader finds columns by name, so files of an earlier loomscope (other order, fewer optional columns)
+ * read too.
  */
 public final class RunResults {
     private RunResults() {}
@@ -33,7 +32,10 @@ public final class RunResults {
         return String.join(",", columns());
     }
 
-    /** The row of a run whose event is {@code e}, which started at {@code startEpochNanos} and took {@code nanos} (without its line break). */
+    /**
+     * The row of a run whose event is {@code e}, which started at {@code startEpochNanos} and took {@code nanos}
+     * (without its line break).
+     */
     public static String row(WorkloadRunEvent e, long startEpochNanos, long nanos) {
         List<String> values = new ArrayList<>(List.of(Long.toString(startEpochNanos), Long.toString(nanos)));
         for (EventSchema.Field f : EventSchema.fields(WorkloadRunEvent.class)) {

@@ -6,10 +6,9 @@ import jdk.jfr.Name;
 import jdk.jfr.Timespan;
 
 /**
- * {@code loomscope.SchedulerStall}: no virtual thread could get a carrier for the agent's
- * {@code stall=} time (a virtual thread the agent started was not run), so every carrier was held;
- * the JSON thread dumps the agent wrote then are named. Stable schema: fields may be added, never
- * renamed.
+ * {@code loomscope.SchedulerStall}: no virtual thread could get a carrier for the agent's {@code stall=} time (a
+ * virtual thread the agent started was not run), so every carrier was held; the JSON thread dumps the agent wrote then
+ * are named. Stable schema: fields may be added, never renamed.
  */
 @Name(SchedulerStallEvent.NAME)
 @Label("Virtual Thread Scheduler Stall")
@@ -28,7 +27,9 @@ public final class SchedulerStallEvent extends LoomscopeEvent {
     public int carriers;
 
     @Label("Carriers Blocked")
-    @Description("Carrier threads whose state was BLOCKED, WAITING or TIMED_WAITING (held by a virtual thread pinned while it waits)")
+    @Description(
+            "Carrier threads whose state was BLOCKED, WAITING or TIMED_WAITING (held by a virtual thread pinned while"
+                    + " it waits)")
     public int carriersBlocked;
 
     @Label("Queued Virtual Threads")

@@ -5,9 +5,9 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 
 /**
- * {@code loomscope.WorkloadRun}: one run of a workload; the event's duration is the run's time.
- * Stable schema: fields may be added (as {@link OptionalField}s), never renamed. The control runs'
- * results file has these columns too ({@link RunResults}).
+ * {@code loomscope.WorkloadRun}: one run of a workload; the event's duration is the run's time. Stable schema: fields
+ * may be added (as {@link OptionalField}s), never renamed. The control runs' results file has these columns too
+ * ({@link RunResults}).
  */
 @Name(WorkloadRunEvent.NAME)
 @Label("Workload Run")
@@ -57,12 +57,15 @@ public final class WorkloadRunEvent extends LoomscopeEvent {
     public double p99LatencyMs = Double.NaN;
 
     @Label("Voluntary Context Switches")
-    @Description("The process's voluntary context switches over the run (every thread); -1 where the platform does not count them")
+    @Description("The process's voluntary context switches over the run (every thread); -1 where the platform does not"
+            + " count them")
     @OptionalField
     public long voluntaryContextSwitches = -1;
 
     @Label("Involuntary Context Switches")
-    @Description("The process's involuntary context switches over the run (every thread); -1 where the platform does not count them")
+    @Description(
+            "The process's involuntary context switches over the run (every thread); -1 where the platform does not"
+                    + " count them")
     @OptionalField
     public long involuntaryContextSwitches = -1;
 
@@ -72,7 +75,9 @@ public final class WorkloadRunEvent extends LoomscopeEvent {
     public double processCpu = Double.NaN;
 
     @Label("Other Processes' CPU")
-    @Description("Other processes' share of the machine's CPU time over the run, 0 to 1: how busy the machine was besides; NaN where unknown")
+    @Description(
+            "Other processes' share of the machine's CPU time over the run, 0 to 1: how busy the machine was besides;"
+                    + " NaN where unknown")
     @OptionalField
     public double otherCpu = Double.NaN;
 
@@ -82,7 +87,9 @@ public final class WorkloadRunEvent extends LoomscopeEvent {
     public double stealCpu = Double.NaN;
 
     @Label("Allocated")
-    @Description("Bytes the process allocated on the heap over the run, every thread's (ended ones included; ThreadMXBean's total); -1 where unknown")
+    @Description(
+            "Bytes the process allocated on the heap over the run, every thread's (ended ones included; ThreadMXBean's"
+                    + " total); -1 where unknown")
     @jdk.jfr.DataAmount
     @OptionalField
     public long allocatedBytes = -1;
@@ -93,52 +100,64 @@ public final class WorkloadRunEvent extends LoomscopeEvent {
     public double p999LatencyMs = Double.NaN;
 
     @Label("Offered")
-    @Description("Units offered over the run at a fixed arrival rate (an open-loop load's scheduled requests); -1 where the load was not open-loop")
+    @Description(
+            "Units offered over the run at a fixed arrival rate (an open-loop load's scheduled requests); -1 where the"
+                    + " load was not open-loop")
     @OptionalField
     public long offeredUnits = -1;
 
     @Label("Errors")
-    @Description("Requests that ended in an error over the run (error responses, timeouts, connections lost); -1 where not counted")
+    @Description(
+            "Requests that ended in an error over the run (error responses, timeouts, connections lost); -1 where not"
+                    + " counted")
     @OptionalField
     public long errors = -1;
 
     @Label("Measured By")
-    @Description("Where the run's latency and units were measured: empty for the workload itself; for a service, the load client and its window")
+    @Description(
+            "Where the run's latency and units were measured: empty for the workload itself; for a service, the load"
+                    + " client and its window")
     @OptionalField
     public String measuredBy;
 
     @Label("Late")
-    @Description("Requests due by the run's end and not yet answered then (in flight or not yet sent: the client's queue); those late at"
-            + " the start and those offered are the answered, the errors and these; -1 where not counted")
+    @Description(
+            "Requests due by the run's end and not yet answered then (in flight or not yet sent: the client's queue);"
+                    + " those late at the start and those offered are the answered, the errors and these; -1 where not"
+                    + " counted")
     @OptionalField
     public long late = -1;
 
     @Label("Latency Histogram")
-    @Description("The answered requests' latencies from their intended start, microseconds: an HdrHistogram, compressed, Base64; the"
-            + " histograms of several runs add up to theirs")
+    @Description(
+            "The answered requests' latencies from their intended start, microseconds: an HdrHistogram, compressed,"
+                    + " Base64; the histograms of several runs add up to theirs")
     @OptionalField
     public String latencyHistogram;
 
     @Label("Send Latency Histogram")
-    @Description("The answered requests' latencies from when each was sent, microseconds (HdrHistogram, compressed, Base64): without the"
-            + " wait in the client's queue")
+    @Description("The answered requests' latencies from when each was sent, microseconds (HdrHistogram, compressed,"
+            + " Base64): without the wait in the client's queue")
     @OptionalField
     public String sendLatencyHistogram;
 
     @Label("Late Histogram")
-    @Description("The late requests' ages at the run's end, microseconds (HdrHistogram, compressed, Base64): lower bounds of their latency")
+    @Description(
+            "The late requests' ages at the run's end, microseconds (HdrHistogram, compressed, Base64): lower bounds"
+                    + " of their latency")
     @OptionalField
     public String lateHistogram;
 
     @Label("Client Lag p99 (ms)")
-    @Description("How late the client's own sends left against when they could have (due, and a connection free), 99th percentile, ms:"
-            + " the client's lateness, not the service's; NaN where not measured")
+    @Description("How late the client's own sends left against when they could have (due, and a connection free), 99th"
+            + " percentile, ms: the client's lateness, not the service's; NaN where not measured")
     @OptionalField
     public double clientLagP99Ms = Double.NaN;
 
     @Label("Client CPU")
-    @Description("The CPU the load client's process used over the run, all its threads, in cores (CPU seconds a second: 1 is a core"
-            + " busy throughout); NaN where not measured")
+    @Description(
+            "The CPU the load client's process used over the run, all its threads, in cores (CPU seconds a second: 1"
+                    + " is a core busy throughout); NaN where not measured")
     @OptionalField
     public double clientCpu = Double.NaN;
 }

@@ -4,49 +4,71 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import jdk.jfr.Event;
 import jdk.jfr.EventType;
 import jdk.jfr.ValueDescriptor;
 import org.junit.jupiter.api.Test;
 
 class EventSchemaTest {
-    /** The fields JFR itself writes for the class (its own reading of the declaration), without the ones every event has. */
-    private static List<String> jfrFields(Class<? extends jdk.jfr.Event> event) {
-        return EventType.getEventType(event).getFields().stream().map(ValueDescriptor::getName)
-                .filter(n -> !List.of("startTime", "duration", "eventThread", "stackTrace").contains(n)).toList();
+    /**
+     * The fields JFR itself writes for the class (its own reading of the declaration), without the ones every event
+     * has.
+     */
+    private static List<String> jfrFields(Class<? extends Event> event) {
+        return EventType.getEventType(event).getFields().stream()
+                .map(ValueDescriptor::getName)
+                .filter(n -> !List.of("startTime", "duration", "eventThread", "stackTrace")
+                        .contains(n))
+                .toList();
     }
 
     @Test
     void theSchemaIsWhatJfrWritesForEveryEvent() throws ReflectiveOperationException {
-        for (Class<? extends jdk.jfr.Event> event : EventSchema.EVENTS) {
-            assertThat(EventSchema.name(event)).startsWith("loomscope.").isEqualTo(EventType.getEventType(event).getName());
+        for (Class<? extends Event> event : EventSchema.EVENTS) {
+            assertThat(EventSchema.name(event))
+                    .startsWith("loomscope.")
+                    .isEqualTo(EventType.getEventType(event).getName());
             // readers take the constant (no annotation read, the class not even loaded): it is what @Name says
-            assertThat(event.getField("NAME").get(null)).as(event.getName() + ".NAME").isEqualTo(EventSchema.name(event));
-            assertThat(EventSchema.fields(event).stream().map(EventSchema.Field::name).toList()).as(event.getName())
+            assertThat(event.getField("NAME").get(null))
+                    .as(event.getName() + ".NAME")
+                    .isEqualTo(EventSchema.name(event));
+            assertThat(EventSchema.fields(event).stream()
+                            .map(EventSchema.Field::name)
+                            .toList())
+                    .as(event.getName())
                     .containsExactlyInAnyOrderElementsOf(jfrFields(event));
         }
         EventSchema.Field allocated = EventSchema.field(ContextSwitchesEvent.class, "allocatedBytes");
         assertThat(allocated.unit()).isEqualTo("bytes");
         assertThat(allocated.type()).isEqualTo(long.class);
-        assertThat(EventSchema.field(SchedulerStallEvent.class, "waited").unit()).isEqualTo("milliseconds");
-        assertThatThrownBy(() -> EventSchema.field(WorkloadRunEvent.class, "nosuch")).hasMessageContaining("loomscope.WorkloadRun declares no field nosuch");
+        assertThat(EventSchema.field(SchedulerStallEvent.class, "waited").unit())
+                .isEqualTo("milliseconds");
+        assertThatThrownBy(() -> EventSchema.field(WorkloadRunEvent.class, "nosuch"))
+                .hasMessageContaining("loomscope.WorkloadRun declares no field nosuch");
         assertThat(EventSchema.fieldName(WorkloadRunEvent.class, "units")).isEqualTo("units");
-        assertThatThrownBy(() -> EventSchema.fieldName(WorkloadRunEvent.class, "NAME")).hasMessageContaining("loomscope.WorkloadRun declares no field NAME");
+        assertThatThrownBy(() -> EventSchema.fieldName(WorkloadRunEvent.class, "NAME"))
+                .hasMessageContaining("loomscope.WorkloadRun declares no field NAME");
     }
 
     @Test
     void everyEventIsInLoomscopesCategoryWithoutAStackTraceAsJfrReadsItsClass() {
-        for (Class<? extends jdk.jfr.Event> event : EventSchema.EVENTS) {
+        for (Class<? extends Event> event : EventSchema.EVENTS) {
             EventType type = EventType.getEventType(event);
             assertThat(type.getCategoryNames()).as(type.getName()).containsExactly("loomscope");
-            assertThat(type.getSettingDescriptors().stream().filter(s -> s.getName().equals("stackTrace")).map(s -> s.getDefaultValue()))
-                    .as(type.getName()).containsExactly("false");
+            assertThat(type.getSettingDescriptors().stream()
+                            .filter(s -> s.getName().equals("stackTrace"))
+                            .map(s -> s.getDefaultValue()))
+                    .as(type.getName())
+                    .containsExactly("false");
         }
     }
 
     @Test
     void aWorkloadRunRequiresWhatEveryReaderNeedsAndTheRestIsOptional() {
-        assertThat(EventSchema.required(WorkloadRunEvent.class)).containsExactly("workload", "threadKind", "runIndex", "warmup", "units");
-        assertThat(EventSchema.field(WorkloadRunEvent.class, "allocatedBytes").optional()).isTrue();
+        assertThat(EventSchema.required(WorkloadRunEvent.class))
+                .containsExactly("workload", "threadKind", "runIndex", "warmup", "units");
+        assertThat(EventSchema.field(WorkloadRunEvent.class, "allocatedBytes").optional())
+                .isTrue();
     }
 
     @Test

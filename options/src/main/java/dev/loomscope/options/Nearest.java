@@ -8,10 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The names most like a mistyped word, as picocli suggests an option: by the cosine of their
- * letter-pair counts, the most alike first, those sharing no letter pair left out. Used wherever a
- * user types a name from a list (a command, an agent option, a metric, a rule's setting). Plain
- * loops: a lambda's first use costs the CLI's start more than this whole answer.
+ * The names most like a mistyped word, as picocli suggests an option: by the cosine of their letter-pair counts, the
+ * most alike first, those sharing no letter pair left out. Used wherever a user types a name from a list (a command, an
+ * agent option, a metric, a rule's setting). Plain loops: a lambda's first use costs the CLI's start more than this
+ * whole answer.
  */
 public final class Nearest {
     private Nearest() {}
@@ -22,20 +22,27 @@ public final class Nearest {
     }
 
     /**
-     * {@code "; did you mean A or B?"} with at most three names at least half as alike as the same
-     * word (a cosine of 0.5: {@code pinned-treshold} finds {@code pinned-threshold}, {@code colour}
-     * nothing), or nothing when none is.
+     * {@code "; did you mean A or B?"} with at most three names at least half as alike as the same word (a cosine of
+     * 0.5: {@code pinned-treshold} finds {@code pinned-threshold}, {@code colour} nothing), or nothing when none is.
      */
     public static String didYouMean(String word, Collection<String> names) {
         return phrase(of(word, names, 0.5));
     }
 
-    /** {@code "; did you mean A or B or C?"} with the first three of {@code near} (however found), or nothing when it is empty. */
+    /**
+     * {@code "; did you mean A or B or C?"} with the first three of {@code near} (however found), or nothing when it is
+     * empty.
+     */
     public static String phrase(List<String> near) {
-        return near.isEmpty() ? "" : "; did you mean " + String.join(" or ", near.subList(0, Math.min(3, near.size()))) + "?";
+        return near.isEmpty()
+                ? ""
+                : "; did you mean " + String.join(" or ", near.subList(0, Math.min(3, near.size()))) + "?";
     }
 
-    /** The names whose letter pairs' cosine with {@code word}'s is above 0 and at least {@code least}, the most alike first. */
+    /**
+     * The names whose letter pairs' cosine with {@code word}'s is above 0 and at least {@code least}, the most alike
+     * first.
+     */
     private static List<String> of(String word, Collection<String> names, double least) {
         Map<String, Integer> pairs = pairs(word.toLowerCase(Locale.ROOT));
         List<String> near = new ArrayList<>();

@@ -5,19 +5,23 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One option passed to a loomscope process, declared once: the parser that reads it, the help that
- * lists it, the docs' tables and the code that writes a command line for another process all take
- * its name, type, default and bounds from here.
+ * One option passed to a loomscope process, declared once: the parser that reads it, the help that lists it, the docs'
+ * tables and the code that writes a command line for another process all take its name, type, default and bounds from
+ * here.
  *
- * @param name         as written, without dashes: {@code runs} is a workload's {@code --runs}, {@code interval} the agent's {@code interval=}
- * @param type         what values it takes
- * @param defaultValue the value when it is not given, as written; when the program works it out, that rule in words ("8 per CPU")
- * @param min          the least value of an {@link Type#INTEGER}; of a {@link Type#DURATION}, 1 when 0 is not allowed
- * @param max          the greatest value of an {@link Type#INTEGER}
- * @param choices      the values of a {@link Type#CHOICE} (an item {@code *.jfc} takes any value ending in {@code .jfc}), the items of a {@link Type#LIST}
- * @param description  what it means, one sentence or a few, plain text
+ * @param name as written, without dashes: {@code runs} is a workload's {@code --runs}, {@code interval} the agent's
+ *     {@code interval=}
+ * @param type what values it takes
+ * @param defaultValue the value when it is not given, as written; when the program works it out, that rule in words ("8
+ *     per CPU")
+ * @param min the least value of an {@link Type#INTEGER}; of a {@link Type#DURATION}, 1 when 0 is not allowed
+ * @param max the greatest value of an {@link Type#INTEGER}
+ * @param choices the values of a {@link Type#CHOICE} (an item {@code *.jfc} takes any value ending in {@code .jfc}),
+ *     the items of a {@link Type#LIST}
+ * @param description what it means, one sentence or a few, plain text
  */
-public record Option(String name, Type type, String defaultValue, long min, long max, List<String> choices, String description) {
+public record Option(
+        String name, Type type, String defaultValue, long min, long max, List<String> choices, String description) {
 
     /** What values an option takes. */
     public enum Type {
@@ -89,13 +93,14 @@ public record Option(String name, Type type, String defaultValue, long min, long
     }
 
     /**
-     * As the agent's options take it: {@code threads=virtual}. A value this option does not take is
-     * a bug of the caller's (the user's words go through {@link #problem}), so it throws.
+     * As the agent's options take it: {@code threads=virtual}. A value this option does not take is a bug of the
+     * caller's (the user's words go through {@link #problem}), so it throws.
      */
     public String is(String value) {
         String problem = problem(value);
         if (problem != null || value.contains(",")) {
-            throw new IllegalArgumentException(name + "=" + value + ": " + (problem != null ? problem : "a comma ends an option's value"));
+            throw new IllegalArgumentException(
+                    name + "=" + value + ": " + (problem != null ? problem : "a comma ends an option's value"));
         }
         return name + "=" + value;
     }
@@ -107,9 +112,17 @@ public record Option(String name, Type type, String defaultValue, long min, long
             case TEXT, PATH -> v.isEmpty() ? "must not be empty" : null;
             case INTEGER -> integerProblem(v);
             case CHOICE -> canonical(v) != null ? null : "expected " + expected();
-            case LIST -> v.equals("off") || List.of(v.split("\\+", -1)).stream().allMatch(i -> choices.contains(i)) ? null : "expected " + expected();
+            case LIST ->
+                v.equals("off") || List.of(v.split("\\+", -1)).stream().allMatch(i -> choices.contains(i))
+                        ? null
+                        : "expected " + expected();
             case FLAG -> v.equals("true") || v.equals("false") ? null : "expected true or false";
-            case DURATION -> choices.contains(v) ? null : !Durations.valid(v) || (min > 0 && Durations.parse(v).isZero()) ? "expected " + expected() : null;
+            case DURATION ->
+                choices.contains(v)
+                        ? null
+                        : !Durations.valid(v) || (min > 0 && Durations.parse(v).isZero())
+                                ? "expected " + expected()
+                                : null;
             case BYTES -> Sizes.valid(v) ? null : "expected " + expected();
         };
     }
@@ -136,7 +149,9 @@ public record Option(String name, Type type, String defaultValue, long min, long
     /** The choice {@code value} names, as declared (choices match whatever the case), or null. */
     public String canonical(String value) {
         for (String c : choices) {
-            if (c.startsWith("*") ? value.toLowerCase(Locale.ROOT).endsWith(c.substring(1).toLowerCase(Locale.ROOT)) && value.length() > c.length() - 1
+            if (c.startsWith("*")
+                    ? value.toLowerCase(Locale.ROOT).endsWith(c.substring(1).toLowerCase(Locale.ROOT))
+                            && value.length() > c.length() - 1
                     : c.equalsIgnoreCase(value)) {
                 return c.startsWith("*") ? value : c;
             }
@@ -149,12 +164,15 @@ public record Option(String name, Type type, String defaultValue, long min, long
         return switch (type) {
             case TEXT -> "text";
             case PATH -> "a path";
-            case INTEGER -> max == Long.MAX_VALUE ? "a whole number from " + min : "a whole number from " + min + " to " + max;
+            case INTEGER ->
+                max == Long.MAX_VALUE ? "a whole number from " + min : "a whole number from " + min + " to " + max;
             case CHOICE -> or(choices);
             case LIST -> String.join(", ", choices) + " (joined with +) or off";
             case FLAG -> "true or false (given bare: true)";
-            case DURATION -> (min > 0 ? "a duration above 0" : "a duration") + " such as " + (defaultValue.equals("0") ? "30s" : defaultValue)
-                    + (choices.isEmpty() ? "" : ", or " + or(choices));
+            case DURATION ->
+                (min > 0 ? "a duration above 0" : "a duration") + " such as "
+                        + (defaultValue.equals("0") ? "30s" : defaultValue)
+                        + (choices.isEmpty() ? "" : ", or " + or(choices));
             case BYTES -> "a size such as 500m";
         };
     }
@@ -171,13 +189,17 @@ public record Option(String name, Type type, String defaultValue, long min, long
         return String.join(", ", items.subList(0, items.size() - 1)) + " or " + items.get(items.size() - 1);
     }
 
-    /** The options as a Markdown table (option, default, values, meaning), named as written ({@code dashed}: {@code --runs}). */
+    /**
+     * The options as a Markdown table (option, default, values, meaning), named as written ({@code dashed}:
+     * {@code --runs}).
+     */
     public static String markdown(List<Option> options, boolean dashed) {
         List<String> rows = new ArrayList<>();
         rows.add("| option | default | values | meaning |");
         rows.add("|---|---|---|---|");
         for (Option o : options) {
-            rows.add("| `" + (dashed ? o.flag() : o.name) + "` | " + cell(o.defaultValue) + " | " + cell(o.values()) + " | " + cell(o.description) + " |");
+            rows.add("| `" + (dashed ? o.flag() : o.name) + "` | " + cell(o.defaultValue) + " | " + cell(o.values())
+                    + " | " + cell(o.description) + " |");
         }
         return String.join("\n", rows) + "\n";
     }

@@ -2,10 +2,15 @@ package dev.loomscope.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The runnable jars' entry: Java 8's and 21's version strings read, the child JVM's java is this JDK's, the checkout found. */
+/**
+ * The runnable jars' entry: Java 8's and 21's version strings read, the child JVM's java is this JDK's, the checkout
+ * found.
+ */
 class LaunchTest {
     @Test
     void theFeatureOfEitherNumbering() {
@@ -16,8 +21,10 @@ class LaunchTest {
 
     @Test
     void thisJavaRunsAsThisJdk() throws Exception {
-        Process p = new ProcessBuilder(Launch.thisJava(), "-XshowSettings:properties", "-version").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        Process p = new ProcessBuilder(Launch.thisJava(), "-XshowSettings:properties", "-version")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         assertThat(out).contains("java.home = " + System.getProperty("java.home"));
@@ -26,7 +33,7 @@ class LaunchTest {
     @Test
     void theCheckoutIsWhereTheLauncherIs() throws Exception {
         // this class runs from options/target/classes (or the module's jar beside it): three levels below the checkout
-        assertThat(new java.io.File(Launch.checkout(Launch.class), ".mvn/find-jdk.sh")).isFile();
-        assertThat(new java.io.File(Launch.checkout(Launch.class), "loomscope")).isFile();
+        assertThat(new File(Launch.checkout(Launch.class), ".mvn/find-jdk.sh")).isFile();
+        assertThat(new File(Launch.checkout(Launch.class), "loomscope")).isFile();
     }
 }

@@ -6,7 +6,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NearestTest {
-    private static final List<String> NAMES = List.of("out", "duration", "pinned-threshold", "trace-pinned", "interval", "record-env");
+    private static final List<String> NAMES =
+            List.of("out", "duration", "pinned-threshold", "trace-pinned", "interval", "record-env");
 
     @Test
     void aTypoFindsItsNameAndAnUnlikeWordNone() {
@@ -20,7 +21,9 @@ class NearestTest {
 
     @Test
     void atMostThreeTheMostAlikeFirst() {
-        List<String> metrics = List.of("gc pause total", "gc count", "gc pause p99", "gc pause", "gc pause p50", "gc pause max", "run time");
-        assertThat(Nearest.didYouMean("gc pauses", metrics)).isEqualTo("; did you mean gc pause or gc pause p50 or gc pause max?");
+        List<String> metrics = List.of(
+                "gc pause total", "gc count", "gc pause p99", "gc pause", "gc pause p50", "gc pause max", "run time");
+        assertThat(Nearest.didYouMean("gc pauses", metrics))
+                .isEqualTo("; did you mean gc pause or gc pause p50 or gc pause max?");
     }
 }

@@ -8,23 +8,28 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's agent options and docs/workloads.md's workload options are the declarations, made
- * into tables: the build fails when they differ. {@code ./mvnw -pl options test -Dloomscope.docs.write=true}
- * writes them.
+ * The README's agent options and docs/workloads.md's workload options are the declarations, made into tables: the build
+ * fails when they differ. {@code ./mvnw -pl options test -Dloomscope.docs.write=true} writes them.
  */
 class OptionTablesDocTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
     @Test
     void theReadmeShowsTheAgentOptions() throws IOException {
-        check(ROOT.resolve("README.md"), "<!-- agent options: made from AgentOptions.TABLE; OptionTablesDocTest keeps them equal -->\n",
-                "<!-- end of agent options -->", Option.markdown(AgentOptions.TABLE, false));
+        check(
+                ROOT.resolve("README.md"),
+                "<!-- agent options: made from AgentOptions.TABLE; OptionTablesDocTest keeps them equal -->\n",
+                "<!-- end of agent options -->",
+                Option.markdown(AgentOptions.TABLE, false));
     }
 
     @Test
     void theWorkloadsPageShowsTheWorkloadOptions() throws IOException {
-        check(ROOT.resolve("docs/workloads.md"), "<!-- options: made from WorkloadOptions.markdown(); OptionTablesDocTest keeps them equal -->\n",
-                "<!-- end of options -->", WorkloadOptions.markdown() + "\n");
+        check(
+                ROOT.resolve("docs/workloads.md"),
+                "<!-- options: made from WorkloadOptions.markdown(); OptionTablesDocTest keeps them equal -->\n",
+                "<!-- end of options -->",
+                WorkloadOptions.markdown() + "\n");
     }
 
     private static void check(Path page, String begin, String end, String table) throws IOException {
@@ -36,6 +41,8 @@ class OptionTablesDocTest {
             Files.writeString(page, text.substring(0, from) + table + text.substring(to));
             return;
         }
-        assertThat(text.substring(from, to)).as(page + " between the markers (-Dloomscope.docs.write=true writes it)").isEqualTo(table);
+        assertThat(text.substring(from, to))
+                .as(page + " between the markers (-Dloomscope.docs.write=true writes it)")
+                .isEqualTo(table);
     }
 }

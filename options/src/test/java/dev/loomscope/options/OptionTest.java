@@ -46,11 +46,12 @@ class OptionTest {
 
     @Test
     void aTableRowPerOption() {
-        String table = Option.markdown(List.of(Option.choice("grouping", "a", List.of("a", "b|c"), "how cells group")), true);
+        String table =
+                Option.markdown(List.of(Option.choice("grouping", "a", List.of("a", "b|c"), "how cells group")), true);
         assertThat(table).isEqualTo("""
-                | option | default | values | meaning |
-                |---|---|---|---|
-                | `--grouping` | a | a or b\\|c | how cells group |
-                """);
+            | option | default | values | meaning |
+            |---|---|---|---|
+            | `--grouping` | a | a or b\\|c | how cells group |
+            """);
     }
 }

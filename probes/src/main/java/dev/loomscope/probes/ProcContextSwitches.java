@@ -6,9 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Context switches of this process's living threads, summed over {@code /proc/self/task/<tid>/status}
- * (Linux): threads that ended are not counted. What JDK 21 reads, and JDK 22+ where getrusage cannot
- * be called (native access denied).
+ * Context switches of this process's living threads, summed over {@code /proc/self/task/<tid>/status} (Linux): threads
+ * that ended are not counted. What JDK 21 reads, and JDK 22+ where getrusage cannot be called (native access denied).
  */
 public final class ProcContextSwitches {
     private static final Path TASKS = Path.of("/proc/self/task");

@@ -1,5 +1,7 @@
 package dev.loomscope.recording;
 
+import java.nio.file.Path;
+
 /** A recording that cannot be read; the message is one line naming the absolute path. */
 public class BadRecordingException extends Exception {
     public BadRecordingException(String message) {
@@ -11,15 +13,16 @@ public class BadRecordingException extends Exception {
     }
 
     /**
-     * The one wording of a recording a reader stopped on: damage located by the chunk walk (chunk,
-     * byte offset) is said as damage; anything else as what the reader said, with what to check.
+     * The one wording of a recording a reader stopped on: damage located by the chunk walk (chunk, byte offset) is said
+     * as damage; anything else as what the reader said, with what to check.
      */
-    public static String said(java.nio.file.Path file, Exception e) {
+    public static String said(Path file, Exception e) {
         String at = file.toAbsolutePath() + ": ";
         if (e instanceof DamagedRecordingException) {
             return at + e.getMessage() + " (the recording is damaged)";
         }
-        return at + "cannot read the recording: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+        return at + "cannot read the recording: "
+                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
                 + " (is it complete? a truncated or corrupted file cannot be read)";
     }
 }

@@ -5,12 +5,12 @@ final class CheckpointChain {
     private CheckpointChain() {}
 
     /**
-     * Whether the chain of checkpoints the JDK's parser follows is sound: from the header's constant
-     * pool offset, each checkpoint's delta leads to the next (the JDK's writer points back to the one
-     * before, other writers may point forward), landing on checkpoints this walk found, none twice,
-     * until a delta of 0. This reader does not follow it (it reads every event in order, checkpoints
-     * too), so a chain that is not sound is said, not damage: Datadog's profiler writes deltas the
-     * JDK's parser cannot follow, and a parser that follows a chain in a circle goes round for ever.
+     * Whether the chain of checkpoints the JDK's parser follows is sound: from the header's constant pool offset, each
+     * checkpoint's delta leads to the next (the JDK's writer points back to the one before, other writers may point
+     * forward), landing on checkpoints this walk found, none twice, until a delta of 0. This reader does not follow it
+     * (it reads every event in order, checkpoints too), so a chain that is not sound is said, not damage: Datadog's
+     * profiler writes deltas the JDK's parser cannot follow, and a parser that follows a chain in a circle goes round
+     * for ever.
      */
     static boolean isSound(long constantPoolOffset, IntList checkpoints, ChunkMemory memory, boolean compressed) {
         long offset = constantPoolOffset;

@@ -4,15 +4,14 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 
 /**
- * One chunk's bytes as its reader sees them: an array indexed by the offset in the chunk, holding
- * the bytes something reads. Where the file can be mapped (JDK 22 and later, {@link ChunkBytes}),
- * a page is copied from the mapping into the array the first time a {@link Cursor} reaches it, and
- * the walk past the events that are only counted reads a small window instead: the bulk of a
- * chunk (those events, and the constant pools nobody asks for) never reaches the array, and the
- * window's copy stays in the processor's cache: the reading threads' time on the 1.2 GB recording
- * of docs/benchmarks.md fell by a quarter. Elsewhere the chunk is read into the array whole and the
- * window is the array. Bytes of the array not yet copied are never read: every read goes through
- * {@link #present}, which refuses once the chunk is given back.
+ * One chunk's bytes as its reader sees them: an array indexed by the offset in the chunk, holding the bytes something
+ * reads. Where the file can be mapped (JDK 22 and later, {@link ChunkBytes}), a page is copied from the mapping into
+ * the array the first time a {@link Cursor} reaches it, and the walk past the events that are only counted reads a
+ * small window instead: the bulk of a chunk (those events, and the constant pools nobody asks for) never reaches the
+ * array, and the window's copy stays in the processor's cache: the reading threads' time on the 1.2 GB recording of
+ * docs/benchmarks.md fell by a quarter. Elsewhere the chunk is read into the array whole and the window is the array.
+ * Bytes of the array not yet copied are never read: every read goes through {@link #present}, which refuses once the
+ * chunk is given back.
  */
 final class ChunkMemory implements AutoCloseable {
     /** A chunk's bytes in the file, where they can be copied from piece by piece. */
@@ -24,10 +23,14 @@ final class ChunkMemory implements AutoCloseable {
         void close();
     }
 
-    /** A chunk's bytes read after it was given back: an event kept past its hand-over (a sink keeps none; {@link JfrParser}). A bug of the caller's. */
+    /**
+     * A chunk's bytes read after it was given back: an event kept past its hand-over (a sink keeps none;
+     * {@link JfrParser}). A bug of the caller's.
+     */
     static final class HandedOnException extends IllegalStateException {
         HandedOnException(int number) {
-            super("chunk " + number + "'s bytes were read after its events were handed on (an event kept past the parser's sink)");
+            super("chunk " + number
+                    + "'s bytes were read after its events were handed on (an event kept past the parser's sink)");
         }
     }
 
@@ -39,12 +42,14 @@ final class ChunkMemory implements AutoCloseable {
     final byte[] array;
     /** The chunk's length. */
     final int length;
+
     private final Mapping mapping;
     private final int number;
     /** Pages (4 KB) of the array copied, a bit each; null when the array holds the whole chunk. */
     private final long[] copied;
     /** The counting walk's view: {@link #windowLength} bytes of the chunk from {@link #windowBase}. */
     final byte[] window;
+
     int windowBase;
     int windowLength;
     /** Given back (set by the thread that hands the events on or unmaps, read by the one an event is resolved on). */
@@ -66,8 +71,8 @@ final class ChunkMemory implements AutoCloseable {
     }
 
     /**
-     * Chunk {@code number}'s {@code length} bytes of {@code ch} from {@code offset}, held in {@code
-     * into} (at least that long); a file that ends before them is damage.
+     * Chunk {@code number}'s {@code length} bytes of {@code ch} from {@code offset}, held in {@code into} (at least
+     * that long); a file that ends before them is damage.
      */
     static ChunkMemory open(FileChannel ch, long offset, byte[] into, int length, int number) throws IOException {
         long size = ch.size();
@@ -88,9 +93,9 @@ final class ChunkMemory implements AutoCloseable {
     }
 
     /**
-     * Makes the chunk's bytes from {@code from} to {@code from + n} present in {@link #array} (the
-     * range within the chunk; {@code n} may be 0, an empty string's); returns where the bytes known
-     * present from {@code from} on end: at least {@code from + n}.
+     * Makes the chunk's bytes from {@code from} to {@code from + n} present in {@link #array} (the range within the
+     * chunk; {@code n} may be 0, an empty string's); returns where the bytes known present from {@code from} on end: at
+     * least {@code from + n}.
      */
     int present(int from, int n) {
         if (closed) {
@@ -123,7 +128,10 @@ final class ChunkMemory implements AutoCloseable {
         mapping.copy(at, window, 0, windowLength);
     }
 
-    /** Gives the chunk's bytes back: nothing reads them after (its array may hold another chunk's by then); {@link #close} unmaps. */
+    /**
+     * Gives the chunk's bytes back: nothing reads them after (its array may hold another chunk's by then);
+     * {@link #close} unmaps.
+     */
     void handOver() {
         closed = true;
     }

@@ -9,15 +9,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * One chunk: its header, metadata, constant pools and events. Every event is walked by its header
- * (size and type) and counted; only the wanted types are decoded. Constant pools are not read with
- * the events: where the checkpoints are is noted, and a pool is indexed (entry id to offset) the
- * first time a value of its type is asked for (a thread's name, a stack trace's frames, a GC's
- * cause), each value decoded once. Pools nobody asks for, the big thread pools of recordings with
- * millions of virtual threads among them, are never walked. Type ids are taken to be below 2^20,
- * as the JDK's and async-profiler's are.
+ * One chunk: its header, metadata, constant pools and events. Every event is walked by its header (size and type) and
+ * counted; only the wanted types are decoded. Constant pools are not read with the events: where the checkpoints are is
+ * noted, and a pool is indexed (entry id to offset) the first time a value of its type is asked for (a thread's name, a
+ * stack trace's frames, a GC's cause), each value decoded once. Pools nobody asks for, the big thread pools of
+ * recordings with millions of virtual threads among them, are never walked. Type ids are taken to be below 2^20, as the
+ * JDK's and async-profiler's are.
  */
 final class ChunkReader {
     /** For {@link #index}: walk every pool, value by value, and index none. */
@@ -25,7 +25,6 @@ final class ChunkReader {
 
     /** How deep constant-pool values may nest (a stack trace's frame's method's class's package is 5). */
     private static final int MAX_DEPTH = 32;
-
 
     final ChunkMemory memory;
     final boolean compressed;
@@ -36,6 +35,7 @@ final class ChunkReader {
     private Cursor active;
     /** The raw value of the last integer field read, and the start time of the event being decoded. */
     private long lastTicksRead;
+
     private long eventStartTicks;
     Metadata meta;
     long stringTypeId = -1;
@@ -51,8 +51,11 @@ final class ChunkReader {
     final Map<String, Long> counts = new HashMap<>();
     final List<ParsedEvent> decoded = new ArrayList<>();
 
-    /** Which chunk of the file (1-based) and where it starts: for errors found after the walk, when values are resolved. */
+    /**
+     * Which chunk of the file (1-based) and where it starts: for errors found after the walk, when values are resolved.
+     */
     final int number;
+
     final long fileOffset;
     private final ChunkHeader header;
 
@@ -82,7 +85,10 @@ final class ChunkReader {
         read(wanted, false);
     }
 
-    /** Reads the chunk; with {@code decodeAll} the events of every other type are decoded too, and dropped (a check of every value). */
+    /**
+     * Reads the chunk; with {@code decodeAll} the events of every other type are decoded too, and dropped (a check of
+     * every value).
+     */
     void read(Set<String> wanted, boolean decodeAll) {
         long metaOffset = header.metadataOffset();
         if (metaOffset < ChunkHeader.SIZE || metaOffset >= memory.length) {
@@ -143,14 +149,19 @@ final class ChunkReader {
         }
     }
 
-    /** The event at the cursor, which {@link CountedEvents#skip} left: a checkpoint noted, a wanted event decoded, damage thrown. */
-    private void event(Cursor c, Metadata.JfrClass[] classById, boolean[] wantedById, long[] countById, boolean decodeAll) {
+    /**
+     * The event at the cursor, which {@link CountedEvents#skip} left: a checkpoint noted, a wanted event decoded,
+     * damage thrown.
+     */
+    private void event(
+            Cursor c, Metadata.JfrClass[] classById, boolean[] wantedById, long[] countById, boolean decodeAll) {
         int limit = memory.length;
         int at = c.pos;
         int size = c.readInt();
         if (size <= 0 || size > limit - at) {
             c.pos = at;
-            throw new IllegalStateException("an event's size is " + size + " bytes, and " + (limit - at) + " are left in the chunk");
+            throw new IllegalStateException(
+                    "an event's size is " + size + " bytes, and " + (limit - at) + " are left in the chunk");
         }
         long type = c.readLong();
         if (type == 1) {
@@ -158,7 +169,8 @@ final class ChunkReader {
         } else if (type != 0) {
             Metadata.JfrClass cls = type > 0 && type < classById.length ? classById[(int) type] : null;
             if (cls == null) {
-                // a type the metadata does not define (a JVM's emergency dump, hs_err, writes such): its size is known, so it is
+                // a type the metadata does not define (a JVM's emergency dump, hs_err, writes such): its size is known,
+                // so it is
                 // skipped and counted, as the JDK's jfr does
                 counts.merge(type + JfrParser.UNDEFINED, 1L, Long::sum);
                 c.pos = at + size;
@@ -172,7 +184,8 @@ final class ChunkReader {
                 }
                 if (c.pos > at + size) {
                     c.pos = at;
-                    throw new IllegalStateException("a " + cls.name() + " event's fields run past its size of " + size + " bytes");
+                    throw new IllegalStateException(
+                            "a " + cls.name() + " event's fields run past its size of " + size + " bytes");
                 }
             }
         }
@@ -180,8 +193,8 @@ final class ChunkReader {
     }
 
     /**
-     * Indexes the entries of one type's pool in this chunk's checkpoints: entry id to offset.
-     * Pools of other types before it in a checkpoint are walked past; after it, skipped whole.
+     * Indexes the entries of one type's pool in this chunk's checkpoints: entry id to offset. Pools of other types
+     * before it in a checkpoint are walked past; after it, skipped whole.
      */
     private LongIntMap index(long wantedType) {
         LongIntMap pool = new LongIntMap();
@@ -202,10 +215,12 @@ final class ChunkReader {
                 c.checkCount(count, 1);
                 Metadata.JfrClass cls = meta.classes.get(typeId);
                 if (cls == null && count == 0) {
-                    continue; // an empty pool of a type the writer did not define (other profilers' writers leave such): nothing to read
+                    continue; // an empty pool of a type the writer did not define (other profilers' writers leave
+                    // such): nothing to read
                 }
                 if (cls == null) {
-                    throw new IllegalStateException("a constant pool of type " + typeId + ", which the chunk's metadata does not define");
+                    throw new IllegalStateException(
+                            "a constant pool of type " + typeId + ", which the chunk's metadata does not define");
                 }
                 boolean wanted = typeId == wantedType;
                 if (!wanted && p == poolCount - 1 && wantedType != EVERY_POOL) {
@@ -235,7 +250,10 @@ final class ChunkReader {
                 eventStartTicks = lastTicksRead;
             } else if (f.name().equals("duration") && v instanceof Span span) {
                 // as the JDK's parser: end minus start, each converted (not the span converted), to the nanosecond
-                v = new Nanos("TICKS".equals(span.unit()) ? nanos(eventStartTicks + span.raw()) - nanos(eventStartTicks) : span.nanos(this));
+                v = new Nanos(
+                        "TICKS".equals(span.unit())
+                                ? nanos(eventStartTicks + span.raw()) - nanos(eventStartTicks)
+                                : span.nanos(this));
             }
             values.put(f.name(), v);
         }
@@ -346,8 +364,8 @@ final class ChunkReader {
     }
 
     /**
-     * A pool reference's value in this chunk: a String, a field map, or null (id 0, or an entry the
-     * chunk does not hold). Decoded from its offset the first time it is asked for.
+     * A pool reference's value in this chunk: a String, a field map, or null (id 0, or an entry the chunk does not
+     * hold). Decoded from its offset the first time it is asked for.
      */
     Object resolve(Cursor.PoolRef ref) {
         try {
@@ -359,7 +377,10 @@ final class ChunkReader {
         }
     }
 
-    /** Whether this chunk's constant pool of {@code typeName} holds an entry {@code id} (async-profiler's FrameType 5, kernel, tells its chunks). */
+    /**
+     * Whether this chunk's constant pool of {@code typeName} holds an entry {@code id} (async-profiler's FrameType 5,
+     * kernel, tells its chunks).
+     */
     boolean hasConstant(String typeName, long id) {
         Long type = meta.idsByName.get(typeName);
         return type != null && resolve(new Cursor.PoolRef(type, id)) != null;
@@ -372,7 +393,7 @@ final class ChunkReader {
     }
 
     /** The frames of stack trace {@code id}, built by {@code build} the first time. */
-    List<RawFrame> frames(long id, java.util.function.Supplier<List<RawFrame>> build) {
+    List<RawFrame> frames(long id, Supplier<List<RawFrame>> build) {
         List<RawFrame> f = frames.get(id);
         if (f == null && !frames.containsKey(id)) {
             f = build.get();
@@ -381,7 +402,9 @@ final class ChunkReader {
         return f;
     }
 
-    /** Walks every constant pool of the chunk, value by value: what a check of the whole file does (nothing is kept). */
+    /**
+     * Walks every constant pool of the chunk, value by value: what a check of the whole file does (nothing is kept).
+     */
     void checkPools() {
         index(EVERY_POOL);
     }

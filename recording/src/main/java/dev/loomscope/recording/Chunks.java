@@ -9,11 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The walk over a JFR file's chunks: the one place that decides where each chunk starts and where
- * the whole chunks end. Every reader takes its chunks from here (the analyzer's scan and fast
- * reader, the flame graphs' copy of a profile, the agent's trace of pins and its property mask) and
- * decides only what the walk's {@link End} means to it: a warning, damage, or nothing. A size field
- * is checked against the file, never trusted for an allocation.
+ * The walk over a JFR file's chunks: the one place that decides where each chunk starts and where the whole chunks end.
+ * Every reader takes its chunks from here (the analyzer's scan and fast reader, the flame graphs' copy of a profile,
+ * the agent's trace of pins and its property mask) and decides only what the walk's {@link End} means to it: a warning,
+ * damage, or nothing. A size field is checked against the file, never trusted for an allocation.
  */
 public final class Chunks {
     private Chunks() {}
@@ -42,10 +41,10 @@ public final class Chunks {
 
     /**
      * @param chunks the whole chunks, in file order
-     * @param end    why the walk stopped
-     * @param at     where it stopped: the length of the prefix made of whole chunks
+     * @param end why the walk stopped
+     * @param at where it stopped: the length of the prefix made of whole chunks
      * @param header the header at {@link #at} when the walk stopped at an {@link End#INCOMPLETE} or
-     *               {@link End#BAD_SIZE} one, else null
+     *     {@link End#BAD_SIZE} one, else null
      */
     public record Walk(List<Chunk> chunks, End end, long at, ChunkHeader header) {
         public Walk {
@@ -53,12 +52,15 @@ public final class Chunks {
         }
 
         /**
-         * Where the first whole chunk that ends at or after {@code epochNanos} begins (its header's
-         * start plus duration); {@link #at} if none does. A reader of the recent events can skip
-         * what comes before.
+         * Where the first whole chunk that ends at or after {@code epochNanos} begins (its header's start plus
+         * duration); {@link #at} if none does. A reader of the recent events can skip what comes before.
          */
         public long firstEndingAfter(long epochNanos) {
-            return chunks.stream().filter(c -> c.header().endNanos() >= epochNanos).mapToLong(Chunk::offset).findFirst().orElse(at);
+            return chunks.stream()
+                    .filter(c -> c.header().endNanos() >= epochNanos)
+                    .mapToLong(Chunk::offset)
+                    .findFirst()
+                    .orElse(at);
         }
     }
 
@@ -128,9 +130,9 @@ public final class Chunks {
     }
 
     /**
-     * The length of the prefix of {@code file} made of whole chunks: a chunk still being written (its
-     * size a placeholder, or running past the end of the file) and what follows it are left out. A
-     * file its writer is appending to can be copied this far.
+     * The length of the prefix of {@code file} made of whole chunks: a chunk still being written (its size a
+     * placeholder, or running past the end of the file) and what follows it are left out. A file its writer is
+     * appending to can be copied this far.
      */
     public static long wholeLength(Path file) throws IOException {
         return walk(file).at();
@@ -140,19 +142,20 @@ public final class Chunks {
     private static final int READ_PIECE = 1 << 20;
 
     /**
-     * Reads {@code length} bytes of {@code ch} from {@code offset} into {@code into} from index
-     * {@code from}; a file that ends before them is damage to chunk {@code number}, which starts at
-     * {@code chunkStart}. A read into an array goes through a direct buffer of the read's size, made
-     * per thread and made again when a read is larger: a megabyte at a time keeps that one small
-     * buffer warm.
+     * Reads {@code length} bytes of {@code ch} from {@code offset} into {@code into} from index {@code from}; a file
+     * that ends before them is damage to chunk {@code number}, which starts at {@code chunkStart}. A read into an array
+     * goes through a direct buffer of the read's size, made per thread and made again when a read is larger: a megabyte
+     * at a time keeps that one small buffer warm.
      */
-    static void read(FileChannel ch, long chunkStart, long offset, byte[] into, int from, int length, int number) throws IOException {
+    static void read(FileChannel ch, long chunkStart, long offset, byte[] into, int from, int length, int number)
+            throws IOException {
         ByteBuffer buf = ByteBuffer.wrap(into, from, length);
         int end = from + length;
         while (buf.position() < end) {
             buf.limit(Math.min(end, buf.position() + READ_PIECE));
             if (ch.read(buf, offset + buf.position() - from) < 0) {
-                throw new DamagedRecordingException(number, chunkStart, offset + buf.position() - from, "the file ends inside the chunk", null);
+                throw new DamagedRecordingException(
+                        number, chunkStart, offset + buf.position() - from, "the file ends inside the chunk", null);
             }
         }
     }

@@ -12,10 +12,9 @@ final class CountedEvents {
     private CountedEvents() {}
 
     /**
-     * Walks past the events from {@code pos} in the chunk that are only counted, through the chunk's
-     * window ({@link ChunkMemory}), slid on as the walk leaves it; returns where the first event
-     * that needs more starts, as {@link #skip(byte[], int, int, int, boolean, boolean[], long[])}
-     * decides, or the chunk's end.
+     * Walks past the events from {@code pos} in the chunk that are only counted, through the chunk's window
+     * ({@link ChunkMemory}), slid on as the walk leaves it; returns where the first event that needs more starts, as
+     * {@link #skip(byte[], int, int, int, boolean, boolean[], long[])} decides, or the chunk's end.
      */
     static int skip(ChunkMemory m, int pos, boolean compressed, boolean[] onlyCounted, long[] countById) {
         while (pos < m.length) {
@@ -33,15 +32,15 @@ final class CountedEvents {
     }
 
     /**
-     * Walks past the events at {@code pos} that are only counted, by their size and type; returns
-     * where the first event that needs more starts (a wanted type, a checkpoint, the metadata), or
-     * anything this loop does not decide: an implausible size (past {@code end}, the chunk's end),
-     * an unknown type, the last bytes of {@code a} ({@code limit} of them; an event may run past
-     * them, and the position returned then lies past them too). The caller's slower walk then
-     * decides, errors included. This loop runs once per event of the file (33 million in a big
-     * recording), so it is small and reads the array directly.
+     * Walks past the events at {@code pos} that are only counted, by their size and type; returns where the first event
+     * that needs more starts (a wanted type, a checkpoint, the metadata), or anything this loop does not decide: an
+     * implausible size (past {@code end}, the chunk's end), an unknown type, the last bytes of {@code a} ({@code limit}
+     * of them; an event may run past them, and the position returned then lies past them too). The caller's slower walk
+     * then decides, errors included. This loop runs once per event of the file (33 million in a big recording), so it
+     * is small and reads the array directly.
      */
-    private static int skip(byte[] a, int pos, int limit, int end, boolean compressed, boolean[] onlyCounted, long[] countById) {
+    private static int skip(
+            byte[] a, int pos, int limit, int end, boolean compressed, boolean[] onlyCounted, long[] countById) {
         while (pos <= limit - 16) { // room for the two longest headers: neither read runs past the array
             int p = pos;
             int size;

@@ -6,11 +6,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads JFR's encodings from a buffer holding one chunk: LEB128-style variable-length integers
- * when the chunk compresses them, big-endian fixed-width ones otherwise; strings with their
- * encoding byte. Positions are offsets into the chunk. Reads the chunk's array directly (this
- * runs once per event of the file), as far as its bytes are known present ({@link ChunkMemory}),
- * and asks for more there; an index past the end is an exception, never a wrong value.
+ * Reads JFR's encodings from a buffer holding one chunk: LEB128-style variable-length integers when the chunk
+ * compresses them, big-endian fixed-width ones otherwise; strings with their encoding byte. Positions are offsets into
+ * the chunk. Reads the chunk's array directly (this runs once per event of the file), as far as its bytes are known
+ * present ({@link ChunkMemory}), and asks for more there; an index past the end is an exception, never a wrong value.
  */
 final class Cursor {
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
@@ -25,6 +24,7 @@ final class Cursor {
     private final int limit;
     /** Where the bytes known present in {@link #a} from {@link #pos} on end (the cursor only moves on). */
     private int present;
+
     final boolean compressed;
     int pos;
 
@@ -69,18 +69,20 @@ final class Cursor {
     /** Moves {@code n} bytes on; a length that is negative or runs past the chunk is damage. */
     void skip(int n) {
         if (n < 0 || n > limit - pos) {
-            throw new IllegalStateException("a length of " + n + " bytes, and " + (limit - pos) + " are left in the chunk");
+            throw new IllegalStateException(
+                    "a length of " + n + " bytes, and " + (limit - pos) + " are left in the chunk");
         }
         pos += n;
     }
 
     /**
-     * Checks a count read from the file before anything is sized by it: {@code n} items of at least
-     * {@code minBytes} each must fit in what is left of the chunk.
+     * Checks a count read from the file before anything is sized by it: {@code n} items of at least {@code minBytes}
+     * each must fit in what is left of the chunk.
      */
     void checkCount(int n, int minBytes) {
         if (n < 0 || (long) n * minBytes > limit - pos) {
-            throw new IllegalStateException("a count of " + n + ", more than the " + (limit - pos) + " bytes left in the chunk can hold");
+            throw new IllegalStateException(
+                    "a count of " + n + ", more than the " + (limit - pos) + " bytes left in the chunk can hold");
         }
     }
 
@@ -189,7 +191,7 @@ final class Cursor {
     void skipString() {
         byte enc = readByte();
         switch (enc) {
-            case 0, 1 -> { }
+            case 0, 1 -> {}
             case 2 -> readLong();
             case 3, 5 -> skip(readInt());
             case 4 -> {

@@ -3,16 +3,17 @@ package dev.loomscope.recording;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PushbackInputStream;
+import java.util.Objects;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 
 /**
- * A gzip file's content, member after member (RFC 1952), each member's CRC and length checked; what
- * follows the last member and is not one is counted ({@link #trailing}) rather than ignored, as the
- * JDK's GZIPInputStream ignores it.
+ * A gzip file's content, member after member (RFC 1952), each member's CRC and length checked; what follows the last
+ * member and is not one is counted ({@link #trailing}) rather than ignored, as the JDK's GZIPInputStream ignores it.
  */
 final class GzipMembers extends InputStream {
     private static final int FHCRC = 2;
@@ -48,7 +49,7 @@ final class GzipMembers extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) {
             return 0;
         }
@@ -95,7 +96,9 @@ final class GzipMembers extends InputStream {
         return -1;
     }
 
-    /** Reads a member's header; false at the end (nothing more, or bytes that are not a member: counted as trailing). */
+    /**
+     * Reads a member's header; false at the end (nothing more, or bytes that are not a member: counted as trailing).
+     */
     private boolean header() throws IOException {
         int id1 = in.read();
         if (id1 < 0 && members > 0) {
@@ -106,7 +109,7 @@ final class GzipMembers extends InputStream {
             if (members == 0) {
                 throw new ZipException("not in gzip format");
             }
-            trailing = (id1 < 0 ? 0 : 1) + (id2 < 0 ? 0 : 1) + in.transferTo(java.io.OutputStream.nullOutputStream());
+            trailing = (id1 < 0 ? 0 : 1) + (id2 < 0 ? 0 : 1) + in.transferTo(OutputStream.nullOutputStream());
             return false;
         }
         members++;

@@ -1,5 +1,7 @@
 package dev.loomscope.recording;
 
+import java.util.Arrays;
+
 /** A growable list of ints. */
 final class IntList {
     private int[] items = new int[64];
@@ -7,7 +9,7 @@ final class IntList {
 
     void add(int v) {
         if (size == items.length) {
-            items = java.util.Arrays.copyOf(items, size * 2);
+            items = Arrays.copyOf(items, size * 2);
         }
         items[size++] = v;
     }

@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * An event as the reducers see it, whichever parser read it: loomscope's reader's
- * ({@code ParsedEvent}), JMC's (recordings of format 0.x) or, in tests, the JDK's.
+ * An event as the reducers see it, whichever parser read it: loomscope's reader's ({@code ParsedEvent}), JMC's
+ * (recordings of format 0.x) or, in tests, the JDK's.
  */
 public interface JfrEvent extends FieldValues {
     String type();
@@ -30,23 +30,23 @@ public interface JfrEvent extends FieldValues {
     String threadName(String field);
 
     /**
-     * The name of the event type a field holds by its id (jdk.ActiveSetting's {@code id}), or null
-     * when the reader cannot say (the JDK's parser does not expose a chunk's type ids).
+     * The name of the event type a field holds by its id (jdk.ActiveSetting's {@code id}), or null when the reader
+     * cannot say (the JDK's parser does not expose a chunk's type ids).
      */
     default String eventTypeName(String field) {
         return null;
     }
     /**
-     * The stack trace's frames, top first, class names as written; null when none or not read.
-     * Each distinct stack of a chunk is one list: events with the same stack get the same list.
+     * The stack trace's frames, top first, class names as written; null when none or not read. Each distinct stack of a
+     * chunk is one list: events with the same stack get the same list.
      */
     default List<RawFrame> rawFrames() {
         return null;
     }
 
     /**
-     * Whether a frame of type 3 (native) is a C function here: async-profiler's chunks, whose frame
-     * types include 5 (kernel), number them so; in the JDK's a native frame is a Java native method.
+     * Whether a frame of type 3 (native) is a C function here: async-profiler's chunks, whose frame types include 5
+     * (kernel), number them so; in the JDK's a native frame is a Java native method.
      */
     default boolean nativeFramesAreC() {
         return false;
@@ -63,8 +63,8 @@ public interface JfrEvent extends FieldValues {
     }
 
     /**
-     * Whether a thread field's thread is virtual (JDK 19+ writes the thread's {@code virtual}; a
-     * virtual thread's samples from JFR's own samplers carry it), null when the recording does not say.
+     * Whether a thread field's thread is virtual (JDK 19+ writes the thread's {@code virtual}; a virtual thread's
+     * samples from JFR's own samplers carry it), null when the recording does not say.
      */
     default Boolean threadIsVirtual(String field) {
         return null;

@@ -10,13 +10,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.CRC32C;
 
 /**
- * A chunk's metadata event: the classes (event types and the types of their fields) by id, each
- * with its fields in the order they are written. Parsed from the element tree JFR writes: a
- * string table, then {@code root > metadata > class > field | annotation}.
+ * A chunk's metadata event: the classes (event types and the types of their fields) by id, each with its fields in the
+ * order they are written. Parsed from the element tree JFR writes: a string table, then {@code root > metadata > class
+ * > field | annotation}.
  */
 final class Metadata {
     /** Kinds of value, for the readers' switches: the primitives, String, and objects made of fields. */
     static final int OBJECT = 0;
+
     static final int BOOLEAN = 1;
     static final int BYTE = 2;
     static final int CHAR = 3;
@@ -28,9 +29,8 @@ final class Metadata {
     static final int STRING = 9;
 
     /**
-     * A field of a class: its type (the class itself once the metadata is read, null when the
-     * metadata does not define it), whether it is a constant-pool reference, whether an array,
-     * and its time unit.
+     * A field of a class: its type (the class itself once the metadata is read, null when the metadata does not define
+     * it), whether it is a constant-pool reference, whether an array, and its time unit.
      */
     static final class Field {
         private final String name;
@@ -71,7 +71,8 @@ final class Metadata {
         /** The field's class; a type the metadata does not define is damage. */
         JfrClass type() {
             if (type == null) {
-                throw new IllegalStateException("a field of type " + typeId + ", which the chunk's metadata does not define");
+                throw new IllegalStateException(
+                        "a field of type " + typeId + ", which the chunk's metadata does not define");
             }
             return type;
         }
@@ -99,9 +100,9 @@ final class Metadata {
     final Map<String, Long> idsByName = new HashMap<>();
 
     /**
-     * The chunks of one recording mostly carry the same metadata (its string table and element
-     * tree byte for byte; only the event's time and id differ): each distinct one is parsed once.
-     * Shared by the threads reading one file's chunks; a parsed Metadata is not changed after.
+     * The chunks of one recording mostly carry the same metadata (its string table and element tree byte for byte; only
+     * the event's time and id differ): each distinct one is parsed once. Shared by the threads reading one file's
+     * chunks; a parsed Metadata is not changed after.
      */
     static final class Cache {
         private record Parsed(byte[] content, Metadata metadata) {}
@@ -119,7 +120,8 @@ final class Metadata {
             int from = c.pos;
             int to = start + size;
             if (size <= 0 || to > c.limit() || to < from) {
-                throw new IllegalStateException("the metadata event's size is " + size + " bytes, and " + (c.limit() - start) + " are left in the chunk");
+                throw new IllegalStateException("the metadata event's size is " + size + " bytes, and "
+                        + (c.limit() - start) + " are left in the chunk");
             }
             byte[] a = c.array(from, to);
             CRC32C crc = new CRC32C();
@@ -138,8 +140,8 @@ final class Metadata {
 
     /**
      * A type's name as JDK 11 and later write it: JDK 9 and 10 (format 1.x) named the JDK's events
-     * {@code com.oracle.jdk.*} and their types {@code com.oracle.jfr.types.*}, which JDK 11 renamed
-     * {@code jdk.*} and {@code jdk.types.*} when it opened JFR, keeping their fields.
+     * {@code com.oracle.jdk.*} and their types {@code com.oracle.jfr.types.*}, which JDK 11 renamed {@code jdk.*} and
+     * {@code jdk.types.*} when it opened JFR, keeping their fields.
      */
     static String currentName(String name) {
         if (name == null) {
@@ -190,15 +192,21 @@ final class Metadata {
                 }
                 String timespan = null;
                 for (Element a : f.children) {
-                    if (a.name.equals("annotation") && "jdk.jfr.Timespan".equals(annotationNames.get(Long.parseLong(a.attributes.get("class"))))) {
+                    if (a.name.equals("annotation")
+                            && "jdk.jfr.Timespan"
+                                    .equals(annotationNames.get(Long.parseLong(a.attributes.get("class"))))) {
                         timespan = a.attributes.getOrDefault("value", "NANOSECONDS");
                     }
                 }
                 if (f.attributes.get("name") == null) {
                     throw new IllegalStateException("a field of " + name + " in the metadata has no name");
                 }
-                fields.add(new Field(f.attributes.get("name"), Long.parseLong(f.attributes.get("class")),
-                        "true".equals(f.attributes.get("constantPool")), f.attributes.containsKey("dimension"), timespan));
+                fields.add(new Field(
+                        f.attributes.get("name"),
+                        Long.parseLong(f.attributes.get("class")),
+                        "true".equals(f.attributes.get("constantPool")),
+                        f.attributes.containsKey("dimension"),
+                        timespan));
             }
             m.classes.put(id, new JfrClass(id, name, fields, kind(name)));
             m.idsByName.put(name, id);

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An event decoded by {@link JfrParser}: its fields by name; constant-pool values (strings,
- * threads, stack traces) resolved in its chunk when asked for.
+ * An event decoded by {@link JfrParser}: its fields by name; constant-pool values (strings, threads, stack traces)
+ * resolved in its chunk when asked for.
  */
 public final class ParsedEvent implements JfrEvent {
     private final String type;
@@ -119,7 +119,12 @@ public final class ParsedEvent implements JfrEvent {
     @Override
     public List<Frame> stackFrames() {
         List<RawFrame> raw = rawFrames();
-        return raw == null ? null : raw.stream().map(f -> new Frame(f.internalClassName().replace('/', '.'), f.methodName(), f.line(), f.type())).toList();
+        return raw == null
+                ? null
+                : raw.stream()
+                        .map(f ->
+                                new Frame(f.internalClassName().replace('/', '.'), f.methodName(), f.line(), f.type()))
+                        .toList();
     }
 
     @Override
@@ -137,10 +142,15 @@ public final class ParsedEvent implements JfrEvent {
         List<RawFrame> out = new ArrayList<>(frames.size());
         for (Object f : frames) {
             if (f instanceof Map<?, ?> frame && resolved(frame.get("method")) instanceof Map<?, ?> method) {
-                String className = resolved(method.get("type")) instanceof Map<?, ?> cls && symbol(cls.get("name")) instanceof String n ? n : "";
+                String className = resolved(method.get("type")) instanceof Map<?, ?> cls
+                                && symbol(cls.get("name")) instanceof String n
+                        ? n
+                        : "";
                 String methodName = symbol(method.get("name"));
                 int line = frame.get("lineNumber") instanceof Long l ? l.intValue() : -1;
-                int type = frame.get("type") instanceof Cursor.PoolRef t && t.id() >= 0 && t.id() < 128 ? (int) t.id() : -1;
+                int type = frame.get("type") instanceof Cursor.PoolRef t && t.id() >= 0 && t.id() < 128
+                        ? (int) t.id()
+                        : -1;
                 out.add(new RawFrame(className, methodName == null ? "" : methodName, line, type));
             }
         }
@@ -171,7 +181,9 @@ public final class ParsedEvent implements JfrEvent {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
             return null;
         }
-        return resolved(thread.get("javaName")) instanceof String s ? s : resolved(thread.get("osName")) instanceof String os ? os : null;
+        return resolved(thread.get("javaName")) instanceof String s
+                ? s
+                : resolved(thread.get("osName")) instanceof String os ? os : null;
     }
 
     @Override

@@ -1,12 +1,14 @@
 package dev.loomscope.recording;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * Which frames of a pinned virtual thread's stack (innermost first) explain the pin: the agent's
- * trace prints them and {@code pinning} groups by them, so both name the same place.
+ * Which frames of a pinned virtual thread's stack (innermost first) explain the pin: the agent's trace prints them and
+ * {@code pinning} groups by them, so both name the same place.
  */
 public final class PinFrames {
     /** Frames shown from the JDK call the first application frame made. */
@@ -17,11 +19,10 @@ public final class PinFrames {
     private PinFrames() {}
 
     /**
-     * The frame that pinned, innermost first: a class initializer (the class being initialised), an
-     * application's native method, or the application frame that called into native code (below a
-     * downcall stub: an upcall pinned); else the innermost application frame (on JDK 21 the
-     * blocking call made inside the synchronized code: JFR does not record which frame holds the
-     * monitor, that one or a caller of it); else the top frame. -1 for no frames.
+     * The frame that pinned, innermost first: a class initializer (the class being initialised), an application's
+     * native method, or the application frame that called into native code (below a downcall stub: an upcall pinned);
+     * else the innermost application frame (on JDK 21 the blocking call made inside the synchronized code: JFR does not
+     * record which frame holds the monitor, that one or a caller of it); else the top frame. -1 for no frames.
      */
     public static int culprit(List<Frame> frames) {
         for (int i = 0; i < frames.size(); i++) {
@@ -64,8 +65,8 @@ public final class PinFrames {
     }
 
     /**
-     * Where a short trace starts: one frame above the innermost application frame (the JDK call it
-     * blocked in, as context), or the top when every frame is the JDK's.
+     * Where a short trace starts: one frame above the innermost application frame (the JDK call it blocked in, as
+     * context), or the top when every frame is the JDK's.
      */
     public static int shortStart(List<Frame> frames) {
         int app = firstApplication(frames, 0);
@@ -78,9 +79,9 @@ public final class PinFrames {
     }
 
     /**
-     * The frames a short trace shows: {@code depth} from {@link #shortStart}, and below them every
-     * frame that explains a pin (a class initializer, an application native method, a call into
-     * native code) with the frames beside it, down to the culprit.
+     * The frames a short trace shows: {@code depth} from {@link #shortStart}, and below them every frame that explains
+     * a pin (a class initializer, an application native method, a call into native code) with the frames beside it,
+     * down to the culprit.
      */
     public static SortedSet<Integer> shortTrace(List<Frame> frames, int depth) {
         SortedSet<Integer> shown = new TreeSet<>();
@@ -108,19 +109,20 @@ public final class PinFrames {
     public static final String GAP = "...";
 
     /**
-     * The {@code shown} frames (in order) as lines: each frame's text, marked {@code (native)} or
-     * {@code (called into native code)}; {@link #GAP} where frames are left out between them, and
-     * after the last when the stack goes on ({@code cut}: it was recorded cut short).
+     * The {@code shown} frames (in order) as lines: each frame's text, marked {@code (native)} or {@code (called into
+     * native code)}; {@link #GAP} where frames are left out between them, and after the last when the stack goes on
+     * ({@code cut}: it was recorded cut short).
      */
-    public static List<String> lines(List<Frame> frames, java.util.Collection<Integer> shown, boolean cut) {
-        List<String> lines = new java.util.ArrayList<>();
+    public static List<String> lines(List<Frame> frames, Collection<Integer> shown, boolean cut) {
+        List<String> lines = new ArrayList<>();
         int last = -1;
         for (int i : shown) {
             if (last >= 0 && i > last + 1) {
                 lines.add(GAP);
             }
             Frame f = frames.get(i);
-            lines.add(f.text() + (f.type() == NATIVE ? " (native)" : wentNative(frames, i) ? " (called into native code)" : ""));
+            lines.add(f.text()
+                    + (f.type() == NATIVE ? " (native)" : wentNative(frames, i) ? " (called into native code)" : ""));
             last = i;
         }
         if (last < frames.size() - 1 || cut) {

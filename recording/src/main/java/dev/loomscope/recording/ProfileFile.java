@@ -4,11 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * async-profiler's samples beside the recording they belong to: {@code NAME.jfr} (the JDK's own
- * events, which every JFR tool reads as it is) and {@code NAME.async-profiler.jfr} (async-profiler's
- * recording of the same time, which those tools read too). Appended to the JDK's file instead,
- * the profiler's chunk, with its own type ids and times, misleads the JDK's {@code jfr} tool (its
- * samples counted as other events, a wrong duration); loomscope reads the two as one recording.
+ * async-profiler's samples beside the recording they belong to: {@code NAME.jfr} (the JDK's own events, which every JFR
+ * tool reads as it is) and {@code NAME.async-profiler.jfr} (async-profiler's recording of the same time, which those
+ * tools read too). Appended to the JDK's file instead, the profiler's chunk, with its own type ids and times, misleads
+ * the JDK's {@code jfr} tool (its samples counted as other events, a wrong duration); loomscope reads the two as one
+ * recording.
  */
 public final class ProfileFile {
     public static final String SUFFIX = ".async-profiler.jfr";
@@ -35,7 +35,9 @@ public final class ProfileFile {
 
     /** The profile beside {@code jfr} if there is one (and {@code jfr} is not itself one), else null. */
     public static Path beside(Path jfr) {
-        if (jfr.getFileName() == null || is(jfr) || !jfr.getFileName().toString().endsWith(".jfr")) {
+        if (jfr.getFileName() == null
+                || is(jfr)
+                || !jfr.getFileName().toString().endsWith(".jfr")) {
             return null;
         }
         Path profile = of(jfr);

@@ -3,11 +3,11 @@ package dev.loomscope.recording;
 import java.time.Instant;
 
 /**
- * The time a recording covers, by definition from its chunk headers: from the earliest chunk's
- * start to the latest chunk's end (start plus duration, which JFR updates at every flush). Event
- * times are not used: an appended async-profiler chunk counts its ticks from another clock than
- * the JVM's, and the JDK's parser converts every chunk of a file with the first chunk's clock.
- * Chunks may overlap (async-profiler's runs beside JFR's), so the span is not their sum.
+ * The time a recording covers, by definition from its chunk headers: from the earliest chunk's start to the latest
+ * chunk's end (start plus duration, which JFR updates at every flush). Event times are not used: an appended
+ * async-profiler chunk counts its ticks from another clock than the JVM's, and the JDK's parser converts every chunk of
+ * a file with the first chunk's clock. Chunks may overlap (async-profiler's runs beside JFR's), so the span is not
+ * their sum.
  */
 public final class RecordingSpan {
     private long startNanos = Long.MAX_VALUE;

@@ -2,7 +2,10 @@ package dev.loomscope.recording;
 
 import java.util.Locale;
 
-/** What a parser or a library said, on one line and of a length a line can show: the one wording every error message quotes it in. */
+/**
+ * What a parser or a library said, on one line and of a length a line can show: the one wording every error message
+ * quotes it in.
+ */
 public final class Said {
     /** The most of a parser's message a line shows. */
     static final int MOST = 300;
@@ -21,7 +24,9 @@ public final class Said {
     public static String by(Throwable e) {
         if (e.getMessage() != null && !e.getMessage().isBlank()) {
             String line = oneLine(e.getMessage());
-            return line.length() <= MOST ? line : line.substring(0, MOST) + "..."; // a parser may put a whole schema in its message
+            return line.length() <= MOST
+                    ? line
+                    : line.substring(0, MOST) + "..."; // a parser may put a whole schema in its message
         }
         String name = e.getClass().getSimpleName().replaceFirst("(Exception|Error)$", "");
         return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A chunk's bytes from the file ({@link ChunkMemory}), by both versions of {@link ChunkBytes}: JDK
- * 21's, which maps nothing (the chunk is read whole; the class on the class path of this test), and
- * JDK 22+'s mapping (the class the multi-release jar holds under META-INF/versions/22, loaded here
- * from the build's output ahead of the common classes, with a {@link ChunkMemory} of its own).
+ * A chunk's bytes from the file ({@link ChunkMemory}), by both versions of {@link ChunkBytes}: JDK 21's, which maps
+ * nothing (the chunk is read whole; the class on the class path of this test), and JDK 22+'s mapping (the class the
+ * multi-release jar holds under META-INF/versions/22, loaded here from the build's output ahead of the common classes,
+ * with a {@link ChunkMemory} of its own).
  */
 class ChunkBytesTest {
     private static final byte UNTOUCHED = 0x5A;
@@ -47,7 +47,8 @@ class ChunkBytesTest {
             Memory m = new Memory(ChunkMemory.class, ch, offset, length);
             assertThat(m.present(5, 1)).isEqualTo(length);
             assertThat(Arrays.copyOf(m.array(), length)).isEqualTo(Arrays.copyOfRange(all, offset, offset + length));
-            assertThat(Arrays.copyOfRange(m.array(), length, m.array().length)).containsOnly(UNTOUCHED); // nothing past the chunk written
+            assertThat(Arrays.copyOfRange(m.array(), length, m.array().length))
+                    .containsOnly(UNTOUCHED); // nothing past the chunk written
             m.slide(4096);
             assertThat(m.window()).isSameAs(m.array()); // the window is the chunk
             assertThat(m.windowBase()).isZero();
@@ -66,23 +67,30 @@ class ChunkBytesTest {
             int from = 3 * 4096 + 100;
             int end = m.present(from, 5000); // pages 3 and 4
             assertThat(end).isEqualTo(5 * 4096);
-            assertThat(Arrays.copyOfRange(m.array(), 3 * 4096, end)).isEqualTo(Arrays.copyOfRange(all, offset + 3 * 4096, offset + end));
+            assertThat(Arrays.copyOfRange(m.array(), 3 * 4096, end))
+                    .isEqualTo(Arrays.copyOfRange(all, offset + 3 * 4096, offset + end));
             assertThat(Arrays.copyOfRange(m.array(), 0, 3 * 4096)).containsOnly(UNTOUCHED);
             assertThat(Arrays.copyOfRange(m.array(), end, length)).containsOnly(UNTOUCHED);
             int last = m.present(length - 1, 1); // the chunk's last page, short
             assertThat(last).isEqualTo(length);
-            assertThat(Arrays.copyOfRange(m.array(), length - 1, length)).isEqualTo(Arrays.copyOfRange(all, offset + length - 1, offset + length));
+            assertThat(Arrays.copyOfRange(m.array(), length - 1, length))
+                    .isEqualTo(Arrays.copyOfRange(all, offset + length - 1, offset + length));
 
             m.slide(length - 70_000); // a window at the end of the chunk, shorter than a whole one
             assertThat(m.windowBase()).isEqualTo(length - 70_000);
-            assertThat(Arrays.copyOf(m.window(), m.windowLength())).isEqualTo(Arrays.copyOfRange(all, offset + length - 70_000, offset + length));
-            assertThat(Arrays.copyOfRange(m.array(), end, length - 4096)).containsOnly(UNTOUCHED); // a window is not the array
+            assertThat(Arrays.copyOf(m.window(), m.windowLength()))
+                    .isEqualTo(Arrays.copyOfRange(all, offset + length - 70_000, offset + length));
+            assertThat(Arrays.copyOfRange(m.array(), end, length - 4096))
+                    .containsOnly(UNTOUCHED); // a window is not the array
             m.close();
             m.close(); // once is enough; again is nothing
         }
     }
 
-    /** A zip file system's channel, another provider's, which cannot map (its arena's {@code map} is FileChannel's own, which throws): the chunk is read. */
+    /**
+     * A zip file system's channel, another provider's, which cannot map (its arena's {@code map} is FileChannel's own,
+     * which throws): the chunk is read.
+     */
     @Test
     void theMappingReadsAChannelThatCannotMap() throws Exception {
         Class<?> memory = mapped();
@@ -91,8 +99,15 @@ class ChunkBytesTest {
             Path inZip = Files.write(zip.getPath("bytes"), all);
             try (FileChannel ch = FileChannel.open(inZip)) {
                 // (the arena's map is a preview API where this compiles, JDK 21: looked up by name)
-                assertThat(ch.getClass().getMethod("map", FileChannel.MapMode.class, long.class, long.class, Class.forName("java.lang.foreign.Arena"))
-                        .getDeclaringClass()).isEqualTo(FileChannel.class);
+                assertThat(ch.getClass()
+                                .getMethod(
+                                        "map",
+                                        FileChannel.MapMode.class,
+                                        long.class,
+                                        long.class,
+                                        Class.forName("java.lang.foreign.Arena"))
+                                .getDeclaringClass())
+                        .isEqualTo(FileChannel.class);
                 Memory m = new Memory(memory, ch, 0, all.length);
                 assertThat(Arrays.copyOf(m.array(), all.length)).isEqualTo(all);
                 assertThat(m.window()).isSameAs(m.array());
@@ -127,7 +142,10 @@ class ChunkBytesTest {
         return Versioned.of(ChunkMemory.class);
     }
 
-    /** A ChunkMemory of either class loader's, opened as chunk 7 over an array filled with {@link #UNTOUCHED}, by reflection. */
+    /**
+     * A ChunkMemory of either class loader's, opened as chunk 7 over an array filled with {@link #UNTOUCHED}, by
+     * reflection.
+     */
     private static final class Memory {
         private final Object memory;
         private final Class<?> c;
@@ -136,8 +154,16 @@ class ChunkBytesTest {
             this.c = c;
             byte[] into = new byte[length + 7]; // a buffer larger than the chunk, as a reused one is
             Arrays.fill(into, UNTOUCHED);
-            this.memory = Versioned.call(c, null, "open", new Class<?>[] {FileChannel.class, long.class, byte[].class, int.class, int.class}, ch, offset, into,
-                    length, 7);
+            this.memory = Versioned.call(
+                    c,
+                    null,
+                    "open",
+                    new Class<?>[] {FileChannel.class, long.class, byte[].class, int.class, int.class},
+                    ch,
+                    offset,
+                    into,
+                    length,
+                    7);
         }
 
         int present(int from, int n) throws Exception {

@@ -46,14 +46,36 @@ class ChunkHeaderTest {
     void fieldsSitAtTheirOffsets() {
         ByteBuffer b = ByteBuffer.allocate(10 + ChunkHeader.SIZE);
         int at = 10; // a header further into a buffer, as a file's later chunks are
-        b.putInt(at, ChunkHeader.MAGIC).putShort(at + 4, (short) 1).putShort(at + 6, (short) 3).putLong(at + 8, 4096).putLong(at + 16, 300)
-                .putLong(at + 24, 200).putLong(at + 32, 1_700_000_000_000_000_000L).putLong(at + 40, 5_000_000_000L).putLong(at + 48, 77)
-                .putLong(at + 56, 1_000_000_000L).put(at + ChunkHeader.STATE_BYTE, (byte) 255).put(at + 67, (byte) 1);
+        b.putInt(at, ChunkHeader.MAGIC)
+                .putShort(at + 4, (short) 1)
+                .putShort(at + 6, (short) 3)
+                .putLong(at + 8, 4096)
+                .putLong(at + 16, 300)
+                .putLong(at + 24, 200)
+                .putLong(at + 32, 1_700_000_000_000_000_000L)
+                .putLong(at + 40, 5_000_000_000L)
+                .putLong(at + 48, 77)
+                .putLong(at + 56, 1_000_000_000L)
+                .put(at + ChunkHeader.STATE_BYTE, (byte) 255)
+                .put(at + 67, (byte) 1);
         ChunkHeader h = ChunkHeader.of(b, at);
-        assertThat(h).isEqualTo(new ChunkHeader(1, 3, 4096, 300, 200, 1_700_000_000_000_000_000L, 5_000_000_000L, 77, 1_000_000_000L, false, true));
+        assertThat(h)
+                .isEqualTo(new ChunkHeader(
+                        1,
+                        3,
+                        4096,
+                        300,
+                        200,
+                        1_700_000_000_000_000_000L,
+                        5_000_000_000L,
+                        77,
+                        1_000_000_000L,
+                        false,
+                        true));
         assertThat(h.endNanos()).isEqualTo(1_700_000_005_000_000_000L);
         assertThat(ChunkHeader.hasMagic(b, at)).isTrue();
         assertThat(ChunkHeader.hasMagic(b, 0)).isFalse();
-        assertThat(new ChunkHeader(2, 1, 4096, 300, 200, 0, 1, 0, 0, true, false).clockIsSound()).isFalse(); // no ticks a second
+        assertThat(new ChunkHeader(2, 1, 4096, 300, 200, 0, 1, 0, 0, true, false).clockIsSound())
+                .isFalse(); // no ticks a second
     }
 }

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ class ChunkScanTest {
     static byte[] bytes;
     static long firstChunk;
     /** Where each chunk starts, walked here from the headers. */
-    static java.util.List<Long> starts = new java.util.ArrayList<>();
+    static List<Long> starts = new ArrayList<>();
 
     @BeforeAll
     static void record() throws Exception {
@@ -39,10 +41,13 @@ class ChunkScanTest {
         }
         bytes = Files.readAllBytes(recording);
         firstChunk = ChunkHeader.of(ByteBuffer.wrap(bytes), 0).size();
-        for (long at = 0; at < bytes.length; at += ChunkHeader.of(ByteBuffer.wrap(bytes), (int) at).size()) {
+        for (long at = 0;
+                at < bytes.length;
+                at += ChunkHeader.of(ByteBuffer.wrap(bytes), (int) at).size()) {
             starts.add(at);
         }
-        assertThat(starts).hasSizeGreaterThanOrEqualTo(2); // starting and stopping the other recording each begin a chunk
+        assertThat(starts)
+                .hasSizeGreaterThanOrEqualTo(2); // starting and stopping the other recording each begin a chunk
     }
 
     static Path write(String name, byte[] content) throws Exception {
@@ -66,16 +71,21 @@ class ChunkScanTest {
         long last = starts.get(complete);
         assertThat(r.chunks()).isEqualTo(complete);
         assertThat(r.completeBytes()).isEqualTo(last);
-        assertThat(r.warning()).isEqualTo(cut.toAbsolutePath() + ": truncated: the last chunk (at byte " + last
-                + ") is incomplete; using the " + complete + " complete chunk" + (complete == 1 ? "" : "s") + " before it");
+        assertThat(r.warning())
+                .isEqualTo(cut.toAbsolutePath() + ": truncated: the last chunk (at byte " + last
+                        + ") is incomplete; using the " + complete + " complete chunk" + (complete == 1 ? "" : "s")
+                        + " before it");
     }
 
     @Test
     void nothingCompleteIsBadData() throws Exception {
         Path cut = write("cut-in-first.jfr", Arrays.copyOf(bytes, 2000));
-        assertThatThrownBy(() -> ChunkScan.scan(cut)).isInstanceOf(BadRecordingException.class)
-                .hasMessage(cut.toAbsolutePath() + ": truncated: the last chunk (at byte 0) is incomplete and no chunk before it is complete"
-                        + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may hold more)");
+        assertThatThrownBy(() -> ChunkScan.scan(cut))
+                .isInstanceOf(BadRecordingException.class)
+                .hasMessage(cut.toAbsolutePath()
+                        + ": truncated: the last chunk (at byte 0) is incomplete and no chunk before it is"
+                        + " complete (the JVM was stopped before the first chunk was written; a JFR repository"
+                        + " of that JVM may hold more)");
     }
 
     @Test
@@ -94,7 +104,8 @@ class ChunkScanTest {
         byte[] damaged = bytes.clone();
         damaged[(int) firstChunk] = 'X'; // the second chunk's magic
         Path file = write("damaged.jfr", damaged);
-        assertThatThrownBy(() -> ChunkScan.scan(file)).isInstanceOf(BadRecordingException.class)
+        assertThatThrownBy(() -> ChunkScan.scan(file))
+                .isInstanceOf(BadRecordingException.class)
                 .hasMessage(file.toAbsolutePath() + ": corrupted chunk at byte " + firstChunk
                         + " (no FLR magic where chunk 2 should start; the file is damaged)");
     }
@@ -103,10 +114,11 @@ class ChunkScanTest {
     @Test
     void anImpossibleChunkSizeIsDamage() throws Exception {
         byte[] damaged = bytes.clone();
-        java.nio.ByteBuffer.wrap(damaged).putLong((int) firstChunk + 8, 1L << 62); // the second chunk's size field
+        ByteBuffer.wrap(damaged).putLong((int) firstChunk + 8, 1L << 62); // the second chunk's size field
         Path file = write("huge.jfr", damaged);
-        assertThatThrownBy(() -> ChunkScan.scan(file)).isInstanceOf(BadRecordingException.class)
-                .hasMessage(file.toAbsolutePath() + ": corrupted chunk at byte " + firstChunk + " (its size field says " + (1L << 62)
-                        + " bytes, more than any recording holds; the file is damaged)");
+        assertThatThrownBy(() -> ChunkScan.scan(file))
+                .isInstanceOf(BadRecordingException.class)
+                .hasMessage(file.toAbsolutePath() + ": corrupted chunk at byte " + firstChunk + " (its size field says "
+                        + (1L << 62) + " bytes, more than any recording holds; the file is damaged)");
     }
 }

@@ -3,8 +3,11 @@ package dev.loomscope.recording;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,16 +16,22 @@ class ChunksTest {
     @TempDir
     Path dir;
 
-    /** A chunk of {@code size} bytes whose header says {@code sizeField}, finished, 1 s long from {@code startSeconds}. */
+    /**
+     * A chunk of {@code size} bytes whose header says {@code sizeField}, finished, 1 s long from {@code startSeconds}.
+     */
     static byte[] chunk(int size, long sizeField, long startSeconds) {
         ByteBuffer b = ByteBuffer.allocate(size);
-        b.putInt(0, ChunkHeader.MAGIC).putShort(4, (short) 2).putShort(6, (short) 1).putLong(8, sizeField);
+        b.putInt(0, ChunkHeader.MAGIC)
+                .putShort(4, (short) 2)
+                .putShort(6, (short) 1)
+                .putLong(8, sizeField);
         b.putLong(32, startSeconds * 1_000_000_000L).putLong(40, 1_000_000_000L).putLong(56, 1_000_000_000L);
         return b.array();
     }
 
     static byte[] concat(byte[]... parts) {
-        ByteBuffer all = ByteBuffer.allocate(java.util.Arrays.stream(parts).mapToInt(p -> p.length).sum());
+        ByteBuffer all =
+                ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum());
         for (byte[] p : parts) {
             all.put(p);
         }
@@ -35,8 +44,9 @@ class ChunksTest {
         Chunks.Walk w = Chunks.walk(ByteBuffer.wrap(file));
         assertThat(w.end()).isEqualTo(Chunks.End.WHOLE);
         assertThat(w.at()).isEqualTo(300);
-        assertThat(w.chunks()).extracting(Chunks.Chunk::number, Chunks.Chunk::offset).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(1, 0L), org.assertj.core.groups.Tuple.tuple(2, 100L));
+        assertThat(w.chunks())
+                .extracting(Chunks.Chunk::number, Chunks.Chunk::offset)
+                .containsExactly(Tuple.tuple(1, 0L), Tuple.tuple(2, 100L));
         Path p = Files.write(dir.resolve("two.jfr"), file);
         assertThat(Chunks.walk(p)).isEqualTo(w); // from a file as from memory
         assertThat(Chunks.wholeLength(p)).isEqualTo(300);
@@ -59,7 +69,7 @@ class ChunksTest {
     void theWalkStopsAtTheLengthItIsGiven() throws Exception {
         byte[] file = concat(chunk(100, 100, 10), chunk(100, 100, 11), new byte[7]);
         Path p = Files.write(dir.resolve("tail.jfr"), file);
-        try (var ch = java.nio.channels.FileChannel.open(p)) {
+        try (var ch = FileChannel.open(p)) {
             assertThat(Chunks.walk(ch, 200).end()).isEqualTo(Chunks.End.WHOLE);
             assertThat(Chunks.walk(ch, ch.size()).end()).isEqualTo(Chunks.End.SHORT_HEADER);
         }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import jdk.jfr.Event;
 import jdk.jfr.Name;
@@ -68,7 +69,10 @@ class JfrFileCheckTest {
     }
 
     private static List<String> markers(Path jfr) throws IOException {
-        return RecordingFile.readAllEvents(jfr).stream().filter(e -> e.getEventType().getName().equals("test.Marker"))
-                .sorted(java.util.Comparator.comparing(RecordedEvent::getStartTime)).map(e -> e.getString("which")).toList();
+        return RecordingFile.readAllEvents(jfr).stream()
+                .filter(e -> e.getEventType().getName().equals("test.Marker"))
+                .sorted(Comparator.comparing(RecordedEvent::getStartTime))
+                .map(e -> e.getString("which"))
+                .toList();
     }
 }

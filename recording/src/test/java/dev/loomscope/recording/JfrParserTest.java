@@ -21,11 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The reader against the JDK's own parser on a recording of megabytes, its chunk many times
- * the counting walk's window: every type counted, and the decoded type's every value (its text of
- * varying length, its number, its thread, its stack's top frame) equal, event by event: JDK 21's
- * reader (the chunk read whole) and JDK 22+'s (the chunk mapped and copied where it is read, {@link
- * ChunkMemory}).
+ * The reader against the JDK's own parser on a recording of megabytes, its chunk many times the counting walk's window:
+ * every type counted, and the decoded type's every value (its text of varying length, its number, its thread, its
+ * stack's top frame) equal, event by event: JDK 21's reader (the chunk read whole) and JDK 22+'s (the chunk mapped and
+ * copied where it is read, {@link ChunkMemory}).
  */
 class JfrParserTest {
     @Name("loomscope.test.Filler")
@@ -100,7 +99,10 @@ class JfrParserTest {
         saysAnEventKeptPastItsHandOver(Versioned.of(JfrParser.class));
     }
 
-    /** Its thread, resolved only after the read: its chunk's bytes were given back (its buffer may hold another chunk's), never read as if they were its. */
+    /**
+     * Its thread, resolved only after the read: its chunk's bytes were given back (its buffer may hold another
+     * chunk's), never read as if they were its.
+     */
     private void saysAnEventKeptPastItsHandOver(Class<?> parser) throws Exception {
         List<Object> kept = new ArrayList<>();
         read(parser, Set.of("loomscope.test.Marked"), e -> {
@@ -108,9 +110,12 @@ class JfrParserTest {
                 kept.add(e);
             }
         });
-        assertThatThrownBy(() -> Versioned.invoke(kept.get(0), "threadName", "eventThread")).cause()
-                .satisfies(e -> assertThat(e.getClass().getName()).isEqualTo(ChunkMemory.HandedOnException.class.getName()))
-                .hasMessage("chunk 1's bytes were read after its events were handed on (an event kept past the parser's sink)");
+        assertThatThrownBy(() -> Versioned.invoke(kept.get(0), "threadName", "eventThread"))
+                .cause()
+                .satisfies(e ->
+                        assertThat(e.getClass().getName()).isEqualTo(ChunkMemory.HandedOnException.class.getName()))
+                .hasMessage("chunk 1's bytes were read after its events were handed on (an event kept past the parser's"
+                        + " sink)");
     }
 
     private void countsEveryType(Class<?> parser) throws Exception {
@@ -119,7 +124,7 @@ class JfrParserTest {
         for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
             jdk.merge(e.getEventType().getName(), 1L, Long::sum);
         }
-        Map<String, Long> ours = new TreeMap<>(counts(read(parser, Set.of(), e -> { })));
+        Map<String, Long> ours = new TreeMap<>(counts(read(parser, Set.of(), e -> {})));
         ours.keySet().removeIf(t -> t.equals("jdk.Checkpoint") || t.equals("jdk.Metadata"));
         assertThat(ours).isEqualTo(jdk);
         assertThat(ours.get("loomscope.test.Filler")).isEqualTo(150_000);
@@ -129,7 +134,8 @@ class JfrParserTest {
         List<String> jdk = new ArrayList<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
             if (e.getEventType().getName().equals("loomscope.test.Marked")) {
-                jdk.add(e.getString("text") + " " + e.getLong("value") + " " + e.getThread().getJavaName() + " "
+                jdk.add(e.getString("text") + " " + e.getLong("value") + " "
+                        + e.getThread().getJavaName() + " "
                         + e.getStackTrace().getFrames().get(0).getMethod().getName());
             }
         }
@@ -137,8 +143,9 @@ class JfrParserTest {
         read(parser, Set.of("loomscope.test.Marked"), e -> {
             try {
                 List<?> frames = (List<?>) Versioned.invoke(e, "stackFrames");
-                ours.add(Versioned.invoke(e, "string", "text") + " " + Versioned.invoke(e, "longValue", "value") + " " + Versioned.invoke(e, "threadName", "eventThread")
-                        + " " + Versioned.invoke(frames.get(0), "methodName"));
+                ours.add(Versioned.invoke(e, "string", "text") + " " + Versioned.invoke(e, "longValue", "value") + " "
+                        + Versioned.invoke(e, "threadName", "eventThread") + " "
+                        + Versioned.invoke(frames.get(0), "methodName"));
             } catch (Exception x) {
                 throw new IllegalStateException(x);
             }
@@ -146,9 +153,19 @@ class JfrParserTest {
         assertThat(ours).hasSize(3_000).isEqualTo(jdk);
     }
 
-    /** {@code parser}'s read of the whole recording, the events of {@code wanted} to {@code sink} (of either class loader's, by reflection). */
+    /**
+     * {@code parser}'s read of the whole recording, the events of {@code wanted} to {@code sink} (of either class
+     * loader's, by reflection).
+     */
     private static Object read(Class<?> parser, Set<String> wanted, Consumer<Object> sink) throws Exception {
-        return Versioned.call(parser, null, "read", new Class<?>[] {Path.class, long.class, Set.class, Consumer.class}, recording, Files.size(recording), wanted,
+        return Versioned.call(
+                parser,
+                null,
+                "read",
+                new Class<?>[] {Path.class, long.class, Set.class, Consumer.class},
+                recording,
+                Files.size(recording),
+                wanted,
                 sink);
     }
 

@@ -17,9 +17,14 @@ class PinFramesTest {
     /** JDK 21, a blocking call inside synchronized library code: the innermost frame outside the JDK. */
     @Test
     void synchronizedCodeIsNamedByTheInnermostApplicationFrame() {
-        List<Frame> frames = List.of(jdk("java.lang.VirtualThread", "parkOnCarrierThread"), jdk("java.lang.VirtualThread", "park"),
-                jdk("java.util.concurrent.locks.LockSupport", "park"), jdk("java.lang.Thread", "sleep"),
-                app("org.h2.engine.Session", "lock", 1), app("org.h2.command.Command", "executeQuery", 1), app("com.example.Handler", "handle", 1));
+        List<Frame> frames = List.of(
+                jdk("java.lang.VirtualThread", "parkOnCarrierThread"),
+                jdk("java.lang.VirtualThread", "park"),
+                jdk("java.util.concurrent.locks.LockSupport", "park"),
+                jdk("java.lang.Thread", "sleep"),
+                app("org.h2.engine.Session", "lock", 1),
+                app("org.h2.command.Command", "executeQuery", 1),
+                app("com.example.Handler", "handle", 1));
         assertThat(PinFrames.culprit(frames)).isEqualTo(4);
         assertThat(PinFrames.culpritMethod(frames)).isEqualTo("org.h2.engine.Session.lock");
         assertThat(PinFrames.shortStart(frames)).isEqualTo(3); // the JDK call it made, then the application's frames
@@ -29,7 +34,10 @@ class PinFramesTest {
     /** A pin inside a class initializer is the class being initialised, even below other application frames. */
     @Test
     void aClassInitializerIsTheCulprit() {
-        List<Frame> frames = List.of(jdk("java.lang.Thread", "sleep"), app("app.Config", "load", 1), app("app.Config", "<clinit>", 0),
+        List<Frame> frames = List.of(
+                jdk("java.lang.Thread", "sleep"),
+                app("app.Config", "load", 1),
+                app("app.Config", "<clinit>", 0),
                 app("app.Main", "run", 1));
         assertThat(PinFrames.culpritMethod(frames)).isEqualTo("app.Config.<clinit>");
     }
@@ -37,10 +45,16 @@ class PinFramesTest {
     /** JDK 25, an upcall from native code: the application frame that made the downcall, not the callback. */
     @Test
     void anUpcallIsNamedByTheCallThatWentNative() {
-        List<Frame> frames = List.of(jdk("java.lang.Thread", "sleep"), app("app.Sort", "compare", 1),
-                jdk("jdk.internal.foreign.abi.UpcallStub", "invoke"), // (JFR's stacks hold Java frames only: no qsort here)
-                jdk("jdk.internal.foreign.abi.DowncallStub/0x1", "invoke"), jdk("java.lang.invoke.LambdaForm$MH", "invoke"),
-                app("app.Sort", "sortNative", 1), app("app.Main", "run", 1));
+        List<Frame> frames = List.of(
+                jdk("java.lang.Thread", "sleep"),
+                app("app.Sort", "compare", 1),
+                jdk(
+                        "jdk.internal.foreign.abi.UpcallStub",
+                        "invoke"), // (JFR's stacks hold Java frames only: no qsort here)
+                jdk("jdk.internal.foreign.abi.DowncallStub/0x1", "invoke"),
+                jdk("java.lang.invoke.LambdaForm$MH", "invoke"),
+                app("app.Sort", "sortNative", 1),
+                app("app.Main", "run", 1));
         int culprit = PinFrames.culprit(frames);
         assertThat(frames.get(culprit).method()).isEqualTo("app.Sort.sortNative");
         assertThat(PinFrames.wentNative(frames, culprit)).isTrue();
@@ -51,7 +65,11 @@ class PinFramesTest {
     /** An application's own native method pins by being on the stack. */
     @Test
     void anApplicationNativeMethodIsTheCulprit() {
-        List<Frame> frames = List.of(jdk("java.lang.Object", "wait0"), app("app.Jni", "callback", 1), app("app.Jni", "run", 3), app("app.Main", "main", 1));
+        List<Frame> frames = List.of(
+                jdk("java.lang.Object", "wait0"),
+                app("app.Jni", "callback", 1),
+                app("app.Jni", "run", 3),
+                app("app.Main", "main", 1));
         assertThat(PinFrames.culpritMethod(frames)).isEqualTo("app.Jni.run");
         assertThat(PinFrames.culpritMethod(List.of())).isEqualTo("(no stack trace)");
     }

@@ -14,7 +14,10 @@ final class TestRecordings {
 
     private TestRecordings() {}
 
-    /** {@code sleeps} jdk.ThreadSleep events of {@code millis} each (with stack traces if asked), recorded into {@code file}. */
+    /**
+     * {@code sleeps} jdk.ThreadSleep events of {@code millis} each (with stack traces if asked), recorded into
+     * {@code file}.
+     */
     static Path sleeps(Path file, int sleeps, long millis, boolean stackTrace) throws Exception {
         try (Recording r = new Recording()) {
             var sleep = r.enable("jdk.ThreadSleep").withThreshold(Duration.ZERO);
@@ -32,8 +35,8 @@ final class TestRecordings {
     }
 
     /**
-     * A recording of {@code sleeps} jdk.ThreadSleep events written into {@code dir} as {@code one.jfr},
-     * its bytes to change and its first chunk's header.
+     * A recording of {@code sleeps} jdk.ThreadSleep events written into {@code dir} as {@code one.jfr}, its bytes to
+     * change and its first chunk's header.
      */
     static Edit edit(Path dir, int sleeps, long millis, boolean stackTrace) throws Exception {
         Path rec = sleeps(dir.resolve("one.jfr"), sleeps, millis, stackTrace);
@@ -56,8 +59,8 @@ final class TestRecordings {
     }
 
     /**
-     * The head of the checkpoint event at {@code at}: where its delta to the one before is and that
-     * delta, its pool count, and where its first pool starts.
+     * The head of the checkpoint event at {@code at}: where its delta to the one before is and that delta, its pool
+     * count, and where its first pool starts.
      */
     record Checkpoint(int deltaAt, long delta, int pools, int firstPoolAt) {
         static Checkpoint at(byte[] bytes, ChunkHeader h, int at) {

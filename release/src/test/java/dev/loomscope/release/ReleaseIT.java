@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The release archive as a host installs it: checked against its SHA-256 file, extracted, made
- * read-only, and run from {@code bin/} with only a JDK, an empty HOME and no Maven: every command a
- * team runs where the service runs, against a recording the archive's own agent wrote and a running
- * JVM; nothing written into the install, the caches in the user's cache directory.
+ * The release archive as a host installs it: checked against its SHA-256 file, extracted, made read-only, and run from
+ * {@code bin/} with only a JDK, an empty HOME and no Maven: every command a team runs where the service runs, against a
+ * recording the archive's own agent wrote and a running JVM; nothing written into the install, the caches in the user's
+ * cache directory.
  */
 class ReleaseIT {
     private static final Path TARGET = Path.of("target").toAbsolutePath();
@@ -62,7 +62,12 @@ class ReleaseIT {
 
         Path home = Files.createDirectories(dir.resolve("home"));
         Path work = Files.createDirectories(dir.resolve("work"));
-        Map<String, String> env = Map.of("HOME", home.toString(), "PATH", root.resolve("bin") + ":/usr/bin:/bin", "JAVA_HOME",
+        Map<String, String> env = Map.of(
+                "HOME",
+                home.toString(),
+                "PATH",
+                root.resolve("bin") + ":/usr/bin:/bin",
+                "JAVA_HOME",
                 System.getProperty("java.home"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
@@ -72,13 +77,34 @@ class ReleaseIT {
 
         // a recording by the archive's agent, on platform threads (what advise reads)
         Path recordings = work.resolve("recordings");
-        Run recorded = exec(List.of(java, "--enable-native-access=ALL-UNNAMED", "-javaagent:" + root.resolve("lib/loomscope-agent.jar") + "=out=" + recordings
-                + ",threads=platform,profile=off,flame=off", "-jar", root.resolve("lib/loomscope-workloads.jar").toString(), "sleep", "--threads", "platform",
-                "--runs", "2", "--warmup", "1", "--tasks", "500", "--sleep-ms", "20"), work, env, 180);
+        Run recorded = exec(
+                List.of(
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-javaagent:" + root.resolve("lib/loomscope-agent.jar") + "=out=" + recordings
+                                + ",threads=platform,profile=off,flame=off",
+                        "-jar",
+                        root.resolve("lib/loomscope-workloads.jar").toString(),
+                        "sleep",
+                        "--threads",
+                        "platform",
+                        "--runs",
+                        "2",
+                        "--warmup",
+                        "1",
+                        "--tasks",
+                        "500",
+                        "--sleep-ms",
+                        "20"),
+                work,
+                env,
+                180);
         assertThat(recorded.code()).as(recorded.all()).isZero();
         Path jfr;
         try (Stream<Path> s = Files.list(recordings)) {
-            jfr = s.filter(p -> p.toString().endsWith(".jfr") && !p.toString().endsWith(".async-profiler.jfr")).findFirst().orElseThrow();
+            jfr = s.filter(p -> p.toString().endsWith(".jfr") && !p.toString().endsWith(".async-profiler.jfr"))
+                    .findFirst()
+                    .orElseThrow();
         }
         Run summary = loomscope(List.of("summary", jfr.toString()), work, env, 120);
         assertThat(summary.code()).as(summary.all()).isZero();
@@ -89,33 +115,90 @@ class ReleaseIT {
         // a running JVM: the load client, attach with the archive's own agent, its threads, watch
         String service = "java -cp " + System.getProperty("loomscope.testClasses") + " " + Service.class.getName();
         Path log = work.resolve("service.log");
-        Process running = new ProcessBuilder(List.of(java, "-cp", System.getProperty("loomscope.testClasses"), Service.class.getName(), "--port", "0"))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process running = new ProcessBuilder(List.of(
+                        java,
+                        "-cp",
+                        System.getProperty("loomscope.testClasses"),
+                        Service.class.getName(),
+                        "--port",
+                        "0"))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         started.add(running);
         String port = awaitPort(running, log);
         String pid = Long.toString(running.pid());
-        Run load = loomscope(List.of("load", "--url", "http://localhost:" + port + "/", "--rate", "50", "--windows", "1", "--window", "1s",
-                "--min-warmup", "1s", "--max-warmup", "3s"), work, env, 120);
+        Run load = loomscope(
+                List.of(
+                        "load",
+                        "--url",
+                        "http://localhost:" + port + "/",
+                        "--rate",
+                        "50",
+                        "--windows",
+                        "1",
+                        "--window",
+                        "1s",
+                        "--min-warmup",
+                        "1s",
+                        "--max-warmup",
+                        "3s"),
+                work,
+                env,
+                120);
         assertThat(load.code()).as(load.all()).isZero();
-        // the server answers every request: none an error (how many fall late at the window's end depends on the machine)
+        // the server answers every request: none an error (how many fall late at the window's end depends on the
+        // machine)
         assertThat(load.out()).contains("1 window, 1.0 s: 50 offered").contains(", 0 errors");
         Path attached = work.resolve("attached");
-        Run start = loomscope(List.of("attach", pid, "start", "out=" + attached + ",label=release,profile=off,flame=off"), work, env, 120);
+        Run start = loomscope(
+                List.of("attach", pid, "start", "out=" + attached + ",label=release,profile=off,flame=off"),
+                work,
+                env,
+                120);
         assertThat(start.code()).as(start.all()).isZero();
         Run stopped = loomscope(List.of("attach", pid, "stop"), work, env, 120);
         assertThat(stopped.code()).as(stopped.all()).isZero();
         try (Stream<Path> s = Files.list(attached)) {
-            assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("release-" + pid) && n.endsWith(".jfr"));
+            assertThat(s.map(p -> p.getFileName().toString()))
+                    .anyMatch(n -> n.startsWith("release-" + pid) && n.endsWith(".jfr"));
         }
-        Run threads = loomscope(List.of("attach", pid, "threads", "--interval", "0", "--dumps", work.toString()), work, env, 120);
+        Run threads = loomscope(
+                List.of("attach", pid, "threads", "--interval", "0", "--dumps", work.toString()), work, env, 120);
         assertThat(threads.code()).as(threads.all()).isZero();
         Run watch = loomscope(List.of("watch", pid, "--duration", "3s", "--interval", "1s"), work, env, 120);
         assertThat(watch.code()).as(watch.all()).isZero();
 
         // a study of the service, each kind one JVM under the archive's agent
-        Run study = loomscope(List.of("study", "--app", service + " --port {port} --threads {threads}", "--url", "http://localhost:{port}/",
-                "--rate", "50", "--forks", "1", "--controls", "0", "--reruns", "0", "--keep-disturbed", "--min-warmup", "1s", "--max-warmup", "2s",
-                "--windows", "2", "--window", "1s", "--out", work.resolve("report").toString()), work, env, 600);
+        Run study = loomscope(
+                List.of(
+                        "study",
+                        "--app",
+                        service + " --port {port} --threads {threads}",
+                        "--url",
+                        "http://localhost:{port}/",
+                        "--rate",
+                        "50",
+                        "--forks",
+                        "1",
+                        "--controls",
+                        "0",
+                        "--reruns",
+                        "0",
+                        "--keep-disturbed",
+                        "--min-warmup",
+                        "1s",
+                        "--max-warmup",
+                        "2s",
+                        "--windows",
+                        "2",
+                        "--window",
+                        "1s",
+                        "--out",
+                        work.resolve("report").toString()),
+                work,
+                env,
+                600);
         assertThat(study.code()).as(study.all()).isZero();
         assertThat(study.out()).contains("=> the study: ");
         assertThat(work.resolve("report/index.html")).isRegularFile();
@@ -126,42 +209,86 @@ class ReleaseIT {
         assertThat(tree(root)).as("nothing written into the install").isEqualTo(before);
         try (Stream<Path> s = Files.walk(home)) {
             List<String> cached = s.map(p -> home.relativize(p).toString()).toList();
-            assertThat(cached).as("the CLI's class-data archive in the user's cache").anyMatch(p -> p.matches("\\.cache/loomscope/loomscope-cli-\\d+.*\\.(aot|jsa)"));
+            assertThat(cached)
+                    .as("the CLI's class-data archive in the user's cache")
+                    .anyMatch(p -> p.matches("\\.cache/loomscope/loomscope-cli-\\d+.*\\.(aot|jsa)"));
             // and nothing else in HOME (the facts cache, which keeps recordings of 32 MB and more, goes beside it)
             assertThat(cached).allMatch(p -> p.isEmpty() || p.equals(".cache") || p.startsWith(".cache/loomscope"));
         }
     }
 
     /**
-     * As root, from the install: a JVM of another user (nobody, its temporary directory its own) and one in
-     * another PID and mount namespace (its /tmp a file system of its own, the jar it runs in it): attach
-     * start, stop and threads and watch (the agent's recording too) reach both, the agent loaded from a copy
-     * each can read, what each writes read back here; run as another user, one line says why not and what
-     * to run.
+     * As root, from the install: a JVM of another user (nobody, its temporary directory its own) and one in another PID
+     * and mount namespace (its /tmp a file system of its own, the jar it runs in it): attach start, stop and threads
+     * and watch (the agent's recording too) reach both, the agent loaded from a copy each can read, what each writes
+     * read back here; run as another user, one line says why not and what to run.
      */
     @Test
     void asRootItReachesAJvmOfAnotherUserAndOneInAnotherNamespace() throws Exception {
-        assumeTrue(exec(List.of("id", "-u"), dir, Map.of(), 30).out().strip().equals("0"), "run as root: attaching to another user's JVM needs it");
+        assumeTrue(
+                exec(List.of("id", "-u"), dir, Map.of(), 30).out().strip().equals("0"),
+                "run as root: attaching to another user's JVM needs it");
         // a container runtime may deny new namespaces even to root: then there is no container to reach here
-        assumeTrue(exec(List.of("unshare", "--pid", "--mount", "--net", "--fork", "--mount-proc", "true"), dir, Map.of(), 30).code() == 0,
+        assumeTrue(
+                exec(
+                                        List.of(
+                                                "unshare",
+                                                "--pid",
+                                                "--mount",
+                                                "--net",
+                                                "--fork",
+                                                "--mount-proc",
+                                                "true"),
+                                        dir,
+                                        Map.of(),
+                                        30)
+                                .code()
+                        == 0,
                 "this machine lets no process make new namespaces (unshare)");
         // a directory other users can read: the install and the jar nobody's JVM runs
-        Path shared = Files.createTempDirectory(Path.of("/tmp"), "loomscope-release-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        Path shared = Files.createTempDirectory(
+                Path.of("/tmp"),
+                "loomscope-release-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         try {
             Path root = extract(Files.createDirectories(shared.resolve("opt")));
             Path work = Files.createDirectories(dir.resolve("work"));
-            Map<String, String> env = Map.of("HOME", Files.createDirectories(dir.resolve("home")).toString(), "PATH", root.resolve("bin") + ":/usr/bin:/bin",
-                    "JAVA_HOME", System.getProperty("java.home"));
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Map<String, String> env = Map.of(
+                    "HOME",
+                    Files.createDirectories(dir.resolve("home")).toString(),
+                    "PATH",
+                    root.resolve("bin") + ":/usr/bin:/bin",
+                    "JAVA_HOME",
+                    System.getProperty("java.home"));
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Path jar = root.resolve("lib/loomscope-workloads.jar");
-            List<String> sleep = List.of("sleep", "--threads", "virtual", "--tasks", "200", "--sleep-ms", "20", "--runs", "100000", "--warmup", "0");
+            List<String> sleep = List.of(
+                    "sleep",
+                    "--threads",
+                    "virtual",
+                    "--tasks",
+                    "200",
+                    "--sleep-ms",
+                    "20",
+                    "--runs",
+                    "100000",
+                    "--warmup",
+                    "0");
 
             Path own = Files.createDirectories(shared.resolve("nobody"));
             Files.createDirectories(own.resolve("tmp"));
             Files.createDirectories(own.resolve("rec"));
             exec(List.of("chown", "-R", "65534:65534", own.toString()), dir, Map.of(), 30);
-            List<String> asNobody = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", java, "-Djava.io.tmpdir=" + own.resolve("tmp"),
-                    "-jar", jar.toString()));
+            List<String> asNobody = new ArrayList<>(List.of(
+                    "setpriv",
+                    "--reuid=65534",
+                    "--regid=65534",
+                    "--clear-groups",
+                    java,
+                    "-Djava.io.tmpdir=" + own.resolve("tmp"),
+                    "-jar",
+                    jar.toString()));
             asNobody.addAll(sleep);
             long nobody = start(asNobody, own, shared.resolve("nobody.log")).pid();
 
@@ -170,60 +297,107 @@ class ReleaseIT {
             for (long pid : List.of(nobody, inside)) {
                 String p = Long.toString(pid);
                 String out = pid == nobody ? own.resolve("rec").toString() : "/tmp/rec";
-                Run start = loomscope(List.of("attach", p, "start", "out=" + out + ",label=reached,profile=off,flame=off"), work, env, 120);
+                Run start = loomscope(
+                        List.of("attach", p, "start", "out=" + out + ",label=reached,profile=off,flame=off"),
+                        work,
+                        env,
+                        120);
                 assertThat(start.code()).as(start.all()).isZero();
                 assertThat(start.out()).contains("recording (for ");
-                Run agent = loomscope(List.of("watch", p, "--agent", "--duration", "2s", "--interval", "1s"), work, env, 120);
+                Run agent = loomscope(
+                        List.of("watch", p, "--agent", "--duration", "2s", "--interval", "1s"), work, env, 120);
                 assertThat(agent.code()).as(agent.all()).isZero();
                 assertThat(agent.out()).contains("carriers ");
                 Run stop = loomscope(List.of("attach", p, "stop"), work, env, 120);
                 assertThat(stop.code()).as(stop.all()).isZero();
                 Path recorded = pid == nobody ? own.resolve("rec") : Path.of("/proc", p, "root/tmp/rec");
                 if (pid == inside) {
-                    assertThat(stop.out()).contains("in another mount namespace: from here, under /proc/" + p + "/root");
+                    assertThat(stop.out())
+                            .contains("in another mount namespace: from here, under /proc/" + p + "/root");
                 }
                 Path jfr;
                 try (Stream<Path> files = Files.list(recorded)) {
-                    jfr = files.filter(f -> f.getFileName().toString().matches("reached-.*\\.jfr") && !f.toString().endsWith(".async-profiler.jfr")).findFirst()
+                    jfr = files.filter(f -> f.getFileName().toString().matches("reached-.*\\.jfr")
+                                    && !f.toString().endsWith(".async-profiler.jfr"))
+                            .findFirst()
                             .orElseThrow(() -> new AssertionError("no recording in " + recorded + ": " + stop.all()));
                 }
                 Run summary = loomscope(List.of("summary", jfr.toString()), work, env, 120);
                 assertThat(summary.code()).as(summary.all()).isZero();
                 assertThat(summary.out()).contains("Key figures of reached-");
 
-                Run threads = loomscope(List.of("attach", p, "threads", "--interval", "0", "--dumps", work.toString()), work, env, 120);
+                Run threads = loomscope(
+                        List.of("attach", p, "threads", "--interval", "0", "--dumps", work.toString()), work, env, 120);
                 assertThat(threads.code()).as(threads.all()).isZero();
                 try (Stream<Path> files = Files.list(work)) {
-                    Path dump = files.filter(f -> f.getFileName().toString().matches("threads-" + p + "-.*\\.json")).findFirst().orElseThrow();
-                    assertThat(Files.getOwner(dump).getName()).as("the dump is this user's").isEqualTo("root");
+                    Path dump = files.filter(f -> f.getFileName().toString().matches("threads-" + p + "-.*\\.json"))
+                            .findFirst()
+                            .orElseThrow();
+                    assertThat(Files.getOwner(dump).getName())
+                            .as("the dump is this user's")
+                            .isEqualTo("root");
                 }
-                Run watch = loomscope(List.of("watch", p, "--duration", "3s", "--interval", "1s", "--dump-every", "1s"), work, env, 120);
+                Run watch = loomscope(
+                        List.of("watch", p, "--duration", "3s", "--interval", "1s", "--dump-every", "1s"),
+                        work,
+                        env,
+                        120);
                 assertThat(watch.code()).as(watch.all()).isZero();
             }
-            // nobody's own temporary directory, where nobody could rename what root puts, got nothing: the agent's copy went to /tmp
-            // (sticky, root's), in a directory of root's no one else may write; the replies and dumps went with their directories
+            // nobody's own temporary directory, where nobody could rename what root puts, got nothing: the agent's copy
+            // went to /tmp
+            // (sticky, root's), in a directory of root's no one else may write; the replies and dumps went with their
+            // directories
             try (Stream<Path> left = Files.list(own.resolve("tmp"))) {
                 assertThat(left.map(f -> f.getFileName().toString())).noneMatch(n -> n.startsWith("loomscope-"));
             }
             try (Stream<Path> tmp = Files.list(Path.of("/tmp"))) {
-                List<Path> copies = tmp.filter(f -> f.getFileName().toString().startsWith("loomscope-agent-0-")).toList();
-                assertThat(copies).isNotEmpty().allSatisfy(d -> assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).isEqualTo("rwxr-xr-x"));
-                assertThat(copies).allSatisfy(d -> assertThat(Files.getOwner(d).getName()).isEqualTo("root"));
+                List<Path> copies = tmp.filter(f -> f.getFileName().toString().startsWith("loomscope-agent-0-"))
+                        .toList();
+                assertThat(copies)
+                        .isNotEmpty()
+                        .allSatisfy(d -> assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
+                                .isEqualTo("rwxr-xr-x"));
+                assertThat(copies)
+                        .allSatisfy(d -> assertThat(Files.getOwner(d).getName()).isEqualTo("root"));
             }
 
-            // a JVM in another network namespace too: its management agent is not reachable from here, and watch says so in one line
-            String apart = Long.toString(contained(List.of("--pid", "--mount", "--net"), java, jar, sleep, shared.resolve("isolated.log")));
+            // a JVM in another network namespace too: its management agent is not reachable from here, and watch says
+            // so in one line
+            String apart = Long.toString(
+                    contained(List.of("--pid", "--mount", "--net"), java, jar, sleep, shared.resolve("isolated.log")));
             Run unreachable = loomscope(List.of("watch", apart, "--duration", "2s"), work, env, 120);
             assertThat(unreachable.code()).as(unreachable.all()).isEqualTo(2);
-            assertThat(unreachable.err().strip()).startsWith("loomscope watch: process " + apart + " runs in another network namespace (a container)")
+            assertThat(unreachable.err().strip())
+                    .startsWith(
+                            "loomscope watch: process " + apart + " runs in another network namespace (a container)")
                     .doesNotContain("\n");
 
             // not root: one line, what to run instead
-            Run refused = exec(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", root.resolve("bin/loomscope").toString(), "attach",
-                    Long.toString(inside), "status"), work, Map.of("HOME", "/nonexistent", "PATH", "/usr/bin:/bin", "JAVA_HOME", System.getProperty("java.home")), 120);
+            Run refused = exec(
+                    List.of(
+                            "setpriv",
+                            "--reuid=65534",
+                            "--regid=65534",
+                            "--clear-groups",
+                            root.resolve("bin/loomscope").toString(),
+                            "attach",
+                            Long.toString(inside),
+                            "status"),
+                    work,
+                    Map.of(
+                            "HOME",
+                            "/nonexistent",
+                            "PATH",
+                            "/usr/bin:/bin",
+                            "JAVA_HOME",
+                            System.getProperty("java.home")),
+                    120);
             assertThat(refused.code()).as(refused.all()).isEqualTo(2);
-            assertThat(refused.err().strip()).isEqualTo("loomscope attach: process " + inside + " runs as user root, and a JVM is attached to by its own user or root:"
-                    + " run the same command as root (sudo loomscope ...)");
+            assertThat(refused.err().strip())
+                    .isEqualTo("loomscope attach: process " + inside
+                            + " runs as user root, and a JVM is attached to by its own user or root:"
+                            + " run the same command as root (sudo loomscope ...)");
         } finally {
             stop();
             exec(List.of("rm", "-rf", shared.toString()), dir, Map.of(), 60);
@@ -231,36 +405,60 @@ class ReleaseIT {
     }
 
     /**
-     * The workload {@code jar} run by {@code java} in new {@code namespaces} (a container): the namespace's shell
-     * holds the jar open, mounts a /tmp of its own (where the JVM's attach files and its temporary directory then
-     * lie, as in a container) and runs the JVM from a copy there; the JVM's process id as this machine numbers it.
+     * The workload {@code jar} run by {@code java} in new {@code namespaces} (a container): the namespace's shell holds
+     * the jar open, mounts a /tmp of its own (where the JVM's attach files and its temporary directory then lie, as in
+     * a container) and runs the JVM from a copy there; the JVM's process id as this machine numbers it.
      */
-    private long contained(List<String> namespaces, String java, Path jar, List<String> args, Path log) throws Exception {
+    private long contained(List<String> namespaces, String java, Path jar, List<String> args, Path log)
+            throws Exception {
         List<String> cmd = new ArrayList<>(List.of("unshare"));
         cmd.addAll(namespaces);
-        cmd.addAll(List.of("--fork", "--kill-child", "--mount-proc", "sh", "-c",
-                "exec 3<\"$1\" && mount -t tmpfs tmpfs /tmp && cat <&3 >/tmp/app.jar && exec 3<&- && shift && exec \"$0\" -jar /tmp/app.jar \"$@\"", java,
+        cmd.addAll(List.of(
+                "--fork",
+                "--kill-child",
+                "--mount-proc",
+                "sh",
+                "-c",
+                "exec 3<\"$1\" && mount -t tmpfs tmpfs /tmp && cat <&3 >/tmp/app.jar && exec 3<&- && shift && exec"
+                        + " \"$0\" -jar /tmp/app.jar \"$@\"",
+                java,
                 jar.toString()));
         cmd.addAll(args);
         Process unshare = start(cmd, jar.getParent(), log);
-        return unshare.children().findFirst().orElseThrow(() -> new AssertionError("no JVM under unshare")).pid();
+        return unshare.children()
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no JVM under unshare"))
+                .pid();
     }
 
     /** {@code cmd} started in {@code work}, its output to {@code log}; returned once it has begun its runs. */
     private Process start(List<String> cmd, Path work, Path log) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         started.add(p);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline && p.isAlive() && !Files.readString(log).contains("run 1/")) {
+        while (System.nanoTime() < deadline
+                && p.isAlive()
+                && !Files.readString(log).contains("run 1/")) {
             Thread.sleep(100);
         }
         assertThat(Files.readString(log)).as(String.join(" ", cmd)).contains("run 1/");
         return p;
     }
 
-    /** The tar.gz extracted into {@code opt} and made read-only (the zip checked to hold the same files): the install's directory. */
+    /**
+     * The tar.gz extracted into {@code opt} and made read-only (the zip checked to hold the same files): the install's
+     * directory.
+     */
     private Path extract(Path opt) throws Exception {
-        Run extract = exec(List.of("tar", "xzf", TARGET.resolve(NAME + ".tar.gz").toString(), "-C", opt.toString()), dir, Map.of(), 120);
+        Run extract = exec(
+                List.of("tar", "xzf", TARGET.resolve(NAME + ".tar.gz").toString(), "-C", opt.toString()),
+                dir,
+                Map.of(),
+                120);
         assertThat(extract.code()).as(extract.all()).isZero();
         Path root = opt.resolve(NAME);
         assertThat(root.resolve("bin/loomscope")).isExecutable();
@@ -271,18 +469,25 @@ class ReleaseIT {
 
     /** {@code loomscope mcp}'s answer to an initialize request, its stdin then closed. */
     private String mcpInitialize(Path root, Path work, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(List.of(root.resolve("bin/loomscope").toString(), "mcp", "--root", work.toString())).directory(work.toFile())
+        ProcessBuilder pb = new ProcessBuilder(
+                        List.of(root.resolve("bin/loomscope").toString(), "mcp", "--root", work.toString()))
+                .directory(work.toFile())
                 .redirectError(work.resolve("mcp.err").toFile());
         pb.environment().putAll(env);
         Process mcp = pb.start();
         started.add(mcp);
         try (OutputStream in = mcp.getOutputStream()) {
-            in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                    + "\"clientInfo\":{\"name\":\"release-test\",\"version\":\"1\"}}}\n").getBytes(StandardCharsets.UTF_8));
+            in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                            + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                            + "\"clientInfo\":{\"name\":\"release-test\",\"version\":\"1\"}}}\n")
+                    .getBytes(StandardCharsets.UTF_8));
         }
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(mcp.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(mcp.getInputStream(), StandardCharsets.UTF_8))) {
             String line = out.readLine();
-            assertThat(mcp.waitFor(60, TimeUnit.SECONDS)).as("mcp ends when its input does").isTrue();
+            assertThat(mcp.waitFor(60, TimeUnit.SECONDS))
+                    .as("mcp ends when its input does")
+                    .isTrue();
             return line == null ? "(nothing; stderr: " + Files.readString(work.resolve("mcp.err")) + ")" : line;
         }
     }
@@ -300,12 +505,19 @@ class ReleaseIT {
         throw new AssertionError("the service did not start: " + Files.readString(log));
     }
 
-    /** Each file and directory under {@code root}: its size and modification time (directories: their entries' names). */
+    /**
+     * Each file and directory under {@code root}: its size and modification time (directories: their entries' names).
+     */
     private static Map<String, String> tree(Path root) throws IOException {
         Map<String, String> t = new TreeMap<>();
         try (Stream<Path> s = Files.walk(root)) {
             for (Path p : s.toList()) {
-                t.put(root.relativize(p).toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + " " + Files.getLastModifiedTime(p).toMillis());
+                t.put(
+                        root.relativize(p).toString(),
+                        Files.isDirectory(p)
+                                ? "dir"
+                                : Files.size(p) + " "
+                                        + Files.getLastModifiedTime(p).toMillis());
             }
         }
         return t;
@@ -313,13 +525,20 @@ class ReleaseIT {
 
     private static List<String> files(Path root) throws IOException {
         try (Stream<Path> s = Files.walk(root)) {
-            return s.filter(Files::isRegularFile).map(p -> root.relativize(p).toString()).sorted().toList();
+            return s.filter(Files::isRegularFile)
+                    .map(p -> root.relativize(p).toString())
+                    .sorted()
+                    .toList();
         }
     }
 
     private static List<String> zipEntries(Path zip) throws IOException {
         try (ZipFile z = new ZipFile(zip.toFile())) {
-            return z.stream().filter(e -> !e.isDirectory()).map(e -> e.getName()).sorted().toList();
+            return z.stream()
+                    .filter(e -> !e.isDirectory())
+                    .map(e -> e.getName())
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -334,7 +553,10 @@ class ReleaseIT {
     private Run exec(List<String> cmd, Path work, Map<String, String> env, long seconds) throws Exception {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(work.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
         if (!env.isEmpty()) {
             pb.environment().clear();
             pb.environment().putAll(env);
@@ -342,7 +564,8 @@ class ReleaseIT {
         Process p = pb.start();
         if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor();
-            throw new AssertionError(cmd + ": still running after " + seconds + " s: " + Files.readString(out) + Files.readString(err));
+            throw new AssertionError(
+                    cmd + ": still running after " + seconds + " s: " + Files.readString(out) + Files.readString(err));
         }
         return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
     }

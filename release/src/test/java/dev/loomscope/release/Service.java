@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 
 /**
- * A small HTTP service: every request sleeps 2 ms and answers "ok". {@code --port N} (0: any free
- * port, printed as "port N"), {@code --threads platform|virtual}.
+ * A small HTTP service: every request sleeps 2 ms and answers "ok". {@code --port N} (0: any free port, printed as
+ * "port N"), {@code --threads platform|virtual}.
  */
 public final class Service {
     private Service() {}

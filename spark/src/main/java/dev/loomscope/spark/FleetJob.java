@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.fleet.Exporter;
 import dev.loomscope.analyzer.fleet.FleetColumn;
 import dev.loomscope.analyzer.fleet.FleetReplay;
@@ -15,12 +16,19 @@ import dev.loomscope.recording.ProfileFile;
 import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -40,11 +48,11 @@ import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * A fleet's recordings on Spark: {@code spark-submit --class dev.loomscope.spark.FleetJob
- * loomscope-spark.jar RECORDINGS... OUT}. Recording paths or globs ({@code **} too) on any Hadoop
- * file system; each executor reads and reduces its recordings with the analyzer's own code
- * ({@link Exporter#rows}) and the tables are written as {@code loomscope export} writes them
- * ({@code OUT/<table>/*.parquet}); then the driver compares the groups and prints the verdicts.
+ * A fleet's recordings on Spark: {@code spark-submit --class dev.loomscope.spark.FleetJob loomscope-spark.jar
+ * RECORDINGS... OUT}. Recording paths or globs ({@code **} too) on any Hadoop file system; each executor reads and
+ * reduces its recordings with the analyzer's own code ({@link Exporter#rows}) and the tables are written as
+ * {@code loomscope export} writes them ({@code OUT/<table>/*.parquet}); then the driver compares the groups and prints
+ * the verdicts.
  */
 public final class FleetJob {
     private FleetJob() {}
@@ -57,7 +65,10 @@ public final class FleetJob {
         Grouping.By by = Grouping.By.threadKind;
         if (!rest.isEmpty() && rest.get(0).equals("--by")) {
             String key = rest.size() > 1 ? rest.get(1) : "";
-            by = java.util.Arrays.stream(Grouping.By.values()).filter(b -> b.name().equalsIgnoreCase(key)).findFirst().orElse(null);
+            by = Arrays.stream(Grouping.By.values())
+                    .filter(b -> b.name().equalsIgnoreCase(key))
+                    .findFirst()
+                    .orElse(null);
             if (by == null) {
                 System.err.println("loomscope-spark: --by " + key + ": use threadKind, label or jvm; " + USAGE);
                 System.exit(2);
@@ -70,12 +81,14 @@ public final class FleetJob {
         }
         List<String> inputs = rest.subList(0, rest.size() - 1);
         String out = rest.get(rest.size() - 1);
-        SparkSession spark = SparkSession.builder().appName("loomscope fleet export").getOrCreate();
+        SparkSession spark =
+                SparkSession.builder().appName("loomscope fleet export").getOrCreate();
         try {
             Result r = run(spark, inputs, out, by);
-            System.out.printf("%s: %d recordings exported, %d in the problems table%n", out, r.exported(), r.problems());
+            System.out.printf(
+                    "%s: %d recordings exported, %d in the problems table%n", out, r.exported(), r.problems());
             r.verdicts().forEach(System.out::println);
-        } catch (BadDataException | dev.loomscope.analyzer.errors.UsageException bad) {
+        } catch (BadDataException | UsageException bad) {
             System.err.println("loomscope-spark: " + bad.getMessage());
             System.exit(2);
         } finally {
@@ -91,26 +104,34 @@ public final class FleetJob {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         List<String> files = list(inputs, conf);
         if (files.isEmpty()) {
-            throw new BadDataException(String.join(" ", inputs) + ": no recording found (check the paths and patterns)");
+            throw new BadDataException(
+                    String.join(" ", inputs) + ": no recording found (check the paths and patterns)");
         }
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         var shared = jsc.broadcast(new SerializableConfiguration(conf));
         int slices = Math.min(files.size(), Math.max(1, jsc.defaultParallelism() * 4));
-        JavaRDD<HashMap<String, List<Object[]>>> rows = jsc.parallelize(files, slices).map(f -> rows(f, shared.value().value()))
+        JavaRDD<HashMap<String, List<Object[]>>> rows = jsc.parallelize(files, slices)
+                .map(f -> rows(f, shared.value().value()))
                 .persist(StorageLevel.MEMORY_AND_DISK());
         try {
             for (FleetTable t : FleetSchema.TABLES) {
                 String name = t.name(); // the closure ships to the executors: a string, not the table
-                JavaRDD<Row> tableRows = rows.flatMap(m -> m.getOrDefault(name, List.of()).stream().map(RowFactory::create).iterator());
-                spark.createDataFrame(tableRows, schema(t)).write().mode(SaveMode.Overwrite).parquet(out + "/" + t.name());
+                JavaRDD<Row> tableRows = rows.flatMap(m -> m.getOrDefault(name, List.of()).stream()
+                        .map(RowFactory::create)
+                        .iterator());
+                spark.createDataFrame(tableRows, schema(t))
+                        .write()
+                        .mode(SaveMode.Overwrite)
+                        .parquet(out + "/" + t.name());
             }
             // the comparison on the driver, from the rows it needs (not the samples and stacks of flame graphs)
             List<HashMap<String, List<Object[]>>> forComparison = rows.map(m -> {
-                HashMap<String, List<Object[]>> c = new HashMap<>(m);
-                c.remove(FleetSchema.SAMPLES.name());
-                c.remove(FleetSchema.STACKS.name());
-                return c;
-            }).collect();
+                        HashMap<String, List<Object[]>> c = new HashMap<>(m);
+                        c.remove(FleetSchema.SAMPLES.name());
+                        c.remove(FleetSchema.STACKS.name());
+                        return c;
+                    })
+                    .collect();
             List<RecordingFacts> facts = new ArrayList<>();
             long problems = 0;
             for (HashMap<String, List<Object[]>> m : forComparison) {
@@ -124,7 +145,9 @@ public final class FleetJob {
                 facts.add(FleetReplay.facts(recording, byTable, false));
             }
             Map<String, List<RecordingFacts>> groups = Grouping.of(facts, List.of(), by);
-            List<String> verdicts = facts.isEmpty() ? List.of() : CompareView.verdicts(Comparer.compare(groups, List.of(), null, false));
+            List<String> verdicts = facts.isEmpty()
+                    ? List.of()
+                    : CompareView.verdicts(Comparer.compare(groups, List.of(), null, false));
             if (!facts.isEmpty() && verdicts.isEmpty()) {
                 verdicts = List.of(CompareView.nothingToCompare(groups.keySet()));
             }
@@ -135,8 +158,8 @@ public final class FleetJob {
     }
 
     /**
-     * One recording's rows in every table (by table name), read in this executor: a local file in
-     * place, a file of another file system copied to local disk first.
+     * One recording's rows in every table (by table name), read in this executor: a local file in place, a file of
+     * another file system copied to local disk first.
      */
     static HashMap<String, List<Object[]>> rows(String file, Configuration conf) throws IOException {
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(file);
@@ -148,13 +171,15 @@ public final class FleetJob {
             local = Path.of(p.toUri().getPath());
             id = Exporter.id(RecordingSource.file(local)); // as loomscope export names it
         } else {
-            // the recording's own name in a directory of its own, so that its async-profiler samples come along under theirs
+            // the recording's own name in a directory of its own, so that its async-profiler samples come along under
+            // theirs
             copy = Files.createTempDirectory("loomscope-");
             local = copy.resolve(p.getName());
             try (InputStream in = fs.open(p)) {
                 Files.copy(in, local);
             }
-            org.apache.hadoop.fs.Path profile = new org.apache.hadoop.fs.Path(p.getParent(), ProfileFile.of(Path.of(p.getName())).toString());
+            org.apache.hadoop.fs.Path profile = new org.apache.hadoop.fs.Path(
+                    p.getParent(), ProfileFile.of(Path.of(p.getName())).toString());
             if (!ProfileFile.is(local) && fs.isFile(profile)) {
                 try (InputStream in = fs.open(profile)) {
                     Files.copy(in, copy.resolve(profile.getName()));
@@ -174,7 +199,7 @@ public final class FleetJob {
             return out;
         } finally {
             if (copy != null) {
-                try (java.util.stream.Stream<Path> copied = Files.list(copy)) {
+                try (Stream<Path> copied = Files.list(copy)) {
                     for (Path f : copied.toList()) {
                         Files.deleteIfExists(f);
                     }
@@ -185,7 +210,8 @@ public final class FleetJob {
     }
 
     /** {@code column} of {@code table}'s rows with {@code from} replaced by {@code to}. */
-    private static void renamed(Map<String, List<Object[]>> rows, FleetTable table, String column, String from, String to) {
+    private static void renamed(
+            Map<String, List<Object[]>> rows, FleetTable table, String column, String from, String to) {
         int c = table.index(column);
         for (Object[] r : rows.getOrDefault(table.name(), List.of())) {
             if (r[c] instanceof String text) {
@@ -194,7 +220,9 @@ public final class FleetJob {
         }
     }
 
-    /** The recordings {@code inputs} name: files, directories (every .jfr below), globs with {@code **} for any depth. */
+    /**
+     * The recordings {@code inputs} name: files, directories (every .jfr below), globs with {@code **} for any depth.
+     */
     static List<String> list(List<String> inputs, Configuration conf) {
         List<String> files = new ArrayList<>();
         try {
@@ -204,8 +232,14 @@ public final class FleetJob {
                 if (input.contains("**")) {
                     // Hadoop's globs stop at one directory level: walk from the part before ** and match the rest
                     String root = input.substring(0, input.indexOf("**"));
-                    java.nio.file.PathMatcher m = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + fs.makeQualified(p).toUri().getPath());
-                    walk(fs, new org.apache.hadoop.fs.Path(root.isEmpty() ? "." : root), f -> m.matches(Path.of(f.toUri().getPath())), files);
+                    PathMatcher m = FileSystems.getDefault()
+                            .getPathMatcher(
+                                    "glob:" + fs.makeQualified(p).toUri().getPath());
+                    walk(
+                            fs,
+                            new org.apache.hadoop.fs.Path(root.isEmpty() ? "." : root),
+                            f -> m.matches(Path.of(f.toUri().getPath())),
+                            files);
                 } else if (fs.isDirectory(p)) {
                     walk(fs, p, f -> Inputs.isRecordingName(f.getName()), files);
                 } else {
@@ -220,15 +254,21 @@ public final class FleetJob {
                 }
             }
         } catch (IOException e) {
-            throw new BadDataException(String.join(" ", inputs) + ": cannot list: " + e.getMessage() + " (check the paths and the file system's credentials)");
+            throw new BadDataException(String.join(" ", inputs) + ": cannot list: " + e.getMessage()
+                    + " (check the paths and the file system's credentials)");
         }
         // the agent's async-profiler samples are read with their recording, not as one of their own
-        java.util.Set<String> all = new java.util.HashSet<>(files);
-        return files.stream().distinct()
-                .filter(f -> !ProfileFile.is(Path.of(f)) || !all.contains(ProfileFile.recordingOf(Path.of(f)).toString())).sorted().toList();
+        Set<String> all = new HashSet<>(files);
+        return files.stream()
+                .distinct()
+                .filter(f -> !ProfileFile.is(Path.of(f))
+                        || !all.contains(ProfileFile.recordingOf(Path.of(f)).toString()))
+                .sorted()
+                .toList();
     }
 
-    private static void walk(FileSystem fs, org.apache.hadoop.fs.Path root, java.util.function.Predicate<org.apache.hadoop.fs.Path> take, List<String> into)
+    private static void walk(
+            FileSystem fs, org.apache.hadoop.fs.Path root, Predicate<org.apache.hadoop.fs.Path> take, List<String> into)
             throws IOException {
         RemoteIterator<LocatedFileStatus> it = fs.listFiles(root, true);
         while (it.hasNext()) {
@@ -254,5 +294,4 @@ public final class FleetJob {
         }
         return DataTypes.createStructType(fields);
     }
-
 }

@@ -19,9 +19,12 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import jdk.jfr.Configuration;
+import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
@@ -33,9 +36,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Spark job on Spark's local mode over 201 recordings this test makes (the sleep workload on
- * both thread kinds, each in a JFR recording of its own, and one damaged file): the tables it
- * writes are the single-machine export's, row for row, and so are its verdicts.
+ * The Spark job on Spark's local mode over 201 recordings this test makes (the sleep workload on both thread kinds,
+ * each in a JFR recording of its own, and one damaged file): the tables it writes are the single-machine export's, row
+ * for row, and so are its verdicts.
  */
 class FleetJobTest {
     static final int RECORDINGS = 200;
@@ -46,10 +49,12 @@ class FleetJobTest {
     static SparkSession spark;
     static Path recordings;
 
-    /** The agent's loomscope.RunInfo, as any app may emit it (the event schema is public): the recording's thread kind. */
+    /**
+     * The agent's loomscope.RunInfo, as any app may emit it (the event schema is public): the recording's thread kind.
+     */
     @Name("loomscope.RunInfo")
     @Label("Run Info")
-    static final class RunInfo extends jdk.jfr.Event {
+    static final class RunInfo extends Event {
         @Label("Label")
         String label;
 
@@ -71,7 +76,7 @@ class FleetJobTest {
                 r.start();
                 RunInfo info = new RunInfo();
                 info.label = "instance-" + i;
-                info.threadKind = kind.name().toLowerCase(java.util.Locale.ROOT);
+                info.threadKind = kind.name().toLowerCase(Locale.ROOT);
                 info.command = "FleetJobTest";
                 info.commit();
                 SleepWorkload w = new SleepWorkload(kind, "per-task", 200, 1);
@@ -82,9 +87,13 @@ class FleetJobTest {
             }
         }
         byte[] real = Files.readAllBytes(recordings.resolve("host-0/sleep-0.jfr"));
-        Files.write(recordings.resolve("host-0/damaged.jfr"), java.util.Arrays.copyOf(real, 3000));
-        spark = SparkSession.builder().master("local[2]").appName("FleetJobTest").config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "4").getOrCreate();
+        Files.write(recordings.resolve("host-0/damaged.jfr"), Arrays.copyOf(real, 3000));
+        spark = SparkSession.builder()
+                .master("local[2]")
+                .appName("FleetJobTest")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "4")
+                .getOrCreate();
     }
 
     @AfterAll
@@ -111,16 +120,20 @@ class FleetJobTest {
     void theJobWritesTheSingleMachineExportAndItsVerdicts() throws Exception {
         List<RecordingSource> sources;
         try (Stream<Path> s = Files.walk(recordings)) {
-            sources = s.filter(p -> p.toString().endsWith(".jfr") && !ProfileFile.is(p)).sorted().map(RecordingSource::file).toList();
+            sources = s.filter(p -> p.toString().endsWith(".jfr") && !ProfileFile.is(p))
+                    .sorted()
+                    .map(RecordingSource::file)
+                    .toList();
         }
         assertThat(sources).hasSize(RECORDINGS + 1);
         Path single = dir.resolve("single");
-        Exporter.Result local = Exporter.export(sources, single, 2, problem -> { });
+        Exporter.Result local = Exporter.export(sources, single, 2, problem -> {});
         assertThat(local.exported()).isEqualTo(RECORDINGS);
         assertThat(local.problems()).isEqualTo(1);
 
         Path onSpark = dir.resolve("spark");
-        FleetJob.Result job = FleetJob.run(spark, List.of(recordings + "/**/*.jfr"), onSpark.toString(), Grouping.By.threadKind);
+        FleetJob.Result job =
+                FleetJob.run(spark, List.of(recordings + "/**/*.jfr"), onSpark.toString(), Grouping.By.threadKind);
         assertThat(job.exported()).isEqualTo(RECORDINGS);
         assertThat(job.problems()).isEqualTo(1);
 
@@ -130,24 +143,34 @@ class FleetJobTest {
             assertThat(b).as(t.name()).hasSameSizeAs(a).isEqualTo(a);
         }
         assertThat(rows(single, FleetSchema.RUNS)).hasSize(RECORDINGS * 4);
-        assertThat(rows(single, FleetSchema.PROBLEMS)).singleElement().asString().contains("damaged.jfr").contains("kind=bad input");
+        assertThat(rows(single, FleetSchema.PROBLEMS))
+                .singleElement()
+                .asString()
+                .contains("damaged.jfr")
+                .contains("kind=bad input");
 
         // the verdicts on the driver are those compare gives from the single-machine export
-        List<String> verdicts = CompareView.verdicts(Comparer.compare(Grouping.of(FleetImport.read(single, false), List.of()), List.of(), null, false));
+        List<String> verdicts = CompareView.verdicts(
+                Comparer.compare(Grouping.of(FleetImport.read(single, false), List.of()), List.of(), null, false));
         assertThat(job.verdicts()).isNotEmpty().isEqualTo(verdicts);
-        // and loomscope's reader takes what Spark wrote (its files, Snappy pages of Spark's own codec) to the same verdicts
-        assertThat(CompareView.verdicts(Comparer.compare(Grouping.of(FleetImport.read(onSpark, false), List.of()), List.of(), null, false)))
+        // and loomscope's reader takes what Spark wrote (its files, Snappy pages of Spark's own codec) to the same
+        // verdicts
+        assertThat(CompareView.verdicts(Comparer.compare(
+                        Grouping.of(FleetImport.read(onSpark, false), List.of()), List.of(), null, false)))
                 .isEqualTo(verdicts);
-        assertThat(job.verdicts()).anyMatch(v -> v.startsWith("virtual vs platform: run time median")
-                && v.matches(".*, n=\\d{2,3}/\\d{2,3} JVMs(, \\d+/\\d+ runs| x \\d runs): better.*"));
+        assertThat(job.verdicts())
+                .anyMatch(v -> v.startsWith("virtual vs platform: run time median")
+                        && v.matches(".*, n=\\d{2,3}/\\d{2,3} JVMs(, \\d+/\\d+ runs| x \\d runs): better.*"));
     }
 
     @Test
     void aRecordingOnAnotherFileSystemIsNamedByItsOwnPath() throws Exception {
         // viewfs is a file system of its own (not "file"): the job copies the recording to local disk first
         org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
-        conf.set("fs.viewfs.mounttable.fleet.link./instances", recordings.toUri().toString());
-        // a chunk its JVM was still writing (outside the fleet the other test walks): read up to its last flush, with a warning
+        conf.set(
+                "fs.viewfs.mounttable.fleet.link./instances", recordings.toUri().toString());
+        // a chunk its JVM was still writing (outside the fleet the other test walks): read up to its last flush, with a
+        // warning
         Path other = Files.createDirectories(dir.resolve("other"));
         byte[] bytes = Files.readAllBytes(recordings.resolve("host-1/sleep-1.jfr"));
         bytes[64] = (byte) 255; // the chunk header's state byte, as a JVM leaves it while it writes the chunk
@@ -156,17 +179,27 @@ class FleetJobTest {
         String unfinished = "viewfs://fleet/other/unfinished.jfr";
         String good = "viewfs://fleet/instances/host-1/sleep-1.jfr";
         String damaged = "viewfs://fleet/instances/host-0/damaged.jfr";
-        assertThat(FleetJob.list(List.of("viewfs://fleet/instances/**/sleep-1*.jfr"), conf)).contains(good);
+        assertThat(FleetJob.list(List.of("viewfs://fleet/instances/**/sleep-1*.jfr"), conf))
+                .contains(good);
 
         var rows = FleetJob.rows(good, conf);
-        assertThat(rows.get(FleetSchema.RECORDINGS.name())).singleElement().satisfies(r -> assertThat(r[0]).isEqualTo(good));
+        assertThat(rows.get(FleetSchema.RECORDINGS.name()))
+                .singleElement()
+                .satisfies(r -> assertThat(r[0]).isEqualTo(good));
         var local = Exporter.rows(RecordingSource.file(recordings.resolve("host-1/sleep-1.jfr")), good);
-        assertThat(rows.get(FleetSchema.RUNS.name())).hasSize(4).extracting(java.util.Arrays::toString)
-                .isEqualTo(local.get(FleetSchema.RUNS).stream().map(java.util.Arrays::toString).toList());
+        assertThat(rows.get(FleetSchema.RUNS.name()))
+                .hasSize(4)
+                .extracting(Arrays::toString)
+                .isEqualTo(local.get(FleetSchema.RUNS).stream()
+                        .map(Arrays::toString)
+                        .toList());
 
         var warned = FleetJob.rows(unfinished, conf).get(FleetSchema.RECORDINGS.name());
-        assertThat(warned).singleElement().satisfies(r -> assertThat((String) r[FleetSchema.RECORDINGS.index("warnings")])
-                .startsWith(unfinished + ": the chunk at byte 0 was still being written").doesNotContain("loomscope-"));
+        assertThat(warned)
+                .singleElement()
+                .satisfies(r -> assertThat((String) r[FleetSchema.RECORDINGS.index("warnings")])
+                        .startsWith(unfinished + ": the chunk at byte 0 was still being written")
+                        .doesNotContain("loomscope-"));
 
         var problem = FleetJob.rows(damaged, conf).get(FleetSchema.PROBLEMS.name());
         assertThat(problem).singleElement().satisfies(r -> {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.loomscope.events.RunResults;
 import dev.loomscope.options.WorkloadOptions;
 import dev.loomscope.workloads.channels.Channels;
 import dev.loomscope.workloads.continuation.ContinuationWorkload;
@@ -32,7 +33,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -55,7 +59,9 @@ class WorkloadsTest {
         try (EchoWorkload w = new EchoWorkload(kind, 300, 8, false, "builtin", 0)) {
             Workload.Run r = w.run(); // the client checks every body against its request
             assertThat(r.units()).isEqualTo(300);
-            assertThat(r.p99LatencyMs()).isGreaterThanOrEqualTo(r.p50LatencyMs()).isPositive();
+            assertThat(r.p99LatencyMs())
+                    .isGreaterThanOrEqualTo(r.p50LatencyMs())
+                    .isPositive();
         }
         try (EchoWorkload w = new EchoWorkload(kind, 300, 8, true, "builtin", 0)) {
             assertThat(w.run().units()).isEqualTo(300);
@@ -73,8 +79,12 @@ class WorkloadsTest {
             InputStream in = s.getInputStream();
             byte[] head = readHead(in);
             String h = new String(head, StandardCharsets.ISO_8859_1);
-            assertThat(h).startsWith("HTTP/1.1 200 OK\r\n").contains("Content-Length: " + request.length()).contains("Connection: keep-alive");
-            assertThat(new String(in.readNBytes(request.length()), StandardCharsets.ISO_8859_1)).isEqualTo(request);
+            assertThat(h)
+                    .startsWith("HTTP/1.1 200 OK\r\n")
+                    .contains("Content-Length: " + request.length())
+                    .contains("Connection: keep-alive");
+            assertThat(new String(in.readNBytes(request.length()), StandardCharsets.ISO_8859_1))
+                    .isEqualTo(request);
         }
     }
 
@@ -89,16 +99,16 @@ class WorkloadsTest {
     @Test
     void abParserReadsApacheBenchOutput() throws Exception {
         String out = """
-                Concurrency Level:      100
-                Time taken for tests:   0.412 seconds
-                Complete requests:      10000
-                Failed requests:        0
-                Percentage of the requests served within a certain time (ms)
-                  50%      4
-                  66%      4
-                  99%     11
-                 100%     15 (longest request)
-                """;
+            Concurrency Level:      100
+            Time taken for tests:   0.412 seconds
+            Complete requests:      10000
+            Failed requests:        0
+            Percentage of the requests served within a certain time (ms)
+              50%      4
+              66%      4
+              99%     11
+             100%     15 (longest request)
+            """;
         assertThat(AbClient.parse(out)).isEqualTo(new AbClient.Result(0.412, 10000, 4, 11));
     }
 
@@ -123,21 +133,39 @@ class WorkloadsTest {
     @ParameterizedTest
     @EnumSource(ThreadKind.class)
     void rendezvousSumIsChecked(ThreadKind kind) throws Exception {
-        // the Java channels and the Kotlin coroutine baseline (its continuations in runBlocking, on Dispatchers.Default, its Channel)
-        assertThat(RendezvousWorkload.VARIANTS).containsAll(Channels.VARIANTS)
+        // the Java channels and the Kotlin coroutine baseline (its continuations in runBlocking, on
+        // Dispatchers.Default, its Channel)
+        assertThat(RendezvousWorkload.VARIANTS)
+                .containsAll(Channels.VARIANTS)
                 .contains("kotlin-continuations", "kotlin-continuations-default", "kotlin-channel");
         for (String variant : RendezvousWorkload.VARIANTS) {
-            assertThat(new RendezvousWorkload(kind, 20_000, variant, null).run().units()).as(variant).isEqualTo(20_000);
+            assertThat(new RendezvousWorkload(kind, 20_000, variant, null).run().units())
+                    .as(variant)
+                    .isEqualTo(20_000);
         }
-        assertThat(Main.run(new String[] {"rendezvous", "--threads", kind.label(), "--variant", "kotlin-continuations", "--n", "1000", "--runs", "1",
-            "--warmup", "0"})).isZero();
+        assertThat(Main.run(new String[] {
+                    "rendezvous",
+                    "--threads",
+                    kind.label(),
+                    "--variant",
+                    "kotlin-continuations",
+                    "--n",
+                    "1000",
+                    "--runs",
+                    "1",
+                    "--warmup",
+                    "0"
+                }))
+                .isZero();
     }
 
     @Test
     void rendezvousParallelismAsksForTheSchedulerProperties() {
         var w = RendezvousWorkload.of(args("--parallelism", "1"));
-        assertThat(w.jvmProperties()).containsEntry("jdk.virtualThreadScheduler.parallelism", "1")
-                .containsEntry("jdk.virtualThreadScheduler.maxPoolSize", "1").containsEntry("jdk.virtualThreadScheduler.minRunnable", "1");
+        assertThat(w.jvmProperties())
+                .containsEntry("jdk.virtualThreadScheduler.parallelism", "1")
+                .containsEntry("jdk.virtualThreadScheduler.maxPoolSize", "1")
+                .containsEntry("jdk.virtualThreadScheduler.minRunnable", "1");
     }
 
     @Test
@@ -160,9 +188,15 @@ class WorkloadsTest {
         for (String channel : Channels.GAME_OF_LIFE_TYPES) {
             for (boolean perCell : new boolean[] {true, false}) {
                 // run() throws when the CSP board differs from the sequential one
-                assertThat(new GameOfLifeWorkload(kind, 2, channel, perCell, 15).run().units()).isEqualTo(15);
+                assertThat(new GameOfLifeWorkload(kind, 2, channel, perCell, 15)
+                                .run()
+                                .units())
+                        .isEqualTo(15);
                 if (!perCell) {
-                    assertThat(new GameOfLifeWorkload(kind, 2, channel, false, 15, "round-robin").run().units()).isEqualTo(15);
+                    assertThat(new GameOfLifeWorkload(kind, 2, channel, false, 15, "round-robin")
+                                    .run()
+                                    .units())
+                            .isEqualTo(15);
                 }
             }
         }
@@ -171,14 +205,17 @@ class WorkloadsTest {
     @Test
     void pinningCasesRun() throws Exception {
         for (String c : List.of("clinit", "clinit-fixed", "synchronized", "reentrantlock")) {
-            assertThat(new PinningWorkload(ThreadKind.VIRTUAL, c, 4, 5).run().units()).as(c).isEqualTo(4);
+            assertThat(new PinningWorkload(ThreadKind.VIRTUAL, c, 4, 5).run().units())
+                    .as(c)
+                    .isEqualTo(4);
         }
     }
 
     @Test
     void continuationCasesRun() throws Exception {
         for (String c : ContinuationWorkload.CASES) {
-            Workload w = ContinuationWorkload.of(args("--case", c, "--ops", "500", "--stack-depth", "10", "--param-count", "3"));
+            Workload w = ContinuationWorkload.of(
+                    args("--case", c, "--ops", "500", "--stack-depth", "10", "--param-count", "3"));
             assertThat(w.run().units()).as(c).isEqualTo(500);
         }
     }
@@ -205,8 +242,10 @@ class WorkloadsTest {
             assertThat(e.getString("params")).contains("tasks=50");
             assertThat(e.getDuration().toMillis()).isGreaterThanOrEqualTo(5);
             assertThat(e.getDouble("p50LatencyMs")).isNaN();
-            // the process's context switches over the run (Linux counts them): 50 sleeping tasks switch at least once each
-            assertThat(e.getLong("voluntaryContextSwitches") + e.getLong("involuntaryContextSwitches")).isGreaterThan(0);
+            // the process's context switches over the run (Linux counts them): 50 sleeping tasks switch at least once
+            // each
+            assertThat(e.getLong("voluntaryContextSwitches") + e.getLong("involuntaryContextSwitches"))
+                    .isGreaterThan(0);
         });
     }
 
@@ -215,18 +254,27 @@ class WorkloadsTest {
         Path csv = dir.resolve("results.csv");
         var w = new SleepWorkload(ThreadKind.PLATFORM, "per-task", 20, 5);
         long[] nanos = Runner.run("sleep", w, 1, 3, new PrintStream(new ByteArrayOutputStream()), null, csv);
-        List<String> lines = java.nio.file.Files.readAllLines(csv);
+        List<String> lines = Files.readAllLines(csv);
         assertThat(lines).hasSize(5);
-        // the header: the run's start and duration, then every field the event declares (dev.loomscope.events.RunResults)
-        assertThat(lines.get(0)).isEqualTo(dev.loomscope.events.RunResults.header())
-                .startsWith("startEpochNanos,nanos,workload,threadKind,runIndex,warmup,units,unit,params,p50LatencyMs,");
-        List<String> columns = dev.loomscope.events.RunResults.split(lines.get(0));
-        java.util.function.BiFunction<List<String>, String, String> at = (row, column) -> row.get(columns.indexOf(column));
-        List<String> warmup = dev.loomscope.events.RunResults.split(lines.get(1));
-        assertThat(List.of(at.apply(warmup, "workload"), at.apply(warmup, "threadKind"), at.apply(warmup, "runIndex"), at.apply(warmup, "warmup"),
-                at.apply(warmup, "units"), at.apply(warmup, "unit"))).containsExactly("sleep", "platform", "0", "true", "20", "tasks");
+        // the header: the run's start and duration, then every field the event declares
+        // (dev.loomscope.events.RunResults)
+        assertThat(lines.get(0))
+                .isEqualTo(RunResults.header())
+                .startsWith(
+                        "startEpochNanos,nanos,workload,threadKind,runIndex,warmup,units,unit,params,p50LatencyMs,");
+        List<String> columns = RunResults.split(lines.get(0));
+        BiFunction<List<String>, String, String> at = (row, column) -> row.get(columns.indexOf(column));
+        List<String> warmup = RunResults.split(lines.get(1));
+        assertThat(List.of(
+                        at.apply(warmup, "workload"),
+                        at.apply(warmup, "threadKind"),
+                        at.apply(warmup, "runIndex"),
+                        at.apply(warmup, "warmup"),
+                        at.apply(warmup, "units"),
+                        at.apply(warmup, "unit")))
+                .containsExactly("sleep", "platform", "0", "true", "20", "tasks");
         for (int i = 0; i < 3; i++) {
-            List<String> v = dev.loomscope.events.RunResults.split(lines.get(2 + i));
+            List<String> v = RunResults.split(lines.get(2 + i));
             assertThat(v).hasSameSizeAs(columns);
             // every thread's allocation over the run: 20 platform threads and their tasks allocate something
             assertThat(Long.parseLong(at.apply(v, "allocatedBytes"))).isPositive();
@@ -235,50 +283,76 @@ class WorkloadsTest {
             assertThat(Long.parseLong(at.apply(v, "nanos"))).isEqualTo(nanos[i]);
             assertThat(at.apply(v, "p50LatencyMs")).isEqualTo("NaN");
             assertThat(at.apply(v, "params")).isEqualTo(w.about().params());
-            assertThat(Long.parseLong(at.apply(v, "voluntaryContextSwitches")) + Long.parseLong(at.apply(v, "involuntaryContextSwitches"))).isGreaterThan(0);
-            // the machine's CPU shares over the run (from /proc): this process's, the others', steal's, each 0 to 1, or NaN
+            assertThat(Long.parseLong(at.apply(v, "voluntaryContextSwitches"))
+                            + Long.parseLong(at.apply(v, "involuntaryContextSwitches")))
+                    .isGreaterThan(0);
+            // the machine's CPU shares over the run (from /proc): this process's, the others', steal's, each 0 to 1, or
+            // NaN
             // for a run so short that no clock tick (10 ms) passed
             for (String column : List.of("processCpu", "otherCpu", "stealCpu")) {
                 double share = Double.parseDouble(at.apply(v, column));
-                assertThat(Double.isNaN(share) || share >= 0 && share <= 1).as(column).isTrue();
+                assertThat(Double.isNaN(share) || share >= 0 && share <= 1)
+                        .as(column)
+                        .isTrue();
             }
         }
-        assertThat(Long.parseLong(at.apply(dev.loomscope.events.RunResults.split(lines.get(3)), "startEpochNanos")))
-                .isGreaterThan(Long.parseLong(at.apply(dev.loomscope.events.RunResults.split(lines.get(2)), "startEpochNanos")));
+        assertThat(Long.parseLong(at.apply(RunResults.split(lines.get(3)), "startEpochNanos")))
+                .isGreaterThan(Long.parseLong(at.apply(RunResults.split(lines.get(2)), "startEpochNanos")));
     }
 
     @Test
     void pacedRunsWaitForALineEachAndStopAtTheEndOfInput() throws Exception {
         var out = new ByteArrayOutputStream();
         var w = new SleepWorkload(ThreadKind.VIRTUAL, "per-task", 10, 1);
-        long[] nanos = Runner.run("sleep", w, 1, 5, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new BufferedReader(new StringReader("go\ngo\n")), null);
+        long[] nanos = Runner.run(
+                "sleep",
+                w,
+                1,
+                5,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new BufferedReader(new StringReader("go\ngo\n")),
+                null);
         assertThat(nanos).hasSize(2);
         String text = out.toString(StandardCharsets.UTF_8);
-        assertThat(text).containsSubsequence("sleep virtual warm-up 1/1", "sleep virtual: paced, each run waits for a line on stdin",
-                "sleep virtual run 1/5:", "process CPU", "sleep virtual run 2/5:", "process CPU", "sleep virtual: median");
+        assertThat(text)
+                .containsSubsequence(
+                        "sleep virtual warm-up 1/1",
+                        "sleep virtual: paced, each run waits for a line on stdin",
+                        "sleep virtual run 1/5:",
+                        "process CPU",
+                        "sleep virtual run 2/5:",
+                        "process CPU",
+                        "sleep virtual: median");
         assertThat(text).contains("over 2 runs").doesNotContain("run 3/5");
     }
 
     @Test
     void badParametersAreOneLineAndExitTwo() {
-        assertThat(Main.run(new String[] {"sleep", "--threads", "virtual", "--results", "/nonexistent/dir/r.csv"})).isEqualTo(2);
+        assertThat(Main.run(new String[] {"sleep", "--threads", "virtual", "--results", "/nonexistent/dir/r.csv"}))
+                .isEqualTo(2);
         assertThat(Main.run(new String[] {"sleep", "--threads", "green"})).isEqualTo(2);
         assertThat(Main.run(new String[] {"nope"})).isEqualTo(2);
-        assertThatThrownBy(() -> args("--n", "x").integer(WorkloadOptions.Echo.N)).isInstanceOf(BadArgumentException.class)
+        assertThatThrownBy(() -> args("--n", "x").integer(WorkloadOptions.Echo.N))
+                .isInstanceOf(BadArgumentException.class)
                 .hasMessage("--n x: not a whole number");
         assertThatThrownBy(() -> GameOfLifeWorkload.of(args("--channel", "Carrier")))
-                .hasMessage("--channel Carrier: expected BlockingQueue, BlockingTransfer, LockedSingleValue or OneToOneParking");
-        assertThatThrownBy(() -> args("--runs", "0").integer(WorkloadOptions.RUNS)).hasMessage("--runs 0: must be between 1 and 100000");
+                .hasMessage("--channel Carrier: expected BlockingQueue, BlockingTransfer, LockedSingleValue or"
+                        + " OneToOneParking");
+        assertThatThrownBy(() -> args("--runs", "0").integer(WorkloadOptions.RUNS))
+                .hasMessage("--runs 0: must be between 1 and 100000");
         // a flag before an ab-style -k does not take it for its value; -5 is the value of --n
         Args flags = args("--paced", "-k", "--n", "-5");
         assertThat(flags.flag(WorkloadOptions.PACED)).isTrue();
         assertThat(flags.flag(WorkloadOptions.Echo.K)).isTrue();
-        assertThatThrownBy(() -> flags.integer(WorkloadOptions.Echo.N)).hasMessage("--n -5: must be between 1 and 100000000");
-        assertThat(args("--channel", "lockedsinglevalue").choice(WorkloadOptions.GameOfLife.CHANNEL)).isEqualTo("LockedSingleValue");
+        assertThatThrownBy(() -> flags.integer(WorkloadOptions.Echo.N))
+                .hasMessage("--n -5: must be between 1 and 100000000");
+        assertThat(args("--channel", "lockedsinglevalue").choice(WorkloadOptions.GameOfLife.CHANNEL))
+                .isEqualTo("LockedSingleValue");
         // an option that takes a value, given without one, is not taken as "true" (a CSV file named true)
-        assertThatThrownBy(() -> args("--results", "--runs", "1").string(WorkloadOptions.RESULTS)).hasMessage("--results: needs a value (a path)");
-        assertThatThrownBy(() -> args("--case").choice(WorkloadOptions.Pinning.CASE)).hasMessageStartingWith("--case: needs a value (native, ");
+        assertThatThrownBy(() -> args("--results", "--runs", "1").string(WorkloadOptions.RESULTS))
+                .hasMessage("--results: needs a value (a path)");
+        assertThatThrownBy(() -> args("--case").choice(WorkloadOptions.Pinning.CASE))
+                .hasMessageStartingWith("--case: needs a value (native, ");
     }
 
     @Test
@@ -303,7 +377,10 @@ class WorkloadsTest {
             }
             String help = out.toString(StandardCharsets.UTF_8);
             for (var o : WorkloadOptions.of(workload)) {
-                assertThat(help).as(workload + " --help").contains("  " + o.flag() + " ").contains(o.description());
+                assertThat(help)
+                        .as(workload + " --help")
+                        .contains("  " + o.flag() + " ")
+                        .contains(o.description());
             }
         }
     }
@@ -317,45 +394,92 @@ class WorkloadsTest {
         try {
             assertThat(Main.run(new String[] {"round-trip"})).isZero();
             assertThat(Main.run(new String[] {"round-trip", "--n", "5"})).isEqualTo(2);
-            assertThatThrownBy(() -> new Args(List.of("--n", "5")).rejectUnknown("round-trip")).hasMessage("round-trip: unknown option --n (it takes none)");
-            assertThat(Main.run(new String[] {"rendezvous", "--threads", "virtual", "--variant", "meet-spin1000-park", "--n", "1000", "--runs", "2",
-                "--warmup", "0", "--round-trip"})).isZero();
+            assertThatThrownBy(() -> new Args(List.of("--n", "5")).rejectUnknown("round-trip"))
+                    .hasMessage("round-trip: unknown option --n (it takes none)");
+            assertThat(Main.run(new String[] {
+                        "rendezvous",
+                        "--threads",
+                        "virtual",
+                        "--variant",
+                        "meet-spin1000-park",
+                        "--n",
+                        "1000",
+                        "--runs",
+                        "2",
+                        "--warmup",
+                        "0",
+                        "--round-trip"
+                    }))
+                    .isZero();
         } finally {
             System.setOut(saved);
         }
-        String line = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("round-trip ")).findFirst().orElseThrow();
-        java.util.Map<String, Double> v = new java.util.HashMap<>();
+        String line = out.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> l.startsWith("round-trip "))
+                .findFirst()
+                .orElseThrow();
+        Map<String, Double> v = new HashMap<>();
         for (String kv : line.substring("round-trip ".length()).split(" ")) {
             String[] p = kv.split("=");
             if (!p[0].equals("others") && !p[0].equals("steal")) {
                 v.put(p[0], Double.parseDouble(p[1]));
             }
         }
-        // a round trip is at least two cache misses (tens of ns) and, 200,000 of them a round, far less than a context switch each would take
+        // a round trip is at least two cache misses (tens of ns) and, 200,000 of them a round, far less than a context
+        // switch each would take
         assertThat(v.get("ns")).isBetween(v.get("min-ns"), v.get("max-ns")).isGreaterThan(5.0);
-        // how long the round trip takes is this machine's speed, which a test does not judge (benchmarks do): only that it was measured
+        // how long the round trip takes is this machine's speed, which a test does not judge (benchmarks do): only that
+        // it was measured
         assertThat(v.get("cpus")).isEqualTo(Runtime.getRuntime().availableProcessors());
         // --round-trip: every run's line says the round trip just before and after it
-        assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("rendezvous virtual run "))).hasSize(2)
+        assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("rendezvous virtual run ")))
+                .hasSize(2)
                 .allMatch(l -> l.matches(ROUND_TRIP_RUN));
     }
 
     @Test
     void twoThreadsQueuedOnOneCoreStillPassTheLine() throws Exception {
-        // a machine busy with other processes can queue both threads on one core, where a spin alone passes the line once a
+        // a machine busy with other processes can queue both threads on one core, where a spin alone passes the line
+        // once a
         // time slice (a measurement took minutes): put them there, the JVM told of two processors
         Path taskset = Path.of("/usr/bin/taskset");
         assumeTrue(Files.isExecutable(taskset), "taskset (util-linux) to hold a JVM to one core");
-        String allowed = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst()
-                .orElseThrow().split(":")[1].trim();
+        String allowed = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .findFirst()
+                .orElseThrow()
+                .split(":")[1]
+                .trim();
         String core = allowed.split("[-,]")[0];
-        Process p = new ProcessBuilder(taskset.toString(), "-c", core, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:ActiveProcessorCount=2", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "rendezvous", "--threads",
-                "virtual", "--variant", "meet-spin1000-park", "--n", "1000", "--runs", "1", "--warmup", "0", "--round-trip")
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        taskset.toString(),
+                        "-c",
+                        core,
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-XX:ActiveProcessorCount=2",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "rendezvous",
+                        "--threads",
+                        "virtual",
+                        "--variant",
+                        "meet-spin1000-park",
+                        "--n",
+                        "1000",
+                        "--runs",
+                        "1",
+                        "--warmup",
+                        "0",
+                        "--round-trip")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(out).isZero();
-        assertThat(out.lines().filter(l -> l.startsWith("rendezvous virtual run "))).singleElement().asString()
+        assertThat(out.lines().filter(l -> l.startsWith("rendezvous virtual run ")))
+                .singleElement()
+                .asString()
                 .matches(ROUND_TRIP_RUN);
     }
 }

@@ -1,16 +1,19 @@
 package dev.loomscope.agent.log;
 
 import dev.loomscope.recording.InertText;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
 
 /**
- * The agent's only voice: one line on stderr, prefixed, never an exception into the host. While
- * a {@code loomscope attach} command runs, its lines are also kept for the reply.
+ * The agent's only voice: one line on stderr, prefixed, never an exception into the host. While a {@code loomscope
+ * attach} command runs, its lines are also kept for the reply.
  */
 public final class AgentLog {
     public static final String PREFIX = "loomscope-agent: ";
     private static StringBuilder capture;
     /** The process's stderr itself: where the agent speaks when the app has set System.err to null. */
-    private static final java.io.PrintStream PROCESS_ERR = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true);
+    private static final PrintStream PROCESS_ERR = new PrintStream(new FileOutputStream(FileDescriptor.err), true);
 
     private AgentLog() {}
 
@@ -21,9 +24,12 @@ public final class AgentLog {
         }
     }
 
-    /** Text as it is (a pin's stack, the help) on stderr: the app's System.err, or the process's when the app set it to null. */
+    /**
+     * Text as it is (a pin's stack, the help) on stderr: the app's System.err, or the process's when the app set it to
+     * null.
+     */
     public static synchronized void print(String text) {
-        java.io.PrintStream err = System.err != null ? System.err : PROCESS_ERR;
+        PrintStream err = System.err != null ? System.err : PROCESS_ERR;
         try {
             err.print(InertText.of(text)); // names from the application: never a control or bidi character raw
             err.flush();

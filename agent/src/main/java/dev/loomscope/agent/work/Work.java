@@ -1,18 +1,17 @@
 package dev.loomscope.agent.work;
 
 /**
- * What the instrumented methods call ({@link WorkTransformer}): {@link #begin} as a method starts,
- * {@link #end} as it returns or throws; the call is counted and, when timed, its duration goes to
- * the method's histogram ({@link WorkWindows}), not to an event of its own. Never throws into the
- * application.
+ * What the instrumented methods call ({@link WorkTransformer}): {@link #begin} as a method starts, {@link #end} as it
+ * returns or throws; the call is counted and, when timed, its duration goes to the method's histogram
+ * ({@link WorkWindows}), not to an event of its own. Never throws into the application.
  */
 public final class Work {
     /** What {@link #beginOnce} returns for a call inside one already counted with the same request. */
     private static final long NESTED = Long.MIN_VALUE;
     /**
-     * The request each thread is in, from {@link #beginOnce} to {@link #endOnce}. A call that ends
-     * by an exception from a method it called leaves it set until the thread's next request, which
-     * is another object: never a request left uncounted.
+     * The request each thread is in, from {@link #beginOnce} to {@link #endOnce}. A call that ends by an exception from
+     * a method it called leaves it set until the thread's next request, which is another object: never a request left
+     * uncounted.
      */
     private static final ThreadLocal<Object> REQUEST = new ThreadLocal<>();
 

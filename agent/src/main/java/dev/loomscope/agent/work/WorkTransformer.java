@@ -4,6 +4,8 @@ import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -14,25 +16,33 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.AdviceAdapter;
 
 /**
- * The timing of the {@code work=} methods: each named method calls {@link Work#begin} as it
- * starts and {@link Work#end} as it returns or throws itself (a call that ends by an exception from
- * a method it called is not timed); a request entry passed on from handler to handler calls
- * {@link Work#beginOnce} and {@link Work#endOnce} with its request, counted once. Only classes whose loader sees the agent's {@link Work} are
- * changed, so an instrumented class can never fail to find it; a class that cannot be changed is
- * left as it was.
+ * The timing of the {@code work=} methods: each named method calls {@link Work#begin} as it starts and {@link Work#end}
+ * as it returns or throws itself (a call that ends by an exception from a method it called is not timed); a request
+ * entry passed on from handler to handler calls {@link Work#beginOnce} and {@link Work#endOnce} with its request,
+ * counted once. Only classes whose loader sees the agent's {@link Work} are changed, so an instrumented class can never
+ * fail to find it; a class that cannot be changed is left as it was.
  */
 public final class WorkTransformer implements ClassFileTransformer {
     private static final String WORK = Type.getInternalName(Work.class);
     private final WorkFilter filter;
-    private final java.util.Map<ClassLoader, Boolean> sees = new java.util.WeakHashMap<>();
+    private final Map<ClassLoader, Boolean> sees = new WeakHashMap<>();
 
     public WorkTransformer(WorkFilter filter) {
         this.filter = filter;
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
-        if (className == null || loader == null || !filter.mayMatch(className) || className.startsWith("dev/loomscope/agent/")) {
+    public byte[] transform(
+            Module module,
+            ClassLoader loader,
+            String className,
+            Class<?> redefined,
+            ProtectionDomain domain,
+            byte[] bytes) {
+        if (className == null
+                || loader == null
+                || !filter.mayMatch(className)
+                || className.startsWith("dev/loomscope/agent/")) {
             return null;
         }
         try {
@@ -44,24 +54,35 @@ public final class WorkTransformer implements ClassFileTransformer {
             }
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             boolean[] changed = new boolean[1];
-            reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-                @Override
-                public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                    MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-                    if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC)) != 0
-                            || name.equals("<init>") || name.equals("<clinit>")) {
-                        return mv;
-                    }
-                    return new Timed(mv, access, name, descriptor, className, interfaces, changed);
-                }
-            }, ClassReader.EXPAND_FRAMES);
+            reader.accept(
+                    new ClassVisitor(Opcodes.ASM9, writer) {
+                        @Override
+                        public MethodVisitor visitMethod(
+                                int access, String name, String descriptor, String signature, String[] exceptions) {
+                            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                            if ((access
+                                                    & (Opcodes.ACC_ABSTRACT
+                                                            | Opcodes.ACC_NATIVE
+                                                            | Opcodes.ACC_BRIDGE
+                                                            | Opcodes.ACC_SYNTHETIC))
+                                            != 0
+                                    || name.equals("<init>")
+                                    || name.equals("<clinit>")) {
+                                return mv;
+                            }
+                            return new Timed(mv, access, name, descriptor, className, interfaces, changed);
+                        }
+                    },
+                    ClassReader.EXPAND_FRAMES);
             return changed[0] ? writer.toByteArray() : null;
         } catch (Throwable t) {
             return null; // left as it was: the application runs on
         }
     }
 
-    /** Whether {@code loader} resolves the agent's own {@link Work} (not none, not another copy): asked once a loader. */
+    /**
+     * Whether {@code loader} resolves the agent's own {@link Work} (not none, not another copy): asked once a loader.
+     */
     private boolean seesWork(ClassLoader loader) {
         synchronized (sees) {
             Boolean known = sees.get(loader);
@@ -93,7 +114,14 @@ public final class WorkTransformer implements ClassFileTransformer {
         private int call;
         private int id;
 
-        Timed(MethodVisitor mv, int access, String name, String descriptor, String owner, List<String> interfaces, boolean[] changed) {
+        Timed(
+                MethodVisitor mv,
+                int access,
+                String name,
+                String descriptor,
+                String owner,
+                List<String> interfaces,
+                boolean[] changed) {
             super(Opcodes.ASM9, mv, access, name, descriptor);
             this.owner = owner;
             this.name = name;

@@ -2,27 +2,30 @@ package dev.loomscope.agent.work;
 
 import dev.loomscope.events.WorkWindowEvent;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * The calls of the {@code work=} methods, counted and timed into a histogram a method, committed as
- * one {@code loomscope.WorkWindow} event a method and window ({@link #commit}, called by JFR's
- * periodic hook every second and as a chunk ends). Every call is counted (one atomic increment in
- * one of several stripes chosen by the thread, so that threads on different cores rarely share
- * one); a call is timed (two clock reads and a histogram update, about 80 ns) every time while the
- * method is called less than {@link #SAMPLE_ABOVE} times a second, else one call in
+ * The calls of the {@code work=} methods, counted and timed into a histogram a method, committed as one
+ * {@code loomscope.WorkWindow} event a method and window ({@link #commit}, called by JFR's periodic hook every second
+ * and as a chunk ends). Every call is counted (one atomic increment in one of several stripes chosen by the thread, so
+ * that threads on different cores rarely share one); a call is timed (two clock reads and a histogram update, about 80
+ * ns) every time while the method is called less than {@link #SAMPLE_ABOVE} times a second, else one call in
  * {@link #SAMPLED} of each stripe, so that a hot method costs about 10 ns a call, not 80.
  */
 public final class WorkWindows {
-    private static final int STRIPES = Integer.highestOneBit(Math.min(64, Math.max(1, Runtime.getRuntime().availableProcessors() * 2)) * 2 - 1);
+    private static final int STRIPES =
+            Integer.highestOneBit(Math.min(64, Math.max(1, Runtime.getRuntime().availableProcessors() * 2)) * 2 - 1);
     /** Calls a second of a method above which one call in {@link #SAMPLED} is timed. */
     static final double SAMPLE_ABOVE = 100_000;
+
     static final int SAMPLED = 64;
     /** Longs between two stripes' counters: each on a cache line of its own. */
     private static final int PAD = 16;
+
     private static volatile Method[] methods = new Method[0];
     private static long lastCommit = System.nanoTime();
     private static long calls;
@@ -34,6 +37,7 @@ public final class WorkWindows {
         final String name;
         /** Whether its calls are timed at all (a request entry on an event loop is counted only). */
         final boolean timed;
+
         final Recorder[] stripes = new Recorder[STRIPES];
         final Histogram[] recycled = new Histogram[STRIPES]; // each stripe's last interval, reused by that stripe only
         final AtomicLongArray calls = new AtomicLongArray(STRIPES * PAD);
@@ -43,12 +47,17 @@ public final class WorkWindows {
             this.name = name;
             this.timed = timed;
             for (int i = 0; i < STRIPES; i++) {
-                stripes[i] = new Recorder(WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
+                stripes[i] = new Recorder(
+                        WorkWindowEvent.LOWEST_NANOS,
+                        WorkWindowEvent.HIGHEST_NANOS,
+                        WorkWindowEvent.SIGNIFICANT_DIGITS);
             }
         }
     }
 
-    /** The id the instrumented code of {@code name} passes to {@link Work#end}: one a method, whatever its overloads. */
+    /**
+     * The id the instrumented code of {@code name} passes to {@link Work#end}: one a method, whatever its overloads.
+     */
     static synchronized int idOf(String name, boolean timed) {
         Method[] known = methods;
         for (int i = 0; i < known.length; i++) {
@@ -56,7 +65,7 @@ public final class WorkWindows {
                 return i;
             }
         }
-        Method[] more = java.util.Arrays.copyOf(known, known.length + 1);
+        Method[] more = Arrays.copyOf(known, known.length + 1);
         more[known.length] = new Method(name, timed);
         methods = more;
         return known.length;
@@ -90,8 +99,8 @@ public final class WorkWindows {
     }
 
     /**
-     * Commits a window event for each method called since the last commit; returns the calls a
-     * second of the busiest method in the window (0 when none).
+     * Commits a window event for each method called since the last commit; returns the calls a second of the busiest
+     * method in the window (0 when none).
      */
     public static synchronized double commit() {
         long now = System.nanoTime();
@@ -106,7 +115,8 @@ public final class WorkWindows {
             if (n == 0) {
                 continue;
             }
-            Histogram sum = new Histogram(WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
+            Histogram sum = new Histogram(
+                    WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
             for (int i = 0; i < STRIPES; i++) {
                 Histogram h = m.recycled[i] = m.stripes[i].getIntervalHistogram(m.recycled[i]);
                 sum.add(h);
@@ -130,6 +140,6 @@ public final class WorkWindows {
     static String encode(Histogram h) {
         ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int n = h.encodeIntoCompressedByteBuffer(b);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(b.array(), n));
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(b.array(), n));
     }
 }

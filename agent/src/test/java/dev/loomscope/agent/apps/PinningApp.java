@@ -1,25 +1,46 @@
 package dev.loomscope.agent.apps;
 
 import dev.loomscope.options.AgentOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
 
 /**
- * Fixture app for the agent tests: pins virtual threads (blocking in class initializers on every
- * JDK; in synchronized too, which pins on JDK 21-23), sleeps, allocates and runs GCs, then exits
- * the way the first argument says: normal, exit3 (System.exit(3)), wait (until killed), linger (waits
- * for a file named stop in its directory, at most 60 s, then System.exit(7)), noerr (System.setErr(null)), oom. Or
- * instead: platform (platform threads only, no virtual thread at all), quick (one pin, then exits at
- * once), late (a new JFR chunk begins, then 3.5 s later one pin and the end), at-once (prints the agent's
- * state and ends at once), jfr-stops (allocates {@code BURST_MIB} and stops the recording through JFR's API at once). Except at-once, first waits until the agent's recording runs. Prints the agent's threads' names before it ends.
+ * Fixture app for the agent tests: pins virtual threads (blocking in class initializers on every JDK; in synchronized
+ * too, which pins on JDK 21-23), sleeps, allocates and runs GCs, then exits the way the first argument says: normal,
+ * exit3 (System.exit(3)), wait (until killed), linger (waits for a file named stop in its directory, at most 60 s, then
+ * System.exit(7)), noerr (System.setErr(null)), oom. Or instead: platform (platform threads only, no virtual thread at
+ * all), quick (one pin, then exits at once), late (a new JFR chunk begins, then 3.5 s later one pin and the end),
+ * at-once (prints the agent's state and ends at once), jfr-stops (allocates {@code BURST_MIB} and stops the recording
+ * through JFR's API at once). Except at-once, first waits until the agent's recording runs. Prints the agent's threads'
+ * names before it ends.
  */
 public final class PinningApp {
     static final long PIN_MILLIS = 30;
     static volatile Object sink;
 
-    static final class Init1 { static { pause(); } }
-    static final class Init2 { static { pause(); } }
-    static final class Init3 { static { pause(); } }
+    static final class Init1 {
+        static {
+            pause();
+        }
+    }
+
+    static final class Init2 {
+        static {
+            pause();
+        }
+    }
+
+    static final class Init3 {
+        static {
+            pause();
+        }
+    }
 
     static void pause() {
         try {
@@ -50,7 +71,10 @@ public final class PinningApp {
         pause();
     }
 
-    /** As an application that wants its first moments recorded: waits while the agent's recording starts beside it (startup=background). */
+    /**
+     * As an application that wants its first moments recorded: waits while the agent's recording starts beside it
+     * (startup=background).
+     */
     static void awaitRecording() throws InterruptedException {
         while (AgentOptions.STARTING.equals(System.getProperty(AgentOptions.STATE_PROPERTY))) {
             Thread.sleep(5);
@@ -58,7 +82,11 @@ public final class PinningApp {
     }
 
     static List<String> agentThreads() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("loomscope-agent")).sorted().toList();
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .filter(n -> n.startsWith("loomscope-agent"))
+                .sorted()
+                .toList();
     }
 
     public static void main(String[] args) throws Exception {
@@ -69,7 +97,7 @@ public final class PinningApp {
         }
         awaitRecording();
         if (how.equals("late")) {
-            try (jdk.jfr.Recording other = new jdk.jfr.Recording()) { // starting a recording begins a new chunk
+            try (Recording other = new Recording()) { // starting a recording begins a new chunk
                 other.start();
                 other.stop();
             }
@@ -77,7 +105,9 @@ public final class PinningApp {
             Thread.ofVirtual().start(() -> sink = new Init1()).join();
             return;
         }
-        if (how.equals("many-places")) { // MANY_PLACES virtual threads, each pinning in synchronized (JDK 21-23) at a stack depth of its own
+        if (how.equals(
+                "many-places")) { // MANY_PLACES virtual threads, each pinning in synchronized (JDK 21-23) at a stack
+            // depth of its own
             List<Thread> many = new ArrayList<>();
             for (int i = 0; i < MANY_PLACES; i++) {
                 int depth = i;
@@ -120,8 +150,9 @@ public final class PinningApp {
         }
         sink = x;
         System.out.println("agent threads: " + agentThreads());
-        javax.management.ObjectName bean = new javax.management.ObjectName("dev.loomscope:type=Agent");
-        System.out.println("agent's bean: " + javax.management.MBeanServerFactory.findMBeanServer(null).stream().anyMatch(s -> s.isRegistered(bean)));
+        ObjectName bean = new ObjectName("dev.loomscope:type=Agent");
+        System.out.println("agent's bean: "
+                + MBeanServerFactory.findMBeanServer(null).stream().anyMatch(s -> s.isRegistered(bean)));
         System.out.println("app done");
         switch (how) {
             case "exit3" -> System.exit(3);
@@ -132,8 +163,9 @@ public final class PinningApp {
             }
             case "linger" -> {
                 System.out.println("lingering");
-                java.nio.file.Path stop = java.nio.file.Path.of("stop");
-                for (long until = System.nanoTime() + 60_000_000_000L; !java.nio.file.Files.exists(stop) && System.nanoTime() < until; ) {
+                Path stop = Path.of("stop");
+                for (long until = System.nanoTime() + 60_000_000_000L;
+                        !Files.exists(stop) && System.nanoTime() < until; ) {
                     Thread.sleep(100);
                 }
                 System.exit(7);
@@ -144,15 +176,16 @@ public final class PinningApp {
                     hog.add(new long[1 << 20]);
                 }
             }
-            case "jfr-stops" -> { // a burst of allocation, then the recording stopped by JFR's API (as JFR's own shutdown hook does) at once
+            case "jfr-stops" -> { // a burst of allocation, then the recording stopped by JFR's API (as JFR's own
+                // shutdown hook does) at once
                 for (int i = 0; i < BURST_MIB; i++) {
                     sink = new byte[1 << 20];
                 }
-                for (jdk.jfr.Recording r : jdk.jfr.FlightRecorder.getFlightRecorder().getRecordings()) {
+                for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
                     r.stop();
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 }

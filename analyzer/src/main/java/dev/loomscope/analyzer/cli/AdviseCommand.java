@@ -10,21 +10,43 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code loomscope advise}: from a recording of platform threads, what virtual threads would do: where they would pin, the carriers' ceiling. */
-@Command(name = "advise", mixinStandardHelpOptions = true, description = {"Before the switch: from a recording of an application on platform threads"
-        + " (the loomscope agent's, which looks at its threads every 100 ms), where virtual threads would hold their carriers (blocking in a"
-        + " monitor, entering one, under a class initializer, in native code), per site with its frames, how much carrier time a request"
-        + " would hold, and the ceiling that puts on the carriers on JDK 21-23 and on 24+, with a bottom line."})
+/**
+ * {@code loomscope advise}: from a recording of platform threads, what virtual threads would do: where they would pin,
+ * the carriers' ceiling.
+ */
+@Command(
+        name = "advise",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Before the switch: from a recording of an application on platform threads (the loomscope agent's, which"
+                    + " looks at its threads every 100 ms), where virtual threads would hold their carriers"
+                    + " (blocking in a"
+                    + " monitor, entering one, under a class initializer, in native code), per site with its"
+                    + " frames, how"
+                    + " much carrier time a request would hold, and the ceiling that puts on the carriers on JDK"
+                    + " 21-23 and"
+                    + " on 24+, with a bottom line."
+        })
 public final class AdviseCommand extends ViewCommand {
-    @Option(names = "--rate", paramLabel = "N", description = "the requests a second the application served while recorded (default: the calls a"
-            + " second of the agent's work= methods, when it had any)")
+    @Option(
+            names = "--rate",
+            paramLabel = "N",
+            description = "the requests a second the application served while recorded (default: the calls a"
+                    + " second of the agent's work= methods, when it had any)")
     double rate;
 
-    @Option(names = "--carriers", paramLabel = "N", description = "the carriers virtual threads would have (default: the processors the recorded"
-            + " JVM saw, the scheduler's default parallelism)")
+    @Option(
+            names = "--carriers",
+            paramLabel = "N",
+            description = "the carriers virtual threads would have (default: the processors the recorded"
+                    + " JVM saw, the scheduler's default parallelism)")
     int carriers;
 
-    @Option(names = "--stack-depth", paramLabel = "N", defaultValue = "6", description = "frames of each site's stack (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--stack-depth",
+            paramLabel = "N",
+            defaultValue = "6",
+            description = "frames of each site's stack (default: ${DEFAULT-VALUE})")
     int stackDepth;
 
     @Override
@@ -38,14 +60,16 @@ public final class AdviseCommand extends ViewCommand {
             throw new UsageException("--rate " + rate + ": give the requests a second the application served, above 0");
         }
         if (carriers < 0) {
-            throw new UsageException("--carriers " + carriers + ": give the carriers virtual threads would have, 1 or more");
+            throw new UsageException(
+                    "--carriers " + carriers + ": give the carriers virtual threads would have, 1 or more");
         }
         if (stackDepth < 1) {
             throw new UsageException("--stack-depth must be at least 1");
         }
         List<Table> tables = new ArrayList<>();
         for (RecordingFacts f : facts) {
-            List<Table> one = AdviseView.of(f, AdvisePrediction.carriers(f, carriers), AdvisePrediction.load(f, rate), stackDepth);
+            List<Table> one = AdviseView.of(
+                    f, AdvisePrediction.carriers(f, carriers), AdvisePrediction.load(f, rate), stackDepth);
             String prefix = facts.size() == 1 ? "" : f.source.shortName() + ": ";
             one.forEach(t -> tables.add(prefix.isEmpty() ? t : t.prefixed(prefix, false)));
         }

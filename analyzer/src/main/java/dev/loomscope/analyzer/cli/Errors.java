@@ -2,6 +2,9 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.analyzer.reduce.ReductionFailedException;
+import dev.loomscope.options.Nearest;
+import dev.loomscope.recording.InertText;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -32,9 +35,12 @@ public final class Errors {
         return false;
     }
 
-    /** What the user gave, echoed in an error, made inert: no control character reaches the terminal, and the error stays one line. */
+    /**
+     * What the user gave, echoed in an error, made inert: no control character reaches the terminal, and the error
+     * stays one line.
+     */
     private static String printable(String message) {
-        return dev.loomscope.recording.InertText.line(message == null ? "" : message);
+        return InertText.line(message == null ? "" : message);
     }
 
     /** Uncaught exceptions from a command: user errors are one line, bugs say so. */
@@ -46,7 +52,8 @@ public final class Errors {
                 ex.printStackTrace(err);
             }
             if (ex instanceof UsageException usage) { // an option: the help says what it takes
-                err.println(commandName(cmd) + ": " + printable(usage.getMessage()) + " (see '" + commandName(cmd) + " --help')");
+                err.println(commandName(cmd) + ": " + printable(usage.getMessage()) + " (see '" + commandName(cmd)
+                        + " --help')");
                 return USAGE;
             }
             if (ex instanceof BadDataException bad) { // a file: the message names it and what to do
@@ -60,16 +67,20 @@ public final class Errors {
     /** A bug of loomscope's: one line that says so, exit 3. */
     static int internal(PrintWriter err, String command, Throwable t, boolean debug) {
         String what;
-        if (t instanceof dev.loomscope.analyzer.reduce.ReductionFailedException r) {
+        if (t instanceof ReductionFailedException r) {
             what = r.getMessage(); // "internal error in <reducer> on FILE: ..."
         } else if (t instanceof OutOfMemoryError) {
             err.println(command + ": out of memory in a " + Runtime.getRuntime().maxMemory() / (1 << 20)
                     + " MB heap (give the analyzer more, e.g. LOOMSCOPE_JAVA_OPTS=-Xmx4g)");
             return INTERNAL;
         } else {
-            what = "internal error: " + (t.getMessage() == null ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + t.getMessage());
+            what = "internal error: "
+                    + (t.getMessage() == null
+                            ? t.getClass().getName()
+                            : t.getClass().getSimpleName() + ": " + t.getMessage());
         }
-        err.println(command + ": " + printable(what.replace('\n', ' ')) + " (please report" + (debug ? ")" : "; --debug shows the trace)"));
+        err.println(command + ": " + printable(what.replace('\n', ' ')) + " (please report"
+                + (debug ? ")" : "; --debug shows the trace)"));
         return INTERNAL;
     }
 
@@ -80,9 +91,11 @@ public final class Errors {
             CommandLine cmd = ex.getCommandLine();
             PrintWriter err = cmd.getErr();
             // a typo: the nearest names picocli knows, on the same line
-            String suggestion = ex instanceof picocli.CommandLine.UnmatchedArgumentException u ? dev.loomscope.options.Nearest.phrase(u.getSuggestions())
+            String suggestion = ex instanceof picocli.CommandLine.UnmatchedArgumentException u
+                    ? Nearest.phrase(u.getSuggestions())
                     : "";
-            err.println(commandName(cmd) + ": " + printable(ex.getMessage()) + suggestion + " (see '" + commandName(cmd) + " --help')");
+            err.println(commandName(cmd) + ": " + printable(ex.getMessage()) + suggestion + " (see '" + commandName(cmd)
+                    + " --help')");
             return USAGE;
         }
     }

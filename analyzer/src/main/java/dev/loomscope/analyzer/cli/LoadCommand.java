@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.load.LoadRun;
 import dev.loomscope.analyzer.load.LoadSpec;
 import java.io.IOException;
@@ -15,33 +16,56 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code loomscope load}: the open-loop HTTP load client, on its own (study --app runs it in a process of its own). */
-@Command(name = "load", mixinStandardHelpOptions = true,
-        description = {"Requests URLs at a constant rate, whatever the server does (open loop, as wrk2), and measures what a client sees:"
-                + " every request offered is answered, an error, or late (due, not yet answered) at each window's end.",
-            "Each request's latency counts from when it was due, so a server that stalls shows in the latency of the requests behind it"
-                    + " (coordinated omission corrected); errors and timeouts are counted; HdrHistogram keeps the latencies. Each URL and rate"
-                    + " in turn: warm-up windows of a second until throughput and median latency are steady, then the measured windows.",
-            "--results FILE.csv writes a row per window (warm-ups marked) in the columns of a workload's results file, which study judges."})
+@Command(
+        name = "load",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Requests URLs at a constant rate, whatever the server does (open loop, as wrk2), and measures what a"
+                    + " client sees: every request offered is answered, an error, or late (due, not yet answered)"
+                    + " at each"
+                    + " window's end.",
+            "Each request's latency counts from when it was due, so a server that stalls shows in the latency of the"
+                    + " requests behind it (coordinated omission corrected); errors and timeouts are counted;"
+                    + " HdrHistogram"
+                    + " keeps the latencies. Each URL and rate in turn: warm-up windows of a second until"
+                    + " throughput and"
+                    + " median latency are steady, then the measured windows.",
+            "--results FILE.csv writes a row per window (warm-ups marked) in the columns of a workload's results file,"
+                    + " which study judges."
+        })
 public final class LoadCommand extends CliCommand {
     @picocli.CommandLine.Mixin
     LoadOptions load;
 
-    @Parameters(paramLabel = "URL", arity = "0..*", description = "URLs to request, after any --url, as if each were given by --url (where wrk and ab"
-            + " take theirs)")
+    @Parameters(
+            paramLabel = "URL",
+            arity = "0..*",
+            description = "URLs to request, after any --url, as if each were given by --url (where wrk and ab"
+                    + " take theirs)")
     List<String> urls = List.of();
 
     @Option(names = "--results", paramLabel = "FILE", description = "write a row per window to FILE (CSV)")
     Path results;
 
-    @Option(names = "--threads", paramLabel = "KIND", defaultValue = "unlabelled", description = "the thread kind the runs are labelled with"
-            + " (platform or virtual; default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--threads",
+            paramLabel = "KIND",
+            defaultValue = "unlabelled",
+            description = "the thread kind the runs are labelled with (platform or virtual; default: ${DEFAULT-VALUE})")
     String threadKind;
 
-    @Option(names = "--app-pid", paramLabel = "PID", defaultValue = "0", description = "the service's process on this machine: each window counts"
-            + " its CPU and context switches, and other processes' CPU (this client's apart)")
+    @Option(
+            names = "--app-pid",
+            paramLabel = "PID",
+            defaultValue = "0",
+            description = "the service's process on this machine: each window counts"
+                    + " its CPU and context switches, and other processes' CPU (this client's apart)")
     long appPid;
 
-    @Option(names = "--port", paramLabel = "PORT", description = "what {port} stands for in the URLs (study --app gives the service's)")
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            description = "what {port} stands for in the URLs (study --app gives the service's)")
     Integer port;
 
     @picocli.CommandLine.Mixin
@@ -52,7 +76,7 @@ public final class LoadCommand extends CliCommand {
         PrintWriter out = stdout();
         load.urls.addAll(urls);
         if (load.urls.isEmpty() && load.requestFiles.isEmpty()) {
-            throw new dev.loomscope.analyzer.errors.UsageException("give at least one URL to load (e.g. loomscope load http://localhost:8080/), or"
+            throw new UsageException("give at least one URL to load (e.g. loomscope load http://localhost:8080/), or"
                     + " --request-file FILE");
         }
         LoadSpec s = load.spec(u -> port == null ? u : u.replace("{port}", Integer.toString(port)), threadKind, appPid);
@@ -61,16 +85,20 @@ public final class LoadCommand extends CliCommand {
             try {
                 rows = Files.newBufferedWriter(results, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new BadDataException(results.toAbsolutePath() + ": cannot write the results (" + e.getMessage() + ")", e);
+                throw new BadDataException(
+                        results.toAbsolutePath() + ": cannot write the results (" + e.getMessage() + ")", e);
             }
         }
         try {
             LoadRun run = new LoadRun(s, out, rows);
-            // a signal stops the load and waits for the measured windows' summary (the requests on the way get their timeout)
-            Thread onStop = new Thread(() -> {
-                run.stop();
-                run.awaitEnd(s.timeout().toMillis() + 3_000);
-            }, "loomscope-load-stop");
+            // a signal stops the load and waits for the measured windows' summary (the requests on the way get their
+            // timeout)
+            Thread onStop = new Thread(
+                    () -> {
+                        run.stop();
+                        run.awaitEnd(s.timeout().toMillis() + 3_000);
+                    },
+                    "loomscope-load-stop");
             Runtime.getRuntime().addShutdownHook(onStop);
             List<LoadRun.Summary> summaries = run.run();
             try {
@@ -79,8 +107,8 @@ public final class LoadCommand extends CliCommand {
                 // already stopping
             }
             if (!summaries.isEmpty() && summaries.stream().allMatch(x -> x.ok() == 0)) {
-                stderr().println("loomscope load: no request was answered with 2xx or 3xx (" + summaries.get(0).causes()
-                        + "; see the windows above)");
+                stderr().println("loomscope load: no request was answered with 2xx or 3xx ("
+                        + summaries.get(0).causes() + "; see the windows above)");
                 return Errors.CHECK_FAILED;
             }
             return summaries.isEmpty() ? Errors.CHECK_FAILED : Errors.OK;

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,36 +24,55 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code loomscope mcp}: loomscope's commands as the tools of a Model Context Protocol server on
- * stdin and stdout (JSON-RPC 2.0, a message a line), for coding agents. Each tool runs the command
- * of its name with {@code --format json} through {@link McpTools}, the narrow door (roots, allowed
- * options, inert strings). Messages are bounded in size; a tool call runs on a worker with a
- * timeout and can be cancelled, while this thread goes on answering. Nothing else is written to
- * stdout: the commands' other output goes to stderr.
+ * {@code loomscope mcp}: loomscope's commands as the tools of a Model Context Protocol server on stdin and stdout
+ * (JSON-RPC 2.0, a message a line), for coding agents. Each tool runs the command of its name with {@code --format
+ * json} through {@link McpTools}, the narrow door (roots, allowed options, inert strings). Messages are bounded in
+ * size; a tool call runs on a worker with a timeout and can be cancelled, while this thread goes on answering. Nothing
+ * else is written to stdout: the commands' other output goes to stderr.
  */
-@Command(name = "mcp", mixinStandardHelpOptions = true,
-        description = {"Serves loomscope's commands as MCP tools on stdin/stdout (for coding agents).",
-            "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh, flame (flame --top) and flame-diff (flame --diff --top):"
-                    + " their JSON, as --format json prints it. Each takes paths (files or directories under the roots) and options (the"
-                    + " tool's own: formats, metrics, grouping; none that writes a file)."},
-        footer = {"", "Configure a coding agent with the command: ./loomscope mcp --root DIR (or java -jar analyzer/target/loomscope.jar mcp)."})
+@Command(
+        name = "mcp",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Serves loomscope's commands as MCP tools on stdin/stdout (for coding agents).",
+            "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh, flame (flame --top) and"
+                    + " flame-diff (flame --diff --top): their JSON, as --format json prints it. Each takes paths"
+                    + " (files"
+                    + " or directories under the roots) and options (the tool's own: formats, metrics, grouping;"
+                    + " none that"
+                    + " writes a file)."
+        },
+        footer = {
+            "",
+            "Configure a coding agent with the command: ./loomscope mcp --root DIR (or java -jar"
+                    + " analyzer/target/loomscope.jar mcp)."
+        })
 public final class McpCommand implements Callable<Integer> {
     /** The protocol version answered when the client asks for none this server knows. */
     static final String PROTOCOL = "2025-06-18";
+
     static final List<String> PROTOCOLS = List.of("2024-11-05", "2025-03-26", "2025-06-18");
     /** The largest message read; a longer line is refused whole (-32600) and the next one read. */
     static final int MAX_MESSAGE_CHARS = 1 << 20;
 
-    @Option(names = "--root", paramLabel = "DIR", description = "a directory whose files the tools may read (repeatable; default: the current"
-            + " directory); paths leading out of every root, links included, are refused")
+    @Option(
+            names = "--root",
+            paramLabel = "DIR",
+            description = "a directory whose files the tools may read (repeatable; default: the current"
+                    + " directory); paths leading out of every root, links included, are refused")
     List<Path> rootOptions = new ArrayList<>();
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s", description = "how long a tool call may run before it is"
-            + " stopped with an error, such as 300s or 10m (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "300s",
+            description = "how long a tool call may run before it is"
+                    + " stopped with an error, such as 300s or 10m (default: ${DEFAULT-VALUE})")
     String timeoutText;
 
     private Duration timeout;
@@ -63,13 +83,17 @@ public final class McpCommand implements Callable<Integer> {
     private PrintStream protocol;
     private ExecutorService workers;
 
-    /** The directories the tools may read (--root, else the current one), real paths; a usage error for one that is not a directory. */
+    /**
+     * The directories the tools may read (--root, else the current one), real paths; a usage error for one that is not
+     * a directory.
+     */
     private List<Path> roots() throws IOException {
         List<Path> roots = new ArrayList<>();
         for (Path r : rootOptions.isEmpty() ? List.of(Path.of("")) : rootOptions) {
             Path abs = r.toAbsolutePath();
             if (!Files.isDirectory(abs)) {
-                throw new UsageException(abs + ": --root is not a directory (name the directory whose recordings the tools may read)");
+                throw new UsageException(
+                        abs + ": --root is not a directory (name the directory whose recordings the tools may read)");
             }
             roots.add(abs.toRealPath());
         }
@@ -78,11 +102,12 @@ public final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        timeout = CliCommand.duration("--timeout", timeoutText, java.time.Duration.ofMillis(1));
+        timeout = CliCommand.duration("--timeout", timeoutText, Duration.ofMillis(1));
         tools = new McpTools(roots());
         protocol = System.out;
         System.setOut(System.err); // stdout carries the protocol alone
-        workers = Executors.newFixedThreadPool(2, Thread.ofPlatform().name("loomscope-mcp-tool").daemon().factory());
+        workers = Executors.newFixedThreadPool(
+                2, Thread.ofPlatform().name("loomscope-mcp-tool").daemon().factory());
         try (Reader in = new InputStreamReader(System.in, StandardCharsets.UTF_8)) {
             StringBuilder line = new StringBuilder();
             boolean tooLong = false;
@@ -122,7 +147,7 @@ public final class McpCommand implements Callable<Integer> {
                 protocol.flush();
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -132,11 +157,25 @@ public final class McpCommand implements Callable<Integer> {
             ObjectNode tool = list.addObject().put("name", t.name()).put("description", t.description());
             ObjectNode schema = tool.putObject("inputSchema").put("type", "object");
             ObjectNode props = schema.putObject("properties");
-            props.putObject("paths").put("type", "array").put("description", "files or directories under the server's roots")
-                    .putObject("items").put("type", "string");
-            props.putObject("options").put("type", "array").put("description", "the tool's options, e.g. [\"--metric\", \"run time\"]: "
-                    + (McpTools.OPTIONS.get(t.name()).isEmpty() ? "none" : String.join(", ", McpTools.OPTIONS.get(t.name()).stream().sorted().toList())))
-                    .putObject("items").put("type", "string");
+            props.putObject("paths")
+                    .put("type", "array")
+                    .put("description", "files or directories under the server's roots")
+                    .putObject("items")
+                    .put("type", "string");
+            props.putObject("options")
+                    .put("type", "array")
+                    .put(
+                            "description",
+                            "the tool's options, e.g. [\"--metric\", \"run time\"]: "
+                                    + (McpTools.OPTIONS.get(t.name()).isEmpty()
+                                            ? "none"
+                                            : String.join(
+                                                    ", ",
+                                                    McpTools.OPTIONS.get(t.name()).stream()
+                                                            .sorted()
+                                                            .toList())))
+                    .putObject("items")
+                    .put("type", "string");
             schema.putArray("required").add("paths");
         }
     }
@@ -147,7 +186,11 @@ public final class McpCommand implements Callable<Integer> {
         try {
             message = json.readTree(line);
         } catch (IOException e) {
-            return error(null, -32700, "not JSON: " + McpTools.inert(e.getMessage().lines().findFirst().orElse("")));
+            return error(
+                    null,
+                    -32700,
+                    "not JSON: "
+                            + McpTools.inert(e.getMessage().lines().findFirst().orElse("")));
         }
         if (message.isArray()) {
             if (message.isEmpty()) {
@@ -172,12 +215,15 @@ public final class McpCommand implements Callable<Integer> {
         JsonNode id = request.get("id");
         JsonNode method = request.get("method");
         if (id != null && !id.isNull() && !id.isTextual() && !id.isNumber() || method == null || !method.isTextual()) {
-            return error(id != null && (id.isTextual() || id.isNumber()) ? id : null, -32600, "a request has a method (a string) and an id"
-                    + " (a string or a number)");
+            return error(
+                    id != null && (id.isTextual() || id.isNumber()) ? id : null,
+                    -32600,
+                    "a request has a method (a string) and an id (a string or a number)");
         }
         if (id == null || id.isNull()) {
             if (method.asText().equals("notifications/cancelled")) {
-                Future<?> f = running.remove(request.path("params").path("requestId").asText());
+                Future<?> f =
+                        running.remove(request.path("params").path("requestId").asText());
                 if (f != null) {
                     f.cancel(true); // the cancelled request gets no answer
                 }
@@ -192,7 +238,7 @@ public final class McpCommand implements Callable<Integer> {
                 result.putObject("capabilities").putObject("tools").put("listChanged", false);
                 result.putObject("serverInfo").put("name", "loomscope").put("version", version());
             }
-            case "ping" -> { }
+            case "ping" -> {}
             case "tools/list" -> toolList(result.putArray("tools"));
             case "tools/call" -> {
                 call(id, request.path("params"));
@@ -205,7 +251,9 @@ public final class McpCommand implements Callable<Integer> {
         return response(id, result);
     }
 
-    /** Starts a tool call on a worker; its answer is sent when it ends, fails, times out or is cancelled (then none). */
+    /**
+     * Starts a tool call on a worker; its answer is sent when it ends, fails, times out or is cancelled (then none).
+     */
     private void call(JsonNode id, JsonNode params) {
         String tool = params.path("name").asText("");
         List<String> args;
@@ -229,11 +277,20 @@ public final class McpCommand implements Callable<Integer> {
             if (running.remove(key) == null) {
                 return; // cancelled by the client: no answer
             }
-            if (failure instanceof java.util.concurrent.TimeoutException) {
+            if (failure instanceof TimeoutException) {
                 work.cancel(true);
-                send(response(id, tools.result("loomscope " + tool + ": stopped after " + timeout.toSeconds() + " s (the server's --timeout)", true)));
+                send(response(
+                        id,
+                        tools.result(
+                                "loomscope " + tool + ": stopped after " + timeout.toSeconds()
+                                        + " s (the server's --timeout)",
+                                true)));
             } else if (failure != null) {
-                send(response(id, tools.result("loomscope " + tool + ": internal error: " + McpTools.inert(String.valueOf(failure)), true)));
+                send(response(
+                        id,
+                        tools.result(
+                                "loomscope " + tool + ": internal error: " + McpTools.inert(String.valueOf(failure)),
+                                true)));
             } else {
                 send(response(id, result));
             }

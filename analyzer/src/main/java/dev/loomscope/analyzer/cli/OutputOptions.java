@@ -9,15 +9,23 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /** The options every tabular command shares: --format, -o, --debug. */
 public final class OutputOptions {
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            converter = FormatConverter.class, description = "text, csv, json or md; svg for compare's chart (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
+            converter = FormatConverter.class,
+            description = "text, csv, json or md; svg for compare's chart (default: ${DEFAULT-VALUE})")
     Format format = Format.TEXT;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of standard output")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = "write to FILE instead of standard output")
     Path output;
 
     @picocli.CommandLine.Mixin
@@ -26,14 +34,21 @@ public final class OutputOptions {
     /** Renders the tables in the chosen format to standard output or the -o file. */
     public void emit(List<Table> tables, PrintWriter out) {
         if (format == Format.SVG) {
-            throw new UsageException("--format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here");
+            throw new UsageException(
+                    "--format svg: only 'loomscope compare' draws a chart; use text, csv, json or md here");
         }
         write(format.render(tables), out);
     }
 
     /** Whether a chart is asked for: --format svg, or -o FILE.svg without another --format. */
     boolean svg() {
-        return format == Format.SVG || format == Format.TEXT && output != null && output.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
+        return format == Format.SVG
+                || format == Format.TEXT
+                        && output != null
+                        && output.getFileName()
+                                .toString()
+                                .toLowerCase(Locale.ROOT)
+                                .endsWith(".svg");
     }
 
     /** Writes {@code text} to standard output or the -o file. */
@@ -50,7 +65,8 @@ public final class OutputOptions {
             }
             Files.writeString(abs, text);
         } catch (IOException e) {
-            throw new BadDataException(output.toAbsolutePath() + ": cannot write: " + e.getMessage() + " (choose another -o)");
+            throw new BadDataException(
+                    output.toAbsolutePath() + ": cannot write: " + e.getMessage() + " (choose another -o)");
         }
     }
 
@@ -61,7 +77,8 @@ public final class OutputOptions {
             try {
                 return Format.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a format (use text, csv, json or md; svg for compare's chart)");
+                throw new picocli.CommandLine.TypeConversionException(
+                        "'" + value + "' is not a format (use text, csv, json or md; svg for compare's chart)");
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.cli;
 
+import dev.loomscope.options.Nearest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -9,11 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The root's smallest answers without building a command line, each the same text picocli prints:
- * its version (from the provider picocli's would use), and, held equal by MainTest, its help
- * (written out in {@code root-help.txt}, whose list of commands is also the one the nearest names
- * are taken from), no command, and a word that names no command ({@link Main#named} finds none). Building
- * picocli's model, even of names alone, took 0.15 s of a 0.22 s start.
+ * The root's smallest answers without building a command line, each the same text picocli prints: its version (from the
+ * provider picocli's would use), and, held equal by MainTest, its help (written out in {@code root-help.txt}, whose
+ * list of commands is also the one the nearest names are taken from), no command, and a word that names no command
+ * ({@link Main#named} finds none). Building picocli's model, even of names alone, took 0.15 s of a 0.22 s start.
  */
 final class RootAnswers {
     private RootAnswers() {}
@@ -42,11 +42,12 @@ final class RootAnswers {
             return null; // a command's own answer (the help is read only to answer a word that names none)
         }
         List<String> commands = commands(help());
-        StringBuilder b = new StringBuilder("loomscope: Unmatched argument").append(args.length > 1 ? "s from index 0: " : " at index 0: ");
+        StringBuilder b = new StringBuilder("loomscope: Unmatched argument")
+                .append(args.length > 1 ? "s from index 0: " : " at index 0: ");
         for (int i = 0; i < args.length; i++) {
             b.append(i > 0 ? ", '" : "'").append(args[i]).append('\'');
         }
-        b.append(dev.loomscope.options.Nearest.phrase(dev.loomscope.options.Nearest.of(first, commands))); // every name alike at all, as picocli's
+        b.append(Nearest.phrase(Nearest.of(first, commands))); // every name alike at all, as picocli's
         err.println(b.append(" (see 'loomscope --help')"));
         err.flush();
         return Errors.USAGE;

@@ -6,13 +6,22 @@ import picocli.CommandLine.Option;
 
 /** The verdict rule's thresholds, for every command that judges: compare, report, study. */
 public final class VerdictOptions {
-    @Option(names = "--equivalence", paramLabel = "PCT", defaultValue = "5",
-            description = "a difference whose 95%% interval lies within ±PCT%% of no change is 'no meaningful difference' (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--equivalence",
+            paramLabel = "PCT",
+            defaultValue = "5",
+            description =
+                    "a difference whose 95%% interval lies within ±PCT%% of no change is 'no meaningful difference'"
+                            + " (default: ${DEFAULT-VALUE})")
     double equivalence = 5;
 
-    @Option(names = "--alpha", paramLabel = "P", defaultValue = "0.05",
-            description = "the JVM-level test's significance level: better or worse needs p < P, and too few JVMs is when no difference"
-                    + " could reach it; the ratio's interval stays 95%% (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--alpha",
+            paramLabel = "P",
+            defaultValue = "0.05",
+            description =
+                    "the JVM-level test's significance level: better or worse needs p < P, and too few JVMs is when no"
+                            + " difference could reach it; the ratio's interval stays 95%% (default: ${DEFAULT-VALUE})")
     double alpha = 0.05;
 
     public Verdict.Rule rule() {

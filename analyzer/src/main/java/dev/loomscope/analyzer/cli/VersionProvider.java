@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.cli;
 
+import dev.loomscope.options.Launch;
+import java.util.jar.Attributes;
 import picocli.CommandLine.IVersionProvider;
 
 /** Prints the loomscope version and the JDK it runs on. */
@@ -14,9 +16,12 @@ public final class VersionProvider implements IVersionProvider {
         };
     }
 
-    /** The commit the jar was built from, as its manifest says (git's short hash, "-dirty" with uncommitted changes), or "unknown". */
+    /**
+     * The commit the jar was built from, as its manifest says (git's short hash, "-dirty" with uncommitted changes), or
+     * "unknown".
+     */
     static String commit() {
-        java.util.jar.Attributes manifest = dev.loomscope.options.Launch.manifest();
+        Attributes manifest = Launch.manifest();
         String c = manifest == null ? null : manifest.getValue("Loomscope-Commit");
         return c == null || c.isBlank() ? "unknown" : c;
     }

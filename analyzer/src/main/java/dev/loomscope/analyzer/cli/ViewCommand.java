@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.cli;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.Views;
+import dev.loomscope.recording.Said;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 
@@ -43,9 +44,8 @@ abstract class ViewCommand extends CliCommand {
     }
 
     /**
-     * What the reader said (a truncated last chunk read in part, another parser used) goes with the
-     * figures it qualifies: a note on the first table (terminal, CSV, Markdown, JSON), unless a
-     * table already carries it.
+     * What the reader said (a truncated last chunk read in part, another parser used) goes with the figures it
+     * qualifies: a note on the first table (terminal, CSV, Markdown, JSON), unless a table already carries it.
      */
     static void withReaderWarnings(List<Table> tables, List<RecordingFacts> facts) {
         withWarnings(tables, RecordingFacts.warnings(facts));
@@ -57,7 +57,7 @@ abstract class ViewCommand extends CliCommand {
             return;
         }
         for (String w : warnings) {
-            String note = "warning: " + dev.loomscope.recording.Said.oneLine(w);
+            String note = "warning: " + Said.oneLine(w);
             if (tables.stream().noneMatch(t -> t.notes().contains(note))) {
                 tables.get(0).note(note);
             }

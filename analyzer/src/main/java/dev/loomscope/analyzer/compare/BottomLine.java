@@ -6,12 +6,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
- * A workload's bottom line: one sentence under its verdicts saying how virtual threads did against
- * platform threads on the figure that matters most to it, and the measured figures that moved the
- * same way, per unit of work, as its cause. A cause is only named when its own verdict, by the same
- * rule, points the way the headline does; the strongest (the largest ratio either way) first.
+ * A workload's bottom line: one sentence under its verdicts saying how virtual threads did against platform threads on
+ * the figure that matters most to it, and the measured figures that moved the same way, per unit of work, as its cause.
+ * A cause is only named when its own verdict, by the same rule, points the way the headline does; the strongest (the
+ * largest ratio either way) first.
  */
 public final class BottomLine {
     /** What begins a bottom line, in the terminal among the verdict lines above it. */
@@ -21,17 +22,27 @@ public final class BottomLine {
     public static final int MAX = 160;
 
     /** The per-unit figures that can explain a difference, with the words a line uses for them. */
-    static final List<Cause> CAUSES = List.of(new Cause(Metric.PINS_PER_UNIT, "pins"), new Cause(Metric.PINNED_TIME_PER_UNIT, "pinned ms"), new Cause(Metric.WAIT_OUTSIDE_THE_HANDLER_P50, "wait outside the handler"), new Cause(Metric.PLATFORM_THREADS_STARTED_PER_UNIT, "platform thread starts"), new Cause(Metric.CPU_TIME_PER_UNIT, "CPU"), new Cause(Metric.CONTEXT_SWITCHES_PER_UNIT, "context switches"), new Cause(Metric.GC_PAUSE_PER_UNIT, "GC pause"));
+    static final List<Cause> CAUSES = List.of(
+            new Cause(Metric.PINS_PER_UNIT, "pins"),
+            new Cause(Metric.PINNED_TIME_PER_UNIT, "pinned ms"),
+            new Cause(Metric.WAIT_OUTSIDE_THE_HANDLER_P50, "wait outside the handler"),
+            new Cause(Metric.PLATFORM_THREADS_STARTED_PER_UNIT, "platform thread starts"),
+            new Cause(Metric.CPU_TIME_PER_UNIT, "CPU"),
+            new Cause(Metric.CONTEXT_SWITCHES_PER_UNIT, "context switches"),
+            new Cause(Metric.GC_PAUSE_PER_UNIT, "GC pause"));
 
     /** A figure that can explain a difference and the words a line uses for it. */
     record Cause(Metric metric, String words) {}
 
     /** The causes a line leaves out when it has already said the pins (the ceiling they put on the carriers). */
-    static final java.util.Set<Metric> PINS = java.util.Set.of(Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT);
+    static final Set<Metric> PINS = Set.of(Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT);
 
     private BottomLine() {}
 
-    /** The first headline with a decided verdict, else the first with a result; none whose baseline has no value to divide by. */
+    /**
+     * The first headline with a decided verdict, else the first with a result; none whose baseline has no value to
+     * divide by.
+     */
     private static MetricResult head(List<MetricResult> results, List<Metric> headlines, String group) {
         MetricResult head = null;
         for (Metric name : headlines) {
@@ -48,13 +59,21 @@ public final class BottomLine {
     }
 
     /**
-     * A workload's bottom line as values: {@code group} against {@code baseline} on {@code headline},
-     * its verdict and ratio, and the causes that moved the same way ({@code firstCause}, a computed
-     * one such as the ceiling pins put on the carriers, leads them when the headline is worse; null
-     * when none was computed). {@link #text} renders it.
+     * A workload's bottom line as values: {@code group} against {@code baseline} on {@code headline}, its verdict and
+     * ratio, and the causes that moved the same way ({@code firstCause}, a computed one such as the ceiling pins put on
+     * the carriers, leads them when the headline is worse; null when none was computed). {@link #text} renders it.
      */
-    public record Line(String workload, String group, String baseline, Metric headline, Verdict verdict, Comparison comparison, boolean busyMachine,
-            String unit, String firstCause, List<Found> causes) {
+    public record Line(
+            String workload,
+            String group,
+            String baseline,
+            Metric headline,
+            Verdict verdict,
+            Comparison comparison,
+            boolean busyMachine,
+            String unit,
+            String firstCause,
+            List<Found> causes) {
         /** Whether the verdict is a claim of a difference and the causes were looked for. */
         public boolean decided() {
             return verdict == Verdict.BETTER || verdict == Verdict.WORSE;
@@ -74,8 +93,16 @@ public final class BottomLine {
                 case TOO_FEW_JVMS -> "not judged (too few JVMs)";
                 default -> "not shown better or worse";
             };
-            return String.format(Locale.ROOT, "%s %s, %s %s %s's (95%% CI %s-%s)", group, says, headline.name(), times(comparison.ratio()), baseline,
-                    Comparer.plain(comparison.ratioCiLow()), times(comparison.ratioCiHigh()));
+            return String.format(
+                    Locale.ROOT,
+                    "%s %s, %s %s %s's (95%% CI %s-%s)",
+                    group,
+                    says,
+                    headline.name(),
+                    times(comparison.ratio()),
+                    baseline,
+                    Comparer.plain(comparison.ratioCiLow()),
+                    times(comparison.ratioCiHigh()));
         }
 
         /** The causes in words, the computed one first. */
@@ -88,7 +115,10 @@ public final class BottomLine {
             return words;
         }
 
-        /** The line, at most {@link #MAX} characters where its headline allows: the causes that do not fit are in the verdict lines above it. */
+        /**
+         * The line, at most {@link #MAX} characters where its headline allows: the causes that do not fit are in the
+         * verdict lines above it.
+         */
         public String text() {
             String line = MARK + workload + ": " + headlineText() + (busyMachine ? ", busy machine" : "");
             if (!decided()) {
@@ -96,10 +126,12 @@ public final class BottomLine {
             }
             List<String> words = causeWords();
             if (words.isEmpty()) {
-                String none = "; no cause measured (" + unit + ": pins, queueing, thread starts, CPU, context switches, GC)";
+                String none =
+                        "; no cause measured (" + unit + ": pins, queueing, thread starts, CPU, context switches, GC)";
                 return line.length() + none.length() <= MAX ? line + none : line;
             }
-            StringBuilder out = new StringBuilder(line).append("; because a ").append(unit).append(": ");
+            StringBuilder out =
+                    new StringBuilder(line).append("; because a ").append(unit).append(": ");
             int named = 0;
             for (String cause : words) {
                 String next = (named == 0 ? "" : ", ") + cause;
@@ -113,17 +145,25 @@ public final class BottomLine {
         }
     }
 
-    /** A measured cause: its figure and its words ({@code context switches 0.05x}), and how far it moved (the larger, the stronger). */
+    /**
+     * A measured cause: its figure and its words ({@code context switches 0.05x}), and how far it moved (the larger,
+     * the stronger).
+     */
     public record Found(Metric metric, String words, double strength) {}
 
     /**
-     * The line for {@code workload}: {@code group} against the results' baseline on the first of
-     * {@code headlines} with a verdict (else the first with a ratio), the causes per {@code unit}
-     * ("request", "unit of work"); {@code firstCause} (a computed cause, such as the ceiling pins
-     * put on the carriers) leads them when the headline is worse. Null when no headline figure was
-     * compared.
+     * The line for {@code workload}: {@code group} against the results' baseline on the first of {@code headlines} with
+     * a verdict (else the first with a ratio), the causes per {@code unit} ("request", "unit of work");
+     * {@code firstCause} (a computed cause, such as the ceiling pins put on the carriers) leads them when the headline
+     * is worse. Null when no headline figure was compared.
      */
-    public static Line of(String workload, List<MetricResult> results, List<Metric> headlines, String group, String unit, String firstCause) {
+    public static Line of(
+            String workload,
+            List<MetricResult> results,
+            List<Metric> headlines,
+            String group,
+            String unit,
+            String firstCause) {
         MetricResult head = head(results, headlines, group);
         if (head == null) {
             return null;
@@ -131,11 +171,23 @@ public final class BottomLine {
         Verdict v = head.verdict(group);
         boolean decided = v == Verdict.BETTER || v == Verdict.WORSE;
         boolean computedLeads = v == Verdict.WORSE && firstCause != null;
-        return new Line(workload, group, head.baseline(), head.metric(), v, head.comparisons().get(group), head.busyMachine(group) != null, unit,
-                computedLeads ? firstCause : null, decided ? causes(results, group, v, computedLeads) : List.of());
+        return new Line(
+                workload,
+                group,
+                head.baseline(),
+                head.metric(),
+                v,
+                head.comparisons().get(group),
+                head.busyMachine(group) != null,
+                unit,
+                computedLeads ? firstCause : null,
+                decided ? causes(results, group, v, computedLeads) : List.of());
     }
 
-    /** The causes that moved the way the headline did, strongest first: {@code context switches 0.08x}, {@code pins 0.97 (none on platform)}. */
+    /**
+     * The causes that moved the way the headline did, strongest first: {@code context switches 0.08x}, {@code pins 0.97
+     * (none on platform)}.
+     */
     private static List<Found> causes(List<MetricResult> results, String group, Verdict v, boolean pinsSaid) {
         List<Found> found = new ArrayList<>();
         for (Cause cause : CAUSES) {
@@ -146,12 +198,17 @@ public final class BottomLine {
             Comparison c = r.comparisons().get(group);
             if (c.ratio() == Double.POSITIVE_INFINITY) {
                 var b = r.boxplots().get(group);
-                found.add(new Found(cause.metric(), cause.words() + " " + Comparer.plain(c.means() ? b.mean() : b.median()) + " (none on " + r.baseline() + ")",
+                found.add(new Found(
+                        cause.metric(),
+                        cause.words() + " " + Comparer.plain(c.means() ? b.mean() : b.median()) + " (none on "
+                                + r.baseline() + ")",
                         Double.MAX_VALUE));
             } else if (c.ratio() > 0) {
-                found.add(new Found(cause.metric(), cause.words() + " " + times(c.ratio()), Math.abs(Math.log(c.ratio()))));
+                found.add(new Found(
+                        cause.metric(), cause.words() + " " + times(c.ratio()), Math.abs(Math.log(c.ratio()))));
             } else {
-                found.add(new Found(cause.metric(), cause.words() + " none (" + r.baseline() + " had some)", Double.MAX_VALUE));
+                found.add(new Found(
+                        cause.metric(), cause.words() + " none (" + r.baseline() + " had some)", Double.MAX_VALUE));
             }
         }
         found.sort(Comparator.comparingDouble(Found::strength).reversed());
@@ -160,7 +217,9 @@ public final class BottomLine {
 
     private static MetricResult find(List<MetricResult> results, Metric metric, String group) {
         for (MetricResult r : results) {
-            if (r.metric().equals(metric) && r.comparisons().containsKey(group) && !Double.isNaN(r.comparisons().get(group).ratio())) {
+            if (r.metric().equals(metric)
+                    && r.comparisons().containsKey(group)
+                    && !Double.isNaN(r.comparisons().get(group).ratio())) {
                 return r;
             }
         }

@@ -9,35 +9,46 @@ import dev.loomscope.analyzer.stats.Regression;
 import dev.loomscope.analyzer.stats.Spread;
 import dev.loomscope.analyzer.stats.Verdict;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /** Compares groups of recordings metric by metric: boxplots, regressions, comparisons with the baseline. */
 public final class Comparer {
     private Comparer() {}
 
     /**
-     * @param metrics  metric names to compute, or empty for every metric the inputs support
+     * @param metrics metric names to compute, or empty for every metric the inputs support
      * @param baseline the group others are compared with; null: "platform" if present, else the first
-     * @param xUnits   regress on units of work instead of run index
+     * @param xUnits regress on units of work instead of run index
      */
-    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<Metric> metrics, String baseline,
-            boolean xUnits) {
+    public static List<MetricResult> compare(
+            Map<String, List<RecordingFacts>> groups, List<Metric> metrics, String baseline, boolean xUnits) {
         return compare(groups, metrics, baseline, xUnits, Verdict.Rule.DEFAULT);
     }
 
     /** As {@link #compare(Map, List, String, boolean)}, each verdict by {@code rule}. */
-    public static List<MetricResult> compare(Map<String, List<RecordingFacts>> groups, List<Metric> metrics, String baseline,
-            boolean xUnits, Verdict.Rule rule) {
+    public static List<MetricResult> compare(
+            Map<String, List<RecordingFacts>> groups,
+            List<Metric> metrics,
+            String baseline,
+            boolean xUnits,
+            Verdict.Rule rule) {
         if (groups.size() < 1) {
             throw new BadDataException("no recordings to compare");
         }
-        String base = baseline != null ? baseline : groups.containsKey("platform") ? "platform" : groups.keySet().iterator().next();
+        String base = baseline != null
+                ? baseline
+                : groups.containsKey("platform")
+                        ? "platform"
+                        : groups.keySet().iterator().next();
         if (!groups.containsKey(base)) {
-            throw new UsageException("--baseline " + base + ": no such group (groups: " + String.join(", ", groups.keySet()) + ")");
+            throw new UsageException(
+                    "--baseline " + base + ": no such group (groups: " + String.join(", ", groups.keySet()) + ")");
         }
         List<Metric> chosen = metrics == null || metrics.isEmpty() ? Metric.ALL : metrics;
         List<MetricResult> out = new ArrayList<>();
@@ -62,8 +73,8 @@ public final class Comparer {
     }
 
     /**
-     * A group's values as points: x their index (or their units of work with {@code xUnits}), in time
-     * order when {@code byTime} (runs and recordings; events stay in theirs), y the value.
+     * A group's values as points: x their index (or their units of work with {@code xUnits}), in time order when
+     * {@code byTime} (runs and recordings; events stay in theirs), y the value.
      */
     private static double[][] xy(List<Metric.Value> values, boolean xUnits, boolean byTime) {
         if (byTime) {
@@ -72,29 +83,41 @@ public final class Comparer {
         double[] x = new double[values.size()];
         double[] y = new double[values.size()];
         for (int i = 0; i < values.size(); i++) {
-            x[i] = xUnits && !Double.isNaN(values.get(i).units()) ? values.get(i).units() : i;
+            x[i] = xUnits && !Double.isNaN(values.get(i).units())
+                    ? values.get(i).units()
+                    : i;
             y[i] = values.get(i).value();
         }
         return new double[][] {x, y};
     }
 
-    /** Each group with values against the baseline, the JVM the unit: medians, or means where many values are zero; none without the baseline. */
-    private static Map<String, Comparison> comparisons(java.util.Set<String> groups, Map<String, List<double[]>> jvms, String base) {
+    /**
+     * Each group with values against the baseline, the JVM the unit: medians, or means where many values are zero; none
+     * without the baseline.
+     */
+    private static Map<String, Comparison> comparisons(
+            Set<String> groups, Map<String, List<double[]>> jvms, String base) {
         Map<String, Comparison> cmp = new LinkedHashMap<>();
         if (groups.contains(base)) {
             for (String g : groups) {
                 if (!g.equals(base)) {
                     // many zeros (runs without a collection, a pin): their median says "none" for a group that had some
                     boolean zeros = zeroShare(jvms.get(g)) >= ZERO_SHARE || zeroShare(jvms.get(base)) >= ZERO_SHARE;
-                    cmp.put(g, zeros ? Comparison.ofMeans(jvms.get(g), jvms.get(base)) : Comparison.of(jvms.get(g), jvms.get(base)));
+                    cmp.put(
+                            g,
+                            zeros
+                                    ? Comparison.ofMeans(jvms.get(g), jvms.get(base))
+                                    : Comparison.of(jvms.get(g), jvms.get(base)));
                 }
             }
         }
         return cmp;
     }
 
-    /** How far apart each compared group's runs lie against the baseline's (the thesis's boxes), where it can be said. */
-    private static Map<String, Spread> spreads(java.util.Set<String> compared, Map<String, List<double[]>> jvms, String base) {
+    /**
+     * How far apart each compared group's runs lie against the baseline's (the thesis's boxes), where it can be said.
+     */
+    private static Map<String, Spread> spreads(Set<String> compared, Map<String, List<double[]>> jvms, String base) {
         Map<String, Spread> spreads = new LinkedHashMap<>();
         for (String g : compared) {
             Spread sp = Spread.of(jvms.get(g), jvms.get(base));
@@ -106,7 +129,8 @@ public final class Comparer {
     }
 
     /** Null when no group has a value for the metric. */
-    static MetricResult compute(Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits, Verdict.Rule rule) {
+    static MetricResult compute(
+            Metric m, Map<String, List<RecordingFacts>> groups, String base, boolean xUnits, Verdict.Rule rule) {
         Map<String, double[][]> points = new LinkedHashMap<>();
         Map<String, MetricResult.Trend> trends = new LinkedHashMap<>();
         Map<String, List<MetricResult.Series>> series = new LinkedHashMap<>();
@@ -123,8 +147,12 @@ public final class Comparer {
                 values.addAll(own);
                 groupPerRun &= !f.runs.measured().isEmpty();
                 if (!own.isEmpty()) {
-                    perJvm.add(own.stream().mapToDouble(Metric.Value::value).toArray()); // the JVM, the unit of replication
-                    forks.add(new MetricResult.Series(f.source.shortName(), own.stream().mapToDouble(Metric.Value::x).toArray(),
+                    perJvm.add(own.stream()
+                            .mapToDouble(Metric.Value::value)
+                            .toArray()); // the JVM, the unit of replication
+                    forks.add(new MetricResult.Series(
+                            f.source.shortName(),
+                            own.stream().mapToDouble(Metric.Value::x).toArray(),
                             own.stream().mapToDouble(Metric.Value::value).toArray()));
                 }
             }
@@ -146,49 +174,72 @@ public final class Comparer {
         Map<String, Boxplot> box = new LinkedHashMap<>();
         Map<String, Regression> reg = new LinkedHashMap<>();
         points.forEach((g, xy) -> box.put(g, Boxplot.of(xy[1])));
-        points.entrySet().stream().filter(e -> e.getValue()[1].length >= 3).forEach(e -> reg.put(e.getKey(), Regression.of(e.getValue()[0], e.getValue()[1])));
+        points.entrySet().stream()
+                .filter(e -> e.getValue()[1].length >= 3)
+                .forEach(e -> reg.put(e.getKey(), Regression.of(e.getValue()[0], e.getValue()[1])));
         Map<String, Comparison> cmp = comparisons(points.keySet(), jvms, base);
-        // run-level metrics only (an event-level one is never per run): how far apart a group's runs lie, against the baseline's
+        // run-level metrics only (an event-level one is never per run): how far apart a group's runs lie, against the
+        // baseline's
         Map<String, Spread> spreads = perRun ? spreads(cmp.keySet(), jvms, base) : new LinkedHashMap<>();
         series.keySet().retainAll(points.keySet());
         noise.keySet().retainAll(points.keySet());
-        return new MetricResult(m, m.level() == Metric.Level.EVENT ? "event index" : xUnits ? "units of work" : perRun ? "run index" : "recording index",
-                points, box, reg, cmp, base, trends, series, rule, noise, spreads);
+        return new MetricResult(
+                m,
+                m.level() == Metric.Level.EVENT
+                        ? "event index"
+                        : xUnits ? "units of work" : perRun ? "run index" : "recording index",
+                points,
+                box,
+                reg,
+                cmp,
+                base,
+                trends,
+                series,
+                rule,
+                noise,
+                spreads);
     }
 
-    /** At least this share of zeros in either group: the groups are compared by their means, and the zeros are counted in the line. */
+    /**
+     * At least this share of zeros in either group: the groups are compared by their means, and the zeros are counted
+     * in the line.
+     */
     static final double ZERO_SHARE = 0.25;
 
     /** The share of the values that are zero, over every JVM's. */
     static double zeroShare(List<double[]> jvms) {
         long n = jvms.stream().mapToLong(v -> v.length).sum();
-        long zeros = jvms.stream().flatMapToDouble(java.util.Arrays::stream).filter(v -> v == 0).count();
+        long zeros = jvms.stream()
+                .flatMapToDouble(Arrays::stream)
+                .filter(v -> v == 0)
+                .count();
         return n == 0 ? 0 : zeros / (double) n;
     }
 
     /** {@code zero in 13/20 virtual runs and 12/15 platform runs}, for a comparison of means. */
     static String zeros(MetricResult r, String group) {
         String noun = r.metric().level() == Metric.Level.EVENT ? "events" : r.perRun() ? "runs" : "recordings";
-        return "zero in " + zeroCount(r, group) + " " + group + " " + noun + " and " + zeroCount(r, r.baseline()) + " " + r.baseline() + " " + noun;
+        return "zero in " + zeroCount(r, group) + " " + group + " " + noun + " and " + zeroCount(r, r.baseline()) + " "
+                + r.baseline() + " " + noun;
     }
 
     private static String zeroCount(MetricResult r, String group) {
         double[] v = r.points().get(group)[1];
-        return java.util.Arrays.stream(v).filter(x -> x == 0).count() + "/" + v.length;
+        return Arrays.stream(v).filter(x -> x == 0).count() + "/" + v.length;
     }
 
     /** The values regressed on their run index within their JVM: a trend there is a JVM not yet steady. */
     private static MetricResult.Trend trend(List<Metric.Value> values) {
         double[] x = values.stream().mapToDouble(Metric.Value::x).toArray();
         double[] y = values.stream().mapToDouble(Metric.Value::value).toArray();
-        double span = java.util.Arrays.stream(x).max().orElse(0) - java.util.Arrays.stream(x).min().orElse(0);
+        double span = Arrays.stream(x).max().orElse(0) - Arrays.stream(x).min().orElse(0);
         return new MetricResult.Trend(Regression.of(x, y), span);
     }
 
     /**
-     * {@code virtual vs platform: run time median -46% (95% CI -50%..-41%), p=0.008, n=5/5 JVMs x 3
-     * runs: better}: the ratio of the JVMs' medians, its interval, the JVM-level test, how many JVMs
-     * and values stand behind it, and the verdict by the result's rule.
+     * {@code virtual vs platform: run time median -46% (95% CI -50%..-41%), p=0.008, n=5/5 JVMs x 3 runs: better}: the
+     * ratio of the JVMs' medians, its interval, the JVM-level test, how many JVMs and values stand behind it, and the
+     * verdict by the result's rule.
      */
     public static String verdict(MetricResult r, String group) {
         Comparison c = r.comparisons().get(group);
@@ -196,14 +247,32 @@ public final class Comparer {
         if (c.ratio() == Double.POSITIVE_INFINITY) {
             // none in the baseline: the group's own figure, since no ratio can be given
             var b = r.boxplots().get(group);
-            line = String.format(Locale.ROOT, "%s vs %s: %s %s %s %s against 0, %s, %s: %s", group, r.baseline(), r.metric().name(),
-                    c.means() ? "mean" : "median", plain(c.means() ? b.mean() : b.median()), r.metric().unit(), p(c.pValue()),
-                    replicates(c, r.metric().level()), r.verdict(group).words());
-        } else {
-            line = String.format(Locale.ROOT, "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s", group, r.baseline(), r.metric().name(),
-                    c.means() ? "mean" : "median", change(c.ratio(), c.ratio()), change(c.ratioCiLow(), c.ratio()), change(c.ratioCiHigh(), c.ratio()),
+            line = String.format(
+                    Locale.ROOT,
+                    "%s vs %s: %s %s %s %s against 0, %s, %s: %s",
+                    group,
+                    r.baseline(),
+                    r.metric().name(),
+                    c.means() ? "mean" : "median",
+                    plain(c.means() ? b.mean() : b.median()),
+                    r.metric().unit(),
                     p(c.pValue()),
-                    replicates(c, r.metric().level()), r.verdict(group).words());
+                    replicates(c, r.metric().level()),
+                    r.verdict(group).words());
+        } else {
+            line = String.format(
+                    Locale.ROOT,
+                    "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s",
+                    group,
+                    r.baseline(),
+                    r.metric().name(),
+                    c.means() ? "mean" : "median",
+                    change(c.ratio(), c.ratio()),
+                    change(c.ratioCiLow(), c.ratio()),
+                    change(c.ratioCiHigh(), c.ratio()),
+                    p(c.pValue()),
+                    replicates(c, r.metric().level()),
+                    r.verdict(group).words());
         }
         if (c.means()) {
             line += "; " + zeros(r, group);
@@ -220,16 +289,18 @@ public final class Comparer {
             }
         }
         if (!unsteady.isEmpty()) {
-            // more warm-up helps a group that was still getting better; one that got worse run by run drifts for another reason
-            line += "; not steady: " + String.join(", ", unsteady) + (unsteady.stream().anyMatch(u -> u.contains("warming up")) ? " (try a larger --warmup)" : "");
+            // more warm-up helps a group that was still getting better; one that got worse run by run drifts for
+            // another reason
+            line += "; not steady: " + String.join(", ", unsteady)
+                    + (unsteady.stream().anyMatch(u -> u.contains("warming up")) ? " (try a larger --warmup)" : "");
         }
         return line;
     }
 
     /**
-     * {@code virtual vs platform: run time spread (IQR) 10.2 ms against 35.1 ms, 0.29x (95% CI
-     * 0.18x..0.45x; relative to the median 0.43x), n=1/1 JVMs x 100 runs: less spread}; null when
-     * the metric has no spread of runs for {@code group}.
+     * {@code virtual vs platform: run time spread (IQR) 10.2 ms against 35.1 ms, 0.29x (95% CI 0.18x..0.45x; relative
+     * to the median 0.43x), n=1/1 JVMs x 100 runs: less spread}; null when the metric has no spread of runs for
+     * {@code group}.
      */
     public static String spreadVerdict(MetricResult r, String group) {
         Spread s = r.spreads().get(group);
@@ -237,23 +308,54 @@ public final class Comparer {
             return null;
         }
         String unit = r.metric().unit().isEmpty() ? "" : " " + r.metric().unit();
-        return String.format(Locale.ROOT, "%s vs %s: %s spread (IQR) %s%s against %s%s, %s (95%% CI %s..%s; relative to the median %s), %s: %s",
-                group, r.baseline(), r.metric().name(), plain(s.iqrGroup()), unit, plain(s.iqrBaseline()), unit, times(s.ratio()), times(s.ratioCiLow()),
-                times(s.ratioCiHigh()), times(s.relativeRatio()), replicates(s.jvmsGroup(), s.jvmsBaseline(), s.nGroup(), s.nBaseline(), r.metric().level()),
+        return String.format(
+                Locale.ROOT,
+                "%s vs %s: %s spread (IQR) %s%s against %s%s, %s (95%% CI %s..%s; relative to the median %s), %s: %s",
+                group,
+                r.baseline(),
+                r.metric().name(),
+                plain(s.iqrGroup()),
+                unit,
+                plain(s.iqrBaseline()),
+                unit,
+                times(s.ratio()),
+                times(s.ratioCiLow()),
+                times(s.ratioCiHigh()),
+                times(s.relativeRatio()),
+                replicates(
+                        s.jvmsGroup(),
+                        s.jvmsBaseline(),
+                        s.nGroup(),
+                        s.nBaseline(),
+                        r.metric().level()),
                 s.verdict());
     }
 
     /** A ratio as {@code 0.29x}; {@code n/a} when there is none, {@code unbounded} when the baseline's figure is 0. */
     private static String times(double ratio) {
-        return Double.isNaN(ratio) ? "n/a" : Double.isInfinite(ratio) ? "unbounded" : String.format(Locale.ROOT, ratio >= 10 ? "%.0fx" : "%.2fx", ratio);
+        return Double.isNaN(ratio)
+                ? "n/a"
+                : Double.isInfinite(ratio)
+                        ? "unbounded"
+                        : String.format(Locale.ROOT, ratio >= 10 ? "%.0fx" : "%.2fx", ratio);
     }
 
     /** A figure as a number a reader reads: grouped thousands, a few significant digits, never an exponent. */
     public static String plain(double v) {
         double a = Math.abs(v);
-        return Double.isNaN(v) ? "n/a" : Double.isInfinite(v) ? "unbounded" : a >= 100 ? String.format(Locale.ROOT, "%,.0f", v)
-                : a >= 10 ? String.format(Locale.ROOT, "%.1f", v) : a >= 0.01 || a == 0 ? String.format(Locale.ROOT, "%.3f", v).replaceFirst("0+$", "")
-                        .replaceFirst("\\.$", "") : String.format(Locale.ROOT, "%.2g", v);
+        return Double.isNaN(v)
+                ? "n/a"
+                : Double.isInfinite(v)
+                        ? "unbounded"
+                        : a >= 100
+                                ? String.format(Locale.ROOT, "%,.0f", v)
+                                : a >= 10
+                                        ? String.format(Locale.ROOT, "%.1f", v)
+                                        : a >= 0.01 || a == 0
+                                                ? String.format(Locale.ROOT, "%.3f", v)
+                                                        .replaceFirst("0+$", "")
+                                                        .replaceFirst("\\.$", "")
+                                                : String.format(Locale.ROOT, "%.2g", v);
     }
 
     /** {@code n=5/5 JVMs x 3 runs}, {@code n=5/4 JVMs, 15/11 runs}, {@code n=6/6 JVMs} (one value each). */
@@ -267,7 +369,9 @@ public final class Comparer {
             return jvms;
         }
         String noun = level == Metric.Level.EVENT ? "events" : "runs";
-        if (nGroup % jvmsGroup == 0 && nBaseline % jvmsBaseline == 0 && nGroup / jvmsGroup == nBaseline / jvmsBaseline) {
+        if (nGroup % jvmsGroup == 0
+                && nBaseline % jvmsBaseline == 0
+                && nGroup / jvmsGroup == nBaseline / jvmsBaseline) {
             return jvms + " x " + nGroup / jvmsGroup + " " + noun;
         }
         return jvms + ", " + nGroup + "/" + nBaseline + " " + noun;
@@ -282,12 +386,12 @@ public final class Comparer {
     public static final double RATIO_ABOVE = 2;
 
     /**
-     * {@code ratio} as a change, in the form its line's point estimate {@code point} takes: a
-     * percentage ({@code -47%}) up to {@link #RATIO_ABOVE}, a ratio ({@code 30.3x}) beyond, so a
-     * line and its interval read alike.
+     * {@code ratio} as a change, in the form its line's point estimate {@code point} takes: a percentage ({@code -47%})
+     * up to {@link #RATIO_ABOVE}, a ratio ({@code 30.3x}) beyond, so a line and its interval read alike.
      */
     public static String change(double ratio, double point) {
-        return point > RATIO_ABOVE && !Double.isInfinite(point) ? (Double.isNaN(ratio) ? "n/a" : Double.isInfinite(ratio) ? "unbounded" : plain(ratio) + "x")
+        return point > RATIO_ABOVE && !Double.isInfinite(point)
+                ? (Double.isNaN(ratio) ? "n/a" : Double.isInfinite(ratio) ? "unbounded" : plain(ratio) + "x")
                 : percent(ratio);
     }
 

@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How busy the machine was besides the JVMs of a group: per JVM, the median over its measured runs
- * of the CPU share other processes and steal took (the runs' own figures), or for a recording
- * without them the machine's CPU load less the JVM's over the recording. A JVM above
- * {@link MachineCpu#DISTURBED} ran on a busy machine, and what it measured may be the other processes'.
+ * How busy the machine was besides the JVMs of a group: per JVM, the median over its measured runs of the CPU share
+ * other processes and steal took (the runs' own figures), or for a recording without them the machine's CPU load less
+ * the JVM's over the recording. A JVM above {@link MachineCpu#DISTURBED} ran on a busy machine, and what it measured
+ * may be the other processes'.
  *
- * @param known     JVMs whose machine load is known
+ * @param known JVMs whose machine load is known
  * @param disturbed JVMs above {@link MachineCpu#DISTURBED}
- * @param worst     the largest JVM figure, 0 to 1 (NaN when none is known)
+ * @param worst the largest JVM figure, 0 to 1 (NaN when none is known)
  */
 public record Noise(int jvms, int known, int disturbed, double worst) {
     public static Noise of(List<RecordingFacts> facts) {
@@ -36,7 +36,10 @@ public record Noise(int jvms, int known, int disturbed, double worst) {
 
     /** One JVM's figure: the median of its measured runs', else the recording's CPU loads; NaN when unknown. */
     public static double busyElsewhere(RecordingFacts f) {
-        double[] runs = f.runs.measured().stream().mapToDouble(WorkloadRun::busyElsewhere).filter(v -> !Double.isNaN(v)).toArray();
+        double[] runs = f.runs.measured().stream()
+                .mapToDouble(WorkloadRun::busyElsewhere)
+                .filter(v -> !Double.isNaN(v))
+                .toArray();
         if (runs.length > 0) {
             return Quantiles.of(runs, 0.5);
         }
@@ -48,15 +51,27 @@ public record Noise(int jvms, int known, int disturbed, double worst) {
         return Math.max(0, machine - jvm);
     }
 
-    /** {@code other processes took up to 38% of the CPU in 3 of 10 JVMs}: the groups' noise in words; null when no JVM was disturbed. */
+    /**
+     * {@code other processes took up to 38% of the CPU in 3 of 10 JVMs}: the groups' noise in words; null when no JVM
+     * was disturbed.
+     */
     public static String describe(List<Noise> groups) {
         int disturbed = groups.stream().mapToInt(Noise::disturbed).sum();
         if (disturbed == 0) {
             return null;
         }
         int jvms = groups.stream().mapToInt(Noise::jvms).sum();
-        double worst = groups.stream().mapToDouble(Noise::worst).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
-        return String.format(Locale.ROOT, "busy machine: other processes took up to %.0f%% of the CPU in %d of %d JVMs, which may explain"
-                + " a difference", 100 * worst, disturbed, jvms);
+        double worst = groups.stream()
+                .mapToDouble(Noise::worst)
+                .filter(v -> !Double.isNaN(v))
+                .max()
+                .orElse(Double.NaN);
+        return String.format(
+                Locale.ROOT,
+                "busy machine: other processes took up to %.0f%% of the CPU in %d of %d JVMs, which may explain"
+                        + " a difference",
+                100 * worst,
+                disturbed,
+                jvms);
     }
 }

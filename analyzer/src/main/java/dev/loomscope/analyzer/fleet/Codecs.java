@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.fleet;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,9 +12,9 @@ import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * Parquet's page codecs without Hadoop's (which parquet-hadoop would load through Hadoop's
- * classes) and without native code: none, Snappy (what loomscope and Spark write; {@link Snappy})
- * and gzip (the JDK's). Another codec is named in a one-line error.
+ * Parquet's page codecs without Hadoop's (which parquet-hadoop would load through Hadoop's classes) and without native
+ * code: none, Snappy (what loomscope and Spark write; {@link Snappy}) and gzip (the JDK's). Another codec is named in a
+ * one-line error.
  */
 final class Codecs implements CompressionCodecFactory {
     static final Codecs INSTANCE = new Codecs();
@@ -67,7 +68,8 @@ final class Codecs implements CompressionCodecFactory {
             }
 
             @Override
-            public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int decompressedSize) throws IOException {
+            public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int decompressedSize)
+                    throws IOException {
                 byte[] in = new byte[compressedSize];
                 input.duplicate().get(in);
                 output.put(decompress(in, decompressedSize));
@@ -83,7 +85,7 @@ final class Codecs implements CompressionCodecFactory {
                         yield out;
                     }
                     case GZIP -> {
-                        try (InputStream gz = new GZIPInputStream(new java.io.ByteArrayInputStream(in))) {
+                        try (InputStream gz = new GZIPInputStream(new ByteArrayInputStream(in))) {
                             yield gz.readNBytes(size);
                         }
                     }

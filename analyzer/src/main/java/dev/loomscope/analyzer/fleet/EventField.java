@@ -5,9 +5,8 @@ import dev.loomscope.analyzer.reduce.Timeline;
 import dev.loomscope.recording.JfrEvent;
 
 /**
- * How a column of an event table reads its value from an event ({@link #read}), and under which
- * field name a row gives it back as an event ({@link #field}, null for the event's own start,
- * duration and type).
+ * How a column of an event table reads its value from an event ({@link #read}), and under which field name a row gives
+ * it back as an event ({@link #field}, null for the event's own start, duration and type).
  */
 public record EventField(FleetColumn column, Kind kind, String field, String member) {
 
@@ -32,11 +31,16 @@ public record EventField(FleetColumn column, Kind kind, String field, String mem
     }
 
     public static EventField start() {
-        return new EventField(FleetColumn.of("start_ns", Type.LONG, "event start, nanoseconds since the epoch"), Kind.START, null, null);
+        return new EventField(
+                FleetColumn.of("start_ns", Type.LONG, "event start, nanoseconds since the epoch"),
+                Kind.START,
+                null,
+                null);
     }
 
     public static EventField duration() {
-        return new EventField(FleetColumn.of("duration_ns", Type.LONG, "event duration, nanoseconds"), Kind.DURATION, null, null);
+        return new EventField(
+                FleetColumn.of("duration_ns", Type.LONG, "event duration, nanoseconds"), Kind.DURATION, null, null);
     }
 
     public static EventField type() {
@@ -63,16 +67,19 @@ public record EventField(FleetColumn column, Kind kind, String field, String mem
             case START -> Timeline.epochNanos(e.startTime());
             case DURATION -> e.duration().toNanos();
             case TYPE -> e.type();
-            default -> !e.hasField(field) ? null : switch (kind) {
-                case STRING -> e.string(field);
-                case LONG -> e.longValue(field);
-                case DOUBLE -> e.doubleValue(field);
-                case BOOLEAN -> e.bool(field);
-                case SPAN -> e.durationField(field).toNanos();
-                case NESTED_LONG -> e.nestedLong(field, member);
-                case THREAD -> e.threadName(field);
-                default -> throw new IllegalStateException(kind.name());
-            };
+            default ->
+                !e.hasField(field)
+                        ? null
+                        : switch (kind) {
+                            case STRING -> e.string(field);
+                            case LONG -> e.longValue(field);
+                            case DOUBLE -> e.doubleValue(field);
+                            case BOOLEAN -> e.bool(field);
+                            case SPAN -> e.durationField(field).toNanos();
+                            case NESTED_LONG -> e.nestedLong(field, member);
+                            case THREAD -> e.threadName(field);
+                            default -> throw new IllegalStateException(kind.name());
+                        };
         };
     }
 }

@@ -18,9 +18,9 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * Exports recordings into an export's tables: files reduced in parallel, at most two per thread
- * held at a time, written in input order (a row group per recording in each table). A recording
- * that cannot be read becomes a row of the problems table and the export goes on.
+ * Exports recordings into an export's tables: files reduced in parallel, at most two per thread held at a time, written
+ * in input order (a row group per recording in each table). A recording that cannot be read becomes a row of the
+ * problems table and the export goes on.
  */
 public final class Exporter {
     private Exporter() {}
@@ -34,8 +34,8 @@ public final class Exporter {
     }
 
     /**
-     * The rows of one recording in every table, read and reduced in one pass; a recording that
-     * cannot be read gives one row of the problems table. The Spark job calls this in its executors.
+     * The rows of one recording in every table, read and reduced in one pass; a recording that cannot be read gives one
+     * row of the problems table. The Spark job calls this in its executors.
      */
     public static Map<FleetTable, List<Object[]>> rows(RecordingSource source, String id) {
         try {
@@ -56,8 +56,12 @@ public final class Exporter {
         return rows;
     }
 
-    /** Exports {@code sources} into {@code dir} with {@code threads} threads; {@code progress} hears of each recording done. */
-    public static Result export(List<RecordingSource> sources, Path dir, int threads, Consumer<String> progress) throws IOException {
+    /**
+     * Exports {@code sources} into {@code dir} with {@code threads} threads; {@code progress} hears of each recording
+     * done.
+     */
+    public static Result export(List<RecordingSource> sources, Path dir, int threads, Consumer<String> progress)
+            throws IOException {
         List<ParquetTables.Writer> writers = new ArrayList<>();
         int exported = 0;
         int problems = 0;

@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.fleet;
 
 /**
- * One column of a fleet table: its name, type and meaning. Every column may be null (Spark's
- * writer declares its columns so, and the two writers' files must be the same).
+ * One column of a fleet table: its name, type and meaning. Every column may be null (Spark's writer declares its
+ * columns so, and the two writers' files must be the same).
  */
 public record FleetColumn(String name, Type type, String description) {
 

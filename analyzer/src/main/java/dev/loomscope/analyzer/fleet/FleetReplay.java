@@ -12,24 +12,27 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A recording's facts made again from its rows in an export: each event table's row handed to the
- * reducers as the event it was ({@link RowEvent}), so every figure, verdict and view computed from
- * an export is the one computed from the recording. Rows come table by table, in the order
- * {@link #TABLES} lists (the recording's own row first, its samples last), so an export is read a
- * table at a time without holding its rows.
+ * A recording's facts made again from its rows in an export: each event table's row handed to the reducers as the event
+ * it was ({@link RowEvent}), so every figure, verdict and view computed from an export is the one computed from the
+ * recording. Rows come table by table, in the order {@link #TABLES} lists (the recording's own row first, its samples
+ * last), so an export is read a table at a time without holding its rows.
  */
 public final class FleetReplay {
     /** The order a recording's rows are replayed in: what each step needs comes before it. */
     public static final List<FleetTable> TABLES = tables();
 
     private static List<FleetTable> tables() {
-        List<FleetTable> order = new ArrayList<>(List.of(FleetSchema.RECORDINGS, FleetSchema.EVENT_TYPES, FleetSchema.STACKS));
+        List<FleetTable> order =
+                new ArrayList<>(List.of(FleetSchema.RECORDINGS, FleetSchema.EVENT_TYPES, FleetSchema.STACKS));
         order.addAll(FleetSchema.EVENT_TABLES);
         order.add(FleetSchema.SAMPLES);
         return List.copyOf(order);
@@ -41,7 +44,10 @@ public final class FleetReplay {
     private boolean reasons;
     private boolean counted;
 
-    /** Frames of the stacks the rows refer to, by stack id (an id is its frames' hash: one entry serves every recording). */
+    /**
+     * Frames of the stacks the rows refer to, by stack id (an id is its frames' hash: one entry serves every
+     * recording).
+     */
     public static final class Stacks {
         private final Map<Long, List<Object[]>> rows = new HashMap<>();
         private final Map<Long, String> from = new HashMap<>();
@@ -60,7 +66,7 @@ public final class FleetReplay {
         private List<Object[]> sorted(Object id) {
             List<Object[]> r = id == null ? null : rows.get((Long) id);
             if (r != null) {
-                r.sort(java.util.Comparator.comparingInt(x -> (Integer) x[2]));
+                r.sort(Comparator.comparingInt(x -> (Integer) x[2]));
             }
             return r;
         }
@@ -71,7 +77,11 @@ public final class FleetReplay {
             }
             return frames.computeIfAbsent((Long) id, k -> {
                 List<Object[]> r = sorted(k);
-                return r == null ? null : r.stream().map(x -> new Frame((String) x[3], (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
+                return r == null
+                        ? null
+                        : r.stream()
+                                .map(x -> new Frame((String) x[3], (String) x[4], (Integer) x[5], (Integer) x[6]))
+                                .toList();
             });
         }
 
@@ -81,8 +91,12 @@ public final class FleetReplay {
             }
             return raw.computeIfAbsent((Long) id, k -> {
                 List<Object[]> r = sorted(k);
-                return r == null ? null
-                        : r.stream().map(x -> new RawFrame(internalName((String) x[3]), (String) x[4], (Integer) x[5], (Integer) x[6])).toList();
+                return r == null
+                        ? null
+                        : r.stream()
+                                .map(x -> new RawFrame(
+                                        internalName((String) x[3]), (String) x[4], (Integer) x[5], (Integer) x[6]))
+                                .toList();
             });
         }
     }
@@ -116,7 +130,10 @@ public final class FleetReplay {
         reasons = Boolean.TRUE.equals(r[t.index("pin_reasons_recorded")]);
     }
 
-    /** One row of {@code table} for this recording (tables in the order of {@link #TABLES}; the recordings row went to the constructor). */
+    /**
+     * One row of {@code table} for this recording (tables in the order of {@link #TABLES}; the recordings row went to
+     * the constructor).
+     */
     public void row(FleetTable table, Object[] row) {
         if (table == FleetSchema.EVENT_TYPES) {
             counts.put((String) row[1], row[2] == null ? 0 : (Long) row[2]);
@@ -141,7 +158,8 @@ public final class FleetReplay {
             }
             return;
         }
-        RowEvent e = RowEvent.of(table, row, table == FleetSchema.PINS ? stacks.frames(row[table.index("stack_id")]) : null);
+        RowEvent e =
+                RowEvent.of(table, row, table == FleetSchema.PINS ? stacks.frames(row[table.index("stack_id")]) : null);
         if (table == FleetSchema.PINS && reasons) {
             e.present("pinnedReason", "blockingOperation", "carrierThread");
         }
@@ -168,12 +186,16 @@ public final class FleetReplay {
     public RecordingFacts finish() {
         count();
         for (long i = counts.getOrDefault(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, 0L); i > 0; i--) {
-            facts.dispatch(new RowEvent(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, Instant.EPOCH, Duration.ZERO, Map.of(), null));
+            facts.dispatch(
+                    new RowEvent(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, Instant.EPOCH, Duration.ZERO, Map.of(), null));
         }
         return facts;
     }
 
-    /** The facts of {@code recording} from its rows, all at hand (the Spark job's driver); with its CPU samples for flame graphs when {@code flames}. */
+    /**
+     * The facts of {@code recording} from its rows, all at hand (the Spark job's driver); with its CPU samples for
+     * flame graphs when {@code flames}.
+     */
     public static RecordingFacts facts(String recording, Map<FleetTable, List<Object[]>> rows, boolean flames) {
         List<Object[]> own = rows.getOrDefault(FleetSchema.RECORDINGS, List.of());
         FleetReplay replay = new FleetReplay(recording, own.isEmpty() ? null : own.get(0), flames, new Stacks());
@@ -183,7 +205,10 @@ public final class FleetReplay {
         return replay.finish();
     }
 
-    /** A class's name as the JVM writes it: slashes, but a hidden class keeps the dot before its address ({@code Foo$$Lambda.0x1234}). */
+    /**
+     * A class's name as the JVM writes it: slashes, but a hidden class keeps the dot before its address
+     * ({@code Foo$$Lambda.0x1234}).
+     */
     static String internalName(String binaryName) {
         return binaryName.replaceAll("\\.(?!0x)", "/");
     }
@@ -195,7 +220,7 @@ public final class FleetReplay {
         private final Duration duration;
         private final Map<String, Object> fields;
         private final List<Frame> frames;
-        private final java.util.Set<String> present = new java.util.HashSet<>();
+        private final Set<String> present = new HashSet<>();
 
         RowEvent(String type, Instant start, Duration duration, Map<String, Object> fields, List<Frame> frames) {
             this.type = type;

@@ -11,6 +11,7 @@ import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.PinFrames;
 import dev.loomscope.recording.RawFrame;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -21,9 +22,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The rows of one recording in every table of an export, taken in the pass that reduces it: the
- * event tables' rows as the events go by, the rest from the reductions when the pass is done
- * ({@link #finish}).
+ * The rows of one recording in every table of an export, taken in the pass that reduces it: the event tables' rows as
+ * the events go by, the rest from the reductions when the pass is done ({@link #finish}).
  */
 public final class FleetRows implements RecordingFacts.Capture {
     private final String recording;
@@ -62,8 +62,11 @@ public final class FleetRows implements RecordingFacts.Capture {
         if (table == FleetSchema.PINS) {
             List<Frame> frames = e.stackFrames();
             row[table.index("top_frame")] = PinFrames.culpritMethod(frames);
-            row[table.index("stack_id")] = frames == null ? null : stack(frames.stream()
-                    .map(f -> new Object[] {f.className(), f.methodName(), f.line(), f.type()}).toList());
+            row[table.index("stack_id")] = frames == null
+                    ? null
+                    : stack(frames.stream()
+                            .map(f -> new Object[] {f.className(), f.methodName(), f.line(), f.type()})
+                            .toList());
         }
         rows.get(table).add(row);
     }
@@ -74,11 +77,16 @@ public final class FleetRows implements RecordingFacts.Capture {
         Long id = null;
         String kind = null;
         if (frames != null) {
-            id = sampleStacks.computeIfAbsent(frames, f -> stack(f.stream()
-                    .map(x -> new Object[] {x.internalClassName().replace('/', '.'), x.methodName(), x.line(), x.type()}).toList()));
+            id = sampleStacks.computeIfAbsent(
+                    frames,
+                    f -> stack(f.stream()
+                            .map(x -> new Object[] {
+                                x.internalClassName().replace('/', '.'), x.methodName(), x.line(), x.type()
+                            })
+                            .toList()));
             kind = SampleFrames.isVirtual(frames) ? "virtual" : "platform";
         }
-        List<Object> key = java.util.Arrays.asList(e.type(), SampleFrames.executionState(e), kind, id, e.nativeFramesAreC());
+        List<Object> key = Arrays.asList(e.type(), SampleFrames.executionState(e), kind, id, e.nativeFramesAreC());
         long[] n = samples.computeIfAbsent(key, k -> new long[2]);
         n[0]++;
         n[1] += SampleFrames.weight(e);
@@ -96,7 +104,10 @@ public final class FleetRows implements RecordingFacts.Capture {
         return id;
     }
 
-    /** FNV-1a over the frames' class, method, line and type: the same frames give the same id in any recording, on any machine. */
+    /**
+     * FNV-1a over the frames' class, method, line and type: the same frames give the same id in any recording, on any
+     * machine.
+     */
     static long stackId(List<Object[]> frames) {
         long h = 0xcbf29ce484222325L;
         for (Object[] f : frames) {
@@ -112,8 +123,8 @@ public final class FleetRows implements RecordingFacts.Capture {
     }
 
     /**
-     * Every table's rows of the recording, once its pass is done: the event rows with their
-     * computed columns, and the rows made from the reductions.
+     * Every table's rows of the recording, once its pass is done: the event rows with their computed columns, and the
+     * rows made from the reductions.
      */
     public Map<FleetTable, List<Object[]>> finish(RecordingFacts f) {
         List<Object[]> runRows = rows.get(FleetSchema.RUNS);
@@ -127,9 +138,11 @@ public final class FleetRows implements RecordingFacts.Capture {
         Set<String> types = new TreeSet<>(f.summary.counts().keySet());
         types.addAll(f.settings.enabledTypes());
         for (String type : types) {
-            rows.get(FleetSchema.EVENT_TYPES).add(new Object[] {recording, type, f.summary.count(type), f.settings.enabled(type)});
+            rows.get(FleetSchema.EVENT_TYPES)
+                    .add(new Object[] {recording, type, f.summary.count(type), f.settings.enabled(type)});
         }
-        samples.forEach((k, n) -> rows.get(FleetSchema.SAMPLES).add(new Object[] {recording, k.get(0), k.get(1), k.get(2), k.get(3), k.get(4), n[0], n[1]}));
+        samples.forEach((k, n) -> rows.get(FleetSchema.SAMPLES)
+                .add(new Object[] {recording, k.get(0), k.get(1), k.get(2), k.get(3), k.get(4), n[0], n[1]}));
         return rows;
     }
 

@@ -4,12 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One table of an export: its name (the directory its Parquet files go in), what a row is, and its
- * columns. An event table also says which JFR event types its rows are and how each column reads
- * its event field ({@link EventField}): the same mapping turns a row back into an event for the
- * reducers, so what is computed from an export is what is computed from the recordings.
+ * One table of an export: its name (the directory its Parquet files go in), what a row is, and its columns. An event
+ * table also says which JFR event types its rows are and how each column reads its event field ({@link EventField}):
+ * the same mapping turns a row back into an event for the reducers, so what is computed from an export is what is
+ * computed from the recordings.
  */
-public record FleetTable(String name, String row, List<FleetColumn> columns, List<String> eventTypes, List<EventField> fields) {
+public record FleetTable(
+        String name, String row, List<FleetColumn> columns, List<String> eventTypes, List<EventField> fields) {
 
     public FleetTable {
         columns = List.copyOf(columns);
@@ -23,10 +24,11 @@ public record FleetTable(String name, String row, List<FleetColumn> columns, Lis
     }
 
     /**
-     * A table with a row per event of {@code eventTypes}: the recording, the event's fields as
-     * {@code fields} map them, then {@code derived} columns loomscope computes.
+     * A table with a row per event of {@code eventTypes}: the recording, the event's fields as {@code fields} map them,
+     * then {@code derived} columns loomscope computes.
      */
-    public static FleetTable events(String name, String row, List<String> eventTypes, List<EventField> fields, List<FleetColumn> derived) {
+    public static FleetTable events(
+            String name, String row, List<String> eventTypes, List<EventField> fields, List<FleetColumn> derived) {
         List<FleetColumn> columns = new ArrayList<>();
         columns.add(FleetSchema.RECORDING);
         fields.forEach(f -> columns.add(f.column()));

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.fleet;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.recording.Said;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -38,9 +41,9 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
- * An export's tables as Parquet files on the local disk: {@code DIR/<table>/*.parquet}, the layout
- * Spark writes, so either side reads the other's. loomscope writes one file per table, a row group
- * per recording; it reads any number of files per table.
+ * An export's tables as Parquet files on the local disk: {@code DIR/<table>/*.parquet}, the layout Spark writes, so
+ * either side reads the other's. loomscope writes one file per table, a row group per recording; it reads any number of
+ * files per table.
  */
 public final class ParquetTables {
     private ParquetTables() {}
@@ -54,7 +57,10 @@ public final class ParquetTables {
                 case INT -> b.optional(PrimitiveTypeName.INT32).named(c.name());
                 case DOUBLE -> b.optional(PrimitiveTypeName.DOUBLE).named(c.name());
                 case BOOLEAN -> b.optional(PrimitiveTypeName.BOOLEAN).named(c.name());
-                case STRING -> b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(c.name());
+                case STRING ->
+                    b.optional(PrimitiveTypeName.BINARY)
+                            .as(LogicalTypeAnnotation.stringType())
+                            .named(c.name());
             }
         }
         return b.named("spark_schema"); // the message name Spark gives its files
@@ -73,7 +79,8 @@ public final class ParquetTables {
             this.schema = schema(table);
             Path tableDir = Files.createDirectories(dir.resolve(table.name()));
             this.path = tableDir.resolve("part-00000.parquet");
-            this.file = new ParquetFileWriter(new LocalOutputFile(path), schema, ParquetFileWriter.Mode.OVERWRITE, 128L << 20, 0);
+            this.file = new ParquetFileWriter(
+                    new LocalOutputFile(path), schema, ParquetFileWriter.Mode.OVERWRITE, 128L << 20, 0);
             file.start();
         }
 
@@ -82,8 +89,11 @@ public final class ParquetTables {
             if (rows.isEmpty()) {
                 return;
             }
-            ColumnChunkPageWriteStore pages = new ColumnChunkPageWriteStore(Codecs.INSTANCE.getCompressor(Codecs.WRITTEN), schema,
-                    properties.getAllocator(), properties.getColumnIndexTruncateLength());
+            ColumnChunkPageWriteStore pages = new ColumnChunkPageWriteStore(
+                    Codecs.INSTANCE.getCompressor(Codecs.WRITTEN),
+                    schema,
+                    properties.getAllocator(),
+                    properties.getColumnIndexTruncateLength());
             ColumnWriteStore columns = properties.newColumnWriteStore(schema, pages);
             RecordConsumer out = new ColumnIOFactory(false).getColumnIO(schema).getRecordWriter(columns);
             List<FleetColumn> cs = table.columns();
@@ -124,7 +134,8 @@ public final class ParquetTables {
 
     /** Whether {@code dir} holds an export: a recordings table with at least one Parquet file. */
     public static boolean isExport(Path dir) {
-        return Files.isDirectory(dir) && !files(dir.resolve(FleetSchema.RECORDINGS.name())).isEmpty();
+        return Files.isDirectory(dir)
+                && !files(dir.resolve(FleetSchema.RECORDINGS.name())).isEmpty();
     }
 
     /** The Parquet files of one table directory, in name order (none when it does not exist). */
@@ -133,39 +144,52 @@ public final class ParquetTables {
             return List.of();
         }
         try (Stream<Path> s = Files.list(tableDir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".parquet") && !p.getFileName().toString().startsWith(".")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".parquet")
+                            && !p.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * Reads every row of one table of the export in {@code dir}, values in the table's column order
-     * (a column the file does not have is null: an export from an older loomscope). Bad input
-     * naming the file when it is not Parquet, not this table, or of a newer schema.
+     * Reads every row of one table of the export in {@code dir}, values in the table's column order (a column the file
+     * does not have is null: an export from an older loomscope). Bad input naming the file when it is not Parquet, not
+     * this table, or of a newer schema.
      */
     public static void read(Path dir, FleetTable table, Consumer<Object[]> rows) {
-        read(dir, table, (java.util.function.Predicate<Object[]>) null, rows);
+        read(dir, table, (Predicate<Object[]>) null, rows);
     }
 
     /** As {@link #read(Path, FleetTable, Consumer)}, only the rows whose {@code column} holds one of {@code values}. */
-    public static void read(Path dir, FleetTable table, String column, java.util.Set<Long> values, Consumer<Object[]> rows) {
+    public static void read(Path dir, FleetTable table, String column, Set<Long> values, Consumer<Object[]> rows) {
         int c = table.index(column);
         read(dir, table, row -> values.contains(row[c]), rows);
     }
 
-    private static void read(Path dir, FleetTable table, java.util.function.Predicate<Object[]> keep, Consumer<Object[]> rows) {
+    private static void read(Path dir, FleetTable table, Predicate<Object[]> keep, Consumer<Object[]> rows) {
         for (Path p : files(dir.resolve(table.name()))) {
-            ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(Codecs.INSTANCE).build();
+            ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration())
+                    .withCodecFactory(Codecs.INSTANCE)
+                    .build();
             LocalInputFile input = new LocalInputFile(p);
             try (ParquetFileReader reader = ParquetFileReader.open(input, options)) {
-                String version = reader.getFooter().getFileMetaData().getKeyValueMetaData().get(FleetSchema.VERSION_KEY);
+                String version = reader.getFooter()
+                        .getFileMetaData()
+                        .getKeyValueMetaData()
+                        .get(FleetSchema.VERSION_KEY);
                 if (version != null && !version.equals(FleetSchema.VERSION)) {
-                    throw new BadDataException(p.toAbsolutePath() + ": an export of schema version " + version + ", this loomscope reads version "
-                            + FleetSchema.VERSION + " (export the recordings again, or use the loomscope that wrote it)");
+                    throw new BadDataException(p.toAbsolutePath() + ": an export of schema version " + version
+                            + ", this loomscope reads version " + FleetSchema.VERSION
+                            + " (export the recordings again, or use the loomscope that wrote it)");
                 }
                 MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-                Columns columns = new Columns(table, fileSchema, positions(table, fileSchema, p), reader.getFooter().getFileMetaData().getCreatedBy());
+                Columns columns = new Columns(
+                        table,
+                        fileSchema,
+                        positions(table, fileSchema, p),
+                        reader.getFooter().getFileMetaData().getCreatedBy());
                 reader.setRequestedSchema(columns.requested); // the other columns of the file are not read
                 PageReadStore pages;
                 while ((pages = reader.readNextRowGroup()) != null) {
@@ -178,17 +202,18 @@ public final class ParquetTables {
             } catch (BadDataException e) {
                 throw e;
             } catch (IOException | RuntimeException e) {
-                String why = dev.loomscope.recording.Said.by(e).replace(input.toString(), "it"); // parquet-java names the file by its object
-                throw new BadDataException(p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + why
-                        + " (export the recordings again)", e);
+                String why = Said.by(e).replace(input.toString(), "it"); // parquet-java names the file by its object
+                throw new BadDataException(
+                        p.toAbsolutePath() + ": not a readable Parquet file of the " + table.name() + " table: " + why
+                                + " (export the recordings again)",
+                        e);
             }
         }
     }
 
     /**
-     * A file's columns read column by column into rows of the table (the tables are flat: every
-     * column optional, none repeated); a dictionary-encoded string column has its dictionary decoded
-     * once per column chunk, not once per row.
+     * A file's columns read column by column into rows of the table (the tables are flat: every column optional, none
+     * repeated); a dictionary-encoded string column has its dictionary decoded once per column chunk, not once per row.
      */
     private static final class Columns {
         private final int width;
@@ -319,14 +344,14 @@ public final class ParquetTables {
                 continue;
             }
             Type t = file.getType(c.name());
-            PrimitiveTypeName expected = ours.getType(c.name()).asPrimitiveType().getPrimitiveTypeName();
+            PrimitiveTypeName expected =
+                    ours.getType(c.name()).asPrimitiveType().getPrimitiveTypeName();
             if (!t.isPrimitive() || t.asPrimitiveType().getPrimitiveTypeName() != expected) {
-                throw new BadDataException(p.toAbsolutePath() + ": column " + c.name() + " is " + t + ", not " + expected + " as the " + table.name()
-                        + " table has it (not a loomscope export?)");
+                throw new BadDataException(p.toAbsolutePath() + ": column " + c.name() + " is " + t + ", not "
+                        + expected + " as the " + table.name() + " table has it (not a loomscope export?)");
             }
             at[i] = file.getFieldIndex(c.name());
         }
         return at;
     }
-
 }

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Snappy's raw block format (what Parquet pages hold) in plain Java: no native library to extract
- * and load, on every platform a JDK runs. The compressor is the format's greedy one (4-byte
- * matches found through a hash table, 64 KB blocks, so every copy's offset fits two bytes); the
- * decompressor reads any valid block, whoever wrote it, and refuses a damaged one.
+ * Snappy's raw block format (what Parquet pages hold) in plain Java: no native library to extract and load, on every
+ * platform a JDK runs. The compressor is the format's greedy one (4-byte matches found through a hash table, 64 KB
+ * blocks, so every copy's offset fits two bytes); the decompressor reads any valid block, whoever wrote it, and refuses
+ * a damaged one.
  */
 final class Snappy {
     private static final int BLOCK = 1 << 16;
@@ -95,7 +95,8 @@ final class Snappy {
                     }
                     length++;
                     if (length <= 0 || length > in.length - i || length > n - o) {
-                        throw new CorruptException("a literal of " + Integer.toUnsignedString(length) + " bytes runs past its end");
+                        throw new CorruptException(
+                                "a literal of " + Integer.toUnsignedString(length) + " bytes runs past its end");
                     }
                     System.arraycopy(in, i, out, o, length);
                     i += length;
@@ -122,7 +123,8 @@ final class Snappy {
                 }
             }
             if (offset <= 0 || offset > o || length > n - o) {
-                throw new CorruptException("a copy of " + length + " bytes from " + offset + " back, at output byte " + o);
+                throw new CorruptException(
+                        "a copy of " + length + " bytes from " + offset + " back, at output byte " + o);
             }
             for (int k = 0; k < length; k++, o++) { // byte by byte: a copy may overlap what it writes
                 out[o] = out[o - offset];

@@ -1,10 +1,11 @@
 package dev.loomscope.analyzer.jmh;
 
+import java.util.List;
 import java.util.Map;
 
 /**
- * One benchmark result of a JMH JSON file: a benchmark method, its mode and parameters, the primary
- * score and the context switches per operation when a profiler measured them.
+ * One benchmark result of a JMH JSON file: a benchmark method, its mode and parameters, the primary score and the
+ * context switches per operation when a profiler measured them.
  *
  * @param file the JSON file it came from
  * @param benchmark the fully qualified benchmark method
@@ -19,11 +20,24 @@ import java.util.Map;
  * @param perfnormKey the perfnorm key read ({@code context-switches} or {@code context-switches:u}), or null
  * @param ctxswSwitches context switches #/op from the ctxsw profiler (NaN when absent)
  * @param cpuMigrations cpu-migrations #/op from perfnorm (NaN when absent)
- * @param rawData the primary metric's measured iterations, one array per fork (each fork a JVM); empty when JMH wrote none
+ * @param rawData the primary metric's measured iterations, one array per fork (each fork a JVM); empty when JMH wrote
+ *     none
  */
-public record JmhResult(String file, String benchmark, String mode, Map<String, String> params, int forks, int iterations, double score,
-        double error, String unit, double perfnormSwitches, String perfnormKey, double ctxswSwitches, double cpuMigrations,
-        java.util.List<double[]> rawData) {
+public record JmhResult(
+        String file,
+        String benchmark,
+        String mode,
+        Map<String, String> params,
+        int forks,
+        int iterations,
+        double score,
+        double error,
+        String unit,
+        double perfnormSwitches,
+        String perfnormKey,
+        double ctxswSwitches,
+        double cpuMigrations,
+        List<double[]> rawData) {
 
     /** Whether a lower score is better: time per operation (avgt, sample, ss), not operations per time (thrpt). */
     public boolean lowerIsBetter() {
@@ -40,7 +54,8 @@ public record JmhResult(String file, String benchmark, String mode, Map<String, 
     /** The parameters as {@code name=value} words. */
     public String paramText() {
         StringBuilder sb = new StringBuilder();
-        params.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
+        params.forEach((k, v) ->
+                sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
         return sb.toString();
     }
 

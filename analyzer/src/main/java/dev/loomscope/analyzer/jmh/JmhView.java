@@ -11,14 +11,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The perfnorm context-switch report of JMH results: every result with its score and context
- * switches per operation, and the virtual/platform ratios of results that differ only by their
- * thread kind (a {@code useVirtualThreads}/{@code threads} parameter, or "virtual"/"platform" in the
- * method name).
+ * The perfnorm context-switch report of JMH results: every result with its score and context switches per operation,
+ * and the virtual/platform ratios of results that differ only by their thread kind (a
+ * {@code useVirtualThreads}/{@code threads} parameter, or "virtual"/"platform" in the method name).
  */
 public final class JmhView {
     /** Parameters naming the thread kind as a boolean ("true" = virtual). */
-    private static final Set<String> BOOLEAN_KIND = Set.of("usevirtualthreads", "virtual", "virtualthreads", "isvirtual");
+    private static final Set<String> BOOLEAN_KIND =
+            Set.of("usevirtualthreads", "virtual", "virtualthreads", "isvirtual");
     /** Parameters naming the thread kind as "virtual" or "platform". */
     private static final Set<String> NAMED_KIND = Set.of("threads", "threadkind", "kind", "threadtype", "threadsort");
 
@@ -54,8 +54,8 @@ public final class JmhView {
         for (String kind : List.of("virtual", "platform")) {
             int at = lower.indexOf(kind);
             if (at >= 0) {
-                String stem = r.benchmark().substring(0, r.benchmark().length() - method.length()) + lower.substring(0, at) + "*"
-                        + lower.substring(at + kind.length());
+                String stem = r.benchmark().substring(0, r.benchmark().length() - method.length())
+                        + lower.substring(0, at) + "*" + lower.substring(at + kind.length());
                 return new Kind(kind, r.file() + "|" + stem + "|" + r.mode() + "|" + r.params());
             }
         }
@@ -113,17 +113,28 @@ public final class JmhView {
         if (manyFiles) {
             columns.add(Table.text("file"));
         }
-        columns.addAll(List.of(Table.text("benchmark"), Table.text("params"), Table.text("mode"), Table.number("forks", "", 0),
-                Table.number("score", "", 3), Table.number("error", "", 3), Table.text("unit"),
-                Table.number("context switches", "#/op", 3), Table.text("switches from"), Table.number("cpu migrations", "#/op", 3)));
+        columns.addAll(List.of(
+                Table.text("benchmark"),
+                Table.text("params"),
+                Table.text("mode"),
+                Table.number("forks", "", 0),
+                Table.number("score", "", 3),
+                Table.number("error", "", 3),
+                Table.text("unit"),
+                Table.number("context switches", "#/op", 3),
+                Table.text("switches from"),
+                Table.number("cpu migrations", "#/op", 3)));
         Table table = new Table("jmh", "JMH results with context switches per operation", columns);
         for (JmhResult r : results) {
             List<Object> row = new ArrayList<>();
             if (manyFiles) {
                 row.add(r.file());
             }
-            String from = !Double.isNaN(r.perfnormSwitches()) ? "perfnorm " + r.perfnormKey() : !Double.isNaN(r.ctxswSwitches()) ? "ctxsw" : null;
-            row.addAll(List.of(r.shortName(), r.paramText(), r.mode(), (long) r.forks(), r.score(), r.error(), r.unit()));
+            String from = !Double.isNaN(r.perfnormSwitches())
+                    ? "perfnorm " + r.perfnormKey()
+                    : !Double.isNaN(r.ctxswSwitches()) ? "ctxsw" : null;
+            row.addAll(
+                    List.of(r.shortName(), r.paramText(), r.mode(), (long) r.forks(), r.score(), r.error(), r.unit()));
             row.add(r.switches());
             row.add(from);
             row.add(r.cpuMigrations());
@@ -131,22 +142,45 @@ public final class JmhView {
         }
         warnings(results).forEach(table::note);
         if (results.stream().allMatch(r -> Double.isNaN(r.switches()))) {
-            table.note("no context-switch counts in these results: run JMH with -prof ctxsw (no perf needed) or -prof \"perfnorm:events=context-switches\"");
+            table.note("no context-switch counts in these results: run JMH with -prof ctxsw (no perf needed) or -prof"
+                    + " \"perfnorm:events=context-switches\"");
         }
         List<Pair> pairs = pairs(results);
-        Table ratios = new Table("jmh-ratios", "Virtual vs platform threads (results that differ only by thread kind)", List.of(
-                Table.text("benchmark"), Table.text("mode"), Table.number("platform score", "", 3), Table.number("virtual score", "", 3),
-                Table.text("unit"), Table.number("score virtual/platform", "x", 3), Table.number("platform switches", "#/op", 3),
-                Table.number("virtual switches", "#/op", 3), Table.number("switches virtual/platform", "x", 4)));
+        Table ratios = new Table(
+                "jmh-ratios",
+                "Virtual vs platform threads (results that differ only by thread kind)",
+                List.of(
+                        Table.text("benchmark"),
+                        Table.text("mode"),
+                        Table.number("platform score", "", 3),
+                        Table.number("virtual score", "", 3),
+                        Table.text("unit"),
+                        Table.number("score virtual/platform", "x", 3),
+                        Table.number("platform switches", "#/op", 3),
+                        Table.number("virtual switches", "#/op", 3),
+                        Table.number("switches virtual/platform", "x", 4)));
         for (Pair p : pairs) {
-            ratios.row(p.label(), p.virtual().mode(), p.platform().score(), p.virtual().score(), p.virtual().unit(), p.scoreRatio(),
-                    p.platform().switches(), p.virtual().switches(), p.switchRatio());
+            ratios.row(
+                    p.label(),
+                    p.virtual().mode(),
+                    p.platform().score(),
+                    p.virtual().score(),
+                    p.virtual().unit(),
+                    p.scoreRatio(),
+                    p.platform().switches(),
+                    p.virtual().switches(),
+                    p.switchRatio());
         }
         if (pairs.isEmpty()) {
-            ratios.note("no pair of results differs only by the thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name)");
+            ratios.note(
+                    "no pair of results differs only by the thread kind (a useVirtualThreads or threads parameter, or"
+                            + " virtual/platform in the method name)");
         }
-        List<JmhForks.Versus> versus = pairs.stream().map(p -> new JmhForks.Versus(p.label(), p.platform(), p.virtual())).toList();
-        Table verdicts = JmhForks.table("jmh-verdicts", "Virtual vs platform threads, fork by fork", "platform", "virtual", versus, rule);
+        List<JmhForks.Versus> versus = pairs.stream()
+                .map(p -> new JmhForks.Versus(p.label(), p.platform(), p.virtual()))
+                .toList();
+        Table verdicts = JmhForks.table(
+                "jmh-verdicts", "Virtual vs platform threads, fork by fork", "platform", "virtual", versus, rule);
         if (pairs.isEmpty()) {
             return List.of(table, ratios);
         }
@@ -154,8 +188,8 @@ public final class JmhView {
     }
 
     /**
-     * Each result of {@code after} against the result of {@code before} with the same benchmark,
-     * mode and parameters, fork by fork; results without a counterpart are named in a note.
+     * Each result of {@code after} against the result of {@code before} with the same benchmark, mode and parameters,
+     * fork by fork; results without a counterpart are named in a note.
      */
     public static Table versus(List<JmhResult> before, List<JmhResult> after, Verdict.Rule rule) {
         Map<String, JmhResult> old = new LinkedHashMap<>();
@@ -183,23 +217,35 @@ public final class JmhView {
         for (JmhResult r : results) {
             String name = r.shortName() + (r.params().isEmpty() ? "" : " (" + r.paramText() + ")");
             if (r.perfnormKey() != null && r.perfnormKey().endsWith(":u")) {
-                notes.add(name + ": perfnorm counted user mode only (" + r.perfnormKey() + "); context switches happen in the kernel,"
-                        + " so these are zeros or undercounts: run perf as root or with kernel.perf_event_paranoid <= 1, or use -prof ctxsw");
+                notes.add(name + ": perfnorm counted user mode only (" + r.perfnormKey()
+                        + "); context switches happen in the kernel, so these are zeros or undercounts: run"
+                        + " perf as root or with kernel.perf_event_paranoid <= 1, or use -prof ctxsw");
             } else if (r.perfnormKey() != null && r.perfnormSwitches() == 0) {
-                notes.add(name + ": perfnorm counted 0 context switches: perf was likely not allowed to count kernel events"
+                notes.add(name
+                        + ": perfnorm counted 0 context switches: perf was likely not allowed to count kernel events"
                         + " (kernel.perf_event_paranoid); use -prof ctxsw or run perf as root");
             }
             if (!Double.isNaN(r.ctxswSwitches()) && r.ctxswSwitches() == 0) {
                 notes.add(name + ": ctxsw counted 0 context switches per operation");
             }
         }
-        List<String> fewForks = results.stream().filter(r -> r.forks() < 3).map(r -> r.shortName()).distinct().toList();
+        List<String> fewForks = results.stream()
+                .filter(r -> r.forks() < 3)
+                .map(r -> r.shortName())
+                .distinct()
+                .toList();
         if (!fewForks.isEmpty()) {
-            notes.add("fewer than 3 forks for " + String.join(", ", fewForks) + ": the error does not cover JVM-to-JVM variance; run with -f 3 or more");
+            notes.add("fewer than 3 forks for " + String.join(", ", fewForks)
+                    + ": the error does not cover JVM-to-JVM variance; run with -f 3 or more");
         }
-        List<String> noError = results.stream().filter(r -> Double.isNaN(r.error())).map(r -> r.shortName()).distinct().toList();
+        List<String> noError = results.stream()
+                .filter(r -> Double.isNaN(r.error()))
+                .map(r -> r.shortName())
+                .distinct()
+                .toList();
         if (!noError.isEmpty()) {
-            notes.add("no error estimate for " + String.join(", ", noError) + " (JMH needs at least 3 measurement iterations)");
+            notes.add("no error estimate for " + String.join(", ", noError)
+                    + " (JMH needs at least 3 measurement iterations)");
         }
         return List.copyOf(notes);
     }

@@ -14,23 +14,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The open loop's plain-HTTP connections on one thread, as wrk's event loop: non-blocking sockets
- * on a selector, each request written when it is due by the thread that also reads the responses,
- * so that a request costs its writes and reads rather than two thread wake-ups. A due request takes
- * the connection free the longest, so that every connection asked for is opened and used in turn
- * (as a thread a connection did: a server sees as many as it was told); one whose request failed
- * rests as {@link OpenLoop#restNanos()} says. A request unanswered {@code timeout} after its send is a
+ * The open loop's plain-HTTP connections on one thread, as wrk's event loop: non-blocking sockets on a selector, each
+ * request written when it is due by the thread that also reads the responses, so that a request costs its writes and
+ * reads rather than two thread wake-ups. A due request takes the connection free the longest, so that every connection
+ * asked for is opened and used in turn (as a thread a connection did: a server sees as many as it was told); one whose
+ * request failed rests as {@link OpenLoop#restNanos()} says. A request unanswered {@code timeout} after its send is a
  * timeout, and its connection is closed.
  *
- * <p>The selector waits in milliseconds: a wait under one is a park, and a response that comes in
- * it is read when the park ends, at most that wait (under a millisecond, and under the period
- * between requests) late.
+ * <p>The selector waits in milliseconds: a wait under one is a park, and a response that comes in it is read when the
+ * park ends, at most that wait (under a millisecond, and under the period between requests) late.
  */
 final class EventLoop implements Runnable {
     private final OpenLoop load;
     private final Requests requests;
     /** Each target's request, direct: a write from a heap buffer copies it into a direct one of the JDK's first. */
     private final ByteBuffer[] bytes;
+
     private final long timeoutNanos;
     private final Selector selector;
     private final InetSocketAddress address;
@@ -39,8 +38,12 @@ final class EventLoop implements Runnable {
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     /** Connections whose request failed, in the order their rest ends. */
     private final ArrayDeque<Connection> resting = new ArrayDeque<>();
-    /** What a read brings (direct: the channel reads into it, no copy of the JDK's between) and the same bytes on the heap, which the parser reads. */
+    /**
+     * What a read brings (direct: the channel reads into it, no copy of the JDK's between) and the same bytes on the
+     * heap, which the parser reads.
+     */
     private final ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
+
     private final ByteBuffer inHeap = ByteBuffer.allocate(in.capacity());
     private int busy;
     private long nextExpiry = Long.MAX_VALUE;
@@ -72,10 +75,14 @@ final class EventLoop implements Runnable {
         this.requests = requests;
         this.bytes = new ByteBuffer[bytes.length];
         for (int i = 0; i < bytes.length; i++) {
-            this.bytes[i] = ByteBuffer.allocateDirect(bytes[i].length).put(bytes[i]).flip().asReadOnlyBuffer();
+            this.bytes[i] = ByteBuffer.allocateDirect(bytes[i].length)
+                    .put(bytes[i])
+                    .flip()
+                    .asReadOnlyBuffer();
         }
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        this.address = new InetSocketAddress(requests.first().host(), requests.first().port());
+        this.address =
+                new InetSocketAddress(requests.first().host(), requests.first().port());
         this.connections = new Connection[connections];
         long now = System.nanoTime();
         for (int i = 0; i < connections; i++) {
@@ -99,7 +106,8 @@ final class EventLoop implements Runnable {
         try {
             loop();
         } catch (IOException | RuntimeException e) {
-            // the selector itself failed: the requests held fail with it; those due later stay late, and the windows say so
+            // the selector itself failed: the requests held fail with it; those due later stay late, and the windows
+            // say so
             for (Connection c : connections) {
                 fail(c, e);
             }
@@ -125,7 +133,8 @@ final class EventLoop implements Runnable {
             }
             boolean stopped = load.stopped();
             if (!stopped || !sentAtStop) {
-                sendDue(now); // once more at the stop: those due before it that a free connection can take (no connection freed later takes one)
+                sendDue(now); // once more at the stop: those due before it that a free connection can take (no
+                // connection freed later takes one)
                 sentAtStop = stopped;
             }
             if (stopped && busy == 0) {
@@ -177,7 +186,10 @@ final class EventLoop implements Runnable {
         }
     }
 
-    /** How long the loop may wait: until the next request is due (with a connection free for it), a rest ends or a request times out. */
+    /**
+     * How long the loop may wait: until the next request is due (with a connection free for it), a rest ends or a
+     * request times out.
+     */
     private long waitNanos(long now) {
         long wait = busy > 0 ? nextExpiry - now : Long.MAX_VALUE;
         if (!load.stopped()) {
@@ -240,7 +252,8 @@ final class EventLoop implements Runnable {
         }
         if (n < 0) {
             if (c.parser.nothingYet() && c.reused && !c.retried && c.target.idempotent()) {
-                // the server closed the kept-alive connection as the request left: once on a new one, as HTTP clients do for a GET
+                // the server closed the kept-alive connection as the request left: once on a new one, as HTTP clients
+                // do for a GET
                 closeChannel(c);
                 c.retried = true;
                 c.out.rewind();
@@ -285,7 +298,10 @@ final class EventLoop implements Runnable {
         nextExpiry = Long.MAX_VALUE;
         for (Connection c : connections) {
             if (c.holding && now - c.sent >= timeoutNanos) {
-                fail(c, new SocketTimeoutException("no answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
+                fail(
+                        c,
+                        new SocketTimeoutException(
+                                "no answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
             } else if (c.holding) {
                 nextExpiry = Math.min(nextExpiry, c.sent + timeoutNanos);
             }

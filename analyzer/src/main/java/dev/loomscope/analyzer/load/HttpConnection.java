@@ -5,27 +5,37 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.UnresolvedAddressException;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
 
 /**
- * One kept-alive HTTP/1.1 connection on a blocking socket, plain or TLS (the JDK's), that sends its
- * {@link Target}'s request one at a time and reads each whole response ({@link ResponseParser}),
- * discarding the body: what a load client needs and nothing more, so that its own cost stays
- * small and known.
+ * One kept-alive HTTP/1.1 connection on a blocking socket, plain or TLS (the JDK's), that sends its {@link Target}'s
+ * request one at a time and reads each whole response ({@link ResponseParser}), discarding the body: what a load client
+ * needs and nothing more, so that its own cost stays small and known.
  */
 final class HttpConnection implements Closeable {
     private final Target target;
     private final int timeoutMillis;
     private final byte[] request;
-    /** The request being sent: its method says whether a response has a body (HEAD) and whether it may be sent again. */
+    /**
+     * The request being sent: its method says whether a response has a body (HEAD) and whether it may be sent again.
+     */
     private Target sending;
+
     private Socket socket;
     private InputStream in;
     private OutputStream out;
     private final ResponseParser parser = new ResponseParser();
     /** What was read and not yet parsed, from its position to its limit. */
-    private final java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(16 * 1024).limit(0);
+    private final ByteBuffer buffer = ByteBuffer.allocate(16 * 1024).limit(0);
 
     HttpConnection(Target target, int timeoutMillis) {
         this.target = target;
@@ -35,14 +45,17 @@ final class HttpConnection implements Closeable {
     }
 
     /**
-     * Sends one request and reads its response; the status code. A timeout or a lost connection
-     * throws, and the connection is closed (the next request opens a new one).
+     * Sends one request and reads its response; the status code. A timeout or a lost connection throws, and the
+     * connection is closed (the next request opens a new one).
      */
     int exchange() throws IOException {
         return exchange(target, request);
     }
 
-    /** Sends {@code t}'s request, whose bytes are {@code bytes}, on this connection (to the same host and port); its status code. */
+    /**
+     * Sends {@code t}'s request, whose bytes are {@code bytes}, on this connection (to the same host and port); its
+     * status code.
+     */
     int exchange(Target t, byte[] bytes) throws IOException {
         sending = t;
         boolean reused = socket != null;
@@ -52,33 +65,41 @@ final class HttpConnection implements Closeable {
             if (!reused || !t.idempotent()) {
                 throw e;
             }
-            return send(bytes); // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP clients do for a GET
+            return send(
+                    bytes); // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP
+            // clients do for a GET
         }
     }
 
-    /** What went wrong, in a few words a user acts on: {@code connection refused}, {@code unknown host}, {@code not HTTP}, {@code TLS: ...}. */
+    /**
+     * What went wrong, in a few words a user acts on: {@code connection refused}, {@code unknown host}, {@code not
+     * HTTP}, {@code TLS: ...}.
+     */
     static String cause(Throwable e) {
-        if (e instanceof java.net.UnknownHostException || e instanceof java.nio.channels.UnresolvedAddressException) {
+        if (e instanceof UnknownHostException || e instanceof UnresolvedAddressException) {
             return "unknown host";
         }
-        if (e instanceof java.net.ConnectException) {
+        if (e instanceof ConnectException) {
             return "connection refused";
         }
-        if (e instanceof java.net.SocketTimeoutException) {
+        if (e instanceof SocketTimeoutException) {
             return "no answer within the request timeout";
         }
         if (e instanceof ResponseParser.NotHttp) {
             return "not HTTP (" + e.getMessage() + ")";
         }
-        if (e instanceof javax.net.ssl.SSLException) {
+        if (e instanceof SSLException) {
             String m = String.valueOf(e.getMessage());
-            return "TLS failed (" + (m.length() > 120 ? m.substring(0, 120) + "..." : m) + (m.contains("certification path") || m.contains("PKIX")
-                    ? "; a self-signed certificate needs --insecure" : "") + ")";
+            return "TLS failed (" + (m.length() > 120 ? m.substring(0, 120) + "..." : m)
+                    + (m.contains("certification path") || m.contains("PKIX")
+                            ? "; a self-signed certificate needs --insecure"
+                            : "")
+                    + ")";
         }
         if (e instanceof ResponseParser.StaleConnection || e instanceof EOFException) {
             return "connection closed";
         }
-        if (e instanceof java.net.SocketException) {
+        if (e instanceof SocketException) {
             return "connection lost (" + e.getMessage() + ")";
         }
         return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
@@ -93,7 +114,8 @@ final class HttpConnection implements Closeable {
                 plain.connect(new InetSocketAddress(target.host(), target.port()), timeoutMillis);
                 plain.setSoTimeout(timeoutMillis);
                 if (target.tls()) {
-                    javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket) Tls.factory(target.insecure()).createSocket(plain, target.host(), target.port(), true);
+                    SSLSocket tls = (SSLSocket)
+                            Tls.factory(target.insecure()).createSocket(plain, target.host(), target.port(), true);
                     socket = tls;
                     tls.startHandshake();
                 }

@@ -15,89 +15,168 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * The load client's run of a {@link LoadSpec}: for each target and rate, a first request that must
- * get an HTTP answer (else the cause, at once), warm-up windows of a second until the service is
- * steady (or the longest warm-up passed: said), then the measured windows; each window a row of
- * the results file (the columns of {@link RunResults}, what {@code study} judges) and a line on
- * {@code out}; each target and rate's measured windows together a {@link Summary}.
+ * The load client's run of a {@link LoadSpec}: for each target and rate, a first request that must get an HTTP answer
+ * (else the cause, at once), warm-up windows of a second until the service is steady (or the longest warm-up passed:
+ * said), then the measured windows; each window a row of the results file (the columns of {@link RunResults}, what
+ * {@code study} judges) and a line on {@code out}; each target and rate's measured windows together a {@link Summary}.
  */
 public final class LoadRun {
     private static final long SECOND = 1_000_000_000L;
 
     /**
-     * The measured windows of one target at one rate together: every request offered in them (and
-     * those late before them) is answered, an error, or late at their end; {@code judged} holds the
-     * answered requests' latencies from their intended start and the late ones' ages at the end
-     * (at least); {@code afterStop}: what became of the late when the load stopped; {@code unsteady}:
-     * what still moved when the warm-up ended (null: steady); {@code lagged}: windows left to the client's lateness;
-     * {@code quickening}: the requests answered a second in the last measured window over those in the first; {@code busyElsewhere}:
-     * other processes' share of the machine's CPU in the median measured window (NaN: no {@code --app-pid}).
+     * The measured windows of one target at one rate together: every request offered in them (and those late before
+     * them) is answered, an error, or late at their end; {@code judged} holds the answered requests' latencies from
+     * their intended start and the late ones' ages at the end (at least); {@code afterStop}: what became of the late
+     * when the load stopped; {@code unsteady}: what still moved when the warm-up ended (null: steady); {@code lagged}:
+     * windows left to the client's lateness; {@code quickening}: the requests answered a second in the last measured
+     * window over those in the first; {@code busyElsewhere}: other processes' share of the machine's CPU in the median
+     * measured window (NaN: no {@code --app-pid}).
      */
-    public record Summary(String workload, double rate, int windows, double seconds, long lateBefore, long offered, long ok, long errors, long late,
-            Histogram judged, Histogram send, Histogram lag, Map<String, Long> causes, OpenLoop.Window afterStop, double warmupSeconds, String unsteady,
-            int lagged, long cpuNanos, int connections, double quickening, double busyElsewhere) {
+    public record Summary(
+            String workload,
+            double rate,
+            int windows,
+            double seconds,
+            long lateBefore,
+            long offered,
+            long ok,
+            long errors,
+            long late,
+            Histogram judged,
+            Histogram send,
+            Histogram lag,
+            Map<String, Long> causes,
+            OpenLoop.Window afterStop,
+            double warmupSeconds,
+            String unsteady,
+            int lagged,
+            long cpuNanos,
+            int connections,
+            double quickening,
+            double busyElsewhere) {
 
-        /** Whether the service ended (answered or failed) at least the offered requests less {@link ClientFigures#SLACK}. */
+        /**
+         * Whether the service ended (answered or failed) at least the offered requests less
+         * {@link ClientFigures#SLACK}.
+         */
         public boolean keptUp() {
             return ClientFigures.keptUp(offered, late - lateBefore);
         }
 
-        /** The client's connections holding a request on average over the measured windows ({@link ClientFigures#busyConnections}). */
+        /**
+         * The client's connections holding a request on average over the measured windows
+         * ({@link ClientFigures#busyConnections}).
+         */
         public double busyConnections() {
             return ClientFigures.busyConnections(send, seconds);
         }
 
-        /** Whether every connection was busy, so that due requests waited in the client for one ({@link ClientFigures#allBusy}). */
+        /**
+         * Whether every connection was busy, so that due requests waited in the client for one
+         * ({@link ClientFigures#allBusy}).
+         */
         public boolean allConnectionsBusy() {
             return ClientFigures.allBusy(busyConnections(), connections);
         }
 
         public String line() {
-            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: %d window%s, %.1f s: %,d offered%s: %,d answered (%.1f/s), %,d error%s%s,"
-                    + " %,d late at the end", workload, windows, windows == 1 ? "" : "s", seconds, offered, andLateBefore(lateBefore), ok, ok / seconds, errors,
-                    errors == 1 ? "" : "s", causes.isEmpty() ? "" : " " + causes, late));
+            StringBuilder b = new StringBuilder(String.format(
+                    Locale.ROOT,
+                    "%s: %d window%s, %.1f s: %,d offered%s: %,d answered (%.1f/s), %,d error%s%s,"
+                            + " %,d late at the end",
+                    workload,
+                    windows,
+                    windows == 1 ? "" : "s",
+                    seconds,
+                    offered,
+                    andLateBefore(lateBefore),
+                    ok,
+                    ok / seconds,
+                    errors,
+                    errors == 1 ? "" : "s",
+                    causes.isEmpty() ? "" : " " + causes,
+                    late));
             if (!keptUp()) {
-                b.append(String.format(Locale.ROOT, "; NOT KEEPING UP: %.0f%% of the offered rate answered, %,d more late than before", 100.0 * ok
-                        / Math.max(1, offered), late - lateBefore));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "; NOT KEEPING UP: %.0f%% of the offered rate answered, %,d more late than before",
+                        100.0 * ok / Math.max(1, offered),
+                        late - lateBefore));
             }
-            b.append("; latency from each request's intended start").append(late > 0 ? " (the late at their age then: at least)" : "").append(": ")
-                    .append(LatencyHistograms.describe(judged, 50)).append(", ").append(LatencyHistograms.describe(judged, 99)).append(", ")
-                    .append(LatencyHistograms.describe(judged, 99.9)).append(", max ").append(judged.getTotalCount() == 0 ? "n/a"
-                            : LatencyHistograms.ms(judged.getMaxValue())).append(String.format(Locale.ROOT, " (n=%,d)", judged.getTotalCount()));
+            b.append("; latency from each request's intended start")
+                    .append(late > 0 ? " (the late at their age then: at least)" : "")
+                    .append(": ")
+                    .append(LatencyHistograms.describe(judged, 50))
+                    .append(", ")
+                    .append(LatencyHistograms.describe(judged, 99))
+                    .append(", ")
+                    .append(LatencyHistograms.describe(judged, 99.9))
+                    .append(", max ")
+                    .append(judged.getTotalCount() == 0 ? "n/a" : LatencyHistograms.ms(judged.getMaxValue()))
+                    .append(String.format(Locale.ROOT, " (n=%,d)", judged.getTotalCount()));
             if (send.getTotalCount() > 0) {
-                b.append("; from its send (the service and network, without the client's queue): ").append(LatencyHistograms.describe(send, 50))
-                        .append(", ").append(LatencyHistograms.describe(send, 99));
+                b.append("; from its send (the service and network, without the client's queue): ")
+                        .append(LatencyHistograms.describe(send, 50))
+                        .append(", ")
+                        .append(LatencyHistograms.describe(send, 99));
             }
             if (allConnectionsBusy()) {
                 // requests sent before the first window count whole: the average can pass the connections by a little
-                b.append(String.format(Locale.ROOT, "; every connection busy (%.1f of %,d on average): due requests waited in the client for one, and at %s"
-                        + " a request from its send (the mean) %,d connections carry at most %,.0f/s", Math.min(busyConnections(), connections), connections, LatencyHistograms.ms(send
-                                .getMean()), connections, connections / (send.getMean() / 1e6)));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "; every connection busy (%.1f of %,d on average): due requests waited in the client for one,"
+                                + " and at %s a request from its send (the mean) %,d connections carry at most %,.0f/s",
+                        Math.min(busyConnections(), connections),
+                        connections,
+                        LatencyHistograms.ms(send.getMean()),
+                        connections,
+                        connections / (send.getMean() / 1e6)));
             }
             if (lag.getTotalCount() > 0) {
-                // the client's own lateness: how late its sends left against when they could have, for reasons of its own
+                // the client's own lateness: how late its sends left against when they could have, for reasons of its
+                // own
                 b.append("; the client's own lateness p99 ").append(LatencyHistograms.ms(lag.getValueAtPercentile(99)));
             }
             if (cpuNanos > 0) {
-                // the client's own cost: what its process used, all threads (a core is 1.00), and the requests each CPU-second of it sent
-                b.append(String.format(Locale.ROOT, "; the client's CPU %.2f cores (%,.0f requests a CPU-second)", cpuNanos / 1e9 / seconds,
+                // the client's own cost: what its process used, all threads (a core is 1.00), and the requests each
+                // CPU-second of it sent
+                b.append(String.format(
+                        Locale.ROOT,
+                        "; the client's CPU %.2f cores (%,.0f requests a CPU-second)",
+                        cpuNanos / 1e9 / seconds,
                         (ok + errors) / (cpuNanos / 1e9)));
             }
             if (afterStop.lateAtStart() + afterStop.offered() > 0) {
-                b.append(String.format(Locale.ROOT, "; after the last window: %,d answered, %,d errors, %,d never sent (the load ended first)",
-                        afterStop.ok(), afterStop.errors(), afterStop.late()));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "; after the last window: %,d answered, %,d errors, %,d never sent (the load ended first)",
+                        afterStop.ok(),
+                        afterStop.errors(),
+                        afterStop.late()));
             }
-            b.append(String.format(Locale.ROOT, "; warm-up %.0f s%s", warmupSeconds, unsteady == null ? " (steady)" : ", not steady when it ended: "
-                    + unsteady));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "; warm-up %.0f s%s",
+                    warmupSeconds,
+                    unsteady == null ? " (steady)" : ", not steady when it ended: " + unsteady));
             if (busyElsewhere > MachineCpu.DISTURBED) {
-                b.append(String.format(Locale.ROOT, "; A BUSY MACHINE: other processes took %.0f%% of its CPU in the median window (over %.0f%%, where a"
-                        + " study runs a JVM again): the service's figures are partly the machine's", 100 * busyElsewhere, 100 * MachineCpu.DISTURBED));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "; A BUSY MACHINE: other processes took %.0f%% of its CPU in the median window (over %.0f%%,"
+                                + " where a study runs a JVM again): the service's figures are partly the machine's",
+                        100 * busyElsewhere,
+                        100 * MachineCpu.DISTURBED));
             }
             if (lagged > 0) {
-                b.append("; ").append(lagged).append(" window(s) left out: the client itself lagged (its sends left over ").append(RunsReducer.Client.LAG_MS)
+                b.append("; ")
+                        .append(lagged)
+                        .append(" window(s) left out: the client itself lagged (its sends left over ")
+                        .append(RunsReducer.Client.LAG_MS)
                         .append(" ms late at p99)");
             }
             return b.toString();
@@ -109,7 +188,7 @@ public final class LoadRun {
     private final Writer results;
     private volatile OpenLoop current;
     private volatile boolean stopped;
-    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch ended = new CountDownLatch(1);
 
     /** " and N late before" when requests were late as a span began, else nothing. */
     private static String andLateBefore(long late) {
@@ -124,8 +203,8 @@ public final class LoadRun {
     }
 
     /**
-     * Stops the run (a signal): the window in progress is dropped, the rows written so far stay, and
-     * the measured windows before it are summed up as a whole run's are.
+     * Stops the run (a signal): the window in progress is dropped, the rows written so far stay, and the measured
+     * windows before it are summed up as a whole run's are.
      */
     public void stop() {
         stopped = true;
@@ -135,10 +214,12 @@ public final class LoadRun {
         }
     }
 
-    /** Waits until {@link #run} has returned (after a {@link #stop}: its last summary printed), at most {@code millis}. */
+    /**
+     * Waits until {@link #run} has returned (after a {@link #stop}: its last summary printed), at most {@code millis}.
+     */
     public void awaitEnd(long millis) {
         try {
-            ended.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+            ended.await(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -185,7 +266,10 @@ public final class LoadRun {
         return summaries;
     }
 
-    /** The capacity of {@code t} at the objective, searched rate by rate ({@link CapacitySearch}); each rate's summary added. */
+    /**
+     * The capacity of {@code t} at the objective, searched rate by rate ({@link CapacitySearch}); each rate's summary
+     * added.
+     */
     private void search(Requests t, List<Summary> summaries, CapacitySearch search) throws IOException {
         double loaded = 0;
         for (double rate = search.next(); !Double.isNaN(rate) && !stopped; rate = search.next()) {
@@ -198,12 +282,23 @@ public final class LoadRun {
             }
             boolean kept = search.record(s);
             loaded += s.warmupSeconds() + s.seconds();
-            // the step's warmth (how far into the search it ended) and backlog beside its verdict: a young JVM's miss is told apart
-            out.println(String.format(Locale.ROOT, "%s: %s %s at %s (%s, %s%s; warm-up %s; %.0f s into the search)%s", t.label(), kept ? "kept" : "missed", spec.slo(), LoadSpec.rate(rate), search.figure(s), s.keptUp() ? "kept up"
-                            : "not keeping up", s.late() > 0 ? String.format(Locale.ROOT, ", %,d late at the end", s.late()) : "", s.unsteady() == null
-                                    ? "steady" : "not steady", loaded, search.again() != null
-                                            ? "; taken once more before it bounds the search: " + search.again() : search.lastLook() != null
-                                                    ? "; " + search.lastLook() : ""));
+            // the step's warmth (how far into the search it ended) and backlog beside its verdict: a young JVM's miss
+            // is told apart
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%s: %s %s at %s (%s, %s%s; warm-up %s; %.0f s into the search)%s",
+                    t.label(),
+                    kept ? "kept" : "missed",
+                    spec.slo(),
+                    LoadSpec.rate(rate),
+                    search.figure(s),
+                    s.keptUp() ? "kept up" : "not keeping up",
+                    s.late() > 0 ? String.format(Locale.ROOT, ", %,d late at the end", s.late()) : "",
+                    s.unsteady() == null ? "steady" : "not steady",
+                    loaded,
+                    search.again() != null
+                            ? "; taken once more before it bounds the search: " + search.again()
+                            : search.lastLook() != null ? "; " + search.lastLook() : ""));
             out.flush();
             settle(t);
         }
@@ -212,12 +307,12 @@ public final class LoadRun {
     }
 
     /**
-     * Before a URL's first rate, the load rises to it ({@link LoadSpec#rampRates}: a quarter, a half,
-     * three quarters of it; before a search, doubling from its first rate until the service falls
-     * behind), each step a third of {@code --ramp}: a JVM compiles its hot code at a rate it keeps, not
-     * under a backlog its cold start built, and a search begins on a JVM already compiled. A step not
-     * kept up ends the ramp. Each step a line; no rows (a ramp's rates are no workload of the study's).
-     * Returns the highest rate kept up and the rate the service fell behind at (NaN: none), where a search then starts.
+     * Before a URL's first rate, the load rises to it ({@link LoadSpec#rampRates}: a quarter, a half, three quarters of
+     * it; before a search, doubling from its first rate until the service falls behind), each step a third of
+     * {@code --ramp}: a JVM compiles its hot code at a rate it keeps, not under a backlog its cold start built, and a
+     * search begins on a JVM already compiled. A step not kept up ends the ramp. Each step a line; no rows (a ramp's
+     * rates are no workload of the study's). Returns the highest rate kept up and the rate the service fell behind at
+     * (NaN: none), where a search then starts.
      */
     private Ramp ramp(Requests t, double rate) {
         double keptUpTo = Double.NaN;
@@ -238,10 +333,24 @@ public final class LoadRun {
                 break; // the step a stop cut short is not one
             }
             boolean keptUp = ClientFigures.keptUp(w.offered(), w.late() - w.lateAtStart());
-            out.println(String.format(Locale.ROOT, "%s, %s: %s, step %d of %s%d: %s for %s s: %,d offered, %,d answered, %,d errors, %,d late at its"
-                    + " end; latency %s%s", spec.search() ? t.label() : LoadSpec.workload(t, rate), spec.threadKind(), to, i + 1, spec.search() ? "at most "
-                            : "", rates.size(), LoadSpec.rate(rates.get(i)), seconds(w.nanos()), w.offered(), w.ok(), w.errors(), w.late(),
-                    LatencyHistograms.describe(w.judged(), 50), keptUp ? "" : "; not kept up: the ramp ends here"));
+            out.println(String.format(
+                    Locale.ROOT,
+                    "%s, %s: %s, step %d of %s%d: %s for %s s: %,d offered, %,d answered, %,d errors, %,d late at its"
+                            + " end; latency %s%s",
+                    spec.search() ? t.label() : LoadSpec.workload(t, rate),
+                    spec.threadKind(),
+                    to,
+                    i + 1,
+                    spec.search() ? "at most " : "",
+                    rates.size(),
+                    LoadSpec.rate(rates.get(i)),
+                    seconds(w.nanos()),
+                    w.offered(),
+                    w.ok(),
+                    w.errors(),
+                    w.late(),
+                    LatencyHistograms.describe(w.judged(), 50),
+                    keptUp ? "" : "; not kept up: the ramp ends here"));
             out.flush();
             if (!keptUp) {
                 fellBehindAt = rates.get(i);
@@ -258,21 +367,29 @@ public final class LoadRun {
     /** What a ramp found: its highest rate kept up and the rate it fell behind at (NaN: none). */
     private record Ramp(double keptUpTo, double fellBehindAt) {}
 
-    /** After a rate the service may still work off what it queued: up to 10 s until it answers one request within a second. */
+    /**
+     * After a rate the service may still work off what it queued: up to 10 s until it answers one request within a
+     * second.
+     */
     private void settle(Requests t) {
         for (int i = 0; i < 10 && !stopped && t.first().problem(1000) != null; i++) {
             // the problem call itself waited (up to a second)
         }
     }
 
-    /** One URL and rate: its warm-up, its measured windows and their summary; null when a stop came before any measured window. */
+    /**
+     * One URL and rate: its warm-up, its measured windows and their summary; null when a stop came before any measured
+     * window.
+     */
     private Summary one(Requests t, double rate) throws IOException {
         String workload = LoadSpec.workload(t, rate);
-        String params = t.described() + " rate=" + LoadSpec.rate(rate) + " " + ClientFigures.CONNECTIONS_PARAM + "=" + spec.connections() + " timeout="
-                + spec.timeout().toMillis() + "ms";
-        String measuredBy = "loomscope load: open loop at " + LoadSpec.rate(rate) + ", latency from each request's intended start, windows of "
+        String params = t.described() + " rate=" + LoadSpec.rate(rate) + " " + ClientFigures.CONNECTIONS_PARAM + "="
+                + spec.connections() + " timeout=" + spec.timeout().toMillis() + "ms";
+        String measuredBy = "loomscope load: open loop at " + LoadSpec.rate(rate)
+                + ", latency from each request's intended start, windows of "
                 + seconds(spec.window().toNanos()) + " s after a warm-up until steady";
-        try (OpenLoop load = new OpenLoop(t, rate, spec.connections(), (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))) {
+        try (OpenLoop load = new OpenLoop(t, rate, spec.connections(), (int)
+                Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))) {
             current = load;
             WarmUp warm = warmUp(load, workload, params, measuredBy);
             Tally tally = new Tally();
@@ -287,11 +404,27 @@ public final class LoadRun {
                 boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, after);
                 tally.add(w, clientLagged);
                 tally.others.add(MachineCpu.between(before.cpu(), after.cpu()).others());
-                String unsent = w.unsent() > 0 ? String.format(Locale.ROOT, " (%,d not yet sent: every connection busy)", w.unsent()) : "";
-                out.println(String.format(Locale.ROOT, "%s, %s: window %d: %,d offered%s: %,d answered, %,d errors%s, %,d late at its end%s; latency %s, %s"
-                        + " (n=%,d)%s", workload, spec.threadKind(), i + 1, w.offered(), andLateBefore(w.lateAtStart()), w.ok(), w.errors(), w.causes().isEmpty()
-                                ? "" : " " + w.causes(), w.late(), unsent, LatencyHistograms.describe(judged, 50).replace(" n/a (none)", " n/a"),
-                        LatencyHistograms.describe(judged, 99), judged.getTotalCount(), clientLagged ? "; the client lagged: left out" : ""));
+                String unsent = w.unsent() > 0
+                        ? String.format(Locale.ROOT, " (%,d not yet sent: every connection busy)", w.unsent())
+                        : "";
+                out.println(String.format(
+                        Locale.ROOT,
+                        "%s, %s: window %d: %,d offered%s: %,d answered, %,d errors%s, %,d late at its end%s; latency"
+                                + " %s, %s (n=%,d)%s",
+                        workload,
+                        spec.threadKind(),
+                        i + 1,
+                        w.offered(),
+                        andLateBefore(w.lateAtStart()),
+                        w.ok(),
+                        w.errors(),
+                        w.causes().isEmpty() ? "" : " " + w.causes(),
+                        w.late(),
+                        unsent,
+                        LatencyHistograms.describe(judged, 50).replace(" n/a (none)", " n/a"),
+                        LatencyHistograms.describe(judged, 99),
+                        judged.getTotalCount(),
+                        clientLagged ? "; the client lagged: left out" : ""));
                 out.flush();
             }
             current = null;
@@ -302,7 +435,11 @@ public final class LoadRun {
                 return null;
             }
             if (stopped && tally.windows < spec.windows()) {
-                out.println(String.format(Locale.ROOT, "%s: stopped after %d of %d measured windows; their summary:", workload, tally.windows,
+                out.println(String.format(
+                        Locale.ROOT,
+                        "%s: stopped after %d of %d measured windows; their summary:",
+                        workload,
+                        tally.windows,
                         spec.windows()));
             }
             Summary s = tally.summary(workload, rate, afterStop, warm, spec.connections());
@@ -315,7 +452,10 @@ public final class LoadRun {
     /** How long the warm-up took, and why it was not steady when it ended (null: it was). */
     record WarmUp(long nanos, String moving) {}
 
-    /** Windows of a second, each a row, until the service is steady after --min-warmup or --max-warmup has passed; said in a line. */
+    /**
+     * Windows of a second, each a row, until the service is steady after --min-warmup or --max-warmup has passed; said
+     * in a line.
+     */
     private WarmUp warmUp(OpenLoop load, String workload, String params, String measuredBy) throws IOException {
         List<OpenLoop.Window> warm = new ArrayList<>();
         String moving = null;
@@ -342,14 +482,29 @@ public final class LoadRun {
             return new WarmUp(warmupNanos, "stopped");
         }
         out.println(workload + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
-                + (moving == null ? "steady" : "not steady after the longest warm-up (" + moving + "): measured as it is"));
+                + (moving == null
+                        ? "steady"
+                        : "not steady after the longest warm-up (" + moving + "): measured as it is"));
         return new WarmUp(warmupNanos, moving);
     }
 
-    /** Writes the window's row, its figures from {@code h} (its {@link OpenLoop.Window#judged}); whether the client lagged in it. */
-    private boolean row(String workload, String params, String measuredBy, int index, boolean warmup, OpenLoop.Window w, Histogram h, Probe before,
-            Probe after) throws IOException {
-        double lagP99 = w.lagMicros().getTotalCount() == 0 ? Double.NaN : w.lagMicros().getValueAtPercentile(99) / 1e3;
+    /**
+     * Writes the window's row, its figures from {@code h} (its {@link OpenLoop.Window#judged}); whether the client
+     * lagged in it.
+     */
+    private boolean row(
+            String workload,
+            String params,
+            String measuredBy,
+            int index,
+            boolean warmup,
+            OpenLoop.Window w,
+            Histogram h,
+            Probe before,
+            Probe after)
+            throws IOException {
+        double lagP99 =
+                w.lagMicros().getTotalCount() == 0 ? Double.NaN : w.lagMicros().getValueAtPercentile(99) / 1e3;
         double p99 = h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e3;
         boolean lagged = RunsReducer.Client.lagged(lagP99, p99);
         if (results == null) {
@@ -390,7 +545,10 @@ public final class LoadRun {
         return lagged;
     }
 
-    /** The service's CPU ticks (this client's as its helper's) and context switches at one moment; nulls without a service to watch. */
+    /**
+     * The service's CPU ticks (this client's as its helper's) and context switches at one moment; nulls without a
+     * service to watch.
+     */
     private record Probe(MachineCpu.Ticks cpu, long[] switches) {
         static Probe take(long pid) {
             return pid <= 0 ? new Probe(null, null) : new Probe(MachineCpu.readFor(pid), ProcContextSwitches.of(pid));

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.load;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,45 +18,62 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Requests at a constant arrival rate, whatever the server does (open loop, as wrk2): request i is
- * due at start + i / rate, a free connection sends it (plain HTTP's on one {@link EventLoop}, TLS's
- * a blocking thread each), and its latency is counted from when it was due (coordinated omission
- * corrected) and, apart, from when it was sent; their difference is the wait in the client's own
- * queue for a free connection. With every connection busy, due requests
- * wait for one, as they would for a client's pool.
+ * Requests at a constant arrival rate, whatever the server does (open loop, as wrk2): request i is due at start + i /
+ * rate, a free connection sends it (plain HTTP's on one {@link EventLoop}, TLS's a blocking thread each), and its
+ * latency is counted from when it was due (coordinated omission corrected) and, apart, from when it was sent; their
+ * difference is the wait in the client's own queue for a free connection. With every connection busy, due requests wait
+ * for one, as they would for a client's pool.
  *
- * <p>Every request is accounted for in every window ({@link Window#accounted}): those late at its
- * start (due, not yet answered) and those due in it are answered, failed, or late at its end. A
- * late request's age at the window's end is a lower bound of its latency, kept apart
- * ({@link Window#lateMicros}). The client's own lateness (a send that left later than it could
- * have, because this process was slow to wake) is measured too ({@link Window#lagMicros}).
+ * <p>Every request is accounted for in every window ({@link Window#accounted}): those late at its start (due, not yet
+ * answered) and those due in it are answered, failed, or late at its end. A late request's age at the window's end is a
+ * lower bound of its latency, kept apart ({@link Window#lateMicros}). The client's own lateness (a send that left later
+ * than it could have, because this process was slow to wake) is measured too ({@link Window#lagMicros}).
  */
 public final class OpenLoop implements AutoCloseable {
     /** A worker's slot when it holds no request due. */
     private static final long IDLE = Long.MAX_VALUE;
 
     /**
-     * What one window saw. {@code lateAtStart} and {@code offered} (due in it) are
-     * {@code ok + failed + timeouts + late}; {@code late}: due and not answered at its end, of which
-     * {@code unsent} had not left the client. Histograms in microseconds: answered requests from
-     * their intended start ({@code latencyMicros}) and from their send ({@code sendMicros}), the late
-     * ones' ages at the window's end ({@code lateMicros}, lower bounds), and how late sends left for
-     * the client's own reasons ({@code lagMicros}); the CPU time the client's process used in it
+     * What one window saw. {@code lateAtStart} and {@code offered} (due in it) are {@code ok + failed + timeouts +
+     * late}; {@code late}: due and not answered at its end, of which {@code unsent} had not left the client. Histograms
+     * in microseconds: answered requests from their intended start ({@code latencyMicros}) and from their send
+     * ({@code sendMicros}), the late ones' ages at the window's end ({@code lateMicros}, lower bounds), and how late
+     * sends left for the client's own reasons ({@code lagMicros}); the CPU time the client's process used in it
      * ({@code cpuNanos}, all its threads, its GC and compiler; -1: not known).
      */
-    public record Window(long startEpochNanos, long nanos, long lateAtStart, long offered, long ok, long failed, long timeouts, long late, long unsent,
-            Histogram latencyMicros, Histogram sendMicros, Histogram lateMicros, Histogram lagMicros, Map<String, Long> causes, long cpuNanos) {
+    public record Window(
+            long startEpochNanos,
+            long nanos,
+            long lateAtStart,
+            long offered,
+            long ok,
+            long failed,
+            long timeouts,
+            long late,
+            long unsent,
+            Histogram latencyMicros,
+            Histogram sendMicros,
+            Histogram lateMicros,
+            Histogram lagMicros,
+            Map<String, Long> causes,
+            long cpuNanos) {
         /** Failed and timed-out requests together. */
         public long errors() {
             return failed + timeouts;
         }
 
-        /** Whether every request is accounted for: those late at the start and those due equal those answered, failed and late at the end. */
+        /**
+         * Whether every request is accounted for: those late at the start and those due equal those answered, failed
+         * and late at the end.
+         */
         public boolean accounted() {
             return lateAtStart + offered == ok + errors() + late;
         }
 
-        /** The latencies the window's figures are of: the answered requests' from their intended start, and the late ones' ages (at least). */
+        /**
+         * The latencies the window's figures are of: the answered requests' from their intended start, and the late
+         * ones' ages (at least).
+         */
         public Histogram judged() {
             Histogram h = latencyMicros.copy();
             h.add(lateMicros);
@@ -82,11 +100,13 @@ public final class OpenLoop implements AutoCloseable {
     private final List<Thread> workers = new ArrayList<>();
     /** The plain-HTTP connections' one thread; null for TLS, whose connections are a thread each. */
     private final EventLoop loop;
+
     private volatile long stopNanos = Long.MAX_VALUE;
     /** What {@link #stop} returned, once stopped. */
     private Window stopWindow;
     /** The thread waiting for a window's end, woken by a stop. */
     private volatile Thread reader;
+
     private long windowStart;
     private long lateBefore;
     private long okBefore;
@@ -95,12 +115,17 @@ public final class OpenLoop implements AutoCloseable {
     private long cpuBefore = ProcessCpu.nanos();
     private final Map<String, Long> causesBefore = new TreeMap<>();
 
-    /** Starts sending {@code target}'s request at {@code rate} requests a second over {@code connections} connections. */
+    /**
+     * Starts sending {@code target}'s request at {@code rate} requests a second over {@code connections} connections.
+     */
     public OpenLoop(Target target, double rate, int connections, int timeoutMillis) {
         this(Requests.of(target), rate, connections, timeoutMillis);
     }
 
-    /** Starts sending {@code requests} (request i the one its order gives) at {@code rate} a second over {@code connections} connections. */
+    /**
+     * Starts sending {@code requests} (request i the one its order gives) at {@code rate} a second over
+     * {@code connections} connections.
+     */
     public OpenLoop(Requests requests, double rate, int connections, int timeoutMillis) {
         this.requests = requests;
         this.bytes = requests.targets().stream().map(Target::requestBytes).toArray(byte[][]::new);
@@ -108,7 +133,7 @@ public final class OpenLoop implements AutoCloseable {
         this.timeoutMillis = timeoutMillis;
         this.periodNanos = Math.max(1, Math.round(1e9 / rate));
         this.holding = new AtomicLongArray(connections);
-        java.time.Instant now = java.time.Instant.now();
+        Instant now = Instant.now();
         this.startNanos = System.nanoTime();
         this.startEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         this.windowStart = startNanos;
@@ -157,7 +182,10 @@ public final class OpenLoop implements AutoCloseable {
         return rate;
     }
 
-    /** One thread a connection, each a blocking {@link HttpConnection}: for TLS, whose handshake and records the JDK's socket does. */
+    /**
+     * One thread a connection, each a blocking {@link HttpConnection}: for TLS, whose handshake and records the JDK's
+     * socket does.
+     */
     private void work(int slot) {
         try (HttpConnection c = new HttpConnection(requests.first(), timeoutMillis)) {
             long free = System.nanoTime();
@@ -181,7 +209,8 @@ public final class OpenLoop implements AutoCloseable {
                     answered(slot, due, sent, c.exchange(requests.targets().get(which), bytes[which]));
                 } catch (IOException | RuntimeException e) {
                     failed(slot, e);
-                    // a refused or broken connection fails at once: without a pause a dead server would be hammered in a busy loop
+                    // a refused or broken connection fails at once: without a pause a dead server would be hammered in
+                    // a busy loop
                     LockSupport.parkNanos(restNanos());
                 }
                 free = System.nanoTime();
@@ -199,14 +228,20 @@ public final class OpenLoop implements AutoCloseable {
         return requests.order().get((int) (index % requests.order().size()));
     }
 
-    /** A request due at {@code due} leaves now, on a connection free since {@code free}: how late that is for the client's own reasons is recorded. */
+    /**
+     * A request due at {@code due} leaves now, on a connection free since {@code free}: how late that is for the
+     * client's own reasons is recorded.
+     */
     long sent(long due, long free) {
         long sent = System.nanoTime();
         lags.recordValue(Math.min(Math.max(0, sent - Math.max(due, free)) / 1000, LatencyHistograms.HIGHEST_MICROS));
         return sent;
     }
 
-    /** The response to the request {@code slot} held, due at {@code due} and sent at {@code sent}, came now with {@code status}; now (nanoTime). */
+    /**
+     * The response to the request {@code slot} held, due at {@code due} and sent at {@code sent}, came now with
+     * {@code status}; now (nanoTime).
+     */
     long answered(int slot, long due, long sent, int status) {
         long end = System.nanoTime();
         if (status >= 200 && status < 400) {
@@ -249,9 +284,9 @@ public final class OpenLoop implements AutoCloseable {
     }
 
     /**
-     * The figures of the window from its start to {@code end}; {@code atRead}: the window ends when
-     * its counts are read, at {@code end} or later, so that every request they count was due in it
-     * or before (one that was due after {@code end} may have ended by then, on a fast server).
+     * The figures of the window from its start to {@code end}; {@code atRead}: the window ends when its counts are
+     * read, at {@code end} or later, so that every request they count was due in it or before (one that was due after
+     * {@code end} may have ended by then, on a fast server).
      */
     private synchronized Window take(long end, boolean atRead) {
         long okNow = ok.sum();
@@ -266,7 +301,8 @@ public final class OpenLoop implements AutoCloseable {
         long o = okNow - okBefore;
         long f = failedNow - failedBefore;
         long t = timeoutsNow - timeoutsBefore;
-        // the residual is the accounting's own: requests due by the end less those that ended (a request ends only after it was due)
+        // the residual is the accounting's own: requests due by the end less those that ended (a request ends only
+        // after it was due)
         long late = Math.max(0, lateBefore + offered - o - f - t);
         Map<String, Long> why = new TreeMap<>();
         causes.forEach((k, v) -> {
@@ -277,9 +313,22 @@ public final class OpenLoop implements AutoCloseable {
             causesBefore.put(k, v.sum());
         });
         long cpuNow = ProcessCpu.nanos();
-        Window w = new Window(startEpochNanos + (windowStart - startNanos), end - windowStart, lateBefore, offered, o, f, t, late, Math.min(unsent, late),
-                latencies.getIntervalHistogram(), sends.getIntervalHistogram(), lateAges, lags.getIntervalHistogram(), why, cpuNow < 0 || cpuBefore < 0 ? -1
-                        : cpuNow - cpuBefore);
+        Window w = new Window(
+                startEpochNanos + (windowStart - startNanos),
+                end - windowStart,
+                lateBefore,
+                offered,
+                o,
+                f,
+                t,
+                late,
+                Math.min(unsent, late),
+                latencies.getIntervalHistogram(),
+                sends.getIntervalHistogram(),
+                lateAges,
+                lags.getIntervalHistogram(),
+                why,
+                cpuNow < 0 || cpuBefore < 0 ? -1 : cpuNow - cpuBefore);
         cpuBefore = cpuNow;
         windowStart = end;
         lateBefore = late;
@@ -290,9 +339,8 @@ public final class OpenLoop implements AutoCloseable {
     }
 
     /**
-     * Records into {@code into} the age at {@code end} of each request due before it and not yet
-     * ended (those connections hold, and those due that no connection has taken yet); returns how
-     * many had not left the client.
+     * Records into {@code into} the age at {@code end} of each request due before it and not yet ended (those
+     * connections hold, and those due that no connection has taken yet); returns how many had not left the client.
      */
     private long ages(long end, Histogram into) {
         long unsent = 0;
@@ -306,11 +354,13 @@ public final class OpenLoop implements AutoCloseable {
         long dueByEnd = dueBefore(end);
         if (dueByEnd > taken) {
             unsent = dueByEnd - taken;
-            // their due times are evenly spaced: the ages from the oldest to the newest, a value per request up to 10,000 and by stride beyond
+            // their due times are evenly spaced: the ages from the oldest to the newest, a value per request up to
+            // 10,000 and by stride beyond
             long stride = Math.max(1, unsent / 10_000);
             for (long k = taken; k < dueByEnd; k += stride) {
                 long age = (end - (startNanos + k * periodNanos)) / 1000;
-                into.recordValueWithCount(Math.min(Math.max(0, age), LatencyHistograms.HIGHEST_MICROS), Math.min(stride, dueByEnd - k));
+                into.recordValueWithCount(
+                        Math.min(Math.max(0, age), LatencyHistograms.HIGHEST_MICROS), Math.min(stride, dueByEnd - k));
             }
         }
         return unsent;
@@ -322,11 +372,10 @@ public final class OpenLoop implements AutoCloseable {
     }
 
     /**
-     * Stops sending: no request due from now on is sent; those on the way get until the timeout to
-     * end. The figures of the time since the last window are its own window, returned: its
-     * {@code late} are the requests due before now that never ended, {@code unsent} those of them
-     * that no connection could send (the service fell behind the rate). Stopped again, the same
-     * window: a signal's stop and the run's own end may both ask.
+     * Stops sending: no request due from now on is sent; those on the way get until the timeout to end. The figures of
+     * the time since the last window are its own window, returned: its {@code late} are the requests due before now
+     * that never ended, {@code unsent} those of them that no connection could send (the service fell behind the rate).
+     * Stopped again, the same window: a signal's stop and the run's own end may both ask.
      */
     public synchronized Window stop() {
         if (stopWindow != null) {
@@ -334,7 +383,8 @@ public final class OpenLoop implements AutoCloseable {
         }
         long now = System.nanoTime();
         stopNanos = now;
-        workers.forEach(LockSupport::unpark); // a worker waiting for a request due after the stop ends now, not when it was due
+        workers.forEach(
+                LockSupport::unpark); // a worker waiting for a request due after the stop ends now, not when it was due
         Thread waiting = reader;
         if (waiting != null) {
             LockSupport.unpark(waiting); // a window in progress ends now, to be dropped
@@ -358,8 +408,22 @@ public final class OpenLoop implements AutoCloseable {
             t.interrupt();
         }
         Window w = take(now, false); // the load ended at the stop: nothing due after it was offered
-        stopWindow = new Window(w.startEpochNanos(), w.nanos(), w.lateAtStart(), w.offered(), w.ok(), w.failed(), w.timeouts(), w.late(), Math.min(unsent, w.late()),
-                w.latencyMicros(), w.sendMicros(), unsentAges, w.lagMicros(), w.causes(), w.cpuNanos());
+        stopWindow = new Window(
+                w.startEpochNanos(),
+                w.nanos(),
+                w.lateAtStart(),
+                w.offered(),
+                w.ok(),
+                w.failed(),
+                w.timeouts(),
+                w.late(),
+                Math.min(unsent, w.late()),
+                w.latencyMicros(),
+                w.sendMicros(),
+                unsentAges,
+                w.lagMicros(),
+                w.causes(),
+                w.cpuNanos());
         return stopWindow;
     }
 

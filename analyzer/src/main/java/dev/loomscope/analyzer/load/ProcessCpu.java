@@ -1,10 +1,11 @@
 package dev.loomscope.analyzer.load;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 
 /** The CPU time this process (the load client's) has used so far: all its threads, its GC and compiler. */
 final class ProcessCpu {
-    private static final com.sun.management.OperatingSystemMXBean OS = os();
+    private static final OperatingSystemMXBean OS = os();
 
     private ProcessCpu() {}
 
@@ -13,9 +14,9 @@ final class ProcessCpu {
         return OS == null ? -1 : OS.getProcessCpuTime();
     }
 
-    private static com.sun.management.OperatingSystemMXBean os() {
+    private static OperatingSystemMXBean os() {
         try {
-            return ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class);
+            return ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
         } catch (IllegalArgumentException notThisJvm) {
             return null;
         }

@@ -15,11 +15,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A request file: several requests in a weighted mix, in the form editors' HTTP clients read
- * ({@code .http} files): requests separated by lines that start with {@code ###} (which may say
- * {@code weight=N}, default 1), each a request line ({@code METHOD URL}, or a URL alone for a GET),
- * its headers, a blank line and its body; lines starting with {@code #} or {@code //} before a
- * request line are comments. Every request goes to one scheme, host and port.
+ * A request file: several requests in a weighted mix, in the form editors' HTTP clients read ({@code .http} files):
+ * requests separated by lines that start with {@code ###} (which may say {@code weight=N}, default 1), each a request
+ * line ({@code METHOD URL}, or a URL alone for a GET), its headers, a blank line and its body; lines starting with
+ * {@code #} or {@code //} before a request line are comments. Every request goes to one scheme, host and port.
  *
  * <pre>
  * ### weight=3
@@ -39,12 +38,18 @@ public final class RequestFile {
 
     private RequestFile() {}
 
-    /** The mix in {@code file}, each URL passed through {@code url} ({@code {port}}); one-line errors name the file and line. */
+    /**
+     * The mix in {@code file}, each URL passed through {@code url} ({@code {port}}); one-line errors name the file and
+     * line.
+     */
     public static Requests read(Path file, UnaryOperator<String> url) {
         return read(file, url, false);
     }
 
-    /** As {@link #read(Path, UnaryOperator)}; {@code insecure}: an https request accepts a certificate that does not verify. */
+    /**
+     * As {@link #read(Path, UnaryOperator)}; {@code insecure}: an https request accepts a certificate that does not
+     * verify.
+     */
     public static Requests read(Path file, UnaryOperator<String> url, boolean insecure) {
         Path abs = file.toAbsolutePath();
         List<String> lines = lines(abs);
@@ -57,8 +62,11 @@ public final class RequestFile {
                 weight = weight(abs, i, lines.get(i));
                 i++;
             }
-            while (i < lines.size() && !lines.get(i).startsWith("###") && (lines.get(i).isBlank() || lines.get(i).startsWith("#")
-                    || lines.get(i).startsWith("//"))) {
+            while (i < lines.size()
+                    && !lines.get(i).startsWith("###")
+                    && (lines.get(i).isBlank()
+                            || lines.get(i).startsWith("#")
+                            || lines.get(i).startsWith("//"))) {
                 i++;
             }
             if (i >= lines.size() || lines.get(i).startsWith("###")) {
@@ -78,7 +86,8 @@ public final class RequestFile {
             }
         }
         if (targets.isEmpty()) {
-            throw new BadDataException(abs + ": no request in it (a request is a line METHOD URL; see 'loomscope load --help')");
+            throw new BadDataException(
+                    abs + ": no request in it (a request is a line METHOD URL; see 'loomscope load --help')");
         }
         return Requests.mix("requests " + abs.getFileName(), targets, weights, abs.toString());
     }
@@ -86,7 +95,10 @@ public final class RequestFile {
     /** A request read from line {@code at}, and the line after it. */
     private record Parsed(Target target, int next) {}
 
-    /** The request whose request line is line {@code at}: its headers to the first blank line, then its body to the next separator. */
+    /**
+     * The request whose request line is line {@code at}: its headers to the first blank line, then its body to the next
+     * separator.
+     */
     private static Parsed request(Path abs, List<String> lines, int at, UnaryOperator<String> url, boolean insecure) {
         int i = at;
         String[] requestLine = lines.get(i++).strip().split("\\s+");
@@ -112,9 +124,22 @@ public final class RequestFile {
             body.append(String.join("\n", text));
         }
         try {
-            return new Parsed(Target.of(url.apply(u), method.toUpperCase(Locale.ROOT), headers, body.toString().getBytes(StandardCharsets.UTF_8), insecure), i);
+            return new Parsed(
+                    Target.of(
+                            url.apply(u),
+                            method.toUpperCase(Locale.ROOT),
+                            headers,
+                            body.toString().getBytes(StandardCharsets.UTF_8),
+                            insecure),
+                    i);
         } catch (UsageException e) {
-            throw bad(abs, at, e.getMessage().replace("--method ", "method ").replace("--url ", "URL ").replace("--header ", "header "));
+            throw bad(
+                    abs,
+                    at,
+                    e.getMessage()
+                            .replace("--method ", "method ")
+                            .replace("--url ", "URL ")
+                            .replace("--header ", "header "));
         }
     }
 
@@ -122,17 +147,22 @@ public final class RequestFile {
     private static List<String> lines(Path abs) {
         try {
             if (Files.size(abs) > 16L * 1024 * 1024) {
-                throw new BadDataException(abs + ": over 16 MiB: a request file holds a mix of requests, not a log to replay");
+                throw new BadDataException(
+                        abs + ": over 16 MiB: a request file holds a mix of requests, not a log to replay");
             }
             return Files.readAllLines(abs, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new BadDataException(abs + ": no such file (give --request-file a request file: see 'loomscope load --help')");
+            throw new BadDataException(
+                    abs + ": no such file (give --request-file a request file: see 'loomscope load --help')");
         } catch (IOException e) {
             throw new BadDataException(abs + ": cannot read it (" + e.getMessage() + ")");
         }
     }
 
-    /** The weight a separator line ({@code ### weight=N}, line {@code i}) gives its request: 1 when it names none, 1 to 1000. */
+    /**
+     * The weight a separator line ({@code ### weight=N}, line {@code i}) gives its request: 1 when it names none, 1 to
+     * 1000.
+     */
     private static int weight(Path abs, int i, String separator) {
         Matcher m = WEIGHT.matcher(separator);
         if (!m.find()) {
@@ -150,11 +180,18 @@ public final class RequestFile {
         return weight;
     }
 
-    /** A request of line {@code at} that goes elsewhere than the file's first one is bad input: a file's requests share one host. */
+    /**
+     * A request of line {@code at} that goes elsewhere than the file's first one is bad input: a file's requests share
+     * one host.
+     */
     private static void sameHost(Path abs, int at, Target first, Target t) {
         if (first.tls() != t.tls() || !first.host().equalsIgnoreCase(t.host()) || first.port() != t.port()) {
-            throw bad(abs, at, "goes to " + t.uri().getScheme() + "://" + t.host() + ":" + t.port() + ", the file's first request to "
-                    + first.uri().getScheme() + "://" + first.host() + ":" + first.port() + " (a file's requests share one host: give a file a host)");
+            throw bad(
+                    abs,
+                    at,
+                    "goes to " + t.uri().getScheme() + "://" + t.host() + ":" + t.port()
+                            + ", the file's first request to " + first.uri().getScheme() + "://" + first.host() + ":"
+                            + first.port() + " (a file's requests share one host: give a file a host)");
         }
     }
 

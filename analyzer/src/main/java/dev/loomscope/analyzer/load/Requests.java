@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one workload of the load client sends: one request, or a weighted mix of several (a request
- * file), all to one host over one kind of connection. Request i of the open loop is
- * {@code order}'s entry i modulo its length: the mix's weights interleaved smoothly (each request as evenly spread as its
- * weight allows, the same sequence on every run), so any stretch of the load holds the mix.
+ * What one workload of the load client sends: one request, or a weighted mix of several (a request file), all to one
+ * host over one kind of connection. Request i of the open loop is {@code order}'s entry i modulo its length: the mix's
+ * weights interleaved smoothly (each request as evenly spread as its weight allows, the same sequence on every run), so
+ * any stretch of the load holds the mix.
  */
 public record Requests(String label, List<Target> targets, List<Integer> order, String described) {
     /** One request, every time. */
@@ -15,9 +15,13 @@ public record Requests(String label, List<Target> targets, List<Integer> order, 
         return new Requests(t.label(), List.of(t), List.of(0), "url=" + t.uri() + " method=" + t.method());
     }
 
-    /** {@code targets} with their {@code weights} (each at least 1), called {@code label}; {@code source} names where they come from. */
+    /**
+     * {@code targets} with their {@code weights} (each at least 1), called {@code label}; {@code source} names where
+     * they come from.
+     */
     public static Requests mix(String label, List<Target> targets, List<Integer> weights, String source) {
-        // smooth weighted round robin: each turn every request gains its weight, the one ahead is sent and pays the total
+        // smooth weighted round robin: each turn every request gains its weight, the one ahead is sent and pays the
+        // total
         int total = weights.stream().mapToInt(Integer::intValue).sum();
         long[] current = new long[weights.size()];
         List<Integer> order = new ArrayList<>(total);
@@ -34,7 +38,13 @@ public record Requests(String label, List<Target> targets, List<Integer> order, 
         }
         StringBuilder d = new StringBuilder("requests=" + source);
         for (int k = 0; k < targets.size(); k++) {
-            d.append(" [").append(weights.get(k)).append("x ").append(targets.get(k).method()).append(' ').append(targets.get(k).uri()).append(']');
+            d.append(" [")
+                    .append(weights.get(k))
+                    .append("x ")
+                    .append(targets.get(k).method())
+                    .append(' ')
+                    .append(targets.get(k).uri())
+                    .append(']');
         }
         return new Requests(label, List.copyOf(targets), List.copyOf(order), d.toString());
     }

@@ -4,12 +4,14 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
- * One HTTP/1.x response read as its bytes arrive, whatever carries them (a blocking socket or the
- * event loop's channels): the status code, whether the connection stays open, and the body
- * skipped whole (Content-Length, chunked, or to the close; none after HEAD, 1xx, 204 and 304);
- * interim responses (100 Continue, 103 Early Hints) passed over. A line over 64 KiB is not HTTP.
+ * One HTTP/1.x response read as its bytes arrive, whatever carries them (a blocking socket or the event loop's
+ * channels): the status code, whether the connection stays open, and the body skipped whole (Content-Length, chunked,
+ * or to the close; none after HEAD, 1xx, 204 and 304); interim responses (100 Continue, 103 Early Hints) passed over. A
+ * line over 64 KiB is not HTTP.
  */
 final class ResponseParser {
     private static final int MAX_LINE = 64 * 1024;
@@ -18,7 +20,17 @@ final class ResponseParser {
     private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
     private static final byte[] CONNECTION = ascii("connection");
 
-    private enum State { STATUS, HEADER, BODY, CHUNK_SIZE, CHUNK, CHUNK_END, TRAILER, TO_CLOSE, DONE }
+    private enum State {
+        STATUS,
+        HEADER,
+        BODY,
+        CHUNK_SIZE,
+        CHUNK,
+        CHUNK_END,
+        TRAILER,
+        TO_CLOSE,
+        DONE
+    }
 
     private State state = State.DONE;
     private byte[] line = new byte[256];
@@ -38,11 +50,14 @@ final class ResponseParser {
     /** The peer answered something other than HTTP/1.x. */
     static final class NotHttp extends IOException {
         NotHttp(String first) {
-            super("it answered " + (first.length() > 40 ? first.substring(0, 40) + "..." : first).replaceAll("[^\\x20-\\x7e]", "?"));
+            super("it answered "
+                    + (first.length() > 40 ? first.substring(0, 40) + "..." : first).replaceAll("[^\\x20-\\x7e]", "?"));
         }
     }
 
-    /** The connection closed before a byte of the response came: a kept-alive one the server closed while it was idle. */
+    /**
+     * The connection closed before a byte of the response came: a kept-alive one the server closed while it was idle.
+     */
     static final class StaleConnection extends EOFException {
         StaleConnection() {
             super("the connection closed before the response");
@@ -73,8 +88,8 @@ final class ResponseParser {
     }
 
     /**
-     * Reads {@code in} (a heap buffer) from its position as far as the response goes; whether the
-     * response is whole. What follows the response stays in {@code in}.
+     * Reads {@code in} (a heap buffer) from its position as far as the response goes; whether the response is whole.
+     * What follows the response stays in {@code in}.
      */
     boolean feed(ByteBuffer in) throws IOException {
         any |= in.hasRemaining();
@@ -100,7 +115,10 @@ final class ResponseParser {
         return state == State.DONE;
     }
 
-    /** The connection closed: true when that ends the response (a body that lasts to the close); else what was cut short, thrown. */
+    /**
+     * The connection closed: true when that ends the response (a body that lasts to the close); else what was cut
+     * short, thrown.
+     */
     boolean closed() throws IOException {
         if (state == State.TO_CLOSE) {
             state = State.DONE;
@@ -109,8 +127,10 @@ final class ResponseParser {
         if (!any) {
             throw new StaleConnection();
         }
-        throw new EOFException(state == State.BODY || state == State.CHUNK ? "the connection closed inside a response body"
-                : "the connection closed inside a response");
+        throw new EOFException(
+                state == State.BODY || state == State.CHUNK
+                        ? "the connection closed inside a response body"
+                        : "the connection closed inside a response");
     }
 
     /** Takes the line's bytes from {@code in}'s array (not a byte a call: a response's bytes pass here one by one). */
@@ -129,7 +149,7 @@ final class ResponseParser {
                     if (lineLength >= MAX_LINE) {
                         throw new NotHttp("a line over 64 KiB");
                     }
-                    line = java.util.Arrays.copyOf(line, Math.min(MAX_LINE, 2 * lineLength));
+                    line = Arrays.copyOf(line, Math.min(MAX_LINE, 2 * lineLength));
                 }
                 line[lineLength++] = b;
             }
@@ -160,7 +180,10 @@ final class ResponseParser {
         }
     }
 
-    /** HTTP/1.1 200 OK: read from the line's bytes, as every response's headers are (no string built for what is not kept). */
+    /**
+     * HTTP/1.1 200 OK: read from the line's bytes, as every response's headers are (no string built for what is not
+     * kept).
+     */
     private void status() throws NotHttp {
         if (lineLength < 12 || !startsWith(0, HTTP_1) || !digits(9, 12)) {
             throw new NotHttp(new String(line, 0, lineLength, StandardCharsets.ISO_8859_1));
@@ -201,14 +224,17 @@ final class ResponseParser {
             if (isLength) {
                 length = Long.parseLong(value);
             } else if (isEncoding) {
-                chunked = value.toLowerCase(java.util.Locale.ROOT).contains("chunked");
+                chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
             } else {
                 keepAlive = value.equalsIgnoreCase("keep-alive") || (keepAlive && !value.equalsIgnoreCase("close"));
             }
         }
     }
 
-    /** Whether the line's bytes from {@code from} to {@code to} are {@code lower}, a header name in lower case, in any case. */
+    /**
+     * Whether the line's bytes from {@code from} to {@code to} are {@code lower}, a header name in lower case, in any
+     * case.
+     */
     private boolean named(int from, int to, byte[] lower) {
         if (to - from != lower.length) {
             return false;
@@ -223,7 +249,7 @@ final class ResponseParser {
     }
 
     private boolean startsWith(int from, byte[] prefix) {
-        return java.util.Arrays.equals(line, from, from + prefix.length, prefix, 0, prefix.length);
+        return Arrays.equals(line, from, from + prefix.length, prefix, 0, prefix.length);
     }
 
     private void endOfHeaders() {
@@ -242,7 +268,9 @@ final class ResponseParser {
         }
     }
 
-    /** The number the line's bytes from {@code from} spell (spaces around it), or -1 when they are not 1 to 18 digits. */
+    /**
+     * The number the line's bytes from {@code from} spell (spaces around it), or -1 when they are not 1 to 18 digits.
+     */
     private long number(int from) {
         int to = lineLength;
         while (from < to && (line[from] & 0xff) <= ' ') {
@@ -261,7 +289,10 @@ final class ResponseParser {
         return n;
     }
 
-    /** Whether the line's bytes from {@code from} to {@code to} are digits (a status code, read at every response: no pattern compiled). */
+    /**
+     * Whether the line's bytes from {@code from} to {@code to} are digits (a status code, read at every response: no
+     * pattern compiled).
+     */
     private boolean digits(int from, int to) {
         for (int i = from; i < to; i++) {
             if (line[i] < '0' || line[i] > '9') {

@@ -1,10 +1,14 @@
 package dev.loomscope.analyzer.load;
 
+import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.options.Durations;
 
-/** A latency objective, {@code p99=50ms}: a percentile of the client's latency (p50, p99 or p99.9) and its bound; errors under {@link #ERRORS}. */
+/**
+ * A latency objective, {@code p99=50ms}: a percentile of the client's latency (p50, p99 or p99.9) and its bound; errors
+ * under {@link #ERRORS}.
+ */
 public record Slo(String percentile, double millis) {
     /** The share of failed requests an objective allows. */
     public static final double ERRORS = 0.01;
@@ -14,7 +18,8 @@ public record Slo(String percentile, double millis) {
         String p = eq < 0 ? "" : s.substring(0, eq).strip();
         String bound = eq < 0 ? "" : s.substring(eq + 1).strip();
         if (!p.equals("p50") && !p.equals("p99") && !p.equals("p99.9")) {
-            throw new UsageException("--slo " + s + ": give a percentile and its bound, p50, p99 or p99.9 (e.g. --slo p99=50ms)");
+            throw new UsageException(
+                    "--slo " + s + ": give a percentile and its bound, p50, p99 or p99.9 (e.g. --slo p99=50ms)");
         }
         if (!Durations.valid(bound) || Durations.parse(bound).isZero()) {
             throw new UsageException("--slo " + s + ": '" + bound + "' is not a latency above 0 (e.g. 50ms)");
@@ -42,10 +47,9 @@ public record Slo(String percentile, double millis) {
     }
 
     /**
-     * Whether a JVM's measured requests at one rate kept the objective: the percentile of their merged
-     * latencies (the late ones' ages included) within the bound, under {@link #ERRORS} of the offered
-     * failed, and the service kept up (a service that left requests late did not serve the rate,
-     * whatever its answers' latency).
+     * Whether a JVM's measured requests at one rate kept the objective: the percentile of their merged latencies (the
+     * late ones' ages included) within the bound, under {@link #ERRORS} of the offered failed, and the service kept up
+     * (a service that left requests late did not serve the rate, whatever its answers' latency).
      */
     public boolean keptBy(org.HdrHistogram.Histogram judged, long offered, long errors, boolean keptUp) {
         return keptUp && offered > 0 && errors < ERRORS * offered && of(judged) <= millis;
@@ -53,6 +57,6 @@ public record Slo(String percentile, double millis) {
 
     @Override
     public String toString() {
-        return percentile + " <= " + dev.loomscope.analyzer.compare.Comparer.plain(millis) + " ms";
+        return percentile + " <= " + Comparer.plain(millis) + " ms";
     }
 }

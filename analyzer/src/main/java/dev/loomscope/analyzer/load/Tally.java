@@ -1,12 +1,16 @@
 package dev.loomscope.analyzer.load;
 
+import dev.loomscope.analyzer.stats.Quantiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
-/** The measured windows added up: their histograms merged, their counts summed, the late of the first's start and the last's end. */
+/**
+ * The measured windows added up: their histograms merged, their counts summed, the late of the first's start and the
+ * last's end.
+ */
 final class Tally {
     final Histogram answered = new Histogram(3);
     final Histogram send = new Histogram(3);
@@ -47,16 +51,40 @@ final class Tally {
     }
 
     /** The summary of a URL and rate: these windows, what happened after the stop, and the warm-up before them. */
-    LoadRun.Summary summary(String workload, double rate, OpenLoop.Window afterStop, LoadRun.WarmUp warm, int connections) {
+    LoadRun.Summary summary(
+            String workload, double rate, OpenLoop.Window afterStop, LoadRun.WarmUp warm, int connections) {
         Histogram judged = answered.copy();
         judged.add(lateAges);
-        return new LoadRun.Summary(workload, rate, windows, nanos / 1e9, Math.max(0, lateBefore), offered, ok, errors, late, judged, send, lag, causes,
-                afterStop, warm.nanos() / 1e9, warm.moving(), lagged, cpuNanos, connections, lastRate / firstRate, busyElsewhere());
+        return new LoadRun.Summary(
+                workload,
+                rate,
+                windows,
+                nanos / 1e9,
+                Math.max(0, lateBefore),
+                offered,
+                ok,
+                errors,
+                late,
+                judged,
+                send,
+                lag,
+                causes,
+                afterStop,
+                warm.nanos() / 1e9,
+                warm.moving(),
+                lagged,
+                cpuNanos,
+                connections,
+                lastRate / firstRate,
+                busyElsewhere());
     }
 
     /** Other processes' share of the CPU in the median window that tells it; NaN when none does. */
     double busyElsewhere() {
-        double[] v = others.stream().mapToDouble(Double::doubleValue).filter(x -> !Double.isNaN(x)).toArray();
-        return v.length == 0 ? Double.NaN : dev.loomscope.analyzer.stats.Quantiles.of(v, 0.5);
+        double[] v = others.stream()
+                .mapToDouble(Double::doubleValue)
+                .filter(x -> !Double.isNaN(x))
+                .toArray();
+        return v.length == 0 ? Double.NaN : Quantiles.of(v, 0.5);
     }
 }

@@ -7,7 +7,10 @@ import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
-/** The JDK's TLS for the load client: its default trust, or with {@code --insecure} any certificate (a test service's self-signed one). */
+/**
+ * The JDK's TLS for the load client: its default trust, or with {@code --insecure} any certificate (a test service's
+ * self-signed one).
+ */
 final class Tls {
     private static volatile SSLSocketFactory insecure;
 

@@ -10,14 +10,16 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
- * Turns what the user typed into recordings: files, globs ({@code runs/*.jfr}, {@code **}),
- * directories (every .jfr below them, and .jfr.gz, .jfr.zip, .jfr.lz4), and JFR disk repositories (a directory of chunk files named
- * {@code yyyy_MM_dd_HH_mm_ss[_NN].jfr}: one recording, chunks in order). The agent's async-profiler
- * samples ({@code NAME.async-profiler.jfr}) are read with their recording, not as one of their own.
+ * Turns what the user typed into recordings: files, globs ({@code runs/*.jfr}, {@code **}), directories (every .jfr
+ * below them, and .jfr.gz, .jfr.zip, .jfr.lz4), and JFR disk repositories (a directory of chunk files named
+ * {@code yyyy_MM_dd_HH_mm_ss[_NN].jfr}: one recording, chunks in order). The agent's async-profiler samples
+ * ({@code NAME.async-profiler.jfr}) are read with their recording, not as one of their own.
  */
 public final class Inputs {
     private static final Pattern CHUNK = Pattern.compile("\\d{4}_\\d{2}_\\d{2}_\\d{2}_\\d{2}_\\d{2}(_\\d+)?\\.jfr");
@@ -65,13 +67,17 @@ public final class Inputs {
         PathMatcher m;
         try {
             m = FileSystems.getDefault().getPathMatcher("glob:" + abs);
-        } catch (java.util.regex.PatternSyntaxException e) {
-            throw new BadDataException(abs + ": no such file, and not a pattern either: " + e.getDescription() + " (check the name, or close its [)");
+        } catch (PatternSyntaxException e) {
+            throw new BadDataException(abs + ": no such file, and not a pattern either: " + e.getDescription()
+                    + " (check the name, or close its [)");
         }
         List<RecordingSource> out = new ArrayList<>();
         if (Files.isDirectory(root)) {
             try (Stream<Path> s = Files.walk(root)) {
-                s.filter(Files::isRegularFile).filter(m::matches).filter(p -> !belongsToARecording(p)).sorted()
+                s.filter(Files::isRegularFile)
+                        .filter(m::matches)
+                        .filter(p -> !belongsToARecording(p))
+                        .sorted()
                         .forEach(p -> out.add(RecordingSource.file(p)));
             } catch (IOException e) {
                 throw new BadDataException(root + ": cannot list: " + e.getMessage() + " (check the permissions)");
@@ -90,23 +96,30 @@ public final class Inputs {
 
     /** .jfr, and .jfr compressed: .jfr.gz, .jfr.zip, .jfr.lz4. */
     public static boolean isRecordingName(String name) {
-        return name.endsWith(".jfr") || name.endsWith(".jfr.gz") || name.endsWith(".jfr.zip") || name.endsWith(".jfr.lz4");
+        return name.endsWith(".jfr")
+                || name.endsWith(".jfr.gz")
+                || name.endsWith(".jfr.zip")
+                || name.endsWith(".jfr.lz4");
     }
 
     private static List<RecordingSource> directory(Path dir) {
         List<Path> jfrs;
         try (Stream<Path> s = Files.walk(dir)) {
-            jfrs = s.filter(Files::isRegularFile).filter(p -> isRecordingName(p.getFileName().toString())).filter(p -> !belongsToARecording(p))
-                    .sorted().toList();
+            jfrs = s.filter(Files::isRegularFile)
+                    .filter(p -> isRecordingName(p.getFileName().toString()))
+                    .filter(p -> !belongsToARecording(p))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new BadDataException(dir + ": cannot list: " + e.getMessage() + " (check the permissions)");
         }
         if (jfrs.isEmpty()) {
-            throw new BadDataException(dir + ": no .jfr files in this directory, compressed or not (name recordings or a JFR repository)");
+            throw new BadDataException(
+                    dir + ": no .jfr files in this directory, compressed or not (name recordings or a JFR repository)");
         }
         List<RecordingSource> out = new ArrayList<>();
         // Chunk files grouped by their directory make one recording each; other files stand alone.
-        var byDir = new java.util.TreeMap<Path, List<Path>>();
+        var byDir = new TreeMap<Path, List<Path>>();
         for (Path p : jfrs) {
             if (CHUNK.matcher(p.getFileName().toString()).matches()) {
                 byDir.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);

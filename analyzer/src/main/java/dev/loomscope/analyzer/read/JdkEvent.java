@@ -2,7 +2,6 @@ package dev.loomscope.analyzer.read;
 
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,9 +13,8 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
 /**
- * An event as the JDK's own consumer gives it ({@code jdk.jfr.consumer}): what {@code watch}
- * streams from a live JVM (the JDK's remote stream is the only way to one), and in tests the
- * reference loomscope's parser is held to.
+ * An event as the JDK's own consumer gives it ({@code jdk.jfr.consumer}): what {@code watch} streams from a live JVM
+ * (the JDK's remote stream is the only way to one), and in tests the reference loomscope's parser is held to.
  */
 public record JdkEvent(RecordedEvent e) implements JfrEvent {
     @Override
@@ -82,7 +80,11 @@ public record JdkEvent(RecordedEvent e) implements JfrEvent {
         }
         List<Frame> out = new ArrayList<>(st.getFrames().size());
         for (RecordedFrame f : st.getFrames()) {
-            out.add(new Frame(f.getMethod().getType().getName(), f.getMethod().getName(), f.getLineNumber(), Frame.type(f.getType())));
+            out.add(new Frame(
+                    f.getMethod().getType().getName(),
+                    f.getMethod().getName(),
+                    f.getLineNumber(),
+                    Frame.type(f.getType())));
         }
         return out;
     }

@@ -1,7 +1,9 @@
 package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JfrEvent;
+import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
@@ -13,7 +15,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.openjdk.jmc.common.IMCThread;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
@@ -24,18 +29,22 @@ import org.openjdk.jmc.common.unit.IQuantity;
 import org.openjdk.jmc.common.unit.UnitLookup;
 import org.openjdk.jmc.flightrecorder.CouldNotLoadRecordingException;
 import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
+import org.openjdk.jmc.flightrecorder.parser.IEventSink;
+import org.openjdk.jmc.flightrecorder.parser.IEventSinkFactory;
+import org.openjdk.jmc.flightrecorder.parser.IParserExtension;
+import org.openjdk.jmc.flightrecorder.parser.ParserExtensionRegistry;
+import org.openjdk.jmc.flightrecorder.parser.ValueField;
 
 /**
- * The second parser: JDK Mission Control's, for recordings loomscope's reader rejects (formats
- * older than JDK 11's, or content it does not understand). JMC holds the recording's events in
- * memory; they are handed on in time order. Stack traces are not carried over (a pin's frame is
- * then unknown); everything else the reducers read is.
+ * The second parser: JDK Mission Control's, for recordings loomscope's reader rejects (formats older than JDK 11's, or
+ * content it does not understand). JMC holds the recording's events in memory; they are handed on in time order. Stack
+ * traces are not carried over (a pin's frame is then unknown); everything else the reducers read is.
  */
 public final class JmcReader {
     private JmcReader() {}
 
     /** Held strongly: java.util.logging keeps only weak references to configured loggers. */
-    private static final java.util.logging.Logger JMC_LOGGER = java.util.logging.Logger.getLogger("org.openjdk.jmc");
+    private static final Logger JMC_LOGGER = Logger.getLogger("org.openjdk.jmc");
 
     /** JMC's whole collection of the recording's events: for reducers through {@link #read}, and for JMC's rules. */
     public static IItemCollection load(List<Path> parts) throws IOException, CouldNotLoadRecordingException {
@@ -43,29 +52,37 @@ public final class JmcReader {
     }
 
     /**
-     * JMC's collection of the events of the {@code kept} types only (all types when null): the
-     * others are dropped as JMC's parser meets them, so memory holds what is asked for.
+     * JMC's collection of the events of the {@code kept} types only (all types when null): the others are dropped as
+     * JMC's parser meets them, so memory holds what is asked for.
      */
-    public static IItemCollection load(List<Path> parts, java.util.Set<String> kept) throws IOException, CouldNotLoadRecordingException {
-        // JMC's parser logs every field of newer JDKs it does not know, and chunks it skips, with stack traces: keep it quiet
-        JMC_LOGGER.setLevel(java.util.logging.Level.OFF);
-        List<org.openjdk.jmc.flightrecorder.parser.IParserExtension> extensions = new ArrayList<>();
+    public static IItemCollection load(List<Path> parts, Set<String> kept)
+            throws IOException, CouldNotLoadRecordingException {
+        // JMC's parser logs every field of newer JDKs it does not know, and chunks it skips, with stack traces: keep it
+        // quiet
+        JMC_LOGGER.setLevel(Level.OFF);
+        List<IParserExtension> extensions = new ArrayList<>();
         if (kept != null) {
             extensions.add(new TypeFilter(kept));
         }
-        extensions.addAll(org.openjdk.jmc.flightrecorder.parser.ParserExtensionRegistry.getParserExtensions());
+        extensions.addAll(ParserExtensionRegistry.getParserExtensions());
         return JfrLoaderToolkit.loadEvents(parts.stream().map(Path::toFile).toList(), extensions);
     }
 
     /** A parser extension that drops the events of types not asked for before JMC stores them. */
-    private record TypeFilter(java.util.Set<String> kept) implements org.openjdk.jmc.flightrecorder.parser.IParserExtension {
+    private record TypeFilter(Set<String> kept) implements IParserExtension {
         @Override
-        public org.openjdk.jmc.flightrecorder.parser.IEventSinkFactory getEventSinkFactory(org.openjdk.jmc.flightrecorder.parser.IEventSinkFactory next) {
-            return new org.openjdk.jmc.flightrecorder.parser.IEventSinkFactory() {
+        public IEventSinkFactory getEventSinkFactory(IEventSinkFactory next) {
+            return new IEventSinkFactory() {
                 @Override
-                public org.openjdk.jmc.flightrecorder.parser.IEventSink create(String identifier, String label, String[] category, String description,
-                        List<org.openjdk.jmc.flightrecorder.parser.ValueField> fields) {
-                    return kept.contains(identifier) ? next.create(identifier, label, category, description, fields) : values -> { };
+                public IEventSink create(
+                        String identifier,
+                        String label,
+                        String[] category,
+                        String description,
+                        List<ValueField> fields) {
+                    return kept.contains(identifier)
+                            ? next.create(identifier, label, category, description, fields)
+                            : values -> {};
                 }
 
                 @Override
@@ -81,8 +98,10 @@ public final class JmcReader {
         try {
             items = load(source.parts());
         } catch (IOException | CouldNotLoadRecordingException | RuntimeException e) {
-            throw new BadDataException(source.name().toAbsolutePath() + ": JMC's parser cannot read it either: " + Said.by(e)
-                    + " (the recording is damaged or in a format neither parser knows)", e);
+            throw new BadDataException(
+                    source.name().toAbsolutePath() + ": JMC's parser cannot read it either: " + Said.by(e)
+                            + " (the recording is damaged or in a format neither parser knows)",
+                    e);
         }
         List<JmcEvent> events = new ArrayList<>();
         for (IItemIterable it : items) {
@@ -119,7 +138,7 @@ public final class JmcReader {
         private Object value(String name) {
             IMemberAccessor<?, IItem> acc = a.byName.get(name);
             if (acc == null) {
-                throw new dev.loomscope.recording.MissingFieldException(a.type, name);
+                throw new MissingFieldException(a.type, name);
             }
             return acc.getMember(item);
         }
@@ -132,7 +151,8 @@ public final class JmcReader {
         @Override
         public Instant startTime() {
             return hasField("startTime") && value("startTime") instanceof IQuantity q
-                    ? Instant.ofEpochSecond(0, q.clampedLongValueIn(UnitLookup.EPOCH_NS)) : Instant.EPOCH;
+                    ? Instant.ofEpochSecond(0, q.clampedLongValueIn(UnitLookup.EPOCH_NS))
+                    : Instant.EPOCH;
         }
 
         @Override
@@ -167,12 +187,14 @@ public final class JmcReader {
 
         private Number number(Object v, String name) {
             if (v instanceof IQuantity q) {
-                return q.getUnit().getContentType() == UnitLookup.TIMESPAN ? q.clampedLongValueIn(UnitLookup.NANOSECOND) : q.numberValue();
+                return q.getUnit().getContentType() == UnitLookup.TIMESPAN
+                        ? q.clampedLongValueIn(UnitLookup.NANOSECOND)
+                        : q.numberValue();
             }
             if (v instanceof Number n) {
                 return n;
             }
-            throw dev.loomscope.recording.MissingFieldException.notANumber(a.type, name);
+            throw MissingFieldException.notANumber(a.type, name);
         }
 
         @Override
@@ -182,7 +204,9 @@ public final class JmcReader {
 
         @Override
         public Duration durationField(String name) {
-            return value(name) instanceof IQuantity q ? Duration.ofNanos(q.clampedLongValueIn(UnitLookup.NANOSECOND)) : Duration.ZERO;
+            return value(name) instanceof IQuantity q
+                    ? Duration.ofNanos(q.clampedLongValueIn(UnitLookup.NANOSECOND))
+                    : Duration.ZERO;
         }
 
         @Override
@@ -192,7 +216,7 @@ public final class JmcReader {
         }
 
         @Override
-        public List<dev.loomscope.recording.Frame> stackFrames() {
+        public List<Frame> stackFrames() {
             return null;
         }
 

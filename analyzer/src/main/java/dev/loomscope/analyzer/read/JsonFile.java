@@ -1,6 +1,8 @@
 package dev.loomscope.analyzer.read;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.analyzer.errors.BadDataException;
@@ -9,16 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A JSON file another tool wrote (JMH's results, the JDK's thread dumps), read within Jackson's
- * stream limits: nesting, names and numbers beyond them are refused as not that tool's file, in one
- * line that says what to give instead.
+ * A JSON file another tool wrote (JMH's results, the JDK's thread dumps), read within Jackson's stream limits: nesting,
+ * names and numbers beyond them are refused as not that tool's file, in one line that says what to give instead.
  */
 public final class JsonFile {
     private JsonFile() {}
 
     /**
-     * The file's tree; {@code what} names the kind of file expected ("a JMH result") and
-     * {@code hint} what to give ("give JMH's -rf json output").
+     * The file's tree; {@code what} names the kind of file expected ("a JMH result") and {@code hint} what to give
+     * ("give JMH's -rf json output").
      */
     public static JsonNode read(Path file, String what, String hint) {
         String where = file.toString();
@@ -29,14 +30,18 @@ public final class JsonFile {
             throw new BadDataException(where + ": no such file (" + hint + ")");
         }
         try {
-            return new ObjectMapper().enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            return new ObjectMapper()
+                    .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(file.toFile());
+        } catch (StreamConstraintsException e) {
             // nested too deep, a name or number too long: no such file looks like that
-            throw new BadDataException(where + ": not " + what + ": " + e.getOriginalMessage().lines().findFirst().orElse("over JSON's limits")
-                    + " (" + hint + ")");
+            throw new BadDataException(where + ": not " + what + ": "
+                    + e.getOriginalMessage().lines().findFirst().orElse("over JSON's limits") + " (" + hint + ")");
         } catch (JsonProcessingException e) {
-            throw new BadDataException(where + ": not JSON" + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr())
-                    + " (" + hint + ")");
+            throw new BadDataException(where + ": not JSON"
+                    + (e.getLocation() == null
+                            ? ""
+                            : " at line " + e.getLocation().getLineNr()) + " (" + hint + ")");
         } catch (IOException e) {
             throw new BadDataException(where + ": cannot read: " + e.getMessage() + " (check the file's permissions)");
         }

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /** Reduces many recordings, files in parallel (one pass each), results in input order. */
 public final class Analysis {
@@ -20,19 +21,24 @@ public final class Analysis {
         return of(sources, s -> cache.facts(s, RecordingFacts::of));
     }
 
-    /** As {@link #of(List)}, with each recording's CPU samples for a report's flame graphs aggregated in the same pass. */
+    /**
+     * As {@link #of(List)}, with each recording's CPU samples for a report's flame graphs aggregated in the same pass.
+     */
     public static List<RecordingFacts> withFlames(List<RecordingSource> sources) {
         return of(sources, s -> RecordingFacts.of(s, true));
     }
 
     /** {@code reduce} on every source, files in parallel. */
-    public static List<RecordingFacts> of(List<RecordingSource> sources, java.util.function.Function<RecordingSource, RecordingFacts> reduce) {
+    public static List<RecordingFacts> of(
+            List<RecordingSource> sources, Function<RecordingSource, RecordingFacts> reduce) {
         if (sources.size() == 1) {
             return List.of(reduce.apply(sources.get(0)));
         }
         int threads = Math.max(1, Math.min(sources.size(), Runtime.getRuntime().availableProcessors()));
         try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-            List<Future<RecordingFacts>> futures = sources.stream().map(s -> pool.submit(() -> reduce.apply(s))).toList();
+            List<Future<RecordingFacts>> futures = sources.stream()
+                    .map(s -> pool.submit(() -> reduce.apply(s)))
+                    .toList();
             return futures.stream().map(Analysis::join).toList();
         }
     }

@@ -17,10 +17,12 @@ import java.util.Set;
 public final class ContextSwitchReducer implements Reducer {
     /** ContextSwitches' fields, by their declared names: a name the event does not declare fails as the class loads. */
     private static final String VOLUNTARY = EventSchema.fieldName(ContextSwitchesEvent.class, "voluntary");
+
     private static final String INVOLUNTARY = EventSchema.fieldName(ContextSwitchesEvent.class, "involuntary");
     private static final String SOURCE = EventSchema.fieldName(ContextSwitchesEvent.class, "source");
     private static final String ALLOCATED = EventSchema.fieldName(ContextSwitchesEvent.class, "allocatedBytes");
-    private static final String THREADS_STARTED = EventSchema.fieldName(ContextSwitchesEvent.class, "platformThreadsStarted");
+    private static final String THREADS_STARTED =
+            EventSchema.fieldName(ContextSwitchesEvent.class, "platformThreadsStarted");
     public final Samples times = new Samples();
     public final Samples voluntary = new Samples();
     public final Samples involuntary = new Samples();
@@ -29,7 +31,8 @@ public final class ContextSwitchReducer implements Reducer {
     private long involuntaryTotal;
     private long platformThreadsStarted = -1;
     private long allocatedBytes = -1;
-    private final List<long[]> started = new ArrayList<>(); // {epoch ns, platform threads started since the sample before}
+    private final List<long[]> started =
+            new ArrayList<>(); // {epoch ns, platform threads started since the sample before}
     private long firstMillis = Long.MAX_VALUE;
     private long lastMillis = Long.MIN_VALUE;
     private String source;
@@ -71,8 +74,8 @@ public final class ContextSwitchReducer implements Reducer {
     }
 
     /**
-     * Platform threads started a second in the busiest of the agent's sampling periods from
-     * {@code start} (the recording's first event) on; null when the agent did not count them.
+     * Platform threads started a second in the busiest of the agent's sampling periods from {@code start} (the
+     * recording's first event) on; null when the agent did not count them.
      */
     public Double peakPlatformThreadStartRate(Instant start) {
         if (started.isEmpty() || start == null) {
@@ -82,10 +85,10 @@ public final class ContextSwitchReducer implements Reducer {
     }
 
     /**
-     * The rate of the busiest period among {@code samples} ({end of the period in epoch ns, count
-     * in it}, any order; the first period begins at {@code startNanos}). A sample within 0.5 s of
-     * the one before counts with it: the agent's last sample, at exit, can follow its last periodic
-     * one closely, and a few threads in a few milliseconds are no rate.
+     * The rate of the busiest period among {@code samples} ({end of the period in epoch ns, count in it}, any order;
+     * the first period begins at {@code startNanos}). A sample within 0.5 s of the one before counts with it: the
+     * agent's last sample, at exit, can follow its last periodic one closely, and a few threads in a few milliseconds
+     * are no rate.
      */
     public static double peakRate(long startNanos, List<long[]> samples) {
         List<long[]> sorted = new ArrayList<>(samples);
@@ -102,12 +105,16 @@ public final class ContextSwitchReducer implements Reducer {
                 periods.add(new double[] {sample[1], seconds});
             }
         }
-        return periods.stream().filter(p -> p[1] > 0).mapToDouble(p -> p[0] / p[1]).max().orElse(0);
+        return periods.stream()
+                .filter(p -> p[1] > 0)
+                .mapToDouble(p -> p[0] / p[1])
+                .max()
+                .orElse(0);
     }
 
     /**
-     * Seconds from {@code start} to the last of the agent's counts of platform thread starts, NaN
-     * when it did not count them.
+     * Seconds from {@code start} to the last of the agent's counts of platform thread starts, NaN when it did not count
+     * them.
      */
     public double platformThreadStartSeconds(Instant start) {
         if (started.isEmpty() || start == null) {
@@ -118,9 +125,9 @@ public final class ContextSwitchReducer implements Reducer {
     }
 
     /**
-     * Platform threads the agent counted started from {@code fromNanos} to {@code toNanos} (epoch
-     * ns): its counts up to then and the one that covers {@code toNanos}, so the window is rounded out
-     * to the agent's periods (a second by default); -1 when it did not count them.
+     * Platform threads the agent counted started from {@code fromNanos} to {@code toNanos} (epoch ns): its counts up to
+     * then and the one that covers {@code toNanos}, so the window is rounded out to the agent's periods (a second by
+     * default); -1 when it did not count them.
      */
     public long platformThreadsStartedBetween(long fromNanos, long toNanos) {
         if (started.isEmpty()) {

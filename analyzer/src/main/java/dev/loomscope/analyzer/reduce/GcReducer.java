@@ -28,7 +28,8 @@ public final class GcReducer implements Reducer {
     }
 
     public void merge(GcReducer o) {
-        o.pausesByCollectorAndCause.forEach((k, s) -> pausesByCollectorAndCause.computeIfAbsent(k, x -> new Samples()).addAll(s));
+        o.pausesByCollectorAndCause.forEach((k, s) ->
+                pausesByCollectorAndCause.computeIfAbsent(k, x -> new Samples()).addAll(s));
         pauses.addAll(o.pauses);
     }
 

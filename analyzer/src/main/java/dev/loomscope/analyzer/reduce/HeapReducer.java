@@ -2,7 +2,10 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
+import java.io.Serializable;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -11,25 +14,28 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The heap as the JVM's collections saw it: jdk.GCHeapSummary before and after each collection
- * (jdk.GarbageCollection), what was allocated between collections, committed; and allocation
- * samples (jdk.ObjectAllocationSample), which only the allocation flame graph uses: threads that
- * end before the sampler sees them (a thread per request) are missing from them.
+ * The heap as the JVM's collections saw it: jdk.GCHeapSummary before and after each collection (jdk.GarbageCollection),
+ * what was allocated between collections, committed; and allocation samples (jdk.ObjectAllocationSample), which only
+ * the allocation flame graph uses: threads that end before the sampler sees them (a thread per request) are missing
+ * from them.
  *
- * <p>A heap summary is a collection's only when a jdk.GarbageCollection of its gcId was recorded
- * and the summary lies within that collection's time (or, in a recording without
- * jdk.GarbageCollection, when its gcId has both a before and an after summary): async-profiler
- * writes a summary a second marked "After GC" that follows no collection, and those are kept apart
- * as {@link #sampledUsed}, a level over time, never an after-GC level.
+ * <p>A heap summary is a collection's only when a jdk.GarbageCollection of its gcId was recorded and the summary lies
+ * within that collection's time (or, in a recording without jdk.GarbageCollection, when its gcId has both a before and
+ * an after summary): async-profiler writes a summary a second marked "After GC" that follows no collection, and those
+ * are kept apart as {@link #sampledUsed}, a level over time, never an after-GC level.
  */
 public final class HeapReducer implements Reducer {
     /** A collection's window may start or end this far beyond its summaries' times (clock granularity). */
     private static final long SLACK_NANOS = 1_000_000;
 
-    private record Summary(long gcId, boolean after, long nanos, double used, double committed) implements java.io.Serializable {}
+    private record Summary(long gcId, boolean after, long nanos, double used, double committed)
+            implements Serializable {}
 
-    /** One stretch between two collections: from the first's after summary to the next one's before summary, and the bytes allocated. */
-    public record Between(long fromNanos, long toNanos, double bytes) implements java.io.Serializable {}
+    /**
+     * One stretch between two collections: from the first's after summary to the next one's before summary, and the
+     * bytes allocated.
+     */
+    public record Between(long fromNanos, long toNanos, double bytes) implements Serializable {}
 
     private final List<Summary> summaries = new ArrayList<>();
     private final Map<Long, long[]> collections = new HashMap<>();
@@ -62,13 +68,19 @@ public final class HeapReducer implements Reducer {
             case JdkEvents.GARBAGE_COLLECTION -> {
                 if (e.hasField("gcId")) { // without it (a table of another tool's), summaries pair by their own gcIds
                     long start = Timeline.epochNanos(e.startTime());
-                    collections.put(e.longValue("gcId"), new long[] {start, start + e.duration().toNanos()});
+                    collections.put(
+                            e.longValue("gcId"),
+                            new long[] {start, start + e.duration().toNanos()});
                 }
             }
             default -> {
                 Long committedSize = e.nestedLong("heapSpace", "committedSize");
-                summaries.add(new Summary(e.hasField("gcId") ? e.longValue("gcId") : -1, "After GC".equals(e.string("when")),
-                        Timeline.epochNanos(e.startTime()), e.longValue("heapUsed"), committedSize == null ? Double.NaN : committedSize));
+                summaries.add(new Summary(
+                        e.hasField("gcId") ? e.longValue("gcId") : -1,
+                        "After GC".equals(e.string("when")),
+                        Timeline.epochNanos(e.startTime()),
+                        e.longValue("heapUsed"),
+                        committedSize == null ? Double.NaN : committedSize));
             }
         }
         resolved = false;
@@ -93,7 +105,8 @@ public final class HeapReducer implements Reducer {
         byTime.sort(Comparator.comparingLong(Summary::nanos));
         for (Summary s : byTime) {
             long[] gc = collections.get(s.gcId());
-            boolean collection = collections.isEmpty() ? sides.get(s.gcId()) == 3
+            boolean collection = collections.isEmpty()
+                    ? sides.get(s.gcId()) == 3
                     : gc != null && s.nanos() >= gc[0] - SLACK_NANOS && s.nanos() <= gc[1] + SLACK_NANOS;
             if (!collection) {
                 if (s.after()) {
@@ -111,14 +124,14 @@ public final class HeapReducer implements Reducer {
         for (Summary s : after.values()) {
             afterUsed.add(s.used());
             afterTimes.add(s.nanos() / 1e6);
-            afterUsedInTime.add(java.time.Instant.ofEpochSecond(0, s.nanos()), s.used());
+            afterUsedInTime.add(Instant.ofEpochSecond(0, s.nanos()), s.used());
         }
         between(List.copyOf(before.values()), after.values());
         resolved = true;
     }
 
     /** What the heap took between one collection's end and the next one's start: both sides in time order, one pass. */
-    private void between(List<Summary> befores, java.util.Collection<Summary> afters) {
+    private void between(List<Summary> befores, Collection<Summary> afters) {
         int next = 0;
         for (Summary from : afters) {
             while (next < befores.size() && befores.get(next).nanos() <= from.nanos()) {
@@ -160,7 +173,10 @@ public final class HeapReducer implements Reducer {
         return committed;
     }
 
-    /** Heap used from summaries that follow no collection (async-profiler's, once a second), in time order; {@link #sampledTimes} (epoch ms). */
+    /**
+     * Heap used from summaries that follow no collection (async-profiler's, once a second), in time order;
+     * {@link #sampledTimes} (epoch ms).
+     */
     public Samples sampledUsed() {
         resolve();
         return sampledUsed;
@@ -178,8 +194,8 @@ public final class HeapReducer implements Reducer {
     }
 
     /**
-     * Bytes allocated per second from the collections: what the heap took between each collection
-     * and the next, over those stretches' time; null with fewer than two collections.
+     * Bytes allocated per second from the collections: what the heap took between each collection and the next, over
+     * those stretches' time; null with fewer than two collections.
      */
     public Double allocationRate() {
         List<Between> b = between();
@@ -192,8 +208,8 @@ public final class HeapReducer implements Reducer {
     }
 
     /**
-     * Bytes allocated per second over {@code [fromNanos, toNanos)} from the stretches between
-     * collections, each spread evenly over its time; null when they cover less than half the window.
+     * Bytes allocated per second over {@code [fromNanos, toNanos)} from the stretches between collections, each spread
+     * evenly over its time; null when they cover less than half the window.
      */
     public Double allocationRate(long fromNanos, long toNanos) {
         double bytes = 0;

@@ -3,21 +3,20 @@ package dev.loomscope.analyzer.reduce;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 import org.apache.commons.statistics.distribution.TDistribution;
 
 /**
- * The carrier time a request holds, from the agent's looks against the requests served around them
- * (the agent's request windows, {@link WorkReducer}), window by window, so that start-up, a warm-up
- * backlog and idle minutes do not bias it. The recording is cut into windows of whole seconds, an
- * eighth of the looks' span, 1 s at the least and {@link #LONGEST_WINDOW_SECONDS} at the most;
- * a window with requests and looks gives the thread-seconds the looks found there ({@link
- * HeldMonitorReducer#windows}) and the requests that ended in it. A start-up or warm-up transient at
- * the front is cut off by MSER (White, 1997: the truncation point, among the first half of the
- * windows, that minimizes the squared standard error of the request-weighted mean of what is left;
- * the ratio of each window is its thread-seconds held a request), and only where what it leaves out
- * lies outside the interval of what it keeps; the time held a request is then
- * the ratio of the windows' sums (a ratio estimator, weighted by requests), and its 95% interval
- * comes from the windows' residuals about it (the windows as the units, Student's t).
+ * The carrier time a request holds, from the agent's looks against the requests served around them (the agent's request
+ * windows, {@link WorkReducer}), window by window, so that start-up, a warm-up backlog and idle minutes do not bias it.
+ * The recording is cut into windows of whole seconds, an eighth of the looks' span, 1 s at the least and
+ * {@link #LONGEST_WINDOW_SECONDS} at the most; a window with requests and looks gives the thread-seconds the looks
+ * found there ({@link HeldMonitorReducer#windows}) and the requests that ended in it. A start-up or warm-up transient
+ * at the front is cut off by MSER (White, 1997: the truncation point, among the first half of the windows, that
+ * minimizes the squared standard error of the request-weighted mean of what is left; the ratio of each window is its
+ * thread-seconds held a request), and only where what it leaves out lies outside the interval of what it keeps; the
+ * time held a request is then the ratio of the windows' sums (a ratio estimator, weighted by requests), and its 95%
+ * interval comes from the windows' residuals about it (the windows as the units, Student's t).
  */
 public final class HeldPerRequest {
     /** The longest window, seconds. */
@@ -30,13 +29,19 @@ public final class HeldPerRequest {
     private HeldPerRequest() {}
 
     /**
-     * The span the estimates are made over: from {@code fromNanos} to {@code toNanos} (epoch), its
-     * {@code windows} windows with requests and looks and their {@code requests}; {@code
-     * leftOutSeconds} cut off at the front (with what a request held there, ms, NaN when none was);
-     * {@code rate} the requests a second while the load ran: over its windows but the first and the
-     * last, which the load may have filled in part.
+     * The span the estimates are made over: from {@code fromNanos} to {@code toNanos} (epoch), its {@code windows}
+     * windows with requests and looks and their {@code requests}; {@code leftOutSeconds} cut off at the front (with
+     * what a request held there, ms, NaN when none was); {@code rate} the requests a second while the load ran: over
+     * its windows but the first and the last, which the load may have filled in part.
      */
-    public record Span(long fromNanos, long toNanos, int windows, int windowSeconds, long requests, double leftOutSeconds, double leftOutMs,
+    public record Span(
+            long fromNanos,
+            long toNanos,
+            int windows,
+            int windowSeconds,
+            long requests,
+            double leftOutSeconds,
+            double leftOutMs,
             double rate) {
         public double seconds() {
             return (toNanos - fromNanos) / 1e9;
@@ -46,7 +51,9 @@ public final class HeldPerRequest {
     /** A time held a request, ms, with its 95% interval (NaN bounds when the windows cannot give one). */
     public record Estimate(double ms, double lowMs, double highMs) {}
 
-    /** The windows of {@code step} ns from the first look on: thread-seconds held at the sites taken, requests, looks. */
+    /**
+     * The windows of {@code step} ns from the first look on: thread-seconds held at the sites taken, requests, looks.
+     */
     private record Cut(long from, long step, double[] held, long[] requests, int[] looks) {}
 
     private static Cut cut(HeldMonitorReducer h, WorkReducer work, Predicate<HeldMonitorReducer.Site> which) {
@@ -55,7 +62,8 @@ public final class HeldPerRequest {
             return null;
         }
         long from = Math.floorDiv(range[0], 1_000_000_000L) * 1_000_000_000L;
-        long step = Math.max(1, Math.min(LONGEST_WINDOW_SECONDS, (range[1] - range[0]) / 1_000_000_000L / WINDOWS)) * 1_000_000_000L;
+        long step = Math.max(1, Math.min(LONGEST_WINDOW_SECONDS, (range[1] - range[0]) / 1_000_000_000L / WINDOWS))
+                * 1_000_000_000L;
         int count = (int) (Math.floorDiv(range[1] - from, step) + 1);
         HeldMonitorReducer.Windows w = h.windows(which, from, step, count);
         long[] requests = new long[count];
@@ -66,8 +74,8 @@ public final class HeldPerRequest {
     }
 
     /**
-     * The span of steady requests in this recording, or null when it has fewer than {@link
-     * #MIN_WINDOWS} windows with requests and looks after its transient is cut off.
+     * The span of steady requests in this recording, or null when it has fewer than {@link #MIN_WINDOWS} windows with
+     * requests and looks after its transient is cut off.
      */
     public static Span span(HeldMonitorReducer h, WorkReducer work) {
         Cut c = cut(h, work, s -> true);
@@ -93,7 +101,10 @@ public final class HeldPerRequest {
         return span(c, used, d, h);
     }
 
-    /** The span of the windows {@code used} from the {@code d}th on; it ends at the last window's end or the last look, whichever comes first. */
+    /**
+     * The span of the windows {@code used} from the {@code d}th on; it ends at the last window's end or the last look,
+     * whichever comes first.
+     */
     private static Span span(Cut c, int[] used, int d, HeldMonitorReducer h) {
         long requests = 0;
         for (int i = d; i < used.length; i++) {
@@ -111,13 +122,23 @@ public final class HeldPerRequest {
         for (int i = d + 1; i < used.length - 1; i++) {
             interior += c.requests[used[i]];
         }
-        double rate = used.length - d > 2 ? interior / ((used.length - d - 2) * c.step / 1e9) : requests / ((last - first) / 1e9);
-        return new Span(first, last, used.length - d, (int) (c.step / 1_000_000_000L), requests, (first - (c.from + used[0] * c.step)) / 1e9,
-                leftRequests == 0 ? Double.NaN : 1000 * leftHeld / leftRequests, rate);
+        double rate = used.length - d > 2
+                ? interior / ((used.length - d - 2) * c.step / 1e9)
+                : requests / ((last - first) / 1e9);
+        return new Span(
+                first,
+                last,
+                used.length - d,
+                (int) (c.step / 1_000_000_000L),
+                requests,
+                (first - (c.from + used[0] * c.step)) / 1e9,
+                leftRequests == 0 ? Double.NaN : 1000 * leftHeld / leftRequests,
+                rate);
     }
 
     /** The time a request holds at the sites {@code which} takes, over {@code span}. */
-    public static Estimate estimate(HeldMonitorReducer h, WorkReducer work, Predicate<HeldMonitorReducer.Site> which, Span span) {
+    public static Estimate estimate(
+            HeldMonitorReducer h, WorkReducer work, Predicate<HeldMonitorReducer.Site> which, Span span) {
         Cut c = cut(h, work, which);
         return c == null ? new Estimate(Double.NaN, Double.NaN, Double.NaN) : estimate(c, span);
     }
@@ -132,19 +153,24 @@ public final class HeldPerRequest {
                 requests.add(c.requests[k]);
             }
         }
-        return ratio(held.stream().mapToDouble(Double::doubleValue).toArray(), requests.stream().mapToLong(Long::longValue).toArray());
+        return ratio(
+                held.stream().mapToDouble(Double::doubleValue).toArray(),
+                requests.stream().mapToLong(Long::longValue).toArray());
     }
 
     /**
-     * The time a request holds at the sites {@code which} takes over the given windows ({@code
-     * windows[k]}: from and to, epoch ns) that served {@code requests[k]}: a study's measured windows
-     * of one URL and rate.
+     * The time a request holds at the sites {@code which} takes over the given windows ({@code windows[k]}: from and
+     * to, epoch ns) that served {@code requests[k]}: a study's measured windows of one URL and rate.
      */
-    public static Estimate over(HeldMonitorReducer h, Predicate<HeldMonitorReducer.Site> which, long[][] windows, long[] requests) {
+    public static Estimate over(
+            HeldMonitorReducer h, Predicate<HeldMonitorReducer.Site> which, long[][] windows, long[] requests) {
         return ratio(h.windows(which, windows).heldSeconds(), requests);
     }
 
-    /** The ratio of the sums of {@code held} (thread-seconds) and {@code requests}, ms a request, with its interval from the windows' residuals. */
+    /**
+     * The ratio of the sums of {@code held} (thread-seconds) and {@code requests}, ms a request, with its interval from
+     * the windows' residuals.
+     */
     private static Estimate ratio(double[] held, long[] requests) {
         double sumH = 0;
         double sumR = 0;
@@ -172,13 +198,15 @@ public final class HeldPerRequest {
 
     /** The windows with requests and looks, in order. */
     private static int[] used(Cut c) {
-        return java.util.stream.IntStream.range(0, c.requests.length).filter(k -> c.requests[k] > 0 && c.looks[k] > 0).toArray();
+        return IntStream.range(0, c.requests.length)
+                .filter(k -> c.requests[k] > 0 && c.looks[k] > 0)
+                .toArray();
     }
 
     /**
-     * MSER's truncation point among {@code used} (at most half of them): the d minimizing
-     * sum over i >= d of R_i (x_i - m_d)^2 / (sum R_i)^2, where x_i is window i's held time a request,
-     * R_i its requests and m_d their request-weighted mean.
+     * MSER's truncation point among {@code used} (at most half of them): the d minimizing sum over i >= d of R_i (x_i -
+     * m_d)^2 / (sum R_i)^2, where x_i is window i's held time a request, R_i its requests and m_d their
+     * request-weighted mean.
      */
     static int mser(Cut c, int[] used) {
         int best = 0;

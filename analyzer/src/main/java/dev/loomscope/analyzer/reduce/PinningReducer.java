@@ -4,18 +4,22 @@ import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.PinFrames;
+import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** jdk.VirtualThreadPinned grouped by the frame that pinned ({@link PinFrames#culprit}), with JDK 24+ reasons when recorded. */
+/**
+ * jdk.VirtualThreadPinned grouped by the frame that pinned ({@link PinFrames#culprit}), with JDK 24+ reasons when
+ * recorded.
+ */
 public final class PinningReducer implements Reducer {
     public static final int STACK_DEPTH = 64;
 
     /** One group: durations in ms, reasons, blocking operations, carriers and the first stack seen. */
-    public static final class Group implements java.io.Serializable {
+    public static final class Group implements Serializable {
         public final String frame;
         public final Samples millis = new Samples();
         public final Set<String> reasons = new TreeSet<>();
@@ -43,6 +47,7 @@ public final class PinningReducer implements Reducer {
     private final Samples all = new Samples();
     /** Every pin's duration (ms) at the time it started: a run's pins. */
     private final Timeline allInTime = new Timeline();
+
     private final Map<String, Samples> byReason = new LinkedHashMap<>();
     private boolean reasonsRecorded;
     private long submitFailed;
@@ -74,7 +79,8 @@ public final class PinningReducer implements Reducer {
             if (b != null) {
                 g.blockingOperations.add(b);
             }
-            String reasonKey = (r == null ? "(none)" : r.replaceAll(" to \\S+\\.<clinit>", " to <clinit>")) + "\u0000" + (b == null ? "(none)" : b);
+            String reasonKey = (r == null ? "(none)" : r.replaceAll(" to \\S+\\.<clinit>", " to <clinit>")) + "\u0000"
+                    + (b == null ? "(none)" : b);
             byReason.computeIfAbsent(reasonKey, k -> new Samples()).add(ms);
             String carrier = e.threadName("carrierThread");
             if (carrier != null) {
@@ -88,9 +94,9 @@ public final class PinningReducer implements Reducer {
     }
 
     /**
-     * The pinned share of carrier time: pins' time over the carriers' time (carriers x span), the
-     * one meaning of "pinned share" (the rules' {@code pinning.share}, {@code watch --pinned-share}):
-     * 1 is every carrier pinned all the time. NaN when the carriers or the span are not known.
+     * The pinned share of carrier time: pins' time over the carriers' time (carriers x span), the one meaning of
+     * "pinned share" (the rules' {@code pinning.share}, {@code watch --pinned-share}): 1 is every carrier pinned all
+     * the time. NaN when the carriers or the span are not known.
      */
     public static double shareOfCarrierTime(double pinnedMs, int carriers, double spanMs) {
         return carriers > 0 && spanMs > 0 ? pinnedMs / (carriers * spanMs) : Double.NaN;
@@ -99,7 +105,8 @@ public final class PinningReducer implements Reducer {
     public void merge(PinningReducer o) {
         o.groups.forEach((k, g) -> groups.computeIfAbsent(k, Group::new).merge(g));
         all.addAll(o.all);
-        o.byReason.forEach((k, s) -> byReason.computeIfAbsent(k, x -> new Samples()).addAll(s));
+        o.byReason.forEach(
+                (k, s) -> byReason.computeIfAbsent(k, x -> new Samples()).addAll(s));
         reasonsRecorded |= o.reasonsRecorded;
         submitFailed += o.submitFailed;
     }

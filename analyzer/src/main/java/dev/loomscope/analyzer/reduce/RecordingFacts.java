@@ -9,13 +9,18 @@ import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
-import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /** Every reduction of one recording, made in one pass over its events. */
 public final class RecordingFacts {
@@ -38,8 +43,8 @@ public final class RecordingFacts {
     private final Map<String, List<Reducer>> byType;
 
     /**
-     * What else sees the events of the pass (an export's rows): the events of its types as any
-     * reducer sees them, and the sample events of {@link #sampleTypes} as the reader gives them.
+     * What else sees the events of the pass (an export's rows): the events of its types as any reducer sees them, and
+     * the sample events of {@link #sampleTypes} as the reader gives them.
      */
     public interface Capture extends Reducer {
         Set<String> sampleTypes();
@@ -71,10 +76,15 @@ public final class RecordingFacts {
     }
 
     /**
-     * Facts read already, nothing more dispatched to them: {@code kept}'s reductions with
-     * {@code runs} and {@code warnings} (a cache's entry, or the same recording with other runs).
+     * Facts read already, nothing more dispatched to them: {@code kept}'s reductions with {@code runs} and
+     * {@code warnings} (a cache's entry, or the same recording with other runs).
      */
-    private RecordingFacts(RecordingSource source, Flames.Cpu flames, FactsCache.Stored kept, RunsReducer runs, List<String> warnings) {
+    private RecordingFacts(
+            RecordingSource source,
+            Flames.Cpu flames,
+            FactsCache.Stored kept,
+            RunsReducer runs,
+            List<String> warnings) {
         this.source = source;
         this.flames = flames;
         summary = kept.summary;
@@ -101,7 +111,10 @@ public final class RecordingFacts {
         return new FactsCache.Stored(this);
     }
 
-    /** These facts with other runs (a load client's windows of one URL and rate) in place of the recording's own: one parse serves each. */
+    /**
+     * These facts with other runs (a load client's windows of one URL and rate) in place of the recording's own: one
+     * parse serves each.
+     */
     public RecordingFacts withRuns(List<RunsReducer.WorkloadRun> others) {
         RunsReducer r = new RunsReducer();
         r.addAll(others);
@@ -109,8 +122,8 @@ public final class RecordingFacts {
     }
 
     /**
-     * The pins (their durations, ms) inside the measured runs' windows: what the per-unit pin figures
-     * count, where the recording's pin counts and totals have them all.
+     * The pins (their durations, ms) inside the measured runs' windows: what the per-unit pin figures count, where the
+     * recording's pin counts and totals have them all.
      */
     public Samples pinsInMeasuredRuns() {
         Samples in = new Samples();
@@ -118,9 +131,12 @@ public final class RecordingFacts {
         return in;
     }
 
-    /** The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null. */
+    /**
+     * The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null.
+     */
     private List<Reducer> fieldReducers(Capture capture) {
-        List<Reducer> reducers = new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler, work, held));
+        List<Reducer> reducers =
+                new ArrayList<>(List.of(pinning, gc, heap, ctxsw, runs, settings, scheduler, work, held));
         if (capture != null) {
             reducers.add(capture);
         }
@@ -128,8 +144,8 @@ public final class RecordingFacts {
     }
 
     /**
-     * Facts made from somewhere else than one pass over a recording (an export's tables): the
-     * reducers are fed by the caller, through {@link #dispatch(JfrEvent)}.
+     * Facts made from somewhere else than one pass over a recording (an export's tables): the reducers are fed by the
+     * caller, through {@link #dispatch(JfrEvent)}.
      */
     public static RecordingFacts empty(RecordingSource source, boolean flames) {
         return new RecordingFacts(source, flames, null);
@@ -141,30 +157,34 @@ public final class RecordingFacts {
             if (r.eventTypes() == null) {
                 m.computeIfAbsent(null, k -> new ArrayList<>()).add(r);
             } else {
-                r.eventTypes().forEach(t -> m.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
+                r.eventTypes()
+                        .forEach(t ->
+                                m.computeIfAbsent(t, k -> new ArrayList<>()).add(r));
             }
         }
         return m;
     }
 
     /**
-     * Reads with loomscope's reader ({@link RecordingReader#events}): every event counted, the types
-     * the reducers want decoded, in one pass. Format 0.x (JDK 7 and 8) goes to JMC's parser, with a
-     * warning saying so.
+     * Reads with loomscope's reader ({@link RecordingReader#events}): every event counted, the types the reducers want
+     * decoded, in one pass. Format 0.x (JDK 7 and 8) goes to JMC's parser, with a warning saying so.
      */
     public static RecordingFacts of(RecordingSource source) {
         return of(source, false);
     }
 
     /**
-     * As {@link #of(RecordingSource)}, with the CPU samples for a report's flame graphs aggregated
-     * in the same pass when {@code flames} (JMC's parser, for format 0.x, reads none).
+     * As {@link #of(RecordingSource)}, with the CPU samples for a report's flame graphs aggregated in the same pass
+     * when {@code flames} (JMC's parser, for format 0.x, reads none).
      */
     public static RecordingFacts of(RecordingSource source, boolean flames) {
         return of(source, flames, null);
     }
 
-    /** As {@link #of(RecordingSource, boolean)}, with {@code capture} (if not null) seeing the events it wants in the same pass. */
+    /**
+     * As {@link #of(RecordingSource, boolean)}, with {@code capture} (if not null) seeing the events it wants in the
+     * same pass.
+     */
     public static RecordingFacts of(RecordingSource source, boolean flames, Capture capture) {
         RecordingFacts f = new RecordingFacts(source, flames, capture);
         // the summary counts from the event headers and reads only its own types' fields; the others reduce as usual
@@ -177,43 +197,49 @@ public final class RecordingFacts {
         if (capture != null) {
             wanted.addAll(capture.sampleTypes());
         }
-        f.summary.span(RecordingReader.events(source, wanted, f.warnings::add, (e, span) -> {
-            if (SummaryReducer.DECODED.contains(e.type())) {
-                f.guard(f.summary, () -> f.describe(e));
-            }
-            if (f.flames != null && f.flames.eventTypes().contains(e.type())) {
-                f.guard("FlameSamples", () -> f.flames.add(e, span));
-            }
-            if (capture != null && capture.sampleTypes().contains(e.type())) {
-                f.guard(capture, () -> capture.sample(e));
-            }
-            f.dispatch(byType, e);
-        }, counts -> {
-            f.summary.counted(counts);
-            if (f.flames != null) {
-                f.flames.counted(counts);
-            }
-        }));
+        f.summary.span(RecordingReader.events(
+                source,
+                wanted,
+                f.warnings::add,
+                (e, span) -> {
+                    if (SummaryReducer.DECODED.contains(e.type())) {
+                        f.guard(f.summary, () -> f.describe(e));
+                    }
+                    if (f.flames != null && f.flames.eventTypes().contains(e.type())) {
+                        f.guard("FlameSamples", () -> f.flames.add(e, span));
+                    }
+                    if (capture != null && capture.sampleTypes().contains(e.type())) {
+                        f.guard(capture, () -> capture.sample(e));
+                    }
+                    f.dispatch(byType, e);
+                },
+                counts -> {
+                    f.summary.counted(counts);
+                    if (f.flames != null) {
+                        f.flames.counted(counts);
+                    }
+                }));
         if (f.work.undecodable() > 0) {
-            f.warnings.add(source.name().toAbsolutePath() + ": " + f.work.undecodable() + " calls in loomscope.WorkWindow events whose histogram"
+            f.warnings.add(source.name().toAbsolutePath() + ": " + f.work.undecodable()
+                    + " calls in loomscope.WorkWindow events whose histogram"
                     + " cannot be read (damage): left out of calls a second and latency");
         }
         return f;
     }
 
     /**
-     * Facts from the events another parser reads ({@code parser} hands each to the sink it is given
-     * and answers the recording's span): how tests hold loomscope's reader to the JDK's.
+     * Facts from the events another parser reads ({@code parser} hands each to the sink it is given and answers the
+     * recording's span): how tests hold loomscope's reader to the JDK's.
      */
-    public static RecordingFacts of(RecordingSource source, java.util.function.Function<java.util.function.Consumer<JfrEvent>, RecordingSpan> parser) {
+    public static RecordingFacts of(RecordingSource source, Function<Consumer<JfrEvent>, RecordingSpan> parser) {
         RecordingFacts f = new RecordingFacts(source, false, null);
         f.summary.span(parser.apply(f::add));
         return f;
     }
 
     /**
-     * The runs of a JVM that ran without a recording (the study's control JVMs, from the results
-     * file the workloads write): only the per-run metrics have values; grouped by their thread kind.
+     * The runs of a JVM that ran without a recording (the study's control JVMs, from the results file the workloads
+     * write): only the per-run metrics have values; grouped by their thread kind.
      */
     public static RecordingFacts ofRuns(RecordingSource source, List<RunsReducer.WorkloadRun> runs) {
         RecordingFacts f = new RecordingFacts(source);
@@ -251,18 +277,18 @@ public final class RecordingFacts {
     }
 
     /**
-     * One event into one reducer. An event that breaks the schema (a required field missing) is the
-     * file's fault; anything else a reducer throws is loomscope's.
+     * One event into one reducer. An event that breaks the schema (a required field missing) is the file's fault;
+     * anything else a reducer throws is loomscope's.
      */
     private void reduce(Reducer r, JfrEvent e) {
         guard(r, () -> r.add(e));
     }
 
     /**
-     * The summary's fields of one event. A field of another type than the JDK's in an event that
-     * only describes the JVM (its version and start, its collectors) leaves what it describes n/a,
-     * with a warning once, instead of failing every command: other writers, and old JDKs, declare
-     * such fields otherwise (JMC's test recording of a PID-1 container has jvmStartTime a string).
+     * The summary's fields of one event. A field of another type than the JDK's in an event that only describes the JVM
+     * (its version and start, its collectors) leaves what it describes n/a, with a warning once, instead of failing
+     * every command: other writers, and old JDKs, declare such fields otherwise (JMC's test recording of a PID-1
+     * container has jvmStartTime a string).
      */
     private void describe(JfrEvent e) {
         try {
@@ -271,7 +297,8 @@ public final class RecordingFacts {
             if (!SummaryReducer.DESCRIPTIVE.contains(e.type())) {
                 throw other;
             }
-            String w = source.name().toAbsolutePath() + ": " + other.getMessage().replaceFirst(" \\(.*$", "") + ": what it describes is n/a";
+            String w = source.name().toAbsolutePath() + ": "
+                    + other.getMessage().replaceFirst(" \\(.*$", "") + ": what it describes is n/a";
             if (!warnings.contains(w)) {
                 warnings.add(w);
             }
@@ -297,17 +324,28 @@ public final class RecordingFacts {
         }
     }
 
-    /** What the reader said of these recordings (a truncated last chunk, another parser used), each once, in input order. */
-    public static List<String> warnings(java.util.Collection<RecordingFacts> facts) {
+    /**
+     * What the reader said of these recordings (a truncated last chunk, another parser used), each once, in input
+     * order.
+     */
+    public static List<String> warnings(Collection<RecordingFacts> facts) {
         List<String> out = new ArrayList<>(facts.stream()
-                .flatMap(f -> java.util.stream.Stream.concat(f.warnings.stream(), java.util.stream.Stream.ofNullable(f.missingWork()))).distinct().toList());
-        double[] late = facts.stream().filter(f -> f.summary.beganLate()).mapToDouble(f -> f.summary.beganAfterJvmStart()).toArray();
+                .flatMap(f -> Stream.concat(f.warnings.stream(), Stream.ofNullable(f.missingWork())))
+                .distinct()
+                .toList());
+        double[] late = facts.stream()
+                .filter(f -> f.summary.beganLate())
+                .mapToDouble(f -> f.summary.beganAfterJvmStart())
+                .toArray();
         if (late.length > 0) {
-            double min = java.util.Arrays.stream(late).min().orElse(0);
-            double max = java.util.Arrays.stream(late).max().orElse(0);
-            String when = String.format(java.util.Locale.ROOT, late.length == 1 || min == max ? "%.2f s" : "%.2f-%.2f s", min, max);
-            out.add(late.length + " of " + facts.size() + " recording" + (facts.size() == 1 ? "" : "s") + " began " + when + " after "
-                    + (late.length == 1 ? "its" : "their") + " JVM started: pins, GCs and thread starts before that are not in "
+            double min = Arrays.stream(late).min().orElse(0);
+            double max = Arrays.stream(late).max().orElse(0);
+            String when =
+                    String.format(Locale.ROOT, late.length == 1 || min == max ? "%.2f s" : "%.2f-%.2f s", min, max);
+            out.add(late.length + " of " + facts.size() + " recording" + (facts.size() == 1 ? "" : "s") + " began "
+                    + when + " after "
+                    + (late.length == 1 ? "its" : "their")
+                    + " JVM started: pins, GCs and thread starts before that are not in "
                     + (late.length == 1 ? "it" : "them") + ", so " + (late.length == 1 ? "its" : "their")
                     + " counts are of what came after (the agent's startup=before-main records from the start)");
         }
@@ -315,8 +353,8 @@ public final class RecordingFacts {
     }
 
     /**
-     * That the agent was asked to time a unit of work ({@code work=}) and this recording has no
-     * call of it, so no service time or throughput from it: null when there is no such gap.
+     * That the agent was asked to time a unit of work ({@code work=}) and this recording has no call of it, so no
+     * service time or throughput from it: null when there is no such gap.
      */
     public String missingWork() {
         if (work.count() > 0 || summary.agentOptions == null) {
@@ -327,23 +365,30 @@ public final class RecordingFacts {
         if (!options.isSet(AgentOptions.WORK) || filter.isEmpty() || filter.equals(AgentOptions.REQUESTS)) {
             return null; // the servers' requests, on by default: a program that serves none is no mistake
         }
-        return source.name().toAbsolutePath() + ": the agent was asked to time work=" + filter + " and recorded no call of it: left out of service"
-                + " time and of throughput from work (the filter named no method that ran while it recorded; the agent's exit line said which)";
+        return source.name().toAbsolutePath() + ": the agent was asked to time work=" + filter
+                + " and recorded no call of it: left out of service time and of throughput from work (the filter named"
+                + " no method that ran while it recorded; the agent's exit line said which)";
     }
 
     /**
-     * The platform threads started a unit of work: from the first run's start to the last one's end
-     * against those runs' units (warm-ups included), else over the recording against its work=
-     * calls; null when either is not known.
+     * The platform threads started a unit of work: from the first run's start to the last one's end against those runs'
+     * units (warm-ups included), else over the recording against its work= calls; null when either is not known.
      */
     public Double platformThreadsStartedPerUnit() {
         if (runs.runs().isEmpty()) {
             Long n = summary.platformThreadsStarted(ctxsw);
             return n == null || work.count() == 0 ? null : n / (double) work.count();
         }
-        long from = runs.runs().stream().mapToLong(RunsReducer.WorkloadRun::startNanos).min().getAsLong();
-        long to = runs.runs().stream().mapToLong(RunsReducer.WorkloadRun::endNanos).max().getAsLong();
-        long units = runs.runs().stream().mapToLong(RunsReducer.WorkloadRun::units).sum();
+        long from = runs.runs().stream()
+                .mapToLong(RunsReducer.WorkloadRun::startNanos)
+                .min()
+                .getAsLong();
+        long to = runs.runs().stream()
+                .mapToLong(RunsReducer.WorkloadRun::endNanos)
+                .max()
+                .getAsLong();
+        long units =
+                runs.runs().stream().mapToLong(RunsReducer.WorkloadRun::units).sum();
         long n = ctxsw.platformThreadsStartedBetween(from, to);
         return n < 0 || units == 0 ? null : n / (double) units;
     }
@@ -357,8 +402,8 @@ public final class RecordingFacts {
     }
 
     /**
-     * Whether the recording has events of {@code type}, or its settings say the type was enabled:
-     * then no events means none happened, not that none were recorded.
+     * Whether the recording has events of {@code type}, or its settings say the type was enabled: then no events means
+     * none happened, not that none were recorded.
      */
     public boolean recorded(String type) {
         return summary.count(type) > 0 || settings.enabled(type);

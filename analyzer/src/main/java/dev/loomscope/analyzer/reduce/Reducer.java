@@ -1,16 +1,18 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.recording.JfrEvent;
+import java.io.Serializable;
+import java.util.Set;
 
 /**
- * A single-pass reduction of one metric: {@link #add} sees each event of a recording once, in file
- * order; results are read after the pass. Reducers keep only what their figures need (counts, sums,
- * the durations they report quantiles of), never the events. What a reducer keeps is serializable:
- * the facts of a large recording are kept between commands ({@link FactsCache}).
+ * A single-pass reduction of one metric: {@link #add} sees each event of a recording once, in file order; results are
+ * read after the pass. Reducers keep only what their figures need (counts, sums, the durations they report quantiles
+ * of), never the events. What a reducer keeps is serializable: the facts of a large recording are kept between commands
+ * ({@link FactsCache}).
  */
-public interface Reducer extends java.io.Serializable {
+public interface Reducer extends Serializable {
     /** The event types this reducer wants, by name. */
-    java.util.Set<String> eventTypes();
+    Set<String> eventTypes();
 
     void add(JfrEvent e);
 }

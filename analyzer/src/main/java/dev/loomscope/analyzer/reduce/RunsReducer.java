@@ -5,6 +5,7 @@ import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.WorkloadRunEvent;
 import dev.loomscope.recording.FieldValues;
 import dev.loomscope.recording.JfrEvent;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,12 +14,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * loomscope.WorkloadRun events: one record per run (a few per recording). Any app may emit them:
- * the required fields are {@link #required()} (and the event's duration, the run's time); every other
- * field is optional and read only when present, and fields this version does not know are ignored.
- * The fields are those {@link WorkloadRunEvent} declares ({@link EventSchema}): the names below are
- * checked against it as the class loads, and a results file's rows are read by the same
- * {@link #run} ({@code study/ControlRuns}).
+ * loomscope.WorkloadRun events: one record per run (a few per recording). Any app may emit them: the required fields
+ * are {@link #required()} (and the event's duration, the run's time); every other field is optional and read only when
+ * present, and fields this version does not know are ignored. The fields are those {@link WorkloadRunEvent} declares
+ * ({@link EventSchema}): the names below are checked against it as the class loads, and a results file's rows are read
+ * by the same {@link #run} ({@code study/ControlRuns}).
  */
 public final class RunsReducer implements Reducer {
     /** The fields an event must have: those the event's class does not declare optional. */
@@ -61,22 +61,73 @@ public final class RunsReducer implements Reducer {
     }
 
     /**
-     * One workload run: from {@code startNanos} to {@code endNanos} (epoch nanoseconds), the
-     * process's context switches over it (-1 when not recorded), the shares of the machine's CPU
-     * time the process, other processes and steal took over it (NaN when not recorded), and the
-     * bytes the process allocated over it, every thread's (-1 when not recorded).
+     * One workload run: from {@code startNanos} to {@code endNanos} (epoch nanoseconds), the process's context switches
+     * over it (-1 when not recorded), the shares of the machine's CPU time the process, other processes and steal took
+     * over it (NaN when not recorded), and the bytes the process allocated over it, every thread's (-1 when not
+     * recorded).
      */
-    public record WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit,
-            String params, double millis, double p50LatencyMs, double p99LatencyMs, long startNanos, long endNanos,
-            long voluntaryContextSwitches, long involuntaryContextSwitches, double processCpu, double otherCpu, double stealCpu,
-            long allocatedBytes, Client client) implements java.io.Serializable {
+    public record WorkloadRun(
+            String workload,
+            String threadKind,
+            int runIndex,
+            boolean warmup,
+            long units,
+            String unit,
+            String params,
+            double millis,
+            double p50LatencyMs,
+            double p99LatencyMs,
+            long startNanos,
+            long endNanos,
+            long voluntaryContextSwitches,
+            long involuntaryContextSwitches,
+            double processCpu,
+            double otherCpu,
+            double stealCpu,
+            long allocatedBytes,
+            Client client)
+            implements Serializable {
 
         /** A run as a workload measures itself (no load client's figures). */
-        public WorkloadRun(String workload, String threadKind, int runIndex, boolean warmup, long units, String unit, String params, double millis,
-                double p50LatencyMs, double p99LatencyMs, long startNanos, long endNanos, long voluntaryContextSwitches, long involuntaryContextSwitches,
-                double processCpu, double otherCpu, double stealCpu, long allocatedBytes) {
-            this(workload, threadKind, runIndex, warmup, units, unit, params, millis, p50LatencyMs, p99LatencyMs, startNanos, endNanos,
-                    voluntaryContextSwitches, involuntaryContextSwitches, processCpu, otherCpu, stealCpu, allocatedBytes, Client.NONE);
+        public WorkloadRun(
+                String workload,
+                String threadKind,
+                int runIndex,
+                boolean warmup,
+                long units,
+                String unit,
+                String params,
+                double millis,
+                double p50LatencyMs,
+                double p99LatencyMs,
+                long startNanos,
+                long endNanos,
+                long voluntaryContextSwitches,
+                long involuntaryContextSwitches,
+                double processCpu,
+                double otherCpu,
+                double stealCpu,
+                long allocatedBytes) {
+            this(
+                    workload,
+                    threadKind,
+                    runIndex,
+                    warmup,
+                    units,
+                    unit,
+                    params,
+                    millis,
+                    p50LatencyMs,
+                    p99LatencyMs,
+                    startNanos,
+                    endNanos,
+                    voluntaryContextSwitches,
+                    involuntaryContextSwitches,
+                    processCpu,
+                    otherCpu,
+                    stealCpu,
+                    allocatedBytes,
+                    Client.NONE);
         }
 
         /** The share of the requests that failed; null when errors were not counted or nothing was offered or done. */
@@ -85,7 +136,10 @@ public final class RunsReducer implements Reducer {
             return client.errors() < 0 || all <= 0 ? null : Math.min(1, client.errors() / (double) all);
         }
 
-        /** Whether the load client's own lateness made this window the client's rather than the service's ({@link Client#lagged}). */
+        /**
+         * Whether the load client's own lateness made this window the client's rather than the service's
+         * ({@link Client#lagged}).
+         */
         public boolean clientLagged() {
             return Client.lagged(client.lagP99Ms(), p99LatencyMs);
         }
@@ -101,30 +155,46 @@ public final class RunsReducer implements Reducer {
 
         /** Voluntary and involuntary context switches over the run; null when not recorded. */
         public Long contextSwitches() {
-            return voluntaryContextSwitches < 0 || involuntaryContextSwitches < 0 ? null : voluntaryContextSwitches + involuntaryContextSwitches;
+            return voluntaryContextSwitches < 0 || involuntaryContextSwitches < 0
+                    ? null
+                    : voluntaryContextSwitches + involuntaryContextSwitches;
         }
     }
 
     /**
-     * What a load client measured beside a run's units and latencies (a service's run): the
-     * latency's p99.9 (NaN when not measured), the requests offered at the fixed rate (-1: not open
-     * loop), those that failed (-1: not counted), and who measured over which window (null: the
-     * workload itself); those late at its end (-1: not counted), the histograms of the answered
-     * requests' latencies from their intended start and from their send and of the late ones' ages
-     * (compressed, Base64; null: none), and the client's own lateness at p99 (NaN: not measured).
+     * What a load client measured beside a run's units and latencies (a service's run): the latency's p99.9 (NaN when
+     * not measured), the requests offered at the fixed rate (-1: not open loop), those that failed (-1: not counted),
+     * and who measured over which window (null: the workload itself); those late at its end (-1: not counted), the
+     * histograms of the answered requests' latencies from their intended start and from their send and of the late
+     * ones' ages (compressed, Base64; null: none), and the client's own lateness at p99 (NaN: not measured).
      */
-    public record Client(double p999LatencyMs, long offered, long errors, String measuredBy, long late, String latencyHistogram, String sendHistogram,
-            String lateHistogram, double lagP99Ms) implements java.io.Serializable {
+    public record Client(
+            double p999LatencyMs,
+            long offered,
+            long errors,
+            String measuredBy,
+            long late,
+            String latencyHistogram,
+            String sendHistogram,
+            String lateHistogram,
+            double lagP99Ms)
+            implements Serializable {
         public static final Client NONE = new Client(Double.NaN, -1, -1, null);
 
-        /** A sends lagging this far (p99, ms) for the client's own reasons makes a window the client's, not the service's. */
+        /**
+         * A sends lagging this far (p99, ms) for the client's own reasons makes a window the client's, not the
+         * service's.
+         */
         public static final double LAG_MS = 5;
 
         public Client(double p999LatencyMs, long offered, long errors, String measuredBy) {
             this(p999LatencyMs, offered, errors, measuredBy, -1, null, null, null, Double.NaN);
         }
 
-        /** Whether the client's own lateness ({@code lagP99Ms}) was over {@link #LAG_MS} and over a tenth of the window's latency p99. */
+        /**
+         * Whether the client's own lateness ({@code lagP99Ms}) was over {@link #LAG_MS} and over a tenth of the
+         * window's latency p99.
+         */
         public static boolean lagged(double lagP99Ms, double p99LatencyMs) {
             return lagP99Ms > LAG_MS && !(lagP99Ms <= 0.1 * p99LatencyMs);
         }
@@ -150,9 +220,9 @@ public final class RunsReducer implements Reducer {
     }
 
     /**
-     * The run whose fields are {@code f} (named as the event's class declares them), which began at
-     * {@code start} (epoch nanoseconds) and took {@code nanos}; {@code what} names the source in the
-     * message when a required field is missing. Optional fields read as unknown when absent.
+     * The run whose fields are {@code f} (named as the event's class declares them), which began at {@code start}
+     * (epoch nanoseconds) and took {@code nanos}; {@code what} names the source in the message when a required field is
+     * missing. Optional fields read as unknown when absent.
      */
     public static WorkloadRun run(FieldValues f, String what, long start, long nanos) {
         for (String field : required()) {
@@ -162,12 +232,34 @@ public final class RunsReducer implements Reducer {
             }
         }
         String unit = f.hasField(UNIT) ? f.string(UNIT) : null;
-        return new WorkloadRun(f.string(WORKLOAD), f.string(THREAD_KIND), (int) f.longValue(RUN_INDEX), f.bool(WARMUP), f.longValue(UNITS),
-                unit == null || unit.isBlank() ? "units" : unit, f.hasField(PARAMS) ? f.string(PARAMS) : null, nanos / 1e6, optionalDouble(f, P50),
-                optionalDouble(f, P99), start, start + nanos, optionalCount(f, VOLUNTARY), optionalCount(f, INVOLUNTARY), optionalDouble(f, PROCESS_CPU),
-                optionalDouble(f, OTHER_CPU), optionalDouble(f, STEAL_CPU), optionalCount(f, ALLOCATED),
-                new Client(optionalDouble(f, P999), optionalCount(f, OFFERED), optionalCount(f, ERRORS), f.hasField(MEASURED_BY) ? f.string(MEASURED_BY) : null,
-                        optionalCount(f, LATE), optionalString(f, LATENCY_HISTOGRAM), optionalString(f, SEND_HISTOGRAM), optionalString(f, LATE_HISTOGRAM),
+        return new WorkloadRun(
+                f.string(WORKLOAD),
+                f.string(THREAD_KIND),
+                (int) f.longValue(RUN_INDEX),
+                f.bool(WARMUP),
+                f.longValue(UNITS),
+                unit == null || unit.isBlank() ? "units" : unit,
+                f.hasField(PARAMS) ? f.string(PARAMS) : null,
+                nanos / 1e6,
+                optionalDouble(f, P50),
+                optionalDouble(f, P99),
+                start,
+                start + nanos,
+                optionalCount(f, VOLUNTARY),
+                optionalCount(f, INVOLUNTARY),
+                optionalDouble(f, PROCESS_CPU),
+                optionalDouble(f, OTHER_CPU),
+                optionalDouble(f, STEAL_CPU),
+                optionalCount(f, ALLOCATED),
+                new Client(
+                        optionalDouble(f, P999),
+                        optionalCount(f, OFFERED),
+                        optionalCount(f, ERRORS),
+                        f.hasField(MEASURED_BY) ? f.string(MEASURED_BY) : null,
+                        optionalCount(f, LATE),
+                        optionalString(f, LATENCY_HISTOGRAM),
+                        optionalString(f, SEND_HISTOGRAM),
+                        optionalString(f, LATE_HISTOGRAM),
                         optionalDouble(f, CLIENT_LAG)));
     }
 
@@ -198,16 +290,21 @@ public final class RunsReducer implements Reducer {
     }
 
     /**
-     * The measured runs (warm-ups and the windows in which a load client itself lagged left out); of a
-     * workload taken again (a capacity search's miss tried once more, warmer), only the runs after its
-     * last warm-up: the earlier try was a warm-up for it.
+     * The measured runs (warm-ups and the windows in which a load client itself lagged left out); of a workload taken
+     * again (a capacity search's miss tried once more, warmer), only the runs after its last warm-up: the earlier try
+     * was a warm-up for it.
      */
     public List<WorkloadRun> measured() {
         List<WorkloadRun> chosen = measured;
         if (chosen == null) {
             Map<String, Long> lastWarmUp = new HashMap<>();
-            runs.stream().filter(WorkloadRun::warmup).forEach(r -> lastWarmUp.merge(r.workload(), r.startNanos(), Math::max));
-            chosen = runs.stream().filter(r -> !r.warmup() && !r.clientLagged() && r.startNanos() > lastWarmUp.getOrDefault(r.workload(), Long.MIN_VALUE))
+            runs.stream()
+                    .filter(WorkloadRun::warmup)
+                    .forEach(r -> lastWarmUp.merge(r.workload(), r.startNanos(), Math::max));
+            chosen = runs.stream()
+                    .filter(r -> !r.warmup()
+                            && !r.clientLagged()
+                            && r.startNanos() > lastWarmUp.getOrDefault(r.workload(), Long.MIN_VALUE))
                     .toList();
             measured = chosen;
         }
@@ -215,8 +312,8 @@ public final class RunsReducer implements Reducer {
     }
 
     /**
-     * What the load client saw over the measured runs, their histograms merged once (every latency
-     * figure and the study's line read them); null when a run holds none ({@link ClientFigures#of}).
+     * What the load client saw over the measured runs, their histograms merged once (every latency figure and the
+     * study's line read them); null when a run holds none ({@link ClientFigures#of}).
      */
     public ClientFigures client() {
         Optional<ClientFigures> merged = client;

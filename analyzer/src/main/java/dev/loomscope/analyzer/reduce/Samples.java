@@ -1,10 +1,11 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.analyzer.stats.Quantiles;
+import java.io.Serializable;
 import java.util.Arrays;
 
 /** A growable array of doubles (durations, sizes): quantiles, sum, max without boxing. */
-public final class Samples implements java.io.Serializable {
+public final class Samples implements Serializable {
     private double[] values = new double[16];
     private int size;
 

@@ -6,13 +6,15 @@ import dev.loomscope.recording.JfrEvent;
 import java.util.Set;
 
 /**
- * The virtual-thread scheduler as the agent samples it (loomscope.SchedulerSample, JDK 24+): how
- * often every carrier was busy (mounted virtual threads at the scheduler's parallelism) while
- * virtual threads queued for one.
+ * The virtual-thread scheduler as the agent samples it (loomscope.SchedulerSample, JDK 24+): how often every carrier
+ * was busy (mounted virtual threads at the scheduler's parallelism) while virtual threads queued for one.
  */
 public final class SchedulerReducer implements Reducer {
-    /** SchedulerSample's fields, by their declared names: a name the event does not declare fails as the class loads. */
+    /**
+     * SchedulerSample's fields, by their declared names: a name the event does not declare fails as the class loads.
+     */
     private static final String QUEUED = EventSchema.fieldName(SchedulerSampleEvent.class, "queuedVirtualThreads");
+
     private static final String MOUNTED = EventSchema.fieldName(SchedulerSampleEvent.class, "mountedVirtualThreads");
     private static final String PARALLELISM = EventSchema.fieldName(SchedulerSampleEvent.class, "parallelism");
     private long samples;

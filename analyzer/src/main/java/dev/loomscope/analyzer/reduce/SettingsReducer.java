@@ -1,17 +1,21 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.options.Durations;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The event types the recording's settings enabled (jdk.ActiveSetting, "enabled" = "true"): a type
- * enabled without events means none happened, not that none were recorded.
+ * The event types the recording's settings enabled (jdk.ActiveSetting, "enabled" = "true"): a type enabled without
+ * events means none happened, not that none were recorded.
  */
 public final class SettingsReducer implements Reducer {
     private final Set<String> enabled = new TreeSet<>();
-    private final java.util.Map<String, String> thresholds = new java.util.HashMap<>();
+    private final Map<String, String> thresholds = new HashMap<>();
 
     @Override
     public Set<String> eventTypes() {
@@ -44,15 +48,15 @@ public final class SettingsReducer implements Reducer {
     }
 
     /**
-     * The threshold the recording's settings gave {@code type} ("20 ms", "0 ns"): events shorter were
-     * not recorded; null when the recording does not say.
+     * The threshold the recording's settings gave {@code type} ("20 ms", "0 ns"): events shorter were not recorded;
+     * null when the recording does not say.
      */
-    public java.time.Duration threshold(String type) {
+    public Duration threshold(String type) {
         String v = thresholds.get(type);
         if (v == null) {
             return null;
         }
-        return dev.loomscope.options.Durations.valid(v.strip()) ? dev.loomscope.options.Durations.parse(v.strip()) : null;
+        return Durations.valid(v.strip()) ? Durations.parse(v.strip()) : null;
     }
 
     /** Whether a setting of the recording enabled {@code type}. */

@@ -8,21 +8,27 @@ import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * What a summary needs besides the other reducers: span, event counts, the run's label and thread
- * kind (loomscope.RunInfo), JVM and GC, threads, CPU load.
+ * What a summary needs besides the other reducers: span, event counts, the run's label and thread kind
+ * (loomscope.RunInfo), JVM and GC, threads, CPU load.
  */
 public final class SummaryReducer implements Reducer {
     private final Map<String, Long> counts = new TreeMap<>();
     private Instant first;
     private Instant last;
-    /** The events' own extent: the span only where no chunk header says it (JMC reading format 0.x, JDK 7's and 8's). */
+    /**
+     * The events' own extent: the span only where no chunk header says it (JMC reading format 0.x, JDK 7's and 8's).
+     */
     private Instant firstEvent;
+
     private Instant lastEvent;
     public String label;
     public String threadKind;
@@ -35,22 +41,34 @@ public final class SummaryReducer implements Reducer {
     public long peakThreads = -1;
     public long peakActiveThreads = -1;
     public long virtualThreadsStarted;
-    /** The machine's hardware threads (jdk.CPUInformation), or -1: what a share of the machine's CPU time is in CPU time. */
+    /**
+     * The machine's hardware threads (jdk.CPUInformation), or -1: what a share of the machine's CPU time is in CPU
+     * time.
+     */
     public long hardwareThreads = -1;
     /** The heap's largest size (jdk.GCHeapConfiguration, -Xmx or the JVM's choice), bytes, or -1. */
     public long maxHeapBytes = -1;
     /** A platform thread's stack reservation (the JVM's ThreadStackSize flag, jdk.LongFlag), bytes, or -1. */
     public long threadStackBytes = -1;
-    /** The processors the JVM saw (the agent's RunInfo: Runtime.availableProcessors, a container's limit), or -1: its default carriers. */
+    /**
+     * The processors the JVM saw (the agent's RunInfo: Runtime.availableProcessors, a container's limit), or -1: its
+     * default carriers.
+     */
     public long cpus = -1;
     /** The virtual thread scheduler's parallelism the agent saw (loomscope.RunInfo), -1 when not recorded. */
     public long carriers = -1;
     /** When the JVM started (jdk.JVMInformation), or null: what came before the recording began is not in it. */
     public Instant jvmStart;
-    /** The known libraries the application loaded (the agent's loomscope.Library), by name: their version, "" when not told. */
+    /**
+     * The known libraries the application loaded (the agent's loomscope.Library), by name: their version, "" when not
+     * told.
+     */
     public final Map<String, String> libraries = new TreeMap<>();
 
-    /** A recording that began this long after its JVM started, the app running meanwhile, says so wherever it counts: what came before is not in it. */
+    /**
+     * A recording that began this long after its JVM started, the app running meanwhile, says so wherever it counts:
+     * what came before is not in it.
+     */
     public static final double LATE_SECONDS = 0.5;
 
     /** Whether the recording began {@link #LATE_SECONDS} or more after its JVM started while the application ran. */
@@ -61,23 +79,35 @@ public final class SummaryReducer implements Reducer {
 
     /** Seconds from the JVM's start to the recording's first event, or null when either is not known. */
     public Double beganAfterJvmStart() {
-        return jvmStart == null || first() == null ? null : Math.max(0, java.time.Duration.between(jvmStart, first()).toMillis()) / 1e3;
+        return jvmStart == null || first() == null
+                ? null
+                : Math.max(0, Duration.between(jvmStart, first()).toMillis()) / 1e3;
     }
 
     /**
-     * Whether the application may have run before the recording began: not when the agent held its
-     * main until the recording ran (startup=before-main, which RunInfo's options say).
+     * Whether the application may have run before the recording began: not when the agent held its main until the
+     * recording ran (startup=before-main, which RunInfo's options say).
      */
     public boolean appRanBeforeRecording() {
-        return agentOptions == null || !AgentOptions.parse(null, agentOptions).string(AgentOptions.STARTUP).equals("before-main");
+        return agentOptions == null
+                || !AgentOptions.parse(null, agentOptions)
+                        .string(AgentOptions.STARTUP)
+                        .equals("before-main");
     }
+
     private long threadStartEvents;
     public final Samples jvmCpu = new Samples();
     public final Samples machineCpu = new Samples();
-    /** The JVM's share of the machine's CPU (user and system), by when jdk.CPULoad read it: for a span's CPU a request. */
+    /**
+     * The JVM's share of the machine's CPU (user and system), by when jdk.CPULoad read it: for a span's CPU a request.
+     */
     public final Timeline jvmCpuInTime = new Timeline();
-    /** The JIT compilers' time between readings of jdk.CompilerStatistics (its totalTimeSpent, a running total), ms, at each reading's time. */
+    /**
+     * The JIT compilers' time between readings of jdk.CompilerStatistics (its totalTimeSpent, a running total), ms, at
+     * each reading's time.
+     */
     public final Timeline compilerMillisInTime = new Timeline();
+
     private double compilerMillisBefore = -1;
 
     @Override
@@ -87,6 +117,7 @@ public final class SummaryReducer implements Reducer {
 
     /** RunInfo's fields, by their declared names: a name the event does not declare fails as the class loads. */
     private static final String RUN_LABEL = EventSchema.fieldName(RunInfoEvent.class, "label");
+
     private static final String RUN_THREAD_KIND = EventSchema.fieldName(RunInfoEvent.class, "threadKind");
     private static final String RUN_COMMAND = EventSchema.fieldName(RunInfoEvent.class, "command");
     private static final String RUN_AGENT_OPTIONS = EventSchema.fieldName(RunInfoEvent.class, "agentOptions");
@@ -96,13 +127,29 @@ public final class SummaryReducer implements Reducer {
     private static final String LIBRARY = EventSchema.fieldName(LibraryEvent.class, "library");
     private static final String LIBRARY_VERSION = EventSchema.fieldName(LibraryEvent.class, "version");
 
-    /** Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a. */
-    public static final java.util.Set<String> DESCRIPTIVE = java.util.Set.of(JdkEvents.JVM_INFORMATION, JdkEvents.GC_CONFIGURATION, JdkEvents.OS_INFORMATION,
-            JdkEvents.CPU_INFORMATION, JdkEvents.GC_HEAP_CONFIGURATION, JdkEvents.LONG_FLAG);
+    /**
+     * Events the summary reads only to describe the JVM: a field of theirs it cannot read leaves that description n/a.
+     */
+    public static final Set<String> DESCRIPTIVE = Set.of(
+            JdkEvents.JVM_INFORMATION,
+            JdkEvents.GC_CONFIGURATION,
+            JdkEvents.OS_INFORMATION,
+            JdkEvents.CPU_INFORMATION,
+            JdkEvents.GC_HEAP_CONFIGURATION,
+            JdkEvents.LONG_FLAG);
 
     /** The event types whose fields the summary reads (the others it only counts). */
-    public static final Set<String> DECODED = Set.of(RunInfoEvent.NAME, LibraryEvent.NAME, JdkEvents.JVM_INFORMATION, JdkEvents.GC_CONFIGURATION, JdkEvents.GC_HEAP_CONFIGURATION, JdkEvents.LONG_FLAG,
-            JdkEvents.JAVA_THREAD_STATISTICS, JdkEvents.CPU_LOAD, JdkEvents.CPU_INFORMATION, JdkEvents.COMPILER_STATISTICS);
+    public static final Set<String> DECODED = Set.of(
+            RunInfoEvent.NAME,
+            LibraryEvent.NAME,
+            JdkEvents.JVM_INFORMATION,
+            JdkEvents.GC_CONFIGURATION,
+            JdkEvents.GC_HEAP_CONFIGURATION,
+            JdkEvents.LONG_FLAG,
+            JdkEvents.JAVA_THREAD_STATISTICS,
+            JdkEvents.CPU_LOAD,
+            JdkEvents.CPU_INFORMATION,
+            JdkEvents.COMPILER_STATISTICS);
 
     @Override
     public void add(JfrEvent e) {
@@ -119,10 +166,10 @@ public final class SummaryReducer implements Reducer {
     }
 
     /**
-     * A jdk.CPULoad reading as the JVM's share of the machine (user and system) and the machine's,
-     * or null for JFR's first reading, which has none before it to measure from and says 0 for all
-     * three (a running machine never is): a JVM that lived under two periods would otherwise have a
-     * CPU load of 0. The one rule {@code summary}, the metrics and {@code watch} read it by.
+     * A jdk.CPULoad reading as the JVM's share of the machine (user and system) and the machine's, or null for JFR's
+     * first reading, which has none before it to measure from and says 0 for all three (a running machine never is): a
+     * JVM that lived under two periods would otherwise have a CPU load of 0. The one rule {@code summary}, the metrics
+     * and {@code watch} read it by.
      */
     public static double[] cpuLoad(JfrEvent e) {
         double user = e.doubleValue("jvmUser");
@@ -138,8 +185,8 @@ public final class SummaryReducer implements Reducer {
     }
 
     /**
-     * Counts from a reader that counted without decoding (the fast reader); threads started are the
-     * counts of their start events.
+     * Counts from a reader that counted without decoding (the fast reader); threads started are the counts of their
+     * start events.
      */
     public void counted(Map<String, Long> byType) {
         byType.forEach((t, n) -> counts.merge(t, n, Long::sum));
@@ -154,7 +201,9 @@ public final class SummaryReducer implements Reducer {
             return;
         }
         if (e.type().equals(LibraryEvent.NAME)) {
-            libraries.put(e.string(LIBRARY), e.hasField(LIBRARY_VERSION) && e.string(LIBRARY_VERSION) != null ? e.string(LIBRARY_VERSION) : "");
+            libraries.put(
+                    e.string(LIBRARY),
+                    e.hasField(LIBRARY_VERSION) && e.string(LIBRARY_VERSION) != null ? e.string(LIBRARY_VERSION) : "");
             return;
         }
         switch (e.type()) {
@@ -187,7 +236,9 @@ public final class SummaryReducer implements Reducer {
             case JdkEvents.VIRTUAL_THREAD_START -> virtualThreadsStarted++;
             case JdkEvents.THREAD_START -> threadStartEvents++;
             case JdkEvents.COMPILER_STATISTICS -> {
-                double ms = e.hasField("totalTimeSpent") ? e.durationField("totalTimeSpent").toNanos() / 1e6 : -1;
+                double ms = e.hasField("totalTimeSpent")
+                        ? e.durationField("totalTimeSpent").toNanos() / 1e6
+                        : -1;
                 if (compilerMillisBefore >= 0 && ms >= compilerMillisBefore) {
                     compilerMillisInTime.add(e.startTime(), ms - compilerMillisBefore);
                 }
@@ -201,7 +252,7 @@ public final class SummaryReducer implements Reducer {
                     jvmCpuInTime.add(e.startTime(), cpu[0]);
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -220,15 +271,18 @@ public final class SummaryReducer implements Reducer {
     public record Carriers(int count, String from) {}
 
     /**
-     * The one source of a recording's carrier count: the scheduler's parallelism the agent saw, else
-     * the processors the JVM saw (the scheduler's default), else the machine's hardware threads;
-     * null when the recording says none of these.
+     * The one source of a recording's carrier count: the scheduler's parallelism the agent saw, else the processors the
+     * JVM saw (the scheduler's default), else the machine's hardware threads; null when the recording says none of
+     * these.
      */
     public Carriers carriers() {
         return carriers(carriers, cpus, hardwareThreads);
     }
 
-    /** {@link #carriers()} from RunInfo's carriers and cpus and jdk.CPUInformation's hwThreads (-1 or 0: not recorded), whoever read them. */
+    /**
+     * {@link #carriers()} from RunInfo's carriers and cpus and jdk.CPUInformation's hwThreads (-1 or 0: not recorded),
+     * whoever read them.
+     */
     public static Carriers carriers(long carriers, long cpus, long hardwareThreads) {
         if (carriers > 0) {
             return new Carriers((int) carriers, "the JVM's virtual thread scheduler parallelism");
@@ -243,31 +297,45 @@ public final class SummaryReducer implements Reducer {
     }
 
     /**
-     * Platform threads started during the recording: its jdk.ThreadStart events when they were
-     * recorded, otherwise what the loomscope agent counted (it leaves jdk.ThreadStart off: the event
-     * costs every thread start); null when neither says.
+     * Platform threads started during the recording: its jdk.ThreadStart events when they were recorded, otherwise what
+     * the loomscope agent counted (it leaves jdk.ThreadStart off: the event costs every thread start); null when
+     * neither says.
      */
     public Long platformThreadsStarted(ContextSwitchReducer process) {
         return threadStartEvents > 0 ? Long.valueOf(threadStartEvents) : process.platformThreadsStarted();
     }
 
-    /** Whether async-profiler profiled the run (RunInfo's profilingMode names its engine; "jfr", "jfr-cpu-time" and "off" are not it). */
+    /**
+     * Whether async-profiler profiled the run (RunInfo's profilingMode names its engine; "jfr", "jfr-cpu-time" and
+     * "off" are not it).
+     */
     public static boolean asyncProfiler(String profilingMode) {
         return profilingMode != null && !profilingMode.startsWith("jfr") && !profilingMode.equals("off");
     }
 
     /**
-     * Whether no virtual thread ran where the recording can say: the agent labelled the run platform
-     * threads, or its looks at the threads were taken and no virtual thread start or pin was recorded.
+     * Whether no virtual thread ran where the recording can say: the agent labelled the run platform threads, or its
+     * looks at the threads were taken and no virtual thread start or pin was recorded.
      */
     public boolean platformOnly() {
-        return platformOnly(threadKind, count(HeldMonitorSampleEvent.NAME), virtualThreadsStarted, count(JdkEvents.VIRTUAL_THREAD_PINNED));
+        return platformOnly(
+                threadKind,
+                count(HeldMonitorSampleEvent.NAME),
+                virtualThreadsStarted,
+                count(JdkEvents.VIRTUAL_THREAD_PINNED));
     }
 
-    /** {@link #platformOnly()} from the run's thread kind and the counts of the agent's looks, of virtual thread starts and of pins. */
+    /**
+     * {@link #platformOnly()} from the run's thread kind and the counts of the agent's looks, of virtual thread starts
+     * and of pins.
+     */
     public static boolean platformOnly(String threadKind, long looks, long virtualThreadStarts, long pins) {
-        return "platform".equals(threadKind) || !"virtual".equals(threadKind) && !"mixed".equals(threadKind) && looks > 0 && virtualThreadStarts == 0
-                && pins == 0;
+        return "platform".equals(threadKind)
+                || !"virtual".equals(threadKind)
+                        && !"mixed".equals(threadKind)
+                        && looks > 0
+                        && virtualThreadStarts == 0
+                        && pins == 0;
     }
 
     public Map<String, Long> counts() {
@@ -288,23 +356,26 @@ public final class SummaryReducer implements Reducer {
         return last != null ? last : lastEvent;
     }
 
-    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\(([0-9]{1,9})([^)]*)\\)");
+    private static final Pattern VERSION = Pattern.compile("\\(([0-9]{1,9})([^)]*)\\)");
 
-    /** The JDK's version in a jdk.JVMInformation's {@code jvmVersion} ({@code 21.0.8+9-LTS}), or null when it holds none. */
+    /**
+     * The JDK's version in a jdk.JVMInformation's {@code jvmVersion} ({@code 21.0.8+9-LTS}), or null when it holds
+     * none.
+     */
     public static String jdkVersion(String jvm) {
-        java.util.regex.Matcher m = jvm == null ? null : VERSION.matcher(jvm);
+        Matcher m = jvm == null ? null : VERSION.matcher(jvm);
         return m != null && m.find() ? m.group(1) + m.group(2) : null;
     }
 
     /** The recorded JDK's feature version (21, 25), or 0 when the recording does not say. */
     public int jdkFeature() {
-        java.util.regex.Matcher m = jvm == null ? null : VERSION.matcher(jvm);
+        Matcher m = jvm == null ? null : VERSION.matcher(jvm);
         return m != null && m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
     public double spanSeconds() {
         Instant from = first();
         Instant to = last();
-        return from == null ? Double.NaN : java.time.Duration.between(from, to).toNanos() / 1e9;
+        return from == null ? Double.NaN : Duration.between(from, to).toNanos() / 1e9;
     }
 }

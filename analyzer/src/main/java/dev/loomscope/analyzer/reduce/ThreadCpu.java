@@ -5,32 +5,37 @@ import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameRenderer;
 import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.flamegraphs.render.SampleFrames;
+import dev.loomscope.recording.JdkFrames;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RawFrame;
+import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
- * CPU samples by thread, as far as the recording can attribute them to virtual threads and their
- * carriers. JFR's samplers (engine=jfr, jfr-cpu-time) sample a virtual thread as itself (its
- * thread is marked virtual, with its Java thread id and the name it was given, usually none; no
- * carrier): those samples are grouped by name and the code the virtual thread runs, its first
- * application frame. async-profiler samples the carrier (an OS thread): a
- * carrier's samples are split into virtual threads' code, mounting and unmounting them (the
- * continuation's yield, freeze and thaw) and the scheduler's own work between them; which virtual
- * thread ran is not recorded. Other threads are platform threads (with Java frames) or the JVM's
- * own (compiler, GC: native frames only).
+ * CPU samples by thread, as far as the recording can attribute them to virtual threads and their carriers. JFR's
+ * samplers (engine=jfr, jfr-cpu-time) sample a virtual thread as itself (its thread is marked virtual, with its Java
+ * thread id and the name it was given, usually none; no carrier): those samples are grouped by name and the code the
+ * virtual thread runs, its first application frame. async-profiler samples the carrier (an OS thread): a carrier's
+ * samples are split into virtual threads' code, mounting and unmounting them (the continuation's yield, freeze and
+ * thaw) and the scheduler's own work between them; which virtual thread ran is not recorded. Other threads are platform
+ * threads (with Java frames) or the JVM's own (compiler, GC: native frames only).
  *
- * <p>A recording with both (JFR's samples of the virtual threads and async-profiler's of their
- * carriers) is joined ({@link #joined}): a carrier's sample in virtual threads' code is the virtual
- * thread's that JFR sampled within {@link #JOIN_WINDOW_NANOS} running the same two innermost Java
- * frames, when exactly one did; the rest is said as ambiguous (several did) or unmatched.
+ * <p>A recording with both (JFR's samples of the virtual threads and async-profiler's of their carriers) is joined
+ * ({@link #joined}): a carrier's sample in virtual threads' code is the virtual thread's that JFR sampled within
+ * {@link #JOIN_WINDOW_NANOS} running the same two innermost Java frames, when exactly one did; the rest is said as
+ * ambiguous (several did) or unmatched.
  */
 public final class ThreadCpu {
     public static final String VIRTUAL = "virtual threads";
@@ -38,14 +43,19 @@ public final class ThreadCpu {
     public static final String PLATFORM = "platform";
     public static final String JVM = "JVM";
 
-    /** JDK classes: a virtual thread's first application frame is the first frame from its entry that is none of these. */
+    /**
+     * JDK classes: a virtual thread's first application frame is the first frame from its entry that is none of these.
+     */
 
-    /** How far apart in time a carrier's sample and a virtual thread's may be to be joined: JFR's default execution sampling period. */
+    /**
+     * How far apart in time a carrier's sample and a virtual thread's may be to be joined: JFR's default execution
+     * sampling period.
+     */
     public static final long JOIN_WINDOW_NANOS = 20_000_000L;
 
     /**
-     * Samples kept for the join, each side (24 bytes a sample: at most 24 MB a side, which a
-     * recording of one engine alone also spends on its side); beyond it, the join says it is of those kept.
+     * Samples kept for the join, each side (24 bytes a sample: at most 24 MB a side, which a recording of one engine
+     * alone also spends on its side); beyond it, the join says it is of those kept.
      */
     static final int JOIN_LIMIT = 1_000_000;
 
@@ -55,20 +65,25 @@ public final class ThreadCpu {
     private final FlameOptions options;
     /** JFR's samples of virtual threads, for the join: time, frames key, group, thread id. */
     private final JoinSamples virtualThreadSamples = new JoinSamples();
-    /** async-profiler's samples of carriers in virtual threads' code, for the join: time, frames key, carrier, weight. */
+    /**
+     * async-profiler's samples of carriers in virtual threads' code, for the join: time, frames key, carrier, weight.
+     */
     private final JoinSamples carrierSamples = new JoinSamples();
+
     private final Map<String, Integer> names = new HashMap<>();
-    private final List<String> nameList = new java.util.ArrayList<>();
+    private final List<String> nameList = new ArrayList<>();
     /** The joins of the recordings merged into this one ({@link #addAll}), by virtual threads and carrier. */
-    private final Map<List<String>, Long> joinedElsewhere = new TreeMap<>(java.util.Comparator.comparing(Object::toString));
+    private final Map<List<String>, Long> joinedElsewhere = new TreeMap<>(Comparator.comparing(Object::toString));
+
     private final long[] joinCountsElsewhere = new long[4];
     /** Whether a recording merged into this one kept fewer samples than it had for its join. */
     private boolean incompleteElsewhere;
     /** Per thread state (the CPU state is chosen at the end, as the CPU graph chooses it): the groups by key. */
     private final Map<String, Map<String, Group>> byState = new TreeMap<>();
+
     private final Map<String, Long> samplesByState = new TreeMap<>();
     /** Each distinct stack classified once: keyed by the reader's frames list, one object per stack of a chunk. */
-    private final Map<List<RawFrame>, Stack> stacks = new java.util.IdentityHashMap<>();
+    private final Map<List<RawFrame>, Stack> stacks = new IdentityHashMap<>();
 
     /** A thread, or the virtual threads that run the same code. */
     private static final class Group {
@@ -88,7 +103,9 @@ public final class ThreadCpu {
         }
 
         String kind() {
-            return virtualThreads ? VIRTUAL : virtualCode + mounting > 0 || schedulerFrames ? CARRIER : javaFrames ? PLATFORM : JVM;
+            return virtualThreads
+                    ? VIRTUAL
+                    : virtualCode + mounting > 0 || schedulerFrames ? CARRIER : javaFrames ? PLATFORM : JVM;
         }
 
         void addAll(Group g) {
@@ -103,10 +120,16 @@ public final class ThreadCpu {
     }
 
     /**
-     * What a stack says: virtual thread's code (and whether in mounting it), Java frames, the code a
-     * virtual thread runs, and its two innermost Java frames (the join's key).
+     * What a stack says: virtual thread's code (and whether in mounting it), Java frames, the code a virtual thread
+     * runs, and its two innermost Java frames (the join's key).
      */
-    private record Stack(boolean virtual, boolean mounting, boolean javaFrames, boolean schedulerFrames, String code, String innermostJava) {}
+    private record Stack(
+            boolean virtual,
+            boolean mounting,
+            boolean javaFrames,
+            boolean schedulerFrames,
+            String code,
+            String innermostJava) {}
 
     private static final Stack NO_STACK = new Stack(false, false, false, false, "(no stack trace)", "");
 
@@ -125,10 +148,10 @@ public final class ThreadCpu {
                 return;
             }
             if (size == time.length) {
-                time = java.util.Arrays.copyOf(time, size * 2);
-                key = java.util.Arrays.copyOf(key, size * 2);
-                name = java.util.Arrays.copyOf(name, size * 2);
-                value = java.util.Arrays.copyOf(value, size * 2);
+                time = Arrays.copyOf(time, size * 2);
+                key = Arrays.copyOf(key, size * 2);
+                name = Arrays.copyOf(name, size * 2);
+                value = Arrays.copyOf(value, size * 2);
             }
             time[size] = t;
             key[size] = k;
@@ -179,7 +202,8 @@ public final class ThreadCpu {
             g = groups.computeIfAbsent("t " + tid + " " + shown, k -> new Group(shown, false));
             g.threadIds.add(tid);
             if (state.equals(PROFILER_STATE) && stack.virtual() && !stack.mounting()) {
-                carrierSamples.add(epochNanos(e), stack.innermostJava().isEmpty() ? -1 : id(stack.innermostJava()), id(shown), n);
+                carrierSamples.add(
+                        epochNanos(e), stack.innermostJava().isEmpty() ? -1 : id(stack.innermostJava()), id(shown), n);
             }
         }
         g.samples += n;
@@ -209,16 +233,18 @@ public final class ThreadCpu {
     }
 
     private static long epochNanos(JfrEvent e) {
-        java.time.Instant t = e.startTime();
+        Instant t = e.startTime();
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
-    /** The CPU samples of {@code sources}, read with loomscope's reader; each recording's engines joined apart ({@link #joined}). */
-    public static ThreadCpu of(List<dev.loomscope.recording.RecordingSource> sources, FlameOptions options,
-            java.util.function.Consumer<String> warnings) {
+    /**
+     * The CPU samples of {@code sources}, read with loomscope's reader; each recording's engines joined apart
+     * ({@link #joined}).
+     */
+    public static ThreadCpu of(List<RecordingSource> sources, FlameOptions options, Consumer<String> warnings) {
         if (sources.size() == 1) {
             ThreadCpu one = new ThreadCpu(options);
-            RecordingReader.events(sources.get(0), FlameSamples.EXECUTION, warnings, one::add, counts -> { });
+            RecordingReader.events(sources.get(0), FlameSamples.EXECUTION, warnings, one::add, counts -> {});
             return one;
         }
         ThreadCpu all = new ThreadCpu(options);
@@ -232,7 +258,9 @@ public final class ThreadCpu {
     public void addAll(ThreadCpu other) {
         Joined j = other.joined();
         if (j != null) {
-            j.rows().forEach(r -> joinedElsewhere.merge(List.of(r.virtualThreads(), r.carrier()), r.samples(), Long::sum));
+            j.rows()
+                    .forEach(r ->
+                            joinedElsewhere.merge(List.of(r.virtualThreads(), r.carrier()), r.samples(), Long::sum));
             joinCountsElsewhere[0] += j.carrierSamples();
             joinCountsElsewhere[1] += j.joined();
             joinCountsElsewhere[2] += j.ambiguous();
@@ -242,7 +270,8 @@ public final class ThreadCpu {
         other.samplesByState.forEach((s, n) -> samplesByState.merge(s, n, Long::sum));
         other.byState.forEach((s, groups) -> {
             Map<String, Group> mine = byState.computeIfAbsent(s, x -> new HashMap<>());
-            groups.forEach((k, g) -> mine.computeIfAbsent(k, x -> new Group(g.name, g.virtualThreads)).addAll(g));
+            groups.forEach((k, g) -> mine.computeIfAbsent(k, x -> new Group(g.name, g.virtualThreads))
+                    .addAll(g));
         });
     }
 
@@ -254,20 +283,32 @@ public final class ThreadCpu {
             java |= SampleFrames.isJava(f, nativeIsC);
             vthreadFrames |= f.internalClassName().equals("java/lang/VirtualThread");
         }
-        // a carrier between virtual threads (JFR samples a mounted virtual thread as itself, its carrier only outside one): a
-        // scheduler's worker thread running the virtual thread machinery, not a thread that merely starts virtual threads
+        // a carrier between virtual threads (JFR samples a mounted virtual thread as itself, its carrier only outside
+        // one): a
+        // scheduler's worker thread running the virtual thread machinery, not a thread that merely starts virtual
+        // threads
         String root = frames.isEmpty() ? "" : frames.get(frames.size() - 1).internalClassName();
-        boolean scheduler = vthreadFrames && dev.loomscope.recording.JdkFrames.isSchedulerWorker(root);
-        return new Stack(virtual, virtual && mounting(frames, nativeIsC), java, scheduler, code(frames), innermostJava(frames, nativeIsC));
+        boolean scheduler = vthreadFrames && JdkFrames.isSchedulerWorker(root);
+        return new Stack(
+                virtual,
+                virtual && mounting(frames, nativeIsC),
+                java,
+                scheduler,
+                code(frames),
+                innermostJava(frames, nativeIsC));
     }
 
-    /** The two innermost Java frames, as the flame graph names them: what a carrier's sample and a virtual thread's must share to be joined. */
+    /**
+     * The two innermost Java frames, as the flame graph names them: what a carrier's sample and a virtual thread's must
+     * share to be joined.
+     */
     private static String innermostJava(List<RawFrame> frames, boolean nativeIsC) {
         StringBuilder key = new StringBuilder();
         int found = 0;
         for (RawFrame f : frames) {
             if (SampleFrames.isJava(f, nativeIsC)) {
-                key.append(FlameRenderer.methodName(f.internalClassName(), f.methodName(), false, true)).append(';');
+                key.append(FlameRenderer.methodName(f.internalClassName(), f.methodName(), false, true))
+                        .append(';');
                 if (++found == 2) {
                     break;
                 }
@@ -277,8 +318,8 @@ public final class ThreadCpu {
     }
 
     /**
-     * Whether the sample caught the continuation machinery: from the leaf down to the first other
-     * Java frame, a frame of Continuation or VirtualThread, or the VM's freeze, thaw or return barrier.
+     * Whether the sample caught the continuation machinery: from the leaf down to the first other Java frame, a frame
+     * of Continuation or VirtualThread, or the VM's freeze, thaw or return barrier.
      */
     private static boolean mounting(List<RawFrame> frames, boolean nativeIsC) {
         for (RawFrame f : frames) {
@@ -290,7 +331,11 @@ public final class ThreadCpu {
                 return false;
             }
             String m = f.methodName();
-            if (m.contains("Continuation") || m.contains("Thaw") || m.contains("Freeze") || m.contains("thaw") || m.contains("freeze")
+            if (m.contains("Continuation")
+                    || m.contains("Thaw")
+                    || m.contains("Freeze")
+                    || m.contains("thaw")
+                    || m.contains("freeze")
                     || m.contains("cont_")) {
                 return true;
             }
@@ -299,9 +344,9 @@ public final class ThreadCpu {
     }
 
     /**
-     * The code a virtual thread runs: from its entry (VirtualThread.run, the continuation's entry)
-     * towards the leaf, the first frame of a class outside the JDK, lambda proxies skipped; else the
-     * frame its entry calls; frames as the flame graph names them.
+     * The code a virtual thread runs: from its entry (VirtualThread.run, the continuation's entry) towards the leaf,
+     * the first frame of a class outside the JDK, lambda proxies skipped; else the frame its entry calls; frames as the
+     * flame graph names them.
      */
     static String code(List<RawFrame> frames) {
         int entry = frames.size();
@@ -314,7 +359,7 @@ public final class ThreadCpu {
         for (int i = entry - 1; i >= 0; i--) {
             RawFrame f = frames.get(i);
             String c = f.internalClassName();
-            if (!c.isEmpty() && !c.contains("$$Lambda") && !dev.loomscope.recording.JdkFrames.isJdk(c)) {
+            if (!c.isEmpty() && !c.contains("$$Lambda") && !JdkFrames.isJdk(c)) {
                 return FlameRenderer.methodName(c, f.methodName(), false, true);
             }
         }
@@ -325,7 +370,9 @@ public final class ThreadCpu {
         return "(no application frame)";
     }
 
-    /** The CPU samples' thread state (async-profiler's, else JFR's CPU-time sampler's, else its execution sampler's). */
+    /**
+     * The CPU samples' thread state (async-profiler's, else JFR's CPU-time sampler's, else its execution sampler's).
+     */
     private String cpuState() {
         return FlameSamples.cpuState(samplesByState);
     }
@@ -336,35 +383,46 @@ public final class ThreadCpu {
     }
 
     /**
-     * A thread, or the virtual threads of one name and code: its kind, how many threads, its CPU
-     * samples, and of them those in virtual threads' code, in mounting and unmounting them, and the
-     * rest (a carrier's: the scheduler).
+     * A thread, or the virtual threads of one name and code: its kind, how many threads, its CPU samples, and of them
+     * those in virtual threads' code, in mounting and unmounting them, and the rest (a carrier's: the scheduler).
      */
-    public record Row(String name, String kind, int threads, long samples, long virtualCode, long mounting, long other) {}
+    public record Row(
+            String name, String kind, int threads, long samples, long virtualCode, long mounting, long other) {}
 
     /** Every thread (group) with CPU samples, the most first. */
     public List<Row> rows() {
         return byState.getOrDefault(cpuState(), Map.of()).values().stream()
-                .map(g -> new Row(g.name, g.kind(), g.threadIds.size(), g.samples, g.virtualThreads ? g.samples - g.mounting : g.virtualCode, g.mounting,
+                .map(g -> new Row(
+                        g.name,
+                        g.kind(),
+                        g.threadIds.size(),
+                        g.samples,
+                        g.virtualThreads ? g.samples - g.mounting : g.virtualCode,
+                        g.mounting,
                         g.virtualThreads ? 0 : g.other))
-                .sorted(Comparator.comparingLong((Row r) -> -r.samples()).thenComparing(Row::name)).toList();
+                .sorted(Comparator.comparingLong((Row r) -> -r.samples()).thenComparing(Row::name))
+                .toList();
     }
 
-    /** Carrier samples attributed to the virtual threads (grouped as {@link #rows} groups them) that ran on that carrier. */
+    /**
+     * Carrier samples attributed to the virtual threads (grouped as {@link #rows} groups them) that ran on that
+     * carrier.
+     */
     public record JoinedRow(String virtualThreads, String carrier, long samples) {}
 
     /**
-     * The join of async-profiler's carrier samples in virtual threads' code with JFR's samples of
-     * the virtual threads: of {@code carrierSamples}, those {@code joined} to one virtual thread
-     * (rows, the most first), {@code ambiguous} (several ran the same frames then) and
-     * {@code unmatched} (none did: JFR samples less often, and a virtual thread that ran between its
-     * samples is not seen); {@code complete} false when a side had more samples than the join keeps.
+     * The join of async-profiler's carrier samples in virtual threads' code with JFR's samples of the virtual threads:
+     * of {@code carrierSamples}, those {@code joined} to one virtual thread (rows, the most first), {@code ambiguous}
+     * (several ran the same frames then) and {@code unmatched} (none did: JFR samples less often, and a virtual thread
+     * that ran between its samples is not seen); {@code complete} false when a side had more samples than the join
+     * keeps.
      */
-    public record Joined(List<JoinedRow> rows, long carrierSamples, long joined, long ambiguous, long unmatched, boolean complete) {}
+    public record Joined(
+            List<JoinedRow> rows, long carrierSamples, long joined, long ambiguous, long unmatched, boolean complete) {}
 
     /** The join of this recording's two engines, and of those merged into it; null when no recording had both. */
     public Joined joined() {
-        Map<List<String>, Long> byPair = new TreeMap<>(java.util.Comparator.comparing(Object::toString));
+        Map<List<String>, Long> byPair = new TreeMap<>(Comparator.comparing(Object::toString));
         byPair.putAll(joinedElsewhere);
         long[] counts = joinCountsElsewhere.clone();
         boolean both = virtualThreadSamples.size > 0 && carrierSamples.size > 0;
@@ -374,10 +432,19 @@ public final class ThreadCpu {
         if (!both && counts[0] == 0) {
             return null;
         }
-        List<JoinedRow> rows = byPair.entrySet().stream().map(x -> new JoinedRow(x.getKey().get(0), x.getKey().get(1), x.getValue()))
-                .sorted(Comparator.comparingLong((JoinedRow r) -> -r.samples()).thenComparing(JoinedRow::virtualThreads).thenComparing(JoinedRow::carrier))
+        List<JoinedRow> rows = byPair.entrySet().stream()
+                .map(x -> new JoinedRow(x.getKey().get(0), x.getKey().get(1), x.getValue()))
+                .sorted(Comparator.comparingLong((JoinedRow r) -> -r.samples())
+                        .thenComparing(JoinedRow::virtualThreads)
+                        .thenComparing(JoinedRow::carrier))
                 .toList();
-        return new Joined(rows, counts[0], counts[1], counts[2], counts[3], !incompleteElsewhere && !virtualThreadSamples.overflowed && !carrierSamples.overflowed);
+        return new Joined(
+                rows,
+                counts[0],
+                counts[1],
+                counts[2],
+                counts[3],
+                !incompleteElsewhere && !virtualThreadSamples.overflowed && !carrierSamples.overflowed);
     }
 
     private void join(Map<List<String>, Long> byPair, long[] counts) {
@@ -386,7 +453,7 @@ public final class ThreadCpu {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, Comparator.comparingLong(i -> v.time[i]));
+        Arrays.sort(order, Comparator.comparingLong(i -> v.time[i]));
         long[] times = new long[order.length];
         for (int i = 0; i < order.length; i++) {
             times[i] = v.time[order[i]];
@@ -395,7 +462,7 @@ public final class ThreadCpu {
         for (int i = 0; i < c.size; i++) {
             long weight = c.value[i];
             counts[0] += weight;
-            int from = java.util.Arrays.binarySearch(times, c.time[i] - JOIN_WINDOW_NANOS);
+            int from = Arrays.binarySearch(times, c.time[i] - JOIN_WINDOW_NANOS);
             from = from < 0 ? -from - 1 : from;
             while (from > 0 && times[from - 1] >= c.time[i] - JOIN_WINDOW_NANOS) {
                 from--;

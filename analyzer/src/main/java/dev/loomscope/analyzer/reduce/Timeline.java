@@ -1,13 +1,14 @@
 package dev.loomscope.analyzer.reduce;
 
+import java.io.Serializable;
 import java.time.Instant;
 import java.util.Arrays;
 
 /**
- * Values with the time each was recorded (epoch nanoseconds): what fell inside one workload run's
- * window (a run's GC pauses, its pins, its heap after each GC). Sorted by time when first asked.
+ * Values with the time each was recorded (epoch nanoseconds): what fell inside one workload run's window (a run's GC
+ * pauses, its pins, its heap after each GC). Sorted by time when first asked.
  */
-public final class Timeline implements java.io.Serializable {
+public final class Timeline implements Serializable {
     private long[] times = new long[16];
     private double[] values = new double[16];
     private int size;
@@ -49,9 +50,9 @@ public final class Timeline implements java.io.Serializable {
     }
 
     /**
-     * For a level that holds until the next value (the heap used after a GC holds until the next
-     * GC): the levels in effect from {@code fromNanos} to {@code toNanos}, the one set before the
-     * window and those set inside it. Empty when no value was set before {@code toNanos}.
+     * For a level that holds until the next value (the heap used after a GC holds until the next GC): the levels in
+     * effect from {@code fromNanos} to {@code toNanos}, the one set before the window and those set inside it. Empty
+     * when no value was set before {@code toNanos}.
      */
     public Samples levelsBetween(long fromNanos, long toNanos) {
         sort();

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
+import dev.loomscope.analyzer.stats.LatencyHistograms;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.WorkEvent;
 import dev.loomscope.events.WorkWindowEvent;
@@ -11,12 +12,11 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.PackedHistogram;
 
 /**
- * An application's units of work (a request, a job) as the agent's {@code work=} option records
- * them: the agent's windows ({@code loomscope.WorkWindow}: a count and a histogram of durations a
- * method and second), or an event a call in recordings of other writers and of earlier agents
- * (jdk.MethodTrace, loomscope.Work). What a recording without WorkloadRun events (any service) is
- * compared by: calls a second and their latency. Memory is bounded by the recording's seconds, not
- * by its calls: durations go into HdrHistograms of {@link WorkWindowEvent#SIGNIFICANT_DIGITS}
+ * An application's units of work (a request, a job) as the agent's {@code work=} option records them: the agent's
+ * windows ({@code loomscope.WorkWindow}: a count and a histogram of durations a method and second), or an event a call
+ * in recordings of other writers and of earlier agents (jdk.MethodTrace, loomscope.Work). What a recording without
+ * WorkloadRun events (any service) is compared by: calls a second and their latency. Memory is bounded by the
+ * recording's seconds, not by its calls: durations go into HdrHistograms of {@link WorkWindowEvent#SIGNIFICANT_DIGITS}
  * significant digits (a quantile within 1% of the recorded value, or within a microsecond).
  */
 public final class WorkReducer implements Reducer {
@@ -30,11 +30,13 @@ public final class WorkReducer implements Reducer {
     private final TreeMap<Long, Histogram> bySecond = new TreeMap<>();
     /** Every call by the epoch second it ended in, timed or not (a window's spread over its seconds). */
     private final TreeMap<Long, Long> callsBySecond = new TreeMap<>();
+
     private long calls;
     private long undecodable;
 
     private static Histogram histogram() {
-        return new Histogram(WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
+        return new Histogram(
+                WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
     }
 
     @Override
@@ -78,7 +80,9 @@ public final class WorkReducer implements Reducer {
         callsBySecond.merge(Math.floorDiv(epochNanos, 1_000_000_000L), n, Long::sum);
     }
 
-    /** {@code n} calls spread over the seconds from {@code from} to {@code to} (epoch ns) by their share of the window. */
+    /**
+     * {@code n} calls spread over the seconds from {@code from} to {@code to} (epoch ns) by their share of the window.
+     */
     private void spread(long from, long to, long n) {
         long first = Math.floorDiv(from, 1_000_000_000L);
         long last = Math.floorDiv(Math.max(from, to - 1), 1_000_000_000L);
@@ -93,13 +97,17 @@ public final class WorkReducer implements Reducer {
     }
 
     private Histogram second(long epochNanos) {
-        return bySecond.computeIfAbsent(Math.floorDiv(epochNanos, 1_000_000_000L),
-                s -> new PackedHistogram(WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS));
+        return bySecond.computeIfAbsent(
+                Math.floorDiv(epochNanos, 1_000_000_000L),
+                s -> new PackedHistogram(
+                        WorkWindowEvent.LOWEST_NANOS,
+                        WorkWindowEvent.HIGHEST_NANOS,
+                        WorkWindowEvent.SIGNIFICANT_DIGITS));
     }
 
     /** A window's histogram, or null when its text is not one. */
     static Histogram decode(String base64) {
-        return dev.loomscope.analyzer.stats.LatencyHistograms.decode(base64, WorkWindowEvent.HIGHEST_NANOS);
+        return LatencyHistograms.decode(base64, WorkWindowEvent.HIGHEST_NANOS);
     }
 
     /** Calls recorded. */
@@ -122,8 +130,8 @@ public final class WorkReducer implements Reducer {
     }
 
     /**
-     * The calls that ended in the epoch seconds that begin from {@code fromNanos} (epoch) up to
-     * {@code toNanos}: consecutive ranges take each second once.
+     * The calls that ended in the epoch seconds that begin from {@code fromNanos} (epoch) up to {@code toNanos}:
+     * consecutive ranges take each second once.
      */
     public Calls between(long fromNanos, long toNanos) {
         long from = Math.floorDiv(fromNanos + 999_999_999L, 1_000_000_000L);
@@ -135,7 +143,9 @@ public final class WorkReducer implements Reducer {
         for (Histogram s : bySecond.subMap(from, true, to, true).values()) {
             h.add(s);
         }
-        long n = callsBySecond.subMap(from, true, to, true).values().stream().mapToLong(Long::longValue).sum();
+        long n = callsBySecond.subMap(from, true, to, true).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
         return new Calls(n, h);
     }
 

@@ -3,10 +3,9 @@ package dev.loomscope.analyzer.render;
 import java.util.List;
 
 /**
- * RFC 4180 CSV: one header row per table (a "table" column names it when there are several), raw
- * numbers. A text cell that a spreadsheet would take for a formula (it starts with {@code = + - @},
- * a tab or a carriage return: a thread or label from a recording can) gets a leading {@code '}
- * (OWASP's advice), so it opens as the text it is.
+ * RFC 4180 CSV: one header row per table (a "table" column names it when there are several), raw numbers. A text cell
+ * that a spreadsheet would take for a formula (it starts with {@code = + - @}, a tab or a carriage return: a thread or
+ * label from a recording can) gets a leading {@code '} (OWASP's advice), so it opens as the text it is.
  */
 final class CsvRenderer {
     private CsvRenderer() {}
@@ -21,7 +20,10 @@ final class CsvRenderer {
             if (several) {
                 sb.append("table,");
             }
-            sb.append(String.join(",", t.columns().stream().map(c -> quote(c.header())).toList())).append('\n');
+            sb.append(String.join(
+                            ",",
+                            t.columns().stream().map(c -> quote(c.header())).toList()))
+                    .append('\n');
             for (Object[] row : t.rows()) {
                 if (several) {
                     sb.append(quote(t.name())).append(',');

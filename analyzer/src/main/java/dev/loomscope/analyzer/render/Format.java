@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.render;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** The output formats every tabular command offers, and SVG, the chart {@code compare} draws. */
 public enum Format {
@@ -27,7 +28,7 @@ public enum Format {
     }
 
     /** Each table as {@code one} writes it, a blank line between two. */
-    private static String each(List<Table> tables, java.util.function.Function<Table, String> one) {
+    private static String each(List<Table> tables, Function<Table, String> one) {
         return String.join("\n", tables.stream().map(one).toList());
     }
 }

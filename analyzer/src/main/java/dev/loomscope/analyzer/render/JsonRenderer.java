@@ -3,8 +3,8 @@ package dev.loomscope.analyzer.render;
 import java.util.List;
 
 /**
- * JSON, one stable shape for every command: {@code {"tables": [{"name", "title", "columns": [{"name",
- * "unit"}], "rows": [{column name: value}], "notes": [..]}]}}; numbers are numbers, not applicable is null.
+ * JSON, one stable shape for every command: {@code {"tables": [{"name", "title", "columns": [{"name", "unit"}], "rows":
+ * [{column name: value}], "notes": [..]}]}}; numbers are numbers, not applicable is null.
  */
 public final class JsonRenderer {
     private JsonRenderer() {}
@@ -13,18 +13,30 @@ public final class JsonRenderer {
         StringBuilder sb = new StringBuilder("{\"tables\": [");
         for (int i = 0; i < tables.size(); i++) {
             Table t = tables.get(i);
-            sb.append(i > 0 ? "," : "").append("\n  {\"name\": ").append(string(t.name())).append(", \"title\": ").append(string(t.title()));
+            sb.append(i > 0 ? "," : "")
+                    .append("\n  {\"name\": ")
+                    .append(string(t.name()))
+                    .append(", \"title\": ")
+                    .append(string(t.title()));
             sb.append(",\n   \"columns\": [");
             for (int c = 0; c < t.columns().size(); c++) {
                 Table.Column col = t.columns().get(c);
-                sb.append(c > 0 ? ", " : "").append("{\"name\": ").append(string(col.name())).append(", \"unit\": ").append(string(col.unit())).append('}');
+                sb.append(c > 0 ? ", " : "")
+                        .append("{\"name\": ")
+                        .append(string(col.name()))
+                        .append(", \"unit\": ")
+                        .append(string(col.unit()))
+                        .append('}');
             }
             sb.append("],\n   \"rows\": [");
             for (int r = 0; r < t.rows().size(); r++) {
                 Object[] row = t.rows().get(r);
                 sb.append(r > 0 ? "," : "").append("\n    {");
                 for (int c = 0; c < row.length; c++) {
-                    sb.append(c > 0 ? ", " : "").append(string(t.columns().get(c).name())).append(": ").append(value(row[c]));
+                    sb.append(c > 0 ? ", " : "")
+                            .append(string(t.columns().get(c).name()))
+                            .append(": ")
+                            .append(value(row[c]));
                 }
                 sb.append('}');
             }
@@ -38,7 +50,9 @@ public final class JsonRenderer {
     }
 
     public static String value(Object v) {
-        if (v == null || (v instanceof Double d && (d.isNaN() || d.isInfinite())) || (v instanceof Float f && (f.isNaN() || f.isInfinite()))) {
+        if (v == null
+                || (v instanceof Double d && (d.isNaN() || d.isInfinite()))
+                || (v instanceof Float f && (f.isNaN() || f.isInfinite()))) {
             return "null";
         }
         if (v instanceof Number || v instanceof Boolean) {

@@ -3,11 +3,12 @@ package dev.loomscope.analyzer.render;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * A titled table: columns with units, rows of cells (text, numbers, or null for "not
- * applicable"). Reducers' results become tables; renderers turn tables into text, CSV, Markdown or
- * JSON. A note under the table says what is missing and why.
+ * A titled table: columns with units, rows of cells (text, numbers, or null for "not applicable"). Reducers' results
+ * become tables; renderers turn tables into text, CSV, Markdown or JSON. A note under the table says what is missing
+ * and why.
  */
 public final class Table {
 
@@ -40,7 +41,8 @@ public final class Table {
 
     public Table row(Object... cells) {
         if (cells.length != columns.size()) {
-            throw new IllegalArgumentException(name + ": " + cells.length + " cells for " + columns.size() + " columns");
+            throw new IllegalArgumentException(
+                    name + ": " + cells.length + " cells for " + columns.size() + " columns");
         }
         rows.add(Arrays.copyOf(cells, cells.length));
         return this;
@@ -51,7 +53,9 @@ public final class Table {
         return this;
     }
 
-    /** This table, with the note {@code none: why} when it has no rows: no output shows a title with nothing under it. */
+    /**
+     * This table, with the note {@code none: why} when it has no rows: no output shows a title with nothing under it.
+     */
     public Table orNone(String why) {
         if (rows.isEmpty()) {
             notes.add(0, "none: " + why);
@@ -60,8 +64,8 @@ public final class Table {
     }
 
     /**
-     * This table with {@code prefix} before its title (one comparison of several: {@code echo: }),
-     * and before its first column's text cells too when {@code cells} (the verdict lines).
+     * This table with {@code prefix} before its title (one comparison of several: {@code echo: }), and before its first
+     * column's text cells too when {@code cells} (the verdict lines).
      */
     public Table prefixed(String prefix, boolean cells) {
         Table t = new Table(name, prefix + title, columns);
@@ -105,13 +109,13 @@ public final class Table {
             if (d.isNaN() || d.isInfinite()) {
                 return "n/a";
             }
-            return String.format(java.util.Locale.ROOT, "%,." + columns.get(column).decimals() + "f", d);
+            return String.format(Locale.ROOT, "%,." + columns.get(column).decimals() + "f", d);
         }
         if (cell instanceof Float f) {
             return format(column, (double) f);
         }
         if (cell instanceof Long || cell instanceof Integer) {
-            return String.format(java.util.Locale.ROOT, "%,d", ((Number) cell).longValue());
+            return String.format(Locale.ROOT, "%,d", ((Number) cell).longValue());
         }
         return cell.toString();
     }

@@ -1,15 +1,15 @@
 package dev.loomscope.analyzer.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A service's latency against the offered rate, a line per thread kind (each JVM a point, the line
- * through the kinds' medians), on a logarithmic latency axis (a service past its capacity queues
- * without bound), with the objective as a dashed line: where each kind's line crosses it is its
- * capacity.
+ * A service's latency against the offered rate, a line per thread kind (each JVM a point, the line through the kinds'
+ * medians), on a logarithmic latency axis (a service past its capacity queues without bound), with the objective as a
+ * dashed line: where each kind's line crosses it is its capacity.
  */
 public final class RateChart {
     private static final Svg.Frame FRAME = new Svg.Frame(560, 300, 60, 110, 30, 44);
@@ -17,8 +17,8 @@ public final class RateChart {
     private RateChart() {}
 
     /**
-     * {@code byKind}: thread kind to offered rate to its JVMs' figures (ms, one each); {@code slo}
-     * the objective in ms (NaN: none); {@code what} the percentile's name ({@code p99}).
+     * {@code byKind}: thread kind to offered rate to its JVMs' figures (ms, one each); {@code slo} the objective in ms
+     * (NaN: none); {@code what} the percentile's name ({@code p99}).
      */
     public static String of(String title, String what, double slo, Map<String, TreeMap<Double, double[]>> byKind) {
         double lo = Double.POSITIVE_INFINITY;
@@ -59,8 +59,12 @@ public final class RateChart {
         FRAME.yTitle(sb, "latency " + what + " (ms, log; lower is better)", FRAME.top(), FRAME.plotBottom(), "");
         if (slo > 0) {
             double y = at.y(slo);
-            sb.append(Svg.f("<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#000' stroke-dasharray='5,4'/>%n", FRAME.left(), y, FRAME.plotRight(), y));
-            sb.append(Svg.f("<text x='%d' y='%.1f' font-size='11'>objective %s ms</text>%n", FRAME.plotRight() + 4, y + 4, Svg.tick(slo)));
+            sb.append(Svg.f(
+                    "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#000' stroke-dasharray='5,4'/>%n",
+                    FRAME.left(), y, FRAME.plotRight(), y));
+            sb.append(Svg.f(
+                    "<text x='%d' y='%.1f' font-size='11'>objective %s ms</text>%n",
+                    FRAME.plotRight() + 4, y + 4, Svg.tick(slo)));
         }
         int k = 0;
         for (Map.Entry<String, TreeMap<Double, double[]>> kind : byKind.entrySet()) {
@@ -87,11 +91,13 @@ public final class RateChart {
         for (Map.Entry<Double, double[]> e : rates.entrySet()) {
             double x = at.x(e.getKey());
             double[] v = e.getValue().clone();
-            java.util.Arrays.sort(v);
+            Arrays.sort(v);
             for (double p : v) {
                 if (p > 0) {
-                    sb.append(Svg.f("<circle cx='%.1f' cy='%.1f' r='3' fill='%s' fill-opacity='0.5'><title>%s at %s/s: %s ms</title></circle>%n", x,
-                            at.y(p), c, Svg.esc(name), Svg.tick(e.getKey()), Svg.num(p)));
+                    sb.append(Svg.f(
+                            "<circle cx='%.1f' cy='%.1f' r='3' fill='%s' fill-opacity='0.5'><title>%s at %s/s: %s"
+                                    + " ms</title></circle>%n",
+                            x, at.y(p), c, Svg.esc(name), Svg.tick(e.getKey()), Svg.num(p)));
                 }
             }
             if (v.length > 0 && v[v.length / 2] > 0) {
@@ -99,10 +105,15 @@ public final class RateChart {
             }
         }
         if (path.size() > 1) {
-            sb.append(Svg.f("<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", path), c));
+            sb.append(Svg.f(
+                    "<polyline points='%s' fill='none' stroke='%s' stroke-width='2'/>%n", String.join(" ", path), c));
         }
         // the legend says what the kind drew: a line, its JVMs' points at one rate, or nothing
-        sb.append(Svg.f("<text x='%d' y='%d' fill='%s'>%s</text>%n", FRAME.plotRight() + 4, FRAME.top() + 16 * (k + 1), c, Svg.esc(name
-                + (path.size() > 1 ? "" : path.size() == 1 ? " (points)" : ": no latency"))));
+        sb.append(Svg.f(
+                "<text x='%d' y='%d' fill='%s'>%s</text>%n",
+                FRAME.plotRight() + 4,
+                FRAME.top() + 16 * (k + 1),
+                c,
+                Svg.esc(name + (path.size() > 1 ? "" : path.size() == 1 ? " (points)" : ": no latency"))));
     }
 }

@@ -15,18 +15,26 @@ import org.openjdk.jmc.common.util.TypedPreference;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /**
- * Carrier starvation from {@code loomscope.SchedulerSample} (the agent, JDK 24+): samples where
- * every carrier was busy (mounted virtual threads at the scheduler's parallelism) while virtual
- * threads queued for one. A warning when that holds in at least {@link #SHARE} of the samples (a quarter).
+ * Carrier starvation from {@code loomscope.SchedulerSample} (the agent, JDK 24+): samples where every carrier was busy
+ * (mounted virtual threads at the scheduler's parallelism) while virtual threads queued for one. A warning when that
+ * holds in at least {@link #SHARE} of the samples (a quarter).
  */
 public final class CarrierStarvationRule extends LoomscopeRule {
     static final String TYPE = "loomscope.SchedulerSample";
-    static final TypedPreference<IQuantity> SHARE = threshold("starvation.share", "Starved share",
-            "a warning when every carrier was busy while virtual threads queued in this share of the scheduler samples", UnitLookup.PERCENT.quantity(25));
+    static final TypedPreference<IQuantity> SHARE = threshold(
+            "starvation.share",
+            "Starved share",
+            "a warning when every carrier was busy while virtual threads queued in this share of the scheduler samples",
+            UnitLookup.PERCENT.quantity(25));
 
     public CarrierStarvationRule() {
-        super("loomscope.CarrierStarvation", "Carrier starvation", TYPE, "loomscope.SchedulerSample was not recorded: it needs the loomscope agent on JDK 24 or newer"
-                + " (the scheduler's MXBean)", List.of(SHARE));
+        super(
+                "loomscope.CarrierStarvation",
+                "Carrier starvation",
+                TYPE,
+                "loomscope.SchedulerSample was not recorded: it needs the loomscope agent on JDK 24 or newer"
+                        + " (the scheduler's MXBean)",
+                List.of(SHARE));
     }
 
     @Override
@@ -63,16 +71,25 @@ public final class CarrierStarvationRule extends LoomscopeRule {
             return Verdict.ok("No scheduler sample to judge (the recording is shorter than one sampling period).");
         }
         double share = starved / (double) samples;
-        String summary = String.format(Locale.ROOT, "In %d of %d scheduler samples (%.0f%%) every carrier was busy while virtual threads"
-                + " queued for one (at most %d queued).", starved, samples, 100 * share, maxQueued);
+        String summary = String.format(
+                Locale.ROOT,
+                "In %d of %d scheduler samples (%.0f%%) every carrier was busy while virtual threads"
+                        + " queued for one (at most %d queued).",
+                starved,
+                samples,
+                100 * share,
+                maxQueued);
         if (starved == 0) {
             return Verdict.ok(summary);
         }
-        return new Verdict(share >= value(settings, SHARE, UnitLookup.PERCENT_UNITY) ? Severity.WARNING : Severity.INFO, summary,
-                "Virtual threads run on a small pool of carrier threads (one per core by default). When all carriers are"
-                        + " busy and runnable virtual threads queue, the application is CPU-bound, or carriers are held by pinned"
-                        + " threads or long computations without blocking points.",
+        return new Verdict(
+                share >= value(settings, SHARE, UnitLookup.PERCENT_UNITY) ? Severity.WARNING : Severity.INFO,
+                summary,
+                "Virtual threads run on a small pool of carrier threads (one per core by default). When all carriers"
+                        + " are busy and runnable virtual threads queue, the application is CPU-bound, or carriers are"
+                        + " held by pinned threads or long computations without blocking points.",
                 "Check the pinning rule and 'loomscope pinning'; look at the CPU flame graph for long computations on"
-                        + " virtual threads; if the machine has spare cores, raise jdk.virtualThreadScheduler.parallelism.");
+                        + " virtual threads; if the machine has spare cores, raise"
+                        + " jdk.virtualThreadScheduler.parallelism.");
     }
 }

@@ -1,12 +1,14 @@
 package dev.loomscope.analyzer.rules;
 
 import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.options.Nearest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.openjdk.jmc.common.unit.IPersister;
@@ -19,9 +21,9 @@ import org.openjdk.jmc.flightrecorder.rules.IRule;
 import org.openjdk.jmc.flightrecorder.rules.RuleRegistry;
 
 /**
- * The rules' settings as {@code rules --set NAME=VALUE} gives them: every rule's configuration
- * attributes (loomscope's thresholds and JMC's rules' preferences), by identifier, with the values
- * set and the defaults for the rest. The same provider serves loomscope's rules and JMC's.
+ * The rules' settings as {@code rules --set NAME=VALUE} gives them: every rule's configuration attributes (loomscope's
+ * thresholds and JMC's rules' preferences), by identifier, with the values set and the defaults for the rest. The same
+ * provider serves loomscope's rules and JMC's.
  */
 public final class RuleSettings implements IPreferenceValueProvider {
     private final Map<String, Object> values;
@@ -37,7 +39,9 @@ public final class RuleSettings implements IPreferenceValueProvider {
     public static Map<String, Setting> all() {
         Map<String, Setting> out = new LinkedHashMap<>();
         List<IRule> rules = new ArrayList<>(LoomscopeRule.all());
-        RuleRegistry.getRules().stream().filter(r -> !(r instanceof LoomscopeRule)).forEach(rules::add);
+        RuleRegistry.getRules().stream()
+                .filter(r -> !(r instanceof LoomscopeRule))
+                .forEach(rules::add);
         for (IRule rule : rules) {
             for (TypedPreference<?> p : rule.getConfigurationAttributes()) {
                 out.putIfAbsent(p.getIdentifier(), new Setting(p, rule.getName()));
@@ -48,10 +52,15 @@ public final class RuleSettings implements IPreferenceValueProvider {
 
     /** loomscope's own thresholds, in rule order. */
     public static List<TypedPreference<IQuantity>> thresholds() {
-        return LoomscopeRule.all().stream().flatMap(r -> r.thresholds().stream()).toList();
+        return LoomscopeRule.all().stream()
+                .flatMap(r -> r.thresholds().stream())
+                .toList();
     }
 
-    /** The settings {@code assignments} ({@code NAME=VALUE}) give; an unknown name or a value that does not parse is a {@link UsageException} saying which. */
+    /**
+     * The settings {@code assignments} ({@code NAME=VALUE}) give; an unknown name or a value that does not parse is a
+     * {@link UsageException} saying which.
+     */
     public static RuleSettings parse(List<String> assignments) {
         if (assignments.isEmpty()) {
             return new RuleSettings(Map.of());
@@ -66,26 +75,34 @@ public final class RuleSettings implements IPreferenceValueProvider {
             String name = a.substring(0, eq).trim();
             TypedPreference<?> p = known.containsKey(name) ? known.get(name).preference() : null;
             if (p == null) {
-                throw new UsageException("--set " + a + ": no rule has the setting " + name + dev.loomscope.options.Nearest.didYouMean(name,
-                        known.keySet()) + " (loomscope's: "
-                        + String.join(", ", thresholds().stream().map(TypedPreference::getIdentifier).toList()) + "; JMC's: rules --list-settings)");
+                throw new UsageException("--set " + a + ": no rule has the setting " + name
+                        + Nearest.didYouMean(name, known.keySet()) + " (loomscope's: "
+                        + String.join(
+                                ", ",
+                                thresholds().stream()
+                                        .map(TypedPreference::getIdentifier)
+                                        .toList()) + "; JMC's: rules --list-settings)");
             }
             values.put(name, value(p, a.substring(eq + 1).trim(), a));
         }
         return new RuleSettings(values);
     }
 
-    private static final Pattern NUMBER_AND_UNIT = Pattern.compile("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*(\\S.*)?");
+    private static final Pattern NUMBER_AND_UNIT =
+            Pattern.compile("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*(\\S.*)?");
 
     private static Object value(TypedPreference<?> p, String text, String assignment) {
         IPersister<?> persister = p.getPersister();
         Matcher m = NUMBER_AND_UNIT.matcher(text);
         // "50ms" as "50 ms", the form JMC's parser reads
         String interactive = m.matches() && m.group(2) != null ? m.group(1) + " " + m.group(2) : text;
-        if (m.matches() && m.group(2) == null && p.getDefaultValue() instanceof IQuantity q && q.getUnit().getContentType() != UnitLookup.NUMBER) {
+        if (m.matches()
+                && m.group(2) == null
+                && p.getDefaultValue() instanceof IQuantity q
+                && q.getUnit().getContentType() != UnitLookup.NUMBER) {
             // JMC reads a bare number as a fraction of the unity (0.5 as 50 %): a threshold's unit is asked for instead
-            throw new UsageException("--set " + assignment + ": give the unit (e.g. " + p.getIdentifier() + "=" + format(p, p.getDefaultValue()).replace(" ", "")
-                    + ")");
+            throw new UsageException("--set " + assignment + ": give the unit (e.g. " + p.getIdentifier() + "="
+                    + format(p, p.getDefaultValue()).replace(" ", "") + ")");
         }
         try {
             Object v = persister.parseInteractive(interactive);
@@ -96,8 +113,8 @@ public final class RuleSettings implements IPreferenceValueProvider {
         } catch (UsageException e) {
             throw e;
         } catch (QuantityConversionException | RuntimeException e) {
-            throw new UsageException("--set " + assignment + ": not a value of " + p.getIdentifier() + " (" + e.getLocalizedMessage()
-                    + "; its default is " + format(p, p.getDefaultValue()) + ")");
+            throw new UsageException("--set " + assignment + ": not a value of " + p.getIdentifier() + " ("
+                    + e.getLocalizedMessage() + "; its default is " + format(p, p.getDefaultValue()) + ")");
         }
     }
 
@@ -113,7 +130,7 @@ public final class RuleSettings implements IPreferenceValueProvider {
     }
 
     /** The identifiers set. */
-    public java.util.Set<String> set() {
+    public Set<String> set() {
         return Collections.unmodifiableSet(values.keySet());
     }
 

@@ -29,9 +29,8 @@ final class RuleSupport {
     }
 
     /**
-     * A reader of a numeric field of the events in {@code it}, or null when they have none. JMC
-     * reads a field with a unit, or an int, as a quantity, and a long without a unit as a raw
-     * number: both are read here.
+     * A reader of a numeric field of the events in {@code it}, or null when they have none. JMC reads a field with a
+     * unit, or an int, as a quantity, and a long without a unit as a raw number: both are read here.
      */
     static ToLongFunction<IItem> number(IItemIterable it, String field) {
         for (IAccessorKey<?> key : it.getType().getAccessorKeys().keySet()) {
@@ -53,15 +52,16 @@ final class RuleSupport {
     }
 
     /**
-     * Whether the recording has events of {@code type}, or says (in its jdk.ActiveSetting events)
-     * that the type was enabled: then no events means none happened, not that none were recorded.
+     * Whether the recording has events of {@code type}, or says (in its jdk.ActiveSetting events) that the type was
+     * enabled: then no events means none happened, not that none were recorded.
      */
     static boolean recorded(IItemCollection items, String type) {
         if (items.apply(ItemFilters.type(type)).hasItems()) {
             return true;
         }
         for (IItemIterable it : items.apply(ItemFilters.type(JdkEvents.ACTIVE_SETTING))) {
-            IMemberAccessor<LabeledIdentifier, IItem> settingFor = JdkAttributes.REC_SETTING_FOR.getAccessor(it.getType());
+            IMemberAccessor<LabeledIdentifier, IItem> settingFor =
+                    JdkAttributes.REC_SETTING_FOR.getAccessor(it.getType());
             IMemberAccessor<String, IItem> name = JdkAttributes.REC_SETTING_NAME.getAccessor(it.getType());
             IMemberAccessor<String, IItem> value = JdkAttributes.REC_SETTING_VALUE.getAccessor(it.getType());
             if (settingFor == null || name == null || value == null) {
@@ -69,7 +69,10 @@ final class RuleSupport {
             }
             for (IItem item : it) {
                 LabeledIdentifier id = settingFor.getMember(item);
-                if (id != null && type.equals(id.getInterfaceId()) && "enabled".equals(name.getMember(item)) && "true".equals(value.getMember(item))) {
+                if (id != null
+                        && type.equals(id.getInterfaceId())
+                        && "enabled".equals(name.getMember(item))
+                        && "true".equals(value.getMember(item))) {
                     return true;
                 }
             }

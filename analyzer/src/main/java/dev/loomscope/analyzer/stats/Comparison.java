@@ -3,34 +3,46 @@ package dev.loomscope.analyzer.stats;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
 import org.apache.commons.statistics.inference.AlternativeHypothesis;
 import org.apache.commons.statistics.inference.ContinuityCorrection;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
 import org.apache.commons.statistics.inference.PValueMethod;
 
 /**
- * One group against the baseline with the JVM as the unit of replication: runs in one JVM share its
- * JIT decisions, heap layout and the machine's moment, so they are not independent. Each JVM
- * (recording) is summarised by the median of its values; the groups are compared by the ratio of
- * the medians of those JVM medians, with a seeded two-level percentile-bootstrap 95% interval (JVMs
- * resampled, then the values within each), a two-sided Mann-Whitney U test and Cliff's delta on the
- * JVM medians, and the share of each group's variance that lies between its JVMs. Where many
- * values are zero (runs without a collection, without a pin), a median says "none" for a group
- * that had some: {@link #ofMeans} compares the means instead (each JVM's mean, the mean of those),
- * with the same interval and test.
+ * One group against the baseline with the JVM as the unit of replication: runs in one JVM share its JIT decisions, heap
+ * layout and the machine's moment, so they are not independent. Each JVM (recording) is summarised by the median of its
+ * values; the groups are compared by the ratio of the medians of those JVM medians, with a seeded two-level
+ * percentile-bootstrap 95% interval (JVMs resampled, then the values within each), a two-sided Mann-Whitney U test and
+ * Cliff's delta on the JVM medians, and the share of each group's variance that lies between its JVMs. Where many
+ * values are zero (runs without a collection, without a pin), a median says "none" for a group that had some:
+ * {@link #ofMeans} compares the means instead (each JVM's mean, the mean of those), with the same interval and test.
  *
- * @param jvmsGroup     JVMs (recordings) in the group; {@code nGroup} their values in all
- * @param ratio         median of the group's JVM medians / the same of the baseline
- * @param u             the group's Mann-Whitney U over JVM medians: pairs with the group's larger, ties counting half
- * @param exact         the p-value is the exact distribution's (no ties among the JVM medians), else the normal
- *                      approximation with tie and continuity correction
- * @param cliffsDelta   P(group > baseline) - P(group < baseline) over JVM medians, in [-1, 1]
- * @param betweenGroup  the share of the group's variance between its JVMs (one-way random effects); NaN when it
- *                      cannot be told (fewer than 2 JVMs, or one value each)
- * @param means         whether JVMs and groups are summarised by means ({@link #ofMeans}), not medians
+ * @param jvmsGroup JVMs (recordings) in the group; {@code nGroup} their values in all
+ * @param ratio median of the group's JVM medians / the same of the baseline
+ * @param u the group's Mann-Whitney U over JVM medians: pairs with the group's larger, ties counting half
+ * @param exact the p-value is the exact distribution's (no ties among the JVM medians), else the normal approximation
+ *     with tie and continuity correction
+ * @param cliffsDelta P(group > baseline) - P(group < baseline) over JVM medians, in [-1, 1]
+ * @param betweenGroup the share of the group's variance between its JVMs (one-way random effects); NaN when it cannot
+ *     be told (fewer than 2 JVMs, or one value each)
+ * @param means whether JVMs and groups are summarised by means ({@link #ofMeans}), not medians
  */
-public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBaseline, double ratio, double ratioCiLow, double ratioCiHigh,
-        double u, double pValue, boolean exact, double cliffsDelta, double betweenGroup, double betweenBaseline, boolean means) {
+public record Comparison(
+        int jvmsGroup,
+        int jvmsBaseline,
+        int nGroup,
+        int nBaseline,
+        double ratio,
+        double ratioCiLow,
+        double ratioCiHigh,
+        double u,
+        double pValue,
+        boolean exact,
+        double cliffsDelta,
+        double betweenGroup,
+        double betweenBaseline,
+        boolean means) {
 
     public static final int BOOTSTRAP_RESAMPLES = 2000;
     public static final long SEED = 20231019L;
@@ -55,12 +67,14 @@ public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBasel
     }
 
     private static Comparison of(List<double[]> group, List<double[]> baseline, boolean means) {
-        List<double[]> g = group.stream().filter(v -> v.length > 0).map(v -> sorted(v)).toList();
-        List<double[]> b = baseline.stream().filter(v -> v.length > 0).map(v -> sorted(v)).toList();
+        List<double[]> g =
+                group.stream().filter(v -> v.length > 0).map(v -> sorted(v)).toList();
+        List<double[]> b =
+                baseline.stream().filter(v -> v.length > 0).map(v -> sorted(v)).toList();
         if (g.isEmpty() || b.isEmpty()) {
             throw new IllegalArgumentException("both groups need values");
         }
-        java.util.function.ToDoubleFunction<double[]> center = means ? Comparison::mean : Comparison::median;
+        ToDoubleFunction<double[]> center = means ? Comparison::mean : Comparison::median;
         double[] gm = g.stream().mapToDouble(center).toArray();
         double[] bm = b.stream().mapToDouble(center).toArray();
         double ratio = center.applyAsDouble(gm) / center.applyAsDouble(bm);
@@ -72,36 +86,53 @@ public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBasel
         Test t = test(gm, bm);
         long[] gtLt = pairs(gm, bm);
         long pairs = (long) gm.length * bm.length;
-        return new Comparison(g.size(), b.size(), count(g), count(b), ratio, Quantiles.of(boot, 0.025), Quantiles.of(boot, 0.975), t.u(), t.p(),
-                t.exact(), (gtLt[0] - gtLt[1]) / (double) pairs, Replicates.betweenShare(g), Replicates.betweenShare(b), means);
+        return new Comparison(
+                g.size(),
+                b.size(),
+                count(g),
+                count(b),
+                ratio,
+                Quantiles.of(boot, 0.025),
+                Quantiles.of(boot, 0.975),
+                t.u(),
+                t.p(),
+                t.exact(),
+                (gtLt[0] - gtLt[1]) / (double) pairs,
+                Replicates.betweenShare(g),
+                Replicates.betweenShare(b),
+                means);
     }
 
     /** A two-sided Mann-Whitney U test: U of {@code a}, its p-value, and whether that p is exact. */
     public record Test(double u, double p, boolean exact) {}
 
     /**
-     * Mann-Whitney U of {@code a} against {@code b}, two-sided: exact without ties up to
-     * {@link #EXACT_LIMIT} values in all, else the normal approximation with tie and continuity
-     * correction (SciPy's {@code mannwhitneyu} with {@code method="exact"} or {@code "asymptotic"}).
-     * p is NaN with fewer than 3 values in all.
+     * Mann-Whitney U of {@code a} against {@code b}, two-sided: exact without ties up to {@link #EXACT_LIMIT} values in
+     * all, else the normal approximation with tie and continuity correction (SciPy's {@code mannwhitneyu} with
+     * {@code method="exact"} or {@code "asymptotic"}). p is NaN with fewer than 3 values in all.
      */
     public static Test test(double[] a, double[] b) {
         boolean exact = !hasTies(a, b) && a.length + b.length <= EXACT_LIMIT;
-        MannWhitneyUTest mw = MannWhitneyUTest.withDefaults().with(AlternativeHypothesis.TWO_SIDED)
-                .with(exact ? PValueMethod.EXACT : PValueMethod.ASYMPTOTIC).with(ContinuityCorrection.ENABLED);
+        MannWhitneyUTest mw = MannWhitneyUTest.withDefaults()
+                .with(AlternativeHypothesis.TWO_SIDED)
+                .with(exact ? PValueMethod.EXACT : PValueMethod.ASYMPTOTIC)
+                .with(ContinuityCorrection.ENABLED);
         if (a.length + b.length < 3) {
             return new Test(mw.statistic(a, b), Double.NaN, exact);
         }
         MannWhitneyUTest.Result r = mw.test(a, b);
         if (Double.isNaN(r.getPValue()) && allEqual(a, b)) {
-            return new Test(r.getStatistic(), 1, exact); // every value the same: no variance to test, and no difference (SciPy says 1 too)
+            return new Test(
+                    r.getStatistic(),
+                    1,
+                    exact); // every value the same: no variance to test, and no difference (SciPy says 1 too)
         }
         return new Test(r.getStatistic(), r.getPValue(), exact);
     }
 
     /**
-     * The smallest two-sided p the exact test can give {@code n1} against {@code n2} values:
-     * 2 / C(n1 + n2, n1). At or above alpha no difference can be found, however large.
+     * The smallest two-sided p the exact test can give {@code n1} against {@code n2} values: 2 / C(n1 + n2, n1). At or
+     * above alpha no difference can be found, however large.
      */
     public static double smallestP(int n1, int n2) {
         double c = 1;
@@ -112,7 +143,7 @@ public record Comparison(int jvmsGroup, int jvmsBaseline, int nGroup, int nBasel
     }
 
     /** The center of the JVMs' centers after resampling the JVMs, then each chosen JVM's values. */
-    private static double resampled(List<double[]> jvms, java.util.function.ToDoubleFunction<double[]> center, SplittableRandom rnd) {
+    private static double resampled(List<double[]> jvms, ToDoubleFunction<double[]> center, SplittableRandom rnd) {
         double[] m = new double[jvms.size()];
         for (int k = 0; k < m.length; k++) {
             double[] v = jvms.get(rnd.nextInt(jvms.size()));

@@ -4,8 +4,11 @@ import org.apache.commons.statistics.descriptive.Quantile;
 
 /** Quantiles by linear interpolation between order statistics: R type 7, numpy's default. */
 public final class Quantiles {
-    /** On a copy: by default Commons Statistics partitions the array it is given in place, which reorders a sorted one. */
-    private static final Quantile HF7 = Quantile.withDefaults().with(Quantile.EstimationMethod.HF7).withCopy(true);
+    /**
+     * On a copy: by default Commons Statistics partitions the array it is given in place, which reorders a sorted one.
+     */
+    private static final Quantile HF7 =
+            Quantile.withDefaults().with(Quantile.EstimationMethod.HF7).withCopy(true);
 
     private Quantiles() {}
 

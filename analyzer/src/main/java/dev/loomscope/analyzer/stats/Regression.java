@@ -1,14 +1,23 @@
 package dev.loomscope.analyzer.stats;
 
+import java.util.Arrays;
 import org.apache.commons.statistics.distribution.TDistribution;
 
 /**
- * Ordinary least squares of y on x with t-based 95% intervals: slope, intercept, R², residual
- * standard error, the slope's confidence interval and p-value, and the mean half-width of the 95%
- * prediction band over the observed x (the "margin for error" of one more run).
+ * Ordinary least squares of y on x with t-based 95% intervals: slope, intercept, R², residual standard error, the
+ * slope's confidence interval and p-value, and the mean half-width of the 95% prediction band over the observed x (the
+ * "margin for error" of one more run).
  */
-public record Regression(int n, double slope, double intercept, double r2, double residualStdError, double slopeCiLow,
-        double slopeCiHigh, double slopePValue, double predictionHalfWidth) {
+public record Regression(
+        int n,
+        double slope,
+        double intercept,
+        double r2,
+        double residualStdError,
+        double slopeCiLow,
+        double slopeCiHigh,
+        double slopePValue,
+        double predictionHalfWidth) {
 
     /** Needs at least 3 points (one degree of freedom for the error). */
     public static Regression of(double[] x, double[] y) {
@@ -30,7 +39,15 @@ public record Regression(int n, double slope, double intercept, double r2, doubl
         double t = td.inverseSurvivalProbability(0.025);
         if (sxx == 0) {
             double rse = Math.sqrt(syy / (n - 2));
-            return new Regression(n, Double.NaN, Double.NaN, Double.NaN, rse, Double.NaN, Double.NaN, Double.NaN,
+            return new Regression(
+                    n,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
+                    rse,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
                     halfWidth(t, rse, n, xbar, 0, xbar));
         }
         double slope = sxy / sxx;
@@ -51,7 +68,7 @@ public record Regression(int n, double slope, double intercept, double r2, doubl
     public double predictionHalfWidthAt(double x0, double[] x) {
         double t = TDistribution.of(n - 2).inverseSurvivalProbability(0.025);
         double xbar = mean(x);
-        double sxx = java.util.Arrays.stream(x).map(v -> (v - xbar) * (v - xbar)).sum();
+        double sxx = Arrays.stream(x).map(v -> (v - xbar) * (v - xbar)).sum();
         return halfWidth(t, residualStdError, n, xbar, sxx, x0);
     }
 

@@ -3,9 +3,9 @@ package dev.loomscope.analyzer.stats;
 import java.util.List;
 
 /**
- * Values nested in JVMs: how their variance splits between JVMs and within them (one-way random
- * effects, ANOVA estimators), and how many runs per JVM buy the most precision for the time
- * (Kalibera and Jones, "Rigorous benchmarking in reasonable time", 2013).
+ * Values nested in JVMs: how their variance splits between JVMs and within them (one-way random effects, ANOVA
+ * estimators), and how many runs per JVM buy the most precision for the time (Kalibera and Jones, "Rigorous
+ * benchmarking in reasonable time", 2013).
  */
 public final class Replicates {
     private Replicates() {}
@@ -61,9 +61,9 @@ public final class Replicates {
     }
 
     /**
-     * The runs per JVM that give the narrowest interval for the time spent (Kalibera and Jones):
-     * ceil(sqrt(jvmCost / runCost * within / between)), at least 1; with no variance between JVMs
-     * every run may as well be in one JVM, so {@code max}; NaN inputs give -1 (not known).
+     * The runs per JVM that give the narrowest interval for the time spent (Kalibera and Jones): ceil(sqrt(jvmCost /
+     * runCost * within / between)), at least 1; with no variance between JVMs every run may as well be in one JVM, so
+     * {@code max}; NaN inputs give -1 (not known).
      *
      * @param jvmCost seconds a JVM costs beyond its measured runs (start, warm-up, exit)
      * @param runCost seconds one measured run takes

@@ -1,16 +1,18 @@
 package dev.loomscope.analyzer.stats;
 
 /**
- * The one verdict rule every output uses (terminal, JSON, CSV, the forest plot, the report). In
- * order: too few JVMs for the test to reach alpha at all ({@code too few JVMs}); the interval of the
- * ratio inside the equivalence band ({@code no meaningful difference}); the interval excluding no
- * change and the test agreeing ({@code better} or {@code worse}; {@code higher} or {@code lower} for a figure
- * that describes rather than judges); otherwise {@code inconclusive}.
+ * The one verdict rule every output uses (terminal, JSON, CSV, the forest plot, the report). In order: too few JVMs for
+ * the test to reach alpha at all ({@code too few JVMs}); the interval of the ratio inside the equivalence band
+ * ({@code no meaningful difference}); the interval excluding no change and the test agreeing ({@code better} or
+ * {@code worse}; {@code higher} or {@code lower} for a figure that describes rather than judges); otherwise
+ * {@code inconclusive}.
  */
 public enum Verdict {
     BETTER("better"),
     WORSE("worse"),
-    /** A difference in a figure that describes rather than judges (CPU load, peak threads): neither better nor worse. */
+    /**
+     * A difference in a figure that describes rather than judges (CPU load, peak threads): neither better nor worse.
+     */
     HIGHER("higher"),
     LOWER("lower"),
     NO_MEANINGFUL_DIFFERENCE("no meaningful difference"),
@@ -35,7 +37,7 @@ public enum Verdict {
     /**
      * The thresholds of the rule.
      *
-     * @param alpha       the test's significance level (and 1 - the interval's coverage)
+     * @param alpha the test's significance level (and 1 - the interval's coverage)
      * @param equivalence half-width of the band of ratios that count as no meaningful change: 0.05 is 0.95..1.05
      */
     public record Rule(double alpha, double equivalence) {

@@ -5,17 +5,25 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * What {@code study --app} runs: the user's command on platform and on virtual threads, {@code forks}
- * JVMs a kind under the agent and {@code controls} without it (what the recording costs), one at a
- * time in an order shuffled by {@code seed}, each under the load client's open-loop load.
- * {@code command} is a template: {@code {threads}} becomes platform or virtual, {@code {virtual}}
- * false or true, {@code {port}} a free port. A JVM disturbed by other processes runs again as
- * {@code reruns} says. {@code loadCommand} (null: the load client) is the user's own load, a
- * template too, run to its end against each JVM.
+ * What {@code study --app} runs: the user's command on platform and on virtual threads, {@code forks} JVMs a kind under
+ * the agent and {@code controls} without it (what the recording costs), one at a time in an order shuffled by
+ * {@code seed}, each under the load client's open-loop load. {@code command} is a template: {@code {threads}} becomes
+ * platform or virtual, {@code {virtual}} false or true, {@code {port}} a free port. A JVM disturbed by other processes
+ * runs again as {@code reruns} says. {@code loadCommand} (null: the load client) is the user's own load, a template
+ * too, run to its end against each JVM.
  */
-public record AppPlan(List<String> command, List<String> loadCommand, int forks, int controls, Reruns reruns, String work, String agentOptions,
+public record AppPlan(
+        List<String> command,
+        List<String> loadCommand,
+        int forks,
+        int controls,
+        Reruns reruns,
+        String work,
+        String agentOptions,
         long seed) {
 
     /** One JVM of the plan: its thread kind, its fork (1-based), and whether it records. */
@@ -25,7 +33,10 @@ public record AppPlan(List<String> command, List<String> loadCommand, int forks,
         }
     }
 
-    /** The words of {@code option}'s command line, split at spaces outside quotes ('...' or "..."); a usage error for an unclosed quote or nothing. */
+    /**
+     * The words of {@code option}'s command line, split at spaces outside quotes ('...' or "..."); a usage error for an
+     * unclosed quote or nothing.
+     */
     public static List<String> words(String option, String line) {
         List<String> words = new ArrayList<>();
         StringBuilder w = new StringBuilder();
@@ -59,7 +70,9 @@ public record AppPlan(List<String> command, List<String> loadCommand, int forks,
             words.add(w.toString());
         }
         if (words.isEmpty()) {
-            throw new UsageException(option + ": no command (e.g. --app 'java -jar app.jar --server.port={port} --spring.threads.virtual.enabled={virtual}')");
+            throw new UsageException(option
+                    + ": no command (e.g. --app 'java -jar app.jar --server.port={port}"
+                    + " --spring.threads.virtual.enabled={virtual}')");
         }
         return words;
     }
@@ -67,23 +80,33 @@ public record AppPlan(List<String> command, List<String> loadCommand, int forks,
     /** The placeholders a template may hold. */
     public static final List<String> PLACEHOLDERS = List.of("{threads}", "{virtual}", "{port}");
 
-    /** A one-line usage error when {@code text} (an option's value) holds a {@code {word}} that is not one of {@code known}: a typo would reach the service as written. */
+    /**
+     * A one-line usage error when {@code text} (an option's value) holds a {@code {word}} that is not one of
+     * {@code known}: a typo would reach the service as written.
+     */
     public static void knownPlaceholders(String option, String text, List<String> known) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{[A-Za-z_][A-Za-z0-9_-]*\\}").matcher(text);
+        Matcher m = Pattern.compile("\\{[A-Za-z_][A-Za-z0-9_-]*\\}").matcher(text);
         while (m.find()) {
             if (!known.contains(m.group())) {
-                throw new UsageException(option + " " + text + ": " + m.group() + " is not a placeholder (known: " + String.join(", ", known) + ")");
+                throw new UsageException(option + " " + text + ": " + m.group() + " is not a placeholder (known: "
+                        + String.join(", ", known) + ")");
             }
         }
     }
 
     /** The command for one JVM: the template's placeholders filled in. */
     public static List<String> filled(List<String> template, String kind, int port) {
-        return template.stream().map(w -> w.replace("{threads}", kind).replace("{virtual}", Boolean.toString(kind.equals("virtual")))
-                .replace("{port}", Integer.toString(port))).toList();
+        return template.stream()
+                .map(w -> w.replace("{threads}", kind)
+                        .replace("{virtual}", Boolean.toString(kind.equals("virtual")))
+                        .replace("{port}", Integer.toString(port)))
+                .toList();
     }
 
-    /** Every JVM in the order they run: shuffled by the seed, so that the machine's drift falls on either kind by chance. */
+    /**
+     * Every JVM in the order they run: shuffled by the seed, so that the machine's drift falls on either kind by
+     * chance.
+     */
     public List<Job> jobs() {
         List<Job> jobs = new ArrayList<>();
         for (String kind : StudyPlan.KINDS) {

@@ -14,14 +14,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Runs one JVM of an {@link AppPlan}: the user's command (under the agent when the job records),
- * waits until the service answers, drives it with the load client in a process of its own, then
- * stops it as an operator would (SIGTERM, then harder), so the agent writes its recording. Never
- * two measured JVMs at once: the next job starts after this one's process tree has ended.
+ * Runs one JVM of an {@link AppPlan}: the user's command (under the agent when the job records), waits until the
+ * service answers, drives it with the load client in a process of its own, then stops it as an operator would (SIGTERM,
+ * then harder), so the agent writes its recording. Never two measured JVMs at once: the next job starts after this
+ * one's process tree has ended.
  */
 final class AppRunner {
-    /** What one JVM gave: its directory, recording (null for a control JVM), the load client's results, how long it took to answer, why it failed (null). */
-    record Outcome(AppPlan.Job job, Path dir, Path recording, Path results, double seconds, double readySeconds, String failure) {
+    /**
+     * What one JVM gave: its directory, recording (null for a control JVM), the load client's results, how long it took
+     * to answer, why it failed (null).
+     */
+    record Outcome(
+            AppPlan.Job job,
+            Path dir,
+            Path recording,
+            Path results,
+            double seconds,
+            double readySeconds,
+            String failure) {
         boolean ok() {
             return failure == null;
         }
@@ -38,7 +48,15 @@ final class AppRunner {
     private volatile Process current;
     private volatile boolean stopped;
 
-    AppRunner(AppPlan plan, Path java, Path agent, List<String> urls, String ready, List<String> loadClient, long readyTimeoutSeconds, double loadSeconds) {
+    AppRunner(
+            AppPlan plan,
+            Path java,
+            Path agent,
+            List<String> urls,
+            String ready,
+            List<String> loadClient,
+            long readyTimeoutSeconds,
+            double loadSeconds) {
         this.plan = plan;
         this.java = java;
         this.agent = agent;
@@ -66,9 +84,14 @@ final class AppRunner {
         Files.createDirectories(dir);
         long t0 = System.nanoTime();
         int port = freePort();
-        ProcessBuilder app = new ProcessBuilder(command(job, dir, port)).redirectErrorStream(true).redirectOutput(dir.resolve(Failure.SERVICE_LOG).toFile());
+        ProcessBuilder app = new ProcessBuilder(command(job, dir, port))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(Failure.SERVICE_LOG).toFile());
         if (job.recorded() && !plan.command().get(0).equals("java")) {
-            app.environment().put("JAVA_TOOL_OPTIONS", agentArg(job, dir)); // a script that starts java: the JVM picks the agent up
+            app.environment()
+                    .put(
+                            "JAVA_TOOL_OPTIONS",
+                            agentArg(job, dir)); // a script that starts java: the JVM picks the agent up
         }
         Process p;
         try {
@@ -79,7 +102,9 @@ final class AppRunner {
         current = p;
         Failure failure = null;
         double readySeconds = Double.NaN;
-        Path results = plan.loadCommand() == null ? dir.resolve(LoadWindows.FILE) : null; // the user's own client writes no windows
+        Path results = plan.loadCommand() == null
+                ? dir.resolve(LoadWindows.FILE)
+                : null; // the user's own client writes no windows
         try {
             Target readyAt = Target.of(fill(ready, port));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(readyTimeoutSeconds);
@@ -89,8 +114,10 @@ final class AppRunner {
                     break;
                 }
                 if (stopped || System.nanoTime() > deadline) {
-                    failure = stopped ? Failure.STOPPED : Failure.service("did not answer at " + readyAt.uri() + " within " + readyTimeoutSeconds
-                            + " s (--ready-timeout)");
+                    failure = stopped
+                            ? Failure.STOPPED
+                            : Failure.service("did not answer at " + readyAt.uri() + " within " + readyTimeoutSeconds
+                                    + " s (--ready-timeout)");
                     break;
                 }
                 sleep(100);
@@ -106,7 +133,9 @@ final class AppRunner {
         Path recording = null;
         if (job.recorded()) {
             try (Stream<Path> s = Files.list(dir)) {
-                recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElse(null);
+                recording = s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f))
+                        .findFirst()
+                        .orElse(null);
             }
             if (failure == null && recording == null) {
                 failure = Failure.service("no recording was written (see " + dir.resolve(Failure.SERVICE_LOG) + ")");
@@ -115,7 +144,14 @@ final class AppRunner {
         if (failure == null && results != null && !Files.isRegularFile(results)) {
             failure = Failure.client("the load client wrote no results (see " + dir.resolve(Failure.CLIENT_LOG) + ")");
         }
-        return new Outcome(job, dir, recording, results, (System.nanoTime() - t0) / 1e9, readySeconds, failure == null ? null : failure.said(dir));
+        return new Outcome(
+                job,
+                dir,
+                recording,
+                results,
+                (System.nanoTime() - t0) / 1e9,
+                readySeconds,
+                failure == null ? null : failure.said(dir));
     }
 
     /** Why a JVM failed, and the log whose last line tells more (null: none, as when the study was stopped). */
@@ -140,16 +176,22 @@ final class AppRunner {
 
     /** Runs the load client against the service; null when it finished, else why not. */
     private Failure load(AppPlan.Job job, Process app, int port, Path results, Path dir) throws IOException {
-        List<String> cmd = plan.loadCommand() != null ? AppPlan.filled(plan.loadCommand(), job.kind(), port) : client(job, app, port, results);
+        List<String> cmd = plan.loadCommand() != null
+                ? AppPlan.filled(plan.loadCommand(), job.kind(), port)
+                : client(job, app, port, results);
         String name = plan.loadCommand() != null ? "load command" : "load client";
         Process client;
         try {
-            client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(Failure.CLIENT_LOG).toFile()).start();
+            client = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve(Failure.CLIENT_LOG).toFile())
+                    .start();
         } catch (IOException e) {
             return Failure.client(name + " did not start (" + e.getMessage() + ")");
         }
         try {
-            long deadline = System.nanoTime() + (long) ((loadSeconds + 60) * 1e9); // the longest load, and time to start and stop
+            long deadline = System.nanoTime()
+                    + (long) ((loadSeconds + 60) * 1e9); // the longest load, and time to start and stop
             while (!client.waitFor(200, TimeUnit.MILLISECONDS)) {
                 if (stopped) {
                     end(client);
@@ -175,10 +217,20 @@ final class AppRunner {
         }
     }
 
-    /** The load client's command line (the study's, {@code loadClient}) for this job, its URLs and where its results go. */
+    /**
+     * The load client's command line (the study's, {@code loadClient}) for this job, its URLs and where its results go.
+     */
     private List<String> client(AppPlan.Job job, Process app, int port, Path results) {
         List<String> cmd = new ArrayList<>(loadClient);
-        cmd.addAll(List.of("--threads", job.kind(), "--app-pid", Long.toString(app.pid()), "--results", results.toString(), "--port", Integer.toString(port)));
+        cmd.addAll(List.of(
+                "--threads",
+                job.kind(),
+                "--app-pid",
+                Long.toString(app.pid()),
+                "--results",
+                results.toString(),
+                "--port",
+                Integer.toString(port)));
         urls.forEach(u -> {
             cmd.add("--url");
             cmd.add(fill(u, port));
@@ -198,9 +250,15 @@ final class AppRunner {
     }
 
     private String agentArg(AppPlan.Job job, Path dir) {
-        // startup=before-main: the recording holds the service's start too (its pins at class loading), so nothing is said missing
-        List<String> opts = new ArrayList<>(List.of(AgentOptions.OUT.is(dir.toString()), AgentOptions.LABEL.is(job.label()), AgentOptions.THREADS.is(job
-                .kind()), AgentOptions.STARTUP.is("before-main"), AgentOptions.FLAME.is("off"), AgentOptions.TRACE_PINNED.is("off")));
+        // startup=before-main: the recording holds the service's start too (its pins at class loading), so nothing is
+        // said missing
+        List<String> opts = new ArrayList<>(List.of(
+                AgentOptions.OUT.is(dir.toString()),
+                AgentOptions.LABEL.is(job.label()),
+                AgentOptions.THREADS.is(job.kind()),
+                AgentOptions.STARTUP.is("before-main"),
+                AgentOptions.FLAME.is("off"),
+                AgentOptions.TRACE_PINNED.is("off")));
         if (plan.work() != null) {
             opts.add(AgentOptions.WORK.is(plan.work()));
         }
@@ -215,7 +273,9 @@ final class AppRunner {
         return url.replace("{port}", Integer.toString(port));
     }
 
-    /** SIGTERM to the process and its children, then SIGKILL after 20 s: the agent's recording is written at the first. */
+    /**
+     * SIGTERM to the process and its children, then SIGKILL after 20 s: the agent's recording is written at the first.
+     */
     private static void end(Process p) {
         p.descendants().forEach(ProcessHandle::destroy);
         p.destroy();
@@ -257,8 +317,11 @@ final class AppRunner {
 
     private static String lastLine(Path log) {
         try {
-            return Files.readAllLines(log).stream().filter(l -> !l.isBlank() && !l.startsWith("WARNING:") && !l.startsWith("Picked up JAVA_TOOL_OPTIONS"))
-                    .reduce((a, b) -> b).orElse("no output");
+            return Files.readAllLines(log).stream()
+                    .filter(l ->
+                            !l.isBlank() && !l.startsWith("WARNING:") && !l.startsWith("Picked up JAVA_TOOL_OPTIONS"))
+                    .reduce((a, b) -> b)
+                    .orElse("no output");
         } catch (IOException e) {
             return "no output";
         }

@@ -6,11 +6,13 @@ import dev.loomscope.analyzer.load.Slo;
 import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.report.RateChart;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.analyzer.stats.Verdict;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,21 +20,29 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The capacity at a latency objective: for each URL, each JVM's highest offered rate whose
- * measured windows kept the objective ({@link #kept}); per thread kind the JVMs' median, and the kinds compared with
- * the JVM as the unit, as every verdict is.
+ * The capacity at a latency objective: for each URL, each JVM's highest offered rate whose measured windows kept the
+ * objective ({@link #kept}); per thread kind the JVMs' median, and the kinds compared with the JVM as the unit, as
+ * every verdict is.
  */
 final class Capacity {
     private Capacity() {}
 
-    /** What the capacity gave: a line per URL, each URL's figures, and its chart of latency against the offered rate. */
+    /**
+     * What the capacity gave: a line per URL, each URL's figures, and its chart of latency against the offered rate.
+     */
     record Result(List<String> lines, List<Url> urls, List<String> charts) {}
 
     /**
-     * One URL's capacity: the rates tried, each kind's JVMs' capacities (0 where a JVM kept none),
-     * and virtual against platform with its verdict (null when a kind has no JVM or one rate gives no capacity).
+     * One URL's capacity: the rates tried, each kind's JVMs' capacities (0 where a JVM kept none), and virtual against
+     * platform with its verdict (null when a kind has no JVM or one rate gives no capacity).
      */
-    record Url(String url, Slo slo, List<Double> rates, Map<String, double[]> capacity, Comparison comparison, Verdict verdict) {
+    record Url(
+            String url,
+            Slo slo,
+            List<Double> rates,
+            Map<String, double[]> capacity,
+            Comparison comparison,
+            Verdict verdict) {
         /** The median of {@code kind}'s JVMs' capacities, 0 when none kept a rate; NaN when the kind has no JVM. */
         double median(String kind) {
             double[] c = capacity.getOrDefault(kind, new double[0]);
@@ -41,8 +51,16 @@ final class Capacity {
 
         /** {@code capacity at p99 <= 50 ms on GET /legacy: virtual 150/s, platform 300/s}. */
         String brief() {
-            return String.format(Locale.ROOT, "capacity at %s on %s: %s", slo, url, String.join(", ", StudyPlan.KINDS.reversed().stream()
-                    .map(k -> k + " " + rate(median(k))).toList()));
+            return String.format(
+                    Locale.ROOT,
+                    "capacity at %s on %s: %s",
+                    slo,
+                    url,
+                    String.join(
+                            ", ",
+                            StudyPlan.KINDS.reversed().stream()
+                                    .map(k -> k + " " + rate(median(k)))
+                                    .toList()));
         }
     }
 
@@ -61,7 +79,8 @@ final class Capacity {
             groups.forEach((kind, facts) -> facts.forEach(f -> {
                 List<WorkloadRun> windows = f.runs.measured();
                 if (!windows.isEmpty()) {
-                    measured.computeIfAbsent(LoadSpec.targetOf(workload), k -> new TreeMap<>()).computeIfAbsent(rate, k -> new LinkedHashMap<>())
+                    measured.computeIfAbsent(LoadSpec.targetOf(workload), k -> new TreeMap<>())
+                            .computeIfAbsent(rate, k -> new LinkedHashMap<>())
                             .computeIfAbsent(kind, k -> new LinkedHashMap<>())
                             .put(f.source.name(), at(slo, windows));
                 }
@@ -78,37 +97,55 @@ final class Capacity {
                 rates.forEach((rate, kinds) -> {
                     Map<Path, AtRate> jvms = kinds.getOrDefault(kind, Map.of());
                     jvms.forEach((jvm, r) -> best.merge(jvm, r.kept() ? rate : 0.0, Math::max));
-                    curve.computeIfAbsent(kind, k -> new TreeMap<>()).put(rate,
-                            jvms.values().stream().mapToDouble(AtRate::millis).filter(v -> !Double.isNaN(v)).toArray());
+                    curve.computeIfAbsent(kind, k -> new TreeMap<>())
+                            .put(
+                                    rate,
+                                    jvms.values().stream()
+                                            .mapToDouble(AtRate::millis)
+                                            .filter(v -> !Double.isNaN(v))
+                                            .toArray());
                 });
-                capacity.put(kind, best.values().stream().mapToDouble(Double::doubleValue).toArray());
+                capacity.put(
+                        kind,
+                        best.values().stream().mapToDouble(Double::doubleValue).toArray());
             }
             Url u = url(url, slo, rates.keySet().stream().toList(), capacity, rule);
             urls.add(u);
             lines.add(line(u));
-            charts.add(dev.loomscope.analyzer.report.RateChart.of(url + ": latency " + slo.percentile() + " against the offered rate", slo.percentile(),
-                    slo.millis(), curve));
+            charts.add(RateChart.of(
+                    url + ": latency " + slo.percentile() + " against the offered rate",
+                    slo.percentile(),
+                    slo.millis(),
+                    curve));
         });
         return new Result(lines, urls, charts);
     }
 
     /**
-     * One JVM at one rate, its windows' histograms decoded once: whether it kept the objective
-     * ({@link Slo#keptBy}, on the merged histograms) and the objective's percentile of them; windows of
-     * an older client, without histograms: the median window's percentile, kept when within the bound
-     * and under 1% failed.
+     * One JVM at one rate, its windows' histograms decoded once: whether it kept the objective ({@link Slo#keptBy}, on
+     * the merged histograms) and the objective's percentile of them; windows of an older client, without histograms:
+     * the median window's percentile, kept when within the bound and under 1% failed.
      */
     static AtRate at(Slo slo, List<WorkloadRun> windows) {
         ClientFigures client = ClientFigures.of(windows);
         if (client != null) {
-            return new AtRate(client.judged().getTotalCount() == 0 ? Double.NaN : slo.of(client.judged()), slo.keptBy(client.judged(), client.offered(),
-                    client.errors(), client.keptUp()));
+            return new AtRate(
+                    client.judged().getTotalCount() == 0 ? Double.NaN : slo.of(client.judged()),
+                    slo.keptBy(client.judged(), client.offered(), client.errors(), client.keptUp()));
         }
-        double[] p = windows.stream().mapToDouble(slo::of).filter(v -> !Double.isNaN(v)).toArray();
+        double[] p = windows.stream()
+                .mapToDouble(slo::of)
+                .filter(v -> !Double.isNaN(v))
+                .toArray();
         double median = p.length == 0 ? Double.NaN : Quantiles.of(p, 0.5);
-        long errors = windows.stream().mapToLong(r -> Math.max(0, r.client().errors())).sum();
-        long offered = windows.stream().mapToLong(r -> r.client().offered() > 0 ? r.client().offered() : r.units()).sum();
-        return new AtRate(median, p.length > 0 && median <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered);
+        long errors = windows.stream()
+                .mapToLong(r -> Math.max(0, r.client().errors()))
+                .sum();
+        long offered = windows.stream()
+                .mapToLong(r -> r.client().offered() > 0 ? r.client().offered() : r.units())
+                .sum();
+        return new AtRate(
+                median, p.length > 0 && median <= slo.millis() && offered > 0 && errors < Slo.ERRORS * offered);
     }
 
     /** Whether a JVM's measured windows at one rate kept the objective ({@link #at}). */
@@ -138,27 +175,62 @@ final class Capacity {
             List<String> kinds = new ArrayList<>();
             for (String kind : StudyPlan.KINDS) {
                 double[] c = u.capacity().get(kind);
-                kinds.add(kind + " " + (c.length == 0 ? "not measured" : java.util.Arrays.stream(c).filter(x -> x > 0).count() + " of " + c.length + " JVMs"));
+                kinds.add(kind + " "
+                        + (c.length == 0
+                                ? "not measured"
+                                : Arrays.stream(c).filter(x -> x > 0).count() + " of " + c.length + " JVMs"));
             }
-            return String.format(Locale.ROOT, "%s: kept %s with under %.0f%% errors and no request left late at %s: %s (one rate gives no capacity: give"
-                    + " several, --rate 150,300,600)", u.url(), u.slo(), 100 * Slo.ERRORS, LoadSpec.rate(rates.get(0)), String.join(", ", kinds));
+            return String.format(
+                    Locale.ROOT,
+                    "%s: kept %s with under %.0f%% errors and no request left late at %s: %s (one rate gives no"
+                            + " capacity: give several, --rate 150,300,600)",
+                    u.url(),
+                    u.slo(),
+                    100 * Slo.ERRORS,
+                    LoadSpec.rate(rates.get(0)),
+                    String.join(", ", kinds));
         }
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%s: capacity at %s with under %.0f%% errors and no request left late, of the"
-                + " rates %s: ", u.url(), u.slo(), 100 * Slo.ERRORS, String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
+        StringBuilder b = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%s: capacity at %s with under %.0f%% errors and no request left late, of the rates %s: ",
+                u.url(),
+                u.slo(),
+                100 * Slo.ERRORS,
+                String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
         List<String> kinds = new ArrayList<>();
         for (String kind : StudyPlan.KINDS) {
             double[] c = u.capacity().get(kind);
-            kinds.add(kind + " " + (c.length == 0 ? "not measured" : java.util.Arrays.stream(c).allMatch(x -> x == 0) ? "below " + LoadSpec.rate(rates.get(0))
-                    + " (none of its " + c.length + " JVM" + (c.length == 1 ? "" : "s") + " kept the objective at any rate tried)"
-                    : rate(u.median(kind)) + " (its JVMs: " + String.join(", ", java.util.Arrays.stream(c).mapToObj(Capacity::rate).toList()) + ")"));
+            kinds.add(kind + " "
+                    + (c.length == 0
+                            ? "not measured"
+                            : Arrays.stream(c).allMatch(x -> x == 0)
+                                    ? "below " + LoadSpec.rate(rates.get(0)) + " (none of its " + c.length + " JVM"
+                                            + (c.length == 1 ? "" : "s") + " kept the objective at any rate tried)"
+                                    : rate(u.median(kind)) + " (its JVMs: "
+                                            + String.join(
+                                                    ", ",
+                                                    Arrays.stream(c)
+                                                            .mapToObj(Capacity::rate)
+                                                            .toList()) + ")"));
         }
         b.append(String.join(", ", kinds));
         Comparison c = u.comparison();
         if (c != null) {
-            b.append("; virtual vs platform: ").append(Double.isInfinite(c.ratio()) || Double.isNaN(c.ratio()) ? "no ratio (a kind kept no rate)"
-                    : "median " + Comparer.percent(c.ratio()) + " (95% CI " + Comparer.percent(c.ratioCiLow()) + ".." + Comparer.percent(c.ratioCiHigh()) + ")")
-                    .append(", ").append(Comparer.p(c.pValue())).append(", n=").append(u.capacity().get("virtual").length).append('/')
-                    .append(u.capacity().get("platform").length).append(" JVMs: ").append(u.verdict().words());
+            b.append("; virtual vs platform: ")
+                    .append(
+                            Double.isInfinite(c.ratio()) || Double.isNaN(c.ratio())
+                                    ? "no ratio (a kind kept no rate)"
+                                    : "median " + Comparer.percent(c.ratio()) + " (95% CI "
+                                            + Comparer.percent(c.ratioCiLow()) + ".."
+                                            + Comparer.percent(c.ratioCiHigh()) + ")")
+                    .append(", ")
+                    .append(Comparer.p(c.pValue()))
+                    .append(", n=")
+                    .append(u.capacity().get("virtual").length)
+                    .append('/')
+                    .append(u.capacity().get("platform").length)
+                    .append(" JVMs: ")
+                    .append(u.verdict().words());
         }
         return b.toString();
     }

@@ -11,16 +11,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
- * The results file a JVM without agent or JFR writes ({@code loomscope-workloads ... --results
- * FILE.csv}, {@link RunResults}): one row per run with the WorkloadRun event's fields, read into the
- * same records by the same code as the events ({@link RunsReducer#run}).
+ * The results file a JVM without agent or JFR writes ({@code loomscope-workloads ... --results FILE.csv},
+ * {@link RunResults}): one row per run with the WorkloadRun event's fields, read into the same records by the same code
+ * as the events ({@link RunsReducer#run}).
  */
 public final class ControlRuns {
-    /** The columns a file must have (the run's start and duration, the event's required fields); the others are read when present. */
-    static final List<String> COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of(RunResults.START, RunResults.NANOS),
-            RunsReducer.required().stream()).toList();
+    /**
+     * The columns a file must have (the run's start and duration, the event's required fields); the others are read
+     * when present.
+     */
+    static final List<String> COLUMNS = Stream.concat(
+                    Stream.of(RunResults.START, RunResults.NANOS), RunsReducer.required().stream())
+            .toList();
 
     private ControlRuns() {}
 
@@ -37,7 +43,8 @@ public final class ControlRuns {
         List<String> header = RunResults.split(lines.get(0));
         for (String column : COLUMNS) {
             if (header == null || !header.contains(column)) {
-                throw new BadDataException(csv + ": line 1: no column '" + column + "' (a results file has at least: " + String.join(", ", COLUMNS) + ")");
+                throw new BadDataException(csv + ": line 1: no column '" + column + "' (a results file has at least: "
+                        + String.join(", ", COLUMNS) + ")");
             }
         }
         List<WorkloadRun> runs = new ArrayList<>();
@@ -47,42 +54,49 @@ public final class ControlRuns {
             }
             List<String> v = RunResults.split(lines.get(n));
             if (v == null || v.size() != header.size()) {
-                throw new BadDataException(csv + ": line " + (n + 1) + ": " + (v == null ? "a quote is not closed" : v.size() + " values, the header names "
-                        + header.size()));
+                throw new BadDataException(csv + ": line " + (n + 1) + ": "
+                        + (v == null
+                                ? "a quote is not closed"
+                                : v.size() + " values, the header names " + header.size()));
             }
-            java.util.function.Function<String, String> value = column -> header.contains(column) ? v.get(header.indexOf(column)) : null;
+            Function<String, String> value = column -> header.contains(column) ? v.get(header.indexOf(column)) : null;
             try {
                 long start = Long.parseLong(value.apply(RunResults.START));
                 long nanos = Long.parseLong(value.apply(RunResults.NANOS));
-                runs.add(RunsReducer.run(new FieldValues() {
-                    @Override
-                    public boolean hasField(String field) {
-                        String s = value.apply(field);
-                        return s != null && !s.isEmpty();
-                    }
+                runs.add(RunsReducer.run(
+                        new FieldValues() {
+                            @Override
+                            public boolean hasField(String field) {
+                                String s = value.apply(field);
+                                return s != null && !s.isEmpty();
+                            }
 
-                    @Override
-                    public String string(String field) {
-                        return value.apply(field);
-                    }
+                            @Override
+                            public String string(String field) {
+                                return value.apply(field);
+                            }
 
-                    @Override
-                    public long longValue(String field) {
-                        return Long.parseLong(value.apply(field));
-                    }
+                            @Override
+                            public long longValue(String field) {
+                                return Long.parseLong(value.apply(field));
+                            }
 
-                    @Override
-                    public double doubleValue(String field) {
-                        return Double.parseDouble(value.apply(field));
-                    }
+                            @Override
+                            public double doubleValue(String field) {
+                                return Double.parseDouble(value.apply(field));
+                            }
 
-                    @Override
-                    public boolean bool(String field) {
-                        return Boolean.parseBoolean(value.apply(field));
-                    }
-                }, csv + ": line " + (n + 1), start, nanos));
+                            @Override
+                            public boolean bool(String field) {
+                                return Boolean.parseBoolean(value.apply(field));
+                            }
+                        },
+                        csv + ": line " + (n + 1),
+                        start,
+                        nanos));
             } catch (NumberFormatException e) {
-                throw new BadDataException(csv + ": line " + (n + 1) + ": not a number where one belongs (" + e.getMessage() + ")", e);
+                throw new BadDataException(
+                        csv + ": line " + (n + 1) + ": not a number where one belongs (" + e.getMessage() + ")", e);
             }
         }
         return runs;

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A service's recording joined with the load client's windows: {@code study --app} writes the
- * client's {@value #FILE} beside each recording, and a recording is judged once per URL and rate
- * ({@code GET /io at 300/s}) over that workload's windows, as the study judged it.
+ * A service's recording joined with the load client's windows: {@code study --app} writes the client's {@value #FILE}
+ * beside each recording, and a recording is judged once per URL and rate ({@code GET /io at 300/s}) over that
+ * workload's windows, as the study judged it.
  */
 public final class LoadWindows {
     /** The load client's windows, beside the service's recording. */
@@ -23,13 +23,14 @@ public final class LoadWindows {
     /** {@code runs}' workloads in their order, each with its own runs. */
     static Map<String, List<WorkloadRun>> byWorkload(List<WorkloadRun> runs) {
         Map<String, List<WorkloadRun>> out = new LinkedHashMap<>();
-        runs.forEach(r -> out.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r));
+        runs.forEach(
+                r -> out.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r));
         return out;
     }
 
     /**
-     * Each recording as it is, except one without runs of its own that has the load client's
-     * windows beside it: that one once per workload of the windows, with that workload's runs.
+     * Each recording as it is, except one without runs of its own that has the load client's windows beside it: that
+     * one once per workload of the windows, with that workload's runs.
      */
     public static List<RecordingFacts> joined(List<RecordingFacts> facts) {
         List<RecordingFacts> out = new ArrayList<>();

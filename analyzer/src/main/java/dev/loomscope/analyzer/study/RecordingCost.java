@@ -6,23 +6,24 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Verdict;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * What the recording costs each thread kind, measured: the throughput of the recorded JVMs' runs
- * over the control JVMs' (same workload and kind, no agent, no JFR), the JVM the unit, as a ratio
- * of the JVMs' medians with its two-level bootstrap 95% interval. 1.00 is no cost; 0.90 is a
- * tenth of the throughput lost. A recording cannot make a program faster: an interval above 1 is
- * the JVMs' or the machine's noise, and is said so, not reported as a cost.
+ * What the recording costs each thread kind, measured: the throughput of the recorded JVMs' runs over the control JVMs'
+ * (same workload and kind, no agent, no JFR), the JVM the unit, as a ratio of the JVMs' medians with its two-level
+ * bootstrap 95% interval. 1.00 is no cost; 0.90 is a tenth of the throughput lost. A recording cannot make a program
+ * faster: an interval above 1 is the JVMs' or the machine's noise, and is said so, not reported as a cost.
  */
 public final class RecordingCost {
     private RecordingCost() {}
 
     /** Per thread kind, recorded over unrecorded; empty when no kind has runs in both. */
-    public static Map<String, Comparison> of(Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control) {
-        Map<String, Comparison> out = new java.util.LinkedHashMap<>();
+    public static Map<String, Comparison> of(
+            Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control) {
+        Map<String, Comparison> out = new LinkedHashMap<>();
         for (String kind : recorded.keySet()) {
             List<double[]> with = throughput(recorded.get(kind));
             List<double[]> without = throughput(control.getOrDefault(kind, List.of()));
@@ -34,10 +35,11 @@ public final class RecordingCost {
     }
 
     /**
-     * {@code recording cost (measured): platform 0.88 [0.84, 0.93], virtual 0.97 [0.94, 1.00] (...)}, an interval flagged when too few
-     * JVMs for {@code rule}'s test; null when nothing to say.
+     * {@code recording cost (measured): platform 0.88 [0.84, 0.93], virtual 0.97 [0.94, 1.00] (...)}, an interval
+     * flagged when too few JVMs for {@code rule}'s test; null when nothing to say.
      */
-    public static String line(Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control, Verdict.Rule rule) {
+    public static String line(
+            Map<String, List<RecordingFacts>> recorded, Map<String, List<RecordingFacts>> control, Verdict.Rule rule) {
         Map<String, Comparison> cost = of(recorded, control);
         if (cost.isEmpty()) {
             return null;
@@ -45,11 +47,16 @@ public final class RecordingCost {
         List<String> parts = new ArrayList<>();
         cost.forEach((kind, c) -> {
             String figure = String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", c.ratio(), c.ratioCiLow(), c.ratioCiHigh());
-            String busy = Noise.describe(List.of(Noise.of(recorded.get(kind)), Noise.of(control.getOrDefault(kind, List.of()))));
+            String busy = Noise.describe(
+                    List.of(Noise.of(recorded.get(kind)), Noise.of(control.getOrDefault(kind, List.of()))));
             if (c.ratio() > 1) {
                 // a figure above 1 is no cost but the JVMs' difference: not shown as a measurement
-                parts.add(kind + " not measured: the recorded JVMs ran faster than those without a recording, which a recording cannot cause;"
-                        + " the JVMs differed by more than it costs" + (busy != null ? " (" + busy + ")" : ""));
+                parts.add(kind
+                        + " not measured: the recorded JVMs ran faster than those without a recording, which a"
+                        + " recording cannot cause; the JVMs differed by"
+                        + " more"
+                        + " than"
+                        + " it costs" + (busy != null ? " (" + busy + ")" : ""));
             } else {
                 List<String> notes = new ArrayList<>();
                 if (rule.tooFew(c)) {
@@ -62,13 +69,19 @@ public final class RecordingCost {
             }
         });
         Comparison any = cost.values().iterator().next();
-        return "recording cost (measured): " + String.join(", ", parts) + " (throughput with the recording / without it, ratio of the JVMs'"
-                + " medians, n=" + any.jvmsGroup() + "/" + any.jvmsBaseline() + " JVMs, 95% two-level bootstrap interval; 1.00 is no cost)";
+        return "recording cost (measured): " + String.join(", ", parts)
+                + " (throughput with the recording / without it, ratio of the JVMs' medians, n=" + any.jvmsGroup()
+                + "/" + any.jvmsBaseline() + " JVMs, 95% two-level bootstrap interval; 1.00 is no cost)";
     }
 
     /** Each JVM's measured runs' throughput. */
     private static List<double[]> throughput(List<RecordingFacts> facts) {
         Metric m = Metric.THROUGHPUT;
-        return facts.stream().map(f -> m.extract().apply(f).stream().mapToDouble(Metric.Value::value).toArray()).filter(v -> v.length > 0).toList();
+        return facts.stream()
+                .map(f -> m.extract().apply(f).stream()
+                        .mapToDouble(Metric.Value::value)
+                        .toArray())
+                .filter(v -> v.length > 0)
+                .toList();
     }
 }

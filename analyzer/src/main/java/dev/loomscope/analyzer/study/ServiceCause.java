@@ -1,19 +1,20 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Comparer;
+import dev.loomscope.analyzer.load.LoadSpec;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.stats.Quantiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The measured cause behind a service's virtual-thread verdict where one can be computed: pinning.
- * A request that pins its carrier for t ms lets the scheduler's C carriers serve at most
- * C x 1000 / t requests a second while pinned; offered more, requests queue for a carrier and the
- * client's latency grows without bound. The pins and their time come from the recording's
- * events inside the measured windows, the requests from the load client's.
+ * The measured cause behind a service's virtual-thread verdict where one can be computed: pinning. A request that pins
+ * its carrier for t ms lets the scheduler's C carriers serve at most C x 1000 / t requests a second while pinned;
+ * offered more, requests queue for a carrier and the client's latency grows without bound. The pins and their time come
+ * from the recording's events inside the measured windows, the requests from the load client's.
  */
 final class ServiceCause {
     /** Pins a request below which pinning is not named as a cause. */
@@ -21,16 +22,31 @@ final class ServiceCause {
 
     private ServiceCause() {}
 
-    /** The ceiling pins put on the carriers: pins and pinned ms a request (medians of {@code jvms} JVMs), and the requests/s it allows. */
-    record Ceiling(double pinsPerRequest, double msPerRequest, int jvms, int carriers, String carriersFrom, double ceiling, double rate) {
+    /**
+     * The ceiling pins put on the carriers: pins and pinned ms a request (medians of {@code jvms} JVMs), and the
+     * requests/s it allows.
+     */
+    record Ceiling(
+            double pinsPerRequest,
+            double msPerRequest,
+            int jvms,
+            int carriers,
+            String carriersFrom,
+            double ceiling,
+            double rate) {
         boolean limits() {
             return ceiling < rate;
         }
 
         /** The cause in a bottom line's words: {@code 9.8 ms pinned (2 carriers serve at most 204/s of 300/s)}. */
         String brief() {
-            return String.format(Locale.ROOT, "%s ms pinned (%d carriers serve at most %s/s of %s)", Comparer.plain(msPerRequest), carriers,
-                    Comparer.plain(ceiling), dev.loomscope.analyzer.load.LoadSpec.rate(rate));
+            return String.format(
+                    Locale.ROOT,
+                    "%s ms pinned (%d carriers serve at most %s/s of %s)",
+                    Comparer.plain(msPerRequest),
+                    carriers,
+                    Comparer.plain(ceiling),
+                    LoadSpec.rate(rate));
         }
     }
 
@@ -39,7 +55,8 @@ final class ServiceCause {
         List<Double> pins = new ArrayList<>();
         List<Double> pinnedMs = new ArrayList<>();
         for (RecordingFacts f : virtual) {
-            long requests = f.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
+            long requests =
+                    f.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
             if (requests > 0) {
                 var in = f.pinsInMeasuredRuns();
                 pins.add(in.count() / (double) requests);
@@ -49,36 +66,52 @@ final class ServiceCause {
         if (pins.isEmpty()) {
             return null;
         }
-        double perRequest = Quantiles.of(pins.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
-        double msPerRequest = Quantiles.of(pinnedMs.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
+        double perRequest =
+                Quantiles.of(pins.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
+        double msPerRequest =
+                Quantiles.of(pinnedMs.stream().mapToDouble(Double::doubleValue).toArray(), 0.5);
         if (perRequest < PINS_PER_REQUEST || msPerRequest <= 0) {
             return null;
         }
-        return new Ceiling(perRequest, msPerRequest, pins.size(), carriers, carriersFrom, carriers * 1000 / msPerRequest, rate);
+        return new Ceiling(
+                perRequest, msPerRequest, pins.size(), carriers, carriersFrom, carriers * 1000 / msPerRequest, rate);
     }
 
     /** The line for one workload ({@code GET /legacy at 300/s}) and its ceiling. */
     static String line(String workload, Ceiling c) {
-        return String.format(Locale.ROOT, "%s: why, on virtual threads: %s pin%s a request holding the carrier %s ms in all (%s, in the measured"
-                + " windows); %d carriers (%s) then serve at most %s requests/s, %s the %s offered%s", workload, Comparer.plain(c.pinsPerRequest()),
-                Comparer.plain(c.pinsPerRequest()).equals("1") ? "" : "s", Comparer.plain(c.msPerRequest()), c.jvms() == 1 ? "its one JVM" : "median of " + c.jvms() + " JVMs", c.carriers(), c.carriersFrom(), Comparer.plain(c.ceiling()), c.limits() ? "below" : "above",
-                dev.loomscope.analyzer.load.LoadSpec.rate(c.rate()), c.limits() ? ": requests queue for a carrier, and their latency grows while"
-                        + " the load lasts (see 'loomscope pinning' on the recordings for the frames)" : ": pinning does not limit this rate");
+        return String.format(
+                Locale.ROOT,
+                "%s: why, on virtual threads: %s pin%s a request holding the carrier %s ms in all (%s, in the measured"
+                        + " windows); %d carriers (%s) then serve at most %s requests/s, %s the %s offered%s",
+                workload,
+                Comparer.plain(c.pinsPerRequest()),
+                Comparer.plain(c.pinsPerRequest()).equals("1") ? "" : "s",
+                Comparer.plain(c.msPerRequest()),
+                c.jvms() == 1 ? "its one JVM" : "median of " + c.jvms() + " JVMs",
+                c.carriers(),
+                c.carriersFrom(),
+                Comparer.plain(c.ceiling()),
+                c.limits() ? "below" : "above",
+                LoadSpec.rate(c.rate()),
+                c.limits()
+                        ? ": requests queue for a carrier, and their latency grows while"
+                                + " the load lasts (see 'loomscope pinning' on the recordings for the frames)"
+                        : ": pinning does not limit this rate");
     }
 
     /**
-     * The carriers the virtual-thread JVMs had, from their recordings ({@link
-     * dev.loomscope.analyzer.reduce.SummaryReducer#carriers()}: the scheduler's parallelism the agent
-     * saw); this machine's cores when none says.
+     * The carriers the virtual-thread JVMs had, from their recordings
+     * ({@link dev.loomscope.analyzer.reduce.SummaryReducer#carriers()}: the scheduler's parallelism the agent saw);
+     * this machine's cores when none says.
      */
-    static dev.loomscope.analyzer.reduce.SummaryReducer.Carriers carriers(List<RecordingFacts> virtual) {
+    static SummaryReducer.Carriers carriers(List<RecordingFacts> virtual) {
         for (RecordingFacts f : virtual == null ? List.<RecordingFacts>of() : virtual) {
             var c = f.summary.carriers();
             if (c != null) {
                 return c;
             }
         }
-        return new dev.loomscope.analyzer.reduce.SummaryReducer.Carriers(Runtime.getRuntime().availableProcessors(),
-                "this machine's cores, the scheduler's default");
+        return new SummaryReducer.Carriers(
+                Runtime.getRuntime().availableProcessors(), "this machine's cores, the scheduler's default");
     }
 }

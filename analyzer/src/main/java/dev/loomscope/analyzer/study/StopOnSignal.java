@@ -5,9 +5,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * A study's answer to Ctrl-C or SIGTERM: the runner stops (the running JVM ends, no other starts)
- * and the process's exit waits, at most 120 s, until the finished JVMs' verdicts and report are
- * written, which {@link #reported} says; a study that ended without a signal takes its hook away.
+ * A study's answer to Ctrl-C or SIGTERM: the runner stops (the running JVM ends, no other starts) and the process's
+ * exit waits, at most 120 s, until the finished JVMs' verdicts and report are written, which {@link #reported} says; a
+ * study that ended without a signal takes its hook away.
  */
 final class StopOnSignal {
     private final CountDownLatch reported = new CountDownLatch(1);
@@ -16,14 +16,16 @@ final class StopOnSignal {
 
     StopOnSignal(Runnable stop, BooleanSupplier stopped) {
         this.stopped = stopped;
-        this.hook = new Thread(() -> {
-            stop.run();
-            try {
-                reported.await(120, TimeUnit.SECONDS);
-            } catch (InterruptedException ignored) {
-                // exit now
-            }
-        }, "loomscope-study-stop");
+        this.hook = new Thread(
+                () -> {
+                    stop.run();
+                    try {
+                        reported.await(120, TimeUnit.SECONDS);
+                    } catch (InterruptedException ignored) {
+                        // exit now
+                    }
+                },
+                "loomscope-study-stop");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 

@@ -8,15 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
- * Runs the jobs of a plan one after another, each a child JVM with the agent and its own recording
- * (the timed ones with profile=off), or a control JVM without agent and JFR that writes its runs
- * to a results file. A child that crashes or times out marks its job failed and the study goes on;
- * a stop request (Ctrl-C) ends the running child and the jobs not started.
+ * Runs the jobs of a plan one after another, each a child JVM with the agent and its own recording (the timed ones with
+ * profile=off), or a control JVM without agent and JFR that writes its runs to a results file. A child that crashes or
+ * times out marks its job failed and the study goes on; a stop request (Ctrl-C) ends the running child and the jobs not
+ * started.
  */
 public final class StudyRunner {
 
@@ -24,8 +25,8 @@ public final class StudyRunner {
     static final String RESULTS = "results.csv";
 
     /**
-     * What happened to a job: its recording (a control JVM's results file; null if none), its
-     * output, why it failed (null if it did not).
+     * What happened to a job: its recording (a control JVM's results file; null if none), its output, why it failed
+     * (null if it did not).
      */
     public record Outcome(StudyPlan.Job job, Path recording, double seconds, String failure, List<String> output) {
         public boolean ok() {
@@ -43,7 +44,14 @@ public final class StudyRunner {
     private final AtomicBoolean stop = new AtomicBoolean();
     private volatile Process current;
 
-    public StudyRunner(StudyPlan plan, Path java, Path agentJar, Path workloadsJar, Path recordings, Progress progress, Reruns reruns) {
+    public StudyRunner(
+            StudyPlan plan,
+            Path java,
+            Path agentJar,
+            Path workloadsJar,
+            Path recordings,
+            Progress progress,
+            Reruns reruns) {
         this.plan = plan;
         this.reruns = reruns;
         this.javaExe = java;
@@ -80,8 +88,11 @@ public final class StudyRunner {
             for (int attempt = 0; ; attempt++) {
                 progress.begin(job);
                 Outcome o = runJob(job);
-                double busy = !o.ok() || job.role() == StudyPlan.Role.PROFILE ? Double.NaN
-                        : job.role() == StudyPlan.Role.CONTROL ? Reruns.busyElsewhere(o.recording(), null) : Reruns.busyElsewhere(null, o.recording());
+                double busy = !o.ok() || job.role() == StudyPlan.Role.PROFILE
+                        ? Double.NaN
+                        : job.role() == StudyPlan.Role.CONTROL
+                                ? Reruns.busyElsewhere(o.recording(), null)
+                                : Reruns.busyElsewhere(null, o.recording());
                 Reruns.Action next = reruns.after(busy, attempt, leftOutInARow);
                 leftOutInARow = next == Reruns.Action.AGAIN ? leftOutInARow : Reruns.streak(next, leftOutInARow);
                 if (next == Reruns.Action.AGAIN && !stop.get()) {
@@ -113,8 +124,12 @@ public final class StudyRunner {
             cmd.add(dir.resolve(RESULTS).toString());
             return cmd;
         }
-        List<String> opts = new ArrayList<>(List.of(AgentOptions.OUT.is(dir.toString()), AgentOptions.LABEL.is(job.label()), AgentOptions.THREADS.is(job
-                .kind()), AgentOptions.FLAME.is("off"), AgentOptions.TRACE_PINNED.is("off")));
+        List<String> opts = new ArrayList<>(List.of(
+                AgentOptions.OUT.is(dir.toString()),
+                AgentOptions.LABEL.is(job.label()),
+                AgentOptions.THREADS.is(job.kind()),
+                AgentOptions.FLAME.is("off"),
+                AgentOptions.TRACE_PINNED.is("off")));
         if (job.profile()) {
             opts.add(StudyPlan.PROFILE_OPTIONS); // before the user's options, which may set others
         }
@@ -137,7 +152,10 @@ public final class StudyRunner {
         Files.createDirectories(dir);
         Path log = dir.resolve("output.log");
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(command(job, dir)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(command(job, dir))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         current = p;
         String failure = null;
         try {
@@ -168,20 +186,28 @@ public final class StudyRunner {
         if (failure != null && !failure.equals("stopped")) {
             // the child's last word, not the JVM's or the agent's routine lines
             String last = output.stream()
-                    .filter(l -> !l.isBlank() && !l.startsWith("WARNING:") && !l.startsWith("loomscope-agent: recording written"))
-                    .reduce((a, b) -> b).orElse("no output");
+                    .filter(l -> !l.isBlank()
+                            && !l.startsWith("WARNING:")
+                            && !l.startsWith("loomscope-agent: recording written"))
+                    .reduce((a, b) -> b)
+                    .orElse("no output");
             failure = failure + ": " + last;
         }
         return new Outcome(job, recording, seconds, failure, output);
     }
 
-    /** What a job left in {@code dir}: a control JVM's results file, else the agent's recording (not a CPU profile); null when none. */
+    /**
+     * What a job left in {@code dir}: a control JVM's results file, else the agent's recording (not a CPU profile);
+     * null when none.
+     */
     private static Path written(StudyPlan.Job job, Path dir) throws IOException {
         if (job.role() == StudyPlan.Role.CONTROL) {
             return Files.isRegularFile(dir.resolve(RESULTS)) ? dir.resolve(RESULTS) : null;
         }
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f)).findFirst().orElse(null);
+            return s.filter(f -> f.getFileName().toString().endsWith(".jfr") && !ProfileFile.is(f))
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -205,16 +231,21 @@ public final class StudyRunner {
         }
 
         void begin(StudyPlan.Job job) {
-            String what = job.workload() + " on " + job.kind() + " threads (" + switch (job.role()) {
-                case TIMED -> "fork " + job.fork();
-                case CONTROL -> "fork " + job.fork() + ", control: no recording";
-                case PROFILE -> "CPU profile, not timed";
-            } + ")";
+            String what = job.workload() + " on " + job.kind() + " threads ("
+                    + switch (job.role()) {
+                        case TIMED -> "fork " + job.fork();
+                        case CONTROL -> "fork " + job.fork() + ", control: no recording";
+                        case PROFILE -> "CPU profile, not timed";
+                    }
+                    + ")";
             if (terminal) {
                 int width = 24;
                 int filled = total == 0 ? width : width * done / total;
-                String eta = done == 0 ? "" : String.format(java.util.Locale.ROOT, ", ETA %.0f s", secondsDone / done * (total - done));
-                err.print("\r\033[K[" + "=".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total + " JVMs" + eta + "  " + what);
+                String eta = done == 0
+                        ? ""
+                        : String.format(Locale.ROOT, ", ETA %.0f s", secondsDone / done * (total - done));
+                err.print("\r\033[K[" + "=".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total
+                        + " JVMs" + eta + "  " + what);
             } else {
                 err.println("study: " + (done + 1) + "/" + total + " " + what);
             }
@@ -238,7 +269,8 @@ public final class StudyRunner {
                 }
                 err.println("study: " + o.job().label() + " failed (" + o.failure() + ")");
             } else if (!terminal) {
-                err.println(String.format(java.util.Locale.ROOT, "study: %s done in %.1f s", o.job().label(), o.seconds()));
+                err.println(String.format(
+                        Locale.ROOT, "study: %s done in %.1f s", o.job().label(), o.seconds()));
             }
             err.flush();
         }

@@ -2,11 +2,11 @@ package dev.loomscope.analyzer.threads;
 
 import dev.loomscope.recording.JdkFrames;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
- * The frames of a JSON thread dump as the JDK writes them,
- * {@code java.base/java.lang.Thread.sleep(Thread.java:540)} or {@code Stuck.run(Stuck.java:10)}:
- * which are the application's, which call it made into the JDK, what holds a carrier.
+ * The frames of a JSON thread dump as the JDK writes them, {@code java.base/java.lang.Thread.sleep(Thread.java:540)} or
+ * {@code Stuck.run(Stuck.java:10)}: which are the application's, which call it made into the JDK, what holds a carrier.
  */
 public final class DumpFrames {
     private DumpFrames() {}
@@ -52,9 +52,9 @@ public final class DumpFrames {
     }
 
     /**
-     * Where a thread is, in two parts: the JDK call the application made (the frame above its
-     * innermost own frame; Thread.sleep, ReentrantLock.lock, SocketInputStream.read) and that
-     * application frame. With no application frame, the top frame and null; with no frames, null.
+     * Where a thread is, in two parts: the JDK call the application made (the frame above its innermost own frame;
+     * Thread.sleep, ReentrantLock.lock, SocketInputStream.read) and that application frame. With no application frame,
+     * the top frame and null; with no frames, null.
      */
     public static String[] where(List<String> stack) {
         if (stack.isEmpty()) {
@@ -76,33 +76,52 @@ public final class DumpFrames {
         return w[0] == null ? w[1] : w[1] == null ? w[0] : w[0] + " via " + w[1];
     }
 
-    /** The JVM's own threads, which a dump may list without frames: a thread without frames and without one of these names is a virtual thread not run yet. */
-    private static final java.util.regex.Pattern JVM_THREAD = java.util.regex.Pattern.compile(
-            "Signal Dispatcher|Notification Thread|Attach Listener|Service Thread|Monitor Deflation Thread|C\\d CompilerThread\\d+|Sweeper thread"
-                    + "|Common-Cleaner|Reference Handler|Finalizer|DestroyJavaVM|JFR .*|VM .*|GC .*");
+    /**
+     * The JVM's own threads, which a dump may list without frames: a thread without frames and without one of these
+     * names is a virtual thread not run yet.
+     */
+    private static final Pattern JVM_THREAD = Pattern.compile(
+            "Signal Dispatcher|Notification Thread|Attach Listener|Service Thread|Monitor Deflation Thread|C\\d"
+                    + " CompilerThread\\d+|Sweeper thread|Common-Cleaner|Reference Handler|Finalizer|DestroyJavaVM|JFR"
+                    + " .*|VM .*|GC .*");
 
     static boolean jvmThread(String name) {
         return name != null && JVM_THREAD.matcher(name).matches();
     }
 
     /** Methods in which a server's thread waits for work, not for a lock: accepting, polling, a pool's queue. */
-    private static final List<String> IDLE = List.of("sun.nio.ch.Net.accept", "sun.nio.ch.ServerSocketChannelImpl.accept", "java.net.ServerSocket.accept",
-            "sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.select",
-            "java.util.concurrent.ThreadPoolExecutor.getTask", "java.util.concurrent.ForkJoinPool.awaitWork", "java.util.concurrent.LinkedBlockingQueue.take",
-            "java.util.concurrent.LinkedBlockingQueue.poll", "java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.SynchronousQueue.poll",
-            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take", "java.lang.ref.Reference.waitForReferencePendingList",
-            "java.lang.ref.ReferenceQueue.remove", "jdk.internal.misc.InnocuousThread.run");
+    private static final List<String> IDLE = List.of(
+            "sun.nio.ch.Net.accept",
+            "sun.nio.ch.ServerSocketChannelImpl.accept",
+            "java.net.ServerSocket.accept",
+            "sun.nio.ch.EPoll.wait",
+            "sun.nio.ch.KQueue.poll",
+            "sun.nio.ch.WEPoll.wait",
+            "sun.nio.ch.SelectorImpl.select",
+            "java.util.concurrent.ThreadPoolExecutor.getTask",
+            "java.util.concurrent.ForkJoinPool.awaitWork",
+            "java.util.concurrent.LinkedBlockingQueue.take",
+            "java.util.concurrent.LinkedBlockingQueue.poll",
+            "java.util.concurrent.SynchronousQueue.take",
+            "java.util.concurrent.SynchronousQueue.poll",
+            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
+            "java.lang.ref.Reference.waitForReferencePendingList",
+            "java.lang.ref.ReferenceQueue.remove",
+            "jdk.internal.misc.InnocuousThread.run");
 
     /**
-     * Whether a thread waits for work rather than for a lock or a call: an acceptor, a poller, a
-     * pool's worker waiting on its queue (Tomcat's and Jetty's idle threads); a frame whose class
-     * and method end in {@code .await}/{@code .idle} of a pool counts too. Such a thread that did
-     * not move between two dumps is idle, not stuck.
+     * Whether a thread waits for work rather than for a lock or a call: an acceptor, a poller, a pool's worker waiting
+     * on its queue (Tomcat's and Jetty's idle threads); a frame whose class and method end in
+     * {@code .await}/{@code .idle} of a pool counts too. Such a thread that did not move between two dumps is idle, not
+     * stuck.
      */
     static boolean idle(List<String> stack) {
         for (String frame : stack) {
             String m = methodOf(frame);
-            if (IDLE.contains(m) || m.endsWith("QueuedThreadPool$Runner.idleJobPoll") || m.endsWith("TaskQueue.take") || m.endsWith("TaskQueue.poll")) {
+            if (IDLE.contains(m)
+                    || m.endsWith("QueuedThreadPool$Runner.idleJobPoll")
+                    || m.endsWith("TaskQueue.take")
+                    || m.endsWith("TaskQueue.poll")) {
                 return true;
             }
         }
@@ -119,7 +138,10 @@ public final class DumpFrames {
         return stack.stream().anyMatch(f -> methodOf(f).equals("java.lang.VirtualThread.runContinuation"));
     }
 
-    /** A virtual thread with no Java frame but VirtualThread.run: it waits inside the VM (for a class another thread initialises, most often). */
+    /**
+     * A virtual thread with no Java frame but VirtualThread.run: it waits inside the VM (for a class another thread
+     * initialises, most often).
+     */
     static boolean inVm(List<String> stack) {
         return stack.size() == 1 && methodOf(stack.get(0)).equals("java.lang.VirtualThread.run");
     }
@@ -130,18 +152,23 @@ public final class DumpFrames {
             return false;
         }
         String top = methodOf(stack.get(0));
-        return top.equals("java.lang.VirtualThread.park") || top.equals("java.lang.VirtualThread.parkNanos")
-                || top.equals("java.lang.VirtualThread.yieldContinuation") || top.equals("jdk.internal.vm.Continuation.yield");
+        return top.equals("java.lang.VirtualThread.park")
+                || top.equals("java.lang.VirtualThread.parkNanos")
+                || top.equals("java.lang.VirtualThread.yieldContinuation")
+                || top.equals("jdk.internal.vm.Continuation.yield");
     }
 
     /** The frame of a class initializer on the stack ({@code Init.<clinit>}), or null. */
     static String classInitializer(List<String> stack) {
-        return stack.stream().filter(f -> methodOf(f).endsWith(".<clinit>")).findFirst().orElse(null);
+        return stack.stream()
+                .filter(f -> methodOf(f).endsWith(".<clinit>"))
+                .findFirst()
+                .orElse(null);
     }
 
     /**
-     * Whether the thread is in a native method of the JDK's own (a file read, a poll): calls for which
-     * the virtual thread scheduler adds a carrier while they block, unlike the application's.
+     * Whether the thread is in a native method of the JDK's own (a file read, a poll): calls for which the virtual
+     * thread scheduler adds a carrier while they block, unlike the application's.
      */
     public static boolean jdkNative(List<String> stack) {
         return !stack.isEmpty() && stack.get(0).endsWith("(Native Method)") && isJdk(stack.get(0));
@@ -149,7 +176,9 @@ public final class DumpFrames {
 
     /** The innermost native frame the thread runs in, other than the JDK's park, or null. */
     public static String nativeFrame(List<String> stack) {
-        return stack.stream().filter(f -> f.endsWith("(Native Method)") && !methodOf(f).equals("jdk.internal.misc.Unsafe.park"))
-                .findFirst().orElse(null);
+        return stack.stream()
+                .filter(f -> f.endsWith("(Native Method)") && !methodOf(f).equals("jdk.internal.misc.Unsafe.park"))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -14,14 +14,21 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * What one JSON thread dump (and, when given, an earlier dump of the same process) says about
- * threads that are stuck: identical stacks grouped, the lock each group of waiters waits on and
- * its owner, wait-for cycles (deadlocks), locks none of whose waiters got them between two dumps,
- * carrier starvation, and what did not move between two dumps. Only what the dump holds is concluded; what its JDK does not record is said in
- * {@link #cannotTell}.
+ * What one JSON thread dump (and, when given, an earlier dump of the same process) says about threads that are stuck:
+ * identical stacks grouped, the lock each group of waiters waits on and its owner, wait-for cycles (deadlocks), locks
+ * none of whose waiters got them between two dumps, carrier starvation, and what did not move between two dumps. Only
+ * what the dump holds is concluded; what its JDK does not record is said in {@link #cannotTell}.
  */
-public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> groups, List<LockWait> locks, List<List<Link>> deadlocks,
-        List<LockWait> stuckLocks, Starvation starvation, List<DumpThread> unmoved, List<String> cannotTell) {
+public record ThreadAnalysis(
+        ThreadDump dump,
+        ThreadDump previous,
+        List<Group> groups,
+        List<LockWait> locks,
+        List<List<Link>> deadlocks,
+        List<LockWait> stuckLocks,
+        Starvation starvation,
+        List<DumpThread> unmoved,
+        List<String> cannotTell) {
 
     /** Threads with one stack and state: how many, of which kind, where, a few names. */
     public record Group(int count, String kind, String state, List<String> stack, List<String> examples) {}
@@ -36,14 +43,19 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
     public record Held(String carrier, DumpThread thread, String why) {}
 
     /**
-     * The virtual thread scheduler's carriers: how many, how many run a virtual thread, those held by
-     * one that cannot go on, the virtual threads waiting to run; {@code found} when every carrier is
-     * held while virtual threads wait, {@code possible} when it is not found but every carrier is busy
-     * and some are held or virtual threads wait (on JDK 21-24, every carrier busy): the dump cannot
-     * tell whether all the carriers are held. {@code mounted}: the virtual threads the carriers run (JDK
-     * 25+: as the dump says; JDK 21-24: those whose stacks show them mounted).
+     * The virtual thread scheduler's carriers: how many, how many run a virtual thread, those held by one that cannot
+     * go on, the virtual threads waiting to run; {@code found} when every carrier is held while virtual threads wait,
+     * {@code possible} when it is not found but every carrier is busy and some are held or virtual threads wait (on JDK
+     * 21-24, every carrier busy): the dump cannot tell whether all the carriers are held. {@code mounted}: the virtual
+     * threads the carriers run (JDK 25+: as the dump says; JDK 21-24: those whose stacks show them mounted).
      */
-    public record Starvation(int carriers, int busy, List<Held> held, List<DumpThread> waiting, List<DumpThread> mounted, boolean found,
+    public record Starvation(
+            int carriers,
+            int busy,
+            List<Held> held,
+            List<DumpThread> waiting,
+            List<DumpThread> mounted,
+            boolean found,
             boolean possible) {}
 
     private static final Pattern WORKER = Pattern.compile(".*-worker-\\d+");
@@ -52,40 +64,61 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
     public static ThreadAnalysis of(ThreadDump dump, ThreadDump previous) {
         List<String> cannotTell = new ArrayList<>();
         if (!dump.hasState()) {
-            cannotTell.add("JDK " + dump.feature() + " thread dumps record no thread states, locks or carriers (JDK 25 and later do):"
-                    + (dump.hasParkOwner() ? " deadlocks over monitors cannot be told from this dump (over java.util.concurrent locks they can,"
-                            + " from the owners loomscope's agent added)" : " deadlocks cannot be told from this dump ('loomscope attach PID threads'"
-                            + " adds the owners of java.util.concurrent locks from its agent)")
+            cannotTell.add("JDK " + dump.feature()
+                    + " thread dumps record no thread states, locks or carriers (JDK 25 and later do):"
+                    + (dump.hasParkOwner()
+                            ? " deadlocks over monitors cannot be told from this dump (over java.util.concurrent locks"
+                                    + " they can, from the owners loomscope's agent added)"
+                            : " deadlocks cannot be told from this dump ('loomscope attach PID threads'"
+                                    + " adds the owners of java.util.concurrent locks from its agent)")
                     + ", and which virtual thread holds which carrier only from its stack");
         }
         Set<Long> unmovedIds = previous == null ? Set.of() : unmovedIds(previous, dump);
-        List<DumpThread> unmoved = dump.threads().stream().filter(t -> unmovedIds.contains(t.tid()) && !DumpFrames.idle(t.stack())
-                && (Boolean.TRUE.equals(t.virtual()) || DumpFrames.applicationFrame(t.stack()) >= 0)).toList();
+        List<DumpThread> unmoved = dump.threads().stream()
+                .filter(t -> unmovedIds.contains(t.tid())
+                        && !DumpFrames.idle(t.stack())
+                        && (Boolean.TRUE.equals(t.virtual()) || DumpFrames.applicationFrame(t.stack()) >= 0))
+                .toList();
         Map<Long, DumpThread> byId = new HashMap<>();
         dump.threads().forEach(t -> byId.put(t.tid(), t));
         Map<String, DumpThread> monitorOwner = new HashMap<>();
         dump.threads().forEach(t -> t.monitors().forEach(m -> monitorOwner.put(m.lock(), t)));
         List<LockWait> locks = locks(dump, byId, monitorOwner);
-        List<List<Link>> deadlocks = dump.hasState() || dump.hasParkOwner() ? cycles(dump, byId, monitorOwner) : List.of();
-        long parkedWithoutOwner = dump.threads().stream().filter(t -> isLock(t.parkBlocker()) && t.parkOwner() == null).count();
+        List<List<Link>> deadlocks =
+                dump.hasState() || dump.hasParkOwner() ? cycles(dump, byId, monitorOwner) : List.of();
+        long parkedWithoutOwner = dump.threads().stream()
+                .filter(t -> isLock(t.parkBlocker()) && t.parkOwner() == null)
+                .count();
         if (dump.hasState() && !dump.hasParkOwner() && parkedWithoutOwner > 0) {
             cannotTell.add(parkedWithoutOwner + " thread(s) parked on java.util.concurrent locks: JDK " + dump.feature()
-                    + " dumps do not record who owns such a lock (JDK 26 does), so cycles through them cannot be told ('loomscope attach PID threads'"
-                    + " adds the owners from its agent)");
+                    + " dumps do not record who owns such a lock (JDK 26 does), so cycles through them cannot be told"
+                    + " ('loomscope attach PID threads' adds the owners from its agent)");
         }
         Starvation starvation = starvation(dump, byId, unmovedIds, previous);
         if (starvation.possible() && !dump.hasState() && starvation.waiting().isEmpty()) {
-            cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, " + starvation.held().size() + " of them one that cannot"
-                    + " go on; whether virtual threads wait for a carrier a JDK " + dump.feature() + " dump cannot show (JDK 25's does): carrier"
-                    + " starvation cannot be told from it; take a second dump a few seconds later and give both (what did not move between them is"
-                    + " stuck)");
+            cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, "
+                    + starvation.held().size() + " of them one that cannot"
+                    + " go on; whether virtual threads wait for a carrier a JDK " + dump.feature()
+                    + " dump cannot show (JDK 25's does): carrier starvation cannot be told from it; take a second"
+                    + " dump a few seconds later and give both (what did not move between them is stuck)");
         } else if (starvation.possible()) {
-            cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, " + starvation.held().size()
-                    + " of them one that cannot go on; this dump cannot tell whether the others are stuck: take a second dump"
-                    + " a few seconds later and give both (what did not move between them is stuck)");
+            cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, "
+                    + starvation.held().size()
+                    + " of them one that cannot go on; this dump cannot tell whether the others are stuck: take a"
+                    + " second dump a few seconds later and give both (what did not move between them is stuck)");
         }
-        List<LockWait> stuckLocks = previous == null ? List.of() : stuck(locks, locks(previous, Map.of(), Map.of()), unmovedIds, deadlocks);
-        return new ThreadAnalysis(dump, previous, groups(dump), locks, deadlocks, stuckLocks, starvation, unmoved, List.copyOf(cannotTell));
+        List<LockWait> stuckLocks =
+                previous == null ? List.of() : stuck(locks, locks(previous, Map.of(), Map.of()), unmovedIds, deadlocks);
+        return new ThreadAnalysis(
+                dump,
+                previous,
+                groups(dump),
+                locks,
+                deadlocks,
+                stuckLocks,
+                starvation,
+                unmoved,
+                List.copyOf(cannotTell));
     }
 
     /** Whether anything was found that stops threads for good: a deadlock or carrier starvation. */
@@ -95,33 +128,47 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
 
     /** The time between the earlier dump and this one, or null. */
     public Duration between() {
-        return previous == null || previous.time() == null || dump.time() == null ? null : Duration.between(previous.time(), dump.time());
+        return previous == null || previous.time() == null || dump.time() == null
+                ? null
+                : Duration.between(previous.time(), dump.time());
     }
 
     private static List<Group> groups(ThreadDump dump) {
         Map<List<Object>, List<DumpThread>> byStack = new LinkedHashMap<>();
         for (DumpThread t : dump.threads()) {
-            byStack.computeIfAbsent(List.of(t.kind(), Objects.toString(t.state(), ""), t.stack()), k -> new ArrayList<>()).add(t);
+            byStack.computeIfAbsent(
+                            List.of(t.kind(), Objects.toString(t.state(), ""), t.stack()), k -> new ArrayList<>())
+                    .add(t);
         }
         List<Group> groups = new ArrayList<>();
-        byStack.forEach((k, ts) -> groups.add(new Group(ts.size(), ts.get(0).kind(), ts.get(0).state(), ts.get(0).stack(),
+        byStack.forEach((k, ts) -> groups.add(new Group(
+                ts.size(),
+                ts.get(0).kind(),
+                ts.get(0).state(),
+                ts.get(0).stack(),
                 ts.stream().limit(3).map(DumpThread::label).toList())));
         groups.sort(Comparator.comparingInt(Group::count).reversed());
         return List.copyOf(groups);
     }
 
     /**
-     * The locks one thread holds at a time that every thread waiting for in the earlier dump ({@code before})
-     * still waits for, where it was: none of them got it between the two dumps. Those of a deadlock
-     * found are left out (said as one).
+     * The locks one thread holds at a time that every thread waiting for in the earlier dump ({@code before}) still
+     * waits for, where it was: none of them got it between the two dumps. Those of a deadlock found are left out (said
+     * as one).
      */
-    private static List<LockWait> stuck(List<LockWait> now, List<LockWait> before, Set<Long> unmoved, List<List<Link>> deadlocks) {
+    private static List<LockWait> stuck(
+            List<LockWait> now, List<LockWait> before, Set<Long> unmoved, List<List<Link>> deadlocks) {
         Set<String> inCycles = new HashSet<>();
         deadlocks.forEach(c -> c.forEach(l -> inCycles.add(l.lock())));
         Map<String, Set<Long>> waitedBefore = new HashMap<>();
         before.forEach(w -> waitedBefore.put(w.lock(), tids(w.waiters())));
-        return now.stream().filter(w -> exclusive(w.lock()) && !inCycles.contains(w.lock()) && waitedBefore.containsKey(w.lock())
-                && tids(w.waiters()).containsAll(waitedBefore.get(w.lock())) && unmoved.containsAll(waitedBefore.get(w.lock()))).toList();
+        return now.stream()
+                .filter(w -> exclusive(w.lock())
+                        && !inCycles.contains(w.lock())
+                        && waitedBefore.containsKey(w.lock())
+                        && tids(w.waiters()).containsAll(waitedBefore.get(w.lock()))
+                        && unmoved.containsAll(waitedBefore.get(w.lock())))
+                .toList();
     }
 
     private static Set<Long> tids(List<DumpThread> threads) {
@@ -131,21 +178,28 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
     }
 
     /**
-     * A lock one thread holds at a time: a monitor, a ReentrantLock, a ReentrantReadWriteLock (its
-     * synchronizer, {@code ...ReentrantLock$NonfairSync@1b75}), or one a JDK 21-24 dump shows only on a
-     * stack ({@link #STACK_LOCK}); not a condition a pool's idle threads wait on.
+     * A lock one thread holds at a time: a monitor, a ReentrantLock, a ReentrantReadWriteLock (its synchronizer,
+     * {@code ...ReentrantLock$NonfairSync@1b75}), or one a JDK 21-24 dump shows only on a stack ({@link #STACK_LOCK});
+     * not a condition a pool's idle threads wait on.
      */
     public static boolean exclusive(String lock) {
-        return !lock.startsWith("java.util.concurrent.") || lock.startsWith("java.util.concurrent.locks.ReentrantLock$")
-                || lock.startsWith("java.util.concurrent.locks.ReentrantReadWriteLock$") || lock.startsWith(STACK_LOCK);
+        return !lock.startsWith("java.util.concurrent.")
+                || lock.startsWith("java.util.concurrent.locks.ReentrantLock$")
+                || lock.startsWith("java.util.concurrent.locks.ReentrantReadWriteLock$")
+                || lock.startsWith(STACK_LOCK);
     }
 
     /** How a lock a JDK 21-24 dump records no blocker for is named: by where its waiters wait. */
     static final String STACK_LOCK = "java.util.concurrent.locks.ReentrantLock (the dump names no object) taken at ";
 
-    /** The JDK frames of waiting for an exclusive j.u.c lock, which a JDK 21-24 stack shows where its dump records no blocker. */
-    private static final Set<String> LOCKING = Set.of("java.util.concurrent.locks.ReentrantLock.lock",
-            "java.util.concurrent.locks.ReentrantLock.lockInterruptibly", "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.lock",
+    /**
+     * The JDK frames of waiting for an exclusive j.u.c lock, which a JDK 21-24 stack shows where its dump records no
+     * blocker.
+     */
+    private static final Set<String> LOCKING = Set.of(
+            "java.util.concurrent.locks.ReentrantLock.lock",
+            "java.util.concurrent.locks.ReentrantLock.lockInterruptibly",
+            "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.lock",
             "java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock");
 
     /** The lock a thread without a recorded blocker waits for, as its stack shows it, or null. */
@@ -160,20 +214,25 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
 
     /** A park blocker that is a lock (a j.u.c synchronizer), not a pool's or a queue's idle wait. */
     private static boolean isLock(String parkBlocker) {
-        return parkBlocker != null && (parkBlocker.startsWith("java.util.concurrent.locks.") || parkBlocker.contains("Sync@"));
+        return parkBlocker != null
+                && (parkBlocker.startsWith("java.util.concurrent.locks.") || parkBlocker.contains("Sync@"));
     }
 
-    private static List<LockWait> locks(ThreadDump dump, Map<Long, DumpThread> byId, Map<String, DumpThread> monitorOwner) {
+    private static List<LockWait> locks(
+            ThreadDump dump, Map<Long, DumpThread> byId, Map<String, DumpThread> monitorOwner) {
         Map<List<String>, List<DumpThread>> waiters = new LinkedHashMap<>();
         for (DumpThread t : dump.threads()) {
             if (t.blockedOn() != null) {
-                waiters.computeIfAbsent(List.of(t.blockedOn(), "blocked entering the monitor"), k -> new ArrayList<>()).add(t);
+                waiters.computeIfAbsent(List.of(t.blockedOn(), "blocked entering the monitor"), k -> new ArrayList<>())
+                        .add(t);
             } else if (isLock(t.parkBlocker())) {
-                waiters.computeIfAbsent(List.of(t.parkBlocker(), "parked on the lock"), k -> new ArrayList<>()).add(t);
+                waiters.computeIfAbsent(List.of(t.parkBlocker(), "parked on the lock"), k -> new ArrayList<>())
+                        .add(t);
             } else if (!dump.hasState() && t.parkBlocker() == null) {
                 String onStack = stackLock(t);
                 if (onStack != null) {
-                    waiters.computeIfAbsent(List.of(onStack, "parked on the lock"), k -> new ArrayList<>()).add(t);
+                    waiters.computeIfAbsent(List.of(onStack, "parked on the lock"), k -> new ArrayList<>())
+                            .add(t);
                 }
             }
         }
@@ -189,7 +248,10 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         return List.copyOf(out);
     }
 
-    /** The lock a thread waits for and its owner, or null: a monitor it is blocked on, or a j.u.c lock whose owner the dump records. */
+    /**
+     * The lock a thread waits for and its owner, or null: a monitor it is blocked on, or a j.u.c lock whose owner the
+     * dump records.
+     */
     private static Link waitsFor(DumpThread t, Map<Long, DumpThread> byId, Map<String, DumpThread> monitorOwner) {
         if (t.blockedOn() != null && monitorOwner.containsKey(t.blockedOn())) {
             return new Link(t, t.blockedOn(), monitorOwner.get(t.blockedOn()));
@@ -200,7 +262,8 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         return null;
     }
 
-    private static List<List<Link>> cycles(ThreadDump dump, Map<Long, DumpThread> byId, Map<String, DumpThread> monitorOwner) {
+    private static List<List<Link>> cycles(
+            ThreadDump dump, Map<Long, DumpThread> byId, Map<String, DumpThread> monitorOwner) {
         List<List<Link>> cycles = new ArrayList<>();
         Set<Long> done = new HashSet<>();
         for (DumpThread start : dump.threads()) {
@@ -225,13 +288,16 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
     }
 
     /**
-     * @param previous an earlier dump, or null: a carrier that ran another virtual thread then (JDK 25+
-     *                 dumps name it) is moving, whatever the one it runs now looks like
+     * @param previous an earlier dump, or null: a carrier that ran another virtual thread then (JDK 25+ dumps name it)
+     *     is moving, whatever the one it runs now looks like
      */
-    private static Starvation starvation(ThreadDump dump, Map<Long, DumpThread> byId, Set<Long> unmoved, ThreadDump previous) {
+    private static Starvation starvation(
+            ThreadDump dump, Map<Long, DumpThread> byId, Set<Long> unmoved, ThreadDump previous) {
         Map<Long, Long> mountedBefore = new HashMap<>(); // carrier id -> virtual thread id, in the earlier dump
         if (previous != null) {
-            previous.threads().stream().filter(t -> t.carrier() != null).forEach(t -> mountedBefore.put(t.carrier(), t.tid()));
+            previous.threads().stream()
+                    .filter(t -> t.carrier() != null)
+                    .forEach(t -> mountedBefore.put(t.carrier(), t.tid()));
         }
         // the scheduler's carriers: the pool workers of the containers whose threads run virtual threads
         Set<String> pools = new HashSet<>();
@@ -245,11 +311,18 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
                 pools.add(t.container());
             }
         }
-        List<DumpThread> carriers = dump.threads().stream().filter(t -> pools.contains(t.container()) && WORKER.matcher(t.name()).matches()).toList();
-        List<DumpThread> busy = carriers.stream().filter(c -> mountedOn.containsKey(c.tid()) || DumpFrames.runsVirtualThread(c.stack())).toList();
-        List<DumpThread> waiting = dump.threads().stream().filter(t -> dump.hasState()
-                ? Boolean.TRUE.equals(t.virtual()) && "RUNNABLE".equals(t.state()) && t.carrier() == null
-                : !Boolean.FALSE.equals(t.virtual()) && t.stack().isEmpty() && !DumpFrames.jvmThread(t.name())).toList(); // JDK 21-24: only those not run yet
+        List<DumpThread> carriers = dump.threads().stream()
+                .filter(t -> pools.contains(t.container())
+                        && WORKER.matcher(t.name()).matches())
+                .toList();
+        List<DumpThread> busy = carriers.stream()
+                .filter(c -> mountedOn.containsKey(c.tid()) || DumpFrames.runsVirtualThread(c.stack()))
+                .toList();
+        List<DumpThread> waiting = dump.threads().stream()
+                .filter(t -> dump.hasState()
+                        ? Boolean.TRUE.equals(t.virtual()) && "RUNNABLE".equals(t.state()) && t.carrier() == null
+                        : !Boolean.FALSE.equals(t.virtual()) && t.stack().isEmpty() && !DumpFrames.jvmThread(t.name()))
+                .toList(); // JDK 21-24: only those not run yet
         List<Held> held = new ArrayList<>();
         if (dump.hasState()) {
             for (DumpThread c : busy) {
@@ -264,16 +337,25 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
             held.addAll(heldOnStacks(dump, unmoved));
         }
         boolean allBusy = !carriers.isEmpty() && busy.size() == carriers.size();
-        // starvation needs virtual threads seen waiting for a carrier: JDK 25+ shows those waiting to run; a JDK 21-24 dump only those
+        // starvation needs virtual threads seen waiting for a carrier: JDK 25+ shows those waiting to run; a JDK 21-24
+        // dump only those
         // not started yet, so without such there it cannot tell
         boolean found = allBusy && held.size() >= busy.size() && !waiting.isEmpty();
         boolean possible = allBusy && !found && (!dump.hasState() || !held.isEmpty() || !waiting.isEmpty());
-        List<DumpThread> mounted = dump.hasState() ? List.copyOf(mountedOn.values()) : dump.threads().stream()
-                .filter(v -> Boolean.TRUE.equals(v.virtual()) && !v.stack().isEmpty() && !DumpFrames.unmounted(v.stack())).toList();
+        List<DumpThread> mounted = dump.hasState()
+                ? List.copyOf(mountedOn.values())
+                : dump.threads().stream()
+                        .filter(v -> Boolean.TRUE.equals(v.virtual())
+                                && !v.stack().isEmpty()
+                                && !DumpFrames.unmounted(v.stack()))
+                        .toList();
         return new Starvation(carriers.size(), busy.size(), List.copyOf(held), waiting, mounted, found, possible);
     }
 
-    /** In a JDK 21-24 dump, which does not say which carrier runs which virtual thread: those its stacks show on a carrier and held. */
+    /**
+     * In a JDK 21-24 dump, which does not say which carrier runs which virtual thread: those its stacks show on a
+     * carrier and held.
+     */
     private static List<Held> heldOnStacks(ThreadDump dump, Set<Long> unmoved) {
         List<Held> held = new ArrayList<>();
         for (DumpThread v : dump.threads()) {
@@ -290,10 +372,16 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
     /** Why a mounted virtual thread cannot go on and keeps its carrier, or null when it may be running. */
     private static String heldBy(DumpThread v, boolean unmoved, boolean hasState) {
         String clinit = DumpFrames.classInitializer(v.stack());
-        String pin = clinit != null ? "pinned in the class initializer " + DumpFrames.brief(clinit)
-                : DumpFrames.nativeFrame(v.stack()) != null ? "pinned by the native frame " + DumpFrames.brief(DumpFrames.nativeFrame(v.stack()))
-                : !v.monitors().isEmpty() ? "holding the monitor " + v.monitors().get(0).lock()
-                : hasState ? "pinned" : "pinned (a JDK 21-24 dump does not say by what: on JDK 21-23 a synchronized frame on its stack, most often)";
+        String pin = clinit != null
+                ? "pinned in the class initializer " + DumpFrames.brief(clinit)
+                : DumpFrames.nativeFrame(v.stack()) != null
+                        ? "pinned by the native frame " + DumpFrames.brief(DumpFrames.nativeFrame(v.stack()))
+                        : !v.monitors().isEmpty()
+                                ? "holding the monitor " + v.monitors().get(0).lock()
+                                : hasState
+                                        ? "pinned"
+                                        : "pinned (a JDK 21-24 dump does not say by what: on JDK 21-23 a synchronized"
+                                                + " frame on its stack, most often)";
         if (DumpFrames.inVm(v.stack())) {
             return "waiting inside the VM with no Java frame (for a class another thread initialises, most often)";
         }
@@ -319,7 +407,10 @@ public record ThreadAnalysis(ThreadDump dump, ThreadDump previous, List<Group> g
         Set<Long> same = new HashSet<>();
         for (DumpThread t : later.threads()) {
             DumpThread b = before.get(t.tid());
-            if (b != null && !t.stack().isEmpty() && b.stack().equals(t.stack()) && Objects.equals(b.state(), t.state())) {
+            if (b != null
+                    && !t.stack().isEmpty()
+                    && b.stack().equals(t.stack())
+                    && Objects.equals(b.state(), t.state())) {
                 same.add(t.tid());
             }
         }

@@ -14,16 +14,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The JDK's plain-text thread dump ({@code jcmd PID Thread.dump_to_file FILE}, JDK 21+), read into
- * the same {@link ThreadDump} as the JSON one: what the agent and {@code attach threads} write when
- * the JDK's JSON dump fails (JDK 21-25 cannot write a thread name with a control character as JSON).
- * JDK 21-24 write a thread's id, name and frames; JDK 25 its state and locks too. The text names no
- * thread containers and no carriers: every thread is in one container, {@code <text dump>}.
+ * The JDK's plain-text thread dump ({@code jcmd PID Thread.dump_to_file FILE}, JDK 21+), read into the same
+ * {@link ThreadDump} as the JSON one: what the agent and {@code attach threads} write when the JDK's JSON dump fails
+ * (JDK 21-25 cannot write a thread name with a control character as JSON). JDK 21-24 write a thread's id, name and
+ * frames; JDK 25 its state and locks too. The text names no thread containers and no carriers: every thread is in one
+ * container, {@code <text dump>}.
  */
 final class ThreadDumpText {
     /** {@code #23 "name" virtual RUNNABLE 2026-...}: the name may hold anything but a line break. */
     private static final Pattern HEADER = Pattern.compile("^#(\\d{1,18}) \"(.*)\"( virtual)?(?: ([A-Z_]+) (\\S+))?$");
-    private static final Pattern LOCK = Pattern.compile("^\\s+- (locked|waiting to lock|waiting on|parking to wait for) <(.+?)>.*$");
+
+    private static final Pattern LOCK =
+            Pattern.compile("^\\s+- (locked|waiting to lock|waiting on|parking to wait for) <(.+?)>.*$");
     static final String CONTAINER = "<text dump>";
 
     private ThreadDumpText() {}
@@ -36,7 +38,9 @@ final class ThreadDumpText {
             throw new BadDataException(file + ": cannot read: " + e.getMessage() + " (check the path and permissions)");
         }
         if (lines.size() < 3 || !lines.get(0).strip().matches("\\d{1,19}")) {
-            throw new BadDataException(file + ": not a thread dump, JSON or plain text (give jcmd PID Thread.dump_to_file [-format=json] FILE)");
+            throw new BadDataException(file
+                    + ": not a thread dump, JSON or plain text (give jcmd PID Thread.dump_to_file"
+                    + " [-format=json] FILE)");
         }
         List<DumpThread> threads = new ArrayList<>();
         boolean hasState = false;
@@ -75,8 +79,21 @@ final class ThreadDumpText {
             }
         }
         if (hasState) {
-            threads.replaceAll(t -> t.virtual() != null ? t : new DumpThread(t.tid(), t.name(), t.container(), false, t.state(), null, t.blockedOn(),
-                    t.waitingOn(), t.parkBlocker(), null, t.monitors(), t.stack()));
+            threads.replaceAll(t -> t.virtual() != null
+                    ? t
+                    : new DumpThread(
+                            t.tid(),
+                            t.name(),
+                            t.container(),
+                            false,
+                            t.state(),
+                            null,
+                            t.blockedOn(),
+                            t.waitingOn(),
+                            t.parkBlocker(),
+                            null,
+                            t.monitors(),
+                            t.stack()));
         }
         Instant time;
         try {
@@ -84,15 +101,39 @@ final class ThreadDumpText {
         } catch (RuntimeException e) {
             time = null;
         }
-        return new ThreadDump(file.toString(), lines.get(0).strip(), time, lines.get(2).strip(),
-                List.of(new ThreadDump.Container(CONTAINER, null, threads.size())), List.copyOf(threads), hasState, false);
+        return new ThreadDump(
+                file.toString(),
+                lines.get(0).strip(),
+                time,
+                lines.get(2).strip(),
+                List.of(new ThreadDump.Container(CONTAINER, null, threads.size())),
+                List.copyOf(threads),
+                hasState,
+                false);
     }
 
     private static DumpThread thread(Matcher h, List<String> stack, List<Monitor> monitors, String[] locks) {
         boolean marked = h.group(3) != null;
-        Boolean virtual = marked ? Boolean.TRUE : h.group(4) != null ? null : stack.isEmpty() ? (h.group(2).isEmpty() ? Boolean.TRUE : null)
-                : Boolean.valueOf(DumpFrames.methodOf(stack.get(stack.size() - 1)).equals("java.lang.VirtualThread.run"));
-        return new DumpThread(Long.parseLong(h.group(1)), h.group(2), CONTAINER, virtual, h.group(4), null, locks[0], locks[1], locks[2], null,
-                List.copyOf(monitors), List.copyOf(stack));
+        Boolean virtual = marked
+                ? Boolean.TRUE
+                : h.group(4) != null
+                        ? null
+                        : stack.isEmpty()
+                                ? (h.group(2).isEmpty() ? Boolean.TRUE : null)
+                                : Boolean.valueOf(DumpFrames.methodOf(stack.get(stack.size() - 1))
+                                        .equals("java.lang.VirtualThread.run"));
+        return new DumpThread(
+                Long.parseLong(h.group(1)),
+                h.group(2),
+                CONTAINER,
+                virtual,
+                h.group(4),
+                null,
+                locks[0],
+                locks[1],
+                locks[2],
+                null,
+                List.copyOf(monitors),
+                List.copyOf(stack));
     }
 }

@@ -3,14 +3,13 @@ package dev.loomscope.analyzer.watch;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A condition {@code watch} raises once when it begins: which ({@code kind}), since when, what was
- * seen and where (the frame that causes it), with the stack that shows it.
+ * A condition {@code watch} raises once when it begins: which ({@code kind}), since when, what was seen and where (the
+ * frame that causes it), with the stack that shows it.
  */
 record Alarm(String kind, Instant since, String what, String where, List<String> stack) {
     /** Carriers all busy while the scheduler's queue grows. */
@@ -31,7 +30,8 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
     static final String MONOPOLY = "cpu-monopoly";
 
     String line() {
-        return "ALARM " + kind + " since " + clock() + ": " + what + (where == null ? "" : "; where: " + where) + "; next: " + next();
+        return "ALARM " + kind + " since " + clock() + ": " + what + (where == null ? "" : "; where: " + where)
+                + "; next: " + next();
     }
 
     /** {@code pinning since 21:56:30 at demo.Api.legacy}: the alarm in the watch's closing line. */
@@ -47,32 +47,48 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
     String next() {
         return switch (kind) {
             case PINS -> pinsNext(where == null ? "" : where);
-            case SPIN -> "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound it; a library's spin"
-                    + " may be fixed in a newer release";
-            case DEADLOCK -> "each thread holds a lock the next one waits for, and none lets go: they stay stuck until the JVM restarts; take the"
-                    + " locks in one order everywhere (or tryLock with a timeout)";
-            case LOCK_STUCK -> "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a deadlock when"
-                    + " it waits for a lock these threads hold; else no blocking call while holding it, or tryLock with a timeout";
-            case NATIVE -> "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its Future from the"
-                    + " virtual thread, or give the scheduler as many carriers as calls block at once (jdk.virtualThreadScheduler.parallelism)";
-            case MONOPOLY -> "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an ExecutorService)"
-                    + " and wait for it from the virtual thread, or split it up (Thread.yield between its parts)";
-            case QUEUE -> "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins, CPU-bound work or spins";
-            default -> "the pool or lock is now the ceiling, not the threads: size it for the concurrency you want, or bound the concurrency before"
-                    + " it (a Semaphore)";
+            case SPIN ->
+                "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound"
+                        + " it; a library's spin may be fixed in a newer release";
+            case DEADLOCK ->
+                "each thread holds a lock the next one waits for, and none lets go: they stay stuck until the JVM"
+                        + " restarts; take the locks in one order everywhere (or tryLock with a timeout)";
+            case LOCK_STUCK ->
+                "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a"
+                        + " deadlock when it waits for a lock these threads hold; else no blocking call while"
+                        + " holding it,"
+                        + " or tryLock with a timeout";
+            case NATIVE ->
+                "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its"
+                        + " Future from the virtual thread, or give the scheduler as many carriers as calls block"
+                        + " at once"
+                        + " (jdk.virtualThreadScheduler.parallelism)";
+            case MONOPOLY ->
+                "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an"
+                        + " ExecutorService) and wait for it from the virtual thread, or split it up (Thread.yield"
+                        + " between"
+                        + " its parts)";
+            case QUEUE ->
+                "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins,"
+                        + " CPU-bound work or spins";
+            default ->
+                "the pool or lock is now the ceiling, not the threads: size it for the concurrency you want, or bound"
+                        + " the concurrency before it (a Semaphore)";
         };
     }
 
     /** The pinning alarm's step, by what pins ({@code where}). */
     private static String pinsNext(String where) {
         if (where.contains("Native") || where.contains("native")) {
-            return "a native frame pins on every JDK: move the blocking call out of the native call, or give that work platform threads";
+            return "a native frame pins on every JDK: move the blocking call out of the native call, or give that work"
+                    + " platform threads";
         }
         if (where.contains("lass initializer") || where.contains("<clinit>")) {
-            return "blocking in a class initializer pins on every JDK: initialise the class before the load (or without blocking)";
+            return "blocking in a class initializer pins on every JDK: initialise the class before the load (or"
+                    + " without blocking)";
         }
-        return "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock, or run on JDK 24+,"
-                + " where synchronized no longer pins";
+        return "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock, or"
+                + " run on JDK 24+, where synchronized no longer pins";
     }
 
     Map<String, Object> json() {

@@ -9,24 +9,27 @@ import dev.loomscope.analyzer.threads.ThreadsView;
 import dev.loomscope.recording.Frame;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The conditions {@code watch} raises, each once per episode: it is raised when first seen and may
- * be raised again only after {@link #CLEARED} refreshes without it. The limits are the command's options.
+ * The conditions {@code watch} raises, each once per episode: it is raised when first seen and may be raised again only
+ * after {@link #CLEARED} refreshes without it. The limits are the command's options.
  *
- * @param pinRate      pins a second above which pinning is raised
- * @param pinnedShare  share of the carriers' time pinned above which pinning is raised
- * @param spinShare    share of the virtual threads' CPU samples in a spin frame from which yield-spin is raised
- * @param parked       virtual threads parked at one place from which pool-ceiling is raised
+ * @param pinRate pins a second above which pinning is raised
+ * @param pinnedShare share of the carriers' time pinned above which pinning is raised
+ * @param spinShare share of the virtual threads' CPU samples in a spin frame from which yield-spin is raised
+ * @param parked virtual threads parked at one place from which pool-ceiling is raised
  * @param queueSeconds refreshes in a row the queue grows, all carriers mounted, before queue-growth is raised (at
- *                     {@link #MIN_QUEUED} queued or more)
+ *     {@link #MIN_QUEUED} queued or more)
  */
 record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds, State state) {
     /** Fewer spinning CPU samples than this over the window say nothing of a spin. */
@@ -37,15 +40,20 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     static final int CLEARED = 3;
     /** Refreshes the yield-spin alarm looks back over. */
     static final int SPIN_WINDOW = 5;
-    /** A virtual thread on the CPU this long, with no gap in its samples, has held its carrier all that time: the cpu-monopoly alarm's run. */
+    /**
+     * A virtual thread on the CPU this long, with no gap in its samples, has held its carrier all that time: the
+     * cpu-monopoly alarm's run.
+     */
     static final Duration MONOPOLY_RUN = Duration.ofSeconds(1);
     /** A gap in a virtual thread's CPU samples longer than this ends its run (it unmounted, or waited). */
     static final Duration RUN_GAP = Duration.ofMillis(250);
-    /** Carriers using less than this share of a CPU each, while they stay mounted, are blocked rather than computing. */
+    /**
+     * Carriers using less than this share of a CPU each, while they stay mounted, are blocked rather than computing.
+     */
     static final double BLOCKED_CPU = 0.5;
     /**
-     * Fewer CPU samples than this a thread over the refreshes the native-blocking alarm looks back on: not
-     * computing (JFR samples a thread running Java about every 10-20 ms, hundreds in those seconds).
+     * Fewer CPU samples than this a thread over the refreshes the native-blocking alarm looks back on: not computing
+     * (JFR samples a thread running Java about every 10-20 ms, hundreds in those seconds).
      */
     static final int FEW_SAMPLES = 5;
 
@@ -58,13 +66,17 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         final Set<String> active = new HashSet<>();
         /** Refreshes in a row an active kind was not seen. */
         final Map<String, Integer> absent = new HashMap<>();
-        /** The last {@link #SPIN_WINDOW} intervals: CPU samples are few a second (JFR samples a few threads a period). */
-        final java.util.ArrayDeque<Interval> recent = new java.util.ArrayDeque<>();
+        /**
+         * The last {@link #SPIN_WINDOW} intervals: CPU samples are few a second (JFR samples a few threads a period).
+         */
+        final ArrayDeque<Interval> recent = new ArrayDeque<>();
+
         long lastQueued = -1;
         int growing;
         Instant growingSince;
         /** The virtual threads' runs on the CPU going on, by thread id, and the newest sample's time. */
         final Map<Long, Run> runs = new HashMap<>();
+
         Instant newest;
         /** Whether the last thread dump showed every carrier held by a running virtual thread, and its time. */
         Instant carriersHeldAt;
@@ -99,8 +111,12 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE, Alarm.MONOPOLY)) {
             if (seen.contains(kind)) {
                 state.absent.remove(kind);
-            } else if (!undecided.contains(kind) && state.active.contains(kind) && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
-                state.active.remove(kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
+            } else if (!undecided.contains(kind)
+                    && state.active.contains(kind)
+                    && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
+                state.active.remove(
+                        kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one
+                // episode
                 state.absent.remove(kind);
             }
         }
@@ -115,10 +131,27 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             seen.add(Alarm.PINS);
             Tick.Pin top = t.topPins().get(0);
             var group = in.pins.groups().get(top.frame());
-            raise(raised, new Alarm(Alarm.PINS, t.at(), String.format(Locale.ROOT, "%,.1f pins/s, %s of %d carriers' time pinned (limits %s/s, %s)",
-                    rate, Tick.percent(share), t.parallelism(), trim(pinRate), Tick.percent(pinnedShare)),
-                    top.frame() + (top.reasons().isEmpty() ? "" : " (" + String.join(", ", top.reasons()) + ")"),
-                    group == null ? List.of() : group.stack.stream().limit(12).map(Frame::text).toList()));
+            raise(
+                    raised,
+                    new Alarm(
+                            Alarm.PINS,
+                            t.at(),
+                            String.format(
+                                    Locale.ROOT,
+                                    "%,.1f pins/s, %s of %d carriers' time pinned (limits %s/s, %s)",
+                                    rate,
+                                    Tick.percent(share),
+                                    t.parallelism(),
+                                    trim(pinRate),
+                                    Tick.percent(pinnedShare)),
+                            top.frame()
+                                    + (top.reasons().isEmpty() ? "" : " (" + String.join(", ", top.reasons()) + ")"),
+                            group == null
+                                    ? List.of()
+                                    : group.stack.stream()
+                                            .limit(12)
+                                            .map(Frame::text)
+                                            .toList()));
         }
     }
 
@@ -131,9 +164,11 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         long spinning = state.recent.stream().mapToLong(i -> i.spinSamples).sum();
         long virtual = state.recent.stream().mapToLong(i -> i.virtualSamples).sum();
         long all = state.recent.stream().mapToLong(i -> i.samples).sum();
-        long scheduler = state.recent.stream().mapToLong(i -> i.schedulerSamples).sum();
+        long scheduler =
+                state.recent.stream().mapToLong(i -> i.schedulerSamples).sum();
         if (virtual < MIN_SPIN_SAMPLES) {
-            undecided.add(Alarm.SPIN); // too few virtual threads' samples to tell (a busy machine's sampler reaches few threads)
+            undecided.add(Alarm.SPIN); // too few virtual threads' samples to tell (a busy machine's sampler reaches few
+            // threads)
         } else if (spinning >= MIN_SPIN_SAMPLES && (double) spinning / virtual >= spinShare) {
             seen.add(Alarm.SPIN);
             Map<String, Long> callers = new HashMap<>();
@@ -142,21 +177,41 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 i.spinCallers.forEach((k, n) -> callers.merge(k, n, Long::sum));
                 i.spinStacks.forEach(stacks::putIfAbsent);
             });
-            String caller = callers.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-            raise(raised, new Alarm(Alarm.SPIN, t.at(), String.format(Locale.ROOT,
-                    "%s of the virtual threads' CPU samples (%d of %d over the last %d refreshes) are in Thread.yield or Thread.onSpinWait, and %s"
-                            + " of all samples are carriers in the scheduler: carriers busy spinning, not working (limit %s)",
-                    Tick.percent((double) spinning / virtual), spinning, virtual, state.recent.size(), Tick.percent(all > 0 ? (double) scheduler / all : Double.NaN),
-                    Tick.percent(spinShare)), caller, stacks.get(caller).stream().map(Frame::text).toList()));
+            String caller = callers.entrySet().stream()
+                    .max(Map.Entry.comparingByValue())
+                    .orElseThrow()
+                    .getKey();
+            raise(
+                    raised,
+                    new Alarm(
+                            Alarm.SPIN,
+                            t.at(),
+                            String.format(
+                                    Locale.ROOT,
+                                    "%s of the virtual threads' CPU samples (%d of %d over the last %d refreshes) are"
+                                            + " in Thread.yield or Thread.onSpinWait, and %s of all samples are"
+                                            + " carriers"
+                                            + " in the scheduler: carriers busy spinning, not working (limit %s)",
+                                    Tick.percent((double) spinning / virtual),
+                                    spinning,
+                                    virtual,
+                                    state.recent.size(),
+                                    Tick.percent(all > 0 ? (double) scheduler / all : Double.NaN),
+                                    Tick.percent(spinShare)),
+                            caller,
+                            stacks.get(caller).stream().map(Frame::text).toList()));
         }
     }
 
-    /** The alarms that say why carriers are held: a queue growing behind one of them is that alarm's, not one of its own. */
+    /**
+     * The alarms that say why carriers are held: a queue growing behind one of them is that alarm's, not one of its
+     * own.
+     */
     static final List<String> CAUSES = List.of(Alarm.PINS, Alarm.SPIN, Alarm.MONOPOLY, Alarm.NATIVE);
 
     /**
-     * The queue-growth alarm: the scheduler's queue longer refresh after refresh while every carrier is
-     * mounted, and no alarm that says why ({@link #CAUSES}) is on.
+     * The queue-growth alarm: the scheduler's queue longer refresh after refresh while every carrier is mounted, and no
+     * alarm that says why ({@link #CAUSES}) is on.
      */
     private void queue(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
         Tick.Scheduler s = t.scheduler();
@@ -173,9 +228,20 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             boolean explained = CAUSES.stream().anyMatch(k -> seen.contains(k) || state.active.contains(k));
             if (state.growing >= queueSeconds && s.queued() >= MIN_QUEUED && !explained) {
                 seen.add(Alarm.QUEUE);
-                raise(raised, new Alarm(Alarm.QUEUE, state.growingSince, String.format(Locale.ROOT,
-                        "the scheduler's queue grew %d refreshes in a row to %,d while all %d carriers were mounted", state.growing, s.queued(),
-                        s.parallelism()), busiest(t, in), List.of()));
+                raise(
+                        raised,
+                        new Alarm(
+                                Alarm.QUEUE,
+                                state.growingSince,
+                                String.format(
+                                        Locale.ROOT,
+                                        "the scheduler's queue grew %d refreshes in a row to %,d while all %d carriers"
+                                                + " were mounted",
+                                        state.growing,
+                                        s.queued(),
+                                        s.parallelism()),
+                                busiest(t, in),
+                                List.of()));
             } else if (state.active.contains(Alarm.QUEUE) && state.growing > 0) {
                 seen.add(Alarm.QUEUE); // still growing: the episode goes on
             }
@@ -183,14 +249,15 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     }
 
     /**
-     * The cpu-monopoly alarm: as many virtual threads as there are carriers each on the CPU for
-     * {@link #MONOPOLY_RUN} or more (their samples with no gap over {@link #RUN_GAP}) at once: a
-     * virtual thread is not time-sliced, so each held its carrier all that time.
+     * The cpu-monopoly alarm: as many virtual threads as there are carriers each on the CPU for {@link #MONOPOLY_RUN}
+     * or more (their samples with no gap over {@link #RUN_GAP}) at once: a virtual thread is not time-sliced, so each
+     * held its carrier all that time.
      */
     private void monopoly(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
         for (Interval.Sampled s : in.sampled) {
             if (s.spinning()) {
-                state.runs.remove(s.thread()); // in Thread.yield or onSpinWait: it gives its carrier up (the yield-spin alarm's)
+                state.runs.remove(
+                        s.thread()); // in Thread.yield or onSpinWait: it gives its carrier up (the yield-spin alarm's)
                 continue;
             }
             Run r = state.runs.get(s.thread());
@@ -210,35 +277,61 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             return;
         }
         state.runs.values().removeIf(r -> Duration.between(r.last, state.newest).compareTo(RUN_GAP) > 0); // ended
-        List<Run> long_ = state.runs.values().stream().filter(r -> r.length().compareTo(MONOPOLY_RUN) >= 0).toList();
+        List<Run> long_ = state.runs.values().stream()
+                .filter(r -> r.length().compareTo(MONOPOLY_RUN) >= 0)
+                .toList();
         if (!long_.isEmpty() && long_.size() >= t.parallelism()) {
             seen.add(Alarm.MONOPOLY);
             Map<String, Long> frames = new HashMap<>();
             long_.forEach(r -> r.frames.forEach((f, n) -> frames.merge(f, n, Long::sum)));
-            String frame = frames.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-            Instant since = long_.stream().map(r -> r.start).min(Instant::compareTo).orElseThrow();
-            raise(raised, new Alarm(Alarm.MONOPOLY, since, String.format(Locale.ROOT, "%d virtual threads have each been on the CPU for %s or more"
-                    + " (the longest %.1f s, no gap over %d ms in their samples), as many as the %d carriers: every carrier held by a computation"
-                    + " while other virtual threads wait", long_.size(), Watch.text(MONOPOLY_RUN), long_.stream().map(Run::length)
-                    .max(Duration::compareTo).orElseThrow().toMillis() / 1000.0, RUN_GAP.toMillis(), t.parallelism()), frame, List.of()));
+            String frame = frames.entrySet().stream()
+                    .max(Map.Entry.comparingByValue())
+                    .orElseThrow()
+                    .getKey();
+            Instant since =
+                    long_.stream().map(r -> r.start).min(Instant::compareTo).orElseThrow();
+            raise(
+                    raised,
+                    new Alarm(
+                            Alarm.MONOPOLY,
+                            since,
+                            String.format(
+                                    Locale.ROOT,
+                                    "%d virtual threads have each been on the CPU for %s or more (the longest %.1f s,"
+                                            + " no gap over %d ms in their samples), as many as the %d carriers: every"
+                                            + " carrier held by a computation while other virtual threads wait",
+                                    long_.size(),
+                                    Watch.text(MONOPOLY_RUN),
+                                    long_.stream()
+                                                    .map(Run::length)
+                                                    .max(Duration::compareTo)
+                                                    .orElseThrow()
+                                                    .toMillis()
+                                            / 1000.0,
+                                    RUN_GAP.toMillis(),
+                                    t.parallelism()),
+                            frame,
+                            List.of()));
         }
     }
 
     /**
-     * The native-blocking alarm, from a thread dump (the one before it is in {@link State#carriersHeldAt}):
-     * every carrier holds a virtual thread that runs on it (not parked on it, not in the JDK's own native
-     * I/O, for which the scheduler adds carriers) in this dump and the one before, while those threads
-     * had fewer than {@link #FEW_SAMPLES} CPU samples each and the carriers used under {@link #BLOCKED_CPU}
-     * of a CPU each over the last refreshes: blocked, not computing, with no pin event to say so (a
-     * virtual thread in native code never parks). Where the stream has no carriers' CPU (the agent's
-     * recording), only threads whose stacks end in a native frame count.
+     * The native-blocking alarm, from a thread dump (the one before it is in {@link State#carriersHeldAt}): every
+     * carrier holds a virtual thread that runs on it (not parked on it, not in the JDK's own native I/O, for which the
+     * scheduler adds carriers) in this dump and the one before, while those threads had fewer than {@link #FEW_SAMPLES}
+     * CPU samples each and the carriers used under {@link #BLOCKED_CPU} of a CPU each over the last refreshes: blocked,
+     * not computing, with no pin event to say so (a virtual thread in native code never parks). Where the stream has no
+     * carriers' CPU (the agent's recording), only threads whose stacks end in a native frame count.
      *
      * @param processors the JVM's, by which JFR's thread CPU shares of the machine are a share of one CPU
      */
     List<Alarm> carriers(Instant at, ThreadAnalysis a, int processors) {
         ThreadAnalysis.Starvation s = a.starvation();
-        List<DumpThread> running = s.mounted().stream().filter(v -> !DumpFrames.parkedOnCarrier(v.stack()) && !DumpFrames.jdkNative(v.stack())
-                && (v.state() == null || v.state().equals("RUNNABLE"))).toList();
+        List<DumpThread> running = s.mounted().stream()
+                .filter(v -> !DumpFrames.parkedOnCarrier(v.stack())
+                        && !DumpFrames.jdkNative(v.stack())
+                        && (v.state() == null || v.state().equals("RUNNABLE")))
+                .toList();
         boolean held = s.carriers() > 0 && running.size() >= s.carriers();
         Instant before = state.carriersHeldAt;
         state.carriersHeldAt = held ? (a.dump().time() != null ? a.dump().time() : at) : null;
@@ -253,25 +346,53 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         int readings = state.recent.stream().mapToInt(i -> i.carrierReadings).sum();
         Set<Long> ids = new HashSet<>();
         running.forEach(v -> ids.add(v.tid()));
-        long theirSamples = state.recent.stream().flatMap(i -> i.sampled.stream()).filter(x -> ids.contains(x.thread())).count();
-        // a thread in native code is not in JFR's CPU samples (it samples threads running Java), and its carrier spends little CPU; where
+        long theirSamples = state.recent.stream()
+                .flatMap(i -> i.sampled.stream())
+                .filter(x -> ids.contains(x.thread()))
+                .count();
+        // a thread in native code is not in JFR's CPU samples (it samples threads running Java), and its carrier spends
+        // little CPU; where
         // the stream carries neither (the agent's recording), only threads whose stacks end in a native frame count
-        boolean blocked = readings > 0 ? theirSamples < (long) FEW_SAMPLES * ids.size() && cpu / readings < BLOCKED_CPU
+        boolean blocked = readings > 0
+                ? theirSamples < (long) FEW_SAMPLES * ids.size() && cpu / readings < BLOCKED_CPU
                 : running.stream().allMatch(v -> DumpFrames.nativeFrame(v.stack()) != null);
         if (!blocked) {
             return List.of();
         }
         Map<String, List<DumpThread>> byPlace = new HashMap<>();
-        running.forEach(v -> byPlace.computeIfAbsent(DumpFrames.describe(v.stack()), k -> new ArrayList<>()).add(v));
-        var top = byPlace.entrySet().stream().max(java.util.Comparator.comparingInt(e -> e.getValue().size())).orElseThrow();
+        running.forEach(v -> byPlace.computeIfAbsent(DumpFrames.describe(v.stack()), k -> new ArrayList<>())
+                .add(v));
+        var top = byPlace.entrySet().stream()
+                .max(Comparator.comparingInt(e -> e.getValue().size()))
+                .orElseThrow();
         List<Alarm> raised = new ArrayList<>();
-        raise(raised, new Alarm(Alarm.NATIVE, before, String.format(Locale.ROOT, "all %d carriers ran virtual threads that stayed mounted in two"
-                + " thread dumps %s apart, %s: blocked, not computing, with no pin event to say so (a virtual thread in native code that blocks,"
-                + " a JNI or FFM call, holds its carrier all the while)%s", s.carriers(), Watch.text(Duration.between(before, state.carriersHeldAt)),
-                readings > 0 ? String.format(Locale.ROOT, "with %d CPU samples among them and their carriers using %s of a CPU each", theirSamples,
-                        Tick.percent(cpu / readings)) : "each in a native frame",
-                s.waiting().isEmpty() ? "" : "; " + s.waiting().size() + " virtual threads wait to run"), top.getKey(),
-                top.getValue().get(0).stack().stream().limit(12).toList()));
+        raise(
+                raised,
+                new Alarm(
+                        Alarm.NATIVE,
+                        before,
+                        String.format(
+                                Locale.ROOT,
+                                "all %d carriers ran virtual threads that stayed mounted in two thread dumps %s apart,"
+                                        + " %s: blocked, not computing, with no pin event to say so (a virtual"
+                                        + " thread in"
+                                        + " native code that blocks, a JNI or FFM call, holds its carrier all the"
+                                        + " while)%s",
+                                s.carriers(),
+                                Watch.text(Duration.between(before, state.carriersHeldAt)),
+                                readings > 0
+                                        ? String.format(
+                                                Locale.ROOT,
+                                                "with %d CPU samples among them and their carriers using %s of a CPU"
+                                                        + " each",
+                                                theirSamples,
+                                                Tick.percent(cpu / readings))
+                                        : "each in a native frame",
+                                s.waiting().isEmpty()
+                                        ? ""
+                                        : "; " + s.waiting().size() + " virtual threads wait to run"),
+                        top.getKey(),
+                        top.getValue().get(0).stack().stream().limit(12).toList()));
         return raised;
     }
 
@@ -281,32 +402,47 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     }
 
     /**
-     * What holds the carriers, as far as this interval tells: the pins' frame, else the spin's
-     * caller, else the application frame the virtual threads' CPU samples were in most.
+     * What holds the carriers, as far as this interval tells: the pins' frame, else the spin's caller, else the
+     * application frame the virtual threads' CPU samples were in most.
      */
     private static String busiest(Tick t, Interval in) {
         if (!t.topPins().isEmpty()) {
             return "pinned at " + t.topPins().get(0).frame();
         }
-        return in.spinCallers.entrySet().stream().max(Map.Entry.comparingByValue()).map(e -> "spinning at " + e.getKey())
-                .or(() -> in.running.entrySet().stream().max(Map.Entry.comparingByValue()).map(e -> "running at " + e.getKey())).orElse(null);
+        return in.spinCallers.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .map(e -> "spinning at " + e.getKey())
+                .or(() -> in.running.entrySet().stream()
+                        .max(Map.Entry.comparingByValue())
+                        .map(e -> "running at " + e.getKey()))
+                .orElse(null);
     }
 
     /**
-     * Pool-ceiling alarms from a thread dump's parked virtual threads by where they wait
-     * ({@code parkedAt}: place -> count and a stack), for places with at least {@link #parked}.
+     * Pool-ceiling alarms from a thread dump's parked virtual threads by where they wait ({@code parkedAt}: place ->
+     * count and a stack), for places with at least {@link #parked}.
      */
     List<Alarm> parked(Instant at, Map<String, Integer> parkedAt, Map<String, List<String>> stacks) {
         List<Alarm> raised = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        parkedAt.entrySet().stream().filter(e -> e.getValue() >= parked).sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        parkedAt.entrySet().stream()
+                .filter(e -> e.getValue() >= parked)
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .forEach(e -> {
                     String kind = Alarm.POOL + ":" + e.getKey();
                     seen.add(kind);
                     if (state.active.add(kind)) {
-                        raised.add(new Alarm(Alarm.POOL, at, String.format(Locale.ROOT,
-                                "%,d virtual threads parked at one place (limit %,d): a pool or lock smaller than the threads that want it", e.getValue(),
-                                parked), e.getKey(), stacks.get(e.getKey())));
+                        raised.add(new Alarm(
+                                Alarm.POOL,
+                                at,
+                                String.format(
+                                        Locale.ROOT,
+                                        "%,d virtual threads parked at one place (limit %,d): a pool or lock smaller"
+                                                + " than the threads that want it",
+                                        e.getValue(),
+                                        parked),
+                                e.getKey(),
+                                stacks.get(e.getKey())));
                     }
                 });
         state.active.removeIf(k -> k.startsWith(Alarm.POOL + ":") && !seen.contains(k));
@@ -314,37 +450,53 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     }
 
     /**
-     * Lock alarms from a thread dump's analysis against the dump before it: each deadlock (where the
-     * dump knows who owns the locks), and each lock none of whose waiters got it between the two.
-     * Each is raised once while it lasts (by its locks).
+     * Lock alarms from a thread dump's analysis against the dump before it: each deadlock (where the dump knows who
+     * owns the locks), and each lock none of whose waiters got it between the two. Each is raised once while it lasts
+     * (by its locks).
      */
     List<Alarm> locks(Instant at, ThreadAnalysis a) {
         List<Alarm> raised = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (List<Link> cycle : a.deadlocks()) {
-            String kind = Alarm.DEADLOCK + ":" + cycle.stream().map(Link::lock).sorted().toList();
+            String kind = Alarm.DEADLOCK + ":"
+                    + cycle.stream().map(Link::lock).sorted().toList();
             seen.add(kind);
             if (state.active.add(kind)) {
                 Link first = cycle.get(0);
-                raised.add(new Alarm(Alarm.DEADLOCK, at, cycle.size() + " threads each wait for a lock the next one holds: " + cycle.stream()
-                        .map(l -> l.thread().label() + " (" + l.thread().kind() + ") waits for " + l.lock() + ", held by " + l.owner().label())
-                        .collect(java.util.stream.Collectors.joining("; ")), DumpFrames.describe(first.thread().stack()),
+                raised.add(new Alarm(
+                        Alarm.DEADLOCK,
+                        at,
+                        cycle.size() + " threads each wait for a lock the next one holds: "
+                                + cycle.stream()
+                                        .map(l -> l.thread().label() + " ("
+                                                + l.thread().kind() + ") waits for " + l.lock() + ", held by "
+                                                + l.owner().label())
+                                        .collect(Collectors.joining("; ")),
+                        DumpFrames.describe(first.thread().stack()),
                         first.thread().stack().stream().limit(12).toList()));
             }
         }
         for (LockWait w : a.stuckLocks()) {
             if (w.waiters().stream().noneMatch(t -> Boolean.TRUE.equals(t.virtual()))) {
-                continue; // platform threads alone: behind a virtual thread that waits for a carrier, most often (the carriers' alarms say why)
+                continue; // platform threads alone: behind a virtual thread that waits for a carrier, most often (the
+                // carriers' alarms say why)
             }
             String kind = Alarm.LOCK_STUCK + ":" + w.lock();
             seen.add(kind);
             if (state.active.add(kind)) {
-                Instant since = a.previous().time() != null ? a.previous().time() : at; // its waiters waited already in the earlier dump
-                raised.add(new Alarm(Alarm.LOCK_STUCK, since, ThreadsView.stuckLine(a, w), DumpFrames.describe(w.waiters().get(0).stack()),
+                Instant since = a.previous().time() != null
+                        ? a.previous().time()
+                        : at; // its waiters waited already in the earlier dump
+                raised.add(new Alarm(
+                        Alarm.LOCK_STUCK,
+                        since,
+                        ThreadsView.stuckLine(a, w),
+                        DumpFrames.describe(w.waiters().get(0).stack()),
                         w.waiters().get(0).stack().stream().limit(12).toList()));
             }
         }
-        state.active.removeIf(k -> (k.startsWith(Alarm.DEADLOCK + ":") || k.startsWith(Alarm.LOCK_STUCK + ":")) && !seen.contains(k));
+        state.active.removeIf(
+                k -> (k.startsWith(Alarm.DEADLOCK + ":") || k.startsWith(Alarm.LOCK_STUCK + ":")) && !seen.contains(k));
         return raised;
     }
 
@@ -373,6 +525,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     }
 
     private static boolean parkedStack(List<String> stack) {
-        return stack.stream().limit(8).anyMatch(f -> f.contains(".park(") || f.contains(".parkNanos(") || f.contains("VirtualThread.park"));
+        return stack.stream()
+                .limit(8)
+                .anyMatch(f -> f.contains(".park(") || f.contains(".parkNanos(") || f.contains("VirtualThread.park"));
     }
 }

@@ -18,12 +18,12 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
 /**
- * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame
- * that pinned, with JDK 24+ reasons, through the same reducer as {@code pinning}), virtual threads
- * started and ended, submit failures, GC pauses (the reducer {@code gc} reads them by), the
- * machine's context switch rate, the CPU load (by {@code summary}'s rule for JFR's first reading) and
- * the platform threads (JFR's periodic events), the CPU samples and where they spin, and the agent's {@code work=} windows. Filled by the stream's thread, read by
- * the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
+ * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame that pinned, with JDK
+ * 24+ reasons, through the same reducer as {@code pinning}), virtual threads started and ended, submit failures, GC
+ * pauses (the reducer {@code gc} reads them by), the machine's context switch rate, the CPU load (by {@code summary}'s
+ * rule for JFR's first reading) and the platform threads (JFR's periodic events), the CPU samples and where they spin,
+ * and the agent's {@code work=} windows. Filled by the stream's thread, read by the watcher's once the interval ends
+ * ({@link Watcher} hands over a new one under its lock).
  */
 final class Interval {
     /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
@@ -36,31 +36,52 @@ final class Interval {
     long ended;
     long submitFailed;
     double contextSwitchRate = Double.NaN;
-    /** The JVM's and the machine's CPU, shares of the machine, and the live platform threads: JFR's latest in the interval. */
+    /**
+     * The JVM's and the machine's CPU, shares of the machine, and the live platform threads: JFR's latest in the
+     * interval.
+     */
     double processCpu = Double.NaN;
+
     double machineCpu = Double.NaN;
     long platformThreads = -1;
     long samples;
     /** CPU samples of virtual threads, and of those the ones in a spin frame (the share the yield-spin alarm reads). */
     long virtualSamples;
+
     long spinSamples;
-    /** CPU samples of platform threads in the scheduler's own frames (mounting, unmounting, the pool's scan): its churn. */
+    /**
+     * CPU samples of platform threads in the scheduler's own frames (mounting, unmounting, the pool's scan): its churn.
+     */
     long schedulerSamples;
-    /** The callers of a spin frame (the first frame below it outside the JDK's thread classes) -> samples, and one stack each. */
+    /**
+     * The callers of a spin frame (the first frame below it outside the JDK's thread classes) -> samples, and one stack
+     * each.
+     */
     final Map<String, Long> spinCallers = new HashMap<>();
+
     final Map<String, List<Frame>> spinStacks = new HashMap<>();
     /** The other CPU samples of virtual threads by their first frame outside the JDK: what the carriers run. */
     final Map<String, Long> running = new HashMap<>();
-    /** Each CPU sample of a virtual thread, in the order they came: whose, when, at which frame (what the cpu-monopoly alarm follows). */
+    /**
+     * Each CPU sample of a virtual thread, in the order they came: whose, when, at which frame (what the cpu-monopoly
+     * alarm follows).
+     */
     final List<Sampled> sampled = new ArrayList<>();
-    /** The scheduler's carriers' CPU ({@code jdk.ThreadCPULoad} of the threads in {@link #CARRIER_GROUP}): user and system shares of the machine, summed, and how many readings. */
+    /**
+     * The scheduler's carriers' CPU ({@code jdk.ThreadCPULoad} of the threads in {@link #CARRIER_GROUP}): user and
+     * system shares of the machine, summed, and how many readings.
+     */
     double carrierCpu;
+
     int carrierReadings;
 
     /** The thread group of the virtual thread scheduler's carriers (JDK 21+). */
     static final String CARRIER_GROUP = "CarrierThreads";
 
-    /** One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top frame), whether in a spin frame. */
+    /**
+     * One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top
+     * frame), whether in a spin frame.
+     */
     record Sampled(long thread, Instant at, String frame, boolean spinning) {}
 
     /** Takes {@code o}'s events in too: intervals a watcher that fell behind shows as one. */
@@ -112,7 +133,9 @@ final class Interval {
             case JdkEvents.JAVA_THREAD_STATISTICS -> platformThreads = e.longValue("activeCount");
             case JdkEvents.THREAD_CPU_LOAD -> {
                 RecordedThread t = r.getThread("eventThread");
-                if (t != null && t.getThreadGroup() != null && CARRIER_GROUP.equals(t.getThreadGroup().getName())) {
+                if (t != null
+                        && t.getThreadGroup() != null
+                        && CARRIER_GROUP.equals(t.getThreadGroup().getName())) {
                     carrierCpu += r.getFloat("user") + r.getFloat("system");
                     carrierReadings++;
                 }
@@ -132,7 +155,9 @@ final class Interval {
         boolean virtual = Boolean.TRUE.equals(e.threadIsVirtual(thread));
         List<Frame> frames = e.stackFrames();
         if (!virtual) {
-            if (frames != null && !frames.isEmpty() && JdkFrames.isSchedulerCode(frames.get(0).className())) {
+            if (frames != null
+                    && !frames.isEmpty()
+                    && JdkFrames.isSchedulerCode(frames.get(0).className())) {
                 schedulerSamples++;
             }
             return;
@@ -141,8 +166,13 @@ final class Interval {
         if (frames == null) {
             return;
         }
-        Frame ownFrame = frames.stream().filter(f -> !JdkFrames.isJdk(f.className())).findFirst().orElse(null);
-        String own = ownFrame != null ? ownFrame.text() : frames.isEmpty() ? "(no frames)" : frames.get(0).text();
+        Frame ownFrame = frames.stream()
+                .filter(f -> !JdkFrames.isJdk(f.className()))
+                .findFirst()
+                .orElse(null);
+        String own = ownFrame != null
+                ? ownFrame.text()
+                : frames.isEmpty() ? "(no frames)" : frames.get(0).text();
         long id = r.getThread(thread).getJavaThreadId();
         for (int i = 0; i < Math.min(SPIN_DEPTH, frames.size()); i++) {
             Frame f = frames.get(i);
@@ -161,7 +191,10 @@ final class Interval {
         }
     }
 
-    /** The first frame from {@code from} on outside java.lang.Thread and the virtual thread machinery, named with its spin. */
+    /**
+     * The first frame from {@code from} on outside java.lang.Thread and the virtual thread machinery, named with its
+     * spin.
+     */
     private static String caller(List<Frame> frames, int from, String spin) {
         for (int i = from; i < frames.size(); i++) {
             Frame f = frames.get(i);

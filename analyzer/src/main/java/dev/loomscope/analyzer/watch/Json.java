@@ -11,7 +11,10 @@ final class Json {
     static String of(Object v) {
         if (v instanceof Map<?, ?> m) {
             StringBuilder sb = new StringBuilder("{");
-            m.forEach((k, x) -> sb.append(sb.length() > 1 ? "," : "").append(JsonRenderer.string(k.toString())).append(':').append(of(x)));
+            m.forEach((k, x) -> sb.append(sb.length() > 1 ? "," : "")
+                    .append(JsonRenderer.string(k.toString()))
+                    .append(':')
+                    .append(of(x)));
             return sb.append('}').toString();
         }
         if (v instanceof Collection<?> c) {

@@ -1,31 +1,45 @@
 package dev.loomscope.analyzer.watch;
 
+import dev.loomscope.analyzer.reduce.PinningReducer;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * What one refresh of {@code watch} shows, over {@code seconds} ending at {@code at}: the scheduler
- * (JDK 24+; null before), virtual threads started and ended (JFR's events; -1 when not streamed), pins by the frame that
- * pinned, submit failures, GC, heap, CPU, context switches, CPU samples and their spin share, and
- * the agent's {@code work=} calls. Counts are of the events that arrived in the interval; a figure
- * the JVM cannot give is null and shown as n/a. The {@code last} tick of a watch that kept its
- * recording covers the rest of it, from the last interval's end to the last event's.
+ * What one refresh of {@code watch} shows, over {@code seconds} ending at {@code at}: the scheduler (JDK 24+; null
+ * before), virtual threads started and ended (JFR's events; -1 when not streamed), pins by the frame that pinned,
+ * submit failures, GC, heap, CPU, context switches, CPU samples and their spin share, and the agent's {@code work=}
+ * calls. Counts are of the events that arrived in the interval; a figure the JVM cannot give is null and shown as n/a.
+ * The {@code last} tick of a watch that kept its recording covers the rest of it, from the last interval's end to the
+ * last event's.
  *
- * <p>Its figures are read from the interval's reductions ({@code events}: the reducers {@code
- * pinning}, {@code gc} and the agent's {@code work=} windows are reduced by) and from what was polled
- * at the refresh (the scheduler, the heap); {@code streamed} says which events the stream carried.
+ * <p>Its figures are read from the interval's reductions ({@code events}: the reducers {@code pinning}, {@code gc} and
+ * the agent's {@code work=} windows are reduced by) and from what was polled at the refresh (the scheduler, the heap);
+ * {@code streamed} says which events the stream carried.
  */
-record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, long heapUsed, long heapCommitted, Interval events, Streamed streamed,
+record Tick(
+        Instant at,
+        double seconds,
+        Scheduler scheduler,
+        int parallelism,
+        long heapUsed,
+        long heapCommitted,
+        Interval events,
+        Streamed streamed,
         boolean last) {
 
-    /** Which events the stream carried: virtual threads' starts and ends (--thread-events), the agent's work= windows (--agent). */
+    /**
+     * Which events the stream carried: virtual threads' starts and ends (--thread-events), the agent's work= windows
+     * (--agent).
+     */
     record Streamed(boolean threadEvents, boolean work) {}
 
     /** Virtual threads started, and ended, in the interval; -1 when their events were not streamed. */
@@ -48,8 +62,11 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
     /** The frames that pinned most (by pinned time), at most three. */
     List<Pin> topPins() {
         List<Pin> top = new ArrayList<>();
-        events.pins.groups().forEach((frame, g) -> top.add(new Pin(frame, g.millis.count(), g.millis.sum(), List.copyOf(g.reasons))));
-        top.sort(java.util.Comparator.comparingDouble(Pin::millis).reversed());
+        events.pins
+                .groups()
+                .forEach((frame, g) ->
+                        top.add(new Pin(frame, g.millis.count(), g.millis.sum(), List.copyOf(g.reasons))));
+        top.sort(Comparator.comparingDouble(Pin::millis).reversed());
         return List.copyOf(top.subList(0, Math.min(3, top.size())));
     }
 
@@ -75,7 +92,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
     }
 
     /** Times of day as every line shows them. */
-    static final java.time.format.DateTimeFormatter CLOCK = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
+    static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     /** The virtual thread scheduler as its MXBean tells (JDK 24+). */
     record Scheduler(int parallelism, int poolSize, int mounted, long queued) {}
@@ -85,7 +102,7 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
 
     /** The share of the carriers' time spent pinned, over the interval (parallelism carriers). */
     double pinnedShare() {
-        return dev.loomscope.analyzer.reduce.PinningReducer.shareOfCarrierTime(pinnedMillis(), parallelism, seconds * 1000);
+        return PinningReducer.shareOfCarrierTime(pinnedMillis(), parallelism, seconds * 1000);
     }
 
     /** The share of the virtual threads' CPU samples in Thread.yield or Thread.onSpinWait. */
@@ -94,40 +111,70 @@ record Tick(Instant at, double seconds, Scheduler scheduler, int parallelism, lo
     }
 
     /**
-     * One line: each part says what it counts, per second where it is a rate. A line over more
-     * than one {@code interval} (the watcher fell behind) says how long it covers.
+     * One line: each part says what it counts, per second where it is a rate. A line over more than one
+     * {@code interval} (the watcher fell behind) says how long it covers.
      */
-    String line(java.time.Duration interval) {
+    String line(Duration interval) {
         List<String> parts = new ArrayList<>();
         String clock = CLOCK.format(LocalTime.ofInstant(at, ZoneId.systemDefault()));
-        parts.add(last ? String.format(Locale.ROOT, "%s (the last %.1f s, to the end of the recording)", clock, seconds)
-                : seconds * 1e9 > interval.toNanos() * 1.5 ? String.format(Locale.ROOT, "%s (the last %.0f s: watch fell behind)", clock, seconds) : clock);
+        parts.add(
+                last
+                        ? String.format(
+                                Locale.ROOT, "%s (the last %.1f s, to the end of the recording)", clock, seconds)
+                        : seconds * 1e9 > interval.toNanos() * 1.5
+                                ? String.format(Locale.ROOT, "%s (the last %.0f s: watch fell behind)", clock, seconds)
+                                : clock);
         if (scheduler != null) {
-            parts.add(String.format(Locale.ROOT, "carriers %d/%d mounted %d queued %,d", scheduler.poolSize(), scheduler.parallelism(), scheduler.mounted(),
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "carriers %d/%d mounted %d queued %,d",
+                    scheduler.poolSize(),
+                    scheduler.parallelism(),
+                    scheduler.mounted(),
                     scheduler.queued()));
         } // else: the header said once what cannot be shown (the scheduler's MXBean needs JDK 24+)
         if (started() >= 0) {
             parts.add(String.format(Locale.ROOT, "vthreads +%,.0f/s -%,.0f/s", started() / seconds, ended() / seconds));
         }
-        StringBuilder p = new StringBuilder(String.format(Locale.ROOT, "pins %,.1f/s pinned %s of carrier time", pins() / seconds, percent(pinnedShare())));
+        StringBuilder p = new StringBuilder(String.format(
+                Locale.ROOT, "pins %,.1f/s pinned %s of carrier time", pins() / seconds, percent(pinnedShare())));
         List<Pin> topPins = topPins();
         if (!topPins.isEmpty()) {
             Pin top = topPins.get(0);
-            p.append(String.format(Locale.ROOT, ", most at %s (%d, %.1f ms%s)", top.frame(), top.count(), top.millis(),
+            p.append(String.format(
+                    Locale.ROOT,
+                    ", most at %s (%d, %.1f ms%s)",
+                    top.frame(),
+                    top.count(),
+                    top.millis(),
                     top.reasons().isEmpty() ? "" : "; " + String.join(", ", top.reasons())));
         }
         parts.add(p.toString());
         if (events.submitFailed > 0) {
             parts.add("submit failed " + events.submitFailed);
         }
-        parts.add(String.format(Locale.ROOT, "gc %d pauses %.1f ms heap %s/%s MB", gcs(), gcPauseMillis(), mb(heapUsed), mb(heapCommitted)));
+        parts.add(String.format(
+                Locale.ROOT,
+                "gc %d pauses %.1f ms heap %s/%s MB",
+                gcs(),
+                gcPauseMillis(),
+                mb(heapUsed),
+                mb(heapCommitted)));
         parts.add("cpu process " + percent(events.processCpu) + " machine " + percent(events.machineCpu));
-        parts.add(Double.isNaN(events.contextSwitchRate) ? "machine ctxsw n/a" : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", events.contextSwitchRate));
+        parts.add(
+                Double.isNaN(events.contextSwitchRate)
+                        ? "machine ctxsw n/a"
+                        : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", events.contextSwitchRate));
         if (events.spinSamples > 0) {
             parts.add("spinning " + percent(spinShare()) + " of virtual threads' CPU samples");
         }
         if (workCalls() > 0) {
-            parts.add(String.format(Locale.ROOT, "work %,.1f/s service time p50 %.2f ms p99 %.2f ms", workCalls() / seconds, workP50(), workP99()));
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "work %,.1f/s service time p50 %.2f ms p99 %.2f ms",
+                    workCalls() / seconds,
+                    workP50(),
+                    workP99()));
         }
         return String.join(" | ", parts);
     }

@@ -16,21 +16,34 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code loomscope watch}: connects, streams, and every interval prints what the JVM did (a line,
- * a JSON object, or a redrawn panel on a terminal) and the alarms that began, until the duration
- * ends, Ctrl-C, or the JVM ends.
+ * {@code loomscope watch}: connects, streams, and every interval prints what the JVM did (a line, a JSON object, or a
+ * redrawn panel on a terminal) and the alarms that began, until the duration ends, Ctrl-C, or the JVM ends.
  */
 public final class Watch {
     /** The alarms' limits (see {@link Alarms}). */
     public record Limits(double pinRate, double pinnedShare, double spinShare, int parked) {}
 
     /** What the command asked for. */
-    public record Options(Duration interval, Duration duration, boolean json, Path record, Path dumpOnAlarm, Limits limits, Duration dumpEvery,
-            Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, boolean agent, boolean terminal) {}
+    public record Options(
+            Duration interval,
+            Duration duration,
+            boolean json,
+            Path record,
+            Path dumpOnAlarm,
+            Limits limits,
+            Duration dumpEvery,
+            Duration pinnedThreshold,
+            Duration sampleInterval,
+            boolean threadEvents,
+            boolean agent,
+            boolean terminal) {}
 
     /** Analyses thread dumps as {@code threads} does, printing to {@code to}. */
     public interface DumpReport {
@@ -55,9 +68,9 @@ public final class Watch {
     /** The last periodic thread dump, which the next is compared with (what did not move between them), or null. */
     private ThreadDump lastDump;
     /**
-     * How soon after a dump that shows threads waiting for a lock one thread holds, or every carrier
-     * running a virtual thread, the next dump is taken, sooner than --dump-every: a lock none of its
-     * waiters got in this long, or carriers that stayed held, are alarmed.
+     * How soon after a dump that shows threads waiting for a lock one thread holds, or every carrier running a virtual
+     * thread, the next dump is taken, sooner than --dump-every: a lock none of its waiters got in this long, or
+     * carriers that stayed held, are alarmed.
      */
     static final Duration LOCK_STUCK = Duration.ofSeconds(5);
 
@@ -69,12 +82,12 @@ public final class Watch {
     }
 
     /** How long the end of a watch that keeps its recording waits for the stream to hand on the rest of it. */
-    private static final java.time.Duration DRAIN = java.time.Duration.ofSeconds(10);
+    private static final Duration DRAIN = Duration.ofSeconds(10);
     /** Each alarm raised so far, as the closing line names it ({@link Alarm#brief}). */
-    private final List<String> raisedSoFar = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<String> raisedSoFar = new CopyOnWriteArrayList<>();
 
     /** Whether the closing line was said. */
-    private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean done = new AtomicBoolean();
 
     /** The JVM ended while watched: nothing more to show. */
     private boolean ended;
@@ -85,30 +98,44 @@ public final class Watch {
             t.refuseBefore21("watch needs");
             int feature = t.feature();
             if ((o.dumpOnAlarm() != null || !o.dumpEvery().isZero()) && !t.local()) {
-                err.println("loomscope watch: " + t.name() + " is remote: its thread dumps would be written on its machine, so no pool-ceiling"
+                err.println("loomscope watch: " + t.name()
+                        + " is remote: its thread dumps would be written on its machine, so no pool-ceiling"
                         + " alarm and no --dump-on-alarm (watch it by its process id on its machine for those)");
             }
-            Watcher w = new Watcher(t, new Watcher.Settings(o.interval(), o.pinnedThreshold(), o.sampleInterval(), o.threadEvents(), o.record(), o.agent()));
-            Thread hook = new Thread(() -> { // Ctrl-C: the JVM's recording closed, --record written, the alarms named
-                w.close();
-                sayDone();
-            }, "loomscope-watch-close");
+            Watcher w = new Watcher(
+                    t,
+                    new Watcher.Settings(
+                            o.interval(),
+                            o.pinnedThreshold(),
+                            o.sampleInterval(),
+                            o.threadEvents(),
+                            o.record(),
+                            o.agent()));
+            Thread hook = new Thread(
+                    () -> { // Ctrl-C: the JVM's recording closed, --record written, the alarms named
+                        w.close();
+                        sayDone();
+                    },
+                    "loomscope-watch-close");
             Runtime.getRuntime().addShutdownHook(hook);
-            err.println("loomscope watch: " + t.name() + (feature > 0 ? " (JDK " + feature + ")" : "") + ", every " + text(o.interval())
-                    + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + text(o.duration())) + " (each line shown once the JVM's stream has"
-                    + " passed the end of its interval, about a second after: JFR hands events on at each flush; at most "
+            err.println("loomscope watch: " + t.name() + (feature > 0 ? " (JDK " + feature + ")" : "") + ", every "
+                    + text(o.interval())
+                    + (o.duration().isZero() ? "; Ctrl-C to stop" : " for " + text(o.duration()))
+                    + " (each line shown once the JVM's stream has passed the end of its interval, about a second"
+                    + " after: JFR hands events on at each flush; at most "
                     + text(Watcher.LATEST) + " after)");
             err.println("loomscope watch: streaming " + w.streamed());
             if (t.local() && !o.dumpEvery().isZero()) {
-                err.println("loomscope watch: a JSON thread dump every " + text(o.dumpEvery()) + " (" + text(LOCK_STUCK) + " after one showing"
-                        + " threads waiting for a lock or every carrier held) for the pool-ceiling, deadlock, lock-stuck and native-blocking alarms;"
-                        + " who owns java.util.concurrent locks: "
+                err.println("loomscope watch: a JSON thread dump every " + text(o.dumpEvery()) + " (" + text(LOCK_STUCK)
+                        + " after one showing threads waiting for a lock or every carrier held) for the pool-ceiling,"
+                        + " deadlock, lock-stuck and native-blocking alarms; who owns java.util.concurrent locks: "
                         + w.lockOwners());
             }
             if (!o.agent()) {
                 // said once: the lines then carry no request figures, and why
-                err.println("loomscope watch: no requests a second or service time on the lines: the JDK records no request's start and end;"
-                        + " run the service under the loomscope agent with work=HANDLER and watch it with --agent for them");
+                err.println("loomscope watch: no requests a second or service time on the lines: the JDK records no"
+                        + " request's start and end; run the service under the loomscope agent with work=HANDLER"
+                        + " and watch it with --agent for them");
             }
             boolean alarmed;
             try {
@@ -127,8 +154,9 @@ public final class Watch {
                 if (!Files.isRegularFile(o.record()) || Files.size(o.record()) == 0) {
                     // the JVM's recording went with it: the stream copies chunks to read them, not to keep them
                     Files.deleteIfExists(o.record());
-                    throw new BadDataException(o.record().toAbsolutePath() + ": not written: " + t.name() + " ended before watch did, and its"
-                            + " recording with it (end watch while the JVM runs, by --duration or Ctrl-C, to keep what it watched)");
+                    throw new BadDataException(o.record().toAbsolutePath() + ": not written: " + t.name()
+                            + " ended before watch did, and its recording with it (end watch while the JVM"
+                            + " runs, by --duration or Ctrl-C, to keep what it watched)");
                 }
                 err.println("loomscope watch: recorded to " + o.record().toAbsolutePath());
             }
@@ -136,16 +164,25 @@ public final class Watch {
         }
     }
 
-    /** The closing line, once whoever ends the watch (its loop, or Ctrl-C's hook): the alarms raised, since when and where. */
+    /**
+     * The closing line, once whoever ends the watch (its loop, or Ctrl-C's hook): the alarms raised, since when and
+     * where.
+     */
     private void sayDone() {
         if (done.compareAndSet(false, true)) {
-            err.println("loomscope watch: done: " + (raisedSoFar.isEmpty() ? "no alarm" : raisedSoFar.size() + " alarm" + (raisedSoFar.size() == 1 ? ""
-                    : "s") + " raised: " + String.join(", ", raisedSoFar)));
+            err.println("loomscope watch: done: "
+                    + (raisedSoFar.isEmpty()
+                            ? "no alarm"
+                            : raisedSoFar.size() + " alarm" + (raisedSoFar.size() == 1 ? "" : "s") + " raised: "
+                                    + String.join(", ", raisedSoFar)));
             err.flush();
         }
     }
 
-    /** When the recording is kept: stops it, and shows what the stream has not shown yet, so the lines add up to every event in the file. */
+    /**
+     * When the recording is kept: stops it, and shows what the stream has not shown yet, so the lines add up to every
+     * event in the file.
+     */
     private void showRest(RunningJvm t, Watcher w) {
         if (o.record() == null || ended || !w.drain(DRAIN)) {
             return;
@@ -158,13 +195,23 @@ public final class Watch {
     }
 
     private boolean loop(RunningJvm t, Watcher w) throws IOException, InterruptedException {
-        Alarms alarms = new Alarms(o.limits().pinRate(), o.limits().pinnedShare(), o.limits().spinShare(), o.limits().parked(), QUEUE_REFRESHES);
+        Alarms alarms = new Alarms(
+                o.limits().pinRate(),
+                o.limits().pinnedShare(),
+                o.limits().spinShare(),
+                o.limits().parked(),
+                QUEUE_REFRESHES);
         long start = w.originNanos();
         long every = o.interval().toNanos();
-        long intervals = o.duration().isZero() ? Long.MAX_VALUE : Math.ceilDiv(o.duration().toNanos(), every);
+        long intervals = o.duration().isZero()
+                ? Long.MAX_VALUE
+                : Math.ceilDiv(o.duration().toNanos(), every);
         boolean dumping = t.local() && !o.dumpEvery().isZero();
         nextDump = start + o.dumpEvery().toNanos();
-        Path scratch = dumping ? Files.createTempDirectory("loomscope-watch-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+        Path scratch = dumping
+                ? Files.createTempDirectory(
+                        "loomscope-watch-",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
                 : null;
         boolean alarmed = false;
         try {
@@ -181,7 +228,8 @@ public final class Watch {
                     continue;
                 }
                 try {
-                    alarmed |= refresh(t, w, alarms, scratch, ready); // the intervals a watcher that fell behind missed, together
+                    alarmed |= refresh(
+                            t, w, alarms, scratch, ready); // the intervals a watcher that fell behind missed, together
                 } catch (IOException gone) {
                     // the JVM went away: a refresh, a thread dump or an alarm's dumps found its connection closed
                     err.println("loomscope watch: " + t.name() + " ended");
@@ -198,14 +246,18 @@ public final class Watch {
     }
 
     /** One refresh: the next interval shown, its alarms and any thread dump's; whether an alarm was raised. */
-    private boolean refresh(RunningJvm t, Watcher w, Alarms alarms, Path scratch, long upTo) throws IOException, InterruptedException {
+    private boolean refresh(RunningJvm t, Watcher w, Alarms alarms, Path scratch, long upTo)
+            throws IOException, InterruptedException {
         Interval[] in = new Interval[1];
         Tick tick = w.tick(in, upTo);
         if (!saidCarriers) {
             saidCarriers = true; // a fact that does not change: said once, not on every line
-            err.println(tick.scheduler() != null ? "loomscope watch: carriers from the scheduler's MXBean: mounted and queued on each line"
-                    : "loomscope watch: carriers: parallelism " + tick.parallelism() + "; how many are mounted and how many virtual threads queue"
-                            + " needs the scheduler's MXBean of JDK 24+, which this JVM has not");
+            err.println(
+                    tick.scheduler() != null
+                            ? "loomscope watch: carriers from the scheduler's MXBean: mounted and queued on each line"
+                            : "loomscope watch: carriers: parallelism " + tick.parallelism()
+                                    + "; how many are mounted and how many virtual threads queue"
+                                    + " needs the scheduler's MXBean of JDK 24+, which this JVM has not");
             err.flush();
         }
         List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));
@@ -213,13 +265,18 @@ public final class Watch {
             nextDump = System.nanoTime() + o.dumpEvery().toNanos();
             Map<String, List<String>> stacks = new HashMap<>();
             ThreadDump d = w.dump(scratch);
-            raised.addAll(alarms.parked(Instant.now(), Alarms.byPlace(d == null ? List.of() : d.threads(), stacks), stacks));
+            raised.addAll(
+                    alarms.parked(Instant.now(), Alarms.byPlace(d == null ? List.of() : d.threads(), stacks), stacks));
             if (d != null) {
                 ThreadAnalysis a = ThreadAnalysis.of(d, lastDump);
                 raised.addAll(alarms.locks(Instant.now(), a));
                 raised.addAll(alarms.carriers(Instant.now(), a, w.processors()));
                 if (a.locks().stream().anyMatch(l -> ThreadAnalysis.exclusive(l.lock())) || alarms.carriersHeld()) {
-                    nextDump = Math.min(nextDump, System.nanoTime() + LOCK_STUCK.toNanos()); // soon again: did any waiter get it, did a carrier come free?
+                    nextDump = Math.min(
+                            nextDump,
+                            System.nanoTime()
+                                    + LOCK_STUCK
+                                            .toNanos()); // soon again: did any waiter get it, did a carrier come free?
                 }
             }
             lastDump = d;
@@ -269,7 +326,9 @@ public final class Watch {
             if (which.equals("b")) {
                 Thread.sleep(1000);
             }
-            Path f = o.dumpOnAlarm().toAbsolutePath().resolve("threads-" + t.pid() + "-" + a.kind() + "-" + stamp + "-" + which + ".json");
+            Path f = o.dumpOnAlarm()
+                    .toAbsolutePath()
+                    .resolve("threads-" + t.pid() + "-" + a.kind() + "-" + stamp + "-" + which + ".json");
             if (w.writeDump(f)) {
                 written.add(f);
                 err.println("loomscope watch: thread dump written to " + f);
@@ -280,7 +339,7 @@ public final class Watch {
         }
         if (o.json()) {
             // JSON lines stay JSON lines: the dumps named in one, their analysis (a text) on stderr
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            Map<String, Object> m = new LinkedHashMap<>();
             m.put("type", "threadDumps");
             m.put("alarm", a.kind());
             m.put("files", written.stream().map(Path::toString).toList());

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.watch;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.threads.ThreadDump;
@@ -8,15 +9,23 @@ import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.management.Attribute;
 import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -26,37 +35,53 @@ import jdk.management.jfr.RecordingInfo;
 import jdk.management.jfr.RemoteRecordingStream;
 
 /**
- * A running JVM watched: a JFR stream over JMX ({@link RemoteRecordingStream}: the JVM records into
- * its own repository, the events are copied here) with the settings below, or the loomscope
- * agent's recording read from its repository on disk ({@link AgentRecording}); its MXBeans polled
- * at every refresh. Closing it closes the JVM's recording (its repository's chunks go with it, as
- * JFR removes them); a watcher killed before it closes leaves a recording bounded to the last
- * {@link #MAX_AGE}, which the next {@code watch} of that JVM closes ({@link #closeOrphans}). The
- * agent's recording is only read: it runs on as it did.
+ * A running JVM watched: a JFR stream over JMX ({@link RemoteRecordingStream}: the JVM records into its own repository,
+ * the events are copied here) with the settings below, or the loomscope agent's recording read from its repository on
+ * disk ({@link AgentRecording}); its MXBeans polled at every refresh. Closing it closes the JVM's recording (its
+ * repository's chunks go with it, as JFR removes them); a watcher killed before it closes leaves a recording bounded to
+ * the last {@link #MAX_AGE}, which the next {@code watch} of that JVM closes ({@link #closeOrphans}). The agent's
+ * recording is only read: it runs on as it did.
  */
 public final class Watcher implements AutoCloseable {
     /** A recording's name: its watcher's process id follows. */
     static final String NAME = "loomscope-watch-";
     /** What the JVM's recording keeps when nothing is to be kept (no --record): bounded if its watcher dies. */
     static final Duration MAX_AGE = Duration.ofSeconds(30);
+
     private static final Pattern ORPHAN = Pattern.compile(Pattern.quote(NAME) + "(\\d+)");
 
     /**
-     * What to stream: pins from {@code pinnedThreshold}, CPU samples every {@code sampleInterval};
-     * {@code record} keeps it all. With {@code agent}, the loomscope agent's recording is read
-     * instead, with the agent's settings.
+     * What to stream: pins from {@code pinnedThreshold}, CPU samples every {@code sampleInterval}; {@code record} keeps
+     * it all. With {@code agent}, the loomscope agent's recording is read instead, with the agent's settings.
      */
-    public record Settings(Duration interval, Duration pinnedThreshold, Duration sampleInterval, boolean threadEvents, Path record, boolean agent) {}
+    public record Settings(
+            Duration interval,
+            Duration pinnedThreshold,
+            Duration sampleInterval,
+            boolean threadEvents,
+            Path record,
+            boolean agent) {}
 
     /** The JFR events a refresh counts ({@link Interval#add}); a stream with handlers by name parses no others. */
-    static final List<String> EVENTS = List.of(JdkEvents.VIRTUAL_THREAD_PINNED, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED, JdkEvents.VIRTUAL_THREAD_START, JdkEvents.VIRTUAL_THREAD_END,
-            JdkEvents.GARBAGE_COLLECTION, JdkEvents.THREAD_CONTEXT_SWITCH_RATE, JdkEvents.CPU_LOAD, JdkEvents.JAVA_THREAD_STATISTICS, JdkEvents.THREAD_CPU_LOAD, JdkEvents.EXECUTION_SAMPLE, JdkEvents.CPU_TIME_SAMPLE, WorkWindowEvent.NAME);
+    static final List<String> EVENTS = List.of(
+            JdkEvents.VIRTUAL_THREAD_PINNED,
+            JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED,
+            JdkEvents.VIRTUAL_THREAD_START,
+            JdkEvents.VIRTUAL_THREAD_END,
+            JdkEvents.GARBAGE_COLLECTION,
+            JdkEvents.THREAD_CONTEXT_SWITCH_RATE,
+            JdkEvents.CPU_LOAD,
+            JdkEvents.JAVA_THREAD_STATISTICS,
+            JdkEvents.THREAD_CPU_LOAD,
+            JdkEvents.EXECUTION_SAMPLE,
+            JdkEvents.CPU_TIME_SAMPLE,
+            WorkWindowEvent.NAME);
 
     /**
-     * How long a stream may bring nothing (no flush) before the intervals that ended that long ago
-     * are shown without it: a JVM stalled or gone, whose line then says so by its counts. JFR
-     * flushes about once a second, and its periodic events (the context switch rate, the CPU load:
-     * every second in both recordings) carry the stream's time past each interval's end.
+     * How long a stream may bring nothing (no flush) before the intervals that ended that long ago are shown without
+     * it: a JVM stalled or gone, whose line then says so by its counts. JFR flushes about once a second, and its
+     * periodic events (the context switch rate, the CPU load: every second in both recordings) carry the stream's time
+     * past each interval's end.
      */
     static final Duration LATEST = Duration.ofMillis(2500);
 
@@ -67,18 +92,32 @@ public final class Watcher implements AutoCloseable {
     private final RemoteRecordingStream remote;
     /** What is streamed, as the header says it. */
     private final String streamed;
+
     private final Object lock = new Object();
     /** The intervals by index from {@link #origin}, by the events' end times; those before {@link #shown} are gone. */
-    private final java.util.TreeMap<Long, Interval> intervals = new java.util.TreeMap<>();
+    private final TreeMap<Long, Interval> intervals = new TreeMap<>();
+
     private long shown;
-    /** The latest end time of an event the stream delivered, and that time once the stream's flush delivering it completed. */
+    /**
+     * The latest end time of an event the stream delivered, and that time once the stream's flush delivering it
+     * completed.
+     */
     private Instant seen = Instant.MIN;
+
     private Instant passed = Instant.MIN;
-    /** When the last flush was handed on, and when this watcher was last found to have been stopped, on {@link System#nanoTime}'s clock. */
+    /**
+     * When the last flush was handed on, and when this watcher was last found to have been stopped, on
+     * {@link System#nanoTime}'s clock.
+     */
     private long flushedNanos;
+
     private long resumedNanos;
-    /** The last interval due by the clock when this watcher was last found to have been stopped: shown with the ones before it, as one. */
+    /**
+     * The last interval due by the clock when this watcher was last found to have been stopped: shown with the ones
+     * before it, as one.
+     */
     private long behindTo = -1;
+
     private Instant origin;
     private long originNanos;
     private final int parallelism;
@@ -86,7 +125,9 @@ public final class Watcher implements AutoCloseable {
     private boolean closed;
     private final ObjectName scheduler;
     private boolean hasScheduler = true;
-    /** The thread dumps' lock owners: of a local JVM, the loomscope agent, where it runs in it, asked around each dump. */
+    /**
+     * The thread dumps' lock owners: of a local JVM, the loomscope agent, where it runs in it, asked around each dump.
+     */
     private final LockOwnerLooks owners;
 
     public Watcher(RunningJvm target, Settings settings) {
@@ -94,12 +135,15 @@ public final class Watcher implements AutoCloseable {
         this.settings = settings;
         MBeanServerConnection mbeans = target.mbeans();
         try {
-            FlightRecorderMXBean jfr = ManagementFactory.newPlatformMXBeanProxy(mbeans, "jdk.management.jfr:type=FlightRecorder", FlightRecorderMXBean.class);
+            FlightRecorderMXBean jfr = ManagementFactory.newPlatformMXBeanProxy(
+                    mbeans, "jdk.management.jfr:type=FlightRecorder", FlightRecorderMXBean.class);
             scheduler = new ObjectName("jdk.management:type=VirtualThreadScheduler");
-            processors = ManagementFactory.newPlatformMXBeanProxy(mbeans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
-                    java.lang.management.OperatingSystemMXBean.class).getAvailableProcessors();
+            processors = ManagementFactory.newPlatformMXBeanProxy(
+                            mbeans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME, OperatingSystemMXBean.class)
+                    .getAvailableProcessors();
             parallelism = parallelism(target, processors);
-            owners = new LockOwnerLooks(target, null, target.local()); // a remote JVM's dumps are written on its machine: nothing to add to
+            owners = new LockOwnerLooks(
+                    target, null, target.local()); // a remote JVM's dumps are written on its machine: nothing to add to
             if (settings.agent()) {
                 AgentRecording a = AgentRecording.find(target, jfr);
                 remote = null;
@@ -111,11 +155,15 @@ public final class Watcher implements AutoCloseable {
                 }
                 remote = remote(mbeans, jfr, settings);
                 stream = remote;
-                streamed = "a recording of its own: pins from " + Watch.text(settings.pinnedThreshold()) + ", CPU samples every "
-                        + Watch.text(settings.sampleInterval()) + (settings.threadEvents() ? ", virtual threads started and ended" : "")
-                        + (AgentRecording.running(jfr).isPresent() ? " (the loomscope agent records in it: --agent reads its recording instead)" : "");
+                streamed = "a recording of its own: pins from " + Watch.text(settings.pinnedThreshold())
+                        + ", CPU samples every "
+                        + Watch.text(settings.sampleInterval())
+                        + (settings.threadEvents() ? ", virtual threads started and ended" : "")
+                        + (AgentRecording.running(jfr).isPresent()
+                                ? " (the loomscope agent records in it: --agent reads its recording instead)"
+                                : "");
             }
-        } catch (IOException | javax.management.JMException | RuntimeException e) {
+        } catch (IOException | JMException | RuntimeException e) {
             if (e instanceof BadDataException || e instanceof UsageException) {
                 throw (RuntimeException) e; // already said: no agent to read, a remote JVM
             }
@@ -129,7 +177,10 @@ public final class Watcher implements AutoCloseable {
                         seen = e.getEndTime();
                     }
                     long at = Duration.between(origin, e.getEndTime()).toNanos();
-                    long index = Math.max(shown, Math.floorDiv(at, settings.interval().toNanos())); // one that came late counts in the next shown
+                    long index = Math.max(
+                            shown,
+                            Math.floorDiv(
+                                    at, settings.interval().toNanos())); // one that came late counts in the next shown
                     intervals.computeIfAbsent(index, i -> new Interval()).add(e);
                 }
             });
@@ -153,38 +204,60 @@ public final class Watcher implements AutoCloseable {
     }
 
     /** A recording of the watcher's own in the JVM, streamed over JMX, with {@code settings}' events. */
-    private static RemoteRecordingStream remote(MBeanServerConnection mbeans, FlightRecorderMXBean jfr, Settings settings) throws IOException {
-        List<Long> before = jfr.getRecordings().stream().map(RecordingInfo::getId).toList();
+    private static RemoteRecordingStream remote(
+            MBeanServerConnection mbeans, FlightRecorderMXBean jfr, Settings settings) throws IOException {
+        List<Long> before =
+                jfr.getRecordings().stream().map(RecordingInfo::getId).toList();
         RemoteRecordingStream stream = new RemoteRecordingStream(mbeans);
         for (RecordingInfo r : jfr.getRecordings()) {
             if (!before.contains(r.getId())) {
-                // bounded in the JVM too, should this watcher die before it closes it (the stream's own maximum age is its copy's)
-                jfr.setRecordingOptions(r.getId(), settings.record() == null ? Map.of("name", NAME + ProcessHandle.current().pid(), "maxAge",
-                        MAX_AGE.toSeconds() + " s") : Map.of("name", NAME + ProcessHandle.current().pid()));
+                // bounded in the JVM too, should this watcher die before it closes it (the stream's own maximum age is
+                // its copy's)
+                jfr.setRecordingOptions(
+                        r.getId(),
+                        settings.record() == null
+                                ? Map.of(
+                                        "name",
+                                        NAME + ProcessHandle.current().pid(),
+                                        "maxAge",
+                                        MAX_AGE.toSeconds() + " s")
+                                : Map.of("name", NAME + ProcessHandle.current().pid()));
             }
         }
-        stream.enable(JdkEvents.VIRTUAL_THREAD_PINNED).withThreshold(settings.pinnedThreshold()).withStackTrace();
+        stream.enable(JdkEvents.VIRTUAL_THREAD_PINNED)
+                .withThreshold(settings.pinnedThreshold())
+                .withStackTrace();
         stream.enable(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED).withStackTrace();
-        if (settings.threadEvents()) { // an event a virtual thread: what a server that starts one a request pays most for (benchmarks.md)
+        if (settings
+                .threadEvents()) { // an event a virtual thread: what a server that starts one a request pays most for
+            // (benchmarks.md)
             stream.enable(JdkEvents.VIRTUAL_THREAD_START).withoutStackTrace();
             stream.enable(JdkEvents.VIRTUAL_THREAD_END).withoutStackTrace();
         }
         stream.enable(JdkEvents.GARBAGE_COLLECTION);
         stream.enable(JdkEvents.THREAD_CONTEXT_SWITCH_RATE).withPeriod(Duration.ofSeconds(1));
-        // the CPU and the threads by JFR's periodic events, in the JVM: cheaper than polling their MXBeans, and of the interval
+        // the CPU and the threads by JFR's periodic events, in the JVM: cheaper than polling their MXBeans, and of the
+        // interval
         stream.enable(JdkEvents.CPU_LOAD).withPeriod(Duration.ofSeconds(1));
         stream.enable(JdkEvents.JAVA_THREAD_STATISTICS).withPeriod(Duration.ofSeconds(1));
         // each platform thread's CPU a refresh: the carriers' tells blocked (native code) from computing
-        stream.enable(JdkEvents.THREAD_CPU_LOAD).withPeriod(settings.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : settings.interval());
+        stream.enable(JdkEvents.THREAD_CPU_LOAD)
+                .withPeriod(
+                        settings.interval().compareTo(Duration.ofSeconds(1)) < 0
+                                ? Duration.ofSeconds(1)
+                                : settings.interval());
         stream.enable(JdkEvents.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
-        stream.enable(WorkWindowEvent.NAME).withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
+        stream.enable(WorkWindowEvent.NAME)
+                .withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
         if (settings.record() == null) {
             stream.setMaxAge(MAX_AGE);
         }
         return stream;
     }
 
-    /** Recordings an earlier watcher left when it was killed: named for a process of this machine that no longer runs. */
+    /**
+     * Recordings an earlier watcher left when it was killed: named for a process of this machine that no longer runs.
+     */
     private static void closeOrphans(FlightRecorderMXBean jfr) {
         for (RecordingInfo r : jfr.getRecordings()) {
             Matcher m = ORPHAN.matcher(r.getName());
@@ -230,21 +303,23 @@ public final class Watcher implements AutoCloseable {
     }
 
     /**
-     * The last interval, up to index {@code last}, whose events have all come: the stream has
-     * passed its end, or it has been silent for {@link #LATEST} (not counting while this watcher was
-     * stopped: the stream catches up then) and the interval ended that long ago; below
-     * {@link #shown} when none is, or while the stream catches up on the intervals that came due
-     * while this watcher was stopped (shown together once it has passed the last of them).
+     * The last interval, up to index {@code last}, whose events have all come: the stream has passed its end, or it has
+     * been silent for {@link #LATEST} (not counting while this watcher was stopped: the stream catches up then) and the
+     * interval ended that long ago; below {@link #shown} when none is, or while the stream catches up on the intervals
+     * that came due while this watcher was stopped (shown together once it has passed the last of them).
      */
     long ready(long last) {
         long every = settings.interval().toNanos();
         long now = System.nanoTime();
         synchronized (lock) {
-            long byStream = passed.isBefore(origin) ? -1 : Math.floorDiv(Duration.between(origin, passed).toNanos(), every) - 1;
+            long byStream = passed.isBefore(origin)
+                    ? -1
+                    : Math.floorDiv(Duration.between(origin, passed).toNanos(), every) - 1;
             boolean silent = now - Math.max(flushedNanos, resumedNanos) > LATEST.toNanos();
             long byClock = silent ? Math.floorDiv(now - originNanos - LATEST.toNanos(), every) - 1 : -1;
             long ready = Math.min(last, Math.max(byStream, byClock));
-            // the stream catches up a flush at a time: the intervals missed wait for the last of them, not shown one by one
+            // the stream catches up a flush at a time: the intervals missed wait for the last of them, not shown one by
+            // one
             return ready < Math.min(last, behindTo) ? shown - 1 : ready;
         }
     }
@@ -253,14 +328,16 @@ public final class Watcher implements AutoCloseable {
     void resumed() {
         synchronized (lock) {
             resumedNanos = System.nanoTime();
-            behindTo = Math.floorDiv(resumedNanos - originNanos, settings.interval().toNanos()) - 1;
+            behindTo = Math.floorDiv(
+                            resumedNanos - originNanos, settings.interval().toNanos())
+                    - 1;
         }
     }
 
     /**
-     * The intervals from the next not shown to {@code upTo} (normally one; more after the watcher
-     * fell behind: stopped, or starved of CPU) as one, its rates over their time, with the MXBeans'
-     * figures now; its events are {@code in}'s. Throws {@link IOException} when the JVM is gone.
+     * The intervals from the next not shown to {@code upTo} (normally one; more after the watcher fell behind: stopped,
+     * or starved of CPU) as one, its rates over their time, with the MXBeans' figures now; its events are {@code in}'s.
+     * Throws {@link IOException} when the JVM is gone.
      */
     Tick tick(Interval[] in, long upTo) throws IOException {
         Instant now;
@@ -288,15 +365,15 @@ public final class Watcher implements AutoCloseable {
     }
 
     /**
-     * Stops the watcher's recording in the JVM and waits (at most {@code within}) until the stream
-     * has handed on every event in it, so that {@link #rest} and the lines before it hold all that
-     * {@code --record} keeps; false when that cannot be (the agent's recording, the JVM gone, too slow).
+     * Stops the watcher's recording in the JVM and waits (at most {@code within}) until the stream has handed on every
+     * event in it, so that {@link #rest} and the lines before it hold all that {@code --record} keeps; false when that
+     * cannot be (the agent's recording, the JVM gone, too slow).
      */
     boolean drain(Duration within) {
         if (remote == null) {
             return false;
         }
-        java.util.concurrent.CompletableFuture<Boolean> stopped = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(() -> {
             try {
                 return remote.stop();
             } catch (RuntimeException gone) {
@@ -304,8 +381,8 @@ public final class Watcher implements AutoCloseable {
             }
         });
         try {
-            return stopped.get(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return stopped.get(within.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -313,7 +390,10 @@ public final class Watcher implements AutoCloseable {
         }
     }
 
-    /** After {@link #drain}: every interval not yet shown, as one tick from the last shown interval's end to the last event's. */
+    /**
+     * After {@link #drain}: every interval not yet shown, as one tick from the last shown interval's end to the last
+     * event's.
+     */
     Tick rest(Interval[] in) throws IOException {
         Instant from;
         Instant to;
@@ -324,7 +404,11 @@ public final class Watcher implements AutoCloseable {
             in[0] = take(due);
             shown = due + 1;
         }
-        return tick(in[0], to, Math.max(1e-3, Duration.between(from, to).toNanos() / 1e9), true); // never 0 s: its rates divide by it
+        return tick(
+                in[0],
+                to,
+                Math.max(1e-3, Duration.between(from, to).toNanos() / 1e9),
+                true); // never 0 s: its rates divide by it
     }
 
     /** The tick of {@code done}'s events over {@code seconds} ending {@code now}, with the MXBeans' figures now. */
@@ -334,16 +418,25 @@ public final class Watcher implements AutoCloseable {
         long used = -1;
         long committed = -1;
         try {
-            CompositeData heap = (CompositeData) m.getAttribute(new ObjectName(ManagementFactory.MEMORY_MXBEAN_NAME), "HeapMemoryUsage");
+            CompositeData heap = (CompositeData)
+                    m.getAttribute(new ObjectName(ManagementFactory.MEMORY_MXBEAN_NAME), "HeapMemoryUsage");
             used = (Long) heap.get("used");
             committed = (Long) heap.get("committed");
         } catch (IOException gone) {
             throw gone;
-        } catch (javax.management.JMException | RuntimeException e) {
+        } catch (JMException | RuntimeException e) {
             // a figure this JVM does not give stays n/a
         }
-        return new Tick(now, seconds, s, s != null ? s.parallelism() : parallelism, used, committed, done, new Tick.Streamed(settings.threadEvents(),
-                settings.agent()), last);
+        return new Tick(
+                now,
+                seconds,
+                s,
+                s != null ? s.parallelism() : parallelism,
+                used,
+                committed,
+                done,
+                new Tick.Streamed(settings.threadEvents(), settings.agent()),
+                last);
     }
 
     private Tick.Scheduler scheduler(MBeanServerConnection m) throws IOException {
@@ -352,18 +445,23 @@ public final class Watcher implements AutoCloseable {
         }
         try {
             // one call: each costs the JVM's connector a round trip
-            List<javax.management.Attribute> a = m.getAttributes(scheduler, new String[] {"Parallelism", "PoolSize", "MountedVirtualThreadCount",
-                    "QueuedVirtualThreadCount"}).asList();
+            List<Attribute> a = m.getAttributes(scheduler, new String[] {
+                        "Parallelism", "PoolSize", "MountedVirtualThreadCount", "QueuedVirtualThreadCount"
+                    })
+                    .asList();
             if (a.size() < 4) {
                 hasScheduler = false;
                 return null;
             }
-            return new Tick.Scheduler(((Number) a.get(0).getValue()).intValue(), ((Number) a.get(1).getValue()).intValue(),
-                    ((Number) a.get(2).getValue()).intValue(), ((Number) a.get(3).getValue()).longValue());
+            return new Tick.Scheduler(
+                    ((Number) a.get(0).getValue()).intValue(),
+                    ((Number) a.get(1).getValue()).intValue(),
+                    ((Number) a.get(2).getValue()).intValue(),
+                    ((Number) a.get(3).getValue()).longValue());
         } catch (InstanceNotFoundException before24) {
             hasScheduler = false;
             return null;
-        } catch (javax.management.JMException | RuntimeException e) {
+        } catch (JMException | RuntimeException e) {
             hasScheduler = false;
             return null;
         }
@@ -372,7 +470,7 @@ public final class Watcher implements AutoCloseable {
     /** Has the JVM write a JSON thread dump to {@code file} (a local JVM: it writes it); false when it cannot. */
     boolean writeDump(Path file) throws IOException {
         try {
-            owners.dump(file, f -> target.dumpThreads(f, com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON));
+            owners.dump(file, f -> target.dumpThreads(f, HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON));
             return true;
         } catch (RuntimeException e) {
             Files.deleteIfExists(file);
@@ -382,8 +480,10 @@ public final class Watcher implements AutoCloseable {
 
     /** Who owns the java.util.concurrent locks in the thread dumps, as one phrase. */
     String lockOwners() {
-        return target.feature() >= 26 ? "recorded by the JVM's dumps" : "asked of the loomscope agent where it runs in the JVM, over JMX (JDK "
-                + target.feature() + " dumps do not record them)";
+        return target.feature() >= 26
+                ? "recorded by the JVM's dumps"
+                : "asked of the loomscope agent where it runs in the JVM, over JMX (JDK " + target.feature()
+                        + " dumps do not record them)";
     }
 
     /** A JSON thread dump of the JVM, read and deleted; null when it cannot be taken or read. */
@@ -410,8 +510,8 @@ public final class Watcher implements AutoCloseable {
                 remote.dump(settings.record());
             }
         } catch (IOException | RuntimeException e) {
-            throw new BadDataException(settings.record().toAbsolutePath() + ": cannot write the recording: " + Said.by(e)
-                    + " (check the directory and its space)");
+            throw new BadDataException(settings.record().toAbsolutePath() + ": cannot write the recording: "
+                    + Said.by(e) + " (check the directory and its space)");
         } finally {
             try {
                 stream.close();

@@ -10,10 +10,14 @@ import dev.loomscope.analyzer.jmh.JmhView;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code loomscope jmh} on the JMH results of real short runs (src/test/resources/jmh/README.md says how each was made). */
+/**
+ * {@code loomscope jmh} on the JMH results of real short runs (src/test/resources/jmh/README.md says how each was
+ * made).
+ */
 class JmhCommandTest {
     static final Path DIR = Path.of("src/test/resources/jmh");
     static final Path GOL = DIR.resolve("gameoflife-perfnorm-ctxsw.json");
@@ -27,14 +31,16 @@ class JmhCommandTest {
         Path out = dir.resolve("jmh.json");
         MainTest.Result r = MainTest.run("jmh", FORKS.toString(), "--format", "json", "-o", out.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        JsonNode verdicts = new ObjectMapper().readTree(out.toFile()).get("tables").get(2);
+        JsonNode verdicts =
+                new ObjectMapper().readTree(out.toFile()).get("tables").get(2);
         assertThat(verdicts.get("name").asText()).isEqualTo("jmh-verdicts");
         JsonNode row = verdicts.get("rows").get(0);
         assertThat(row.get("benchmark").asText()).isEqualTo("ThreadsBenchmark.*ThreadPerTask sleepMs=1 tasks=1000");
         assertThat(row.get("forks").asText()).isEqualTo("5/5");
-        // a thousand sleeping tasks: a virtual thread per task takes a fraction of a platform thread per task's time, in every fork
+        // a thousand sleeping tasks: a virtual thread per task takes a fraction of a platform thread per task's time,
+        // in every fork
         assertThat(row.get("ratio ci high").asDouble()).isLessThan(1);
-        assertThat(row.get("p").asDouble()).isCloseTo(2.0 / 252, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(row.get("p").asDouble()).isCloseTo(2.0 / 252, Offset.offset(1e-12));
         assertThat(row.get("verdict").asText()).isEqualTo("better");
         assertThat(row.get("platform jmh error").isNumber()).isTrue();
     }
@@ -43,11 +49,15 @@ class JmhCommandTest {
     void aRunAgainstItselfIsNeverDifferentAndOneForkIsTooFew() {
         MainTest.Result same = MainTest.run("jmh", FORKS.toString(), "--baseline", FORKS.toString(), "--format", "csv");
         assertThat(same.code()).as(same.err()).isZero();
-        List<String> rows = same.out().lines().filter(l -> l.startsWith("jmh-baseline,")).toList();
-        // ratio 1, p 1; five noisy forks cannot show the two within 5% of each other either: inconclusive, never better or worse
+        List<String> rows =
+                same.out().lines().filter(l -> l.startsWith("jmh-baseline,")).toList();
+        // ratio 1, p 1; five noisy forks cannot show the two within 5% of each other either: inconclusive, never better
+        // or worse
         assertThat(rows).hasSize(3).allMatch(l -> l.contains(",1.0,") && l.endsWith(",1.0,5/5,inconclusive"));
-        MainTest.Result one = MainTest.run("jmh", THREADS.toString(), "--baseline", THREADS.toString(), "--format", "csv");
-        assertThat(one.out().lines().filter(l -> l.startsWith("jmh-baseline,")).toList()).allMatch(l -> l.endsWith(",1/1,too few JVMs"));
+        MainTest.Result one =
+                MainTest.run("jmh", THREADS.toString(), "--baseline", THREADS.toString(), "--format", "csv");
+        assertThat(one.out().lines().filter(l -> l.startsWith("jmh-baseline,")).toList())
+                .allMatch(l -> l.endsWith(",1/1,too few JVMs"));
     }
 
     @Test
@@ -55,8 +65,12 @@ class JmhCommandTest {
         Path deep = Files.writeString(dir.resolve("deep.json"), "[".repeat(200_000) + "]".repeat(200_000));
         MainTest.Result r = MainTest.run("jmh", deep.toString());
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err().strip()).startsWith("loomscope jmh: " + deep + ": not a JMH result: ").doesNotContain("internal error").doesNotContain("\n");
-        Path longName = Files.writeString(dir.resolve("long.json"), "[{\"benchmark\": \"" + "x".repeat(30_000_000) + "\"}]");
+        assertThat(r.err().strip())
+                .startsWith("loomscope jmh: " + deep + ": not a JMH result: ")
+                .doesNotContain("internal error")
+                .doesNotContain("\n");
+        Path longName =
+                Files.writeString(dir.resolve("long.json"), "[{\"benchmark\": \"" + "x".repeat(30_000_000) + "\"}]");
         MainTest.Result l = MainTest.run("jmh", longName.toString());
         assertThat(l.code()).isEqualTo(2);
         assertThat(l.err()).contains(": not a JMH result: ").doesNotContain("internal error");
@@ -94,7 +108,8 @@ class JmhCommandTest {
     void pairsResultsThatDifferOnlyByThreadKind() {
         List<JmhView.Pair> gol = JmhView.pairs(JmhReader.read(GOL));
         assertThat(gol).hasSize(1);
-        assertThat(gol.get(0).label()).isEqualTo("GameOfLifeBenchmark.frame channelType=BlockingQueue padding=25 threadPerCell=true");
+        assertThat(gol.get(0).label())
+                .isEqualTo("GameOfLifeBenchmark.frame channelType=BlockingQueue padding=25 threadPerCell=true");
         JmhView.Pair p = gol.get(0);
         assertThat(p.scoreRatio()).isEqualTo(p.virtual().score() / p.platform().score());
         assertThat(p.switchRatio()).isLessThan(1); // the published direction: virtual threads switch far less
@@ -111,7 +126,8 @@ class JmhCommandTest {
     void textReportHasTheRatioAndWarnsAboutOneFork() {
         MainTest.Result r = MainTest.run("jmh", GOL.toString());
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("GameOfLifeBenchmark.frame", "perfnorm context-switches", "switches virtual/platform")
+        assertThat(r.out())
+                .contains("GameOfLifeBenchmark.frame", "perfnorm context-switches", "switches virtual/platform")
                 .contains("fewer than 3 forks for GameOfLifeBenchmark.frame");
     }
 
@@ -125,7 +141,8 @@ class JmhCommandTest {
     @Test
     void jsonOutputParsesWithBothTables(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("jmh.json");
-        MainTest.Result r = MainTest.run("jmh", GOL.toString(), THREADS.toString(), "--format", "json", "-o", out.toString());
+        MainTest.Result r =
+                MainTest.run("jmh", GOL.toString(), THREADS.toString(), "--format", "json", "-o", out.toString());
         assertThat(r.code()).isZero();
         JsonNode tables = new ObjectMapper().readTree(out.toFile()).get("tables");
         assertThat(tables.get(0).get("name").asText()).isEqualTo("jmh");
@@ -133,7 +150,12 @@ class JmhCommandTest {
         assertThat(tables.get(0).get("rows").get(0).get("file").asText()).endsWith("gameoflife-perfnorm-ctxsw.json");
         assertThat(tables.get(1).get("name").asText()).isEqualTo("jmh-ratios");
         assertThat(tables.get(1).get("rows")).hasSize(2);
-        assertThat(tables.get(1).get("rows").get(0).get("switches virtual/platform").asDouble()).isPositive();
+        assertThat(tables.get(1)
+                        .get("rows")
+                        .get(0)
+                        .get("switches virtual/platform")
+                        .asDouble())
+                .isPositive();
     }
 
     @Test

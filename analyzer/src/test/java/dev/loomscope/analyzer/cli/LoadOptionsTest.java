@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.load.Target;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -23,8 +24,9 @@ class LoadOptionsTest {
         Target form = target("http://localhost:8080/a", "-d", "item=42");
         assertThat(form.method()).isEqualTo("POST");
         assertThat(form.headers()).containsExactly("Content-Type: application/x-www-form-urlencoded");
-        assertThat(new String(form.body(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("item=42");
-        Target put = target("-X", "PUT", "-H", "content-type: application/json", "-d", "{}", "--url", "http://localhost:8080/a");
+        assertThat(new String(form.body(), StandardCharsets.UTF_8)).isEqualTo("item=42");
+        Target put = target(
+                "-X", "PUT", "-H", "content-type: application/json", "-d", "{}", "--url", "http://localhost:8080/a");
         assertThat(put.method()).isEqualTo("PUT");
         assertThat(put.headers()).containsExactly("content-type: application/json");
     }

@@ -12,12 +12,20 @@ class McpToolsTest {
         CommandLine cli = Main.full();
         assertThat(McpTools.TOOLS).hasSizeGreaterThanOrEqualTo(12);
         for (McpTools.Tool t : McpTools.TOOLS) {
-            CommandLine.Model.CommandSpec spec = cli.getSubcommands().get(t.command().getAnnotation(CommandLine.Command.class).name()).getCommandSpec();
+            CommandLine.Model.CommandSpec spec = cli.getSubcommands()
+                    .get(t.command().getAnnotation(CommandLine.Command.class).name())
+                    .getCommandSpec();
             if (t.variant() == null) {
-                assertThat(t.description()).as(t.name()).isEqualTo(spec.usageMessage().description()[0]);
+                assertThat(t.description())
+                        .as(t.name())
+                        .isEqualTo(spec.usageMessage().description()[0]);
             }
-            assertThat(McpTools.OPTIONS.get(t.name())).as(t.name() + "'s options").isNotNull().allSatisfy(o -> assertThat(spec.findOption(o)).as(t.name()
-                    + " " + o).isNotNull());
+            assertThat(McpTools.OPTIONS.get(t.name()))
+                    .as(t.name() + "'s options")
+                    .isNotNull()
+                    .allSatisfy(o -> assertThat(spec.findOption(o))
+                            .as(t.name() + " " + o)
+                            .isNotNull());
         }
     }
 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * The README's table of what each command answers is the registry's: a row for every command the
- * CLI has and for no other, and the {@code mcp} row names the MCP server's tools, in their order.
+ * The README's table of what each command answers is the registry's: a row for every command the CLI has and for no
+ * other, and the {@code mcp} row names the MCP server's tools, in their order.
  */
 class ReadmeCommandsTest {
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z-]+)` \\| (.*) \\|$");
@@ -39,7 +39,10 @@ class ReadmeCommandsTest {
             }
         }
         assertThat(rows.keySet()).containsExactlyInAnyOrderElementsOf(commands);
-        String tools = String.join(", ", McpTools.TOOLS.stream().map(McpTools.Tool::name).toList());
-        assertThat(rows.get("mcp")).as("the mcp row names the tools McpTools offers, in its order").contains(": " + tools + " (");
+        String tools = String.join(
+                ", ", McpTools.TOOLS.stream().map(McpTools.Tool::name).toList());
+        assertThat(rows.get("mcp"))
+                .as("the mcp row names the tools McpTools offers, in its order")
+                .contains(": " + tools + " (");
     }
 }

@@ -7,12 +7,13 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each figure is a {@code Metric} constant declared once: it is in exactly one of the declaring lists
- * (compared by default, or the recording's other figures), the recording's other figures are each
- * shown by the summary, and the lists that select figures repeat none.
+ * Each figure is a {@code Metric} constant declared once: it is in exactly one of the declaring lists (compared by
+ * default, or the recording's other figures), the recording's other figures are each shown by the summary, and the
+ * lists that select figures repeat none.
  */
 class MetricTest {
     /** The public constants of type Metric, by reflection: what a newcomer adding a figure declares. */
@@ -31,11 +32,18 @@ class MetricTest {
         List<Metric> declared = declared();
         assertThat(declared).hasSizeGreaterThanOrEqualTo(40);
         for (Metric m : declared) {
-            long in = Stream.concat(Metric.ALL.stream(), Metric.RECORDING_FIGURES.stream()).filter(m::equals).count();
-            assertThat(in).as("%s: in the compared figures or the recording's others, once", m.name()).isEqualTo(1);
+            long in = Stream.concat(Metric.ALL.stream(), Metric.RECORDING_FIGURES.stream())
+                    .filter(m::equals)
+                    .count();
+            assertThat(in)
+                    .as("%s: in the compared figures or the recording's others, once", m.name())
+                    .isEqualTo(1);
         }
-        assertThat(Stream.concat(Metric.ALL.stream(), Metric.RECORDING_FIGURES.stream())).containsExactlyInAnyOrderElementsOf(declared);
-        assertThat(declared.stream().map(Metric::name).distinct().count()).as("names told apart").isEqualTo(declared.size());
+        assertThat(Stream.concat(Metric.ALL.stream(), Metric.RECORDING_FIGURES.stream()))
+                .containsExactlyInAnyOrderElementsOf(declared);
+        assertThat(declared.stream().map(Metric::name).distinct().count())
+                .as("names told apart")
+                .isEqualTo(declared.size());
     }
 
     @Test
@@ -45,12 +53,18 @@ class MetricTest {
 
     @Test
     void theSelectingListsRepeatNone() {
-        for (List<Metric> list : List.of(Metric.SUMMARY, CompareView.HEADLINE, BottomLine.CAUSES.stream().map(BottomLine.Cause::metric).toList())) {
+        for (List<Metric> list : List.of(
+                Metric.SUMMARY,
+                CompareView.HEADLINE,
+                BottomLine.CAUSES.stream().map(BottomLine.Cause::metric).toList())) {
             assertThat(list).isNotEmpty().doesNotHaveDuplicates();
         }
     }
 
-    /** A name is parsed only where a user types one: as declared, in kebab or snake case, any letter case; an unknown name is none. */
+    /**
+     * A name is parsed only where a user types one: as declared, in kebab or snake case, any letter case; an unknown
+     * name is none.
+     */
     @Test
     void aTypedNameFindsItsConstant() {
         assertThat(Metric.named("gc-pause-total")).isSameAs(Metric.GC_PAUSE_TOTAL);
@@ -58,9 +72,10 @@ class MetricTest {
         assertThat(Metric.named("pinned  time")).isSameAs(Metric.PINNED_TIME);
         assertThat(Metric.named("gc pauses")).isNull();
         // a mistyped name is a usage error naming what it is like, then every known name
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Metric.parse(List.of("run tme"))).hasMessageStartingWith(
-                "--metric run tme: unknown metric; did you mean run time? (known: run time, throughput,");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Metric.parse(List.of("joy"))).hasMessageStartingWith(
-                "--metric joy: unknown metric (known: run time,");
+        Assertions.assertThatThrownBy(() -> Metric.parse(List.of("run tme")))
+                .hasMessageStartingWith(
+                        "--metric run tme: unknown metric; did you mean run time? (known: run time, throughput,");
+        Assertions.assertThatThrownBy(() -> Metric.parse(List.of("joy")))
+                .hasMessageStartingWith("--metric joy: unknown metric (known: run time,");
     }
 }

@@ -10,9 +10,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The benchmark scripts docs/benchmarks.md names start as written: each runs under bash, the shell
- * benchmarks/setup.sh (which they source) is written for, and bash reads each without a syntax
- * error. A script under sh that sourced it stopped at its first array.
+ * The benchmark scripts docs/benchmarks.md names start as written: each runs under bash, the shell benchmarks/setup.sh
+ * (which they source) is written for, and bash reads each without a syntax error. A script under sh that sourced it
+ * stopped at its first array.
  */
 class BenchmarkScriptsTest {
     @Test
@@ -25,10 +25,14 @@ class BenchmarkScriptsTest {
         for (Path script : scripts) {
             String text = Files.readString(script);
             if (!script.getFileName().toString().equals("setup.sh")) {
-                assertThat(text.lines().findFirst().orElse("")).as(script.getFileName() + "'s first line").isEqualTo("#!/usr/bin/env bash");
+                assertThat(text.lines().findFirst().orElse(""))
+                        .as(script.getFileName() + "'s first line")
+                        .isEqualTo("#!/usr/bin/env bash");
             }
             ChildJvm.Result r = ChildJvm.exec(List.of("bash", "-n", script.toString()), DocsLinksTest.ROOT, 60);
-            assertThat(r.exitCode()).as(script.getFileName() + ": " + r.stderr()).isZero();
+            assertThat(r.exitCode())
+                    .as(script.getFileName() + ": " + r.stderr())
+                    .isZero();
         }
     }
 }

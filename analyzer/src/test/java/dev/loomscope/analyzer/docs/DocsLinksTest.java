@@ -36,7 +36,11 @@ class DocsLinksTest {
                 }
                 links++;
                 int hash = target.indexOf('#');
-                Path file = hash == 0 ? page : page.getParent().resolve(hash < 0 ? target : target.substring(0, hash)).normalize();
+                Path file = hash == 0
+                        ? page
+                        : page.getParent()
+                                .resolve(hash < 0 ? target : target.substring(0, hash))
+                                .normalize();
                 if (!Files.exists(file)) {
                     broken.add(ROOT.relativize(page) + ": " + target + " (no such file)");
                 } else if (hash >= 0 && !anchors(file).contains(target.substring(hash + 1))) {
@@ -51,8 +55,12 @@ class DocsLinksTest {
     /** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
     static Set<String> anchors(Path file) throws Exception {
         try (Stream<String> lines = Files.lines(file)) {
-            return lines.filter(l -> l.startsWith("#")).map(l -> l.replaceFirst("^#+\\s*", "").toLowerCase(Locale.ROOT)
-                    .replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-')).collect(Collectors.toSet());
+            return lines.filter(l -> l.startsWith("#"))
+                    .map(l -> l.replaceFirst("^#+\\s*", "")
+                            .toLowerCase(Locale.ROOT)
+                            .replaceAll("[^\\p{L}\\p{N} _-]", "")
+                            .replace(' ', '-'))
+                    .collect(Collectors.toSet());
         }
     }
 }

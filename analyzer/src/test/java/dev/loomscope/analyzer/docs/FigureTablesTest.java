@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Figures are quoted once: a row of a table in the documents that hold the measured figures
- * (docs/benchmarks.md, docs/results.md) appears once in the document, and a row of any other table
- * once in its table. A copied row drifts from the one measured.
+ * Figures are quoted once: a row of a table in the documents that hold the measured figures (docs/benchmarks.md,
+ * docs/results.md) appears once in the document, and a row of any other table once in its table. A copied row drifts
+ * from the one measured.
  */
 class FigureTablesTest {
     static final List<String> FIGURES = List.of("docs/benchmarks.md", "docs/results.md");
@@ -46,7 +46,8 @@ class FigureTablesTest {
         List<String> repeated = new ArrayList<>();
         List<Path> pages;
         try (Stream<Path> docs = Files.list(DocsLinksTest.ROOT.resolve("docs"))) {
-            pages = new ArrayList<>(docs.filter(p -> p.toString().endsWith(".md")).sorted().toList());
+            pages = new ArrayList<>(
+                    docs.filter(p -> p.toString().endsWith(".md")).sorted().toList());
         }
         pages.add(DocsLinksTest.ROOT.resolve("README.md"));
         for (Path page : pages) {
@@ -62,6 +63,8 @@ class FigureTablesTest {
                 }
             }
         }
-        assertThat(repeated).as("table rows written twice (quote a figure once, link to it elsewhere)").isEmpty();
+        assertThat(repeated)
+                .as("table rows written twice (quote a figure once, link to it elsewhere)")
+                .isEmpty();
     }
 }

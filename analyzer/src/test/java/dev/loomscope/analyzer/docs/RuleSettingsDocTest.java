@@ -12,7 +12,8 @@ class RuleSettingsDocTest {
     void theDocsListEveryThresholdWithItsDefault() throws Exception {
         String page = Files.readString(DocsLinksTest.ROOT.resolve("docs/analyzer.md"));
         for (var t : RuleSettings.thresholds()) {
-            assertThat(page).as("docs/analyzer.md's row of " + t.getIdentifier())
+            assertThat(page)
+                    .as("docs/analyzer.md's row of " + t.getIdentifier())
                     .contains("| `" + t.getIdentifier() + "` | " + RuleSettings.format(t, t.getDefaultValue()) + " |");
         }
     }

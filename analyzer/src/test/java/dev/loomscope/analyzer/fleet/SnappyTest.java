@@ -3,8 +3,10 @@ package dev.loomscope.analyzer.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -12,7 +14,9 @@ import org.junit.jupiter.api.Test;
 /** loomscope's Snappy against snappy-java (the reference implementation's binding) both ways. */
 class SnappyTest {
 
-    /** Inputs of every kind a Parquet page holds: empty, incompressible, runs, text, and around the 64 KB block edge. */
+    /**
+     * Inputs of every kind a Parquet page holds: empty, incompressible, runs, text, and around the 64 KB block edge.
+     */
     private static List<byte[]> inputs() {
         Random r = new Random(42);
         List<byte[]> all = new ArrayList<>();
@@ -29,13 +33,19 @@ class SnappyTest {
             all.add(runs);
             byte[] mixed = new byte[n]; // repeats at every distance, the far ones beyond 2 KB
             for (int i = 0; i < n; i++) {
-                mixed[i] = i >= 3000 && r.nextInt(4) > 0 ? mixed[i - 1 - r.nextInt(i >= 70_000 ? 70_000 : 2999)] : (byte) r.nextInt(256);
+                mixed[i] = i >= 3000 && r.nextInt(4) > 0
+                        ? mixed[i - 1 - r.nextInt(i >= 70_000 ? 70_000 : 2999)]
+                        : (byte) r.nextInt(256);
             }
             all.add(mixed);
         }
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 20_000; i++) {
-            text.append("echo-virtual-f").append(i % 7).append(",jdk.VirtualThreadPinned,").append(i * 31L).append('\n');
+            text.append("echo-virtual-f")
+                    .append(i % 7)
+                    .append(",jdk.VirtualThreadPinned,")
+                    .append(i * 31L)
+                    .append('\n');
         }
         all.add(text.toString().getBytes(StandardCharsets.UTF_8));
         return all;
@@ -45,7 +55,9 @@ class SnappyTest {
     void whatItWritesTheReferenceReadsAndTheOtherWayRound() throws Exception {
         for (byte[] in : inputs()) {
             byte[] ours = Snappy.compress(in);
-            assertThat(org.xerial.snappy.Snappy.uncompress(ours)).as("%d bytes written by loomscope", in.length).isEqualTo(in);
+            assertThat(org.xerial.snappy.Snappy.uncompress(ours))
+                    .as("%d bytes written by loomscope", in.length)
+                    .isEqualTo(in);
             byte[] reference = org.xerial.snappy.Snappy.compress(in);
             byte[] out = new byte[Snappy.uncompressedLength(reference)];
             Snappy.uncompress(reference, out);
@@ -60,7 +72,7 @@ class SnappyTest {
         double reference;
         try {
             reference = org.xerial.snappy.Snappy.compress(text).length;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
         assertThat(ours / text.length).isLessThan(0.25);
@@ -71,19 +83,23 @@ class SnappyTest {
     void refusesDamagedBlocks() throws Exception {
         byte[] in = inputs().get(inputs().size() - 1);
         byte[] good = Snappy.compress(in);
-        assertThatThrownBy(() -> Snappy.uncompress(java.util.Arrays.copyOf(good, good.length - 5), new byte[in.length]))
+        assertThatThrownBy(() -> Snappy.uncompress(Arrays.copyOf(good, good.length - 5), new byte[in.length]))
                 .isInstanceOf(Snappy.CorruptException.class);
-        assertThatThrownBy(() -> Snappy.uncompress(good, new byte[in.length - 1])).hasMessageContaining("the page header says");
+        assertThatThrownBy(() -> Snappy.uncompress(good, new byte[in.length - 1]))
+                .hasMessageContaining("the page header says");
         // a copy reaching before the start of the output
         byte[] before = {10, 0x00, 'a', 0x01, 0x05};
         assertThatThrownBy(() -> Snappy.uncompress(before, new byte[10])).hasMessageContaining("a copy of");
         // a literal longer than what follows
         byte[] longLiteral = {100, (byte) (60 << 2), 98, 'x'};
-        assertThatThrownBy(() -> Snappy.uncompress(longLiteral, new byte[100])).hasMessageContaining("runs past its end");
-        assertThatThrownBy(() -> Snappy.uncompressedLength(new byte[] {(byte) 0x80, (byte) 0x80})).hasMessageContaining("no valid length");
+        assertThatThrownBy(() -> Snappy.uncompress(longLiteral, new byte[100]))
+                .hasMessageContaining("runs past its end");
+        assertThatThrownBy(() -> Snappy.uncompressedLength(new byte[] {(byte) 0x80, (byte) 0x80}))
+                .hasMessageContaining("no valid length");
         for (int cut = 1; cut < 40; cut++) { // every truncation is refused, none overruns
-            byte[] cutShort = java.util.Arrays.copyOf(good, cut);
-            assertThatThrownBy(() -> Snappy.uncompress(cutShort, new byte[in.length])).isInstanceOf(Snappy.CorruptException.class);
+            byte[] cutShort = Arrays.copyOf(good, cut);
+            assertThatThrownBy(() -> Snappy.uncompress(cutShort, new byte[in.length]))
+                    .isInstanceOf(Snappy.CorruptException.class);
         }
     }
 }

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An app whose platform threads wait in native code: {@code THREADS} of them blocked in socket reads
- * that never return, and one thread computing for {@code SECONDS} (Args: THREADS SECONDS). What a
- * CPU profile must not count as CPU: JFR's native method samples of the readers.
+ * An app whose platform threads wait in native code: {@code THREADS} of them blocked in socket reads that never return,
+ * and one thread computing for {@code SECONDS} (Args: THREADS SECONDS). What a CPU profile must not count as CPU: JFR's
+ * native method samples of the readers.
  */
 public final class BlockedIoApp {
     static volatile double sink;

@@ -3,9 +3,8 @@ package dev.loomscope.analyzer.it;
 import com.datadoghq.profiler.JavaProfiler;
 
 /**
- * Records itself with Datadog's Java profiler (ddprof: CPU and wall-clock samples, its own JFR
- * writer) into the file its first argument names, while four virtual threads and the main thread
- * compute for two seconds.
+ * Records itself with Datadog's Java profiler (ddprof: CPU and wall-clock samples, its own JFR writer) into the file
+ * its first argument names, while four virtual threads and the main thread compute for two seconds.
  */
 public final class DatadogApp {
     static volatile double sink;

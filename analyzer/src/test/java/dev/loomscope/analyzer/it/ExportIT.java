@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.analyzer.fleet.FleetSchema;
 import dev.loomscope.analyzer.fleet.FleetTable;
 import dev.loomscope.analyzer.fleet.ParquetTables;
@@ -10,14 +11,17 @@ import dev.loomscope.recording.ProfileFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code loomscope export} on recordings of real JVMs under the agent, and compare and report
- * reading the export: the same figures, verdicts and flame graphs as from the recordings.
+ * {@code loomscope export} on recordings of real JVMs under the agent, and compare and report reading the export: the
+ * same figures, verdicts and flame graphs as from the recordings.
  */
 class ExportIT {
     @TempDir
@@ -30,7 +34,10 @@ class ExportIT {
     @BeforeAll
     static void exportThem() throws Exception {
         recordings = Files.createDirectories(dir.resolve("recordings"));
-        for (Path p : List.of(Fixtures.sleep(dir, "platform", "flame=cpu"), Fixtures.sleep(dir, "virtual", "flame=cpu"), Fixtures.fixture(dir, 3, 2))) {
+        for (Path p : List.of(
+                Fixtures.sleep(dir, "platform", "flame=cpu"),
+                Fixtures.sleep(dir, "virtual", "flame=cpu"),
+                Fixtures.fixture(dir, 3, 2))) {
             Files.copy(p, recordings.resolve(p.getFileName()));
             Path profile = ProfileFile.beside(p); // async-profiler's samples go with their recording
             if (profile != null) {
@@ -38,8 +45,9 @@ class ExportIT {
             }
         }
         Path damaged = dir.resolve("damaged.jfr");
-        byte[] real = Files.readAllBytes(Files.list(recordings).sorted().findFirst().orElseThrow());
-        byte[] cut = java.util.Arrays.copyOf(real, 2000);
+        byte[] real =
+                Files.readAllBytes(Files.list(recordings).sorted().findFirst().orElseThrow());
+        byte[] cut = Arrays.copyOf(real, 2000);
         Files.write(damaged, cut);
         export = dir.resolve("fleet");
         exported = Fixtures.cli(dir, "export", recordings.toString(), damaged.toString(), "--to", export.toString());
@@ -55,19 +63,31 @@ class ExportIT {
     void exportsEveryReadableRecordingAndListsTheDamagedOne() {
         assertThat(exported.exitCode()).as(exported.stderr()).isZero();
         assertThat(exported.stdout()).contains("3 recordings exported, 1 in the problems table");
-        assertThat(exported.stderr().lines().filter(l -> !l.startsWith("WARNING")).toList()).singleElement().asString()
-                .startsWith("loomscope export: " + dir.resolve("damaged.jfr")).endsWith("(listed in the problems table)");
+        assertThat(exported.stderr()
+                        .lines()
+                        .filter(l -> !l.startsWith("WARNING"))
+                        .toList())
+                .singleElement()
+                .asString()
+                .startsWith("loomscope export: " + dir.resolve("damaged.jfr"))
+                .endsWith("(listed in the problems table)");
         List<Object[]> problems = rows(FleetSchema.PROBLEMS);
         assertThat(problems).hasSize(1);
         assertThat(problems.get(0)[0]).isEqualTo(dir.resolve("damaged.jfr").toString());
         assertThat(problems.get(0)[1]).isEqualTo("bad input");
-        assertThat(rows(FleetSchema.RECORDINGS)).extracting(r -> r[FleetSchema.RECORDINGS.index("thread_kind")])
+        assertThat(rows(FleetSchema.RECORDINGS))
+                .extracting(r -> r[FleetSchema.RECORDINGS.index("thread_kind")])
                 .containsExactlyInAnyOrder("platform", "virtual", "virtual");
         // sleep: 1 warm-up + 6 measured runs per JVM, each with its run time and the metrics computed per run
         List<Object[]> runs = rows(FleetSchema.RUNS);
         assertThat(runs).hasSize(14);
-        assertThat(runs).allSatisfy(r -> assertThat((Double) r[FleetSchema.RUNS.index("run_time_ms")]).isPositive());
-        assertThat(rows(FleetSchema.PINS)).hasSize(3).allSatisfy(r -> assertThat((String) r[FleetSchema.PINS.index("top_frame")]).contains("FixtureApp"));
+        assertThat(runs)
+                .allSatisfy(r -> assertThat((Double) r[FleetSchema.RUNS.index("run_time_ms")])
+                        .isPositive());
+        assertThat(rows(FleetSchema.PINS))
+                .hasSize(3)
+                .allSatisfy(r -> assertThat((String) r[FleetSchema.PINS.index("top_frame")])
+                        .contains("FixtureApp"));
         assertThat(rows(FleetSchema.SAMPLES)).isNotEmpty();
         assertThat(rows(FleetSchema.STACKS)).isNotEmpty();
         assertThat(rows(FleetSchema.GC)).hasSizeGreaterThanOrEqualTo(2);
@@ -78,23 +98,29 @@ class ExportIT {
         ChildJvm.Result fromRecordings = Fixtures.cli(dir, "compare", recordings.toString(), "--format", "json");
         ChildJvm.Result fromExport = Fixtures.cli(dir, "compare", export.toString(), "--format", "json");
         assertThat(fromExport.exitCode()).as(fromExport.stderr()).isZero();
-        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var mapper = new ObjectMapper();
         var a = mapper.readTree(fromRecordings.stdout());
         var b = mapper.readTree(fromExport.stdout());
         for (String table : List.of("verdicts", "boxplot", "regression", "comparison")) {
-            assertThat(AnalyzerIT.table(b, table).get("rows")).as(table).isEqualTo(AnalyzerIT.table(a, table).get("rows"));
+            assertThat(AnalyzerIT.table(b, table).get("rows"))
+                    .as(table)
+                    .isEqualTo(AnalyzerIT.table(a, table).get("rows"));
         }
         assertThat(fromExport.stdout()).contains("1 recording of the export could not be read");
     }
 
     @Test
     void groupsByLabelAsFromTheRecordings() throws Exception {
-        ChildJvm.Result fromRecordings = Fixtures.cli(dir, "compare", recordings.toString(), "--by", "label", "--format", "json");
-        ChildJvm.Result fromExport = Fixtures.cli(dir, "compare", export.toString(), "--by", "label", "--format", "json");
+        ChildJvm.Result fromRecordings =
+                Fixtures.cli(dir, "compare", recordings.toString(), "--by", "label", "--format", "json");
+        ChildJvm.Result fromExport =
+                Fixtures.cli(dir, "compare", export.toString(), "--by", "label", "--format", "json");
         assertThat(fromExport.exitCode()).as(fromExport.stderr()).isZero();
-        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
-        var a = AnalyzerIT.table(mapper.readTree(fromRecordings.stdout()), "boxplot").get("rows");
-        var b = AnalyzerIT.table(mapper.readTree(fromExport.stdout()), "boxplot").get("rows");
+        var mapper = new ObjectMapper();
+        var a = AnalyzerIT.table(mapper.readTree(fromRecordings.stdout()), "boxplot")
+                .get("rows");
+        var b = AnalyzerIT.table(mapper.readTree(fromExport.stdout()), "boxplot")
+                .get("rows");
         assertThat(b).isEqualTo(a);
         // the fixture's label, not its thread kind, names its group
         List<String> groups = new ArrayList<>();
@@ -106,15 +132,27 @@ class ExportIT {
     void reportFromTheExportDrawsTheSameFlameGraphs() throws Exception {
         Path a = dir.resolve("report-recordings");
         Path b = dir.resolve("report-export");
-        assertThat(Fixtures.cli(dir, "report", recordings.toString(), "-o", a.toString()).exitCode()).isZero();
+        assertThat(Fixtures.cli(dir, "report", recordings.toString(), "-o", a.toString())
+                        .exitCode())
+                .isZero();
         ChildJvm.Result r = Fixtures.cli(dir, "report", export.toString(), "-o", b.toString());
         assertThat(r.exitCode()).as(r.stderr()).isZero();
-        // each workload's comparison its own flame graphs (the fixture app, which names no workload, apart from the sleep JVMs)
+        // each workload's comparison its own flame graphs (the fixture app, which names no workload, apart from the
+        // sleep JVMs)
         List<String> flames;
         try (var files = Files.list(a)) {
-            flames = files.map(f -> f.getFileName().toString()).filter(f -> f.contains("flame-") && f.endsWith(".html")).sorted().toList();
+            flames = files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.contains("flame-") && f.endsWith(".html"))
+                    .sorted()
+                    .toList();
         }
-        assertThat(flames).as("flame graphs of the report: %s", flames).contains("flame-sleep-platform.html", "flame-sleep-virtual.html", "flame-diff-sleep-virtual-vs-platform.html", "flame-no_workload-virtual.html");
+        assertThat(flames)
+                .as("flame graphs of the report: %s", flames)
+                .contains(
+                        "flame-sleep-platform.html",
+                        "flame-sleep-virtual.html",
+                        "flame-diff-sleep-virtual-vs-platform.html",
+                        "flame-no_workload-virtual.html");
         for (String f : flames) {
             assertThat(Files.readString(b.resolve(f))).as(f).isEqualTo(Files.readString(a.resolve(f)));
         }
@@ -133,10 +171,14 @@ class ExportIT {
         assertThat(Files.size(Fixtures.CLI)).isLessThanOrEqualTo(15L << 20);
         List<String> natives = new ArrayList<>();
         int hadoop = 0;
-        try (var jar = new java.util.zip.ZipFile(Fixtures.CLI.toFile())) {
-            for (var e : java.util.Collections.list(jar.entries())) {
+        try (var jar = new ZipFile(Fixtures.CLI.toFile())) {
+            for (var e : Collections.list(jar.entries())) {
                 String n = e.getName();
-                if (n.endsWith(".so") || n.endsWith(".dylib") || n.endsWith(".dll") || n.endsWith(".jnilib") || n.endsWith(".a")) {
+                if (n.endsWith(".so")
+                        || n.endsWith(".dylib")
+                        || n.endsWith(".dll")
+                        || n.endsWith(".jnilib")
+                        || n.endsWith(".a")) {
                     natives.add(n);
                 }
                 hadoop += n.startsWith("org/apache/hadoop/") && n.endsWith(".class") ? 1 : 0;

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.it;
 
+import dev.loomscope.analyzer.cli.Main;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.recording.ProfileFile;
 import java.io.PrintWriter;
@@ -22,7 +23,9 @@ final class Fixtures {
     static Path only(Path dir, String suffix) throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
             // ".jfr": the recording (async-profiler's samples beside it are ProfileFile's, read with it)
-            List<Path> l = s.filter(p -> p.getFileName().toString().endsWith(suffix) && !(suffix.equals(".jfr") && ProfileFile.is(p))).toList();
+            List<Path> l = s.filter(p -> p.getFileName().toString().endsWith(suffix)
+                            && !(suffix.equals(".jfr") && ProfileFile.is(p)))
+                    .toList();
             if (l.size() != 1) {
                 throw new AssertionError("expected one " + suffix + " in " + dir + ": " + l);
             }
@@ -33,33 +36,71 @@ final class Fixtures {
     /** FixtureApp with {@code pins} pins and {@code gcs} GCs, recorded by the agent. */
     static Path fixture(Path dir, int pins, int gcs) throws Exception {
         Path out = dir.resolve("fixture");
-        ChildJvm.Result r = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + AGENT + "=out=" + out + ",label=fixture,threads=virtual,startup=before-main,pinned-threshold=10ms,trace-pinned=off,flame=off"),
-                FixtureApp.class.getName(), List.of(Integer.toString(pins), Integer.toString(gcs)), dir, 120);
-        if (r.exitCode() != 0 || r.stderr().lines().anyMatch(l -> l.startsWith("loomscope-agent:") && !l.contains("recording written"))) {
+        ChildJvm.Result r = ChildJvm.run(
+                List.of(
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-javaagent:" + AGENT + "=out=" + out
+                                + ",label=fixture,threads=virtual,startup=before-main,pinned-threshold=10ms,"
+                                + "trace-pinned=off,flame=off"),
+                FixtureApp.class.getName(),
+                List.of(Integer.toString(pins), Integer.toString(gcs)),
+                dir,
+                120);
+        if (r.exitCode() != 0
+                || r.stderr()
+                        .lines()
+                        .anyMatch(l -> l.startsWith("loomscope-agent:") && !l.contains("recording written"))) {
             throw new AssertionError("fixture failed: " + r);
         }
         return only(out, ".jfr");
     }
 
-    /** FixtureApp with {@code pins} pins and {@code gcs} GCs, recorded by JFR alone ({@code options}: StartFlightRecording's beside the file name). */
+    /**
+     * FixtureApp with {@code pins} pins and {@code gcs} GCs, recorded by JFR alone ({@code options}:
+     * StartFlightRecording's beside the file name).
+     */
     static Path plain(Path dir, String name, String options, int pins, int gcs) throws Exception {
         Path jfr = dir.resolve(name);
-        ChildJvm.Result r = ChildJvm.run(List.of("-XX:StartFlightRecording:filename=" + jfr + options), FixtureApp.class.getName(),
-                List.of(Integer.toString(pins), Integer.toString(gcs)), dir, 120);
+        ChildJvm.Result r = ChildJvm.run(
+                List.of("-XX:StartFlightRecording:filename=" + jfr + options),
+                FixtureApp.class.getName(),
+                List.of(Integer.toString(pins), Integer.toString(gcs)),
+                dir,
+                120);
         if (r.exitCode() != 0) {
             throw new AssertionError("plain recording failed: " + r);
         }
         return jfr;
     }
 
-    /** {@code jvms} short sleep workloads on one thread kind, each its own JVM recorded by the agent (profile=off), into {@code dir/kind-jvms}. */
+    /**
+     * {@code jvms} short sleep workloads on one thread kind, each its own JVM recorded by the agent (profile=off), into
+     * {@code dir/kind-jvms}.
+     */
     static Path sleepJvms(Path dir, String kind, int jvms) throws Exception {
         Path out = dir.resolve(kind + "-jvms");
         for (int i = 0; i < jvms; i++) {
-            ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                    "-javaagent:" + AGENT + "=out=" + out + ",label=" + kind + i + ",threads=" + kind + ",profile=off,flame=off,trace-pinned=off", "-jar",
-                    WORKLOADS.toString(), "sleep", "--threads", kind, "--runs", "2", "--warmup", "1", "--tasks", "500", "--sleep-ms", "20"), dir, 120);
+            ChildJvm.Result r = ChildJvm.exec(
+                    List.of(
+                            ChildJvm.javaExecutable(),
+                            "--enable-native-access=ALL-UNNAMED",
+                            "-javaagent:" + AGENT + "=out=" + out + ",label=" + kind + i + ",threads=" + kind
+                                    + ",profile=off,flame=off,trace-pinned=off",
+                            "-jar",
+                            WORKLOADS.toString(),
+                            "sleep",
+                            "--threads",
+                            kind,
+                            "--runs",
+                            "2",
+                            "--warmup",
+                            "1",
+                            "--tasks",
+                            "500",
+                            "--sleep-ms",
+                            "20"),
+                    dir,
+                    120);
             if (r.exitCode() != 0) {
                 throw new AssertionError("sleep workload failed: " + r);
             }
@@ -75,10 +116,26 @@ final class Fixtures {
     /** As {@link #sleep(Path, String)}, with the agent's {@code flame} option given (flame=cpu: a CPU profile too). */
     static Path sleep(Path dir, String kind, String flame) throws Exception {
         Path out = dir.resolve("sleep-" + kind + "-" + flame.replace('=', '-'));
-        ChildJvm.Result r = ChildJvm.exec(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + AGENT + "=out=" + out + ",threads=" + kind + "," + flame + ",trace-pinned=off",
-                "-jar", WORKLOADS.toString(), "sleep", "--threads", kind, "--runs", "6", "--warmup", "1", "--tasks", "1000", "--sleep-ms", "20"),
-                dir, 120);
+        ChildJvm.Result r = ChildJvm.exec(
+                List.of(
+                        ChildJvm.javaExecutable(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-javaagent:" + AGENT + "=out=" + out + ",threads=" + kind + "," + flame + ",trace-pinned=off",
+                        "-jar",
+                        WORKLOADS.toString(),
+                        "sleep",
+                        "--threads",
+                        kind,
+                        "--runs",
+                        "6",
+                        "--warmup",
+                        "1",
+                        "--tasks",
+                        "1000",
+                        "--sleep-ms",
+                        "20"),
+                dir,
+                120);
         if (r.exitCode() != 0) {
             throw new AssertionError("sleep workload failed: " + r);
         }
@@ -87,17 +144,31 @@ final class Fixtures {
 
     /**
      * The rendezvous workload (a {@code variant}'s channel, 1,000,000 hand-offs a run, 1 warm-up + {@code runs}) on one
-     * thread kind with a CPU profile, the agent's {@code profile} options given ("engine=jfr"),
-     * into {@code dir/out}: its recording.
+     * thread kind with a CPU profile, the agent's {@code profile} options given ("engine=jfr"), into {@code dir/out}:
+     * its recording.
      */
-    static Path rendezvous(Path dir, String out, String kind, String variant, String profile, int runs, String... jvmOptions)
+    static Path rendezvous(
+            Path dir, String out, String kind, String variant, String profile, int runs, String... jvmOptions)
             throws Exception {
         Path to = dir.resolve(out);
         List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED"));
         cmd.addAll(List.of(jvmOptions));
-        cmd.addAll(List.of("-javaagent:" + AGENT + "=out=" + to + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu," + profile, "-jar",
-                WORKLOADS.toString(), "rendezvous", "--threads", kind, "--variant", variant, "--n", "1000000", "--runs", String.valueOf(runs),
-                "--warmup", "1"));
+        cmd.addAll(List.of(
+                "-javaagent:" + AGENT + "=out=" + to + ",threads=" + kind + ",flame=off,trace-pinned=off,profile=cpu,"
+                        + profile,
+                "-jar",
+                WORKLOADS.toString(),
+                "rendezvous",
+                "--threads",
+                kind,
+                "--variant",
+                variant,
+                "--n",
+                "1000000",
+                "--runs",
+                String.valueOf(runs),
+                "--warmup",
+                "1"));
         ChildJvm.Result r = ChildJvm.exec(cmd, dir, 120);
         if (r.exitCode() != 0) {
             throw new AssertionError("rendezvous workload failed: " + r);
@@ -110,11 +181,22 @@ final class Fixtures {
         Path repo = dir.resolve("repo");
         Files.createDirectories(repo);
         Path log = dir.resolve("killed.log");
-        List<String> cmd = new ArrayList<>(List.of(ChildJvm.javaExecutable(), "--enable-native-access=ALL-UNNAMED",
+        List<String> cmd = new ArrayList<>(List.of(
+                ChildJvm.javaExecutable(),
+                "--enable-native-access=ALL-UNNAMED",
                 "-XX:FlightRecorderOptions:repository=" + repo,
-                "-javaagent:" + AGENT + "=out=" + dir.resolve("killed-out") + ",startup=before-main,profile=off,trace-pinned=off,flame=off",
-                "-cp", System.getProperty("java.class.path"), FixtureApp.class.getName(), "2", "2", "wait"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                "-javaagent:" + AGENT + "=out=" + dir.resolve("killed-out")
+                        + ",startup=before-main,profile=off,trace-pinned=off,flame=off",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FixtureApp.class.getName(),
+                "2",
+                "2",
+                "wait"));
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         ChildJvm.awaitOutput(p, log, "waiting", 60);
         Thread.sleep(2500); // JFR flushes its chunk about once a second
         p.destroyForcibly().waitFor();
@@ -136,9 +218,12 @@ final class Fixtures {
         return inProcess(args, new StringWriter(), new StringWriter());
     }
 
-    /** As {@link #inProcess(List)}, writing into {@code out} and {@code err}, which hold what it wrote should it not return. */
+    /**
+     * As {@link #inProcess(List)}, writing into {@code out} and {@code err}, which hold what it wrote should it not
+     * return.
+     */
     static Run inProcess(List<String> args, StringWriter out, StringWriter err) {
-        int code = dev.loomscope.analyzer.cli.Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
         return new Run(code, out.toString(), err.toString());
     }
 }

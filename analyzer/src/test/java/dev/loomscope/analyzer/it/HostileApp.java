@@ -1,10 +1,10 @@
 package dev.loomscope.analyzer.it;
 
 /**
- * An app whose names are an attack on whoever reads its recording: a platform and a virtual thread
- * named by the first argument burn CPU (so the profile's samples carry the names), and a virtual
- * thread pins in a class initializer (so the pinning view and report carry them too); with a second
- * argument, a thread of that name then sleeps that many ms (for thread dumps of it).
+ * An app whose names are an attack on whoever reads its recording: a platform and a virtual thread named by the first
+ * argument burn CPU (so the profile's samples carry the names), and a virtual thread pins in a class initializer (so
+ * the pinning view and report carry them too); with a second argument, a thread of that name then sleeps that many ms
+ * (for thread dumps of it).
  */
 public final class HostileApp {
     static volatile double sink;
@@ -37,13 +37,16 @@ public final class HostileApp {
         p.join();
         v.join();
         if (args.length > 1) { // then a thread of that name sleeps this many ms, for a thread dump of it
-            Thread.ofPlatform().name(name).start(() -> {
-                try {
-                    Thread.sleep(Long.parseLong(args[1]));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }).join();
+            Thread.ofPlatform()
+                    .name(name)
+                    .start(() -> {
+                        try {
+                            Thread.sleep(Long.parseLong(args[1]));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    })
+                    .join();
         }
     }
 }

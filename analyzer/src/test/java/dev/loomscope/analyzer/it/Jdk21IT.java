@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent, the workloads and the study on JDK 21 ({@link ChildJvm#jdk21}: {@code .ci/run} fetches
- * one), where synchronized still pins a virtual thread and most services run virtual threads today.
+ * The agent, the workloads and the study on JDK 21 ({@link ChildJvm#jdk21}: {@code .ci/run} fetches one), where
+ * synchronized still pins a virtual thread and most services run virtual threads today.
  */
 class Jdk21IT {
     @TempDir
@@ -28,9 +28,27 @@ class Jdk21IT {
     void synchronizedPinsAreRecordedAndShown() throws Exception {
         String java = jdk21();
         Path out = dir.resolve("rec");
-        ChildJvm.Result r = ChildJvm.exec(List.of(java, "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",flame=off,trace-pinned=off", "-jar",
-                Fixtures.WORKLOADS.toString(), "pinning", "--threads", "virtual", "--case", "synchronized", "--tasks", "8", "--block-ms", "20",
-                "--runs", "1", "--warmup", "0"), dir, 120);
+        ChildJvm.Result r = ChildJvm.exec(
+                List.of(
+                        java,
+                        "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",flame=off,trace-pinned=off",
+                        "-jar",
+                        Fixtures.WORKLOADS.toString(),
+                        "pinning",
+                        "--threads",
+                        "virtual",
+                        "--case",
+                        "synchronized",
+                        "--tasks",
+                        "8",
+                        "--block-ms",
+                        "20",
+                        "--runs",
+                        "1",
+                        "--warmup",
+                        "0"),
+                dir,
+                120);
         assertThat(r.exitCode()).as(r.toString()).isZero();
         Path jfr = Fixtures.only(out, ".jfr");
         ChildJvm.Result summary = Fixtures.cli(dir, "summary", jfr.toString());
@@ -47,8 +65,27 @@ class Jdk21IT {
     void theStudyRunsOnJdk21() throws Exception {
         String java = jdk21();
         Path report = dir.resolve("report");
-        ChildJvm.Result r = Fixtures.cli(dir, "study", "--workload", "sleep", "--runs", "2", "--warmup", "0", "--forks", "2", "--tasks", "300", "--reruns", "0", "--keep-disturbed",
-                "--java", java, "--out", report.toString(), "--keep");
+        ChildJvm.Result r = Fixtures.cli(
+                dir,
+                "study",
+                "--workload",
+                "sleep",
+                "--runs",
+                "2",
+                "--warmup",
+                "0",
+                "--forks",
+                "2",
+                "--tasks",
+                "300",
+                "--reruns",
+                "0",
+                "--keep-disturbed",
+                "--java",
+                java,
+                "--out",
+                report.toString(),
+                "--keep");
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("sleep: virtual vs platform: run time median");
         assertThat(Files.readString(report.resolve("index.html"))).contains("sleep");

@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.it;
 import dev.loomscope.analyzer.read.JdkEvent;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingParts;
 import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
@@ -13,8 +12,8 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * The JDK's own parser ({@link RecordingFile}) on a recording opened by loomscope's entrance: the
- * reference loomscope's reader is held to. Not used by main code.
+ * The JDK's own parser ({@link RecordingFile}) on a recording opened by loomscope's entrance: the reference loomscope's
+ * reader is held to. Not used by main code.
  */
 final class JdkParser {
     private JdkParser() {}
@@ -24,9 +23,12 @@ final class JdkParser {
         return RecordingFacts.of(source, sink -> read(source, e -> sink.accept(new JdkEvent(e))));
     }
 
-    /** Every event of {@code source} into {@code sink}, as the JDK's parser reads it; what it stops on is damage, located. */
+    /**
+     * Every event of {@code source} into {@code sink}, as the JDK's parser reads it; what it stops on is damage,
+     * located.
+     */
     static RecordingSpan read(RecordingSource source, Consumer<RecordedEvent> sink) {
-        return RecordingReader.withReadableParts(source, w -> { }, readable -> {
+        return RecordingReader.withReadableParts(source, w -> {}, readable -> {
             for (RecordingParts.Part part : readable.parts()) {
                 RecordingFile rf;
                 try {
@@ -42,7 +44,11 @@ final class JdkParser {
                                 break;
                             }
                             e = rf.readEvent();
-                        } catch (IOException | RuntimeException | InternalError | StackOverflowError | OutOfMemoryError ex) {
+                        } catch (IOException
+                                | RuntimeException
+                                | InternalError
+                                | StackOverflowError
+                                | OutOfMemoryError ex) {
                             throw RecordingReader.damaged(part, ex);
                         }
                         sink.accept(e);

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The CLI jar on a JVM older than 21 (the machine's default java, when it is one): one line, never UnsupportedClassVersionError. */
+/**
+ * The CLI jar on a JVM older than 21 (the machine's default java, when it is one): one line, never
+ * UnsupportedClassVersionError.
+ */
 class OldJdkCliIT {
     @TempDir
     Path dir;
@@ -21,6 +24,8 @@ class OldJdkCliIT {
         ChildJvm.Result r = ChildJvm.exec(List.of(old, "-jar", Fixtures.CLI.toString(), "summary", "x.jfr"), dir, 60);
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.stderr().strip().lines()).as(r.stderr()).hasSize(1);
-        assertThat(r.stderr()).startsWith("loomscope: needs JDK 21 or newer, and this java is JDK ").doesNotContain("UnsupportedClassVersionError");
+        assertThat(r.stderr())
+                .startsWith("loomscope: needs JDK 21 or newer, and this java is JDK ")
+                .doesNotContain("UnsupportedClassVersionError");
     }
 }

@@ -17,10 +17,9 @@ import org.openjdk.jmc.flightrecorder.rules.IResult;
 import org.openjdk.jmc.flightrecorder.rules.Severity;
 
 /**
- * loomscope's rules judge the same whichever way they read a recording: in JMC (its parser and
- * item API, as JDK Mission Control runs them) and in {@code loomscope rules} (loomscope's reader),
- * on recordings where each rule has something to say: pins, platform thread starts, scheduler
- * samples, and a plain JFR recording without loomscope's events.
+ * loomscope's rules judge the same whichever way they read a recording: in JMC (its parser and item API, as JDK Mission
+ * Control runs them) and in {@code loomscope rules} (loomscope's reader), on recordings where each rule has something
+ * to say: pins, platform thread starts, scheduler samples, and a plain JFR recording without loomscope's events.
  */
 class RulesEquivalenceIT {
     @TempDir
@@ -30,11 +29,14 @@ class RulesEquivalenceIT {
     void everyRuleJudgesTheSameOnLoomscopesReaderAsInJmc() throws Exception {
         Path plain = Fixtures.plain(dir, "plain.jfr", "", 1, 1);
         int judged = 0;
-        for (Path recording : List.of(Fixtures.fixture(dir, 3, 2), Fixtures.sleep(dir, "platform"), Fixtures.sleep(dir, "virtual"), plain)) {
+        for (Path recording : List.of(
+                Fixtures.fixture(dir, 3, 2), Fixtures.sleep(dir, "platform"), Fixtures.sleep(dir, "virtual"), plain)) {
             IItemCollection items = JmcReader.load(List.of(recording));
-            RecordingFacts facts = RecordingFacts.of(Inputs.resolve(List.of(recording.toString())).get(0));
+            RecordingFacts facts = RecordingFacts.of(
+                    Inputs.resolve(List.of(recording.toString())).get(0));
             for (LoomscopeRule rule : LoomscopeRule.all()) {
-                RunnableFuture<IResult> evaluation = rule.createEvaluation(items, IPreferenceValueProvider.DEFAULT_VALUES, null);
+                RunnableFuture<IResult> evaluation =
+                        rule.createEvaluation(items, IPreferenceValueProvider.DEFAULT_VALUES, null);
                 evaluation.run();
                 IResult inJmc = evaluation.get();
                 LoomscopeRule.Verdict ours = rule.judge(facts);
@@ -52,11 +54,16 @@ class RulesEquivalenceIT {
     }
 
     /**
-     * A summary without the figures that depend on where the recording starts and ends: loomscope's
-     * reader takes that from the chunk headers, JMC's item API from the first and last event.
+     * A summary without the figures that depend on where the recording starts and ends: loomscope's reader takes that
+     * from the chunk headers, JMC's item API from the first and last event.
      */
     static String spanFree(String summary) {
-        return summary.replaceAll("\\d+\\.\\d+% of (\\d+ carriers'|one carrier's) time over the recording( \\(\\d+\\.\\d+ carriers)?", "% of $1 time over the recording").replaceAll("in \\d+\\.\\d s", "in s")
-                .replaceAll("up to [\\d,]+ a second", "up to a second").replaceAll("about \\d+%", "about %");
+        return summary.replaceAll(
+                        "\\d+\\.\\d+% of (\\d+ carriers'|one carrier's) time over the recording( \\(\\d+\\.\\d+"
+                                + " carriers)?",
+                        "% of $1 time over the recording")
+                .replaceAll("in \\d+\\.\\d s", "in s")
+                .replaceAll("up to [\\d,]+ a second", "up to a second")
+                .replaceAll("about \\d+%", "about %");
     }
 }

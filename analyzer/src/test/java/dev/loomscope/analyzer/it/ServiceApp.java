@@ -5,10 +5,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * A service written without loomscope in mind (no loomscope.WorkloadRun events): {@code requests}
- * requests, each handled by a new thread of the given kind, at most {@code concurrency} at once;
- * a request ({@link #handle}) computes a little and waits {@code waitMs} in synchronized code (where
- * a virtual thread pins on JDK 21-23). Args: KIND REQUESTS CONCURRENCY WAIT_MS.
+ * A service written without loomscope in mind (no loomscope.WorkloadRun events): {@code requests} requests, each
+ * handled by a new thread of the given kind, at most {@code concurrency} at once; a request ({@link #handle}) computes
+ * a little and waits {@code waitMs} in synchronized code (where a virtual thread pins on JDK 21-23). Args: KIND
+ * REQUESTS CONCURRENCY WAIT_MS.
  */
 public final class ServiceApp {
     private static final Object[] LOCKS = new Object[64];
@@ -22,7 +22,9 @@ public final class ServiceApp {
     private ServiceApp() {}
 
     public static void main(String[] args) throws Exception {
-        ThreadFactory threads = args[0].equals("virtual") ? Thread.ofVirtual().factory() : Thread.ofPlatform().factory();
+        ThreadFactory threads = args[0].equals("virtual")
+                ? Thread.ofVirtual().factory()
+                : Thread.ofPlatform().factory();
         int requests = Integer.parseInt(args[1]);
         Semaphore slots = new Semaphore(Integer.parseInt(args[2]));
         int waitMs = Integer.parseInt(args[3]);
@@ -31,13 +33,14 @@ public final class ServiceApp {
             slots.acquire();
             int id = i;
             threads.newThread(() -> {
-                try {
-                    handle(id, waitMs);
-                } finally {
-                    slots.release();
-                    done.countDown();
-                }
-            }).start();
+                        try {
+                            handle(id, waitMs);
+                        } finally {
+                            slots.release();
+                            done.countDown();
+                        }
+                    })
+                    .start();
         }
         done.await();
     }

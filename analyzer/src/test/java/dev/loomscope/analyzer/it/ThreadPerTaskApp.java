@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.it;
 
 /**
- * A platform thread per task, each allocating {@code BYTES_PER_TASK} and ending: what JFR's
- * allocation sampler misses (threads that end before it sees them) and what wastes the rest of
- * each thread's TLAB. Prints the bytes its tasks allocated.
+ * A platform thread per task, each allocating {@code BYTES_PER_TASK} and ending: what JFR's allocation sampler misses
+ * (threads that end before it sees them) and what wastes the rest of each thread's TLAB. Prints the bytes its tasks
+ * allocated.
  */
 public final class ThreadPerTaskApp {
     static final int TASKS = 20_000;

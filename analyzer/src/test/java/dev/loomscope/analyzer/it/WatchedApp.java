@@ -5,14 +5,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 
 /**
- * What {@code watch} must see in a running JVM, one way each, until killed: {@code pin} (virtual
- * threads sleeping inside synchronized, which pins on JDK 21-23), {@code spin} (virtual threads
- * on every carrier looping in Thread.yield, as a pool that spins for a free connection does) and
- * {@code pool} (thousands of virtual threads parked on a pool of 16) and {@code queue} (a virtual
- * thread computing on every carrier while a thousand more a second are started: the scheduler's
- * queue grows), and {@code churn} (pins as {@code pin}, 200 virtual threads started a second and
- * garbage that keeps the collector busy: every figure {@code watch} and {@code summary} both count
- * moves). Prints "ready" once running.
+ * What {@code watch} must see in a running JVM, one way each, until killed: {@code pin} (virtual threads sleeping
+ * inside synchronized, which pins on JDK 21-23), {@code spin} (virtual threads on every carrier looping in
+ * Thread.yield, as a pool that spins for a free connection does) and {@code pool} (thousands of virtual threads parked
+ * on a pool of 16) and {@code queue} (a virtual thread computing on every carrier while a thousand more a second are
+ * started: the scheduler's queue grows), and {@code churn} (pins as {@code pin}, 200 virtual threads started a second
+ * and garbage that keeps the collector busy: every figure {@code watch} and {@code summary} both count moves). Prints
+ * "ready" once running.
  */
 public final class WatchedApp {
     private static final Object LOCK = new Object();
@@ -64,7 +63,8 @@ public final class WatchedApp {
                 });
             }
             case "churn" -> {
-                // one: two would hold both carriers of a 2-CPU machine (one pinned, one blocked entering), and none would start
+                // one: two would hold both carriers of a 2-CPU machine (one pinned, one blocked entering), and none
+                // would start
                 vts.submit(WatchedApp::sleepHoldingTheLock);
                 Thread.ofPlatform().daemon().start(() -> {
                     byte[][] kept = new byte[64][];

@@ -2,19 +2,19 @@ package dev.loomscope.analyzer.it;
 
 import java.util.ArrayList;
 import java.util.List;
+import jdk.jfr.Event;
 import jdk.jfr.Name;
 
 /**
- * A third-party app that reports its runs as {@code loomscope.WorkloadRun} events of its own, as the
- * event schema allows: with only the required fields ({@code minimal}), or with those and fields
- * loomscope does not know ({@code extra}); or, breaking the schema, without the required
- * {@code units} ({@code broken}). Each run starts 200 threads of the given kind that sleep 5 ms;
- * arguments: threadKind, minimal|extra|broken.
+ * A third-party app that reports its runs as {@code loomscope.WorkloadRun} events of its own, as the event schema
+ * allows: with only the required fields ({@code minimal}), or with those and fields loomscope does not know
+ * ({@code extra}); or, breaking the schema, without the required {@code units} ({@code broken}). Each run starts 200
+ * threads of the given kind that sleep 5 ms; arguments: threadKind, minimal|extra|broken.
  */
 public final class WorkloadRunApp {
     /** Only what the schema requires, and the event's duration. */
     @Name("loomscope.WorkloadRun")
-    static final class MinimalRun extends jdk.jfr.Event {
+    static final class MinimalRun extends Event {
         String workload;
         String threadKind;
         int runIndex;
@@ -24,7 +24,7 @@ public final class WorkloadRunApp {
 
     /** The required fields and fields of the app's own. */
     @Name("loomscope.WorkloadRun")
-    static final class ExtendedRun extends jdk.jfr.Event {
+    static final class ExtendedRun extends Event {
         String workload;
         String threadKind;
         int runIndex;
@@ -37,7 +37,7 @@ public final class WorkloadRunApp {
 
     /** A required field missing. */
     @Name("loomscope.WorkloadRun")
-    static final class BrokenRun extends jdk.jfr.Event {
+    static final class BrokenRun extends Event {
         String workload;
         String threadKind;
         int runIndex;
@@ -48,7 +48,7 @@ public final class WorkloadRunApp {
         String kind = args[0];
         boolean extra = args[1].equals("extra");
         for (int run = -1; run < 6; run++) {
-            jdk.jfr.Event e;
+            Event e;
             if (args[1].equals("broken")) {
                 BrokenRun b = new BrokenRun();
                 b.begin();

@@ -6,16 +6,16 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
 /**
- * A server whose answer is known: {@code workers} workers, each holding a request {@code holdMillis}
- * (a sleep) before it answers 200: its capacity is exactly workers / hold. At a constant arrival
- * rate below it no request waits, and each takes the hold; above it the throughput is the capacity
- * and the latency grows with time. On platform threads a fixed pool of that many; on virtual
- * threads one a request, that many at once (a semaphore). On a busy machine a worker can wake late
- * and the next request wait for it: the server keeps its own latencies (from the request's dispatch
- * to its answer written) for a test to set the client's beside.
+ * A server whose answer is known: {@code workers} workers, each holding a request {@code holdMillis} (a sleep) before
+ * it answers 200: its capacity is exactly workers / hold. At a constant arrival rate below it no request waits, and
+ * each takes the hold; above it the throughput is the capacity and the latency grows with time. On platform threads a
+ * fixed pool of that many; on virtual threads one a request, that many at once (a semaphore). On a busy machine a
+ * worker can wake late and the next request wait for it: the server keeps its own latencies (from the request's
+ * dispatch to its answer written) for a test to set the client's beside.
  */
 public final class KnownAnswerServer implements AutoCloseable {
     private final HttpServer server;
@@ -23,21 +23,29 @@ public final class KnownAnswerServer implements AutoCloseable {
     final int workers;
     final int holdMillis;
     private final Histogram served = new Histogram(3_600_000_000L, 3);
-    /** A young JVM's slowness: each request held {@code coldMillis} instead until {@code coldNanos} after the first request (0: never). */
+    /**
+     * A young JVM's slowness: each request held {@code coldMillis} instead until {@code coldNanos} after the first
+     * request (0: never).
+     */
     private final int coldMillis;
+
     private final long coldNanos;
-    private final java.util.concurrent.atomic.AtomicLong firstRequest = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong firstRequest = new AtomicLong();
 
     KnownAnswerServer(int workers, int holdMillis, boolean virtual) throws IOException {
         this(workers, holdMillis, virtual, 0, 0, 0);
     }
 
-    /** A server slow while young, as a JVM compiling: each request held {@code coldMillis} for the first {@code coldSeconds} of its load. */
+    /**
+     * A server slow while young, as a JVM compiling: each request held {@code coldMillis} for the first
+     * {@code coldSeconds} of its load.
+     */
     KnownAnswerServer(int workers, int holdMillis, int coldMillis, double coldSeconds) throws IOException {
         this(workers, holdMillis, false, 0, coldMillis, (long) (coldSeconds * 1e9));
     }
 
-    private KnownAnswerServer(int workers, int holdMillis, boolean virtual, int port, int coldMillis, long coldNanos) throws IOException {
+    private KnownAnswerServer(int workers, int holdMillis, boolean virtual, int port, int coldMillis, long coldNanos)
+            throws IOException {
         this.coldMillis = coldMillis;
         this.coldNanos = coldNanos;
         this.workers = workers;
@@ -81,12 +89,17 @@ public final class KnownAnswerServer implements AutoCloseable {
     }
 
     /**
-     * The server on its own, for benchmarks/load-clients.sh: {@code PORT WORKERS HOLD_MS platform|virtual}; it serves until killed
-     * and prints its URL when it listens.
+     * The server on its own, for benchmarks/load-clients.sh: {@code PORT WORKERS HOLD_MS platform|virtual}; it serves
+     * until killed and prints its URL when it listens.
      */
     public static void main(String[] args) throws Exception {
-        KnownAnswerServer s = new KnownAnswerServer(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3].equals("virtual"), Integer.parseInt(args[0]),
-                0, 0);
+        KnownAnswerServer s = new KnownAnswerServer(
+                Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]),
+                args[3].equals("virtual"),
+                Integer.parseInt(args[0]),
+                0,
+                0);
         System.out.println(s.url() + " capacity " + s.capacity() + "/s");
         Thread.currentThread().join();
     }
@@ -96,7 +109,10 @@ public final class KnownAnswerServer implements AutoCloseable {
         return workers * 1000.0 / holdMillis;
     }
 
-    /** The server's own latencies (microseconds) since the last call, from each request's dispatch to its answer written. */
+    /**
+     * The server's own latencies (microseconds) since the last call, from each request's dispatch to its answer
+     * written.
+     */
     Histogram servedSinceLast() {
         synchronized (served) {
             Histogram h = served.copy();

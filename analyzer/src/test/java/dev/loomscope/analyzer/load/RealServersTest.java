@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.loomscope.analyzer.cli.Main;
 import io.undertow.Undertow;
+import io.undertow.server.handlers.BlockingHandler;
 import io.undertow.util.Headers;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,16 +17,19 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.apache.catalina.Context;
 import org.apache.catalina.startup.Tomcat;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -36,11 +40,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The load client against real servers from Maven Central, as they really answer: Jetty, Tomcat and
- * Undertow, each with a chunked body, a {@code Connection: close}, a 204 and a POST whose JSON body
- * and Authorization header the server checks; and over TLS with a self-signed certificate. Every
- * request offered is answered (none lost, none an error; at the stop, one due but never sent is said
- * so), and each window accounts for all.
+ * The load client against real servers from Maven Central, as they really answer: Jetty, Tomcat and Undertow, each with
+ * a chunked body, a {@code Connection: close}, a 204 and a POST whose JSON body and Authorization header the server
+ * checks; and over TLS with a self-signed certificate. Every request offered is answered (none lost, none an error; at
+ * the stop, one due but never sent is said so), and each window accounts for all.
  */
 class RealServersTest {
     @TempDir
@@ -55,14 +58,22 @@ class RealServersTest {
         Tomcat tomcat = tomcat();
         Undertow undertow = undertow();
         try {
-            List<Integer> ports = List.of(((ServerConnector) jetty.getConnectors()[0]).getLocalPort(), tomcat.getConnector().getLocalPort(),
+            List<Integer> ports = List.of(
+                    ((ServerConnector) jetty.getConnectors()[0]).getLocalPort(),
+                    tomcat.getConnector().getLocalPort(),
                     ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort());
             for (int port : ports) {
                 for (String path : PATHS) {
                     load(Target.of("http://127.0.0.1:" + port + path), port + path);
                 }
-                load(Target.of("http://127.0.0.1:" + port + "/orders", "POST", List.of("Authorization: Bearer t0k3n", "Content-Type: application/json"),
-                        "{\"item\":42}".getBytes(StandardCharsets.UTF_8), false), port + " POST /orders");
+                load(
+                        Target.of(
+                                "http://127.0.0.1:" + port + "/orders",
+                                "POST",
+                                List.of("Authorization: Bearer t0k3n", "Content-Type: application/json"),
+                                "{\"item\":42}".getBytes(StandardCharsets.UTF_8),
+                                false),
+                        port + " POST /orders");
             }
         } finally {
             jetty.stop();
@@ -79,26 +90,51 @@ class RealServersTest {
             OpenLoop.Window rest = l.stop();
             assertThat(w.accounted()).as(what).isTrue();
             assertThat(rest.accounted()).as(what).isTrue();
-            assertThat(w.errors() + rest.errors()).as(what + ": " + w.causes() + rest.causes()).isZero();
-            // a request due in the instant before the stop that no connection had taken yet is never sent (the load ended
+            assertThat(w.errors() + rest.errors())
+                    .as(what + ": " + w.causes() + rest.causes())
+                    .isZero();
+            // a request due in the instant before the stop that no connection had taken yet is never sent (the load
+            // ended
             // first): said so, not lost; a busy machine may leave one
             assertThat(w.ok() + rest.ok() + rest.unsent()).as(what).isEqualTo(w.offered() + rest.offered());
-            assertThat(rest.late()).as(what + ": left at the end, only the never sent").isEqualTo(rest.unsent());
+            assertThat(rest.late())
+                    .as(what + ": left at the end, only the never sent")
+                    .isEqualTo(rest.unsent());
             assertThat(rest.unsent()).as(what).isLessThan(w.offered() / 10);
         }
     }
 
     /**
-     * {@code loomscope load} with a POST, a header and a JSON body over https:// to a server with a
-     * self-signed certificate (the POST and the one content type as curl sends them): refused without --insecure (with the cause), loaded and judged with it.
+     * {@code loomscope load} with a POST, a header and a JSON body over https:// to a server with a self-signed
+     * certificate (the POST and the one content type as curl sends them): refused without --insecure (with the cause),
+     * loaded and judged with it.
      */
     @Test
     void aPostWithAJsonBodyAndAHeaderOverHttpsIsLoadedAndJudged() throws Exception {
         Path keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair", "-alias", "s",
-                "-keyalg", "EC", "-dname", "CN=localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass",
-                "secret").redirectErrorStream(true).start();
-        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "s",
+                        "-keyalg",
+                        "EC",
+                        "-dname",
+                        "CN=localhost",
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        keystore.toString(),
+                        "-storepass",
+                        "secret")
+                .redirectErrorStream(true)
+                .start();
+        assertThat(keytool.waitFor())
+                .as(new String(keytool.getInputStream().readAllBytes()))
+                .isZero();
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (FileInputStream in = new FileInputStream(keystore.toFile())) {
             ks.load(in, "secret".toCharArray());
@@ -112,7 +148,8 @@ class RealServersTest {
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/orders", x -> {
             byte[] body = x.getRequestBody().readAllBytes();
-            boolean right = x.getRequestMethod().equals("POST") && "Bearer t0k3n".equals(x.getRequestHeaders().getFirst("Authorization"))
+            boolean right = x.getRequestMethod().equals("POST")
+                    && "Bearer t0k3n".equals(x.getRequestHeaders().getFirst("Authorization"))
                     && List.of("application/json").equals(x.getRequestHeaders().get("Content-Type"))
                     && new String(body, StandardCharsets.UTF_8).equals("{\"item\":42}");
             x.sendResponseHeaders(right ? 201 : 400, -1);
@@ -123,22 +160,45 @@ class RealServersTest {
             String url = "https://127.0.0.1:" + server.getAddress().getPort() + "/orders";
             Path body = Files.writeString(dir.resolve("order.json"), "{\"item\":42}");
             // the URL where wrk and ab take it, among the options; POST because of the body, as curl
-            List<String> args = List.of("load", url, "--header", "Authorization: Bearer t0k3n", "--header",
-                    "Content-Type: application/json", "--body", "@" + body, "--rate", "20", "--min-warmup", "1s", "--max-warmup", "5s", "--windows", "2",
-                    "--window", "1s");
+            List<String> args = List.of(
+                    "load",
+                    url,
+                    "--header",
+                    "Authorization: Bearer t0k3n",
+                    "--header",
+                    "Content-Type: application/json",
+                    "--body",
+                    "@" + body,
+                    "--rate",
+                    "20",
+                    "--min-warmup",
+                    "1s",
+                    "--max-warmup",
+                    "5s",
+                    "--windows",
+                    "2",
+                    "--window",
+                    "1s");
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             int refused = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
             assertThat(refused).isEqualTo(2);
-            assertThat(err.toString()).contains(url + ": TLS failed").contains("a self-signed certificate needs --insecure");
-            List<String> insecure = new java.util.ArrayList<>(args);
+            assertThat(err.toString())
+                    .contains(url + ": TLS failed")
+                    .contains("a self-signed certificate needs --insecure");
+            List<String> insecure = new ArrayList<>(args);
             insecure.add("--insecure");
             out = new StringWriter();
-            int code = Main.run(insecure.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+            int code =
+                    Main.run(insecure.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
             assertThat(code).as(out + "" + err).isZero();
             // 201s, all of them: the server answered 400 to a request without the header or the body
-            assertThat(out.toString()).containsPattern("POST /orders at 20/s: 2 windows, 2\\.0 s: [\\d,]+ offered(?: and [\\d,]+ late before)?: [\\d,]+ answered \\([\\d.]+/s\\),"
-                    + " 0 errors, [\\d,]+ late at the end; latency from each request's intended start");
+            assertThat(out.toString())
+                    .containsPattern(
+                            "POST /orders at 20/s: 2 windows, 2\\.0 s: [\\d,]+ offered(?: and [\\d,]+ late before)?:"
+                                    + " [\\d,]+ answered \\([\\d.]+/s\\), 0 errors, [\\d,]+ late at the end;"
+                                    + " latency from"
+                                    + " each request's intended start");
         } finally {
             server.stop(0);
         }
@@ -161,18 +221,20 @@ class RealServersTest {
                     }
                     case "/close" -> {
                         response.getHeaders().put("Connection", "close");
-                        response.write(true, java.nio.ByteBuffer.wrap("bye".getBytes()), callback);
+                        response.write(true, ByteBuffer.wrap("bye".getBytes()), callback);
                     }
                     case "/orders" -> {
-                        String body = org.eclipse.jetty.io.Content.Source.asString(request);
-                        boolean right = "Bearer t0k3n".equals(request.getHeaders().get("Authorization")) && body.equals("{\"item\":42}");
+                        String body = Content.Source.asString(request);
+                        boolean right =
+                                "Bearer t0k3n".equals(request.getHeaders().get("Authorization"))
+                                        && body.equals("{\"item\":42}");
                         response.setStatus(right ? 201 : 400);
                         callback.succeeded();
                     }
                     default -> {
                         // two writes, no length: Jetty chunks the body
-                        response.write(false, java.nio.ByteBuffer.wrap("part one, ".getBytes()), Callback.NOOP);
-                        response.write(true, java.nio.ByteBuffer.wrap("part two".getBytes()), callback);
+                        response.write(false, ByteBuffer.wrap("part one, ".getBytes()), Callback.NOOP);
+                        response.write(true, ByteBuffer.wrap("part two".getBytes()), callback);
                     }
                 }
                 return true;
@@ -200,7 +262,9 @@ class RealServersTest {
                     }
                     case "/orders" -> {
                         String body = new String(req.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                        boolean right = req.getMethod().equals("POST") && "Bearer t0k3n".equals(req.getHeader("Authorization")) && body.equals("{\"item\":42}");
+                        boolean right = req.getMethod().equals("POST")
+                                && "Bearer t0k3n".equals(req.getHeader("Authorization"))
+                                && body.equals("{\"item\":42}");
                         resp.setStatus(right ? 201 : 400);
                     }
                     default -> {
@@ -219,26 +283,31 @@ class RealServersTest {
 
     private static Undertow undertow() {
         // blocking reads and writes off the I/O threads
-        Undertow u = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(new io.undertow.server.handlers.BlockingHandler(x -> {
-            switch (x.getRequestPath()) {
-                case "/empty" -> x.setStatusCode(204);
-                case "/close" -> {
-                    x.setPersistent(false);
-                    x.getResponseSender().send("bye");
-                }
-                case "/orders" -> {
-                    String body = new String(x.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                    boolean right = "Bearer t0k3n".equals(x.getRequestHeaders().getFirst(Headers.AUTHORIZATION)) && body.equals("{\"item\":42}");
-                    x.setStatusCode(right ? 201 : 400);
-                }
-                default -> {
-                    OutputStream out = x.getOutputStream(); // no length set: Undertow chunks the body
-                    out.write("part one, ".getBytes());
-                    out.flush();
-                    out.write("part two".getBytes());
-                }
-            }
-        })).build();
+        Undertow u = Undertow.builder()
+                .addHttpListener(0, "127.0.0.1")
+                .setHandler(new BlockingHandler(x -> {
+                    switch (x.getRequestPath()) {
+                        case "/empty" -> x.setStatusCode(204);
+                        case "/close" -> {
+                            x.setPersistent(false);
+                            x.getResponseSender().send("bye");
+                        }
+                        case "/orders" -> {
+                            String body = new String(x.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                            boolean right =
+                                    "Bearer t0k3n".equals(x.getRequestHeaders().getFirst(Headers.AUTHORIZATION))
+                                            && body.equals("{\"item\":42}");
+                            x.setStatusCode(right ? 201 : 400);
+                        }
+                        default -> {
+                            OutputStream out = x.getOutputStream(); // no length set: Undertow chunks the body
+                            out.write("part one, ".getBytes());
+                            out.flush();
+                            out.write("part two".getBytes());
+                        }
+                    }
+                }))
+                .build();
         u.start();
         return u;
     }

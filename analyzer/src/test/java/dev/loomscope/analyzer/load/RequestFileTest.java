@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.loomscope.analyzer.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,24 +18,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A request file: the mix it holds, its errors by line, and the load it makes: each request as often as its weight says. */
+/**
+ * A request file: the mix it holds, its errors by line, and the load it makes: each request as often as its weight
+ * says.
+ */
 class RequestFileTest {
     @TempDir
     Path dir;
 
     static final String MIX = """
-            # the shop's traffic: three reads to a write
-            ### read weight=3
-            GET http://127.0.0.1:{port}/items
+        # the shop's traffic: three reads to a write
+        ### read weight=3
+        GET http://127.0.0.1:{port}/items
 
-            ### write weight=1
-            POST http://127.0.0.1:{port}/orders
-            Content-Type: application/json
-            Authorization: Bearer t0k3n
+        ### write weight=1
+        POST http://127.0.0.1:{port}/orders
+        Content-Type: application/json
+        Authorization: Bearer t0k3n
 
-            {"item": 42}
+        {"item": 42}
 
-            """;
+        """;
 
     @Test
     void aMixIsReadWithItsWeightsHeadersAndBodies() throws Exception {
@@ -40,25 +46,32 @@ class RequestFileTest {
         Requests r = RequestFile.read(f, u -> u.replace("{port}", "8080"));
         assertThat(r.label()).isEqualTo("requests shop.http");
         assertThat(r.targets()).extracting(Target::label).containsExactly("GET /items", "POST /orders");
-        assertThat(r.targets().get(1).headers()).containsExactly("Content-Type: application/json", "Authorization: Bearer t0k3n");
-        assertThat(new String(r.targets().get(1).body(), StandardCharsets.UTF_8)).isEqualTo("{\"item\": 42}");
+        assertThat(r.targets().get(1).headers())
+                .containsExactly("Content-Type: application/json", "Authorization: Bearer t0k3n");
+        assertThat(new String(r.targets().get(1).body(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"item\": 42}");
         // three reads to a write, spread: never the write twice in four
         assertThat(r.order()).containsExactly(0, 0, 1, 0);
-        assertThat(Requests.mix("m", List.of(Target.of("http://x/a"), Target.of("http://x/b")), List.of(5, 2), "m").order())
+        assertThat(Requests.mix("m", List.of(Target.of("http://x/a"), Target.of("http://x/b")), List.of(5, 2), "m")
+                        .order())
                 .containsExactly(0, 1, 0, 0, 0, 1, 0); // nginx's smooth weighted round robin, worked by hand
     }
 
     @Test
     void whatIsWrongIsSaidWithItsLine() throws Exception {
-        assertThatThrownBy(() -> RequestFile.read(Files.writeString(dir.resolve("a.http"), "### weight=0\nGET http://x/\n"), u -> u))
+        assertThatThrownBy(() -> RequestFile.read(
+                        Files.writeString(dir.resolve("a.http"), "### weight=0\nGET http://x/\n"), u -> u))
                 .hasMessageEndingWith("a.http:1: weight=0 is not a whole number from 1 to 1000");
-        assertThatThrownBy(() -> RequestFile.read(Files.writeString(dir.resolve("b.http"), "GET http://x/\n###\nGET http://y/\n"), u -> u))
+        assertThatThrownBy(() -> RequestFile.read(
+                        Files.writeString(dir.resolve("b.http"), "GET http://x/\n###\nGET http://y/\n"), u -> u))
                 .hasMessageContaining("b.http:3: goes to http://y:80, the file's first request to http://x:80");
         assertThatThrownBy(() -> RequestFile.read(Files.writeString(dir.resolve("c.http"), "GET ftp://x/\n"), u -> u))
                 .hasMessageContaining("c.http:1: URL ftp://x/: not an http:// or https:// URL");
         assertThatThrownBy(() -> RequestFile.read(Files.writeString(dir.resolve("d.http"), "# nothing\n"), u -> u))
-                .hasMessageEndingWith("d.http: no request in it (a request is a line METHOD URL; see 'loomscope load --help')");
-        assertThatThrownBy(() -> RequestFile.read(dir.resolve("none.http"), u -> u)).hasMessageContaining("none.http: no such file");
+                .hasMessageEndingWith(
+                        "d.http: no request in it (a request is a line METHOD URL; see 'loomscope load --help')");
+        assertThatThrownBy(() -> RequestFile.read(dir.resolve("none.http"), u -> u))
+                .hasMessageContaining("none.http: no such file");
     }
 
     @Test
@@ -67,36 +80,64 @@ class RequestFileTest {
         Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
         server.createContext("/", x -> {
             String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            boolean right = x.getRequestMethod().equals("GET") || body.equals("{\"item\": 42}")
-                    && "Bearer t0k3n".equals(x.getRequestHeaders().getFirst("Authorization"));
-            seen.computeIfAbsent(x.getRequestMethod() + " " + x.getRequestURI(), k -> new AtomicInteger()).incrementAndGet();
+            boolean right = x.getRequestMethod().equals("GET")
+                    || body.equals("{\"item\": 42}")
+                            && "Bearer t0k3n".equals(x.getRequestHeaders().getFirst("Authorization"));
+            seen.computeIfAbsent(x.getRequestMethod() + " " + x.getRequestURI(), k -> new AtomicInteger())
+                    .incrementAndGet();
             x.sendResponseHeaders(right ? 200 : 400, -1);
             x.close();
         });
         server.start();
         try {
             Path f = Files.writeString(dir.resolve("shop.http"), MIX);
-            Requests r = RequestFile.read(f, u -> u.replace("{port}", Integer.toString(server.getAddress().getPort())));
+            Requests r = RequestFile.read(
+                    f,
+                    u -> u.replace(
+                            "{port}", Integer.toString(server.getAddress().getPort())));
             try (OpenLoop load = new OpenLoop(r, 100, 4, 5000)) {
                 OpenLoop.Window w = load.window(2_000_000_000L);
                 OpenLoop.Window rest = load.stop();
-                assertThat(w.errors() + rest.errors()).as(w.causes() + " " + rest.causes()).isZero();
+                assertThat(w.errors() + rest.errors())
+                        .as(w.causes() + " " + rest.causes())
+                        .isZero();
                 long sent = w.ok() + rest.ok();
-                // every request due answered, but one due in the stop's last instant that no connection had taken (never sent)
+                // every request due answered, but one due in the stop's last instant that no connection had taken
+                // (never sent)
                 assertThat(sent + rest.unsent()).isEqualTo(w.offered() + rest.offered());
                 assertThat(rest.unsent()).isLessThan(w.offered() / 10);
                 // request i is the order's (i mod 4): the reads and writes in that proportion, to the request
                 assertThat(seen.get("POST /orders").get()).isEqualTo((int) (sent / 4 + (sent % 4 > 2 ? 1 : 0)));
-                assertThat(seen.get("GET /items").get()).isEqualTo((int) (sent - seen.get("POST /orders").get()));
+                assertThat(seen.get("GET /items").get())
+                        .isEqualTo((int) (sent - seen.get("POST /orders").get()));
             }
             // the same file through the command, {port} given
-            java.io.StringWriter out = new java.io.StringWriter();
-            java.io.StringWriter err = new java.io.StringWriter();
-            int code = dev.loomscope.analyzer.cli.Main.run(new String[] {"load", "--request-file", f.toString(), "--port", Integer.toString(server.getAddress()
-                    .getPort()), "--rate", "20", "--min-warmup", "1s", "--max-warmup", "5s", "--windows", "1", "--window", "1s"}, new java.io.PrintWriter(out, true),
-                    new java.io.PrintWriter(err, true));
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Main.run(
+                    new String[] {
+                        "load",
+                        "--request-file",
+                        f.toString(),
+                        "--port",
+                        Integer.toString(server.getAddress().getPort()),
+                        "--rate",
+                        "20",
+                        "--min-warmup",
+                        "1s",
+                        "--max-warmup",
+                        "5s",
+                        "--windows",
+                        "1",
+                        "--window",
+                        "1s"
+                    },
+                    new PrintWriter(out, true),
+                    new PrintWriter(err, true));
             assertThat(code).as(out + "" + err).isZero();
-            assertThat(out.toString()).contains("requests shop.http at 20/s: 1 window, 1.0 s: ").contains(", 0 errors, ");
+            assertThat(out.toString())
+                    .contains("requests shop.http at 20/s: 1 window, 1.0 s: ")
+                    .contains(", 0 errors, ");
         } finally {
             server.stop(0);
         }

@@ -10,17 +10,29 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Responses read as their bytes arrive, cut anywhere: every cut of the same bytes (one byte a read
- * to all at once) gives the same responses, the bytes after each left where the next one starts.
+ * Responses read as their bytes arrive, cut anywhere: every cut of the same bytes (one byte a read to all at once)
+ * gives the same responses, the bytes after each left where the next one starts.
  */
 class ResponseParserTest {
     private static final Target GET = Target.of("http://127.0.0.1:1/");
 
     private static final String RESPONSES = "HTTP/1.1 100 Continue\r\n\r\n"
-            + "HTTP/1.1 200 OK\r\nDate: Mon, 30 Nov 2026 12:00:00 GMT\r\ncontent-LENGTH:  12 \r\n\r\nhello world!"
-            + "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n"
+            + "HTTP/1.1 200 OK\r\n"
+            + "Date: Mon, 30 Nov 2026 12:00:00 GMT\r\n"
+            + "content-LENGTH:  12 \r\n\r\n"
+            + "hello world!HTTP/1.1 201 Created\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n"
+            + "3;x=1\r\n"
+            + "abc\r\n"
+            + "2\r\n"
+            + "de\r\n"
+            + "0\r\n"
+            + "Trailer: t\r\n\r\n"
             + "HTTP/1.1 204 No Content\r\n\r\n"
-            + "HTTP/1.1 503 Busy\r\nContent-Length: +4\r\nConnection: close\r\n\r\nbusy";
+            + "HTTP/1.1 503 Busy\r\n"
+            + "Content-Length: +4\r\n"
+            + "Connection: close\r\n\r\n"
+            + "busy";
 
     @Test
     void everyCutOfTheSameBytesGivesTheSameResponses() throws Exception {
@@ -37,7 +49,9 @@ class ResponseParserTest {
                     p.start(GET);
                 }
             }
-            assertThat(read).as("%d bytes a read", cut).containsExactly("200 keep-alive", "201 keep-alive", "204 keep-alive", "503 close");
+            assertThat(read)
+                    .as("%d bytes a read", cut)
+                    .containsExactly("200 keep-alive", "201 keep-alive", "204 keep-alive", "503 close");
             assertThat(in.hasRemaining()).isFalse();
         }
     }
@@ -46,7 +60,8 @@ class ResponseParserTest {
     void aLengthThatIsNoNumberIsAnError() {
         ResponseParser p = new ResponseParser();
         p.start(GET);
-        ByteBuffer in = ByteBuffer.wrap("HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        ByteBuffer in =
+                ByteBuffer.wrap("HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
         assertThatThrownBy(() -> p.feed(in)).isInstanceOf(NumberFormatException.class);
     }
 }

@@ -21,7 +21,8 @@ record StoppedRun(String text, List<LoadRun.Summary> summaries) {
                 throw new UncheckedIOException(e);
             }
         });
-        for (long deadline = System.nanoTime() + 60_000_000_000L; !text.toString().contains(until) && System.nanoTime() < deadline;) {
+        for (long deadline = System.nanoTime() + 60_000_000_000L;
+                !text.toString().contains(until) && System.nanoTime() < deadline; ) {
             Thread.sleep(50);
         }
         run.stop();

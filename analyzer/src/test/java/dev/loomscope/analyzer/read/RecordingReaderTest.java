@@ -13,15 +13,16 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The parts of a recording read in parallel for a reduction that merges (a flame graph) give what
- * reading them one after the other gives: the same samples, the same warnings in the same order,
- * and the same error naming the first damaged part. Real recordings of async-profiler.
+ * The parts of a recording read in parallel for a reduction that merges (a flame graph) give what reading them one
+ * after the other gives: the same samples, the same warnings in the same order, and the same error naming the first
+ * damaged part. Real recordings of async-profiler.
  */
 class RecordingReaderTest {
     @TempDir
@@ -32,7 +33,8 @@ class RecordingReaderTest {
     /** A recording of the corpus of other writers' files, expanded into {@code dir}. */
     private Path corpus(String name) throws Exception {
         Path plain = dir.resolve(Path.of(name).getFileName().toString().replace(".gz", ""));
-        try (InputStream in = new GZIPInputStream(getClass().getResourceAsStream("/corpus/" + (name.contains("/") ? name : "peers/" + name)))) {
+        try (InputStream in = new GZIPInputStream(
+                getClass().getResourceAsStream("/corpus/" + (name.contains("/") ? name : "peers/" + name)))) {
             Files.copy(in, plain);
         }
         return plain;
@@ -51,7 +53,7 @@ class RecordingReaderTest {
         Path kafka = corpus("cortex-dev-01__kafka-0__cpu__0.jfr.gz");
         // a part cut short: a warning of its own, naming that part
         byte[] bytes = Files.readAllBytes(corpus("cortex-dev-01__kafka-0__cpu_lock_alloc__0.jfr.gz"));
-        Path cut = Files.write(dir.resolve("cut.jfr"), java.util.Arrays.copyOf(bytes, bytes.length - 1000));
+        Path cut = Files.write(dir.resolve("cut.jfr"), Arrays.copyOf(bytes, bytes.length - 1000));
         // Datadog's profiler's checkpoints, which do not chain: a warning the reading of each says, naming it
         Path datadog = corpus("datadog/AZ0slzG9AADg9z1ELwL5qgAA.jfr.gz");
         Path datadogToo = corpus("datadog/AZ0slzKIAADGHszqgs61zAAA.jfr.gz");
@@ -66,7 +68,8 @@ class RecordingReaderTest {
         assertThat(parallel.graph("x").total()).isEqualTo(sequential.graph("x").total());
         assertThat(parallel.graph("x").frames()).isEqualTo(sequential.graph("x").frames());
         assertThat(sequentialWarnings).hasSize(3);
-        assertThat(sequentialWarnings.get(0)).contains(cut.toString()); // said when the parts are made ready, before any is read
+        assertThat(sequentialWarnings.get(0))
+                .contains(cut.toString()); // said when the parts are made ready, before any is read
         assertThat(sequentialWarnings.get(1)).contains(datadog.toString());
         assertThat(sequentialWarnings.get(2)).contains(datadogToo.toString());
         assertThat(parallelWarnings).isEqualTo(sequentialWarnings);
@@ -81,16 +84,19 @@ class RecordingReaderTest {
         RecordingSource source = new RecordingSource(profiler, List.of(profiler, first, kafka, second));
 
         Throwable sequential = catchThrowable(() -> inOrder(source, new ArrayList<>()));
-        Throwable parallel = catchThrowable(() -> Flames.of(source, CPU, false, false, w -> { }));
+        Throwable parallel = catchThrowable(() -> Flames.of(source, CPU, false, false, w -> {}));
 
         assertThat(sequential).isInstanceOf(BadDataException.class).hasMessageContaining(first.toString());
         assertThat(parallel).isInstanceOf(BadDataException.class).hasMessage(sequential.getMessage());
     }
 
-    /** A copy of {@code recording} with 64 bytes overwritten a third of the way into the file (inside a chunk's events: the parser, not the scan, finds it). */
+    /**
+     * A copy of {@code recording} with 64 bytes overwritten a third of the way into the file (inside a chunk's events:
+     * the parser, not the scan, finds it).
+     */
     private Path damaged(Path recording, String name) throws Exception {
         byte[] bytes = Files.readAllBytes(recording);
-        java.util.Arrays.fill(bytes, bytes.length / 3, bytes.length / 3 + 64, (byte) 0xff);
+        Arrays.fill(bytes, bytes.length / 3, bytes.length / 3 + 64, (byte) 0xff);
         return Files.write(dir.resolve(name), bytes);
     }
 }

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An event as a reader hands it over, for reducers' and views' tests: a type, a time, a duration and
- * fields by name ({@code "heapSpace.committedSize"} for a nested one).
+ * An event as a reader hands it over, for reducers' and views' tests: a type, a time, a duration and fields by name
+ * ({@code "heapSpace.committedSize"} for a nested one).
  */
-public record CannedEvent(String type, Instant startTime, Duration duration, Map<String, Object> fields) implements JfrEvent {
+public record CannedEvent(String type, Instant startTime, Duration duration, Map<String, Object> fields)
+        implements JfrEvent {
     /** An instant event. */
     public CannedEvent(String type, Instant startTime, Map<String, Object> fields) {
         this(type, startTime, Duration.ZERO, fields);

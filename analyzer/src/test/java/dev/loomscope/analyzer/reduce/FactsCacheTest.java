@@ -9,24 +9,29 @@ import dev.loomscope.analyzer.rules.LoomscopeRule;
 import dev.loomscope.analyzer.views.AdvisePrediction;
 import dev.loomscope.analyzer.views.AdviseView;
 import dev.loomscope.analyzer.views.Views;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.RecordingSource;
 import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cache of a recording's facts: what it answers is what reading the recording answers, for
- * every view, figure and rule, on a recording this JVM writes and on other writers' recordings;
- * a changed file, a damaged entry and an entry holding anything but facts are read again; the
- * entries stay within their bound; nothing is kept below the size it pays at.
+ * The cache of a recording's facts: what it answers is what reading the recording answers, for every view, figure and
+ * rule, on a recording this JVM writes and on other writers' recordings; a changed file, a damaged entry and an entry
+ * holding anything but facts are read again; the entries stay within their bound; nothing is kept below the size it
+ * pays at.
  */
 class FactsCacheTest {
     @TempDir
@@ -36,11 +41,11 @@ class FactsCacheTest {
     private Path ownRecording() throws Exception {
         Path file = dir.resolve("own.jfr");
         try (Recording r = new Recording()) {
-            r.enable("jdk.ThreadSleep").withThreshold(java.time.Duration.ZERO);
+            r.enable("jdk.ThreadSleep").withThreshold(Duration.ZERO);
             r.enable("jdk.GarbageCollection");
             r.enable("jdk.GCHeapSummary");
             r.enable("jdk.VirtualThreadStart");
-            r.enable(dev.loomscope.events.WorkWindowEvent.class);
+            r.enable(WorkWindowEvent.class);
             r.start();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
@@ -65,7 +70,10 @@ class FactsCacheTest {
         }
     }
 
-    /** Every answer a command gives from facts, as text: the views, advise, every figure, every rule's verdict, the warnings. */
+    /**
+     * Every answer a command gives from facts, as text: the views, advise, every figure, every rule's verdict, the
+     * warnings.
+     */
     private static String answers(RecordingFacts f) {
         StringBuilder b = new StringBuilder();
         for (Views.View v : Views.ALL) {
@@ -73,8 +81,13 @@ class FactsCacheTest {
         }
         List<Table> advice = AdviseView.of(f, AdvisePrediction.carriers(f, 2), AdvisePrediction.load(f, 0), 8);
         b.append(Format.JSON.render(advice));
-        Stream.concat(Metric.ALL.stream(), Metric.RECORDING_FIGURES.stream()).forEach(m -> b.append(m.name()).append('=')
-                .append(m.valueOfRecording(f)).append(' ').append(m.extract().apply(f)).append('\n'));
+        Stream.concat(Metric.ALL.stream(), Metric.RECORDING_FIGURES.stream())
+                .forEach(m -> b.append(m.name())
+                        .append('=')
+                        .append(m.valueOfRecording(f))
+                        .append(' ')
+                        .append(m.extract().apply(f))
+                        .append('\n'));
         for (LoomscopeRule rule : LoomscopeRule.all()) {
             b.append(rule.getId()).append(rule.judge(f)).append('\n');
         }
@@ -85,7 +98,8 @@ class FactsCacheTest {
     void aKeptRecordingAnswersAsReadingItDoes() throws Exception {
         List<Path> recordings = new ArrayList<>(List.of(ownRecording()));
         Path corpus = Path.of("src/test/resources/corpus");
-        for (String other : List.of("jmc/allocation_10s_fixed.jfr.gz", "jmc/io_test.jfr", "datadog/AZ0slzG9AADg9z1ELwL5qgAA.jfr.gz")) {
+        for (String other : List.of(
+                "jmc/allocation_10s_fixed.jfr.gz", "jmc/io_test.jfr", "datadog/AZ0slzG9AADg9z1ELwL5qgAA.jfr.gz")) {
             recordings.add(corpus.resolve(other));
         }
         FactsCache cache = new FactsCache(dir.resolve("cache"), 0, Long.MAX_VALUE);
@@ -100,12 +114,17 @@ class FactsCacheTest {
                 reads.incrementAndGet();
                 return RecordingFacts.of(x);
             });
-            new ObjectOutputStream(java.io.OutputStream.nullOutputStream()).writeObject(read.stored()); // what the cache writes: throws what it cannot
+            new ObjectOutputStream(OutputStream.nullOutputStream())
+                    .writeObject(read.stored()); // what the cache writes: throws what it cannot
             assertThat(reads).as(p + " read once, then kept").hasValue(1);
             assertThat(kept).isNotSameAs(read);
-            assertThat(answers(kept)).as(p.toString()).isEqualTo(answers(read)).isEqualTo(answers(RecordingFacts.of(s)));
+            assertThat(answers(kept))
+                    .as(p.toString())
+                    .isEqualTo(answers(read))
+                    .isEqualTo(answers(RecordingFacts.of(s)));
         }
-        assertThat(answers(RecordingFacts.of(RecordingSource.file(recordings.get(0))))).contains("whose histogram cannot be read");
+        assertThat(answers(RecordingFacts.of(RecordingSource.file(recordings.get(0)))))
+                .contains("whose histogram cannot be read");
     }
 
     @Test
@@ -115,12 +134,13 @@ class FactsCacheTest {
         Path entries = dir.resolve("cache");
         FactsCache cache = new FactsCache(entries, 0, Long.MAX_VALUE);
         AtomicInteger reads = new AtomicInteger();
-        java.util.function.Function<RecordingSource, RecordingFacts> read = x -> {
+        Function<RecordingSource, RecordingFacts> read = x -> {
             reads.incrementAndGet();
             return RecordingFacts.of(x);
         };
         String truth = answers(cache.facts(s, read));
-        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - 60_000));
+        Files.setLastModifiedTime(
+                file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - 60_000));
         assertThat(answers(cache.facts(s, read))).isEqualTo(truth);
         assertThat(reads).as("a file with another time is read again").hasValue(2);
         Path entry = only(entries);
@@ -129,10 +149,12 @@ class FactsCacheTest {
         assertThat(reads).as("a damaged entry is read again").hasValue(3);
         entry = only(entries);
         try (ObjectOutputStream o = new ObjectOutputStream(Files.newOutputStream(entry))) {
-            o.writeObject(new java.net.URI("http://example.org/")); // not facts: the filter refuses to make it
+            o.writeObject(new URI("http://example.org/")); // not facts: the filter refuses to make it
         }
         assertThat(answers(cache.facts(s, read))).isEqualTo(truth);
-        assertThat(reads).as("an entry holding anything but facts is read again").hasValue(4);
+        assertThat(reads)
+                .as("an entry holding anything but facts is read again")
+                .hasValue(4);
         assertThat(answers(cache.facts(s, read))).isEqualTo(truth);
         assertThat(reads).as("and kept anew").hasValue(4);
     }
@@ -145,7 +167,7 @@ class FactsCacheTest {
         Files.createDirectories(entries);
         // what a write cut short (Ctrl-C) left an hour ago goes; one being written now by another command stays
         Path cutShort = Files.writeString(entries.resolve("entry1.part"), "half an entry");
-        Files.setLastModifiedTime(cutShort, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        Files.setLastModifiedTime(cutShort, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
         Path writing = Files.writeString(entries.resolve("entry2.part"), "an entry being written");
         new FactsCache(entries, 0, Long.MAX_VALUE).facts(RecordingSource.file(a), RecordingFacts::of);
         assertThat(cutShort).doesNotExist();

@@ -14,18 +14,22 @@ class HeapReducerTest {
     static final long MIB = 1 << 20;
 
     static CannedEvent gc(long id, long atMillis) {
-        return new CannedEvent("jdk.GarbageCollection", T0.plusMillis(atMillis), Duration.ofMillis(5), Map.of("gcId", id));
+        return new CannedEvent(
+                "jdk.GarbageCollection", T0.plusMillis(atMillis), Duration.ofMillis(5), Map.of("gcId", id));
     }
 
     static CannedEvent summary(long id, String when, long atMillis, long usedMib) {
-        return new CannedEvent("jdk.GCHeapSummary", T0.plusMillis(atMillis), Map.of("gcId", id, "when", when, "heapUsed", usedMib * MIB,
-                "heapSpace.committedSize", 512 * MIB));
+        return new CannedEvent(
+                "jdk.GCHeapSummary",
+                T0.plusMillis(atMillis),
+                Map.of("gcId", id, "when", when, "heapUsed", usedMib * MIB, "heapSpace.committedSize", 512 * MIB));
     }
 
     @Test
     void levelsComeFromCollectionsAndTheFillRateFromBetweenThem() {
         HeapReducer h = new HeapReducer();
-        // three collections a second apart: 200 MiB taken before each, 10 MiB left after; async-profiler's "After GC" once a second
+        // three collections a second apart: 200 MiB taken before each, 10 MiB left after; async-profiler's "After GC"
+        // once a second
         // with its own numbering (gcId 1 again, at no collection's time) reads 150 MiB: a level, not an after-GC one
         for (long i = 0; i < 3; i++) {
             h.add(gc(i, 1000 * i + 1000));
@@ -41,7 +45,8 @@ class HeapReducerTest {
         assertThat(h.allocationRate()).isCloseTo(200 * MIB / 0.995, within(1.0));
         // a window inside one stretch: that stretch's rate; a window before the first collection: not measured
         long t0 = Timeline.epochNanos(T0);
-        assertThat(h.allocationRate(t0 + 1_200_000_000L, t0 + 1_800_000_000L)).isCloseTo(200 * MIB / 0.995, within(1.0));
+        assertThat(h.allocationRate(t0 + 1_200_000_000L, t0 + 1_800_000_000L))
+                .isCloseTo(200 * MIB / 0.995, within(1.0));
         assertThat(h.allocationRate(t0, t0 + 900_000_000L)).isNull();
     }
 

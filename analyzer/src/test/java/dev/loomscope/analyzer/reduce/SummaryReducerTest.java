@@ -3,15 +3,22 @@ package dev.loomscope.analyzer.reduce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SummaryReducerTest {
     static CannedEvent cpu(double user, double system, double machine) {
-        return new CannedEvent("jdk.CPULoad", Instant.parse("2026-11-24T12:00:00Z"), Map.of("jvmUser", user, "jvmSystem", system, "machineTotal", machine));
+        return new CannedEvent(
+                "jdk.CPULoad",
+                Instant.parse("2026-11-24T12:00:00Z"),
+                Map.of("jvmUser", user, "jvmSystem", system, "machineTotal", machine));
     }
 
-    /** JFR's first jdk.CPULoad has no reading before it and says 0 everywhere: a JVM that lived one period is not idle for that. */
+    /**
+     * JFR's first jdk.CPULoad has no reading before it and says 0 everywhere: a JVM that lived one period is not idle
+     * for that.
+     */
     @Test
     void jfrsFirstCpuReadingIsNoReading() {
         SummaryReducer s = new SummaryReducer();
@@ -24,12 +31,15 @@ class SummaryReducerTest {
     }
 
     static CannedEvent runInfo(Map<String, Object> fields) {
-        Map<String, Object> all = new java.util.HashMap<>(Map.of("label", "app", "threadKind", "virtual", "command", "App"));
+        Map<String, Object> all = new HashMap<>(Map.of("label", "app", "threadKind", "virtual", "command", "App"));
         all.putAll(fields);
         return new CannedEvent("loomscope.RunInfo", Instant.parse("2026-11-24T12:00:00Z"), all);
     }
 
-    /** The carriers have one source: the scheduler's parallelism the agent saw, else the processors the JVM saw, else none. */
+    /**
+     * The carriers have one source: the scheduler's parallelism the agent saw, else the processors the JVM saw, else
+     * none.
+     */
     @Test
     void theCarriersAreTheSchedulersParallelismElseTheProcessors() {
         SummaryReducer set = new SummaryReducer();

@@ -20,15 +20,26 @@ class SafeTextTest {
     @Test
     void csvCellsThatWouldBeFormulasAreText() {
         String csv = Format.CSV.render(List.of(table()));
-        assertThat(csv.lines().toList()).containsExactly("thread,count", "\"'=HYPERLINK(\"\"http://x\"\")\",-3", "'@SUM(A1),1",
-                "worker\u001b[2J\u001b]0;owned\u0007,2", "plain-name,4", "\"evil\u202egnp.exe", "next line\",5");
+        assertThat(csv.lines().toList())
+                .containsExactly(
+                        "thread,count",
+                        "\"'=HYPERLINK(\"\"http://x\"\")\",-3",
+                        "'@SUM(A1),1",
+                        "worker\u001b[2J\u001b]0;owned\u0007,2",
+                        "plain-name,4",
+                        "\"evil\u202egnp.exe",
+                        "next line\",5");
     }
 
     @Test
     void terminalTextShowsControlCharactersEscaped() {
         String text = Format.TEXT.render(List.of(table()));
-        assertThat(text).doesNotContain("\u001b").doesNotContain("\u0007").contains("worker\\u001b[2J\\u001b]0;owned\\u0007");
-        // a bidi override cannot turn the line around, nor a line break start one: the same rule as the agent's and the MCP server's text
+        assertThat(text)
+                .doesNotContain("\u001b")
+                .doesNotContain("\u0007")
+                .contains("worker\\u001b[2J\\u001b]0;owned\\u0007");
+        // a bidi override cannot turn the line around, nor a line break start one: the same rule as the agent's and the
+        // MCP server's text
         assertThat(text).doesNotContain("\u202e").contains("evil\\u202egnp.exe\\u000anext line");
     }
 }

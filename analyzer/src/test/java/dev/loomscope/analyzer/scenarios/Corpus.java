@@ -23,29 +23,34 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The corpus's runner: each scenario served on platform threads with the agent, under its rate for
- * a while, then {@code loomscope advise} on that recording, its hazards scored against the
- * scenario's known answer; with {@code --study}, {@code loomscope study --app} on both kinds of
- * threads too, what virtual threads then did, against the direction advise predicted. Writes
- * {@code corpus.md} (the table docs/analyzer.md publishes) under {@code --out}.
+ * The corpus's runner: each scenario served on platform threads with the agent, under its rate for a while, then
+ * {@code loomscope advise} on that recording, its hazards scored against the scenario's known answer; with
+ * {@code --study}, {@code loomscope study --app} on both kinds of threads too, what virtual threads then did, against
+ * the direction advise predicted. Writes {@code corpus.md} (the table docs/analyzer.md publishes) under {@code --out}.
  *
- * With {@code --watch SECONDS}, each scenario is also served on virtual threads without the agent
- * under its rate while {@code loomscope watch} watches it that long, a healthy control three times
- * as long (its alarms counted: none is
- * right on a scenario virtual threads do not harm at that rate on that JDK, one or more on one they
- * do) and then {@code loomscope attach PID threads} reads two thread dumps (a deadlock or carrier
- * starvation found or not: right where the scenario is in trouble, wrong where it is not).
+ * <p>With {@code --watch SECONDS}, each scenario is also served on virtual threads without the agent under its rate
+ * while {@code loomscope watch} watches it that long, a healthy control three times as long (its alarms counted: none
+ * is right on a scenario virtual threads do not harm at that rate on that JDK, one or more on one they do) and then
+ * {@code loomscope attach PID threads} reads two thread dumps (a deadlock or carrier starvation found or not: right
+ * where the scenario is in trouble, wrong where it is not).
  *
  * <pre>
  * java -cp TEST_CLASSPATH dev.loomscope.analyzer.scenarios.Corpus --java JDK_HOME --agent AGENT_JAR --out DIR
- *     [--scenarios a,b] [--seconds 20] [--loomscope LAUNCHER [--study true] [--watch SECONDS [--control-watch SECONDS] [--advise false]]]
+ *     [--scenarios a,b] [--seconds 20]
+ *     [--loomscope LAUNCHER [--study true] [--watch SECONDS [--control-watch SECONDS] [--advise false]]]
  * </pre>
  */
 public final class Corpus {
     private Corpus() {}
 
     /** What advise said of a scenario's platform recording. */
-    public record Prediction(Set<Scenario.Hazard> found, List<String> sites, double ceiling21, double ceiling24, double held21, String bottomLine) {
+    public record Prediction(
+            Set<Scenario.Hazard> found,
+            List<String> sites,
+            double ceiling21,
+            double ceiling24,
+            double held21,
+            String bottomLine) {
         /** Virtual threads worse at {@code rate} on JDK 21-23 (24+ when {@code jdk24}): a ceiling below it. */
         public boolean worse(double rate, boolean jdk24) {
             double c = jdk24 ? ceiling24 : ceiling21;
@@ -58,7 +63,10 @@ public final class Corpus {
 
     /** A study's two kinds, and the direction their difference takes. */
     public record Measured(Served platform, Served virtual, double offered) {
-        /** stuck (neither serves half the load), worse (virtual serves under 90% of platform's or its p99 over twice platform's and 5 ms more), or same. */
+        /**
+         * stuck (neither serves half the load), worse (virtual serves under 90% of platform's or its p99 over twice
+         * platform's and 5 ms more), or same.
+         */
         public String direction() {
             if (platform.rate() < offered / 2 && virtual.rate() < offered / 2) {
                 return "stuck";
@@ -101,37 +109,66 @@ public final class Corpus {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "precision %.2f (%d of %d said), recall %.2f (%d of %d there)", precision(), truePositives,
-                    truePositives + falsePositives, recall(), truePositives, truePositives + falseNegatives);
+            return String.format(
+                    Locale.ROOT,
+                    "precision %.2f (%d of %d said), recall %.2f (%d of %d there)",
+                    precision(),
+                    truePositives,
+                    truePositives + falsePositives,
+                    recall(),
+                    truePositives,
+                    truePositives + falseNegatives);
         }
     }
 
     /**
-     * Serves {@code s} on platform threads with the agent (its defaults, as a team would record
-     * production) under the scenario's rate for {@code seconds}, then stops it as an operator
-     * would (SIGTERM: the agent writes its recording); returns the recording.
+     * Serves {@code s} on platform threads with the agent (its defaults, as a team would record production) under the
+     * scenario's rate for {@code seconds}, then stops it as an operator would (SIGTERM: the agent writes its
+     * recording); returns the recording.
      */
-    public static Path record(Scenario s, Path java, Path agent, Path dir, double seconds) throws IOException, InterruptedException {
+    public static Path record(Scenario s, Path java, Path agent, Path dir, double seconds)
+            throws IOException, InterruptedException {
         Path out = dir.resolve(s.label());
-        return record(s, java, List.of("-javaagent:" + agent + "=out=" + out + ",label=" + s.label() + ",threads=platform,profile=off,flame=off"), out,
+        return record(
+                s,
+                java,
+                List.of("-javaagent:" + agent + "=out=" + out + ",label=" + s.label()
+                        + ",threads=platform,profile=off,flame=off"),
+                out,
                 seconds);
     }
 
-    /** {@link #record} with the JVM options given (a recording made without the agent), the recording written to {@code out}. */
-    public static Path record(Scenario s, Path java, List<String> jvmOptions, Path out, double seconds) throws IOException, InterruptedException {
+    /**
+     * {@link #record} with the JVM options given (a recording made without the agent), the recording written to
+     * {@code out}.
+     */
+    public static Path record(Scenario s, Path java, List<String> jvmOptions, Path out, double seconds)
+            throws IOException, InterruptedException {
         Files.createDirectories(out);
         int port = freePort();
         List<String> cmd = new ArrayList<>(List.of(java.toString()));
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ScenarioService.class.getName(), "--scenario", s.label(), "--port",
-                Integer.toString(port), "--threads", "platform"));
+        cmd.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                ScenarioService.class.getName(),
+                "--scenario",
+                s.label(),
+                "--port",
+                Integer.toString(port),
+                "--threads",
+                "platform"));
         Path log = out.resolve("service.log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             Target t = Target.of("http://127.0.0.1:" + port + "/");
             for (int i = 0; i < 600 && !t.answers(1000); i++) {
                 if (!p.isAlive()) {
-                    throw new IOException(s.label() + ": the service ended before it answered: " + Files.readString(log));
+                    throw new IOException(
+                            s.label() + ": the service ended before it answered: " + Files.readString(log));
                 }
                 Thread.sleep(100);
             }
@@ -143,7 +180,9 @@ public final class Corpus {
             p.waitFor();
         }
         try (Stream<Path> files = Files.list(out)) {
-            return files.filter(f -> f.toString().endsWith(".jfr")).findFirst().orElseThrow(() -> new IOException(s.label() + ": no recording in " + out));
+            return files.filter(f -> f.toString().endsWith(".jfr"))
+                    .findFirst()
+                    .orElseThrow(() -> new IOException(s.label() + ": no recording in " + out));
         }
     }
 
@@ -151,7 +190,9 @@ public final class Corpus {
     public static Prediction advise(Path recording, int rate) throws IOException {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(new String[] {"advise", "--format", "json", "--rate", Integer.toString(rate), recording.toString()}, new PrintWriter(out, true),
+        int code = Main.run(
+                new String[] {"advise", "--format", "json", "--rate", Integer.toString(rate), recording.toString()},
+                new PrintWriter(out, true),
                 new PrintWriter(err, true));
         if (code != 0) {
             throw new IOException("advise " + recording + " exited " + code + ": " + err);
@@ -175,7 +216,13 @@ public final class Corpus {
                 bottom = note.asText().substring("bottom line: ".length());
             }
         }
-        return new Prediction(found, sites, number(jdks.get(0), "ceiling"), number(jdks.get(1), "ceiling"), number(jdks.get(0), "held"), bottom);
+        return new Prediction(
+                found,
+                sites,
+                number(jdks.get(0), "ceiling"),
+                number(jdks.get(1), "ceiling"),
+                number(jdks.get(0), "held"),
+                bottom);
     }
 
     private static double number(JsonNode row, String field) {
@@ -184,17 +231,44 @@ public final class Corpus {
     }
 
     /** {@code loomscope study --app} on the scenario, one recorded JVM a kind, no controls: what each kind served. */
-    public static Measured study(Scenario s, Path launcher, Path javaHome, Path dir) throws IOException, InterruptedException {
+    public static Measured study(Scenario s, Path launcher, Path javaHome, Path dir)
+            throws IOException, InterruptedException {
         Path out = dir.resolve("study-" + s.label());
-        String app = "java -cp " + System.getProperty("java.class.path") + " " + ScenarioService.class.getName() + " --scenario " + s.label()
-                + " --port {port} --threads {threads}";
-        List<String> cmd = List.of(launcher.toString(), "study", "--java", javaHome.toString(), "--app", app, "--url", "http://localhost:{port}/", "--rate",
-                Integer.toString(s.rate()), "--forks", "1", "--controls", "0", "--windows", "3", "--max-warmup", "10s", "--ready-timeout", "60", "--out",
+        String app = "java -cp " + System.getProperty("java.class.path") + " " + ScenarioService.class.getName()
+                + " --scenario " + s.label() + " --port {port} --threads {threads}";
+        List<String> cmd = List.of(
+                launcher.toString(),
+                "study",
+                "--java",
+                javaHome.toString(),
+                "--app",
+                app,
+                "--url",
+                "http://localhost:{port}/",
+                "--rate",
+                Integer.toString(s.rate()),
+                "--forks",
+                "1",
+                "--controls",
+                "0",
+                "--windows",
+                "3",
+                "--max-warmup",
+                "10s",
+                "--ready-timeout",
+                "60",
+                "--out",
                 out.toString());
         Path log = dir.resolve("study-" + s.label() + ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         p.waitFor();
-        return new Measured(served(out.resolve("recordings/app-platform-1/load.csv")), served(out.resolve("recordings/app-virtual-1/load.csv")), s.rate());
+        return new Measured(
+                served(out.resolve("recordings/app-platform-1/load.csv")),
+                served(out.resolve("recordings/app-virtual-1/load.csv")),
+                s.rate());
     }
 
     /** The measured windows of a load client's results: answered a second over them all, the median window's p99. */
@@ -221,23 +295,39 @@ public final class Corpus {
             p99s.add(Double.parseDouble(f[p99]));
         }
         p99s.sort(null);
-        return new Served(time == 0 ? 0 : answered / (time / 1e9), p99s.isEmpty() ? Double.NaN : p99s.get(p99s.size() / 2));
+        return new Served(
+                time == 0 ? 0 : answered / (time / 1e9), p99s.isEmpty() ? Double.NaN : p99s.get(p99s.size() / 2));
     }
 
     /**
-     * What watch raised on the scenario on virtual threads (each alarm's kind and frame), the seconds
-     * its refreshes covered before the first (NaN: none), and whether threads then found it stuck.
+     * What watch raised on the scenario on virtual threads (each alarm's kind and frame), the seconds its refreshes
+     * covered before the first (NaN: none), and whether threads then found it stuck.
      */
     public record Watched(List<String> alarms, double firstAlarmSeconds, boolean stuck) {}
 
-    /** Serves {@code s} on virtual threads without the agent under its rate, watched for {@code seconds}, then two thread dumps read. */
-    public static Watched watch(Scenario s, Path loomscope, Path java, Path dir, double seconds) throws IOException, InterruptedException {
+    /**
+     * Serves {@code s} on virtual threads without the agent under its rate, watched for {@code seconds}, then two
+     * thread dumps read.
+     */
+    public static Watched watch(Scenario s, Path loomscope, Path java, Path dir, double seconds)
+            throws IOException, InterruptedException {
         Path out = dir.resolve("watch-" + s.label());
         Files.createDirectories(out);
         int port = freePort();
-        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), ScenarioService.class.getName(), "--scenario",
-                s.label(), "--port", Integer.toString(port), "--threads", "virtual").redirectErrorStream(true).redirectOutput(out.resolve("service.log")
-                        .toFile()).start();
+        Process p = new ProcessBuilder(
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ScenarioService.class.getName(),
+                        "--scenario",
+                        s.label(),
+                        "--port",
+                        Integer.toString(port),
+                        "--threads",
+                        "virtual")
+                .redirectErrorStream(true)
+                .redirectOutput(out.resolve("service.log").toFile())
+                .start();
         List<String> alarms = new ArrayList<>();
         double first = Double.NaN;
         boolean stuck;
@@ -248,8 +338,17 @@ public final class Corpus {
             }
             try (OpenLoop load = new OpenLoop(t, s.rate(), 64, 10_000)) {
                 Thread loader = Thread.ofPlatform().daemon().start(() -> load.window((long) ((seconds + 10) * 1e9)));
-                Process w = new ProcessBuilder(loomscope.toString(), "watch", Long.toString(p.pid()), "--format", "json", "--duration", (long) seconds + "s")
-                        .redirectError(out.resolve("watch.err").toFile()).redirectOutput(out.resolve("watch.jsonl").toFile()).start();
+                Process w = new ProcessBuilder(
+                                loomscope.toString(),
+                                "watch",
+                                Long.toString(p.pid()),
+                                "--format",
+                                "json",
+                                "--duration",
+                                (long) seconds + "s")
+                        .redirectError(out.resolve("watch.err").toFile())
+                        .redirectOutput(out.resolve("watch.jsonl").toFile())
+                        .start();
                 w.waitFor();
                 ObjectMapper json = new ObjectMapper();
                 double watched = 0;
@@ -262,11 +361,20 @@ public final class Corpus {
                         if (alarms.isEmpty()) {
                             first = watched;
                         }
-                        alarms.add(n.path("alarm").asText() + " at " + n.path("where").asText());
+                        alarms.add(n.path("alarm").asText() + " at "
+                                + n.path("where").asText());
                     }
                 }
-                Process threads = new ProcessBuilder(loomscope.toString(), "attach", "--dumps", out.toString(), Long.toString(p.pid()), "threads").redirectErrorStream(true)
-                        .redirectOutput(out.resolve("threads.txt").toFile()).start();
+                Process threads = new ProcessBuilder(
+                                loomscope.toString(),
+                                "attach",
+                                "--dumps",
+                                out.toString(),
+                                Long.toString(p.pid()),
+                                "threads")
+                        .redirectErrorStream(true)
+                        .redirectOutput(out.resolve("threads.txt").toFile())
+                        .start();
                 stuck = threads.waitFor() == 1;
                 loader.interrupt();
             }
@@ -290,26 +398,39 @@ public final class Corpus {
         }
         Path javaHome = Path.of(o.getOrDefault("--java", System.getProperty("java.home")));
         Path java = javaHome.resolve("bin/java");
-        Path agent = Path.of(o.getOrDefault("--agent", "agent/target/loomscope-agent.jar")).toAbsolutePath();
+        Path agent = Path.of(o.getOrDefault("--agent", "agent/target/loomscope-agent.jar"))
+                .toAbsolutePath();
         Path dir = Path.of(o.getOrDefault("--out", "target/corpus")).toAbsolutePath();
         double seconds = Double.parseDouble(o.getOrDefault("--seconds", "20"));
-        Path loomscope = o.containsKey("--loomscope") ? Path.of(o.get("--loomscope")).toAbsolutePath() : null;
+        Path loomscope =
+                o.containsKey("--loomscope") ? Path.of(o.get("--loomscope")).toAbsolutePath() : null;
         Path launcher = Boolean.parseBoolean(o.get("--study")) ? loomscope : null;
         double watchSeconds = Double.parseDouble(o.getOrDefault("--watch", "0"));
-        double controlSeconds = Double.parseDouble(o.getOrDefault("--control-watch", Double.toString(3 * watchSeconds)));
+        double controlSeconds =
+                Double.parseDouble(o.getOrDefault("--control-watch", Double.toString(3 * watchSeconds)));
         boolean advise = Boolean.parseBoolean(o.getOrDefault("--advise", "true"));
         if ((launcher != null || watchSeconds > 0) && loomscope == null) {
-            throw new IllegalArgumentException("--study and --watch run loomscope: give its launcher, --loomscope PATH");
+            throw new IllegalArgumentException(
+                    "--study and --watch run loomscope: give its launcher, --loomscope PATH");
         }
-        List<Scenario> scenarios = o.containsKey("--scenarios") ? Arrays.stream(o.get("--scenarios").split(",")).map(Scenario::named).toList()
+        List<Scenario> scenarios = o.containsKey("--scenarios")
+                ? Arrays.stream(o.get("--scenarios").split(","))
+                        .map(Scenario::named)
+                        .toList()
                 : List.of(Scenario.values());
         Files.createDirectories(dir);
         boolean jdk24 = feature(javaHome) >= 24;
         Score score = new Score();
         StringBuilder md = new StringBuilder();
-        md.append("| scenario | rate | known hazards | advise found (sites that matter) | JDK 21-23 ceiling | 24+ ceiling | predicted on 21 / 24+")
-                .append(launcher == null ? "" : " | measured: platform, virtual (served/s, p99 ms) | direction measured | as known")
-                .append(" |\n|---|---|---|---|---|---|---").append(launcher == null ? "" : "|---|---|---").append("|\n");
+        md.append("| scenario | rate | known hazards | advise found (sites that matter) | JDK 21-23 ceiling |"
+                        + " 24+ ceiling | predicted on 21 / 24+")
+                .append(
+                        launcher == null
+                                ? ""
+                                : " | measured: platform, virtual (served/s, p99 ms) | direction measured | as known")
+                .append(" |\n|---|---|---|---|---|---|---")
+                .append(launcher == null ? "" : "|---|---|---")
+                .append("|\n");
         Score watchScore = new Score();
         Score threadsScore = new Score();
         StringBuilder watched = new StringBuilder();
@@ -324,53 +445,110 @@ public final class Corpus {
                 Path recording = record(s, java, agent, dir, seconds);
                 Prediction p = advise(recording, s.rate());
                 score.add(s.hazards(), p.found());
-                String predicted = (p.worse(s.rate(), false) ? "worse" : "not worse") + " / " + (p.worse(s.rate(), true) ? "worse" : "not worse");
-                md.append("| ").append(s.label()).append(" | ").append(s.rate()).append("/s | ").append(labels(s.hazards())).append(" | ")
-                        .append(p.sites().isEmpty() ? "none" : String.join("; ", p.sites())).append(" | ").append(ceiling(p.ceiling21())).append(" | ")
-                        .append(ceiling(p.ceiling24())).append(" | ").append(predicted);
+                String predicted = (p.worse(s.rate(), false) ? "worse" : "not worse") + " / "
+                        + (p.worse(s.rate(), true) ? "worse" : "not worse");
+                md.append("| ")
+                        .append(s.label())
+                        .append(" | ")
+                        .append(s.rate())
+                        .append("/s | ")
+                        .append(labels(s.hazards()))
+                        .append(" | ")
+                        .append(p.sites().isEmpty() ? "none" : String.join("; ", p.sites()))
+                        .append(" | ")
+                        .append(ceiling(p.ceiling21()))
+                        .append(" | ")
+                        .append(ceiling(p.ceiling24()))
+                        .append(" | ")
+                        .append(predicted);
                 if (launcher != null) {
                     Measured m = study(s, launcher, javaHome, dir);
                     directions++;
                     directionsRight += m.direction().equals(known) ? 1 : 0;
-                    predictionsRight += p.worse(s.rate(), jdk24) == m.direction().equals("worse") ? 1 : 0;
-                    md.append(String.format(Locale.ROOT, " | %.0f/s %.1f ms, %.0f/s %.1f ms | %s | %s", m.platform().rate(), m.platform().p99(),
-                            m.virtual().rate(), m.virtual().p99(), m.direction(), known));
+                    predictionsRight +=
+                            p.worse(s.rate(), jdk24) == m.direction().equals("worse") ? 1 : 0;
+                    md.append(String.format(
+                            Locale.ROOT,
+                            " | %.0f/s %.1f ms, %.0f/s %.1f ms | %s | %s",
+                            m.platform().rate(),
+                            m.platform().p99(),
+                            m.virtual().rate(),
+                            m.virtual().p99(),
+                            m.direction(),
+                            known));
                 }
                 md.append(" |\n");
-                System.out.println(s.label() + ": known " + labels(s.hazards()) + ", found " + labels(p.found()) + " (" + p.bottomLine() + ")");
+                System.out.println(s.label() + ": known " + labels(s.hazards()) + ", found " + labels(p.found()) + " ("
+                        + p.bottomLine() + ")");
             }
             if (watchSeconds > 0) {
-                double secondsWatched = s.control() ? controlSeconds : watchSeconds; // the controls longer: false alarms
+                double secondsWatched =
+                        s.control() ? controlSeconds : watchSeconds; // the controls longer: false alarms
                 Watched w = watch(s, loomscope, java, dir, secondsWatched);
-                Set<Scenario.Hazard> trouble = known.equals("same") ? Set.of() : Set.of(Scenario.Hazard.MONITOR); // one token: "in trouble"
+                Set<Scenario.Hazard> trouble =
+                        known.equals("same") ? Set.of() : Set.of(Scenario.Hazard.MONITOR); // one token: "in trouble"
                 watchScore.add(trouble, w.alarms().isEmpty() ? Set.of() : Set.of(Scenario.Hazard.MONITOR));
                 threadsScore.add(trouble, w.stuck() ? Set.of(Scenario.Hazard.MONITOR) : Set.of());
                 if (trouble.isEmpty()) {
                     healthyWatched += secondsWatched;
                     falseAlarms += w.alarms().size();
                 }
-                watched.append(String.format(Locale.ROOT, "| %s | %s | %.0f s | %d | %s | %s | %s |%n", s.label(), known, secondsWatched,
-                        w.alarms().size(), w.alarms().isEmpty() ? "none" : String.join("; ", w.alarms()),
-                        Double.isNaN(w.firstAlarmSeconds()) ? "-" : String.format(Locale.ROOT, "%.0f s", w.firstAlarmSeconds()),
+                watched.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %.0f s | %d | %s | %s | %s |%n",
+                        s.label(),
+                        known,
+                        secondsWatched,
+                        w.alarms().size(),
+                        w.alarms().isEmpty() ? "none" : String.join("; ", w.alarms()),
+                        Double.isNaN(w.firstAlarmSeconds())
+                                ? "-"
+                                : String.format(Locale.ROOT, "%.0f s", w.firstAlarmSeconds()),
                         w.stuck() ? "stuck or starved" : "nothing stuck"));
-                System.out.println(s.label() + ": watched, " + (w.alarms().isEmpty() ? "no alarm" : String.join("; ", w.alarms())));
+                System.out.println(s.label() + ": watched, "
+                        + (w.alarms().isEmpty() ? "no alarm" : String.join("; ", w.alarms())));
             }
         }
         if (advise) {
-            md.append("\nadvise's hazards over ").append(scenarios.size()).append(" scenarios: ").append(score).append('\n');
+            md.append("\nadvise's hazards over ")
+                    .append(scenarios.size())
+                    .append(" scenarios: ")
+                    .append(score)
+                    .append('\n');
         }
         if (launcher != null) {
-            md.append(String.format(Locale.ROOT, "study --app on JDK %d: the direction measured as known in %d of %d; advise's ceiling (worse: below"
-                    + " the rate) as measured in %d of %d%n", feature(javaHome), directionsRight, directions, predictionsRight, directions));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "study --app on JDK %d: the direction measured as known in %d of %d; advise's ceiling (worse: below"
+                            + " the rate) as measured in %d of %d%n",
+                    feature(javaHome),
+                    directionsRight,
+                    directions,
+                    predictionsRight,
+                    directions));
         }
         if (watchSeconds > 0) {
-            md.append(String.format(Locale.ROOT, "%n| scenario (virtual threads, no agent, JDK %d) | virtual threads at the rate | watched | alarms | which |"
-                    + " first alarm after | threads |%n|---|---|---|---|---|---|---|%n", feature(javaHome))).append(watched);
-            md.append("\nwatch: a scenario in trouble (worse or stuck) raised an alarm, one not in trouble none: ").append(watchScore).append('\n');
-            md.append("threads (two dumps 2 s apart after the watch): a deadlock or carrier starvation found where in trouble, nothing where not: ")
-                    .append(threadsScore).append('\n');
-            md.append(String.format(Locale.ROOT, "false alarms on the services not in trouble: %d in %.0f s watched (%s)%n", falseAlarms,
-                    healthyWatched, falseAlarms == 0 ? "none seen: the run length to a false alarm is longer than that"
+            md.append(String.format(
+                            Locale.ROOT,
+                            "%n| scenario (virtual threads, no agent, JDK %d) | virtual threads at the rate | watched"
+                                    + " | alarms | which | first alarm after | threads"
+                                    + " |%n|---|---|---|---|---|---|---|%n",
+                            feature(javaHome)))
+                    .append(watched);
+            md.append("\nwatch: a scenario in trouble (worse or stuck) raised an alarm, one not in trouble none: ")
+                    .append(watchScore)
+                    .append('\n');
+            md.append("threads (two dumps 2 s apart after the watch): a deadlock or carrier starvation found"
+                            + " where in trouble, nothing where not: ")
+                    .append(threadsScore)
+                    .append('\n');
+            md.append(String.format(
+                    Locale.ROOT,
+                    "false alarms on the services not in trouble: %d in %.0f s watched (%s)%n",
+                    falseAlarms,
+                    healthyWatched,
+                    falseAlarms == 0
+                            ? "none seen: the run length to a false alarm is longer than that"
                             : String.format(Locale.ROOT, "one every %.0f s on average", healthyWatched / falseAlarms)));
         }
         Files.writeString(dir.resolve("corpus.md"), md.toString());
@@ -393,6 +571,8 @@ public final class Corpus {
     }
 
     static String labels(Set<Scenario.Hazard> hazards) {
-        return hazards.isEmpty() ? "none" : hazards.stream().map(Scenario.Hazard::label).collect(Collectors.joining(", "));
+        return hazards.isEmpty()
+                ? "none"
+                : hazards.stream().map(Scenario.Hazard::label).collect(Collectors.joining(", "));
     }
 }

@@ -1,9 +1,8 @@
 package dev.loomscope.analyzer.scenarios;
 
 /**
- * The class-init scenario's plugin: loaded anew a request in a class loader of its own, its static
- * initializer waits 5 ms (reading its configuration, say): a virtual thread there pins its carrier
- * on every JDK.
+ * The class-init scenario's plugin: loaded anew a request in a class loader of its own, its static initializer waits 5
+ * ms (reading its configuration, say): a virtual thread there pins its carrier on every JDK.
  */
 public final class Plugin {
     /** What the initializer read. */

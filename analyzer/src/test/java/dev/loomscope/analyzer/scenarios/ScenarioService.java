@@ -22,6 +22,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,10 +37,9 @@ import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 
 /**
- * One scenario of the corpus ({@link Scenario}) as an HTTP service on the JDK's server, every
- * request to any path doing the scenario's work: {@code --threads platform} on a pool of 200 platform
- * threads (a servlet container's default), {@code virtual} on a virtual thread a request. Args:
- * {@code --scenario NAME --port N --threads platform|virtual}.
+ * One scenario of the corpus ({@link Scenario}) as an HTTP service on the JDK's server, every request to any path doing
+ * the scenario's work: {@code --threads platform} on a pool of 200 platform threads (a servlet container's default),
+ * {@code virtual} on a virtual thread a request. Args: {@code --scenario NAME --port N --threads platform|virtual}.
  */
 public final class ScenarioService {
     private ScenarioService() {}
@@ -58,7 +58,9 @@ public final class ScenarioService {
                 case "--scenario" -> scenario = args[i + 1];
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
                 case "--threads" -> threads = args[i + 1];
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (use --scenario NAME --port N --threads platform|virtual)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown option " + args[i] + " (use --scenario NAME --port N --threads platform|virtual)");
             }
         }
         if (scenario == null) {
@@ -66,7 +68,9 @@ public final class ScenarioService {
         }
         Work work = work(Scenario.named(scenario));
         ExecutorService executor = switch (threads) {
-            case "platform" -> Executors.newFixedThreadPool(200, Thread.ofPlatform().name("worker-", 1).factory());
+            case "platform" ->
+                Executors.newFixedThreadPool(
+                        200, Thread.ofPlatform().name("worker-", 1).factory());
             case "virtual" -> Executors.newVirtualThreadPerTaskExecutor();
             default -> throw new IllegalArgumentException("--threads " + threads + ": platform or virtual");
         };
@@ -107,10 +111,11 @@ public final class ScenarioService {
             case CPU_BURST -> ScenarioService::cpuBurst;
             case THREAD_LOCAL -> threadLocal();
             case JUC_DEADLOCK -> jucDeadlock();
-            case IO_SLEEP -> () -> {
-                Thread.sleep(20);
-                return "slept";
-            };
+            case IO_SLEEP ->
+                () -> {
+                    Thread.sleep(20);
+                    return "slept";
+                };
             case CPU_HASH -> ScenarioService::cpuHash;
             case REENTRANT_LOCK -> reentrantLock();
             case HTTP_DOWNSTREAM -> httpDownstream();
@@ -194,7 +199,8 @@ public final class ScenarioService {
         }
         return () -> {
             Connection db = pool.take();
-            try (PreparedStatement q = db.prepareStatement("SELECT PAUSE(5)"); ResultSet r = q.executeQuery()) {
+            try (PreparedStatement q = db.prepareStatement("SELECT PAUSE(5)");
+                    ResultSet r = q.executeQuery()) {
                 r.next();
                 return "value " + r.getInt(1);
             } finally {
@@ -299,7 +305,7 @@ public final class ScenarioService {
         });
         pool.setMaxTotal(8);
         pool.setMaxIdle(8);
-        pool.setMaxWait(java.time.Duration.ofSeconds(10));
+        pool.setMaxWait(Duration.ofSeconds(10));
         return () -> {
             StringBuilder b = pool.borrowObject();
             try {
@@ -312,9 +318,9 @@ public final class ScenarioService {
     }
 
     /**
-     * A bulkhead in front of a downstream call that takes 0-20 ms (10 on average): the calls' spread
-     * queues requests at the permits at 95% of capacity, as a real downstream's does; a call of exactly
-     * 10 ms behind a client that sends at exact intervals would queue only by the machine's jitter.
+     * A bulkhead in front of a downstream call that takes 0-20 ms (10 on average): the calls' spread queues requests at
+     * the permits at 95% of capacity, as a real downstream's does; a call of exactly 10 ms behind a client that sends
+     * at exact intervals would queue only by the machine's jitter.
      */
     private static Work semaphore() {
         Semaphore permits = new Semaphore(8);
@@ -335,7 +341,8 @@ public final class ScenarioService {
     }
 
     private static Work yieldSpin() {
-        ExecutorService helpers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().name("helper-", 1).factory());
+        ExecutorService helpers = Executors.newFixedThreadPool(
+                16, Thread.ofPlatform().daemon().name("helper-", 1).factory());
         return () -> {
             Answer a = new Answer();
             helpers.execute(() -> {
@@ -389,7 +396,8 @@ public final class ScenarioService {
             ReentrantLock second = ab ? b : a;
             first.lock();
             try {
-                Thread.sleep(20); // at 100/s, the next request comes within this: the deadlock does not wait on the machine's jitter
+                Thread.sleep(20); // at 100/s, the next request comes within this: the deadlock does not wait on the
+                // machine's jitter
                 second.lock();
                 second.unlock();
             } finally {
@@ -442,10 +450,13 @@ public final class ScenarioService {
                 out.write("ok".getBytes(StandardCharsets.US_ASCII));
             }
         });
-        downstream.setExecutor(Executors.newFixedThreadPool(64, Thread.ofPlatform().daemon().name("downstream-", 1).factory()));
+        downstream.setExecutor(Executors.newFixedThreadPool(
+                64, Thread.ofPlatform().daemon().name("downstream-", 1).factory()));
         downstream.start();
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         URI uri = URI.create("http://127.0.0.1:" + downstream.getAddress().getPort() + "/");
-        return () -> client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return () -> client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,8 @@ class JvmLevelTest {
     static final Verdict.Rule RULE = Verdict.Rule.DEFAULT;
 
     /** {@code jvms} JVMs of {@code runs} runs: each JVM's mean drawn around {@code mean}, its runs around that. */
-    static List<double[]> jvms(SplittableRandom rnd, int jvms, int runs, double mean, double betweenSd, double withinSd) {
+    static List<double[]> jvms(
+            SplittableRandom rnd, int jvms, int runs, double mean, double betweenSd, double withinSd) {
         List<double[]> out = new ArrayList<>();
         for (int j = 0; j < jvms; j++) {
             double m = mean + betweenSd * gaussian(rnd);
@@ -51,7 +53,8 @@ class JvmLevelTest {
         Comparison c = Comparison.of(jvms(rnd, 5, 3, 50, 2, 1), jvms(rnd, 5, 3, 100, 4, 2));
         assertThat(c.ratio()).isCloseTo(0.5, within(0.05));
         assertThat(c.ratioCiHigh()).isLessThan(1);
-        assertThat(c.pValue()).isCloseTo(2.0 / 252, within(1e-12)); // every JVM of one group below every JVM of the other
+        assertThat(c.pValue())
+                .isCloseTo(2.0 / 252, within(1e-12)); // every JVM of one group below every JVM of the other
         assertThat(RULE.judge(c, true)).isEqualTo(Verdict.BETTER);
         assertThat(RULE.judge(c, false)).isEqualTo(Verdict.WORSE);
     }
@@ -68,28 +71,35 @@ class JvmLevelTest {
 
     @Test
     void anIntervalAcrossOneIsNeverBetterOrWorse() {
-        Comparison c = new Comparison(10, 10, 10, 10, 1.34, 0.96, 1.65, 80, 0.019, true, 0.6, Double.NaN, Double.NaN, false);
+        Comparison c =
+                new Comparison(10, 10, 10, 10, 1.34, 0.96, 1.65, 80, 0.019, true, 0.6, Double.NaN, Double.NaN, false);
         assertThat(RULE.judge(c, true)).isEqualTo(Verdict.INCONCLUSIVE);
     }
 
     @Test
     void varianceSplitsBetweenAndWithinJvms() {
-        assertThat(Replicates.betweenShare(List.of(new double[] {1, 2, 3}, new double[] {1, 2, 3}))).isEqualTo(0);
-        assertThat(Replicates.betweenShare(List.of(new double[] {5, 5}, new double[] {7, 7}, new double[] {9, 9}))).isEqualTo(1);
-        assertThat(Replicates.betweenShare(List.of(new double[] {5}, new double[] {7}))).isNaN();
+        assertThat(Replicates.betweenShare(List.of(new double[] {1, 2, 3}, new double[] {1, 2, 3})))
+                .isEqualTo(0);
+        assertThat(Replicates.betweenShare(List.of(new double[] {5, 5}, new double[] {7, 7}, new double[] {9, 9})))
+                .isEqualTo(1);
+        assertThat(Replicates.betweenShare(List.of(new double[] {5}, new double[] {7})))
+                .isNaN();
         // between 2 and 4 within by construction: the estimate lands near 4 / (4 + 4)
         SplittableRandom rnd = new SplittableRandom(4);
         assertThat(Replicates.betweenShare(jvms(rnd, 400, 10, 0, 2, 2))).isCloseTo(0.5, within(0.06));
         // Kalibera & Jones: a JVM costing 20 runs, within variance 4x between: sqrt(20 * 4) = 8.9 -> 9 runs
-        assertThat(Replicates.runsPerJvm(new Replicates.Components(4, 1), 20, 1, 100)).isEqualTo(9);
-        assertThat(Replicates.runsPerJvm(new Replicates.Components(4, 0), 20, 1, 30)).isEqualTo(30);
-        assertThat(Replicates.runsPerJvm(new Replicates.Components(Double.NaN, 1), 20, 1, 30)).isEqualTo(-1);
+        assertThat(Replicates.runsPerJvm(new Replicates.Components(4, 1), 20, 1, 100))
+                .isEqualTo(9);
+        assertThat(Replicates.runsPerJvm(new Replicates.Components(4, 0), 20, 1, 30))
+                .isEqualTo(30);
+        assertThat(Replicates.runsPerJvm(new Replicates.Components(Double.NaN, 1), 20, 1, 30))
+                .isEqualTo(-1);
     }
 
     /**
-     * A/A trials where JVMs differ (half the variance between them), 5 JVMs x 3 runs a group: judged
-     * by JVM the false positives stay near alpha; pooling the 15 runs as if independent (what the
-     * previous comparison did) finds a difference far more often.
+     * A/A trials where JVMs differ (half the variance between them), 5 JVMs x 3 runs a group: judged by JVM the false
+     * positives stay near alpha; pooling the 15 runs as if independent (what the previous comparison did) finds a
+     * difference far more often.
      */
     @Test
     void identicalConfigurationsAreJudgedDifferentAtAboutAlpha() {
@@ -101,11 +111,13 @@ class JvmLevelTest {
             List<double[]> a = jvms(rnd, 5, 3, 100, 5, 5);
             List<double[]> b = jvms(rnd, 5, 3, 100, 5, 5);
             byJvm += RULE.judge(Comparison.of(a, b), true).decided() ? 1 : 0;
-            double[] pa = a.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
-            double[] pb = b.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+            double[] pa = a.stream().flatMapToDouble(Arrays::stream).toArray();
+            double[] pb = b.stream().flatMapToDouble(Arrays::stream).toArray();
             pooled += Comparison.test(pa, pb).p() < 0.05 ? 1 : 0;
         }
         assertThat(byJvm / (double) trials).as("false positives judged by JVM").isLessThanOrEqualTo(0.08);
-        assertThat(pooled / (double) trials).as("false positives with runs pooled").isGreaterThan(0.15);
+        assertThat(pooled / (double) trials)
+                .as("false positives with runs pooled")
+                .isGreaterThan(0.15);
     }
 }

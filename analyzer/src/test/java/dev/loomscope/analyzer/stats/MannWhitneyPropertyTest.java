@@ -13,11 +13,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Mann-Whitney U test against SciPy on 3,000 generated datasets (random, shifted, ties, mostly
- * zeros, constant, U exactly at the centre; n from 2 to 30 a group), made by
- * src/test/resources/stats/make_mannwhitney.py (the command is in that file): U, and the p-value
- * of the method {@link Comparison#test} chooses (exact without ties, else the normal approximation
- * with tie and continuity correction), and where the groups do not overlap, {@link Comparison#smallestP}.
+ * The Mann-Whitney U test against SciPy on 3,000 generated datasets (random, shifted, ties, mostly zeros, constant, U
+ * exactly at the centre; n from 2 to 30 a group), made by src/test/resources/stats/make_mannwhitney.py (the command is
+ * in that file): U, and the p-value of the method {@link Comparison#test} chooses (exact without ties, else the normal
+ * approximation with tie and continuity correction), and where the groups do not overlap, {@link Comparison#smallestP}.
  */
 class MannWhitneyPropertyTest {
 
@@ -37,12 +36,17 @@ class MannWhitneyPropertyTest {
                 String where = f[0] + " " + Arrays.toString(x) + " vs " + Arrays.toString(y);
                 assertThat(t.u()).as(where).isEqualTo(Double.parseDouble(f[3]));
                 double expected = t.exact() ? Double.parseDouble(f[4]) : Double.parseDouble(f[5]);
-                assertThat(t.p()).as(where + (t.exact() ? " exact" : " asymptotic")).isCloseTo(expected, within(t.exact() ? 1e-12 : 1e-9));
+                assertThat(t.p())
+                        .as(where + (t.exact() ? " exact" : " asymptotic"))
+                        .isCloseTo(expected, within(t.exact() ? 1e-12 : 1e-9));
                 if (t.exact()) {
                     exact++;
                     if (t.u() == 0 || t.u() == (double) x.length * y.length) {
-                        // groups apart: the smallest p their sizes allow, from which too few JVMs and the fewest JVMs are told
-                        assertThat(Comparison.smallestP(x.length, y.length)).as(where + " apart").isCloseTo(expected, within(1e-12));
+                        // groups apart: the smallest p their sizes allow, from which too few JVMs and the fewest JVMs
+                        // are told
+                        assertThat(Comparison.smallestP(x.length, y.length))
+                                .as(where + " apart")
+                                .isCloseTo(expected, within(1e-12));
                         apart++;
                     }
                 }

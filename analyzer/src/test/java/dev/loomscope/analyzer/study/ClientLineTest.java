@@ -2,20 +2,28 @@ package dev.loomscope.analyzer.study;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.reduce.CannedEvent;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.Client;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
+import dev.loomscope.events.WorkEvent;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /** What the client saw of each JVM, and why a JVM has no figures: said, never a wrong reason. */
 class ClientLineTest {
-    /** One JVM's windows: a warm-up and three measured windows of 100 requests at 20 ms, the client's own lateness at p99 {@code lagMs}. */
+    /**
+     * One JVM's windows: a warm-up and three measured windows of 100 requests at 20 ms, the client's own lateness at
+     * p99 {@code lagMs}.
+     */
     private static RecordingFacts windows(double lagMs, boolean histograms) {
         return windows(lagMs, histograms, null);
     }
@@ -29,15 +37,33 @@ class ClientLineTest {
         List<WorkloadRun> out = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             long start = i * 1_000_000_000L;
-            out.add(new WorkloadRun("GET / at 100/s", "virtual", i, i == 0, 100, "requests", params, 1000, 20, 20, start, start + 1_000_000_000L, -1, -1,
-                    Double.NaN, Double.NaN, Double.NaN, -1, new Client(20, 100, 0, "loomscope load", 0, encoded, encoded, null, lagMs)));
+            out.add(new WorkloadRun(
+                    "GET / at 100/s",
+                    "virtual",
+                    i,
+                    i == 0,
+                    100,
+                    "requests",
+                    params,
+                    1000,
+                    20,
+                    20,
+                    start,
+                    start + 1_000_000_000L,
+                    -1,
+                    -1,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
+                    -1,
+                    new Client(20, 100, 0, "loomscope load", 0, encoded, encoded, null, lagMs)));
         }
         return RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual" + lagMs + ".jfr")), out);
     }
 
     /**
-     * A cold JVM's backlog draining in its measured windows: 100 offered and 160 answered in each,
-     * the issue's 927/s of 675/s in small; never the ground of a bottom line, and said whose it was.
+     * A cold JVM's backlog draining in its measured windows: 100 offered and 160 answered in each, the issue's 927/s of
+     * 675/s in small; never the ground of a bottom line, and said whose it was.
      */
     @Test
     void aJvmDrainingABacklogIsSaidAndNoBottomLineRestsOnIt() {
@@ -47,62 +73,106 @@ class ClientLineTest {
         List<WorkloadRun> out = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             long start = i * 1_000_000_000L;
-            out.add(new WorkloadRun("GET / at 100/s", "virtual", i, i == 0, 160, "requests", null, 1000, 2000, 2000, start, start + 1_000_000_000L,
-                    -1, -1, Double.NaN, Double.NaN, Double.NaN, -1, new Client(2000, 100, 0, "loomscope load", 0, encoded, encoded, null, 0.1)));
+            out.add(new WorkloadRun(
+                    "GET / at 100/s",
+                    "virtual",
+                    i,
+                    i == 0,
+                    160,
+                    "requests",
+                    null,
+                    1000,
+                    2000,
+                    2000,
+                    start,
+                    start + 1_000_000_000L,
+                    -1,
+                    -1,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN,
+                    -1,
+                    new Client(2000, 100, 0, "loomscope load", 0, encoded, encoded, null, 0.1)));
         }
         RecordingFacts draining = RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual-draining.jfr")), out);
         assertThat(draining.runs.client().drained()).isTrue();
         assertThat(windows(0.2, true).runs.client().drained()).isFalse(); // 100 of 100
-        assertThat(Draining.of(java.util.Map.of("virtual", List.of(draining, windows(0.2, true)), "platform", List.of(windows(0.2, true)))))
-                .startsWith("virtual: 1 of 2 JVMs answered above the offered rate in their measured windows (a backlog from their warm-up draining");
-        assertThat(Draining.of(java.util.Map.of("virtual", List.of(windows(0.2, true)), "platform", List.of(windows(0.2, true))))).isNull();
+        assertThat(Draining.of(Map.of(
+                        "virtual", List.of(draining, windows(0.2, true)), "platform", List.of(windows(0.2, true)))))
+                .startsWith("virtual: 1 of 2 JVMs answered above the offered rate in their measured windows (a backlog"
+                        + " from their warm-up draining");
+        assertThat(Draining.of(Map.of("virtual", List.of(windows(0.2, true)), "platform", List.of(windows(0.2, true)))))
+                .isNull();
     }
 
     @Test
     void aJvmWhoseClientLaggedInEveryWindowHasNoFiguresAndTheLineSaysWhy() {
-        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).startsWith("virtual 100/s answered of 100/s, p50 20.0 ms, p99 n/a (1,000"
-                + " requests a JVM needed)");
-        assertThat(ClientLine.of("virtual", List.of(windows(12, true)))).isEqualTo("virtual no figures (the load client itself lagged in 3 of 3"
-                + " measured windows (its sends late by over 5 ms at p99), left out as its own, not the service's: the machine was too busy for this rate)");
-        assertThat(ClientLine.of("virtual", List.of(windows(0.2, false)))).contains("no figures (the windows hold no histograms");
-        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true), windows(12, true)))).endsWith("; 1 JVM without figures left out (the load"
-                + " client itself lagged in 3 of 6 measured windows (its sends late by over 5 ms at p99), left out as its own, not the service's: the"
-                + " machine was too busy for this rate)");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true))))
+                .startsWith("virtual 100/s answered of 100/s, p50 20.0 ms, p99 n/a (1,000 requests a JVM needed)");
+        assertThat(ClientLine.of("virtual", List.of(windows(12, true))))
+                .isEqualTo(
+                        "virtual no figures (the load client itself lagged in 3 of 3 measured windows (its sends late"
+                                + " by over 5 ms at p99), left out as its own, not the service's: the machine was"
+                                + " too busy"
+                                + " for this rate)");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, false))))
+                .contains("no figures (the windows hold no histograms");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true), windows(12, true))))
+                .endsWith("; 1 JVM without figures left out (the load client itself lagged in 3 of 6 measured windows"
+                        + " (its sends late by over 5 ms at p99), left out as its own, not the service's: the"
+                        + " machine was too busy for this rate)");
     }
 
-    /** 100 requests a second, each 20 ms from its send, hold 2 connections on average (Little's law): all of 2, a fraction of 100. */
+    /**
+     * 100 requests a second, each 20 ms from its send, hold 2 connections on average (Little's law): all of 2, a
+     * fraction of 100.
+     */
     @Test
     void aJvmWhoseClientHadEveryConnectionBusyIsSaidToHaveHadThem() {
-        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms"))))
-                .contains(", 1 of 1 JVMs with every one of the client's 2 connections busy (requests waited in the client for one: more --connections"
-                        + " tells whether they or the service set the rate)");
-        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=100 timeout=10000ms")))).doesNotContain("busy");
+        assertThat(ClientLine.of(
+                        "virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms"))))
+                .contains(", 1 of 1 JVMs with every one of the client's 2 connections busy (requests waited in the"
+                        + " client for one: more --connections tells whether they or the service set the rate)");
+        assertThat(ClientLine.of(
+                        "virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=100 timeout=10000ms"))))
+                .doesNotContain("busy");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).doesNotContain("busy");
     }
 
     /**
-     * The same windows, the handler's own time (the agent's work=) known: 20 ms of the 20 ms from the
-     * send, the connections may be the limit; 5 ms of it (5.01 as HdrHistogram keeps it), the requests
-     * waited in the service, and more connections would not raise the rate.
+     * The same windows, the handler's own time (the agent's work=) known: 20 ms of the 20 ms from the send, the
+     * connections may be the limit; 5 ms of it (5.01 as HdrHistogram keeps it), the requests waited in the service, and
+     * more connections would not raise the rate.
      */
     @Test
     void everyConnectionBusyWhileTheServiceQueuedIsSaidToBeTheServices() {
         for (int handlerMs : new int[] {20, 5}) {
             RecordingFacts f = windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms");
             for (int i = 0; i < 300; i++) {
-                f.dispatch(new dev.loomscope.analyzer.reduce.CannedEvent(dev.loomscope.events.WorkEvent.NAME, java.time.Instant.ofEpochSecond(1, i * 1_000_000L),
-                        java.time.Duration.ofMillis(handlerMs), java.util.Map.of()));
-                // slow calls in the warm-up window: outside the measured windows the busy connections are of, so not the handler's time here
-                f.dispatch(new dev.loomscope.analyzer.reduce.CannedEvent(dev.loomscope.events.WorkEvent.NAME, java.time.Instant.ofEpochSecond(0, 100_000_000L + i * 1_000_000L),
-                        java.time.Duration.ofMillis(100), java.util.Map.of()));
+                f.dispatch(new CannedEvent(
+                        WorkEvent.NAME,
+                        Instant.ofEpochSecond(1, i * 1_000_000L),
+                        Duration.ofMillis(handlerMs),
+                        Map.of()));
+                // slow calls in the warm-up window: outside the measured windows the busy connections are of, so not
+                // the handler's time here
+                f.dispatch(new CannedEvent(
+                        WorkEvent.NAME,
+                        Instant.ofEpochSecond(0, 100_000_000L + i * 1_000_000L),
+                        Duration.ofMillis(100),
+                        Map.of()));
             }
             String line = ClientLine.of("virtual", List.of(f));
             if (handlerMs == 20) {
-                assertThat(line).contains("(requests waited in the client for one: more --connections tells whether they or the service set the rate)");
+                assertThat(line)
+                        .contains("(requests waited in the client for one: more --connections tells whether they or the"
+                                + " service set the rate)");
             } else {
-                assertThat(line).contains("(requests waited in the client for one, held by the service: 20.0 ms a request from its send (the mean) against"
-                        + " 5.01 ms in the handler at p99, so the requests waited in it for a thread or a carrier, and more connections would lengthen that"
-                        + " wait)");
+                assertThat(line)
+                        .contains("(requests waited in the client for one, held by the service: 20.0 ms a request from"
+                                + " its send (the mean) against 5.01 ms in the handler at p99, so the requests"
+                                + " waited in it for a thread or a carrier, and more connections would lengthen"
+                                + " that wait)");
             }
         }
     }
@@ -110,9 +180,12 @@ class ClientLineTest {
     /** Windows of 100 requests make no p99 alone (1,000 do): said under the verdicts, with the window that would. */
     @Test
     void windowsTooShortForAP99AreSaidWithTheWindowThatWouldDo() {
-        assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, true))), 100)).isEqualTo("GET / at 100/s: its latency p99"
-                + " verdicts compare windows of 100 requests, fewer than the 1,000 with which a window's p99 is a figure alone (10 above it): each"
-                + " window's is near its largest, and the interval holds their spread; --window 10s offers 1,000 or more at 100/s");
-        assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, false))), 100)).isNull(); // no histograms: nothing known
+        assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, true))), 100))
+                .isEqualTo("GET / at 100/s: its latency p99 verdicts compare windows of 100 requests, fewer than the"
+                        + " 1,000 with which a window's p99 is a figure alone (10 above it): each window's is near"
+                        + " its largest, and the interval holds their spread; --window 10s offers 1,000 or more at"
+                        + " 100/s");
+        assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, false))), 100))
+                .isNull(); // no histograms: nothing known
     }
 }

@@ -8,19 +8,25 @@ import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.events.HeldMonitorEvent;
+import dev.loomscope.events.LibraryEvent;
+import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
- * advise's judgement of what the looks found, against a tenth of the carriers: a site matters only
- * when found at enough looks to tell it from chance, and less than a tenth is an all-clear only
- * after enough looks to rule a tenth out; otherwise it says there were too few looks to tell.
+ * advise's judgement of what the looks found, against a tenth of the carriers: a site matters only when found at enough
+ * looks to tell it from chance, and less than a tenth is an all-clear only after enough looks to rule a tenth out;
+ * otherwise it says there were too few looks to tell.
  */
 class AdviseViewTest {
     private static final SummaryReducer.Carriers TWO = new SummaryReducer.Carriers(2, "--carriers");
@@ -29,18 +35,28 @@ class AdviseViewTest {
     @Test
     void aMeanMattersOnlyWhenItsIntervalStaysAboveNoneAndNothingIsClearOnlyAfterTheRuleOfThree() {
         // one look that found one thread: a mean of 1, but no interval: it cannot tell
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(1, Double.NaN), 1, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(1, 0.3), 100, TWO)).isEqualTo(AdvisePrediction.Finding.MATTERS);
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.3, 0.4), 100, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.05, 0.04), 100, TWO)).isEqualTo(AdvisePrediction.Finding.CLEAR);
-        // under a tenth on average: clear once the looks are enough, even where the interval reaches a tenth (a ceiling still 9x the load)
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.03, 0.19), 31, TWO)).isEqualTo(AdvisePrediction.Finding.CLEAR);
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.1, 0.2), 10, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(1, Double.NaN), 1, TWO))
+                .isEqualTo(AdvisePrediction.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(1, 0.3), 100, TWO))
+                .isEqualTo(AdvisePrediction.Finding.MATTERS);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.3, 0.4), 100, TWO))
+                .isEqualTo(AdvisePrediction.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.05, 0.04), 100, TWO))
+                .isEqualTo(AdvisePrediction.Finding.CLEAR);
+        // under a tenth on average: clear once the looks are enough, even where the interval reaches a tenth (a ceiling
+        // still 9x the load)
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.03, 0.19), 31, TWO))
+                .isEqualTo(AdvisePrediction.Finding.CLEAR);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0.1, 0.2), 10, TWO))
+                .isEqualTo(AdvisePrediction.Finding.UNSURE);
         // none found: 3/n below a tenth of 2 carriers from 15 looks
         assertThat(AdvisePrediction.looksToRuleOut(TWO)).isEqualTo(15);
-        assertThat(AdvisePrediction.looksToRuleOut(new SummaryReducer.Carriers(8, "--carriers"))).isEqualTo(4);
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0, 0), 14, TWO)).isEqualTo(AdvisePrediction.Finding.UNSURE);
-        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0, 0), 15, TWO)).isEqualTo(AdvisePrediction.Finding.CLEAR);
+        assertThat(AdvisePrediction.looksToRuleOut(new SummaryReducer.Carriers(8, "--carriers")))
+                .isEqualTo(4);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0, 0), 14, TWO))
+                .isEqualTo(AdvisePrediction.Finding.UNSURE);
+        assertThat(AdvisePrediction.finding(new HeldMonitorReducer.Mean(0, 0), 15, TWO))
+                .isEqualTo(AdvisePrediction.Finding.CLEAR);
     }
 
     @Test
@@ -48,8 +64,9 @@ class AdviseViewTest {
         RecordingFacts f = looks(1, 1, HeldMonitorEvent.ENTERING);
         List<Table> tables = AdviseView.of(f, TWO, new AdvisePrediction.Load(300, "--rate", null, false), 5);
         assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("too few looks to tell");
-        assertThat(bottomLine(tables.get(1))).startsWith("too few looks to tell: 1 looks, where telling a tenth of the 2 carriers held from none"
-                + " takes at least 15");
+        assertThat(bottomLine(tables.get(1)))
+                .startsWith("too few looks to tell: 1 looks, where telling a tenth of the 2 carriers held from none"
+                        + " takes at least 15");
     }
 
     @Test
@@ -58,113 +75,198 @@ class AdviseViewTest {
         List<Table> tables = AdviseView.of(f, TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
         assertThat(tables.get(0).rows().get(0)[10]).isEqualTo("yes");
         assertThat(tables.get(0).rows().get(0)[8]).isEqualTo(10.0); // 1 thread at 100/s: 10 ms a request
-        assertThat(bottomLine(tables.get(1))).startsWith("switch on JDK 24 or later").contains("10.0 ms held a request, 2 carriers serve at most 200/s");
+        assertThat(bottomLine(tables.get(1)))
+                .startsWith("switch on JDK 24 or later")
+                .contains("10.0 ms held a request, 2 carriers serve at most 200/s");
     }
 
     @Test
     void fortyLooksThatFoundNothingSaySwitch() {
-        List<Table> tables = AdviseView.of(looks(40, 0, HeldMonitorEvent.HOLDING), TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
+        List<Table> tables = AdviseView.of(
+                looks(40, 0, HeldMonitorEvent.HOLDING), TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
         assertThat(bottomLine(tables.get(1))).startsWith("switch: nothing the looks found would hold the carriers");
-        assertThat(bottomLine(AdviseView.of(looks(10, 0, HeldMonitorEvent.HOLDING), TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5).get(1)))
+        assertThat(bottomLine(AdviseView.of(
+                                looks(10, 0, HeldMonitorEvent.HOLDING),
+                                TWO,
+                                new AdvisePrediction.Load(100, "--rate", null, false),
+                                5)
+                        .get(1)))
                 .startsWith("too few looks to tell: 10 looks");
     }
 
     /**
-     * A server counted 100 requests a second for 40 s while the JVM used 0.25 of the machine's 2
-     * hardware threads (jdk.CPULoad each second) and one thread held a monitor at every look: 5 ms
-     * of CPU a request, so the CPU serves at most 400/s, where the 2 carriers would serve 200/s at
-     * 10 ms held: the carriers bind first, and both are said.
+     * A server counted 100 requests a second for 40 s while the JVM used 0.25 of the machine's 2 hardware threads
+     * (jdk.CPULoad each second) and one thread held a monitor at every look: 5 ms of CPU a request, so the CPU serves
+     * at most 400/s, where the 2 carriers would serve 200/s at 10 ms held: the carriers bind first, and both are said.
      */
     @Test
     void theCpuBoundStandsBesideTheCarriers() {
         RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/cpu.jfr")), false);
-        f.summary.span(RecordingSpan.of(T0.toEpochMilli() * 1_000_000, T0.plusSeconds(40).toEpochMilli() * 1_000_000));
-        f.summary.fields(new CannedEvent("jdk.CPUInformation", T0, Map.of("hwThreads", 2L))); // as the reader hands the summary its decoded types
-        org.HdrHistogram.Histogram none = new org.HdrHistogram.Histogram(dev.loomscope.events.WorkWindowEvent.LOWEST_NANOS,
-                dev.loomscope.events.WorkWindowEvent.HIGHEST_NANOS, dev.loomscope.events.WorkWindowEvent.SIGNIFICANT_DIGITS);
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(none.getNeededByteBufferCapacity());
-        String empty = java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(b.array(), none.encodeIntoCompressedByteBuffer(b)));
+        f.summary.span(RecordingSpan.of(
+                T0.toEpochMilli() * 1_000_000, T0.plusSeconds(40).toEpochMilli() * 1_000_000));
+        f.summary.fields(new CannedEvent(
+                "jdk.CPUInformation",
+                T0,
+                Map.of("hwThreads", 2L))); // as the reader hands the summary its decoded types
+        org.HdrHistogram.Histogram none = new org.HdrHistogram.Histogram(
+                WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
+        ByteBuffer b = ByteBuffer.allocate(none.getNeededByteBufferCapacity());
+        String empty =
+                Base64.getEncoder().encodeToString(Arrays.copyOf(b.array(), none.encodeIntoCompressedByteBuffer(b)));
         for (int sec = 0; sec < 40; sec++) {
-            f.summary.fields(new CannedEvent("jdk.CPULoad", T0.plusSeconds(sec).plusMillis(500), Map.of("jvmUser", 0.2, "jvmSystem", 0.05,
-                    "machineTotal", 0.3)));
-            f.dispatch(new CannedEvent(dev.loomscope.events.WorkWindowEvent.NAME, T0.plusSeconds(sec + 1), Duration.ZERO, Map.of("method",
-                    "x::service", "calls", 100L, "timed", 0L, "window", 1_000_000_000L, "durations", empty)));
+            f.summary.fields(new CannedEvent(
+                    "jdk.CPULoad",
+                    T0.plusSeconds(sec).plusMillis(500),
+                    Map.of("jvmUser", 0.2, "jvmSystem", 0.05, "machineTotal", 0.3)));
+            f.dispatch(new CannedEvent(
+                    WorkWindowEvent.NAME,
+                    T0.plusSeconds(sec + 1),
+                    Duration.ZERO,
+                    Map.of(
+                            "method",
+                            "x::service",
+                            "calls",
+                            100L,
+                            "timed",
+                            0L,
+                            "window",
+                            1_000_000_000L,
+                            "durations",
+                            empty)));
             for (int look = 0; look < 10; look++) {
                 Instant at = T0.plusMillis(1000L * sec + 100L * look);
-                f.dispatch(new CannedEvent("loomscope.HeldMonitorSample", at, Duration.ofMillis(1), Map.of("interval", 100L, "platformThreads", 20)));
-                f.dispatch(new CannedEvent("loomscope.HeldMonitor", at, Map.of("what", HeldMonitorEvent.HOLDING, "threads", 1L, "site",
-                        "app.Api.legacy(Api.java:39)", "blockedIn", "java.lang.Thread.sleep", "stack", "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
+                f.dispatch(new CannedEvent(
+                        "loomscope.HeldMonitorSample",
+                        at,
+                        Duration.ofMillis(1),
+                        Map.of("interval", 100L, "platformThreads", 20)));
+                f.dispatch(new CannedEvent(
+                        "loomscope.HeldMonitor",
+                        at,
+                        Map.of(
+                                "what",
+                                HeldMonitorEvent.HOLDING,
+                                "threads",
+                                1L,
+                                "site",
+                                "app.Api.legacy(Api.java:39)",
+                                "blockedIn",
+                                "java.lang.Thread.sleep",
+                                "stack",
+                                "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
             }
         }
         AdvisePrediction.Load load = AdvisePrediction.load(f, 0);
         AdvisePrediction.CpuBound cpu = AdvisePrediction.cpuBound(f, load);
-        assertThat(cpu.cores()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(cpu.msPerRequest()).isCloseTo(5.0, org.assertj.core.data.Offset.offset(0.05));
-        assertThat(cpu.ceiling()).isCloseTo(400, org.assertj.core.data.Offset.offset(4.0));
+        assertThat(cpu.cores()).isCloseTo(0.5, Offset.offset(1e-9));
+        assertThat(cpu.msPerRequest()).isCloseTo(5.0, Offset.offset(0.05));
+        assertThat(cpu.ceiling()).isCloseTo(400, Offset.offset(4.0));
         List<Table> tables = AdviseView.of(f, TWO, load, 5);
-        assertThat(bottomLine(tables.get(1))).contains("10.0 ms held a request, 2 carriers serve at most 200/s").contains("the CPU serves at most"
-                + " about 40");
+        assertThat(bottomLine(tables.get(1)))
+                .contains("10.0 ms held a request, 2 carriers serve at most 200/s")
+                .contains("the CPU serves at most about 40");
         // a young JVM: its compilers took 200 ms a second (2 ms a request) of the 5 ms, which a warm one does not spend
         for (int sec = 0; sec < 41; sec++) {
-            f.summary.fields(new CannedEvent("jdk.CompilerStatistics", T0.plusSeconds(sec).plusMillis(500), Map.of("totalTimeSpent", Duration.ofMillis(
-                    200L * sec))));
+            f.summary.fields(new CannedEvent(
+                    "jdk.CompilerStatistics",
+                    T0.plusSeconds(sec).plusMillis(500),
+                    Map.of("totalTimeSpent", Duration.ofMillis(200L * sec))));
         }
         AdvisePrediction.CpuBound young = AdvisePrediction.cpuBound(f, load);
-        assertThat(young.msPerRequest()).isCloseTo(5.0, org.assertj.core.data.Offset.offset(0.05));
-        assertThat(young.compilerMs()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(0.1));
-        assertThat(young.ceiling()).isCloseTo(2000 / 3.0, org.assertj.core.data.Offset.offset(25.0));
-        assertThat(AdviseView.of(f, TWO, load, 5).get(1).notes()).anyMatch(n -> n.contains("ms of CPU a request, of which the JIT compilers took up"
-                + " to 2"));
+        assertThat(young.msPerRequest()).isCloseTo(5.0, Offset.offset(0.05));
+        assertThat(young.compilerMs()).isCloseTo(2.0, Offset.offset(0.1));
+        assertThat(young.ceiling()).isCloseTo(2000 / 3.0, Offset.offset(25.0));
+        assertThat(AdviseView.of(f, TWO, load, 5).get(1).notes())
+                .anyMatch(n -> n.contains("ms of CPU a request, of which the JIT compilers took up to 2"));
     }
 
     /**
-     * A library the agent saw load with a known hazard is said whatever the looks found: HikariCP
-     * 7.0.2's yield spin on every JDK and Connector/J 8's synchronized I/O on 21-23, each with the
-     * release that fixes it, in a table and the bottom line's last words; HikariCP 7.1.0 (the fix) and
-     * Connector/J 9.1.0 say nothing; a version not told is a hazard not ruled out.
+     * A library the agent saw load with a known hazard is said whatever the looks found: HikariCP 7.0.2's yield spin on
+     * every JDK and Connector/J 8's synchronized I/O on 21-23, each with the release that fixes it, in a table and the
+     * bottom line's last words; HikariCP 7.1.0 (the fix) and Connector/J 9.1.0 say nothing; a version not told is a
+     * hazard not ruled out.
      */
     @Test
     void aLoadedLibraryWithAKnownHazardIsSaidWithItsFixWhateverTheLoad() {
         RecordingFacts f = looks(40, 0, HeldMonitorEvent.HOLDING);
-        f.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "HikariCP", "version", "7.0.2", "location",
-                "jar:nested:/srv/app.jar/!BOOT-INF/lib/HikariCP-7.0.2.jar!/")));
-        f.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "MySQL Connector/J", "version", "", "location", "")));
+        f.summary.fields(new CannedEvent(
+                LibraryEvent.NAME,
+                T0,
+                Map.of(
+                        "library",
+                        "HikariCP",
+                        "version",
+                        "7.0.2",
+                        "location",
+                        "jar:nested:/srv/app.jar/!BOOT-INF/lib/HikariCP-7.0.2.jar!/")));
+        f.summary.fields(new CannedEvent(
+                LibraryEvent.NAME, T0, Map.of("library", "MySQL Connector/J", "version", "", "location", "")));
         List<Table> tables = AdviseView.of(f, TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
-        Table libraries = tables.stream().filter(t -> t.name().equals("advise-libraries")).findFirst().orElseThrow();
+        Table libraries = tables.stream()
+                .filter(t -> t.name().equals("advise-libraries"))
+                .findFirst()
+                .orElseThrow();
         assertThat(libraries.rows()).hasSize(2);
         assertThat(libraries.rows().get(0)).startsWith("HikariCP", "7.0.2");
         assertThat(libraries.rows().get(0)[3]).isEqualTo("every JDK");
         assertThat(libraries.rows().get(0)[4]).isEqualTo("7.1.0");
         assertThat(libraries.rows().get(1)).startsWith("MySQL Connector/J", "not told (a shaded or unpacked jar)");
         assertThat(libraries.rows().get(1)[3]).isEqualTo("21-23");
-        assertThat(bottomLine(tables.get(1))).startsWith("switch").contains("; and mind: HikariCP 7.0.2 ConcurrentBag spins in Thread.yield")
-                .contains("take HikariCP 7.1.0 or later (HikariCP issue #2398, fixed by pull request #2402)").contains("MySQL Connector/J (its"
-                        + " version not told: check it is 9.0.0 or later)");
+        assertThat(bottomLine(tables.get(1)))
+                .startsWith("switch")
+                .contains("; and mind: HikariCP 7.0.2 ConcurrentBag spins in Thread.yield")
+                .contains("take HikariCP 7.1.0 or later (HikariCP issue #2398, fixed by pull request #2402)")
+                .contains("MySQL Connector/J (its version not told: check it is 9.0.0 or later)");
         RecordingFacts fixed = looks(40, 0, HeldMonitorEvent.HOLDING);
-        fixed.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "HikariCP", "version", "7.1.0", "location", "")));
-        fixed.summary.fields(new CannedEvent(dev.loomscope.events.LibraryEvent.NAME, T0, Map.of("library", "MySQL Connector/J", "version", "9.1.0",
-                "location", "")));
+        fixed.summary.fields(new CannedEvent(
+                LibraryEvent.NAME, T0, Map.of("library", "HikariCP", "version", "7.1.0", "location", "")));
+        fixed.summary.fields(new CannedEvent(
+                LibraryEvent.NAME, T0, Map.of("library", "MySQL Connector/J", "version", "9.1.0", "location", "")));
         List<Table> none = AdviseView.of(fixed, TWO, new AdvisePrediction.Load(100, "--rate", null, false), 5);
         assertThat(none).noneMatch(t -> t.name().equals("advise-libraries"));
         assertThat(bottomLine(none.get(1))).doesNotContain("mind");
     }
 
-    /** A recording of {@code looks} looks 100 ms apart, each finding {@code threads} threads doing {@code what} at one site. */
+    /**
+     * A recording of {@code looks} looks 100 ms apart, each finding {@code threads} threads doing {@code what} at one
+     * site.
+     */
     private static RecordingFacts looks(int looks, int threads, String what) {
         RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/app.jfr")), false);
-        f.summary.span(RecordingSpan.of(T0.toEpochMilli() * 1_000_000, T0.plusMillis(100L * looks).toEpochMilli() * 1_000_000));
+        f.summary.span(RecordingSpan.of(
+                T0.toEpochMilli() * 1_000_000, T0.plusMillis(100L * looks).toEpochMilli() * 1_000_000));
         for (int i = 0; i < looks; i++) {
             Instant at = T0.plusMillis(100L * i);
-            f.dispatch(new CannedEvent("loomscope.HeldMonitorSample", at, Duration.ofMillis(1), Map.of("interval", 100L, "platformThreads", 20)));
+            f.dispatch(new CannedEvent(
+                    "loomscope.HeldMonitorSample",
+                    at,
+                    Duration.ofMillis(1),
+                    Map.of("interval", 100L, "platformThreads", 20)));
             if (threads > 0) {
-                f.dispatch(new CannedEvent("loomscope.HeldMonitor", at, Map.of("what", what, "threads", (long) threads, "site", "app.Api.legacy(Api.java:39)",
-                        "blockedIn", "java.lang.Thread.sleep", "stack", "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
+                f.dispatch(new CannedEvent(
+                        "loomscope.HeldMonitor",
+                        at,
+                        Map.of(
+                                "what",
+                                what,
+                                "threads",
+                                (long) threads,
+                                "site",
+                                "app.Api.legacy(Api.java:39)",
+                                "blockedIn",
+                                "java.lang.Thread.sleep",
+                                "stack",
+                                "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
             }
         }
         return f;
     }
 
     private static String bottomLine(Table t) {
-        return t.notes().stream().filter(n -> n.startsWith("bottom line: ")).findFirst().orElseThrow().substring("bottom line: ".length());
+        return t.notes().stream()
+                .filter(n -> n.startsWith("bottom line: "))
+                .findFirst()
+                .orElseThrow()
+                .substring("bottom line: ".length());
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.flamegraphs.render.SampleGraph;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,7 @@ class FrameShareViewTest {
 
     private static void add(SampleGraph g, long weight, String... names) {
         byte[] types = new byte[names.length];
-        java.util.Arrays.fill(types, J);
+        Arrays.fill(types, J);
         g.add(names, types, weight, false);
     }
 

@@ -8,14 +8,25 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The alarms' rules over sequences of refreshes: when each begins, that it is raised once an episode, and when an episode ends. */
+/**
+ * The alarms' rules over sequences of refreshes: when each begins, that it is raised once an episode, and when an
+ * episode ends.
+ */
 class AlarmsTest {
     Alarms alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
 
     /** A refresh of one second on a JVM of {@code parallelism} carriers, all mounted, {@code queued} waiting. */
     static Tick queued(int k, int parallelism, long queued) {
-        return new Tick(Instant.ofEpochSecond(k), 1, new Tick.Scheduler(parallelism, parallelism, parallelism, queued), parallelism, -1, -1,
-                new Interval(), new Tick.Streamed(false, false), false);
+        return new Tick(
+                Instant.ofEpochSecond(k),
+                1,
+                new Tick.Scheduler(parallelism, parallelism, parallelism, queued),
+                parallelism,
+                -1,
+                -1,
+                new Interval(),
+                new Tick.Streamed(false, false),
+                false);
     }
 
     List<String> kinds(List<Tick> ticks) {
@@ -28,30 +39,50 @@ class AlarmsTest {
 
     @Test
     void aQueueThatGrowsThreeRefreshesInARowToAHundredWhileEveryCarrierIsMountedIsRaisedOnce() {
-        assertThat(kinds(List.of(queued(1, 2, 10), queued(2, 2, 60), queued(3, 2, 120), queued(4, 2, 400), queued(5, 2, 900))))
+        assertThat(kinds(List.of(
+                        queued(1, 2, 10), queued(2, 2, 60), queued(3, 2, 120), queued(4, 2, 400), queued(5, 2, 900))))
                 .containsExactly("queue-growth@4");
     }
 
     @Test
     void aShortQueueOrOneThatStopsGrowingIsNotRaised() {
-        assertThat(kinds(List.of(queued(1, 2, 0), queued(2, 2, 1), queued(3, 2, 2), queued(4, 2, 3), queued(5, 2, 4)))).isEmpty();
+        assertThat(kinds(List.of(queued(1, 2, 0), queued(2, 2, 1), queued(3, 2, 2), queued(4, 2, 3), queued(5, 2, 4))))
+                .isEmpty();
         alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
-        assertThat(kinds(List.of(queued(6, 2, 100), queued(7, 2, 200), queued(8, 2, 150), queued(9, 2, 300), queued(10, 2, 500)))).isEmpty();
+        assertThat(kinds(List.of(
+                        queued(6, 2, 100),
+                        queued(7, 2, 200),
+                        queued(8, 2, 150),
+                        queued(9, 2, 300),
+                        queued(10, 2, 500))))
+                .isEmpty();
     }
 
     @Test
     void aPoolCeilingIsRaisedOncePerPlaceAndAgainOnlyAfterItWasGone() {
-        Map<String, List<String>> stacks = Map.of("Semaphore.acquire via Pool.borrow", List.of("a"), "Thread.sleep via Other.run", List.of("b"));
+        Map<String, List<String>> stacks =
+                Map.of("Semaphore.acquire via Pool.borrow", List.of("a"), "Thread.sleep via Other.run", List.of("b"));
         Instant t = Instant.EPOCH;
-        assertThat(alarms.parked(t, Map.of("Semaphore.acquire via Pool.borrow", 2900, "Thread.sleep via Other.run", 999), stacks))
-                .extracting(Alarm::where).containsExactly("Semaphore.acquire via Pool.borrow");
-        assertThat(alarms.parked(t, Map.of("Semaphore.acquire via Pool.borrow", 2950), stacks)).isEmpty();
+        assertThat(alarms.parked(
+                        t,
+                        Map.of("Semaphore.acquire via Pool.borrow", 2900, "Thread.sleep via Other.run", 999),
+                        stacks))
+                .extracting(Alarm::where)
+                .containsExactly("Semaphore.acquire via Pool.borrow");
+        assertThat(alarms.parked(t, Map.of("Semaphore.acquire via Pool.borrow", 2950), stacks))
+                .isEmpty();
         assertThat(alarms.parked(t, Map.of(), stacks)).isEmpty();
-        assertThat(alarms.parked(t, Map.of("Semaphore.acquire via Pool.borrow", 1000), stacks)).extracting(Alarm::what)
-                .containsExactly("1,000 virtual threads parked at one place (limit 1,000): a pool or lock smaller than the threads that want it");
+        assertThat(alarms.parked(t, Map.of("Semaphore.acquire via Pool.borrow", 1000), stacks))
+                .extracting(Alarm::what)
+                .containsExactly(
+                        "1,000 virtual threads parked at one place (limit 1,000): a pool or lock smaller than the"
+                                + " threads that want it");
     }
 
-    /** A refresh of one second whose virtual threads' CPU samples were {@code virtual}, {@code spinning} of them in Thread.yield. */
+    /**
+     * A refresh of one second whose virtual threads' CPU samples were {@code virtual}, {@code spinning} of them in
+     * Thread.yield.
+     */
     static Interval spinning(long virtual, long spinning) {
         Interval in = new Interval();
         in.samples = virtual;
@@ -73,7 +104,10 @@ class AlarmsTest {
         return raised;
     }
 
-    /** A spin the sampler stops reaching (too few samples to judge, beside a busy machine's other work) is not a spin that ended. */
+    /**
+     * A spin the sampler stops reaching (too few samples to judge, beside a busy machine's other work) is not a spin
+     * that ended.
+     */
     @Test
     void aSpinIsRaisedOnceWhileTooFewSamplesSayNothingOfIt() {
         List<Interval> refreshes = new ArrayList<>(List.of(spinning(2, 2), spinning(2, 2)));
@@ -84,7 +118,10 @@ class AlarmsTest {
         assertThat(spins(refreshes)).containsExactly("yield-spin@1");
     }
 
-    /** Refreshes whose samples show the virtual threads working, not spinning, end the episode: a spin after is raised again. */
+    /**
+     * Refreshes whose samples show the virtual threads working, not spinning, end the episode: a spin after is raised
+     * again.
+     */
     @Test
     void aSpinIsRaisedAgainAfterSamplesShowedItGone() {
         List<Interval> refreshes = new ArrayList<>(List.of(spinning(2, 2), spinning(2, 2)));
@@ -97,7 +134,10 @@ class AlarmsTest {
         assertThat(spins(refreshes)).containsExactly("yield-spin@1", "yield-spin@13");
     }
 
-    /** A refresh of one second whose CPU samples are {@code threads} virtual threads' at {@code frame}, one each every {@code everyMs}. */
+    /**
+     * A refresh of one second whose CPU samples are {@code threads} virtual threads' at {@code frame}, one each every
+     * {@code everyMs}.
+     */
     static Interval computing(int k, int threads, long everyMs, String frame) {
         return sampled(k, threads, everyMs, frame, false);
     }
@@ -107,14 +147,24 @@ class AlarmsTest {
         Interval in = new Interval();
         for (long ms = 0; ms < 1000; ms += everyMs) {
             for (int t = 0; t < threads; t++) {
-                in.sampled.add(new Interval.Sampled(100 + t, Instant.ofEpochSecond(k).plusMillis(ms), frame, spin));
+                in.sampled.add(
+                        new Interval.Sampled(100 + t, Instant.ofEpochSecond(k).plusMillis(ms), frame, spin));
             }
         }
         return in;
     }
 
     static Tick plain(int k, int parallelism) {
-        return new Tick(Instant.ofEpochSecond(k), 1, null, parallelism, -1, -1, new Interval(), new Tick.Streamed(false, false), false);
+        return new Tick(
+                Instant.ofEpochSecond(k),
+                1,
+                null,
+                parallelism,
+                -1,
+                -1,
+                new Interval(),
+                new Tick.Streamed(false, false),
+                false);
     }
 
     @Test
@@ -132,16 +182,20 @@ class AlarmsTest {
     @Test
     void fewerComputingThanCarriersOrSamplesWithGapsAreNoMonopoly() {
         for (int k = 1; k <= 4; k++) {
-            assertThat(alarms.check(plain(k, 4), computing(k, 2, 20, "Report.render:42"))).isEmpty(); // 2 of 4 carriers
+            assertThat(alarms.check(plain(k, 4), computing(k, 2, 20, "Report.render:42")))
+                    .isEmpty(); // 2 of 4 carriers
         }
         alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
         for (int k = 1; k <= 4; k++) {
-            assertThat(alarms.check(plain(k, 2), computing(k, 2, 300, "Report.render:42"))).isEmpty(); // a gap of 300 ms between samples: not one run
+            assertThat(alarms.check(plain(k, 2), computing(k, 2, 300, "Report.render:42")))
+                    .isEmpty(); // a gap of 300 ms between samples: not one run
         }
         // threads spinning in Thread.yield give their carriers up at every turn: the yield-spin alarm's, not a monopoly
         alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
         for (int k = 1; k <= 4; k++) {
-            assertThat(alarms.check(plain(k, 2), sampled(k, 2, 20, "Pool.borrow:7", true))).extracting(Alarm::kind).doesNotContain("cpu-monopoly");
+            assertThat(alarms.check(plain(k, 2), sampled(k, 2, 20, "Pool.borrow:7", true)))
+                    .extracting(Alarm::kind)
+                    .doesNotContain("cpu-monopoly");
         }
     }
 

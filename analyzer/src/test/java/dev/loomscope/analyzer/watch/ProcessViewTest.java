@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How this process reaches a JVM's files. Its own JVM: as always, nothing copied or exchanged. An
- * exchange directory, which the JVM's user owns and may fill with anything: only that user's regular
- * files are read back, never through a link, and closing removes the names given out and nothing else.
- * (Another user's JVM and one in a container: ReleaseIT, as root.)
+ * How this process reaches a JVM's files. Its own JVM: as always, nothing copied or exchanged. An exchange directory,
+ * which the JVM's user owns and may fill with anything: only that user's regular files are read back, never through a
+ * link, and closing removes the names given out and nothing else. (Another user's JVM and one in a container:
+ * ReleaseIT, as root.)
  */
 class ProcessViewTest {
     @TempDir
@@ -28,7 +28,8 @@ class ProcessViewTest {
         assertThat(self.otherUser()).isFalse();
         assertThat(self.otherMounts()).isFalse();
         assertThat(self.exchange(dir.toString())).isNull();
-        assertThat(self.readable(dir.resolve("agent.jar"), dir.toString())).isEqualTo(dir.resolve("agent.jar").toAbsolutePath().toString());
+        assertThat(self.readable(dir.resolve("agent.jar"), dir.toString()))
+                .isEqualTo(dir.resolve("agent.jar").toAbsolutePath().toString());
         assertThat(self.here("/tmp/x")).isEqualTo(Path.of("/tmp/x"));
     }
 
@@ -43,14 +44,18 @@ class ProcessViewTest {
         try (InputStream in = x.open("reply")) {
             assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("ok\n");
         }
-        // the JVM's user swapped the dump for a link to a file of ours: refused, and the file it points at is left alone
+        // the JVM's user swapped the dump for a link to a file of ours: refused, and the file it points at is left
+        // alone
         x.there("dump.json");
         Files.createSymbolicLink(here.resolve("dump.json"), secret);
-        assertThatThrownBy(() -> x.open("dump.json")).isInstanceOf(BadDataException.class).hasMessageContaining("not a file the JVM wrote");
+        assertThatThrownBy(() -> x.open("dump.json"))
+                .isInstanceOf(BadDataException.class)
+                .hasMessageContaining("not a file the JVM wrote");
         // a file of another user: refused
         ProcessView.Exchange another = new ProcessView.Exchange(here, "/there/exchange", us + 1, new ArrayList<>());
         assertThatThrownBy(() -> another.open("reply")).isInstanceOf(BadDataException.class);
-        // what the user put there unnamed stays (no walk deletes through what it may have linked), so does the directory holding it
+        // what the user put there unnamed stays (no walk deletes through what it may have linked), so does the
+        // directory holding it
         Files.writeString(here.resolve("left"), "theirs");
         x.close();
         assertThat(here.resolve("reply")).doesNotExist();

@@ -13,6 +13,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.EventStream;
+import one.jfr.JfrReader;
+import one.jfr.event.AllocationSample;
+import one.jfr.event.Event;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.IItemIterable;
@@ -69,7 +72,9 @@ public class ReaderBenchmark {
         if (!Files.isRegularFile(path)) {
             throw new IllegalArgumentException("-p file=RECORDING.jfr: " + file + " is not a file");
         }
-        allTypes = JfrParser.read(path, Files.size(path), Set.of(), e -> { }).counts().keySet(); // counted, none decoded
+        allTypes = JfrParser.read(path, Files.size(path), Set.of(), e -> {})
+                .counts()
+                .keySet(); // counted, none decoded
     }
 
     @Setup(Level.Iteration)
@@ -83,10 +88,13 @@ public class ReaderBenchmark {
 
     @TearDown(Level.Iteration)
     public void report() {
-        long peak = ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
-                .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
-        System.out.printf("%n[reader] events %d, peak heap %d MB, threads %d (%d before the pass)%n", events, peak >> 20,
-                ManagementFactory.getThreadMXBean().getPeakThreadCount(), threadsBefore);
+        long peak = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP)
+                .mapToLong(p -> p.getPeakUsage().getUsed())
+                .sum();
+        System.out.printf(
+                "%n[reader] events %d, peak heap %d MB, threads %d (%d before the pass)%n",
+                events, peak >> 20, ManagementFactory.getThreadMXBean().getPeakThreadCount(), threadsBefore);
     }
 
     @Benchmark
@@ -117,7 +125,8 @@ public class ReaderBenchmark {
 
     @Benchmark
     public void jmc(Blackhole bh) throws Exception {
-        IItemCollection items = JfrLoaderToolkit.loadEvents(new File(file)); // parses every event: there is no other way in
+        IItemCollection items =
+                JfrLoaderToolkit.loadEvents(new File(file)); // parses every event: there is no other way in
         if (pass.equals("one")) {
             items = items.apply(ItemFilters.type(ONE_TYPE));
         }
@@ -132,10 +141,13 @@ public class ReaderBenchmark {
     @Benchmark
     public void asyncProfiler(Blackhole bh) throws Exception {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()); // files under 2 GiB; its file reader re-reads on every seek
-            try (one.jfr.JfrReader jfr = new one.jfr.JfrReader(map)) {
-                one.jfr.event.Event e;
-                while ((e = pass.equals("one") ? jfr.readEvent(one.jfr.event.AllocationSample.class) : jfr.readEvent()) != null) {
+            MappedByteBuffer map = ch.map(
+                    FileChannel.MapMode.READ_ONLY,
+                    0,
+                    ch.size()); // files under 2 GiB; its file reader re-reads on every seek
+            try (JfrReader jfr = new JfrReader(map)) {
+                Event e;
+                while ((e = pass.equals("one") ? jfr.readEvent(AllocationSample.class) : jfr.readEvent()) != null) {
                     bh.consume(e.time);
                     events++;
                 }

@@ -25,7 +25,10 @@ public final class AsyncProfilerHandle {
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             throw new ProfilerCommandException(
-                    cause.getMessage() == null ? cause.toString() : cause.getMessage().strip(), cause);
+                    cause.getMessage() == null
+                            ? cause.toString()
+                            : cause.getMessage().strip(),
+                    cause);
         } catch (IllegalAccessException e) {
             throw new ProfilerCommandException(e.toString(), e);
         }

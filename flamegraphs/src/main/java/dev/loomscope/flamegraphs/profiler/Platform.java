@@ -20,8 +20,7 @@ public record Platform(String folder) {
             return switch (arch) {
                 case "amd64", "x86_64" -> new Platform("linux-x64");
                 case "aarch64", "arm64" -> new Platform("linux-arm64");
-                default -> throw new ProfilerUnavailableException(
-                        "async-profiler has no build for linux/" + osArch);
+                default -> throw new ProfilerUnavailableException("async-profiler has no build for linux/" + osArch);
             };
         }
         throw new ProfilerUnavailableException("async-profiler has no build for " + osName + "/" + osArch);

@@ -13,17 +13,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.Properties;
 import java.util.jar.JarFile;
 
 /**
- * Finds the official async-profiler jar, extracts its native library for this platform once per
- * version into a private directory, and loads it through an isolated class loader.
+ * Finds the official async-profiler jar, extracts its native library for this platform once per version into a private
+ * directory, and loads it through an isolated class loader.
  *
- * <p>The jar is either nested in the agent jar (resource {@value #NESTED_JAR}) or on the class
- * path. The class loader is isolated so that an application that brings its own async-profiler
- * classes never clashes with ours; the JNI methods of {@code one.profiler.AsyncProfiler} are bound
- * by that exact name, which is why the class cannot be relocated.
+ * <p>The jar is either nested in the agent jar (resource {@value #NESTED_JAR}) or on the class path. The class loader
+ * is isolated so that an application that brings its own async-profiler classes never clashes with ours; the JNI
+ * methods of {@code one.profiler.AsyncProfiler} are bound by that exact name, which is why the class cannot be
+ * relocated.
  */
 public final class ProfilerLibrary {
     static final String NESTED_JAR = "loomscope/async-profiler.jar";
@@ -57,12 +58,12 @@ public final class ProfilerLibrary {
         } catch (IOException e) {
             throw new ProfilerUnavailableException(
                     "cannot extract async-profiler to " + lib + ": " + e.getMessage()
-                            + " (choose another directory with libdir=...)", e);
+                            + " (choose another directory with libdir=...)",
+                    e);
         }
         try {
             URLClassLoader loader = new URLClassLoader(
-                    "loomscope-async-profiler", new URL[] {jar.toUri().toURL()},
-                    ClassLoader.getPlatformClassLoader());
+                    "loomscope-async-profiler", new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
             Class<?> cls = Class.forName(PROFILER_CLASS, true, loader);
             Object instance = cls.getMethod("getInstance", String.class).invoke(null, lib.toString());
             Method execute = cls.getMethod("execute", String.class);
@@ -84,9 +85,11 @@ public final class ProfilerLibrary {
     static Path defaultDirectory() {
         String xdg = System.getenv("XDG_CACHE_HOME");
         String home = System.getProperty("user.home");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
-                : home != null && !home.isBlank() && !home.equals("?") ? Path.of(home, ".cache")
-                : Path.of(System.getProperty("java.io.tmpdir"), "loomscope-" + System.getProperty("user.name"));
+        Path base = xdg != null && !xdg.isBlank()
+                ? Path.of(xdg)
+                : home != null && !home.isBlank() && !home.equals("?")
+                        ? Path.of(home, ".cache")
+                        : Path.of(System.getProperty("java.io.tmpdir"), "loomscope-" + System.getProperty("user.name"));
         return base.resolve("loomscope");
     }
 
@@ -97,14 +100,16 @@ public final class ProfilerLibrary {
         if (nested != null) {
             try (InputStream in = nested.openStream()) {
                 byte[] bytes = in.readAllBytes();
-                Path jar = dir.resolve("async-profiler-" + Integer.toHexString(java.util.Arrays.hashCode(bytes)) + ".jar");
+                Path jar = dir.resolve("async-profiler-" + Integer.toHexString(Arrays.hashCode(bytes)) + ".jar");
                 if (!Files.isRegularFile(jar) || Files.size(jar) != bytes.length) {
                     writeAtomically(jar, bytes);
                 }
                 return jar;
             } catch (IOException e) {
-                throw new ProfilerUnavailableException("cannot copy async-profiler into " + dir + ": " + e.getMessage()
-                        + " (choose another directory with libdir=...)", e);
+                throw new ProfilerUnavailableException(
+                        "cannot copy async-profiler into " + dir + ": " + e.getMessage()
+                                + " (choose another directory with libdir=...)",
+                        e);
             }
         }
         URL cls = cl.getResource(PROFILER_CLASS.replace('.', '/') + ".class");

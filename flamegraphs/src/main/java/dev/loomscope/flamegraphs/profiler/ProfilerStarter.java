@@ -1,12 +1,13 @@
 package dev.loomscope.flamegraphs.profiler;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Starts async-profiler from the chosen CPU engine down the fallback order cpu (perf_events) ->
- * ctimer -> itimer; when none starts, or "jfr" was chosen, the caller is told to use JFR's own
- * execution sampling. Every step that failed keeps its reason.
+ * Starts async-profiler from the chosen CPU engine down the fallback order cpu (perf_events) -> ctimer -> itimer; when
+ * none starts, or "jfr" was chosen, the caller is told to use JFR's own execution sampling. Every step that failed
+ * keeps its reason.
  */
 public final class ProfilerStarter {
 
@@ -19,9 +20,8 @@ public final class ProfilerStarter {
     /**
      * The outcome.
      *
-     * @param mode    the CPU engine that runs (cpu, ctimer, itimer), "async-profiler" when only
-     *                wall/alloc/lock run, or "jfr" when async-profiler did not start at all
-     *                (see {@link #jfrSamplesCpu} for who samples the CPU)
+     * @param mode the CPU engine that runs (cpu, ctimer, itimer), "async-profiler" when only wall/alloc/lock run, or
+     *     "jfr" when async-profiler did not start at all (see {@link #jfrSamplesCpu} for who samples the CPU)
      * @param command the start command that succeeded, or null
      * @param reasons why each earlier step failed, in order
      */
@@ -31,11 +31,12 @@ public final class ProfilerStarter {
         }
 
         /**
-         * Whether JFR's execution sampling stands in: async-profiler did not start at all, or cpu
-         * was asked for and none of its engines runs it (engine "jfr", or only wall/alloc/lock started).
+         * Whether JFR's execution sampling stands in: async-profiler did not start at all, or cpu was asked for and
+         * none of its engines runs it (engine "jfr", or only wall/alloc/lock started).
          */
         public boolean jfrSamplesCpu(ProfilerSettings settings) {
-            return !profilerRunning() || settings.kinds().contains("cpu") && !ProfilerSettings.CPU_ENGINES.contains(mode);
+            return !profilerRunning()
+                    || settings.kinds().contains("cpu") && !ProfilerSettings.CPU_ENGINES.contains(mode);
         }
 
         /** One line for a warning, or null when the first choice ran. */
@@ -74,10 +75,10 @@ public final class ProfilerStarter {
     }
 
     /**
-     * Loads the library and starts; a library that cannot load is one more reason for "jfr". When
-     * async-profiler has nothing to do (cpu alone with engine "jfr") the library is not loaded at all.
+     * Loads the library and starts; a library that cannot load is one more reason for "jfr". When async-profiler has
+     * nothing to do (cpu alone with engine "jfr") the library is not loaded at all.
      */
-    public static Start start(java.nio.file.Path libDir, ProfilerSettings settings) {
+    public static Start start(Path libDir, ProfilerSettings settings) {
         if (!settings.needsProfiler()) {
             return new Start("jfr", null, List.of());
         }

@@ -1,9 +1,10 @@
 package dev.loomscope.flamegraphs.render;
 
 import dev.loomscope.recording.BadRecordingException;
-import java.io.IOException;
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,9 +12,8 @@ import one.convert.Arguments;
 import one.convert.FlameGraph;
 
 /**
- * Flame graphs in async-profiler's own HTML format and colours (or collapsed stacks) from any
- * .jfr: async-profiler recordings (cpu, wall, alloc, lock) and plain JDK recordings
- * (jdk.ExecutionSample).
+ * Flame graphs in async-profiler's own HTML format and colours (or collapsed stacks) from any .jfr: async-profiler
+ * recordings (cpu, wall, alloc, lock) and plain JDK recordings (jdk.ExecutionSample).
  */
 public final class FlameRenderer {
 
@@ -22,30 +22,43 @@ public final class FlameRenderer {
 
     private FlameRenderer() {}
 
-    /** One graph from one or more recordings of JFR format 2, JDK 11's or later (merged), read with loomscope's reader ({@link FlameSamples}). */
+    /**
+     * One graph from one or more recordings of JFR format 2, JDK 11's or later (merged), read with loomscope's reader
+     * ({@link FlameSamples}).
+     */
     public static Drawn render(List<Path> inputs, FlameOptions options, boolean collapsed, OutputStream out)
             throws BadRecordingException, NoSamplesException {
-        return render(FlameSamples.read(inputs, options, false).graph(FlameSamples.name(inputs)), options, collapsed, out);
+        return render(
+                FlameSamples.read(inputs, options, false).graph(FlameSamples.name(inputs)), options, collapsed, out);
     }
 
     /**
-     * A differential graph: {@code after}'s frames coloured by how their share changed from
-     * {@code before}, both brought to the same total first; stacks as recorded (frame names
-     * normalised), as async-profiler's converter draws a diff.
+     * A differential graph: {@code after}'s frames coloured by how their share changed from {@code before}, both
+     * brought to the same total first; stacks as recorded (frame names normalised), as async-profiler's converter draws
+     * a diff.
      */
-    public static Drawn diff(List<Path> before, List<Path> after, FlameOptions options, boolean collapsed, OutputStream out)
+    public static Drawn diff(
+            List<Path> before, List<Path> after, FlameOptions options, boolean collapsed, OutputStream out)
             throws BadRecordingException, NoSamplesException {
-        return diff(FlameSamples.read(before, options, true).graph(FlameSamples.name(before)),
-                FlameSamples.read(after, options, true).graph(FlameSamples.name(after)), options, collapsed, out);
+        return diff(
+                FlameSamples.read(before, options, true).graph(FlameSamples.name(before)),
+                FlameSamples.read(after, options, true).graph(FlameSamples.name(after)),
+                options,
+                collapsed,
+                out);
     }
 
     /**
-     * Each side's multiplier in a differential graph: both brought to the same total, each multiplied
-     * by the other's total divided by their common divisor (exact, no rounding); 1 for an empty side.
+     * Each side's multiplier in a differential graph: both brought to the same total, each multiplied by the other's
+     * total divided by their common divisor (exact, no rounding); 1 for an empty side.
      */
     private static long[] scales(long beforeTotal, long afterTotal) {
-        long gcd = java.math.BigInteger.valueOf(beforeTotal).gcd(java.math.BigInteger.valueOf(afterTotal)).longValue();
-        return gcd == 0 ? new long[] {1, 1} : new long[] {Math.max(1, afterTotal / gcd), Math.max(1, beforeTotal / gcd)};
+        long gcd = BigInteger.valueOf(beforeTotal)
+                .gcd(BigInteger.valueOf(afterTotal))
+                .longValue();
+        return gcd == 0
+                ? new long[] {1, 1}
+                : new long[] {Math.max(1, afterTotal / gcd), Math.max(1, beforeTotal / gcd)};
     }
 
     /** A recording a reader failed on, named: bad input (exit 2), not a bug. */
@@ -61,12 +74,17 @@ public final class FlameRenderer {
         return new Drawn(samples.total(), samples.virtualTotal());
     }
 
-    /** A differential graph from aggregated samples, both brought to the same total as {@link #diff(List, List, FlameOptions, boolean, OutputStream)} does. */
-    public static Drawn diff(SampleGraph before, SampleGraph after, FlameOptions options, boolean collapsed, OutputStream out) {
+    /**
+     * A differential graph from aggregated samples, both brought to the same total as {@link #diff(List, List,
+     * FlameOptions, boolean, OutputStream)} does.
+     */
+    public static Drawn diff(
+            SampleGraph before, SampleGraph after, FlameOptions options, boolean collapsed, OutputStream out) {
         Arguments args = arguments(options, collapsed);
         args.diff = true;
         args.norm = true;
-        args.inverted = true; // the roots and the legend on the first screen; a deep graph drawn upwards opens on blank space
+        args.inverted =
+                true; // the roots and the legend on the first screen; a deep graph drawn upwards opens on blank space
         long[] scale = scales(before.total(), after.total());
         FlameGraph base = new FlameGraph(args);
         before.drawInto(base, scale[0]);
@@ -78,9 +96,8 @@ public final class FlameRenderer {
     }
 
     /**
-     * async-profiler's way to name a method frame: a C function ({@code cFrame}) by its name, a Java
-     * method as {@code class/name.method}; {@code norm} folds lambda and hidden-class suffixes, as in
-     * differential graphs.
+     * async-profiler's way to name a method frame: a C function ({@code cFrame}) by its name, a Java method as
+     * {@code class/name.method}; {@code norm} folds lambda and hidden-class suffixes, as in differential graphs.
      */
     public static String methodName(String internalClassName, String method, boolean cFrame, boolean norm) {
         if (internalClassName == null || internalClassName.isEmpty() || cFrame) {
@@ -90,7 +107,9 @@ public final class FlameRenderer {
         return method == null || method.isEmpty() ? cls : cls + '.' + method;
     }
 
-    /** A class frame (allocated or locked class): dotted, arrays as {@code []}, as async-profiler's converter shows it. */
+    /**
+     * A class frame (allocated or locked class): dotted, arrays as {@code []}, as async-profiler's converter shows it.
+     */
     public static String className(String symbol) {
         int depth = 0;
         while (depth < symbol.length() && symbol.charAt(depth) == '[') {
@@ -138,7 +157,10 @@ public final class FlameRenderer {
     private static Arguments arguments(FlameOptions o, boolean collapsed) {
         Arguments args = new Arguments();
         args.output = collapsed ? "collapsed" : "html";
-        args.title = SafeHtml.text(o.title() != null ? o.title() : "loomscope " + o.kind().label() + " flame graph"); // the page puts it raw into <h1>
+        args.title = SafeHtml.text(
+                o.title() != null
+                        ? o.title()
+                        : "loomscope " + o.kind().label() + " flame graph"); // the page puts it raw into <h1>
         args.threads = o.threads();
         args.include = o.include();
         args.exclude = o.exclude();
@@ -149,15 +171,18 @@ public final class FlameRenderer {
     }
 
     /**
-     * What a differential page's colours mean (async-profiler's page explains the frame types only):
-     * its script colours a frame by the change of its samples, yellow when the base has no such frame.
+     * What a differential page's colours mean (async-profiler's page explains the frame types only): its script colours
+     * a frame by the change of its samples, yellow when the base has no such frame.
      */
-    static final String DIFF_LEGEND = "Differential graph: this profile against the base, both scaled to the same total samples."
-            + " <span style='background: rgb(255,120,120)'>&nbsp;Red&nbsp;</span>: more samples than in the base (the deeper, the larger the change);"
-            + " <span style='background: rgb(120,120,255)'>&nbsp;blue&nbsp;</span>: fewer;"
-            + " <span style='background: #e0e0e0'>&nbsp;grey&nbsp;</span>: as many;"
-            + " <span style='background: #ffdd33'>&nbsp;yellow&nbsp;</span>: only in this profile (the base has no such stack)."
-            + " Stacks only the base has are not drawn. Drawn from the root down (I flips it).";
+    static final String DIFF_LEGEND =
+            "Differential graph: this profile against the base, both scaled to the same total samples. <span"
+                    + " style='background: rgb(255,120,120)'>&nbsp;Red&nbsp;</span>: more samples than in the base (the"
+                    + " deeper, the larger the change); <span style='background:"
+                    + " rgb(120,120,255)'>&nbsp;blue&nbsp;</span>: fewer; <span style='background:"
+                    + " #e0e0e0'>&nbsp;grey&nbsp;</span>: as many; <span style='background:"
+                    + " #ffdd33'>&nbsp;yellow&nbsp;</span>: only in this profile (the base has no such stack)."
+                    + " Stacks only"
+                    + " the base has are not drawn. Drawn from the root down (I flips it).";
 
     /** The graph's page or collapsed stacks; a page has its data script made inert first ({@link SafeHtml}). */
     private static void dump(FlameGraph graph, OutputStream out) {
@@ -165,7 +190,7 @@ public final class FlameRenderer {
     }
 
     private static void dump(FlameGraph graph, OutputStream out, String note) {
-        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream ps = new PrintStream(buf, false, StandardCharsets.UTF_8);
         graph.dump(ps);
         ps.flush();

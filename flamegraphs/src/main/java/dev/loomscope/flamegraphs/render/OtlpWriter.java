@@ -18,14 +18,12 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A {@link SampleGraph} as an OpenTelemetry profile: {@code ProfilesData} of opentelemetry-proto
- * 1.10's {@code profiles/v1development}, the message async-profiler 4.5's converter writes
- * ({@code jfrconv -o otlp}) and an OTLP collector takes. One profile; one sample per distinct stack
- * and thread, its count the value; each sample's attributes {@code thread.kind} ({@code virtual} or
- * {@code platform}) and, for a virtual thread JFR recorded as such, {@code thread.id} (its Java id,
- * as OpenTelemetry's semantic conventions name a thread's id). The dictionary's tables start with
- * the zero entries the specification asks for. Not compressed: an OTLP exporter compresses on the
- * wire.
+ * A {@link SampleGraph} as an OpenTelemetry profile: {@code ProfilesData} of opentelemetry-proto 1.10's
+ * {@code profiles/v1development}, the message async-profiler 4.5's converter writes ({@code jfrconv -o otlp}) and an
+ * OTLP collector takes. One profile; one sample per distinct stack and thread, its count the value; each sample's
+ * attributes {@code thread.kind} ({@code virtual} or {@code platform}) and, for a virtual thread JFR recorded as such,
+ * {@code thread.id} (its Java id, as OpenTelemetry's semantic conventions name a thread's id). The dictionary's tables
+ * start with the zero entries the specification asks for. Not compressed: an OTLP exporter compresses on the wire.
  */
 public final class OtlpWriter {
     // opentelemetry-proto 1.10, profiles/v1development/profiles.proto
@@ -89,13 +87,19 @@ public final class OtlpWriter {
     }
 
     /**
-     * Writes {@code graph} to {@code out}: {@code sampleType} names what a sample counts (cpu, wall,
-     * alloc, lock), {@code intervalNanos} the sampling period where known (0: none), {@code span} the
-     * time the recordings cover (empty: not said). {@code include} and {@code exclude} (or null) keep
-     * and drop stacks as the HTML graph does.
+     * Writes {@code graph} to {@code out}: {@code sampleType} names what a sample counts (cpu, wall, alloc, lock),
+     * {@code intervalNanos} the sampling period where known (0: none), {@code span} the time the recordings cover
+     * (empty: not said). {@code include} and {@code exclude} (or null) keep and drop stacks as the HTML graph does.
      */
-    public static void write(SampleGraph graph, String sampleType, long intervalNanos, RecordingSpan span, Pattern include, Pattern exclude,
-            OutputStream out) throws IOException {
+    public static void write(
+            SampleGraph graph,
+            String sampleType,
+            long intervalNanos,
+            RecordingSpan span,
+            Pattern include,
+            Pattern exclude,
+            OutputStream out)
+            throws IOException {
         OtlpWriter w = new OtlpWriter();
         ByteArrayOutputStream profile = new ByteArrayOutputStream();
         bytesField(profile, PROFILE_SAMPLE_TYPE, w.valueType(sampleType, "count"));
@@ -112,13 +116,18 @@ public final class OtlpWriter {
             ByteArrayOutputStream sample = new ByteArrayOutputStream();
             varintField(sample, SAMPLE_STACK_INDEX, w.stack(Arrays.asList(locations)));
             long kind = w.attribute(kindKey, virtual ? "virtual" : "platform");
-            packed(sample, SAMPLE_ATTRIBUTE_INDICES, virtualThreadId >= 0 ? new long[] {kind, w.attribute(idKey, virtualThreadId)} : new long[] {kind});
+            packed(
+                    sample,
+                    SAMPLE_ATTRIBUTE_INDICES,
+                    virtualThreadId >= 0 ? new long[] {kind, w.attribute(idKey, virtualThreadId)} : new long[] {kind});
             packed(sample, SAMPLE_VALUES, new long[] {samples});
             bytesField(profile, PROFILE_SAMPLES, sample.toByteArray());
         });
         if (!span.isEmpty()) {
-            long start = span.first().getEpochSecond() * 1_000_000_000L + span.first().getNano();
-            long end = span.last().getEpochSecond() * 1_000_000_000L + span.last().getNano();
+            long start = span.first().getEpochSecond() * 1_000_000_000L
+                    + span.first().getNano();
+            long end =
+                    span.last().getEpochSecond() * 1_000_000_000L + span.last().getNano();
             fixed64Field(profile, PROFILE_TIME_UNIX_NANO, start);
             varintField(profile, PROFILE_DURATION_NANO, end - start);
         }
@@ -160,7 +169,10 @@ public final class OtlpWriter {
         return v.toByteArray();
     }
 
-    /** The index of the function named {@code name}, and of its one location (one line, no address), added the first time. */
+    /**
+     * The index of the function named {@code name}, and of its one location (one line, no address), added the first
+     * time.
+     */
     private int function(String name) {
         return functions.computeIfAbsent(name, k -> {
             int index = functions.size();
@@ -179,7 +191,10 @@ public final class OtlpWriter {
     private int stack(List<Integer> locations) {
         return stacks.computeIfAbsent(locations, k -> {
             ByteArrayOutputStream s = new ByteArrayOutputStream();
-            packed(s, STACK_LOCATION_INDICES, locations.stream().mapToLong(Integer::longValue).toArray());
+            packed(
+                    s,
+                    STACK_LOCATION_INDICES,
+                    locations.stream().mapToLong(Integer::longValue).toArray());
             bytesField(stackTable, DICTIONARY_STACK_TABLE, s.toByteArray());
             return stacks.size();
         });

@@ -9,17 +9,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * A {@link SampleGraph} as a pprof profile (profile.proto, gzip'd), what {@code go tool pprof},
- * Pyroscope and Grafana read: one sample per distinct stack, its count as the value, and the label
- * {@code thread_kind} ({@code virtual} or {@code platform}); frames are functions by name, each
- * with one location (no addresses: the frames come from a recording, not a binary), leaf first as
- * pprof orders them ({@link ProtoOut} writes the fields). A sample of a virtual thread JFR recorded
- * as such also carries the number label {@code virtual_thread_id}, the thread's Java id.
+ * A {@link SampleGraph} as a pprof profile (profile.proto, gzip'd), what {@code go tool pprof}, Pyroscope and Grafana
+ * read: one sample per distinct stack, its count as the value, and the label {@code thread_kind} ({@code virtual} or
+ * {@code platform}); frames are functions by name, each with one location (no addresses: the frames come from a
+ * recording, not a binary), leaf first as pprof orders them ({@link ProtoOut} writes the fields). A sample of a virtual
+ * thread JFR recorded as such also carries the number label {@code virtual_thread_id}, the thread's Java id.
  */
 public final class PprofWriter {
     // profile.proto's field numbers
@@ -62,12 +62,17 @@ public final class PprofWriter {
     }
 
     /**
-     * Writes {@code graph} to {@code out}, gzip'd; {@code sampleType} names what a sample counts
-     * (cpu, wall, alloc, lock), {@code intervalNanos} the sampling period where known (0: none).
-     * {@code include} and {@code exclude} (or null) keep and drop stacks as the HTML graph does: a
-     * frame's whole name matching.
+     * Writes {@code graph} to {@code out}, gzip'd; {@code sampleType} names what a sample counts (cpu, wall, alloc,
+     * lock), {@code intervalNanos} the sampling period where known (0: none). {@code include} and {@code exclude} (or
+     * null) keep and drop stacks as the HTML graph does: a frame's whole name matching.
      */
-    public static void write(SampleGraph graph, String sampleType, long intervalNanos, Pattern include, Pattern exclude, OutputStream out)
+    public static void write(
+            SampleGraph graph,
+            String sampleType,
+            long intervalNanos,
+            Pattern include,
+            Pattern exclude,
+            OutputStream out)
             throws IOException {
         PprofWriter w = new PprofWriter();
         w.message(PROFILE_SAMPLE_TYPE, valueType(w.string(sampleType), w.string("count")));
@@ -162,6 +167,6 @@ public final class PprofWriter {
 
     /** The sample types pprof names the kinds by. */
     public static String sampleType(SampleKind kind) {
-        return kind.name().toLowerCase(java.util.Locale.ROOT);
+        return kind.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -4,9 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Protocol buffers' wire format, the few encodings the profile writers ({@link PprofWriter},
- * {@link OtlpWriter}) need: varints, length-delimited fields, packed varints, fixed64. Written by
- * hand because the formats are small and fixed, which keeps a protobuf runtime out of the CLI.
+ * Protocol buffers' wire format, the few encodings the profile writers ({@link PprofWriter}, {@link OtlpWriter}) need:
+ * varints, length-delimited fields, packed varints, fixed64. Written by hand because the formats are small and fixed,
+ * which keeps a protobuf runtime out of the CLI.
  */
 final class ProtoOut {
     private ProtoOut() {}

@@ -1,12 +1,11 @@
 package dev.loomscope.flamegraphs.render;
 
 /**
- * Makes async-profiler's flame graph page safe for names from a recording: its converter puts the
- * title raw into the page and frame and thread names into its script as string literals with only
- * {@code '} and {@code \} escaped, so a name holding {@code </script>} would end the script and run
- * markup of the recording's choosing. Text for the page is escaped as HTML; in the script that
- * carries the data every {@code </} and {@code <!--} becomes {@code <\/} and {@code <\!--} (the same
- * string to JavaScript, never a tag to the HTML parser) and U+2028/2029 their escapes.
+ * Makes async-profiler's flame graph page safe for names from a recording: its converter puts the title raw into the
+ * page and frame and thread names into its script as string literals with only {@code '} and {@code \} escaped, so a
+ * name holding {@code </script>} would end the script and run markup of the recording's choosing. Text for the page is
+ * escaped as HTML; in the script that carries the data every {@code </} and {@code <!--} becomes {@code <\/} and
+ * {@code <\!--} (the same string to JavaScript, never a tag to the HTML parser) and U+2028/2029 their escapes.
  */
 public final class SafeHtml {
     private SafeHtml() {}
@@ -29,10 +28,9 @@ public final class SafeHtml {
     }
 
     /**
-     * The converter's page with its data script made inert: the template's second {@code <script>}
-     * (the first holds its style helpers, both before any data) up to the {@code </script>} that
-     * ends the page. Data can put no tag before the second: the title, the only data above it, is
-     * escaped as HTML.
+     * The converter's page with its data script made inert: the template's second {@code <script>} (the first holds its
+     * style helpers, both before any data) up to the {@code </script>} that ends the page. Data can put no tag before
+     * the second: the title, the only data above it, is escaped as HTML.
      */
     static String flamePage(String html) {
         return flamePage(html, null);
@@ -46,11 +44,13 @@ public final class SafeHtml {
         int meta = html.indexOf("<meta charset='utf-8'>");
         if (h1End > h1 && meta >= 0 && meta < h1 && !html.contains("<title>")) {
             int at = meta + "<meta charset='utf-8'>".length();
-            html = html.substring(0, at) + "\n<title>" + html.substring(h1 + 4, h1End) + "</title>" + html.substring(at);
+            html = html.substring(0, at) + "\n<title>" + html.substring(h1 + 4, h1End) + "</title>"
+                    + html.substring(at);
         }
         int canvas = html.indexOf("<canvas id='canvas'>");
         if (note != null && canvas >= 0) {
-            html = html.substring(0, canvas) + "<p id='loomscope-note' style='clear: both; margin: 4px 0'>" + note + "</p>\n" + html.substring(canvas);
+            html = html.substring(0, canvas) + "<p id='loomscope-note' style='clear: both; margin: 4px 0'>" + note
+                    + "</p>\n" + html.substring(canvas);
         }
         int first = html.indexOf("<script>");
         int data = first < 0 ? -1 : html.indexOf("<script>", first + 1);
@@ -59,7 +59,10 @@ public final class SafeHtml {
             return html; // not the converter's page (collapsed stacks are text)
         }
         int start = data + "<script>".length();
-        String script = html.substring(start, end).replace("</", "<\\/").replace("<!--", "<\\!--").replace("\u2028", "\\u2028")
+        String script = html.substring(start, end)
+                .replace("</", "<\\/")
+                .replace("<!--", "<\\!--")
+                .replace("\u2028", "\\u2028")
                 .replace("\u2029", "\\u2029");
         return html.substring(0, start) + script + html.substring(end);
     }

@@ -2,18 +2,21 @@ package dev.loomscope.flamegraphs.render;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import one.convert.CallStack;
 import one.convert.FlameGraph;
 
 /**
- * Samples aggregated by stack (frame names and async-profiler's frame types, root first), for a
- * reader that is not async-profiler's own: drawn by async-profiler's {@link FlameGraph}, so the
- * HTML, colours and collapsed format are the same.
+ * Samples aggregated by stack (frame names and async-profiler's frame types, root first), for a reader that is not
+ * async-profiler's own: drawn by async-profiler's {@link FlameGraph}, so the HTML, colours and collapsed format are the
+ * same.
  */
 public final class SampleGraph {
     /** The frame types async-profiler colours by ({@code one.convert.Frame}'s constants). */
     public static final byte INTERPRETED = 0;
+
     public static final byte JIT_COMPILED = 1;
     public static final byte INLINED = 2;
     public static final byte NATIVE = 3;
@@ -25,19 +28,25 @@ public final class SampleGraph {
     private long virtualTotal;
 
     /**
-     * One stack: names and types, root first, whether a virtual thread ran it, and which virtual
-     * thread (its Java id, -1 when not known or not asked for: {@link FlameOptions#virtualThreadIds}).
+     * One stack: names and types, root first, whether a virtual thread ran it, and which virtual thread (its Java id,
+     * -1 when not known or not asked for: {@link FlameOptions#virtualThreadIds}).
      */
     private record Stack(String[] names, byte[] types, boolean virtual, long virtualThreadId) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Stack s && virtual == s.virtual && virtualThreadId == s.virtualThreadId && Arrays.equals(names, s.names)
+            return o instanceof Stack s
+                    && virtual == s.virtual
+                    && virtualThreadId == s.virtualThreadId
+                    && Arrays.equals(names, s.names)
                     && Arrays.equals(types, s.types);
         }
 
         @Override
         public int hashCode() {
-            return 31 * Arrays.hashCode(names) + Arrays.hashCode(types) + (virtual ? 1 : 0) + Long.hashCode(virtualThreadId) * 17;
+            return 31 * Arrays.hashCode(names)
+                    + Arrays.hashCode(types)
+                    + (virtual ? 1 : 0)
+                    + Long.hashCode(virtualThreadId) * 17;
         }
 
         @Override
@@ -47,9 +56,9 @@ public final class SampleGraph {
     }
 
     /**
-     * Frames kept of one stack, from the root: async-profiler's own default depth. A deeper stack
-     * (an export can hold any) is cut there with a frame that says how many were left out, so that
-     * drawing it cannot exhaust the renderer's stack.
+     * Frames kept of one stack, from the root: async-profiler's own default depth. A deeper stack (an export can hold
+     * any) is cut there with a frame that says how many were left out, so that drawing it cannot exhaust the renderer's
+     * stack.
      */
     public static final int MAX_DEPTH = 2048;
 
@@ -58,7 +67,10 @@ public final class SampleGraph {
         add(names, types, weight, virtual, -1);
     }
 
-    /** As {@link #add(String[], byte[], long, boolean)}, of the virtual thread whose Java id is {@code virtualThreadId} (-1: not known). */
+    /**
+     * As {@link #add(String[], byte[], long, boolean)}, of the virtual thread whose Java id is {@code virtualThreadId}
+     * (-1: not known).
+     */
     public void add(String[] names, byte[] types, long weight, boolean virtual, long virtualThreadId) {
         if (names.length > MAX_DEPTH) {
             String[] n = Arrays.copyOf(names, MAX_DEPTH + 1);
@@ -94,13 +106,16 @@ public final class SampleGraph {
         return weights.isEmpty();
     }
 
-    /** One frame's samples: those where it is the innermost frame (self) and those it is on the stack of (total, once a stack). */
+    /**
+     * One frame's samples: those where it is the innermost frame (self) and those it is on the stack of (total, once a
+     * stack).
+     */
     public record Frame(String name, long self, long total) {}
 
     /** Every frame's samples, by frame name. */
     public Map<String, Frame> frames() {
         Map<String, long[]> counts = new HashMap<>();
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         weights.forEach((s, w) -> {
             seen.clear();
             for (String name : s.names) {
@@ -118,8 +133,8 @@ public final class SampleGraph {
     }
 
     /**
-     * What {@link #forEach} hands on: one stack's frames and types, root first, whether a virtual
-     * thread ran it, which one (its Java id, -1 when not known), and its samples.
+     * What {@link #forEach} hands on: one stack's frames and types, root first, whether a virtual thread ran it, which
+     * one (its Java id, -1 when not known), and its samples.
      */
     public interface StackVisitor {
         void visit(String[] names, byte[] types, boolean virtual, long virtualThreadId, long samples);

@@ -16,7 +16,8 @@ class ProfilerStarterTest {
 
     @Test
     void startCommandIsAsyncProfilerSyntax() {
-        var s = new ProfilerSettings(List.of("cpu", "wall", "alloc"), Duration.ofMillis(10), "vm", Path.of("/tmp/o.jfr"));
+        var s = new ProfilerSettings(
+                List.of("cpu", "wall", "alloc"), Duration.ofMillis(10), "vm", Path.of("/tmp/o.jfr"));
         assertThat(s.startCommand("ctimer"))
                 .isEqualTo("start,event=ctimer,interval=10000000,wall=10000000,alloc,cstack=vm,jfr,file=/tmp/o.jfr");
         assertThat(s.startCommand(null)).isEqualTo("start,wall=10000000,alloc,cstack=vm,jfr,file=/tmp/o.jfr");
@@ -25,13 +26,15 @@ class ProfilerStarterTest {
     @Test
     void fallsBackEngineByEngineKeepingEachReason() {
         List<String> tried = new ArrayList<>();
-        var start = ProfilerStarter.start(cmd -> {
-            tried.add(cmd);
-            if (cmd.contains("event=cpu")) {
-                throw new ProfilerCommandException("Perf events unavailable", null);
-            }
-            return "Profiling started";
-        }, CPU);
+        var start = ProfilerStarter.start(
+                cmd -> {
+                    tried.add(cmd);
+                    if (cmd.contains("event=cpu")) {
+                        throw new ProfilerCommandException("Perf events unavailable", null);
+                    }
+                    return "Profiling started";
+                },
+                CPU);
         assertThat(start.mode()).isEqualTo("ctimer");
         assertThat(start.profilerRunning()).isTrue();
         assertThat(start.reasons()).containsExactly("cpu: Perf events unavailable");
@@ -41,9 +44,11 @@ class ProfilerStarterTest {
 
     @Test
     void nothingStartsMeansJfrSampling() {
-        var start = ProfilerStarter.start(cmd -> {
-            throw new ProfilerCommandException("no", null);
-        }, CPU);
+        var start = ProfilerStarter.start(
+                cmd -> {
+                    throw new ProfilerCommandException("no", null);
+                },
+                CPU);
         assertThat(start.mode()).isEqualTo("jfr");
         assertThat(start.profilerRunning()).isFalse();
         assertThat(start.reasons()).containsExactly("cpu: no", "ctimer: no", "itimer: no");
@@ -54,10 +59,12 @@ class ProfilerStarterTest {
     void theChosenEngineIsTriedFirstAndFallsBackFromThere() {
         List<String> tried = new ArrayList<>();
         var ctimer = new ProfilerSettings(List.of("cpu"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"), "ctimer");
-        var start = ProfilerStarter.start(cmd -> {
-            tried.add(cmd);
-            throw new ProfilerCommandException("denied", null);
-        }, ctimer);
+        var start = ProfilerStarter.start(
+                cmd -> {
+                    tried.add(cmd);
+                    throw new ProfilerCommandException("denied", null);
+                },
+                ctimer);
         assertThat(tried).hasSize(2).allMatch(c -> !c.contains("event=cpu"));
         assertThat(start.reasons()).containsExactly("ctimer: denied", "itimer: denied");
         assertThat(start.jfrSamplesCpu(ctimer)).isTrue();
@@ -72,16 +79,20 @@ class ProfilerStarterTest {
         assertThat(start.fallbackNote()).isNull();
         assertThat(start.jfrSamplesCpu(jfr)).isTrue();
 
-        var jfrAndWall = new ProfilerSettings(List.of("cpu", "wall"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"), "jfr");
+        var jfrAndWall =
+                new ProfilerSettings(List.of("cpu", "wall"), Duration.ofMillis(10), "vm", Path.of("/tmp/x.jfr"), "jfr");
         List<String> tried = new ArrayList<>();
-        var both = ProfilerStarter.start(cmd -> {
-            tried.add(cmd);
-            return "Profiling started";
-        }, jfrAndWall);
+        var both = ProfilerStarter.start(
+                cmd -> {
+                    tried.add(cmd);
+                    return "Profiling started";
+                },
+                jfrAndWall);
         assertThat(tried).containsExactly("start,wall=10000000,cstack=vm,jfr,file=/tmp/x.jfr");
         assertThat(both.mode()).isEqualTo("async-profiler");
         assertThat(both.jfrSamplesCpu(jfrAndWall)).isTrue();
-        assertThat(ProfilerStarter.start(cmd -> "Profiling started", CPU).jfrSamplesCpu(CPU)).isFalse();
+        assertThat(ProfilerStarter.start(cmd -> "Profiling started", CPU).jfrSamplesCpu(CPU))
+                .isFalse();
     }
 
     @Test
@@ -90,7 +101,8 @@ class ProfilerStarterTest {
         assertThat(Platform.of("Linux", "aarch64").folder()).isEqualTo("linux-arm64");
         assertThat(Platform.of("Mac OS X", "aarch64").folder()).isEqualTo("macos");
         assertThatThrownBy(() -> Platform.of("Windows 11", "amd64"))
-                .isInstanceOf(ProfilerUnavailableException.class).hasMessageContaining("no build for Windows 11/amd64");
+                .isInstanceOf(ProfilerUnavailableException.class)
+                .hasMessageContaining("no build for Windows 11/amd64");
     }
 
     @Test

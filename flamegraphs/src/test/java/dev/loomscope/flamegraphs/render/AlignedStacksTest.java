@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Stacks aligned at the code their thread runs (differential graphs of the two thread kinds), on canned frames, leaf first. */
+/**
+ * Stacks aligned at the code their thread runs (differential graphs of the two thread kinds), on canned frames, leaf
+ * first.
+ */
 class AlignedStacksTest {
     private static RawFrame java(String cls, String method) {
         return new RawFrame(cls, method, 1, SampleGraph.JIT_COMPILED);
@@ -20,7 +23,10 @@ class AlignedStacksTest {
     private static final RawFrame VIRTUAL_RUN = java("java/lang/VirtualThread", "run");
     private static final RawFrame ENTER = java("jdk/internal/vm/Continuation", "enterSpecial");
 
-    /** Every stack of a graph of aligned cpu samples of {@code stacks}, as "frame;frame samples" (a platform thread's and a virtual one's apart). */
+    /**
+     * Every stack of a graph of aligned cpu samples of {@code stacks}, as "frame;frame samples" (a platform thread's
+     * and a virtual one's apart).
+     */
     private static List<String> aligned(List<List<RawFrame>> stacks) {
         FlameSamples samples = new FlameSamples(FlameOptions.of(SampleKind.CPU), true, true);
         stacks.forEach(s -> samples.addStack("STATE_DEFAULT", s, false, 1, 1));
@@ -31,11 +37,15 @@ class AlignedStacksTest {
 
     @Test
     void bothKindsStartAtTheThreadsOwnCode() {
-        assertThat(aligned(List.of(List.of(WORK, LOOP, THREAD_RUN_WITH, THREAD_RUN), List.of(WORK, LOOP, VIRTUAL_RUN, ENTER))))
+        assertThat(aligned(List.of(
+                        List.of(WORK, LOOP, THREAD_RUN_WITH, THREAD_RUN), List.of(WORK, LOOP, VIRTUAL_RUN, ENTER))))
                 .containsExactly("app/Work.loop;app/Work.step 1", "app/Work.loop;app/Work.step 1");
     }
 
-    /** A thread sampled in its entry frame itself (starting or ending): one frame that says so, on either kind, not Thread.run. */
+    /**
+     * A thread sampled in its entry frame itself (starting or ending): one frame that says so, on either kind, not
+     * Thread.run.
+     */
     @Test
     void aSampleInTheEntryItselfIsSaidAsSuch() {
         assertThat(aligned(List.of(List.of(THREAD_RUN_WITH, THREAD_RUN), List.of(VIRTUAL_RUN, ENTER))))

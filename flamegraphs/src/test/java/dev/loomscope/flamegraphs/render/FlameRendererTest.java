@@ -9,8 +9,10 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import one.jfr.JfrReader;
+import one.jfr.event.ExecutionSample;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +37,11 @@ class FlameRendererTest {
     }
 
     static long collapsedTotal(String collapsed) {
-        return collapsed.lines().filter(l -> !l.isBlank())
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return collapsed
+                .lines()
+                .filter(l -> !l.isBlank())
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     @Test
@@ -49,7 +54,7 @@ class FlameRendererTest {
     void collapsedTotalsEqualTheSamplesRead() throws Exception {
         long samples;
         try (JfrReader jfr = new JfrReader(profiled.toString())) {
-            samples = jfr.readAllEvents(one.jfr.event.ExecutionSample.class).size(); // async-profiler's own reader counts them
+            samples = jfr.readAllEvents(ExecutionSample.class).size(); // async-profiler's own reader counts them
         }
         var out = new ByteArrayOutputStream();
         var drawn = FlameRenderer.render(List.of(profiled), FlameOptions.of(SampleKind.CPU), true, out);
@@ -74,9 +79,14 @@ class FlameRendererTest {
 
     @Test
     void splitKindPutsTheVirtualBurnerUnderTheVirtualRoot() throws Exception {
-        String collapsed = render(List.of(profiled), FlameOptions.of(SampleKind.CPU).withSplitKind(true), true);
-        List<String> virtual = collapsed.lines().filter(l -> l.startsWith("virtual (on carrier);")).toList();
-        List<String> platform = collapsed.lines().filter(l -> l.startsWith("platform;")).toList();
+        String collapsed =
+                render(List.of(profiled), FlameOptions.of(SampleKind.CPU).withSplitKind(true), true);
+        List<String> virtual = collapsed
+                .lines()
+                .filter(l -> l.startsWith("virtual (on carrier);"))
+                .toList();
+        List<String> platform =
+                collapsed.lines().filter(l -> l.startsWith("platform;")).toList();
         assertThat(virtual).anyMatch(l -> l.contains("burnCpuVirtual"));
         assertThat(platform).anyMatch(l -> l.contains("BurnCpu.burnCpu;") || l.contains("BurnCpu.burnCpu_["));
         assertThat(platform).noneMatch(l -> l.contains("burnCpuVirtual"));
@@ -96,7 +106,9 @@ class FlameRendererTest {
         // The same profile twice has twice the samples but the same shape: no change once normalised.
         var out = new ByteArrayOutputStream();
         FlameRenderer.diff(List.of(profiled), List.of(profiled, profiled), FlameOptions.of(SampleKind.CPU), true, out);
-        assertThat(out.toString(StandardCharsets.UTF_8).lines()).isNotEmpty().allSatisfy(FlameRendererTest::beforeEqualsAfter);
+        assertThat(out.toString(StandardCharsets.UTF_8).lines())
+                .isNotEmpty()
+                .allSatisfy(FlameRendererTest::beforeEqualsAfter);
     }
 
     /** Collapsed differential lines end with two counts: before and after. */
@@ -123,9 +135,11 @@ class FlameRendererTest {
         // above the graph, outside the data script; every colour the page's getDiffColor gives a frame is named
         assertThat(page.indexOf("loomscope-note")).isPositive().isLessThan(page.indexOf("<canvas"));
         assertThat(page).contains("maxdiff").contains("#ffdd33").contains("#e0e0e0");
-        assertThat(page.substring(page.indexOf("loomscope-note"), page.indexOf("<canvas"))).contains("Red", "blue", "grey", "yellow", "#ffdd33",
-                "#e0e0e0", "only in this profile");
-        assertThat(render(List.of(profiled), FlameOptions.of(SampleKind.CPU), false)).contains("<canvas").doesNotContain("loomscope-note");
+        assertThat(page.substring(page.indexOf("loomscope-note"), page.indexOf("<canvas")))
+                .contains("Red", "blue", "grey", "yellow", "#ffdd33", "#e0e0e0", "only in this profile");
+        assertThat(render(List.of(profiled), FlameOptions.of(SampleKind.CPU), false))
+                .contains("<canvas")
+                .doesNotContain("loomscope-note");
     }
 
     @Test
@@ -143,14 +157,18 @@ class FlameRendererTest {
         Path text = Files.writeString(dir.resolve("notes.jfr"), "hello, not a recording");
         Path empty = Files.createFile(dir.resolve("empty.jfr"));
         Path truncated = dir.resolve("truncated.jfr");
-        Files.write(truncated, java.util.Arrays.copyOf(Files.readAllBytes(profiled), 40));
+        Files.write(truncated, Arrays.copyOf(Files.readAllBytes(profiled), 40));
         assertThatThrownBy(() -> render(List.of(text), FlameOptions.of(SampleKind.CPU), false))
-                .isInstanceOf(BadRecordingException.class).hasMessage(text.toAbsolutePath() + ": not a JFR recording (it does not start with FLR\\0)");
+                .isInstanceOf(BadRecordingException.class)
+                .hasMessage(text.toAbsolutePath() + ": not a JFR recording (it does not start with FLR\\0)");
         assertThatThrownBy(() -> render(List.of(empty), FlameOptions.of(SampleKind.CPU), false))
-                .isInstanceOf(BadRecordingException.class).hasMessageStartingWith(empty.toAbsolutePath() + ": empty file");
+                .isInstanceOf(BadRecordingException.class)
+                .hasMessageStartingWith(empty.toAbsolutePath() + ": empty file");
         assertThatThrownBy(() -> render(List.of(dir.resolve("nope.jfr")), FlameOptions.of(SampleKind.CPU), false))
-                .isInstanceOf(BadRecordingException.class).hasMessageEndingWith("nope.jfr: no such file (check the path)");
+                .isInstanceOf(BadRecordingException.class)
+                .hasMessageEndingWith("nope.jfr: no such file (check the path)");
         assertThatThrownBy(() -> render(List.of(truncated), FlameOptions.of(SampleKind.CPU), false))
-                .isInstanceOf(BadRecordingException.class).hasMessageContaining("truncated");
+                .isInstanceOf(BadRecordingException.class)
+                .hasMessageContaining("truncated");
     }
 }

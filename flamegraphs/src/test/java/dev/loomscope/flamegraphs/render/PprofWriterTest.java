@@ -2,10 +2,12 @@ package dev.loomscope.flamegraphs.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -23,7 +25,11 @@ class PprofWriterTest {
         byte[] three = {SampleGraph.JIT_COMPILED, SampleGraph.JIT_COMPILED, SampleGraph.INLINED};
         g.add(new String[] {"java.lang.VirtualThread.run", "app.Cell.run", "app.Cell.step"}, three, 7, true);
         g.add(new String[] {"java.lang.Thread.run", "app.Cell.run", "app.Cell.step"}, three, 3, false);
-        g.add(new String[] {"java.lang.Thread.run", "app.Other.work"}, new byte[] {SampleGraph.JIT_COMPILED, SampleGraph.NATIVE}, 5, false);
+        g.add(
+                new String[] {"java.lang.Thread.run", "app.Other.work"},
+                new byte[] {SampleGraph.JIT_COMPILED, SampleGraph.NATIVE},
+                5,
+                false);
         return g;
     }
 
@@ -31,13 +37,13 @@ class PprofWriterTest {
     String pprof(Path profile, String... args) throws Exception {
         Path go = Path.of("/usr/local/go/bin/go");
         String goCmd = Files.isExecutable(go) ? go.toString() : "go";
-        List<String> cmd = new java.util.ArrayList<>(List.of(goCmd, "tool", "pprof"));
+        List<String> cmd = new ArrayList<>(List.of(goCmd, "tool", "pprof"));
         cmd.addAll(List.of(args));
         cmd.add(profile.toString());
         Process p;
         try {
             p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        } catch (java.io.IOException noGo) {
+        } catch (IOException noGo) {
             Assumptions.abort("Go's pprof is not installed here: " + noGo.getMessage());
             return null;
         }
@@ -55,8 +61,12 @@ class PprofWriterTest {
         }
         String traces = pprof(profile, "-traces");
         // each stack leaf first, with its count and label
-        assertThat(traces).contains("Type: cpu").containsPattern("thread_kind:\\s+virtual").containsPattern("thread_kind:\\s+platform");
-        assertThat(traces).containsPattern("(?s)7 +app\\.Cell\\.step\\s+app\\.Cell\\.run\\s+java\\.lang\\.VirtualThread\\.run");
+        assertThat(traces)
+                .contains("Type: cpu")
+                .containsPattern("thread_kind:\\s+virtual")
+                .containsPattern("thread_kind:\\s+platform");
+        assertThat(traces)
+                .containsPattern("(?s)7 +app\\.Cell\\.step\\s+app\\.Cell\\.run\\s+java\\.lang\\.VirtualThread\\.run");
         assertThat(traces).containsPattern("(?s)5 +app\\.Other\\.work\\s+java\\.lang\\.Thread\\.run");
         String top = pprof(profile, "-top", "-nodecount=10");
         assertThat(top).containsPattern("10 +66\\.67% +66\\.67% +10 +66\\.67% +app\\.Cell\\.step");
@@ -68,7 +78,12 @@ class PprofWriterTest {
     @Test
     void aVirtualThreadJfrRecordedCarriesItsIdAsANumberLabel() throws Exception {
         SampleGraph g = graph();
-        g.add(new String[] {"java.lang.VirtualThread.run", "app.Cell.run"}, new byte[] {SampleGraph.JIT_COMPILED, SampleGraph.JIT_COMPILED}, 4, true, 42);
+        g.add(
+                new String[] {"java.lang.VirtualThread.run", "app.Cell.run"},
+                new byte[] {SampleGraph.JIT_COMPILED, SampleGraph.JIT_COMPILED},
+                4,
+                true,
+                42);
         Path profile = dir.resolve("ids.pb.gz");
         try (OutputStream out = Files.newOutputStream(profile)) {
             PprofWriter.write(g, "cpu", 0, null, null, out);
@@ -76,17 +91,25 @@ class PprofWriterTest {
         String traces = pprof(profile, "-traces");
         assertThat(traces).containsPattern("virtual_thread_id:\\s+42");
         // pprof's own filter on the number label: that thread's samples only
-        assertThat(pprof(profile, "-top", "-tagfocus=virtual_thread_id=42")).contains("app.Cell.run").doesNotContain("app.Cell.step");
+        assertThat(pprof(profile, "-top", "-tagfocus=virtual_thread_id=42"))
+                .contains("app.Cell.run")
+                .doesNotContain("app.Cell.step");
     }
 
     @Test
     void includeAndExcludeKeepTheStacksTheHtmlGraphKeeps() throws Exception {
         Path profile = dir.resolve("kept.pb.gz");
         try (OutputStream out = Files.newOutputStream(profile)) {
-            PprofWriter.write(graph(), "cpu", 0, Pattern.compile("app\\.Cell\\..*"), Pattern.compile(".*VirtualThread.*"), out);
+            PprofWriter.write(
+                    graph(), "cpu", 0, Pattern.compile("app\\.Cell\\..*"), Pattern.compile(".*VirtualThread.*"), out);
         }
         String traces = pprof(profile, "-traces");
-        assertThat(traces).contains("app.Cell.step").doesNotContain("app.Other.work").doesNotContain("VirtualThread");
-        assertThat(PprofWriter.kept(new String[] {"a.B.c"}, Pattern.compile("B"), null)).as("a whole name must match").isFalse();
+        assertThat(traces)
+                .contains("app.Cell.step")
+                .doesNotContain("app.Other.work")
+                .doesNotContain("VirtualThread");
+        assertThat(PprofWriter.kept(new String[] {"a.B.c"}, Pattern.compile("B"), null))
+                .as("a whole name must match")
+                .isFalse();
     }
 }

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.Test;
 
 class SampleTimelineTest {
     private static long sum(String page) {
-        return Pattern.compile("ms: (\\d+) samples</title>").matcher(page).results().mapToLong(m -> Long.parseLong(m.group(1))).sum();
+        return Pattern.compile("ms: (\\d+) samples</title>")
+                .matcher(page)
+                .results()
+                .mapToLong(m -> Long.parseLong(m.group(1)))
+                .sum();
     }
 
     private static String page(SampleTimeline t) {
@@ -27,8 +31,13 @@ class SampleTimelineTest {
         cells.put(start + 25, new long[] {0, 2, 4}); // 1 s + 250 ms later
         String page = page(new SampleTimeline(SampleKind.CPU, cells));
         assertThat(sum(page)).isEqualTo(10);
-        assertThat(page).contains("<h2>virtual threads: 3 samples (30.0%)</h2>").contains("<h2>JVM threads: 4 samples (40.0%)</h2>")
-                .contains("<title>1 s +250 ms: 2 samples</title>").contains("a column a second").contains("t &lt;b&gt;").doesNotContain("<b>");
+        assertThat(page)
+                .contains("<h2>virtual threads: 3 samples (30.0%)</h2>")
+                .contains("<h2>JVM threads: 4 samples (40.0%)</h2>")
+                .contains("<title>1 s +250 ms: 2 samples</title>")
+                .contains("a column a second")
+                .contains("t &lt;b&gt;")
+                .doesNotContain("<b>");
     }
 
     @Test
@@ -43,7 +52,10 @@ class SampleTimelineTest {
         String page = page(new SampleTimeline(SampleKind.WALL, cells));
         assertThat(sum(page)).isEqualTo(total);
         assertThat(page).contains("a column 9 seconds");
-        long rects = Pattern.compile("<rect x='(\\d+)' y='16'").matcher(page).results().count();
+        long rects = Pattern.compile("<rect x='(\\d+)' y='16'")
+                .matcher(page)
+                .results()
+                .count();
         assertThat(rects).isPositive().isLessThanOrEqualTo(SampleTimeline.MAX_COLUMNS);
     }
 }

@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Fixture program: burns CPU in {@code burnCpu} on a platform thread and in {@code burnCpuVirtual}
- * on a virtual thread. With {@code profile OUT.jfr} it runs async-profiler (cpu) into OUT.jfr; with
- * {@code plain} it only burns (run it under -XX:StartFlightRecording for a JDK-only recording).
+ * Fixture program: burns CPU in {@code burnCpu} on a platform thread and in {@code burnCpuVirtual} on a virtual thread.
+ * With {@code profile OUT.jfr} it runs async-profiler (cpu) into OUT.jfr; with {@code plain} it only burns (run it
+ * under -XX:StartFlightRecording for a JDK-only recording).
  */
 public final class BurnCpu {
     static volatile double sink;

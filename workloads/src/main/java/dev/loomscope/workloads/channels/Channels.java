@@ -12,10 +12,20 @@ import java.util.concurrent.locks.ReentrantLock;
 /** Every channel the experiments use, by the name the experiment gives it. */
 public final class Channels {
     /** The rendezvous variants. */
-    public static final List<String> VARIANTS =
-            List.of("park", "park-yield", "yield4-park", "spin1000-park", "spin10000-park", "meet-park", "meet-yield4-park",
-                    "meet-spin1000-park", "meet-spin10000-park", "spin-yield-park", "synchronous-queue", "exchanger",
-                    "varhandle");
+    public static final List<String> VARIANTS = List.of(
+            "park",
+            "park-yield",
+            "yield4-park",
+            "spin1000-park",
+            "spin10000-park",
+            "meet-park",
+            "meet-yield4-park",
+            "meet-spin1000-park",
+            "meet-spin10000-park",
+            "spin-yield-park",
+            "synchronous-queue",
+            "exchanger",
+            "varhandle");
 
     /** The Game of Life channel types (one value in flight per link and generation). */
     public static final List<String> GAME_OF_LIFE_TYPES =
@@ -27,7 +37,8 @@ public final class Channels {
         return switch (variant) {
             case "park" -> new ParkChannel(0, 0, false);
             case "park-yield" -> new ParkChannel(0, 1, false);
-            // "Limits of Loom's performance": Thread.yield up to 4 times before parking; a busy loop of 1,000 or 10,000 turns first
+            // "Limits of Loom's performance": Thread.yield up to 4 times before parking; a busy loop of 1,000 or 10,000
+            // turns first
             case "yield4-park" -> new ParkChannel(0, 4, false);
             case "spin1000-park" -> new ParkChannel(1_000, 0, false);
             case "spin10000-park" -> new ParkChannel(10_000, 0, false);
@@ -38,19 +49,20 @@ public final class Channels {
             case "spin-yield-park" -> new ParkChannel(100, 10, false);
             case "varhandle" -> new ParkChannel(100, 10, true);
             case "synchronous-queue" -> queue(new SynchronousQueue<>());
-            case "exchanger" -> new LongChannel() {
-                final Exchanger<Long> x = new Exchanger<>();
+            case "exchanger" ->
+                new LongChannel() {
+                    final Exchanger<Long> x = new Exchanger<>();
 
-                @Override
-                public void send(long value) throws InterruptedException {
-                    x.exchange(value);
-                }
+                    @Override
+                    public void send(long value) throws InterruptedException {
+                        x.exchange(value);
+                    }
 
-                @Override
-                public long receive() throws InterruptedException {
-                    return x.exchange(null);
-                }
-            };
+                    @Override
+                    public long receive() throws InterruptedException {
+                        return x.exchange(null);
+                    }
+                };
             case "BlockingQueue" -> queue(new ArrayBlockingQueue<>(1));
             case "BlockingTransfer" -> queue(new LinkedTransferQueue<>());
             case "LockedSingleValue" -> new LockedSingleValue();

@@ -4,13 +4,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A rendezvous where whoever arrives first waits for the other: it leaves a cell of its own in a
- * shared slot and waits until the partner has filled it (a receiver) or emptied it (a sender); the
- * partner takes the cell, clears the slot, moves the value and unparks the waiter. Neither side can
- * run ahead of the other, unlike {@link ParkChannel}'s one-slot buffer. Each message allocates its
- * cell, the slot's entry and a boxed value, as the design "Limits of Loom's performance" measured
- * did. The waiter spins {@code spins} times, yields {@code yields} times, then parks. For one sender
- * and one receiver.
+ * A rendezvous where whoever arrives first waits for the other: it leaves a cell of its own in a shared slot and waits
+ * until the partner has filled it (a receiver) or emptied it (a sender); the partner takes the cell, clears the slot,
+ * moves the value and unparks the waiter. Neither side can run ahead of the other, unlike {@link ParkChannel}'s
+ * one-slot buffer. Each message allocates its cell, the slot's entry and a boxed value, as the design "Limits of Loom's
+ * performance" measured did. The waiter spins {@code spins} times, yields {@code yields} times, then parks. For one
+ * sender and one receiver.
  */
 public final class MeetingChannel implements LongChannel {
     /** What a receiver's cell holds until a sender fills it, and a sender's once a receiver took it. */
@@ -61,7 +60,8 @@ public final class MeetingChannel implements LongChannel {
             }
             return mine.get();
         }
-        // The partner is waiting (only it can have filled the slot): take its cell and free the slot for the next message.
+        // The partner is waiting (only it can have filled the slot): take its cell and free the slot for the next
+        // message.
         Waiter other = slot.getAndSet(null);
         long received = other.cell().get();
         other.cell().set(value);

@@ -5,9 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A one-slot hand-off that waits by spinning {@code spins} times, yielding {@code yields} times,
- * then parking. The slot holds a boxed {@code Long} (as a generic channel would), except in
- * {@link #primitive} mode, which is allocation-free: a {@code long} and a full/empty flag.
+ * A one-slot hand-off that waits by spinning {@code spins} times, yielding {@code yields} times, then parking. The slot
+ * holds a boxed {@code Long} (as a generic channel would), except in {@link #primitive} mode, which is allocation-free:
+ * a {@code long} and a full/empty flag.
  */
 public final class ParkChannel implements LongChannel {
     private static final VarHandle ITEM;
@@ -26,10 +26,13 @@ public final class ParkChannel implements LongChannel {
     private final int spins;
     private final int yields;
     private final boolean primitive;
+
     @SuppressWarnings("unused") // through ITEM
     private volatile Object item;
+
     @SuppressWarnings("unused") // through FULL
     private volatile int full;
+
     private long value;
     private volatile Thread producer;
     private volatile Thread consumer;

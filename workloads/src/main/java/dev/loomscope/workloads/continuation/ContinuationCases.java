@@ -1,17 +1,18 @@
 package dev.loomscope.workloads.continuation;
 
 /**
- * The operations the continuation experiments time, shared by {@link ContinuationWorkload} and the
- * JMH benchmarks ({@link Freeze}, {@link Thaw}, {@link FreezeAndThaw}, {@link OneShot}, {@link Oscillation}): a continuation whose frames are
- * {@code stackDepth} deep, each taking {@code paramCount} live arguments, yields at the bottom.
+ * The operations the continuation experiments time, shared by {@link ContinuationWorkload} and the JMH benchmarks
+ * ({@link Freeze}, {@link Thaw}, {@link FreezeAndThaw}, {@link OneShot}, {@link Oscillation}): a continuation whose
+ * frames are {@code stackDepth} deep, each taking {@code paramCount} live arguments, yields at the bottom.
+ *
  * <ul>
- *   <li>{@link #frozen()}: create a continuation, descend, freeze at the yield (the freeze op);</li>
- *   <li>{@link #thawToEnd(Object)}: thaw a frozen one and return to its end (the thaw op);</li>
- *   <li>{@link #resume(Object)} on a {@link #looping()} continuation: thaw, return, descend and
- *       freeze again (the freeze-and-thaw op);</li>
- *   <li>{@link #oneShot()}: create, run to the yield, run to the end (the one-shot op);</li>
- *   <li>{@link #oscillation()}: climb from 1 to maxDepth and back {@code repeat} times, yielding at
- *       every level from minDepth on (the oscillation op).</li>
+ *   <li>{@link #frozen()}: create a continuation, descend, freeze at the yield (the freeze op);
+ *   <li>{@link #thawToEnd(Object)}: thaw a frozen one and return to its end (the thaw op);
+ *   <li>{@link #resume(Object)} on a {@link #looping()} continuation: thaw, return, descend and freeze again (the
+ *       freeze-and-thaw op);
+ *   <li>{@link #oneShot()}: create, run to the yield, run to the end (the one-shot op);
+ *   <li>{@link #oscillation()}: climb from 1 to maxDepth and back {@code repeat} times, yielding at every level from
+ *       minDepth on (the oscillation op).
  * </ul>
  */
 public final class ContinuationCases {

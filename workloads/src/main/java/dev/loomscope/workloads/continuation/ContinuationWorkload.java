@@ -6,18 +6,18 @@ import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.BadArgumentException;
 import dev.loomscope.workloads.core.Workload;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The continuation micro-benchmarks of the Loom project (Freeze, Thaw, FreezeAndThaw, OneShot,
- * Oscillation): a continuation whose frames are {@code stackDepth} deep, each frame taking
- * {@code paramCount} arguments, is frozen (yield) and thawed (run) {@code ops} times; the operations
- * are {@link ContinuationCases}', shared with the JMH benchmarks. thaw times its thaws alone (the
- * batch is frozen first, untimed, and the note gives ns/op); oscillation climbs from minDepth to
- * maxDepth and back, yielding at every level, {@code repeat} times per op. Needs
+ * The continuation micro-benchmarks of the Loom project (Freeze, Thaw, FreezeAndThaw, OneShot, Oscillation): a
+ * continuation whose frames are {@code stackDepth} deep, each frame taking {@code paramCount} arguments, is frozen
+ * (yield) and thawed (run) {@code ops} times; the operations are {@link ContinuationCases}', shared with the JMH
+ * benchmarks. thaw times its thaws alone (the batch is frozen first, untimed, and the note gives ns/op); oscillation
+ * climbs from minDepth to maxDepth and back, yielding at every level, {@code repeat} times per op. Needs
  * {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED}.
  *
- * <p>{@code java --add-exports java.base/jdk.internal.vm=ALL-UNNAMED -jar loomscope-workloads.jar continuation
- * [--case freeze-and-thaw] [--param-count 1] [--stack-depth 5] [--ops 100000]}
+ * <p>{@code java --add-exports java.base/jdk.internal.vm=ALL-UNNAMED -jar loomscope-workloads.jar continuation [--case
+ * freeze-and-thaw] [--param-count 1] [--stack-depth 5] [--ops 100000]}
  */
 public final class ContinuationWorkload implements Workload {
     public static final List<String> CASES = Continuation.CASE.choices();
@@ -34,7 +34,8 @@ public final class ContinuationWorkload implements Workload {
         this.ops = ops;
         this.cases = new ContinuationCases(paramCount, stackDepth, minDepth, maxDepth, repeat);
         this.params = kase.equals("oscillation")
-                ? "case=oscillation minDepth=" + minDepth + " maxDepth=" + maxDepth + " repeat=" + repeat + " ops=" + ops
+                ? "case=oscillation minDepth=" + minDepth + " maxDepth=" + maxDepth + " repeat=" + repeat + " ops="
+                        + ops
                 : "case=" + kase + " paramCount=" + paramCount + " stackDepth=" + stackDepth + " ops=" + ops;
     }
 
@@ -48,13 +49,13 @@ public final class ContinuationWorkload implements Workload {
         if (min > max) {
             throw new BadArgumentException("continuation: --min-depth " + min + " is above --max-depth " + max);
         }
-        return new ContinuationWorkload(kase, pc, depth, min, max, a.integer(Continuation.REPEAT), a.integer(Continuation.OPS));
+        return new ContinuationWorkload(
+                kase, pc, depth, min, max, a.integer(Continuation.REPEAT), a.integer(Continuation.OPS));
     }
 
     @Override
     public About about() {
-        return new About("continuation", "ops",
-                params);
+        return new About("continuation", "ops", params);
     }
 
     @Override
@@ -91,7 +92,7 @@ public final class ContinuationWorkload implements Workload {
                     }
                     thawNanos += System.nanoTime() - t0;
                 }
-                note = String.format(java.util.Locale.ROOT, "thaw alone %.1f ns/op", thawNanos / (double) ops);
+                note = String.format(Locale.ROOT, "thaw alone %.1f ns/op", thawNanos / (double) ops);
             }
             case "one-shot" -> {
                 for (int i = 0; i < ops; i++) {

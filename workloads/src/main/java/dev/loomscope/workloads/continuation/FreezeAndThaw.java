@@ -2,7 +2,10 @@ package dev.loomscope.workloads.continuation;
 
 import org.openjdk.jmh.annotations.Benchmark;
 
-/** FreezeAndThaw: resume a continuation that yields {@code stackDepth} frames deep forever: one thaw and one freeze per op. */
+/**
+ * FreezeAndThaw: resume a continuation that yields {@code stackDepth} frames deep forever: one thaw and one freeze per
+ * op.
+ */
 public class FreezeAndThaw extends StackShape {
     private Object looping;
 

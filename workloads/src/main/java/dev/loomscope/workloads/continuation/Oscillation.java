@@ -14,8 +14,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Oscillation: one continuation climbs from depth 1 to {@code maxDepth} and back {@code repeat}
- * times, yielding at every level from {@code minDepth} on, and is resumed until it ends.
+ * Oscillation: one continuation climbs from depth 1 to {@code maxDepth} and back {@code repeat} times, yielding at
+ * every level from {@code minDepth} on, and is resumed until it ends.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

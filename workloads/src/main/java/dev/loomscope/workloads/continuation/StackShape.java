@@ -13,10 +13,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the Freeze, Thaw, FreezeAndThaw and OneShot benchmarks share: the shape of the stack a
- * continuation yields from ({@code paramCount} live arguments in each of {@code stackDepth} frames),
- * the JMH settings, and the fork's {@code --add-exports}. JMH applies a superclass's parameters and
- * annotations to its subclasses.
+ * What the Freeze, Thaw, FreezeAndThaw and OneShot benchmarks share: the shape of the stack a continuation yields from
+ * ({@code paramCount} live arguments in each of {@code stackDepth} frames), the JMH settings, and the fork's
+ * {@code --add-exports}. JMH applies a superclass's parameters and annotations to its subclasses.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

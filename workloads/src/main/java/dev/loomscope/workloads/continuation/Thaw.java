@@ -10,9 +10,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Thaw: thaw a frozen continuation and return to its end ({@link ContinuationCases#thawToEnd}).
- * A continuation thaws once, so each iteration freezes a batch of {@value #BATCH} in its setup
- * (untimed) and times one pass over the batch (single-shot, normalised per continuation).
+ * Thaw: thaw a frozen continuation and return to its end ({@link ContinuationCases#thawToEnd}). A continuation thaws
+ * once, so each iteration freezes a batch of {@value #BATCH} in its setup (untimed) and times one pass over the batch
+ * (single-shot, normalised per continuation).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @Warmup(iterations = 20)

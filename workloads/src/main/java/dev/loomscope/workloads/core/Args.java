@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** {@code --name value} / {@code --name=value} / {@code --flag} options, each checked against its declaration ({@link Option}). */
+/**
+ * {@code --name value} / {@code --name=value} / {@code --flag} options, each checked against its declaration
+ * ({@link Option}).
+ */
 public final class Args {
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Set<String> used = new TreeSet<>();

@@ -6,22 +6,21 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What sending a cache line to another core and back costs on this machine now: two platform
- * threads pass a counter back and forth, each spinning until it sees the other's last value and
- * then writing the next. A spin that outlasts {@link #SPINS} waits yields the core: the other thread
- * is not running, and on a machine busy with other processes the two can be queued on one core,
- * where a spin would hand the counter over once a time slice (minutes a measurement). A hand-off
- * between threads on two cores that spins instead of parking (a spinning rendezvous, an Exchanger)
- * costs at least this per message. On a virtual machine it is the host's placement of the vCPUs,
- * and it moves when the host moves them (docs/results.md: 68 or 325 ns on this project's machine).
- * {@code java -jar loomscope-workloads.jar round-trip} prints one line.
+ * What sending a cache line to another core and back costs on this machine now: two platform threads pass a counter
+ * back and forth, each spinning until it sees the other's last value and then writing the next. A spin that outlasts
+ * {@link #SPINS} waits yields the core: the other thread is not running, and on a machine busy with other processes the
+ * two can be queued on one core, where a spin would hand the counter over once a time slice (minutes a measurement). A
+ * hand-off between threads on two cores that spins instead of parking (a spinning rendezvous, an Exchanger) costs at
+ * least this per message. On a virtual machine it is the host's placement of the vCPUs, and it moves when the host
+ * moves them (docs/results.md: 68 or 325 ns on this project's machine). {@code java -jar loomscope-workloads.jar
+ * round-trip} prints one line.
  */
 public final class RoundTrip {
     static final int TRIPS = 200_000;
     static final int ROUNDS = 5;
     /**
-     * Spin waits (about 10 µs here; a trip takes under 0.4 µs) before a spin yields the core: two
-     * threads on one core then pass the counter in about 10 µs a trip, not a time slice.
+     * Spin waits (about 10 µs here; a trip takes under 0.4 µs) before a spin yields the core: two threads on one core
+     * then pass the counter in about 10 µs a trip, not a time slice.
      */
     static final int SPINS = 256;
 
@@ -31,7 +30,8 @@ public final class RoundTrip {
     public static String measure() {
         int cpus = Runtime.getRuntime().availableProcessors();
         if (cpus < 2) {
-            throw new BadArgumentException("round-trip needs two processors to pass a cache line between; this JVM sees " + cpus);
+            throw new BadArgumentException(
+                    "round-trip needs two processors to pass a cache line between; this JVM sees " + cpus);
         }
         MachineCpu.Ticks before = MachineCpu.read();
         round(TRIPS); // warm-up: the JIT
@@ -42,13 +42,20 @@ public final class RoundTrip {
         MachineCpu.Shares machine = MachineCpu.between(before, MachineCpu.read());
         double[] sorted = ns.clone();
         Arrays.sort(sorted);
-        return String.format(Locale.ROOT, "round-trip ns=%.1f min-ns=%.1f max-ns=%.1f cpus=%d others=%s steal=%s", sorted[ROUNDS / 2], sorted[0],
-                sorted[ROUNDS - 1], cpus, machine.others(), machine.steal());
+        return String.format(
+                Locale.ROOT,
+                "round-trip ns=%.1f min-ns=%.1f max-ns=%.1f cpus=%d others=%s steal=%s",
+                sorted[ROUNDS / 2],
+                sorted[0],
+                sorted[ROUNDS - 1],
+                cpus,
+                machine.others(),
+                machine.steal());
     }
 
     /**
-     * One short measurement, for a run's line ({@code --round-trip}): 20,000 trips to warm up, then
-     * 50,000 timed, 5-40 ms in all; NaN on a machine with one processor.
+     * One short measurement, for a run's line ({@code --round-trip}): 20,000 trips to warm up, then 50,000 timed, 5-40
+     * ms in all; NaN on a machine with one processor.
      */
     public static double now() {
         if (Runtime.getRuntime().availableProcessors() < 2) {

@@ -2,6 +2,7 @@ package dev.loomscope.workloads.core;
 
 import dev.loomscope.options.WorkloadOptions;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ThreadFactory;
 
 /** The two kinds of thread the experiments compare. */
@@ -17,18 +18,22 @@ public enum ThreadKind {
 
     /** "platform" or "virtual". */
     public static ThreadKind named(String name) {
-        return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+        return valueOf(name.toUpperCase(Locale.ROOT));
     }
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public ThreadFactory factory(String name) {
-        return this == VIRTUAL ? Thread.ofVirtual().name(name, 0).factory() : Thread.ofPlatform().name(name, 0).factory();
+        return this == VIRTUAL
+                ? Thread.ofVirtual().name(name, 0).factory()
+                : Thread.ofPlatform().name(name, 0).factory();
     }
 
     public Thread start(String name, Runnable r) {
-        return this == VIRTUAL ? Thread.ofVirtual().name(name).start(r) : Thread.ofPlatform().name(name).start(r);
+        return this == VIRTUAL
+                ? Thread.ofVirtual().name(name).start(r)
+                : Thread.ofPlatform().name(name).start(r);
     }
 }

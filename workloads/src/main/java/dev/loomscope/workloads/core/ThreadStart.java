@@ -5,12 +5,11 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * What starting and joining one thread costs on this JVM and machine, a platform thread and a
- * virtual one: what a thread-per-request workload pays per request, and so what sets the size of
- * its platform-against-virtual gap (the kernel's thread creation, the cores, the virtualisation, the
- * JDK). Threads that do nothing are started and joined one after another, kinds alternated over
- * rounds. {@code java -jar loomscope-workloads.jar thread-start} prints one line of it: the study
- * runs it on the JVM its workloads run on.
+ * What starting and joining one thread costs on this JVM and machine, a platform thread and a virtual one: what a
+ * thread-per-request workload pays per request, and so what sets the size of its platform-against-virtual gap (the
+ * kernel's thread creation, the cores, the virtualisation, the JDK). Threads that do nothing are started and joined one
+ * after another, kinds alternated over rounds. {@code java -jar loomscope-workloads.jar thread-start} prints one line
+ * of it: the study runs it on the JVM its workloads run on.
  */
 public final class ThreadStart {
     static final int THREADS = 2000;
@@ -30,13 +29,20 @@ public final class ThreadStart {
             virtual[r] = round(Thread.ofVirtual(), THREADS);
         }
         MachineCpu.Shares machine = MachineCpu.between(before, MachineCpu.read());
-        return String.format(Locale.ROOT, "thread-start platform-us=%.2f virtual-us=%.2f jdk=%d cpus=%d others=%s steal=%s", median(platform),
-                median(virtual), Runtime.version().feature(), Runtime.getRuntime().availableProcessors(), machine.others(), machine.steal());
+        return String.format(
+                Locale.ROOT,
+                "thread-start platform-us=%.2f virtual-us=%.2f jdk=%d cpus=%d others=%s steal=%s",
+                median(platform),
+                median(virtual),
+                Runtime.version().feature(),
+                Runtime.getRuntime().availableProcessors(),
+                machine.others(),
+                machine.steal());
     }
 
     /** Microseconds per thread started and joined. */
     private static double round(Thread.Builder builder, int threads) {
-        Runnable nothing = () -> { };
+        Runnable nothing = () -> {};
         long t0 = System.nanoTime();
         for (int i = 0; i < threads; i++) {
             Thread t = builder.start(nothing);

@@ -1,6 +1,7 @@
 package dev.loomscope.workloads.echo;
 
 import dev.loomscope.workloads.core.BadArgumentException;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -22,18 +23,21 @@ public final class AbClient {
 
     public static boolean available() {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (new java.io.File(dir, "ab").canExecute()) {
+            if (new File(dir, "ab").canExecute()) {
                 return true;
             }
         }
         return false;
     }
 
-    public static Result run(int port, int requests, int concurrency, boolean keepAlive) throws IOException, InterruptedException {
+    public static Result run(int port, int requests, int concurrency, boolean keepAlive)
+            throws IOException, InterruptedException {
         if (!available()) {
-            throw new BadArgumentException("--client ab: ab not found on the PATH (install apache2-utils, or use --client builtin)");
+            throw new BadArgumentException(
+                    "--client ab: ab not found on the PATH (install apache2-utils, or use --client builtin)");
         }
-        List<String> cmd = new ArrayList<>(List.of("ab", "-q", "-n", Integer.toString(requests), "-c", Integer.toString(concurrency)));
+        List<String> cmd = new ArrayList<>(
+                List.of("ab", "-q", "-n", Integer.toString(requests), "-c", Integer.toString(concurrency)));
         if (keepAlive) {
             cmd.add("-k");
         }
@@ -41,7 +45,8 @@ public final class AbClient {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            throw new IOException("ab failed: " + out.lines().reduce((a, b) -> b).orElse("no output"));
+            throw new IOException(
+                    "ab failed: " + out.lines().reduce((a, b) -> b).orElse("no output"));
         }
         return parse(out);
     }
@@ -56,7 +61,8 @@ public final class AbClient {
         if (Long.parseLong(f.group(1)) > 0) {
             throw new IOException("ab reports " + f.group(1) + " failed requests");
         }
-        return new Result(Double.parseDouble(t.group(1)), Long.parseLong(c.group(1)), percentile(out, 50), percentile(out, 99));
+        return new Result(
+                Double.parseDouble(t.group(1)), Long.parseLong(c.group(1)), percentile(out, 50), percentile(out, 99));
     }
 
     private static double percentile(String out, int p) throws IOException {

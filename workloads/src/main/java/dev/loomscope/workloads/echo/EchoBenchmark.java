@@ -12,9 +12,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The echo server under load: one operation is one {@link EchoWorkload} run, {@code requests}
- * requests from {@code concurrency} connections of the built-in ab-style client against the
- * server started for the trial (thread per connection of the given kind).
+ * The echo server under load: one operation is one {@link EchoWorkload} run, {@code requests} requests from
+ * {@code concurrency} connections of the built-in ab-style client against the server started for the trial (thread per
+ * connection of the given kind).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

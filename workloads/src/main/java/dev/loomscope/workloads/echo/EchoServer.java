@@ -15,9 +15,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The thesis's echo server: HTTP/1.1 on loopback, one thread (platform or virtual) per connection;
- * each response carries a valid HTTP/1.1 header and echoes the request (head and body) as its body.
- * Keep-alive as HTTP says: on by default for 1.1, on request for 1.0 (what {@code ab -k} sends).
+ * The thesis's echo server: HTTP/1.1 on loopback, one thread (platform or virtual) per connection; each response
+ * carries a valid HTTP/1.1 header and echoes the request (head and body) as its body. Keep-alive as HTTP says: on by
+ * default for 1.1, on request for 1.0 (what {@code ab -k} sends).
  */
 public final class EchoServer implements AutoCloseable {
     static final int MAX_HEAD = 64 * 1024;
@@ -53,7 +53,9 @@ public final class EchoServer implements AutoCloseable {
     }
 
     private void serve(Socket s) {
-        try (s; InputStream in = new BufferedInputStream(s.getInputStream()); OutputStream out = s.getOutputStream()) {
+        try (s;
+                InputStream in = new BufferedInputStream(s.getInputStream());
+                OutputStream out = s.getOutputStream()) {
             s.setTcpNoDelay(true);
             while (true) {
                 byte[] head = readHead(in);
@@ -64,8 +66,10 @@ public final class EchoServer implements AutoCloseable {
                 int length = contentLength(text);
                 byte[] body = in.readNBytes(length);
                 boolean keepAlive = keepAlive(text);
-                byte[] header = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + (head.length + body.length)
-                        + "\r\nConnection: " + (keepAlive ? "keep-alive" : "close") + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                byte[] header = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+                                + (head.length + body.length) + "\r\nConnection: "
+                                + (keepAlive ? "keep-alive" : "close") + "\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1);
                 out.write(header);
                 out.write(head);
                 out.write(body);

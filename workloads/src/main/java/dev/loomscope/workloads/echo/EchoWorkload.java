@@ -4,15 +4,16 @@ import dev.loomscope.options.WorkloadOptions.Echo;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.ThreadKind;
 import dev.loomscope.workloads.core.Workload;
+import java.util.Locale;
 
 /**
- * The thesis's echo experiment: an HTTP/1.1 echo server with a thread per connection, platform or
- * virtual, under {@code ab -n N -c C [-k]}-style load (built-in client, or the real ab with
- * {@code --client ab}; the built-in client in a JVM of its own with {@code --client process}). One run = N
- * requests; the run's time and per-request latency are recorded.
+ * The thesis's echo experiment: an HTTP/1.1 echo server with a thread per connection, platform or virtual, under
+ * {@code ab -n N -c C [-k]}-style load (built-in client, or the real ab with {@code --client ab}; the built-in client
+ * in a JVM of its own with {@code --client process}). One run = N requests; the run's time and per-request latency are
+ * recorded.
  *
- * <p>{@code java -jar loomscope-workloads.jar echo --threads virtual|platform [--n 10000] [--c 100] [-k]
- * [--client builtin|ab] [--port 0]}
+ * <p>{@code java -jar loomscope-workloads.jar echo --threads virtual|platform [--n 10000] [--c 100] [-k] [--client
+ * builtin|ab] [--port 0]}
  */
 public final class EchoWorkload implements Workload {
     private final ThreadKind kind;
@@ -49,15 +50,14 @@ public final class EchoWorkload implements Workload {
 
     @Override
     public About about() {
-        return new About(kind.label(), "requests",
-                "n=" + n + " c=" + c + " k=" + keepAlive + " client=" + client);
+        return new About(kind.label(), "requests", "n=" + n + " c=" + c + " k=" + keepAlive + " client=" + client);
     }
 
     @Override
     public Run run() throws Exception {
         if (client.equals("ab")) {
             AbClient.Result r = AbClient.run(server.port(), n, c, keepAlive);
-            return new Run(r.complete(), r.p50Ms(), r.p99Ms(), String.format(java.util.Locale.ROOT, "ab: %.3f s", r.seconds()));
+            return new Run(r.complete(), r.p50Ms(), r.p99Ms(), String.format(Locale.ROOT, "ab: %.3f s", r.seconds()));
         }
         if (clientProcess != null) {
             double[] r = clientProcess.run(server.port(), n, c, keepAlive);

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A built-in equivalent of {@code ab -n N -c C [-k]}: C platform-thread clients share N requests;
- * without keep-alive each request opens its own connection (HTTP/1.0, as ab does). Every response
- * body is checked to equal the request. Latency is per request, from connect (or send) to the last byte.
+ * A built-in equivalent of {@code ab -n N -c C [-k]}: C platform-thread clients share N requests; without keep-alive
+ * each request opens its own connection (HTTP/1.0, as ab does). Every response body is checked to equal the request.
+ * Latency is per request, from connect (or send) to the last byte.
  */
 public final class LoadGenerator {
 
@@ -58,7 +58,8 @@ public final class LoadGenerator {
         return new Result(requests, nanos, latency);
     }
 
-    private static void client(int port, int requests, boolean keepAlive, AtomicInteger next, long[] latency) throws IOException {
+    private static void client(int port, int requests, boolean keepAlive, AtomicInteger next, long[] latency)
+            throws IOException {
         InetAddress host = InetAddress.getLoopbackAddress();
         Socket socket = null;
         InputStream in = null;
@@ -70,8 +71,10 @@ public final class LoadGenerator {
                     socket.setTcpNoDelay(true);
                     in = new BufferedInputStream(socket.getInputStream(), 1024);
                 }
-                byte[] request = ("GET /echo/" + i + " HTTP/1.0\r\nHost: 127.0.0.1:" + port + "\r\nUser-Agent: loomscope\r\n"
-                        + (keepAlive ? "Connection: keep-alive\r\n" : "") + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                byte[] request = ("GET /echo/" + i + " HTTP/1.0\r\nHost: 127.0.0.1:" + port
+                                + "\r\nUser-Agent: loomscope\r\n" + (keepAlive ? "Connection: keep-alive\r\n" : "")
+                                + "\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1);
                 OutputStream out = socket.getOutputStream();
                 out.write(request);
                 out.flush();
@@ -81,7 +84,8 @@ public final class LoadGenerator {
                 }
                 String h = new String(head, StandardCharsets.ISO_8859_1);
                 if (!h.startsWith("HTTP/1.1 200 ")) {
-                    throw new IOException("unexpected response to request " + i + ": " + h.lines().findFirst().orElse(""));
+                    throw new IOException("unexpected response to request " + i + ": "
+                            + h.lines().findFirst().orElse(""));
                 }
                 byte[] body = in.readNBytes(EchoServer.contentLength(h));
                 if (!Arrays.equals(body, request)) {

@@ -1,9 +1,11 @@
 package dev.loomscope.workloads.gameoflife;
 
+import java.util.Arrays;
+
 /**
- * A Game of Life board, cells outside it dead. The seed is Gosper's glider gun (36x9) surrounded by {@code padding} dead cells on each side, so padding
- * 5, 25 and 100 give the 874, 5,074 and 49,324 cells of the original experiment. {@link #step()}
- * is the plain sequential Game of Life the CSP version is checked against.
+ * A Game of Life board, cells outside it dead. The seed is Gosper's glider gun (36x9) surrounded by {@code padding}
+ * dead cells on each side, so padding 5, 25 and 100 give the 874, 5,074 and 49,324 cells of the original experiment.
+ * {@link #step()} is the plain sequential Game of Life the CSP version is checked against.
  */
 public final class Board {
     static final String[] SEED = {
@@ -59,7 +61,7 @@ public final class Board {
                 }
             }
         }
-        return java.util.Arrays.copyOf(n, k);
+        return Arrays.copyOf(n, k);
     }
 
     static boolean rule(boolean alive, int liveNeighbours) {

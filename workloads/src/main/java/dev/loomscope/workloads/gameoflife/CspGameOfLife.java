@@ -1,5 +1,6 @@
 package dev.loomscope.workloads.gameoflife;
 
+import dev.loomscope.options.WorkloadOptions;
 import dev.loomscope.workloads.channels.Channels;
 import dev.loomscope.workloads.channels.LongChannel;
 import dev.loomscope.workloads.core.BadArgumentException;
@@ -11,21 +12,24 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Game of Life as communicating sequential processes: every cell is a process that, each
- * generation, sends its state to each neighbour over a channel, receives theirs, applies the rule
- * and sends its new state to the collector. Thread per cell, or thread per core: cells grouped,
- * each group's thread sending for all its cells before receiving, grouped as the talk ("Game of
- * Loom") did ({@link #CONTIGUOUS}) or round-robin ({@link #ROUND_ROBIN}).
+ * Game of Life as communicating sequential processes: every cell is a process that, each generation, sends its state to
+ * each neighbour over a channel, receives theirs, applies the rule and sends its new state to the collector. Thread per
+ * cell, or thread per core: cells grouped, each group's thread sending for all its cells before receiving, grouped as
+ * the talk ("Game of Loom") did ({@link #CONTIGUOUS}) or round-robin ({@link #ROUND_ROBIN}).
  */
 final class CspGameOfLife {
     /**
-     * The talk's grouping: n-1 groups of contiguous cells (n = cores), the collector being the n-th
-     * thread. Most neighbours share a group, so most hand-offs stay within one thread.
+     * The talk's grouping: n-1 groups of contiguous cells (n = cores), the collector being the n-th thread. Most
+     * neighbours share a group, so most hand-offs stay within one thread.
      */
     static final String CONTIGUOUS = "contiguous";
-    /** n groups, cell i in group i mod n: a cell's left and right neighbours are in other groups, so most hand-offs cross threads. */
+    /**
+     * n groups, cell i in group i mod n: a cell's left and right neighbours are in other groups, so most hand-offs
+     * cross threads.
+     */
     static final String ROUND_ROBIN = "round-robin";
-    static final List<String> GROUPINGS = dev.loomscope.options.WorkloadOptions.GameOfLife.GROUPING.choices();
+
+    static final List<String> GROUPINGS = WorkloadOptions.GameOfLife.GROUPING.choices();
 
     private final Board seed;
     private final ThreadKind kind;
@@ -111,8 +115,8 @@ final class CspGameOfLife {
     }
 
     /**
-     * Starts the cells' threads for {@code generations} generations ({@link Long#MAX_VALUE}: until
-     * closed); the caller collects each generation with {@link Game#nextFrame()}.
+     * Starts the cells' threads for {@code generations} generations ({@link Long#MAX_VALUE}: until closed); the caller
+     * collects each generation with {@link Game#nextFrame()}.
      */
     Game start(long generations) {
         int n = seed.cells();
@@ -137,34 +141,39 @@ final class CspGameOfLife {
         try {
             if (threadPerCell) {
                 for (Cell c : cells) {
-                    game.threads.add(kind.start("cell", () -> game.guarded(() -> {
-                        for (long g = 0; g < generations; g++) {
-                            c.send();
-                            c.receiveAndStep();
-                        }
-                    })));
+                    game.threads.add(kind.start(
+                            "cell",
+                            () -> game.guarded(() -> {
+                                for (long g = 0; g < generations; g++) {
+                                    c.send();
+                                    c.receiveAndStep();
+                                }
+                            })));
                 }
             } else {
                 List<List<Integer>> groups = groups(n, Runtime.getRuntime().availableProcessors(), grouping);
                 for (int t = 0; t < groups.size(); t++) {
                     List<Cell> group = groups.get(t).stream().map(cells::get).toList();
-                    game.threads.add(kind.start("cells-" + t, () -> game.guarded(() -> {
-                        for (long g = 0; g < generations; g++) {
-                            for (Cell c : group) {
-                                c.send();
-                            }
-                            for (Cell c : group) {
-                                c.receiveAndStep();
-                            }
-                        }
-                    })));
+                    game.threads.add(kind.start(
+                            "cells-" + t,
+                            () -> game.guarded(() -> {
+                                for (long g = 0; g < generations; g++) {
+                                    for (Cell c : group) {
+                                        c.send();
+                                    }
+                                    for (Cell c : group) {
+                                        c.receiveAndStep();
+                                    }
+                                }
+                            })));
                 }
             }
         } catch (OutOfMemoryError e) {
             int started = game.threads.size();
             game.stop();
-            throw new BadArgumentException("gameoflife: could not start " + (threadPerCell ? n : "the") + " " + kind.label()
-                    + " threads (" + started + " started: " + e.getMessage() + "); use --threads virtual or --thread-per-cell false");
+            throw new BadArgumentException("gameoflife: could not start " + (threadPerCell ? n : "the") + " "
+                    + kind.label() + " threads (" + started + " started: " + e.getMessage()
+                    + "); use --threads virtual or --thread-per-cell false");
         }
         return game;
     }

@@ -13,10 +13,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The Game of Life CSP benchmark of the presentation's perfnorm table: one operation is one
- * generation (a frame) of the {@link GameOfLifeWorkload}'s game, whose cell threads run for the
- * whole trial. At the end of the trial the last frame is checked against the sequential Game of
- * Life after as many generations.
+ * The Game of Life CSP benchmark of the presentation's perfnorm table: one operation is one generation (a frame) of the
+ * {@link GameOfLifeWorkload}'s game, whose cell threads run for the whole trial. At the end of the trial the last frame
+ * is checked against the sequential Game of Life after as many generations.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -33,7 +32,10 @@ public class GameOfLifeBenchmark extends SeedBenchmark {
     @Param({"BlockingQueue", "BlockingTransfer", "LockedSingleValue", "OneToOneParking"})
     public String channelType;
 
-    /** Thread per core: the talk's contiguous groups; -p grouping=round-robin for the other (thread per cell ignores it). */
+    /**
+     * Thread per core: the talk's contiguous groups; -p grouping=round-robin for the other (thread per cell ignores
+     * it).
+     */
     @Param({"contiguous"})
     public String grouping;
 
@@ -64,7 +66,8 @@ public class GameOfLifeBenchmark extends SeedBenchmark {
             expected = expected.step();
         }
         if (last != null && !Arrays.equals(last.alive, expected.alive)) {
-            throw new IllegalStateException("the CSP board differs from the sequential Game of Life after " + generations + " generations");
+            throw new IllegalStateException(
+                    "the CSP board differs from the sequential Game of Life after " + generations + " generations");
         }
     }
 }

@@ -7,14 +7,14 @@ import dev.loomscope.workloads.core.Workload;
 import java.util.Arrays;
 
 /**
- * Game of Life CSP (the virtual-thread showcase of the JEP 425 era, and the presentation's
- * perfnorm table): cells as processes exchanging liveness over channels of type BlockingQueue,
- * BlockingTransfer, LockedSingleValue or OneToOneParking; thread per cell or per core (grouped as
- * the talk did, contiguous, by default; or round-robin); padding 5, 25, 100. One run = {@code generations} generations; the metric is frames per second. Each run
- * is checked against the sequential Game of Life.
+ * Game of Life CSP (the virtual-thread showcase of the JEP 425 era, and the presentation's perfnorm table): cells as
+ * processes exchanging liveness over channels of type BlockingQueue, BlockingTransfer, LockedSingleValue or
+ * OneToOneParking; thread per cell or per core (grouped as the talk did, contiguous, by default; or round-robin);
+ * padding 5, 25, 100. One run = {@code generations} generations; the metric is frames per second. Each run is checked
+ * against the sequential Game of Life.
  *
- * <p>{@code java -jar loomscope-workloads.jar gameoflife --threads virtual|platform [--padding 25]
- * [--channel BlockingQueue] [--thread-per-cell true] [--grouping contiguous|round-robin] [--generations 50]}
+ * <p>{@code java -jar loomscope-workloads.jar gameoflife --threads virtual|platform [--padding 25] [--channel
+ * BlockingQueue] [--thread-per-cell true] [--grouping contiguous|round-robin] [--generations 50]}
  */
 public final class GameOfLifeWorkload implements Workload {
     private final ThreadKind kind;
@@ -30,7 +30,8 @@ public final class GameOfLifeWorkload implements Workload {
         this(kind, padding, channel, threadPerCell, generations, CspGameOfLife.CONTIGUOUS);
     }
 
-    public GameOfLifeWorkload(ThreadKind kind, int padding, String channel, boolean threadPerCell, int generations, String grouping) {
+    public GameOfLifeWorkload(
+            ThreadKind kind, int padding, String channel, boolean threadPerCell, int generations, String grouping) {
         this.grouping = grouping;
         this.kind = kind;
         this.padding = padding;
@@ -57,16 +58,20 @@ public final class GameOfLifeWorkload implements Workload {
 
     @Override
     public About about() {
-        return new About(kind.label(), "frames",
-                "padding=" + padding + " cells=" + seed.cells() + " channelType=" + channel + " threadPerCell=" + threadPerCell
-                + (threadPerCell ? "" : " grouping=" + grouping) + " generations=" + generations);
+        return new About(
+                kind.label(),
+                "frames",
+                "padding=" + padding + " cells=" + seed.cells() + " channelType=" + channel + " threadPerCell="
+                        + threadPerCell + (threadPerCell ? "" : " grouping=" + grouping) + " generations="
+                        + generations);
     }
 
     @Override
     public Run run() throws Exception {
         Board result = new CspGameOfLife(seed, kind, channel, threadPerCell, grouping).run(generations);
         if (!Arrays.equals(result.alive, expected.alive)) {
-            throw new IllegalStateException("the CSP board differs from the sequential Game of Life after " + generations + " generations");
+            throw new IllegalStateException(
+                    "the CSP board differs from the sequential Game of Life after " + generations + " generations");
         }
         return Run.of(generations);
     }

@@ -7,10 +7,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The plan the seed experiments' benchmarks (echo, Game of Life, rendezvous) run by: 3 forks, the
- * fewest from which {@code loomscope jmh} judges a difference, each 3 warm-up and 5 measured
- * iterations of 2 s, on one state the benchmark's threads share. A benchmark extends it and says
- * its mode and unit; JMH reads the plan from here.
+ * The plan the seed experiments' benchmarks (echo, Game of Life, rendezvous) run by: 3 forks, the fewest from which
+ * {@code loomscope jmh} judges a difference, each 3 warm-up and 5 measured iterations of 2 s, on one state the
+ * benchmark's threads share. A benchmark extends it and says its mode and unit; JMH reads the plan from here.
  */
 @State(Scope.Benchmark)
 @Warmup(iterations = 3, time = 2)

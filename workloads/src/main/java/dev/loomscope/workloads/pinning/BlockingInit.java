@@ -21,7 +21,10 @@ public final class BlockingInit {
         try {
             ClassLoader parent = BlockingInit.class.getClassLoader().getParent();
             if (parent != null && BlockingInit.class.getClassLoader() != PinningWorkload.class.getClassLoader()) {
-                return ((AtomicInteger) Class.forName(BlockingInit.class.getName(), false, parent).getField("millis").get(null)).get();
+                return ((AtomicInteger) Class.forName(BlockingInit.class.getName(), false, parent)
+                                .getField("millis")
+                                .get(null))
+                        .get();
             }
         } catch (ReflectiveOperationException e) {
             // fall back to the default

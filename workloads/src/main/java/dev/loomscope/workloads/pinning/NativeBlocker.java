@@ -1,9 +1,8 @@
 package dev.loomscope.workloads.pinning;
 
 /**
- * Blocks inside a native frame: a Java upcall from native code (qsort's comparator through the FFM
- * API). This JDK 21 variant cannot (the FFM API is final from JDK 22); the JDK 22+ variant of this
- * class in the multi-release jar does.
+ * Blocks inside a native frame: a Java upcall from native code (qsort's comparator through the FFM API). This JDK 21
+ * variant cannot (the FFM API is final from JDK 22); the JDK 22+ variant of this class in the multi-release jar does.
  */
 final class NativeBlocker {
     private NativeBlocker() {}

@@ -12,13 +12,13 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What pins a virtual thread on the running JDK, each case beside its fix: blocking inside a native
- * frame (an FFM upcall; JDK 22+) vs the same blocking outside it; blocking in a class initializer vs
- * after it; blocking in synchronized (pins on JDK 21-23 only) vs under a ReentrantLock. {@code tasks}
- * tasks each block {@code blockMs}; when they pin, the carriers run out and the batch takes about
- * tasks/parallelism times longer: the throughput shows it.
+ * What pins a virtual thread on the running JDK, each case beside its fix: blocking inside a native frame (an FFM
+ * upcall; JDK 22+) vs the same blocking outside it; blocking in a class initializer vs after it; blocking in
+ * synchronized (pins on JDK 21-23 only) vs under a ReentrantLock. {@code tasks} tasks each block {@code blockMs}; when
+ * they pin, the carriers run out and the batch takes about tasks/parallelism times longer: the throughput shows it.
  *
- * <p>{@code java -jar loomscope-workloads.jar pinning --threads virtual [--case synchronized] [--tasks 16] [--block-ms 50]}
+ * <p>{@code java -jar loomscope-workloads.jar pinning --threads virtual [--case synchronized] [--tasks 16] [--block-ms
+ * 50]}
  */
 public final class PinningWorkload implements Workload {
     public static final List<String> CASES = Pinning.CASE.choices();
@@ -52,8 +52,7 @@ public final class PinningWorkload implements Workload {
 
     @Override
     public About about() {
-        return new About(kind.label(), "tasks",
-                "case=" + pinCase + " tasks=" + tasks + " blockMs=" + blockMs);
+        return new About(kind.label(), "tasks", "case=" + pinCase + " tasks=" + tasks + " blockMs=" + blockMs);
     }
 
     @Override

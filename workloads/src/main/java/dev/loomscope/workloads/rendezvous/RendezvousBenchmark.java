@@ -11,16 +11,30 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * The rendezvous variants on each thread kind: one operation is one {@link RendezvousWorkload}
- * run, a sender and a receiver meeting {@code n} times (the sum checked). Divide the score by n
- * for the cost of one hand-off.
+ * The rendezvous variants on each thread kind: one operation is one {@link RendezvousWorkload} run, a sender and a
+ * receiver meeting {@code n} times (the sum checked). Divide the score by n for the cost of one hand-off.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class RendezvousBenchmark extends SeedBenchmark {
-    @Param({"park", "park-yield", "yield4-park", "spin1000-park", "spin10000-park", "meet-park", "meet-yield4-park", "meet-spin1000-park", "meet-spin10000-park", "spin-yield-park",
-        "synchronous-queue", "exchanger", "varhandle", "kotlin-continuations",
-        "kotlin-continuations-default", "kotlin-channel"})
+    @Param({
+        "park",
+        "park-yield",
+        "yield4-park",
+        "spin1000-park",
+        "spin10000-park",
+        "meet-park",
+        "meet-yield4-park",
+        "meet-spin1000-park",
+        "meet-spin10000-park",
+        "spin-yield-park",
+        "synchronous-queue",
+        "exchanger",
+        "varhandle",
+        "kotlin-continuations",
+        "kotlin-continuations-default",
+        "kotlin-channel"
+    })
     public String variant;
 
     @Param({"platform", "virtual"})

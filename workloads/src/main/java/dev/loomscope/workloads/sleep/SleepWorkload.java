@@ -9,12 +9,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The 10,000 sleeping tasks of the JEP 444 example and the ThreadsBenchmark of the background
- * presentation: {@code tasks} tasks each sleeping {@code sleepMs} on a cached thread pool, a
- * platform thread per task, or a virtual thread per task. The floor of a batch is one sleep.
+ * The 10,000 sleeping tasks of the JEP 444 example and the ThreadsBenchmark of the background presentation:
+ * {@code tasks} tasks each sleeping {@code sleepMs} on a cached thread pool, a platform thread per task, or a virtual
+ * thread per task. The floor of a batch is one sleep.
  *
- * <p>{@code java -jar loomscope-workloads.jar sleep --threads virtual|platform [--executor per-task|cached]
- * [--tasks 10000] [--sleep-ms 200]}
+ * <p>{@code java -jar loomscope-workloads.jar sleep --threads virtual|platform [--executor per-task|cached] [--tasks
+ * 10000] [--sleep-ms 200]}
  */
 public record SleepWorkload(ThreadKind kind, String executor, int tasks, int sleepMs) implements Workload {
     /** On virtual threads the executor is a virtual thread per task, whatever was asked. */
@@ -30,8 +30,11 @@ public record SleepWorkload(ThreadKind kind, String executor, int tasks, int sle
 
     @Override
     public About about() {
-        return new About(kind.label(), "tasks",
-                "tasks=" + tasks + " sleepMs=" + sleepMs + " executor=" + (kind == ThreadKind.VIRTUAL ? "virtual-per-task" : executor));
+        return new About(
+                kind.label(),
+                "tasks",
+                "tasks=" + tasks + " sleepMs=" + sleepMs + " executor="
+                        + (kind == ThreadKind.VIRTUAL ? "virtual-per-task" : executor));
     }
 
     @Override
@@ -56,7 +59,8 @@ public record SleepWorkload(ThreadKind kind, String executor, int tasks, int sle
         if (kind == ThreadKind.VIRTUAL) {
             return Executors.newVirtualThreadPerTaskExecutor();
         }
-        return executor.equals("cached") ? Executors.newCachedThreadPool()
+        return executor.equals("cached")
+                ? Executors.newCachedThreadPool()
                 : Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory());
     }
 }

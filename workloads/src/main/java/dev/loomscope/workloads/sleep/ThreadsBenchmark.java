@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The presentation's ThreadsBenchmark: one operation is the {@link SleepWorkload}'s batch of
- * {@code tasks} tasks each sleeping {@code sleepMs}, on a cached pool, a platform thread per task
- * or a virtual thread per task (its floor is one sleep).
+ * The presentation's ThreadsBenchmark: one operation is the {@link SleepWorkload}'s batch of {@code tasks} tasks each
+ * sleeping {@code sleepMs}, on a cached pool, a platform thread per task or a virtual thread per task (its floor is one
+ * sleep).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.AverageTime})

@@ -4,19 +4,18 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.loomscope.options.WorkloadOptions.Stuck;
 import dev.loomscope.workloads.core.Args;
 import dev.loomscope.workloads.core.BadArgumentException;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A service that stops, as real ones do: two virtual threads deadlocked on monitors or on
- * ReentrantLocks, or every carrier held by a virtual thread pinned while it waits for a lock whose
- * owner, a virtual thread, cannot get a carrier to release it (pinned in a class initializer on any
- * JDK; in {@code synchronized} on JDK 21-23, the pattern of the 2024 incident Netflix wrote up).
- * It sticks for good ({@code busy}: it does not, though every carrier is busy); {@code --dump} writes the JDK's JSON thread dump of it, {@code --hold} ends
- * the JVM after a while.
+ * A service that stops, as real ones do: two virtual threads deadlocked on monitors or on ReentrantLocks, or every
+ * carrier held by a virtual thread pinned while it waits for a lock whose owner, a virtual thread, cannot get a carrier
+ * to release it (pinned in a class initializer on any JDK; in {@code synchronized} on JDK 21-23, the pattern of the
+ * 2024 incident Netflix wrote up). It sticks for good ({@code busy}: it does not, though every carrier is busy);
+ * {@code --dump} writes the JDK's JSON thread dump of it, {@code --hold} ends the JVM after a while.
  */
 public final class StuckService {
     private static final ReentrantLock LOCK = new ReentrantLock();
@@ -26,7 +25,10 @@ public final class StuckService {
     /** How long the lock's owner sleeps holding it: the pinned threads arrive meanwhile. */
     private static final long OWNER_SLEEP_MS = 200;
 
-    /** A class whose initializer waits for the lock: every virtual thread that touches it first is pinned until it is initialised. */
+    /**
+     * A class whose initializer waits for the lock: every virtual thread that touches it first is pinned until it is
+     * initialised.
+     */
     static final class Registry {
         static {
             LOCK.lock();
@@ -47,9 +49,14 @@ public final class StuckService {
         int hold = a.integer(Stuck.HOLD);
         a.rejectUnknown("stuck");
         Path dumpFile = dump == null ? null : Path.of(dump).toAbsolutePath();
-        if (dumpFile != null && (Files.exists(dumpFile) || dumpFile.getParent() == null || !Files.isDirectory(dumpFile.getParent()))) {
-            throw new BadArgumentException("--dump " + dump + ": " + (Files.exists(dumpFile) ? "exists (the JDK writes a new file only; remove it"
-                    + " or name another)" : "there is no directory " + dumpFile.getParent() + " to write it in"));
+        if (dumpFile != null
+                && (Files.exists(dumpFile)
+                        || dumpFile.getParent() == null
+                        || !Files.isDirectory(dumpFile.getParent()))) {
+            throw new BadArgumentException("--dump " + dump + ": "
+                    + (Files.exists(dumpFile)
+                            ? "exists (the JDK writes a new file only; remove it or name another)"
+                            : "there is no directory " + dumpFile.getParent() + " to write it in"));
         }
         // before the first virtual thread: the scheduler reads these once
         System.setProperty("jdk.virtualThreadScheduler.parallelism", Integer.toString(carriers));
@@ -61,12 +68,12 @@ public final class StuckService {
             case "held" -> held(waiters);
             default -> starvation(kase.equals("clinit"), carriers, waiters);
         };
-        System.out.println("stuck: " + kase + " (pid " + ProcessHandle.current().pid() + ", " + carriers + " carriers, JDK "
-                + Runtime.version().feature() + "): " + what);
+        System.out.println("stuck: " + kase + " (pid " + ProcessHandle.current().pid() + ", " + carriers
+                + " carriers, JDK " + Runtime.version().feature() + "): " + what);
         System.out.flush();
         if (dumpFile != null) {
-            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpThreads(dumpFile.toString(),
-                    HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .dumpThreads(dumpFile.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
             System.out.println("stuck: thread dump written to " + dumpFile);
         }
         if (hold > 0) {
@@ -92,12 +99,16 @@ public final class StuckService {
                 }
             });
         }
-        return threads + " virtual threads compute 1 ms and yield, over and over: every carrier busy, every thread moving";
+        return threads
+                + " virtual threads compute 1 ms and yield, over and over: every carrier busy, every thread moving";
     }
 
     static volatile double BUSY_SINK;
 
-    /** A class whose initializer sleeps for good: the virtual thread that initializes it holds its carrier (a class initializer pins on every JDK). */
+    /**
+     * A class whose initializer sleeps for good: the virtual thread that initializes it holds its carrier (a class
+     * initializer pins on every JDK).
+     */
     static final class Sleeper {
         static {
             try {
@@ -110,40 +121,48 @@ public final class StuckService {
         static void touch() {}
     }
 
-    /** One carrier held for good by a virtual thread pinned in {@link Sleeper}'s initializer, and {@link #busy} threads on the rest. */
+    /**
+     * One carrier held for good by a virtual thread pinned in {@link Sleeper}'s initializer, and {@link #busy} threads
+     * on the rest.
+     */
     private static String held(int threads) throws InterruptedException {
         Thread.ofVirtual().name("pinned").start(Sleeper::touch);
         Thread.sleep(100);
         busy(threads);
         Thread.sleep(300);
-        return "\"pinned\" holds a carrier, sleeping in a class initializer; " + threads + " virtual threads compute 1 ms and yield, over and over,"
-                + " on the other carriers";
+        return "\"pinned\" holds a carrier, sleeping in a class initializer; " + threads
+                + " virtual threads compute 1 ms and yield, over and over, on the other carriers";
     }
 
     /** Two virtual threads taking two locks in opposite orders, and waiters for the first lock. */
     private static String deadlock(int waiters, boolean monitors) throws InterruptedException {
-        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+        CountDownLatch both = new CountDownLatch(2);
         Runnable left = monitors ? () -> nested(LEFT, RIGHT, both) : () -> locked(LOCK, OTHER, both);
         Runnable right = monitors ? () -> nested(RIGHT, LEFT, both) : () -> locked(OTHER, LOCK, both);
         Thread.ofVirtual().name("left").start(left);
         Thread.ofVirtual().name("right").start(right);
         Thread.sleep(100);
         for (int i = 0; i < waiters; i++) {
-            Thread.ofVirtual().name("waiter-" + i).start(monitors ? () -> {
-                synchronized (LEFT) {
-                    both.countDown();
-                }
-            } : () -> {
-                LOCK.lock();
-                LOCK.unlock();
-            });
+            Thread.ofVirtual()
+                    .name("waiter-" + i)
+                    .start(
+                            monitors
+                                    ? () -> {
+                                        synchronized (LEFT) {
+                                            both.countDown();
+                                        }
+                                    }
+                                    : () -> {
+                                        LOCK.lock();
+                                        LOCK.unlock();
+                                    });
         }
         Thread.sleep(300);
-        return "\"left\" holds " + (monitors ? "monitor LEFT and waits for RIGHT" : "lock LOCK and waits for OTHER") + ", \"right\" the other way round, "
-                + waiters + " waiters wait for " + (monitors ? "LEFT" : "LOCK");
+        return "\"left\" holds " + (monitors ? "monitor LEFT and waits for RIGHT" : "lock LOCK and waits for OTHER")
+                + ", \"right\" the other way round, " + waiters + " waiters wait for " + (monitors ? "LEFT" : "LOCK");
     }
 
-    private static void meet(java.util.concurrent.CountDownLatch both) {
+    private static void meet(CountDownLatch both) {
         both.countDown();
         try {
             both.await();
@@ -152,7 +171,7 @@ public final class StuckService {
         }
     }
 
-    private static void nested(Object first, Object second, java.util.concurrent.CountDownLatch both) {
+    private static void nested(Object first, Object second, CountDownLatch both) {
         synchronized (first) {
             meet(both);
             synchronized (second) {
@@ -161,7 +180,7 @@ public final class StuckService {
         }
     }
 
-    private static void locked(ReentrantLock first, ReentrantLock second, java.util.concurrent.CountDownLatch both) {
+    private static void locked(ReentrantLock first, ReentrantLock second, CountDownLatch both) {
         first.lock();
         try {
             meet(both);
@@ -173,13 +192,14 @@ public final class StuckService {
     }
 
     /**
-     * The owner takes the lock and sleeps (unmounted); one pinned virtual thread a carrier then
-     * waits for the lock (in a class initializer, or in a synchronized block of its own); when the
-     * owner wakes, no carrier is free to run it, and the waiters started after never run.
+     * The owner takes the lock and sleeps (unmounted); one pinned virtual thread a carrier then waits for the lock (in
+     * a class initializer, or in a synchronized block of its own); when the owner wakes, no carrier is free to run it,
+     * and the waiters started after never run.
      */
     private static String starvation(boolean clinit, int carriers, int waiters) throws InterruptedException {
         if (!clinit && Runtime.version().feature() >= 24) {
-            System.out.println("stuck: JDK " + Runtime.version().feature() + ": synchronized does not pin a virtual thread from JDK 24 on (JEP 491):"
+            System.out.println("stuck: JDK " + Runtime.version().feature()
+                    + ": synchronized does not pin a virtual thread from JDK 24 on (JEP 491):"
                     + " the sync case does not stick here (the clinit case does)");
         }
         Thread.ofVirtual().name("owner").start(() -> {
@@ -195,12 +215,17 @@ public final class StuckService {
         Thread.sleep(50);
         for (int i = 0; i < carriers; i++) {
             Object own = new Object();
-            Thread.ofVirtual().name("pinned-" + i).start(clinit ? Registry::touch : () -> {
-                synchronized (own) {
-                    LOCK.lock();
-                    LOCK.unlock();
-                }
-            });
+            Thread.ofVirtual()
+                    .name("pinned-" + i)
+                    .start(
+                            clinit
+                                    ? Registry::touch
+                                    : () -> {
+                                        synchronized (own) {
+                                            LOCK.lock();
+                                            LOCK.unlock();
+                                        }
+                                    });
         }
         Thread.sleep(50);
         for (int i = 0; i < waiters; i++) {
@@ -208,9 +233,12 @@ public final class StuckService {
         }
         Thread.sleep(OWNER_SLEEP_MS + 300);
         if (!clinit && Runtime.version().feature() >= 24) {
-            return carriers + " virtual thread(s) waited in synchronized for a lock, unmounted, and went on: nothing is stuck";
+            return carriers
+                    + " virtual thread(s) waited in synchronized for a lock, unmounted, and went on: nothing is stuck";
         }
-        return carriers + " virtual thread(s) pinned " + (clinit ? "in Registry's class initializer" : "in synchronized") + " waiting for a lock whose"
-                + " owner woke from its sleep and needs a carrier; " + waiters + " virtual threads started after wait to run";
+        return carriers + " virtual thread(s) pinned "
+                + (clinit ? "in Registry's class initializer" : "in synchronized") + " waiting for a lock whose"
+                + " owner woke from its sleep and needs a carrier; " + waiters
+                + " virtual threads started after wait to run";
     }
 }

@@ -39,7 +39,9 @@ class MeetingChannelTest {
     @EnumSource(ThreadKind.class)
     void aReceiverWaitsForTheSenderWhicheverComesFirst(ThreadKind kind) throws Exception {
         // spins, then yields, then parks: every way of waiting ends with the sum of what was sent
-        for (MeetingChannel channel : new MeetingChannel[] {new MeetingChannel(0, 0), new MeetingChannel(0, 4), new MeetingChannel(1_000, 0)}) {
+        for (MeetingChannel channel :
+                new MeetingChannel[] {new MeetingChannel(0, 0), new MeetingChannel(0, 4), new MeetingChannel(1_000, 0)
+                }) {
             AtomicLong sum = new AtomicLong();
             Thread receiver = kind.start("receiver", () -> {
                 try {
