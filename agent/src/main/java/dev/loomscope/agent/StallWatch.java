@@ -211,8 +211,7 @@ final class StallWatch {
                         Locale.ROOT,
                         "no queued virtual thread got a carrier for %.1f s: every carrier (%d) kept running virtual"
                                 + " threads that did not leave it (none blocked or waiting: endless work, or on JDK"
-                                + " 21-23"
-                                + " threads that yield, which are run again before those queued)",
+                                + " 21-23 threads that yield, which are run again before those queued)",
                         waited.toNanos() / 1e9,
                         carriers.size());
         if (fellBack != null && !dumps.isEmpty()) {

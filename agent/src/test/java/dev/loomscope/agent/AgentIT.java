@@ -526,8 +526,7 @@ class AgentIT {
                     .containsPattern(
                             "loomscope-agent: only \\d+ KB left where the recording goes \\(.*\\): recording stopped"
                                     + " so that JFR cannot fill the disk and stop the application; what it recorded"
-                                    + " until"
-                                    + " now is kept")
+                                    + " until now is kept")
                     .doesNotContain("rrecoverable");
             try (Stream<Path> s = Files.walk(small.resolve("rec"))) {
                 List<Path> left = s.filter(Files::isRegularFile).toList();

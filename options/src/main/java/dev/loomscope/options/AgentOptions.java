@@ -45,8 +45,7 @@ public final class AgentOptions {
             "background: the recording starts on a thread of its own while the application starts (JFR takes 0.3-0.5 s"
                     + " to start), and what happens before it runs is not recorded; before-main: the application's main"
                     + " waits until the recording runs. The system property loomscope.agent.state says starting,"
-                    + " recording"
-                    + " or off");
+                    + " recording or off");
     public static final Option PINNED_THRESHOLD = Option.duration(
             "pinned-threshold",
             "1ms",
@@ -73,8 +72,7 @@ public final class AgentOptions {
                     + " thread dumps beside the recording (JSON, or plain text where the JDK cannot write JSON),"
                     + " record a"
                     + " loomscope.SchedulerStall event and say so in one line on stderr (the application runs on;"
-                    + " watched"
-                    + " only once the application runs virtual threads; at most 3 stalls a JVM are dumped)");
+                    + " watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)");
     /** The word of {@link #WORK} that names the requests of the servers the agent knows: its default. */
     public static final String REQUESTS = "requests";
 
@@ -88,8 +86,7 @@ public final class AgentOptions {
                     + " timed"
                     + " by the agent, the same on every JDK, and recorded a second at a time (loomscope.WorkWindow: the"
                     + " count and a histogram of the durations; a method called over 100,000 times a second has one"
-                    + " call"
-                    + " in 64 timed), and compare, summary, report, export, advise, watch and study give calls a"
+                    + " call in 64 timed), and compare, summary, report, export, advise, watch and study give calls a"
                     + " second,"
                     + " service time p50/p99 and pins per call; a filter the user named that times nothing is said at"
                     + " exit");

@@ -34,8 +34,7 @@ public final class WorkloadOptions {
             "round-trip",
             "time a cache line's round trip between two cores just before and just after each run (outside its time)"
                     + " and print both in the run's line: what a hand-off between cores cost on the machine then,"
-                    + " which a"
-                    + " virtual machine's host changes");
+                    + " which a virtual machine's host changes");
 
     /** The options every workload takes. */
     public static final List<Option> COMMON = List.of(THREADS, RUNS, WARMUP, PACED, RESULTS, ROUND_TRIP);

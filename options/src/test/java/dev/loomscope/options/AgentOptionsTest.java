@@ -93,8 +93,7 @@ class AgentOptionsTest {
                         "unknown option 'colour' ignored (valid: out, label, threads, duration, startup,"
                                 + " pinned-threshold, trace-pinned, stall, work, profile, engine, interval, cstack,"
                                 + " settings, ctxsw-period, held-monitors, max-age, max-size, flame, record-env,"
-                                + " libdir,"
-                                + " help)",
+                                + " libdir, help)",
                         "bad value 'fast' for interval (expected a duration above 0 such as 10ms); using 10ms",
                         "bad value 'green' for threads (expected platform, virtual, mixed or unknown); using unknown",
                         "option 'out' needs a value (a path); using ./loomscope-recordings");
@@ -103,8 +102,7 @@ class AgentOptionsTest {
                 .containsExactly(
                         "unknown option 'colour' (valid: out, label, threads, duration, startup, pinned-threshold,"
                                 + " trace-pinned, stall, work, profile, engine, interval, cstack, settings,"
-                                + " ctxsw-period,"
-                                + " held-monitors, max-age, max-size, flame, record-env, libdir, help)",
+                                + " ctxsw-period, held-monitors, max-age, max-size, flame, record-env, libdir, help)",
                         "bad value 'fast' for interval (expected a duration above 0 such as 10ms)",
                         "bad value 'green' for threads (expected platform, virtual, mixed or unknown)",
                         "option 'out' needs a value (a path)");

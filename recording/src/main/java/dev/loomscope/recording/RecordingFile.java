@@ -84,8 +84,7 @@ public final class RecordingFile {
             warnings.add(file + ": " + unsound
                     + " chunk(s) whose checkpoint chain cannot be followed (the checkpoints do not point to each other"
                     + " as the JDK's writer makes them: another writer's, Datadog's profiler writes such): read event"
-                    + " by event, checkpoints too; the JDK's parser, which follows the chain, does not read this"
-                    + " file");
+                    + " by event, checkpoints too; the JDK's parser, which follows the chain, does not read this file");
         }
         read.counts().forEach((type, n) -> {
             if (type.endsWith(JfrParser.UNDEFINED)) {

@@ -93,8 +93,7 @@ public final class WorkTiming {
                         Locale.ROOT,
                         "work=%s: a method it names ran %,.0f times a second: a hot method rather than a unit of work,"
                                 + " and timing each call costs tens of nanoseconds; name the method that handles a"
-                                + " request"
-                                + " or a job",
+                                + " request or a job",
                         work,
                         rate));
             }

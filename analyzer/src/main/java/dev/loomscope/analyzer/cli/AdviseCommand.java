@@ -24,8 +24,7 @@ import picocli.CommandLine.Option;
                     + " monitor, entering one, under a class initializer, in native code), per site with its"
                     + " frames, how"
                     + " much carrier time a request would hold, and the ceiling that puts on the carriers on JDK"
-                    + " 21-23 and"
-                    + " on 24+, with a bottom line."
+                    + " 21-23 and on 24+, with a bottom line."
         })
 public final class AdviseCommand extends ViewCommand {
     @Option(

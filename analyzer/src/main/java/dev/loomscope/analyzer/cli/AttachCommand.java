@@ -32,16 +32,13 @@ import picocli.CommandLine.Parameters;
             "Starts, stops, snapshots or asks after a loomscope recording in a running JVM (Attach API).",
             "start [OPTIONS] loads the agent with agent options (key=value,...: see java -jar loomscope-agent.jar);"
                     + " stop writes the .jfr and flame graph; dump writes what was recorded so far and records on;"
-                    + " status"
-                    + " tells. The JVM must run JDK 21+, as the same user, or be reached as root (another user's"
-                    + " JVM, or"
-                    + " one in a container). 'loomscope attach list' shows the JVMs that can be attached.",
+                    + " status tells. The JVM must run JDK 21+, as the same user, or be reached as root (another user's"
+                    + " JVM, or one in a container). 'loomscope attach list' shows the JVMs that can be attached.",
             "threads takes two JSON thread dumps --interval apart and analyses them as 'loomscope threads' does; on"
                     + " JDK 21-25 it asks the agent before and after each dump who owns the java.util.concurrent locks"
                     + " threads are parked on, and writes the owners into the dump as JDK 26 does: over JMX where the"
                     + " agent runs in the JVM, else by loading it (the JVM may print its warning of an agent loaded"
-                    + " at run"
-                    + " time; --no-lock-owners: not asked)."
+                    + " at run time; --no-lock-owners: not asked)."
         },
         footer = {
             "",

@@ -29,8 +29,7 @@ import picocli.CommandLine.Option;
                     + " metric: boxplot and regression statistics per group, and each group against the baseline"
                     + " (ratio of"
                     + " medians with a bootstrap CI, Mann-Whitney U, Cliff's delta) as a verdict line. --format svg"
-                    + " (or -o"
-                    + " FILE.svg) draws the verdicts as one forest plot, the report's first chart."
+                    + " (or -o FILE.svg) draws the verdicts as one forest plot, the report's first chart."
         })
 public final class CompareCommand extends CliCommand {
     @Mixin

@@ -130,8 +130,7 @@ public final class FlameCommand extends CliCommand {
             description = "instead of a graph, a table of the N frames with the most samples of their own (self and"
                     + " total shares); with --diff, of the N frames whose share changed most; with --threads, of the N"
                     + " threads with the most CPU: virtual threads (sampled by JFR) grouped by the code they run,"
-                    + " carriers"
-                    + " with their shares in virtual threads' code, mounting and the scheduler")
+                    + " carriers with their shares in virtual threads' code, mounting and the scheduler")
     Integer top;
 
     @Option(

@@ -44,8 +44,7 @@ public final class InputArgs {
             names = "--no-cache",
             description = "read each recording again even when the cache holds what a pass over it learned (summary,"
                     + " pinning, gc, heap, ctxsw, advise and compare keep it for a recording of 32 MB or more and"
-                    + " answer"
-                    + " the next question from it; LOOMSCOPE_CACHE=off turns the cache off)")
+                    + " answer the next question from it; LOOMSCOPE_CACHE=off turns the cache off)")
     boolean noCache;
 
     public List<RecordingSource> sources() {

@@ -22,14 +22,11 @@ import picocli.CommandLine.Parameters;
         description = {
             "Requests URLs at a constant rate, whatever the server does (open loop, as wrk2), and measures what a"
                     + " client sees: every request offered is answered, an error, or late (due, not yet answered)"
-                    + " at each"
-                    + " window's end.",
+                    + " at each window's end.",
             "Each request's latency counts from when it was due, so a server that stalls shows in the latency of the"
                     + " requests behind it (coordinated omission corrected); errors and timeouts are counted;"
-                    + " HdrHistogram"
-                    + " keeps the latencies. Each URL and rate in turn: warm-up windows of a second until"
-                    + " throughput and"
-                    + " median latency are steady, then the measured windows.",
+                    + " HdrHistogram keeps the latencies. Each URL and rate in turn: warm-up windows of a second until"
+                    + " throughput and median latency are steady, then the measured windows.",
             "--results FILE.csv writes a row per window (warm-ups marked) in the columns of a workload's results file,"
                     + " which study judges."
         })

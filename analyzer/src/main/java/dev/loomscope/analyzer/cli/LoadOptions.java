@@ -134,10 +134,8 @@ public final class LoadOptions {
             description = "before a URL's first --rate, the load rises to it in three steps (a quarter, a half, three"
                     + " quarters of it), each a third of this long, so that a JVM compiles its code at a rate it keeps,"
                     + " not under a backlog its cold start built; before a capacity search, doubling from 100/s, a"
-                    + " third"
-                    + " of this each, until the service falls behind; a step not kept up ends the ramp (default:"
-                    + " none for"
-                    + " load, " + STUDY_RAMP + " for study --app, whose JVMs are always new; 0s: none)")
+                    + " third of this each, until the service falls behind; a step not kept up ends the ramp (default:"
+                    + " none for load, " + STUDY_RAMP + " for study --app, whose JVMs are always new; 0s: none)")
     String ramp;
 
     /** The ramp a study's JVMs get unless --ramp says otherwise: each is a new JVM, compiling as it is first loaded. */

@@ -42,10 +42,8 @@ import picocli.CommandLine.Option;
             "Serves loomscope's commands as MCP tools on stdin/stdout (for coding agents).",
             "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh, flame (flame --top) and"
                     + " flame-diff (flame --diff --top): their JSON, as --format json prints it. Each takes paths"
-                    + " (files"
-                    + " or directories under the roots) and options (the tool's own: formats, metrics, grouping;"
-                    + " none that"
-                    + " writes a file)."
+                    + " (files or directories under the roots) and options (the tool's own: formats, metrics, grouping;"
+                    + " none that writes a file)."
         },
         footer = {
             "",

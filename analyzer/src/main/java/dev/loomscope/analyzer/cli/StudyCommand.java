@@ -32,8 +32,7 @@ import picocli.CommandLine.Option;
         description = {
             "The main job: runs a program on platform and on virtual threads and writes the verdicts and a report:"
                     + " loomscope's own workloads, or with --app COMMAND your own service, each JVM alone under"
-                    + " open-loop"
-                    + " HTTP load, judged from its clients' side.",
+                    + " open-loop HTTP load, judged from its clients' side.",
             "Each workload and thread kind runs under the agent in its own JVMs (5 a kind: the JVM is the unit the"
                     + " verdicts count), in an order shuffled by a printed seed, timed without a CPU profile; one"
                     + " more JVM"

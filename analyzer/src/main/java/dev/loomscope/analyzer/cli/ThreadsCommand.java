@@ -21,8 +21,7 @@ import picocli.CommandLine.Parameters;
                     + " (wait-for cycles over monitors, and over java.util.concurrent locks where the dump records"
                     + " owners), carrier starvation (every carrier held by a virtual thread that cannot go on while"
                     + " virtual threads wait to run) and, given two dumps of one process, what did not move between"
-                    + " them."
-                    + " 'loomscope attach PID threads' takes the dumps for you."
+                    + " them. 'loomscope attach PID threads' takes the dumps for you."
         },
         footer = {
             "",

@@ -31,10 +31,8 @@ import picocli.CommandLine.Parameters;
                     + " agent) and leaves it as it was: its recording closed when watch ends (Ctrl-C, --duration)"
                     + " and, if"
                     + " watch is killed, bounded to 30 s and closed by the next watch. With --agent, the loomscope"
-                    + " agent's"
-                    + " recording in the JVM is read from its disk instead, and nothing is recorded for watch."
-                    + " Plain lines"
-                    + " when the output is not a terminal; JSON lines with --format json."
+                    + " agent's recording in the JVM is read from its disk instead, and nothing is recorded for watch."
+                    + " Plain lines when the output is not a terminal; JSON lines with --format json."
         },
         footer = {
             "",
@@ -150,8 +148,7 @@ public final class WatchCommand extends CliCommand {
                             + " starting a second recording: the JVM pays for nothing but the polls and the thread"
                             + " dumps;"
                             + " the agent's settings say what is recorded (CPU samples for the spin alarm with the"
-                            + " agent's"
-                            + " engine=jfr or jfr-cpu-time)")
+                            + " agent's engine=jfr or jfr-cpu-time)")
     boolean agent;
 
     @Option(names = "--fail-on-alarm", description = "exit 1 when an alarm was raised")

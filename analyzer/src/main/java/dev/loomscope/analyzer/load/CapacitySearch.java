@@ -318,8 +318,7 @@ final class CapacitySearch {
                 Locale.ROOT,
                 "; every one of the client's %,d connections was busy at %s while the service answered as at %s (from"
                         + " its send p50 %s against %s): the connections, not the service, may be the limit; search"
-                        + " again"
-                        + " with more --connections to tell",
+                        + " again with more --connections to tell",
                 missedRun.connections(),
                 LoadSpec.rate(missed),
                 LoadSpec.rate(kept),

@@ -87,8 +87,7 @@ public final class LoadRun {
         public String line() {
             StringBuilder b = new StringBuilder(String.format(
                     Locale.ROOT,
-                    "%s: %d window%s, %.1f s: %,d offered%s: %,d answered (%.1f/s), %,d error%s%s,"
-                            + " %,d late at the end",
+                    "%s: %d window%s, %.1f s: %,d offered%s: %,d answered (%.1f/s), %,d error%s%s, %,d late at the end",
                     workload,
                     windows,
                     windows == 1 ? "" : "s",

@@ -175,13 +175,11 @@ public final class PinningRule extends LoomscopeRule {
                         + " for a free carrier, and throughput falls towards that of as many platform threads as"
                         + " there are"
                         + " carriers. On JDK 21-23 synchronized pins; on every JDK a native frame (JNI, an FFM"
-                        + " upcall) or"
-                        + " a class initializer on the stack pins.",
+                        + " upcall) or a class initializer on the stack pins.",
                 "Run 'loomscope pinning' on the recording: it groups the pins by application frame and, on JDK 24+, by"
                         + " reason. Replace synchronized around blocking calls with ReentrantLock (JDK 21-23), move"
                         + " blocking out of native upcalls and class initializers, or move to JDK 24+ where"
-                        + " synchronized"
-                        + " no longer pins.");
+                        + " synchronized no longer pins.");
     }
 
     private static double ms(IQuantity q) {

@@ -173,8 +173,7 @@ public final class ThreadStartCostRule extends LoomscopeRule {
                         ? "Time platform-against-virtual comparisons with the agent's profile=off (engine=jfr samples"
                                 + " Java frames at no cost beyond the recording's) and take the CPU profile from a"
                                 + " separate run, as 'loomscope study' does; an app that reuses threads from a pool"
-                                + " does"
-                                + " not pay this."
+                                + " does not pay this."
                         : "What is left is JFR's own bookkeeping, which any recording pays: weigh"
                                 + " platform-against-virtual timings with it in mind, or time the app without a"
                                 + " recording; an app that reuses threads from a pool does not pay this.");

@@ -171,8 +171,7 @@ final class ClientLine {
                     Locale.ROOT,
                     ", held by the service: %s a request from its send (the mean) against %s in the handler at p99, so"
                             + " the requests waited in it for a thread or a carrier, and more connections would"
-                            + " lengthen"
-                            + " that wait",
+                            + " lengthen that wait",
                     LatencyHistograms.ms(send),
                     LatencyHistograms.ms(median(handler)));
         }

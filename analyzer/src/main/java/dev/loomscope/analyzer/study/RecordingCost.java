@@ -53,9 +53,7 @@ public final class RecordingCost {
                 // a figure above 1 is no cost but the JVMs' difference: not shown as a measurement
                 parts.add(kind
                         + " not measured: the recorded JVMs ran faster than those without a recording, which a"
-                        + " recording cannot cause; the JVMs differed by"
-                        + " more"
-                        + " than"
+                        + " recording cannot cause; the JVMs differed by more than"
                         + " it costs" + (busy != null ? " (" + busy + ")" : ""));
             } else {
                 List<String> notes = new ArrayList<>();

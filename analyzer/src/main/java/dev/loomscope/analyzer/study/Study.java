@@ -89,8 +89,7 @@ public final class Study {
                 + " control JVM"
                 + (plan.controls() == 1 ? "" : "s") + " without a recording"
                 + (plan.profiled() ? " + 1 profiled, not timed" : "") + "; " + plan.warmupText() + " + "
-                + plan.runsText() + " each; order shuffled"
-                + " with --seed " + plan.seed() + ")");
+                + plan.runsText() + " each; order shuffled with --seed " + plan.seed() + ")");
         StopOnSignal onCtrlC = new StopOnSignal(runner::stop, runner::stopped);
         try {
             ThreadStartCalibration calibration = ThreadStartCalibration.measure(jvms.java(), jvms.workloads());
@@ -224,8 +223,7 @@ public final class Study {
         return "Study: " + String.join(", ", plan.workloads()) + "; " + plan.forks()
                 + " timed fork(s) per workload and thread kind"
                 + " (recorded without a CPU profile), beside " + plan.controls()
-                + " control JVMs without agent or JFR, in an order shuffled with"
-                + " seed " + plan.seed()
+                + " control JVMs without agent or JFR, in an order shuffled with seed " + plan.seed()
                 + (plan.profiled() ? ", and one profiled JVM for the flame graphs" : "") + "; " + plan.warmupText()
                 + " + "
                 + plan.runsText().replace(" runs", " measured runs") + " per JVM"

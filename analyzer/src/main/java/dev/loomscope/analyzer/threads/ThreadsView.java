@@ -116,13 +116,11 @@ public final class ThreadsView {
                             ? "while " + s.waiting().size() + " virtual thread(s) wait to run"
                             : "so no virtual thread can run (a JDK "
                                     + a.dump().feature() + " dump does not mark virtual threads: " + frameless(a.dump())
-                                    + " threads have no frames, virtual"
-                                    + " threads not started yet or the JVM's own)")
+                                    + " threads have no frames, virtual threads not started yet or the JVM's own)")
                     + ownersWaiting(a));
         } else if (!s.held().isEmpty() && !s.waiting().isEmpty()) {
             out.add("carriers held: " + s.held().size() + " of " + s.carriers()
-                    + " carriers held by a virtual thread that cannot go on or did not"
-                    + " move ("
+                    + " carriers held by a virtual thread that cannot go on or did not move ("
                     + s.held().stream()
                             .map(h -> h.thread().label() + " " + h.why())
                             .collect(Collectors.joining("; ")) + ") while "
@@ -427,8 +425,7 @@ public final class ThreadsView {
                                 .map(v -> v.label() + " at " + DumpFrames.describe(v.stack()))
                                 .collect(Collectors.joining("; "))
                         + "): a native call that blocks holds its carrier and writes no pin event; whether"
-                        + " they stay so one dump cannot tell ('loomscope watch' raises native-blocking when"
-                        + " they do)");
+                        + " they stay so one dump cannot tell ('loomscope watch' raises native-blocking when they do)");
             }
         }
         return t;

@@ -212,14 +212,8 @@ public final class AdviseView {
         if (outside > 0) {
             t.note(outside + " site" + (outside == 1 ? "" : "s")
                     + " found outside every request the servers' entries counted (" + OUTSIDE + "): a server's own"
-                    + " threads (a poller,"
-                    + " an acceptor) and the"
-                    + " start-up's, which a"
-                    + " switch to virtual"
-                    + " threads for requests"
-                    + " leaves as platform"
-                    + " threads; left out of"
-                    + " the carriers held");
+                    + " threads (a poller, an acceptor) and the start-up's, which a switch to virtual"
+                    + " threads for requests leaves as platform threads; left out of the carriers held");
         }
         if (all.isEmpty()) {
             t.note("no platform thread was found where a virtual thread would hold its carrier in " + h.samples()
@@ -306,8 +300,7 @@ public final class AdviseView {
                     Locale.ROOT,
                     "%s threads on average spin in Thread.yield or onSpinWait: on virtual threads each keeps a carrier"
                             + " busy while it spins, and with the carriers all spinning the threads they wait for"
-                            + " cannot"
-                            + " run (loomscope watch and threads tell carrier starvation)",
+                            + " cannot run (loomscope watch and threads tell carrier starvation)",
                     Comparer.plain(spins)));
         }
         double bursts = load.mean(h, Set.of(HeldMonitorEvent.BURST)).mean();
@@ -316,8 +309,7 @@ public final class AdviseView {
                     Locale.ROOT,
                     "%s threads on average ran the application's code from one look to the next (%d ms or more)"
                             + " without blocking: on virtual threads each holds a carrier that long, and requests"
-                            + " behind"
-                            + " it wait (the scheduler does not preempt)",
+                            + " behind it wait (the scheduler does not preempt)",
                     Comparer.plain(bursts),
                     h.intervalMillis() / 2));
         }
@@ -327,8 +319,7 @@ public final class AdviseView {
                     Locale.ROOT,
                     "%s threads on average wait for a pool or semaphore%s: not a pin, the next ceiling: with the"
                             + " server's thread cap gone, every request waits there at once, so size the pool or"
-                            + " bound the"
-                            + " requests before switching",
+                            + " bound the requests before switching",
                     Comparer.plain(pools),
                     Double.isNaN(load.rate())
                             ? ""

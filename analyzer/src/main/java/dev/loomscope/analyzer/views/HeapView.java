@@ -72,8 +72,7 @@ public final class HeapView {
                 + " count, n/a without it); heap fill rate: what the heap took between collections (heap used"
                 + " before each one minus after the one before, over that time): allocation and the unused rest of"
                 + " each ended thread's TLAB, which a thread per request wastes; sampled:"
-                + " jdk.ObjectAllocationSample's weights, which miss threads that end before the sampler sees"
-                + " them");
+                + " jdk.ObjectAllocationSample's weights, which miss threads that end before the sampler sees them");
         return out;
     }
 

@@ -19,8 +19,7 @@ public enum LibraryHazard {
             "ConcurrentBag.requite spins in Thread.yield, keeping its carrier",
             "ConcurrentBag spins in Thread.yield while a connection is handed back to a waiting thread; a virtual"
                     + " thread that yields keeps its carrier, so under pool contention the spinning holds the"
-                    + " carriers and"
-                    + " requests stall for seconds",
+                    + " carriers and requests stall for seconds",
             "HikariCP issue #2398, fixed by pull request #2402"),
     CONNECTOR_J_SYNCHRONIZED_IO(
             KnownLibrary.CONNECTOR_J,

@@ -67,8 +67,7 @@ public final class ThreadCpuView {
                 + percent(jvm, all));
         if (rows.stream().anyMatch(r -> r.kind().equals(ThreadCpu.VIRTUAL))) {
             t.note("virtual threads: sampled by JFR as themselves (not their carrier), grouped by name (most have"
-                    + " none) and the code they run, their first application frame; threads: how many virtual"
-                    + " threads");
+                    + " none) and the code they run, their first application frame; threads: how many virtual threads");
         }
         if (rows.stream().anyMatch(r -> r.kind().equals(ThreadCpu.CARRIER))) {
             t.note("carrier: an OS thread that ran virtual threads: its share in virtual threads' code, in mounting"

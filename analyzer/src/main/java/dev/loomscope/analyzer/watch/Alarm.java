@@ -56,18 +56,15 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
             case LOCK_STUCK ->
                 "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a"
                         + " deadlock when it waits for a lock these threads hold; else no blocking call while"
-                        + " holding it,"
-                        + " or tryLock with a timeout";
+                        + " holding it, or tryLock with a timeout";
             case NATIVE ->
                 "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its"
                         + " Future from the virtual thread, or give the scheduler as many carriers as calls block"
-                        + " at once"
-                        + " (jdk.virtualThreadScheduler.parallelism)";
+                        + " at once (jdk.virtualThreadScheduler.parallelism)";
             case MONOPOLY ->
                 "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an"
                         + " ExecutorService) and wait for it from the virtual thread, or split it up (Thread.yield"
-                        + " between"
-                        + " its parts)";
+                        + " between its parts)";
             case QUEUE ->
                 "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins,"
                         + " CPU-bound work or spins";

@@ -101,8 +101,7 @@ class ThreadsCommandTest {
         assertThat(overview.get("rows").get(0).get("found").asText()).isEqualTo("0 deadlock(s), 1 of 2 carriers held");
         assertThat(overview.get("notes").get(0).asText())
                 .startsWith("held-25.json: carriers held: 1 of 2 carriers held by a virtual thread that cannot go on or"
-                        + " did not move (\"pinned\" #22 pinned in the class initializer"
-                        + " StuckService$Sleeper.<clinit>")
+                        + " did not move (\"pinned\" #22 pinned in the class initializer StuckService$Sleeper.<clinit>")
                 .contains("virtual thread(s) wait to run: not every carrier, so not starvation");
     }
 

@@ -651,8 +651,7 @@ class AnalyzerIT {
                 .containsPattern(
                         "virtual vs platform: run time spread \\(IQR\\) [\\d.,]+ ms against [\\d.,]+ ms, [\\d.]+x"
                                 + " \\(95% CI [\\d.]+x\\.\\.[\\d.]+x; relative to the median [\\d.]+x\\), n=1/1"
-                                + " JVMs x 6"
-                                + " runs: too few runs");
+                                + " JVMs x 6 runs: too few runs");
         assertThat(Files.readString(export.resolve("spread.csv")))
                 .startsWith("metric,unit,group,baseline,verdict,iqr,");
         JsonNode doc = json("compare", platform.toString(), virtual.toString(), "--metric", "run time");

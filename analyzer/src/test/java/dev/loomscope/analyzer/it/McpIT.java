@@ -259,8 +259,7 @@ class McpIT {
             assertThat(json.readTree(in.readLine()).path("error").path("code").asInt())
                     .isEqualTo(-32700);
             out.println("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\","
-                    + "\"method\":\"notifications/initialized\"},"
-                    + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"}]");
+                    + "\"method\":\"notifications/initialized\"},{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"}]");
             JsonNode batch = json.readTree(in.readLine());
             assertThat(batch.isArray()).isTrue();
             assertThat(batch).hasSize(2);

@@ -110,8 +110,7 @@ class StudyAppIT {
                 .containsPattern(
                         "(?m)^=> the study: not decided: .*; because a request: [\\d.]+ ms pinned \\(2 carriers serve"
                                 + " at most [\\d.,]+/s of 300/s\\); next: run 4 or more JVMs a kind \\(--forks 4\\): 1"
-                                + " cannot reach the rule's confidence\\n"
-                                + "report: ");
+                                + " cannot reach the rule's confidence\\nreport: ");
         // the report draws the capacity and, window by window, the client's latency beside the pins of the same windows
         String html = Files.readString(dir.resolve("report/index.html"));
         assertThat(html)

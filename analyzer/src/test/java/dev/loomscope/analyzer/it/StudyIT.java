@@ -42,11 +42,8 @@ class StudyIT {
         Path fakeJava = dir.resolve("java-that-crashes-sleep-virtual");
         Files.writeString(
                 fakeJava,
-                "#!/bin/sh\necho \"$*\" >> '" + dir.resolve("java-args.log") + "'\n"
-                        + "case \"$*\" in *\"sleep --threads"
-                        + " virtual\"*) echo 'simulated crash'"
-                        + " >&2; exit 3;; esac\n"
-                        + "exec '"
+                "#!/bin/sh\necho \"$*\" >> '" + dir.resolve("java-args.log") + "'\ncase \"$*\" in *\"sleep --threads"
+                        + " virtual\"*) echo 'simulated crash' >&2; exit 3;; esac\nexec '"
                         + ChildJvm.javaExecutable() + "' \"$@\"\n");
         Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
         report = dir.resolve("report");

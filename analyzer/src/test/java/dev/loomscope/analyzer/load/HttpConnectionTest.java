@@ -88,13 +88,7 @@ class HttpConnectionTest {
     void contentLengthChunkedAndClosedBodiesAreReadWhole() throws Exception {
         try (Canned c = new Canned(List.of(
                         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
-                        "HTTP/1.1 201 Created\r\n"
-                                + "Transfer-Encoding: chunked\r\n\r\n"
-                                + "3;x=1\r\n"
-                                + "abc\r\n"
-                                + "2\r\n"
-                                + "de\r\n"
-                                + "0\r\n"
+                        "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\n"
                                 + "Trailer: t\r\n\r\n",
                         "HTTP/1.1 204 No Content\r\n\r\n",
                         "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
@@ -119,13 +113,7 @@ class HttpConnectionTest {
     void theEventLoopReadsEveryResponseAndNamesEachCause() throws Exception {
         try (Canned c = new Canned(List.of(
                 "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
-                "HTTP/1.1 201 Created\r\n"
-                        + "Transfer-Encoding: chunked\r\n\r\n"
-                        + "3;x=1\r\n"
-                        + "abc\r\n"
-                        + "2\r\n"
-                        + "de\r\n"
-                        + "0\r\n"
+                "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\n"
                         + "Trailer: t\r\n\r\n",
                 "HTTP/1.1 204 No Content\r\n\r\n",
                 "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
@@ -235,13 +223,8 @@ class HttpConnectionTest {
                         .requestBytes(),
                 StandardCharsets.ISO_8859_1);
         assertThat(request)
-                .isEqualTo("POST /orders HTTP/1.1\r\n"
-                        + "Host: localhost:8080\r\n"
-                        + "Authorization: Bearer abc\r\n"
-                        + "User-Agent: loomscope-load\r\n"
-                        + "Accept: */*\r\n"
-                        + "Content-Length: 2\r\n\r\n"
-                        + "{}");
+                .isEqualTo("POST /orders HTTP/1.1\r\nHost: localhost:8080\r\nAuthorization: Bearer abc\r\n"
+                        + "User-Agent: loomscope-load\r\nAccept: */*\r\nContent-Length: 2\r\n\r\n{}");
     }
 
     @Test

@@ -16,23 +16,10 @@ import org.junit.jupiter.api.Test;
 class ResponseParserTest {
     private static final Target GET = Target.of("http://127.0.0.1:1/");
 
-    private static final String RESPONSES = "HTTP/1.1 100 Continue\r\n\r\n"
-            + "HTTP/1.1 200 OK\r\n"
-            + "Date: Mon, 30 Nov 2026 12:00:00 GMT\r\n"
-            + "content-LENGTH:  12 \r\n\r\n"
-            + "hello world!HTTP/1.1 201 Created\r\n"
-            + "Transfer-Encoding: chunked\r\n\r\n"
-            + "3;x=1\r\n"
-            + "abc\r\n"
-            + "2\r\n"
-            + "de\r\n"
-            + "0\r\n"
-            + "Trailer: t\r\n\r\n"
-            + "HTTP/1.1 204 No Content\r\n\r\n"
-            + "HTTP/1.1 503 Busy\r\n"
-            + "Content-Length: +4\r\n"
-            + "Connection: close\r\n\r\n"
-            + "busy";
+    private static final String RESPONSES = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"
+            + "Date: Mon, 30 Nov 2026 12:00:00 GMT\r\ncontent-LENGTH:  12 \r\n\r\nhello world!HTTP/1.1 201 Created\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n"
+            + "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 503 Busy\r\nContent-Length: +4\r\nConnection: close\r\n\r\nbusy";
 
     @Test
     void everyCutOfTheSameBytesGivesTheSameResponses() throws Exception {

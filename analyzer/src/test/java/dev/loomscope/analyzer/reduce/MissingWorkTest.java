@@ -22,8 +22,7 @@ class MissingWorkTest {
         assertThat(RecordingFacts.warnings(List.of(none)))
                 .containsExactly("/r/a.jfr: the agent was asked to time work=demo.Api::io;demo.Api::legacy and"
                         + " recorded no call of it: left out of service time and of throughput from work"
-                        + " (the filter named no method that ran while it recorded; the agent's exit line"
-                        + " said which)");
+                        + " (the filter named no method that ran while it recorded; the agent's exit line said which)");
         RecordingFacts first = RecordingFacts.ofRuns(RecordingSource.file(Path.of("/r/b.jfr")), List.of());
         first.summary.agentOptions = "work=demo.Api::io";
         assertThat(first.missingWork()).contains("work=demo.Api::io and recorded no call");

@@ -113,8 +113,7 @@ class ClientLineTest {
                 .isEqualTo(
                         "virtual no figures (the load client itself lagged in 3 of 3 measured windows (its sends late"
                                 + " by over 5 ms at p99), left out as its own, not the service's: the machine was"
-                                + " too busy"
-                                + " for this rate)");
+                                + " too busy for this rate)");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, false))))
                 .contains("no figures (the windows hold no histograms");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true), windows(12, true))))
