@@ -93,8 +93,9 @@ final class HeldMonitors {
 
     /** Starts the looks on their own daemon thread (never keeps the application alive). */
     void start() {
-        monitors.warm(); // its classes loaded here, beside the agent's start, not by the looks' thread while the
-        // application loads its own
+        // its classes loaded here, beside the agent's start, not by the looks' thread while the application loads its
+        // own
+        monitors.warm();
         looker = Thread.ofPlatform().name("loomscope-agent-looks").daemon().start(() -> {
             while (!stopped) {
                 long wait = nextNanos - System.nanoTime();

@@ -164,8 +164,8 @@ final class PinnedTracer {
             from = quietSince.minus(SLACK);
         }
         try {
-            s.setOrdered(
-                    false); // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
+            // a pin is printed when it ends; sorting every flushed event by time costs CPU for nothing
+            s.setOrdered(false);
             s.setStartTime(from);
             s.onEvent(JdkEvents.VIRTUAL_THREAD_PINNED, this::print);
             s.onFlush(() -> streamedTo = Instant.now());

@@ -371,8 +371,8 @@ final class Session {
         }
         finished = true;
         if (!lowDisk) {
-            guard.close(); // the reserve's space, for what JFR writes as it stops (while the disk runs low, given
-            // back as it fills)
+            // the reserve's space, for what JFR writes as it stops (while the disk runs low, given back as it fills)
+            guard.close();
         }
         if (tracer != null) {
             try {
@@ -381,14 +381,14 @@ final class Session {
                 // the stream may already be closed by JFR's own shutdown
             }
         }
-        FlightRecorder.removePeriodicEvent(
-                ctxswHook); // the counts since its last period come with the chunk's end (chunkEndHook)
+        // the counts since its last period come with the chunk's end (chunkEndHook)
+        FlightRecorder.removePeriodicEvent(ctxswHook);
         if (schedulerHook != null) {
             FlightRecorder.removePeriodicEvent(schedulerHook);
         }
         if (windowsHook != null) {
-            FlightRecorder.removePeriodicEvent(
-                    windowsHook); // the last window comes with the chunk's end (chunkEndHook)
+            // the last window comes with the chunk's end (chunkEndHook)
+            FlightRecorder.removePeriodicEvent(windowsHook);
         }
         if (held != null) {
             held.stop();
@@ -400,9 +400,8 @@ final class Session {
             if (atExit) {
                 PrivateRepository.removeIfEmpty(repository);
             } else {
-                PrivateRepository.release(
-                        repository); // attach's stop, duration=, a full disk: nothing of ours left under out= but
-                // recordings
+                // attach's stop, duration=, a full disk: nothing of ours left under out= but recordings
+                PrivateRepository.release(repository);
             }
         }
     }

@@ -274,8 +274,8 @@ final class StallWatch {
 
     private Path publish(Path staging, String suffix) throws IOException {
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            Files.setPosixFilePermissions(
-                    staging, PosixFilePermissions.fromString("rw-------")); // as the .jfr: stacks, names
+            // as the .jfr: stacks, names
+            Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString("rw-------"));
         }
         return files.publish(staging, suffix);
     }

@@ -42,8 +42,8 @@ class AgentIT {
     Path dir;
 
     ChildJvm.Result run(String options, String how, String... jvmArgs) throws Exception {
-        List<String> jvm =
-                new ArrayList<>(List.of(jvmArgs)); // no --enable-native-access: the agent is quiet without it
+        // no --enable-native-access: the agent is quiet without it
+        List<String> jvm = new ArrayList<>(List.of(jvmArgs));
         jvm.add("-javaagent:" + AGENT + "=" + options);
         return ChildJvm.run(jvm, PinningApp.class.getName(), List.of(how), dir, 60);
     }
@@ -152,8 +152,8 @@ class AgentIT {
         assertThat(samples.getOrDefault("jdk.InitialSystemProperty", List.of()))
                 .noneSatisfy(p -> assertThat(p.getString("value")).contains(System.getProperty("java.home")));
         assertThat(r.stderr())
-                .doesNotContain(
-                        "WARNING") // JDK 22+: no restricted-method warning for getrusage or async-profiler's library
+                // JDK 22+: no restricted-method warning for getrusage or async-profiler's library
+                .doesNotContain("WARNING")
                 .contains("loomscope-agent: virtual thread pinned for")
                 .contains("at " + PinningApp.class.getName())
                 .contains("loomscope-agent: recording written to " + jfr + " (async-profiler's samples beside it: "

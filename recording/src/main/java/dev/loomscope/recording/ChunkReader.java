@@ -215,8 +215,9 @@ final class ChunkReader {
                 c.checkCount(count, 1);
                 Metadata.JfrClass cls = meta.classes.get(typeId);
                 if (cls == null && count == 0) {
-                    continue; // an empty pool of a type the writer did not define (other profilers' writers leave
-                    // such): nothing to read
+                    // an empty pool of a type the writer did not define (other profilers' writers leave such): nothing
+                    // to read
+                    continue;
                 }
                 if (cls == null) {
                     throw new IllegalStateException(

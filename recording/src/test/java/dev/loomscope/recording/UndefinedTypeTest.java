@@ -71,8 +71,8 @@ class UndefinedTypeTest {
                     && c.pos - countStart == 1
                     && count > 0) {
                 typeAt = checkpoint.firstPoolAt();
-                bytes[countStart] =
-                        0; // no entries (the bytes of the old ones stay, unread, inside the checkpoint's size)
+                // no entries (the bytes of the old ones stay, unread, inside the checkpoint's size)
+                bytes[countStart] = 0;
             } else if (checkpoint.delta() == 0) {
                 throw new AssertionError("no checkpoint with one pool in " + edit.original());
             }

@@ -25,8 +25,8 @@ enum RequestEntry {
     JDK_HTTP_SERVER("com/sun/net/httpserver/HttpHandler", "handle", true, true) {
         @Override
         String stackFrame() {
-            return "sun.net.httpserver.ServerImpl$Exchange::run"; // the server's frame below every handler of an
-            // exchange
+            // the server's frame below every handler of an exchange
+            return "sun.net.httpserver.ServerImpl$Exchange::run";
         }
     },
     /** Spring WebFlux on Reactor Netty: each request adapted once; its handler completes later, so counted only. */

@@ -103,11 +103,10 @@ public final class PinningApp {
             }
             Thread.sleep(3500); // platform threads only, then one pin just before the end
             Thread.ofVirtual().start(() -> sink = new Init1()).join();
+            // MANY_PLACES virtual threads, each pinning in synchronized (JDK 21-23) at a stack depth of its own
             return;
         }
-        if (how.equals(
-                "many-places")) { // MANY_PLACES virtual threads, each pinning in synchronized (JDK 21-23) at a stack
-            // depth of its own
+        if (how.equals("many-places")) {
             List<Thread> many = new ArrayList<>();
             for (int i = 0; i < MANY_PLACES; i++) {
                 int depth = i;
@@ -174,10 +173,12 @@ public final class PinningApp {
                 List<long[]> hog = new ArrayList<>();
                 while (true) {
                     hog.add(new long[1 << 20]);
+                    // a burst of allocation, then the recording stopped by JFR's API (as JFR's own shutdown hook does)
+                    // at
+                    // once
                 }
             }
-            case "jfr-stops" -> { // a burst of allocation, then the recording stopped by JFR's API (as JFR's own
-                // shutdown hook does) at once
+            case "jfr-stops" -> {
                 for (int i = 0; i < BURST_MIB; i++) {
                     sink = new byte[1 << 20];
                 }

@@ -99,8 +99,8 @@ public final class AttachCommand extends CliCommand {
     public Integer call() throws Exception {
         PrintWriter out = stdout();
         if (pid.equals("list")) {
-            this.out.emit(
-                    List.of(jvms()), out); // a table, so --format json and the others give what they give elsewhere
+            // a table, so --format json and the others give what they give elsewhere
+            this.out.emit(List.of(jvms()), out);
             return Errors.OK;
         }
         if (!pid.matches("\\d{1,10}")) {

@@ -94,8 +94,8 @@ public final class RulesCommand extends CliCommand {
             findings.addAll(RulesRunner.run(source, chosen, warnings::add));
         }
         List<Table> tables = new ArrayList<>(RulesView.of(findings, details));
-        ViewCommand.withWarnings(
-                tables, warnings); // what the reader said (each once), and which rules were skipped and why
+        // what the reader said (each once), and which rules were skipped and why
+        ViewCommand.withWarnings(tables, warnings);
         out.emit(tables, stdout());
         boolean warned = findings.stream().anyMatch(f -> f.severity() == Severity.WARNING);
         return failOnWarning && warned ? Errors.CHECK_FAILED : Errors.OK;

@@ -59,8 +59,8 @@ public final class CompareView {
         for (MetricResult r : results) {
             for (String g : r.comparisons().keySet()) {
                 double ratio = r.comparisons().get(g).ratio();
-                if (!Double.isNaN(
-                        ratio)) { // zero in both: nothing to say; zero in the baseline alone: said without a ratio
+                // zero in both: nothing to say; zero in the baseline alone: said without a ratio
+                if (!Double.isNaN(ratio)) {
                     out.add(Comparer.verdict(r, g));
                 }
                 String spread = withSpread.test(r) ? Comparer.spreadVerdict(r, g) : null;

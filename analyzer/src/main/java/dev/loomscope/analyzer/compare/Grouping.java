@@ -99,8 +99,8 @@ public final class Grouping {
                     "--by " + String.join(",", keys.stream().map(Enum::name).toList()));
             return List.of(new Stratum(null, groups));
         }
-        Map<String, Set<Boolean>> profiledKinds =
-                new HashMap<>(); // a workload's recordings: profiled, unprofiled, or both
+        // a workload's recordings: profiled, unprofiled, or both
+        Map<String, Set<Boolean>> profiledKinds = new HashMap<>();
         facts.forEach(f -> profiledKinds
                 .computeIfAbsent(By.workload.of(f), k -> new HashSet<>())
                 .add(profiled(f)));

@@ -46,8 +46,8 @@ public final class FleetImport {
             if (flames || t != FleetSchema.SAMPLES && t != FleetSchema.STACKS) {
                 ParquetTables.read(dir, t, replay);
             } else if (t == FleetSchema.STACKS && !pinStacks.isEmpty()) {
-                ParquetTables.read(
-                        dir, t, "stack_id", pinStacks, replay); // without flame graphs only the pins' stacks are needed
+                // without flame graphs only the pins' stacks are needed
+                ParquetTables.read(dir, t, "stack_id", pinStacks, replay);
             }
         }
         List<Object[]> problems = new ArrayList<>();

@@ -167,19 +167,20 @@ final class CapacitySearch {
         if (!wasKept && warming && !retried && (Double.isNaN(missed) || rate < missed) && steps < MAX_STEPS) {
             retried = true;
             next = rate; // bounds nothing yet: taken again, warmer
+            // the last look: warm, it keeps the rate it missed young, and the search goes on above it
             return;
         }
         lastLook = null;
         if (wasKept
-                && rate == missed) { // the last look: warm, it keeps the rate it missed young, and the search goes on
-            // above it
+                // a warm JVM keeps what a young one fell behind at: its capacity is near, climbed to by a quarter a
+                // step
+                && rate == missed) {
             missed = Double.NaN;
         }
         if (wasKept) {
             keptAt = rate >= kept || Double.isNaN(kept) ? steps : keptAt;
             kept = Double.isNaN(kept) ? rate : Math.max(kept, rate);
-            if (rate >= softMissed) { // a warm JVM keeps what a young one fell behind at: its capacity is near, climbed
-                // to by a quarter a step
+            if (rate >= softMissed) {
                 softMissed = Double.NaN;
                 climb = PAST_THE_RAMP;
             }

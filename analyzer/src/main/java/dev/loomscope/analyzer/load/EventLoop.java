@@ -133,8 +133,9 @@ final class EventLoop implements Runnable {
             }
             boolean stopped = load.stopped();
             if (!stopped || !sentAtStop) {
-                sendDue(now); // once more at the stop: those due before it that a free connection can take (no
-                // connection freed later takes one)
+                // once more at the stop: those due before it that a free connection can take (no connection freed later
+                // takes one)
+                sendDue(now);
                 sentAtStop = stopped;
             }
             if (stopped && busy == 0) {

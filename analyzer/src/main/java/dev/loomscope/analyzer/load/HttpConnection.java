@@ -65,9 +65,9 @@ final class HttpConnection implements Closeable {
             if (!reused || !t.idempotent()) {
                 throw e;
             }
-            return send(
-                    bytes); // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP
-            // clients do for a GET
+            // the server closed the kept-alive connection while it was idle: once on a new one, as HTTP clients do for
+            // a GET
+            return send(bytes);
         }
     }
 

@@ -383,8 +383,8 @@ public final class OpenLoop implements AutoCloseable {
         }
         long now = System.nanoTime();
         stopNanos = now;
-        workers.forEach(
-                LockSupport::unpark); // a worker waiting for a request due after the stop ends now, not when it was due
+        // a worker waiting for a request due after the stop ends now, not when it was due
+        workers.forEach(LockSupport::unpark);
         Thread waiting = reader;
         if (waiting != null) {
             LockSupport.unpark(waiting); // a window in progress ends now, to be dropped

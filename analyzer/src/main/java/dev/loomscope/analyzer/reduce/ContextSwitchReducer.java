@@ -31,8 +31,8 @@ public final class ContextSwitchReducer implements Reducer {
     private long involuntaryTotal;
     private long platformThreadsStarted = -1;
     private long allocatedBytes = -1;
-    private final List<long[]> started =
-            new ArrayList<>(); // {epoch ns, platform threads started since the sample before}
+    // {epoch ns, platform threads started since the sample before}
+    private final List<long[]> started = new ArrayList<>();
     private long firstMillis = Long.MAX_VALUE;
     private long lastMillis = Long.MIN_VALUE;
     private String source;

@@ -239,8 +239,8 @@ public final class FactsCache {
                 ObjectInputStream o = new ObjectInputStream(new BufferedInputStream(in, 1 << 16))) {
             o.setObjectInputFilter(allowed());
             Stored s = (Stored) o.readObject();
-            Files.setLastModifiedTime(
-                    entry, FileTime.fromMillis(System.currentTimeMillis())); // used now: the last to go
+            // used now: the last to go
+            Files.setLastModifiedTime(entry, FileTime.fromMillis(System.currentTimeMillis()));
             return RecordingFacts.of(source, s);
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
             try {

@@ -115,8 +115,8 @@ public final class HeldMonitorReducer implements Reducer {
             List<Frame> frames = e.stackFrames();
             int app = frames == null ? -1 : PinFrames.firstApplication(frames, 0);
             if (app < 0 && frames != null && !frames.isEmpty()) {
-                jdkOwn.events++; // the JDK's own code alone: its threads (a cleaner, a timer) or a pool's idle ones,
-                // not a request's
+                // the JDK's own code alone: its threads (a cleaner, a timer) or a pool's idle ones, not a request's
+                jdkOwn.events++;
                 jdkOwn.nanos += e.duration().toNanos();
                 return;
             }
@@ -354,9 +354,9 @@ public final class HeldMonitorReducer implements Reducer {
                 i = i >= 0 ? i : Math.max(0, -i - 2); // the look it came from: the last one begun by then
                 found[i] += h.threads();
                 if (h.site().what().equals(HeldMonitorEvent.BURST) && i > 0) {
-                    found[i - 1] +=
-                            h.threads(); // a burst found at a look was running at the look before: that look found it
-                    // running, not yet a burst
+                    // a burst found at a look was running at the look before: that look found it running, not yet a
+                    // burst
+                    found[i - 1] += h.threads();
                 }
             }
         }

@@ -243,8 +243,8 @@ public final class HtmlReport {
                 .forEach(svg -> h.append("<figure class='chart'>").append(svg).append("</figure>\n"));
         List<String> every = new ArrayList<>();
         for (Part part : parts) {
-            for (String v : CompareView.verdicts(
-                    part.results())) { // every verdict line compare prints; the chart has the headline ones
+            // every verdict line compare prints; the chart has the headline ones
+            for (String v : CompareView.verdicts(part.results())) {
                 every.add(part.name() == null ? v : part.name() + ": " + v);
             }
         }

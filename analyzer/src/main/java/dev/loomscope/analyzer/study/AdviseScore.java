@@ -44,6 +44,7 @@ final class AdviseScore {
                 + (looked.size() == 1 ? "platform JVM's recording" : looked.size() + " platform JVMs' recordings")
                 + " (JDK " + jdks + " sites, " + carriers.count() + " carriers)";
         if (looked.isEmpty()) {
+            // their threads queued behind a backlog: held at the looks for a queue's reasons, not a carrier's
             return w
                     + ": advise not scored: the platform JVMs' recordings hold none of the agent's looks"
                     + " (held-monitors=off)";
@@ -52,9 +53,7 @@ final class AdviseScore {
                 .map(f -> f.runs.client())
                 .filter(c -> c != null && !c.keptUp())
                 .count();
-        if (2 * behind
-                > platform.size()) { // their threads queued behind a backlog: held at the looks for a queue's reasons,
-            // not a carrier's
+        if (2 * behind > platform.size()) {
             return String.format(
                     Locale.ROOT,
                     "%s: advise not scored at this rate: %d of %d platform JVMs did not keep up, so their looks found"

@@ -470,6 +470,7 @@ public final class AppStudy {
             }
             for (AppRunner.Outcome o : outcomes) {
                 if (!o.job().recorded()) {
+                    // a search's rates are each JVM's own: most are tried by one kind only, and that is no news
                     controls.add(RecordingFacts.ofRuns(
                             RecordingSource.file(o.results()),
                             runs.get(o).stream()
@@ -480,8 +481,7 @@ public final class AppStudy {
             Map<String, List<RecordingFacts>> groups = Grouping.of(timed, List.of());
             byWorkload.put(w, groups);
             if (!groups.containsKey("platform") || !groups.containsKey("virtual")) {
-                if (!s.searched()) { // a search's rates are each JVM's own: most are tried by one kind only, and that
-                    // is no news
+                if (!s.searched()) {
                     caveats.add(w + ": no verdict: no JVM of "
                             + (groups.containsKey("platform") ? "virtual" : "platform") + " threads finished");
                 }
@@ -654,6 +654,7 @@ public final class AppStudy {
         }
         String advised = AdviseScore.line(w, groups, rate);
         if (advised != null) {
+            // a drain's figures are of the backlog, not of the service: said, and no bottom line rests on them
             said.measured.add(advised);
         }
         MetricResult stalls = results.stream()
@@ -661,9 +662,7 @@ public final class AppStudy {
                 .findFirst()
                 .orElse(null);
         String drains = Draining.of(groups);
-        if (drains
-                != null) { // a drain's figures are of the backlog, not of the service: said, and no bottom line rests
-            // on them
+        if (drains != null) {
             String none = BottomLine.MARK + w + ": no bottom line: " + drains;
             said.verdicts.add(none);
             said.bottom.add(none);

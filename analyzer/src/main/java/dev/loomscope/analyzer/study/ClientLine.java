@@ -164,8 +164,9 @@ final class ClientLine {
                 .filter(Objects::nonNull)
                 .mapToDouble(ms -> 1e3 * ms)
                 .toArray();
+        // µs, as the histograms
         double send = median(
-                busy.stream().mapToDouble(f -> f.runs.client().send().getMean()).toArray()); // µs, as the histograms
+                busy.stream().mapToDouble(f -> f.runs.client().send().getMean()).toArray());
         if (handler.length == busy.size() && send > 2 * median(handler)) {
             return String.format(
                     Locale.ROOT,

@@ -105,6 +105,7 @@ public final class AdvisePrediction {
             double start = first == null
                     ? Double.NaN
                     : (span.fromNanos() - (first.getEpochSecond() * 1_000_000_000L + first.getNano())) / 1e9;
+            // requests, but too few windows of them to tell a transient: no ceiling rests on the whole recording's
             return new Load(
                     span.rate(),
                     String.format(
@@ -126,9 +127,7 @@ public final class AdvisePrediction {
                     span,
                     requestThreads);
         }
-        if (f.work.count()
-                > 0) { // requests, but too few windows of them to tell a transient: no ceiling rests on the whole
-            // recording's
+        if (f.work.count() > 0) {
             return new Load(
                     Double.NaN,
                     "too few windows with requests and looks (" + HeldPerRequest.MIN_WINDOWS

@@ -114,9 +114,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             } else if (!undecided.contains(kind)
                     && state.active.contains(kind)
                     && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
-                state.active.remove(
-                        kind); // an episode ends after CLEARED refreshes without it: one that comes and goes is one
-                // episode
+                // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
+                state.active.remove(kind);
                 state.absent.remove(kind);
             }
         }
@@ -167,8 +166,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         long scheduler =
                 state.recent.stream().mapToLong(i -> i.schedulerSamples).sum();
         if (virtual < MIN_SPIN_SAMPLES) {
-            undecided.add(Alarm.SPIN); // too few virtual threads' samples to tell (a busy machine's sampler reaches few
-            // threads)
+            // too few virtual threads' samples to tell (a busy machine's sampler reaches few threads)
+            undecided.add(Alarm.SPIN);
         } else if (spinning >= MIN_SPIN_SAMPLES && (double) spinning / virtual >= spinShare) {
             seen.add(Alarm.SPIN);
             Map<String, Long> callers = new HashMap<>();
@@ -256,8 +255,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     private void monopoly(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
         for (Interval.Sampled s : in.sampled) {
             if (s.spinning()) {
-                state.runs.remove(
-                        s.thread()); // in Thread.yield or onSpinWait: it gives its carrier up (the yield-spin alarm's)
+                // in Thread.yield or onSpinWait: it gives its carrier up (the yield-spin alarm's)
+                state.runs.remove(s.thread());
                 continue;
             }
             Run r = state.runs.get(s.thread());
@@ -478,8 +477,9 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         }
         for (LockWait w : a.stuckLocks()) {
             if (w.waiters().stream().noneMatch(t -> Boolean.TRUE.equals(t.virtual()))) {
-                continue; // platform threads alone: behind a virtual thread that waits for a carrier, most often (the
-                // carriers' alarms say why)
+                // platform threads alone: behind a virtual thread that waits for a carrier, most often (the carriers'
+                // alarms say why)
+                continue;
             }
             String kind = Alarm.LOCK_STUCK + ":" + w.lock();
             seen.add(kind);

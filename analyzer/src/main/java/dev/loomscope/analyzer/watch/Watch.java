@@ -111,8 +111,9 @@ public final class Watch {
                             o.threadEvents(),
                             o.record(),
                             o.agent()));
+            // Ctrl-C: the JVM's recording closed, --record written, the alarms named
             Thread hook = new Thread(
-                    () -> { // Ctrl-C: the JVM's recording closed, --record written, the alarms named
+                    () -> {
                         w.close();
                         sayDone();
                     },
@@ -228,8 +229,8 @@ public final class Watch {
                     continue;
                 }
                 try {
-                    alarmed |= refresh(
-                            t, w, alarms, scratch, ready); // the intervals a watcher that fell behind missed, together
+                    // the intervals a watcher that fell behind missed, together
+                    alarmed |= refresh(t, w, alarms, scratch, ready);
                 } catch (IOException gone) {
                     // the JVM went away: a refresh, a thread dump or an alarm's dumps found its connection closed
                     err.println("loomscope watch: " + t.name() + " ended");

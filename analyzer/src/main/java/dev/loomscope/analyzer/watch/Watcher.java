@@ -142,8 +142,8 @@ public final class Watcher implements AutoCloseable {
                             mbeans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME, OperatingSystemMXBean.class)
                     .getAvailableProcessors();
             parallelism = parallelism(target, processors);
-            owners = new LockOwnerLooks(
-                    target, null, target.local()); // a remote JVM's dumps are written on its machine: nothing to add to
+            // a remote JVM's dumps are written on its machine: nothing to add to
+            owners = new LockOwnerLooks(target, null, target.local());
             if (settings.agent()) {
                 AgentRecording a = AgentRecording.find(target, jfr);
                 remote = null;
@@ -179,8 +179,8 @@ public final class Watcher implements AutoCloseable {
                     long at = Duration.between(origin, e.getEndTime()).toNanos();
                     long index = Math.max(
                             shown,
-                            Math.floorDiv(
-                                    at, settings.interval().toNanos())); // one that came late counts in the next shown
+                            // one that came late counts in the next shown
+                            Math.floorDiv(at, settings.interval().toNanos()));
                     intervals.computeIfAbsent(index, i -> new Interval()).add(e);
                 }
             });
@@ -222,15 +222,14 @@ public final class Watcher implements AutoCloseable {
                                         "maxAge",
                                         MAX_AGE.toSeconds() + " s")
                                 : Map.of("name", NAME + ProcessHandle.current().pid()));
+                // an event a virtual thread: what a server that starts one a request pays most for (benchmarks.md)
             }
         }
         stream.enable(JdkEvents.VIRTUAL_THREAD_PINNED)
                 .withThreshold(settings.pinnedThreshold())
                 .withStackTrace();
         stream.enable(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED).withStackTrace();
-        if (settings
-                .threadEvents()) { // an event a virtual thread: what a server that starts one a request pays most for
-            // (benchmarks.md)
+        if (settings.threadEvents()) {
             stream.enable(JdkEvents.VIRTUAL_THREAD_START).withoutStackTrace();
             stream.enable(JdkEvents.VIRTUAL_THREAD_END).withoutStackTrace();
         }

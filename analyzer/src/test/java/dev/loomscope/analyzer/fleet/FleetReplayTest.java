@@ -173,8 +173,8 @@ class FleetReplayTest {
         });
         assertThat(f.pinning.all().count()).isEqualTo(1);
         assertThat(f.pinning.groups())
-                .containsOnlyKeys(
-                        "app.Cache.load"); // the frame that pinned (here the top one outside the JDK), from the stack
+                // the frame that pinned (here the top one outside the JDK), from the stack
+                .containsOnlyKeys("app.Cache.load");
         var pin = f.pinning.groups().get("app.Cache.load");
         assertThat(pin.stack).extracting(Frame::text).containsExactly("java.lang.Object.wait", "app.Cache.load:17");
         assertThat(pin.reasons).containsExactly("Native or VM frame on stack");

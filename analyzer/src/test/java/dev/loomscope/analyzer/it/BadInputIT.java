@@ -203,8 +203,8 @@ class BadInputIT {
                 Path damaged = Files.write(dir.resolve("mutant-" + source.getFileName() + "-" + i + ".jfr"), bytes);
                 List<String> these = new ArrayList<>(commands);
                 if (i % 3 == 0) {
-                    these.addAll(List.of(
-                            "rules", "flame")); // slower (JMC's parser, async-profiler's converter): every third mutant
+                    // slower (JMC's parser, async-profiler's converter): every third mutant
+                    these.addAll(List.of("rules", "flame"));
                 }
                 for (String command : these) {
                     cases++;
@@ -234,8 +234,8 @@ class BadInputIT {
      */
     @Test
     void damagedJmhResultsAndExportsAreOneLineExitTwoInBoundedTime() throws Exception {
-        Random random = new Random(
-                Long.getLong("loomscope.fuzz.seed", 20261124)); // another seed, other mutants: -Dloomscope.fuzz.seed=N
+        // another seed, other mutants: -Dloomscope.fuzz.seed=N
+        Random random = new Random(Long.getLong("loomscope.fuzz.seed", 20261124));
         List<String> failures = new ArrayList<>();
         int cases = 0;
         List<Path> jmh;

@@ -442,8 +442,8 @@ class StudyAppIT {
         int port = freePort();
         Process service = serve(java, kind, port);
         try {
-            ChildJvm.exec(
-                    List.of(ab(), "-n", "200", "-c", "50", "http://localhost:" + port + path), dir, 120); // warm-up
+            // warm-up
+            ChildJvm.exec(List.of(ab(), "-n", "200", "-c", "50", "http://localhost:" + port + path), dir, 120);
             ChildJvm.Result ab =
                     ChildJvm.exec(List.of(ab(), "-n", "1000", "-c", "50", "http://localhost:" + port + path), dir, 300);
             Matcher m = Pattern.compile("Time per request:\\s+([\\d.]+) \\[ms\\] \\(mean\\)")

@@ -187,8 +187,8 @@ class WatchIT {
         for (String l : ticks) {
             Matcher m = Pattern.compile("pins ([\\d,]+)\\.\\d/s").matcher(l);
             assertThat(m.find()).as(l).isTrue();
-            shown +=
-                    Long.parseLong(m.group(1).replace(",", "")) * seconds(l); // a rate over the seconds the line covers
+            // a rate over the seconds the line covers
+            shown += Long.parseLong(m.group(1).replace(",", "")) * seconds(l);
         }
         long recorded = RecordingFile.readAllEvents(jfr).stream()
                 .filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned"))

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WorkIT {
     static final String WORK = "work=" + ServiceApp.class.getName() + "::handle";
-    static final int REQUESTS =
-            12_000; // two seconds and more a JVM: CPU load and thread counts are sampled once a second
+    // two seconds and more a JVM: CPU load and thread counts are sampled once a second
+    static final int REQUESTS = 12_000;
 
     @TempDir
     Path dir;

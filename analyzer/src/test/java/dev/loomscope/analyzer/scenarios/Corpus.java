@@ -482,11 +482,11 @@ public final class Corpus {
                         + p.bottomLine() + ")");
             }
             if (watchSeconds > 0) {
-                double secondsWatched =
-                        s.control() ? controlSeconds : watchSeconds; // the controls longer: false alarms
+                // the controls longer: false alarms
+                double secondsWatched = s.control() ? controlSeconds : watchSeconds;
                 Watched w = watch(s, loomscope, java, dir, secondsWatched);
-                Set<Scenario.Hazard> trouble =
-                        known.equals("same") ? Set.of() : Set.of(Scenario.Hazard.MONITOR); // one token: "in trouble"
+                // one token: "in trouble"
+                Set<Scenario.Hazard> trouble = known.equals("same") ? Set.of() : Set.of(Scenario.Hazard.MONITOR);
                 watchScore.add(trouble, w.alarms().isEmpty() ? Set.of() : Set.of(Scenario.Hazard.MONITOR));
                 threadsScore.add(trouble, w.stuck() ? Set.of(Scenario.Hazard.MONITOR) : Set.of());
                 if (trouble.isEmpty()) {

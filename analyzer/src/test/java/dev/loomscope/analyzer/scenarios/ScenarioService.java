@@ -396,8 +396,8 @@ public final class ScenarioService {
             ReentrantLock second = ab ? b : a;
             first.lock();
             try {
-                Thread.sleep(20); // at 100/s, the next request comes within this: the deadlock does not wait on the
-                // machine's jitter
+                // at 100/s, the next request comes within this: the deadlock does not wait on the machine's jitter
+                Thread.sleep(20);
                 second.lock();
                 second.unlock();
             } finally {

@@ -83,8 +83,8 @@ public final class FlameRenderer {
         Arguments args = arguments(options, collapsed);
         args.diff = true;
         args.norm = true;
-        args.inverted =
-                true; // the roots and the legend on the first screen; a deep graph drawn upwards opens on blank space
+        // the roots and the legend on the first screen; a deep graph drawn upwards opens on blank space
+        args.inverted = true;
         long[] scale = scales(before.total(), after.total());
         FlameGraph base = new FlameGraph(args);
         before.drawInto(base, scale[0]);

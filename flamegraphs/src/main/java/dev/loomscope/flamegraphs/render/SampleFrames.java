@@ -30,8 +30,8 @@ public final class SampleFrames {
             return FlameSamples.IN_NATIVE;
         }
         if (e.type().equals(FlameSamples.DATADOG_CPU)) {
-            return "STATE_DEFAULT"; // CPU samples of async-profiler's kind (its timer engines), in the state
-            // async-profiler gives its own
+            // CPU samples of async-profiler's kind (its timer engines), in the state async-profiler gives its own
+            return "STATE_DEFAULT";
         }
         return e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
     }
