@@ -3,6 +3,7 @@ package dev.loomscope.recording;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -129,6 +130,35 @@ public final class PinFrames {
             lines.add(GAP);
         }
         return lines;
+    }
+
+    /** What keeps a virtual thread on its carrier, by what its pinned stack shows (or the JDK 24+ reason says). */
+    public enum Cause {
+        /** A monitor held or entered ({@code synchronized}): pins on JDK 21-23 only. */
+        MONITOR,
+        /** An application's native frame or a call into native code (JNI, an FFM downcall or upcall): every JDK. */
+        NATIVE,
+        /** A class initializer on the stack: every JDK. */
+        CLASS_INIT;
+
+        /**
+         * The cause of a pin with {@code frames} (innermost first; null or empty when not recorded) and the JDK's
+         * {@code reasons} (JDK 24+'s pinnedReason, none before): a class initializer first, then native code, else a
+         * monitor.
+         */
+        public static Cause of(List<Frame> frames, Collection<String> reasons) {
+            List<Frame> stack = frames == null ? List.of() : frames;
+            if (stack.stream().anyMatch(f -> f.methodName().equals("<clinit>"))
+                    || reasons.stream().anyMatch(r -> r.contains("<clinit>") || r.contains("lass init"))) {
+                return CLASS_INIT;
+            }
+            for (int i = 0; i < stack.size(); i++) {
+                if (stack.get(i).type() == PinFrames.NATIVE && !stack.get(i).isJdk() || wentNative(stack, i)) {
+                    return NATIVE;
+                }
+            }
+            return reasons.stream().anyMatch(r -> r.toLowerCase(Locale.ROOT).contains("native")) ? NATIVE : MONITOR;
+        }
     }
 
     /** A frame that pins by being on the stack: a class initializer, an application's native method. */

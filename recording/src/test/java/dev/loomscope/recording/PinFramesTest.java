@@ -29,6 +29,7 @@ class PinFramesTest {
         assertThat(PinFrames.culpritMethod(frames)).isEqualTo("org.h2.engine.Session.lock");
         assertThat(PinFrames.shortStart(frames)).isEqualTo(3); // the JDK call it made, then the application's frames
         assertThat(PinFrames.shortTrace(frames)).containsExactly(3, 4, 5, 6);
+        assertThat(PinFrames.Cause.of(frames, List.of())).isEqualTo(PinFrames.Cause.MONITOR);
     }
 
     /** A pin inside a class initializer is the class being initialised, even below other application frames. */
@@ -40,6 +41,7 @@ class PinFramesTest {
                 app("app.Config", "<clinit>", 0),
                 app("app.Main", "run", 1));
         assertThat(PinFrames.culpritMethod(frames)).isEqualTo("app.Config.<clinit>");
+        assertThat(PinFrames.Cause.of(frames, List.of())).isEqualTo(PinFrames.Cause.CLASS_INIT);
     }
 
     /** JDK 25, an upcall from native code: the application frame that made the downcall, not the callback. */
@@ -60,6 +62,9 @@ class PinFramesTest {
         assertThat(PinFrames.wentNative(frames, culprit)).isTrue();
         assertThat(PinFrames.wentNative(frames, 6)).isFalse();
         assertThat(PinFrames.shortTrace(frames)).contains(culprit);
+        assertThat(PinFrames.Cause.of(frames, List.of("Native or VM frame on stack")))
+                .isEqualTo(PinFrames.Cause.NATIVE);
+        assertThat(PinFrames.Cause.of(frames, List.of())).isEqualTo(PinFrames.Cause.NATIVE);
     }
 
     /** An application's own native method pins by being on the stack. */
@@ -72,5 +77,14 @@ class PinFramesTest {
                 app("app.Main", "main", 1));
         assertThat(PinFrames.culpritMethod(frames)).isEqualTo("app.Jni.run");
         assertThat(PinFrames.culpritMethod(List.of())).isEqualTo("(no stack trace)");
+        assertThat(PinFrames.Cause.of(frames, List.of())).isEqualTo(PinFrames.Cause.NATIVE);
+    }
+
+    /** Without a stack, the JDK 24+ reason tells; without either, a monitor (what JDK 21-23 pin on). */
+    @Test
+    void withoutAStackTheReasonTellsTheCause() {
+        assertThat(PinFrames.Cause.of(null, List.of("Native or VM frame on stack")))
+                .isEqualTo(PinFrames.Cause.NATIVE);
+        assertThat(PinFrames.Cause.of(List.of(), List.of())).isEqualTo(PinFrames.Cause.MONITOR);
     }
 }

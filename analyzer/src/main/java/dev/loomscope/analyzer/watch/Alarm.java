@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.watch;
 
+import dev.loomscope.recording.PinFrames;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -9,34 +10,85 @@ import java.util.Map;
 
 /**
  * A condition {@code watch} raises once when it begins: which ({@code kind}), since when, what was seen and where (the
- * frame that causes it), with the stack that shows it.
+ * frame that causes it), with the stack that shows it; a pinning alarm also says what pins ({@code pinned}, null for
+ * the others), which decides the next step.
  */
-record Alarm(String kind, Instant since, String what, String where, List<String> stack) {
-    /** Carriers all busy while the scheduler's queue grows. */
-    static final String QUEUE = "queue-growth";
-    /** Pins above the rate or the share of carrier time asked for. */
-    static final String PINS = "pinning";
-    /** Carriers' CPU in Thread.yield or Thread.onSpinWait. */
-    static final String SPIN = "yield-spin";
-    /** Many virtual threads parked at one place: a pool or lock smaller than the threads that want it. */
-    static final String POOL = "pool-ceiling";
-    /** Threads each waiting for a lock the next one holds (owners from the JVM's dumps, or the agent's looks). */
-    static final String DEADLOCK = "deadlock";
-    /** A lock one thread holds at a time, none of whose waiters got it between two thread dumps. */
-    static final String LOCK_STUCK = "lock-stuck";
-    /** Every carrier held, in two thread dumps, by a virtual thread that uses little CPU: native code that blocks. */
-    static final String NATIVE = "native-blocking";
-    /** As many virtual threads as carriers each computing for a second or more: the carriers monopolized. */
-    static final String MONOPOLY = "cpu-monopoly";
+record Alarm(Kind kind, Instant since, String what, String where, List<String> stack, PinFrames.Cause pinned) {
+    Alarm(Kind kind, Instant since, String what, String where, List<String> stack) {
+        this(kind, since, what, where, stack, null);
+    }
+
+    /** The alarms, each with its name in the output and what a user does next about it. */
+    enum Kind {
+        /** Carriers all busy while the scheduler's queue grows. */
+        QUEUE(
+                "queue-growth",
+                "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins,"
+                        + " CPU-bound work or spins"),
+        /** Pins above the rate or the share of carrier time asked for; the next step is by what pins. */
+        PINS("pinning", null),
+        /** Carriers' CPU in Thread.yield or Thread.onSpinWait. */
+        SPIN(
+                "yield-spin",
+                "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound"
+                        + " it; a library's spin may be fixed in a newer release"),
+        /** Many virtual threads parked at one place: a pool or lock smaller than the threads that want it. */
+        POOL(
+                "pool-ceiling",
+                "the pool or lock is now the ceiling, not the threads: size it for the concurrency you want, or bound"
+                        + " the concurrency before it (a Semaphore)"),
+        /** Threads each waiting for a lock the next one holds (owners from the JVM's dumps, or the agent's looks). */
+        DEADLOCK(
+                "deadlock",
+                "each thread holds a lock the next one waits for, and none lets go: they stay stuck until the JVM"
+                        + " restarts; take the locks in one order everywhere (or tryLock with a timeout)"),
+        /** A lock one thread holds at a time, none of whose waiters got it between two thread dumps. */
+        LOCK_STUCK(
+                "lock-stuck",
+                "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a"
+                        + " deadlock when it waits for a lock these threads hold; else no blocking call while"
+                        + " holding it, or tryLock with a timeout"),
+        /**
+         * Every carrier held, in two thread dumps, by a virtual thread that uses little CPU: native code that blocks.
+         */
+        NATIVE(
+                "native-blocking",
+                "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its"
+                        + " Future from the virtual thread, or give the scheduler as many carriers as calls block"
+                        + " at once (jdk.virtualThreadScheduler.parallelism)"),
+        /** As many virtual threads as carriers each computing for a second or more: the carriers monopolized. */
+        MONOPOLY(
+                "cpu-monopoly",
+                "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an"
+                        + " ExecutorService) and wait for it from the virtual thread, or split it up (Thread.yield"
+                        + " between its parts)");
+
+        /** The alarm's name in the lines, the JSON and the dumps' file names. */
+        final String id;
+
+        final String next;
+
+        Kind(String id, String next) {
+            this.id = id;
+            this.next = next;
+        }
+    }
+
+    /** One alarm's episode: its kind and, for those raised once per lock or place, which ({@code ""} for the rest). */
+    record Episode(Kind kind, String subject) {
+        Episode(Kind kind) {
+            this(kind, "");
+        }
+    }
 
     String line() {
-        return "ALARM " + kind + " since " + clock() + ": " + what + (where == null ? "" : "; where: " + where)
+        return "ALARM " + kind.id + " since " + clock() + ": " + what + (where == null ? "" : "; where: " + where)
                 + "; next: " + next();
     }
 
     /** {@code pinning since 21:56:30 at demo.Api.legacy}: the alarm in the watch's closing line. */
     String brief() {
-        return kind + " since " + clock() + (where == null ? "" : " at " + where);
+        return kind.id + " since " + clock() + (where == null ? "" : " at " + where);
     }
 
     private String clock() {
@@ -45,53 +97,26 @@ record Alarm(String kind, Instant since, String what, String where, List<String>
 
     /** What a user does next about it, by kind (and, for pins, by what pins). */
     String next() {
-        return switch (kind) {
-            case PINS -> pinsNext(where == null ? "" : where);
-            case SPIN ->
-                "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound"
-                        + " it; a library's spin may be fixed in a newer release";
-            case DEADLOCK ->
-                "each thread holds a lock the next one waits for, and none lets go: they stay stuck until the JVM"
-                        + " restarts; take the locks in one order everywhere (or tryLock with a timeout)";
-            case LOCK_STUCK ->
-                "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a"
-                        + " deadlock when it waits for a lock these threads hold; else no blocking call while"
-                        + " holding it, or tryLock with a timeout";
+        if (kind != Kind.PINS) {
+            return kind.next;
+        }
+        return switch (pinned == null ? PinFrames.Cause.MONITOR : pinned) {
             case NATIVE ->
-                "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its"
-                        + " Future from the virtual thread, or give the scheduler as many carriers as calls block"
-                        + " at once (jdk.virtualThreadScheduler.parallelism)";
-            case MONOPOLY ->
-                "virtual threads are not time-sliced: run the long computation on a pool of platform threads (an"
-                        + " ExecutorService) and wait for it from the virtual thread, or split it up (Thread.yield"
-                        + " between its parts)";
-            case QUEUE ->
-                "see what holds the carriers (--dump-on-alarm DIR, then 'loomscope threads' on the dumps): pins,"
-                        + " CPU-bound work or spins";
-            default ->
-                "the pool or lock is now the ceiling, not the threads: size it for the concurrency you want, or bound"
-                        + " the concurrency before it (a Semaphore)";
+                "a native frame pins on every JDK: move the blocking call out of the native call, or give that work"
+                        + " platform threads";
+            case CLASS_INIT ->
+                "blocking in a class initializer pins on every JDK: initialise the class before the load (or"
+                        + " without blocking)";
+            case MONITOR ->
+                "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock,"
+                        + " or run on JDK 24+, where synchronized no longer pins";
         };
-    }
-
-    /** The pinning alarm's step, by what pins ({@code where}). */
-    private static String pinsNext(String where) {
-        if (where.contains("Native") || where.contains("native")) {
-            return "a native frame pins on every JDK: move the blocking call out of the native call, or give that work"
-                    + " platform threads";
-        }
-        if (where.contains("lass initializer") || where.contains("<clinit>")) {
-            return "blocking in a class initializer pins on every JDK: initialise the class before the load (or"
-                    + " without blocking)";
-        }
-        return "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock, or"
-                + " run on JDK 24+, where synchronized no longer pins";
     }
 
     Map<String, Object> json() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "alarm");
-        m.put("alarm", kind);
+        m.put("alarm", kind.id);
         m.put("since", since.toString());
         m.put("what", what);
         m.put("where", where);

@@ -6,12 +6,17 @@ import dev.loomscope.analyzer.threads.ThreadAnalysis.Link;
 import dev.loomscope.analyzer.threads.ThreadAnalysis.LockWait;
 import dev.loomscope.analyzer.threads.ThreadDump.DumpThread;
 import dev.loomscope.analyzer.threads.ThreadsView;
+import dev.loomscope.analyzer.watch.Alarm.Episode;
+import dev.loomscope.analyzer.watch.Alarm.Kind;
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.PinFrames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -63,9 +68,9 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
 
     /** What persists between ticks: the kinds raised and not yet cleared, the queue's growth. */
     static final class State {
-        final Set<String> active = new HashSet<>();
+        final Set<Episode> active = new HashSet<>();
         /** Refreshes in a row an active kind was not seen. */
-        final Map<String, Integer> absent = new HashMap<>();
+        final Map<Kind, Integer> absent = new EnumMap<>(Kind.class);
         /**
          * The last {@link #SPIN_WINDOW} intervals: CPU samples are few a second (JFR samples a few threads a period).
          */
@@ -101,21 +106,21 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     /** The alarms this tick begins (an interval's events in {@code in}). */
     List<Alarm> check(Tick t, Interval in) {
         List<Alarm> raised = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        Set<Kind> seen = EnumSet.noneOf(Kind.class);
         // the kinds this refresh can say nothing of, either way: their episode neither goes on nor ends on it
-        Set<String> undecided = new HashSet<>();
+        Set<Kind> undecided = EnumSet.noneOf(Kind.class);
         pins(t, in, raised, seen);
         spin(t, in, raised, seen, undecided);
         monopoly(t, in, raised, seen);
         queue(t, in, raised, seen);
-        for (String kind : List.of(Alarm.PINS, Alarm.SPIN, Alarm.QUEUE, Alarm.MONOPOLY)) {
+        for (Kind kind : List.of(Kind.PINS, Kind.SPIN, Kind.QUEUE, Kind.MONOPOLY)) {
             if (seen.contains(kind)) {
                 state.absent.remove(kind);
             } else if (!undecided.contains(kind)
-                    && state.active.contains(kind)
+                    && state.active.contains(new Episode(kind))
                     && state.absent.merge(kind, 1, Integer::sum) >= CLEARED) {
                 // an episode ends after CLEARED refreshes without it: one that comes and goes is one episode
-                state.active.remove(kind);
+                state.active.remove(new Episode(kind));
                 state.absent.remove(kind);
             }
         }
@@ -123,17 +128,17 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
     }
 
     /** The pinning alarm: pins a second or the carriers' pinned share past its limit. */
-    private void pins(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
+    private void pins(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen) {
         double rate = t.pins() / t.seconds();
         double share = t.pinnedShare();
         if (t.pins() > 0 && (rate > pinRate || (!Double.isNaN(share) && share > pinnedShare))) {
-            seen.add(Alarm.PINS);
+            seen.add(Kind.PINS);
             Tick.Pin top = t.topPins().get(0);
             var group = in.pins.groups().get(top.frame());
             raise(
                     raised,
                     new Alarm(
-                            Alarm.PINS,
+                            Kind.PINS,
                             t.at(),
                             String.format(
                                     Locale.ROOT,
@@ -150,12 +155,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                                     : group.stack.stream()
                                             .limit(12)
                                             .map(Frame::text)
-                                            .toList()));
+                                            .toList(),
+                            PinFrames.Cause.of(group == null ? null : group.stack, top.reasons())));
         }
     }
 
     /** The yield-spin alarm, over the last {@link #SPIN_WINDOW} intervals; undecided when they hold too few samples. */
-    private void spin(Tick t, Interval in, List<Alarm> raised, Set<String> seen, Set<String> undecided) {
+    private void spin(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen, Set<Kind> undecided) {
         state.recent.addLast(in);
         if (state.recent.size() > SPIN_WINDOW) {
             state.recent.removeFirst();
@@ -167,9 +173,9 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 state.recent.stream().mapToLong(i -> i.schedulerSamples).sum();
         if (virtual < MIN_SPIN_SAMPLES) {
             // too few virtual threads' samples to tell (a busy machine's sampler reaches few threads)
-            undecided.add(Alarm.SPIN);
+            undecided.add(Kind.SPIN);
         } else if (spinning >= MIN_SPIN_SAMPLES && (double) spinning / virtual >= spinShare) {
-            seen.add(Alarm.SPIN);
+            seen.add(Kind.SPIN);
             Map<String, Long> callers = new HashMap<>();
             Map<String, List<Frame>> stacks = new HashMap<>();
             state.recent.forEach(i -> {
@@ -183,7 +189,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             raise(
                     raised,
                     new Alarm(
-                            Alarm.SPIN,
+                            Kind.SPIN,
                             t.at(),
                             String.format(
                                     Locale.ROOT,
@@ -206,13 +212,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      * The alarms that say why carriers are held: a queue growing behind one of them is that alarm's, not one of its
      * own.
      */
-    static final List<String> CAUSES = List.of(Alarm.PINS, Alarm.SPIN, Alarm.MONOPOLY, Alarm.NATIVE);
+    static final Set<Kind> CAUSES = EnumSet.of(Kind.PINS, Kind.SPIN, Kind.MONOPOLY, Kind.NATIVE);
 
     /**
      * The queue-growth alarm: the scheduler's queue longer refresh after refresh while every carrier is mounted, and no
      * alarm that says why ({@link #CAUSES}) is on.
      */
-    private void queue(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
+    private void queue(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen) {
         Tick.Scheduler s = t.scheduler();
         if (s != null) {
             boolean grows = state.lastQueued >= 0 && s.queued() > state.lastQueued && s.mounted() >= s.parallelism();
@@ -224,13 +230,14 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 state.growing = 0; // not in a row
             }
             state.lastQueued = s.queued();
-            boolean explained = CAUSES.stream().anyMatch(k -> seen.contains(k) || state.active.contains(k));
+            boolean explained =
+                    CAUSES.stream().anyMatch(k -> seen.contains(k) || state.active.contains(new Episode(k)));
             if (state.growing >= queueSeconds && s.queued() >= MIN_QUEUED && !explained) {
-                seen.add(Alarm.QUEUE);
+                seen.add(Kind.QUEUE);
                 raise(
                         raised,
                         new Alarm(
-                                Alarm.QUEUE,
+                                Kind.QUEUE,
                                 state.growingSince,
                                 String.format(
                                         Locale.ROOT,
@@ -241,8 +248,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                                         s.parallelism()),
                                 busiest(t, in),
                                 List.of()));
-            } else if (state.active.contains(Alarm.QUEUE) && state.growing > 0) {
-                seen.add(Alarm.QUEUE); // still growing: the episode goes on
+            } else if (state.active.contains(new Episode(Kind.QUEUE)) && state.growing > 0) {
+                seen.add(Kind.QUEUE); // still growing: the episode goes on
             }
         }
     }
@@ -252,7 +259,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      * or more (their samples with no gap over {@link #RUN_GAP}) at once: a virtual thread is not time-sliced, so each
      * held its carrier all that time.
      */
-    private void monopoly(Tick t, Interval in, List<Alarm> raised, Set<String> seen) {
+    private void monopoly(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen) {
         for (Interval.Sampled s : in.sampled) {
             if (s.spinning()) {
                 // in Thread.yield or onSpinWait: it gives its carrier up (the yield-spin alarm's)
@@ -280,7 +287,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 .filter(r -> r.length().compareTo(MONOPOLY_RUN) >= 0)
                 .toList();
         if (!long_.isEmpty() && long_.size() >= t.parallelism()) {
-            seen.add(Alarm.MONOPOLY);
+            seen.add(Kind.MONOPOLY);
             Map<String, Long> frames = new HashMap<>();
             long_.forEach(r -> r.frames.forEach((f, n) -> frames.merge(f, n, Long::sum)));
             String frame = frames.entrySet().stream()
@@ -292,7 +299,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             raise(
                     raised,
                     new Alarm(
-                            Alarm.MONOPOLY,
+                            Kind.MONOPOLY,
                             since,
                             String.format(
                                     Locale.ROOT,
@@ -335,7 +342,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         Instant before = state.carriersHeldAt;
         state.carriersHeldAt = held ? (a.dump().time() != null ? a.dump().time() : at) : null;
         if (!held) {
-            state.active.remove(Alarm.NATIVE);
+            state.active.remove(new Episode(Kind.NATIVE));
             return List.of();
         }
         if (before == null) {
@@ -368,7 +375,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         raise(
                 raised,
                 new Alarm(
-                        Alarm.NATIVE,
+                        Kind.NATIVE,
                         before,
                         String.format(
                                 Locale.ROOT,
@@ -423,16 +430,16 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      */
     List<Alarm> parked(Instant at, Map<String, Integer> parkedAt, Map<String, List<String>> stacks) {
         List<Alarm> raised = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        Set<Episode> seen = new HashSet<>();
         parkedAt.entrySet().stream()
                 .filter(e -> e.getValue() >= parked)
                 .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .forEach(e -> {
-                    String kind = Alarm.POOL + ":" + e.getKey();
-                    seen.add(kind);
-                    if (state.active.add(kind)) {
+                    Episode episode = new Episode(Kind.POOL, e.getKey());
+                    seen.add(episode);
+                    if (state.active.add(episode)) {
                         raised.add(new Alarm(
-                                Alarm.POOL,
+                                Kind.POOL,
                                 at,
                                 String.format(
                                         Locale.ROOT,
@@ -444,7 +451,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                                 stacks.get(e.getKey())));
                     }
                 });
-        state.active.removeIf(k -> k.startsWith(Alarm.POOL + ":") && !seen.contains(k));
+        state.active.removeIf(k -> k.kind() == Kind.POOL && !seen.contains(k));
         return raised;
     }
 
@@ -455,15 +462,16 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      */
     List<Alarm> locks(Instant at, ThreadAnalysis a) {
         List<Alarm> raised = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        Set<Episode> seen = new HashSet<>();
         for (List<Link> cycle : a.deadlocks()) {
-            String kind = Alarm.DEADLOCK + ":"
-                    + cycle.stream().map(Link::lock).sorted().toList();
-            seen.add(kind);
-            if (state.active.add(kind)) {
+            Episode episode = new Episode(
+                    Kind.DEADLOCK,
+                    cycle.stream().map(Link::lock).sorted().toList().toString());
+            seen.add(episode);
+            if (state.active.add(episode)) {
                 Link first = cycle.get(0);
                 raised.add(new Alarm(
-                        Alarm.DEADLOCK,
+                        Kind.DEADLOCK,
                         at,
                         cycle.size() + " threads each wait for a lock the next one holds: "
                                 + cycle.stream()
@@ -481,27 +489,26 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 // alarms say why)
                 continue;
             }
-            String kind = Alarm.LOCK_STUCK + ":" + w.lock();
-            seen.add(kind);
-            if (state.active.add(kind)) {
+            Episode episode = new Episode(Kind.LOCK_STUCK, w.lock());
+            seen.add(episode);
+            if (state.active.add(episode)) {
                 Instant since = a.previous().time() != null
                         ? a.previous().time()
                         : at; // its waiters waited already in the earlier dump
                 raised.add(new Alarm(
-                        Alarm.LOCK_STUCK,
+                        Kind.LOCK_STUCK,
                         since,
                         ThreadsView.stuckLine(a, w),
                         DumpFrames.describe(w.waiters().get(0).stack()),
                         w.waiters().get(0).stack().stream().limit(12).toList()));
             }
         }
-        state.active.removeIf(
-                k -> (k.startsWith(Alarm.DEADLOCK + ":") || k.startsWith(Alarm.LOCK_STUCK + ":")) && !seen.contains(k));
+        state.active.removeIf(k -> (k.kind() == Kind.DEADLOCK || k.kind() == Kind.LOCK_STUCK) && !seen.contains(k));
         return raised;
     }
 
     private void raise(List<Alarm> raised, Alarm a) {
-        if (state.active.add(a.kind())) {
+        if (state.active.add(new Episode(a.kind()))) {
             raised.add(a);
         }
     }

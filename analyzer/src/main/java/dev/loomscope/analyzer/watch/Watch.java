@@ -329,7 +329,7 @@ public final class Watch {
             }
             Path f = o.dumpOnAlarm()
                     .toAbsolutePath()
-                    .resolve("threads-" + t.pid() + "-" + a.kind() + "-" + stamp + "-" + which + ".json");
+                    .resolve("threads-" + t.pid() + "-" + a.kind().id + "-" + stamp + "-" + which + ".json");
             if (w.writeDump(f)) {
                 written.add(f);
                 err.println("loomscope watch: thread dump written to " + f);
@@ -342,7 +342,7 @@ public final class Watch {
             // JSON lines stay JSON lines: the dumps named in one, their analysis (a text) on stderr
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("type", "threadDumps");
-            m.put("alarm", a.kind());
+            m.put("alarm", a.kind().id);
             m.put("files", written.stream().map(Path::toString).toList());
             out.println(Json.of(m));
             out.flush();

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.recording.PinFrames;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ class AlarmsTest {
     List<String> kinds(List<Tick> ticks) {
         List<String> raised = new ArrayList<>();
         for (Tick t : ticks) {
-            alarms.check(t, new Interval()).forEach(a -> raised.add(a.kind() + "@" + t.at().getEpochSecond()));
+            alarms.check(t, new Interval()).forEach(a -> raised.add(a.kind().id + "@" + t.at().getEpochSecond()));
         }
         return raised;
     }
@@ -99,7 +100,7 @@ class AlarmsTest {
         List<String> raised = new ArrayList<>();
         for (int k = 0; k < refreshes.size(); k++) {
             int at = k;
-            alarms.check(queued(k, 2, 0), refreshes.get(k)).forEach(a -> raised.add(a.kind() + "@" + at));
+            alarms.check(queued(k, 2, 0), refreshes.get(k)).forEach(a -> raised.add(a.kind().id + "@" + at));
         }
         return raised;
     }
@@ -172,7 +173,7 @@ class AlarmsTest {
         List<String> raised = new ArrayList<>();
         for (int k = 1; k <= 4; k++) {
             for (Alarm a : alarms.check(plain(k, 2), computing(k, 2, 20, "Report.render:42"))) {
-                raised.add(a.kind() + "@" + k + " " + a.where());
+                raised.add(a.kind().id + "@" + k + " " + a.where());
             }
         }
         // the runs reach a second within the second refresh's samples: raised then, once
@@ -195,7 +196,7 @@ class AlarmsTest {
         for (int k = 1; k <= 4; k++) {
             assertThat(alarms.check(plain(k, 2), sampled(k, 2, 20, "Pool.borrow:7", true)))
                     .extracting(Alarm::kind)
-                    .doesNotContain("cpu-monopoly");
+                    .doesNotContain(Alarm.Kind.MONOPOLY);
         }
     }
 
@@ -205,9 +206,24 @@ class AlarmsTest {
         long[] queued = {10, 150, 400, 900, 1500};
         for (int k = 1; k <= 5; k++) {
             for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), computing(k, 2, 20, "Report.render:42"))) {
-                raised.add(a.kind() + "@" + k);
+                raised.add(a.kind().id + "@" + k);
             }
         }
         assertThat(raised).containsExactly("cpu-monopoly@2");
+    }
+
+    /** A pinning alarm's next step is by what pins, not by how its frame reads; the others' by their kind. */
+    @Test
+    void aPinningAlarmsNextStepIsByWhatPins() {
+        Instant t = Instant.EPOCH;
+        assertThat(new Alarm(Alarm.Kind.PINS, t, "", "app.Native.call", List.of(), PinFrames.Cause.MONITOR).next())
+                .startsWith("replace the synchronized");
+        assertThat(new Alarm(Alarm.Kind.PINS, t, "", "app.Sync.call", List.of(), PinFrames.Cause.NATIVE).next())
+                .startsWith("a native frame pins on every JDK");
+        assertThat(new Alarm(Alarm.Kind.PINS, t, "", "app.Config.load", List.of(), PinFrames.Cause.CLASS_INIT).next())
+                .startsWith("blocking in a class initializer");
+        assertThat(new Alarm(Alarm.Kind.DEADLOCK, t, "", null, List.of()).json())
+                .containsEntry("alarm", "deadlock")
+                .containsEntry("next", Alarm.Kind.DEADLOCK.next);
     }
 }
