@@ -72,9 +72,20 @@ final class HttpConnection implements Closeable {
     }
 
     /**
-     * What went wrong, in a few words a user acts on: {@code connection refused}, {@code unknown host}, {@code not
-     * HTTP}, {@code TLS: ...}.
+     * What went wrong with a request, in a few words a user acts on ({@code connection refused}, {@code unknown host},
+     * {@code not HTTP}, {@code TLS: ...}), and whether it was only slow: no answer within the request timeout, a
+     * service that is there.
      */
+    record Failure(String words, boolean timedOut) {
+        static Failure of(Throwable e) {
+            if (e instanceof SocketTimeoutException) {
+                return new Failure("no answer within the request timeout", true);
+            }
+            return new Failure(cause(e), false);
+        }
+    }
+
+    /** {@link Failure#words()} of {@code e}. */
     static String cause(Throwable e) {
         if (e instanceof UnknownHostException || e instanceof UnresolvedAddressException) {
             return "unknown host";
@@ -83,7 +94,7 @@ final class HttpConnection implements Closeable {
             return "connection refused";
         }
         if (e instanceof SocketTimeoutException) {
-            return "no answer within the request timeout";
+            return Failure.of(e).words();
         }
         if (e instanceof ResponseParser.NotHttp) {
             return "not HTTP (" + e.getMessage() + ")";

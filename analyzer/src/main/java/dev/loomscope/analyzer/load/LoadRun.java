@@ -240,9 +240,10 @@ public final class LoadRun {
         int timeout = (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis());
         for (Requests r : spec.targets()) {
             for (Target t : r.targets()) {
-                String problem = t.problem(timeout);
-                if (problem != null && !problem.startsWith("no answer")) { // a slow service is measured, not refused
-                    throw new BadDataException(t.uri() + ": " + problem + " (is the service up, and at this URL?)");
+                HttpConnection.Failure problem = t.problem(timeout);
+                if (problem != null && !problem.timedOut()) { // a slow service is measured, not refused
+                    throw new BadDataException(
+                            t.uri() + ": " + problem.words() + " (is the service up, and at this URL?)");
                 }
             }
         }

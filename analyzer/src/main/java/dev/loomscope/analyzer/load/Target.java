@@ -149,12 +149,12 @@ public record Target(
      * Why one request here got no HTTP response within {@code timeoutMillis} ({@code connection refused}); null when
      * one came, whatever its status.
      */
-    public String problem(int timeoutMillis) {
+    HttpConnection.Failure problem(int timeoutMillis) {
         try (HttpConnection c = new HttpConnection(this, timeoutMillis)) {
             c.exchange();
             return null;
         } catch (IOException | RuntimeException e) {
-            return HttpConnection.cause(e);
+            return HttpConnection.Failure.of(e);
         }
     }
 

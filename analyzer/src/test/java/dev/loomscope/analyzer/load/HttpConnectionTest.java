@@ -233,8 +233,16 @@ class HttpConnectionTest {
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();
         }
-        assertThat(Target.of("http://127.0.0.1:" + closed + "/").problem(2000)).isEqualTo("connection refused");
-        assertThat(Target.of("http://no-such-host.invalid/").problem(2000)).isEqualTo("unknown host");
+        assertThat(Target.of("http://127.0.0.1:" + closed + "/").problem(2000))
+                .isEqualTo(new HttpConnection.Failure("connection refused", false));
+        assertThat(Target.of("http://no-such-host.invalid/").problem(2000))
+                .isEqualTo(new HttpConnection.Failure("unknown host", false));
+        try (ServerSocket silent = new ServerSocket(0)) {
+            // it accepts (the backlog) and never answers: a slow service, measured rather than refused
+            assertThat(Target.of("http://127.0.0.1:" + silent.getLocalPort() + "/")
+                            .problem(300))
+                    .isEqualTo(new HttpConnection.Failure("no answer within the request timeout", true));
+        }
         try (ServerSocket plain = new ServerSocket(0)) {
             // a plain HTTP server spoken to with TLS, which answers the handshake's bytes with an HTTP error, as Jetty
             // and Tomcat do
@@ -248,7 +256,8 @@ class HttpConnectionTest {
                 }
             });
             assertThat(Target.of("https://127.0.0.1:" + plain.getLocalPort() + "/")
-                            .problem(2000))
+                            .problem(2000)
+                            .words())
                     .startsWith("TLS failed");
         }
     }
