@@ -4,6 +4,7 @@ import dev.loomscope.agent.log.AgentLog;
 import dev.loomscope.recording.Chunks;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JdkFrames;
 import dev.loomscope.recording.PinFrames;
 import java.io.IOException;
@@ -258,8 +259,9 @@ final class PinnedTracer {
      * initializer's long wait is not folded into a short native pin.
      */
     private static List<String> signature(RecordedEvent e) {
-        String reason =
-                e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? e.getString("pinnedReason") : "";
+        String reason = e.hasField(JdkFields.PINNED_REASON) && e.getString(JdkFields.PINNED_REASON) != null
+                ? e.getString(JdkFields.PINNED_REASON)
+                : "";
         if (e.getStackTrace() == null) {
             return List.of(reason);
         }
@@ -275,8 +277,8 @@ final class PinnedTracer {
 
     /** The frame a place is named by: the one that pinned ({@link PinFrames#culprit}), with its line. */
     private static String culprit(RecordedEvent e) {
-        String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null
-                ? " (" + e.getString("pinnedReason") + ")"
+        String reason = e.hasField(JdkFields.PINNED_REASON) && e.getString(JdkFields.PINNED_REASON) != null
+                ? " (" + e.getString(JdkFields.PINNED_REASON) + ")"
                 : "";
         if (e.getStackTrace() == null || e.getStackTrace().getFrames().isEmpty()) {
             return "(no stack trace)" + reason;
@@ -356,14 +358,15 @@ final class PinnedTracer {
                     .append(name == null || name.isEmpty() ? "#" + e.getThread().getJavaThreadId() : name)
                     .append(")");
         }
-        if (e.hasField("pinnedReason") && e.getString("pinnedReason") != null) {
-            sb.append(", reason: ").append(e.getString("pinnedReason"));
+        if (e.hasField(JdkFields.PINNED_REASON) && e.getString(JdkFields.PINNED_REASON) != null) {
+            sb.append(", reason: ").append(e.getString(JdkFields.PINNED_REASON));
         }
-        if (e.hasField("blockingOperation") && e.getString("blockingOperation") != null) {
-            sb.append(", blocked in: ").append(e.getString("blockingOperation"));
+        if (e.hasField(JdkFields.BLOCKING_OPERATION) && e.getString(JdkFields.BLOCKING_OPERATION) != null) {
+            sb.append(", blocked in: ").append(e.getString(JdkFields.BLOCKING_OPERATION));
         }
-        if (e.hasField("carrierThread") && e.getThread("carrierThread") != null) {
-            sb.append(", carrier: ").append(e.getThread("carrierThread").getJavaName());
+        if (e.hasField(JdkFields.CARRIER_THREAD) && e.getThread(JdkFields.CARRIER_THREAD) != null) {
+            sb.append(", carrier: ")
+                    .append(e.getThread(JdkFields.CARRIER_THREAD).getJavaName());
         }
         sb.append('\n');
         if (e.getStackTrace() != null) {

@@ -247,9 +247,9 @@ final class ChunkReader {
         Map<String, Object> values = new LinkedHashMap<>();
         for (Metadata.Field f : cls.fields()) {
             Object v = readField(c, f, 0);
-            if (f.name().equals("startTime") && v instanceof Instant) {
+            if (f.name().equals(JdkFields.START_TIME) && v instanceof Instant) {
                 eventStartTicks = lastTicksRead;
-            } else if (f.name().equals("duration") && v instanceof Span span) {
+            } else if (f.name().equals(JdkFields.DURATION) && v instanceof Span span) {
                 // as the JDK's parser: end minus start, each converted (not the span converted), to the nanosecond
                 v = new Nanos(
                         "TICKS".equals(span.unit())
@@ -307,7 +307,7 @@ final class ChunkReader {
             if (f.timespan() != null) {
                 return new Span(raw, f.timespan());
             }
-            if (f.name().equals("startTime")) {
+            if (f.name().equals(JdkFields.START_TIME)) {
                 return instant(raw);
             }
         }

@@ -39,7 +39,7 @@ public final class ParsedEvent implements JfrEvent {
 
     @Override
     public Instant startTime() {
-        return (Instant) fields.get("startTime");
+        return (Instant) fields.get(JdkFields.START_TIME);
     }
 
     @Override
@@ -49,7 +49,7 @@ public final class ParsedEvent implements JfrEvent {
 
     @Override
     public Duration duration() {
-        return fields.get("duration") instanceof Nanos n ? Duration.ofNanos(n.value()) : Duration.ZERO;
+        return fields.get(JdkFields.DURATION) instanceof Nanos n ? Duration.ofNanos(n.value()) : Duration.ZERO;
     }
 
     @Override
@@ -129,7 +129,7 @@ public final class ParsedEvent implements JfrEvent {
 
     @Override
     public List<RawFrame> rawFrames() {
-        if (!(fields.get("stackTrace") instanceof Cursor.PoolRef ref)) {
+        if (!(fields.get(JdkFields.STACK_TRACE) instanceof Cursor.PoolRef ref)) {
             return null;
         }
         return chunk.frames(ref.id(), () -> frames(ref));
@@ -143,10 +143,10 @@ public final class ParsedEvent implements JfrEvent {
         for (Object f : frames) {
             if (f instanceof Map<?, ?> frame && resolved(frame.get("method")) instanceof Map<?, ?> method) {
                 String className = resolved(method.get("type")) instanceof Map<?, ?> cls
-                                && symbol(cls.get("name")) instanceof String n
+                                && symbol(cls.get(JdkFields.NAME)) instanceof String n
                         ? n
                         : "";
-                String methodName = symbol(method.get("name"));
+                String methodName = symbol(method.get(JdkFields.NAME));
                 int line = frame.get("lineNumber") instanceof Long l ? l.intValue() : -1;
                 int type = frame.get("type") instanceof Cursor.PoolRef t && t.id() >= 0 && t.id() < 128
                         ? (int) t.id()
@@ -191,7 +191,7 @@ public final class ParsedEvent implements JfrEvent {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> thread)) {
             return null;
         }
-        return thread.get("virtual") instanceof Boolean b ? b : null;
+        return thread.get(JdkFields.VIRTUAL) instanceof Boolean b ? b : null;
     }
 
     @Override
@@ -207,7 +207,7 @@ public final class ParsedEvent implements JfrEvent {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> cls)) {
             return null;
         }
-        return symbol(cls.get("name"));
+        return symbol(cls.get(JdkFields.NAME));
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.fleet;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RawFrame;
@@ -161,7 +162,7 @@ public final class FleetReplay {
         RowEvent e =
                 RowEvent.of(table, row, table == FleetSchema.PINS ? stacks.frames(row[table.index("stack_id")]) : null);
         if (table == FleetSchema.PINS && reasons) {
-            e.present("pinnedReason", "blockingOperation", "carrierThread");
+            e.present(JdkFields.PINNED_REASON, JdkFields.BLOCKING_OPERATION, JdkFields.CARRIER_THREAD);
         }
         if (table == FleetSchema.CPU_LOAD) {
             facts.summary.fields(e);

@@ -15,6 +15,7 @@ import dev.loomscope.events.WorkEvent;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.events.WorkloadRunEvent;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -109,10 +110,11 @@ public final class FleetSchema {
                     EventField.of(
                             "pinned_reason",
                             STRING,
-                            "pinnedReason",
+                            JdkFields.PINNED_REASON,
                             "why the virtual thread stayed on its carrier (JDK 24+)"),
-                    EventField.of("blocking_operation", STRING, "blockingOperation", "what it blocked in (JDK 24+)"),
-                    EventField.of("carrier_thread", THREAD, "carrierThread", "the carrier it pinned")),
+                    EventField.of(
+                            "blocking_operation", STRING, JdkFields.BLOCKING_OPERATION, "what it blocked in (JDK 24+)"),
+                    EventField.of("carrier_thread", THREAD, JdkFields.CARRIER_THREAD, "the carrier it pinned")),
             List.of(
                     FleetColumn.of(
                             "top_frame",
@@ -144,11 +146,12 @@ public final class FleetSchema {
             List.of(
                     EventField.start(),
                     EventField.duration(),
-                    EventField.of("gc_id", LONG, "gcId", "the collection's id"),
-                    EventField.of("name", STRING, "name", "the collector"),
-                    EventField.of("cause", STRING, "cause", "why it collected"),
-                    EventField.of("sum_of_pauses_ns", SPAN, "sumOfPauses", "the collection's pauses, nanoseconds"),
-                    EventField.of("longest_pause_ns", SPAN, "longestPause", "its longest pause, nanoseconds")),
+                    EventField.of("gc_id", LONG, JdkFields.GC_ID, "the collection's id"),
+                    EventField.of("name", STRING, JdkFields.NAME, "the collector"),
+                    EventField.of("cause", STRING, JdkFields.CAUSE, "why it collected"),
+                    EventField.of(
+                            "sum_of_pauses_ns", SPAN, JdkFields.SUM_OF_PAUSES, "the collection's pauses, nanoseconds"),
+                    EventField.of("longest_pause_ns", SPAN, JdkFields.LONGEST_PAUSE, "its longest pause, nanoseconds")),
             List.of());
 
     public static final FleetTable HEAP = FleetTable.events(
@@ -157,9 +160,9 @@ public final class FleetSchema {
             List.of(JdkEvents.GC_HEAP_SUMMARY),
             List.of(
                     EventField.start(),
-                    EventField.of("gc_id", LONG, "gcId", "the collection's id"),
-                    EventField.of("when", STRING, "when", "Before GC or After GC"),
-                    EventField.of("heap_used", LONG, "heapUsed", "bytes used"),
+                    EventField.of("gc_id", LONG, JdkFields.GC_ID, "the collection's id"),
+                    EventField.of("when", STRING, JdkFields.WHEN, "Before GC or After GC"),
+                    EventField.of("heap_used", LONG, JdkFields.HEAP_USED, "bytes used"),
                     EventField.nested("heap_committed", "heapSpace", "committedSize", "bytes committed")),
             List.of());
 
@@ -170,7 +173,10 @@ public final class FleetSchema {
             List.of(
                     EventField.start(),
                     EventField.of(
-                            "weight", LONG, "weight", "bytes allocated since the sample before (the sample's weight)")),
+                            "weight",
+                            LONG,
+                            JdkFields.WEIGHT,
+                            "bytes allocated since the sample before (the sample's weight)")),
             List.of());
 
     public static final FleetTable CONTEXT_SWITCHES = FleetTable.events(
@@ -179,7 +185,7 @@ public final class FleetSchema {
             List.of(ContextSwitchesEvent.NAME, JdkEvents.THREAD_CONTEXT_SWITCH_RATE),
             plus(
                     declared(ContextSwitchesEvent.class, List.of(EventField.type(), EventField.start())),
-                    EventField.of("switch_rate", DOUBLE, "switchRate", "the machine's switches per second")),
+                    EventField.of("switch_rate", DOUBLE, JdkFields.SWITCH_RATE, "the machine's switches per second")),
             List.of());
 
     public static final FleetTable CPU_LOAD = FleetTable.events(
@@ -188,9 +194,9 @@ public final class FleetSchema {
             List.of(JdkEvents.CPU_LOAD),
             List.of(
                     EventField.start(),
-                    EventField.of("jvm_user", DOUBLE, "jvmUser", "the JVM's user CPU, share of the machine"),
-                    EventField.of("jvm_system", DOUBLE, "jvmSystem", "the JVM's system CPU"),
-                    EventField.of("machine_total", DOUBLE, "machineTotal", "the machine's CPU")),
+                    EventField.of("jvm_user", DOUBLE, JdkFields.JVM_USER, "the JVM's user CPU, share of the machine"),
+                    EventField.of("jvm_system", DOUBLE, JdkFields.JVM_SYSTEM, "the JVM's system CPU"),
+                    EventField.of("machine_total", DOUBLE, JdkFields.MACHINE_TOTAL, "the machine's CPU")),
             List.of());
 
     public static final FleetTable SCHEDULER = FleetTable.events(

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.read;
 
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,6 +114,6 @@ public record JdkEvent(RecordedEvent e) implements JfrEvent {
             return null;
         }
         RecordedThread t = e.getThread(field);
-        return t == null || !t.hasField("virtual") ? null : t.getBoolean("virtual");
+        return t == null || !t.hasField(JdkFields.VIRTUAL) ? null : t.getBoolean(JdkFields.VIRTUAL);
     }
 }

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.read;
 
 import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;
 import dev.loomscope.recording.RecordingSource;
@@ -150,7 +151,7 @@ public final class JmcReader {
 
         @Override
         public Instant startTime() {
-            return hasField("startTime") && value("startTime") instanceof IQuantity q
+            return hasField(JdkFields.START_TIME) && value(JdkFields.START_TIME) instanceof IQuantity q
                     ? Instant.ofEpochSecond(0, q.clampedLongValueIn(UnitLookup.EPOCH_NS))
                     : Instant.EPOCH;
         }
@@ -162,7 +163,7 @@ public final class JmcReader {
 
         @Override
         public Duration duration() {
-            return hasField("duration") ? durationField("duration") : Duration.ZERO;
+            return hasField(JdkFields.DURATION) ? durationField(JdkFields.DURATION) : Duration.ZERO;
         }
 
         @Override

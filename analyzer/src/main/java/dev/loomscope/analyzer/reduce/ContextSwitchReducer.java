@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.reduce;
 import dev.loomscope.events.ContextSwitchesEvent;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ public final class ContextSwitchReducer implements Reducer {
     public void add(JfrEvent e) {
         long t = e.startTime().toEpochMilli();
         if (e.type().equals(JdkEvents.THREAD_CONTEXT_SWITCH_RATE)) {
-            machineRate.add(e.doubleValue("switchRate"));
+            machineRate.add(e.doubleValue(JdkFields.SWITCH_RATE));
             return;
         }
         long v = e.longValue(VOLUNTARY);

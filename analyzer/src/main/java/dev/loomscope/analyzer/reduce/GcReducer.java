@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +21,8 @@ public final class GcReducer implements Reducer {
 
     @Override
     public void add(JfrEvent e) {
-        double ms = e.durationField("sumOfPauses").toNanos() / 1e6;
-        String key = e.string("name") + " | " + e.string("cause");
+        double ms = e.durationField(JdkFields.SUM_OF_PAUSES).toNanos() / 1e6;
+        String key = e.string(JdkFields.NAME) + " | " + e.string(JdkFields.CAUSE);
         pausesByCollectorAndCause.computeIfAbsent(key, k -> new Samples()).add(ms);
         pauses.add(ms);
         pausesInTime.add(e.startTime(), ms);

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import java.io.Serializable;
 import java.time.Instant;
@@ -62,24 +63,25 @@ public final class HeapReducer implements Reducer {
     public void add(JfrEvent e) {
         switch (e.type()) {
             case JdkEvents.OBJECT_ALLOCATION_SAMPLE -> {
-                sampledBytes += e.longValue("weight");
+                sampledBytes += e.longValue(JdkFields.WEIGHT);
                 allocationSamples++;
             }
             case JdkEvents.GARBAGE_COLLECTION -> {
-                if (e.hasField("gcId")) { // without it (a table of another tool's), summaries pair by their own gcIds
+                if (e.hasField(
+                        JdkFields.GC_ID)) { // without it (a table of another tool's), summaries pair by their own gcIds
                     long start = Timeline.epochNanos(e.startTime());
                     collections.put(
-                            e.longValue("gcId"),
+                            e.longValue(JdkFields.GC_ID),
                             new long[] {start, start + e.duration().toNanos()});
                 }
             }
             default -> {
                 Long committedSize = e.nestedLong("heapSpace", "committedSize");
                 summaries.add(new Summary(
-                        e.hasField("gcId") ? e.longValue("gcId") : -1,
-                        "After GC".equals(e.string("when")),
+                        e.hasField(JdkFields.GC_ID) ? e.longValue(JdkFields.GC_ID) : -1,
+                        "After GC".equals(e.string(JdkFields.WHEN)),
                         Timeline.epochNanos(e.startTime()),
-                        e.longValue("heapUsed"),
+                        e.longValue(JdkFields.HEAP_USED),
                         committedSize == null ? Double.NaN : committedSize));
             }
         }

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.PinFrames;
 import java.io.Serializable;
@@ -69,20 +70,20 @@ public final class PinningReducer implements Reducer {
         g.millis.add(ms);
         all.add(ms);
         allInTime.add(e.startTime(), ms);
-        if (e.hasField("pinnedReason")) {
+        if (e.hasField(JdkFields.PINNED_REASON)) {
             reasonsRecorded = true;
-            String r = e.string("pinnedReason");
+            String r = e.string(JdkFields.PINNED_REASON);
             if (r != null) {
                 g.reasons.add(r);
             }
-            String b = e.hasField("blockingOperation") ? e.string("blockingOperation") : null;
+            String b = e.hasField(JdkFields.BLOCKING_OPERATION) ? e.string(JdkFields.BLOCKING_OPERATION) : null;
             if (b != null) {
                 g.blockingOperations.add(b);
             }
             String reasonKey = (r == null ? "(none)" : r.replaceAll(" to \\S+\\.<clinit>", " to <clinit>")) + "\u0000"
                     + (b == null ? "(none)" : b);
             byReason.computeIfAbsent(reasonKey, k -> new Samples()).add(ms);
-            String carrier = e.threadName("carrierThread");
+            String carrier = e.threadName(JdkFields.CARRIER_THREAD);
             if (carrier != null) {
                 g.carriers.add(carrier);
             }

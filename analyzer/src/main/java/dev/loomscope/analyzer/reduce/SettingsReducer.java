@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.reduce;
 
 import dev.loomscope.options.Durations;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import java.time.Duration;
 import java.util.HashMap;
@@ -24,15 +25,15 @@ public final class SettingsReducer implements Reducer {
 
     @Override
     public void add(JfrEvent e) {
-        if ("enabled".equals(e.string("name")) && "true".equals(e.string("value"))) {
+        if ("enabled".equals(e.string(JdkFields.NAME)) && "true".equals(e.string(JdkFields.VALUE))) {
             String type = e.eventTypeName("id");
             if (type != null) {
                 enabled.add(type);
             }
-        } else if ("threshold".equals(e.string("name"))) {
+        } else if ("threshold".equals(e.string(JdkFields.NAME))) {
             String type = e.eventTypeName("id");
-            if (type != null && e.string("value") != null) {
-                thresholds.put(type, e.string("value")); // the last setting given wins, as in JFR
+            if (type != null && e.string(JdkFields.VALUE) != null) {
+                thresholds.put(type, e.string(JdkFields.VALUE)); // the last setting given wins, as in JFR
             }
         }
     }

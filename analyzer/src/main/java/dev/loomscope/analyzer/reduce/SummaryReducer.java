@@ -6,6 +6,7 @@ import dev.loomscope.events.LibraryEvent;
 import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
 import java.time.Duration;
@@ -172,9 +173,9 @@ public final class SummaryReducer implements Reducer {
      * and {@code watch} read it by.
      */
     public static double[] cpuLoad(JfrEvent e) {
-        double user = e.doubleValue("jvmUser");
-        double system = e.doubleValue("jvmSystem");
-        double machine = e.doubleValue("machineTotal");
+        double user = e.doubleValue(JdkFields.JVM_USER);
+        double system = e.doubleValue(JdkFields.JVM_SYSTEM);
+        double machine = e.doubleValue(JdkFields.MACHINE_TOTAL);
         return user == 0 && system == 0 && machine == 0 ? null : new double[] {user + system, machine};
     }
 
@@ -209,35 +210,37 @@ public final class SummaryReducer implements Reducer {
         switch (e.type()) {
             case JdkEvents.JVM_INFORMATION -> {
                 // async-profiler writes one too, with the bare version: keep the JVM's own, fuller one
-                String version = e.string("jvmVersion");
+                String version = e.string(JdkFields.JVM_VERSION);
                 if (jvm == null || version != null && !jvm.contains(version)) {
                     jvm = version;
                 }
-                long started = e.hasField("jvmStartTime") ? e.longValue("jvmStartTime") : 0;
+                long started = e.hasField(JdkFields.JVM_START_TIME) ? e.longValue(JdkFields.JVM_START_TIME) : 0;
                 if (started > 0 && (jvmStart == null || started < jvmStart.toEpochMilli())) {
                     jvmStart = Instant.ofEpochMilli(started);
                 }
             }
-            case JdkEvents.CPU_INFORMATION -> hardwareThreads = e.hasField("hwThreads") ? e.longValue("hwThreads") : -1;
+            case JdkEvents.CPU_INFORMATION ->
+                hardwareThreads = e.hasField(JdkFields.HW_THREADS) ? e.longValue(JdkFields.HW_THREADS) : -1;
             case JdkEvents.GC_CONFIGURATION -> {
-                youngCollector = e.string("youngCollector");
-                oldCollector = e.string("oldCollector");
+                youngCollector = e.string(JdkFields.YOUNG_COLLECTOR);
+                oldCollector = e.string(JdkFields.OLD_COLLECTOR);
             }
-            case JdkEvents.GC_HEAP_CONFIGURATION -> maxHeapBytes = e.hasField("maxSize") ? e.longValue("maxSize") : -1;
+            case JdkEvents.GC_HEAP_CONFIGURATION ->
+                maxHeapBytes = e.hasField(JdkFields.MAX_SIZE) ? e.longValue(JdkFields.MAX_SIZE) : -1;
             case JdkEvents.LONG_FLAG -> {
-                if ("ThreadStackSize".equals(e.string("name")) && e.longValue("value") > 0) {
-                    threadStackBytes = e.longValue("value") * 1024; // the flag is in KB
+                if ("ThreadStackSize".equals(e.string(JdkFields.NAME)) && e.longValue(JdkFields.VALUE) > 0) {
+                    threadStackBytes = e.longValue(JdkFields.VALUE) * 1024; // the flag is in KB
                 }
             }
             case JdkEvents.JAVA_THREAD_STATISTICS -> {
-                peakThreads = Math.max(peakThreads, e.longValue("peakCount"));
-                peakActiveThreads = Math.max(peakActiveThreads, e.longValue("activeCount"));
+                peakThreads = Math.max(peakThreads, e.longValue(JdkFields.PEAK_COUNT));
+                peakActiveThreads = Math.max(peakActiveThreads, e.longValue(JdkFields.ACTIVE_COUNT));
             }
             case JdkEvents.VIRTUAL_THREAD_START -> virtualThreadsStarted++;
             case JdkEvents.THREAD_START -> threadStartEvents++;
             case JdkEvents.COMPILER_STATISTICS -> {
-                double ms = e.hasField("totalTimeSpent")
-                        ? e.durationField("totalTimeSpent").toNanos() / 1e6
+                double ms = e.hasField(JdkFields.TOTAL_TIME_SPENT)
+                        ? e.durationField(JdkFields.TOTAL_TIME_SPENT).toNanos() / 1e6
                         : -1;
                 if (compilerMillisBefore >= 0 && ms >= compilerMillisBefore) {
                     compilerMillisInTime.add(e.startTime(), ms - compilerMillisBefore);

@@ -8,6 +8,7 @@ import dev.loomscope.analyzer.reduce.WorkReducer;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JdkFrames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -122,7 +123,7 @@ final class Interval {
             case JdkEvents.VIRTUAL_THREAD_START -> started++;
             case JdkEvents.VIRTUAL_THREAD_END -> ended++;
             case JdkEvents.GARBAGE_COLLECTION -> gc.add(e);
-            case JdkEvents.THREAD_CONTEXT_SWITCH_RATE -> contextSwitchRate = e.doubleValue("switchRate");
+            case JdkEvents.THREAD_CONTEXT_SWITCH_RATE -> contextSwitchRate = e.doubleValue(JdkFields.SWITCH_RATE);
             case JdkEvents.CPU_LOAD -> {
                 double[] cpu = SummaryReducer.cpuLoad(e);
                 if (cpu != null) {
@@ -130,18 +131,18 @@ final class Interval {
                     machineCpu = cpu[1];
                 }
             }
-            case JdkEvents.JAVA_THREAD_STATISTICS -> platformThreads = e.longValue("activeCount");
+            case JdkEvents.JAVA_THREAD_STATISTICS -> platformThreads = e.longValue(JdkFields.ACTIVE_COUNT);
             case JdkEvents.THREAD_CPU_LOAD -> {
-                RecordedThread t = r.getThread("eventThread");
+                RecordedThread t = r.getThread(JdkFields.EVENT_THREAD);
                 if (t != null
                         && t.getThreadGroup() != null
                         && CARRIER_GROUP.equals(t.getThreadGroup().getName())) {
-                    carrierCpu += r.getFloat("user") + r.getFloat("system");
+                    carrierCpu += r.getFloat(JdkFields.USER) + r.getFloat(JdkFields.SYSTEM);
                     carrierReadings++;
                 }
             }
-            case JdkEvents.EXECUTION_SAMPLE -> sample(e, r, "sampledThread");
-            case JdkEvents.CPU_TIME_SAMPLE -> sample(e, r, "eventThread");
+            case JdkEvents.EXECUTION_SAMPLE -> sample(e, r, JdkFields.SAMPLED_THREAD);
+            case JdkEvents.CPU_TIME_SAMPLE -> sample(e, r, JdkFields.EVENT_THREAD);
             default -> {
                 if (e.type().equals(WorkWindowEvent.NAME)) {
                     work.add(e);

@@ -2,7 +2,9 @@ package dev.loomscope.analyzer.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.recording.JdkFields;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -125,6 +127,43 @@ class LayersTest {
                 }
             }
         }
+        assertThat(found).isEmpty();
+    }
+
+    /**
+     * The fields of the JDK's events are named once, in {@code recording.JdkFields}: no other main file of any module
+     * reads one by a string of its own (as an argument of an event's field accessor).
+     */
+    @Test
+    void theJdksFieldNamesAreDeclaredOnce() throws IOException, IllegalAccessException {
+        Set<String> names = new HashSet<>();
+        for (Field f : JdkFields.class.getFields()) {
+            names.add((String) f.get(null));
+        }
+        Pattern read = Pattern.compile("\\.(hasField|string|longValue|doubleValue|intValue|durationField|threadName"
+                + "|threadIsVirtual|getString|getThread|getFloat|getLong|getBoolean|getDouble|getInt|getValue|present"
+                + "|value|getInstant|getDuration)\\(((?:\\s*\"\\w+\",?)+)\\)");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main")))
+                    .toList()) {
+                try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
+                    for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("JdkFields.java"))
+                            .toList()) {
+                        Matcher m = read.matcher(Files.readString(f));
+                        while (m.find()) {
+                            for (String arg :
+                                    m.group(2).replaceAll("[\\s\"]", "").split(",")) {
+                                if (names.contains(arg)) {
+                                    found.add(module.getFileName() + "/" + f.getFileName() + ": " + m.group());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(names).contains("pinnedReason", "startTime");
         assertThat(found).isEmpty();
     }
 

@@ -2,6 +2,7 @@ package dev.loomscope.flamegraphs.render;
 
 import dev.loomscope.recording.BadRecordingException;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RawFrame;
 import dev.loomscope.recording.RecordingFile;
@@ -144,7 +145,7 @@ public final class FlameSamples {
         boolean execution = EXECUTION.contains(e.type());
         String state = "";
         long samples = 1;
-        String threadField = "eventThread";
+        String threadField = JdkFields.EVENT_THREAD;
         if (execution) {
             state = SampleFrames.executionState(e);
             executionByState.merge(state, 1L, Long::sum);

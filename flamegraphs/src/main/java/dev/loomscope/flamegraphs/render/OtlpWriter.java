@@ -115,7 +115,7 @@ public final class OtlpWriter {
             }
             ByteArrayOutputStream sample = new ByteArrayOutputStream();
             varintField(sample, SAMPLE_STACK_INDEX, w.stack(Arrays.asList(locations)));
-            long kind = w.attribute(kindKey, virtual ? "virtual" : "platform");
+            long kind = w.attribute(kindKey, virtual ? PprofWriter.VIRTUAL : PprofWriter.PLATFORM);
             packed(
                     sample,
                     SAMPLE_ATTRIBUTE_INDICES,

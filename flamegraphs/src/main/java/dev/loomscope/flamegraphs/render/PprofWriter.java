@@ -48,6 +48,10 @@ public final class PprofWriter {
 
     /** The label every sample carries. */
     public static final String THREAD_KIND = "thread_kind";
+    /** The thread kind label's values (OTLP's too). */
+    public static final String VIRTUAL = "virtual";
+
+    public static final String PLATFORM = "platform";
 
     /** The number label of a sample of a virtual thread JFR recorded (its Java thread id). */
     public static final String VIRTUAL_THREAD_ID = "virtual_thread_id";
@@ -77,8 +81,8 @@ public final class PprofWriter {
         PprofWriter w = new PprofWriter();
         w.message(PROFILE_SAMPLE_TYPE, valueType(w.string(sampleType), w.string("count")));
         long kindKey = w.string(THREAD_KIND);
-        long virtual = w.string("virtual");
-        long platform = w.string("platform");
+        long virtual = w.string(VIRTUAL);
+        long platform = w.string(PLATFORM);
         long threadIdKey = w.string(VIRTUAL_THREAD_ID);
         graph.forEach((names, types, isVirtual, virtualThreadId, samples) -> {
             if (!kept(names, include, exclude)) {

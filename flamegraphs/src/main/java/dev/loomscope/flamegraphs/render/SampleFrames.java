@@ -1,6 +1,7 @@
 package dev.loomscope.flamegraphs.render;
 
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RawFrame;
 import dev.loomscope.recording.RecordingSpan;
@@ -14,6 +15,9 @@ import java.util.List;
  * stack.
  */
 public final class SampleFrames {
+    /** The samples a Datadog profiler event stands for (its own field, not the JDK's). */
+    private static final String DATADOG_WEIGHT = "weight";
+
     private SampleFrames() {}
 
     /**
@@ -33,7 +37,9 @@ public final class SampleFrames {
             // CPU samples of async-profiler's kind (its timer engines), in the state async-profiler gives its own
             return "STATE_DEFAULT";
         }
-        return e.hasField("state") && e.string("state") != null ? e.string("state") : "STATE_UNKNOWN";
+        return e.hasField(JdkFields.STATE) && e.string(JdkFields.STATE) != null
+                ? e.string(JdkFields.STATE)
+                : "STATE_UNKNOWN";
     }
 
     /**
@@ -42,8 +48,8 @@ public final class SampleFrames {
      */
     public static String threadField(JfrEvent e) {
         return e.type().equals(JdkEvents.CPU_TIME_SAMPLE) || e.type().startsWith("datadog.")
-                ? "eventThread"
-                : "sampledThread";
+                ? JdkFields.EVENT_THREAD
+                : JdkFields.SAMPLED_THREAD;
     }
 
     /** The samples an execution sample event stands for: async-profiler's wall-clock events can stand for several. */
@@ -51,7 +57,9 @@ public final class SampleFrames {
         if (e.type().equals("profiler.WallClockSample") && e.hasField("samples")) {
             return e.longValue("samples");
         }
-        return e.type().startsWith("datadog.") && e.hasField("weight") ? Math.max(1, e.longValue("weight")) : 1;
+        return e.type().startsWith("datadog.") && e.hasField(JdkFields.WEIGHT)
+                ? Math.max(1, e.longValue(JdkFields.WEIGHT))
+                : 1;
     }
 
     /**
