@@ -59,6 +59,14 @@ class ReleaseIT {
         }
         Path root = extract(Files.createDirectories(dir.resolve("opt")));
         Map<String, String> before = tree(root);
+        try (Stream<Path> s = Files.walk(root.resolve("licenses/texts"))) {
+            // the license and notice files the bundled libraries' jars ship, beside the list of their licenses
+            List<String> texts = s.filter(Files::isRegularFile)
+                    .map(p -> root.relativize(p).toString())
+                    .toList();
+            assertThat(texts).anyMatch(p -> p.matches("licenses/texts/jackson-core-[^/]+/META-INF/NOTICE"));
+            assertThat(texts).anyMatch(p -> p.matches("licenses/texts/HdrHistogram-[^/]+/META-INF/LICENSE.txt"));
+        }
 
         Path home = Files.createDirectories(dir.resolve("home"));
         Path work = Files.createDirectories(dir.resolve("work"));
