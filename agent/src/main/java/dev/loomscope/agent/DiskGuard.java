@@ -77,8 +77,8 @@ final class DiskGuard {
             guard.close();
             throw new IllegalStateException(
                     e.getMessage() + " on the disk of JFR's repository (" + reserveDir
-                            + ") as the recording starts; nothing"
-                            + " will be recorded, so that JFR cannot fill the disk and stop the application",
+                            + ") as the recording starts; nothing will be recorded, so that JFR cannot fill the disk"
+                            + " and stop the application",
                     e);
         }
         return guard;

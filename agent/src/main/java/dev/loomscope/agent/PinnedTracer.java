@@ -311,8 +311,8 @@ final class PinnedTracer {
         if (unprinted > 0) {
             AgentLog.print(String.format(
                     Locale.ROOT,
-                    "%s%,d more places pinned for the first time, not printed (at most %d a summary;"
-                            + " loomscope pinning shows them all from the recording)%n",
+                    "%s%,d more places pinned for the first time, not printed (at most %d a summary; loomscope pinning"
+                            + " shows them all from the recording)%n",
                     AgentLog.PREFIX,
                     unprinted,
                     NEW_PER_REPORT));

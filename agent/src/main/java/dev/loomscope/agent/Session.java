@@ -104,8 +104,8 @@ final class Session {
         long free = Files.getFileStore(files.dir()).getUsableSpace();
         if (free < MIN_FREE_BYTES) {
             throw new IllegalStateException("only " + free / 1024 + " KB free where out= is ("
-                    + files.dir().toAbsolutePath() + "); nothing will be"
-                    + " recorded, so that JFR cannot fill the disk and stop the application: free at least "
+                    + files.dir().toAbsolutePath() + "); nothing will be recorded, so that JFR cannot fill the disk and"
+                    + " stop the application: free at least "
                     + MIN_FREE_BYTES / (1 << 20)
                     + " MB or choose another directory with out=...");
         }
@@ -360,8 +360,8 @@ final class Session {
             return;
         }
         AgentLog.warn("only " + free / 1024 + " KB left where the recording goes (" + files.dir()
-                + "): recording stopped so that JFR cannot"
-                + " fill the disk and stop the application; what it recorded until now is kept");
+                + "): recording stopped so that JFR cannot fill the disk and stop the application; what it recorded"
+                + " until now is kept");
         finish(false, true);
     }
 

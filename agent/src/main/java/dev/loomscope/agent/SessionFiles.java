@@ -56,8 +56,8 @@ final class SessionFiles {
         if (late.compareTo(LATE) >= 0) {
             AgentLog.warn(String.format(
                     Locale.ROOT,
-                    "the recording began %.2f s after the JVM started: what the application did before"
-                            + " (pins at class loading and start-up, GCs) is not in it%s",
+                    "the recording began %.2f s after the JVM started: what the application did before (pins at class"
+                            + " loading and start-up, GCs) is not in it%s",
                     late.toMillis() / 1e3,
                     options.string(AgentOptions.STARTUP).equals("background")
                             ? "; startup=before-main records from the start"

@@ -237,9 +237,9 @@ class AgentIT {
         // the short trace reaches, below the application's frame, the call that went native (an FFM downcall whose
         // upcall blocked)
         assertThat(r.stderr())
-                .containsPattern("\n"
-                        + "    at dev\\.loomscope\\.workloads\\.pinning\\.NativeBlocker\\.blockInNativeFrame:\\d+"
-                        + " \\(called into native code\\)\n");
+                .containsPattern("\n    at"
+                        + " dev\\.loomscope\\.workloads\\.pinning\\.NativeBlocker\\.blockInNativeFrame:\\d+ \\(called"
+                        + " into native code\\)\n");
         List<String> again = r.stderr()
                 .lines()
                 .filter(l -> l.startsWith("loomscope-agent: pinned again "))
@@ -524,9 +524,9 @@ class AgentIT {
             assertThat(p.exitValue()).as(out).isEqualTo(7);
             assertThat(out)
                     .containsPattern(
-                            "loomscope-agent: only \\d+ KB left where the recording goes \\(.*\\): recording stopped"
-                                    + " so that JFR cannot fill the disk and stop the application; what it recorded"
-                                    + " until now is kept")
+                            "loomscope-agent: only \\d+ KB left where the recording goes \\(.*\\): recording stopped so"
+                                    + " that JFR cannot fill the disk and stop the application; what it recorded until"
+                                    + " now is kept")
                     .doesNotContain("rrecoverable");
             try (Stream<Path> s = Files.walk(small.resolve("rec"))) {
                 List<Path> left = s.filter(Files::isRegularFile).toList();

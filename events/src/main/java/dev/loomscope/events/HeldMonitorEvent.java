@@ -48,8 +48,8 @@ public final class HeldMonitorEvent extends LoomscopeEvent {
     @Label("What")
     @Description(
             "What the threads did: blocks holding a monitor, waits to enter a monitor, waits in Object.wait, blocks in"
-                    + " a class initializer, runs application native code, spins in Thread.yield or onSpinWait,"
-                    + " waits for a pool or semaphore, runs on the CPU across looks")
+                    + " a class initializer, runs application native code, spins in Thread.yield or onSpinWait, waits"
+                    + " for a pool or semaphore, runs on the CPU across looks")
     public String what;
 
     @Label("Threads")

@@ -12,8 +12,8 @@ import jdk.jfr.Name;
 @Name(LibraryEvent.NAME)
 @Label("Library")
 @Description(
-        "A library with a known hazard for virtual threads in some releases, loaded by the application: its version"
-                + " and where it came from")
+        "A library with a known hazard for virtual threads in some releases, loaded by the application: its version and"
+                + " where it came from")
 public final class LibraryEvent extends LoomscopeEvent {
     /** The event's name in a recording. */
     public static final String NAME = "loomscope.Library";

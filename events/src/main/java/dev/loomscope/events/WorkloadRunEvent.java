@@ -143,8 +143,8 @@ public final class WorkloadRunEvent extends LoomscopeEvent {
 
     @Label("Late Histogram")
     @Description(
-            "The late requests' ages at the run's end, microseconds (HdrHistogram, compressed, Base64): lower bounds"
-                    + " of their latency")
+            "The late requests' ages at the run's end, microseconds (HdrHistogram, compressed, Base64): lower bounds of"
+                    + " their latency")
     @OptionalField
     public String lateHistogram;
 
@@ -156,8 +156,8 @@ public final class WorkloadRunEvent extends LoomscopeEvent {
 
     @Label("Client CPU")
     @Description(
-            "The CPU the load client's process used over the run, all its threads, in cores (CPU seconds a second: 1"
-                    + " is a core busy throughout); NaN where not measured")
+            "The CPU the load client's process used over the run, all its threads, in cores (CPU seconds a second: 1 is"
+                    + " a core busy throughout); NaN where not measured")
     @OptionalField
     public double clientCpu = Double.NaN;
 }

@@ -57,21 +57,18 @@ public final class AgentOptions {
             List.of("off", "short", "full"),
             "print pins on stderr: short from the JDK call the first application frame made (8 frames, and below them"
                     + " every class initializer, application native frame and application frame that called into native"
-                    + " code), each pinning stack and reason once (again when a pin there lasts ten times longer),"
-                    + " at most"
-                    + " 20 new ones and 1,000 in all, its repeats and the rest counted and summarised every 10 s (a few"
-                    + " lines, the most pinned first); control and bidi characters escaped; full every pin with its"
-                    + " whole"
-                    + " stack; printed as JFR flushes (once a second), from the first virtual thread on (until then"
-                    + " nothing is parsed: platform-only apps pay nothing for it); at exit the pins not printed yet are"
-                    + " read from the recording's last chunks");
+                    + " code), each pinning stack and reason once (again when a pin there lasts ten times longer), at"
+                    + " most 20 new ones and 1,000 in all, its repeats and the rest counted and summarised every 10 s"
+                    + " (a few lines, the most pinned first); control and bidi characters escaped; full every pin with"
+                    + " its whole stack; printed as JFR flushes (once a second), from the first virtual thread on"
+                    + " (until then nothing is parsed: platform-only apps pay nothing for it); at exit the pins not"
+                    + " printed yet are read from the recording's last chunks");
     public static final Option STALL = Option.durationOrOff(
             "stall",
             "10s",
             "when no virtual thread could get a carrier for this long (every carrier held, none moving), write two"
-                    + " thread dumps beside the recording (JSON, or plain text where the JDK cannot write JSON),"
-                    + " record a"
-                    + " loomscope.SchedulerStall event and say so in one line on stderr (the application runs on;"
+                    + " thread dumps beside the recording (JSON, or plain text where the JDK cannot write JSON), record"
+                    + " a loomscope.SchedulerStall event and say so in one line on stderr (the application runs on;"
                     + " watched only once the application runs virtual threads; at most 3 stalls a JVM are dumped)");
     /** The word of {@link #WORK} that names the requests of the servers the agent knows: its default. */
     public static final String REQUESTS = "requests";
@@ -83,13 +80,11 @@ public final class AgentOptions {
                     + " (com.example.Handler::handle;@jakarta.ws.rs.GET), and requests, the requests of the servers the"
                     + " agent knows (Tomcat, Jetty, Undertow's servlets, the JDK's HttpServer handlers, Spring WebFlux,"
                     + " Vert.x; counted only on the last two), the default; off for none. Every call is counted and"
-                    + " timed"
-                    + " by the agent, the same on every JDK, and recorded a second at a time (loomscope.WorkWindow: the"
-                    + " count and a histogram of the durations; a method called over 100,000 times a second has one"
-                    + " call in 64 timed), and compare, summary, report, export, advise, watch and study give calls a"
-                    + " second,"
-                    + " service time p50/p99 and pins per call; a filter the user named that times nothing is said at"
-                    + " exit");
+                    + " timed by the agent, the same on every JDK, and recorded a second at a time"
+                    + " (loomscope.WorkWindow: the count and a histogram of the durations; a method called over 100,000"
+                    + " times a second has one call in 64 timed), and compare, summary, report, export, advise, watch"
+                    + " and study give calls a second, service time p50/p99 and pins per call; a filter the user named"
+                    + " that times nothing is said at exit");
     public static final Option PROFILE =
             Option.list("profile", "cpu", List.of("cpu", "wall", "alloc", "lock"), "async-profiler events");
     public static final Option ENGINE = Option.choice(
@@ -98,10 +93,9 @@ public final class AgentOptions {
             List.of("ctimer", "itimer", "perf", "jfr", "jfr-cpu-time"),
             "who samples cpu: ctimer, itimer (async-profiler's timer engines: Java and native frames), perf"
                     + " (perf_events: Java, native and kernel frames; its per-thread event costs on every OS context"
-                    + " switch, which slows platform threads most), jfr (JFR's own sampler, Java frames;"
-                    + " async-profiler is"
-                    + " not loaded for cpu), jfr-cpu-time (JFR's CPU-time sampler, JDK 25+ on Linux: Java frames by CPU"
-                    + " time, as ctimer, no native library; elsewhere jfr with a warning)");
+                    + " switch, which slows platform threads most), jfr (JFR's own sampler, Java frames; async-profiler"
+                    + " is not loaded for cpu), jfr-cpu-time (JFR's CPU-time sampler, JDK 25+ on Linux: Java frames by"
+                    + " CPU time, as ctimer, no native library; elsewhere jfr with a warning)");
     public static final Option INTERVAL =
             Option.duration("interval", "10ms", false, "sampling interval for cpu and wall");
     public static final Option CSTACK = Option.choice(
@@ -123,13 +117,11 @@ public final class AgentOptions {
             "100ms",
             "how often, on average, the platform threads are looked at for where a virtual thread would hold its"
                     + " carrier (blocking while holding a monitor, waiting to enter one, in Object.wait, under a class"
-                    + " initializer, in the application's native code; and spinning, CPU runs across looks and"
-                    + " waits for a"
-                    + " pool or semaphore): loomscope.HeldMonitor events, which loomscope advise reads; each thread's"
-                    + " stack walked in a handshake with it alone (no safepoint), its monitors read from the"
-                    + " bytecode, the"
-                    + " next look put off to keep the looks within 1% of a CPU; not on a run labelled threads=virtual,"
-                    + " whose virtual threads they cannot see");
+                    + " initializer, in the application's native code; and spinning, CPU runs across looks and waits"
+                    + " for a pool or semaphore): loomscope.HeldMonitor events, which loomscope advise reads; each"
+                    + " thread's stack walked in a handshake with it alone (no safepoint), its monitors read from the"
+                    + " bytecode, the next look put off to keep the looks within 1% of a CPU; not on a run labelled"
+                    + " threads=virtual, whose virtual threads they cannot see");
     public static final Option MAX_AGE = Option.duration(
             "max-age", "0", true, "keep at most this much history in the JFR disk repository (0: unlimited)");
     public static final Option MAX_SIZE =

@@ -33,8 +33,8 @@ public final class WorkloadOptions {
     public static final Option ROUND_TRIP = Option.flag(
             "round-trip",
             "time a cache line's round trip between two cores just before and just after each run (outside its time)"
-                    + " and print both in the run's line: what a hand-off between cores cost on the machine then,"
-                    + " which a virtual machine's host changes");
+                    + " and print both in the run's line: what a hand-off between cores cost on the machine then, which"
+                    + " a virtual machine's host changes");
 
     /** The options every workload takes. */
     public static final List<Option> COMMON = List.of(THREADS, RUNS, WARMUP, PACED, RESULTS, ROUND_TRIP);
@@ -113,8 +113,8 @@ public final class WorkloadOptions {
                 "the JDK's",
                 1,
                 4096,
-                "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable (the JVM is started again"
-                        + " with them)");
+                "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable (the JVM is started again with"
+                        + " them)");
         public static final List<Option> ALL = List.of(VARIANT, N, PARALLELISM);
 
         /**
@@ -208,15 +208,12 @@ public final class WorkloadOptions {
                 List.of("monitor", "lock", "clinit", "sync", "busy", "held"),
                 "monitor: two virtual threads deadlocked on monitors; lock: on ReentrantLocks; clinit: every carrier"
                         + " held by a virtual thread pinned in a class initializer while the lock's owner waits for a"
-                        + " carrier; sync: the same pinned in synchronized (JDK 21-23, where synchronized pins);"
-                        + " busy: not"
-                        + " stuck, what a stall watcher must tell apart: --waiters virtual threads that compute 1"
-                        + " ms and"
-                        + " yield, over and over, every carrier busy and every thread moving (JDK 24+; JDK 21-23's"
-                        + " scheduler runs a yielding thread again before those queued from outside, which then"
-                        + " starve);"
-                        + " held: one carrier held for good by a virtual thread sleeping in a class initializer, beside"
-                        + " the busy case's threads on the rest");
+                        + " carrier; sync: the same pinned in synchronized (JDK 21-23, where synchronized pins); busy:"
+                        + " not stuck, what a stall watcher must tell apart: --waiters virtual threads that compute 1"
+                        + " ms and yield, over and over, every carrier busy and every thread moving (JDK 24+; JDK"
+                        + " 21-23's scheduler runs a yielding thread again before those queued from outside, which then"
+                        + " starve); held: one carrier held for good by a virtual thread sleeping in a class"
+                        + " initializer, beside the busy case's threads on the rest");
         public static final Option CARRIERS =
                 Option.integer("carriers", 2, 1, 256, "the virtual thread scheduler's parallelism and pool size");
         public static final Option WAITERS = Option.integer(

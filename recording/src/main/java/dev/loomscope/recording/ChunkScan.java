@@ -81,8 +81,8 @@ final class ChunkScan {
             throws BadRecordingException {
         if (chunks == 0) {
             throw new BadRecordingException(
-                    abs + ": truncated: " + what + " and no chunk before it is complete (the JVM was stopped before"
-                            + " the first chunk was written; a JFR repository of that JVM may hold more)");
+                    abs + ": truncated: " + what + " and no chunk before it is complete (the JVM was stopped before the"
+                            + " first chunk was written; a JFR repository of that JVM may hold more)");
         }
         return new RecordingFile.Prefix(
                 offset,

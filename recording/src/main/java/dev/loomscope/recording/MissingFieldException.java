@@ -7,8 +7,8 @@ package dev.loomscope.recording;
  */
 public final class MissingFieldException extends RuntimeException {
     private static final String WHY =
-            " (the recording's metadata describes the event otherwise than the JDKs loomscope reads:"
-                    + " a damaged recording, or a JDK that changed the event)";
+            " (the recording's metadata describes the event otherwise than the JDKs loomscope reads: a damaged"
+                    + " recording, or a JDK that changed the event)";
 
     public MissingFieldException(String type, String field) {
         super(type + " has no field " + field + WHY);

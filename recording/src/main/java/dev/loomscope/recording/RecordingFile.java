@@ -89,8 +89,8 @@ public final class RecordingFile {
         read.counts().forEach((type, n) -> {
             if (type.endsWith(JfrParser.UNDEFINED)) {
                 warnings.add(file + ": " + n + " event(s) of type " + type.substring(0, type.indexOf(' '))
-                        + ", which the chunk's metadata does not"
-                        + " define, skipped (an emergency dump, hs_err, writes such; the JDK's jfr skips them too)");
+                        + ", which the chunk's metadata does not define, skipped (an emergency dump, hs_err, writes"
+                        + " such; the JDK's jfr skips them too)");
             }
         });
         return new Read(read.counts(), scan.span(), warnings);

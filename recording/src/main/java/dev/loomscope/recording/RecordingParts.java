@@ -167,7 +167,7 @@ public final class RecordingParts {
                     + Said.by(parserError) + ")";
         }
         return file + ": cannot be parsed: " + Said.by(parserError)
-                + " (its chunk structure, metadata and constant pools are sound,"
-                + " so an event's content is damaged or of a kind loomscope's reader rejects)";
+                + " (its chunk structure, metadata and constant pools are sound, so an event's content is damaged or of"
+                + " a kind loomscope's reader rejects)";
     }
 }

@@ -83,9 +83,9 @@ class ChunkScanTest {
         assertThatThrownBy(() -> ChunkScan.scan(cut))
                 .isInstanceOf(BadRecordingException.class)
                 .hasMessage(cut.toAbsolutePath()
-                        + ": truncated: the last chunk (at byte 0) is incomplete and no chunk before it is"
-                        + " complete (the JVM was stopped before the first chunk was written; a JFR repository"
-                        + " of that JVM may hold more)");
+                        + ": truncated: the last chunk (at byte 0) is incomplete and no chunk before it is complete"
+                        + " (the JVM was stopped before the first chunk was written; a JFR repository of that JVM may"
+                        + " hold more)");
     }
 
     @Test

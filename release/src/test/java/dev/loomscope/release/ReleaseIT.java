@@ -404,8 +404,8 @@ class ReleaseIT {
             assertThat(refused.code()).as(refused.all()).isEqualTo(2);
             assertThat(refused.err().strip())
                     .isEqualTo("loomscope attach: process " + inside
-                            + " runs as user root, and a JVM is attached to by its own user or root:"
-                            + " run the same command as root (sudo loomscope ...)");
+                            + " runs as user root, and a JVM is attached to by its own user or root: run the same"
+                            + " command as root (sudo loomscope ...)");
         } finally {
             stop();
             exec(List.of("rm", "-rf", shared.toString()), dir, Map.of(), 60);

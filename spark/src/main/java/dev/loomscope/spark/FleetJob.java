@@ -57,8 +57,8 @@ import org.apache.spark.util.SerializableConfiguration;
 public final class FleetJob {
     private FleetJob() {}
 
-    static final String USAGE = "usage: FleetJob [--by threadKind|label|jvm] RECORDINGS... OUT"
-            + " (paths or globs on any Hadoop file system; OUT gets the export's tables)";
+    static final String USAGE = "usage: FleetJob [--by threadKind|label|jvm] RECORDINGS... OUT (paths or globs on any"
+            + " Hadoop file system; OUT gets the export's tables)";
 
     public static void main(String[] args) {
         List<String> rest = new ArrayList<>(List.of(args));

@@ -71,8 +71,8 @@ public final class WorkFilter {
             }
             if (JdkFrames.isJdk(cls)) {
                 problems.add("'" + e
-                        + "' is a JDK class, which the agent does not time (name the application's method that"
-                        + " calls it)");
+                        + "' is a JDK class, which the agent does not time (name the application's method that calls"
+                        + " it)");
                 continue;
             }
             rules.add(new Rule(cls.replace('.', '/'), method, null, false, null));

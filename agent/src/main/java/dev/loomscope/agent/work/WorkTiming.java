@@ -114,8 +114,8 @@ public final class WorkTiming {
                     + " and method names (compare and report judge no calls of this run)");
         } else if (WorkWindows.calls() == 0) {
             AgentLog.warn("work=" + work + ": none of the " + WorkWindows.methods()
-                    + " methods it matched was called while the recording ran, so no call"
-                    + " was recorded (compare and report judge no calls of this run)");
+                    + " methods it matched was called while the recording ran, so no call was recorded (compare and"
+                    + " report judge no calls of this run)");
         }
     }
 }

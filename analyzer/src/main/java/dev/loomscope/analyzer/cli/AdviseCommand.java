@@ -19,26 +19,24 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Before the switch: from a recording of an application on platform threads (the loomscope agent's, which"
-                    + " looks at its threads every 100 ms), where virtual threads would hold their carriers"
-                    + " (blocking in a"
-                    + " monitor, entering one, under a class initializer, in native code), per site with its"
-                    + " frames, how"
-                    + " much carrier time a request would hold, and the ceiling that puts on the carriers on JDK"
-                    + " 21-23 and on 24+, with a bottom line."
+                    + " looks at its threads every 100 ms), where virtual threads would hold their carriers (blocking"
+                    + " in a monitor, entering one, under a class initializer, in native code), per site with its"
+                    + " frames, how much carrier time a request would hold, and the ceiling that puts on the carriers"
+                    + " on JDK 21-23 and on 24+, with a bottom line."
         })
 public final class AdviseCommand extends ViewCommand {
     @Option(
             names = "--rate",
             paramLabel = "N",
-            description = "the requests a second the application served while recorded (default: the calls a"
-                    + " second of the agent's work= methods, when it had any)")
+            description = "the requests a second the application served while recorded (default: the calls a second of"
+                    + " the agent's work= methods, when it had any)")
     double rate;
 
     @Option(
             names = "--carriers",
             paramLabel = "N",
-            description = "the carriers virtual threads would have (default: the processors the recorded"
-                    + " JVM saw, the scheduler's default parallelism)")
+            description = "the carriers virtual threads would have (default: the processors the recorded JVM saw, the"
+                    + " scheduler's default parallelism)")
     int carriers;
 
     @Option(

@@ -34,11 +34,11 @@ import picocli.CommandLine.Parameters;
                     + " stop writes the .jfr and flame graph; dump writes what was recorded so far and records on;"
                     + " status tells. The JVM must run JDK 21+, as the same user, or be reached as root (another user's"
                     + " JVM, or one in a container). 'loomscope attach list' shows the JVMs that can be attached.",
-            "threads takes two JSON thread dumps --interval apart and analyses them as 'loomscope threads' does; on"
-                    + " JDK 21-25 it asks the agent before and after each dump who owns the java.util.concurrent locks"
+            "threads takes two JSON thread dumps --interval apart and analyses them as 'loomscope threads' does; on JDK"
+                    + " 21-25 it asks the agent before and after each dump who owns the java.util.concurrent locks"
                     + " threads are parked on, and writes the owners into the dump as JDK 26 does: over JMX where the"
-                    + " agent runs in the JVM, else by loading it (the JVM may print its warning of an agent loaded"
-                    + " at run time; --no-lock-owners: not asked)."
+                    + " agent runs in the JVM, else by loading it (the JVM may print its warning of an agent loaded at"
+                    + " run time; --no-lock-owners: not asked)."
         },
         footer = {
             "",
@@ -88,8 +88,8 @@ public final class AttachCommand extends CliCommand {
 
     @Option(
             names = "--no-lock-owners",
-            description = "threads: do not ask the agent who owns the java.util.concurrent locks threads are"
-                    + " parked on (what JDK 21-25 dumps do not record, and deadlocks over such locks need)")
+            description = "threads: do not ask the agent who owns the java.util.concurrent locks threads are parked on"
+                    + " (what JDK 21-25 dumps do not record, and deadlocks over such locks need)")
     boolean noLockOwners;
 
     @picocli.CommandLine.Mixin
@@ -185,8 +185,8 @@ public final class AttachCommand extends CliCommand {
                     int owned = owners.dump(f, file -> jvm.dumpThreads(file, ThreadDumpFormat.JSON));
                     if (owned > 0) {
                         stderr().println("loomscope attach: " + pid + ": the owners of " + owned
-                                + " java.util.concurrent lock wait(s) written"
-                                + " into the dump, as the agent saw them before and after it");
+                                + " java.util.concurrent lock wait(s) written into the dump, as the agent saw them"
+                                + " before and after it");
                     }
                 } catch (RuntimeException jsonFailed) {
                     // JDK 21-25 cannot write a thread name with a control character as JSON: the plain-text dump, which

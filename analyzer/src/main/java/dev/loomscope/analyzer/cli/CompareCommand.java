@@ -26,9 +26,8 @@ import picocli.CommandLine.Option;
         description = {
             "Compares platform and virtual threads (or any groups) metric by metric, with verdicts.",
             "Groups come from what the recordings store (--by threadKind, label or jvm), or --group NAME=GLOB. Per"
-                    + " metric: boxplot and regression statistics per group, and each group against the baseline"
-                    + " (ratio of"
-                    + " medians with a bootstrap CI, Mann-Whitney U, Cliff's delta) as a verdict line. --format svg"
+                    + " metric: boxplot and regression statistics per group, and each group against the baseline (ratio"
+                    + " of medians with a bootstrap CI, Mann-Whitney U, Cliff's delta) as a verdict line. --format svg"
                     + " (or -o FILE.svg) draws the verdicts as one forest plot, the report's first chart."
         })
 public final class CompareCommand extends CliCommand {

@@ -23,11 +23,9 @@ import picocli.CommandLine.Option;
         description = {
             "Exports recordings into Parquet tables for compare, report, Spark, DuckDB or pandas.",
             "The tables (DIR/<table>/*.parquet, docs/fleets.md): recordings, runs (every per-run metric), pins, work,"
-                    + " gc, heap, allocations, context_switches, cpu_load, scheduler, samples and stacks,"
-                    + " event_types; a"
-                    + " recording that cannot be read is a row of the problems table and the export goes on."
-                    + " compare and"
-                    + " report read DIR as they read recordings; Spark's job (loomscope-spark.jar) writes the same"
+                    + " gc, heap, allocations, context_switches, cpu_load, scheduler, samples and stacks, event_types;"
+                    + " a recording that cannot be read is a row of the problems table and the export goes on. compare"
+                    + " and report read DIR as they read recordings; Spark's job (loomscope-spark.jar) writes the same"
                     + " tables."
         })
 public final class ExportCommand extends CliCommand {

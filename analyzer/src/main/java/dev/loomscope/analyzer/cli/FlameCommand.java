@@ -58,8 +58,8 @@ public final class FlameCommand extends CliCommand {
     @Option(
             names = {"-o", "--output"},
             paramLabel = "FILE",
-            description = "the .html (collapsed text, pprof or OTLP profile) to write; collapsed goes to"
-                    + " stdout without it")
+            description = "the .html (collapsed text, pprof or OTLP profile) to write; collapsed goes to stdout without"
+                    + " it")
     Path output;
 
     @Option(
@@ -383,8 +383,8 @@ public final class FlameCommand extends CliCommand {
         Table joined = null;
         if (threads) {
             if (diff || options.kind() != SampleKind.CPU) {
-                throw new UsageException("--top with --threads lists the CPU by thread of one"
-                        + " profile: without --diff, with --event cpu");
+                throw new UsageException("--top with --threads lists the CPU by thread of one profile: without --diff,"
+                        + " with --event cpu");
             }
             ThreadCpu cpu = ThreadCpu.of(Inputs.resolve(inputs), options, warn);
             table = ThreadCpuView.table(cpu, String.join(", ", inputs), top);

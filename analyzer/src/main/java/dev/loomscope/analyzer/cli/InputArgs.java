@@ -31,8 +31,8 @@ public final class InputArgs {
             paramLabel = "N",
             defaultValue = "50",
             description =
-                    "a compressed recording may expand to at most N times its size (default: ${DEFAULT-VALUE}); more"
-                            + " is refused as a compression bomb")
+                    "a compressed recording may expand to at most N times its size (default: ${DEFAULT-VALUE}); more is"
+                            + " refused as a compression bomb")
     void maxExpansion(int n) {
         if (n < 1) {
             throw new UsageException("--max-expansion " + n + ": must be 1 or more");

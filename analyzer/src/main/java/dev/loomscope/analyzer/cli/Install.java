@@ -36,8 +36,8 @@ enum Install {
         Path jar = jar();
         if (!Files.isRegularFile(jar)) {
             throw new BadDataException(
-                    jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it;"
-                            + " from a release, extract its archive again)");
+                    jar + ": missing (build it with ./mvnw -B package, or run ./loomscope which builds it; from a"
+                            + " release, extract its archive again)");
         }
         return jar;
     }

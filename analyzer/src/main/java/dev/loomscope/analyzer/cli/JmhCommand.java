@@ -21,10 +21,10 @@ import picocli.CommandLine.Parameters;
         description = {
             "Reports JMH results (-rf json) with context switches per operation and virtual/platform ratios.",
             "Context switches come from -prof \"perfnorm:events=context-switches\" or -prof ctxsw; results that differ",
-            "only by thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name)"
-                    + " are paired",
-            "and compared fork by fork (each fork a JVM, JMH's pooled error beside), as is every result with"
-                    + " --baseline OLD.json."
+            "only by thread kind (a useVirtualThreads or threads parameter, or virtual/platform in the method name) are"
+                    + " paired",
+            "and compared fork by fork (each fork a JVM, JMH's pooled error beside), as is every result with --baseline"
+                    + " OLD.json."
         })
 public final class JmhCommand extends CliCommand {
     @Parameters(arity = "1..*", paramLabel = "RESULTS.json", description = "JMH result files written with -rf json")

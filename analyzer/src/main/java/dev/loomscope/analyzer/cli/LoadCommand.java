@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = {
             "Requests URLs at a constant rate, whatever the server does (open loop, as wrk2), and measures what a"
-                    + " client sees: every request offered is answered, an error, or late (due, not yet answered)"
-                    + " at each window's end.",
+                    + " client sees: every request offered is answered, an error, or late (due, not yet answered) at"
+                    + " each window's end.",
             "Each request's latency counts from when it was due, so a server that stalls shows in the latency of the"
                     + " requests behind it (coordinated omission corrected); errors and timeouts are counted;"
                     + " HdrHistogram keeps the latencies. Each URL and rate in turn: warm-up windows of a second until"
@@ -37,8 +37,8 @@ public final class LoadCommand extends CliCommand {
     @Parameters(
             paramLabel = "URL",
             arity = "0..*",
-            description = "URLs to request, after any --url, as if each were given by --url (where wrk and ab"
-                    + " take theirs)")
+            description = "URLs to request, after any --url, as if each were given by --url (where wrk and ab take"
+                    + " theirs)")
     List<String> urls = List.of();
 
     @Option(names = "--results", paramLabel = "FILE", description = "write a row per window to FILE (CSV)")
@@ -55,8 +55,8 @@ public final class LoadCommand extends CliCommand {
             names = "--app-pid",
             paramLabel = "PID",
             defaultValue = "0",
-            description = "the service's process on this machine: each window counts"
-                    + " its CPU and context switches, and other processes' CPU (this client's apart)")
+            description = "the service's process on this machine: each window counts its CPU and context switches, and"
+                    + " other processes' CPU (this client's apart)")
     long appPid;
 
     @Option(

@@ -67,8 +67,8 @@ public final class LoadOptions {
             names = "--rate",
             paramLabel = "N",
             split = ",",
-            description = "requests a second at a constant arrival rate, open loop (several: each in"
-                    + " turn, ascending; e.g. --rate 200,400,800 with --slo for the capacity; default 100)")
+            description = "requests a second at a constant arrival rate, open loop (several: each in turn, ascending;"
+                    + " e.g. --rate 200,400,800 with --slo for the capacity; default 100)")
     List<Double> rates = new ArrayList<>();
 
     @Option(
@@ -77,17 +77,16 @@ public final class LoadOptions {
             description =
                     "a latency objective, e.g. p99=50ms (p50, p99 or p99.9): without --rate the capacity is searched,"
                             + " the rate doubled from 100/s until the objective is missed and then bisected until"
-                            + " within"
-                            + " 5%%; with several --rate values, the highest that kept it; kept means the percentile"
-                            + " within the bound, under 1%% errors, no request left late")
+                            + " within 5%%; with several --rate values, the highest that kept it; kept means the"
+                            + " percentile within the bound, under 1%% errors, no request left late")
     String slo;
 
     @Option(
             names = "--connections",
             paramLabel = "C",
             defaultValue = "100",
-            description = "kept-alive connections; a due request waits for a"
-                    + " free one, and that wait is in its latency (default: ${DEFAULT-VALUE})")
+            description = "kept-alive connections; a due request waits for a free one, and that wait is in its latency"
+                    + " (default: ${DEFAULT-VALUE})")
     int connections;
 
     @Option(
@@ -109,16 +108,16 @@ public final class LoadOptions {
             names = "--max-warmup",
             paramLabel = "DURATION",
             defaultValue = "30s",
-            description = "the longest warm-up: a service not steady by then"
-                    + " is measured as it is, and that is said (default: ${DEFAULT-VALUE})")
+            description = "the longest warm-up: a service not steady by then is measured as it is, and that is said"
+                    + " (default: ${DEFAULT-VALUE})")
     String warmupMax;
 
     @Option(
             names = "--windows",
             paramLabel = "N",
             defaultValue = "5",
-            description = "measured windows per URL and rate, the runs the"
-                    + " comparison judges (default: ${DEFAULT-VALUE})")
+            description = "measured windows per URL and rate, the runs the comparison judges (default:"
+                    + " ${DEFAULT-VALUE})")
     int windows;
 
     @Option(

@@ -40,10 +40,10 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Serves loomscope's commands as MCP tools on stdin/stdout (for coding agents).",
-            "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh, flame (flame --top) and"
-                    + " flame-diff (flame --diff --top): their JSON, as --format json prints it. Each takes paths"
-                    + " (files or directories under the roots) and options (the tool's own: formats, metrics, grouping;"
-                    + " none that writes a file)."
+            "Tools: summary, pinning, gc, heap, ctxsw, rules, compare, threads, jmh, flame (flame --top) and flame-diff"
+                    + " (flame --diff --top): their JSON, as --format json prints it. Each takes paths (files or"
+                    + " directories under the roots) and options (the tool's own: formats, metrics, grouping; none that"
+                    + " writes a file)."
         },
         footer = {
             "",
@@ -61,16 +61,16 @@ public final class McpCommand implements Callable<Integer> {
     @Option(
             names = "--root",
             paramLabel = "DIR",
-            description = "a directory whose files the tools may read (repeatable; default: the current"
-                    + " directory); paths leading out of every root, links included, are refused")
+            description = "a directory whose files the tools may read (repeatable; default: the current directory);"
+                    + " paths leading out of every root, links included, are refused")
     List<Path> rootOptions = new ArrayList<>();
 
     @Option(
             names = "--timeout",
             paramLabel = "DURATION",
             defaultValue = "300s",
-            description = "how long a tool call may run before it is"
-                    + " stopped with an error, such as 300s or 10m (default: ${DEFAULT-VALUE})")
+            description = "how long a tool call may run before it is stopped with an error, such as 300s or 10m"
+                    + " (default: ${DEFAULT-VALUE})")
     String timeoutText;
 
     private Duration timeout;

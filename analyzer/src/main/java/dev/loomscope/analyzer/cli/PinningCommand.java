@@ -31,8 +31,8 @@ public final class PinningCommand extends ViewCommand {
             fallbackValue = ANY,
             preprocessor = DurationOrNothing.class,
             description =
-                    "exit 1 when a pin at or above DURATION (e.g. 20ms; any recorded pin when omitted) is found; exit"
-                            + " 2 when a recording cannot tell (no jdk.VirtualThreadPinned, or a threshold above"
+                    "exit 1 when a pin at or above DURATION (e.g. 20ms; any recorded pin when omitted) is found; exit 2"
+                            + " when a recording cannot tell (no jdk.VirtualThreadPinned, or a threshold above"
                             + " DURATION)")
     String failOn;
 

@@ -45,8 +45,8 @@ public final class RulesCommand extends CliCommand {
             names = "--set",
             paramLabel = "NAME=VALUE",
             description =
-                    "a rule's threshold (repeatable; e.g. pinning.longest=50ms): loomscope's are below, JMC's rules'"
-                            + " by their identifier (--list-settings)")
+                    "a rule's threshold (repeatable; e.g. pinning.longest=50ms): loomscope's are below, JMC's rules' by"
+                            + " their identifier (--list-settings)")
     List<String> settings = new ArrayList<>();
 
     @SuppressWarnings("deprecation") // help = true: the option needs no recording, as --help does
@@ -54,8 +54,8 @@ public final class RulesCommand extends CliCommand {
             names = "--list-settings",
             help = true,
             description =
-                    "list every rule's settings (loomscope's and JMC's), their defaults and the values --set gives,"
-                            + " and exit")
+                    "list every rule's settings (loomscope's and JMC's), their defaults and the values --set gives, and"
+                            + " exit")
     boolean listSettings;
 
     /** picocli hands the command's model here when it builds it: the help then lists the thresholds. */

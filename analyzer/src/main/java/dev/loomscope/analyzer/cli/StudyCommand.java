@@ -34,9 +34,8 @@ import picocli.CommandLine.Option;
                     + " loomscope's own workloads, or with --app COMMAND your own service, each JVM alone under"
                     + " open-loop HTTP load, judged from its clients' side.",
             "Each workload and thread kind runs under the agent in its own JVMs (5 a kind: the JVM is the unit the"
-                    + " verdicts count), in an order shuffled by a printed seed, timed without a CPU profile; one"
-                    + " more JVM"
-                    + " each records the profile for the flame graphs and is not timed. Then verdicts here and a"
+                    + " verdicts count), in an order shuffled by a printed seed, timed without a CPU profile; one more"
+                    + " JVM each records the profile for the flame graphs and is not timed. Then verdicts here and a"
                     + " self-contained report (statistics, pinning, GC, heap, context switches, flame graphs per thread"
                     + " kind and the differential graph)."
         })
@@ -51,8 +50,8 @@ public final class StudyCommand extends CliCommand {
     @Option(
             names = "--runs",
             paramLabel = "R",
-            description = "measured runs per JVM (default: what the Kalibera-Jones line advised here,"
-                    + " echo 3 on platform / 4 on virtual threads, sleep 2 / 5, others 3; --quick 2)")
+            description = "measured runs per JVM (default: what the Kalibera-Jones line advised here, echo 3 on"
+                    + " platform / 4 on virtual threads, sleep 2 / 5, others 3; --quick 2)")
     Integer runs;
 
     @Option(
@@ -94,8 +93,8 @@ public final class StudyCommand extends CliCommand {
     @Option(
             names = "--parallelism",
             paramLabel = "P",
-            description = "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable"
-                    + " in every workload JVM (default: the JDK's, the number of cores)")
+            description = "the virtual thread scheduler's parallelism, maxPoolSize and minRunnable in every workload"
+                    + " JVM (default: the JDK's, the number of cores)")
     Integer parallelism;
 
     @Option(
@@ -147,10 +146,10 @@ public final class StudyCommand extends CliCommand {
             names = "--app",
             paramLabel = "COMMAND",
             description = "study your own service in place of the workloads: the command that starts it, a template:"
-                    + " {threads} becomes platform or virtual, {virtual} false or true, {port} a free port; a"
-                    + " first word java is the JDK of --java, and loomscope adds its agent (to another command"
-                    + " through JAVA_TOOL_OPTIONS). Each JVM runs alone, under the load client's open-loop load"
-                    + " (--url, --rate)")
+                    + " {threads} becomes platform or virtual, {virtual} false or true, {port} a free port; a first"
+                    + " word java is the JDK of --java, and loomscope adds its agent (to another command through"
+                    + " JAVA_TOOL_OPTIONS). Each JVM runs alone, under the load client's open-loop load (--url,"
+                    + " --rate)")
     String app;
 
     @picocli.CommandLine.Mixin
@@ -180,16 +179,16 @@ public final class StudyCommand extends CliCommand {
     @Option(
             names = "--work",
             paramLabel = "FILTER",
-            description = "--app: the agent's work= filter, the handler whose own time is the 'service"
-                    + " time' (e.g. demo.Api::io)")
+            description = "--app: the agent's work= filter, the handler whose own time is the 'service time' (e.g."
+                    + " demo.Api::io)")
     String work;
 
     @Option(
             names = "--controls",
             paramLabel = "N",
             defaultValue = "1",
-            description = "--app: JVMs a kind without the agent, for what the recording"
-                    + " costs (default: ${DEFAULT-VALUE})")
+            description = "--app: JVMs a kind without the agent, for what the recording costs (default:"
+                    + " ${DEFAULT-VALUE})")
     int controls;
 
     @Option(
@@ -423,8 +422,8 @@ public final class StudyCommand extends CliCommand {
                                 .replace(":65535", ":{port}");
         if (urls.stream().noneMatch(u -> u.contains("{port}")) && !urls.isEmpty() && app.contains("{port}")) {
             stderr.println(
-                    "loomscope study: note: no --url holds {port}, so the load goes where the URLs say, not to the"
-                            + " port given to the service");
+                    "loomscope study: note: no --url holds {port}, so the load goes where the URLs say, not to the port"
+                            + " given to the service");
         }
         Slo objective = loadSpec.slo();
         Path agent = Install.AGENT.required();
@@ -469,8 +468,8 @@ public final class StudyCommand extends CliCommand {
                         .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, first)));
         if (!found) {
             throw new BadDataException(option + ": '" + first
-                    + "' is not a command here (not an executable file, nor on the PATH): give java, a"
-                    + " path or a command name");
+                    + "' is not a command here (not an executable file, nor on the PATH): give java, a path or a"
+                    + " command name");
         }
     }
 

@@ -17,11 +17,10 @@ import picocli.CommandLine.Parameters;
             "Finds what is stuck in JSON thread dumps: deadlocks, and carrier starvation among virtual threads.",
             "Reads the JDK's JSON thread dumps (jcmd PID Thread.dump_to_file -format=json FILE; JDK 21+, states and"
                     + " locks from 25): identical stacks grouped, the locks threads wait for and their holders,"
-                    + " deadlocks"
-                    + " (wait-for cycles over monitors, and over java.util.concurrent locks where the dump records"
-                    + " owners), carrier starvation (every carrier held by a virtual thread that cannot go on while"
-                    + " virtual threads wait to run) and, given two dumps of one process, what did not move between"
-                    + " them. 'loomscope attach PID threads' takes the dumps for you."
+                    + " deadlocks (wait-for cycles over monitors, and over java.util.concurrent locks where the dump"
+                    + " records owners), carrier starvation (every carrier held by a virtual thread that cannot go on"
+                    + " while virtual threads wait to run) and, given two dumps of one process, what did not move"
+                    + " between them. 'loomscope attach PID threads' takes the dumps for you."
         },
         footer = {
             "",

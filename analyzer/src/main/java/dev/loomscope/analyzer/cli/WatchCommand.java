@@ -22,22 +22,20 @@ import picocli.CommandLine.Parameters;
                     + " (JDK 24+), virtual threads started and ended (--thread-events), pins a second by the frame that"
                     + " pinned and their share of carrier time, submit failures, GC, heap, CPU, context switches and,"
                     + " where the loomscope agent times work=, requests a second and their service time. Raises an"
-                    + " alarm,"
-                    + " once, with the frame that causes it, when pins pass --pin-rate or --pinned-share, when carriers"
-                    + " spin in Thread.yield or onSpinWait, when the queue grows while every carrier is busy, and when"
-                    + " --parked virtual threads wait at one place (a pool or lock; from a JSON thread dump every"
-                    + " --dump-every).",
+                    + " alarm, once, with the frame that causes it, when pins pass --pin-rate or --pinned-share, when"
+                    + " carriers spin in Thread.yield or onSpinWait, when the queue grows while every carrier is busy,"
+                    + " and when --parked virtual threads wait at one place (a pool or lock; from a JSON thread dump"
+                    + " every --dump-every).",
             "Attaches without a restart (a JFR stream over JMX: nothing is loaded into the JVM but its own management"
-                    + " agent) and leaves it as it was: its recording closed when watch ends (Ctrl-C, --duration)"
-                    + " and, if"
-                    + " watch is killed, bounded to 30 s and closed by the next watch. With --agent, the loomscope"
+                    + " agent) and leaves it as it was: its recording closed when watch ends (Ctrl-C, --duration) and,"
+                    + " if watch is killed, bounded to 30 s and closed by the next watch. With --agent, the loomscope"
                     + " agent's recording in the JVM is read from its disk instead, and nothing is recorded for watch."
                     + " Plain lines when the output is not a terminal; JSON lines with --format json."
         },
         footer = {
             "",
-            "Exit codes: 0 done (or the JVM ended), 1 an alarm was raised and --fail-on-alarm was given, 2 bad input"
-                    + " or the JVM cannot be watched."
+            "Exit codes: 0 done (or the JVM ended), 1 an alarm was raised and --fail-on-alarm was given, 2 bad input or"
+                    + " the JVM cannot be watched."
         })
 public final class WatchCommand extends CliCommand {
     @Parameters(
@@ -137,8 +135,8 @@ public final class WatchCommand extends CliCommand {
 
     @Option(
             names = "--thread-events",
-            description = "stream an event for every virtual thread started and ended, to show them a second"
-                    + " (costly where a virtual thread is started a request: see docs/watch.md)")
+            description = "stream an event for every virtual thread started and ended, to show them a second (costly"
+                    + " where a virtual thread is started a request: see docs/watch.md)")
     boolean threadEvents;
 
     @Option(
@@ -146,9 +144,8 @@ public final class WatchCommand extends CliCommand {
             description =
                     "read the loomscope agent's own recording in the JVM (its repository on this machine) instead of"
                             + " starting a second recording: the JVM pays for nothing but the polls and the thread"
-                            + " dumps;"
-                            + " the agent's settings say what is recorded (CPU samples for the spin alarm with the"
-                            + " agent's engine=jfr or jfr-cpu-time)")
+                            + " dumps; the agent's settings say what is recorded (CPU samples for the spin alarm with"
+                            + " the agent's engine=jfr or jfr-cpu-time)")
     boolean agent;
 
     @Option(names = "--fail-on-alarm", description = "exit 1 when an alarm was raised")
@@ -193,9 +190,9 @@ public final class WatchCommand extends CliCommand {
             for (String own : List.of("--record", "--pinned-threshold", "--sample-interval", "--thread-events")) {
                 if (given.hasMatchedOption(own)) {
                     throw new UsageException(own
-                            + " with --agent: the agent's recording is read as it is (its options"
-                            + " pinned-threshold=, interval= and engine= say what it records, and it writes"
-                            + " its own .jfr when it ends; 'loomscope attach PID dump' writes it now)");
+                            + " with --agent: the agent's recording is read as it is (its options pinned-threshold=,"
+                            + " interval= and engine= say what it records, and it writes its own .jfr when it ends;"
+                            + " 'loomscope attach PID dump' writes it now)");
                 }
             }
         }

@@ -293,8 +293,8 @@ public final class CompareView {
                 1 - rule.equivalence(),
                 1 + rule.equivalence(),
                 num(rule.alpha())));
-        t.note("between-jvm share: the share of a group's variance that lies between its JVMs rather than between"
-                + " runs in one JVM");
+        t.note("between-jvm share: the share of a group's variance that lies between its JVMs rather than between runs"
+                + " in one JVM");
         return t.orNone(NOT_COMPARED);
     }
 

@@ -68,8 +68,8 @@ public record Noise(int jvms, int known, int disturbed, double worst) {
                 .orElse(Double.NaN);
         return String.format(
                 Locale.ROOT,
-                "busy machine: other processes took up to %.0f%% of the CPU in %d of %d JVMs, which may explain"
-                        + " a difference",
+                "busy machine: other processes took up to %.0f%% of the CPU in %d of %d JVMs, which may explain a"
+                        + " difference",
                 100 * worst,
                 disturbed,
                 jvms);

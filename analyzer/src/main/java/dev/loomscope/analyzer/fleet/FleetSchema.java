@@ -125,16 +125,16 @@ public final class FleetSchema {
 
     public static final FleetTable WORK = FleetTable.events(
             "work",
-            "one per call of the application's unit of work recorded as an event of its own"
-                    + " (jdk.MethodTrace, or loomscope.Work of earlier agents)",
+            "one per call of the application's unit of work recorded as an event of its own (jdk.MethodTrace, or"
+                    + " loomscope.Work of earlier agents)",
             List.of(JdkEvents.METHOD_TRACE, WorkEvent.NAME),
             List.of(EventField.start(), EventField.duration()),
             List.of());
 
     public static final FleetTable WORK_WINDOWS = FleetTable.events(
             "work_windows",
-            "one per loomscope.WorkWindow event: the calls of a method"
-                    + " the agent's work= option names that ended in one window",
+            "one per loomscope.WorkWindow event: the calls of a method the agent's work= option names that ended in one"
+                    + " window",
             List.of(WorkWindowEvent.NAME),
             declared(WorkWindowEvent.class, List.of(EventField.start())),
             List.of());

@@ -59,8 +59,8 @@ final class JmhForks {
                             : rule.judge(c, v.group().lowerIsBetter()).words());
         }
         t.note("per fork: each fork is a JVM, its iterations its runs; the ratio is of the forks' medians, its 95%"
-                + " interval a two-level bootstrap (forks, then iterations), p a Mann-Whitney test on the fork"
-                + " medians; JMH's error (99.9%, every iteration pooled) beside it");
+                + " interval a two-level bootstrap (forks, then iterations), p a Mann-Whitney test on the fork medians;"
+                + " JMH's error (99.9%, every iteration pooled) beside it");
         return t;
     }
 }

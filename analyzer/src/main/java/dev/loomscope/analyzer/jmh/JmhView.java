@@ -218,8 +218,8 @@ public final class JmhView {
             String name = r.shortName() + (r.params().isEmpty() ? "" : " (" + r.paramText() + ")");
             if (r.perfnormKey() != null && r.perfnormKey().endsWith(":u")) {
                 notes.add(name + ": perfnorm counted user mode only (" + r.perfnormKey()
-                        + "); context switches happen in the kernel, so these are zeros or undercounts: run"
-                        + " perf as root or with kernel.perf_event_paranoid <= 1, or use -prof ctxsw");
+                        + "); context switches happen in the kernel, so these are zeros or undercounts: run perf as"
+                        + " root or with kernel.perf_event_paranoid <= 1, or use -prof ctxsw");
             } else if (r.perfnormKey() != null && r.perfnormSwitches() == 0) {
                 notes.add(name
                         + ": perfnorm counted 0 context switches: perf was likely not allowed to count kernel events"

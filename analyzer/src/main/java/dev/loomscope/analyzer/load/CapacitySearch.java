@@ -240,8 +240,8 @@ final class CapacitySearch {
                     s.lateBefore());
         }
         return s.keptUp() && Double.isNaN(missed)
-                ? "the search's first miss, and the service kept pace: a young JVM's latency (its compiler's, its"
-                        + " first collections') is not yet its capacity"
+                ? "the search's first miss, and the service kept pace: a young JVM's latency (its compiler's, its first"
+                        + " collections') is not yet its capacity"
                 : null;
     }
 

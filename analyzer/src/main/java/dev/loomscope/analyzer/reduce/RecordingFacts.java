@@ -221,8 +221,8 @@ public final class RecordingFacts {
                 }));
         if (f.work.undecodable() > 0) {
             f.warnings.add(source.name().toAbsolutePath() + ": " + f.work.undecodable()
-                    + " calls in loomscope.WorkWindow events whose histogram"
-                    + " cannot be read (damage): left out of calls a second and latency");
+                    + " calls in loomscope.WorkWindow events whose histogram cannot be read (damage): left out of calls"
+                    + " a second and latency");
         }
         return f;
     }

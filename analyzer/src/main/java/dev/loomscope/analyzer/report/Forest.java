@@ -293,8 +293,8 @@ public final class Forest {
         return "<?xml version='1.0' encoding='UTF-8'?>\n"
                 + svg.replaceFirst(
                         "<svg ",
-                        "<svg xmlns='http://www.w3.org/2000/svg' "
-                                + "font-family='Helvetica, Arial, sans-serif' font-size='12' ");
+                        "<svg xmlns='http://www.w3.org/2000/svg' font-family='Helvetica, Arial, sans-serif'"
+                                + " font-size='12' ");
     }
 
     private static String tooltip(Row r, String group, String baseline) {

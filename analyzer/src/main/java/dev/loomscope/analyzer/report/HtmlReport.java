@@ -266,8 +266,8 @@ public final class HtmlReport {
         if (!more.isEmpty()) {
             h.append("<details class='lines'><summary>More verdicts (")
                     .append(more.size())
-                    .append("): the other metrics and spreads, which the terminal leaves out</summary>\n"
-                            + "<ul class='verdicts'>\n");
+                    .append("): the other metrics and spreads, which the terminal leaves out</summary>\n<ul"
+                            + " class='verdicts'>\n");
             more.forEach(v -> h.append("<li>").append(Svg.esc(v)).append("</li>\n"));
             h.append("</ul></details>\n");
         }
@@ -334,8 +334,8 @@ public final class HtmlReport {
             // one line for all: the recordings were made without a profile (as study --app's are), so there is nothing
             // to draw
             h.append("<li>no flame graphs: these recordings were made without a CPU profile (the agent's profile=off,"
-                    + " as study --app records to keep the profiler's cost out of its figures; a run under the"
-                    + " agent with profile=cpu gives one)</li>\n");
+                    + " as study --app records to keep the profiler's cost out of its figures; a run under the agent"
+                    + " with profile=cpu gives one)</li>\n");
         } else {
             flames(dir, id, part.flameGroups(), baseline, cpus, measuredOnly)
                     .forEach(l -> h.append("<li>").append(l).append("</li>\n"));
@@ -530,8 +530,8 @@ public final class HtmlReport {
                     links.add("<a href='" + file + "'>" + Svg.esc(g.getKey()) + " vs " + Svg.esc(baseline)
                             + "</a>: differential (red: more than in " + Svg.esc(baseline)
                             + ", blue: less, yellow: not in " + Svg.esc(baseline)
-                            + " at all; normalised by total samples;"
-                            + " every stack starts at the code its thread runs, so both kinds' frames line up: "
+                            + " at all; normalised by total samples; every stack starts at the code its thread runs, so"
+                            + " both kinds' frames line up: "
                             + Svg.esc(share(before.alignedShare())) + " of " + Svg.esc(baseline) + "'s samples and "
                             + Svg.esc(share(after.alignedShare()))
                             + " of " + Svg.esc(g.getKey()) + "'s were aligned, the rest drawn whole)");

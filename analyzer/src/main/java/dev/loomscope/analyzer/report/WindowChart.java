@@ -181,8 +181,8 @@ public final class WindowChart {
         }
         double y = bottom(value, hi);
         sb.append(Svg.f(
-                "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s' fill-opacity='%.1f'><title>%s at %s s:"
-                        + " %s ms a second</title></rect>%n",
+                "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s' fill-opacity='%.1f'><title>%s at %s s: %s"
+                        + " ms a second</title></rect>%n",
                 x,
                 y,
                 Math.max(1, width),

@@ -32,8 +32,8 @@ public final class CarrierStarvationRule extends LoomscopeRule {
                 "loomscope.CarrierStarvation",
                 "Carrier starvation",
                 TYPE,
-                "loomscope.SchedulerSample was not recorded: it needs the loomscope agent on JDK 24 or newer"
-                        + " (the scheduler's MXBean)",
+                "loomscope.SchedulerSample was not recorded: it needs the loomscope agent on JDK 24 or newer (the"
+                        + " scheduler's MXBean)",
                 List.of(SHARE));
     }
 
@@ -73,8 +73,8 @@ public final class CarrierStarvationRule extends LoomscopeRule {
         double share = starved / (double) samples;
         String summary = String.format(
                 Locale.ROOT,
-                "In %d of %d scheduler samples (%.0f%%) every carrier was busy while virtual threads"
-                        + " queued for one (at most %d queued).",
+                "In %d of %d scheduler samples (%.0f%%) every carrier was busy while virtual threads queued for one (at"
+                        + " most %d queued).",
                 starved,
                 samples,
                 100 * share,

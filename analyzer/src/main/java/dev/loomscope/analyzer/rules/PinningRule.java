@@ -108,8 +108,8 @@ public final class PinningRule extends LoomscopeRule {
 
     /** A recording where no virtual thread ran: no pin there is no all-clear. */
     private static final Verdict NO_VIRTUAL_THREAD =
-            Verdict.ok("No virtual thread ran in this recording (platform threads), so none could pin:"
-                    + " loomscope advise tells where virtual threads would.");
+            Verdict.ok("No virtual thread ran in this recording (platform threads), so none could pin: loomscope advise"
+                    + " tells where virtual threads would.");
 
     /** {@link dev.loomscope.analyzer.reduce.SummaryReducer#platformOnly()} from JMC's items. */
     private static boolean platformOnly(IItemCollection items) {
@@ -171,11 +171,10 @@ public final class PinningRule extends LoomscopeRule {
                         100 * share,
                         of,
                         maxMs),
-                "A virtual thread that blocks while pinned holds its carrier thread: the other virtual threads wait"
-                        + " for a free carrier, and throughput falls towards that of as many platform threads as"
-                        + " there are"
-                        + " carriers. On JDK 21-23 synchronized pins; on every JDK a native frame (JNI, an FFM"
-                        + " upcall) or a class initializer on the stack pins.",
+                "A virtual thread that blocks while pinned holds its carrier thread: the other virtual threads wait for"
+                        + " a free carrier, and throughput falls towards that of as many platform threads as there are"
+                        + " carriers. On JDK 21-23 synchronized pins; on every JDK a native frame (JNI, an FFM upcall)"
+                        + " or a class initializer on the stack pins.",
                 "Run 'loomscope pinning' on the recording: it groups the pins by application frame and, on JDK 24+, by"
                         + " reason. Replace synchronized around blocking calls with ReentrantLock (JDK 21-23), move"
                         + " blocking out of native upcalls and class initializers, or move to JDK 24+ where"

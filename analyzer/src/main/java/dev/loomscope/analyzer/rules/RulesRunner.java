@@ -196,8 +196,8 @@ public final class RulesRunner {
                 long events =
                         counts.values().stream().mapToLong(Long::longValue).sum();
                 warnings.accept(source.name().toAbsolutePath() + ": JMC's " + rules.size()
-                        + " rules were skipped: its parser, which holds every"
-                        + " event and constant of a recording in memory, ran out of the "
+                        + " rules were skipped: its parser, which holds every event and constant of a recording in"
+                        + " memory, ran out of the "
                         + Runtime.getRuntime().maxMemory() / (1 << 20)
                         + " MB heap on this one (" + String.format(Locale.ROOT, "%,d", events)
                         + " events; give it more to run them: LOOMSCOPE_JAVA_OPTS=-Xmx4g)");

@@ -41,8 +41,8 @@ public final class SubmitFailedRule extends LoomscopeRule {
                 Severity.WARNING,
                 count + " virtual threads could not be scheduled on the carrier pool (the submit failed).",
                 "Starting or unparking a virtual thread submits it to the scheduler; a failure means the scheduler"
-                        + " rejected it, usually because it was shut down or out of resources. The thread that"
-                        + " started or unparked it got an exception, and work was lost or delayed.",
+                        + " rejected it, usually because it was shut down or out of resources. The thread that started"
+                        + " or unparked it got an exception, and work was lost or delayed.",
                 "Look at the events' stack traces (loomscope summary lists them by type; JMC shows the stacks) and at"
                         + " the scheduler's settings (jdk.virtualThreadScheduler.parallelism, maxPoolSize).");
     }

@@ -75,8 +75,8 @@ public final class ThreadStartCostRule extends LoomscopeRule {
                 "loomscope.ThreadStartCost",
                 "Recording cost of platform thread starts",
                 TYPE,
-                "loomscope.ContextSwitches was not recorded: the loomscope agent counts the platform threads the"
-                        + " app starts",
+                "loomscope.ContextSwitches was not recorded: the loomscope agent counts the platform threads the app"
+                        + " starts",
                 List.of(NOTABLE));
     }
 
@@ -131,8 +131,8 @@ public final class ThreadStartCostRule extends LoomscopeRule {
 
     private static final Verdict NOT_COUNTED = new Verdict(
             Severity.NA,
-            "loomscope.ContextSwitches has no platformThreadsStarted: an older"
-                    + " loomscope agent made the recording; record again with this one",
+            "loomscope.ContextSwitches has no platformThreadsStarted: an older loomscope agent made the recording;"
+                    + " record again with this one",
             null,
             null);
     private static final Verdict NO_SAMPLE =
@@ -152,8 +152,8 @@ public final class ThreadStartCostRule extends LoomscopeRule {
                 : String.format(Locale.ROOT, "about %.0f%%", 100 * cost);
         String summary = String.format(
                 Locale.ROOT,
-                "The app started %,d platform threads in %.1f s (up to %,.0f a second)%s: the recording's"
-                        + " work at every thread start and end costs it %s of its throughput (a rule of thumb).",
+                "The app started %,d platform threads in %.1f s (up to %,.0f a second)%s: the recording's work at every"
+                        + " thread start and end costs it %s of its throughput (a rule of thumb).",
                 started,
                 seconds,
                 rate,

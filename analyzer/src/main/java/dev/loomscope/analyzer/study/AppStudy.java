@@ -172,8 +172,8 @@ public final class AppStudy {
                         jvms * (s.loadMaxSeconds() + 15) / 60);
         err.println(String.format(
                 Locale.ROOT,
-                "loomscope study --app: %d JVMs (platform, virtual x %d recorded + %d control%s without the agent),"
-                        + " one at a time, order shuffled with --seed %d; each: start, wait for an answer, %s",
+                "loomscope study --app: %d JVMs (platform, virtual x %d recorded + %d control%s without the agent), one"
+                        + " at a time, order shuffled with --seed %d; each: start, wait for an answer, %s",
                 jvms,
                 plan.forks(),
                 plan.controls(),
@@ -590,15 +590,14 @@ public final class AppStudy {
     private static String howMeasured(AppPlan plan) {
         if (plan.loadCommand() != null) {
             return "the load came from --load-command " + String.join(" ", plan.loadCommand())
-                    + ": a client of its own, most likely a closed loop (it waits for each answer, so a stalled"
-                    + " service slows the load and hides in it); without its windows each recording is judged whole,"
-                    + " start-up and the load's ramp included, and latency, which only a client measures, not at all:"
-                    + " see the client's own figures in each JVM's load.log";
+                    + ": a client of its own, most likely a closed loop (it waits for each answer, so a stalled service"
+                    + " slows the load and hides in it); without its windows each recording is judged whole, start-up"
+                    + " and the load's ramp included, and latency, which only a client measures, not at all: see the"
+                    + " client's own figures in each JVM's load.log";
         }
-        return "latency, throughput and errors are the load client's (open loop at a fixed rate, each request's"
-                + " latency from when it was due), over each JVM's measured windows only; the recording's figures"
-                + " (pins,"
-                + " GC, context switches per request) over the same windows; service time (the agent's work=) is the"
+        return "latency, throughput and errors are the load client's (open loop at a fixed rate, each request's latency"
+                + " from when it was due), over each JVM's measured windows only; the recording's figures (pins, GC,"
+                + " context switches per request) over the same windows; service time (the agent's work=) is the"
                 + " handler's own, not what a client waits";
     }
 

@@ -39,7 +39,7 @@ final class Draining {
         return b.isEmpty()
                 ? null
                 : b
-                        + " (a backlog from their warm-up draining: their figures are the backlog's, not the"
-                        + " service's; give a longer --max-warmup, or a rate they keep)";
+                        + " (a backlog from their warm-up draining: their figures are the backlog's, not the service's;"
+                        + " give a longer --max-warmup, or a rate they keep)";
     }
 }

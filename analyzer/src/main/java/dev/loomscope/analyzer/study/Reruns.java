@@ -72,8 +72,8 @@ public record Reruns(int reruns, boolean keepDisturbed) {
                 100 * busyElsewhere,
                 reruns,
                 runs <= reruns
-                        ? "; not run again: the " + BUSY_STREAK + " JVMs before it were left out"
-                                + " too, so the machine stays busy"
+                        ? "; not run again: the " + BUSY_STREAK + " JVMs before it were left out too, so the machine"
+                                + " stays busy"
                         : "");
     }
 

@@ -54,8 +54,8 @@ public final class RunsPerJvm {
             if (advised > 0 && c.between() == 0) {
                 parts.add(String.format(
                         Locale.ROOT,
-                        "%s more (no variance between its %d JVMs could be told from their runs' own; a JVM costs"
-                                + " %.1f s beyond its runs, a run %.2f s)",
+                        "%s more (no variance between its %d JVMs could be told from their runs' own; a JVM costs %.1f"
+                                + " s beyond its runs, a run %.2f s)",
                         g.getKey(),
                         n,
                         overhead / n,
@@ -63,8 +63,8 @@ public final class RunsPerJvm {
             } else if (advised > 0) {
                 parts.add(String.format(
                         Locale.ROOT,
-                        "%s %d (run time's variance %.0f%% between JVMs; a JVM costs %.1f s beyond its runs, a run"
-                                + " %.2f s)",
+                        "%s %d (run time's variance %.0f%% between JVMs; a JVM costs %.1f s beyond its runs, a run %.2f"
+                                + " s)",
                         g.getKey(),
                         advised,
                         100 * c.betweenShare(),
@@ -76,7 +76,7 @@ public final class RunsPerJvm {
                 ? null
                 : "runs per JVM for the most precision per second (Kalibera & Jones, from this study's run times): "
                         + String.join(", ", parts) + "; this study ran " + ran
-                        + " (--runs; with a few JVMs the variance between them is a rough"
-                        + " estimate, so the figure moves from study to study)";
+                        + " (--runs; with a few JVMs the variance between them is a rough estimate, so the figure moves"
+                        + " from study to study)";
     }
 }

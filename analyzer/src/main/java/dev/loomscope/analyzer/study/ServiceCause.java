@@ -94,8 +94,8 @@ final class ServiceCause {
                 c.limits() ? "below" : "above",
                 LoadSpec.rate(c.rate()),
                 c.limits()
-                        ? ": requests queue for a carrier, and their latency grows while"
-                                + " the load lasts (see 'loomscope pinning' on the recordings for the frames)"
+                        ? ": requests queue for a carrier, and their latency grows while the load lasts (see 'loomscope"
+                                + " pinning' on the recordings for the frames)"
                         : ": pinning does not limit this rate");
     }
 

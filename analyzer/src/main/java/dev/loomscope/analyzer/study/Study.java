@@ -228,8 +228,8 @@ public final class Study {
                 + " + "
                 + plan.runsText().replace(" runs", " measured runs") + " per JVM"
                 + (kept != null
-                        ? "; recordings in " + kept + " (loomscope summary, compare or flame read them there; each"
-                                + " is linked under What ran)"
+                        ? "; recordings in " + kept + " (loomscope summary, compare or flame read them there; each is"
+                                + " linked under What ran)"
                         : "; recordings removed (--no-keep)");
     }
 

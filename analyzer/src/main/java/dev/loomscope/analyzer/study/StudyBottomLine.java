@@ -227,8 +227,8 @@ final class StudyBottomLine {
                 Choice.PLATFORM,
                 worse,
                 cause,
-                (hazards.isEmpty() ? "" : hazardFix(hazards.get(0)) + "; ") + "read " + where + "'s verdict lines"
-                        + " and 'loomscope compare' on the recordings for what else moved");
+                (hazards.isEmpty() ? "" : hazardFix(hazards.get(0)) + "; ") + "read " + where + "'s verdict lines and"
+                        + " 'loomscope compare' on the recordings for what else moved");
     }
 
     /** The first ceiling pins put below the rate offered, or null. */

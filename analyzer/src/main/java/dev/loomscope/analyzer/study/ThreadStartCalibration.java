@@ -98,16 +98,15 @@ public record ThreadStartCalibration(
                     busy > MachineCpu.DISTURBED
                             ? String.format(
                                     Locale.ROOT, "other processes took %.0f%% of the CPU while it ran", 100 * busy)
-                            : "a virtual thread came out no cheaper than a platform one, which a quiet machine does"
-                                    + " not show: something else ran meanwhile");
+                            : "a virtual thread came out no cheaper than a platform one, which a quiet machine does not"
+                                    + " show: something else ran meanwhile");
         }
         return String.format(
                 Locale.ROOT,
                 "this machine (%d cores, JDK %d, the JVM the workloads ran on): starting and joining a platform thread"
-                        + " takes %.1f µs, a virtual thread %.1f µs (%.0fx): a thread-per-request workload pays"
-                        + " this per"
-                        + " request, so its platform-vs-virtual gap grows with the first figure; compare results across"
-                        + " machines with this line",
+                        + " takes %.1f µs, a virtual thread %.1f µs (%.0fx): a thread-per-request workload pays this"
+                        + " per request, so its platform-vs-virtual gap grows with the first figure; compare results"
+                        + " across machines with this line",
                 cpus,
                 jdk,
                 platformMicros,

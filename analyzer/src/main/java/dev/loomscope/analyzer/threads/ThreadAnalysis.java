@@ -69,8 +69,8 @@ public record ThreadAnalysis(
                     + (dump.hasParkOwner()
                             ? " deadlocks over monitors cannot be told from this dump (over java.util.concurrent locks"
                                     + " they can, from the owners loomscope's agent added)"
-                            : " deadlocks cannot be told from this dump ('loomscope attach PID threads'"
-                                    + " adds the owners of java.util.concurrent locks from its agent)")
+                            : " deadlocks cannot be told from this dump ('loomscope attach PID threads' adds the owners"
+                                    + " of java.util.concurrent locks from its agent)")
                     + ", and which virtual thread holds which carrier only from its stack");
         }
         Set<Long> unmovedIds = previous == null ? Set.of() : unmovedIds(previous, dump);
@@ -99,8 +99,8 @@ public record ThreadAnalysis(
             cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, "
                     + starvation.held().size() + " of them one that cannot"
                     + " go on; whether virtual threads wait for a carrier a JDK " + dump.feature()
-                    + " dump cannot show (JDK 25's does): carrier starvation cannot be told from it; take a second"
-                    + " dump a few seconds later and give both (what did not move between them is stuck)");
+                    + " dump cannot show (JDK 25's does): carrier starvation cannot be told from it; take a second dump"
+                    + " a few seconds later and give both (what did not move between them is stuck)");
         } else if (starvation.possible()) {
             cannotTell.add("every carrier (" + starvation.busy() + ") runs a virtual thread, "
                     + starvation.held().size()

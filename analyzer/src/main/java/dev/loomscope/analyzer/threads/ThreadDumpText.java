@@ -39,8 +39,8 @@ final class ThreadDumpText {
         }
         if (lines.size() < 3 || !lines.get(0).strip().matches("\\d{1,19}")) {
             throw new BadDataException(file
-                    + ": not a thread dump, JSON or plain text (give jcmd PID Thread.dump_to_file"
-                    + " [-format=json] FILE)");
+                    + ": not a thread dump, JSON or plain text (give jcmd PID Thread.dump_to_file [-format=json]"
+                    + " FILE)");
         }
         List<DumpThread> threads = new ArrayList<>();
         boolean hasState = false;

@@ -424,8 +424,8 @@ public final class ThreadsView {
                                 .limit(3)
                                 .map(v -> v.label() + " at " + DumpFrames.describe(v.stack()))
                                 .collect(Collectors.joining("; "))
-                        + "): a native call that blocks holds its carrier and writes no pin event; whether"
-                        + " they stay so one dump cannot tell ('loomscope watch' raises native-blocking when they do)");
+                        + "): a native call that blocks holds its carrier and writes no pin event; whether they stay so"
+                        + " one dump cannot tell ('loomscope watch' raises native-blocking when they do)");
             }
         }
         return t;

@@ -110,8 +110,8 @@ public final class AdvisePrediction {
                     span.rate(),
                     String.format(
                             Locale.ROOT,
-                            "the requests counted a second from %s s into the recording, %s s in %d"
-                                    + " windows of %d s, the first and last left out of the rate%s",
+                            "the requests counted a second from %s s into the recording, %s s in %d windows of %d s,"
+                                    + " the first and last left out of the rate%s",
                             Double.isNaN(start) ? "?" : Comparer.plain(Math.max(0, start)),
                             Comparer.plain(span.seconds()),
                             span.windows(),
@@ -131,8 +131,8 @@ public final class AdvisePrediction {
             return new Load(
                     Double.NaN,
                     "too few windows with requests and looks (" + HeldPerRequest.MIN_WINDOWS
-                            + " at least) to tell a start-up transient from the load: record longer under load, or"
-                            + " give --rate N (taken over the whole recording)",
+                            + " at least) to tell a start-up transient from the load: record longer under load, or give"
+                            + " --rate N (taken over the whole recording)",
                     null,
                     requestThreads);
         }

@@ -125,8 +125,8 @@ public final class AdviseView {
                     jdks(enter ? HeldMonitorEvent.ENTERING : HeldMonitorEvent.OBJECT_WAIT));
         }
         if (all.isEmpty()) {
-            t.note("no jdk.JavaMonitorEnter or jdk.JavaMonitorWait event at an application frame: no contended"
-                    + " monitor or Object.wait over the JDK's thresholds (20 ms in its default settings)");
+            t.note("no jdk.JavaMonitorEnter or jdk.JavaMonitorWait event at an application frame: no contended monitor"
+                    + " or Object.wait over the JDK's thresholds (20 ms in its default settings)");
         }
         HeldMonitorReducer.JdkFound own = h.jdkOwn();
         if (own.events() > 0) {
@@ -140,9 +140,9 @@ public final class AdviseView {
         }
         t.note("what this recording lacks: the loomscope agent's looks at the platform threads"
                 + " (loomscope.HeldMonitorSample): a thread that blocks while holding a monitor, under a class"
-                + " initializer or in native code leaves no JDK event, so no carrier ceiling is predicted; record"
-                + " the application on platform threads with the agent (-javaagent:loomscope-agent.jar,"
-                + " held-monitors=100ms by default)");
+                + " initializer or in native code leaves no JDK event, so no carrier ceiling is predicted; record the"
+                + " application on platform threads with the agent (-javaagent:loomscope-agent.jar, held-monitors=100ms"
+                + " by default)");
         t.note("the JDK records these events from a threshold (20 ms in its default settings, 10 ms in its profile"
                 + " settings): shorter waits are not here, so the time is a lower bound");
         return t;
@@ -212,19 +212,18 @@ public final class AdviseView {
         if (outside > 0) {
             t.note(outside + " site" + (outside == 1 ? "" : "s")
                     + " found outside every request the servers' entries counted (" + OUTSIDE + "): a server's own"
-                    + " threads (a poller, an acceptor) and the start-up's, which a switch to virtual"
-                    + " threads for requests leaves as platform threads; left out of the carriers held");
+                    + " threads (a poller, an acceptor) and the start-up's, which a switch to virtual threads for"
+                    + " requests leaves as platform threads; left out of the carriers held");
         }
         if (all.isEmpty()) {
             t.note("no platform thread was found where a virtual thread would hold its carrier in " + h.samples()
                     + " looks");
         }
         t.note("matters: found at a tenth of the " + carriers.count()
-                + " carriers or more on average, at enough looks that the 95% interval"
-                + " of that mean stays above none (a site found now and then, a class"
-                + " initialized once at start-up, does not decide a migration)");
-        t.note("threads: the mean found at a look, which is the carriers they would hold at the recording's load;"
-                + " held: that time over the requests"
+                + " carriers or more on average, at enough looks that the 95% interval of that mean stays above none (a"
+                + " site found now and then, a class initialized once at start-up, does not decide a migration)");
+        t.note("threads: the mean found at a look, which is the carriers they would hold at the recording's load; held:"
+                + " that time over the requests"
                 + (Double.isNaN(load.rate())
                         ? load.from() != null
                                 ? " (no ceiling: " + load.from() + ")"
@@ -307,9 +306,9 @@ public final class AdviseView {
         if (bursts > 0) {
             t.note(String.format(
                     Locale.ROOT,
-                    "%s threads on average ran the application's code from one look to the next (%d ms or more)"
-                            + " without blocking: on virtual threads each holds a carrier that long, and requests"
-                            + " behind it wait (the scheduler does not preempt)",
+                    "%s threads on average ran the application's code from one look to the next (%d ms or more) without"
+                            + " blocking: on virtual threads each holds a carrier that long, and requests behind it"
+                            + " wait (the scheduler does not preempt)",
                     Comparer.plain(bursts),
                     h.intervalMillis() / 2));
         }
@@ -318,8 +317,8 @@ public final class AdviseView {
             t.note(String.format(
                     Locale.ROOT,
                     "%s threads on average wait for a pool or semaphore%s: not a pin, the next ceiling: with the"
-                            + " server's thread cap gone, every request waits there at once, so size the pool or"
-                            + " bound the requests before switching",
+                            + " server's thread cap gone, every request waits there at once, so size the pool or bound"
+                            + " the requests before switching",
                     Comparer.plain(pools),
                     Double.isNaN(load.rate())
                             ? ""
@@ -330,9 +329,9 @@ public final class AdviseView {
         if (looks.count() > 1 && h.lookSpanSeconds() > 0 && walks.count() == looks.count()) {
             t.note(String.format(
                     Locale.ROOT,
-                    "the looks' own cost: no thread stopped but the one whose stack was walked, for the walk alone"
-                            + " (the longest call, which bounds it, p50 %s ms, p99 %s ms a look; up to %d platform"
-                            + " threads); the looks' thread ran %.2f%% of the time from the first look to the last",
+                    "the looks' own cost: no thread stopped but the one whose stack was walked, for the walk alone (the"
+                            + " longest call, which bounds it, p50 %s ms, p99 %s ms a look; up to %d platform threads);"
+                            + " the looks' thread ran %.2f%% of the time from the first look to the last",
                     Comparer.plain(walks.quantile(0.5)),
                     Comparer.plain(walks.quantile(0.99)),
                     h.platformThreads(),
@@ -355,8 +354,8 @@ public final class AdviseView {
                         ? ""
                         : "; held: the thread-seconds the looks found"
                                 + " over the requests served, " + load.span().windowSeconds()
-                                + " s window by window, the ceiling's interval"
-                                + " the wider of the looks' and the windows' own"));
+                                + " s window by window, the ceiling's interval the wider of the looks' and the windows'"
+                                + " own"));
         t.note("bottom line: " + bottomLine(jdk21, jdk24, load.looks(h), carriers)
                 + (cpu == null
                         ? ""
@@ -364,8 +363,8 @@ public final class AdviseView {
                                 Locale.ROOT, "; the CPU serves at most about %s/s", Comparer.plain(cpu.ceiling())))
                 + risks(f, h, carriers, load));
         if ("virtual".equals(f.summary.threadKind)) {
-            t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their"
-                    + " pins as they happened");
+            t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins"
+                    + " as they happened");
         }
         return t;
     }
@@ -412,8 +411,8 @@ public final class AdviseView {
                     Metric.PEAK_THREADS.name() + " (live at once: not a rate)",
                     null,
                     null,
-                    threads + " at once: each an OS thread and its stack;"
-                            + " requests on virtual threads leave the carriers and the server's own threads");
+                    threads + " at once: each an OS thread and its stack; requests on virtual threads leave the"
+                            + " carriers and the server's own threads");
             if (f.summary.threadStackBytes > 0) {
                 t.row(
                         "their stacks' reservation at the peak (MB, not a rate)",
@@ -560,8 +559,8 @@ public final class AdviseView {
                     + ")";
         }
         if (!jdk24.matters()) {
-            return "switch on JDK 24 or later, where none of these sites holds a carrier to speak of; on 21-23 fix"
-                    + " them first ("
+            return "switch on JDK 24 or later, where none of these sites holds a carrier to speak of; on 21-23 fix them"
+                    + " first ("
                     + jdk21.words() + ")";
         }
         return "fix these sites first: they hold carriers on every JDK (" + jdk24.words() + "; " + jdk21.words() + ")";

@@ -43,8 +43,8 @@ public final class ContextSwitchView {
                     c.processRecorded() ? c.source() : "not recorded");
             if (!c.processRecorded()) {
                 t.note(f.source.shortName()
-                        + ": process context switches not applicable (no loomscope.ContextSwitches: record"
-                        + " with the loomscope agent)");
+                        + ": process context switches not applicable (no loomscope.ContextSwitches: record with the"
+                        + " loomscope agent)");
             }
             Table series = new Table(
                     "ctxsw-over-time",

@@ -72,8 +72,8 @@ public final class FrameShareView {
                 .forEach(r ->
                         t.row(r.name(), r.totalBefore(), r.totalAfter(), r.change(), r.selfBefore(), r.selfAfter()));
         t.note(base.total() + " samples before, " + changed.total()
-                + " after; each side's shares of its own samples; total: samples whose stack held the frame,"
-                + " self: those in which it was the innermost; change: after minus before, in percentage points");
+                + " after; each side's shares of its own samples; total: samples whose stack held the frame, self:"
+                + " those in which it was the innermost; change: after minus before, in percentage points");
         return t;
     }
 

@@ -68,11 +68,11 @@ public final class HeapView {
                 out.add(sampled);
             }
         }
-        t.note("allocation rate: what the program allocated, every thread's, ended threads included (the agent's"
-                + " count, n/a without it); heap fill rate: what the heap took between collections (heap used"
-                + " before each one minus after the one before, over that time): allocation and the unused rest of"
-                + " each ended thread's TLAB, which a thread per request wastes; sampled:"
-                + " jdk.ObjectAllocationSample's weights, which miss threads that end before the sampler sees them");
+        t.note("allocation rate: what the program allocated, every thread's, ended threads included (the agent's count,"
+                + " n/a without it); heap fill rate: what the heap took between collections (heap used before each one"
+                + " minus after the one before, over that time): allocation and the unused rest of each ended thread's"
+                + " TLAB, which a thread per request wastes; sampled: jdk.ObjectAllocationSample's weights, which miss"
+                + " threads that end before the sampler sees them");
         return out;
     }
 

@@ -18,8 +18,8 @@ public enum LibraryHazard {
             "ConcurrentBag.requite",
             "ConcurrentBag.requite spins in Thread.yield, keeping its carrier",
             "ConcurrentBag spins in Thread.yield while a connection is handed back to a waiting thread; a virtual"
-                    + " thread that yields keeps its carrier, so under pool contention the spinning holds the"
-                    + " carriers and requests stall for seconds",
+                    + " thread that yields keeps its carrier, so under pool contention the spinning holds the carriers"
+                    + " and requests stall for seconds",
             "HikariCP issue #2398, fixed by pull request #2402"),
     CONNECTOR_J_SYNCHRONIZED_IO(
             KnownLibrary.CONNECTOR_J,
@@ -27,8 +27,8 @@ public enum LibraryHazard {
             true,
             null,
             "synchronized around its socket I/O pins the carrier",
-            "holds synchronized monitors around its socket reads and writes: every"
-                    + " query pins its carrier for the database's answer on JDK 21-23",
+            "holds synchronized monitors around its socket reads and writes: every query pins its carrier for the"
+                    + " database's answer on JDK 21-23",
             "MySQL Connector/J 9.0.0's release notes: synchronized replaced by ReentrantLock");
 
     final KnownLibrary library;

@@ -73,8 +73,8 @@ public final class PinningView {
         long missing = coverage.stream().filter(c -> !c.recorded()).count();
         if (missing > 0) {
             t.note(missing + " of " + coverage.size() + " recording(s) did not record "
-                    + JdkEvents.VIRTUAL_THREAD_PINNED + " (an async-profiler-only recording, or JFR"
-                    + " settings without the event): they cannot show pins, and none here is no evidence of none");
+                    + JdkEvents.VIRTUAL_THREAD_PINNED + " (an async-profiler-only recording, or JFR settings without"
+                    + " the event): they cannot show pins, and none here is no evidence of none");
         }
         if (coverage.stream()
                 .anyMatch(c ->

@@ -67,9 +67,9 @@ public final class SummaryView {
             Double v = m.valueOfRecording(f);
             t.row(m.name(), v != null && COUNTS.contains(m.unit()) ? (Object) Math.round(v) : v, m.unit());
         }
-        t.note("latency p50/p99: of a load client's measured windows, their histograms merged (each request once); of"
-                + " a workload's own runs, the median of theirs; none without runs, since only a client measures"
-                + " latency. Service time: the calls work= timed, the method's own");
+        t.note("latency p50/p99: of a load client's measured windows, their histograms merged (each request once); of a"
+                + " workload's own runs, the median of theirs; none without runs, since only a client measures latency."
+                + " Service time: the calls work= timed, the method's own");
         String covered = runsCovered(f);
         if (covered != null) {
             t.note(covered);
@@ -101,8 +101,8 @@ public final class SummaryView {
         long inMeasured = f.pinsInMeasuredRuns().count();
         return String.format(
                 Locale.ROOT,
-                "throughput, latency and the per-unit figures: the %d measured run%s (%d warm-up%s left out);"
-                        + " counts and totals (pinned count and time, gc count and pauses): the whole recording%s",
+                "throughput, latency and the per-unit figures: the %d measured run%s (%d warm-up%s left out); counts"
+                        + " and totals (pinned count and time, gc count and pauses): the whole recording%s",
                 measured,
                 measured == 1 ? "" : "s",
                 all - measured,
@@ -157,11 +157,11 @@ public final class SummaryView {
                     calls.count() == 0 ? null : calls.quantileMillis(0.5),
                     calls.count() == 0 ? null : calls.quantileMillis(0.99));
         }
-        t.note("from: seconds after the whole second the recording began in; calls counted in the second they ended"
-                + " in (the agent's windows of up to a second spread over the seconds they cover); a window's"
-                + " throughput is its calls over its seconds of the recording (the first and last may be shorter);"
-                + " service time is the timed method's own duration (not a client's latency), from histograms of 2"
-                + " significant digits (within 1%)");
+        t.note("from: seconds after the whole second the recording began in; calls counted in the second they ended in"
+                + " (the agent's windows of up to a second spread over the seconds they cover); a window's throughput"
+                + " is its calls over its seconds of the recording (the first and last may be shorter); service time is"
+                + " the timed method's own duration (not a client's latency), from histograms of 2 significant digits"
+                + " (within 1%)");
         return t;
     }
 

@@ -66,15 +66,15 @@ public final class ThreadCpuView {
                 + ", the JVM's own threads "
                 + percent(jvm, all));
         if (rows.stream().anyMatch(r -> r.kind().equals(ThreadCpu.VIRTUAL))) {
-            t.note("virtual threads: sampled by JFR as themselves (not their carrier), grouped by name (most have"
-                    + " none) and the code they run, their first application frame; threads: how many virtual threads");
+            t.note("virtual threads: sampled by JFR as themselves (not their carrier), grouped by name (most have none)"
+                    + " and the code they run, their first application frame; threads: how many virtual threads");
         }
         if (rows.stream().anyMatch(r -> r.kind().equals(ThreadCpu.CARRIER))) {
-            t.note("carrier: an OS thread that ran virtual threads: its share in virtual threads' code, in mounting"
-                    + " and unmounting them (continuation yield, freeze, thaw), and in the scheduler between them;"
+            t.note("carrier: an OS thread that ran virtual threads: its share in virtual threads' code, in mounting and"
+                    + " unmounting them (continuation yield, freeze, thaw), and in the scheduler between them;"
                     + " async-profiler samples a virtual thread on its carrier, so which virtual thread ran is not"
-                    + " recorded (a recording with JFR's samples too joins them: the next table); JFR samples it"
-                    + " as itself, so a carrier's own samples are the scheduler's");
+                    + " recorded (a recording with JFR's samples too joins them: the next table); JFR samples it as"
+                    + " itself, so a carrier's own samples are the scheduler's");
         }
         if (rows.size() > n) {
             t.note((rows.size() - n) + " more threads or groups with "
@@ -118,8 +118,8 @@ public final class ThreadCpuView {
                         : "; not every sample was kept for the join (too many): the shares are of those kept"));
         t.note("a carrier's sample is joined to the virtual thread JFR sampled within "
                 + ThreadCpu.JOIN_WINDOW_NANOS / 1_000_000
-                + " ms of it running the same two innermost Java frames, when exactly one did: a likelihood,"
-                + " not a record of which ran");
+                + " ms of it running the same two innermost Java frames, when exactly one did: a likelihood, not a"
+                + " record of which ran");
         if (j.rows().size() > n) {
             t.note((j.rows().size() - n) + " more pairs not listed (--top)");
         }

@@ -48,8 +48,8 @@ public final class Views {
             new View(
                     "summary",
                     null,
-                    "Span, JVM and GC, label and thread kind, event counts, and the key figures of each recording"
-                            + " (each a metric's value for the whole recording: compare --metric takes their names).",
+                    "Span, JVM and GC, label and thread kind, event counts, and the key figures of each recording (each"
+                            + " a metric's value for the whole recording: compare --metric takes their names).",
                     (facts, depth) -> SummaryView.of(facts),
                     Set.of()),
             new View(

@@ -30,8 +30,8 @@ record Alarm(Kind kind, Instant since, String what, String where, List<String> s
         /** Carriers' CPU in Thread.yield or Thread.onSpinWait. */
         SPIN(
                 "yield-spin",
-                "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound"
-                        + " it; a library's spin may be fixed in a newer release"),
+                "replace the Thread.yield / onSpinWait loop with a blocking wait (a lock, a queue's take), or bound it;"
+                        + " a library's spin may be fixed in a newer release"),
         /** Many virtual threads parked at one place: a pool or lock smaller than the threads that want it. */
         POOL(
                 "pool-ceiling",
@@ -46,16 +46,16 @@ record Alarm(Kind kind, Instant since, String what, String where, List<String> s
         LOCK_STUCK(
                 "lock-stuck",
                 "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a"
-                        + " deadlock when it waits for a lock these threads hold; else no blocking call while"
-                        + " holding it, or tryLock with a timeout"),
+                        + " deadlock when it waits for a lock these threads hold; else no blocking call while holding"
+                        + " it, or tryLock with a timeout"),
         /**
          * Every carrier held, in two thread dumps, by a virtual thread that uses little CPU: native code that blocks.
          */
         NATIVE(
                 "native-blocking",
                 "run the blocking native call on a pool of platform threads (an ExecutorService) and wait for its"
-                        + " Future from the virtual thread, or give the scheduler as many carriers as calls block"
-                        + " at once (jdk.virtualThreadScheduler.parallelism)"),
+                        + " Future from the virtual thread, or give the scheduler as many carriers as calls block at"
+                        + " once (jdk.virtualThreadScheduler.parallelism)"),
         /** As many virtual threads as carriers each computing for a second or more: the carriers monopolized. */
         MONOPOLY(
                 "cpu-monopoly",
@@ -105,11 +105,11 @@ record Alarm(Kind kind, Instant since, String what, String where, List<String> s
                 "a native frame pins on every JDK: move the blocking call out of the native call, or give that work"
                         + " platform threads";
             case CLASS_INIT ->
-                "blocking in a class initializer pins on every JDK: initialise the class before the load (or"
-                        + " without blocking)";
+                "blocking in a class initializer pins on every JDK: initialise the class before the load (or without"
+                        + " blocking)";
             case MONITOR ->
-                "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock,"
-                        + " or run on JDK 24+, where synchronized no longer pins";
+                "replace the synchronized around the blocking call with a java.util.concurrent.locks.ReentrantLock, or"
+                        + " run on JDK 24+, where synchronized no longer pins";
         };
     }
 

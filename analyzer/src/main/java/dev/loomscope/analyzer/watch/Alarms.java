@@ -195,8 +195,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                                     Locale.ROOT,
                                     "%s of the virtual threads' CPU samples (%d of %d over the last %d refreshes) are"
                                             + " in Thread.yield or Thread.onSpinWait, and %s of all samples are"
-                                            + " carriers"
-                                            + " in the scheduler: carriers busy spinning, not working (limit %s)",
+                                            + " carriers in the scheduler: carriers busy spinning, not working (limit"
+                                            + " %s)",
                                     Tick.percent((double) spinning / virtual),
                                     spinning,
                                     virtual,
@@ -380,9 +380,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                         String.format(
                                 Locale.ROOT,
                                 "all %d carriers ran virtual threads that stayed mounted in two thread dumps %s apart,"
-                                        + " %s: blocked, not computing, with no pin event to say so (a virtual"
-                                        + " thread in"
-                                        + " native code that blocks, a JNI or FFM call, holds its carrier all the"
+                                        + " %s: blocked, not computing, with no pin event to say so (a virtual thread"
+                                        + " in native code that blocks, a JNI or FFM call, holds its carrier all the"
                                         + " while)%s",
                                 s.carriers(),
                                 Watch.text(Duration.between(before, state.carriersHeldAt)),

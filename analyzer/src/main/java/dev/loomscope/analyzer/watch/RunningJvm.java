@@ -92,8 +92,8 @@ public final class RunningJvm implements AutoCloseable {
                 return new RunningJvm(null, JMXConnectorFactory.connect(url), target, -1, null);
             } catch (IOException | RuntimeException e) {
                 throw new BadDataException(target + ": cannot connect over JMX: " + Said.by(root(e))
-                        + " (start the JVM with -Dcom.sun.management.jmxremote.port=PORT, or watch it by its"
-                        + " process id on its machine)");
+                        + " (start the JVM with -Dcom.sun.management.jmxremote.port=PORT, or watch it by its process id"
+                        + " on its machine)");
             }
         }
         throw new UsageException("'" + target

@@ -99,8 +99,8 @@ public final class Watch {
             int feature = t.feature();
             if ((o.dumpOnAlarm() != null || !o.dumpEvery().isZero()) && !t.local()) {
                 err.println("loomscope watch: " + t.name()
-                        + " is remote: its thread dumps would be written on its machine, so no pool-ceiling"
-                        + " alarm and no --dump-on-alarm (watch it by its process id on its machine for those)");
+                        + " is remote: its thread dumps would be written on its machine, so no pool-ceiling alarm and"
+                        + " no --dump-on-alarm (watch it by its process id on its machine for those)");
             }
             Watcher w = new Watcher(
                     t,
@@ -135,8 +135,8 @@ public final class Watch {
             if (!o.agent()) {
                 // said once: the lines then carry no request figures, and why
                 err.println("loomscope watch: no requests a second or service time on the lines: the JDK records no"
-                        + " request's start and end; run the service under the loomscope agent with work=HANDLER"
-                        + " and watch it with --agent for them");
+                        + " request's start and end; run the service under the loomscope agent with work=HANDLER and"
+                        + " watch it with --agent for them");
             }
             boolean alarmed;
             try {
@@ -156,8 +156,8 @@ public final class Watch {
                     // the JVM's recording went with it: the stream copies chunks to read them, not to keep them
                     Files.deleteIfExists(o.record());
                     throw new BadDataException(o.record().toAbsolutePath() + ": not written: " + t.name()
-                            + " ended before watch did, and its recording with it (end watch while the JVM"
-                            + " runs, by --duration or Ctrl-C, to keep what it watched)");
+                            + " ended before watch did, and its recording with it (end watch while the JVM runs, by"
+                            + " --duration or Ctrl-C, to keep what it watched)");
                 }
                 err.println("loomscope watch: recorded to " + o.record().toAbsolutePath());
             }
@@ -257,8 +257,8 @@ public final class Watch {
                     tick.scheduler() != null
                             ? "loomscope watch: carriers from the scheduler's MXBean: mounted and queued on each line"
                             : "loomscope watch: carriers: parallelism " + tick.parallelism()
-                                    + "; how many are mounted and how many virtual threads queue"
-                                    + " needs the scheduler's MXBean of JDK 24+, which this JVM has not");
+                                    + "; how many are mounted and how many virtual threads queue needs the scheduler's"
+                                    + " MXBean of JDK 24+, which this JVM has not");
             err.flush();
         }
         List<Alarm> raised = new ArrayList<>(alarms.check(tick, in[0]));

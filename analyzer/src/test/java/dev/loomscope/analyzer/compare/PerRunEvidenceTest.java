@@ -181,8 +181,8 @@ class PerRunEvidenceTest {
                         false)
                 .get(0);
         assertThat(Comparer.verdict(runTime, "virtual"))
-                .contains(": better; busy machine: other processes took up to 40% of the CPU in 2 of 10 JVMs,"
-                        + " which may explain a difference");
+                .contains(": better; busy machine: other processes took up to 40% of the CPU in 2 of 10 JVMs, which may"
+                        + " explain a difference");
     }
 
     @Test
@@ -205,8 +205,8 @@ class PerRunEvidenceTest {
         String line = RunsPerJvm.line(Map.of("platform", jvms), seconds, "3 runs");
         assertThat(line)
                 .startsWith("runs per JVM for the most precision per second (Kalibera & Jones, from this study's run"
-                        + " times): platform 1 (run time's variance 100% between JVMs; a JVM costs 4.0 s beyond"
-                        + " its runs, a run 1.15 s); this study ran 3 runs (--runs; with a few JVMs");
+                        + " times): platform 1 (run time's variance 100% between JVMs; a JVM costs 4.0 s beyond its"
+                        + " runs, a run 1.15 s); this study ran 3 runs (--runs; with a few JVMs");
         assertThat(RunsPerJvm.line(Map.of("platform", jvms), Map.of(), "3 runs"))
                 .isNull();
     }

@@ -453,10 +453,9 @@ class AnalyzerIT {
         // JFR settings that record collections only: the app pinned, the recording cannot say so
         Path jfc = Files.writeString(
                 dir.resolve("gc-only.jfc"),
-                "<?xml version='1.0' encoding='UTF-8'?>\n"
-                        + "<configuration version='2.0' label='gc only'><event name='jdk.GarbageCollection'><setting"
-                        + " name='enabled'>true</setting><setting name='threshold'>0"
-                        + " ms</setting></event></configuration>\n");
+                "<?xml version='1.0' encoding='UTF-8'?>\n<configuration version='2.0' label='gc only'><event"
+                        + " name='jdk.GarbageCollection'><setting name='enabled'>true</setting><setting"
+                        + " name='threshold'>0 ms</setting></event></configuration>\n");
         Path gcOnly = Fixtures.plain(dir, "gc-only.jfr", ",settings=" + jfc, 2, 1);
         ChildJvm.Result view = Fixtures.cli(dir, "pinning", gcOnly.toString());
         assertThat(view.exitCode()).isZero();
@@ -642,16 +641,16 @@ class AnalyzerIT {
         // one JVM a side: however clear the runs, one JVM each cannot tell the kinds apart from two JVMs' luck
         assertThat(out)
                 .containsPattern(
-                        "virtual vs platform: run time median -\\d+% \\(95% CI -\\d+%..-\\d+%\\), p=n/a, n=1/1 JVMs x"
-                                + " 6 runs: too few JVMs");
+                        "virtual vs platform: run time median -\\d+% \\(95% CI -\\d+%..-\\d+%\\), p=n/a, n=1/1 JVMs x 6"
+                                + " runs: too few JVMs");
         assertThat(Files.readString(export.resolve("values.csv")))
                 .startsWith("group,recording,index,metric,unit,value,units_of_work");
         // the spread of the runs, the thesis's boxes: 6 runs a side are too few to call
         assertThat(out)
                 .containsPattern(
                         "virtual vs platform: run time spread \\(IQR\\) [\\d.,]+ ms against [\\d.,]+ ms, [\\d.]+x"
-                                + " \\(95% CI [\\d.]+x\\.\\.[\\d.]+x; relative to the median [\\d.]+x\\), n=1/1"
-                                + " JVMs x 6 runs: too few runs");
+                                + " \\(95% CI [\\d.]+x\\.\\.[\\d.]+x; relative to the median [\\d.]+x\\), n=1/1 JVMs x"
+                                + " 6 runs: too few runs");
         assertThat(Files.readString(export.resolve("spread.csv")))
                 .startsWith("metric,unit,group,baseline,verdict,iqr,");
         JsonNode doc = json("compare", platform.toString(), virtual.toString(), "--metric", "run time");
@@ -718,8 +717,8 @@ class AnalyzerIT {
         // every virtual JVM faster than every platform one: the smallest p 4 against 4 can give, 2 / C(8, 4)
         assertThat(out)
                 .containsPattern(
-                        "virtual vs platform: run time median -\\d+% \\(95% CI -\\d+%..-\\d+%\\), p=0\\.029, n=4/4"
-                                + " JVMs x 2 runs: better");
+                        "virtual vs platform: run time median -\\d+% \\(95% CI -\\d+%..-\\d+%\\), p=0\\.029, n=4/4 JVMs"
+                                + " x 2 runs: better");
         JsonNode doc = json("compare", p.toString(), v.toString(), "--metric", "run time");
         JsonNode row = table(doc, "comparison").get("rows").get(0);
         assertThat(row.get("verdict").asText()).isEqualTo("better");

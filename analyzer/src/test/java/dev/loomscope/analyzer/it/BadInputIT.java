@@ -166,8 +166,8 @@ class BadInputIT {
         assertThat(notJfr.code()).isEqualTo(2);
         assertThat(notJfr.err().strip())
                 .as("refused from its first bytes")
-                .isEqualTo("loomscope summary: " + zeros + ": a gzip file whose content"
-                        + " is not a JFR recording (it does not start with FLR\\0)");
+                .isEqualTo("loomscope summary: " + zeros + ": a gzip file whose content is not a JFR recording (it does"
+                        + " not start with FLR\\0)");
         Fixtures.Run bomb = cli("summary", magic.toString());
         assertThat(bomb.code()).isEqualTo(2);
         assertThat(bomb.err())

@@ -216,8 +216,8 @@ class StudyAppIT {
             assertThat(load.exitCode()).as(load.stderr()).isZero();
             Matcher m = Pattern.compile(
                             "answered \\([\\d.]+/s\\), 0 errors, [\\d,]+ late at the end; latency from each request's"
-                                    + " intended start(?: \\(the late at their age then: at least\\))?: p50"
-                                    + " ([\\d.]+) ms")
+                                    + " intended start(?: \\(the late at their age then: at least\\))?: p50 ([\\d.]+)"
+                                    + " ms")
                     .matcher(load.stdout());
             assertThat(m.find()).as(load.stdout()).isTrue();
             double ours = Double.parseDouble(m.group(1));

@@ -125,15 +125,15 @@ class StudyIT {
         // that it was not measured
         assertThat(lines)
                 .anyMatch(l -> l.matches("echo: recording cost \\(measured\\): platform (\\d\\.\\d\\d \\[\\d\\.\\d\\d,"
-                        + " \\d\\.\\d\\d\\]|not measured).*, virtual (\\d\\.\\d\\d \\[|not measured: the"
-                        + " recorded JVMs ran faster than those without a recording).*"));
+                        + " \\d\\.\\d\\d\\]|not measured).*, virtual (\\d\\.\\d\\d \\[|not measured: the recorded JVMs"
+                        + " ran faster than those without a recording).*"));
         assertThat(lines).anyMatch(l -> l.startsWith("echo without a recording: virtual vs platform: run time median"));
         // the thread start as measured, or, on a machine busy with other work while it was timed, that it was not
         assertThat(lines)
                 .anyMatch(l -> l.startsWith("this machine (")
                         && (l.contains("starting and joining a platform thread takes")
-                                || l.matches(".*thread start not measured: (other processes took \\d+% of the CPU"
-                                        + " while it ran|a virtual thread came out no cheaper).*")));
+                                || l.matches(".*thread start not measured: (other processes took \\d+% of the CPU while"
+                                        + " it ran|a virtual thread came out no cheaper).*")));
         // the crash of every sleep JVM on virtual threads took its control JVM too: no cost line for sleep's virtual
         // threads
         assertThat(lines).contains("failed: sleep-virtual-c1: exited with 3: simulated crash");
@@ -234,8 +234,8 @@ class StudyIT {
         assertThat(Fixtures.cli(dir, "study", "--app", "java -jar 'app.jar")
                         .stderr()
                         .strip())
-                .isEqualTo("loomscope study: --app java -jar 'app.jar:"
-                        + " a ' quote is not closed (see 'loomscope study --help')");
+                .isEqualTo("loomscope study: --app java -jar 'app.jar: a ' quote is not closed (see 'loomscope study"
+                        + " --help')");
         assertThat(Fixtures.cli(dir, "study", "--app", "java -jar app.jar", "--url", "ftp://localhost/")
                         .stderr())
                 .contains("--url ftp://localhost/: not an http:// or https:// URL");

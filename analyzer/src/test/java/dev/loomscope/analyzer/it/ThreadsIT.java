@@ -84,8 +84,8 @@ class ThreadsIT {
         assertThat(monitor.code()).as(monitor.out()).isEqualTo(1);
         assertThat(monitor.out())
                 .containsPattern("deadlock: \"left\" #\\d+ \\(virtual, at StuckService\\.nested"
-                        + " \\(StuckService\\.java:\\d+\\)\\) waits for java\\.lang\\.Object@\\w+ held by"
-                        + " \"right\" #\\d+; \"right\" #\\d+ .* held by \"left\" #\\d+");
+                        + " \\(StuckService\\.java:\\d+\\)\\) waits for java\\.lang\\.Object@\\w+ held by \"right\""
+                        + " #\\d+; \"right\" #\\d+ .* held by \"left\" #\\d+");
         Fixtures.Run clinit = loomscope("threads", dump(java, "clinit").toString());
         assertThat(clinit.code()).as(clinit.out()).isEqualTo(1);
         assertThat(clinit.out())

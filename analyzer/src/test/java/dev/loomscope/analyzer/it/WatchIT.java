@@ -147,8 +147,8 @@ class WatchIT {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err())
                 .contains("loomscope watch: process " + p.pid()
-                        + " (JDK 21), every 1 s for 6 s (each line shown once the JVM's stream has passed the"
-                        + " end of its interval")
+                        + " (JDK 21), every 1 s for 6 s (each line shown once the JVM's stream has passed the end of"
+                        + " its interval")
                 .contains("recorded to " + jfr);
         List<String> ticks = ticks(r.out());
         assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(6);
@@ -161,12 +161,12 @@ class WatchIT {
         // four virtual threads take turns sleeping 5 ms inside one monitor: up to 200 pins a second, one carrier pinned
         // all the time
         assertThat(ticks)
-                .anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
-                        + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock \\(\\d+, .*"));
+                .anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at"
+                        + " dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock \\(\\d+, .*"));
         assertThat(r.out())
                 .containsPattern(
-                        "ALARM pinning since \\d\\d:\\d\\d:\\d\\d: [\\d.,]+ pins/s, \\d+% of \\d+ carriers' time"
-                                + " pinned \\(limits 20/s, 20%\\); where:"
+                        "ALARM pinning since \\d\\d:\\d\\d:\\d\\d: [\\d.,]+ pins/s, \\d+% of \\d+ carriers' time pinned"
+                                + " \\(limits 20/s, 20%\\); where:"
                                 + " dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock.*; next: replace"
                                 + " the synchronized around the blocking call with a"
                                 + " java.util.concurrent.locks.ReentrantLock")
@@ -338,8 +338,8 @@ class WatchIT {
             } else {
                 assertThat(r.out())
                         .containsPattern(
-                                "ALARM pool-ceiling since \\d\\d:\\d\\d:\\d\\d: 2,9\\d\\d virtual threads parked at"
-                                        + " one place \\(limit 1,000\\)")
+                                "ALARM pool-ceiling since \\d\\d:\\d\\d:\\d\\d: 2,9\\d\\d virtual threads parked at one"
+                                        + " place \\(limit 1,000\\)")
                         .containsPattern("where: Semaphore\\.acquire.* via WatchedApp\\.lambda\\$main\\$0"
                                 + " \\(WatchedApp\\.java:\\d+\\)");
                 assertThat(r.out()).containsOnlyOnce("ALARM pool-ceiling");
@@ -421,8 +421,8 @@ class WatchIT {
         assertThat(monopoly.get("alarm").asText()).isEqualTo("cpu-monopoly");
         assertThat(monopoly.get("what").asText())
                 .matches("\\d+ virtual threads have each been on the CPU for 1 s or more \\(the longest \\d+\\.\\d s,"
-                        + " no gap over 250 ms in their samples\\), as many as the \\d+ carriers: every carrier"
-                        + " held by a computation while other virtual threads wait");
+                        + " no gap over 250 ms in their samples\\), as many as the \\d+ carriers: every carrier held by"
+                        + " a computation while other virtual threads wait");
         assertThat(monopoly.get("where").asText())
                 .matches("dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.compute:\\d+");
         // the figures it was raised on, as the scheduler's MXBean gave them: every carrier mounted, the queue longer at
@@ -495,8 +495,8 @@ class WatchIT {
         List<String> ticks = ticks(r.out());
         assertThat(ticks.stream().mapToLong(WatchIT::seconds).sum()).as(r.out()).isEqualTo(4);
         assertThat(ticks)
-                .anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at "
-                        + "dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock .*"));
+                .anyMatch(l -> l.matches(".*pins \\d{2,3}\\.\\d/s pinned \\d+% of carrier time, most at"
+                        + " dev\\.loomscope\\.analyzer\\.it\\.WatchedApp\\.sleepHoldingTheLock .*"));
         assertThat(r.out()).containsOnlyOnce("ALARM pinning").doesNotContain("spinning");
         assertThat(maxAges(p).keySet())
                 .as("no recording of the watcher's; the agent's runs on")

@@ -161,8 +161,8 @@ class CapacitySearchTest {
             String text = stopped.text();
             assertThat(text.toString())
                     .as(text.toString())
-                    .containsPattern("GET /: missed p99 <= 800 ms at 100/s \\(.*; taken once more before it"
-                            + " bounds the search: (still warming up|it kept pace|the search's first miss)")
+                    .containsPattern("GET /: missed p99 <= 800 ms at 100/s \\(.*; taken once more before it bounds the"
+                            + " search: (still warming up|it kept pace|the search's first miss)")
                     .containsPattern("GET /: kept p99 <= 800 ms at 100/s \\(");
         }
     }
@@ -229,20 +229,18 @@ class CapacitySearchTest {
             new LoadRun(spec, new PrintWriter(text, true), null).run();
             Matcher m = Pattern.compile(
                             "capacity at p99 <= 800(?:\\.0)? ms \\(searched, \\d+ steps\\): ([\\d.]+)/s \\(kept;"
-                                    + " [\\d.]+/s missed it: within \\d+%\\); every one of the client's 5"
-                                    + " connections was"
-                                    + " busy at [\\d.]+/s while the service answered as at [\\d.]+/s \\(from its"
-                                    + " send p50"
-                                    + " 1\\d\\d\\.\\d ms against 1\\d\\d\\.\\d ms\\): the connections, not the service,"
-                                    + " may be the limit")
+                                    + " [\\d.]+/s missed it: within \\d+%\\); every one of the client's 5 connections"
+                                    + " was busy at [\\d.]+/s while the service answered as at [\\d.]+/s \\(from its"
+                                    + " send p50 1\\d\\d\\.\\d ms against 1\\d\\d\\.\\d ms\\): the connections, not the"
+                                    + " service, may be the limit")
                     .matcher(text.toString());
             assertThat(m.find()).as(text.toString()).isTrue();
             assertThat(Double.parseDouble(m.group(1))).as(text.toString()).isBetween(40.0, 52.0);
             // the first rate, 100/s, twice what 5 connections carry: Little's law's bound beside the busy connections
             assertThat(text.toString())
                     .containsPattern(
-                            "at 100/s: .*every connection busy \\([45]\\.\\d of 5 on average\\): due requests waited"
-                                    + " in the client for one, and at 1\\d\\d\\.\\d ms a request from its send \\(the"
+                            "at 100/s: .*every connection busy \\([45]\\.\\d of 5 on average\\): due requests waited in"
+                                    + " the client for one, and at 1\\d\\d\\.\\d ms a request from its send \\(the"
                                     + " mean\\) 5 connections carry at most (?:4\\d|50)/s");
         }
     }

@@ -88,8 +88,8 @@ class HttpConnectionTest {
     void contentLengthChunkedAndClosedBodiesAreReadWhole() throws Exception {
         try (Canned c = new Canned(List.of(
                         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
-                        "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\n"
-                                + "Trailer: t\r\n\r\n",
+                        "HTTP/1.1 201 Created\r\nTransfer-Encoding:"
+                                + " chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n",
                         "HTTP/1.1 204 No Content\r\n\r\n",
                         "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
                         "HTTP/1.0 200 OK\r\n\r\nto the end"));
@@ -113,8 +113,8 @@ class HttpConnectionTest {
     void theEventLoopReadsEveryResponseAndNamesEachCause() throws Exception {
         try (Canned c = new Canned(List.of(
                 "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
-                "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\n"
-                        + "Trailer: t\r\n\r\n",
+                "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer:"
+                        + " t\r\n\r\n",
                 "HTTP/1.1 204 No Content\r\n\r\n",
                 "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
                 "HTTP/1.0 200 OK\r\n\r\nto the end"))) {
@@ -223,8 +223,8 @@ class HttpConnectionTest {
                         .requestBytes(),
                 StandardCharsets.ISO_8859_1);
         assertThat(request)
-                .isEqualTo("POST /orders HTTP/1.1\r\nHost: localhost:8080\r\nAuthorization: Bearer abc\r\n"
-                        + "User-Agent: loomscope-load\r\nAccept: */*\r\nContent-Length: 2\r\n\r\n{}");
+                .isEqualTo("POST /orders HTTP/1.1\r\nHost: localhost:8080\r\nAuthorization: Bearer abc\r\nUser-Agent:"
+                        + " loomscope-load\r\nAccept: */*\r\nContent-Length: 2\r\n\r\n{}");
     }
 
     @Test

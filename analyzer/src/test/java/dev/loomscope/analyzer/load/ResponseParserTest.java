@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 class ResponseParserTest {
     private static final Target GET = Target.of("http://127.0.0.1:1/");
 
-    private static final String RESPONSES = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"
-            + "Date: Mon, 30 Nov 2026 12:00:00 GMT\r\ncontent-LENGTH:  12 \r\n\r\nhello world!HTTP/1.1 201 Created\r\n"
-            + "Transfer-Encoding: chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n"
-            + "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 503 Busy\r\nContent-Length: +4\r\nConnection: close\r\n\r\nbusy";
+    private static final String RESPONSES = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nDate: Mon, 30 Nov 2026"
+            + " 12:00:00 GMT\r\ncontent-LENGTH:  12 \r\n\r\nhello world!HTTP/1.1 201 Created\r\nTransfer-Encoding:"
+            + " chunked\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\nHTTP/1.1 204 No"
+            + " Content\r\n\r\nHTTP/1.1 503 Busy\r\nContent-Length: +4\r\nConnection: close\r\n\r\nbusy";
 
     @Test
     void everyCutOfTheSameBytesGivesTheSameResponses() throws Exception {

@@ -20,9 +20,9 @@ class MissingWorkTest {
         RecordingFacts none = RecordingFacts.ofRuns(RecordingSource.file(Path.of("/r/a.jfr")), List.of());
         none.summary.agentOptions = "out=/r,label=a,work=demo.Api::io;demo.Api::legacy,threads=virtual";
         assertThat(RecordingFacts.warnings(List.of(none)))
-                .containsExactly("/r/a.jfr: the agent was asked to time work=demo.Api::io;demo.Api::legacy and"
-                        + " recorded no call of it: left out of service time and of throughput from work"
-                        + " (the filter named no method that ran while it recorded; the agent's exit line said which)");
+                .containsExactly("/r/a.jfr: the agent was asked to time work=demo.Api::io;demo.Api::legacy and recorded"
+                        + " no call of it: left out of service time and of throughput from work (the filter named no"
+                        + " method that ran while it recorded; the agent's exit line said which)");
         RecordingFacts first = RecordingFacts.ofRuns(RecordingSource.file(Path.of("/r/b.jfr")), List.of());
         first.summary.agentOptions = "work=demo.Api::io";
         assertThat(first.missingWork()).contains("work=demo.Api::io and recorded no call");
@@ -48,8 +48,8 @@ class MissingWorkTest {
         facts.add(held);
         assertThat(RecordingFacts.warnings(facts))
                 .containsExactly("2 of 4 recordings began 0.70-1.20 s after their JVM started: pins, GCs and thread"
-                        + " starts before that are not in them, so their counts are of what came after"
-                        + " (the agent's startup=before-main records from the start)");
+                        + " starts before that are not in them, so their counts are of what came after (the agent's"
+                        + " startup=before-main records from the start)");
         assertThat(RecordingFacts.warnings(List.of(facts.get(1), held)))
                 .containsExactly("1 of 2 recordings began 1.20 s after its JVM started: pins, GCs and thread starts"
                         + " before that are not in it, so its counts are of what came after (the agent's"

@@ -422,8 +422,8 @@ public final class Corpus {
         boolean jdk24 = feature(javaHome) >= 24;
         Score score = new Score();
         StringBuilder md = new StringBuilder();
-        md.append("| scenario | rate | known hazards | advise found (sites that matter) | JDK 21-23 ceiling |"
-                        + " 24+ ceiling | predicted on 21 / 24+")
+        md.append("| scenario | rate | known hazards | advise found (sites that matter) | JDK 21-23 ceiling | 24+"
+                        + " ceiling | predicted on 21 / 24+")
                 .append(
                         launcher == null
                                 ? ""
@@ -530,16 +530,16 @@ public final class Corpus {
         if (watchSeconds > 0) {
             md.append(String.format(
                             Locale.ROOT,
-                            "%n| scenario (virtual threads, no agent, JDK %d) | virtual threads at the rate | watched"
-                                    + " | alarms | which | first alarm after | threads"
+                            "%n| scenario (virtual threads, no agent, JDK %d) | virtual threads at the rate | watched |"
+                                    + " alarms | which | first alarm after | threads"
                                     + " |%n|---|---|---|---|---|---|---|%n",
                             feature(javaHome)))
                     .append(watched);
             md.append("\nwatch: a scenario in trouble (worse or stuck) raised an alarm, one not in trouble none: ")
                     .append(watchScore)
                     .append('\n');
-            md.append("threads (two dumps 2 s apart after the watch): a deadlock or carrier starvation found"
-                            + " where in trouble, nothing where not: ")
+            md.append("threads (two dumps 2 s apart after the watch): a deadlock or carrier starvation found where in"
+                            + " trouble, nothing where not: ")
                     .append(threadsScore)
                     .append('\n');
             md.append(String.format(

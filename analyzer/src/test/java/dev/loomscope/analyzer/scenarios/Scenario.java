@@ -63,8 +63,8 @@ public enum Scenario {
             "worse",
             Hazard.BURST),
     THREAD_LOCAL(
-            "uses a 4 MB buffer cached in a ThreadLocal, a thread's own (a pooled thread's for good, a virtual"
-                    + " thread's once)",
+            "uses a 4 MB buffer cached in a ThreadLocal, a thread's own (a pooled thread's for good, a virtual thread's"
+                    + " once)",
             300,
             "worse",
             "worse",

@@ -70,8 +70,8 @@ class AppPlanTest {
         assertThat(twice.after(0.45, 2)).isEqualTo(Reruns.Action.LEAVE_OUT);
         assertThat(new Reruns(0, true).after(0.45, 0)).isEqualTo(Reruns.Action.KEEP_FLAGGED);
         assertThat(twice.leftOut(0.45, 3))
-                .isEqualTo("left out: other processes took over 20% of the CPU in each of its 3 runs (45% in the"
-                        + " last one's median measured run; --reruns 2, --keep-disturbed keeps such JVMs, flagged)");
+                .isEqualTo("left out: other processes took over 20% of the CPU in each of its 3 runs (45% in the last"
+                        + " one's median measured run; --reruns 2, --keep-disturbed keeps such JVMs, flagged)");
         // two JVMs left out in a row: the machine stays busy, and a disturbed JVM after them is left out at once,
         // saying why
         int streak = 0;

@@ -112,14 +112,14 @@ class ClientLineTest {
         assertThat(ClientLine.of("virtual", List.of(windows(12, true))))
                 .isEqualTo(
                         "virtual no figures (the load client itself lagged in 3 of 3 measured windows (its sends late"
-                                + " by over 5 ms at p99), left out as its own, not the service's: the machine was"
-                                + " too busy for this rate)");
+                                + " by over 5 ms at p99), left out as its own, not the service's: the machine was too"
+                                + " busy for this rate)");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, false))))
                 .contains("no figures (the windows hold no histograms");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true), windows(12, true))))
                 .endsWith("; 1 JVM without figures left out (the load client itself lagged in 3 of 6 measured windows"
-                        + " (its sends late by over 5 ms at p99), left out as its own, not the service's: the"
-                        + " machine was too busy for this rate)");
+                        + " (its sends late by over 5 ms at p99), left out as its own, not the service's: the machine"
+                        + " was too busy for this rate)");
     }
 
     /**
@@ -169,9 +169,8 @@ class ClientLineTest {
             } else {
                 assertThat(line)
                         .contains("(requests waited in the client for one, held by the service: 20.0 ms a request from"
-                                + " its send (the mean) against 5.01 ms in the handler at p99, so the requests"
-                                + " waited in it for a thread or a carrier, and more connections would lengthen"
-                                + " that wait)");
+                                + " its send (the mean) against 5.01 ms in the handler at p99, so the requests waited"
+                                + " in it for a thread or a carrier, and more connections would lengthen that wait)");
             }
         }
     }
@@ -181,9 +180,8 @@ class ClientLineTest {
     void windowsTooShortForAP99AreSaidWithTheWindowThatWouldDo() {
         assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, true))), 100))
                 .isEqualTo("GET / at 100/s: its latency p99 verdicts compare windows of 100 requests, fewer than the"
-                        + " 1,000 with which a window's p99 is a figure alone (10 above it): each window's is near"
-                        + " its largest, and the interval holds their spread; --window 10s offers 1,000 or more at"
-                        + " 100/s");
+                        + " 1,000 with which a window's p99 is a figure alone (10 above it): each window's is near its"
+                        + " largest, and the interval holds their spread; --window 10s offers 1,000 or more at 100/s");
         assertThat(ClientLine.fewForP99("GET / at 100/s", List.of(List.of(windows(0.2, false))), 100))
                 .isNull(); // no histograms: nothing known
     }

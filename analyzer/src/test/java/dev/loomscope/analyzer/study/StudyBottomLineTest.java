@@ -44,8 +44,8 @@ class StudyBottomLineTest {
         assertThat(said.text())
                 .startsWith("=> the study: stay on platform threads: ")
                 .contains(W + ": latency p99 ")
-                .contains("x platform's, stalls (requests a"
-                        + " second or more late) 15.0 a 1,000 requests, none on platform")
+                .contains("x platform's, stalls (requests a second or more late) 15.0 a 1,000 requests, none on"
+                        + " platform")
                 .contains("; because the stalls, most likely: HikariCP 7.0.2: ConcurrentBag.requite spins in"
                         + " Thread.yield")
                 .endsWith("; next: take HikariCP 7.1.0 or later, then study again");
@@ -65,8 +65,8 @@ class StudyBottomLineTest {
         assertThat(said.choice()).isEqualTo(StudyBottomLine.Choice.PLATFORM);
         assertThat(said.text())
                 .contains("; because the stalls: the carriers held at Thread.yield via ConcurrentBag.requite"
-                        + " (ConcurrentBag.java:199) (40 of 42 virtual threads holding one, in 3 of 4 stalls the"
-                        + " agent dumped), HikariCP 7.0.2: ConcurrentBag.requite spins in Thread.yield")
+                        + " (ConcurrentBag.java:199) (40 of 42 virtual threads holding one, in 3 of 4 stalls the agent"
+                        + " dumped), HikariCP 7.0.2: ConcurrentBag.requite spins in Thread.yield")
                 .endsWith("; next: take HikariCP 7.1.0 or later, then study again");
         // held elsewhere: the measured frame, and no hazard laid at it
         StallHolds elsewhere = new StallHolds(2, 2, "Object.wait via Pool.take (Pool.java:40)", 6, 6);
@@ -109,8 +109,8 @@ class StudyBottomLineTest {
         assertThat(said.choice()).isEqualTo(StudyBottomLine.Choice.VIRTUAL);
         assertThat(said.text())
                 .contains(W + ": latency p99 0.4x platform's")
-                .endsWith("next: take HikariCP 7.1.0 or later, then switch, and keep"
-                        + " 'loomscope watch PID' open on the service");
+                .endsWith("next: take HikariCP 7.1.0 or later, then switch, and keep 'loomscope watch PID' open on the"
+                        + " service");
     }
 
     @Test

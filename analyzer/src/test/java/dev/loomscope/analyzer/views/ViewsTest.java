@@ -102,9 +102,8 @@ class ViewsTest {
         assertThat(summary.notes())
                 .contains(
                         "throughput, latency and the per-unit figures: the 1 measured run (1 warm-up left out); counts"
-                                + " and totals (pinned count and time, gc count and pauses): the whole recording; 1"
-                                + " of its"
-                                + " 1 pins fell outside the measured runs (warm-up, start-up, between runs): in the"
+                                + " and totals (pinned count and time, gc count and pauses): the whole recording; 1 of"
+                                + " its 1 pins fell outside the measured runs (warm-up, start-up, between runs): in the"
                                 + " counts, not in pins per unit");
         assertThat(SummaryView.runsCovered(facts())).isNull();
     }

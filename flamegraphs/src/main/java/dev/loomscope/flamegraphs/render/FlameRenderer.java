@@ -180,8 +180,8 @@ public final class FlameRenderer {
                     + " deeper, the larger the change); <span style='background:"
                     + " rgb(120,120,255)'>&nbsp;blue&nbsp;</span>: fewer; <span style='background:"
                     + " #e0e0e0'>&nbsp;grey&nbsp;</span>: as many; <span style='background:"
-                    + " #ffdd33'>&nbsp;yellow&nbsp;</span>: only in this profile (the base has no such stack)."
-                    + " Stacks only the base has are not drawn. Drawn from the root down (I flips it).";
+                    + " #ffdd33'>&nbsp;yellow&nbsp;</span>: only in this profile (the base has no such stack). Stacks"
+                    + " only the base has are not drawn. Drawn from the root down (I flips it).";
 
     /** The graph's page or collapsed stacks; a page has its data script made inert first ({@link SafeHtml}). */
     private static void dump(FlameGraph graph, OutputStream out) {

@@ -95,9 +95,8 @@ public record SampleTimeline(SampleKind kind, NavigableMap<Long, long[]> cells) 
         boolean several = byRecording.size() > 1;
         PrintStream p = new PrintStream(out, false, StandardCharsets.UTF_8);
         p.println("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>" + SafeHtml.text(title)
-                + "</title><style>"
-                + "body{font:14px sans-serif;margin:16px} svg{display:block;margin:4px 0 18px} rect:hover{stroke:#000}"
-                + " .axis{font:11px sans-serif;fill:#555}</style></head><body>");
+                + "</title><style>body{font:14px sans-serif;margin:16px} svg{display:block;margin:4px 0 18px}"
+                + " rect:hover{stroke:#000} .axis{font:11px sans-serif;fill:#555}</style></head><body>");
         p.println("<h1>" + SafeHtml.text(title) + "</h1>");
         Set<Integer> perColumn =
                 new TreeSet<>(drawn.values().stream().map(Drawn::perColumn).toList());

@@ -199,8 +199,8 @@ public final class StuckService {
     private static String starvation(boolean clinit, int carriers, int waiters) throws InterruptedException {
         if (!clinit && Runtime.version().feature() >= 24) {
             System.out.println("stuck: JDK " + Runtime.version().feature()
-                    + ": synchronized does not pin a virtual thread from JDK 24 on (JEP 491):"
-                    + " the sync case does not stick here (the clinit case does)");
+                    + ": synchronized does not pin a virtual thread from JDK 24 on (JEP 491): the sync case does not"
+                    + " stick here (the clinit case does)");
         }
         Thread.ofVirtual().name("owner").start(() -> {
             LOCK.lock();
