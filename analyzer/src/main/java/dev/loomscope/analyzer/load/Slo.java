@@ -4,6 +4,7 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.options.Durations;
+import org.HdrHistogram.Histogram;
 
 /**
  * A latency objective, {@code p99=50ms}: a percentile of the client's latency (p50, p99 or p99.9) and its bound; errors
@@ -42,7 +43,7 @@ public record Slo(String percentile, double millis) {
     }
 
     /** This percentile of a merged latency histogram (values in microseconds), ms; infinity when it holds nothing. */
-    public double of(org.HdrHistogram.Histogram judged) {
+    public double of(Histogram judged) {
         return judged.getTotalCount() == 0 ? Double.POSITIVE_INFINITY : judged.getValueAtPercentile(quantile()) / 1e3;
     }
 
@@ -51,7 +52,7 @@ public record Slo(String percentile, double millis) {
      * late ones' ages included) within the bound, under {@link #ERRORS} of the offered failed, and the service kept up
      * (a service that left requests late did not serve the rate, whatever its answers' latency).
      */
-    public boolean keptBy(org.HdrHistogram.Histogram judged, long offered, long errors, boolean keptUp) {
+    public boolean keptBy(Histogram judged, long offered, long errors, boolean keptUp) {
         return keptUp && offered > 0 && errors < ERRORS * offered && of(judged) <= millis;
     }
 

@@ -5,6 +5,7 @@ import dev.loomscope.analyzer.stats.Regression;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.HdrHistogram.Histogram;
 
 /**
  * When a service under constant load is steady, judged on the last {@link #WINDOWS} one-second windows together: it
@@ -86,7 +87,7 @@ final class Steadiness {
 
     /** The window's median latency, microseconds, late requests at their age; 0 without any. */
     private static double p50(OpenLoop.Window w) {
-        org.HdrHistogram.Histogram h = w.judged();
+        Histogram h = w.judged();
         return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50);
     }
 }

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.HdrHistogram.Histogram;
 
 /**
  * What the client saw of one thread kind's JVMs at one URL and rate, in a line: each JVM's figures over its merged
@@ -123,7 +124,7 @@ final class ClientLine {
                 .flatMap(f -> f.runs.measured().stream())
                 .map(r -> LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS))
                 .filter(Objects::nonNull)
-                .mapToLong(org.HdrHistogram.Histogram::getTotalCount)
+                .mapToLong(Histogram::getTotalCount)
                 .sorted()
                 .toArray();
         long needed = LatencyHistograms.needed(99);

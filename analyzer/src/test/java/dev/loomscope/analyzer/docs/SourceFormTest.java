@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
  */
 class SourceFormTest {
     static final int COLUMNS = 120;
-    static final Pattern QUALIFIED = Pattern.compile(
-            "(?<![\\w.@])((?:java|javax|jdk|sun|com|org|dev|one|jakarta|io|net|picocli)(?:\\.[a-z_][a-z0-9_]*)+)"
+    static final Pattern QUALIFIED =
+            Pattern.compile("(?<![\\w.@])((?:java|javax|jdk|sun|com|org|dev|one|jakarta|io|net|picocli)"
+                    + "(?:\\.(?:[a-z_][a-z0-9_]*|HdrHistogram))+)"
                     + "\\.([A-Z]\\w*)");
     static final Pattern IMPORT = Pattern.compile("(?m)^import\\s+([\\w.]+)\\.(\\w+)\\s*;");
     static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
@@ -85,10 +86,12 @@ class SourceFormTest {
                     // java.util.Map.Entry in a comment, "java.util.Set" in a string
                     java.util.Map<String, java.awt.List> m;
                     java.util.List<String> l;
+                    org.HdrHistogram.Histogram h;
                 }
                 """;
         assertThat(needlesslyQualified(Path.of("C.java"), source, Set.of("C")))
-                .containsExactly("C.java:7: java.util.Map", "C.java:8: java.util.List");
+                .containsExactly(
+                        "C.java:7: java.util.Map", "C.java:8: java.util.List", "C.java:9: org.HdrHistogram.Histogram");
     }
 
     /** The simple names of the classes in {@code f}'s package, in its own module's main and test sources. */

@@ -13,6 +13,7 @@ import java.util.Base64;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.HdrHistogram.Histogram;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,11 +118,11 @@ class WorkIT {
         // the JDK's own parser reads the same windows: the calls add up to the requests, and the
         // histograms (HdrHistogram's own decoder) give the same median
         long calls = 0;
-        org.HdrHistogram.Histogram all = new org.HdrHistogram.Histogram(1_000, 3_600_000_000_000L, 2);
+        Histogram all = new Histogram(1_000, 3_600_000_000_000L, 2);
         for (RecordedEvent e : RecordingFile.readAllEvents(one)) {
             if (e.getEventType().getName().equals("loomscope.WorkWindow")) {
                 calls += e.getLong("calls");
-                all.add(org.HdrHistogram.Histogram.decodeFromCompressedByteBuffer(
+                all.add(Histogram.decodeFromCompressedByteBuffer(
                         ByteBuffer.wrap(Base64.getDecoder().decode(e.getString("durations"))), 0));
             }
         }

@@ -8,6 +8,7 @@ import dev.loomscope.analyzer.reduce.RunsReducer.Client;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.LatencyHistograms;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
@@ -138,7 +139,7 @@ class AppPlanTest {
      * A window of 1,000 requests offered, all those not failed answered in {@code millis}, its histograms in its row.
      */
     private static WorkloadRun measured(double millis, long errors) {
-        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3_600_000_000L, 3);
+        Histogram h = new Histogram(3_600_000_000L, 3);
         h.recordValueWithCount((long) (millis * 1000), 1000 - errors);
         String encoded = LatencyHistograms.encode(h);
         return new WorkloadRun(

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
@@ -108,7 +109,7 @@ class AdviseViewTest {
                 "jdk.CPUInformation",
                 T0,
                 Map.of("hwThreads", 2L))); // as the reader hands the summary its decoded types
-        org.HdrHistogram.Histogram none = new org.HdrHistogram.Histogram(
+        Histogram none = new Histogram(
                 WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
         ByteBuffer b = ByteBuffer.allocate(none.getNeededByteBufferCapacity());
         String empty =
