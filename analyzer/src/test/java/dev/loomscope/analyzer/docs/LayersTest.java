@@ -77,29 +77,23 @@ class LayersTest {
     @Test
     void onlyTheRecordingModuleNamesItsParser() throws IOException {
         List<String> found = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main"))
-                            && !m.getFileName().toString().equals("recording"))
-                    .toList()) {
-                try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
-                    for (Path f :
-                            files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                        String code = Files.readString(f);
-                        for (String name : List.of(
-                                "JfrParser",
-                                "ParsedEvent",
-                                "ChunkScan",
-                                "ChunkReader",
-                                "RecordingFile.scan(",
-                                "Compressed.detect(",
-                                "Compressed.expand(",
-                                "GzipMembers",
-                                "LZ4Frame")) {
-                            if (code.contains(name)) {
-                                found.add(module.getFileName() + "/" + f.getFileName() + ": " + name);
-                            }
-                        }
-                    }
+        for (Path f : mainSources()) {
+            if (module(f).equals("recording")) {
+                continue;
+            }
+            String code = Files.readString(f);
+            for (String name : List.of(
+                    "JfrParser",
+                    "ParsedEvent",
+                    "ChunkScan",
+                    "ChunkReader",
+                    "RecordingFile.scan(",
+                    "Compressed.detect(",
+                    "Compressed.expand(",
+                    "GzipMembers",
+                    "LZ4Frame")) {
+                if (code.contains(name)) {
+                    found.add(module(f) + "/" + f.getFileName() + ": " + name);
                 }
             }
         }
@@ -113,19 +107,14 @@ class LayersTest {
     static List<String> matches(String declaredIn, Pattern pattern, int group, Predicate<String> named)
             throws IOException {
         List<String> found = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main")))
-                    .toList()) {
-                try (Stream<Path> files = Files.walk(module.resolve("src/main"))) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.endsWith(declaredIn))
-                            .toList()) {
-                        Matcher m = pattern.matcher(Files.readString(f));
-                        while (m.find()) {
-                            if (named.test(m.group(group))) {
-                                found.add(module.getFileName() + "/" + f.getFileName() + ": " + m.group());
-                            }
-                        }
-                    }
+        for (Path f : mainSources()) {
+            if (f.endsWith(declaredIn)) {
+                continue;
+            }
+            Matcher m = pattern.matcher(Files.readString(f));
+            while (m.find()) {
+                if (named.test(m.group(group))) {
+                    found.add(module(f) + "/" + f.getFileName() + ": " + m.group());
                 }
             }
         }
@@ -195,25 +184,20 @@ class LayersTest {
         Pattern pkgLine = Pattern.compile("(?m)^package ([\\w.]+);");
         Pattern named = Pattern.compile("\\b(dev\\.loomscope(?:\\.[a-z]\\w*)+)\\.[A-Z*]");
         Map<String, Set<String>> uses = new TreeMap<>();
-        try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main/java")))
-                    .toList()) {
-                try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
-                    for (Path f :
-                            files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                        String code = codeOnly(Files.readString(f));
-                        Matcher p = pkgLine.matcher(code);
-                        if (!p.find()) {
-                            continue;
-                        }
-                        Set<String> out = uses.computeIfAbsent(p.group(1), k -> new TreeSet<>());
-                        Matcher m = named.matcher(code);
-                        while (m.find()) {
-                            if (!m.group(1).equals(p.group(1))) {
-                                out.add(m.group(1));
-                            }
-                        }
-                    }
+        for (Path f : mainSources()) {
+            if (!f.toString().contains("/src/main/java/")) {
+                continue;
+            }
+            String code = SourceFormTest.codeOnly(Files.readString(f));
+            Matcher p = pkgLine.matcher(code);
+            if (!p.find()) {
+                continue;
+            }
+            Set<String> out = uses.computeIfAbsent(p.group(1), k -> new TreeSet<>());
+            Matcher m = named.matcher(code);
+            while (m.find()) {
+                if (!m.group(1).equals(p.group(1))) {
+                    out.add(m.group(1));
                 }
             }
         }
@@ -285,31 +269,15 @@ class LayersTest {
         assertThat(against).as("uses of a package named later").isEmpty();
     }
 
-    /** Java source without its comments and the contents of its string and character literals (text blocks too). */
-    static String codeOnly(String source) {
-        StringBuilder out = new StringBuilder(source.length());
-        int i = 0;
-        while (i < source.length()) {
-            char c = source.charAt(i);
-            if (source.startsWith("//", i)) {
-                i = source.indexOf('\n', i) < 0 ? source.length() : source.indexOf('\n', i);
-            } else if (source.startsWith("/*", i)) {
-                i = source.indexOf("*/", i + 2) < 0 ? source.length() : source.indexOf("*/", i + 2) + 2;
-            } else if (source.startsWith("\"\"\"", i)) {
-                i = source.indexOf("\"\"\"", i + 3) < 0 ? source.length() : source.indexOf("\"\"\"", i + 3) + 3;
-                out.append("\"\"");
-            } else if (c == '"' || c == '\'') {
-                int j = i + 1;
-                while (j < source.length() && source.charAt(j) != c) {
-                    j += source.charAt(j) == '\\' ? 2 : 1;
-                }
-                i = j + 1;
-                out.append(c).append(c);
-            } else {
-                out.append(c);
-                i++;
-            }
-        }
-        return out.toString();
+    /** The main sources of every module ({@link SourceFormTest#sources()} under {@code src/main}). */
+    static List<Path> mainSources() throws IOException {
+        return SourceFormTest.sources().stream()
+                .filter(f -> f.toString().contains("/src/main/"))
+                .toList();
+    }
+
+    /** The module a source of {@link SourceFormTest#sources()} is in ({@code ../MODULE/src/...}). */
+    static String module(Path source) {
+        return source.getName(1).toString();
     }
 }
