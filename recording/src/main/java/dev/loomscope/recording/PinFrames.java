@@ -153,8 +153,8 @@ public final class PinFrames {
                 return CLASS_INIT;
             }
             for (int i = 0; i < stack.size(); i++) {
-                if (stack.get(i).type() == PinFrames.NATIVE && !stack.get(i).isJdk() || wentNative(stack, i)) {
-                    return NATIVE;
+                if (pinsHere(stack.get(i)) || wentNative(stack, i)) {
+                    return NATIVE; // a class initializer was ruled out above: the frame is native
                 }
             }
             return reasons.stream().anyMatch(r -> r.toLowerCase(Locale.ROOT).contains("native")) ? NATIVE : MONITOR;

@@ -78,10 +78,7 @@ final class HttpConnection implements Closeable {
      */
     record Failure(String words, boolean timedOut) {
         static Failure of(Throwable e) {
-            if (e instanceof SocketTimeoutException) {
-                return new Failure("no answer within the request timeout", true);
-            }
-            return new Failure(cause(e), false);
+            return new Failure(cause(e), e instanceof SocketTimeoutException);
         }
     }
 
@@ -94,7 +91,7 @@ final class HttpConnection implements Closeable {
             return "connection refused";
         }
         if (e instanceof SocketTimeoutException) {
-            return Failure.of(e).words();
+            return "no answer within the request timeout";
         }
         if (e instanceof ResponseParser.NotHttp) {
             return "not HTTP (" + e.getMessage() + ")";
