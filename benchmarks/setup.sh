@@ -57,12 +57,14 @@ fi
 # A free TCP port on 127.0.0.1.
 loomscope_free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# The analyzer's test classes and the class path of their dependencies (target/demo-service.classpath), built when missing.
+# The load module's test servers (KnownAnswerServer, DemoService) and the class path they run on, built when missing: sets
+# test_servers_cp.
 loomscope_test_classpath() {
-    local cp="$root/analyzer/target/demo-service.classpath"
-    if [ ! -f "$cp" ] || [ ! -f "$root/analyzer/target/test-classes/dev/loomscope/analyzer/load/DemoService.class" ]; then
-        (cd "$root" && ./mvnw -B -q -pl analyzer test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >&2)
+    local cp="$root/load/target/test-servers.classpath"
+    if [ ! -f "$cp" ] || [ ! -f "$root/load/target/test-classes/dev/loomscope/load/DemoService.class" ]; then
+        (cd "$root" && ./mvnw -B -q -pl load -am test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >&2)
     fi
+    test_servers_cp="$root/load/target/test-classes:$root/load/target/classes:$(cat "$cp")"
 }
 
 # Starts the tests' known-answer server (KnownAnswerServer: WORKERS workers each holding a request HOLD_MS ms, on KIND threads)
@@ -73,8 +75,8 @@ loomscope_known_answer() {
     shift 4
     loomscope_test_classpath
     port=$(loomscope_free_port)
-    "$LOOMSCOPE_JAVA_HOME/bin/java" "$@" -cp "$root/analyzer/target/test-classes:$(cat "$root/analyzer/target/demo-service.classpath")" \
-        dev.loomscope.analyzer.load.KnownAnswerServer "$port" "$workers" "$hold" "$kind" >"$log" 2>&1 &
+    "$LOOMSCOPE_JAVA_HOME/bin/java" "$@" -cp "$test_servers_cp" \
+        dev.loomscope.load.KnownAnswerServer "$port" "$workers" "$hold" "$kind" >"$log" 2>&1 &
     known_answer_pid=$!
     known_answer_url="http://127.0.0.1:$port/"
     for _ in $(seq 200); do curl -s -o /dev/null "$known_answer_url" && return 0; sleep 0.1; done
@@ -88,10 +90,9 @@ loomscope_known_answer() {
 loomscope_demo_service() {
     local java=$1 kind=$2 log=$3 port
     shift 3
-    local cp="$root/analyzer/target/demo-service.classpath"
     loomscope_test_classpath
     port=$(loomscope_free_port)
-    "$java" "$@" -cp "$root/analyzer/target/test-classes:$(cat "$cp")" dev.loomscope.analyzer.load.DemoService --port "$port" --threads "$kind" >"$log" 2>&1 &
+    "$java" "$@" -cp "$test_servers_cp" dev.loomscope.load.DemoService --port "$port" --threads "$kind" >"$log" 2>&1 &
     demo_pid=$!
     demo_url="http://127.0.0.1:$port"
     for _ in $(seq 300); do curl -s -o /dev/null "$demo_url/" && return 0; sleep 0.1; done

@@ -1,10 +1,10 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.views.AdvisePrediction;
 import dev.loomscope.analyzer.views.AdviseView;
+import dev.loomscope.options.UsageException;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

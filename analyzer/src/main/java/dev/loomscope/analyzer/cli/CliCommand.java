@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.options.Durations;
+import dev.loomscope.options.UsageException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

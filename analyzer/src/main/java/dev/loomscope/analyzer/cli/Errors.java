@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.ReductionFailedException;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.options.Nearest;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.InertText;
 import java.io.PrintWriter;
 import picocli.CommandLine;

@@ -1,10 +1,10 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.fleet.Exporter;
 import dev.loomscope.analyzer.fleet.FleetSchema;
 import dev.loomscope.analyzer.fleet.FleetTable;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.nio.file.Files;

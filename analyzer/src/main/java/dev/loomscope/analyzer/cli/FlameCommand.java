@@ -1,7 +1,5 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.analyzer.reduce.ThreadCpu;
@@ -18,6 +16,8 @@ import dev.loomscope.flamegraphs.render.PprofWriter;
 import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.flamegraphs.render.SampleTimeline;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.Said;
 import java.io.ByteArrayOutputStream;

@@ -1,12 +1,12 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.fleet.FleetImport;
 import dev.loomscope.analyzer.fleet.ParquetTables;
 import dev.loomscope.analyzer.read.Inputs;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.FactsCache;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.Compressed;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;

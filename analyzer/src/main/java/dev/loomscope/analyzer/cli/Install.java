@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.options.Launch;
 import java.nio.file.Files;
 import java.nio.file.Path;

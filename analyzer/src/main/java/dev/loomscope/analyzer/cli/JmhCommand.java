@@ -1,11 +1,11 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.jmh.JmhReader;
 import dev.loomscope.analyzer.jmh.JmhResult;
 import dev.loomscope.analyzer.jmh.JmhView;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.analyzer.report.JmhHtml;
+import dev.loomscope.options.BadDataException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

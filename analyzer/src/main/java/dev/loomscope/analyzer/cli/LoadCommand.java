@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.load.LoadRun;
-import dev.loomscope.analyzer.load.LoadSpec;
+import dev.loomscope.load.LoadRun;
+import dev.loomscope.load.LoadSpec;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.UsageException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;

@@ -1,12 +1,12 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.load.LoadSpec;
-import dev.loomscope.analyzer.load.RequestFile;
-import dev.loomscope.analyzer.load.Requests;
-import dev.loomscope.analyzer.load.Slo;
-import dev.loomscope.analyzer.load.Target;
+import dev.loomscope.load.LoadSpec;
+import dev.loomscope.load.RequestFile;
+import dev.loomscope.load.Requests;
+import dev.loomscope.load.Slo;
+import dev.loomscope.load.Target;
 import dev.loomscope.options.Launch;
+import dev.loomscope.options.UsageException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

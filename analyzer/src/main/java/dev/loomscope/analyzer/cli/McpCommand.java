@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.options.UsageException;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.UsageException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.views.PinningView;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.options.Durations;
+import dev.loomscope.options.UsageException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

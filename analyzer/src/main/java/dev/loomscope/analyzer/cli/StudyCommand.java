@@ -1,16 +1,16 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.load.RequestFile;
-import dev.loomscope.analyzer.load.Slo;
 import dev.loomscope.analyzer.study.AppPlan;
 import dev.loomscope.analyzer.study.AppStudy;
 import dev.loomscope.analyzer.study.Reruns;
 import dev.loomscope.analyzer.study.Study;
 import dev.loomscope.analyzer.study.StudyPlan;
+import dev.loomscope.load.RequestFile;
+import dev.loomscope.load.Slo;
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.options.Launch;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.options.WorkloadOptions;
 import java.io.File;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.options.UsageException;
 import picocli.CommandLine.Option;
 
 /** The verdict rule's thresholds, for every command that judges: compare, report, study. */

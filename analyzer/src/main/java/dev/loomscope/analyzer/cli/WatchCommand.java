@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.cli;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.watch.Watch;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.UsageException;
 import java.io.Console;
 import java.nio.file.Files;
 import java.nio.file.Path;

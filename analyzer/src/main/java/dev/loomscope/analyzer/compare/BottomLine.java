@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.compare;
 
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.options.Numbers;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -101,7 +102,7 @@ public final class BottomLine {
                     headline.name(),
                     times(comparison.ratio()),
                     baseline,
-                    Comparer.plain(comparison.ratioCiLow()),
+                    Numbers.plain(comparison.ratioCiLow()),
                     times(comparison.ratioCiHigh()));
         }
 
@@ -200,7 +201,7 @@ public final class BottomLine {
                 var b = r.boxplots().get(group);
                 found.add(new Found(
                         cause.metric(),
-                        cause.words() + " " + Comparer.plain(c.means() ? b.mean() : b.median()) + " (none on "
+                        cause.words() + " " + Numbers.plain(c.means() ? b.mean() : b.median()) + " (none on "
                                 + r.baseline() + ")",
                         Double.MAX_VALUE));
             } else if (c.ratio() > 0) {
@@ -228,6 +229,6 @@ public final class BottomLine {
 
     /** A ratio as a multiple: {@code 3.2x}, {@code 0.08x}. */
     public static String times(double ratio) {
-        return Comparer.plain(ratio) + "x";
+        return Numbers.plain(ratio) + "x";
     }
 }

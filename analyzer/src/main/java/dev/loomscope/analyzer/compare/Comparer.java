@@ -1,13 +1,14 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
-import dev.loomscope.analyzer.stats.Regression;
 import dev.loomscope.analyzer.stats.Spread;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.load.stats.Regression;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.Numbers;
+import dev.loomscope.options.UsageException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -254,7 +255,7 @@ public final class Comparer {
                     r.baseline(),
                     r.metric().name(),
                     c.means() ? "mean" : "median",
-                    plain(c.means() ? b.mean() : b.median()),
+                    Numbers.plain(c.means() ? b.mean() : b.median()),
                     r.metric().unit(),
                     p(c.pValue()),
                     replicates(c, r.metric().level()),
@@ -314,9 +315,9 @@ public final class Comparer {
                 group,
                 r.baseline(),
                 r.metric().name(),
-                plain(s.iqrGroup()),
+                Numbers.plain(s.iqrGroup()),
                 unit,
-                plain(s.iqrBaseline()),
+                Numbers.plain(s.iqrBaseline()),
                 unit,
                 times(s.ratio()),
                 times(s.ratioCiLow()),
@@ -338,24 +339,6 @@ public final class Comparer {
                 : Double.isInfinite(ratio)
                         ? "unbounded"
                         : String.format(Locale.ROOT, ratio >= 10 ? "%.0fx" : "%.2fx", ratio);
-    }
-
-    /** A figure as a number a reader reads: grouped thousands, a few significant digits, never an exponent. */
-    public static String plain(double v) {
-        double a = Math.abs(v);
-        return Double.isNaN(v)
-                ? "n/a"
-                : Double.isInfinite(v)
-                        ? "unbounded"
-                        : a >= 100
-                                ? String.format(Locale.ROOT, "%,.0f", v)
-                                : a >= 10
-                                        ? String.format(Locale.ROOT, "%.1f", v)
-                                        : a >= 0.01 || a == 0
-                                                ? String.format(Locale.ROOT, "%.3f", v)
-                                                        .replaceFirst("0+$", "")
-                                                        .replaceFirst("\\.$", "")
-                                                : String.format(Locale.ROOT, "%.2g", v);
     }
 
     /** {@code n=5/5 JVMs x 3 runs}, {@code n=5/4 JVMs, 15/11 runs}, {@code n=6/6 JVMs} (one value each). */
@@ -391,7 +374,7 @@ public final class Comparer {
      */
     public static String change(double ratio, double point) {
         return point > RATIO_ABOVE && !Double.isInfinite(point)
-                ? (Double.isNaN(ratio) ? "n/a" : Double.isInfinite(ratio) ? "unbounded" : plain(ratio) + "x")
+                ? (Double.isNaN(ratio) ? "n/a" : Double.isInfinite(ratio) ? "unbounded" : Numbers.plain(ratio) + "x")
                 : percent(ratio);
     }
 

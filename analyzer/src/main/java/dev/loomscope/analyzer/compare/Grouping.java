@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.options.UsageException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;

@@ -1,14 +1,14 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.errors.UsageException;
-import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.Timeline;
-import dev.loomscope.analyzer.stats.LatencyHistograms;
-import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.load.ClientFigures;
+import dev.loomscope.load.stats.LatencyHistograms;
+import dev.loomscope.load.stats.Quantiles;
 import dev.loomscope.options.Nearest;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.JdkEvents;
 import java.util.ArrayList;
 import java.util.List;

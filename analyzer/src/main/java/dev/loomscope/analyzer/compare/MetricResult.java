@@ -2,9 +2,9 @@ package dev.loomscope.analyzer.compare;
 
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
-import dev.loomscope.analyzer.stats.Regression;
 import dev.loomscope.analyzer.stats.Spread;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.load.stats.Regression;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

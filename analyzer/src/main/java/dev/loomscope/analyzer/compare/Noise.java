@@ -2,7 +2,7 @@ package dev.loomscope.analyzer.compare;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
-import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.load.stats.Quantiles;
 import dev.loomscope.probes.MachineCpu;
 import java.util.List;
 import java.util.Locale;

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.compare;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Format;
 import dev.loomscope.analyzer.render.Table;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

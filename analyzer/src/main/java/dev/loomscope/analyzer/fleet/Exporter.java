@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.fleet;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.ReductionFailedException;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.RecordingSource;
 import java.io.IOException;
 import java.nio.file.Path;

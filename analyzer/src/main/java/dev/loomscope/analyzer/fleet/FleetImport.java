@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.fleet;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.options.BadDataException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.jmh;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JsonFile;
+import dev.loomscope.options.BadDataException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;

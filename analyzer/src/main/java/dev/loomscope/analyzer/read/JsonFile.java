@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

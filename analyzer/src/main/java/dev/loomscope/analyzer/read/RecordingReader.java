@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.read;
 
-import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.BadRecordingException;
 import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.JfrEvent;

@@ -1,6 +1,5 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameSamples;
@@ -8,6 +7,7 @@ import dev.loomscope.flamegraphs.render.NoSamplesException;
 import dev.loomscope.flamegraphs.render.SampleGraph;
 import dev.loomscope.flamegraphs.render.SampleKind;
 import dev.loomscope.flamegraphs.render.SampleTimeline;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
+import dev.loomscope.load.stats.Quantiles;
 import dev.loomscope.recording.Frame;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;

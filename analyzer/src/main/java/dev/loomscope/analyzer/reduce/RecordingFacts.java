@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.MissingFieldException;

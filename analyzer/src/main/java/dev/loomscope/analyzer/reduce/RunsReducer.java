@@ -1,8 +1,11 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.WorkloadRunEvent;
+import dev.loomscope.load.ClientFigures;
+import dev.loomscope.load.ClientRow;
+import dev.loomscope.load.WindowRow;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.FieldValues;
 import dev.loomscope.recording.JfrEvent;
 import java.io.Serializable;
@@ -85,8 +88,8 @@ public final class RunsReducer implements Reducer {
             double otherCpu,
             double stealCpu,
             long allocatedBytes,
-            Client client)
-            implements Serializable {
+            ClientRow client)
+            implements Serializable, WindowRow {
 
         /** A run as a workload measures itself (no load client's figures). */
         public WorkloadRun(
@@ -127,7 +130,7 @@ public final class RunsReducer implements Reducer {
                     otherCpu,
                     stealCpu,
                     allocatedBytes,
-                    Client.NONE);
+                    ClientRow.NONE);
         }
 
         /** The share of the requests that failed; null when errors were not counted or nothing was offered or done. */
@@ -138,10 +141,10 @@ public final class RunsReducer implements Reducer {
 
         /**
          * Whether the load client's own lateness made this window the client's rather than the service's
-         * ({@link Client#lagged}).
+         * ({@link ClientRow#lagged}).
          */
         public boolean clientLagged() {
-            return Client.lagged(client.lagP99Ms(), p99LatencyMs);
+            return ClientRow.lagged(client.lagP99Ms(), p99LatencyMs);
         }
 
         /** Other processes' and steal's share of the machine's CPU over the run; NaN when not recorded. */
@@ -158,45 +161,6 @@ public final class RunsReducer implements Reducer {
             return voluntaryContextSwitches < 0 || involuntaryContextSwitches < 0
                     ? null
                     : voluntaryContextSwitches + involuntaryContextSwitches;
-        }
-    }
-
-    /**
-     * What a load client measured beside a run's units and latencies (a service's run): the latency's p99.9 (NaN when
-     * not measured), the requests offered at the fixed rate (-1: not open loop), those that failed (-1: not counted),
-     * and who measured over which window (null: the workload itself); those late at its end (-1: not counted), the
-     * histograms of the answered requests' latencies from their intended start and from their send and of the late
-     * ones' ages (compressed, Base64; null: none), and the client's own lateness at p99 (NaN: not measured).
-     */
-    public record Client(
-            double p999LatencyMs,
-            long offered,
-            long errors,
-            String measuredBy,
-            long late,
-            String latencyHistogram,
-            String sendHistogram,
-            String lateHistogram,
-            double lagP99Ms)
-            implements Serializable {
-        public static final Client NONE = new Client(Double.NaN, -1, -1, null);
-
-        /**
-         * A sends lagging this far (p99, ms) for the client's own reasons makes a window the client's, not the
-         * service's.
-         */
-        public static final double LAG_MS = 5;
-
-        public Client(double p999LatencyMs, long offered, long errors, String measuredBy) {
-            this(p999LatencyMs, offered, errors, measuredBy, -1, null, null, null, Double.NaN);
-        }
-
-        /**
-         * Whether the client's own lateness ({@code lagP99Ms}) was over {@link #LAG_MS} and over a tenth of the
-         * window's latency p99.
-         */
-        public static boolean lagged(double lagP99Ms, double p99LatencyMs) {
-            return lagP99Ms > LAG_MS && !(lagP99Ms <= 0.1 * p99LatencyMs);
         }
     }
 
@@ -251,7 +215,7 @@ public final class RunsReducer implements Reducer {
                 optionalDouble(f, OTHER_CPU),
                 optionalDouble(f, STEAL_CPU),
                 optionalCount(f, ALLOCATED),
-                new Client(
+                new ClientRow(
                         optionalDouble(f, P999),
                         optionalCount(f, OFFERED),
                         optionalCount(f, ERRORS),

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.load.stats.Quantiles;
 import java.io.Serializable;
 import java.util.Arrays;
 

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.reduce;
 
-import dev.loomscope.analyzer.stats.LatencyHistograms;
 import dev.loomscope.events.EventSchema;
 import dev.loomscope.events.WorkEvent;
 import dev.loomscope.events.WorkWindowEvent;
+import dev.loomscope.load.stats.LatencyHistograms;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JfrEvent;
 import java.util.Set;

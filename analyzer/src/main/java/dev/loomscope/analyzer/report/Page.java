@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.report;
 
-import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

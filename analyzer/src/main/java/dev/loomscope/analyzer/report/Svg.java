@@ -2,8 +2,8 @@ package dev.loomscope.analyzer.report;
 
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.stats.Boxplot;
-import dev.loomscope.analyzer.stats.Regression;
 import dev.loomscope.flamegraphs.render.SafeHtml;
+import dev.loomscope.load.stats.Regression;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Arrays;

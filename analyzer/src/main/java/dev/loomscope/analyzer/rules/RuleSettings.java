@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.rules;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.options.Nearest;
+import dev.loomscope.options.UsageException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

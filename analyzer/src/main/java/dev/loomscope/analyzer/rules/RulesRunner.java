@@ -1,10 +1,10 @@
 package dev.loomscope.analyzer.rules;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JmcReader;
 import dev.loomscope.analyzer.read.RecordingReader;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.DamagedRecordingException;
 import dev.loomscope.recording.RecordingFile;
 import dev.loomscope.recording.RecordingParts;

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.stats;
 
+import dev.loomscope.load.stats.Quantiles;
 import java.util.Arrays;
 
 /**

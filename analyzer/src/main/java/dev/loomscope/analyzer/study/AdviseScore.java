@@ -1,12 +1,12 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.compare.Comparer;
-import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
-import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.analyzer.views.AdvisePrediction;
+import dev.loomscope.load.ClientFigures;
+import dev.loomscope.load.stats.Quantiles;
+import dev.loomscope.options.Numbers;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -79,8 +79,8 @@ final class AdviseScore {
                 : String.format(
                         Locale.ROOT,
                         "virtual threads served %s/s of %s/s offered (median of %d JVM%s)",
-                        Comparer.plain(throughput),
-                        Comparer.plain(rate),
+                        Numbers.plain(throughput),
+                        Numbers.plain(rate),
                         served.size(),
                         served.size() == 1 ? "" : "s");
         if (ceilings.length == 0) {
@@ -89,7 +89,7 @@ final class AdviseScore {
                     + (nothing
                             ? "nothing found that holds a carrier, so no ceiling"
                             : "carriers held "
-                                    + Comparer.plain(median(predicted.stream()
+                                    + Numbers.plain(median(predicted.stream()
                                             .mapToDouble(AdvisePrediction.Prediction::carriersHeld)
                                             .toArray()))
                                     + ", but no ceiling from them: no requests in their windows, or too few looks")
@@ -131,9 +131,9 @@ final class AdviseScore {
                 Locale.ROOT,
                 "%s: ceiling %s/s [%s, %s]%s%s; %s",
                 head,
-                Comparer.plain(ceiling),
-                Comparer.plain(low),
-                Comparer.plain(high),
+                Numbers.plain(ceiling),
+                Numbers.plain(low),
+                Numbers.plain(high),
                 of,
                 untold,
                 virtualSaw));
@@ -146,12 +146,12 @@ final class AdviseScore {
                                 : String.format(
                                         Locale.ROOT,
                                         ": MISSED, they kept up above the ceiling (%sx it)",
-                                        Comparer.plain(throughput / ceiling)));
+                                        Numbers.plain(throughput / ceiling)));
             } else {
                 b.append(String.format(
                         Locale.ROOT,
                         ": they did not keep up, so they served what they could: %sx the ceiling, %s its interval",
-                        Comparer.plain(throughput / ceiling),
+                        Numbers.plain(throughput / ceiling),
                         throughput >= low && throughput <= high ? "inside" : "OUTSIDE"));
             }
         }

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.errors.UsageException;
+import dev.loomscope.options.UsageException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.load.Target;
+import dev.loomscope.load.Target;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.ProfileFile;
 import java.io.IOException;

@@ -1,15 +1,15 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Comparer;
-import dev.loomscope.analyzer.load.LoadSpec;
-import dev.loomscope.analyzer.load.Slo;
-import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.report.RateChart;
 import dev.loomscope.analyzer.stats.Comparison;
-import dev.loomscope.analyzer.stats.Quantiles;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.load.ClientFigures;
+import dev.loomscope.load.LoadSpec;
+import dev.loomscope.load.Slo;
+import dev.loomscope.load.stats.Quantiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

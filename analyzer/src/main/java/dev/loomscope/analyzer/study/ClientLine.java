@@ -1,12 +1,12 @@
 package dev.loomscope.analyzer.study;
 
 import dev.loomscope.analyzer.compare.Metric;
-import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.analyzer.reduce.RunsReducer;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
-import dev.loomscope.analyzer.stats.LatencyHistograms;
-import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.load.ClientFigures;
+import dev.loomscope.load.ClientRow;
+import dev.loomscope.load.stats.LatencyHistograms;
+import dev.loomscope.load.stats.Quantiles;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -213,7 +213,7 @@ final class ClientLine {
                             + " p99), left out as its own, not the service's: the machine was too busy for this rate",
                     lagged,
                     measured.size(),
-                    RunsReducer.Client.LAG_MS);
+                    ClientRow.LAG_MS);
         }
         return "the windows hold no histograms: a load client older than this one";
     }

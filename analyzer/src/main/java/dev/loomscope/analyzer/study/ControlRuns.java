@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RunsReducer;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.events.RunResults;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.FieldValues;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.reduce.ClientFigures;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.load.ClientFigures;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.loomscope.analyzer.study;
 import dev.loomscope.analyzer.compare.Noise;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RunsReducer;
-import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.load.stats.Quantiles;
 import dev.loomscope.probes.MachineCpu;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;

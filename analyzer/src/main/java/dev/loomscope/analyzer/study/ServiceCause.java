@@ -1,11 +1,11 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.compare.Comparer;
-import dev.loomscope.analyzer.load.LoadSpec;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
-import dev.loomscope.analyzer.stats.Quantiles;
+import dev.loomscope.load.LoadSpec;
+import dev.loomscope.load.stats.Quantiles;
+import dev.loomscope.options.Numbers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,9 +43,9 @@ final class ServiceCause {
             return String.format(
                     Locale.ROOT,
                     "%s ms pinned (%d carriers serve at most %s/s of %s)",
-                    Comparer.plain(msPerRequest),
+                    Numbers.plain(msPerRequest),
                     carriers,
-                    Comparer.plain(ceiling),
+                    Numbers.plain(ceiling),
                     LoadSpec.rate(rate));
         }
     }
@@ -84,13 +84,13 @@ final class ServiceCause {
                 "%s: why, on virtual threads: %s pin%s a request holding the carrier %s ms in all (%s, in the measured"
                         + " windows); %d carriers (%s) then serve at most %s requests/s, %s the %s offered%s",
                 workload,
-                Comparer.plain(c.pinsPerRequest()),
-                Comparer.plain(c.pinsPerRequest()).equals("1") ? "" : "s",
-                Comparer.plain(c.msPerRequest()),
+                Numbers.plain(c.pinsPerRequest()),
+                Numbers.plain(c.pinsPerRequest()).equals("1") ? "" : "s",
+                Numbers.plain(c.msPerRequest()),
                 c.jvms() == 1 ? "its one JVM" : "median of " + c.jvms() + " JVMs",
                 c.carriers(),
                 c.carriersFrom(),
-                Comparer.plain(c.ceiling()),
+                Numbers.plain(c.ceiling()),
                 c.limits() ? "below" : "above",
                 LoadSpec.rate(c.rate()),
                 c.limits()

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.study;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.threads.DumpFrames;
 import dev.loomscope.analyzer.threads.ThreadAnalysis;
 import dev.loomscope.analyzer.threads.ThreadDump;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

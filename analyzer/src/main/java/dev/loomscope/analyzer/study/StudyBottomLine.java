@@ -5,6 +5,7 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.MetricResult;
 import dev.loomscope.analyzer.stats.Verdict;
 import dev.loomscope.analyzer.views.LibraryHazard;
+import dev.loomscope.options.Numbers;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -251,7 +252,7 @@ final class StudyBottomLine {
     private static String stallsTimes(MetricResult r) {
         double ratio = r.comparisons().get("virtual").ratio();
         return Double.isInfinite(ratio)
-                ? Comparer.plain(r.boxplots().get("virtual").mean()) + " a 1,000 requests, none on platform"
+                ? Numbers.plain(r.boxplots().get("virtual").mean()) + " a 1,000 requests, none on platform"
                 : BottomLine.times(ratio) + " platform's";
     }
 }

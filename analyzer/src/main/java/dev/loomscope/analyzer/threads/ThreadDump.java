@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.threads;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.read.JsonFile;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.threads;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.threads.ThreadDump.DumpThread;
 import dev.loomscope.analyzer.threads.ThreadDump.Monitor;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

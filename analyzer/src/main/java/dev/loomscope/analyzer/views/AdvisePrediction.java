@@ -1,7 +1,5 @@
 package dev.loomscope.analyzer.views;
 
-import dev.loomscope.analyzer.compare.Comparer;
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
 import dev.loomscope.analyzer.reduce.HeldPerRequest;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -9,6 +7,8 @@ import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.Numbers;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
@@ -112,8 +112,8 @@ public final class AdvisePrediction {
                             Locale.ROOT,
                             "the requests counted a second from %s s into the recording, %s s in %d windows of %d s,"
                                     + " the first and last left out of the rate%s",
-                            Double.isNaN(start) ? "?" : Comparer.plain(Math.max(0, start)),
-                            Comparer.plain(span.seconds()),
+                            Double.isNaN(start) ? "?" : Numbers.plain(Math.max(0, start)),
+                            Numbers.plain(span.seconds()),
                             span.windows(),
                             span.windowSeconds(),
                             span.leftOutSeconds() > 0
@@ -121,8 +121,8 @@ public final class AdvisePrediction {
                                             Locale.ROOT,
                                             "; the %s s of requests before left out as a transient (start-up or"
                                                     + " warm-up: %s ms held a request there)",
-                                            Comparer.plain(span.leftOutSeconds()),
-                                            Comparer.plain(span.leftOutMs()))
+                                            Numbers.plain(span.leftOutSeconds()),
+                                            Numbers.plain(span.leftOutMs()))
                                     : ""),
                     span,
                     requestThreads);

@@ -7,7 +7,6 @@ import static dev.loomscope.analyzer.views.AdvisePrediction.finding;
 import static dev.loomscope.analyzer.views.AdvisePrediction.looksToRuleOut;
 import static dev.loomscope.analyzer.views.AdvisePrediction.predict;
 
-import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
@@ -20,6 +19,7 @@ import dev.loomscope.analyzer.views.AdvisePrediction.Load;
 import dev.loomscope.analyzer.views.AdvisePrediction.Prediction;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.HeldMonitorSampleEvent;
+import dev.loomscope.options.Numbers;
 import dev.loomscope.recording.JdkEvents;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -228,7 +228,7 @@ public final class AdviseView {
                         ? load.from() != null
                                 ? " (no ceiling: " + load.from() + ")"
                                 : " (give the recording's requests a second, --rate N, or record with work=)"
-                        : " at " + Comparer.plain(load.rate()) + "/s (" + load.from() + ")"));
+                        : " at " + Numbers.plain(load.rate()) + "/s (" + load.from() + ")"));
         return t;
     }
 
@@ -274,16 +274,16 @@ public final class AdviseView {
                             + " readings): %s ms of CPU a request%s, so they serve at most %s/s at this CPU a request,"
                             + " whatever the carriers (on platform threads; virtual threads may spend less a request on"
                             + " thread switches and starts)",
-                    Comparer.plain(cpu.cores()),
+                    Numbers.plain(cpu.cores()),
                     cpu.processors(),
                     cpu.readings(),
-                    Comparer.plain(cpu.msPerRequest()),
+                    Numbers.plain(cpu.msPerRequest()),
                     cpu.compilerMs() > 0
-                            ? ", of which the JIT compilers took up to " + Comparer.plain(cpu.compilerMs())
+                            ? ", of which the JIT compilers took up to " + Numbers.plain(cpu.compilerMs())
                                     + " ms (jdk.CompilerStatistics: their time, left out as a warm JVM does not spend"
                                     + " it)"
                             : "",
-                    Comparer.plain(cpu.ceiling())));
+                    Numbers.plain(cpu.ceiling())));
         }
         double waits = load.mean(h, Set.of(HeldMonitorEvent.OBJECT_WAIT)).mean();
         if (waits > 0) {
@@ -291,7 +291,7 @@ public final class AdviseView {
                     Locale.ROOT,
                     "on 21-23 %s threads on average wait in Object.wait: the scheduler adds a carrier for each while it"
                             + " waits (up to 256), so they hold carriers without capping them",
-                    Comparer.plain(waits)));
+                    Numbers.plain(waits)));
         }
         double spins = load.mean(h, Set.of(HeldMonitorEvent.SPINS)).mean();
         if (spins > 0) {
@@ -300,7 +300,7 @@ public final class AdviseView {
                     "%s threads on average spin in Thread.yield or onSpinWait: on virtual threads each keeps a carrier"
                             + " busy while it spins, and with the carriers all spinning the threads they wait for"
                             + " cannot run (loomscope watch and threads tell carrier starvation)",
-                    Comparer.plain(spins)));
+                    Numbers.plain(spins)));
         }
         double bursts = load.mean(h, Set.of(HeldMonitorEvent.BURST)).mean();
         if (bursts > 0) {
@@ -309,7 +309,7 @@ public final class AdviseView {
                     "%s threads on average ran the application's code from one look to the next (%d ms or more) without"
                             + " blocking: on virtual threads each holds a carrier that long, and requests behind it"
                             + " wait (the scheduler does not preempt)",
-                    Comparer.plain(bursts),
+                    Numbers.plain(bursts),
                     h.intervalMillis() / 2));
         }
         double pools = load.mean(h, Set.of(HeldMonitorEvent.POOL)).mean();
@@ -319,10 +319,10 @@ public final class AdviseView {
                     "%s threads on average wait for a pool or semaphore%s: not a pin, the next ceiling: with the"
                             + " server's thread cap gone, every request waits there at once, so size the pool or bound"
                             + " the requests before switching",
-                    Comparer.plain(pools),
+                    Numbers.plain(pools),
                     Double.isNaN(load.rate())
                             ? ""
-                            : " (" + Comparer.plain(1000 * pools / load.rate()) + " ms a request)"));
+                            : " (" + Numbers.plain(1000 * pools / load.rate()) + " ms a request)"));
         }
         Samples looks = h.lookMillis();
         Samples walks = h.walkMillis();
@@ -332,8 +332,8 @@ public final class AdviseView {
                     "the looks' own cost: no thread stopped but the one whose stack was walked, for the walk alone (the"
                             + " longest call, which bounds it, p50 %s ms, p99 %s ms a look; up to %d platform threads);"
                             + " the looks' thread ran %.2f%% of the time from the first look to the last",
-                    Comparer.plain(walks.quantile(0.5)),
-                    Comparer.plain(walks.quantile(0.99)),
+                    Numbers.plain(walks.quantile(0.5)),
+                    Numbers.plain(walks.quantile(0.99)),
                     h.platformThreads(),
                     looks.sum() / 10 / h.lookSpanSeconds()));
         } else if (looks.count() > 1 && h.lookSpanSeconds() > 0) {
@@ -341,8 +341,8 @@ public final class AdviseView {
                     Locale.ROOT,
                     "the looks' own cost: p50 %s ms, p99 %s ms each, every thread stopped (a thread dump with monitors;"
                             + " up to %d platform threads), %.2f%% of the time from the first look to the last",
-                    Comparer.plain(looks.quantile(0.5)),
-                    Comparer.plain(looks.quantile(0.99)),
+                    Numbers.plain(looks.quantile(0.5)),
+                    Numbers.plain(looks.quantile(0.99)),
                     h.platformThreads(),
                     looks.sum() / 10 / h.lookSpanSeconds()));
         }
@@ -360,7 +360,7 @@ public final class AdviseView {
                 + (cpu == null
                         ? ""
                         : String.format(
-                                Locale.ROOT, "; the CPU serves at most about %s/s", Comparer.plain(cpu.ceiling())))
+                                Locale.ROOT, "; the CPU serves at most about %s/s", Numbers.plain(cpu.ceiling())))
                 + risks(f, h, carriers, load));
         if ("virtual".equals(f.summary.threadKind)) {
             t.note("this recording ran virtual threads, which the looks do not see: loomscope pinning shows their pins"
@@ -422,7 +422,7 @@ public final class AdviseView {
                                 Locale.ROOT,
                                 "%s MB: %d threads x %d KB (ThreadStackSize), of which the OS commits what each stack"
                                         + " touched; a parked virtual thread keeps only its frames, on the heap",
-                                Comparer.plain(threads * f.summary.threadStackBytes / 1048576.0),
+                                Numbers.plain(threads * f.summary.threadStackBytes / 1048576.0),
                                 threads,
                                 f.summary.threadStackBytes / 1024));
             }
@@ -439,8 +439,8 @@ public final class AdviseView {
         if (t.rows().isEmpty()) {
             t.note("the recording has none of these figures (the agent records them)");
         }
-        t.note("over the recording's " + Comparer.plain(seconds) + " s"
-                + (rate ? "; a request: at " + Comparer.plain(load.rate()) + "/s" : ""));
+        t.note("over the recording's " + Numbers.plain(seconds) + " s"
+                + (rate ? "; a request: at " + Numbers.plain(load.rate()) + "/s" : ""));
         return t;
     }
 
@@ -450,7 +450,7 @@ public final class AdviseView {
         double mean = p.carriersHeld();
         boolean rate = !Double.isNaN(load.rate());
         String carriersHeld =
-                String.format(Locale.ROOT, "%s: %s of %d carriers held", jdk, Comparer.plain(mean), carriers.count());
+                String.format(Locale.ROOT, "%s: %s of %d carriers held", jdk, Numbers.plain(mean), carriers.count());
         if (mean == 0) {
             String said = "nothing found that holds a carrier";
             t.row(jdk, 0.0, 0.0, 0.0, rate ? 0.0 : null, null, null, null, said);
@@ -460,7 +460,7 @@ public final class AdviseView {
             String said = String.format(
                     Locale.ROOT,
                     "%s of %d carriers held%s",
-                    Comparer.plain(mean),
+                    Numbers.plain(mean),
                     carriers.count(),
                     mean >= carriers.count() ? ": all of them, virtual threads would stall at this load" : "");
             t.row(jdk, mean, p.heldLow(), p.heldHigh(), null, null, null, null, said);
@@ -471,18 +471,18 @@ public final class AdviseView {
                 ? String.format(
                         Locale.ROOT,
                         "caps virtual threads below it: at most %s/s of %s/s",
-                        Comparer.plain(ceiling),
-                        Comparer.plain(load.rate()))
+                        Numbers.plain(ceiling),
+                        Numbers.plain(load.rate()))
                 : String.format(
                                 Locale.ROOT,
                                 "room for %sx it (at most %s/s)",
-                                Comparer.plain(ceiling / load.rate()),
-                                Comparer.plain(ceiling))
+                                Numbers.plain(ceiling / load.rate()),
+                                Numbers.plain(ceiling))
                         + (cpu != null && cpu.ceiling() < ceiling
                                 ? String.format(
                                         Locale.ROOT,
                                         "; the CPU binds first, at about %s/s",
-                                        Comparer.plain(cpu.ceiling()))
+                                        Numbers.plain(cpu.ceiling()))
                                 : "");
         t.row(
                 jdk,
@@ -499,15 +499,15 @@ public final class AdviseView {
                         + String.format(
                                 Locale.ROOT,
                                 "%s ms held a request, %d carriers serve at most %s/s",
-                                Comparer.plain(p.msPerRequest()),
+                                Numbers.plain(p.msPerRequest()),
                                 carriers.count(),
-                                Comparer.plain(ceiling))
+                                Numbers.plain(ceiling))
                         + (cpu != null && cpu.ceiling() < ceiling
                                 ? String.format(
                                         Locale.ROOT,
                                         ", though the CPU binds first, at about %s/s (%s ms of CPU a request)",
-                                        Comparer.plain(cpu.ceiling()),
-                                        Comparer.plain(cpu.requestMs()))
+                                        Numbers.plain(cpu.ceiling()),
+                                        Numbers.plain(cpu.requestMs()))
                                 : ""),
                 p.finding(),
                 carriersHeld);
@@ -546,7 +546,7 @@ public final class AdviseView {
                             looks,
                             carriers.count(),
                             looksToRuleOut(carriers),
-                            Comparer.plain(100 * HeldMonitorSampleEvent.BUDGET))
+                            Numbers.plain(100 * HeldMonitorSampleEvent.BUDGET))
                     : String.format(
                             Locale.ROOT,
                             "not told yet: in %d looks the threads held came in too few of them for the 95%% interval"

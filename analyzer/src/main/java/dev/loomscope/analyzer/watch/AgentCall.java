@@ -3,7 +3,7 @@ package dev.loomscope.analyzer.watch;
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.VirtualMachine;
-import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.TempFiles;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.loomscope.analyzer.watch;
 
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.options.AgentOptions;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.JdkEvents;
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,7 +1,7 @@
 package dev.loomscope.analyzer.watch;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.threads.ParkOwners;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

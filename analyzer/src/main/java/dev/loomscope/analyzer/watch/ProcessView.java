@@ -1,6 +1,6 @@
 package dev.loomscope.analyzer.watch;
 
-import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package dev.loomscope.analyzer.watch;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.threads.ThreadAnalysis;
 import dev.loomscope.analyzer.threads.ThreadDump;
+import dev.loomscope.options.BadDataException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

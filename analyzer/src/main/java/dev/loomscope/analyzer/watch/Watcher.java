@@ -1,10 +1,10 @@
 package dev.loomscope.analyzer.watch;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import dev.loomscope.analyzer.errors.BadDataException;
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.threads.ThreadDump;
 import dev.loomscope.events.WorkWindowEvent;
+import dev.loomscope.options.BadDataException;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.Said;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.loomscope.analyzer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loomscope.analyzer.load.Target;
+import dev.loomscope.load.Target;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

@@ -3,8 +3,8 @@ package dev.loomscope.analyzer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.loomscope.analyzer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.Timeline;
@@ -12,6 +11,7 @@ import dev.loomscope.analyzer.stats.Verdict;
 import dev.loomscope.analyzer.study.ControlRuns;
 import dev.loomscope.analyzer.study.RecordingCost;
 import dev.loomscope.analyzer.study.RunsPerJvm;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.analyzer.reduce.RunsReducer.Client;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
-import dev.loomscope.analyzer.stats.LatencyHistograms;
+import dev.loomscope.load.ClientRow;
+import dev.loomscope.load.stats.LatencyHistograms;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ class RecordingLatencyTest {
                 Double.NaN,
                 Double.NaN,
                 -1,
-                new Client(ms, 1000, 0, "loomscope load", 0, encoded, encoded, null, 0.1));
+                new ClientRow(ms, 1000, 0, "loomscope load", 0, encoded, encoded, null, 0.1));
     }
 
     private static RecordingFacts jvm(boolean histograms) {

@@ -3,12 +3,12 @@ package dev.loomscope.analyzer.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.errors.UsageException;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.Boxplot;
 import dev.loomscope.analyzer.stats.Comparison;
 import dev.loomscope.analyzer.stats.Verdict;
+import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,9 +3,9 @@ package dev.loomscope.analyzer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.loomscope.analyzer.load.DemoService;
-import dev.loomscope.analyzer.load.Target;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.load.DemoService;
+import dev.loomscope.load.Target;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;

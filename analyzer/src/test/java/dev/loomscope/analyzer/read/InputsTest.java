@@ -3,7 +3,7 @@ package dev.loomscope.analyzer.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.errors.BadDataException;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Files;
 import java.nio.file.Path;

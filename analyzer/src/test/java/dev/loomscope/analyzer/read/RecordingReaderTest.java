@@ -3,11 +3,11 @@ package dev.loomscope.analyzer.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.loomscope.analyzer.errors.BadDataException;
 import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.flamegraphs.render.FlameOptions;
 import dev.loomscope.flamegraphs.render.FlameSamples;
 import dev.loomscope.flamegraphs.render.SampleKind;
+import dev.loomscope.options.BadDataException;
 import dev.loomscope.recording.RecordingSource;
 import java.io.InputStream;
 import java.nio.file.Files;

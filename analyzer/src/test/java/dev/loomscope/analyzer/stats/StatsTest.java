@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.load.stats.Quantiles;
+import dev.loomscope.load.stats.Regression;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;

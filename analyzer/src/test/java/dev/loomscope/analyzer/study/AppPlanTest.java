@@ -3,10 +3,10 @@ package dev.loomscope.analyzer.study;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loomscope.analyzer.load.Slo;
-import dev.loomscope.analyzer.reduce.RunsReducer.Client;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
-import dev.loomscope.analyzer.stats.LatencyHistograms;
+import dev.loomscope.load.ClientRow;
+import dev.loomscope.load.Slo;
+import dev.loomscope.load.stats.LatencyHistograms;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.assertj.core.data.Offset;
@@ -161,7 +161,7 @@ class AppPlanTest {
                 Double.NaN,
                 Double.NaN,
                 -1,
-                new Client(millis, 1000, errors, "test", 0, encoded, encoded, null, 0.1));
+                new ClientRow(millis, 1000, errors, "test", 0, encoded, encoded, null, 0.1));
     }
 
     private static WorkloadRun window(double p99, long errors) {
@@ -184,6 +184,6 @@ class AppPlanTest {
                 Double.NaN,
                 Double.NaN,
                 -1,
-                new Client(p99 * 2, 1000, errors, "test"));
+                new ClientRow(p99 * 2, 1000, errors, "test"));
     }
 }

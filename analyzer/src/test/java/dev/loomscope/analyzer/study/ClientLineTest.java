@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.reduce.CannedEvent;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.analyzer.reduce.RunsReducer.Client;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
-import dev.loomscope.analyzer.stats.LatencyHistograms;
 import dev.loomscope.events.WorkEvent;
+import dev.loomscope.load.ClientRow;
+import dev.loomscope.load.stats.LatencyHistograms;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +56,7 @@ class ClientLineTest {
                     Double.NaN,
                     Double.NaN,
                     -1,
-                    new Client(20, 100, 0, "loomscope load", 0, encoded, encoded, null, lagMs)));
+                    new ClientRow(20, 100, 0, "loomscope load", 0, encoded, encoded, null, lagMs)));
         }
         return RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual" + lagMs + ".jfr")), out);
     }
@@ -92,7 +92,7 @@ class ClientLineTest {
                     Double.NaN,
                     Double.NaN,
                     -1,
-                    new Client(2000, 100, 0, "loomscope load", 0, encoded, encoded, null, 0.1)));
+                    new ClientRow(2000, 100, 0, "loomscope load", 0, encoded, encoded, null, 0.1)));
         }
         RecordingFacts draining = RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual-draining.jfr")), out);
         assertThat(draining.runs.client().drained()).isTrue();

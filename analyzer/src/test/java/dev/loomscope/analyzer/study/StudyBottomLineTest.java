@@ -6,14 +6,14 @@ import dev.loomscope.analyzer.compare.BottomLine;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.compare.MetricResult;
-import dev.loomscope.analyzer.load.Slo;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
-import dev.loomscope.analyzer.reduce.RunsReducer;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.stats.Comparison;
-import dev.loomscope.analyzer.stats.LatencyHistograms;
 import dev.loomscope.analyzer.stats.Verdict;
 import dev.loomscope.analyzer.views.LibraryHazard;
+import dev.loomscope.load.ClientRow;
+import dev.loomscope.load.Slo;
+import dev.loomscope.load.stats.LatencyHistograms;
 import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -192,8 +192,8 @@ class StudyBottomLineTest {
                 h.recordValueWithCount(1_500_000, stalls);
             }
             long start = (fork * 100L + i) * SECOND;
-            RunsReducer.Client client = new RunsReducer.Client(
-                    Double.NaN, 400, 0, "loomscope load", 0, LatencyHistograms.encode(h), null, null, 0);
+            ClientRow client =
+                    new ClientRow(Double.NaN, 400, 0, "loomscope load", 0, LatencyHistograms.encode(h), null, null, 0);
             runs.add(new WorkloadRun(
                     W,
                     kind,

@@ -1,0 +1,147 @@
+package dev.loomscope.load;
+
+import dev.loomscope.load.stats.LatencyHistograms;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the load client saw of one JVM over its measured windows, from the windows' whole histograms merged (not a
+ * median of the windows' percentiles): the answered requests' latencies from their intended start and the late ones'
+ * ages at the last window's end (at least), each request once; what was offered, answered and failed; the client's
+ * connections (0: not said). A JVM whose windows hold no histogram (an older client's) has none.
+ */
+public record ClientFigures(
+        double seconds, long offered, long answered, long errors, Histogram judged, Histogram send, int connections) {
+    /** The share of the offered requests whose lateness may grow over the windows of a service that still kept up. */
+    public static final double SLACK = 0.03;
+
+    /**
+     * The share of a client's connections holding a request on average from which it had every one busy (the rest: the
+     * gaps between an answer and the next send).
+     */
+    public static final double ALL_BUSY = 0.9;
+
+    /**
+     * The name of the client's connections among a window's parameters ({@code connections=100}): the load client
+     * writes it, this reads it.
+     */
+    public static final String CONNECTIONS_PARAM = "connections";
+
+    private static final Pattern CONNECTIONS = Pattern.compile("(?:^| )" + CONNECTIONS_PARAM + "=(\\d{1,6})(?: |$)");
+
+    /** The figures of {@code measured} windows (one JVM's, one URL and rate); null when they hold no histogram. */
+    public static ClientFigures of(List<? extends WindowRow> measured) {
+        if (measured.isEmpty() || measured.stream().anyMatch(r -> r.client().latencyHistogram() == null)) {
+            return null;
+        }
+        Histogram judged = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
+        Histogram send = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
+        double seconds = 0;
+        long offered = 0;
+        long answered = 0;
+        long errors = 0;
+        WindowRow last = measured.get(0);
+        for (WindowRow r : measured) {
+            Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
+            if (h == null) {
+                return null;
+            }
+            judged.add(h);
+            Histogram sent = LatencyHistograms.decode(r.client().sendHistogram(), LatencyHistograms.HIGHEST_MICROS);
+            if (sent != null) {
+                send.add(sent);
+            }
+            seconds += r.millis() / 1e3;
+            offered += Math.max(0, r.client().offered());
+            answered += r.units();
+            errors += Math.max(0, r.client().errors());
+            last = r.startNanos() > last.startNanos() ? r : last;
+        }
+        Histogram late = LatencyHistograms.decode(last.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS);
+        if (late != null) {
+            judged.add(late);
+        }
+        // the last one: the parameters begin with the request's own description, which a file's name may be
+        Matcher c = CONNECTIONS.matcher(last.params() == null ? "" : last.params());
+        int connections = 0;
+        while (c.find()) {
+            connections = Integer.parseInt(c.group(1));
+        }
+        return new ClientFigures(seconds, offered, answered, errors, judged, send, connections);
+    }
+
+    /**
+     * Whether every one of the client's connections was busy over the windows ({@link #allBusy}); false when their
+     * number is not known.
+     */
+    public boolean allConnectionsBusy() {
+        return allBusy(busyConnections(send, seconds), connections);
+    }
+
+    public double throughput() {
+        return answered / seconds;
+    }
+
+    /**
+     * Whether more requests ended than were offered, beyond {@link #SLACK}: a backlog from before the windows draining
+     * in them, so their throughput and latency are of the drain, not the service.
+     */
+    public boolean drained() {
+        return answered + errors > offered + Math.max(2, SLACK * offered);
+    }
+
+    /** Whether the requests that ended were the offered ones less {@link #SLACK}: the late did not grow. */
+    public boolean keptUp() {
+        return keptUp(offered, offered - answered - errors);
+    }
+
+    /**
+     * Whether a service kept up with {@code offered} requests: those left late grew by at most {@link #SLACK} of them
+     * (or 2).
+     */
+    public static boolean keptUp(long offered, long lateGrowth) {
+        return lateGrowth <= Math.max(2, SLACK * offered);
+    }
+
+    /**
+     * The connections holding a request on average over {@code seconds} (Little's law): the answered requests' times
+     * from their send ({@code send}, microseconds), summed, over the time.
+     */
+    public static double busyConnections(Histogram send, double seconds) {
+        return send.getTotalCount() == 0 || !(seconds > 0) ? 0 : send.getMean() * send.getTotalCount() / 1e6 / seconds;
+    }
+
+    /**
+     * Whether {@code busy} of {@code connections} is every one: at least {@link #ALL_BUSY} of them, so due requests
+     * waited in the client.
+     */
+    public static boolean allBusy(double busy, int connections) {
+        return connections > 0 && busy >= ALL_BUSY * connections;
+    }
+
+    /**
+     * The latency at {@code percentile} (0-100) of the judged requests, ms; null when too few requests for it
+     * ({@link LatencyHistograms#enough}).
+     */
+    public Double latencyMs(double percentile) {
+        return LatencyHistograms.enough(judged, percentile) ? judged.getValueAtPercentile(percentile) / 1e3 : null;
+    }
+
+    /**
+     * A window's stalls per 1000 requests: its answered requests' latencies and its late ones' ages; null without its
+     * client's histograms.
+     */
+    public static Double stallsPerThousand(WindowRow r) {
+        if (r.client() == null || r.client().latencyHistogram() == null) {
+            return null;
+        }
+        Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
+        Histogram late = LatencyHistograms.decode(r.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS);
+        if (h != null && late != null) {
+            h.add(late);
+        }
+        return LatencyHistograms.stallsPerThousand(h);
+    }
+}
