@@ -31,45 +31,103 @@ public record ClientFigures(
 
     private static final Pattern CONNECTIONS = Pattern.compile("(?:^| )" + CONNECTIONS_PARAM + "=(\\d{1,6})(?: |$)");
 
-    /** The figures of {@code measured} windows (one JVM's, one URL and rate); null when they hold no histogram. */
+    /**
+     * The figures of {@code measured} windows (one JVM's, one URL and rate) read back ({@link Merge}); null when they
+     * hold no histogram.
+     */
     public static ClientFigures of(List<? extends WindowRow> measured) {
         if (measured.isEmpty() || measured.stream().anyMatch(r -> r.client().latencyHistogram() == null)) {
             return null;
         }
-        Histogram judged = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
-        Histogram send = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
-        double seconds = 0;
-        long offered = 0;
-        long answered = 0;
-        long errors = 0;
-        WindowRow last = measured.get(0);
+        Merge merge = new Merge();
         for (WindowRow r : measured) {
             Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
             if (h == null) {
                 return null;
             }
-            judged.add(h);
-            Histogram sent = LatencyHistograms.decode(r.client().sendHistogram(), LatencyHistograms.HIGHEST_MICROS);
-            if (sent != null) {
-                send.add(sent);
-            }
-            seconds += r.millis() / 1e3;
-            offered += Math.max(0, r.client().offered());
-            answered += r.units();
-            errors += Math.max(0, r.client().errors());
-            last = r.startNanos() > last.startNanos() ? r : last;
-        }
-        Histogram late = LatencyHistograms.decode(last.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS);
-        if (late != null) {
-            judged.add(late);
+            merge.add(
+                    r.startNanos(),
+                    r.millis() / 1e3,
+                    r.client().offered(),
+                    r.units(),
+                    r.client().errors(),
+                    h,
+                    LatencyHistograms.decode(r.client().sendHistogram(), LatencyHistograms.HIGHEST_MICROS),
+                    LatencyHistograms.decode(r.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS));
         }
         // the last one: the parameters begin with the request's own description, which a file's name may be
+        WindowRow last = measured.get(0);
+        for (WindowRow r : measured) {
+            last = r.startNanos() > last.startNanos() ? r : last;
+        }
         Matcher c = CONNECTIONS.matcher(last.params() == null ? "" : last.params());
         int connections = 0;
         while (c.find()) {
             connections = Integer.parseInt(c.group(1));
         }
-        return new ClientFigures(seconds, offered, answered, errors, judged, send, connections);
+        return merge.figures(connections);
+    }
+
+    /**
+     * The one merge of a JVM's windows at one URL and rate, as the load client adds them live ({@code LoadRun}) and as
+     * {@link #of} adds them read back: their answered requests' histograms merged whole (not a median of the windows'
+     * percentiles), their counts summed, and the late ones' ages at the last window's end, so that each request counts
+     * once.
+     */
+    public static final class Merge {
+        private final Histogram answered = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
+        private final Histogram send = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
+        private Histogram lateAges;
+        private long lastStart;
+        private int windows;
+        private double seconds;
+        private long offered;
+        private long ok;
+        private long errors;
+
+        /**
+         * Adds a window that began at {@code startNanos} (epoch) and lasted {@code seconds}: the requests offered,
+         * answered and failed in it (negative: not counted), its answered requests' latencies from their intended start
+         * ({@code latency}) and from their send ({@code send}, null: none), and its late ones' ages at its end
+         * ({@code late}, null: none), which count only for the latest window.
+         */
+        public void add(
+                long startNanos,
+                double seconds,
+                long offered,
+                long answered,
+                long errors,
+                Histogram latency,
+                Histogram send,
+                Histogram late) {
+            this.answered.add(latency);
+            if (send != null) {
+                this.send.add(send);
+            }
+            if (windows == 0 || startNanos > lastStart) {
+                lateAges = late;
+                lastStart = startNanos;
+            }
+            windows++;
+            this.seconds += seconds;
+            this.offered += Math.max(0, offered);
+            this.ok += answered;
+            this.errors += Math.max(0, errors);
+        }
+
+        /** The windows added. */
+        public int windows() {
+            return windows;
+        }
+
+        /** The figures of the windows added, the client having had {@code connections} (0: not said). */
+        public ClientFigures figures(int connections) {
+            Histogram judged = answered.copy();
+            if (lateAges != null) {
+                judged.add(lateAges);
+            }
+            return new ClientFigures(seconds, offered, ok, errors, judged, send.copy(), connections);
+        }
     }
 
     /**
@@ -77,7 +135,15 @@ public record ClientFigures(
      * number is not known.
      */
     public boolean allConnectionsBusy() {
-        return allBusy(busyConnections(send, seconds), connections);
+        return allBusy(busyConnections(), connections);
+    }
+
+    /**
+     * The client's connections holding a request on average over the windows ({@link #busyConnections(Histogram,
+     * double)}).
+     */
+    public double busyConnections() {
+        return busyConnections(send, seconds);
     }
 
     public double throughput() {

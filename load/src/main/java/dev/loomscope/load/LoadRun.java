@@ -28,25 +28,20 @@ public final class LoadRun {
 
     /**
      * The measured windows of one target at one rate together: every request offered in them (and those late before
-     * them) is answered, an error, or late at their end; {@code judged} holds the answered requests' latencies from
-     * their intended start and the late ones' ages at the end (at least); {@code afterStop}: what became of the late
-     * when the load stopped; {@code unsteady}: what still moved when the warm-up ended (null: steady); {@code lagged}:
-     * windows left to the client's lateness; {@code quickening}: the requests answered a second in the last measured
-     * window over those in the first; {@code busyElsewhere}: other processes' share of the machine's CPU in the median
-     * measured window (NaN: no {@code --app-pid}).
+     * them) is answered, an error, or late at their end; {@code client}: the windows merged as every reader of them
+     * merges them ({@link ClientFigures.Merge}); {@code lag}: the client's own lateness; {@code afterStop}: what became
+     * of the late when the load stopped; {@code unsteady}: what still moved when the warm-up ended (null: steady);
+     * {@code lagged}: windows left to the client's lateness; {@code quickening}: the requests answered a second in the
+     * last measured window over those in the first; {@code busyElsewhere}: other processes' share of the machine's CPU
+     * in the median measured window (NaN: no {@code --app-pid}).
      */
     public record Summary(
             String workload,
             double rate,
             int windows,
-            double seconds,
+            ClientFigures client,
             long lateBefore,
-            long offered,
-            long ok,
-            long errors,
             long late,
-            Histogram judged,
-            Histogram send,
             Histogram lag,
             Map<String, Long> causes,
             OpenLoop.Window afterStop,
@@ -54,32 +49,47 @@ public final class LoadRun {
             String unsteady,
             int lagged,
             long cpuNanos,
-            int connections,
             double quickening,
             double busyElsewhere) {
 
-        /**
-         * Whether the service ended (answered or failed) at least the offered requests less
-         * {@link ClientFigures#SLACK}.
-         */
+        public double seconds() {
+            return client.seconds();
+        }
+
+        public long offered() {
+            return client.offered();
+        }
+
+        public long ok() {
+            return client.answered();
+        }
+
+        public long errors() {
+            return client.errors();
+        }
+
+        /** The answered requests' latencies from their intended start and the late ones' ages at the end. */
+        public Histogram judged() {
+            return client.judged();
+        }
+
+        /** The answered requests' latencies from their send. */
+        public Histogram send() {
+            return client.send();
+        }
+
+        public int connections() {
+            return client.connections();
+        }
+
+        /** Whether the service kept up with the offered rate ({@link ClientFigures#keptUp()}). */
         public boolean keptUp() {
-            return ClientFigures.keptUp(offered, late - lateBefore);
+            return client.keptUp();
         }
 
-        /**
-         * The client's connections holding a request on average over the measured windows
-         * ({@link ClientFigures#busyConnections}).
-         */
-        public double busyConnections() {
-            return ClientFigures.busyConnections(send, seconds);
-        }
-
-        /**
-         * Whether every connection was busy, so that due requests waited in the client for one
-         * ({@link ClientFigures#allBusy}).
-         */
+        /** Whether every connection was busy, so that due requests waited in the client for one. */
         public boolean allConnectionsBusy() {
-            return ClientFigures.allBusy(busyConnections(), connections);
+            return client.allConnectionsBusy();
         }
 
         public String line() {
@@ -89,50 +99,50 @@ public final class LoadRun {
                     workload,
                     windows,
                     windows == 1 ? "" : "s",
-                    seconds,
-                    offered,
+                    seconds(),
+                    offered(),
                     andLateBefore(lateBefore),
-                    ok,
-                    ok / seconds,
-                    errors,
-                    errors == 1 ? "" : "s",
+                    ok(),
+                    ok() / seconds(),
+                    errors(),
+                    errors() == 1 ? "" : "s",
                     causes.isEmpty() ? "" : " " + causes,
                     late));
             if (!keptUp()) {
                 b.append(String.format(
                         Locale.ROOT,
                         "; NOT KEEPING UP: %.0f%% of the offered rate answered, %,d more late than before",
-                        100.0 * ok / Math.max(1, offered),
+                        100.0 * ok() / Math.max(1, offered()),
                         late - lateBefore));
             }
             b.append("; latency from each request's intended start")
                     .append(late > 0 ? " (the late at their age then: at least)" : "")
                     .append(": ")
-                    .append(LatencyHistograms.describe(judged, 50))
+                    .append(LatencyHistograms.describe(judged(), 50))
                     .append(", ")
-                    .append(LatencyHistograms.describe(judged, 99))
+                    .append(LatencyHistograms.describe(judged(), 99))
                     .append(", ")
-                    .append(LatencyHistograms.describe(judged, 99.9))
+                    .append(LatencyHistograms.describe(judged(), 99.9))
                     .append(", max ")
-                    .append(judged.getTotalCount() == 0 ? "n/a" : LatencyHistograms.ms(judged.getMaxValue()))
-                    .append(String.format(Locale.ROOT, " (n=%,d)", judged.getTotalCount()));
-            if (send.getTotalCount() > 0) {
+                    .append(judged().getTotalCount() == 0 ? "n/a" : LatencyHistograms.ms(judged().getMaxValue()))
+                    .append(String.format(Locale.ROOT, " (n=%,d)", judged().getTotalCount()));
+            if (send().getTotalCount() > 0) {
                 b.append("; from its send (the service and network, without the client's queue): ")
-                        .append(LatencyHistograms.describe(send, 50))
+                        .append(LatencyHistograms.describe(send(), 50))
                         .append(", ")
-                        .append(LatencyHistograms.describe(send, 99));
+                        .append(LatencyHistograms.describe(send(), 99));
             }
             if (allConnectionsBusy()) {
-                // requests sent before the first window count whole: the average can pass the connections by a little
+                // requests sent before the first window count whole: the average can pass the connections() by a little
                 b.append(String.format(
                         Locale.ROOT,
                         "; every connection busy (%.1f of %,d on average): due requests waited in the client for one,"
                                 + " and at %s a request from its send (the mean) %,d connections carry at most %,.0f/s",
-                        Math.min(busyConnections(), connections),
-                        connections,
-                        LatencyHistograms.ms(send.getMean()),
-                        connections,
-                        connections / (send.getMean() / 1e6)));
+                        Math.min(client.busyConnections(), connections()),
+                        connections(),
+                        LatencyHistograms.ms(send().getMean()),
+                        connections(),
+                        connections() / (send().getMean() / 1e6)));
             }
             if (lag.getTotalCount() > 0) {
                 // the client's own lateness: how late its sends left against when they could have, for reasons of its
@@ -145,8 +155,8 @@ public final class LoadRun {
                 b.append(String.format(
                         Locale.ROOT,
                         "; the client's CPU %.2f cores (%,.0f requests a CPU-second)",
-                        cpuNanos / 1e9 / seconds,
-                        (ok + errors) / (cpuNanos / 1e9)));
+                        cpuNanos / 1e9 / seconds(),
+                        (ok() + errors()) / (cpuNanos / 1e9)));
             }
             if (afterStop.lateAtStart() + afterStop.offered() > 0) {
                 b.append(String.format(

@@ -8,23 +8,17 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * The measured windows added up: their histograms merged, their counts summed, the late of the first's start and the
- * last's end.
+ * The measured windows added up as they come: their figures merged ({@link ClientFigures.Merge}, as every reader of the
+ * rows merges them), the late of the first's start and the last's end, the client's own lateness and its CPU.
  */
 final class Tally {
-    final Histogram answered = new Histogram(3);
-    final Histogram send = new Histogram(3);
+    final ClientFigures.Merge merge = new ClientFigures.Merge();
     final Histogram lag = new Histogram(3);
-    Histogram lateAges = new Histogram(3);
     final Map<String, Long> causes = new TreeMap<>();
     int windows;
     int lagged;
     long lateBefore = -1;
-    long offered;
-    long ok;
-    long errors;
     long late;
-    long nanos;
     long cpuNanos;
     double firstRate = Double.NaN;
     double lastRate = Double.NaN;
@@ -35,38 +29,33 @@ final class Tally {
         lastRate = w.ok() / (w.nanos() / 1e9);
         firstRate = windows == 0 ? lastRate : firstRate;
         lagged += clientLagged ? 1 : 0;
-        answered.add(w.latencyMicros());
-        send.add(w.sendMicros());
+        merge.add(
+                w.startEpochNanos(),
+                w.nanos() / 1e9,
+                w.offered(),
+                w.ok(),
+                w.errors(),
+                w.latencyMicros(),
+                w.sendMicros(),
+                w.lateMicros());
         lag.add(w.lagMicros());
-        lateAges = w.lateMicros();
         w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
         windows++;
         lateBefore = lateBefore < 0 ? w.lateAtStart() : lateBefore;
-        offered += w.offered();
-        ok += w.ok();
-        errors += w.errors();
         late = w.late();
-        nanos += w.nanos();
         cpuNanos = cpuNanos < 0 || w.cpuNanos() < 0 ? -1 : cpuNanos + w.cpuNanos();
     }
 
     /** The summary of a URL and rate: these windows, what happened after the stop, and the warm-up before them. */
     LoadRun.Summary summary(
             String workload, double rate, OpenLoop.Window afterStop, LoadRun.WarmUp warm, int connections) {
-        Histogram judged = answered.copy();
-        judged.add(lateAges);
         return new LoadRun.Summary(
                 workload,
                 rate,
                 windows,
-                nanos / 1e9,
+                merge.figures(connections),
                 Math.max(0, lateBefore),
-                offered,
-                ok,
-                errors,
                 late,
-                judged,
-                send,
                 lag,
                 causes,
                 afterStop,
@@ -74,7 +63,6 @@ final class Tally {
                 warm.moving(),
                 lagged,
                 cpuNanos,
-                connections,
                 lastRate / firstRate,
                 busyElsewhere());
     }

@@ -32,7 +32,7 @@ public final class KnownAnswerServer implements AutoCloseable {
     private final long coldNanos;
     private final AtomicLong firstRequest = new AtomicLong();
 
-    KnownAnswerServer(int workers, int holdMillis, boolean virtual) throws IOException {
+    public KnownAnswerServer(int workers, int holdMillis, boolean virtual) throws IOException {
         this(workers, holdMillis, virtual, 0, 0, 0);
     }
 
@@ -121,7 +121,7 @@ public final class KnownAnswerServer implements AutoCloseable {
         }
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
     }
 
