@@ -160,4 +160,21 @@ public final class WorkloadRunEvent extends LoomscopeEvent {
                     + " a core busy throughout); NaN where not measured")
     @OptionalField
     public double clientCpu = Double.NaN;
+
+    @Label("Target")
+    @Description("What the load client sent: the request (GET /io) or the request file (requests shop.http); null where"
+            + " not a load client's run")
+    @OptionalField
+    public String target;
+
+    @Label("Offered Rate")
+    @Description("The rate the load client offered the requests at, a second (open loop); NaN where not a load client's"
+            + " run")
+    @OptionalField
+    public double offeredRate = Double.NaN;
+
+    @Label("Connections")
+    @Description("The load client's connections; -1 where not a load client's run")
+    @OptionalField
+    public int connections = -1;
 }

@@ -2,8 +2,6 @@ package dev.loomscope.load;
 
 import dev.loomscope.load.stats.LatencyHistograms;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -22,14 +20,6 @@ public record ClientFigures(
      * gaps between an answer and the next send).
      */
     public static final double ALL_BUSY = 0.9;
-
-    /**
-     * The name of the client's connections among a window's parameters ({@code connections=100}): the load client
-     * writes it, this reads it.
-     */
-    public static final String CONNECTIONS_PARAM = "connections";
-
-    private static final Pattern CONNECTIONS = Pattern.compile("(?:^| )" + CONNECTIONS_PARAM + "=(\\d{1,6})(?: |$)");
 
     /**
      * The figures of {@code measured} windows (one JVM's, one URL and rate) read back ({@link Merge}); null when they
@@ -55,17 +45,11 @@ public record ClientFigures(
                     LatencyHistograms.decode(r.client().sendHistogram(), LatencyHistograms.HIGHEST_MICROS),
                     LatencyHistograms.decode(r.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS));
         }
-        // the last one: the parameters begin with the request's own description, which a file's name may be
         WindowRow last = measured.get(0);
         for (WindowRow r : measured) {
             last = r.startNanos() > last.startNanos() ? r : last;
         }
-        Matcher c = CONNECTIONS.matcher(last.params() == null ? "" : last.params());
-        int connections = 0;
-        while (c.find()) {
-            connections = Integer.parseInt(c.group(1));
-        }
-        return merge.figures(connections);
+        return merge.figures(Math.max(0, last.client().connections()));
     }
 
     /**

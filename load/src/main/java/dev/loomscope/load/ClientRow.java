@@ -7,7 +7,8 @@ import java.io.Serializable;
  * not measured), the requests offered at the fixed rate (-1: not open loop), those that failed (-1: not counted), and
  * who measured over which window (null: the workload itself); those late at its end (-1: not counted), the histograms
  * of the answered requests' latencies from their intended start and from their send and of the late ones' ages
- * (compressed, Base64; null: none), and the client's own lateness at p99 (NaN: not measured).
+ * (compressed, Base64; null: none), the client's own lateness at p99 (NaN: not measured); what it sent (null: not
+ * said), at which rate (NaN: not said) over how many connections (-1: not said).
  */
 public record ClientRow(
         double p999LatencyMs,
@@ -18,7 +19,10 @@ public record ClientRow(
         String latencyHistogram,
         String sendHistogram,
         String lateHistogram,
-        double lagP99Ms)
+        double lagP99Ms,
+        String target,
+        double rate,
+        int connections)
         implements Serializable {
     /** A run no load client measured. */
     public static final ClientRow NONE = new ClientRow(Double.NaN, -1, -1, null);
@@ -29,7 +33,7 @@ public record ClientRow(
     public static final double LAG_MS = 5;
 
     public ClientRow(double p999LatencyMs, long offered, long errors, String measuredBy) {
-        this(p999LatencyMs, offered, errors, measuredBy, -1, null, null, null, Double.NaN);
+        this(p999LatencyMs, offered, errors, measuredBy, -1, null, null, null, Double.NaN, null, Double.NaN, -1);
     }
 
     /**

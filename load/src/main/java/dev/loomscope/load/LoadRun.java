@@ -391,15 +391,16 @@ public final class LoadRun {
      */
     private Summary one(Requests t, double rate) throws IOException {
         String workload = LoadSpec.workload(t, rate);
-        String params = t.described() + " rate=" + LoadSpec.rate(rate) + " " + ClientFigures.CONNECTIONS_PARAM + "="
-                + spec.connections() + " timeout=" + spec.timeout().toMillis() + "ms";
+        String params = t.described() + " rate=" + LoadSpec.rate(rate) + " connections=" + spec.connections()
+                + " timeout=" + spec.timeout().toMillis() + "ms";
         String measuredBy = "loomscope load: open loop at " + LoadSpec.rate(rate)
                 + ", latency from each request's intended start, windows of "
                 + seconds(spec.window().toNanos()) + " s after a warm-up until steady";
+        Labels labels = new Labels(workload, t.label(), rate, params, measuredBy);
         try (OpenLoop load = new OpenLoop(t, rate, spec.connections(), (int)
                 Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))) {
             current = load;
-            WarmUp warm = warmUp(load, workload, params, measuredBy);
+            WarmUp warm = warmUp(load, labels);
             Tally tally = new Tally();
             for (int i = 0; i < spec.windows() && !stopped; i++) {
                 Probe before = Probe.take(spec.appPid());
@@ -409,7 +410,7 @@ public final class LoadRun {
                 }
                 Histogram judged = w.judged();
                 Probe after = Probe.take(spec.appPid());
-                boolean clientLagged = row(workload, params, measuredBy, i, false, w, judged, before, after);
+                boolean clientLagged = row(labels, i, false, w, judged, before, after);
                 tally.add(w, clientLagged);
                 tally.others.add(MachineCpu.between(before.cpu(), after.cpu()).others());
                 String unsent = w.unsent() > 0
@@ -457,6 +458,12 @@ public final class LoadRun {
         }
     }
 
+    /**
+     * What every row of one target at one rate says beside its window's figures: the workload's name, the target's
+     * label and the rate as fields of their own, the parameters as printed and who measured how.
+     */
+    private record Labels(String workload, String target, double rate, String params, String measuredBy) {}
+
     /** How long the warm-up took, and why it was not steady when it ended (null: it was). */
     record WarmUp(long nanos, String moving) {}
 
@@ -464,7 +471,7 @@ public final class LoadRun {
      * Windows of a second, each a row, until the service is steady after --min-warmup or --max-warmup has passed; said
      * in a line.
      */
-    private WarmUp warmUp(OpenLoop load, String workload, String params, String measuredBy) throws IOException {
+    private WarmUp warmUp(OpenLoop load, Labels labels) throws IOException {
         List<OpenLoop.Window> warm = new ArrayList<>();
         String moving = null;
         long warmupNanos = 0;
@@ -475,7 +482,7 @@ public final class LoadRun {
             if (stopped) {
                 break; // the window a stop cut short is not one
             }
-            row(workload, params, measuredBy, warmIndex++, true, w, w.judged(), before, Probe.take(spec.appPid()));
+            row(labels, warmIndex++, true, w, w.judged(), before, Probe.take(spec.appPid()));
             warm.add(w);
             warmupNanos += w.nanos();
             if (warmupNanos < spec.warmupMin().toNanos()) {
@@ -489,7 +496,7 @@ public final class LoadRun {
         if (stopped) {
             return new WarmUp(warmupNanos, "stopped");
         }
-        out.println(workload + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
+        out.println(labels.workload() + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
                 + (moving == null
                         ? "steady"
                         : "not steady after the longest warm-up (" + moving + "): measured as it is"));
@@ -501,15 +508,7 @@ public final class LoadRun {
      * lagged in it.
      */
     private boolean row(
-            String workload,
-            String params,
-            String measuredBy,
-            int index,
-            boolean warmup,
-            OpenLoop.Window w,
-            Histogram h,
-            Probe before,
-            Probe after)
+            Labels labels, int index, boolean warmup, OpenLoop.Window w, Histogram h, Probe before, Probe after)
             throws IOException {
         double lagP99 =
                 w.lagMicros().getTotalCount() == 0 ? Double.NaN : w.lagMicros().getValueAtPercentile(99) / 1e3;
@@ -519,14 +518,17 @@ public final class LoadRun {
             return lagged;
         }
         WorkloadRunEvent e = new WorkloadRunEvent();
-        e.workload = workload;
+        e.workload = labels.workload();
         e.threadKind = spec.threadKind();
         e.runIndex = index;
         e.warmup = warmup;
         e.units = w.ok();
         e.unit = "requests";
-        e.params = params;
-        e.measuredBy = measuredBy;
+        e.params = labels.params();
+        e.measuredBy = labels.measuredBy();
+        e.target = labels.target();
+        e.offeredRate = labels.rate();
+        e.connections = spec.connections();
         e.offeredUnits = w.offered();
         e.errors = w.errors();
         e.late = w.late();

@@ -69,25 +69,6 @@ public record LoadSpec(
         return t.label() + " at " + rate(rate);
     }
 
-    /**
-     * The rate a {@link #workload} name holds ({@code GET /io at 400/s}: 400); NaN for a name not made by it (the load
-     * command's).
-     */
-    public static double rateOf(String workload) {
-        int at = workload.lastIndexOf(" at ");
-        return at < 0 || !workload.endsWith("/s")
-                ? Double.NaN
-                : Double.parseDouble(workload.substring(at + 4, workload.length() - 2));
-    }
-
-    /**
-     * The target's label a {@link #workload} name holds ({@code GET /io at 400/s}: {@code GET /io}); the name itself
-     * without a rate.
-     */
-    public static String targetOf(String workload) {
-        return Double.isNaN(rateOf(workload)) ? workload : workload.substring(0, workload.lastIndexOf(" at "));
-    }
-
     /** {@code 400/s}, {@code 12.5/s}. */
     public static String rate(double rate) {
         return (rate == Math.rint(rate) ? Long.toString((long) rate) : Double.toString(rate)) + "/s";

@@ -20,9 +20,6 @@ public interface WindowRow {
     /** When it began, epoch nanoseconds. */
     long startNanos();
 
-    /** The window's parameters as written (the request, the rate, {@code connections=N}); null: none. */
-    String params();
-
     /** The client's own columns ({@link ClientRow#NONE}: no load client's). */
     ClientRow client();
 }

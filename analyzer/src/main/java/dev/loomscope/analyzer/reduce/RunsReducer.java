@@ -58,6 +58,9 @@ public final class RunsReducer implements Reducer {
     private static final String SEND_HISTOGRAM = declared("sendLatencyHistogram");
     private static final String LATE_HISTOGRAM = declared("lateHistogram");
     private static final String CLIENT_LAG = declared("clientLagP99Ms");
+    private static final String TARGET = declared("target");
+    private static final String OFFERED_RATE = declared("offeredRate");
+    private static final String CONNECTIONS = declared("connections");
 
     private static String declared(String field) {
         return EventSchema.fieldName(WorkloadRunEvent.class, field);
@@ -224,7 +227,10 @@ public final class RunsReducer implements Reducer {
                         optionalString(f, LATENCY_HISTOGRAM),
                         optionalString(f, SEND_HISTOGRAM),
                         optionalString(f, LATE_HISTOGRAM),
-                        optionalDouble(f, CLIENT_LAG)));
+                        optionalDouble(f, CLIENT_LAG),
+                        optionalString(f, TARGET),
+                        optionalDouble(f, OFFERED_RATE),
+                        (int) optionalCount(f, CONNECTIONS)));
     }
 
     /** An optional count: -1 when the run does not have the field. */

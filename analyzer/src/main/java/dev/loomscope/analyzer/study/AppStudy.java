@@ -13,7 +13,6 @@ import dev.loomscope.analyzer.report.HtmlReport;
 import dev.loomscope.analyzer.report.WindowChart;
 import dev.loomscope.analyzer.stats.Verdict;
 import dev.loomscope.analyzer.views.LibraryHazard;
-import dev.loomscope.load.LoadSpec;
 import dev.loomscope.load.Slo;
 import dev.loomscope.load.stats.Quantiles;
 import dev.loomscope.options.BadDataException;
@@ -622,7 +621,7 @@ public final class AppStudy {
         said.parts.add(new HtmlReport.Part(w, groups, results));
         // the warm-up a service gets is the load client's, until steady
         CompareView.verdictsOnly(results).forEach(v -> said.verdicts.add(w + ": " + serviceWords(v)));
-        double rate = LoadSpec.rateOf(w);
+        double rate = ClientLine.offeredRate(groups.values());
         String few = results.stream().anyMatch(r -> r.metric() == Metric.LATENCY_P99)
                 ? ClientLine.fewForP99(w, groups.values(), rate)
                 : null;

@@ -114,6 +114,20 @@ final class ClientLine {
     }
 
     /**
+     * The rate the load client offered the groups' measured windows at (the first window that says it); NaN when none
+     * does (not an open-loop client's windows, or an older client's).
+     */
+    static double offeredRate(Collection<List<RecordingFacts>> groups) {
+        return groups.stream()
+                .flatMap(List::stream)
+                .flatMap(f -> f.runs.measured().stream())
+                .mapToDouble(r -> r.client().rate())
+                .filter(v -> !Double.isNaN(v))
+                .findFirst()
+                .orElse(Double.NaN);
+    }
+
+    /**
      * Where the windows of one URL and rate ({@code w}, offered at {@code rate} a second) hold fewer requests than make
      * a p99 a figure ({@link LatencyHistograms#needed}), that its verdicts compare such windows' estimates, and the
      * window that would hold enough; null when every window does.

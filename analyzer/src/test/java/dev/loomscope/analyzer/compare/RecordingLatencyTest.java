@@ -44,7 +44,7 @@ class RecordingLatencyTest {
                 Double.NaN,
                 Double.NaN,
                 -1,
-                new ClientRow(ms, 1000, 0, "loomscope load", 0, encoded, encoded, null, 0.1));
+                new ClientRow(ms, 1000, 0, "loomscope load", 0, encoded, encoded, null, 0.1, null, Double.NaN, -1));
     }
 
     private static RecordingFacts jvm(boolean histograms) {

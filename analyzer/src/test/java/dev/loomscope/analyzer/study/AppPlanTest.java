@@ -161,7 +161,7 @@ class AppPlanTest {
                 Double.NaN,
                 Double.NaN,
                 -1,
-                new ClientRow(millis, 1000, errors, "test", 0, encoded, encoded, null, 0.1));
+                new ClientRow(millis, 1000, errors, "test", 0, encoded, encoded, null, 0.1, "GET /", 500, -1));
     }
 
     private static WorkloadRun window(double p99, long errors) {

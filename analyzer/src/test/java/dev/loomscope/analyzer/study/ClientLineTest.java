@@ -25,10 +25,10 @@ class ClientLineTest {
      * p99 {@code lagMs}.
      */
     private static RecordingFacts windows(double lagMs, boolean histograms) {
-        return windows(lagMs, histograms, null);
+        return windows(lagMs, histograms, -1);
     }
 
-    private static RecordingFacts windows(double lagMs, boolean histograms, String params) {
+    private static RecordingFacts windows(double lagMs, boolean histograms, int connections) {
         Histogram h = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
         for (int i = 0; i < 100; i++) {
             h.recordValue(20_000);
@@ -44,7 +44,7 @@ class ClientLineTest {
                     i == 0,
                     100,
                     "requests",
-                    params,
+                    "GET / rate=100/s",
                     1000,
                     20,
                     20,
@@ -56,7 +56,19 @@ class ClientLineTest {
                     Double.NaN,
                     Double.NaN,
                     -1,
-                    new ClientRow(20, 100, 0, "loomscope load", 0, encoded, encoded, null, lagMs)));
+                    new ClientRow(
+                            20,
+                            100,
+                            0,
+                            "loomscope load",
+                            0,
+                            encoded,
+                            encoded,
+                            null,
+                            lagMs,
+                            "GET /",
+                            100,
+                            connections)));
         }
         return RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual" + lagMs + ".jfr")), out);
     }
@@ -92,7 +104,8 @@ class ClientLineTest {
                     Double.NaN,
                     Double.NaN,
                     -1,
-                    new ClientRow(2000, 100, 0, "loomscope load", 0, encoded, encoded, null, 0.1)));
+                    new ClientRow(
+                            2000, 100, 0, "loomscope load", 0, encoded, encoded, null, 0.1, null, Double.NaN, -1)));
         }
         RecordingFacts draining = RecordingFacts.ofRuns(RecordingSource.file(Path.of("virtual-draining.jfr")), out);
         assertThat(draining.runs.client().drained()).isTrue();
@@ -128,13 +141,10 @@ class ClientLineTest {
      */
     @Test
     void aJvmWhoseClientHadEveryConnectionBusyIsSaidToHaveHadThem() {
-        assertThat(ClientLine.of(
-                        "virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms"))))
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, 2))))
                 .contains(", 1 of 1 JVMs with every one of the client's 2 connections busy (requests waited in the"
                         + " client for one: more --connections tells whether they or the service set the rate)");
-        assertThat(ClientLine.of(
-                        "virtual", List.of(windows(0.2, true, "GET / rate=100/s connections=100 timeout=10000ms"))))
-                .doesNotContain("busy");
+        assertThat(ClientLine.of("virtual", List.of(windows(0.2, true, 100)))).doesNotContain("busy");
         assertThat(ClientLine.of("virtual", List.of(windows(0.2, true)))).doesNotContain("busy");
     }
 
@@ -146,7 +156,7 @@ class ClientLineTest {
     @Test
     void everyConnectionBusyWhileTheServiceQueuedIsSaidToBeTheServices() {
         for (int handlerMs : new int[] {20, 5}) {
-            RecordingFacts f = windows(0.2, true, "GET / rate=100/s connections=2 timeout=10000ms");
+            RecordingFacts f = windows(0.2, true, 2);
             for (int i = 0; i < 300; i++) {
                 f.dispatch(new CannedEvent(
                         WorkEvent.NAME,

@@ -192,8 +192,19 @@ class StudyBottomLineTest {
                 h.recordValueWithCount(1_500_000, stalls);
             }
             long start = (fork * 100L + i) * SECOND;
-            ClientRow client =
-                    new ClientRow(Double.NaN, 400, 0, "loomscope load", 0, LatencyHistograms.encode(h), null, null, 0);
+            ClientRow client = new ClientRow(
+                    Double.NaN,
+                    400,
+                    0,
+                    "loomscope load",
+                    0,
+                    LatencyHistograms.encode(h),
+                    null,
+                    null,
+                    0,
+                    "GET /owners/1",
+                    400,
+                    -1);
             runs.add(new WorkloadRun(
                     W,
                     kind,

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.assertj.core.data.Offset;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +58,13 @@ class WindowsReadBackTest {
         List<WorkloadRun> measured =
                 ControlRuns.read(csv).stream().filter(r -> !r.warmup()).toList();
         assertThat(measured).hasSize(3);
+        // what was sent, at which rate and over how many connections: fields of the row, not words in its name
+        assertThat(measured)
+                .extracting(
+                        r -> r.client().target(),
+                        r -> r.client().rate(),
+                        r -> r.client().connections())
+                .containsOnly(Tuple.tuple("GET /", 200.0, 6));
         ClientFigures read = ClientFigures.of(measured);
         assertThat(read).isNotNull();
         assertThat(read.offered()).isEqualTo(summed.offered()).isPositive();
