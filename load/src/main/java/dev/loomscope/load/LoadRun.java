@@ -193,6 +193,7 @@ public final class LoadRun {
     private final LoadSpec spec;
     private final PrintWriter out;
     private final Writer results;
+    private final HistogramLog histograms;
     private volatile OpenLoop current;
     private volatile boolean stopped;
     private final CountDownLatch ended = new CountDownLatch(1);
@@ -204,9 +205,15 @@ public final class LoadRun {
 
     /** {@code results}: where the rows go (null: none); {@code out}: the progress lines. */
     public LoadRun(LoadSpec spec, PrintWriter out, Writer results) {
+        this(spec, out, results, null);
+    }
+
+    /** {@code histograms}: where each window's latency histogram goes as an HdrHistogram interval log (null: none). */
+    public LoadRun(LoadSpec spec, PrintWriter out, Writer results, HistogramLog histograms) {
         this.spec = spec;
         this.out = out;
         this.results = results;
+        this.histograms = histograms;
     }
 
     /**
@@ -514,6 +521,9 @@ public final class LoadRun {
                 w.lagMicros().getTotalCount() == 0 ? Double.NaN : w.lagMicros().getValueAtPercentile(99) / 1e3;
         double p99 = h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e3;
         boolean lagged = ClientRow.lagged(lagP99, p99);
+        if (histograms != null) {
+            histograms.window(labels.workload(), warmup, w);
+        }
         if (results == null) {
             return lagged;
         }

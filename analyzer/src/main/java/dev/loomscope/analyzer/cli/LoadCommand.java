@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.cli;
 
+import dev.loomscope.load.HistogramLog;
 import dev.loomscope.load.LoadRun;
 import dev.loomscope.load.LoadSpec;
 import dev.loomscope.options.BadDataException;
@@ -45,6 +46,14 @@ public final class LoadCommand extends CliCommand {
     Path results;
 
     @Option(
+            names = "--histogram-log",
+            paramLabel = "FILE",
+            description = "write each window's latency histogram to FILE as an HdrHistogram interval log (tagged"
+                    + " measured: or warm-up: with the URL and rate), for HistogramLogProcessor and other HdrHistogram"
+                    + " tools")
+    Path histogramLog;
+
+    @Option(
             names = "--threads",
             paramLabel = "KIND",
             defaultValue = "unlabelled",
@@ -86,8 +95,9 @@ public final class LoadCommand extends CliCommand {
                         results.toAbsolutePath() + ": cannot write the results (" + e.getMessage() + ")", e);
             }
         }
+        HistogramLog histograms = histogramLog == null ? null : HistogramLog.to(histogramLog);
         try {
-            LoadRun run = new LoadRun(s, out, rows);
+            LoadRun run = new LoadRun(s, out, rows, histograms);
             // a signal stops the load and waits for the measured windows' summary (the requests on the way get their
             // timeout)
             Thread onStop = new Thread(
@@ -109,9 +119,18 @@ public final class LoadCommand extends CliCommand {
                 return Errors.CHECK_FAILED;
             }
             return summaries.isEmpty() ? Errors.CHECK_FAILED : Errors.OK;
+        } catch (IOException e) { // the results file is the one thing the run writes through a Writer
+            if (results == null) {
+                throw e;
+            }
+            throw new BadDataException(
+                    results.toAbsolutePath() + ": cannot write the results (" + e.getMessage() + ")", e);
         } finally {
             if (rows != null) {
                 rows.close();
+            }
+            if (histograms != null) {
+                histograms.close();
             }
         }
     }

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,11 +52,21 @@ class LoadCommandTest {
                     "--port",
                     Integer.toString(server.getAddress().getPort()),
                     "--windows",
-                    "1"));
+                    "1",
+                    "--histogram-log",
+                    dir.resolve("windows.hlog").toString()));
             assertThat(r.code()).as(r.all()).isZero();
             assertThat(r.out())
                     .contains("requests shop.http at 20/s: 1 window, 1.0 s: ")
                     .contains(", 0 errors, ");
+            // the window's histogram, as HdrHistogram's own reader reads it
+            HistogramLogReader log =
+                    new HistogramLogReader(dir.resolve("windows.hlog").toString());
+            List<String> tags = new ArrayList<>();
+            for (EncodableHistogram h = log.nextIntervalHistogram(); h != null; h = log.nextIntervalHistogram()) {
+                tags.add(h.getTag());
+            }
+            assertThat(tags).endsWith("measured:requests_shop.http@20/s").contains("warm-up:requests_shop.http@20/s");
         } finally {
             server.stop(0);
         }
