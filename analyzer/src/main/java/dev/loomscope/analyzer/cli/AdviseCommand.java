@@ -2,10 +2,8 @@ package dev.loomscope.analyzer.cli;
 
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.render.Table;
-import dev.loomscope.analyzer.views.AdvisePrediction;
 import dev.loomscope.analyzer.views.AdviseView;
 import dev.loomscope.options.UsageException;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,16 +12,7 @@ import picocli.CommandLine.Option;
  * {@code loomscope advise}: from a recording of platform threads, what virtual threads would do: where they would pin,
  * the carriers' ceiling.
  */
-@Command(
-        name = "advise",
-        mixinStandardHelpOptions = true,
-        description = {
-            "Before the switch: from a recording of an application on platform threads (the loomscope agent's, which"
-                    + " looks at its threads every 100 ms), where virtual threads would hold their carriers (blocking"
-                    + " in a monitor, entering one, under a class initializer, in native code), per site with its"
-                    + " frames, how much carrier time a request would hold, and the ceiling that puts on the carriers"
-                    + " on JDK 21-23 and on 24+, with a bottom line."
-        })
+@Command(name = "advise", mixinStandardHelpOptions = true)
 public final class AdviseCommand extends ViewCommand {
     @Option(
             names = "--rate",
@@ -63,13 +52,6 @@ public final class AdviseCommand extends ViewCommand {
         if (stackDepth < 1) {
             throw new UsageException("--stack-depth must be at least 1");
         }
-        List<Table> tables = new ArrayList<>();
-        for (RecordingFacts f : facts) {
-            List<Table> one = AdviseView.of(
-                    f, AdvisePrediction.carriers(f, carriers), AdvisePrediction.load(f, rate), stackDepth);
-            String prefix = facts.size() == 1 ? "" : f.source.shortName() + ": ";
-            one.forEach(t -> tables.add(prefix.isEmpty() ? t : t.prefixed(prefix, false)));
-        }
-        return tables;
+        return AdviseView.of(facts, carriers, rate, stackDepth);
     }
 }

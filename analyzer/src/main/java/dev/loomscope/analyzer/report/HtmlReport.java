@@ -428,8 +428,9 @@ public final class HtmlReport {
         List<RecordingFacts> all =
                 groups.values().stream().flatMap(List::stream).toList();
         for (Views.View v : Views.ALL) {
-            if (v.section() != null) {
-                section(h, id + v.name(), title + v.section(), v.forReport(all));
+            List<Table> tables = v.section() == null ? List.of() : v.forReport(all);
+            if (!tables.isEmpty()) { // advise's: only recordings with looks have any
+                section(h, id + v.name(), title + v.section(), tables);
             }
         }
     }

@@ -44,6 +44,29 @@ public final class AdviseView {
     private AdviseView() {}
 
     /**
+     * Whether {@code f} holds the agent's looks at its platform threads and says how many processors it had: what the
+     * registry's advise view (the report's section) shows, without the options of the command.
+     */
+    public static boolean looked(RecordingFacts f) {
+        return f.held.samples() > 0 && f.summary.carriers() != null;
+    }
+
+    /**
+     * The tables of each recording, the carriers and the requests a second as given (0: the recording's own,
+     * {@link AdvisePrediction#carriers} and {@link AdvisePrediction#load}), each table prefixed with its recording's
+     * name when there are several.
+     */
+    public static List<Table> of(List<RecordingFacts> facts, int carriers, double rate, int stackDepth) {
+        List<Table> tables = new ArrayList<>();
+        for (RecordingFacts f : facts) {
+            List<Table> one = of(f, AdvisePrediction.carriers(f, carriers), AdvisePrediction.load(f, rate), stackDepth);
+            String prefix = facts.size() == 1 ? "" : f.source.shortName() + ": ";
+            one.forEach(t -> tables.add(prefix.isEmpty() ? t : t.prefixed(prefix, false)));
+        }
+        return tables;
+    }
+
+    /**
      * The tables: where virtual threads would hold a carrier, by site; what that does to the carriers on each JDK; the
      * bottom line in a note.
      */

@@ -78,7 +78,20 @@ public final class Views {
                     "Process context switches (loomscope agent) beside machine-wide ones (jdk.ThreadContextSwitchRate),"
                             + " per second and over time.",
                     (facts, depth) -> ContextSwitchView.of(facts),
-                    Set.of("ctxsw")));
+                    Set.of("ctxsw")),
+            new View(
+                    "advise",
+                    "Virtual threads, predicted (advise)",
+                    "Before the switch: from a recording of an application on platform threads (the loomscope"
+                            + " agent's, which looks at its threads every 100 ms), where virtual threads would hold"
+                            + " their carriers (blocking in a monitor, entering one, under a class initializer, in"
+                            + " native code), per site with its frames, how much carrier time a request would hold,"
+                            + " and the ceiling that puts on the carriers on JDK 21-23 and on 24+, with a bottom"
+                            + " line.",
+                    (facts, depth) -> AdviseView.of(
+                            facts.stream().filter(AdviseView::looked).toList(), 0, 0, depth),
+                    // the recordings with looks (platform threads under the agent): their sites and carriers' ceiling
+                    Set.of("advise-sites", "advise-carriers")));
 
     /** The view of this name; a name not registered is our bug. */
     public static View named(String name) {

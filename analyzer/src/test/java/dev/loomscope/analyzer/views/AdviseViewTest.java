@@ -229,6 +229,26 @@ class AdviseViewTest {
     }
 
     /**
+     * The registry's view (the report's section) advises only the recordings with looks whose processors are known, and
+     * shows their sites and carriers; a virtual-thread recording beside them adds nothing.
+     */
+    @Test
+    void theReportsSectionAdvisesOnlyTheRecordingsWithLooks() {
+        RecordingFacts looked = looks(40, 1, HeldMonitorEvent.HOLDING);
+        looked.summary.hardwareThreads = 2;
+        RecordingFacts virtual = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/virtual.jfr")), false);
+        virtual.summary.hardwareThreads = 2;
+        RecordingFacts unknown = looks(40, 1, HeldMonitorEvent.HOLDING); // no processors said: not advised here
+        assertThat(AdviseView.looked(looked)).isTrue();
+        assertThat(AdviseView.looked(virtual)).isFalse();
+        assertThat(AdviseView.looked(unknown)).isFalse();
+        List<Table> section = Views.named("advise").forReport(List.of(virtual, looked, unknown));
+        assertThat(section).extracting(Table::name).containsExactly("advise-sites", "advise-carriers");
+        assertThat(section.get(0).rows()).hasSize(1);
+        assertThat(Views.named("advise").forReport(List.of(virtual))).isEmpty();
+    }
+
+    /**
      * A recording of {@code looks} looks 100 ms apart, each finding {@code threads} threads doing {@code what} at one
      * site.
      */

@@ -149,7 +149,7 @@ class ViewsTest {
     @Test
     void theReportShowsTheViewsWithASectionAndOnlyTheirReportTables() {
         assertThat(Views.ALL.stream().filter(v -> v.section() != null).map(Views.View::name))
-                .containsExactly("pinning", "gc", "heap", "ctxsw");
+                .containsExactly("pinning", "gc", "heap", "ctxsw", "advise");
         assertThat(Views.named("ctxsw").forReport(List.of(facts())))
                 .extracting(Table::name)
                 .containsExactly("ctxsw"); // not the series
