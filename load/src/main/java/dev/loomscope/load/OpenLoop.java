@@ -93,7 +93,6 @@ public final class OpenLoop implements AutoCloseable {
     private final Recorder latencies = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
     private final Recorder sends = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
     private final Recorder lags = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
-    private final LongAdder ok = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private final Map<String, LongAdder> causes = new ConcurrentHashMap<>();
@@ -109,7 +108,6 @@ public final class OpenLoop implements AutoCloseable {
 
     private long windowStart;
     private long lateBefore;
-    private long okBefore;
     private long failedBefore;
     private long timeoutsBefore;
     private long cpuBefore = ProcessCpu.nanos();
@@ -248,7 +246,6 @@ public final class OpenLoop implements AutoCloseable {
             latencies.recordValue(Math.min((end - due) / 1000, LatencyHistograms.HIGHEST_MICROS));
             sends.recordValue(Math.min((end - sent) / 1000, LatencyHistograms.HIGHEST_MICROS));
             holding.set(slot, IDLE);
-            ok.increment();
         } else {
             count("HTTP " + status);
             holding.set(slot, IDLE);
@@ -289,7 +286,10 @@ public final class OpenLoop implements AutoCloseable {
      * {@code end} may have ended by then, on a fast server).
      */
     private synchronized Window take(long end, boolean atRead) {
-        long okNow = ok.sum();
+        // the answered are those the latency histogram holds, so that a window's count and its histogram never differ
+        // (a request recorded as the window is read lands in one interval or the next, never both or neither)
+        Histogram answered = latencies.getIntervalHistogram();
+        Histogram sent = sends.getIntervalHistogram();
         long failedNow = failed.sum();
         long timeoutsNow = timeouts.sum();
         if (atRead) {
@@ -298,7 +298,7 @@ public final class OpenLoop implements AutoCloseable {
         long offered = dueBefore(end) - dueBefore(windowStart);
         Histogram lateAges = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
         long unsent = ages(end, lateAges);
-        long o = okNow - okBefore;
+        long o = answered.getTotalCount();
         long f = failedNow - failedBefore;
         long t = timeoutsNow - timeoutsBefore;
         // the residual is the accounting's own: requests due by the end less those that ended (a request ends only
@@ -323,8 +323,8 @@ public final class OpenLoop implements AutoCloseable {
                 t,
                 late,
                 Math.min(unsent, late),
-                latencies.getIntervalHistogram(),
-                sends.getIntervalHistogram(),
+                answered,
+                sent,
                 lateAges,
                 lags.getIntervalHistogram(),
                 why,
@@ -332,7 +332,6 @@ public final class OpenLoop implements AutoCloseable {
         cpuBefore = cpuNow;
         windowStart = end;
         lateBefore = late;
-        okBefore = okNow;
         failedBefore = failedNow;
         timeoutsBefore = timeoutsNow;
         return w;
