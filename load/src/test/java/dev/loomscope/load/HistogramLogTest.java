@@ -9,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.EncodableHistogram;
@@ -33,20 +32,7 @@ class HistogramLogTest {
         List<LoadRun.Summary> done;
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false);
                 HistogramLog log = new HistogramLog(bytes, "the test's log", begun)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(200.0),
-                    10,
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(1),
-                    Duration.ofSeconds(3),
-                    3,
-                    Duration.ofSeconds(1),
-                    Duration.ZERO,
-                    "platform",
-                    0,
-                    null,
-                    false);
+            LoadSpec spec = server.threeWindowsAt200(10);
             done = new LoadRun(spec, new PrintWriter(new StringWriter(), true), null, log).run();
         }
         assertThat(done).hasSize(1);

@@ -3,6 +3,8 @@ package dev.loomscope.load;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -119,6 +121,27 @@ public final class KnownAnswerServer implements AutoCloseable {
             served.reset();
             return h;
         }
+    }
+
+    /**
+     * A short run against this server: 200 requests a second over {@code connections}, a warm-up of 1-3 s, then 3
+     * measured windows of a second, no ramp.
+     */
+    public LoadSpec threeWindowsAt200(int connections) {
+        return new LoadSpec(
+                List.of(Requests.of(Target.of(url()))),
+                List.of(200.0),
+                connections,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(3),
+                3,
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                "platform",
+                0,
+                null,
+                false);
     }
 
     public String url() {

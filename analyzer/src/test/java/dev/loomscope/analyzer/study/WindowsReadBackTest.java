@@ -7,14 +7,11 @@ import dev.loomscope.load.ClientFigures;
 import dev.loomscope.load.KnownAnswerServer;
 import dev.loomscope.load.LoadRun;
 import dev.loomscope.load.LoadSpec;
-import dev.loomscope.load.Requests;
-import dev.loomscope.load.Target;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.assertj.core.data.Offset;
 import org.assertj.core.groups.Tuple;
@@ -37,20 +34,7 @@ class WindowsReadBackTest {
         // the client
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false);
                 Writer rows = Files.newBufferedWriter(csv)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(200.0),
-                    6,
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(1),
-                    Duration.ofSeconds(3),
-                    3,
-                    Duration.ofSeconds(1),
-                    Duration.ZERO,
-                    "platform",
-                    0,
-                    null,
-                    false);
+            LoadSpec spec = server.threeWindowsAt200(6);
             live = new LoadRun(spec, new PrintWriter(new StringWriter(), true), rows).run();
         }
         assertThat(live).hasSize(1);
