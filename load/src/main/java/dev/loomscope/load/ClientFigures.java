@@ -30,7 +30,9 @@ public record ClientFigures(
             return null;
         }
         Merge merge = new Merge();
+        WindowRow last = measured.get(0); // the latest window says the client's connections
         for (WindowRow r : measured) {
+            last = r.startNanos() > last.startNanos() ? r : last;
             Histogram h = LatencyHistograms.decode(r.client().latencyHistogram(), LatencyHistograms.HIGHEST_MICROS);
             if (h == null) {
                 return null;
@@ -44,10 +46,6 @@ public record ClientFigures(
                     h,
                     LatencyHistograms.decode(r.client().sendHistogram(), LatencyHistograms.HIGHEST_MICROS),
                     LatencyHistograms.decode(r.client().lateHistogram(), LatencyHistograms.HIGHEST_MICROS));
-        }
-        WindowRow last = measured.get(0);
-        for (WindowRow r : measured) {
-            last = r.startNanos() > last.startNanos() ? r : last;
         }
         return merge.figures(Math.max(0, last.client().connections()));
     }

@@ -133,7 +133,7 @@ public final class LoadRun {
                         .append(LatencyHistograms.describe(send(), 99));
             }
             if (allConnectionsBusy()) {
-                // requests sent before the first window count whole: the average can pass the connections() by a little
+                // requests sent before the first window count whole: the average can pass the connections by a little
                 b.append(String.format(
                         Locale.ROOT,
                         "; every connection busy (%.1f of %,d on average): due requests waited in the client for one,"
@@ -445,17 +445,17 @@ public final class LoadRun {
             }
             current = null;
             OpenLoop.Window afterStop = load.stop();
-            if (tally.windows == 0) {
+            if (tally.merge.windows() == 0) {
                 out.println(workload + ": stopped before any measured window");
                 out.flush();
                 return null;
             }
-            if (stopped && tally.windows < spec.windows()) {
+            if (stopped && tally.merge.windows() < spec.windows()) {
                 out.println(String.format(
                         Locale.ROOT,
                         "%s: stopped after %d of %d measured windows; their summary:",
                         workload,
-                        tally.windows,
+                        tally.merge.windows(),
                         spec.windows()));
             }
             Summary s = tally.summary(workload, rate, afterStop, warm, spec.connections());

@@ -15,7 +15,6 @@ final class Tally {
     final ClientFigures.Merge merge = new ClientFigures.Merge();
     final Histogram lag = new Histogram(3);
     final Map<String, Long> causes = new TreeMap<>();
-    int windows;
     int lagged;
     long lateBefore = -1;
     long late;
@@ -27,7 +26,7 @@ final class Tally {
 
     void add(OpenLoop.Window w, boolean clientLagged) {
         lastRate = w.ok() / (w.nanos() / 1e9);
-        firstRate = windows == 0 ? lastRate : firstRate;
+        firstRate = merge.windows() == 0 ? lastRate : firstRate;
         lagged += clientLagged ? 1 : 0;
         merge.add(
                 w.startEpochNanos(),
@@ -40,7 +39,6 @@ final class Tally {
                 w.lateMicros());
         lag.add(w.lagMicros());
         w.causes().forEach((k, v) -> causes.merge(k, v, Long::sum));
-        windows++;
         lateBefore = lateBefore < 0 ? w.lateAtStart() : lateBefore;
         late = w.late();
         cpuNanos = cpuNanos < 0 || w.cpuNanos() < 0 ? -1 : cpuNanos + w.cpuNanos();
@@ -52,7 +50,7 @@ final class Tally {
         return new LoadRun.Summary(
                 workload,
                 rate,
-                windows,
+                merge.windows(),
                 merge.figures(connections),
                 Math.max(0, lateBefore),
                 late,

@@ -72,18 +72,20 @@ final class Capacity {
     static Result of(Slo slo, Map<String, Map<String, List<RecordingFacts>>> byWorkload, Verdict.Rule rule) {
         // URL -> rate -> kind -> JVM -> its figure
         Map<String, TreeMap<Double, Map<String, Map<Path, AtRate>>>> measured = new LinkedHashMap<>();
-        byWorkload.forEach((workload, groups) -> groups.forEach((kind, facts) -> facts.forEach(f -> {
-            List<WorkloadRun> windows = f.runs.measured();
-            ClientRow client =
-                    windows.isEmpty() ? ClientRow.NONE : windows.get(0).client();
-            if (client.target() == null || Double.isNaN(client.rate())) {
-                return; // not a load client's windows at a rate of its own
-            }
-            measured.computeIfAbsent(client.target(), k -> new TreeMap<>())
-                    .computeIfAbsent(client.rate(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(kind, k -> new LinkedHashMap<>())
-                    .put(f.source.name(), at(slo, windows));
-        })));
+        byWorkload
+                .values()
+                .forEach(groups -> groups.forEach((kind, facts) -> facts.forEach(f -> {
+                    List<WorkloadRun> windows = f.runs.measured();
+                    ClientRow client =
+                            windows.isEmpty() ? ClientRow.NONE : windows.get(0).client();
+                    if (client.target() == null || Double.isNaN(client.rate())) {
+                        return; // not a load client's windows at a rate of its own
+                    }
+                    measured.computeIfAbsent(client.target(), k -> new TreeMap<>())
+                            .computeIfAbsent(client.rate(), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(kind, k -> new LinkedHashMap<>())
+                            .put(f.source.name(), at(slo, windows));
+                })));
         List<String> lines = new ArrayList<>();
         List<Url> urls = new ArrayList<>();
         List<String> charts = new ArrayList<>();
