@@ -158,12 +158,13 @@ final class EventLoop implements Runnable {
     /** Sends every request due by {@code now} that a free connection can take. */
     private void sendDue(long now) {
         while (!idle.isEmpty()) {
-            long due = load.dueAt(load.taken());
-            if (due > now || due >= load.stopNanos()) {
+            Connection c = idle.peekFirst();
+            long index = load.take(c.slot, now);
+            if (index < 0) {
                 return;
             }
-            Connection c = idle.pollFirst();
-            long index = load.take(c.slot);
+            idle.pollFirst();
+            long due = load.dueAt(index);
             int which = load.target(index);
             c.holding = true;
             c.retried = false;

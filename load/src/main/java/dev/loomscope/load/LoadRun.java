@@ -161,10 +161,16 @@ public final class LoadRun {
             if (afterStop.lateAtStart() + afterStop.offered() > 0) {
                 b.append(String.format(
                         Locale.ROOT,
-                        "; after the last window: %,d answered, %,d errors, %,d never sent (the load ended first)",
+                        "; after the last window: %,d answered, %,d errors, %,d never sent (the load ended first)%s",
                         afterStop.ok(),
                         afterStop.errors(),
-                        afterStop.late()));
+                        afterStop.unsent(),
+                        afterStop.late() > afterStop.unsent()
+                                ? String.format(
+                                        Locale.ROOT,
+                                        ", %,d sent and never answered",
+                                        afterStop.late() - afterStop.unsent())
+                                : ""));
             }
             b.append(String.format(
                     Locale.ROOT,

@@ -25,9 +25,13 @@ import org.HdrHistogram.Recorder;
  * for one, as they would for a client's pool.
  *
  * <p>Every request is accounted for in every window ({@link Window#accounted}): those late at its start (due, not yet
- * answered) and those due in it are answered, failed, or late at its end. A late request's age at the window's end is a
- * lower bound of its latency, kept apart ({@link Window#lateMicros}). The client's own lateness (a send that left later
- * than it could have, because this process was slow to wake) is measured too ({@link Window#lagMicros}).
+ * answered) and those due in it are answered, failed, or late at its end. The late are counted on their own, not as
+ * what is left over: those a connection holds and those due that none has taken yet, read in one moment with the
+ * answered and failed (a request passes from taken to held to ended under one lock, the ledger, which a window's
+ * reading takes too), so that the identity is a check, not a definition. A late request's age at the window's end is a
+ * lower bound of its latency, kept apart ({@link Window#lateMicros}, which holds each late request once). The client's
+ * own lateness (a send that left later than it could have, because this process was slow to wake) is measured too
+ * ({@link Window#lagMicros}).
  */
 public final class OpenLoop implements AutoCloseable {
     /** A worker's slot when it holds no request due. */
@@ -90,6 +94,12 @@ public final class OpenLoop implements AutoCloseable {
     private final long startEpochNanos;
     private final AtomicLong next = new AtomicLong();
     private final AtomicLongArray holding;
+    /**
+     * Taken with every change of a request's state (taken, held, answered, failed, abandoned at the stop) and with a
+     * window's reading of them all: a window sees each request in exactly one state.
+     */
+    private final Object ledger = new Object();
+
     private final Recorder latencies = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
     private final Recorder sends = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
     private final Recorder lags = new Recorder(LatencyHistograms.HIGHEST_MICROS, 3);
@@ -159,21 +169,26 @@ public final class OpenLoop implements AutoCloseable {
         return stopNanos != Long.MAX_VALUE;
     }
 
-    /** When the load stopped (nanoTime), or Long.MAX_VALUE. */
-    long stopNanos() {
-        return stopNanos;
-    }
-
     /** How many requests connections have taken: the next one's index. */
     long taken() {
         return next.get();
     }
 
-    /** The event loop takes the next request for connection {@code slot}; its index. */
-    long take(int slot) {
-        long index = next.getAndIncrement();
-        holding.set(slot, dueAt(index));
-        return index;
+    /**
+     * The event loop takes the next request for connection {@code slot} when it is due by {@code now} and before the
+     * stop; its index, or -1 when there is none to take.
+     */
+    long take(int slot, long now) {
+        synchronized (ledger) {
+            long index = next.get();
+            long due = dueAt(index);
+            if (due > now || due >= stopNanos) {
+                return -1;
+            }
+            next.set(index + 1);
+            holding.set(slot, due);
+            return index;
+        }
     }
 
     public double rate() {
@@ -188,18 +203,17 @@ public final class OpenLoop implements AutoCloseable {
         try (HttpConnection c = new HttpConnection(requests.first(), timeoutMillis)) {
             long free = System.nanoTime();
             while (stopNanos == Long.MAX_VALUE) { // once stopped, no connection takes another request
-                long index = next.getAndIncrement();
-                long due = dueAt(index);
-                if (due >= stopNanos) {
-                    return;
+                long index;
+                synchronized (ledger) {
+                    index = next.getAndIncrement();
+                    holding.set(slot, dueAt(index));
                 }
-                holding.set(slot, due);
-                for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                long due = dueAt(index);
+                for (long wait = due - System.nanoTime(); wait > 0 && due < stopNanos; wait = due - System.nanoTime()) {
                     LockSupport.parkNanos(wait);
-                    if (due >= stopNanos) {
-                        holding.set(slot, IDLE);
-                        return;
-                    }
+                }
+                if (!sending(slot, due)) {
+                    return;
                 }
                 long sent = sent(due, free);
                 try {
@@ -213,6 +227,20 @@ public final class OpenLoop implements AutoCloseable {
                 }
                 free = System.nanoTime();
             }
+        }
+    }
+
+    /**
+     * Whether the request {@code slot} holds, due at {@code due} (now or before), leaves: not when it is due at the
+     * stop or after, when it is let go (never offered).
+     */
+    private boolean sending(int slot, long due) {
+        synchronized (ledger) {
+            if (due >= stopNanos) {
+                holding.set(slot, IDLE);
+                return false;
+            }
+            return true;
         }
     }
 
@@ -242,23 +270,27 @@ public final class OpenLoop implements AutoCloseable {
      */
     long answered(int slot, long due, long sent, int status) {
         long end = System.nanoTime();
-        if (status >= 200 && status < 400) {
-            latencies.recordValue(Math.min((end - due) / 1000, LatencyHistograms.HIGHEST_MICROS));
-            sends.recordValue(Math.min((end - sent) / 1000, LatencyHistograms.HIGHEST_MICROS));
+        synchronized (ledger) {
+            if (status >= 200 && status < 400) {
+                latencies.recordValue(Math.min((end - due) / 1000, LatencyHistograms.HIGHEST_MICROS));
+                sends.recordValue(Math.min((end - sent) / 1000, LatencyHistograms.HIGHEST_MICROS));
+            } else {
+                count("HTTP " + status);
+                failed.increment();
+            }
             holding.set(slot, IDLE);
-        } else {
-            count("HTTP " + status);
-            holding.set(slot, IDLE);
-            failed.increment();
         }
         return end;
     }
 
     /** The request {@code slot} held failed with {@code e}: a timeout, or another error. */
     void failed(int slot, Throwable e) {
-        count(HttpConnection.cause(e));
-        holding.set(slot, IDLE);
-        (e instanceof SocketTimeoutException ? timeouts : failed).increment();
+        String cause = HttpConnection.cause(e);
+        synchronized (ledger) {
+            count(cause);
+            (e instanceof SocketTimeoutException ? timeouts : failed).increment();
+            holding.set(slot, IDLE);
+        }
     }
 
     private void count(String cause) {
@@ -277,7 +309,7 @@ public final class OpenLoop implements AutoCloseable {
         for (long wait = end - System.nanoTime(); wait > 0 && !stopped(); wait = end - System.nanoTime()) {
             LockSupport.parkNanos(wait);
         }
-        return take(end, true);
+        return read(end, true);
     }
 
     /**
@@ -285,44 +317,51 @@ public final class OpenLoop implements AutoCloseable {
      * read, at {@code end} or later, so that every request they count was due in it or before (one that was due after
      * {@code end} may have ended by then, on a fast server).
      */
-    private synchronized Window take(long end, boolean atRead) {
-        // the answered are those the latency histogram holds, so that a window's count and its histogram never differ
-        // (a request recorded as the window is read lands in one interval or the next, never both or neither)
-        Histogram answered = latencies.getIntervalHistogram();
-        Histogram sent = sends.getIntervalHistogram();
-        long failedNow = failed.sum();
-        long timeoutsNow = timeouts.sum();
-        if (atRead) {
-            end = Math.max(end, System.nanoTime());
+    private synchronized Window read(long end, boolean atRead) {
+        Histogram answered;
+        Histogram sent;
+        long failedNow;
+        long timeoutsNow;
+        long taken;
+        long[] held = new long[holding.length()];
+        Map<String, Long> why = new TreeMap<>();
+        synchronized (ledger) {
+            // the answered are those the latency histogram holds, so that a window's count and its histogram never
+            // differ; every request recorded, held or not yet taken at one moment, each in one of them
+            answered = latencies.getIntervalHistogram();
+            sent = sends.getIntervalHistogram();
+            failedNow = failed.sum();
+            timeoutsNow = timeouts.sum();
+            taken = next.get();
+            for (int i = 0; i < held.length; i++) {
+                held[i] = holding.get(i);
+            }
+            causes.forEach((k, v) -> {
+                long n = v.sum() - causesBefore.getOrDefault(k, 0L);
+                if (n > 0) {
+                    why.put(k, n);
+                }
+                causesBefore.put(k, v.sum());
+            });
+            if (atRead) {
+                end = Math.max(end, System.nanoTime());
+            }
         }
         long offered = dueBefore(end) - dueBefore(windowStart);
         Histogram lateAges = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
-        long unsent = ages(end, lateAges);
-        long o = answered.getTotalCount();
-        long f = failedNow - failedBefore;
-        long t = timeoutsNow - timeoutsBefore;
-        // the residual is the accounting's own: requests due by the end less those that ended (a request ends only
-        // after it was due)
-        long late = Math.max(0, lateBefore + offered - o - f - t);
-        Map<String, Long> why = new TreeMap<>();
-        causes.forEach((k, v) -> {
-            long n = v.sum() - causesBefore.getOrDefault(k, 0L);
-            if (n > 0) {
-                why.put(k, n);
-            }
-            causesBefore.put(k, v.sum());
-        });
+        long inFlight = ages(end, held, lateAges);
+        long unsent = unsent(end, taken, lateAges);
         long cpuNow = ProcessCpu.nanos();
         Window w = new Window(
                 startEpochNanos + (windowStart - startNanos),
                 end - windowStart,
                 lateBefore,
                 offered,
-                o,
-                f,
-                t,
-                late,
-                Math.min(unsent, late),
+                answered.getTotalCount(),
+                failedNow - failedBefore,
+                timeoutsNow - timeoutsBefore,
+                inFlight + unsent,
+                unsent,
                 answered,
                 sent,
                 lateAges,
@@ -331,36 +370,44 @@ public final class OpenLoop implements AutoCloseable {
                 cpuNow < 0 || cpuBefore < 0 ? -1 : cpuNow - cpuBefore);
         cpuBefore = cpuNow;
         windowStart = end;
-        lateBefore = late;
+        lateBefore = w.late();
         failedBefore = failedNow;
         timeoutsBefore = timeoutsNow;
         return w;
     }
 
     /**
-     * Records into {@code into} the age at {@code end} of each request due before it and not yet ended (those
-     * connections hold, and those due that no connection has taken yet); returns how many had not left the client.
+     * Records into {@code into} the age at {@code end} of each request the connections held ({@code held}: each one's
+     * due time, or {@link #IDLE}) that was due before it; returns how many.
      */
-    private long ages(long end, Histogram into) {
-        long unsent = 0;
-        for (int i = 0; i < holding.length(); i++) {
-            long due = holding.get(i);
+    private static long ages(long end, long[] held, Histogram into) {
+        long n = 0;
+        for (long due : held) {
             if (due < end) {
                 into.recordValue(Math.min((end - due) / 1000, LatencyHistograms.HIGHEST_MICROS));
+                n++;
             }
         }
-        long taken = next.get();
+        return n;
+    }
+
+    /**
+     * Records into {@code into} the age at {@code end} of each request due before it that no connection had taken
+     * ({@code taken} were); returns how many.
+     */
+    private long unsent(long end, long taken, Histogram into) {
         long dueByEnd = dueBefore(end);
-        if (dueByEnd > taken) {
-            unsent = dueByEnd - taken;
-            // their due times are evenly spaced: the ages from the oldest to the newest, a value per request up to
-            // 10,000 and by stride beyond
-            long stride = Math.max(1, unsent / 10_000);
-            for (long k = taken; k < dueByEnd; k += stride) {
-                long age = (end - (startNanos + k * periodNanos)) / 1000;
-                into.recordValueWithCount(
-                        Math.min(Math.max(0, age), LatencyHistograms.HIGHEST_MICROS), Math.min(stride, dueByEnd - k));
-            }
+        if (dueByEnd <= taken) {
+            return 0;
+        }
+        // their due times are evenly spaced: the ages from the oldest to the newest, a value per request up to 10,000
+        // and by stride beyond
+        long unsent = dueByEnd - taken;
+        long stride = Math.max(1, unsent / 10_000);
+        for (long k = taken; k < dueByEnd; k += stride) {
+            long age = (end - (startNanos + k * periodNanos)) / 1000;
+            into.recordValueWithCount(
+                    Math.min(Math.max(0, age), LatencyHistograms.HIGHEST_MICROS), Math.min(stride, dueByEnd - k));
         }
         return unsent;
     }
@@ -380,8 +427,11 @@ public final class OpenLoop implements AutoCloseable {
         if (stopWindow != null) {
             return stopWindow;
         }
-        long now = System.nanoTime();
-        stopNanos = now;
+        long now;
+        synchronized (ledger) { // a request not taken by now, or let go since, is not offered
+            now = System.nanoTime();
+            stopNanos = now;
+        }
         // a worker waiting for a request due after the stop ends now, not when it was due
         workers.forEach(LockSupport::unpark);
         Thread waiting = reader;
@@ -391,8 +441,6 @@ public final class OpenLoop implements AutoCloseable {
         if (loop != null) {
             loop.wakeup();
         }
-        Histogram unsentAges = new Histogram(LatencyHistograms.HIGHEST_MICROS, 3);
-        long unsent = ages(now, unsentAges);
         long deadline = now + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) + TimeUnit.SECONDS.toNanos(1);
         for (Thread t : workers) {
             long left = deadline - System.nanoTime();
@@ -406,23 +454,8 @@ public final class OpenLoop implements AutoCloseable {
             }
             t.interrupt();
         }
-        Window w = take(now, false); // the load ended at the stop: nothing due after it was offered
-        stopWindow = new Window(
-                w.startEpochNanos(),
-                w.nanos(),
-                w.lateAtStart(),
-                w.offered(),
-                w.ok(),
-                w.failed(),
-                w.timeouts(),
-                w.late(),
-                Math.min(unsent, w.late()),
-                w.latencyMicros(),
-                w.sendMicros(),
-                unsentAges,
-                w.lagMicros(),
-                w.causes(),
-                w.cpuNanos());
+        // the load ended at the stop: nothing due after it was offered; the late are those that never ended
+        stopWindow = read(now, false);
         return stopWindow;
     }
 

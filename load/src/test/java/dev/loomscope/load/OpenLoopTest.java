@@ -149,6 +149,10 @@ class OpenLoopTest {
                 assertThat(rest.unsent())
                         .as("due, never sent: the client's queue when the load ended")
                         .isPositive();
+                // those in flight at the stop ended within the timeout: the late at the end are the never sent alone,
+                // each with its age
+                assertThat(rest.late()).isEqualTo(rest.unsent());
+                assertThat(rest.lateMicros().getTotalCount()).isEqualTo(rest.late());
             }
         }
     }
