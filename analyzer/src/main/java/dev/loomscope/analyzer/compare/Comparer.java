@@ -146,7 +146,7 @@ public final class Comparer {
             for (RecordingFacts f : g.getValue()) {
                 List<Metric.Value> own = m.extract().apply(f);
                 values.addAll(own);
-                groupPerRun &= !f.runs.measured().isEmpty();
+                groupPerRun &= !f.runs.runs().isEmpty();
                 if (!own.isEmpty()) {
                     perJvm.add(own.stream()
                             .mapToDouble(Metric.Value::value)

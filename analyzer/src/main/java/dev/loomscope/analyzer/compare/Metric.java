@@ -163,7 +163,9 @@ public record Metric(
 
     /**
      * A metric per measured run ({@code inRun}: from the recording's events inside the run's time window) when the
-     * recording has loomscope.WorkloadRun events, else one value for the whole recording ({@code whole}).
+     * recording has loomscope.WorkloadRun events, else one value for the whole recording ({@code whole}). A recording
+     * with runs none of which was measured (all warm-up, or each one the client's own lag) has no value: its whole
+     * would hold the start-up and the ramp, never what the other recordings' measured runs hold.
      */
     private static Metric perRunOrRecording(
             String name,
@@ -175,13 +177,13 @@ public record Metric(
         // start-up have other units
         Function<RecordingFacts, Double> recording = !name.endsWith(" per unit")
                 ? whole
-                : f -> f.runs.measured().isEmpty() ? whole.apply(f) : overMeasuredRuns(f, inRun);
+                : f -> f.runs.runs().isEmpty() ? whole.apply(f) : overMeasuredRuns(f, inRun);
         return new Metric(
                 name,
                 unit,
                 lower,
                 Level.RUN_OR_RECORDING,
-                facts -> facts.runs.measured().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun),
+                facts -> facts.runs.runs().isEmpty() ? recordingValue(facts, whole) : runValues(facts, inRun),
                 inRun,
                 recording);
     }
@@ -219,11 +221,11 @@ public record Metric(
     }
 
     /**
-     * The recording's units of work: its measured runs' (loomscope.WorkloadRun), else the calls work= timed; null when
-     * none.
+     * The recording's units of work: its measured runs' (loomscope.WorkloadRun) where it has runs, else the calls work=
+     * timed; null when none.
      */
     private static Double units(RecordingFacts f) {
-        long u = f.runs.measured().isEmpty()
+        long u = f.runs.runs().isEmpty()
                 ? f.work.count()
                 : f.runs.measured().stream().mapToLong(WorkloadRun::units).sum();
         return u == 0 ? null : (double) u;

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.study;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.CannedEvent;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
@@ -133,6 +134,20 @@ class ClientLineTest {
                 .endsWith("; 1 JVM without figures left out (the load client itself lagged in 3 of 6 measured windows"
                         + " (its sends late by over 5 ms at p99), left out as its own, not the service's: the machine"
                         + " was too busy for this rate)");
+        // nor has it any figure of the windows: not the whole recording's, which holds the warm-up (here the handler's
+        // calls work= timed, 50 in its first second)
+        RecordingFacts lagged = windows(12, true);
+        for (int i = 0; i < 50; i++) {
+            CannedEvent call = new CannedEvent(
+                    WorkEvent.NAME, Instant.ofEpochSecond(0, i * 20_000_000L), Duration.ofMillis(20), Map.of());
+            lagged.dispatch(call);
+            lagged.summary.add(call); // the recording's span
+        }
+        assertThat(lagged.work.count()).isEqualTo(50);
+        for (Metric m : List.of(Metric.THROUGHPUT, Metric.LATENCY_P99)) {
+            assertThat(m.extract().apply(lagged)).as(m.name()).isEmpty();
+            assertThat(m.extract().apply(windows(0.2, true))).as(m.name()).hasSize(3);
+        }
     }
 
     /**
