@@ -99,6 +99,9 @@ final class AdviseScore {
         List<AdvisePrediction.Prediction> told =
                 predicted.stream().filter(p -> !Double.isNaN(p.ceiling())).toList();
         double ceiling = median(ceilings);
+        // an interval needs two windows or more: a JVM left with one (the others warm-up, or the client's own lag) has
+        // its ceiling alone
+        boolean bounded = told.stream().anyMatch(p -> !Double.isNaN(p.ceilingLow()) && !Double.isNaN(p.ceilingHigh()));
         // the JVMs' intervals together: from the lowest bound of any to the highest
         double low = Math.min(
                 ceiling,
@@ -127,14 +130,16 @@ final class AdviseScore {
                         " (%d of %d JVMs gave none: no requests in their windows, or too few looks)",
                         predicted.size() - told.size(),
                         predicted.size());
+        String interval = bounded
+                ? "[" + Numbers.plain(low) + ", " + Numbers.plain(high) + "]"
+                : "(no interval: one measured window a JVM)";
         StringBuilder b = new StringBuilder(String.format(
                 Locale.ROOT,
-                "%s: ceiling %s/s [%s, %s]%s%s; %s",
+                "%s: ceiling %s/s %s%s%s; %s",
                 head,
                 Numbers.plain(ceiling),
-                Numbers.plain(low),
-                Numbers.plain(high),
-                of,
+                interval,
+                bounded ? of : "",
                 untold,
                 virtualSaw));
         if (!served.isEmpty()) {
@@ -150,9 +155,13 @@ final class AdviseScore {
             } else {
                 b.append(String.format(
                         Locale.ROOT,
-                        ": they did not keep up, so they served what they could: %sx the ceiling, %s its interval",
+                        ": they did not keep up, so they served what they could: %sx the ceiling%s",
                         Numbers.plain(throughput / ceiling),
-                        throughput >= low && throughput <= high ? "inside" : "OUTSIDE"));
+                        !bounded
+                                ? ""
+                                : throughput >= low && throughput <= high
+                                        ? ", inside its interval"
+                                        : ", OUTSIDE its interval"));
             }
         }
         return b.toString();
