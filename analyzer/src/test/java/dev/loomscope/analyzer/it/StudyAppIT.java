@@ -45,11 +45,19 @@ class StudyAppIT {
         if (change.get(url + " " + q) != null) {
             assertThat(change.get(url + " " + q)).as(out).isBetween(-50.0, 100.0);
         } else {
-            assertThat(out)
-                    .containsPattern(url
-                            + " at 300/s: what the client saw, .*(platform|virtual) no figures \\(the load client"
-                            + " itself lagged in \\d+ of \\d+ measured windows");
+            assertThat(lagged(out, url, "(platform|virtual)")).as(out).isTrue();
         }
+    }
+
+    /**
+     * Whether the study said the load client itself lagged in every measured window of {@code kinds} at {@code url} and
+     * 300/s (a busy machine: a fast service's windows are the client's then), so that kind has no client figures.
+     */
+    private static boolean lagged(String out, String url, String kinds) {
+        return Pattern.compile(url + " at 300/s: what the client saw, .*" + kinds
+                        + " no figures \\(the load client itself lagged in \\d+ of \\d+ measured windows")
+                .matcher(out)
+                .find();
     }
 
     @Test
@@ -57,24 +65,30 @@ class StudyAppIT {
         String java = Jdk21IT.jdk21();
         ChildJvm.Result r = study(java, "--rate", "150,300", "--slo", "p99=50ms");
         Map<String, Double> change = changes(r.stdout());
-        // 64 monitors held over a 10 ms wait pin the 2 carriers: virtual threads serve about 200/s, platform threads
-        // thousands
-        assertThat(change.get("GET /legacy p99")).as(r.stdout()).isGreaterThan(100);
+        // beside other work the client can lag in every window of the platform JVM, whose /legacy answers in 11 ms:
+        // then it has no client figures (the study says why), and the recordings' figures and ab carry the direction
+        boolean platformLagged = lagged(r.stdout(), "GET /legacy", "platform");
+        if (!platformLagged) {
+            // 64 monitors held over a 10 ms wait pin the 2 carriers: virtual threads serve about 200/s, platform
+            // threads thousands
+            assertThat(change.get("GET /legacy p99")).as(r.stdout()).isGreaterThan(100);
+        }
         notMuchWorse(change, r.stdout(), "GET /io", "p50");
         assertThat(r.stdout())
                 .containsPattern(
                         "GET /legacy at 300/s: why, on virtual threads: [\\d.]+ pins? a request holding the carrier"
                                 + " [\\d.]+ ms in all .*serve at most [\\d.]+ requests/s, below the 300/s offered");
         assertThat(r.stdout())
-                .containsPattern(
-                        "GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors and no request left late, of"
-                                + " the rates 150/s, 300/s: platform 300/s \\(its JVMs: 300/s\\), virtual (150/s|below"
-                                + " 150/s) ");
+                .containsPattern("GET /legacy: capacity at p99 <= 50(.0)? ms with under 1% errors and no request left"
+                        + " late, of the rates 150/s, 300/s: platform "
+                        + (platformLagged ? "[^,]+" : "300/s \\(its JVMs: 300/s\\)")
+                        + ", virtual (150/s|below 150/s) ");
         // advise, from the platform JVM's looks, scored by what the virtual JVM then served: 10 ms held a request on 2
         // carriers
         Matcher advised = Pattern.compile(
                         "(?m)^GET /legacy at 300/s: advise, from the platform JVM's recording \\(JDK 21-23 sites, 2"
-                                + " carriers\\): ceiling ([\\d.,]+)/s \\[[\\d.,]+, [\\d.,]+\\]; virtual threads served"
+                                + " carriers\\): ceiling ([\\d.,]+)/s (?:\\[[\\d.,]+, [\\d.,]+\\]|\\(no interval: one"
+                                + " measured window a JVM\\)); virtual threads served"
                                 + " ([\\d.,]+)/s of 300/s offered \\(median of 1 JVM\\): they did not keep up, so they"
                                 + " served what they could: [\\d.]+x the ceiling")
                 .matcher(r.stdout());
@@ -90,20 +104,20 @@ class StudyAppIT {
                 .containsPattern("virtual threads' pins: [\\d,]+ in the measured windows")
                 .doesNotContain(" per unit")
                 .doesNotContain(" runs:");
-        // what was offered over the measured windows: the rate, give or take the requests due at a window's end that a
-        // client slowed by
-        // a busy machine counts in the next window
-        Matcher offered = Pattern.compile(
-                        "(?m)^GET /legacy at 300/s: what the client saw, JDK 21\\.[^:]*: platform [\\d.,]+/s answered"
-                                + " of ([\\d.,]+)/s, p50 [\\d.,]+ ms")
-                .matcher(r.stdout());
-        assertThat(offered.find()).as(r.stdout()).isTrue();
-        assertThat(Double.parseDouble(offered.group(1).replace(",", ""))).isBetween(297.0, 303.0);
-        // each URL's bottom line, from the client's p99 (one JVM a kind: a ratio, no verdict, so no cause named)
-        assertThat(r.stdout())
-                .containsPattern(
-                        "(?m)^=> GET /legacy at 300/s: virtual not judged \\(too few JVMs\\), latency p99 [\\d.,]+x"
-                                + " platform's");
+        if (!platformLagged) {
+            // what was offered over the measured windows: the rate, give or take the requests due at a window's end
+            // that a client slowed by a busy machine counts in the next window
+            Matcher offered = Pattern.compile(
+                            "(?m)^GET /legacy at 300/s: what the client saw, JDK 21\\.[^:]*: platform [\\d.,]+/s"
+                                    + " answered of ([\\d.,]+)/s, p50 [\\d.,]+ ms")
+                    .matcher(r.stdout());
+            assertThat(offered.find()).as(r.stdout()).isTrue();
+            assertThat(Double.parseDouble(offered.group(1).replace(",", ""))).isBetween(297.0, 303.0);
+            // each URL's bottom line, from the client's p99 (one JVM a kind: a ratio, no verdict, so no cause named)
+            assertThat(r.stdout())
+                    .containsPattern("(?m)^=> GET /legacy at 300/s: virtual not judged \\(too few JVMs\\), latency"
+                            + " p99 [\\d.,]+x platform's");
+        }
         // and the study's one bottom line, last before the report: one JVM a kind decides nothing, but the pins'
         // ceiling is arithmetic on the recording
         assertThat(r.stdout())
@@ -125,8 +139,12 @@ class StudyAppIT {
                 Fixtures.cli(dir, "compare", dir.resolve("report/recordings").toString() + "/*/*.jfr");
         assertThat(compare.exitCode()).as(compare.stderr()).isZero();
         assertThat(compare.stdout())
-                .containsPattern("(?m)^\\s*GET /legacy at 300/s: virtual vs platform: latency p99 median ")
-                .containsPattern("(?m)^\\s*GET /io at 150/s: virtual vs platform: throughput median ");
+                .containsPattern("(?m)^GET /legacy at 300/s: Verdicts")
+                .containsPattern("(?m)^GET /io at 150/s: Verdicts");
+        if (!platformLagged) {
+            assertThat(compare.stdout())
+                    .containsPattern("(?m)^\\s*GET /legacy at 300/s: virtual vs platform: latency p99 median ");
+        }
         // ab, closed loop at 50 concurrent requests, on the same service: the same direction
         double platform = abMeanMillis(java, "platform", "/legacy");
         double virtual = abMeanMillis(java, "virtual", "/legacy");
