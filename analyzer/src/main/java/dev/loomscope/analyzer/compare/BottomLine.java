@@ -35,6 +35,15 @@ public final class BottomLine {
     /** A figure that can explain a difference and the words a line uses for it. */
     record Cause(Metric metric, String words) {}
 
+    /**
+     * A cause computed from the recordings rather than compared between the kinds: the ceiling the pins put on the
+     * carriers, which leads a worse headline's causes.
+     */
+    public interface Computed {
+        /** The cause in a line's words: {@code 9.8 ms pinned (2 carriers serve at most 204/s of 300/s)}. */
+        String words();
+    }
+
     /** The causes a line leaves out when it has already said the pins (the ceiling they put on the carriers). */
     static final Set<Metric> PINS = Set.of(Metric.PINS_PER_UNIT, Metric.PINNED_TIME_PER_UNIT);
 
@@ -73,14 +82,14 @@ public final class BottomLine {
             Comparison comparison,
             boolean busyMachine,
             String unit,
-            String firstCause,
+            Computed firstCause,
             List<Found> causes) {
         /** Whether the verdict is a claim of a difference and the causes were looked for. */
         public boolean decided() {
             return verdict == Verdict.BETTER || verdict == Verdict.WORSE;
         }
 
-        /** Whether pins explain it: the computed cause, or a pin figure among the measured ones. */
+        /** Whether pins explain it: the computed cause (their ceiling), or a pin figure among the measured ones. */
         public boolean pinned() {
             return firstCause != null || causes.stream().anyMatch(c -> PINS.contains(c.metric()));
         }
@@ -110,7 +119,7 @@ public final class BottomLine {
         public List<String> causeWords() {
             List<String> words = new ArrayList<>();
             if (firstCause != null) {
-                words.add(firstCause);
+                words.add(firstCause.words());
             }
             causes.forEach(c -> words.add(c.words()));
             return words;
@@ -164,7 +173,7 @@ public final class BottomLine {
             List<Metric> headlines,
             String group,
             String unit,
-            String firstCause) {
+            Computed firstCause) {
         MetricResult head = head(results, headlines, group);
         if (head == null) {
             return null;

@@ -668,12 +668,7 @@ public final class AppStudy {
             return;
         }
         BottomLine.Line line = BottomLine.of(
-                w,
-                results,
-                HEADLINES,
-                "virtual",
-                "request",
-                ceiling != null && ceiling.limits() ? ceiling.brief() : null);
+                w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling : null);
         said.sections.add(new StudyBottomLine.Section(w, line, null, stalls, ceiling));
         if (line != null) {
             said.verdicts.add(line.text()); // under the workload's verdicts, and at the top of the report

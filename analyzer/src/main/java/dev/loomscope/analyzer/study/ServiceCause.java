@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.study;
 
+import dev.loomscope.analyzer.compare.BottomLine;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
@@ -33,13 +34,14 @@ final class ServiceCause {
             int carriers,
             String carriersFrom,
             double ceiling,
-            double rate) {
+            double rate)
+            implements BottomLine.Computed {
         boolean limits() {
             return ceiling < rate;
         }
 
-        /** The cause in a bottom line's words: {@code 9.8 ms pinned (2 carriers serve at most 204/s of 300/s)}. */
-        String brief() {
+        @Override
+        public String words() {
             return String.format(
                     Locale.ROOT,
                     "%s ms pinned (%d carriers serve at most %s/s of %s)",

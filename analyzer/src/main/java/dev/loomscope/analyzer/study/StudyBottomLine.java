@@ -156,7 +156,7 @@ final class StudyBottomLine {
                 ? "run " + fewest + " or more JVMs a kind (--forks " + fewest + "): " + forks
                         + " cannot reach the rule's confidence"
                 : "run more JVMs a kind (--forks " + 2 * forks + ") or longer windows (--windows)";
-        return new Said(Choice.UNDECIDED, undecided, pins == null ? null : "a request: " + pins.brief(), more);
+        return new Said(Choice.UNDECIDED, undecided, pins == null ? null : "a request: " + pins.words(), more);
     }
 
     /** Virtual threads worse somewhere: the cause the recordings measured, and the step it calls for. */
@@ -174,7 +174,7 @@ final class StudyBottomLine {
                 .findFirst()
                 .orElse(null);
         if (pins != null || pinned != null) {
-            String cause = "a request: " + (pins != null ? pins.brief() : String.join(", ", pinned.causeWords()));
+            String cause = "a request: " + (pins != null ? pins.words() : String.join(", ", pinned.causeWords()));
             return new Said(
                     Choice.PLATFORM,
                     worse,

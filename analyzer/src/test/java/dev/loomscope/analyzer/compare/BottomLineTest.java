@@ -47,13 +47,13 @@ class BottomLineTest {
                                 HEADLINES,
                                 "virtual",
                                 "request",
-                                "10 ms pinned (2 carriers serve at most 200/s of 300/s)")
+                                () -> "10 ms pinned (2 carriers serve at most 200/s of 300/s)")
                         .text())
                 .matches("=> w: virtual worse, throughput 0\\.6\\d*x platform's \\(95% CI 0\\.6\\d*-0\\.6\\d*x\\);"
                         + " because a request: 10 ms pinned \\(2 carriers serve at most 200/s of 300/s\\), CPU"
                         + " 4\\.\\d+x");
         // what does not fit in a line is left to the verdict lines above it
-        assertThat(BottomLine.of("w", worse, HEADLINES, "virtual", "request", "x".repeat(100))
+        assertThat(BottomLine.of("w", worse, HEADLINES, "virtual", "request", () -> "x".repeat(100))
                         .text())
                 .endsWith("x".repeat(100));
         // two JVMs a kind cannot reach the rule's alpha: the ratio is given, the causes are not

@@ -85,7 +85,7 @@ class StudyBottomLineTest {
         var ceiling = new ServiceCause.Ceiling(1, 10, 5, 2, "the scheduler's default", 200, 400);
         StudyBottomLine.Section pinned = new StudyBottomLine.Section(
                 W,
-                BottomLine.of(W, results(5, 0, 300), AppStudy.HEADLINES, "virtual", "request", ceiling.brief()),
+                BottomLine.of(W, results(5, 0, 300), AppStudy.HEADLINES, "virtual", "request", ceiling),
                 null,
                 worse.stalls(),
                 ceiling);
