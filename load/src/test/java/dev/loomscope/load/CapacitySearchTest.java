@@ -136,6 +136,19 @@ class CapacitySearchTest {
     }
 
     /**
+     * A search of {@code server}'s capacity at p99 <= 800 ms over {@code connections}: a warm-up of 2-3 s and 2 windows
+     * of a second a step.
+     */
+    private static LoadSpec search(KnownAnswerServer server, int connections) {
+        return Spec.of(server.url())
+                .search("p99=800ms")
+                .connections(connections)
+                .warmup(Duration.ofSeconds(2), Duration.ofSeconds(3))
+                .windows(2, Duration.ofSeconds(1))
+                .build();
+    }
+
+    /**
      * A server slow while young (10 workers holding a request 200 ms for its first 4 s, 50/s; then 10 ms, 1,000/s), as
      * a JVM compiling: the search's first step, 100/s, misses on the young server's backlog, is taken once more, and
      * kept: the search goes on above it.
@@ -143,20 +156,7 @@ class CapacitySearchTest {
     @Test
     void aYoungServersMissIsTakenOnceMoreAndKept() throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(10, 10, 200, 4)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(),
-                    50,
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(3),
-                    2,
-                    Duration.ofSeconds(1),
-                    Duration.ZERO,
-                    "test",
-                    0,
-                    Slo.parse("p99=800ms"),
-                    true);
+            LoadSpec spec = search(server, 50);
             StoppedRun stopped = StoppedRun.of(spec, "at 200/s");
             String text = stopped.text();
             assertThat(text.toString())
@@ -175,20 +175,7 @@ class CapacitySearchTest {
     @ValueSource(booleans = {false, true})
     void onAKnownAnswerItFindsTheCapacityWithinFivePercent(boolean virtual) throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(10, 200, virtual)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(),
-                    50,
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(3),
-                    2,
-                    Duration.ofSeconds(1),
-                    Duration.ZERO,
-                    "test",
-                    0,
-                    Slo.parse("p99=800ms"),
-                    true);
+            LoadSpec spec = search(server, 50);
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
             Matcher m = Pattern.compile(
@@ -211,20 +198,7 @@ class CapacitySearchTest {
     @Test
     void aCapacitySetByTheClientsConnectionsIsSaidToBeThem() throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(64, 100, false)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(),
-                    5,
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(3),
-                    2,
-                    Duration.ofSeconds(1),
-                    Duration.ZERO,
-                    "test",
-                    0,
-                    Slo.parse("p99=800ms"),
-                    true);
+            LoadSpec spec = search(server, 5);
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
             Matcher m = Pattern.compile(

@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -128,20 +127,13 @@ public final class KnownAnswerServer implements AutoCloseable {
      * measured windows of a second, no ramp.
      */
     public LoadSpec threeWindowsAt200(int connections) {
-        return new LoadSpec(
-                List.of(Requests.of(Target.of(url()))),
-                List.of(200.0),
-                connections,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(3),
-                3,
-                Duration.ofSeconds(1),
-                Duration.ZERO,
-                "platform",
-                0,
-                null,
-                false);
+        return Spec.of(url())
+                .rate(200.0)
+                .connections(connections)
+                .warmup(Duration.ofSeconds(1), Duration.ofSeconds(3))
+                .windows(3, Duration.ofSeconds(1))
+                .threadKind("platform")
+                .build();
     }
 
     public String url() {

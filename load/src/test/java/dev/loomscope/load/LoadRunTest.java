@@ -23,20 +23,10 @@ class LoadRunTest {
     @Test
     void aRampRisesToTheFirstRateAndEndsAtAStepNotKeptUp() throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(200.0),
-                    10,
-                    Duration.ofSeconds(10),
-                    Duration.ZERO,
-                    Duration.ofSeconds(1),
-                    1,
-                    Duration.ofSeconds(1),
-                    Duration.ofSeconds(3),
-                    "test",
-                    0,
-                    null,
-                    false);
+            LoadSpec spec = Spec.of(server.url())
+                    .rate(200.0)
+                    .ramp(Duration.ofSeconds(3))
+                    .build();
             StringWriter text = new StringWriter();
             StringWriter rows = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), rows).run();
@@ -55,20 +45,12 @@ class LoadRunTest {
                     .doesNotContain("at 150/s");
         }
         try (KnownAnswerServer server = new KnownAnswerServer(1, 100, false)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(80.0),
-                    10,
-                    Duration.ofSeconds(10),
-                    Duration.ZERO,
-                    Duration.ZERO,
-                    1,
-                    Duration.ofMillis(500),
-                    Duration.ofSeconds(3),
-                    "test",
-                    0,
-                    null,
-                    false);
+            LoadSpec spec = Spec.of(server.url())
+                    .rate(80.0)
+                    .warmup(Duration.ZERO, Duration.ZERO)
+                    .windows(1, Duration.ofMillis(500))
+                    .ramp(Duration.ofSeconds(3))
+                    .build();
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
             assertThat(text.toString())
@@ -86,20 +68,11 @@ class LoadRunTest {
     @Test
     void aRampBeforeASearchDoublesUntilTheServiceFallsBehind() throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(),
-                    100,
-                    Duration.ofSeconds(10),
-                    Duration.ZERO,
-                    Duration.ofSeconds(1),
-                    1,
-                    Duration.ofSeconds(1),
-                    Duration.ofSeconds(3),
-                    "test",
-                    0,
-                    Slo.parse("p99=800ms"),
-                    true);
+            LoadSpec spec = Spec.of(server.url())
+                    .search("p99=800ms")
+                    .connections(100)
+                    .ramp(Duration.ofSeconds(3))
+                    .build();
             StoppedRun stopped = StoppedRun.of(spec, "ramp ends here");
             String text = stopped.text();
             for (int step = 1; step <= 3; step++) {
@@ -130,20 +103,11 @@ class LoadRunTest {
             for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
                 hogs.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
             }
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(50.0),
-                    10,
-                    Duration.ofSeconds(10),
-                    Duration.ZERO,
-                    Duration.ofSeconds(1),
-                    2,
-                    Duration.ofSeconds(1),
-                    Duration.ZERO,
-                    "test",
-                    ProcessHandle.current().pid(),
-                    null,
-                    false);
+            LoadSpec spec = Spec.of(server.url())
+                    .rate(50.0)
+                    .windows(2, Duration.ofSeconds(1))
+                    .appPid(ProcessHandle.current().pid())
+                    .build();
             StringWriter text = new StringWriter();
             new LoadRun(spec, new PrintWriter(text, true), null).run();
             assertThat(text.toString())
@@ -162,20 +126,10 @@ class LoadRunTest {
     @Test
     void aStopAmidTheWindowsSumsUpThoseMeasured() throws Exception {
         try (KnownAnswerServer server = new KnownAnswerServer(8, 10, false)) {
-            LoadSpec spec = new LoadSpec(
-                    List.of(Requests.of(Target.of(server.url()))),
-                    List.of(100.0),
-                    10,
-                    Duration.ofSeconds(10),
-                    Duration.ZERO,
-                    Duration.ofSeconds(1),
-                    20,
-                    Duration.ofMillis(500),
-                    Duration.ZERO,
-                    "test",
-                    0,
-                    null,
-                    false);
+            LoadSpec spec = Spec.of(server.url())
+                    .rate(100.0)
+                    .windows(20, Duration.ofMillis(500))
+                    .build();
             StoppedRun stopped = StoppedRun.of(spec, "window 2:");
             String text = stopped.text();
             List<LoadRun.Summary> done = stopped.summaries();

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.assertj.core.api.AbstractDoubleAssert;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,11 +147,7 @@ class StudyAppIT {
                     .containsPattern("(?m)^\\s*GET /legacy at 300/s: virtual vs platform: latency p99 median ");
         }
         // ab, closed loop at 50 concurrent requests, on the same service: the same direction
-        double platform = abMeanMillis(java, "platform", "/legacy");
-        double virtual = abMeanMillis(java, "virtual", "/legacy");
-        assertThat(virtual / platform)
-                .as("ab's mean latency on /legacy, virtual %.1f ms against platform %.1f ms", virtual, platform)
-                .isGreaterThan(1.5);
+        abVirtualOverPlatform(java, "/legacy").isGreaterThan(1.5);
     }
 
     @Test
@@ -165,11 +162,7 @@ class StudyAppIT {
                 .doesNotContain("why, on virtual threads")
                 .containsPattern("(?m)^=> the study: ")
                 .doesNotContain("pinned (");
-        double platform = abMeanMillis(java, "platform", "/legacy");
-        double virtual = abMeanMillis(java, "virtual", "/legacy");
-        assertThat(virtual / platform)
-                .as("ab's mean latency on /legacy, virtual %.1f ms against platform %.1f ms", virtual, platform)
-                .isLessThan(1.5);
+        abVirtualOverPlatform(java, "/legacy").isLessThan(1.5);
     }
 
     @Test
@@ -453,6 +446,17 @@ class StudyAppIT {
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
         assertThat(r.stdout()).contains("latency, throughput and errors are the load client's");
         return r;
+    }
+
+    /**
+     * ab's mean time a request at {@code path}, virtual threads' over platform threads', each on a fresh service: to
+     * assert on, with both figures said.
+     */
+    private AbstractDoubleAssert<?> abVirtualOverPlatform(String java, String path) throws Exception {
+        double platform = abMeanMillis(java, "platform", path);
+        double virtual = abMeanMillis(java, "virtual", path);
+        return assertThat(virtual / platform)
+                .as("ab's mean latency on %s, virtual %.1f ms against platform %.1f ms", path, virtual, platform);
     }
 
     /** ab's mean time a request, ms, at 50 concurrent requests on a fresh service of the kind. */
