@@ -1,5 +1,6 @@
 package dev.loomscope.recording;
 
+import java.io.EOFException;
 import java.util.Locale;
 
 /**
@@ -19,9 +20,17 @@ public final class Said {
 
     /**
      * What {@code e} said, on one line: its message, or for an error without one its name in words
-     * ({@code InvalidJfrFileException}: "invalid jfr file"), never a class name the user must decode.
+     * ({@code InvalidJfrFileException}: "invalid jfr file"; an {@code EOFException}: "it ends early"), never a class
+     * name the user must decode; of a wrapper whose message is only its cause's name, what the cause said.
      */
     public static String by(Throwable e) {
+        if (e.getCause() != null && e.getCause() != e && e.getCause().toString().equals(e.getMessage())) {
+            return by(e.getCause()); // a wrapper that says nothing of its own: its message is its cause's class name
+        }
+        if (e instanceof EOFException
+                && (e.getMessage() == null || e.getMessage().isBlank())) {
+            return "it ends early";
+        }
         if (e.getMessage() != null && !e.getMessage().isBlank()) {
             String line = oneLine(e.getMessage());
             return line.length() <= MOST
