@@ -215,13 +215,16 @@ class ThreadsIT {
                             "stuck",
                             "--case",
                             c[1],
+                            // long enough that the report (two dumps a second apart, each seconds long on a busy
+                            // machine) ends before the application: one still running at its exit misses the
+                            // recording, which JFR's own hook writes as the JVM ends
                             "--hold",
-                            "6"),
+                            "10"),
                     dir,
                     90);
             // the application ran on to its own end
             assertThat(r.exitCode()).as(r.toString()).isZero();
-            assertThat(r.stdout()).contains("stuck: held 6 s; exiting");
+            assertThat(r.stdout()).contains("stuck: held 10 s; exiting");
             List<String> notices = r.stderr()
                     .lines()
                     .filter(l -> l.contains("no virtual thread got a carrier"))
