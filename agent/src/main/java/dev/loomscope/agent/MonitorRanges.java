@@ -55,10 +55,19 @@ final class MonitorRanges {
         methods(MonitorRanges.class.getName(), MonitorRanges.class.getClassLoader());
     }
 
-    /** The monitor taken nearest the top of the stack by a frame not the JDK's, or null. */
+    /**
+     * The monitor taken nearest the top of the stack by a frame not the JDK's, or by a JDK frame that called the
+     * application's code holding it (a loader run inside {@code ConcurrentHashMap.computeIfAbsent}'s lock on its bin, a
+     * class loaded under {@code ClassLoader.loadClass}'s lock); null when none. The JDK's monitors with only the JDK's
+     * code above them are the JDK's to handle on virtual threads, and are left out.
+     */
     Held heldBy(StackTraceElement[] stack, ClassLoader loader) {
+        boolean applicationAbove = false;
         for (StackTraceElement f : stack) {
-            if (JdkFrames.isJdk(f.getClassName()) || f.getLineNumber() < 0) {
+            boolean jdk = JdkFrames.isJdk(f.getClassName());
+            boolean read = (!jdk || applicationAbove) && f.getLineNumber() >= 0;
+            applicationAbove |= !jdk;
+            if (!read) {
                 continue;
             }
             for (Method m : methods(f.getClassName(), loader)) {

@@ -2,15 +2,18 @@ package dev.loomscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.recording.JdkFrames;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
  * Which monitor a real thread's stack holds, read from this class's bytecode alone, against what the JVM's own lock
  * records say of the same thread: a synchronized method (an instance's and a class's), a block, the outer of two nested
- * blocks after the inner one is left, and none where the thread blocks after its block ended.
+ * blocks after the inner one is left, and none where the thread blocks after its block ended; a JDK class's monitor
+ * when the application's code runs inside it, and not when only the JDK's does.
  */
 class MonitorRangesTest {
     private final Object outer = new Object();
@@ -35,7 +38,37 @@ class MonitorRangesTest {
             assertThat(ranges.heldBy(t.getStackTrace(), t.getContextClassLoader()))
                     .as("blocking after both blocks ended")
                     .isNull();
-            assertThat(jvmSaysHeld(t)).isFalse();
+            assertThat(jvmSaysHeld(t, MonitorRangesTest.class.getName())).isFalse();
+        } finally {
+            t.interrupt();
+            t.join();
+        }
+    }
+
+    @Test
+    void aLoaderBlockingInsideComputeIfAbsentHoldsTheMapsLockAndTheJdksCodeAloneHoldsNone() throws Exception {
+        ConcurrentHashMap<String, String> cache = new ConcurrentHashMap<>();
+        Thread t = Thread.ofPlatform()
+                .start(() -> cache.computeIfAbsent("key", k -> {
+                    sleep();
+                    return k;
+                }));
+        try {
+            await(t);
+            StackTraceElement[] stack = t.getStackTrace();
+            MonitorRanges.Held held = ranges.heldBy(stack, t.getContextClassLoader());
+            assertThat(held).as("the loader's wait, inside the map's lock").isNotNull();
+            assertThat(held.frame().getClassName()).isEqualTo(ConcurrentHashMap.class.getName());
+            assertThat(held.frame().getMethodName()).isEqualTo("computeIfAbsent");
+            assertThat(jvmSaysHeld(t, ConcurrentHashMap.class.getName()))
+                    .as("the JVM's own lock records agree")
+                    .isTrue();
+            StackTraceElement[] jdkAlone = Arrays.stream(stack)
+                    .filter(f -> JdkFrames.isJdk(f.getClassName()))
+                    .toArray(StackTraceElement[]::new);
+            assertThat(ranges.heldBy(jdkAlone, t.getContextClassLoader()))
+                    .as("the same JDK frames without the application's code above them")
+                    .isNull();
         } finally {
             t.interrupt();
             t.join();
@@ -58,7 +91,9 @@ class MonitorRangesTest {
             assertThat(held).as(method).isNotNull();
             assertThat(held.frame().getMethodName()).isEqualTo(method);
             assertThat(held.monitorClass()).isEqualTo(monitorClass);
-            assertThat(jvmSaysHeld(t)).as("the JVM's own lock records agree").isTrue();
+            assertThat(jvmSaysHeld(t, MonitorRangesTest.class.getName()))
+                    .as("the JVM's own lock records agree")
+                    .isTrue();
         } finally {
             t.interrupt();
             t.join();
@@ -100,11 +135,11 @@ class MonitorRangesTest {
         sleep();
     }
 
-    /** Whether the JVM's thread dump with monitors names a monitor this class's code took on the thread. */
-    private static boolean jvmSaysHeld(Thread t) {
+    /** Whether the JVM's thread dump with monitors names a monitor the class's code took on the thread. */
+    private static boolean jvmSaysHeld(Thread t, String className) {
         var info = ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {t.threadId()}, true, false)[0];
         return Arrays.stream(info.getLockedMonitors())
-                .anyMatch(m -> m.getLockedStackFrame().getClassName().equals(MonitorRangesTest.class.getName()));
+                .anyMatch(m -> m.getLockedStackFrame().getClassName().equals(className));
     }
 
     private static void await(Thread t) throws InterruptedException {
