@@ -35,15 +35,36 @@ import org.objectweb.asm.tree.VarInsnNode;
  * monitors stops every thread at a safepoint, a stack alone is a handshake with its one thread. A frame holds a monitor
  * when its method is {@code synchronized}, or when every call on its line runs between a {@code monitorenter} and its
  * {@code monitorexit} (a stack's frames below the top stand at a call; a line's calls outside the block as well as in
- * it leave it out, so that a monitor is never claimed where it may not be held). Each class is read once, from the
- * class loader that sees it; a class whose bytes no loader gives (generated at run time) holds none.
+ * it leave it out, so that a monitor is never claimed where it may not be held; a frame whose line is not told, by the
+ * call it made to the frame above it, the same way). Each class is read once, from the class loader that sees it; a
+ * class whose bytes no loader gives (generated at run time) holds none.
  */
 final class MonitorRanges {
     /** A monitor a frame holds: the frame, and the monitor's class ("" when the bytecode does not tell it). */
     record Held(StackTraceElement frame, String monitorClass) {}
 
-    /** One method's lines whose calls run holding a monitor, with the innermost monitor's class. */
-    private record Method(String name, Map<Integer, String> lines) {}
+    /**
+     * One method's lines whose calls run holding a monitor, with the innermost monitor's class; and for a frame whose
+     * line is not told (a class without its line table, as a JDK image stripped of debug information has), the same by
+     * the methods it calls: each callee's name whose every call runs holding one, and {@code interfaceCalls}, the
+     * monitor when every interface call does (a lambda's body is called through one, its own frame hidden), else null;
+     * {@code whole}, a synchronized method's monitor, held wherever it calls.
+     */
+    private record Method(
+            String name, Map<Integer, String> lines, Map<String, String> callees, String interfaceCalls, String whole) {
+        boolean holdsAny() {
+            return !lines.isEmpty() || !callees.isEmpty() || interfaceCalls != null || whole != null;
+        }
+
+        /** The monitor held where this method, its line not told, called the frame {@code above}; null: none. */
+        String calling(StackTraceElement above) {
+            if (whole != null) {
+                return whole;
+            }
+            String byName = callees.get(above.getMethodName());
+            return byName != null || !above.getMethodName().startsWith("lambda$") ? byName : interfaceCalls;
+        }
+    }
 
     /** Classes read at most: a bound on what the looks keep, far above the application classes a service blocks in. */
     static final int MAX_CLASSES = 20_000;
@@ -63,15 +84,18 @@ final class MonitorRanges {
      */
     Held heldBy(StackTraceElement[] stack, ClassLoader loader) {
         boolean applicationAbove = false;
-        for (StackTraceElement f : stack) {
+        for (int k = 0; k < stack.length; k++) {
+            StackTraceElement f = stack[k];
             boolean jdk = JdkFrames.isJdk(f.getClassName());
-            boolean read = (!jdk || applicationAbove) && f.getLineNumber() >= 0;
+            boolean read = (!jdk || applicationAbove) && (f.getLineNumber() >= 0 || k > 0);
             applicationAbove |= !jdk;
             if (!read) {
                 continue;
             }
             for (Method m : methods(f.getClassName(), loader)) {
-                String monitor = m.name().equals(f.getMethodName()) ? m.lines().get(f.getLineNumber()) : null;
+                String monitor = !m.name().equals(f.getMethodName())
+                        ? null
+                        : f.getLineNumber() >= 0 ? m.lines().get(f.getLineNumber()) : m.calling(stack[k - 1]);
                 if (monitor != null) {
                     return new Held(f, monitor);
                 }
@@ -119,14 +143,18 @@ final class MonitorRanges {
         new ClassReader(classFile).accept(c, ClassReader.SKIP_FRAMES);
         String owner = Type.getObjectType(c.name).getClassName();
         return c.methods.stream()
-                .map(m -> new Method(m.name, held(owner, m)))
-                .filter(m -> !m.lines().isEmpty())
+                .map(m -> held(owner, m))
+                .filter(Method::holdsAny)
                 .toList();
     }
 
-    /** The lines of a method whose every call runs holding a monitor, each with the innermost one's class. */
-    private static Map<Integer, String> held(String owner, MethodNode m) {
+    /**
+     * Where a method's every call runs holding a monitor, with the innermost one's class: by line, and by callee (its
+     * name, and interface calls) for frames whose line is not told.
+     */
+    private static Method held(String owner, MethodNode m) {
         Map<Integer, String> lines = new HashMap<>();
+        Map<String, String> callees = new HashMap<>();
         if ((m.access & Opcodes.ACC_SYNCHRONIZED) != 0) {
             String monitor = (m.access & Opcodes.ACC_STATIC) != 0 ? "java.lang.Class" : owner;
             for (AbstractInsnNode i : m.instructions) {
@@ -134,31 +162,47 @@ final class MonitorRanges {
                     lines.put(n.line, monitor);
                 }
             }
-            return lines;
+            return new Method(m.name, lines, callees, null, monitor);
         }
         if (StreamSupport.stream(m.instructions.spliterator(), false)
                 .noneMatch(i -> i.getOpcode() == Opcodes.MONITORENTER)) {
-            return lines;
+            return new Method(m.name, lines, callees, null, null);
         }
         Monitors[] at = monitorsAt(owner, m);
         Set<Integer> outside = new HashSet<>();
+        Set<String> calledOutside = new HashSet<>();
+        String interfaceCalls = null;
+        boolean interfaceOutside = false;
         int line = -1;
         for (int k = 0; k < at.length; k++) {
             AbstractInsnNode i = m.instructions.get(k);
             if (i instanceof LineNumberNode n) {
                 line = n.line;
-            } else if ((i instanceof MethodInsnNode || i.getOpcode() == Opcodes.INVOKEDYNAMIC)
-                    && at[k] != null
-                    && line >= 0) {
-                if (at[k].depth == 0) {
-                    outside.add(line);
-                } else {
-                    lines.putIfAbsent(line, at[k].monitor);
+            } else if ((i instanceof MethodInsnNode || i.getOpcode() == Opcodes.INVOKEDYNAMIC) && at[k] != null) {
+                boolean in = at[k].depth > 0;
+                if (line >= 0) {
+                    if (in) {
+                        lines.putIfAbsent(line, at[k].monitor);
+                    } else {
+                        outside.add(line);
+                    }
+                }
+                if (i instanceof MethodInsnNode call) {
+                    if (in) {
+                        callees.putIfAbsent(call.name, at[k].monitor);
+                    } else {
+                        calledOutside.add(call.name);
+                    }
+                    if (call.getOpcode() == Opcodes.INVOKEINTERFACE) {
+                        interfaceOutside |= !in;
+                        interfaceCalls = in && interfaceCalls == null ? at[k].monitor : interfaceCalls;
+                    }
                 }
             }
         }
         lines.keySet().removeAll(outside);
-        return lines;
+        callees.keySet().removeAll(calledOutside);
+        return new Method(m.name, lines, callees, interfaceOutside ? null : interfaceCalls, null);
     }
 
     /** The monitors held before an instruction: how many, and the innermost one's class; a persistent stack. */

@@ -75,6 +75,48 @@ class MonitorRangesTest {
         }
     }
 
+    /**
+     * A JDK image stripped of debug information (jlink --strip-debug) tells no line of its frames, nor does a class
+     * compiled without its line table: such a frame is placed by the call it made to the frame above it.
+     */
+    @Test
+    void aFrameWhoseLineIsNotToldIsPlacedByTheCallItMade() throws Exception {
+        ConcurrentHashMap<String, String> cache = new ConcurrentHashMap<>();
+        MonitorRanges.Held held = heldWithoutLines(() -> cache.computeIfAbsent("key", k -> {
+            sleep();
+            return k;
+        }));
+        assertThat(held)
+                .as("the loader's wait, the map's frame without its line")
+                .isNotNull();
+        assertThat(held.frame().getMethodName()).isEqualTo("computeIfAbsent");
+        assertThat(heldWithoutLines(this::inBoth))
+                .as("a call made inside both blocks")
+                .isNotNull();
+        assertThat(heldWithoutLines(() -> afterBoth(new CountDownLatch(1))))
+                .as("a call made after both blocks ended")
+                .isNull();
+    }
+
+    /** What a thread blocked in {@code body} holds, read from its stack with every line taken off. */
+    private MonitorRanges.Held heldWithoutLines(Runnable body) throws Exception {
+        Thread t = Thread.ofPlatform().start(body);
+        try {
+            await(t);
+            return ranges.heldBy(lineless(t.getStackTrace()), t.getContextClassLoader());
+        } finally {
+            t.interrupt();
+            t.join();
+        }
+    }
+
+    /** The stack as a class without its line table gives it. */
+    private static StackTraceElement[] lineless(StackTraceElement[] stack) {
+        return Arrays.stream(stack)
+                .map(f -> new StackTraceElement(f.getClassName(), f.getMethodName(), f.getFileName(), -1))
+                .toArray(StackTraceElement[]::new);
+    }
+
     @Test
     void aClassNoLoaderGivesTheBytesOfHoldsNone() {
         StackTraceElement generated =
