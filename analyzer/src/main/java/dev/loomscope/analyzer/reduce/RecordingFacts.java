@@ -132,6 +132,18 @@ public final class RecordingFacts {
     }
 
     /**
+     * The most carriers pins held at one instant in any measured run: past the scheduler's parallelism when it added
+     * carriers (JDK 21-23 compensate while a virtual thread blocks in a selector, file I/O or {@code Object.wait}, and
+     * the extra carrier serves others until it idles).
+     */
+    public int carriersPinnedAtOnce() {
+        return runs.measured().stream()
+                .mapToInt(r -> pinning.allInTime().mostAtOnce(r.startNanos(), r.endNanos()))
+                .max()
+                .orElse(0);
+    }
+
+    /**
      * The reducers that read their events' fields (all but the summary, which counts), and {@code capture} if not null.
      */
     private List<Reducer> fieldReducers(Capture capture) {

@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.reduce;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.PriorityQueue;
 
 /**
  * Values with the time each was recorded (epoch nanoseconds): what fell inside one workload run's window (a run's GC
@@ -47,6 +48,25 @@ public final class Timeline implements Serializable {
             out.add(values[i]);
         }
         return out;
+    }
+
+    /**
+     * Reading each value as a span of that many milliseconds from its time (a pin, which holds one carrier while it
+     * lasts): the most spans open at one instant among those that begin from {@code fromNanos} (inclusive) to
+     * {@code toNanos} (exclusive); 0 when none begins there.
+     */
+    public int mostAtOnce(long fromNanos, long toNanos) {
+        sort();
+        PriorityQueue<Long> ends = new PriorityQueue<>();
+        int most = 0;
+        for (int i = firstAtOrAfter(fromNanos); i < size && times[i] < toNanos; i++) {
+            while (!ends.isEmpty() && ends.peek() <= times[i]) {
+                ends.poll();
+            }
+            ends.add(times[i] + (long) (values[i] * 1e6));
+            most = Math.max(most, ends.size());
+        }
+        return most;
     }
 
     /**

@@ -150,8 +150,9 @@ final class AdviseScore {
                                 ? ": consistent (they kept up below the ceiling; a rate above it would test it)"
                                 : String.format(
                                         Locale.ROOT,
-                                        ": MISSED, they kept up above the ceiling (%sx it)",
-                                        Numbers.plain(throughput / ceiling)));
+                                        ": MISSED, they kept up above the ceiling (%sx it)%s",
+                                        Numbers.plain(throughput / ceiling),
+                                        grown(virtual, carriers.count())));
             } else {
                 b.append(String.format(
                         Locale.ROOT,
@@ -165,6 +166,19 @@ final class AdviseScore {
             }
         }
         return b.toString();
+    }
+
+    /** Why a ceiling on the scheduler's parallelism missed, when the virtual JVMs' pins held more carriers at once. */
+    private static String grown(List<RecordingFacts> virtual, int carriers) {
+        int atOnce = ServiceCause.pinnedAtOnce(virtual);
+        return atOnce <= carriers
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        ": their pins held %d carriers at one instant, past the %d advise counts: the scheduler added"
+                                + " carriers, which no platform recording foretells",
+                        atOnce,
+                        carriers);
     }
 
     /**

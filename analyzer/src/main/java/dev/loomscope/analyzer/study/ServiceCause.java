@@ -75,8 +75,28 @@ final class ServiceCause {
         if (perRequest < PINS_PER_REQUEST || msPerRequest <= 0) {
             return null;
         }
-        return new Ceiling(
-                perRequest, msPerRequest, pins.size(), carriers, carriersFrom, carriers * 1000 / msPerRequest, rate);
+        int atOnce = pinnedAtOnce(virtual);
+        int used = Math.max(carriers, atOnce);
+        String from = atOnce <= carriers
+                ? carriersFrom
+                : String.format(
+                        Locale.ROOT,
+                        "held by pins at one instant in the measured windows, past the scheduler's parallelism of %d"
+                                + " (%s): it added carriers, as JDK 21-23 do while a virtual thread blocks where the"
+                                + " scheduler compensates, a selector or file I/O",
+                        carriers,
+                        carriersFrom);
+        return new Ceiling(perRequest, msPerRequest, pins.size(), used, from, used * 1000 / msPerRequest, rate);
+    }
+
+    /** The most carriers the virtual-thread JVMs' pins held at one instant in their measured windows. */
+    static int pinnedAtOnce(List<RecordingFacts> virtual) {
+        return virtual == null
+                ? 0
+                : virtual.stream()
+                        .mapToInt(RecordingFacts::carriersPinnedAtOnce)
+                        .max()
+                        .orElse(0);
     }
 
     /** The line for one workload ({@code GET /legacy at 300/s}) and its ceiling. */

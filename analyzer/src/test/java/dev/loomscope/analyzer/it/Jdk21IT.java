@@ -2,9 +2,20 @@ package dev.loomscope.analyzer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomscope.analyzer.reduce.RecordingFacts;
+import dev.loomscope.analyzer.reduce.Timeline;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.RecordingSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -59,6 +70,76 @@ class Jdk21IT {
         assertThat(pinning.stdout()).contains("PinningWorkload");
         ChildJvm.Result gate = Fixtures.cli(dir, "pinning", jfr.toString(), "--fail-on-pinning");
         assertThat(gate.exitCode()).as(gate.stdout() + gate.stderr()).isEqualTo(1);
+    }
+
+    /**
+     * The carriers pins held at one instant (what a study says when the scheduler added carriers past its parallelism)
+     * as the JDK's own {@code jfr print} gives the pins: 8 tasks pinned 200 ms each on 4 carriers hold all 4 at once.
+     */
+    @Test
+    void theCarriersPinsHoldAtOnceAreTheJdkToolsCount() throws Exception {
+        String java = jdk21();
+        Path out = dir.resolve("rec");
+        ChildJvm.Result r = ChildJvm.exec(
+                List.of(
+                        java,
+                        "-Djdk.virtualThreadScheduler.parallelism=4",
+                        "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",flame=off,profile=off,trace-pinned=off",
+                        "-jar",
+                        Fixtures.WORKLOADS.toString(),
+                        "pinning",
+                        "--threads",
+                        "virtual",
+                        "--case",
+                        "synchronized",
+                        "--tasks",
+                        "8",
+                        "--block-ms",
+                        "200",
+                        "--runs",
+                        "1",
+                        "--warmup",
+                        "0"),
+                dir,
+                120);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        Path jfr = Fixtures.only(out, ".jfr");
+        Path tool = Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr");
+        ChildJvm.Result printed = ChildJvm.exec(
+                List.of(
+                        tool.toString(),
+                        "print",
+                        "--json",
+                        "--events",
+                        JdkEvents.VIRTUAL_THREAD_PINNED,
+                        jfr.toString()),
+                dir,
+                120);
+        assertThat(printed.exitCode()).as(printed.stderr()).isZero();
+        // the JDK's tool's pins, counted by a sweep over their ends (an end before a start at the same instant)
+        List<long[]> ends = new ArrayList<>();
+        for (JsonNode e : new ObjectMapper().readTree(printed.stdout()).at("/recording/events")) {
+            Instant start =
+                    OffsetDateTime.parse(e.at("/values/startTime").asText()).toInstant();
+            long from = Timeline.epochNanos(start);
+            ends.add(new long[] {from, 1});
+            ends.add(new long[] {
+                from + Duration.parse(e.at("/values/duration").asText()).toNanos(), -1
+            });
+        }
+        ends.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+        int open = 0;
+        int jdkMost = 0;
+        for (long[] x : ends) {
+            open += (int) x[1];
+            jdkMost = Math.max(jdkMost, open);
+        }
+        var facts = RecordingFacts.of(RecordingSource.file(jfr));
+        int ours = facts.pinning.allInTime().mostAtOnce(Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThat(ours)
+                .as("the jdk's tool: %d pins, %d at once", ends.size() / 2, jdkMost)
+                .isEqualTo(jdkMost);
+        assertThat(ours).isEqualTo(4);
     }
 
     @Test
