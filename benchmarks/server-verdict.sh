@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A server nobody wrote for loomscope, judged by its requests: Jetty 12.1 answering each request
-# with an H2 1.4.200 query (benchmarks/server/JettyH2.java; the query waits WAIT_MS inside H2's
+# with an H2 1.4.200 query (benchmarks/server/JettyService.java h2; the query waits WAIT_MS inside H2's
 # session monitor), JVMS JVMs a thread kind in alternation, each under the agent with
-# work=JettyH2$Handle::handle and driven by ApacheBench from another process (a warm-up of 500
+# work=JettyService$Handle::handle and driven by ApacheBench from another process (a warm-up of 500
 # requests, then -n REQUESTS -c 50), on JDK 21 (LOOMSCOPE_JDK21, where synchronized pins) or else
 # the launcher's JDK; then `loomscope compare` of the two kinds. Jetty and H2 come from Maven
 # Central through ./mvnw into a repository of the script's own (a temporary directory).
@@ -20,21 +20,15 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 # the service's jars, and the service compiled for JDK 21
-repo="$out/m2"
-for artifact in org.eclipse.jetty:jetty-server:12.1.14 com.h2database:h2:1.4.200; do
-    "$root/mvnw" -q -B "-Dmaven.repo.local=$repo" dependency:get "-Dartifact=$artifact" >/dev/null \
-        || { echo "$bench: could not fetch $artifact from Maven Central" >&2; exit 2; }
-done
-cp=$(find "$repo" -name '*.jar' \( -path '*jetty*' -o -path '*h2database*' -o -path '*slf4j-api/2*' \) | tr '\n' ':')
-mkdir -p "$out/classes"
-"$LOOMSCOPE_JAVA_HOME/bin/javac" --release 21 -d "$out/classes" -cp "$cp" "$root/benchmarks/server/JettyH2.java"
+loomscope_jetty_service "$out"
+cp=$jetty_service_cp
 
 run() { # kind index: one JVM of the service under the agent, warmed up, then ab's measured requests
     local kind=$1 i=$2 port=$((20000 + RANDOM % 20000))
     mkfifo "$out/in-$kind-$i"
     "$java" --enable-native-access=ALL-UNNAMED \
-        "-javaagent:$root/agent/target/loomscope-agent.jar=out=$out/rec/$kind,label=jetty-h2,threads=$kind,profile=off,flame=off,trace-pinned=off,work=JettyH2\$Handle::handle" \
-        -cp "$out/classes:$cp" JettyH2 "$kind" "$port" "$wait_ms" <"$out/in-$kind-$i" >"$out/log-$kind-$i" 2>&1 &
+        "-javaagent:$root/agent/target/loomscope-agent.jar=out=$out/rec/$kind,label=jetty-h2,threads=$kind,profile=off,flame=off,trace-pinned=off,work=JettyService\$Handle::handle" \
+        -cp "$cp" JettyService "$kind" "$port" h2 "$wait_ms" <"$out/in-$kind-$i" >"$out/log-$kind-$i" 2>&1 &
     local pid=$!
     exec 9>"$out/in-$kind-$i"
     until grep -q ready "$out/log-$kind-$i" 2>/dev/null; do
@@ -53,5 +47,5 @@ for i in $(seq 1 "$jvms"); do
     run platform "$i"
     run virtual "$i"
 done
-"$root/loomscope" compare "$out/rec/platform" "$out/rec/virtual" --metric throughput --metric "latency p50" --metric "latency p99" \
-    --metric "pinned time per unit" --metric "pins per unit" --metric "cpu load" --metric "peak threads"
+"$root/loomscope" compare "$out/rec/platform" "$out/rec/virtual" --metric throughput --metric "service time p50" --metric "service time p99" \
+    --metric "pinned time per unit" --metric "pins per unit" --metric "peak threads"
