@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.scenarios;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.analyzer.cli.Main;
+import dev.loomscope.events.KnownLibrary;
 import dev.loomscope.load.OpenLoop;
 import dev.loomscope.load.Target;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.util.stream.Stream;
  * {@code loomscope advise} on that recording, its hazards scored against the scenario's known answer; with
  * {@code --study}, {@code loomscope study --app} on both kinds of threads too, what virtual threads then did, against
  * the direction advise predicted. Writes {@code corpus.md} (the table docs/analyzer.md publishes) under {@code --out}.
+ * With {@code --apps}, the real-application corpus ({@link App}) instead of the scenarios.
  *
  * <p>With {@code --watch SECONDS}, each scenario is also served on virtual threads without the agent under its rate
  * while {@code loomscope watch} watches it that long, a healthy control three times as long (its alarms counted: none
@@ -36,7 +38,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp TEST_CLASSPATH dev.loomscope.analyzer.scenarios.Corpus --java JDK_HOME --agent AGENT_JAR --out DIR
- *     [--scenarios a,b] [--seconds 20]
+ *     [--scenarios a,b | --apps all|a,b] [--seconds 20]
  *     [--loomscope LAUNCHER [--study true] [--watch SECONDS [--control-watch SECONDS] [--advise false]]]
  * </pre>
  */
@@ -122,17 +124,17 @@ public final class Corpus {
     }
 
     /**
-     * Serves {@code s} on platform threads with the agent (its defaults, as a team would record production) under the
-     * scenario's rate for {@code seconds}, then stops it as an operator would (SIGTERM: the agent writes its
-     * recording); returns the recording.
+     * Serves {@code c} on platform threads with the agent (its defaults, as a team would record production) under its
+     * rate for {@code seconds}, then stops it as an operator would (SIGTERM: the agent writes its recording); returns
+     * the recording.
      */
-    public static Path record(Scenario s, Path java, Path agent, Path dir, double seconds)
+    public static Path record(Case c, Path java, Path agent, Path dir, double seconds)
             throws IOException, InterruptedException {
-        Path out = dir.resolve(s.label());
+        Path out = dir.resolve(c.label());
         return record(
-                s,
+                c,
                 java,
-                List.of("-javaagent:" + agent + "=out=" + out + ",label=" + s.label()
+                List.of("-javaagent:" + agent + "=out=" + out + ",label=" + c.label()
                         + ",threads=platform,profile=off,flame=off"),
                 out,
                 seconds);
@@ -142,37 +144,18 @@ public final class Corpus {
      * {@link #record} with the JVM options given (a recording made without the agent), the recording written to
      * {@code out}.
      */
-    public static Path record(Scenario s, Path java, List<String> jvmOptions, Path out, double seconds)
+    public static Path record(Case c, Path java, List<String> jvmOptions, Path out, double seconds)
             throws IOException, InterruptedException {
         Files.createDirectories(out);
         int port = freePort();
-        List<String> cmd = new ArrayList<>(List.of(java.toString()));
-        cmd.addAll(jvmOptions);
-        cmd.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                ScenarioService.class.getName(),
-                "--scenario",
-                s.label(),
-                "--port",
-                Integer.toString(port),
-                "--threads",
-                "platform"));
         Path log = out.resolve("service.log");
-        Process p = new ProcessBuilder(cmd)
+        Process p = new ProcessBuilder(c.words(java, jvmOptions, port, false))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
         try {
-            Target t = Target.of("http://127.0.0.1:" + port + "/");
-            for (int i = 0; i < 600 && !t.answers(1000); i++) {
-                if (!p.isAlive()) {
-                    throw new IOException(
-                            s.label() + ": the service ended before it answered: " + Files.readString(log));
-                }
-                Thread.sleep(100);
-            }
-            try (OpenLoop load = new OpenLoop(t, s.rate(), 64, 10_000)) {
+            Target t = ready(c, p, port, log);
+            try (OpenLoop load = new OpenLoop(t, c.rate(), 64, 10_000)) {
                 load.window((long) (seconds * 1e9));
             }
         } finally {
@@ -182,8 +165,20 @@ public final class Corpus {
         try (Stream<Path> files = Files.list(out)) {
             return files.filter(f -> f.toString().endsWith(".jfr"))
                     .findFirst()
-                    .orElseThrow(() -> new IOException(s.label() + ": no recording in " + out));
+                    .orElseThrow(() -> new IOException(c.label() + ": no recording in " + out));
         }
+    }
+
+    /** The service's target once it answers (within two minutes: an application's start-up on a busy machine). */
+    private static Target ready(Case c, Process p, int port, Path log) throws IOException, InterruptedException {
+        Target t = Target.of("http://127.0.0.1:" + port + c.path());
+        for (int i = 0; i < 1200 && !t.answers(1000); i++) {
+            if (!p.isAlive()) {
+                throw new IOException(c.label() + ": the service ended before it answered: " + Files.readString(log));
+            }
+            Thread.sleep(100);
+        }
+        return t;
     }
 
     /** {@code loomscope advise} on a recording at the rate it was recorded at, read from its JSON. */
@@ -209,6 +204,20 @@ public final class Corpus {
                 sites.add(row.get("what").asText() + " at " + row.get("site").asText());
             }
         }
+        for (JsonNode table : tables) {
+            if (table.get("name").asText().equals("advise-libraries")) {
+                for (JsonNode row : table.get("rows")) {
+                    Scenario.Hazard h = Scenario.Hazard.ofLibrary(
+                            KnownLibrary.named(row.get("library").asText()));
+                    if (h != null) {
+                        found.add(h);
+                        sites.add(row.get("library").asText() + " "
+                                + row.get("version").asText() + ": "
+                                + row.get("hazard").asText());
+                    }
+                }
+            }
+        }
         JsonNode jdks = tables.get(1).get("rows");
         String bottom = "";
         for (JsonNode note : tables.get(1).get("notes")) {
@@ -230,23 +239,21 @@ public final class Corpus {
         return v == null || v.isNull() || !v.isNumber() ? Double.NaN : v.asDouble();
     }
 
-    /** {@code loomscope study --app} on the scenario, one recorded JVM a kind, no controls: what each kind served. */
-    public static Measured study(Scenario s, Path launcher, Path javaHome, Path dir)
+    /** {@code loomscope study --app} on the case, one recorded JVM a kind, no controls: what each kind served. */
+    public static Measured study(Case c, Path launcher, Path javaHome, Path dir)
             throws IOException, InterruptedException {
-        Path out = dir.resolve("study-" + s.label());
-        String app = "java -cp " + System.getProperty("java.class.path") + " " + ScenarioService.class.getName()
-                + " --scenario " + s.label() + " --port {port} --threads {threads}";
+        Path out = dir.resolve("study-" + c.label());
         List<String> cmd = List.of(
                 launcher.toString(),
                 "study",
                 "--java",
                 javaHome.toString(),
                 "--app",
-                app,
+                c.command(),
                 "--url",
-                "http://localhost:{port}/",
+                "http://localhost:{port}" + c.path(),
                 "--rate",
-                Integer.toString(s.rate()),
+                Integer.toString(c.rate()),
                 "--forks",
                 "1",
                 "--controls",
@@ -256,10 +263,10 @@ public final class Corpus {
                 "--max-warmup",
                 "10s",
                 "--ready-timeout",
-                "60",
+                "120",
                 "--out",
                 out.toString());
-        Path log = dir.resolve("study-" + s.label() + ".log");
+        Path log = dir.resolve("study-" + c.label() + ".log");
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -268,7 +275,7 @@ public final class Corpus {
         return new Measured(
                 served(out.resolve("recordings/app-platform-1/load.csv")),
                 served(out.resolve("recordings/app-virtual-1/load.csv")),
-                s.rate());
+                c.rate());
     }
 
     /** The measured windows of a load client's results: answered a second over them all, the median window's p99. */
@@ -306,37 +313,25 @@ public final class Corpus {
     public record Watched(List<String> alarms, double firstAlarmSeconds, boolean stuck) {}
 
     /**
-     * Serves {@code s} on virtual threads without the agent under its rate, watched for {@code seconds}, then two
+     * Serves {@code c} on virtual threads without the agent under its rate, watched for {@code seconds}, then two
      * thread dumps read.
      */
-    public static Watched watch(Scenario s, Path loomscope, Path java, Path dir, double seconds)
+    public static Watched watch(Case c, Path loomscope, Path java, Path dir, double seconds)
             throws IOException, InterruptedException {
-        Path out = dir.resolve("watch-" + s.label());
+        Path out = dir.resolve("watch-" + c.label());
         Files.createDirectories(out);
         int port = freePort();
-        Process p = new ProcessBuilder(
-                        java.toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        ScenarioService.class.getName(),
-                        "--scenario",
-                        s.label(),
-                        "--port",
-                        Integer.toString(port),
-                        "--threads",
-                        "virtual")
+        Path log = out.resolve("service.log");
+        Process p = new ProcessBuilder(c.words(java, List.of(), port, true))
                 .redirectErrorStream(true)
-                .redirectOutput(out.resolve("service.log").toFile())
+                .redirectOutput(log.toFile())
                 .start();
         List<String> alarms = new ArrayList<>();
         double first = Double.NaN;
         boolean stuck;
         try {
-            Target t = Target.of("http://127.0.0.1:" + port + "/");
-            for (int i = 0; i < 600 && !t.answers(1000); i++) {
-                Thread.sleep(100);
-            }
-            try (OpenLoop load = new OpenLoop(t, s.rate(), 64, 10_000)) {
+            Target t = ready(c, p, port, log);
+            try (OpenLoop load = new OpenLoop(t, c.rate(), 64, 10_000)) {
                 Thread loader = Thread.ofPlatform().daemon().start(() -> load.window((long) ((seconds + 10) * 1e9)));
                 Process w = new ProcessBuilder(
                                 loomscope.toString(),
@@ -413,11 +408,20 @@ public final class Corpus {
             throw new IllegalArgumentException(
                     "--study and --watch run loomscope: give its launcher, --loomscope PATH");
         }
-        List<Scenario> scenarios = o.containsKey("--scenarios")
-                ? Arrays.stream(o.get("--scenarios").split(","))
-                        .map(Scenario::named)
-                        .toList()
-                : List.of(Scenario.values());
+        List<Case> scenarios;
+        if (o.containsKey("--apps")) {
+            scenarios = o.get("--apps").equals("all")
+                    ? List.of(App.values())
+                    : Arrays.stream(o.get("--apps").split(","))
+                            .<Case>map(App::named)
+                            .toList();
+        } else {
+            scenarios = o.containsKey("--scenarios")
+                    ? Arrays.stream(o.get("--scenarios").split(","))
+                            .<Case>map(Scenario::named)
+                            .toList()
+                    : List.of(Scenario.values());
+        }
         Files.createDirectories(dir);
         boolean jdk24 = feature(javaHome) >= 24;
         Score score = new Score();
@@ -427,9 +431,10 @@ public final class Corpus {
                 .append(
                         launcher == null
                                 ? ""
-                                : " | measured: platform, virtual (served/s, p99 ms) | direction measured | as known")
+                                : " | measured: platform, virtual (served/s, p99 ms) | direction measured | as known"
+                                        + " | ceiling / served on virtual")
                 .append(" |\n|---|---|---|---|---|---|---")
-                .append(launcher == null ? "" : "|---|---|---")
+                .append(launcher == null ? "" : "|---|---|---|---")
                 .append("|\n");
         Score watchScore = new Score();
         Score threadsScore = new Score();
@@ -439,7 +444,8 @@ public final class Corpus {
         int predictionsRight = 0;
         double healthyWatched = 0;
         int falseAlarms = 0;
-        for (Scenario s : scenarios) {
+        List<Double> ceilingErrors = new ArrayList<>();
+        for (Case s : scenarios) {
             String known = jdk24 ? s.jdk25() : s.jdk21();
             if (advise) {
                 Path recording = record(s, java, agent, dir, seconds);
@@ -467,15 +473,24 @@ public final class Corpus {
                     directionsRight += m.direction().equals(known) ? 1 : 0;
                     predictionsRight +=
                             p.worse(s.rate(), jdk24) == m.direction().equals("worse") ? 1 : 0;
+                    // the ceiling is what virtual threads serve at most: held to what they served where it binds
+                    double ceiling = jdk24 ? p.ceiling24() : p.ceiling21();
+                    String error = "-";
+                    if (p.worse(s.rate(), jdk24) && m.virtual().rate() > 0) {
+                        double e = ceiling / m.virtual().rate() - 1;
+                        ceilingErrors.add(Math.abs(e));
+                        error = String.format(Locale.ROOT, "%+.0f%%", 100 * e);
+                    }
                     md.append(String.format(
                             Locale.ROOT,
-                            " | %.0f/s %.1f ms, %.0f/s %.1f ms | %s | %s",
+                            " | %.0f/s %.1f ms, %.0f/s %.1f ms | %s | %s | %s",
                             m.platform().rate(),
                             m.platform().p99(),
                             m.virtual().rate(),
                             m.virtual().p99(),
                             m.direction(),
-                            known));
+                            known,
+                            error));
                 }
                 md.append(" |\n");
                 System.out.println(s.label() + ": known " + labels(s.hazards()) + ", found " + labels(p.found()) + " ("
@@ -512,7 +527,7 @@ public final class Corpus {
         if (advise) {
             md.append("\nadvise's hazards over ")
                     .append(scenarios.size())
-                    .append(" scenarios: ")
+                    .append(o.containsKey("--apps") ? " applications: " : " scenarios: ")
                     .append(score)
                     .append('\n');
         }
@@ -520,12 +535,25 @@ public final class Corpus {
             md.append(String.format(
                     Locale.ROOT,
                     "study --app on JDK %d: the direction measured as known in %d of %d; advise's ceiling (worse: below"
-                            + " the rate) as measured in %d of %d%n",
+                            + " the rate) as measured in %d of %d; where it binds, its error against what virtual"
+                            + " threads served: %s%n",
                     feature(javaHome),
                     directionsRight,
                     directions,
                     predictionsRight,
-                    directions));
+                    directions,
+                    ceilingErrors.isEmpty()
+                            ? "none bound"
+                            : String.format(
+                                    Locale.ROOT,
+                                    "median %.0f%%, largest %.0f%% (%d cases)",
+                                    100 * median(ceilingErrors),
+                                    100
+                                            * ceilingErrors.stream()
+                                                    .mapToDouble(d -> d)
+                                                    .max()
+                                                    .orElseThrow(),
+                                    ceilingErrors.size())));
         }
         if (watchSeconds > 0) {
             md.append(String.format(
@@ -564,6 +592,12 @@ public final class Corpus {
             }
         }
         throw new IOException(javaHome + "/release: no JAVA_VERSION");
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static String ceiling(double c) {

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.scenarios;
 
+import dev.loomscope.events.KnownLibrary;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -11,7 +12,7 @@ import java.util.stream.Collectors;
  * healthy control), and its known answer: the hazards a reading of its platform-thread recording should find
  * ({@link Hazard}), and what virtual threads then do to it on JDK 21 and on JDK 25 at the rate the corpus offers it.
  */
-public enum Scenario {
+public enum Scenario implements Case {
     SYNC_SLEEP(
             "holds one of 64 monitors around a 10 ms wait (a legacy client's synchronized call)",
             300,
@@ -116,6 +117,16 @@ public enum Scenario {
                     .orElse(null);
         }
 
+        /** The hazard a library's known hazard is ({@code views.LibraryHazard}), or null. */
+        public static Hazard ofLibrary(KnownLibrary library) {
+            return library == null
+                    ? null
+                    : switch (library) {
+                        case HIKARICP -> SPINS;
+                        case CONNECTOR_J -> MONITOR;
+                    };
+        }
+
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
@@ -136,6 +147,7 @@ public enum Scenario {
     }
 
     /** The name on the command line: sync-sleep. */
+    @Override
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
@@ -148,6 +160,7 @@ public enum Scenario {
                         + Arrays.stream(values()).map(Scenario::label).collect(Collectors.joining(", ")) + ")"));
     }
 
+    @Override
     public String what() {
         return what;
     }
@@ -156,26 +169,35 @@ public enum Scenario {
      * The requests a second the corpus offers it: past the carriers' ceiling its pathology sets, well within the
      * platform threads' capacity.
      */
+    @Override
     public int rate() {
         return rate;
     }
 
-    /** What virtual threads do to it on JDK 21-23 at {@link #rate}: worse, same, or stuck (on both kinds). */
+    @Override
+    public String path() {
+        return "/";
+    }
+
+    /** {@link ScenarioService} on this JVM's class path. */
+    @Override
+    public String command() {
+        return "java -cp " + System.getProperty("java.class.path") + " " + ScenarioService.class.getName()
+                + " --scenario " + label() + " --port {port} --threads {threads}";
+    }
+
+    @Override
     public String jdk21() {
         return jdk21;
     }
 
-    /** The same on JDK 24+. */
+    @Override
     public String jdk25() {
         return jdk25;
     }
 
+    @Override
     public Set<Hazard> hazards() {
         return hazards;
-    }
-
-    /** A healthy control: nothing to find, and it serves on both kinds. */
-    public boolean control() {
-        return hazards.isEmpty() && !jdk21.equals("stuck");
     }
 }
