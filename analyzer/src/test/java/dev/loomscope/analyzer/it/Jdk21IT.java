@@ -39,28 +39,7 @@ class Jdk21IT {
     void synchronizedPinsAreRecordedAndShown() throws Exception {
         String java = jdk21();
         Path out = dir.resolve("rec");
-        ChildJvm.Result r = ChildJvm.exec(
-                List.of(
-                        java,
-                        "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",flame=off,trace-pinned=off",
-                        "-jar",
-                        Fixtures.WORKLOADS.toString(),
-                        "pinning",
-                        "--threads",
-                        "virtual",
-                        "--case",
-                        "synchronized",
-                        "--tasks",
-                        "8",
-                        "--block-ms",
-                        "20",
-                        "--runs",
-                        "1",
-                        "--warmup",
-                        "0"),
-                dir,
-                120);
-        assertThat(r.exitCode()).as(r.toString()).isZero();
+        pinningWorkload(java, out, List.of(), "flame=off,trace-pinned=off", 20);
         Path jfr = Fixtures.only(out, ".jfr");
         ChildJvm.Result summary = Fixtures.cli(dir, "summary", jfr.toString());
         assertThat(summary.stdout()).contains("21.0.");
@@ -80,29 +59,12 @@ class Jdk21IT {
     void theCarriersPinsHoldAtOnceAreTheJdkToolsCount() throws Exception {
         String java = jdk21();
         Path out = dir.resolve("rec");
-        ChildJvm.Result r = ChildJvm.exec(
-                List.of(
-                        java,
-                        "-Djdk.virtualThreadScheduler.parallelism=4",
-                        "-javaagent:" + Fixtures.AGENT + "=out=" + out + ",flame=off,profile=off,trace-pinned=off",
-                        "-jar",
-                        Fixtures.WORKLOADS.toString(),
-                        "pinning",
-                        "--threads",
-                        "virtual",
-                        "--case",
-                        "synchronized",
-                        "--tasks",
-                        "8",
-                        "--block-ms",
-                        "200",
-                        "--runs",
-                        "1",
-                        "--warmup",
-                        "0"),
-                dir,
-                120);
-        assertThat(r.exitCode()).as(r.toString()).isZero();
+        pinningWorkload(
+                java,
+                out,
+                List.of("-Djdk.virtualThreadScheduler.parallelism=4"),
+                "flame=off,profile=off,trace-pinned=off",
+                200);
         Path jfr = Fixtures.only(out, ".jfr");
         Path tool = Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr");
         ChildJvm.Result printed = ChildJvm.exec(
@@ -174,5 +136,34 @@ class Jdk21IT {
         ChildJvm.Result summary = Fixtures.cli(dir, "summary", recordings.toString(), "--format", "csv");
         assertThat(summary.exitCode()).as(summary.stderr()).isZero();
         assertThat(summary.stdout()).contains("21.0.");
+    }
+
+    /**
+     * The pinning workload on JDK 21 under the agent ({@code agentOptions}, recording to {@code out}): 8 virtual
+     * threads each blocking {@code blockMs} inside synchronized, one run.
+     */
+    private void pinningWorkload(String java, Path out, List<String> jvmOptions, String agentOptions, int blockMs)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of(
+                "-javaagent:" + Fixtures.AGENT + "=out=" + out + "," + agentOptions,
+                "-jar",
+                Fixtures.WORKLOADS.toString(),
+                "pinning",
+                "--threads",
+                "virtual",
+                "--case",
+                "synchronized",
+                "--tasks",
+                "8",
+                "--block-ms",
+                Integer.toString(blockMs),
+                "--runs",
+                "1",
+                "--warmup",
+                "0"));
+        ChildJvm.Result r = ChildJvm.exec(cmd, dir, 120);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
     }
 }

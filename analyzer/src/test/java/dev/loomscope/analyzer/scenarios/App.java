@@ -1,11 +1,5 @@
 package dev.loomscope.analyzer.scenarios;
 
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.Locale;
-import java.util.Set;
-import java.util.stream.Collectors;
-
 /**
  * The real-application corpus: applications and back-ends nobody here wrote, run as their users run them, each with its
  * known answer. Built and started by {@code benchmarks/apps.sh}, which gives where they are as system properties:
@@ -97,14 +91,10 @@ public enum App implements Case {
         }
     }
 
-    private final String what;
     private final Launch launch;
     private final String arguments;
     private final String path;
-    private final int rate;
-    private final String jdk21;
-    private final String jdk25;
-    private final Set<Scenario.Hazard> hazards;
+    private final Known known;
 
     App(
             String what,
@@ -115,38 +105,19 @@ public enum App implements Case {
             String jdk21,
             String jdk25,
             Scenario.Hazard... hazards) {
-        this.what = what;
         this.launch = launch;
         this.arguments = arguments;
         this.path = path;
-        this.rate = rate;
-        this.jdk21 = jdk21;
-        this.jdk25 = jdk25;
-        this.hazards =
-                hazards.length == 0 ? EnumSet.noneOf(Scenario.Hazard.class) : EnumSet.copyOf(Arrays.asList(hazards));
+        this.known = Known.of(what, rate, jdk21, jdk25, hazards);
     }
 
     public static App named(String label) {
-        return Arrays.stream(values())
-                .filter(a -> a.label().equals(label))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no application " + label + " (one of "
-                        + Arrays.stream(values()).map(App::label).collect(Collectors.joining(", ")) + ")"));
+        return Case.named(App.class, label);
     }
 
     @Override
-    public String label() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
-    }
-
-    @Override
-    public String what() {
-        return what;
-    }
-
-    @Override
-    public int rate() {
-        return rate;
+    public Known known() {
+        return known;
     }
 
     @Override
@@ -170,20 +141,5 @@ public enum App implements Case {
             }
         }
         return line;
-    }
-
-    @Override
-    public String jdk21() {
-        return jdk21;
-    }
-
-    @Override
-    public String jdk25() {
-        return jdk25;
-    }
-
-    @Override
-    public Set<Scenario.Hazard> hazards() {
-        return hazards;
     }
 }

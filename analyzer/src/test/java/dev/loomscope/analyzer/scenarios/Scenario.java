@@ -2,10 +2,8 @@ package dev.loomscope.analyzer.scenarios;
 
 import dev.loomscope.events.KnownLibrary;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The scenario corpus: small services ({@link ScenarioService}) each with a known virtual-thread pathology, or none (a
@@ -132,46 +130,20 @@ public enum Scenario implements Case {
         }
     }
 
-    private final String what;
-    private final int rate;
-    private final String jdk21;
-    private final String jdk25;
-    private final Set<Hazard> hazards;
+    private final Known known;
 
     Scenario(String what, int rate, String jdk21, String jdk25, Hazard... hazards) {
-        this.what = what;
-        this.rate = rate;
-        this.jdk21 = jdk21;
-        this.jdk25 = jdk25;
-        this.hazards = hazards.length == 0 ? EnumSet.noneOf(Hazard.class) : EnumSet.copyOf(Arrays.asList(hazards));
-    }
-
-    /** The name on the command line: sync-sleep. */
-    @Override
-    public String label() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        this.known = Known.of(what, rate, jdk21, jdk25, hazards);
     }
 
     public static Scenario named(String label) {
-        return Arrays.stream(values())
-                .filter(s -> s.label().equals(label))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no scenario " + label + " (one of "
-                        + Arrays.stream(values()).map(Scenario::label).collect(Collectors.joining(", ")) + ")"));
+        return Case.named(Scenario.class, label);
     }
 
+    /** Its known answer; its rate past the carriers' ceiling its pathology sets, within the platform threads'. */
     @Override
-    public String what() {
-        return what;
-    }
-
-    /**
-     * The requests a second the corpus offers it: past the carriers' ceiling its pathology sets, well within the
-     * platform threads' capacity.
-     */
-    @Override
-    public int rate() {
-        return rate;
+    public Known known() {
+        return known;
     }
 
     @Override
@@ -184,20 +156,5 @@ public enum Scenario implements Case {
     public String command() {
         return "java -cp " + System.getProperty("java.class.path") + " " + ScenarioService.class.getName()
                 + " --scenario " + label() + " --port {port} --threads {threads}";
-    }
-
-    @Override
-    public String jdk21() {
-        return jdk21;
-    }
-
-    @Override
-    public String jdk25() {
-        return jdk25;
-    }
-
-    @Override
-    public Set<Hazard> hazards() {
-        return hazards;
     }
 }
