@@ -6,10 +6,10 @@
 # H2 1.4.200, Caffeine and both drivers from Maven Central (benchmarks/server/JettyService.java); a
 # MariaDB server of Debian's (apt-get install mariadb-server) started on a free port in a directory
 # of its own and stopped at the end. On each JDK given, for each application: served on platform
-# threads under the agent's defaults at its rate for SECONDS, `loomscope advise --rate` on that
-# recording, its hazards against the known ones; then `loomscope study --app` on both kinds (one
-# recorded JVM a kind, no controls, 3 measured windows), the direction against advise's and the
-# ceiling against what virtual threads served. Writes target/apps/jdkN/corpus.md and prints it.
+# threads under the agent's defaults at its rate for SECONDS, `loomscope advise` on that recording
+# as users read it (no --rate: the requests the agent counted), its hazards against the known ones;
+# then `loomscope study --app` on both kinds (one recorded JVM a kind, no controls, 3 measured
+# windows), the direction against advise's and the ceiling against what virtual threads served. Writes target/apps/jdkN/corpus.md and prints it.
 # The builds are kept in target/apps/build (delete it to build again).
 #
 # usage: benchmarks/apps.sh [SECONDS (30)]

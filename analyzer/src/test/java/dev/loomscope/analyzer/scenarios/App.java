@@ -125,6 +125,12 @@ public enum App implements Case {
         return path;
     }
 
+    /** An application is read as users read their recordings: no {@code --rate}. */
+    @Override
+    public boolean adviseAtRate() {
+        return false;
+    }
+
     /** The launch's command and this application's arguments, with where apps.sh put things filled in. */
     @Override
     public String command() {

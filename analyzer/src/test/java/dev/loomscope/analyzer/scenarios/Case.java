@@ -72,6 +72,14 @@ public interface Case {
         return known().hazards();
     }
 
+    /**
+     * Whether advise is given the rate ({@code --rate}, over the whole recording); else it is read as users read it,
+     * the requests the agent counted telling it the rate and the span a start-up transient is left out of.
+     */
+    default boolean adviseAtRate() {
+        return true;
+    }
+
     /** A healthy control: nothing to find, and it serves on both kinds. */
     default boolean control() {
         return hazards().isEmpty() && !jdk21().equals("stuck");

@@ -181,14 +181,19 @@ public final class Corpus {
         return t;
     }
 
-    /** {@code loomscope advise} on a recording at the rate it was recorded at, read from its JSON. */
+    /**
+     * {@code loomscope advise} on a recording at the rate it was recorded at (0: without {@code --rate}, the requests
+     * the agent counted telling it), read from its JSON.
+     */
     public static Prediction advise(Path recording, int rate) throws IOException {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(
-                new String[] {"advise", "--format", "json", "--rate", Integer.toString(rate), recording.toString()},
-                new PrintWriter(out, true),
-                new PrintWriter(err, true));
+        List<String> args = new ArrayList<>(List.of("advise", "--format", "json"));
+        if (rate > 0) {
+            args.addAll(List.of("--rate", Integer.toString(rate)));
+        }
+        args.add(recording.toString());
+        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
         if (code != 0) {
             throw new IOException("advise " + recording + " exited " + code + ": " + err);
         }
@@ -449,7 +454,7 @@ public final class Corpus {
             String known = jdk24 ? s.jdk25() : s.jdk21();
             if (advise) {
                 Path recording = record(s, java, agent, dir, seconds);
-                Prediction p = advise(recording, s.rate());
+                Prediction p = advise(recording, s.adviseAtRate() ? s.rate() : 0);
                 score.add(s.hazards(), p.found());
                 String predicted = (p.worse(s.rate(), false) ? "worse" : "not worse") + " / "
                         + (p.worse(s.rate(), true) ? "worse" : "not worse");
