@@ -132,13 +132,18 @@ public final class RecordingFacts {
     }
 
     /**
-     * The most carriers pins held at one instant in any measured run: past the scheduler's parallelism when it added
-     * carriers (JDK 21-23 compensate while a virtual thread blocks in a selector, file I/O or {@code Object.wait}, and
-     * the extra carrier serves others until it idles).
+     * The share of a run's pinned span the carriers pins held together must last to count ({@link #carriersPinned}).
      */
-    public int carriersPinnedAtOnce() {
+    public static final double CARRIERS_SHARE = 0.01;
+
+    /**
+     * The most carriers pins held together for a hundredth of a measured run's pinned span or more, the most of any
+     * run: past the scheduler's parallelism when it added carriers (JDK 21-23 compensate while a virtual thread blocks
+     * in a selector, file I/O or {@code Object.wait}, and the extra carrier serves others until it idles).
+     */
+    public int carriersPinned() {
         return runs.measured().stream()
-                .mapToInt(r -> pinning.allInTime().mostAtOnce(r.startNanos(), r.endNanos()))
+                .mapToInt(r -> pinning.allInTime().mostAtOnce(r.startNanos(), r.endNanos(), CARRIERS_SHARE))
                 .max()
                 .orElse(0);
     }

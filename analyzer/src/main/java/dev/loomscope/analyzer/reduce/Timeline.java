@@ -2,8 +2,10 @@ package dev.loomscope.analyzer.reduce;
 
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.PriorityQueue;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * Values with the time each was recorded (epoch nanoseconds): what fell inside one workload run's window (a run's GC
@@ -52,21 +54,43 @@ public final class Timeline implements Serializable {
 
     /**
      * Reading each value as a span of that many milliseconds from its time (a pin, which holds one carrier while it
-     * lasts): the most spans open at one instant among those that begin from {@code fromNanos} (inclusive) to
-     * {@code toNanos} (exclusive); 0 when none begins there.
+     * lasts), over the spans that begin from {@code fromNanos} (inclusive) to {@code toNanos} (exclusive), each cut at
+     * {@code toNanos}: the most open together for at least {@code share} of the time from the first one's start to the
+     * last one's end (a blip of one instant does not count); 0 when none begins there.
      */
-    public int mostAtOnce(long fromNanos, long toNanos) {
+    public int mostAtOnce(long fromNanos, long toNanos, double share) {
         sort();
-        PriorityQueue<Long> ends = new PriorityQueue<>();
-        int most = 0;
+        List<long[]> edges = new ArrayList<>(); // time, +1 a start, -1 an end
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
         for (int i = firstAtOrAfter(fromNanos); i < size && times[i] < toNanos; i++) {
-            while (!ends.isEmpty() && ends.peek() <= times[i]) {
-                ends.poll();
-            }
-            ends.add(times[i] + (long) (values[i] * 1e6));
-            most = Math.max(most, ends.size());
+            long end = Math.min(toNanos, times[i] + (long) (values[i] * 1e6));
+            edges.add(new long[] {times[i], 1});
+            edges.add(new long[] {end, -1});
+            first = Math.min(first, times[i]);
+            last = Math.max(last, end);
         }
-        return most;
+        if (edges.isEmpty()) {
+            return 0;
+        }
+        edges.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+        long[] timeAt = new long[edges.size() / 2 + 1]; // nanoseconds with exactly k open
+        int open = 0;
+        for (int k = 0; k < edges.size(); k++) {
+            if (k > 0) {
+                timeAt[open] += edges.get(k)[0] - edges.get(k - 1)[0];
+            }
+            open += (int) edges.get(k)[1];
+        }
+        double needed = share * Math.max(1, last - first);
+        long atLeast = 0;
+        for (int k = timeAt.length - 1; k > 0; k--) {
+            atLeast += timeAt[k];
+            if (atLeast > 0 && atLeast >= needed) {
+                return k;
+            }
+        }
+        return 0;
     }
 
     /**

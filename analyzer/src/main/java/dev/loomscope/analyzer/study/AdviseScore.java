@@ -175,7 +175,7 @@ final class AdviseScore {
                 ? ""
                 : String.format(
                         Locale.ROOT,
-                        ": their pins held %d carriers at one instant, past the %d advise counts: the scheduler added"
+                        ": their pins held %d carriers together, past the %d advise counts: the scheduler added"
                                 + " carriers, which no platform recording foretells",
                         atOnce,
                         carriers);

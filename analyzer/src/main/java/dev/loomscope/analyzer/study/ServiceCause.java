@@ -81,20 +81,20 @@ final class ServiceCause {
                 ? carriersFrom
                 : String.format(
                         Locale.ROOT,
-                        "held by pins at one instant in the measured windows, past the scheduler's parallelism of %d"
-                                + " (%s): it added carriers, as JDK 21-23 do while a virtual thread blocks where the"
-                                + " scheduler compensates, a selector or file I/O",
+                        "held by pins together for a hundredth of the measured windows or more, past the scheduler's"
+                                + " parallelism of %d (%s): it added carriers, as JDK 21-23 do while a virtual thread"
+                                + " blocks where the scheduler compensates, a selector or file I/O",
                         carriers,
                         carriersFrom);
         return new Ceiling(perRequest, msPerRequest, pins.size(), used, from, used * 1000 / msPerRequest, rate);
     }
 
-    /** The most carriers the virtual-thread JVMs' pins held at one instant in their measured windows. */
+    /** The most carriers the virtual-thread JVMs' pins held together in their measured windows. */
     static int pinnedAtOnce(List<RecordingFacts> virtual) {
         return virtual == null
                 ? 0
                 : virtual.stream()
-                        .mapToInt(RecordingFacts::carriersPinnedAtOnce)
+                        .mapToInt(RecordingFacts::carriersPinned)
                         .max()
                         .orElse(0);
     }
