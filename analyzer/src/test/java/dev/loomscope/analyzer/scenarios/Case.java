@@ -102,11 +102,7 @@ public interface Case {
         List<String> given = AppPlan.words("command", command());
         List<String> words = new ArrayList<>(List.of(java.toString()));
         words.addAll(jvmOptions);
-        for (String w : given.subList(1, given.size())) {
-            words.add(w.replace("{port}", Integer.toString(port))
-                    .replace("{threads}", virtual ? "virtual" : "platform")
-                    .replace("{virtual}", Boolean.toString(virtual)));
-        }
+        words.addAll(AppPlan.filled(given.subList(1, given.size()), virtual ? "virtual" : "platform", port));
         return words;
     }
 }

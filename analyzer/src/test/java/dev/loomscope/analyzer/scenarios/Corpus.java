@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.cli.Main;
 import dev.loomscope.events.KnownLibrary;
 import dev.loomscope.load.OpenLoop;
 import dev.loomscope.load.Target;
+import dev.loomscope.load.stats.Quantiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -552,7 +553,12 @@ public final class Corpus {
                             : String.format(
                                     Locale.ROOT,
                                     "median %.0f%%, largest %.0f%% (%d cases)",
-                                    100 * median(ceilingErrors),
+                                    100
+                                            * Quantiles.of(
+                                                    ceilingErrors.stream()
+                                                            .mapToDouble(d -> d)
+                                                            .toArray(),
+                                                    0.5),
                                     100
                                             * ceilingErrors.stream()
                                                     .mapToDouble(d -> d)
@@ -597,12 +603,6 @@ public final class Corpus {
             }
         }
         throw new IOException(javaHome + "/release: no JAVA_VERSION");
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static String ceiling(double c) {
