@@ -170,14 +170,14 @@ final class AdviseScore {
 
     /** Why a ceiling on the scheduler's parallelism missed, when the virtual JVMs' pins held more carriers at once. */
     private static String grown(List<RecordingFacts> virtual, int carriers) {
-        int atOnce = ServiceCause.pinnedAtOnce(virtual);
-        return atOnce <= carriers
+        int pinned = ServiceCause.carriersPinned(virtual);
+        return pinned <= carriers
                 ? ""
                 : String.format(
                         Locale.ROOT,
                         ": their pins held %d carriers together, past the %d advise counts: the scheduler added"
                                 + " carriers, which no platform recording foretells",
-                        atOnce,
+                        pinned,
                         carriers);
     }
 

@@ -75,9 +75,9 @@ final class ServiceCause {
         if (perRequest < PINS_PER_REQUEST || msPerRequest <= 0) {
             return null;
         }
-        int atOnce = pinnedAtOnce(virtual);
-        int used = Math.max(carriers, atOnce);
-        String from = atOnce <= carriers
+        int pinned = carriersPinned(virtual);
+        int used = Math.max(carriers, pinned);
+        String from = pinned <= carriers
                 ? carriersFrom
                 : String.format(
                         Locale.ROOT,
@@ -90,7 +90,7 @@ final class ServiceCause {
     }
 
     /** The most carriers the virtual-thread JVMs' pins held together in their measured windows. */
-    static int pinnedAtOnce(List<RecordingFacts> virtual) {
+    static int carriersPinned(List<RecordingFacts> virtual) {
         return virtual == null
                 ? 0
                 : virtual.stream()
