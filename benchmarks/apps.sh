@@ -41,8 +41,7 @@ fi
 # the Jetty service and the two drivers
 loomscope_jetty_service "$build"
 driver() { # version: the driver's jar
-    "$root/mvnw" -q -B "-Dmaven.repo.local=$build/drivers" dependency:get "-Dartifact=com.mysql:mysql-connector-j:$1" >/dev/null \
-        || { echo "$bench: could not fetch Connector/J $1 from Maven Central" >&2; exit 2; }
+    loomscope_fetch "$build/drivers" "com.mysql:mysql-connector-j:$1" || exit 2
     find "$build/drivers" -name "mysql-connector-j-$1.jar"
 }
 cj8=$(driver 8.4.0)

@@ -100,17 +100,22 @@ loomscope_demo_service() {
     return 1
 }
 
+# One artifact (group:artifact:version) and what it needs fetched from Maven Central through ./mvnw into the
+# Maven repository REPO; or one line naming it and status 2.
+# usage: loomscope_fetch REPO ARTIFACT
+loomscope_fetch() {
+    "$root/mvnw" -q -B "-Dmaven.repo.local=$1" dependency:get "-Dartifact=$2" >/dev/null \
+        || { echo "$bench: could not fetch $2 from Maven Central" >&2; return 2; }
+}
+
 # benchmarks/server/JettyService.java compiled for JDK 21 into DIR/classes, with its jars (Jetty 12.1, H2 1.4.200,
-# Caffeine) and any more ARTIFACTS (group:artifact:version, a JDBC driver) fetched from Maven Central through ./mvnw
-# into DIR/m2; sets jetty_service_cp (the classes and the jars).
-# usage: loomscope_jetty_service DIR [ARTIFACT ...]
+# Caffeine) fetched into DIR/m2; sets jetty_service_cp (the classes and the jars).
+# usage: loomscope_jetty_service DIR
 loomscope_jetty_service() {
     local dir=$1 artifact jars
-    shift
     for artifact in org.eclipse.jetty:jetty-server:12.1.14 com.h2database:h2:1.4.200 \
-        com.github.ben-manes.caffeine:caffeine:3.2.3 "$@"; do
-        "$root/mvnw" -q -B "-Dmaven.repo.local=$dir/m2" dependency:get "-Dartifact=$artifact" >/dev/null \
-            || { echo "$bench: could not fetch $artifact from Maven Central" >&2; return 2; }
+        com.github.ben-manes.caffeine:caffeine:3.2.3; do
+        loomscope_fetch "$dir/m2" "$artifact" || return 2
     done
     jars=$(find "$dir/m2" -name '*.jar' \( -path '*jetty*' -o -path '*h2database*' -o -path '*slf4j-api/2*' \
         -o -path '*caffeine*' \) | tr '\n' ':')
