@@ -61,6 +61,11 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      * (JFR samples a thread running Java about every 10-20 ms, hundreds in those seconds).
      */
     static final int FEW_SAMPLES = 5;
+    /**
+     * Refreshes more the queue-growth alarm waits while as many virtual threads as carriers are on the CPU: a monopoly
+     * forming, whose runs a busy machine's sampler may reach late, is the cause its own alarm will name.
+     */
+    static final int MONOPOLY_HOLD = 3;
 
     Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds) {
         this(pinRate, pinnedShare, spinShare, parked, queueSeconds, new State());
@@ -83,6 +88,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         final Map<Long, Run> runs = new HashMap<>();
 
         Instant newest;
+        /** Virtual threads on the CPU at the newest sample (their run not ended), after the last refresh. */
+        int computing;
         /** Whether the last thread dump showed every carrier held by a running virtual thread, and its time. */
         Instant carriersHeldAt;
     }
@@ -216,7 +223,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
 
     /**
      * The queue-growth alarm: the scheduler's queue longer refresh after refresh while every carrier is mounted, and no
-     * alarm that says why ({@link #CAUSES}) is on.
+     * alarm that says why ({@link #CAUSES}) is on; {@link #MONOPOLY_HOLD} refreshes later while every carrier runs a
+     * virtual thread on the CPU.
      */
     private void queue(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen) {
         Tick.Scheduler s = t.scheduler();
@@ -232,7 +240,8 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             state.lastQueued = s.queued();
             boolean explained =
                     CAUSES.stream().anyMatch(k -> seen.contains(k) || state.active.contains(new Episode(k)));
-            if (state.growing >= queueSeconds && s.queued() >= MIN_QUEUED && !explained) {
+            int wait = queueSeconds + (state.computing >= t.parallelism() ? MONOPOLY_HOLD : 0);
+            if (state.growing >= wait && s.queued() >= MIN_QUEUED && !explained) {
                 seen.add(Kind.QUEUE);
                 raise(
                         raised,
@@ -283,6 +292,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             return;
         }
         state.runs.values().removeIf(r -> Duration.between(r.last, state.newest).compareTo(RUN_GAP) > 0); // ended
+        state.computing = state.runs.size();
         List<Run> long_ = state.runs.values().stream()
                 .filter(r -> r.length().compareTo(MONOPOLY_RUN) >= 0)
                 .toList();

@@ -212,6 +212,34 @@ class AlarmsTest {
         assertThat(raised).containsExactly("cpu-monopoly@2");
     }
 
+    /**
+     * A busy machine's sampler reaches the computing threads with gaps at first: the queue growing meanwhile waits for
+     * the monopoly to be seen, and is raised on its own only when none is.
+     */
+    @Test
+    void aQueueGrowingWhileEveryCarrierComputesWaitsForTheMonopolyAndNoLonger() {
+        List<String> raised = new ArrayList<>();
+        long[] queued = {10, 150, 400, 900, 1500, 2100, 2800, 3600};
+        for (int k = 1; k <= 8; k++) {
+            // samples 300 ms apart (no run yet) for five refreshes, then without a gap
+            Interval in = computing(k, 2, k <= 5 ? 300 : 20, "Report.render:42");
+            for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), in)) {
+                raised.add(a.kind().id + "@" + k);
+            }
+        }
+        // the runs began at the fifth refresh's last sample; without the wait, queue-growth@4 came first
+        assertThat(raised).containsExactly("cpu-monopoly@6");
+        alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
+        raised.clear();
+        for (int k = 1; k <= 8; k++) {
+            for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), computing(k, 2, 300, "Report.render:42"))) {
+                raised.add(a.kind().id + "@" + k);
+            }
+        }
+        // no monopoly seen: the queue's alarm, three refreshes after it would have been raised alone (at 4)
+        assertThat(raised).containsExactly("queue-growth@7");
+    }
+
     /** A pinning alarm's next step is by what pins, not by how its frame reads; the others' by their kind. */
     @Test
     void aPinningAlarmsNextStepIsByWhatPins() {
