@@ -17,8 +17,9 @@ public final class AdviseCommand extends ViewCommand {
     @Option(
             names = "--rate",
             paramLabel = "N",
-            description = "the requests a second the application served while recorded (default: the calls a second of"
-                    + " the agent's work= methods, when it had any)")
+            description = "the requests a second the application served while recorded (default: those the agent"
+                    + " counted, the servers' requests or its work= methods' calls; either way the looks are taken over"
+                    + " the steady span of the requests counted, else over the whole recording)")
     double rate;
 
     @Option(

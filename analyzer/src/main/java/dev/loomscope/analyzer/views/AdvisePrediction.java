@@ -33,9 +33,15 @@ public final class AdvisePrediction {
     /**
      * The load a prediction is for: requests a second, and where that figure came from; rate NaN when unknown;
      * {@code span} the steady span of counted requests the looks are judged over (null: the whole recording);
-     * {@code requestThreadsOnly} when the looks tell the servers' request threads from the rest ({@link #counts}).
+     * {@code requestThreadsOnly} when the looks tell the servers' request threads from the rest ({@link #counts});
+     * {@code given} when the rate is the user's ({@code --rate}), which a request's share is taken at over the span
+     * rather than the requests counted in it.
      */
-    public record Load(double rate, String from, HeldPerRequest.Span span, boolean requestThreadsOnly) {
+    public record Load(double rate, String from, HeldPerRequest.Span span, boolean requestThreadsOnly, boolean given) {
+        public Load(double rate, String from, HeldPerRequest.Span span, boolean requestThreadsOnly) {
+            this(rate, from, span, requestThreadsOnly, false);
+        }
+
         /**
          * Whether threads found at {@code s} count: with the servers' requests counted (the agent's default work=),
          * only those found inside a request; a server's poller or acceptor and the start-up's main thread stay platform
@@ -60,11 +66,11 @@ public final class AdvisePrediction {
         }
 
         /**
-         * What {@code threads} held on average is a request, ms: over the span, its requests over its length (the
-         * span's edges included, as the looks' are).
+         * What {@code threads} held on average is a request, ms: at the given rate; else over the span, its requests
+         * over its length (the span's edges included, as the looks' are).
          */
         double msPerRequest(double threads) {
-            return span == null ? 1000 * threads / rate : 1000 * threads * span.seconds() / span.requests();
+            return span == null || given ? 1000 * threads / rate : 1000 * threads * span.seconds() / span.requests();
         }
 
         /** The looks over the span. */
@@ -90,42 +96,29 @@ public final class AdvisePrediction {
     }
 
     /**
-     * The recording's load: {@code given} (above 0), over the whole recording; else the requests the agent counted (its
-     * work= windows, the servers' requests by default) over their steady span ({@link HeldPerRequest}); else unknown
-     * (NaN), with too few windows of them to tell a transient said so.
+     * The recording's load: {@code given} (above 0), over the steady span of the requests the agent counted (its work=
+     * windows, the servers' requests by default; {@link HeldPerRequest}) where it has one, else over the whole
+     * recording; without {@code given}, the requests counted a second over that span; else unknown (NaN), with too few
+     * windows of them to tell a transient said so.
      */
     public static Load load(RecordingFacts f, double given) {
         boolean requestThreads = requestThreadsOnly(f);
-        if (given > 0) {
-            return new Load(given, "--rate, over the whole recording", null, requestThreads);
-        }
         HeldPerRequest.Span span = HeldPerRequest.span(f.held, f.work);
+        if (given > 0) {
+            // the looks over the requests' span where the agent counted them: a cold start's transient is not the load
+            // the rate was
+            return span == null
+                    ? new Load(given, "--rate, over the whole recording", null, requestThreads)
+                    : new Load(
+                            given,
+                            "--rate, the looks over the requests counted " + spanWords(f, span),
+                            span,
+                            requestThreads,
+                            true);
+        }
         if (span != null) {
-            Instant first = f.summary.first();
-            double start = first == null
-                    ? Double.NaN
-                    : (span.fromNanos() - (first.getEpochSecond() * 1_000_000_000L + first.getNano())) / 1e9;
-            // requests, but too few windows of them to tell a transient: no ceiling rests on the whole recording's
             return new Load(
-                    span.rate(),
-                    String.format(
-                            Locale.ROOT,
-                            "the requests counted a second from %s s into the recording, %s s in %d windows of %d s,"
-                                    + " the first and last left out of the rate%s",
-                            Double.isNaN(start) ? "?" : Numbers.plain(Math.max(0, start)),
-                            Numbers.plain(span.seconds()),
-                            span.windows(),
-                            span.windowSeconds(),
-                            span.leftOutSeconds() > 0
-                                    ? String.format(
-                                            Locale.ROOT,
-                                            "; the %s s of requests before left out as a transient (start-up or"
-                                                    + " warm-up: %s ms held a request there)",
-                                            Numbers.plain(span.leftOutSeconds()),
-                                            Numbers.plain(span.leftOutMs()))
-                                    : ""),
-                    span,
-                    requestThreads);
+                    span.rate(), "the requests counted a second over " + spanWords(f, span), span, requestThreads);
         }
         if (f.work.count() > 0) {
             return new Load(
@@ -137,6 +130,29 @@ public final class AdvisePrediction {
                     requestThreads);
         }
         return new Load(Double.NaN, null, null, false);
+    }
+
+    /** Where the steady span of counted requests lies in the recording, and what it left out. */
+    private static String spanWords(RecordingFacts f, HeldPerRequest.Span span) {
+        Instant first = f.summary.first();
+        double start = first == null
+                ? Double.NaN
+                : (span.fromNanos() - (first.getEpochSecond() * 1_000_000_000L + first.getNano())) / 1e9;
+        return String.format(
+                Locale.ROOT,
+                "%s s from %s s into the recording, in %d windows of %d s, the first and last left out%s",
+                Numbers.plain(span.seconds()),
+                Double.isNaN(start) ? "?" : Numbers.plain(Math.max(0, start)),
+                span.windows(),
+                span.windowSeconds(),
+                span.leftOutSeconds() > 0
+                        ? String.format(
+                                Locale.ROOT,
+                                "; the %s s of requests before left out as a transient (start-up or warm-up: %s ms held"
+                                        + " a request there)",
+                                Numbers.plain(span.leftOutSeconds()),
+                                Numbers.plain(span.leftOutMs()))
+                        : "");
     }
 
     /**
@@ -200,7 +216,7 @@ public final class AdvisePrediction {
         return new Held(
                 load.mean(f.held, kinds),
                 load.looks(f.held),
-                load.span() == null
+                load.span() == null || load.given() // the user's rate, not the requests counted
                         ? null
                         : HeldPerRequest.estimate(
                                 f.held, f.work, s -> kinds.contains(s.what()) && load.counts(s), load.span()));
@@ -322,12 +338,13 @@ public final class AdvisePrediction {
         }
         int processors = (int) f.summary.hardwareThreads;
         double cores = shares.sum() / shares.count() * processors;
-        double ms = cores * span.seconds() * 1000 / span.requests();
-        double compilerMs = f.summary
+        double ms = load.msPerRequest(cores);
+        double compilerMs = load.msPerRequest(f.summary
                         .compilerMillisInTime
                         .between(span.fromNanos(), span.toNanos())
                         .sum()
-                / span.requests();
+                / 1000
+                / span.seconds());
         double requestMs = ms - compilerMs;
         return ms > 0 && requestMs >= ms / 10
                 ? new CpuBound(cores, processors, shares.count(), ms, compilerMs, processors * 1000 / requestMs)

@@ -73,8 +73,9 @@ public interface Case {
     }
 
     /**
-     * Whether advise is given the rate ({@code --rate}, over the whole recording); else it is read as users read it,
-     * the requests the agent counted telling it the rate and the span a start-up transient is left out of.
+     * Whether advise is given the rate ({@code --rate}); else it is read as users read it, the requests the agent
+     * counted telling it the rate. Either way the looks are taken over the span of the counted requests, a start-up
+     * transient left out.
      */
     default boolean adviseAtRate() {
         return true;

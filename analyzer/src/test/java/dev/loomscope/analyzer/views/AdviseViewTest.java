@@ -102,61 +102,7 @@ class AdviseViewTest {
      */
     @Test
     void theCpuBoundStandsBesideTheCarriers() {
-        RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/cpu.jfr")), false);
-        f.summary.span(RecordingSpan.of(
-                T0.toEpochMilli() * 1_000_000, T0.plusSeconds(40).toEpochMilli() * 1_000_000));
-        f.summary.fields(new CannedEvent(
-                "jdk.CPUInformation",
-                T0,
-                Map.of("hwThreads", 2L))); // as the reader hands the summary its decoded types
-        Histogram none = new Histogram(
-                WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
-        ByteBuffer b = ByteBuffer.allocate(none.getNeededByteBufferCapacity());
-        String empty =
-                Base64.getEncoder().encodeToString(Arrays.copyOf(b.array(), none.encodeIntoCompressedByteBuffer(b)));
-        for (int sec = 0; sec < 40; sec++) {
-            f.summary.fields(new CannedEvent(
-                    "jdk.CPULoad",
-                    T0.plusSeconds(sec).plusMillis(500),
-                    Map.of("jvmUser", 0.2, "jvmSystem", 0.05, "machineTotal", 0.3)));
-            f.dispatch(new CannedEvent(
-                    WorkWindowEvent.NAME,
-                    T0.plusSeconds(sec + 1),
-                    Duration.ZERO,
-                    Map.of(
-                            "method",
-                            "x::service",
-                            "calls",
-                            100L,
-                            "timed",
-                            0L,
-                            "window",
-                            1_000_000_000L,
-                            "durations",
-                            empty)));
-            for (int look = 0; look < 10; look++) {
-                Instant at = T0.plusMillis(1000L * sec + 100L * look);
-                f.dispatch(new CannedEvent(
-                        "loomscope.HeldMonitorSample",
-                        at,
-                        Duration.ofMillis(1),
-                        Map.of("interval", 100L, "platformThreads", 20)));
-                f.dispatch(new CannedEvent(
-                        "loomscope.HeldMonitor",
-                        at,
-                        Map.of(
-                                "what",
-                                HeldMonitorEvent.HOLDING,
-                                "threads",
-                                1L,
-                                "site",
-                                "app.Api.legacy(Api.java:39)",
-                                "blockedIn",
-                                "java.lang.Thread.sleep",
-                                "stack",
-                                "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
-            }
-        }
+        RecordingFacts f = served(0);
         AdvisePrediction.Load load = AdvisePrediction.load(f, 0);
         AdvisePrediction.CpuBound cpu = AdvisePrediction.cpuBound(f, load);
         assertThat(cpu.cores()).isCloseTo(0.5, Offset.offset(1e-9));
@@ -252,6 +198,100 @@ class AdviseViewTest {
      * A recording of {@code looks} looks 100 ms apart, each finding {@code threads} threads doing {@code what} at one
      * site.
      */
+    /**
+     * A server that started for {@code startUp} seconds (3 threads holding a monitor at every look, no request
+     * counted), then counted 100 requests a second for 40 s while the JVM used 0.25 of the machine's 2 hardware threads
+     * (jdk.CPULoad each second) and one thread held a monitor at every look.
+     */
+    private static RecordingFacts served(int startUp) {
+        RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/cpu.jfr")), false);
+        f.summary.span(RecordingSpan.of(
+                T0.minusSeconds(startUp).toEpochMilli() * 1_000_000,
+                T0.plusSeconds(40).toEpochMilli() * 1_000_000));
+        for (int look = 0; look < 10 * startUp; look++) {
+            held(f, T0.minusSeconds(startUp).plusMillis(100L * look), 3);
+        }
+        f.summary.fields(new CannedEvent(
+                "jdk.CPUInformation",
+                T0,
+                Map.of("hwThreads", 2L))); // as the reader hands the summary its decoded types
+        Histogram none = new Histogram(
+                WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
+        ByteBuffer b = ByteBuffer.allocate(none.getNeededByteBufferCapacity());
+        String empty =
+                Base64.getEncoder().encodeToString(Arrays.copyOf(b.array(), none.encodeIntoCompressedByteBuffer(b)));
+        for (int sec = 0; sec < 40; sec++) {
+            f.summary.fields(new CannedEvent(
+                    "jdk.CPULoad",
+                    T0.plusSeconds(sec).plusMillis(500),
+                    Map.of("jvmUser", 0.2, "jvmSystem", 0.05, "machineTotal", 0.3)));
+            f.dispatch(new CannedEvent(
+                    WorkWindowEvent.NAME,
+                    T0.plusSeconds(sec + 1),
+                    Duration.ZERO,
+                    Map.of(
+                            "method",
+                            "x::service",
+                            "calls",
+                            100L,
+                            "timed",
+                            0L,
+                            "window",
+                            1_000_000_000L,
+                            "durations",
+                            empty)));
+            for (int look = 0; look < 10; look++) {
+                held(f, T0.plusMillis(1000L * sec + 100L * look), 1);
+            }
+        }
+        return f;
+    }
+
+    /** A look at {@code at} that found {@code threads} holding a monitor while they slept. */
+    private static void held(RecordingFacts f, Instant at, long threads) {
+        f.dispatch(new CannedEvent(
+                "loomscope.HeldMonitorSample",
+                at,
+                Duration.ofMillis(1),
+                Map.of("interval", 100L, "platformThreads", 20)));
+        f.dispatch(new CannedEvent(
+                "loomscope.HeldMonitor",
+                at,
+                Map.of(
+                        "what",
+                        HeldMonitorEvent.HOLDING,
+                        "threads",
+                        threads,
+                        "site",
+                        "app.Api.legacy(Api.java:39)",
+                        "blockedIn",
+                        "java.lang.Thread.sleep",
+                        "stack",
+                        "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
+    }
+
+    /**
+     * Given {@code --rate}, a recording that holds its start-up (3 threads held at every look for 20 s, no request
+     * counted) is judged over the span of its counted requests as without it: 10 ms held a request at 100/s, 200/s on 2
+     * carriers, not the whole recording's 1.67 threads (16.7 ms, 120/s). Without counted requests, the whole recording,
+     * said so.
+     */
+    @Test
+    void aGivenRateIsTakenOverTheCountedRequestsSpanNotTheStartUp() {
+        RecordingFacts f = served(20);
+        AdvisePrediction.Load given = AdvisePrediction.load(f, 100);
+        assertThat(given.from()).startsWith("--rate, the looks over the requests counted 39.9 s from 20.0 s into");
+        AdvisePrediction.Prediction p = AdvisePrediction.predict(f, AdvisePrediction.PIN_21, TWO, given);
+        assertThat(p.msPerRequest()).isCloseTo(10.0, Offset.offset(0.3));
+        assertThat(p.ceiling()).isCloseTo(200, Offset.offset(6.0));
+        // at a rate it was not served at, the same looks: the rate given, not the requests counted, divides them
+        assertThat(AdvisePrediction.predict(f, AdvisePrediction.PIN_21, TWO, AdvisePrediction.load(f, 50))
+                        .msPerRequest())
+                .isCloseTo(20.0, Offset.offset(0.6));
+        RecordingFacts uncounted = looks(40, 1, HeldMonitorEvent.HOLDING);
+        assertThat(AdvisePrediction.load(uncounted, 100).from()).isEqualTo("--rate, over the whole recording");
+    }
+
     private static RecordingFacts looks(int looks, int threads, String what) {
         RecordingFacts f = RecordingFacts.empty(RecordingSource.file(Path.of("/canned/app.jfr")), false);
         f.summary.span(RecordingSpan.of(
