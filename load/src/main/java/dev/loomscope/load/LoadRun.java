@@ -19,9 +19,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The load client's run of a {@link LoadSpec}: for each target and rate, a first request that must get an HTTP answer
- * (else the cause, at once), warm-up windows of a second until the service is steady (or the longest warm-up passed:
- * said), then the measured windows; each window a row of the results file (the columns of {@link RunResults}, what
- * {@code study} judges) and a line on {@code out}; each target and rate's measured windows together a {@link Summary}.
+ * (else the cause, at once), warm-up windows of a second until the service is steady (or the longest warm-up passed, or
+ * a capacity search's step fell further behind every second: said), then the measured windows; each window a row of the
+ * results file (the columns of {@link RunResults}, what {@code study} judges) and a line on {@code out}; each target
+ * and rate's measured windows together a {@link Summary}.
  */
 public final class LoadRun {
     private static final long SECOND = 1_000_000_000L;
@@ -487,6 +488,7 @@ public final class LoadRun {
     private WarmUp warmUp(OpenLoop load, Labels labels) throws IOException {
         List<OpenLoop.Window> warm = new ArrayList<>();
         String moving = null;
+        boolean behind = false;
         long warmupNanos = 0;
         int warmIndex = 0;
         while (!stopped) {
@@ -502,7 +504,9 @@ public final class LoadRun {
                 continue;
             }
             moving = Steadiness.moving(warm);
-            if (moving == null || warmupNanos >= spec.warmupMax().toNanos()) {
+            // a search's step over the service's capacity is not warmed for the longest warm-up: its backlog only grows
+            behind = spec.search() && moving != null && Steadiness.fallingBehind(warm);
+            if (moving == null || behind || warmupNanos >= spec.warmupMax().toNanos()) {
                 break;
             }
         }
@@ -512,7 +516,10 @@ public final class LoadRun {
         out.println(labels.workload() + ", " + spec.threadKind() + ": warm-up " + seconds(warmupNanos) + " s, "
                 + (moving == null
                         ? "steady"
-                        : "not steady after the longest warm-up (" + moving + "): measured as it is"));
+                        : behind
+                                ? "falling behind (" + moving + ", more late at the end of each of the last "
+                                        + Steadiness.WINDOWS + " s): measured as it is, not warmed longer"
+                                : "not steady after the longest warm-up (" + moving + "): measured as it is"));
         return new WarmUp(warmupNanos, moving);
     }
 

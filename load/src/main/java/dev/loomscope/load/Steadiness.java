@@ -84,6 +84,21 @@ final class Steadiness {
         return null;
     }
 
+    /**
+     * Whether the service falls behind for good: each of the last {@link #WINDOWS} windows ended with more late than it
+     * began with, and they did not keep up between them. Warming longer does not make such a step of a capacity search
+     * kept (its measured windows judge the backlog's requests at their age); a young JVM's miss is taken again warm.
+     */
+    static boolean fallingBehind(List<OpenLoop.Window> windows) {
+        if (windows.size() < WINDOWS) {
+            return false;
+        }
+        List<OpenLoop.Window> last = windows.subList(windows.size() - WINDOWS, windows.size());
+        long offered = last.stream().mapToLong(OpenLoop.Window::offered).sum();
+        long grown = last.get(WINDOWS - 1).late() - last.get(0).lateAtStart();
+        return last.stream().allMatch(w -> w.late() > w.lateAtStart()) && !ClientFigures.keptUp(offered, grown);
+    }
+
     /** The window's median latency, microseconds, late requests at their age; 0 without any. */
     private static double p50(OpenLoop.Window w) {
         Histogram h = w.judged();

@@ -73,6 +73,28 @@ class SteadinessTest {
                                 + " in all");
     }
 
+    /**
+     * A step over capacity falls behind for good: more late at the end of each of five windows, not kept up between
+     * them; a backlog that stands, drains, or grew in only some windows is not falling behind.
+     */
+    @Test
+    void aBacklogGrowingEverySecondIsFallingBehindAndNoOtherIs() {
+        assertThat(Steadiness.fallingBehind(
+                        windows(600, new long[] {570, 570, 570, 570, 570}, new double[] {20, 20, 20, 20, 20})))
+                .isTrue();
+        assertThat(Steadiness.fallingBehind(
+                        windows(600, new long[] {500, 610, 500, 500, 500}, new double[] {20, 20, 20, 20, 20})))
+                .as("one window drained some")
+                .isFalse();
+        assertThat(Steadiness.fallingBehind(
+                        windows(300, new long[] {300, 301, 299, 300, 300}, new double[] {20, 20, 20, 20, 20})))
+                .isFalse();
+        assertThat(Steadiness.fallingBehind(
+                        windows(600, new long[] {570, 570, 570, 570}, new double[] {20, 20, 20, 20})))
+                .as("four seconds")
+                .isFalse();
+    }
+
     /** Answering more than offered is a backlog draining, whatever its latency does. */
     @Test
     void aDrainIsNotSteady() {
