@@ -121,6 +121,21 @@ public record ThreadAnalysis(
                 List.copyOf(cannotTell));
     }
 
+    /**
+     * Whether {@code w} is a monitor its waiters are blocked entering that no thread owned in this dump or the one
+     * before, where the dumps record monitors' owners (JDK 25+): a free monitor no waiter gets.
+     */
+    public boolean ownerless(LockWait w) {
+        return w.owner() == null
+                && previous != null
+                && dump.hasState()
+                && previous.hasState()
+                && w.waiters().stream().allMatch(t -> w.lock().equals(t.blockedOn()))
+                && previous.threads().stream()
+                        .flatMap(t -> t.monitors().stream())
+                        .noneMatch(m -> m.lock().equals(w.lock()));
+    }
+
     /** Whether anything was found that stops threads for good: a deadlock or carrier starvation. */
     public boolean stuck() {
         return !deadlocks.isEmpty() || starvation.found();

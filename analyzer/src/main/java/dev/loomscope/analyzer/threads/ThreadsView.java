@@ -381,10 +381,15 @@ public final class ThreadsView {
                 + between + ", waiting at "
                 + DumpFrames.describe(w.waiters().get(0).stack())
                 + "; "
-                + (o == null
-                        ? "its owner is not recorded (JDK 21-25 dumps do not say who owns a java.util.concurrent lock:"
-                                + " 'loomscope attach PID threads' asks the agent)"
-                        : "held by " + o.label() + " at " + DumpFrames.describe(o.stack()));
+                + (o != null
+                        ? "held by " + o.label() + " at " + DumpFrames.describe(o.stack())
+                        : a.ownerless(w)
+                                ? "no thread owns it in either dump, though the dumps record monitors' owners: its"
+                                        + " waiters are blocked on a free monitor, stuck in the JVM rather than behind"
+                                        + " a holder (a virtual thread so is JDK-8373120): report it to the JDK's"
+                                        + " maintainers with both dumps"
+                                : "its owner is not recorded (JDK 21-25 dumps do not say who owns a"
+                                        + " java.util.concurrent lock: 'loomscope attach PID threads' asks the agent)");
     }
 
     private static Table starvation(List<ThreadAnalysis> analyses) {

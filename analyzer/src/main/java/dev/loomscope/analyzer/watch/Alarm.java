@@ -48,6 +48,12 @@ record Alarm(Kind kind, Instant since, String what, String where, List<String> s
                 "see what its owner does ('loomscope attach PID threads' names it, on JDK 21-25 through the agent): a"
                         + " deadlock when it waits for a lock these threads hold; else no blocking call while holding"
                         + " it, or tryLock with a timeout"),
+        /** A monitor no thread owned in two thread dumps, its waiters blocked entering it in both: the JVM's fault. */
+        FREE_MONITOR(
+                "free-monitor",
+                "a fault of the JVM, not of the application (JDK-8373120 reports virtual threads so): restart the"
+                        + " JVM, and report it to the JDK's maintainers with both dumps (--dump-on-alarm DIR keeps"
+                        + " them) and the JDK's version"),
         /**
          * Every carrier held, in two thread dumps, by a virtual thread that uses little CPU: native code that blocks.
          */

@@ -498,21 +498,24 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                 // alarms say why)
                 continue;
             }
-            Episode episode = new Episode(Kind.LOCK_STUCK, w.lock());
+            // a monitor no thread owned in either dump is the JVM's fault, not a holder's
+            Kind kind = a.ownerless(w) ? Kind.FREE_MONITOR : Kind.LOCK_STUCK;
+            Episode episode = new Episode(kind, w.lock());
             seen.add(episode);
             if (state.active.add(episode)) {
                 Instant since = a.previous().time() != null
                         ? a.previous().time()
                         : at; // its waiters waited already in the earlier dump
                 raised.add(new Alarm(
-                        Kind.LOCK_STUCK,
+                        kind,
                         since,
                         ThreadsView.stuckLine(a, w),
                         DumpFrames.describe(w.waiters().get(0).stack()),
                         w.waiters().get(0).stack().stream().limit(12).toList()));
             }
         }
-        state.active.removeIf(k -> (k.kind() == Kind.DEADLOCK || k.kind() == Kind.LOCK_STUCK) && !seen.contains(k));
+        state.active.removeIf(k ->
+                EnumSet.of(Kind.DEADLOCK, Kind.LOCK_STUCK, Kind.FREE_MONITOR).contains(k.kind()) && !seen.contains(k));
         return raised;
     }
 

@@ -2,6 +2,7 @@ package dev.loomscope.analyzer.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.threads.ThreadAnalysisTest;
 import dev.loomscope.recording.PinFrames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -238,6 +239,26 @@ class AlarmsTest {
         }
         // no monopoly seen: the queue's alarm, three refreshes after it would have been raised alone (at 4)
         assertThat(raised).containsExactly("queue-growth@7");
+    }
+
+    /**
+     * A monitor no thread owned in two dumps, its virtual threads blocked entering it, is the JVM's fault: a
+     * free-monitor alarm with that next step, once; a monitor a thread holds is lock-stuck.
+     */
+    @Test
+    void aMonitorNobodyOwnsIsAFreeMonitorAlarmAndOneHeldIsLockStuck() {
+        Instant at = Instant.ofEpochSecond(5);
+        List<Alarm> free = alarms.locks(at, ThreadAnalysisTest.freeMonitor());
+        assertThat(free).extracting(Alarm::kind).containsExactly(Alarm.Kind.FREE_MONITOR);
+        assertThat(free.get(0).next()).startsWith("a fault of the JVM, not of the application");
+        assertThat(free.get(0).where()).isEqualTo("Registry.register (Registry.java:42)");
+        assertThat(alarms.locks(at, ThreadAnalysisTest.freeMonitor()))
+                .as("once an episode")
+                .isEmpty();
+        alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
+        assertThat(alarms.locks(at, ThreadAnalysisTest.heldMonitor()))
+                .extracting(Alarm::kind)
+                .containsExactly(Alarm.Kind.LOCK_STUCK);
     }
 
     /** A pinning alarm's next step is by what pins, not by how its frame reads; the others' by their kind. */
