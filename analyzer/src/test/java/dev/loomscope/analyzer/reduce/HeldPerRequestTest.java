@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * (threads held at every look while few requests are served) is cut off and said, the rest gives the held time a
  * request, whatever the recording's whole span would.
  */
-class HeldPerRequestTest {
+public class HeldPerRequestTest {
     private static final Instant T0 = Instant.parse("2026-12-06T00:00:00Z");
     private static final String HOLDING = "blocks holding a monitor";
 
@@ -31,26 +31,9 @@ class HeldPerRequestTest {
     void aStartUpTransientIsCutOffAndTheSteadyRequestsJudged() {
         HeldMonitorReducer h = new HeldMonitorReducer();
         WorkReducer work = new WorkReducer();
-        String empty = encode(new Histogram(
-                WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS));
         for (int sec = 0; sec < 80; sec++) {
             boolean startUp = sec < 20;
-            Instant end = T0.plusSeconds(sec + 1);
-            work.add(new CannedEvent(
-                    WorkWindowEvent.NAME,
-                    end,
-                    Duration.ZERO,
-                    Map.of(
-                            "method",
-                            "x::service",
-                            "calls",
-                            startUp ? 20L : 100L,
-                            "timed",
-                            0L,
-                            "window",
-                            1_000_000_000L,
-                            "durations",
-                            empty)));
+            work.add(window(T0.plusSeconds(sec + 1), startUp ? 20 : 100));
             for (int look = 0; look < 10; look++) {
                 int i = sec * 10 + look;
                 Instant t = T0.plusMillis(100L * i);
@@ -107,25 +90,9 @@ class HeldPerRequestTest {
     void windowsThatDifferWidenTheInterval() {
         HeldMonitorReducer h = new HeldMonitorReducer();
         WorkReducer work = new WorkReducer();
-        String empty = encode(new Histogram(
-                WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS));
         long[] threads = {1, 2, 1, 2}; // per 5 s, at every look; 100 requests a second throughout
         for (int sec = 0; sec < 20; sec++) {
-            work.add(new CannedEvent(
-                    WorkWindowEvent.NAME,
-                    T0.plusSeconds(sec + 1),
-                    Duration.ZERO,
-                    Map.of(
-                            "method",
-                            "x::service",
-                            "calls",
-                            100L,
-                            "timed",
-                            0L,
-                            "window",
-                            1_000_000_000L,
-                            "durations",
-                            empty)));
+            work.add(window(T0.plusSeconds(sec + 1), 100));
             for (int look = 0; look < 10; look++) {
                 int i = sec * 10 + look;
                 Instant t = T0.plusMillis(100L * i);
@@ -166,6 +133,30 @@ class HeldPerRequestTest {
 
     private static long nanos(Instant t) {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /**
+     * The agent's work= window of the second that ended at {@code end}: {@code calls} calls of x::service, none timed.
+     */
+    public static CannedEvent window(Instant end, long calls) {
+        return new CannedEvent(
+                WorkWindowEvent.NAME,
+                end,
+                Duration.ZERO,
+                Map.of(
+                        "method",
+                        "x::service",
+                        "calls",
+                        calls,
+                        "timed",
+                        0L,
+                        "window",
+                        1_000_000_000L,
+                        "durations",
+                        encode(new Histogram(
+                                WorkWindowEvent.LOWEST_NANOS,
+                                WorkWindowEvent.HIGHEST_NANOS,
+                                WorkWindowEvent.SIGNIFICANT_DIGITS))));
     }
 
     private static String encode(Histogram h) {

@@ -89,8 +89,8 @@ public class ThreadAnalysisTest {
         ThreadAnalysis.LockWait w = a.stuckLocks().get(0);
         assertThat(a.ownerless(w)).isFalse();
         assertThat(ThreadsView.stuckLine(a, w))
-                .endsWith(
-                        "held by \"flusher\" #7 at Thread.sleep (Thread.java:509) via Registry.flush (Registry.java:60)");
+                .endsWith("held by \"flusher\" #7 at Thread.sleep (Thread.java:509) via Registry.flush"
+                        + " (Registry.java:60)");
         // its holder gone by the second dump (let go, or ended): not a monitor nobody held
         ThreadAnalysis released =
                 ThreadAnalysis.of(dump(5, List.of(waiter(31))), dump(0, List.of(waiter(31), holder())));

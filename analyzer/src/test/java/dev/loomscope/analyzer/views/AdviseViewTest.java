@@ -4,23 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loomscope.analyzer.reduce.CannedEvent;
 import dev.loomscope.analyzer.reduce.HeldMonitorReducer;
+import dev.loomscope.analyzer.reduce.HeldPerRequestTest;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.render.Table;
 import dev.loomscope.events.HeldMonitorEvent;
 import dev.loomscope.events.LibraryEvent;
-import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.recording.RecordingSource;
 import dev.loomscope.recording.RecordingSpan;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.HdrHistogram.Histogram;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
@@ -215,31 +211,12 @@ class AdviseViewTest {
                 "jdk.CPUInformation",
                 T0,
                 Map.of("hwThreads", 2L))); // as the reader hands the summary its decoded types
-        Histogram none = new Histogram(
-                WorkWindowEvent.LOWEST_NANOS, WorkWindowEvent.HIGHEST_NANOS, WorkWindowEvent.SIGNIFICANT_DIGITS);
-        ByteBuffer b = ByteBuffer.allocate(none.getNeededByteBufferCapacity());
-        String empty =
-                Base64.getEncoder().encodeToString(Arrays.copyOf(b.array(), none.encodeIntoCompressedByteBuffer(b)));
         for (int sec = 0; sec < 40; sec++) {
             f.summary.fields(new CannedEvent(
                     "jdk.CPULoad",
                     T0.plusSeconds(sec).plusMillis(500),
                     Map.of("jvmUser", 0.2, "jvmSystem", 0.05, "machineTotal", 0.3)));
-            f.dispatch(new CannedEvent(
-                    WorkWindowEvent.NAME,
-                    T0.plusSeconds(sec + 1),
-                    Duration.ZERO,
-                    Map.of(
-                            "method",
-                            "x::service",
-                            "calls",
-                            100L,
-                            "timed",
-                            0L,
-                            "window",
-                            1_000_000_000L,
-                            "durations",
-                            empty)));
+            f.dispatch(HeldPerRequestTest.window(T0.plusSeconds(sec + 1), 100));
             for (int look = 0; look < 10; look++) {
                 held(f, T0.plusMillis(1000L * sec + 100L * look), 1);
             }
@@ -249,17 +226,25 @@ class AdviseViewTest {
 
     /** A look at {@code at} that found {@code threads} holding a monitor while they slept. */
     private static void held(RecordingFacts f, Instant at, long threads) {
+        look(f, at, HeldMonitorEvent.HOLDING, threads);
+    }
+
+    /** A look at {@code at} that found {@code threads} (none: nothing) {@code what} while they slept. */
+    private static void look(RecordingFacts f, Instant at, String what, long threads) {
         f.dispatch(new CannedEvent(
                 "loomscope.HeldMonitorSample",
                 at,
                 Duration.ofMillis(1),
                 Map.of("interval", 100L, "platformThreads", 20)));
+        if (threads == 0) {
+            return;
+        }
         f.dispatch(new CannedEvent(
                 "loomscope.HeldMonitor",
                 at,
                 Map.of(
                         "what",
-                        HeldMonitorEvent.HOLDING,
+                        what,
                         "threads",
                         threads,
                         "site",
@@ -297,28 +282,7 @@ class AdviseViewTest {
         f.summary.span(RecordingSpan.of(
                 T0.toEpochMilli() * 1_000_000, T0.plusMillis(100L * looks).toEpochMilli() * 1_000_000));
         for (int i = 0; i < looks; i++) {
-            Instant at = T0.plusMillis(100L * i);
-            f.dispatch(new CannedEvent(
-                    "loomscope.HeldMonitorSample",
-                    at,
-                    Duration.ofMillis(1),
-                    Map.of("interval", 100L, "platformThreads", 20)));
-            if (threads > 0) {
-                f.dispatch(new CannedEvent(
-                        "loomscope.HeldMonitor",
-                        at,
-                        Map.of(
-                                "what",
-                                what,
-                                "threads",
-                                (long) threads,
-                                "site",
-                                "app.Api.legacy(Api.java:39)",
-                                "blockedIn",
-                                "java.lang.Thread.sleep",
-                                "stack",
-                                "java.lang.Thread.sleep\napp.Api.legacy(Api.java:39)")));
-            }
+            look(f, T0.plusMillis(100L * i), what, threads);
         }
         return f;
     }

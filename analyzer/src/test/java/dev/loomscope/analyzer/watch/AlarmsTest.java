@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -201,16 +202,25 @@ class AlarmsTest {
         }
     }
 
-    @Test
-    void aQueueGrowingBehindAMonopolyIsTheMonopolysAlarmAlone() {
+    /**
+     * The alarms raised over refreshes of 2 carriers, all mounted, the k-th (from 1) with {@code queued[k - 1]} queued
+     * and virtual threads' CPU samples every {@code everyMs.applyAsLong(k)} ms on both carriers.
+     */
+    List<String> queuedBehindComputing(long[] queued, IntToLongFunction everyMs) {
         List<String> raised = new ArrayList<>();
-        long[] queued = {10, 150, 400, 900, 1500};
-        for (int k = 1; k <= 5; k++) {
-            for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), computing(k, 2, 20, "Report.render:42"))) {
+        for (int k = 1; k <= queued.length; k++) {
+            Interval in = computing(k, 2, everyMs.applyAsLong(k), "Report.render:42");
+            for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), in)) {
                 raised.add(a.kind().id + "@" + k);
             }
         }
-        assertThat(raised).containsExactly("cpu-monopoly@2");
+        return raised;
+    }
+
+    @Test
+    void aQueueGrowingBehindAMonopolyIsTheMonopolysAlarmAlone() {
+        assertThat(queuedBehindComputing(new long[] {10, 150, 400, 900, 1500}, k -> 20))
+                .containsExactly("cpu-monopoly@2");
     }
 
     /**
@@ -219,26 +229,13 @@ class AlarmsTest {
      */
     @Test
     void aQueueGrowingWhileEveryCarrierComputesWaitsForTheMonopolyAndNoLonger() {
-        List<String> raised = new ArrayList<>();
         long[] queued = {10, 150, 400, 900, 1500, 2100, 2800, 3600};
-        for (int k = 1; k <= 8; k++) {
-            // samples 300 ms apart (no run yet) for five refreshes, then without a gap
-            Interval in = computing(k, 2, k <= 5 ? 300 : 20, "Report.render:42");
-            for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), in)) {
-                raised.add(a.kind().id + "@" + k);
-            }
-        }
-        // the runs began at the fifth refresh's last sample; without the wait, queue-growth@4 came first
-        assertThat(raised).containsExactly("cpu-monopoly@6");
+        // samples 300 ms apart (no run yet) for five refreshes, then without a gap: the runs began at the fifth
+        // refresh's last sample; without the wait, queue-growth@4 came first
+        assertThat(queuedBehindComputing(queued, k -> k <= 5 ? 300 : 20)).containsExactly("cpu-monopoly@6");
         alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
-        raised.clear();
-        for (int k = 1; k <= 8; k++) {
-            for (Alarm a : alarms.check(queued(k, 2, queued[k - 1]), computing(k, 2, 300, "Report.render:42"))) {
-                raised.add(a.kind().id + "@" + k);
-            }
-        }
         // no monopoly seen: the queue's alarm, three refreshes after it would have been raised alone (at 4)
-        assertThat(raised).containsExactly("queue-growth@7");
+        assertThat(queuedBehindComputing(queued, k -> 300)).containsExactly("queue-growth@7");
     }
 
     /**
