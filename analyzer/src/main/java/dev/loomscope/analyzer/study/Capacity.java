@@ -14,6 +14,7 @@ import dev.loomscope.load.stats.Quantiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -168,7 +169,11 @@ final class Capacity {
         return new Url(url, slo, rates, capacity, c, rule.judge(c, false));
     }
 
-    private static String line(Url u) {
+    /** Rates tried up to this many are listed in the capacity's line; more (a search's steps) are told by range. */
+    static final int LISTED = 6;
+
+    /** The URL's capacity line: the rates tried, each kind's capacity and its JVMs', and the verdict. */
+    static String line(Url u) {
         List<Double> rates = u.rates();
         if (rates.size() == 1) {
             // one rate bounds no capacity: only whether each kind's JVMs kept the objective there
@@ -192,11 +197,16 @@ final class Capacity {
         }
         StringBuilder b = new StringBuilder(String.format(
                 Locale.ROOT,
-                "%s: capacity at %s with under %.0f%% errors and no request left late, of the rates %s: ",
+                "%s: capacity at %s with under %.0f%% errors and no request left late, of %s: ",
                 u.url(),
                 u.slo(),
                 100 * Slo.ERRORS,
-                String.join(", ", rates.stream().map(LoadSpec::rate).toList())));
+                rates.size() <= LISTED
+                        ? "the rates "
+                                + String.join(
+                                        ", ", rates.stream().map(LoadSpec::rate).toList())
+                        : rates.size() + " rates the JVMs tried, " + LoadSpec.rate(Collections.min(rates)) + " to "
+                                + LoadSpec.rate(Collections.max(rates))));
         List<String> kinds = new ArrayList<>();
         for (String kind : StudyPlan.KINDS) {
             double[] c = u.capacity().get(kind);

@@ -145,6 +145,19 @@ class StudyBottomLineTest {
                 .endsWith("next: give a longer --max-warmup, or rates the JVMs keep up with");
     }
 
+    /** The capacity's line lists a few rates given, and tells a search's many steps by their count and range. */
+    @Test
+    void aCapacityLineListsFewRatesAndTellsManyByTheirRange() {
+        Slo slo = Slo.parse("p99=100ms");
+        assertThat(Capacity.line(url(slo, List.of(150.0, 300.0), new double[] {150}, new double[] {300})))
+                .startsWith("GET /owners/1: capacity at p99 <= 100 ms with under 1% errors and no request left late, of"
+                        + " the rates 150/s, 300/s: platform 300/s");
+        List<Double> searched = List.of(300.0, 400.0, 500.0, 600.0, 625.0, 700.0, 750.0, 1600.0);
+        assertThat(Capacity.line(url(slo, searched, new double[] {952, 1070}, new double[] {1220, 975})))
+                .startsWith("GET /owners/1: capacity at p99 <= 100 ms with under 1% errors and no request left late, of"
+                        + " 8 rates the JVMs tried, 300/s to 1600/s: platform ");
+    }
+
     private static Capacity.Url url(Slo slo, List<Double> rates, double[] virtual, double[] platform) {
         Comparison c = Comparison.of(virtual, platform);
         return new Capacity.Url(
