@@ -505,7 +505,7 @@ public final class LoadRun {
             }
             moving = Steadiness.moving(warm);
             // a search's step over the service's capacity is not warmed for the longest warm-up: its backlog only grows
-            behind = spec.search() && moving != null && Steadiness.fallingBehind(warm);
+            behind = spec.search() && Steadiness.fallingBehind(warm); // not kept up: never steady
             if (moving == null || behind || warmupNanos >= spec.warmupMax().toNanos()) {
                 break;
             }

@@ -28,10 +28,10 @@ final class Steadiness {
         if (windows.size() < WINDOWS) {
             return "fewer than " + WINDOWS + " seconds of load";
         }
-        List<OpenLoop.Window> last = windows.subList(windows.size() - WINDOWS, windows.size());
-        long offered = last.stream().mapToLong(OpenLoop.Window::offered).sum();
+        List<OpenLoop.Window> last = last(windows);
+        long offered = offered(last);
         long ended = last.stream().mapToLong(w -> w.ok() + w.errors()).sum();
-        long grown = last.get(WINDOWS - 1).late() - last.get(0).lateAtStart();
+        long grown = grown(last);
         if (!ClientFigures.keptUp(offered, grown)) {
             return String.format(
                     Locale.ROOT,
@@ -93,10 +93,23 @@ final class Steadiness {
         if (windows.size() < WINDOWS) {
             return false;
         }
-        List<OpenLoop.Window> last = windows.subList(windows.size() - WINDOWS, windows.size());
-        long offered = last.stream().mapToLong(OpenLoop.Window::offered).sum();
-        long grown = last.get(WINDOWS - 1).late() - last.get(0).lateAtStart();
-        return last.stream().allMatch(w -> w.late() > w.lateAtStart()) && !ClientFigures.keptUp(offered, grown);
+        List<OpenLoop.Window> last = last(windows);
+        return last.stream().allMatch(w -> w.late() > w.lateAtStart())
+                && !ClientFigures.keptUp(offered(last), grown(last));
+    }
+
+    /** The last {@link #WINDOWS} windows, which both judgements read. */
+    private static List<OpenLoop.Window> last(List<OpenLoop.Window> windows) {
+        return windows.subList(windows.size() - WINDOWS, windows.size());
+    }
+
+    private static long offered(List<OpenLoop.Window> last) {
+        return last.stream().mapToLong(OpenLoop.Window::offered).sum();
+    }
+
+    /** How many more were late at the end of {@code last} than at its start. */
+    private static long grown(List<OpenLoop.Window> last) {
+        return last.get(last.size() - 1).late() - last.get(0).lateAtStart();
     }
 
     /** The window's median latency, microseconds, late requests at their age; 0 without any. */

@@ -66,6 +66,11 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      * forming, whose runs a busy machine's sampler may reach late, is the cause its own alarm will name.
      */
     static final int MONOPOLY_HOLD = 3;
+    /**
+     * The alarms raised per lock from two thread dumps ({@link #locks}): each episode ends when a dump no longer shows
+     * it.
+     */
+    static final Set<Kind> FROM_DUMPS = EnumSet.of(Kind.DEADLOCK, Kind.LOCK_STUCK, Kind.FREE_MONITOR);
 
     Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds) {
         this(pinRate, pinnedShare, spinShare, parked, queueSeconds, new State());
@@ -84,12 +89,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         long lastQueued = -1;
         int growing;
         Instant growingSince;
-        /** The virtual threads' runs on the CPU going on, by thread id, and the newest sample's time. */
+        /**
+         * The virtual threads' runs on the CPU going on (as many as are on the CPU now, once {@link Alarms#monopoly}
+         * has read the refresh), by thread id, and the newest sample's time.
+         */
         final Map<Long, Run> runs = new HashMap<>();
 
         Instant newest;
-        /** Virtual threads on the CPU at the newest sample (their run not ended), after the last refresh. */
-        int computing;
         /** Whether the last thread dump showed every carrier held by a running virtual thread, and its time. */
         Instant carriersHeldAt;
     }
@@ -240,7 +246,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             state.lastQueued = s.queued();
             boolean explained =
                     CAUSES.stream().anyMatch(k -> seen.contains(k) || state.active.contains(new Episode(k)));
-            int wait = queueSeconds + (state.computing >= t.parallelism() ? MONOPOLY_HOLD : 0);
+            int wait = queueSeconds + (state.runs.size() >= t.parallelism() ? MONOPOLY_HOLD : 0);
             if (state.growing >= wait && s.queued() >= MIN_QUEUED && !explained) {
                 seen.add(Kind.QUEUE);
                 raise(
@@ -292,7 +298,6 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             return;
         }
         state.runs.values().removeIf(r -> Duration.between(r.last, state.newest).compareTo(RUN_GAP) > 0); // ended
-        state.computing = state.runs.size();
         List<Run> long_ = state.runs.values().stream()
                 .filter(r -> r.length().compareTo(MONOPOLY_RUN) >= 0)
                 .toList();
@@ -514,8 +519,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                         w.waiters().get(0).stack().stream().limit(12).toList()));
             }
         }
-        state.active.removeIf(k ->
-                EnumSet.of(Kind.DEADLOCK, Kind.LOCK_STUCK, Kind.FREE_MONITOR).contains(k.kind()) && !seen.contains(k));
+        state.active.removeIf(k -> FROM_DUMPS.contains(k.kind()) && !seen.contains(k));
         return raised;
     }
 
