@@ -20,7 +20,7 @@ import jdk.jfr.consumer.RecordedThread;
 
 /**
  * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame that pinned, with JDK
- * 24+ reasons, through the same reducer as {@code pinning}), virtual threads started and ended, submit failures, GC
+ * 24+ reasons) and submit failures, through the same reducer as {@code pinning}, virtual threads started and ended, GC
  * pauses (the reducer {@code gc} reads them by), the machine's context switch rate, the CPU load (by {@code summary}'s
  * rule for JFR's first reading) and the platform threads (JFR's periodic events), the CPU samples and where they spin,
  * and the agent's {@code work=} windows. Filled by the stream's thread, read by the watcher's once the interval ends
@@ -35,7 +35,6 @@ final class Interval {
     final GcReducer gc = new GcReducer();
     long started;
     long ended;
-    long submitFailed;
     double contextSwitchRate = Double.NaN;
     /**
      * The JVM's and the machine's CPU, shares of the machine, and the live platform threads: JFR's latest in the
@@ -91,7 +90,6 @@ final class Interval {
         work.merge(o.work);
         started += o.started;
         ended += o.ended;
-        submitFailed += o.submitFailed;
         gc.merge(o.gc);
         if (!Double.isNaN(o.contextSwitchRate)) {
             contextSwitchRate = o.contextSwitchRate; // a rate of its own period: the latest stands
@@ -118,8 +116,7 @@ final class Interval {
     void add(RecordedEvent r) {
         JdkEvent e = new JdkEvent(r);
         switch (e.type()) {
-            case JdkEvents.VIRTUAL_THREAD_PINNED -> pins.add(e);
-            case JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED -> submitFailed++;
+            case JdkEvents.VIRTUAL_THREAD_PINNED, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED -> pins.add(e);
             case JdkEvents.VIRTUAL_THREAD_START -> started++;
             case JdkEvents.VIRTUAL_THREAD_END -> ended++;
             case JdkEvents.GARBAGE_COLLECTION -> gc.add(e);

@@ -150,8 +150,8 @@ record Tick(
                     top.reasons().isEmpty() ? "" : "; " + String.join(", ", top.reasons())));
         }
         parts.add(p.toString());
-        if (events.submitFailed > 0) {
-            parts.add("submit failed " + events.submitFailed);
+        if (events.pins.submitFailed() > 0) {
+            parts.add("submit failed " + events.pins.submitFailed());
         }
         parts.add(String.format(
                 Locale.ROOT,
@@ -206,7 +206,7 @@ record Tick(
             top.add(t);
         }
         m.put("pins_by_frame", top);
-        m.put("submit_failed", events.submitFailed);
+        m.put("submit_failed", events.pins.submitFailed());
         m.put("gcs", gcs());
         m.put("gc_pause_ms", gcPauseMillis());
         m.put("heap_used_bytes", heapUsed < 0 ? null : heapUsed);
