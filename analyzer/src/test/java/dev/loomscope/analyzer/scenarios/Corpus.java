@@ -538,6 +538,7 @@ public final class Corpus {
                     .append('\n');
         }
         if (launcher != null) {
+            double[] errors = ceilingErrors.stream().mapToDouble(d -> d).toArray();
             md.append(String.format(
                     Locale.ROOT,
                     "study --app on JDK %d: the direction measured as known in %d of %d; advise's ceiling (worse: below"
@@ -548,23 +549,14 @@ public final class Corpus {
                     directions,
                     predictionsRight,
                     directions,
-                    ceilingErrors.isEmpty()
+                    errors.length == 0
                             ? "none bound"
                             : String.format(
                                     Locale.ROOT,
                                     "median %.0f%%, largest %.0f%% (%d cases)",
-                                    100
-                                            * Quantiles.of(
-                                                    ceilingErrors.stream()
-                                                            .mapToDouble(d -> d)
-                                                            .toArray(),
-                                                    0.5),
-                                    100
-                                            * ceilingErrors.stream()
-                                                    .mapToDouble(d -> d)
-                                                    .max()
-                                                    .orElseThrow(),
-                                    ceilingErrors.size())));
+                                    100 * Quantiles.of(errors, 0.5),
+                                    100 * Arrays.stream(errors).max().orElseThrow(),
+                                    errors.length)));
         }
         if (watchSeconds > 0) {
             md.append(String.format(
