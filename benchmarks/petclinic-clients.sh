@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Spring PetClinic under closed-loop clients, for docs/study.md's PetClinic worked example beside the
-# study's capacities: one fresh JVM a kind (platform, then virtual threads) of the jar benchmarks/apps.sh
-# built, warmed by `wrk -t1 -c50` for WARM seconds, then measured by `wrk -t1 -c50 --latency` for
-# SECONDS and `ab -k -c50 -n 20000`; prints each client's requests a second, p50, p99 and timeouts or
-# longest request, a line per kind and client. The full outputs are kept in target/petclinic-clients.
+# Spring PetClinic under closed-loop and open-loop clients, for docs/study.md's PetClinic worked example
+# beside the study's capacities: one fresh JVM a kind (platform, then virtual threads) of the jar
+# benchmarks/apps.sh built, warmed by `wrk -t1 -c8` for WARM seconds (8 requests in flight, which it
+# answers within 20 ms: a JVM warmed at 50 from its start was slower at 50 a minute later), then, on
+# the same warm JVM:
+# `wrk -t1 --latency` for SECONDS at each of CONCURRENCY connections (closed loop: that many requests
+# always in flight), `ab -k -c50 -n 20000`, and `loomscope load` open loop at each of RATES over 100
+# connections (5 windows of 2 s after its warm-up). Prints a line per kind and client: requests a
+# second, p50, p99 and timeouts or the longest request, and each open-loop rate's outcome. The full
+# outputs are kept in target/petclinic-clients.
 #
-# usage: benchmarks/petclinic-clients.sh [SECONDS (30)] [WARM (60)]
+# usage: benchmarks/petclinic-clients.sh [SECONDS (30)] [WARM (180)]
 #        JDK=JDK_HOME (default: the JDK 21 of LOOMSCOPE_JDK21 or .ci/jdk21)
+#        CONCURRENCY="2 8 50" RATES=800,1000,1200,1400
 set -euo pipefail
 seconds=${1:-30}
-warm=${2:-60}
+warm=${2:-180}
+concurrency=${CONCURRENCY:-2 8 50}
+rates=${RATES:-800,1000,1200,1400}
 . "$(dirname "$0")/setup.sh"
 for tool in wrk ab curl; do
     command -v "$tool" >/dev/null || { echo "$bench: $tool is needed (apt-get install wrk apache2-utils curl)" >&2; exit 2; }
@@ -32,16 +40,22 @@ for kind in platform virtual; do
     pid=$!
     for _ in $(seq 240); do curl -sf -o /dev/null "$url" && break; sleep 0.5; done
     curl -sf -o /dev/null "$url" || { echo "$bench: PetClinic did not answer (see $out/$kind.service.log)" >&2; exit 2; }
-    wrk -t1 -c50 -d"${warm}s" "$url" >"$out/$kind.warm.txt"
-    wrk -t1 -c50 -d"${seconds}s" --latency "$url" >"$out/$kind.wrk.txt"
+    wrk -t1 -c8 -d"${warm}s" "$url" >"$out/$kind.warm.txt"
+    for c in $concurrency; do
+        wrk -t1 -c"$c" -d"${seconds}s" --latency "$url" >"$out/$kind.wrk-c$c.txt"
+        awk -v kind="$kind" -v c="$c" '/Requests\/sec/ { rate = $2 } / 50%/ { p50 = $2 } / 99%/ { p99 = $2 }
+            /timeout/ { t = $NF } END { printf "%s wrk -c%s: %s/s, p50 %s, p99 %s, %d timeouts\n", kind, c, rate, p50, p99, t }' \
+            "$out/$kind.wrk-c$c.txt"
+    done
     ab -k -c50 -n 20000 "$url" >"$out/$kind.ab.txt" 2>&1
+    awk -v kind="$kind" '/Requests per second/ { rate = $4 } /^  50%/ { p50 = $2 } /^  99%/ { p99 = $2 }
+        /longest request/ { max = $2 } END { printf "%s ab -k -c50: %s/s, p50 %s ms, p99 %s ms, longest %s ms\n", kind, rate, p50, p99, max }' \
+        "$out/$kind.ab.txt"
+    "$root/loomscope" load --url "$url" --rate "$rates" --connections 100 --max-warmup 10s --threads "$kind" \
+        --results "$out/$kind.load.csv" >"$out/$kind.load.txt" 2>&1
+    grep -E '^GET [^ ]+ at [0-9]+/s: ' "$out/$kind.load.txt" | sed -E \
+        "s/^GET [^ ]+ at ([0-9]+\/s): [^:]*: [^:]*: ([0-9,]+ answered \([^)]*\)), ([^;]*); (NOT KEEPING UP[^;]*; )?.*intended start [^)]*\): (p50 [0-9,.]+ ms, p99 [0-9,.]+ ms),.*/$kind open loop at \1: \2, \3, \4\5/"
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     pid=
-    awk -v kind="$kind" '/Requests\/sec/ { rate = $2 } / 50%/ { p50 = $2 } / 99%/ { p99 = $2 }
-        /timeout/ { t = $NF } END { printf "%s wrk: %s/s, p50 %s, p99 %s, %d timeouts\n", kind, rate, p50, p99, t }' \
-        "$out/$kind.wrk.txt"
-    awk -v kind="$kind" '/Requests per second/ { rate = $4 } /^  50%/ { p50 = $2 } /^  99%/ { p99 = $2 }
-        /longest request/ { max = $2 } END { printf "%s ab: %s/s, p50 %s ms, p99 %s ms, longest %s ms\n", kind, rate, p50, p99, max }' \
-        "$out/$kind.ab.txt"
 done
