@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # Spring PetClinic under closed-loop and open-loop clients, for docs/study.md's PetClinic worked example
 # beside the study's capacities: one fresh JVM a kind (platform, then virtual threads) of the jar
-# benchmarks/apps.sh built, warmed by `wrk -t1 -c8` for WARM seconds (8 requests in flight, which it
-# answers within 20 ms: a JVM warmed at 50 from its start was slower at 50 a minute later), then, on
-# the same warm JVM:
-# `wrk -t1 --latency` for SECONDS at each of CONCURRENCY connections (closed loop: that many requests
-# always in flight), `ab -k -c50 -n 20000`, and `loomscope load` open loop at each of RATES over 100
-# connections (5 windows of 2 s after its warm-up). Prints a line per kind and client: requests a
-# second, p50, p99 and timeouts or the longest request, and each open-loop rate's outcome. The full
-# outputs are kept in target/petclinic-clients.
+# benchmarks/apps.sh built, warmed by `wrk -t1 -c8` for WARM seconds (a platform JVM warmed at 50
+# connections from its start served less at 50 a minute later than one warmed at 8), then on the
+# same warm JVM: `wrk -t1 --latency` for SECONDS at each of CONCURRENCY connections (closed loop:
+# that many requests always in flight), `ab -k -c50 -n 20000`, and `loomscope load` open loop at each
+# of RATES over 100 connections (5 windows of 2 s after its warm-up). Prints a line per kind and
+# client: requests a second, p50, p99 and timeouts or the longest request, and each open-loop rate's
+# outcome. The full outputs are kept in target/petclinic-clients.
 #
 # usage: benchmarks/petclinic-clients.sh [SECONDS (30)] [WARM (180)]
 #        JDK=JDK_HOME (default: the JDK 21 of LOOMSCOPE_JDK21 or .ci/jdk21)
