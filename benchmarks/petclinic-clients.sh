@@ -24,6 +24,7 @@ done
 jar="$root/target/apps/build/spring-petclinic.jar"
 [ -f "$jar" ] || { echo "$bench: $jar is missing: build it with benchmarks/apps.sh first" >&2; exit 2; }
 jdk=${JDK:-$(dirname "$(dirname "${LOOMSCOPE_JDK21:-$("$root/.ci/jdk21")}")")}
+[ -x "$jdk/bin/java" ] || { echo "$bench: $jdk/bin/java is not there: give JDK=JDK_HOME, a JDK 21 or later" >&2; exit 2; }
 out="$root/target/petclinic-clients"
 mkdir -p "$out"
 port=$(loomscope_free_port)
@@ -51,7 +52,8 @@ for kind in platform virtual; do
         /longest request/ { max = $2 } END { printf "%s ab -k -c50: %s/s, p50 %s ms, p99 %s ms, longest %s ms\n", kind, rate, p50, p99, max }' \
         "$out/$kind.ab.txt"
     "$root/loomscope" load --url "$url" --rate "$rates" --connections 100 --max-warmup 10s --threads "$kind" \
-        --results "$out/$kind.load.csv" >"$out/$kind.load.txt" 2>&1
+        --results "$out/$kind.load.csv" >"$out/$kind.load.txt" 2>&1 \
+        || { echo "$bench: loomscope load failed: $(tail -1 "$out/$kind.load.txt")" >&2; exit 2; }
     grep -E '^GET [^ ]+ at [0-9]+/s: ' "$out/$kind.load.txt" | sed -E \
         "s/^GET [^ ]+ at ([0-9]+\/s): [^:]*: [^:]*: ([0-9,]+ answered \([^)]*\)), ([^;]*); (NOT KEEPING UP[^;]*; )?.*intended start [^)]*\): (p50 [0-9,.]+ ms, p99 [0-9,.]+ ms),.*/$kind open loop at \1: \2, \3, \4\5/"
     kill "$pid"
