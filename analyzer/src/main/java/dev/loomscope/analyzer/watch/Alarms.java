@@ -35,8 +35,17 @@ import java.util.stream.Collectors;
  * @param parked virtual threads parked at one place from which pool-ceiling is raised
  * @param queueSeconds refreshes in a row the queue grows, all carriers mounted, before queue-growth is raised (at
  *     {@link #MIN_QUEUED} queued or more)
+ * @param dumps whether thread dumps come ({@link #carriers}): where the scheduler does not say who waits for the
+ *     carriers (JDK 21-23), the yield-spin alarm waits for them
  */
-record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds, State state) {
+record Alarms(
+        double pinRate,
+        double pinnedShare,
+        double spinShare,
+        int parked,
+        int queueSeconds,
+        boolean dumps,
+        State state) {
     /** Fewer spinning CPU samples than this over the window say nothing of a spin. */
     static final int MIN_SPIN_SAMPLES = 3;
     /** A queue shorter than this is a scheduler at work, not one falling behind, however it grows. */
@@ -72,8 +81,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
      */
     static final Set<Kind> FROM_DUMPS = EnumSet.of(Kind.DEADLOCK, Kind.LOCK_STUCK, Kind.FREE_MONITOR);
 
+    Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds, boolean dumps) {
+        this(pinRate, pinnedShare, spinShare, parked, queueSeconds, dumps, new State());
+    }
+
+    /** Alarms with no thread dumps to come. */
     Alarms(double pinRate, double pinnedShare, double spinShare, int parked, int queueSeconds) {
-        this(pinRate, pinnedShare, spinShare, parked, queueSeconds, new State());
+        this(pinRate, pinnedShare, spinShare, parked, queueSeconds, false);
     }
 
     /** What persists between ticks: the kinds raised and not yet cleared, the queue's growth. */
@@ -85,6 +99,13 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
          * The last {@link #SPIN_WINDOW} intervals: CPU samples are few a second (JFR samples a few threads a period).
          */
         final ArrayDeque<Interval> recent = new ArrayDeque<>();
+        /**
+         * The virtual threads that wanted a carrier (mounted and queued, the scheduler's MXBean of JDK 24+) at each of
+         * the refreshes in {@link #recent}, NaN where it did not say.
+         */
+        final ArrayDeque<Double> wanting = new ArrayDeque<>();
+        /** Thread dumps in a row in which every carrier ran a virtual thread ({@link Alarms#carriers}). */
+        int heldDumps;
 
         long lastQueued = -1;
         int growing;
@@ -173,11 +194,18 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
         }
     }
 
-    /** The yield-spin alarm, over the last {@link #SPIN_WINDOW} intervals; undecided when they hold too few samples. */
+    /**
+     * The yield-spin alarm, over the last {@link #SPIN_WINDOW} intervals: {@link #spinShare} of the virtual threads'
+     * CPU samples spinning while the spin costs other virtual threads their carriers ({@link #crowded}); undecided when
+     * they hold too few samples.
+     */
     private void spin(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen, Set<Kind> undecided) {
         state.recent.addLast(in);
+        Tick.Scheduler s = t.scheduler();
+        state.wanting.addLast(s == null ? Double.NaN : (double) s.mounted() + s.queued());
         if (state.recent.size() > SPIN_WINDOW) {
             state.recent.removeFirst();
+            state.wanting.removeFirst();
         }
         long spinning = state.recent.stream().mapToLong(i -> i.spinSamples).sum();
         long virtual = state.recent.stream().mapToLong(i -> i.virtualSamples).sum();
@@ -188,6 +216,10 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
             // too few virtual threads' samples to tell (a busy machine's sampler reaches few threads)
             undecided.add(Kind.SPIN);
         } else if (spinning >= MIN_SPIN_SAMPLES && (double) spinning / virtual >= spinShare) {
+            String crowded = crowded(t.parallelism());
+            if (crowded == null) {
+                return; // the carriers had room: the spin cost its own carrier's CPU, no other thread its turn
+            }
             seen.add(Kind.SPIN);
             Map<String, Long> callers = new HashMap<>();
             Map<String, List<Frame>> stacks = new HashMap<>();
@@ -209,16 +241,50 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                                     "%s of the virtual threads' CPU samples (%d of %d over the last %d refreshes) are"
                                             + " in Thread.yield or Thread.onSpinWait, and %s of all samples are"
                                             + " carriers in the scheduler: carriers busy spinning, not working (limit"
-                                            + " %s)",
+                                            + " %s)%s",
                                     Tick.percent((double) spinning / virtual),
                                     spinning,
                                     virtual,
                                     state.recent.size(),
                                     Tick.percent(all > 0 ? (double) scheduler / all : Double.NaN),
-                                    Tick.percent(spinShare)),
+                                    Tick.percent(spinShare),
+                                    crowded),
                             caller,
                             stacks.get(caller).stream().map(Frame::text).toList()));
         }
+    }
+
+    /**
+     * Whether the spin costs other virtual threads their turn, as the words the yield-spin alarm adds, or null when it
+     * does not: where the scheduler says (JDK 24+), more virtual threads wanted a carrier (mounted and queued) than
+     * there are carriers, on average over the refreshes that said; else, where thread dumps come, every carrier ran a
+     * virtual thread in the last two dumps (not before two dumps); else nothing tells, and the samples' share alone
+     * decides.
+     */
+    private String crowded(int parallelism) {
+        double wanting = state.wanting.stream()
+                .mapToDouble(Double::doubleValue)
+                .filter(w -> !Double.isNaN(w))
+                .average()
+                .orElse(Double.NaN);
+        if (!Double.isNaN(wanting)) {
+            return wanting > parallelism
+                    ? String.format(
+                            Locale.ROOT,
+                            "; %.1f virtual threads wanted the %d carriers (mounted and queued, on average)",
+                            wanting,
+                            parallelism)
+                    : null;
+        }
+        if (dumps) {
+            return state.heldDumps >= 2
+                    ? String.format(
+                            Locale.ROOT,
+                            "; every carrier ran a virtual thread in %d thread dumps in a row",
+                            state.heldDumps)
+                    : null;
+        }
+        return "";
     }
 
     /**
@@ -354,6 +420,7 @@ record Alarms(double pinRate, double pinnedShare, double spinShare, int parked, 
                         && (v.state() == null || v.state().equals("RUNNABLE")))
                 .toList();
         boolean held = s.carriers() > 0 && running.size() >= s.carriers();
+        state.heldDumps = held ? state.heldDumps + 1 : 0;
         Instant before = state.carriersHeldAt;
         state.carriersHeldAt = held ? (a.dump().time() != null ? a.dump().time() : at) : null;
         if (!held) {

@@ -196,18 +196,19 @@ public final class Watch {
     }
 
     private boolean loop(RunningJvm t, Watcher w) throws IOException, InterruptedException {
+        boolean dumping = t.local() && !o.dumpEvery().isZero();
         Alarms alarms = new Alarms(
                 o.limits().pinRate(),
                 o.limits().pinnedShare(),
                 o.limits().spinShare(),
                 o.limits().parked(),
-                QUEUE_REFRESHES);
+                QUEUE_REFRESHES,
+                dumping);
         long start = w.originNanos();
         long every = o.interval().toNanos();
         long intervals = o.duration().isZero()
                 ? Long.MAX_VALUE
                 : Math.ceilDiv(o.duration().toNanos(), every);
-        boolean dumping = t.local() && !o.dumpEvery().isZero();
         nextDump = start + o.dumpEvery().toNanos();
         Path scratch = dumping
                 ? Files.createTempDirectory(

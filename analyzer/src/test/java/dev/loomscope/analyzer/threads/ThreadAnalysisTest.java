@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loomscope.analyzer.threads.ThreadDump.DumpThread;
 import dev.loomscope.analyzer.threads.ThreadDump.Monitor;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +56,41 @@ public class ThreadAnalysisTest {
                 threads,
                 true,
                 false);
+    }
+
+    /**
+     * A JDK 25 dump at {@code second} of both carriers each running a virtual thread in Thread.yield, and one more
+     * waiting to run.
+     */
+    public static ThreadAnalysis carriersRunning(int second) {
+        List<String> carrierStack = List.of(
+                "java.base/jdk.internal.vm.Continuation.run(Continuation.java:248)",
+                "java.base/java.lang.VirtualThread.runContinuation(VirtualThread.java:245)");
+        List<String> spinning = List.of(
+                "java.base/java.lang.Thread.yield(Thread.java:443)",
+                "app.Wait.poll(Wait.java:7)",
+                "java.base/java.lang.VirtualThread.run(VirtualThread.java:466)");
+        List<DumpThread> threads = new ArrayList<>();
+        for (long c = 11; c <= 12; c++) {
+            threads.add(new DumpThread(
+                    c,
+                    "ForkJoinPool-1-worker-" + (c - 10),
+                    "ForkJoinPool-1",
+                    false,
+                    "RUNNABLE",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    List.of(),
+                    carrierStack));
+            threads.add(new DumpThread(
+                    c + 20, "", "<root>", true, "RUNNABLE", c, null, null, null, null, List.of(), spinning));
+        }
+        threads.add(
+                new DumpThread(33, "", "<root>", true, "RUNNABLE", null, null, null, null, null, List.of(), spinning));
+        return ThreadAnalysis.of(dump(second, threads), null);
     }
 
     /** Two virtual threads blocked entering a monitor no thread owns, in two dumps 5 s apart. */

@@ -20,10 +20,15 @@ class AlarmsTest {
 
     /** A refresh of one second on a JVM of {@code parallelism} carriers, all mounted, {@code queued} waiting. */
     static Tick queued(int k, int parallelism, long queued) {
+        return scheduled(k, parallelism, parallelism, queued);
+    }
+
+    /** A refresh of one second on a JVM of {@code parallelism} carriers, {@code mounted} of them, {@code queued}. */
+    static Tick scheduled(int k, int parallelism, int mounted, long queued) {
         return new Tick(
                 Instant.ofEpochSecond(k),
                 1,
-                new Tick.Scheduler(parallelism, parallelism, parallelism, queued),
+                new Tick.Scheduler(parallelism, parallelism, mounted, queued),
                 parallelism,
                 -1,
                 -1,
@@ -102,7 +107,7 @@ class AlarmsTest {
         List<String> raised = new ArrayList<>();
         for (int k = 0; k < refreshes.size(); k++) {
             int at = k;
-            alarms.check(queued(k, 2, 0), refreshes.get(k)).forEach(a -> raised.add(a.kind().id + "@" + at));
+            alarms.check(queued(k, 2, 2), refreshes.get(k)).forEach(a -> raised.add(a.kind().id + "@" + at));
         }
         return raised;
     }
@@ -119,6 +124,54 @@ class AlarmsTest {
         }
         refreshes.add(spinning(3, 3));
         assertThat(spins(refreshes)).containsExactly("yield-spin@1");
+    }
+
+    /**
+     * Virtual threads that spin while the carriers have room cost no other thread its turn (a request that waits a few
+     * milliseconds for a helper so, at 150 a second): no alarm; the same samples while more virtual threads want a
+     * carrier than there are, an alarm that says how many wanted them.
+     */
+    @Test
+    void aSpinIsRaisedOnlyWhileMoreVirtualThreadsWantACarrierThanThereAre() {
+        for (int k = 0; k < 8; k++) {
+            assertThat(alarms.check(scheduled(k, 2, k % 2 + 1, k % 3 == 0 ? 1 : 0), spinning(4, 3)))
+                    .isEmpty();
+        }
+        alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES);
+        List<Alarm> raised = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            raised.addAll(alarms.check(scheduled(k, 2, 2, 2), spinning(4, 3)));
+        }
+        assertThat(raised).extracting(Alarm::kind).containsExactly(Alarm.Kind.SPIN);
+        assertThat(raised.get(0).what())
+                .endsWith("; 4.0 virtual threads wanted the 2 carriers (mounted and queued, on" + " average)");
+    }
+
+    /**
+     * Where the scheduler does not say who waits (JDK 21-23), a spin waits for two thread dumps in a row with every
+     * carrier running a virtual thread; where no dumps come, the samples' share alone raises it.
+     */
+    @Test
+    void withoutTheSchedulersCountsASpinWaitsForTwoDumpsOfBusyCarriersWhereDumpsCome() {
+        alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES, true);
+        List<String> raised = new ArrayList<>();
+        List<Alarm> spins = new ArrayList<>();
+        for (int k = 1; k <= 4; k++) {
+            if (k >= 2) { // a dump after each refresh from the second on, every carrier running a virtual thread
+                assertThat(alarms.carriers(Instant.ofEpochSecond(k), ThreadAnalysisTest.carriersRunning(k), 2))
+                        .isEmpty();
+            }
+            for (Alarm a : alarms.check(plain(k, 2), spinning(4, 3))) {
+                raised.add(a.kind().id + "@" + k);
+                spins.add(a);
+            }
+        }
+        assertThat(raised).containsExactly("yield-spin@3");
+        assertThat(spins.get(0).what()).endsWith("; every carrier ran a virtual thread in 2 thread dumps in a row");
+        alarms = new Alarms(100, 0.2, 0.5, 1000, Watch.QUEUE_REFRESHES, false);
+        assertThat(alarms.check(plain(1, 2), spinning(4, 3)))
+                .extracting(Alarm::kind)
+                .containsExactly(Alarm.Kind.SPIN);
     }
 
     /**
