@@ -69,6 +69,26 @@ public final class ContextSwitchReducer implements Reducer {
         }
     }
 
+    /** Takes {@code o}'s events in too, as if this reducer had seen them after its own. */
+    public void merge(ContextSwitchReducer o) {
+        times.addAll(o.times);
+        voluntary.addAll(o.voluntary);
+        involuntary.addAll(o.involuntary);
+        machineRate.addAll(o.machineRate);
+        voluntaryTotal += o.voluntaryTotal;
+        involuntaryTotal += o.involuntaryTotal;
+        if (o.platformThreadsStarted >= 0) {
+            platformThreadsStarted = Math.max(0, platformThreadsStarted) + o.platformThreadsStarted;
+        }
+        if (o.allocatedBytes >= 0) {
+            allocatedBytes = Math.max(0, allocatedBytes) + o.allocatedBytes;
+        }
+        started.addAll(o.started);
+        firstMillis = Math.min(firstMillis, o.firstMillis);
+        lastMillis = Math.max(lastMillis, o.lastMillis);
+        source = o.source != null ? o.source : source;
+    }
+
     /** Bytes the process allocated over the recording, every thread's (the agent's count); -1 when not recorded. */
     public long allocatedBytes() {
         return allocatedBytes;

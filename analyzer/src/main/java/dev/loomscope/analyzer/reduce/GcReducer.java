@@ -32,6 +32,7 @@ public final class GcReducer implements Reducer {
         o.pausesByCollectorAndCause.forEach((k, s) ->
                 pausesByCollectorAndCause.computeIfAbsent(k, x -> new Samples()).addAll(s));
         pauses.addAll(o.pauses);
+        pausesInTime.addAll(o.pausesInTime);
     }
 
     /** "collector | cause" -> pauses in ms. */

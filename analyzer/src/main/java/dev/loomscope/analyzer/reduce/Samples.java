@@ -43,6 +43,11 @@ public final class Samples implements Serializable {
         return s;
     }
 
+    /** The mean, NaN when there is no value. */
+    public double mean() {
+        return size == 0 ? Double.NaN : sum() / size;
+    }
+
     public double max() {
         return size == 0 ? Double.NaN : Arrays.stream(values, 0, size).max().orElseThrow();
     }

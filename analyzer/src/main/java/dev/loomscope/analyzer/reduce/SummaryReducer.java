@@ -179,6 +179,47 @@ public final class SummaryReducer implements Reducer {
         return user == 0 && system == 0 && machine == 0 ? null : new double[] {user + system, machine};
     }
 
+    /**
+     * Takes {@code o}'s events in too, as if this reducer had seen them after its own: counts and CPU readings added,
+     * extents and peaks widened, what describes the JVM taken from {@code o} where it says.
+     */
+    public void merge(SummaryReducer o) {
+        o.counts.forEach((t, n) -> counts.merge(t, n, Long::sum));
+        first = earlier(first, o.first);
+        firstEvent = earlier(firstEvent, o.firstEvent);
+        last = o.last == null || last != null && last.isAfter(o.last) ? last : o.last;
+        lastEvent =
+                o.lastEvent == null || lastEvent != null && lastEvent.isAfter(o.lastEvent) ? lastEvent : o.lastEvent;
+        label = o.label != null ? o.label : label;
+        threadKind = o.threadKind != null ? o.threadKind : threadKind;
+        profilingMode = o.profilingMode != null ? o.profilingMode : profilingMode;
+        command = o.command != null ? o.command : command;
+        agentOptions = o.agentOptions != null ? o.agentOptions : agentOptions;
+        jvm = o.jvm != null ? o.jvm : jvm;
+        youngCollector = o.youngCollector != null ? o.youngCollector : youngCollector;
+        oldCollector = o.oldCollector != null ? o.oldCollector : oldCollector;
+        peakThreads = Math.max(peakThreads, o.peakThreads);
+        peakActiveThreads = Math.max(peakActiveThreads, o.peakActiveThreads);
+        virtualThreadsStarted += o.virtualThreadsStarted;
+        hardwareThreads = o.hardwareThreads >= 0 ? o.hardwareThreads : hardwareThreads;
+        maxHeapBytes = o.maxHeapBytes >= 0 ? o.maxHeapBytes : maxHeapBytes;
+        threadStackBytes = o.threadStackBytes >= 0 ? o.threadStackBytes : threadStackBytes;
+        cpus = o.cpus >= 0 ? o.cpus : cpus;
+        carriers = o.carriers >= 0 ? o.carriers : carriers;
+        jvmStart = earlier(jvmStart, o.jvmStart);
+        libraries.putAll(o.libraries);
+        threadStartEvents += o.threadStartEvents;
+        jvmCpu.addAll(o.jvmCpu);
+        machineCpu.addAll(o.machineCpu);
+        jvmCpuInTime.addAll(o.jvmCpuInTime);
+        compilerMillisInTime.addAll(o.compilerMillisInTime);
+        compilerMillisBefore = o.compilerMillisBefore >= 0 ? o.compilerMillisBefore : compilerMillisBefore;
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null || b != null && b.isBefore(a) ? b : a;
+    }
+
     /** The recording's span, from its chunk headers (see {@link RecordingSpan}). */
     public void span(RecordingSpan span) {
         first = span.first();

@@ -32,6 +32,19 @@ public final class Timeline implements Serializable {
         values[size++] = value;
     }
 
+    /** Adds {@code other}'s values, each at its time. */
+    public void addAll(Timeline other) {
+        for (int i = 0; i < other.size; i++) {
+            if (size == times.length) {
+                times = Arrays.copyOf(times, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            sorted &= size == 0 || times[size - 1] <= other.times[i];
+            times[size] = other.times[i];
+            values[size++] = other.values[i];
+        }
+    }
+
     public int count() {
         return size;
     }

@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.read.JdkEvent;
+import dev.loomscope.analyzer.reduce.ContextSwitchReducer;
 import dev.loomscope.analyzer.reduce.GcReducer;
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
@@ -19,12 +20,12 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
 /**
- * The events of one refresh of {@code watch}, as they arrived from the stream: pins (by the frame that pinned, with JDK
- * 24+ reasons) and submit failures, through the same reducer as {@code pinning}, virtual threads started and ended, GC
- * pauses (the reducer {@code gc} reads them by), the machine's context switch rate, the CPU load (by {@code summary}'s
- * rule for JFR's first reading) and the platform threads (JFR's periodic events), the CPU samples and where they spin,
- * and the agent's {@code work=} windows. Filled by the stream's thread, read by the watcher's once the interval ends
- * ({@link Watcher} hands over a new one under its lock).
+ * The events of one refresh of {@code watch}, as they arrived from the stream, through the reducers the commands on a
+ * file read them with: pins (by the frame that pinned, with JDK 24+ reasons) and submit failures as {@code pinning}
+ * does, GC pauses as {@code gc}, virtual threads started and ended, the CPU load and the platform threads (JFR's
+ * periodic events) as {@code summary}, the machine's context switch rate as {@code ctxsw}, and the agent's
+ * {@code work=} windows; and, its own, the carriers' CPU and the CPU samples and where they spin. Filled by the
+ * stream's thread, read by the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
  */
 final class Interval {
     /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
@@ -33,17 +34,11 @@ final class Interval {
     final PinningReducer pins = new PinningReducer();
     final WorkReducer work = new WorkReducer();
     final GcReducer gc = new GcReducer();
-    long started;
-    long ended;
-    double contextSwitchRate = Double.NaN;
-    /**
-     * The JVM's and the machine's CPU, shares of the machine, and the live platform threads: JFR's latest in the
-     * interval.
-     */
-    double processCpu = Double.NaN;
+    /** Virtual threads started and ended, the JVM's and the machine's CPU, the live platform threads. */
+    final SummaryReducer summary = new SummaryReducer();
+    /** The machine's context switch rate. */
+    final ContextSwitchReducer contextSwitches = new ContextSwitchReducer();
 
-    double machineCpu = Double.NaN;
-    long platformThreads = -1;
     long samples;
     /** CPU samples of virtual threads, and of those the ones in a spin frame (the share the yield-spin alarm reads). */
     long virtualSamples;
@@ -88,19 +83,9 @@ final class Interval {
     void absorb(Interval o) {
         pins.merge(o.pins);
         work.merge(o.work);
-        started += o.started;
-        ended += o.ended;
         gc.merge(o.gc);
-        if (!Double.isNaN(o.contextSwitchRate)) {
-            contextSwitchRate = o.contextSwitchRate; // a rate of its own period: the latest stands
-        }
-        if (!Double.isNaN(o.processCpu)) {
-            processCpu = o.processCpu;
-            machineCpu = o.machineCpu;
-        }
-        if (o.platformThreads >= 0) {
-            platformThreads = o.platformThreads;
-        }
+        summary.merge(o.summary);
+        contextSwitches.merge(o.contextSwitches);
         samples += o.samples;
         virtualSamples += o.virtualSamples;
         spinSamples += o.spinSamples;
@@ -117,18 +102,12 @@ final class Interval {
         JdkEvent e = new JdkEvent(r);
         switch (e.type()) {
             case JdkEvents.VIRTUAL_THREAD_PINNED, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED -> pins.add(e);
-            case JdkEvents.VIRTUAL_THREAD_START -> started++;
-            case JdkEvents.VIRTUAL_THREAD_END -> ended++;
+            case JdkEvents.VIRTUAL_THREAD_START,
+                    JdkEvents.VIRTUAL_THREAD_END,
+                    JdkEvents.CPU_LOAD,
+                    JdkEvents.JAVA_THREAD_STATISTICS -> summary.add(e);
             case JdkEvents.GARBAGE_COLLECTION -> gc.add(e);
-            case JdkEvents.THREAD_CONTEXT_SWITCH_RATE -> contextSwitchRate = e.doubleValue(JdkFields.SWITCH_RATE);
-            case JdkEvents.CPU_LOAD -> {
-                double[] cpu = SummaryReducer.cpuLoad(e);
-                if (cpu != null) {
-                    processCpu = cpu[0];
-                    machineCpu = cpu[1];
-                }
-            }
-            case JdkEvents.JAVA_THREAD_STATISTICS -> platformThreads = e.longValue(JdkFields.ACTIVE_COUNT);
+            case JdkEvents.THREAD_CONTEXT_SWITCH_RATE -> contextSwitches.add(e);
             case JdkEvents.THREAD_CPU_LOAD -> {
                 RecordedThread t = r.getThread(JdkFields.EVENT_THREAD);
                 if (t != null

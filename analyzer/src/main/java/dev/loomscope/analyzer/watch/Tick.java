@@ -1,6 +1,7 @@
 package dev.loomscope.analyzer.watch;
 
 import dev.loomscope.analyzer.reduce.PinningReducer;
+import dev.loomscope.recording.JdkEvents;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
@@ -44,11 +45,31 @@ record Tick(
 
     /** Virtual threads started, and ended, in the interval; -1 when their events were not streamed. */
     long started() {
-        return streamed.threadEvents() ? events.started : -1;
+        return streamed.threadEvents() ? events.summary.count(JdkEvents.VIRTUAL_THREAD_START) : -1;
     }
 
     long ended() {
-        return streamed.threadEvents() ? events.ended : -1;
+        return streamed.threadEvents() ? events.summary.count(JdkEvents.VIRTUAL_THREAD_END) : -1;
+    }
+
+    /** The JVM's CPU, a share of the machine: the mean of JFR's readings in the interval (one a second), or NaN. */
+    double processCpu() {
+        return events.summary.jvmCpu.mean();
+    }
+
+    /** The machine's CPU, as {@link #processCpu}. */
+    double machineCpu() {
+        return events.summary.machineCpu.mean();
+    }
+
+    /** The machine's context switches a second: the mean of JFR's readings in the interval, or NaN. */
+    double contextSwitchRate() {
+        return events.contextSwitches.machineRate.mean();
+    }
+
+    /** The most live Java threads JFR counted in the interval, or -1 when it counted none. */
+    long platformThreads() {
+        return events.summary.peakActiveThreads;
     }
 
     long pins() {
@@ -160,11 +181,11 @@ record Tick(
                 gcPauseMillis(),
                 mb(heapUsed),
                 mb(heapCommitted)));
-        parts.add("cpu process " + percent(events.processCpu) + " machine " + percent(events.machineCpu));
+        parts.add("cpu process " + percent(processCpu()) + " machine " + percent(machineCpu()));
         parts.add(
-                Double.isNaN(events.contextSwitchRate)
+                Double.isNaN(contextSwitchRate())
                         ? "machine ctxsw n/a"
-                        : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", events.contextSwitchRate));
+                        : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", contextSwitchRate()));
         if (events.spinSamples > 0) {
             parts.add("spinning " + percent(spinShare()) + " of virtual threads' CPU samples");
         }
@@ -192,7 +213,7 @@ record Tick(
         m.put("queued", scheduler == null ? null : scheduler.queued());
         m.put("virtual_threads_started", started() < 0 ? null : started());
         m.put("virtual_threads_ended", ended() < 0 ? null : ended());
-        m.put("platform_threads", events.platformThreads);
+        m.put("platform_threads", platformThreads());
         m.put("pins", pins());
         m.put("pinned_ms", pinnedMillis());
         m.put("pinned_share", pinnedShare());
@@ -211,9 +232,9 @@ record Tick(
         m.put("gc_pause_ms", gcPauseMillis());
         m.put("heap_used_bytes", heapUsed < 0 ? null : heapUsed);
         m.put("heap_committed_bytes", heapCommitted < 0 ? null : heapCommitted);
-        m.put("process_cpu", events.processCpu);
-        m.put("machine_cpu", events.machineCpu);
-        m.put("machine_context_switches_per_s", events.contextSwitchRate);
+        m.put("process_cpu", processCpu());
+        m.put("machine_cpu", machineCpu());
+        m.put("machine_context_switches_per_s", contextSwitchRate());
         m.put("cpu_samples", events.samples);
         m.put("virtual_thread_cpu_samples", events.virtualSamples);
         m.put("spin_samples", events.spinSamples);
