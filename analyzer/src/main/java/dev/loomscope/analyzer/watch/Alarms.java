@@ -256,19 +256,18 @@ record Alarms(
 
     /**
      * Whether the spin costs other virtual threads their turn, as the words the yield-spin alarm adds, or null when it
-     * does not: where the scheduler says (JDK 24+), more virtual threads wanted a carrier (mounted and queued) than
-     * there are carriers, on average over the refreshes that said; else, where thread dumps come, every carrier ran a
+     * does not: where the scheduler says (JDK 24+), at least one virtual thread more than there are carriers wanted one
+     * (mounted and queued), on average over the last {@link #SPIN_WINDOW} refreshes (not before that many: the counts
+     * are a moment's each, and a spinner's yields make them jump); else, where thread dumps come, every carrier ran a
      * virtual thread in the last two dumps (not before two dumps); else nothing tells, and the samples' share alone
      * decides.
      */
     private String crowded(int parallelism) {
-        double wanting = state.wanting.stream()
-                .mapToDouble(Double::doubleValue)
-                .filter(w -> !Double.isNaN(w))
-                .average()
-                .orElse(Double.NaN);
-        if (!Double.isNaN(wanting)) {
-            return wanting > parallelism
+        List<Double> said = state.wanting.stream().filter(w -> !Double.isNaN(w)).toList();
+        if (!said.isEmpty()) {
+            double wanting =
+                    said.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+            return said.size() >= SPIN_WINDOW && wanting >= parallelism + 1
                     ? String.format(
                             Locale.ROOT,
                             "; %.1f virtual threads wanted the %d carriers (mounted and queued, on average)",
