@@ -133,7 +133,11 @@ final class CapacitySearch {
 
     /** Whether a rate's measured windows kept the objective. */
     private boolean kept(LoadRun.Summary s) {
-        return slo.keptBy(s.judged(), s.offered(), s.errors(), s.keptUp());
+        return slo.keptBy(
+                s.client().judged(),
+                s.client().offered(),
+                s.client().errors(),
+                s.client().keptUp());
     }
 
     /**
@@ -233,13 +237,13 @@ final class CapacitySearch {
                     "still warming up (%.2fx the requests answered a second in its last window as in its first)",
                     s.quickening());
         }
-        if (s.unsteady() != null && s.keptUp() && s.lateBefore() > 0) {
+        if (s.unsteady() != null && s.client().keptUp() && s.lateBefore() > 0) {
             return String.format(
                     Locale.ROOT,
                     "it kept pace with the rate, and missed on the %,d requests its warm-up left late",
                     s.lateBefore());
         }
-        return s.keptUp() && Double.isNaN(missed)
+        return s.client().keptUp() && Double.isNaN(missed)
                 ? "the search's first miss, and the service kept pace: a young JVM's latency (its compiler's, its first"
                         + " collections') is not yet its capacity"
                 : null;
@@ -305,13 +309,13 @@ final class CapacitySearch {
     private String connectionsBound() {
         if (keptRun == null
                 || missedRun == null
-                || !missedRun.allConnectionsBusy()
-                || missedRun.send().getTotalCount() == 0
-                || keptRun.send().getTotalCount() == 0) {
+                || !missedRun.client().allConnectionsBusy()
+                || missedRun.client().send().getTotalCount() == 0
+                || keptRun.client().send().getTotalCount() == 0) {
             return "";
         }
-        double at = missedRun.send().getValueAtPercentile(50);
-        double before = keptRun.send().getValueAtPercentile(50);
+        double at = missedRun.client().send().getValueAtPercentile(50);
+        double before = keptRun.client().send().getValueAtPercentile(50);
         if (at > SAME_SERVICE_TIME * before) {
             return "";
         }
@@ -320,7 +324,7 @@ final class CapacitySearch {
                 "; every one of the client's %,d connections was busy at %s while the service answered as at %s (from"
                         + " its send p50 %s against %s): the connections, not the service, may be the limit; search"
                         + " again with more --connections to tell",
-                missedRun.connections(),
+                missedRun.client().connections(),
                 LoadSpec.rate(missed),
                 LoadSpec.rate(kept),
                 LatencyHistograms.ms(at),
@@ -348,6 +352,6 @@ final class CapacitySearch {
 
     /** {@code p99 21.3 ms (n=4,000)}: what decided a step, for its line. */
     String figure(LoadRun.Summary s) {
-        return LatencyHistograms.describe(s.judged(), slo.quantile());
+        return LatencyHistograms.describe(s.client().judged(), slo.quantile());
     }
 }

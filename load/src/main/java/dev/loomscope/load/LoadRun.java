@@ -53,46 +53,6 @@ public final class LoadRun {
             double quickening,
             double busyElsewhere) {
 
-        public double seconds() {
-            return client.seconds();
-        }
-
-        public long offered() {
-            return client.offered();
-        }
-
-        public long ok() {
-            return client.answered();
-        }
-
-        public long errors() {
-            return client.errors();
-        }
-
-        /** The answered requests' latencies from their intended start and the late ones' ages at the end. */
-        public Histogram judged() {
-            return client.judged();
-        }
-
-        /** The answered requests' latencies from their send. */
-        public Histogram send() {
-            return client.send();
-        }
-
-        public int connections() {
-            return client.connections();
-        }
-
-        /** Whether the service kept up with the offered rate ({@link ClientFigures#keptUp()}). */
-        public boolean keptUp() {
-            return client.keptUp();
-        }
-
-        /** Whether every connection was busy, so that due requests waited in the client for one. */
-        public boolean allConnectionsBusy() {
-            return client.allConnectionsBusy();
-        }
-
         public String line() {
             StringBuilder b = new StringBuilder(String.format(
                     Locale.ROOT,
@@ -100,50 +60,54 @@ public final class LoadRun {
                     workload,
                     windows,
                     windows == 1 ? "" : "s",
-                    seconds(),
-                    offered(),
+                    client.seconds(),
+                    client.offered(),
                     andLateBefore(lateBefore),
-                    ok(),
-                    ok() / seconds(),
-                    errors(),
-                    errors() == 1 ? "" : "s",
+                    client.answered(),
+                    client.answered() / client.seconds(),
+                    client.errors(),
+                    client.errors() == 1 ? "" : "s",
                     causes.isEmpty() ? "" : " " + causes,
                     late));
-            if (!keptUp()) {
+            if (!client.keptUp()) {
                 b.append(String.format(
                         Locale.ROOT,
                         "; NOT KEEPING UP: %.0f%% of the offered rate answered, %,d more late than before",
-                        100.0 * ok() / Math.max(1, offered()),
+                        100.0 * client.answered() / Math.max(1, client.offered()),
                         late - lateBefore));
             }
             b.append("; latency from each request's intended start")
                     .append(late > 0 ? " (the late at their age then: at least)" : "")
                     .append(": ")
-                    .append(LatencyHistograms.describe(judged(), 50))
+                    .append(LatencyHistograms.describe(client.judged(), 50))
                     .append(", ")
-                    .append(LatencyHistograms.describe(judged(), 99))
+                    .append(LatencyHistograms.describe(client.judged(), 99))
                     .append(", ")
-                    .append(LatencyHistograms.describe(judged(), 99.9))
+                    .append(LatencyHistograms.describe(client.judged(), 99.9))
                     .append(", max ")
-                    .append(judged().getTotalCount() == 0 ? "n/a" : LatencyHistograms.ms(judged().getMaxValue()))
-                    .append(String.format(Locale.ROOT, " (n=%,d)", judged().getTotalCount()));
-            if (send().getTotalCount() > 0) {
+                    .append(
+                            client.judged().getTotalCount() == 0
+                                    ? "n/a"
+                                    : LatencyHistograms.ms(client.judged().getMaxValue()))
+                    .append(String.format(
+                            Locale.ROOT, " (n=%,d)", client.judged().getTotalCount()));
+            if (client.send().getTotalCount() > 0) {
                 b.append("; from its send (the service and network, without the client's queue): ")
-                        .append(LatencyHistograms.describe(send(), 50))
+                        .append(LatencyHistograms.describe(client.send(), 50))
                         .append(", ")
-                        .append(LatencyHistograms.describe(send(), 99));
+                        .append(LatencyHistograms.describe(client.send(), 99));
             }
-            if (allConnectionsBusy()) {
+            if (client.allConnectionsBusy()) {
                 // requests sent before the first window count whole: the average can pass the connections by a little
                 b.append(String.format(
                         Locale.ROOT,
                         "; every connection busy (%.1f of %,d on average): due requests waited in the client for one,"
                                 + " and at %s a request from its send (the mean) %,d connections carry at most %,.0f/s",
-                        Math.min(client.busyConnections(), connections()),
-                        connections(),
-                        LatencyHistograms.ms(send().getMean()),
-                        connections(),
-                        connections() / (send().getMean() / 1e6)));
+                        Math.min(client.busyConnections(), client.connections()),
+                        client.connections(),
+                        LatencyHistograms.ms(client.send().getMean()),
+                        client.connections(),
+                        client.connections() / (client.send().getMean() / 1e6)));
             }
             if (lag.getTotalCount() > 0) {
                 // the client's own lateness: how late its sends left against when they could have, for reasons of its
@@ -156,8 +120,8 @@ public final class LoadRun {
                 b.append(String.format(
                         Locale.ROOT,
                         "; the client's CPU %.2f cores (%,.0f requests a CPU-second)",
-                        cpuNanos / 1e9 / seconds(),
-                        (ok() + errors()) / (cpuNanos / 1e9)));
+                        cpuNanos / 1e9 / client.seconds(),
+                        (client.answered() + client.errors()) / (cpuNanos / 1e9)));
             }
             if (afterStop.lateAtStart() + afterStop.offered() > 0) {
                 b.append(String.format(
@@ -303,7 +267,7 @@ public final class LoadRun {
                 break; // a step cut short judges nothing
             }
             boolean kept = search.record(s);
-            loaded += s.warmupSeconds() + s.seconds();
+            loaded += s.warmupSeconds() + s.client().seconds();
             // the step's warmth (how far into the search it ended) and backlog beside its verdict: a young JVM's miss
             // is told apart
             out.println(String.format(
@@ -314,7 +278,7 @@ public final class LoadRun {
                     spec.slo(),
                     LoadSpec.rate(rate),
                     search.figure(s),
-                    s.keptUp() ? "kept up" : "not keeping up",
+                    s.client().keptUp() ? "kept up" : "not keeping up",
                     s.late() > 0 ? String.format(Locale.ROOT, ", %,d late at the end", s.late()) : "",
                     s.unsteady() == null ? "steady" : "not steady",
                     loaded,

@@ -139,7 +139,7 @@ class LoadRunTest {
             assertThat(text.toString())
                     .contains("GET / at 100/s: stopped after " + windows + " of 20 measured windows; their summary:")
                     .containsPattern("GET / at 100/s: " + windows + " windows, [\\d.]+ s: [\\d,]+ offered");
-            assertThat(done.get(0).ok() + done.get(0).errors())
+            assertThat(done.get(0).client().answered() + done.get(0).client().errors())
                     .as(text.toString())
                     .isGreaterThanOrEqualTo(windows * 50L - 5);
         }

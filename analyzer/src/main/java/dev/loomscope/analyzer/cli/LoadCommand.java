@@ -113,7 +113,8 @@ public final class LoadCommand extends CliCommand {
             } catch (IllegalStateException exiting) {
                 // already stopping
             }
-            if (!summaries.isEmpty() && summaries.stream().allMatch(x -> x.ok() == 0)) {
+            if (!summaries.isEmpty()
+                    && summaries.stream().allMatch(x -> x.client().answered() == 0)) {
                 stderr().println("loomscope load: no request was answered with 2xx or 3xx ("
                         + summaries.get(0).causes() + "; see the windows above)");
                 return Errors.CHECK_FAILED;
