@@ -2,8 +2,9 @@
 # What observing costs at the client's p99: the tests' known-answer server (WORKERS workers each
 # holding a request HOLD ms; capacity WORKERS / HOLD) on platform and on virtual threads, loaded by
 # `loomscope load` at 80% of its capacity, with nothing watching it, with JFR's default settings
-# (-XX:StartFlightRecording), and under the loomscope agent with each profiling engine (profile=off;
-# async-profiler's default, cpu; engine=jfr, JFR's own sampler). Each JVM runs alone; ROUNDS
+# (-XX:StartFlightRecording), under the loomscope agent with each profiling engine (profile=off;
+# async-profiler's default, cpu; engine=jfr, JFR's own sampler), and (CONFIGS=watch) unobserved but
+# for `loomscope watch PID` at its defaults from before the load to its end. Each JVM runs alone; ROUNDS
 # rounds, each in a shuffled order; per configuration and kind the median of the rounds' figures
 # and their range. A JVM's figures are the load client's over its measured windows (a warm-up until
 # steady, then WINDOWS windows of 2 s): its p99 from the windows' merged histograms (each request once)
@@ -15,7 +16,7 @@
 # cores x 100 requests a second; it is loaded at 80% of that on both kinds (platform threads, 200 of
 # them, serve far more), and the agent records the pins it is there to record.
 #
-# usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr"] [WINDOWS=5] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
+# usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr watch"] [WINDOWS=5] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
 #        SERVICE=jetty LOOMSCOPE_JDK21=.../bin/java benchmarks/observer-tax.sh [ROUNDS (3)]
 set -euo pipefail
 rounds=${1:-3}
@@ -41,13 +42,14 @@ connections=$((workers * 3 / 2 > 100 ? workers * 3 / 2 : 100))
 tmp=$(mktemp -d)
 known_answer_pid=""
 demo_pid=""
-trap '[ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; [ -n "$demo_pid" ] && kill $demo_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+watcher=""
+trap '[ -n "$watcher" ] && kill $watcher 2>/dev/null; [ -n "$known_answer_pid" ] && kill $known_answer_pid 2>/dev/null; [ -n "$demo_pid" ] && kill $demo_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # CONFIGS="none agent-off" runs only those; agent-nolooks is the agent with profile=off and held-monitors=off
 read -r -a configs <<<"${CONFIGS:-none jfr agent-off agent-cpu agent-jfr}"
 flags() { # config kind: the JVM options that observe it
     case $1 in
-        none) ;;
+        none | watch) ;;
         jfr) echo "-XX:StartFlightRecording=filename=$tmp/jfr-$2.jfr" ;;
         agent-off) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,profile=off,flame=off,trace-pinned=off" ;;
         agent-nolooks) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,profile=off,flame=off,trace-pinned=off,held-monitors=off" ;;
@@ -56,18 +58,42 @@ flags() { # config kind: the JVM options that observe it
     esac
 }
 
+watched() { # config pid: with config watch, a watcher at its defaults on pid, its first line awaited
+    [ "$1" = watch ] || return 0
+    "$root/loomscope" watch "$2" --format json >"$tmp/watch.json" 2>"$tmp/watch.err" &
+    watcher=$!
+    for _ in $(seq 120); do
+        [ -s "$tmp/watch.json" ] && return 0
+        if ! kill -0 "$watcher" 2>/dev/null; then
+            echo "$bench: loomscope watch $2 ended before its first line: $(tail -1 "$tmp/watch.err")" >&2
+            kill "$2" 2>/dev/null
+            exit 1
+        fi
+        sleep 0.5
+    done
+    echo "$bench: loomscope watch $2 wrote no line in 60 s: $(tail -1 "$tmp/watch.err")" >&2
+    kill "$watcher" "$2" 2>/dev/null
+    exit 1
+}
+
 one() { # config kind: prints "P99_MS RATE P99.9_MS" of one JVM (n/a: too few requests for a p99.9)
     local pid
     if [ "$service" = jetty ]; then
         # shellcheck disable=SC2046
         loomscope_demo_service "$java" "$2" "$tmp/server.log" $(flags "$1" "$2")
         pid=$demo_pid
+        watched "$1" "$pid"
         "$root/loomscope" load --url "$demo_url/legacy" --rate "$rate" --windows "$windows" --window 2s >"$tmp/load.txt" 2>&1 || true
     else
         # shellcheck disable=SC2046
         loomscope_known_answer "$workers" "$hold" "$2" "$tmp/server.log" $(flags "$1" "$2")
         pid=$known_answer_pid
+        watched "$1" "$pid"
         "$root/loomscope" load --url "$known_answer_url" --rate "$rate" --connections "$connections" --windows "$windows" --window 2s >"$tmp/load.txt" 2>&1 || true
+    fi
+    if [ -n "$watcher" ]; then
+        kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null || true
+        watcher=""
     fi
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
     known_answer_pid=""
@@ -87,7 +113,8 @@ else
 fi
 for r in $(seq "$rounds"); do
     for job in $(for c in "${configs[@]}"; do for k in platform virtual; do echo "$c:$k"; done; done | shuf); do
-        echo "${job%%:*} ${job##*:} $(one "${job%%:*}" "${job##*:}")" >>"$tmp/results"
+        figures=$(one "${job%%:*}" "${job##*:}") # a watcher that cannot watch stops the run here
+        echo "${job%%:*} ${job##*:} $figures" >>"$tmp/results"
     done
 done
 printf '| observed by | kind | p99 ms, median [range] | p99.9 ms, median [range] | answered a second, median [range] |\n|---|---|---|---|---|\n'
