@@ -158,6 +158,18 @@ public final class DumpFrames {
                 || top.equals("jdk.internal.vm.Continuation.yield");
     }
 
+    /**
+     * A thread in Thread.yield or Thread.onSpinWait within its top {@code depth} frames: it computes and yields (a JDK
+     * 21-24 dump shows a virtual thread that yielded, off its carrier, at the same frames).
+     */
+    public static boolean spinning(List<String> stack, int depth) {
+        return stack.stream().limit(depth).anyMatch(f -> {
+            String m = methodOf(f);
+            int dot = m.lastIndexOf('.');
+            return dot > 0 && JdkFrames.isSpin(m.substring(0, dot), m.substring(dot + 1));
+        });
+    }
+
     /** The frame of a class initializer on the stack ({@code Init.<clinit>}), or null. */
     static String classInitializer(List<String> stack) {
         return stack.stream()

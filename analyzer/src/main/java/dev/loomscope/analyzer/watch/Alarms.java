@@ -426,13 +426,17 @@ record Alarms(
             state.active.remove(new Episode(Kind.NATIVE));
             return List.of();
         }
-        if (before == null) {
+        // a thread in Thread.yield or onSpinWait is not in native code, however little CPU its carrier gets
+        List<DumpThread> still = running.stream()
+                .filter(v -> !DumpFrames.spinning(v.stack(), Interval.SPIN_DEPTH))
+                .toList();
+        if (before == null || still.size() < s.carriers()) {
             return List.of();
         }
         double cpu = state.recent.stream().mapToDouble(i -> i.carrierCpu).sum() * processors;
         int readings = state.recent.stream().mapToInt(i -> i.carrierReadings).sum();
         Set<Long> ids = new HashSet<>();
-        running.forEach(v -> ids.add(v.tid()));
+        still.forEach(v -> ids.add(v.tid()));
         long theirSamples = state.recent.stream()
                 .flatMap(i -> i.sampled.stream())
                 .filter(x -> ids.contains(x.thread()))
@@ -442,12 +446,12 @@ record Alarms(
         // the stream carries neither (the agent's recording), only threads whose stacks end in a native frame count
         boolean blocked = readings > 0
                 ? theirSamples < (long) FEW_SAMPLES * ids.size() && cpu / readings < BLOCKED_CPU
-                : running.stream().allMatch(v -> DumpFrames.nativeFrame(v.stack()) != null);
+                : still.stream().allMatch(v -> DumpFrames.nativeFrame(v.stack()) != null);
         if (!blocked) {
             return List.of();
         }
         Map<String, List<DumpThread>> byPlace = new HashMap<>();
-        running.forEach(v -> byPlace.computeIfAbsent(DumpFrames.describe(v.stack()), k -> new ArrayList<>())
+        still.forEach(v -> byPlace.computeIfAbsent(DumpFrames.describe(v.stack()), k -> new ArrayList<>())
                 .add(v));
         var top = byPlace.entrySet().stream()
                 .max(Comparator.comparingInt(e -> e.getValue().size()))

@@ -180,6 +180,26 @@ class AlarmsTest {
     }
 
     /**
+     * Carriers that get little CPU (a busy machine's) running virtual threads with few samples, in two dumps: blocked
+     * in native code, but for threads in Thread.yield, which compute and yield (a JDK 21 dump shows those off their
+     * carriers at the same frames).
+     */
+    @Test
+    void virtualThreadsInAYieldAreNotBlockedInNativeCode() {
+        Interval starved = new Interval();
+        starved.carrierCpu = 0.1;
+        starved.carrierReadings = 2;
+        alarms.check(plain(1, 2), starved);
+        assertThat(alarms.carriers(Instant.ofEpochSecond(1), ThreadAnalysisTest.carriersRunning(1), 2))
+                .isEmpty();
+        assertThat(alarms.carriers(Instant.ofEpochSecond(6), ThreadAnalysisTest.carriersRunning(6), 2))
+                .isEmpty();
+        assertThat(alarms.carriersHeld())
+                .as("every carrier runs a virtual thread all the same")
+                .isTrue();
+    }
+
+    /**
      * Refreshes whose samples show the virtual threads working, not spinning, end the episode: a spin after is raised
      * again.
      */
