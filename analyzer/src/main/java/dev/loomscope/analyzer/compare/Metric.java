@@ -500,7 +500,7 @@ public record Metric(
 
     /** The mean of a series, null when it is empty. */
     private static Double mean(Samples s) {
-        return s.count() == 0 ? null : s.sum() / s.count();
+        return s.count() == 0 ? null : s.mean();
     }
 
     /** The mean of a series of fractions (JFR's CPU loads), in percent; null when it is empty. */

@@ -46,8 +46,8 @@ public record Noise(int jvms, int known, int disturbed, double worst) {
         if (f.summary.machineCpu.count() == 0 || f.summary.jvmCpu.count() == 0) {
             return Double.NaN;
         }
-        double machine = f.summary.machineCpu.sum() / f.summary.machineCpu.count();
-        double jvm = f.summary.jvmCpu.sum() / f.summary.jvmCpu.count();
+        double machine = f.summary.machineCpu.mean();
+        double jvm = f.summary.jvmCpu.mean();
         return Math.max(0, machine - jvm);
     }
 

@@ -187,9 +187,8 @@ public final class SummaryReducer implements Reducer {
         o.counts.forEach((t, n) -> counts.merge(t, n, Long::sum));
         first = earlier(first, o.first);
         firstEvent = earlier(firstEvent, o.firstEvent);
-        last = o.last == null || last != null && last.isAfter(o.last) ? last : o.last;
-        lastEvent =
-                o.lastEvent == null || lastEvent != null && lastEvent.isAfter(o.lastEvent) ? lastEvent : o.lastEvent;
+        last = later(last, o.last);
+        lastEvent = later(lastEvent, o.lastEvent);
         label = o.label != null ? o.label : label;
         threadKind = o.threadKind != null ? o.threadKind : threadKind;
         profilingMode = o.profilingMode != null ? o.profilingMode : profilingMode;
@@ -218,6 +217,10 @@ public final class SummaryReducer implements Reducer {
 
     private static Instant earlier(Instant a, Instant b) {
         return a == null || b != null && b.isBefore(a) ? b : a;
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a == null || b != null && b.isAfter(a) ? b : a;
     }
 
     /** The recording's span, from its chunk headers (see {@link RecordingSpan}). */

@@ -22,27 +22,24 @@ public final class Timeline implements Serializable {
     }
 
     public void add(Instant time, double value) {
-        if (size == times.length) {
-            times = Arrays.copyOf(times, size * 2);
-            values = Arrays.copyOf(values, size * 2);
-        }
-        long t = epochNanos(time);
-        sorted &= size == 0 || times[size - 1] <= t;
-        times[size] = t;
-        values[size++] = value;
+        add(epochNanos(time), value);
     }
 
     /** Adds {@code other}'s values, each at its time. */
     public void addAll(Timeline other) {
         for (int i = 0; i < other.size; i++) {
-            if (size == times.length) {
-                times = Arrays.copyOf(times, size * 2);
-                values = Arrays.copyOf(values, size * 2);
-            }
-            sorted &= size == 0 || times[size - 1] <= other.times[i];
-            times[size] = other.times[i];
-            values[size++] = other.values[i];
+            add(other.times[i], other.values[i]);
         }
+    }
+
+    private void add(long t, double value) {
+        if (size == times.length) {
+            times = Arrays.copyOf(times, size * 2);
+            values = Arrays.copyOf(values, size * 2);
+        }
+        sorted &= size == 0 || times[size - 1] <= t;
+        times[size] = t;
+        values[size++] = value;
     }
 
     public int count() {

@@ -337,7 +337,7 @@ public final class AdvisePrediction {
             return null;
         }
         int processors = (int) f.summary.hardwareThreads;
-        double cores = shares.sum() / shares.count() * processors;
+        double cores = shares.mean() * processors;
         double ms = load.msPerRequest(cores);
         double compilerMs = load.msPerRequest(f.summary
                         .compilerMillisInTime
