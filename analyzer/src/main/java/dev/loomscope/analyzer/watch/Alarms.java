@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The conditions {@code watch} raises, each once per episode: it is raised when first seen and may be raised again only
@@ -90,20 +92,21 @@ record Alarms(
         this(pinRate, pinnedShare, spinShare, parked, queueSeconds, false);
     }
 
+    /**
+     * One refresh as the alarms over several read it: its events, and the virtual threads that wanted a carrier
+     * (mounted and queued, the scheduler's MXBean of JDK 24+), NaN where it did not say.
+     */
+    record Refresh(Interval events, double wanting) {}
+
     /** What persists between ticks: the kinds raised and not yet cleared, the queue's growth. */
     static final class State {
         final Set<Episode> active = new HashSet<>();
         /** Refreshes in a row an active kind was not seen. */
         final Map<Kind, Integer> absent = new EnumMap<>(Kind.class);
         /**
-         * The last {@link #SPIN_WINDOW} intervals: CPU samples are few a second (JFR samples a few threads a period).
+         * The last {@link #SPIN_WINDOW} refreshes: CPU samples are few a second (JFR samples a few threads a period).
          */
-        final ArrayDeque<Interval> recent = new ArrayDeque<>();
-        /**
-         * The virtual threads that wanted a carrier (mounted and queued, the scheduler's MXBean of JDK 24+) at each of
-         * the refreshes in {@link #recent}, NaN where it did not say.
-         */
-        final ArrayDeque<Double> wanting = new ArrayDeque<>();
+        final ArrayDeque<Refresh> recent = new ArrayDeque<>();
         /** Thread dumps in a row in which every carrier ran a virtual thread ({@link Alarms#carriers}). */
         int heldDumps;
 
@@ -200,30 +203,27 @@ record Alarms(
      * they hold too few samples.
      */
     private void spin(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen, Set<Kind> undecided) {
-        state.recent.addLast(in);
         Tick.Scheduler s = t.scheduler();
-        state.wanting.addLast(s == null ? Double.NaN : (double) s.mounted() + s.queued());
+        state.recent.addLast(new Refresh(in, s == null ? Double.NaN : (double) s.mounted() + s.queued()));
         if (state.recent.size() > SPIN_WINDOW) {
             state.recent.removeFirst();
-            state.wanting.removeFirst();
         }
-        long spinning = state.recent.stream().mapToLong(i -> i.spinSamples).sum();
-        long virtual = state.recent.stream().mapToLong(i -> i.virtualSamples).sum();
-        long all = state.recent.stream().mapToLong(i -> i.samples).sum();
-        long scheduler =
-                state.recent.stream().mapToLong(i -> i.schedulerSamples).sum();
+        long spinning = recent().mapToLong(i -> i.spinSamples).sum();
+        long virtual = recent().mapToLong(i -> i.virtualSamples).sum();
+        long all = recent().mapToLong(i -> i.samples).sum();
+        long scheduler = recent().mapToLong(i -> i.schedulerSamples).sum();
         if (virtual < MIN_SPIN_SAMPLES) {
             // too few virtual threads' samples to tell (a busy machine's sampler reaches few threads)
             undecided.add(Kind.SPIN);
         } else if (spinning >= MIN_SPIN_SAMPLES && (double) spinning / virtual >= spinShare) {
-            String crowded = crowded(t.parallelism());
-            if (crowded == null) {
+            Crowding crowding = crowding(t.parallelism());
+            if (!crowding.crowded()) {
                 return; // the carriers had room: the spin cost its own carrier's CPU, no other thread its turn
             }
             seen.add(Kind.SPIN);
             Map<String, Long> callers = new HashMap<>();
             Map<String, List<Frame>> stacks = new HashMap<>();
-            state.recent.forEach(i -> {
+            recent().forEach(i -> {
                 i.spinCallers.forEach((k, n) -> callers.merge(k, n, Long::sum));
                 i.spinStacks.forEach(stacks::putIfAbsent);
             });
@@ -248,42 +248,71 @@ record Alarms(
                                     state.recent.size(),
                                     Tick.percent(all > 0 ? (double) scheduler / all : Double.NaN),
                                     Tick.percent(spinShare),
-                                    crowded),
+                                    crowding.words()),
                             caller,
                             stacks.get(caller).stream().map(Frame::text).toList()));
         }
     }
 
+    /** What tells whether a spin costs other virtual threads their carriers. */
+    enum CrowdingBasis {
+        /** The scheduler's counts of virtual threads mounted and queued (JDK 24+). */
+        SCHEDULER,
+        /** Thread dumps: every carrier running a virtual thread. */
+        DUMPS,
+        /** Nothing: the samples' share alone decides. */
+        NONE
+    }
+
     /**
-     * Whether the spin costs other virtual threads their turn, as the words the yield-spin alarm adds, or null when it
-     * does not: where the scheduler says (JDK 24+), at least one virtual thread more than there are carriers wanted one
-     * (mounted and queued), on average over the last {@link #SPIN_WINDOW} refreshes (not before that many: the counts
-     * are a moment's each, and a spinner's yields make them jump); else, where thread dumps come, every carrier ran a
-     * virtual thread in the last two dumps (not before two dumps); else nothing tells, and the samples' share alone
-     * decides.
+     * Whether a spin costs other virtual threads their carriers, by what ({@code basis}), and the figure that told: the
+     * mean of virtual threads wanting a carrier over {@code readings} refreshes, or the dumps in a row
+     * ({@code readings}) in which every carrier ran one.
      */
-    private String crowded(int parallelism) {
-        List<Double> said = state.wanting.stream().filter(w -> !Double.isNaN(w)).toList();
-        if (!said.isEmpty()) {
-            double wanting =
-                    said.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-            return said.size() >= SPIN_WINDOW && wanting >= parallelism + 1
-                    ? String.format(
+    record Crowding(boolean crowded, CrowdingBasis basis, double wanting, int readings, int carriers) {
+        /** The evidence as the yield-spin alarm adds it to its words. */
+        String words() {
+            return switch (basis) {
+                case SCHEDULER ->
+                    String.format(
                             Locale.ROOT,
                             "; %.1f virtual threads wanted the %d carriers (mounted and queued, on average)",
                             wanting,
-                            parallelism)
-                    : null;
+                            carriers);
+                case DUMPS ->
+                    String.format(
+                            Locale.ROOT, "; every carrier ran a virtual thread in %d thread dumps in a row", readings);
+                case NONE -> "";
+            };
+        }
+    }
+
+    /**
+     * Whether the spin costs other virtual threads their turn: where the scheduler says (JDK 24+), at least one virtual
+     * thread more than there are carriers wanted one (mounted and queued), on average over the last
+     * {@link #SPIN_WINDOW} refreshes (not before that many: the counts are a moment's each, and a spinner's yields make
+     * them jump); else, where thread dumps come, every carrier ran a virtual thread in the last two dumps (not before
+     * two dumps); else nothing tells, and the samples' share alone decides.
+     */
+    private Crowding crowding(int parallelism) {
+        DoubleSummaryStatistics said = state.recent.stream()
+                .mapToDouble(Refresh::wanting)
+                .filter(w -> !Double.isNaN(w))
+                .summaryStatistics();
+        if (said.getCount() > 0) {
+            boolean crowded = said.getCount() >= SPIN_WINDOW && said.getAverage() >= parallelism + 1;
+            return new Crowding(
+                    crowded, CrowdingBasis.SCHEDULER, said.getAverage(), (int) said.getCount(), parallelism);
         }
         if (dumps) {
-            return state.heldDumps >= 2
-                    ? String.format(
-                            Locale.ROOT,
-                            "; every carrier ran a virtual thread in %d thread dumps in a row",
-                            state.heldDumps)
-                    : null;
+            return new Crowding(state.heldDumps >= 2, CrowdingBasis.DUMPS, Double.NaN, state.heldDumps, parallelism);
         }
-        return "";
+        return new Crowding(true, CrowdingBasis.NONE, Double.NaN, 0, parallelism);
+    }
+
+    /** The events of the last {@link #SPIN_WINDOW} refreshes, oldest first. */
+    private Stream<Interval> recent() {
+        return state.recent.stream().map(Refresh::events);
     }
 
     /**
@@ -433,12 +462,11 @@ record Alarms(
         if (before == null || still.size() < s.carriers()) {
             return List.of();
         }
-        double cpu = state.recent.stream().mapToDouble(i -> i.carrierCpu).sum() * processors;
-        int readings = state.recent.stream().mapToInt(i -> i.carrierReadings).sum();
+        double cpu = recent().mapToDouble(i -> i.carrierCpu).sum() * processors;
+        int readings = recent().mapToInt(i -> i.carrierReadings).sum();
         Set<Long> ids = new HashSet<>();
         still.forEach(v -> ids.add(v.tid()));
-        long theirSamples = state.recent.stream()
-                .flatMap(i -> i.sampled.stream())
+        long theirSamples = recent().flatMap(i -> i.sampled.stream())
                 .filter(x -> ids.contains(x.thread()))
                 .count();
         // a thread in native code is not in JFR's CPU samples (it samples threads running Java), and its carrier spends
