@@ -21,7 +21,7 @@ trap 'rm -rf "$out"' EXIT
 
 # the service's jars, and the service compiled for JDK 21
 loomscope_jetty_service "$out"
-cp=$jetty_service_cp
+cp=$service_cp
 
 run() { # kind index: one JVM of the service under the agent, warmed up, then ab's measured requests
     local kind=$1 i=$2 port=$((20000 + RANDOM % 20000))

@@ -108,18 +108,36 @@ loomscope_fetch() {
         || { echo "$bench: could not fetch $2 from Maven Central" >&2; return 2; }
 }
 
-# benchmarks/server/JettyService.java compiled for JDK 21 into DIR/classes, with its jars (Jetty 12.1, H2 1.4.200,
-# Caffeine) fetched into DIR/m2; sets jetty_service_cp (the classes and the jars).
-# usage: loomscope_jetty_service DIR
-loomscope_jetty_service() {
-    local dir=$1 artifact jars
-    for artifact in org.eclipse.jetty:jetty-server:12.1.14 com.h2database:h2:1.4.200 \
-        com.github.ben-manes.caffeine:caffeine:3.2.3; do
+# benchmarks/server/NAME.java compiled for JDK 21 into DIR/classes, with the ARTIFACTS (group:artifact:version, one
+# string) fetched from Maven Central into DIR/m2; sets service_cp: the classes and the jars whose paths match one of
+# the PATTERNS (the fetch also brings Maven's own jars into DIR/m2).
+# usage: loomscope_service DIR NAME ARTIFACTS PATTERN...
+loomscope_service() {
+    local dir=$1 name=$2 artifacts=$3 artifact jars pattern paths=()
+    shift 3
+    for artifact in $artifacts; do
         loomscope_fetch "$dir/m2" "$artifact" || return 2
     done
-    jars=$(find "$dir/m2" -name '*.jar' \( -path '*jetty*' -o -path '*h2database*' -o -path '*slf4j-api/2*' \
-        -o -path '*caffeine*' \) | tr '\n' ':')
+    for pattern in "$@"; do paths+=(-o -path "$pattern"); done
+    jars=$(find "$dir/m2" -name '*.jar' \( "${paths[@]:1}" \) | sort | tr '\n' ':')
     mkdir -p "$dir/classes"
-    "$LOOMSCOPE_JAVA_HOME/bin/javac" --release 21 -d "$dir/classes" -cp "$jars" "$root/benchmarks/server/JettyService.java"
-    jetty_service_cp="$dir/classes:$jars"
+    "$LOOMSCOPE_JAVA_HOME/bin/javac" --release 21 -d "$dir/classes" -cp "$jars" "$root/benchmarks/server/$name.java"
+    service_cp="$dir/classes:$jars"
+}
+
+# benchmarks/server/JettyService.java (Jetty 12.1, H2 1.4.200, Caffeine) built into DIR; sets service_cp.
+# usage: loomscope_jetty_service DIR
+loomscope_jetty_service() {
+    loomscope_service "$1" JettyService \
+        "org.eclipse.jetty:jetty-server:12.1.14 com.h2database:h2:1.4.200 com.github.ben-manes.caffeine:caffeine:3.2.3" \
+        '*jetty*' '*h2database*' '*slf4j-api/2*' '*caffeine*'
+}
+
+# benchmarks/server/VertxService.java (Vert.x 5.0.7 and its reactive MySQL client on Netty) built into DIR; sets
+# service_cp.
+# usage: loomscope_vertx_service DIR
+loomscope_vertx_service() {
+    loomscope_service "$1" VertxService "io.vertx:vertx-mysql-client:5.0.7" \
+        '*io/vertx/vertx-core*' '*io/vertx/vertx-sql-client/*' '*io/vertx/vertx-mysql-client/*' '*io/netty/*' \
+        '*jackson-core*'
 }

@@ -26,9 +26,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * <ul>
  *   <li>{@code h2}: an H2 1.4.200 query on a connection from a pool of 64; H2 1.4 runs a statement inside its
  *       session's monitor and the query calls a function that waits there (on JDK 21 a virtual thread in it pins);
- *   <li>{@code jdbc:...}: {@code SELECT SLEEP(...)} on a MySQL or MariaDB server through the JDBC driver on the class
- *       path, a pool of 64 connections (MySQL Connector/J before 9.0 holds its connection's monitor around the
- *       socket's read);
+ *   <li>{@code jdbc:...}: {@code SELECT SLEEP(...)} on a MySQL or MariaDB server ({@code pg_sleep} on PostgreSQL)
+ *       through the JDBC driver on the class path, a pool of 64 connections (MySQL Connector/J before 9.0 holds its
+ *       connection's monitor around the socket's read);
  *   <li>{@code cache}: a Caffeine cache of 10,000 entries over a million keys, nearly every request a miss whose loader
  *       waits (Caffeine runs it inside {@code ConcurrentHashMap.compute}, holding the map's lock on its bin).
  * </ul>
@@ -57,6 +57,9 @@ public final class JettyService {
             BlockingQueue<Connection> pool = new ArrayBlockingQueue<>(POOL);
             for (int i = 0; i < POOL; i++) {
                 pool.add(DriverManager.getConnection(url));
+            }
+            if (url.startsWith("jdbc:postgresql:")) {
+                return new Database(pool, "SELECT 42 FROM pg_sleep(" + waitMs / 1000.0 + ")");
             }
             if (!url.startsWith("jdbc:h2:")) {
                 return new Database(pool, "SELECT 42 + SLEEP(" + waitMs / 1000.0 + ")");

@@ -5,8 +5,9 @@ package dev.loomscope.analyzer.scenarios;
  * known answer. Built and started by {@code benchmarks/apps.sh}, which gives where they are as system properties:
  * {@code loomscope.apps} (a directory holding Spring PetClinic built with its own Maven wrapper, once as released and
  * once with MySQL Connector/J 8.4.0), {@code loomscope.jetty} (benchmarks/server/JettyService.java's class path: Jetty
- * 12.1, H2 1.4.200, Caffeine), {@code loomscope.cj8} and {@code loomscope.cj9} (the two drivers' jars) and
- * {@code loomscope.mariadb} (the MariaDB server's host:port).
+ * 12.1, H2 1.4.200, Caffeine), {@code loomscope.vertx} (benchmarks/server/VertxService.java's: Vert.x 5.0, its reactive
+ * MySQL client, Netty), {@code loomscope.cj8}, {@code loomscope.cj9} and {@code loomscope.pgjdbc} (the drivers' jars),
+ * {@code loomscope.mariadb} and {@code loomscope.postgres} (the database servers' host:port).
  */
 public enum App implements Case {
     PETCLINIC(
@@ -63,6 +64,15 @@ public enum App implements Case {
             500,
             "same",
             "same"),
+    JETTY_POSTGRES(
+            "Jetty 12.1: SELECT 42 FROM pg_sleep(0.005) on PostgreSQL through pgjdbc 42.7.10, whose locks are"
+                    + " ReentrantLocks, a pool of 64 connections (healthy)",
+            Launch.JETTY_PGJDBC,
+            "jdbc:postgresql://{postgres}/postgres?user=postgres 5",
+            "/",
+            500,
+            "same",
+            "same"),
     JETTY_CACHE(
             "Jetty 12.1: a Caffeine cache whose loader waits 5 ms, inside ConcurrentHashMap.compute, on nearly every"
                     + " request",
@@ -72,7 +82,16 @@ public enum App implements Case {
             500,
             "worse",
             "same",
-            Scenario.Hazard.MONITOR);
+            Scenario.Hazard.MONITOR),
+    VERTX_MARIADB(
+            "Vert.x 5.0 on Netty: SELECT SLEEP(0.005) on MariaDB through Vert.x's reactive MySQL client (a pool of 64),"
+                    + " answered on the event loop or awaited on a virtual thread (healthy)",
+            Launch.VERTX,
+            "mysql://root@{mariadb}/mysql 5",
+            "/",
+            500,
+            "same",
+            "same");
 
     /** How an application starts: the command before its own arguments. */
     private enum Launch {
@@ -82,7 +101,9 @@ public enum App implements Case {
                 + " --spring.threads.virtual.enabled={virtual}"),
         JETTY("java -cp {jetty} JettyService {threads} {port}"),
         JETTY_CJ8("java -cp {jetty}:{cj8} JettyService {threads} {port}"),
-        JETTY_CJ9("java -cp {jetty}:{cj9} JettyService {threads} {port}");
+        JETTY_CJ9("java -cp {jetty}:{cj9} JettyService {threads} {port}"),
+        JETTY_PGJDBC("java -cp {jetty}:{pgjdbc} JettyService {threads} {port}"),
+        VERTX("java -cp {vertx} VertxService {threads} {port}");
 
         private final String command;
 
@@ -135,7 +156,7 @@ public enum App implements Case {
     @Override
     public String command() {
         String line = (launch.command + " " + arguments).strip();
-        for (String place : new String[] {"apps", "jetty", "cj8", "cj9", "mariadb"}) {
+        for (String place : new String[] {"apps", "jetty", "vertx", "cj8", "cj9", "pgjdbc", "mariadb", "postgres"}) {
             String token = "{" + place + "}";
             if (line.contains(token)) {
                 String value = System.getProperty("loomscope." + place);
