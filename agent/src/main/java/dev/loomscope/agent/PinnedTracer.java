@@ -57,7 +57,6 @@ final class PinnedTracer {
     /** Frames of a stack that make it one place. */
     private static final int SIGNATURE_FRAMES = 64;
 
-    private static final String CARRIER_GROUP = "CarrierThreads";
     /** Instant.now() against JFR's event times, events committed across a flush: read this much earlier. */
     private static final Duration SLACK = Duration.ofSeconds(2);
 
@@ -189,7 +188,7 @@ final class PinnedTracer {
         ThreadGroup[] groups = new ThreadGroup[root.activeGroupCount() + 8];
         int n = root.enumerate(groups, false);
         for (int i = 0; i < n; i++) {
-            if (CARRIER_GROUP.equals(groups[i].getName())) {
+            if (JdkFrames.CARRIER_THREAD_GROUP.equals(groups[i].getName())) {
                 return true;
             }
         }

@@ -12,6 +12,9 @@ public final class JdkFrames {
 
     private static final String[] JDK = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
 
+    /** The thread group of the virtual thread scheduler's carriers (JDK 21+). */
+    public static final String CARRIER_THREAD_GROUP = "CarrierThreads";
+
     /**
      * Whether {@code className} belongs to the JDK. JNA ({@code com.sun.jna}) is a library of its own in the JDK's
      * namespace: an application's native calls go through it.

@@ -75,6 +75,11 @@ public interface JfrEvent extends FieldValues {
         return -1;
     }
 
+    /** The name of a thread field's thread group, null when it has none (a native or virtual thread) or not read. */
+    default String threadGroupName(String field) {
+        return null;
+    }
+
     /** A class field's name as the JVM writes it ({@code java/lang/String}, {@code [B}), or null. */
     default String classSymbol(String field) {
         return null;

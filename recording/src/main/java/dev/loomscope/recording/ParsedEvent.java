@@ -203,6 +203,16 @@ public final class ParsedEvent implements JfrEvent {
     }
 
     @Override
+    public String threadGroupName(String field) {
+        if (!fields.containsKey(field)
+                || !(value(field) instanceof Map<?, ?> thread)
+                || !(resolved(thread.get("group")) instanceof Map<?, ?> group)) {
+            return null;
+        }
+        return resolved(group.get(JdkFields.NAME)) instanceof String s ? s : null;
+    }
+
+    @Override
     public String classSymbol(String field) {
         if (!fields.containsKey(field) || !(value(field) instanceof Map<?, ?> cls)) {
             return null;

@@ -49,7 +49,7 @@ public record Metric(
      * Figures that describe a run rather than judge it: more CPU load or more threads is neither better nor worse until
      * it is set against the work done (a per-unit metric does that). Their verdicts say higher or lower.
      */
-    private static final Set<String> DESCRIPTIVE = Set.of("cpu load", "peak threads");
+    private static final Set<String> DESCRIPTIVE = Set.of("cpu load", "peak threads", "cpu a carrier");
 
     public boolean descriptive() {
         return DESCRIPTIVE.contains(name);
@@ -577,6 +577,15 @@ public record Metric(
     public static final Metric MACHINE_CPU_LOAD =
             perRecording("machine cpu load", "%", true, f -> percent(f.summary.machineCpu));
 
+    /**
+     * Each carrier of the virtual thread scheduler busy on the CPU, on average over its jdk.ThreadCPULoad readings, in
+     * percent of one CPU: near 100 the carriers compute (or spin); low while virtual threads wait, they are blocked.
+     */
+    public static final Metric CPU_A_CARRIER = perRecording("cpu a carrier", "% of a CPU", true, f -> {
+        double c = f.summary.carrierCpuOfOne();
+        return Double.isNaN(c) ? null : 100 * c;
+    });
+
     public static final List<Metric> RECORDING_FIGURES = List.of(
             SPAN,
             PINNED_COUNT,
@@ -589,7 +598,8 @@ public record Metric(
             PLATFORM_THREADS_STARTED,
             PLATFORM_THREAD_STARTS_IN_THE_BUSIEST_SECOND,
             VIRTUAL_THREADS_STARTED,
-            MACHINE_CPU_LOAD);
+            MACHINE_CPU_LOAD,
+            CPU_A_CARRIER);
 
     /** Every metric: the compared ones, then the recording's other figures (before SUMMARY, which names them). */
     private static final List<Metric> EVERY =
@@ -625,7 +635,8 @@ public record Metric(
             PLATFORM_THREAD_STARTS_IN_THE_BUSIEST_SECOND,
             VIRTUAL_THREADS_STARTED,
             CPU_LOAD,
-            MACHINE_CPU_LOAD);
+            MACHINE_CPU_LOAD,
+            CPU_A_CARRIER);
 
     /**
      * The metric of this name, compared by default ({@link #ALL}) or not ({@link #RECORDING_FIGURES}); null if none.

@@ -109,6 +109,17 @@ public record JdkEvent(RecordedEvent e) implements JfrEvent {
     }
 
     @Override
+    public String threadGroupName(String field) {
+        if (!e.hasField(field)) {
+            return null;
+        }
+        RecordedThread t = e.getThread(field);
+        return t == null || t.getThreadGroup() == null
+                ? null
+                : t.getThreadGroup().getName();
+    }
+
+    @Override
     public Boolean threadIsVirtual(String field) {
         if (!e.hasField(field)) {
             return null;

@@ -7,6 +7,7 @@ import dev.loomscope.events.RunInfoEvent;
 import dev.loomscope.options.AgentOptions;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.JdkFields;
+import dev.loomscope.recording.JdkFrames;
 import dev.loomscope.recording.JfrEvent;
 import dev.loomscope.recording.RecordingSpan;
 import java.time.Duration;
@@ -100,6 +101,11 @@ public final class SummaryReducer implements Reducer {
     public final Samples jvmCpu = new Samples();
     public final Samples machineCpu = new Samples();
     /**
+     * Each jdk.ThreadCPULoad reading of a carrier of the virtual thread scheduler (its thread group
+     * {@link JdkFrames#CARRIER_THREAD_GROUP}): its user and system CPU, a share of the machine's as JFR writes it.
+     */
+    public final Samples carrierCpu = new Samples();
+    /**
      * The JVM's share of the machine's CPU (user and system), by when jdk.CPULoad read it: for a span's CPU a request.
      */
     public final Timeline jvmCpuInTime = new Timeline();
@@ -149,6 +155,7 @@ public final class SummaryReducer implements Reducer {
             JdkEvents.LONG_FLAG,
             JdkEvents.JAVA_THREAD_STATISTICS,
             JdkEvents.CPU_LOAD,
+            JdkEvents.THREAD_CPU_LOAD,
             JdkEvents.CPU_INFORMATION,
             JdkEvents.COMPILER_STATISTICS);
 
@@ -210,6 +217,7 @@ public final class SummaryReducer implements Reducer {
         threadStartEvents += o.threadStartEvents;
         jvmCpu.addAll(o.jvmCpu);
         machineCpu.addAll(o.machineCpu);
+        carrierCpu.addAll(o.carrierCpu);
         jvmCpuInTime.addAll(o.jvmCpuInTime);
         compilerMillisInTime.addAll(o.compilerMillisInTime);
         compilerMillisBefore = o.compilerMillisBefore >= 0 ? o.compilerMillisBefore : compilerMillisBefore;
@@ -291,6 +299,11 @@ public final class SummaryReducer implements Reducer {
                 }
                 compilerMillisBefore = ms;
             }
+            case JdkEvents.THREAD_CPU_LOAD -> {
+                if (JdkFrames.CARRIER_THREAD_GROUP.equals(e.threadGroupName(JdkFields.EVENT_THREAD))) {
+                    carrierCpu.add(e.doubleValue(JdkFields.USER) + e.doubleValue(JdkFields.SYSTEM));
+                }
+            }
             case JdkEvents.CPU_LOAD -> {
                 double[] cpu = cpuLoad(e);
                 if (cpu != null) {
@@ -301,6 +314,30 @@ public final class SummaryReducer implements Reducer {
             }
             default -> {}
         }
+    }
+
+    /**
+     * The carriers' CPU, each on average over their readings, as a share of one CPU ({@link #ofOneCpu} by the
+     * recording's {@link #activeProcessors}); NaN without readings.
+     */
+    public double carrierCpuOfOne() {
+        return ofOneCpu(carrierCpu, activeProcessors());
+    }
+
+    /**
+     * The mean of jdk.ThreadCPULoad readings (user and system, JFR's share of the machine: a thread's CPU time over the
+     * time and the JVM's active {@code processors}) as a share of one CPU; NaN without readings or processors.
+     */
+    public static double ofOneCpu(Samples threadShares, long processors) {
+        return threadShares.count() == 0 || processors <= 0 ? Double.NaN : threadShares.mean() * processors;
+    }
+
+    /**
+     * The processors JFR divides a thread's CPU by (the JVM's active ones): the agent's RunInfo count, else the
+     * machine's hardware threads; -1 when the recording says neither.
+     */
+    public long activeProcessors() {
+        return cpus > 0 ? cpus : hardwareThreads;
     }
 
     /** The agent's loomscope.RunInfo: what ran and how it was recorded. */

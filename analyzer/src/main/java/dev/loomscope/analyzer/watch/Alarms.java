@@ -1,5 +1,7 @@
 package dev.loomscope.analyzer.watch;
 
+import dev.loomscope.analyzer.reduce.Samples;
+import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.threads.DumpFrames;
 import dev.loomscope.analyzer.threads.ThreadAnalysis;
 import dev.loomscope.analyzer.threads.ThreadAnalysis.Link;
@@ -462,8 +464,9 @@ record Alarms(
         if (before == null || still.size() < s.carriers()) {
             return List.of();
         }
-        double cpu = recent().mapToDouble(i -> i.carrierCpu).sum() * processors;
-        int readings = recent().mapToInt(i -> i.carrierReadings).sum();
+        Samples readings = new Samples();
+        recent().forEach(i -> readings.addAll(i.summary.carrierCpu));
+        double cpu = SummaryReducer.ofOneCpu(readings, processors);
         Set<Long> ids = new HashSet<>();
         still.forEach(v -> ids.add(v.tid()));
         long theirSamples = recent().flatMap(i -> i.sampled.stream())
@@ -472,8 +475,8 @@ record Alarms(
         // a thread in native code is not in JFR's CPU samples (it samples threads running Java), and its carrier spends
         // little CPU; where
         // the stream carries neither (the agent's recording), only threads whose stacks end in a native frame count
-        boolean blocked = readings > 0
-                ? theirSamples < (long) FEW_SAMPLES * ids.size() && cpu / readings < BLOCKED_CPU
+        boolean blocked = !Double.isNaN(cpu)
+                ? theirSamples < (long) FEW_SAMPLES * ids.size() && cpu < BLOCKED_CPU
                 : still.stream().allMatch(v -> DumpFrames.nativeFrame(v.stack()) != null);
         if (!blocked) {
             return List.of();
@@ -498,13 +501,13 @@ record Alarms(
                                         + " while)%s",
                                 s.carriers(),
                                 Watch.text(Duration.between(before, state.carriersHeldAt)),
-                                readings > 0
+                                !Double.isNaN(cpu)
                                         ? String.format(
                                                 Locale.ROOT,
                                                 "with %d CPU samples among them and their carriers using %s of a CPU"
                                                         + " each",
                                                 theirSamples,
-                                                Tick.percent(cpu / readings))
+                                                Tick.percent(cpu))
                                         : "each in a native frame",
                                 s.waiting().isEmpty()
                                         ? ""

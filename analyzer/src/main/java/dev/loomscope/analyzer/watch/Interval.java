@@ -17,15 +17,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedThread;
 
 /**
  * The events of one refresh of {@code watch}, as they arrived from the stream, through the reducers the commands on a
  * file read them with: pins (by the frame that pinned, with JDK 24+ reasons) and submit failures as {@code pinning}
  * does, GC pauses as {@code gc}, virtual threads started and ended, the CPU load and the platform threads (JFR's
- * periodic events) as {@code summary}, the machine's context switch rate as {@code ctxsw}, and the agent's
- * {@code work=} windows; and, its own, the carriers' CPU and the CPU samples and where they spin. Filled by the
- * stream's thread, read by the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
+ * periodic events) and the carriers' CPU as {@code summary}, the machine's context switch rate as {@code ctxsw}, and
+ * the agent's {@code work=} windows; and, its own, the CPU samples and where they spin. Filled by the stream's thread,
+ * read by the watcher's once the interval ends ({@link Watcher} hands over a new one under its lock).
  */
 final class Interval {
     /** How far below the top a spin frame may be (a virtual thread's yield goes through the scheduler's frames). */
@@ -63,17 +62,6 @@ final class Interval {
      */
     final List<Sampled> sampled = new ArrayList<>();
     /**
-     * The scheduler's carriers' CPU ({@code jdk.ThreadCPULoad} of the threads in {@link #CARRIER_GROUP}): user and
-     * system shares of the machine, summed, and how many readings.
-     */
-    double carrierCpu;
-
-    int carrierReadings;
-
-    /** The thread group of the virtual thread scheduler's carriers (JDK 21+). */
-    static final String CARRIER_GROUP = "CarrierThreads";
-
-    /**
      * One CPU sample of a virtual thread: its id, the sample's time, its first frame outside the JDK (or the top
      * frame), whether in a spin frame.
      */
@@ -94,8 +82,6 @@ final class Interval {
         o.spinStacks.forEach(spinStacks::putIfAbsent);
         o.running.forEach((k, n) -> running.merge(k, n, Long::sum));
         sampled.addAll(o.sampled);
-        carrierCpu += o.carrierCpu;
-        carrierReadings += o.carrierReadings;
     }
 
     void add(RecordedEvent r) {
@@ -105,18 +91,10 @@ final class Interval {
             case JdkEvents.VIRTUAL_THREAD_START,
                     JdkEvents.VIRTUAL_THREAD_END,
                     JdkEvents.CPU_LOAD,
-                    JdkEvents.JAVA_THREAD_STATISTICS -> summary.add(e);
+                    JdkEvents.JAVA_THREAD_STATISTICS,
+                    JdkEvents.THREAD_CPU_LOAD -> summary.add(e);
             case JdkEvents.GARBAGE_COLLECTION -> gc.add(e);
             case JdkEvents.THREAD_CONTEXT_SWITCH_RATE -> contextSwitches.add(e);
-            case JdkEvents.THREAD_CPU_LOAD -> {
-                RecordedThread t = r.getThread(JdkFields.EVENT_THREAD);
-                if (t != null
-                        && t.getThreadGroup() != null
-                        && CARRIER_GROUP.equals(t.getThreadGroup().getName())) {
-                    carrierCpu += r.getFloat(JdkFields.USER) + r.getFloat(JdkFields.SYSTEM);
-                    carrierReadings++;
-                }
-            }
             case JdkEvents.EXECUTION_SAMPLE -> sample(e, r, JdkFields.SAMPLED_THREAD);
             case JdkEvents.CPU_TIME_SAMPLE -> sample(e, r, JdkFields.EVENT_THREAD);
             default -> {

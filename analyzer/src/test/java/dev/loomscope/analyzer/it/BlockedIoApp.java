@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * An app whose platform threads wait in native code: {@code THREADS} of them blocked in socket reads that never return,
- * and one thread computing for {@code SECONDS} (Args: THREADS SECONDS). What a CPU profile must not count as CPU: JFR's
- * native method samples of the readers.
+ * and one thread computing for {@code SECONDS}, a virtual one with {@code virtual} (Args: THREADS SECONDS [virtual]).
+ * What a CPU profile must not count as CPU: JFR's native method samples of the readers; and a carrier that computes.
  */
 public final class BlockedIoApp {
     static volatile double sink;
@@ -42,11 +42,18 @@ public final class BlockedIoApp {
                     }
                 });
             }
-            double x = 0;
-            while (System.nanoTime() < end) {
-                x = compute(x);
+            Runnable computing = () -> {
+                double x = 0;
+                while (System.nanoTime() < end) {
+                    x = compute(x);
+                }
+                sink = x;
+            };
+            if (args.length > 2 && args[2].equals("virtual")) {
+                Thread.ofVirtual().start(computing).join();
+            } else {
+                computing.run();
             }
-            sink = x;
             for (Socket s : open) {
                 s.close();
             }

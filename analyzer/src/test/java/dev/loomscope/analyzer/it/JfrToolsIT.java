@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
+import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.ProfileFile;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -146,5 +147,53 @@ class JfrToolsIT {
         assertThat(top.stdout()).doesNotContain("SocketDispatcher.read0"); // the readers wait there: no CPU
         double ours = Double.parseDouble(row.split(",")[1]); // self, as hot-methods counts
         assertThat(ours).as(top.stdout() + "\n" + hot.stdout()).isCloseTo(jdkShare, Offset.offset(5.0));
+    }
+
+    /**
+     * A carrier's CPU as the JDK's tool reads it: {@code summary}'s "cpu a carrier" is the mean of the
+     * jdk.ThreadCPULoad readings (user and system) of the threads in the CarrierThreads group that {@code jfr print}
+     * shows, times the machine's hardware threads (jdk.CPUInformation), of a JDK recording of a virtual thread
+     * computing for 4 s.
+     */
+    @Test
+    void cpuACarrierIsJfrPrintsThreadCpuLoadOfTheCarriers() throws Exception {
+        Path rec = dir.resolve("carriers.jfr");
+        ChildJvm.Result app = ChildJvm.run(
+                List.of("-XX:StartFlightRecording:jdk.ThreadCPULoad#period=1s,filename=" + rec),
+                BlockedIoApp.class.getName(),
+                List.of("1", "4", "virtual"),
+                dir,
+                120);
+        assertThat(app.exitCode()).as(app.stderr()).isZero();
+        Path jfr = Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr");
+        ChildJvm.Result printed = ChildJvm.exec(
+                List.of(
+                        jfr.toString(),
+                        "print",
+                        "--json",
+                        "--events",
+                        JdkEvents.THREAD_CPU_LOAD + "," + JdkEvents.CPU_INFORMATION,
+                        rec.toString()),
+                dir,
+                120);
+        assertThat(printed.exitCode()).as(printed.stderr()).isZero();
+        double sum = 0;
+        int readings = 0;
+        long hardwareThreads = 0;
+        for (JsonNode e : new ObjectMapper().readTree(printed.stdout()).at("/recording/events")) {
+            if (e.get("type").asText().equals(JdkEvents.CPU_INFORMATION)) {
+                hardwareThreads = e.at("/values/hwThreads").asLong();
+            } else if (e.at("/values/eventThread/group/name").asText().equals("CarrierThreads")) {
+                sum += e.at("/values/user").asDouble() + e.at("/values/system").asDouble();
+                readings++;
+            }
+        }
+        assertThat(readings).as(printed.stdout()).isPositive();
+        assertThat(hardwareThreads).isPositive();
+        double jdks = 100 * sum / readings * hardwareThreads;
+        ChildJvm.Result summary = Fixtures.cli(dir, "summary", rec.toString(), "--format", "json");
+        assertThat(summary.exitCode()).as(summary.stderr()).isZero();
+        JsonNode ours = AnalyzerIT.figure(new ObjectMapper().readTree(summary.stdout()), "cpu a carrier");
+        assertThat(ours.asDouble()).as("readings %d", readings).isCloseTo(jdks, Offset.offset(0.5));
     }
 }

@@ -187,8 +187,8 @@ class AlarmsTest {
     @Test
     void virtualThreadsInAYieldAreNotBlockedInNativeCode() {
         Interval starved = new Interval();
-        starved.carrierCpu = 0.1;
-        starved.carrierReadings = 2;
+        starved.summary.carrierCpu.add(0.05);
+        starved.summary.carrierCpu.add(0.05);
         alarms.check(plain(1, 2), starved);
         assertThat(alarms.carriers(Instant.ofEpochSecond(1), ThreadAnalysisTest.carriersRunning(1), 2))
                 .isEmpty();
