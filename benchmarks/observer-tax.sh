@@ -4,8 +4,9 @@
 # `loomscope load` at 80% of its capacity, with nothing watching it, with JFR's default settings
 # (-XX:StartFlightRecording), under the loomscope agent with each profiling engine (profile=off;
 # async-profiler's default, cpu; engine=jfr, JFR's own sampler), and (CONFIGS=watch) unobserved but
-# for `loomscope watch PID` at its defaults from before the load to its end. Each JVM runs alone; ROUNDS
-# rounds, each in a shuffled order; per configuration and kind the median of the rounds' figures
+# for `loomscope watch PID` at its defaults from before the load to its end (watch-nodumps: with
+# --dump-every 0; watch-sample20: with --sample-interval 20ms, to tell which part costs). Each JVM
+# runs alone; ROUNDS rounds, each in a shuffled order; per configuration and kind the median of the rounds' figures
 # and their range. A JVM's figures are the load client's over its measured windows (a warm-up until
 # steady, then WINDOWS windows of 2 s): its p99 from the windows' merged histograms (each request once)
 # and its answered requests a second.
@@ -16,7 +17,7 @@
 # cores x 100 requests a second; it is loaded at 80% of that on both kinds (platform threads, 200 of
 # them, serve far more), and the agent records the pins it is there to record.
 #
-# usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr watch"] [WINDOWS=5] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
+# usage: [CONFIGS="none jfr agent-off agent-nolooks agent-cpu agent-jfr watch watch-nodumps watch-sample20"] [WINDOWS=5] benchmarks/observer-tax.sh [ROUNDS (3)] [WORKERS (8)] [HOLD_MS (20)]
 #        SERVICE=jetty LOOMSCOPE_JDK21=.../bin/java benchmarks/observer-tax.sh [ROUNDS (3)]
 set -euo pipefail
 rounds=${1:-3}
@@ -49,7 +50,7 @@ trap '[ -n "$watcher" ] && kill $watcher 2>/dev/null; [ -n "$known_answer_pid" ]
 read -r -a configs <<<"${CONFIGS:-none jfr agent-off agent-cpu agent-jfr}"
 flags() { # config kind: the JVM options that observe it
     case $1 in
-        none | watch) ;;
+        none | watch*) ;;
         jfr) echo "-XX:StartFlightRecording=filename=$tmp/jfr-$2.jfr" ;;
         agent-off) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,profile=off,flame=off,trace-pinned=off" ;;
         agent-nolooks) echo "--enable-native-access=ALL-UNNAMED -javaagent:$agent=out=$tmp/rec,label=tax,threads=$2,profile=off,flame=off,trace-pinned=off,held-monitors=off" ;;
@@ -58,9 +59,15 @@ flags() { # config kind: the JVM options that observe it
     esac
 }
 
-watched() { # config pid: with config watch, a watcher at its defaults on pid, its first line awaited
-    [ "$1" = watch ] || return 0
-    "$root/loomscope" watch "$2" --format json >"$tmp/watch.json" 2>"$tmp/watch.err" &
+watched() { # config pid: with a watch config, a watcher on pid (its defaults, or one changed), its first line awaited
+    local changed
+    case $1 in
+        watch) changed=() ;;
+        watch-nodumps) changed=(--dump-every 0) ;;
+        watch-sample20) changed=(--sample-interval 20ms) ;;
+        *) return 0 ;;
+    esac
+    "$root/loomscope" watch "$2" --format json "${changed[@]}" >"$tmp/watch.json" 2>"$tmp/watch.err" &
     watcher=$!
     for _ in $(seq 120); do
         [ -s "$tmp/watch.json" ] && return 0
