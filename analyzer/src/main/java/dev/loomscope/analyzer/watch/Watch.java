@@ -132,11 +132,15 @@ public final class Watch {
                         + " deadlock, lock-stuck and native-blocking alarms; who owns java.util.concurrent locks: "
                         + w.lockOwners());
             }
-            if (!o.agent()) {
+            if (!w.work()) {
                 // said once: the lines then carry no request figures, and why
                 err.println("loomscope watch: no requests a second or service time on the lines: the JDK records no"
-                        + " request's start and end; run the service under the loomscope agent with work=HANDLER and"
-                        + " watch it with --agent for them");
+                        + " request's start and end; run the service under the loomscope agent, which counts a known"
+                        + " server's requests with no option (Tomcat, Jetty, Undertow, the JDK's HttpServer, WebFlux,"
+                        + " Vert.x; work=HANDLER names others), for them");
+            } else {
+                err.println("loomscope watch: requests a second and service time from the loomscope agent's work="
+                        + " windows in it");
             }
             boolean alarmed;
             try {

@@ -129,6 +129,11 @@ public final class Watcher implements AutoCloseable {
      * The thread dumps' lock owners: of a local JVM, the loomscope agent, where it runs in it, asked around each dump.
      */
     private final LockOwnerLooks owners;
+    /**
+     * Whether the loomscope agent's work= windows are streamed: the agent records them in the JVM (its recording's
+     * settings say so), and every recording in a JVM, the watcher's own too, holds the events any one enables.
+     */
+    private final boolean work;
 
     public Watcher(RunningJvm target, Settings settings) {
         this.target = target;
@@ -144,6 +149,9 @@ public final class Watcher implements AutoCloseable {
             parallelism = parallelism(target, processors);
             // a remote JVM's dumps are written on its machine: nothing to add to
             owners = new LockOwnerLooks(target, null, target.local());
+            work = AgentRecording.running(jfr)
+                    .map(r -> "true".equals(jfr.getRecordingSettings(r.getId()).get(WorkWindowEvent.NAME + "#enabled")))
+                    .orElse(false);
             if (settings.agent()) {
                 AgentRecording a = AgentRecording.find(target, jfr);
                 remote = null;
@@ -287,6 +295,11 @@ public final class Watcher implements AutoCloseable {
     /** What is streamed: the watcher's own recording and its settings, or the agent's. */
     String streamed() {
         return streamed;
+    }
+
+    /** Whether the loomscope agent's work= windows are streamed: requests a second and service time on the lines. */
+    boolean work() {
+        return work;
     }
 
     /** When the first interval began, on {@link System#nanoTime}'s clock. */
@@ -434,7 +447,7 @@ public final class Watcher implements AutoCloseable {
                 used,
                 committed,
                 done,
-                new Tick.Streamed(settings.threadEvents(), settings.agent()),
+                new Tick.Streamed(settings.threadEvents(), work),
                 last);
     }
 

@@ -542,6 +542,31 @@ class WatchIT {
         assertThat(maxAges(s).keySet()).containsExactly("loomscope");
     }
 
+    /**
+     * The agent's work= windows reach the watcher's own recording as well: a unit a second and its service time on the
+     * lines without --agent (churn's garbage maker pauses 20 ms a round, the unit named here).
+     */
+    @Test
+    void theAgentsWorkWindowsAreOnTheLinesOfAWatchersOwnRecording() throws Exception {
+        Process p = app(
+                ChildJvm.javaExecutable(),
+                "churn",
+                "-javaagent:" + Fixtures.AGENT + "=out=" + dir.resolve("agent-work")
+                        + ",startup=before-main,trace-pinned=off,flame=off,profile=off,held-monitors=off"
+                        + ",work=dev.loomscope.analyzer.it.WatchedApp::pause");
+        Fixtures.Run r = watch(Long.toString(p.pid()), "--duration", "5s", "--format", "json", "--dump-every", "0");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err())
+                .contains("requests a second and service time from the loomscope agent's work= windows")
+                .doesNotContain("no requests a second");
+        List<JsonNode> ticks = ofType(json(r.out()), "tick");
+        assertThat(ticks)
+                .as(r.out())
+                .anyMatch(t -> t.get("work_calls").asLong() > 0
+                        && t.get("work_p50_ms").asDouble() >= 19
+                        && t.get("work_p50_ms").asDouble() < 200);
+    }
+
     @Test
     void aWatcherThatFellBehindShowsTheIntervalsItMissedAsOneLineAtTheirRate() throws Exception {
         Process p = app(ThreadsIT.jdk21(), "pin");
