@@ -283,17 +283,18 @@ public final class Comparer {
             line += "; " + busy;
         }
         List<String> unsteady = new ArrayList<>();
+        boolean warmingUp = false;
         for (String g : List.of(group, r.baseline())) {
-            String why = r.notSteady(g);
+            MetricResult.Unsteady why = r.notSteady(g);
             if (why != null) {
-                unsteady.add(g + " " + why);
+                unsteady.add(g + " " + why.words());
+                warmingUp |= why.warmingUp();
             }
         }
         if (!unsteady.isEmpty()) {
             // more warm-up helps a group that was still getting better; one that got worse run by run drifts for
             // another reason
-            line += "; not steady: " + String.join(", ", unsteady)
-                    + (unsteady.stream().anyMatch(u -> u.contains("warming up")) ? " (try a larger --warmup)" : "");
+            line += "; not steady: " + String.join(", ", unsteady) + (warmingUp ? " (try a larger --warmup)" : "");
         }
         return line;
     }

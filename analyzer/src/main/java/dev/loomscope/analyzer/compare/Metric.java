@@ -173,11 +173,36 @@ public record Metric(
             boolean lower,
             BiFunction<RecordingFacts, WorkloadRun, Double> inRun,
             Function<RecordingFacts, Double> whole) {
-        // a figure per unit of a recording with runs covers its measured runs, as its per-run values do: warm-ups and
-        // start-up have other units
-        Function<RecordingFacts, Double> recording = !name.endsWith(" per unit")
-                ? whole
-                : f -> f.runs.runs().isEmpty() ? whole.apply(f) : overMeasuredRuns(f, inRun);
+        return runOrRecording(name, unit, lower, inRun, whole, whole);
+    }
+
+    /**
+     * {@link #perRunOrRecording} of a figure per unit of work (lower is better): for a recording with runs, its
+     * measured runs' together ({@link #overMeasuredRuns}), as its per-run values are: warm-ups and start-up have other
+     * units.
+     */
+    private static Metric perUnit(
+            String name,
+            String unit,
+            BiFunction<RecordingFacts, WorkloadRun, Double> inRun,
+            Function<RecordingFacts, Double> whole) {
+        return runOrRecording(
+                name,
+                unit,
+                true,
+                inRun,
+                whole,
+                f -> f.runs.runs().isEmpty() ? whole.apply(f) : overMeasuredRuns(f, inRun));
+    }
+
+    /** A metric per measured run or of the whole recording, whose value for a recording is {@code recording}'s. */
+    private static Metric runOrRecording(
+            String name,
+            String unit,
+            boolean lower,
+            BiFunction<RecordingFacts, WorkloadRun, Double> inRun,
+            Function<RecordingFacts, Double> whole,
+            Function<RecordingFacts, Double> recording) {
         return new Metric(
                 name,
                 unit,
@@ -207,10 +232,9 @@ public record Metric(
 
     /** A figure of the pins ({@code of} their durations in ms) per unit of work: in each run, or over the recording. */
     private static Metric perUnitOfPins(String name, String unit, ToDoubleFunction<Samples> of) {
-        return perRunOrRecording(
+        return perUnit(
                 name,
                 unit,
-                true,
                 (f, r) -> pinsRecorded(f) && r.units() > 0
                         ? of.applyAsDouble(in(f.pinning.allInTime(), r)) / r.units()
                         : null,
@@ -373,10 +397,9 @@ public record Metric(
     public static final Metric HEAP_AFTER_GC_MAX = perRunOrRecording(
             "heap after gc max", "MiB", true, (f, r) -> mib(heapAfterGc(f, r), 1), f -> mib(f.heap.afterUsed(), 1));
 
-    public static final Metric CONTEXT_SWITCHES_PER_UNIT = perRunOrRecording(
+    public static final Metric CONTEXT_SWITCHES_PER_UNIT = perUnit(
             "context switches per unit",
             "#/unit",
-            true,
             (f, r) -> r.contextSwitches() == null || r.units() == 0 ? null : r.contextSwitches() / (double) r.units(),
             f -> {
                 Double u = units(f);
@@ -387,17 +410,16 @@ public record Metric(
 
     // the process's CPU time a unit: its share of the machine's CPU time over the run times the machine's hardware
     // threads and the run's time
-    public static final Metric CPU_TIME_PER_UNIT = perRunOrRecording(
-            "cpu time per unit", "ms/unit", true, (f, r) -> cpuMillis(f, r.processCpu(), seconds(r), r.units()), f -> {
+    public static final Metric CPU_TIME_PER_UNIT = perUnit(
+            "cpu time per unit", "ms/unit", (f, r) -> cpuMillis(f, r.processCpu(), seconds(r), r.units()), f -> {
                 Double u = units(f);
                 Double share = mean(f.summary.jvmCpu);
                 return u == null || share == null ? null : cpuMillis(f, share, f.summary.spanSeconds(), u);
             });
 
-    public static final Metric GC_PAUSE_PER_UNIT = perRunOrRecording(
+    public static final Metric GC_PAUSE_PER_UNIT = perUnit(
             "gc pause per unit",
             "ms/unit",
-            true,
             (f, r) -> !f.recorded(JdkEvents.GARBAGE_COLLECTION) || r.units() == 0
                     ? null
                     : in(f.gc.pausesInTime(), r).sum() / r.units(),

@@ -68,11 +68,26 @@ public record MetricResult(
     public record Trend(Regression fit, double runSpan) {}
 
     /**
-     * Why {@code group} was not steady over its runs, e.g. {@code still warming up: throughput +6.1% per run (p=0.020)}
-     * (p as the verdict writes it): warming up when the metric got better run by run, drifting when it got worse; null
-     * when steady or not known (values not per run, fewer than 3).
+     * A group not steady over its runs: still warming up (the metric got better run by run) or drifting (worse), by how
+     * much a run (a share of its median) and the slope's p-value.
      */
-    public String notSteady(String group) {
+    public record Unsteady(boolean warmingUp, String metric, double perRun, double p) {
+        /** As the verdict writes it: {@code still warming up: throughput +6.1% per run (p=0.020)}. */
+        public String words() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s %s %+.1f%% per run (%s)",
+                    warmingUp ? "still warming up:" : "drifting:",
+                    metric,
+                    100 * perRun,
+                    Comparer.p(p));
+        }
+    }
+
+    /**
+     * Why {@code group} was not steady over its runs; null when steady or not known (values not per run, fewer than 3).
+     */
+    public Unsteady notSteady(String group) {
         Trend t = trends.get(group);
         Boxplot b = boxplots.get(group);
         if (t == null || b == null || !(t.fit().slopePValue() < STEADY_P) || b.median() == 0) {
@@ -83,12 +98,6 @@ public record MetricResult(
             return null;
         }
         boolean improving = (perRun < 0) == metric.lowerIsBetter();
-        return String.format(
-                Locale.ROOT,
-                "%s %s %+.1f%% per run (%s)",
-                improving ? "still warming up:" : "drifting:",
-                metric.name(),
-                100 * perRun,
-                Comparer.p(t.fit().slopePValue()));
+        return new Unsteady(improving, metric.name(), perRun, t.fit().slopePValue());
     }
 }

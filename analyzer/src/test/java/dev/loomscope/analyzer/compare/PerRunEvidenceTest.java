@@ -52,7 +52,8 @@ class PerRunEvidenceTest {
         MetricResult throughput = Comparer.compare(new TreeMap<>(groups), List.of(Metric.THROUGHPUT), "platform", false)
                 .get(0);
         assertThat(throughput.notSteady("platform")).isNull();
-        assertThat(throughput.notSteady("virtual"))
+        assertThat(throughput.notSteady("virtual").warmingUp()).isTrue();
+        assertThat(throughput.notSteady("virtual").words())
                 .startsWith("still warming up: throughput +")
                 .containsPattern("% per run \\(p(<0\\.001|=0\\.0[0-4]\\d)\\)$");
         assertThat(Comparer.verdict(throughput, "virtual"))
@@ -62,7 +63,7 @@ class PerRunEvidenceTest {
         // run time falls as throughput rises: warming up too, not drifting
         MetricResult runTime = Comparer.compare(new TreeMap<>(groups), List.of(Metric.RUN_TIME), "platform", false)
                 .get(0);
-        assertThat(runTime.notSteady("virtual")).startsWith("still warming up: run time -");
+        assertThat(runTime.notSteady("virtual").words()).startsWith("still warming up: run time -");
     }
 
     @Test
