@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.watch;
 
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.reduce.PinningReducer;
 import dev.loomscope.recording.JdkEvents;
 import java.time.Duration;
@@ -200,7 +201,10 @@ record Tick(
         return String.join(" | ", parts);
     }
 
-    /** The tick as one JSON object's fields, in the units their names say. */
+    /**
+     * The tick as one JSON object's fields, in the units their names say; a figure a file command shows too under the
+     * name of its {@link Metric}'s column (as an export's), over the interval.
+     */
     Map<String, Object> json() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "tick");
@@ -211,11 +215,11 @@ record Tick(
         m.put("pool_size", scheduler == null ? null : scheduler.poolSize());
         m.put("mounted", scheduler == null ? null : scheduler.mounted());
         m.put("queued", scheduler == null ? null : scheduler.queued());
-        m.put("virtual_threads_started", started() < 0 ? null : started());
+        m.put(Metric.VIRTUAL_THREADS_STARTED.column(), started() < 0 ? null : started());
         m.put("virtual_threads_ended", ended() < 0 ? null : ended());
-        m.put("platform_threads", platformThreads());
-        m.put("pins", pins());
-        m.put("pinned_ms", pinnedMillis());
+        m.put(Metric.PEAK_THREADS.column(), platformThreads());
+        m.put(Metric.PINNED_COUNT.column(), pins());
+        m.put(Metric.PINNED_TIME.column(), pinnedMillis());
         m.put("pinned_share", pinnedShare());
         List<Object> top = new ArrayList<>();
         for (Pin pin : topPins()) {
@@ -228,20 +232,20 @@ record Tick(
         }
         m.put("pins_by_frame", top);
         m.put("submit_failed", events.pins.submitFailed());
-        m.put("gcs", gcs());
-        m.put("gc_pause_ms", gcPauseMillis());
+        m.put(Metric.GC_COUNT.column(), gcs());
+        m.put(Metric.GC_PAUSE_TOTAL.column(), gcPauseMillis());
         m.put("heap_used_bytes", heapUsed < 0 ? null : heapUsed);
         m.put("heap_committed_bytes", heapCommitted < 0 ? null : heapCommitted);
-        m.put("process_cpu", processCpu());
-        m.put("machine_cpu", machineCpu());
-        m.put("machine_context_switches_per_s", contextSwitchRate());
+        m.put(Metric.CPU_LOAD.column(), 100 * processCpu());
+        m.put(Metric.MACHINE_CPU_LOAD.column(), 100 * machineCpu());
+        m.put(Metric.MACHINE_CONTEXT_SWITCHES_PER_SECOND.column(), contextSwitchRate());
         m.put("cpu_samples", events.samples);
         m.put("virtual_thread_cpu_samples", events.virtualSamples);
         m.put("spin_samples", events.spinSamples);
         m.put("scheduler_cpu_samples", events.schedulerSamples);
         m.put("work_calls", workCalls() < 0 ? null : workCalls());
-        m.put("work_p50_ms", workCalls() > 0 ? workP50() : null);
-        m.put("work_p99_ms", workCalls() > 0 ? workP99() : null);
+        m.put(Metric.SERVICE_TIME_P50.column(), workCalls() > 0 ? workP50() : null);
+        m.put(Metric.SERVICE_TIME_P99.column(), workCalls() > 0 ? workP99() : null);
         return m;
     }
 

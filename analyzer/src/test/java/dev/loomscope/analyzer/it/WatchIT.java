@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.tools.attach.VirtualMachine;
+import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.flamegraphs.testing.ChildJvm;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -223,9 +225,20 @@ class WatchIT {
                 "--thread-events");
         assertThat(r.code()).as(r.err()).isZero();
         List<JsonNode> ticks = ofType(json(r.out()), "tick");
-        Map<String, Double> shown = new TreeMap<>();
-        for (String f : List.of("pins", "pinned_ms", "gcs", "gc_pause_ms", "virtual_threads_started")) {
-            shown.put(f, ticks.stream().mapToDouble(t -> t.get(f).asDouble()).sum());
+        // each figure under its metric's column on the lines, and its name in summary's table
+        List<Metric> figures = List.of(
+                Metric.PINNED_COUNT,
+                Metric.PINNED_TIME,
+                Metric.GC_COUNT,
+                Metric.GC_PAUSE_TOTAL,
+                Metric.VIRTUAL_THREADS_STARTED);
+        Map<Metric, Double> shown = new HashMap<>();
+        for (Metric f : figures) {
+            shown.put(
+                    f,
+                    ticks.stream()
+                            .mapToDouble(t -> t.get(f.column()).asDouble())
+                            .sum());
         }
         assertThat(ticks.get(ticks.size() - 1).get("end_of_recording").asBoolean())
                 .as("the last line shows the recording's rest")
@@ -240,25 +253,14 @@ class WatchIT {
                                 row.get("figure").asText(), row.get("value").asDouble()));
             }
         }
-        Map<String, String> same = Map.of(
-                "pins",
-                "pinned count",
-                "pinned_ms",
-                "pinned time",
-                "gcs",
-                "gc count",
-                "gc_pause_ms",
-                "gc pause total",
-                "virtual_threads_started",
-                "virtual threads started");
-        same.forEach((line, figure) -> {
-            assertThat(shown.get(line))
-                    .as("%s added up over %d lines (%s)", line, ticks.size(), r.out())
+        for (Metric f : figures) {
+            assertThat(shown.get(f))
+                    .as("%s added up over %d lines (%s)", f.column(), ticks.size(), r.out())
                     .isPositive();
-            assertThat(shown.get(line))
-                    .as("%s added up against summary's %s", line, figure)
-                    .isCloseTo(read.get(figure), Offset.offset(1e-6 * read.get(figure)));
-        });
+            assertThat(shown.get(f))
+                    .as("%s added up against summary's %s", f.column(), f.name())
+                    .isCloseTo(read.get(f.name()), Offset.offset(1e-6 * read.get(f.name())));
+        }
     }
 
     /**
@@ -563,8 +565,8 @@ class WatchIT {
         assertThat(ticks)
                 .as(r.out())
                 .anyMatch(t -> t.get("work_calls").asLong() > 0
-                        && t.get("work_p50_ms").asDouble() >= 19
-                        && t.get("work_p50_ms").asDouble() < 200);
+                        && t.get(Metric.SERVICE_TIME_P50.column()).asDouble() >= 19
+                        && t.get(Metric.SERVICE_TIME_P50.column()).asDouble() < 200);
     }
 
     @Test
