@@ -13,7 +13,6 @@ import dev.loomscope.recording.JdkEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -49,10 +48,8 @@ public record Metric(
      * Figures that describe a run rather than judge it: more CPU load or more threads is neither better nor worse until
      * it is set against the work done (a per-unit metric does that). Their verdicts say higher or lower.
      */
-    private static final Set<String> DESCRIPTIVE = Set.of("cpu load", "peak threads", "cpu a carrier");
-
     public boolean descriptive() {
-        return DESCRIPTIVE.contains(name);
+        return this == CPU_LOAD || this == PEAK_THREADS || this == CPU_A_CARRIER;
     }
 
     /** How to read a difference: "lower is better", "higher is better", or that it describes, not judges. */

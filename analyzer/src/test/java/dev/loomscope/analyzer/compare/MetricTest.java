@@ -65,6 +65,14 @@ class MetricTest {
      * A name is parsed only where a user types one: as declared, in kebab or snake case, any letter case; an unknown
      * name is none.
      */
+    /** What load and threads describe is neither better nor worse: exactly the three figures that say so. */
+    @Test
+    void onlyTheLoadsAndThePeakThreadsDescribe() throws IllegalAccessException {
+        assertThat(declared().stream().filter(Metric::descriptive))
+                .containsExactlyInAnyOrder(Metric.CPU_LOAD, Metric.PEAK_THREADS, Metric.CPU_A_CARRIER);
+        assertThat(Metric.CPU_LOAD.direction()).isEqualTo("describes: higher or lower, not better or worse");
+    }
+
     @Test
     void aTypedNameFindsItsConstant() {
         assertThat(Metric.named("gc-pause-total")).isSameAs(Metric.GC_PAUSE_TOTAL);
