@@ -44,19 +44,18 @@ if [ ! -f "$build/spring-petclinic-cj8.jar" ]; then
     done
 fi
 
-# the Jetty and Vert.x services and the two drivers
+# the Jetty and Vert.x services and the drivers
 loomscope_jetty_service "$build"
 jetty_cp=$service_cp
 loomscope_vertx_service "$build"
 vertx_cp=$service_cp
-driver() { # version: the driver's jar
-    loomscope_fetch "$build/drivers" "com.mysql:mysql-connector-j:$1" || exit 2
-    find "$build/drivers" -name "mysql-connector-j-$1.jar"
+driver() { # group:artifact version: the driver's jar
+    loomscope_fetch "$build/drivers" "$1:$2" || exit 2
+    find "$build/drivers" -name "${1#*:}-$2.jar"
 }
-cj8=$(driver 8.4.0)
-cj9=$(driver 9.6.0)
-loomscope_fetch "$build/drivers" org.postgresql:postgresql:42.7.10 || exit 2
-pgjdbc=$(find "$build/drivers" -name postgresql-42.7.10.jar)
+cj8=$(driver com.mysql:mysql-connector-j 8.4.0)
+cj9=$(driver com.mysql:mysql-connector-j 9.6.0)
+pgjdbc=$(driver org.postgresql:postgresql 42.7.10)
 
 # a MariaDB server of its own, stopped at the end
 db=$(mktemp -d)

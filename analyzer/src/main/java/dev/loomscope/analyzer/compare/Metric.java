@@ -600,10 +600,8 @@ public record Metric(
      * Each carrier of the virtual thread scheduler busy on the CPU, on average over its jdk.ThreadCPULoad readings, in
      * percent of one CPU: near 100 the carriers compute (or spin); low while virtual threads wait, they are blocked.
      */
-    public static final Metric CPU_A_CARRIER = perRecording("cpu a carrier", "% of a CPU", true, f -> {
-        double c = f.summary.carrierCpuOfOne();
-        return Double.isNaN(c) ? null : 100 * c;
-    });
+    public static final Metric CPU_A_CARRIER =
+            perRecording("cpu a carrier", "% of a CPU", true, f -> 100 * f.summary.carrierCpuOfOne());
 
     public static final List<Metric> RECORDING_FIGURES = List.of(
             SPAN,

@@ -113,6 +113,11 @@ record AgentRecording(Path repository, Map<String, String> settings) {
                                 ? " every " + settings.getOrDefault(sampler + "#period", "?")
                                 : "");
         return "the loomscope agent's recording, read from " + repository + ": pins from " + pinned + ", " + samples
-                + ("true".equals(settings.get(WorkWindowEvent.NAME + "#enabled")) ? ", work= windows" : "");
+                + (windows(settings) ? ", work= windows" : "");
+    }
+
+    /** Whether a recording with these settings records the agent's work= windows. */
+    static boolean windows(Map<String, String> settings) {
+        return "true".equals(settings.get(WorkWindowEvent.NAME + "#enabled"));
     }
 }

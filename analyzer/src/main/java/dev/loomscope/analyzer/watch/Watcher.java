@@ -150,7 +150,7 @@ public final class Watcher implements AutoCloseable {
             // a remote JVM's dumps are written on its machine: nothing to add to
             owners = new LockOwnerLooks(target, null, target.local());
             work = AgentRecording.running(jfr)
-                    .map(r -> "true".equals(jfr.getRecordingSettings(r.getId()).get(WorkWindowEvent.NAME + "#enabled")))
+                    .map(r -> AgentRecording.windows(jfr.getRecordingSettings(r.getId())))
                     .orElse(false);
             if (settings.agent()) {
                 AgentRecording a = AgentRecording.find(target, jfr);
