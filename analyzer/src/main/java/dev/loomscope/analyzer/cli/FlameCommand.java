@@ -26,14 +26,17 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -380,7 +383,7 @@ public final class FlameCommand extends CliCommand {
             throw new UsageException("--top prints a table: --format text, csv, json or md");
         }
         Table table;
-        Table joined = null;
+        List<Table> more = new ArrayList<>();
         if (threads) {
             if (diff || options.kind() != SampleKind.CPU) {
                 throw new UsageException("--top with --threads lists the CPU by thread of one profile: without --diff,"
@@ -392,7 +395,11 @@ public final class FlameCommand extends CliCommand {
                 throw new BadDataException(
                         String.join(", ", inputs) + ": no CPU samples (record them with the agent option profile=cpu)");
             }
-            joined = ThreadCpuView.joined(cpu, String.join(", ", inputs), top);
+            Stream.of(
+                            ThreadCpuView.joined(cpu, String.join(", ", inputs), top),
+                            ThreadCpuView.spins(cpu, String.join(", ", inputs), top))
+                    .filter(Objects::nonNull)
+                    .forEach(more::add);
         } else if (diff) {
             table = FrameShareView.diff(
                     Flames.graph(Inputs.resolve(List.of(inputs.get(0))), options, true, !raw, warn),
@@ -406,7 +413,7 @@ public final class FlameCommand extends CliCommand {
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         buf.writeBytes(tableFormat
-                .render(joined == null ? List.of(table) : List.of(table, joined))
+                .render(Stream.concat(Stream.of(table), more.stream()).toList())
                 .getBytes(StandardCharsets.UTF_8));
         emit(buf);
         return Errors.OK;

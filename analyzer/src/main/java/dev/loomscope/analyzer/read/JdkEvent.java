@@ -120,6 +120,15 @@ public record JdkEvent(RecordedEvent e) implements JfrEvent {
     }
 
     @Override
+    public long javaThreadId(String field) {
+        if (!e.hasField(field)) {
+            return -1;
+        }
+        RecordedThread t = e.getThread(field);
+        return t == null || t.getJavaThreadId() <= 0 ? -1 : t.getJavaThreadId();
+    }
+
+    @Override
     public Boolean threadIsVirtual(String field) {
         if (!e.hasField(field)) {
             return null;

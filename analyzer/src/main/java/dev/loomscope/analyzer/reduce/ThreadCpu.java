@@ -44,10 +44,6 @@ public final class ThreadCpu {
     public static final String JVM = "JVM";
 
     /**
-     * JDK classes: a virtual thread's first application frame is the first frame from its entry that is none of these.
-     */
-
-    /**
      * How far apart in time a carrier's sample and a virtual thread's may be to be joined: JFR's default execution
      * sampling period.
      */
@@ -82,6 +78,8 @@ public final class ThreadCpu {
     private final Map<String, Map<String, Group>> byState = new TreeMap<>();
 
     private final Map<String, Long> samplesByState = new TreeMap<>();
+    /** JFR's CPU samples as the carriers spend them: virtual threads' spins, the scheduler's churn. */
+    private final CarrierCpu carrierCpu = new CarrierCpu();
     /** Each distinct stack classified once: keyed by the reader's frames list, one object per stack of a chunk. */
     private final Map<List<RawFrame>, Stack> stacks = new IdentityHashMap<>();
 
@@ -178,6 +176,7 @@ public final class ThreadCpu {
         if (!FlameSamples.EXECUTION.contains(e.type()) || !SampleFrames.inWindow(options, e, span)) {
             return;
         }
+        carrierCpu.add(e);
         String state = SampleFrames.executionState(e);
         long n = SampleFrames.weight(e);
         samplesByState.merge(state, n, Long::sum);
@@ -267,6 +266,7 @@ public final class ThreadCpu {
             joinCountsElsewhere[3] += j.unmatched();
             incompleteElsewhere |= !j.complete();
         }
+        carrierCpu.merge(other.carrierCpu);
         other.samplesByState.forEach((s, n) -> samplesByState.merge(s, n, Long::sum));
         other.byState.forEach((s, groups) -> {
             Map<String, Group> mine = byState.computeIfAbsent(s, x -> new HashMap<>());
@@ -375,6 +375,11 @@ public final class ThreadCpu {
      */
     private String cpuState() {
         return FlameSamples.cpuState(samplesByState);
+    }
+
+    /** JFR's CPU samples as the carriers spend them (the samples in the window). */
+    public CarrierCpu carrierCpu() {
+        return carrierCpu;
     }
 
     /** All CPU samples read. */

@@ -31,10 +31,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The self-contained report: {@code DIR/index.html} (inline CSS and SVG, nothing fetched) with the verdicts on top, per
@@ -559,10 +561,9 @@ public final class HtmlReport {
                 Table t = ThreadCpuView.table(cpu, g, 10);
                 if (t != null) {
                     tables.add(t);
-                    Table joined = ThreadCpuView.joined(cpu, g, 10);
-                    if (joined != null) {
-                        tables.add(joined);
-                    }
+                    Stream.of(ThreadCpuView.joined(cpu, g, 10), ThreadCpuView.spins(cpu, g, 10))
+                            .filter(Objects::nonNull)
+                            .forEach(tables::add);
                 }
             } catch (BadDataException unreadable) {
                 // the flame graph's line above says why this group has no samples

@@ -1,8 +1,10 @@
 package dev.loomscope.analyzer.views;
 
+import dev.loomscope.analyzer.reduce.CarrierCpu;
 import dev.loomscope.analyzer.reduce.ThreadCpu;
 import dev.loomscope.analyzer.render.Table;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code flame --threads --top N} and the report's table under each flame graph: CPU by thread, virtual threads and
@@ -122,6 +124,39 @@ public final class ThreadCpuView {
                 + " record of which ran");
         if (j.rows().size() > n) {
             t.note((j.rows().size() - n) + " more pairs not listed (--top)");
+        }
+        return t;
+    }
+
+    /**
+     * Where virtual threads spin on their carriers ({@code Thread.yield} or {@code Thread.onSpinWait} within
+     * {@link CarrierCpu#SPIN_DEPTH} frames of the top of JFR's CPU samples of them), by the spin's caller: the
+     * {@code n} callers with the most samples; null when no sample spins.
+     */
+    public static Table spins(ThreadCpu cpu, String source, int n) {
+        CarrierCpu c = cpu.carrierCpu();
+        if (c.spinSamples() == 0) {
+            return null;
+        }
+        Table t = new Table(
+                "spins",
+                "Virtual threads spinning on their carriers (JFR's CPU samples of them), " + source,
+                List.of(
+                        Table.text("spin at"),
+                        Table.number("samples", "", 0),
+                        Table.number("of virtual threads' samples", "%", 1)));
+        List<Map.Entry<String, Long>> callers = c.spinCallers().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .toList();
+        for (Map.Entry<String, Long> e : callers.subList(0, Math.min(n, callers.size()))) {
+            t.row(e.getKey(), e.getValue(), 100.0 * e.getValue() / c.virtualSamples());
+        }
+        t.note(c.spinSamples() + " of " + c.virtualSamples() + " CPU samples of virtual threads in Thread.yield or"
+                + " Thread.onSpinWait (" + percent(c.spinSamples(), c.virtualSamples()) + "), by the frame that called"
+                + " it: a virtual thread that spins keeps its carrier, so under contention the spinners hold the"
+                + " carriers the threads they wait for need (watch's yield-spin alarm reads the same samples)");
+        if (callers.size() > n) {
+            t.note((callers.size() - n) + " more callers not listed (--top)");
         }
         return t;
     }

@@ -1,5 +1,6 @@
 package dev.loomscope.analyzer.watch;
 
+import dev.loomscope.analyzer.reduce.CarrierCpu;
 import dev.loomscope.analyzer.reduce.Samples;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
 import dev.loomscope.analyzer.threads.DumpFrames;
@@ -210,10 +211,10 @@ record Alarms(
         if (state.recent.size() > SPIN_WINDOW) {
             state.recent.removeFirst();
         }
-        long spinning = recent().mapToLong(i -> i.spinSamples).sum();
-        long virtual = recent().mapToLong(i -> i.virtualSamples).sum();
-        long all = recent().mapToLong(i -> i.samples).sum();
-        long scheduler = recent().mapToLong(i -> i.schedulerSamples).sum();
+        long spinning = recent().mapToLong(i -> i.cpu.spinSamples()).sum();
+        long virtual = recent().mapToLong(i -> i.cpu.virtualSamples()).sum();
+        long all = recent().mapToLong(i -> i.cpu.samples()).sum();
+        long scheduler = recent().mapToLong(i -> i.cpu.schedulerSamples()).sum();
         if (virtual < MIN_SPIN_SAMPLES) {
             // too few virtual threads' samples to tell (a busy machine's sampler reaches few threads)
             undecided.add(Kind.SPIN);
@@ -226,8 +227,8 @@ record Alarms(
             Map<String, Long> callers = new HashMap<>();
             Map<String, List<Frame>> stacks = new HashMap<>();
             recent().forEach(i -> {
-                i.spinCallers.forEach((k, n) -> callers.merge(k, n, Long::sum));
-                i.spinStacks.forEach(stacks::putIfAbsent);
+                i.cpu.spinCallers().forEach((k, n) -> callers.merge(k, n, Long::sum));
+                i.cpu.spinStacks().forEach(stacks::putIfAbsent);
             });
             String caller = callers.entrySet().stream()
                     .max(Map.Entry.comparingByValue())
@@ -371,7 +372,7 @@ record Alarms(
      * held its carrier all that time.
      */
     private void monopoly(Tick t, Interval in, List<Alarm> raised, Set<Kind> seen) {
-        for (Interval.Sampled s : in.sampled) {
+        for (CarrierCpu.Sampled s : in.sampled) {
             if (s.spinning()) {
                 // in Thread.yield or onSpinWait: it gives its carrier up (the yield-spin alarm's)
                 state.runs.remove(s.thread());
@@ -459,7 +460,7 @@ record Alarms(
         }
         // a thread in Thread.yield or onSpinWait is not in native code, however little CPU its carrier gets
         List<DumpThread> still = running.stream()
-                .filter(v -> !DumpFrames.spinning(v.stack(), Interval.SPIN_DEPTH))
+                .filter(v -> !DumpFrames.spinning(v.stack(), CarrierCpu.SPIN_DEPTH))
                 .toList();
         if (before == null || still.size() < s.carriers()) {
             return List.of();
@@ -530,10 +531,10 @@ record Alarms(
         if (!t.topPins().isEmpty()) {
             return "pinned at " + t.topPins().get(0).frame();
         }
-        return in.spinCallers.entrySet().stream()
+        return in.cpu.spinCallers().entrySet().stream()
                 .max(Map.Entry.comparingByValue())
                 .map(e -> "spinning at " + e.getKey())
-                .or(() -> in.running.entrySet().stream()
+                .or(() -> in.cpu.running().entrySet().stream()
                         .max(Map.Entry.comparingByValue())
                         .map(e -> "running at " + e.getKey()))
                 .orElse(null);

@@ -129,7 +129,7 @@ record Tick(
 
     /** The share of the virtual threads' CPU samples in Thread.yield or Thread.onSpinWait. */
     double spinShare() {
-        return events.virtualSamples > 0 ? (double) events.spinSamples / events.virtualSamples : Double.NaN;
+        return events.cpu.spinShare();
     }
 
     /**
@@ -187,7 +187,7 @@ record Tick(
                 Double.isNaN(contextSwitchRate())
                         ? "machine ctxsw n/a"
                         : String.format(Locale.ROOT, "machine ctxsw %,.0f/s", contextSwitchRate()));
-        if (events.spinSamples > 0) {
+        if (events.cpu.spinSamples() > 0) {
             parts.add("spinning " + percent(spinShare()) + " of virtual threads' CPU samples");
         }
         if (workCalls() > 0) {
@@ -239,10 +239,10 @@ record Tick(
         m.put(Metric.CPU_LOAD.column(), 100 * processCpu());
         m.put(Metric.MACHINE_CPU_LOAD.column(), 100 * machineCpu());
         m.put(Metric.MACHINE_CONTEXT_SWITCHES_PER_SECOND.column(), contextSwitchRate());
-        m.put("cpu_samples", events.samples);
-        m.put("virtual_thread_cpu_samples", events.virtualSamples);
-        m.put("spin_samples", events.spinSamples);
-        m.put("scheduler_cpu_samples", events.schedulerSamples);
+        m.put("cpu_samples", events.cpu.samples());
+        m.put("virtual_thread_cpu_samples", events.cpu.virtualSamples());
+        m.put("spin_samples", events.cpu.spinSamples());
+        m.put("scheduler_cpu_samples", events.cpu.schedulerSamples());
         m.put("work_calls", workCalls() < 0 ? null : workCalls());
         m.put(Metric.SERVICE_TIME_P50.column(), workCalls() > 0 ? workP50() : null);
         m.put(Metric.SERVICE_TIME_P99.column(), workCalls() > 0 ? workP99() : null);

@@ -8,6 +8,7 @@ import dev.loomscope.flamegraphs.testing.ChildJvm;
 import dev.loomscope.recording.JdkEvents;
 import dev.loomscope.recording.ProfileFile;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -118,24 +119,37 @@ class JfrToolsIT {
      * JFR's native method samples of the readers are not CPU samples: flame --top's top frame and its share are jfr
      * view hot-methods' (within a few points: both count the same jdk.ExecutionSample events, by frame).
      */
-    @Test
-    void theCpuProfileOfAJdkRecordingIsJfrViewHotMethods() throws Exception {
-        Path rec = dir.resolve("blocked.jfr");
+    /** A JDK recording ({@code settings}: -XX:StartFlightRecording's, before the file name) of {@code main args}. */
+    Path recorded(String name, String settings, Class<?> main, String... args) throws Exception {
+        Path rec = dir.resolve(name);
         ChildJvm.Result app = ChildJvm.run(
-                List.of("-XX:StartFlightRecording:settings=profile,filename=" + rec),
-                BlockedIoApp.class.getName(),
-                List.of("50", "4"),
+                List.of("-XX:StartFlightRecording:" + settings + ",filename=" + rec),
+                main.getName(),
+                List.of(args),
                 dir,
                 120);
         assertThat(app.exitCode()).as(app.stderr()).isZero();
-        Path jfr = Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr");
-        ChildJvm.Result hot = ChildJvm.exec(
-                List.of(jfr.toString(), "view", "--width", "200", "hot-methods", rec.toString()), dir, 120);
-        assertThat(hot.exitCode()).as(hot.stderr()).isZero();
+        return rec;
+    }
+
+    /** The JDK's {@code jfr} tool's output, run with {@code args}. */
+    String jfr(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(
+                List.of(Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr").toString()));
+        cmd.addAll(List.of(args));
+        ChildJvm.Result r = ChildJvm.exec(cmd, dir, 120);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        return r.stdout();
+    }
+
+    @Test
+    void theCpuProfileOfAJdkRecordingIsJfrViewHotMethods() throws Exception {
+        Path rec = recorded("blocked.jfr", "settings=profile", BlockedIoApp.class, "50", "4");
+        String hot = jfr("view", "--width", "200", "hot-methods", rec.toString());
         Matcher first =
-                Pattern.compile("(?m)^(\\S+)\\s+\\d+\\s+([\\d.]+)%\\s*$").matcher(hot.stdout());
-        assertThat(first.find()).as(hot.stdout()).isTrue();
-        assertThat(first.group(1)).as(hot.stdout()).endsWith("BlockedIoApp.compute(double)");
+                Pattern.compile("(?m)^(\\S+)\\s+\\d+\\s+([\\d.]+)%\\s*$").matcher(hot);
+        assertThat(first.find()).as(hot).isTrue();
+        assertThat(first.group(1)).as(hot).endsWith("BlockedIoApp.compute(double)");
         double jdkShare = Double.parseDouble(first.group(2));
         ChildJvm.Result top = Fixtures.cli(dir, "flame", rec.toString(), "--top", "3", "--format", "csv");
         assertThat(top.exitCode()).as(top.stderr()).isZero();
@@ -146,7 +160,7 @@ class JfrToolsIT {
                 .orElseThrow(() -> new AssertionError(top.stdout()));
         assertThat(top.stdout()).doesNotContain("SocketDispatcher.read0"); // the readers wait there: no CPU
         double ours = Double.parseDouble(row.split(",")[1]); // self, as hot-methods counts
-        assertThat(ours).as(top.stdout() + "\n" + hot.stdout()).isCloseTo(jdkShare, Offset.offset(5.0));
+        assertThat(ours).as(top.stdout() + "\n" + hot).isCloseTo(jdkShare, Offset.offset(5.0));
     }
 
     /**
@@ -157,30 +171,17 @@ class JfrToolsIT {
      */
     @Test
     void cpuACarrierIsJfrPrintsThreadCpuLoadOfTheCarriers() throws Exception {
-        Path rec = dir.resolve("carriers.jfr");
-        ChildJvm.Result app = ChildJvm.run(
-                List.of("-XX:StartFlightRecording:jdk.ThreadCPULoad#period=1s,filename=" + rec),
-                BlockedIoApp.class.getName(),
-                List.of("1", "4", "virtual"),
-                dir,
-                120);
-        assertThat(app.exitCode()).as(app.stderr()).isZero();
-        Path jfr = Path.of(ChildJvm.javaExecutable()).resolveSibling("jfr");
-        ChildJvm.Result printed = ChildJvm.exec(
-                List.of(
-                        jfr.toString(),
-                        "print",
-                        "--json",
-                        "--events",
-                        JdkEvents.THREAD_CPU_LOAD + "," + JdkEvents.CPU_INFORMATION,
-                        rec.toString()),
-                dir,
-                120);
-        assertThat(printed.exitCode()).as(printed.stderr()).isZero();
+        Path rec = recorded("carriers.jfr", "jdk.ThreadCPULoad#period=1s", BlockedIoApp.class, "1", "4", "virtual");
+        String printed = jfr(
+                "print",
+                "--json",
+                "--events",
+                JdkEvents.THREAD_CPU_LOAD + "," + JdkEvents.CPU_INFORMATION,
+                rec.toString());
         double sum = 0;
         int readings = 0;
         long hardwareThreads = 0;
-        for (JsonNode e : new ObjectMapper().readTree(printed.stdout()).at("/recording/events")) {
+        for (JsonNode e : new ObjectMapper().readTree(printed).at("/recording/events")) {
             if (e.get("type").asText().equals(JdkEvents.CPU_INFORMATION)) {
                 hardwareThreads = e.at("/values/hwThreads").asLong();
             } else if (e.at("/values/eventThread/group/name").asText().equals("CarrierThreads")) {
@@ -188,12 +189,66 @@ class JfrToolsIT {
                 readings++;
             }
         }
-        assertThat(readings).as(printed.stdout()).isPositive();
+        assertThat(readings).as(printed).isPositive();
         assertThat(hardwareThreads).isPositive();
         double jdks = 100 * sum / readings * hardwareThreads;
         ChildJvm.Result summary = Fixtures.cli(dir, "summary", rec.toString(), "--format", "json");
         assertThat(summary.exitCode()).as(summary.stderr()).isZero();
         JsonNode ours = AnalyzerIT.figure(new ObjectMapper().readTree(summary.stdout()), "cpu a carrier");
         assertThat(ours.asDouble()).as("readings %d", readings).isCloseTo(jdks, Offset.offset(0.5));
+    }
+
+    /**
+     * Virtual threads spinning on their carriers as the JDK's tool reads them: {@code flame --threads}'s spins table
+     * counts the CPU samples of virtual threads ({@code jfr print}'s execution and CPU-time samples of a thread whose
+     * {@code virtual} is true) with Thread.yield or Thread.onSpinWait within the top 12 frames, of a JDK recording of
+     * virtual threads that yield without end.
+     */
+    @Test
+    void spinsAreJfrPrintsVirtualThreadSamplesInThreadYield() throws Exception {
+        Path rec = recorded("spin.jfr", "settings=profile", WatchedApp.class, "spin", "4");
+        String printed = jfr(
+                "print",
+                "--json",
+                "--stack-depth",
+                "64",
+                "--events",
+                JdkEvents.EXECUTION_SAMPLE + "," + JdkEvents.CPU_TIME_SAMPLE,
+                rec.toString());
+        long virtual = 0;
+        long spinning = 0;
+        for (JsonNode e : new ObjectMapper().readTree(printed).at("/recording/events")) {
+            String thread = e.get("type").asText().equals(JdkEvents.EXECUTION_SAMPLE) ? "sampledThread" : "eventThread";
+            if (!e.at("/values/" + thread + "/virtual").asBoolean()) {
+                continue;
+            }
+            virtual++;
+            JsonNode frames = e.at("/values/stackTrace/frames");
+            for (int i = 0; i < Math.min(12, frames.size()); i++) {
+                String method = frames.get(i).at("/method/name").asText();
+                if (frames.get(i).at("/method/type/name").asText().equals("java/lang/Thread")
+                        && (method.startsWith("yield") || method.equals("onSpinWait"))) {
+                    spinning++;
+                    break;
+                }
+            }
+        }
+        assertThat(spinning)
+                .as("virtual threads' samples in Thread.yield, of %d", virtual)
+                .isPositive();
+        ChildJvm.Result top = Fixtures.cli(dir, "flame", rec.toString(), "--threads", "--top", "5", "--format", "json");
+        assertThat(top.exitCode()).as(top.stderr()).isZero();
+        JsonNode spins = AnalyzerIT.table(new ObjectMapper().readTree(top.stdout()), "spins");
+        long ours = 0;
+        for (JsonNode row : spins.get("rows")) {
+            ours += row.get("samples").asLong();
+        }
+        assertThat(spins.get("rows").get(0).get("spin at").asText())
+                .as(top.stdout())
+                .contains("WatchedApp.waitForAConnection");
+        assertThat(ours).as(top.stdout()).isEqualTo(spinning);
+        double share =
+                spins.get("rows").get(0).get("of virtual threads' samples").asDouble();
+        assertThat(share).as(top.stdout()).isCloseTo(100.0 * spinning / virtual, Offset.offset(0.05));
     }
 }

@@ -11,7 +11,7 @@ import java.util.concurrent.Semaphore;
  * on a pool of 16) and {@code queue} (a virtual thread computing on every carrier while a thousand more a second are
  * started: the scheduler's queue grows), and {@code churn} (pins as {@code pin}, 200 virtual threads started a second
  * and garbage that keeps the collector busy: every figure {@code watch} and {@code summary} both count moves). Prints
- * "ready" once running.
+ * "ready" once running; runs until killed, or for SECONDS (Args: WHAT [SECONDS]).
  */
 public final class WatchedApp {
     private static final Object LOCK = new Object();
@@ -85,6 +85,10 @@ public final class WatchedApp {
         }
         System.out.println("ready");
         System.out.flush();
+        if (args.length > 1) {
+            Thread.sleep(Long.parseLong(args[1]) * 1000);
+            System.exit(0); // a recording started with the JVM is written as it exits
+        }
         Thread.sleep(Long.MAX_VALUE);
     }
 

@@ -9,10 +9,13 @@ import java.util.Map;
 
 /**
  * An event as a reader hands it over, for reducers' and views' tests: a type, a time, a duration and fields by name
- * ({@code "heapSpace.committedSize"} for a nested one).
+ * ({@code "heapSpace.committedSize"} for a nested one; {@code "sampledThread.virtual"} for a thread's; {@link #STACK}).
  */
 public record CannedEvent(String type, Instant startTime, Duration duration, Map<String, Object> fields)
         implements JfrEvent {
+    /** The field holding a stack's frames ({@code List<Frame>}). */
+    public static final String STACK = "stackTrace";
+
     /** An instant event. */
     public CannedEvent(String type, Instant startTime, Map<String, Object> fields) {
         this(type, startTime, Duration.ZERO, fields);
@@ -51,8 +54,22 @@ public record CannedEvent(String type, Instant startTime, Duration duration, Map
         return v == null ? null : ((Number) v).longValue();
     }
 
+    /** The frames under {@link #STACK}, top first, or null. */
+    @SuppressWarnings("unchecked")
     public List<Frame> stackFrames() {
-        return null;
+        return (List<Frame>) fields.get(STACK);
+    }
+
+    /** A thread field's {@code virtual} under {@code field + ".virtual"}, else null. */
+    @Override
+    public Boolean threadIsVirtual(String field) {
+        return (Boolean) fields.get(field + ".virtual");
+    }
+
+    /** A thread field's Java thread id under {@code field + ".javaThreadId"}, else -1. */
+    @Override
+    public long javaThreadId(String field) {
+        return fields.get(field + ".javaThreadId") instanceof Number n ? n.longValue() : -1;
     }
 
     public String threadName(String field) {

@@ -2,7 +2,12 @@ package dev.loomscope.analyzer.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loomscope.analyzer.reduce.CannedEvent;
+import dev.loomscope.analyzer.reduce.CarrierCpu;
 import dev.loomscope.analyzer.threads.ThreadAnalysisTest;
+import dev.loomscope.recording.Frame;
+import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JdkFields;
 import dev.loomscope.recording.PinFrames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,12 +98,19 @@ class AlarmsTest {
      */
     static Interval spinning(long virtual, long spinning) {
         Interval in = new Interval();
-        in.samples = virtual;
-        in.virtualSamples = virtual;
-        in.spinSamples = spinning;
-        if (spinning > 0) {
-            in.spinCallers.put("app.Wait.poll:7 (Thread.yield)", spinning);
-            in.spinStacks.put("app.Wait.poll:7 (Thread.yield)", List.of());
+        List<Frame> poll = List.of(new Frame("app.Wait", "poll", 7, 1));
+        List<Frame> yield = List.of(new Frame("java.lang.Thread", "yield", 0, 1), new Frame("app.Wait", "poll", 7, 1));
+        for (long n = 0; n < virtual; n++) {
+            in.cpu.add(new CannedEvent(
+                    JdkEvents.EXECUTION_SAMPLE,
+                    Instant.ofEpochSecond(1),
+                    Map.of(
+                            JdkFields.SAMPLED_THREAD + ".virtual",
+                            true,
+                            JdkFields.SAMPLED_THREAD + ".javaThreadId",
+                            100 + n,
+                            CannedEvent.STACK,
+                            n < spinning ? yield : poll)));
         }
         return in;
     }
@@ -229,7 +241,7 @@ class AlarmsTest {
         for (long ms = 0; ms < 1000; ms += everyMs) {
             for (int t = 0; t < threads; t++) {
                 in.sampled.add(
-                        new Interval.Sampled(100 + t, Instant.ofEpochSecond(k).plusMillis(ms), frame, spin));
+                        new CarrierCpu.Sampled(100 + t, Instant.ofEpochSecond(k).plusMillis(ms), frame, spin));
             }
         }
         return in;
