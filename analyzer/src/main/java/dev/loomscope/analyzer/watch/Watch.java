@@ -255,7 +255,12 @@ public final class Watch {
     private boolean refresh(RunningJvm t, Watcher w, Alarms alarms, Path scratch, long upTo)
             throws IOException, InterruptedException {
         Interval[] in = new Interval[1];
+        boolean windows = w.work();
         Tick tick = w.tick(in, upTo);
+        if (!windows && w.work()) {
+            err.println("loomscope watch: the loomscope agent's work= windows have come (an agent attached since):"
+                    + " requests a second and service time on the lines from " + tick.at());
+        }
         if (!saidCarriers) {
             saidCarriers = true; // a fact that does not change: said once, not on every line
             err.println(

@@ -131,9 +131,10 @@ public final class Watcher implements AutoCloseable {
     private final LockOwnerLooks owners;
     /**
      * Whether the loomscope agent's work= windows are streamed: the agent records them in the JVM (its recording's
-     * settings say so), and every recording in a JVM, the watcher's own too, holds the events any one enables.
+     * settings say so), and every recording in a JVM, the watcher's own too, holds the events any one enables; or, an
+     * agent attached after the watcher began, once its first window came. Read and set by the watcher's thread.
      */
-    private final boolean work;
+    private boolean work;
 
     public Watcher(RunningJvm target, Settings settings) {
         this.target = target;
@@ -425,6 +426,7 @@ public final class Watcher implements AutoCloseable {
 
     /** The tick of {@code done}'s events over {@code seconds} ending {@code now}, with the MXBeans' figures now. */
     private Tick tick(Interval done, Instant now, double seconds, boolean last) throws IOException {
+        work |= done.work.count() > 0 || done.work.undecodable() > 0; // the stream asks for the windows from the start
         MBeanServerConnection m = target.mbeans();
         Tick.Scheduler s = scheduler(m);
         long used = -1;

@@ -46,6 +46,20 @@ class WatchIT {
         return Fixtures.inProcess(all);
     }
 
+    /**
+     * {@code loomscope watch args} in a JVM of its own, running on: its output to {@code out}, its errors to
+     * {@code err} (null: to {@code out} too).
+     */
+    Process watcher(Path out, Path err, String... args) throws Exception {
+        List<String> cmd =
+                new ArrayList<>(List.of(ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "watch"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectOutput(out.toFile());
+        Process w = (err == null ? b.redirectErrorStream(true) : b.redirectError(err.toFile())).start();
+        started.add(w);
+        return w;
+    }
+
     /** {@link WatchedApp} in {@code mode} on {@code java}, once it says it runs. */
     Process app(String java, String mode, String... jvmOptions) throws Exception {
         Path log = Files.createTempFile(dir, mode, ".log");
@@ -451,12 +465,7 @@ class WatchIT {
     void aKilledWatchersRecordingIsBoundedAndTheNextWatchClosesIt() throws Exception {
         Process p = app(ChildJvm.javaExecutable(), "pin");
         Path log = dir.resolve("watcher.log");
-        Process watcher = new ProcessBuilder(
-                        ChildJvm.javaExecutable(), "-jar", Fixtures.CLI.toString(), "watch", Long.toString(p.pid()))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        started.add(watcher);
+        Process watcher = watcher(log, null, Long.toString(p.pid()));
         ChildJvm.awaitOutput(watcher, log, "carriers", 60);
         watcher.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
         assertThat(recordings(p)).contains("name=loomscope-watch-" + watcher.pid());
@@ -569,24 +578,49 @@ class WatchIT {
                         && t.get(Metric.SERVICE_TIME_P50.column()).asDouble() < 200);
     }
 
+    /**
+     * An agent attached while the watcher runs: its work= windows reach the watcher's stream, which asked for them from
+     * the start, and the lines carry requests from the first that came, said once.
+     */
+    @Test
+    void anAgentAttachedWhileWatchingPutsItsWorkWindowsOnTheLinesFromThen() throws Exception {
+        Process p = app(ChildJvm.javaExecutable(), "churn");
+        Path out = dir.resolve("attached.out");
+        Path err = dir.resolve("attached.err");
+        Process watcher =
+                watcher(out, err, Long.toString(p.pid()), "--duration", "12s", "--format", "json", "--dump-every", "0");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Files.readString(out).isBlank() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Fixtures.Run start = AttachIT.attach(
+                Long.toString(p.pid()),
+                "start",
+                "out=" + dir.resolve("attached-agent")
+                        + ",trace-pinned=off,flame=off,profile=off,held-monitors=off"
+                        + ",work=dev.loomscope.analyzer.it.WatchedApp::pause");
+        assertThat(start.code()).as(start.err()).isZero();
+        assertThat(watcher.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(watcher.exitValue()).as(Files.readString(err)).isZero();
+        assertThat(Files.readString(err))
+                .contains("no requests a second or service time on the lines")
+                .containsOnlyOnce("the loomscope agent's work= windows have come (an agent attached since)");
+        List<JsonNode> ticks = ofType(json(Files.readString(out)), "tick");
+        assertThat(ticks.get(0).get("work_calls").isNull())
+                .as(ticks.get(0).toString())
+                .isTrue();
+        assertThat(ticks)
+                .as(Files.readString(out))
+                .anyMatch(t -> t.get("work_calls").asLong() > 0
+                        && t.get(Metric.SERVICE_TIME_P50.column()).asDouble() >= 19
+                        && t.get(Metric.SERVICE_TIME_P50.column()).asDouble() < 200);
+    }
+
     @Test
     void aWatcherThatFellBehindShowsTheIntervalsItMissedAsOneLineAtTheirRate() throws Exception {
         Process p = app(ThreadsIT.jdk21(), "pin");
         Path log = dir.resolve("behind.log");
-        Process watcher = new ProcessBuilder(
-                        ChildJvm.javaExecutable(),
-                        "-jar",
-                        Fixtures.CLI.toString(),
-                        "watch",
-                        Long.toString(p.pid()),
-                        "--duration",
-                        "10s",
-                        "--dump-every",
-                        "0")
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        started.add(watcher);
+        Process watcher = watcher(log, null, Long.toString(p.pid()), "--duration", "10s", "--dump-every", "0");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (ticks(Files.readString(log)).isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(100);
