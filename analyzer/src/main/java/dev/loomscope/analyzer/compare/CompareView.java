@@ -41,29 +41,40 @@ public final class CompareView {
     public static List<String> headlineVerdicts(List<MetricResult> results) {
         return lines(
                 results.stream().filter(r -> HEADLINE.contains(r.metric())).toList(),
-                r -> r.metric().equals(HEADLINE_SPREAD));
+                r -> r.metric().equals(HEADLINE_SPREAD),
+                Words.WORKLOAD);
     }
 
     /** Every metric's verdict lines, each followed by the spread of its runs where it has runs. */
     public static List<String> verdicts(List<MetricResult> results) {
-        return lines(results, r -> true);
+        return verdicts(results, Words.WORKLOAD);
+    }
+
+    /** As {@link #verdicts(List)}, in {@code words}. */
+    public static List<String> verdicts(List<MetricResult> results, Words words) {
+        return lines(results, r -> true, words);
     }
 
     /** Every metric's verdict line, without the spread of its runs. */
     public static List<String> verdictsOnly(List<MetricResult> results) {
-        return lines(results, r -> false);
+        return verdictsOnly(results, Words.WORKLOAD);
     }
 
-    private static List<String> lines(List<MetricResult> results, Predicate<MetricResult> withSpread) {
+    /** As {@link #verdictsOnly(List)}, in {@code words} (a service's: per request, windows). */
+    public static List<String> verdictsOnly(List<MetricResult> results, Words words) {
+        return lines(results, r -> false, words);
+    }
+
+    private static List<String> lines(List<MetricResult> results, Predicate<MetricResult> withSpread, Words words) {
         List<String> out = new ArrayList<>();
         for (MetricResult r : results) {
             for (String g : r.comparisons().keySet()) {
                 double ratio = r.comparisons().get(g).ratio();
                 // zero in both: nothing to say; zero in the baseline alone: said without a ratio
                 if (!Double.isNaN(ratio)) {
-                    out.add(Comparer.verdict(r, g));
+                    out.add(Comparer.verdict(r, g, words));
                 }
-                String spread = withSpread.test(r) ? Comparer.spreadVerdict(r, g) : null;
+                String spread = withSpread.test(r) ? Comparer.spreadVerdict(r, g, words) : null;
                 if (spread != null) {
                     out.add(spread);
                 }

@@ -217,9 +217,11 @@ public final class Comparer {
         return n == 0 ? 0 : zeros / (double) n;
     }
 
-    /** {@code zero in 13/20 virtual runs and 12/15 platform runs}, for a comparison of means. */
-    static String zeros(MetricResult r, String group) {
-        String noun = r.metric().level() == Metric.Level.EVENT ? "events" : r.perRun() ? "runs" : "recordings";
+    /**
+     * {@code zero in 13/20 virtual runs and 12/15 platform runs}, for a comparison of means (runs in {@code words}).
+     */
+    static String zeros(MetricResult r, String group, Words words) {
+        String noun = r.metric().level() == Metric.Level.EVENT ? "events" : r.perRun() ? words.runs() : "recordings";
         return "zero in " + zeroCount(r, group) + " " + group + " " + noun + " and " + zeroCount(r, r.baseline()) + " "
                 + r.baseline() + " " + noun;
     }
@@ -243,6 +245,11 @@ public final class Comparer {
      * verdict by the result's rule.
      */
     public static String verdict(MetricResult r, String group) {
+        return verdict(r, group, Words.WORKLOAD);
+    }
+
+    /** As {@link #verdict(MetricResult, String)}, in {@code words} (a service's: per request, windows). */
+    public static String verdict(MetricResult r, String group, Words words) {
         Comparison c = r.comparisons().get(group);
         String line;
         if (c.ratio() == Double.POSITIVE_INFINITY) {
@@ -253,12 +260,12 @@ public final class Comparer {
                     "%s vs %s: %s %s %s %s against 0, %s, %s: %s",
                     group,
                     r.baseline(),
-                    r.metric().name(),
+                    words.name(r.metric()),
                     c.means() ? "mean" : "median",
                     Numbers.plain(c.means() ? b.mean() : b.median()),
-                    r.metric().unit(),
+                    words.unit(r.metric()),
                     p(c.pValue()),
-                    replicates(c, r.metric().level()),
+                    replicates(c, r.metric().level(), words),
                     r.verdict(group).words());
         } else {
             line = String.format(
@@ -266,17 +273,17 @@ public final class Comparer {
                     "%s vs %s: %s %s %s (95%% CI %s..%s), %s, %s: %s",
                     group,
                     r.baseline(),
-                    r.metric().name(),
+                    words.name(r.metric()),
                     c.means() ? "mean" : "median",
                     change(c.ratio(), c.ratio()),
                     change(c.ratioCiLow(), c.ratio()),
                     change(c.ratioCiHigh(), c.ratio()),
                     p(c.pValue()),
-                    replicates(c, r.metric().level()),
+                    replicates(c, r.metric().level(), words),
                     r.verdict(group).words());
         }
         if (c.means()) {
-            line += "; " + zeros(r, group);
+            line += "; " + zeros(r, group, words);
         }
         String busy = r.busyMachine(group);
         if (busy != null) {
@@ -287,14 +294,15 @@ public final class Comparer {
         for (String g : List.of(group, r.baseline())) {
             MetricResult.Unsteady why = r.notSteady(g);
             if (why != null) {
-                unsteady.add(g + " " + why.words());
+                unsteady.add(g + " " + why.words(words));
                 warmingUp |= why.warmingUp();
             }
         }
         if (!unsteady.isEmpty()) {
             // more warm-up helps a group that was still getting better; one that got worse run by run drifts for
             // another reason
-            line += "; not steady: " + String.join(", ", unsteady) + (warmingUp ? " (try a larger --warmup)" : "");
+            line += "; not steady: " + String.join(", ", unsteady)
+                    + (warmingUp ? " (try a larger " + words.warmupOption() + ")" : "");
         }
         return line;
     }
@@ -305,17 +313,22 @@ public final class Comparer {
      * {@code group}.
      */
     public static String spreadVerdict(MetricResult r, String group) {
+        return spreadVerdict(r, group, Words.WORKLOAD);
+    }
+
+    /** As {@link #spreadVerdict(MetricResult, String)}, in {@code words}. */
+    public static String spreadVerdict(MetricResult r, String group, Words words) {
         Spread s = r.spreads().get(group);
         if (s == null) {
             return null;
         }
-        String unit = r.metric().unit().isEmpty() ? "" : " " + r.metric().unit();
+        String unit = words.unit(r.metric()).isEmpty() ? "" : " " + words.unit(r.metric());
         return String.format(
                 Locale.ROOT,
                 "%s vs %s: %s spread (IQR) %s%s against %s%s, %s (95%% CI %s..%s; relative to the median %s), %s: %s",
                 group,
                 r.baseline(),
-                r.metric().name(),
+                words.name(r.metric()),
                 Numbers.plain(s.iqrGroup()),
                 unit,
                 Numbers.plain(s.iqrBaseline()),
@@ -329,7 +342,8 @@ public final class Comparer {
                         s.jvmsBaseline(),
                         s.nGroup(),
                         s.nBaseline(),
-                        r.metric().level()),
+                        r.metric().level(),
+                        words),
                 s.verdict());
     }
 
@@ -343,16 +357,17 @@ public final class Comparer {
     }
 
     /** {@code n=5/5 JVMs x 3 runs}, {@code n=5/4 JVMs, 15/11 runs}, {@code n=6/6 JVMs} (one value each). */
-    static String replicates(Comparison c, Metric.Level level) {
-        return replicates(c.jvmsGroup(), c.jvmsBaseline(), c.nGroup(), c.nBaseline(), level);
+    static String replicates(Comparison c, Metric.Level level, Words words) {
+        return replicates(c.jvmsGroup(), c.jvmsBaseline(), c.nGroup(), c.nBaseline(), level, words);
     }
 
-    private static String replicates(int jvmsGroup, int jvmsBaseline, int nGroup, int nBaseline, Metric.Level level) {
+    private static String replicates(
+            int jvmsGroup, int jvmsBaseline, int nGroup, int nBaseline, Metric.Level level, Words words) {
         String jvms = "n=" + jvmsGroup + "/" + jvmsBaseline + " JVMs";
         if (nGroup == jvmsGroup && nBaseline == jvmsBaseline) {
             return jvms;
         }
-        String noun = level == Metric.Level.EVENT ? "events" : "runs";
+        String noun = level == Metric.Level.EVENT ? "events" : words.runs();
         if (nGroup % jvmsGroup == 0
                 && nBaseline % jvmsBaseline == 0
                 && nGroup / jvmsGroup == nBaseline / jvmsBaseline) {

@@ -13,6 +13,7 @@ import dev.loomscope.recording.JdkEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -57,6 +58,27 @@ public record Metric(
         return descriptive()
                 ? "describes: higher or lower, not better or worse"
                 : lowerIsBetter ? "lower is better" : "higher is better";
+    }
+
+    /** How a figure per unit of work is named: its stem and this ({@code cpu time per unit}). */
+    static final String PER_UNIT = " per unit";
+
+    /** How a figure per unit of work's unit ends ({@code ms/unit}). */
+    static final String OF_UNIT = "/unit";
+
+    /** Whether this is a figure per unit of work: its name and unit end in {@link #PER_UNIT} and {@link #OF_UNIT}. */
+    public boolean perUnit() {
+        return PER_UNIT_METRICS.contains(this);
+    }
+
+    /** The name of a figure per unit of work without {@link #PER_UNIT} ({@code cpu time}). */
+    String stem() {
+        return name.substring(0, name.length() - PER_UNIT.length());
+    }
+
+    /** The unit of a figure per unit of work without {@link #OF_UNIT} ({@code ms}). */
+    String unitStem() {
+        return unit.substring(0, unit.length() - OF_UNIT.length());
     }
 
     /** One value: x is its run index (or event index), units the work it stands for (NaN if none). */
@@ -621,6 +643,15 @@ public record Metric(
     /** Every metric: the compared ones, then the recording's other figures (before SUMMARY, which names them). */
     private static final List<Metric> EVERY =
             Stream.concat(ALL.stream(), RECORDING_FIGURES.stream()).toList();
+
+    /** The figures per unit of work ({@link #perUnit}): said per request of a service, per unit of a workload. */
+    private static final Set<Metric> PER_UNIT_METRICS = Set.of(
+            CONTEXT_SWITCHES_PER_UNIT,
+            CPU_TIME_PER_UNIT,
+            GC_PAUSE_PER_UNIT,
+            PLATFORM_THREADS_STARTED_PER_UNIT,
+            PINNED_TIME_PER_UNIT,
+            PINS_PER_UNIT);
 
     /** The key figures of one recording, in the summary's order: each its metric's value for the whole recording. */
     public static final List<Metric> SUMMARY = List.of(

@@ -71,15 +71,21 @@ public record MetricResult(
      * A group not steady over its runs: still warming up (the metric got better run by run) or drifting (worse), by how
      * much a run (a share of its median) and the slope's p-value.
      */
-    public record Unsteady(boolean warmingUp, String metric, double perRun, double p) {
+    public record Unsteady(boolean warmingUp, Metric metric, double perRun, double p) {
         /** As the verdict writes it: {@code still warming up: throughput +6.1% per run (p=0.020)}. */
         public String words() {
+            return words(Words.WORKLOAD);
+        }
+
+        /** As {@link #words()}, in {@code words} ({@code per window}). */
+        public String words(Words words) {
             return String.format(
                     Locale.ROOT,
-                    "%s %s %+.1f%% per run (%s)",
+                    "%s %s %+.1f%% per %s (%s)",
                     warmingUp ? "still warming up:" : "drifting:",
-                    metric,
+                    words.name(metric),
                     100 * perRun,
+                    words.run(),
                     Comparer.p(p));
         }
     }
@@ -98,6 +104,6 @@ public record MetricResult(
             return null;
         }
         boolean improving = (perRun < 0) == metric.lowerIsBetter();
-        return new Unsteady(improving, metric.name(), perRun, t.fit().slopePValue());
+        return new Unsteady(improving, metric, perRun, t.fit().slopePValue());
     }
 }

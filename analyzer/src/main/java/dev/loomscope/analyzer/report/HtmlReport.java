@@ -3,6 +3,7 @@ package dev.loomscope.analyzer.report;
 import dev.loomscope.analyzer.compare.CompareView;
 import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.compare.Words;
 import dev.loomscope.analyzer.reduce.Flames;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.SummaryReducer;
@@ -34,8 +35,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -59,11 +58,22 @@ public final class HtmlReport {
             List<Path> runRecordings,
             List<String> charts,
             List<String> verdictLines,
-            List<String> bottomLines) {
+            List<String> bottomLines,
+            Words words) {
         public static final Extras NONE = new Extras(null, List.of(), List.of(), List.of());
 
         public Extras(String heading, List<String> runLines, List<String> failures, List<String> measured) {
-            this(heading, runLines, failures, measured, List.of(), List.of(), List.of(), null, List.of());
+            this(
+                    heading,
+                    runLines,
+                    failures,
+                    measured,
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    null,
+                    List.of(),
+                    Words.WORKLOAD);
         }
 
         /** These extras with the JSON thread dumps beside the recordings (a section of their own). */
@@ -77,7 +87,8 @@ public final class HtmlReport {
                     runRecordings,
                     charts,
                     verdictLines,
-                    bottomLines);
+                    bottomLines,
+                    words);
         }
 
         /** These extras with each run line's recording (null: none kept), linked from the line. */
@@ -91,7 +102,8 @@ public final class HtmlReport {
                     Collections.unmodifiableList(new ArrayList<>(recordings)),
                     charts,
                     verdictLines,
-                    bottomLines);
+                    bottomLines,
+                    words);
         }
 
         /**
@@ -108,7 +120,8 @@ public final class HtmlReport {
                     runRecordings,
                     List.copyOf(svgs),
                     verdictLines,
-                    bottomLines);
+                    bottomLines,
+                    words);
         }
 
         /**
@@ -116,6 +129,11 @@ public final class HtmlReport {
          * as more) and each workload's bottom line, which heads the report.
          */
         public Extras withVerdicts(List<String> lines, List<String> bottom) {
+            return withVerdicts(lines, bottom, Words.WORKLOAD);
+        }
+
+        /** As {@link #withVerdicts(List, List)}, the verdicts said in {@code w} (a service's: per request, windows). */
+        public Extras withVerdicts(List<String> lines, List<String> bottom, Words w) {
             return new Extras(
                     heading,
                     runLines,
@@ -125,7 +143,8 @@ public final class HtmlReport {
                     runRecordings,
                     charts,
                     List.copyOf(lines),
-                    List.copyOf(bottom));
+                    List.copyOf(bottom),
+                    w);
         }
     }
 
@@ -173,7 +192,7 @@ public final class HtmlReport {
                 h.append("</ul></section>\n");
             }
             for (Part part : parts) {
-                part(h, dir, part);
+                part(h, dir, part, extras.words());
             }
             threadDumps(h, extras.threadDumps());
             runs(h, dir, extras);
@@ -246,7 +265,7 @@ public final class HtmlReport {
         List<String> every = new ArrayList<>();
         for (Part part : parts) {
             // every verdict line compare prints; the chart has the headline ones
-            for (String v : CompareView.verdicts(part.results())) {
+            for (String v : CompareView.verdicts(part.results(), extras.words())) {
                 every.add(part.name() == null ? v : part.name() + ": " + v);
             }
         }
@@ -260,11 +279,9 @@ public final class HtmlReport {
             h.append("<li>nothing to compare: no metric has values in two groups</li>\n");
         }
         h.append("</ul></details>\n");
-        // the same verdict whichever warm-up option its advice names (study --app's is --min-warmup) is said already
-        UnaryOperator<String> said = l -> l.replaceFirst(" \\(try a larger --[a-z-]+\\)$", "");
-        Set<String> printed = verdictLines.stream().map(said).collect(Collectors.toSet());
-        List<String> more =
-                every.stream().filter(v -> !printed.contains(said.apply(v))).toList();
+        // the lines the terminal printed, said in the same words, are not said again
+        Set<String> printed = Set.copyOf(verdictLines);
+        List<String> more = every.stream().filter(v -> !printed.contains(v)).toList();
         if (!more.isEmpty()) {
             h.append("<details class='lines'><summary>More verdicts (")
                     .append(more.size())
@@ -348,7 +365,7 @@ public final class HtmlReport {
     }
 
     /** A part's metrics, each with its verdicts, its box plot and run strip, and the tables behind them. */
-    private static void metrics(StringBuilder h, String id, String title, List<MetricResult> results) {
+    private static void metrics(StringBuilder h, String id, String title, List<MetricResult> results, Words words) {
         h.append("<section id='")
                 .append(id)
                 .append("metrics'><h2>")
@@ -356,9 +373,9 @@ public final class HtmlReport {
                 .append("Metrics</h2>\n");
         for (MetricResult r : results) {
             h.append("<div class='metric'><h3>")
-                    .append(Svg.esc(r.metric().name()))
+                    .append(Svg.esc(words.name(r.metric())))
                     .append(" (")
-                    .append(Svg.esc(r.metric().unit()))
+                    .append(Svg.esc(words.unit(r.metric())))
                     .append(", ")
                     .append(Svg.esc(r.metric().direction()))
                     .append(")</h3>\n");
@@ -366,7 +383,7 @@ public final class HtmlReport {
                 double ratio = r.comparisons().get(g).ratio();
                 if (!Double.isNaN(ratio) && !Double.isInfinite(ratio)) {
                     h.append("<p class='verdict'>")
-                            .append(Svg.esc(Comparer.verdict(r, g)))
+                            .append(Svg.esc(Comparer.verdict(r, g, words)))
                             .append("</p>\n");
                 }
             }
@@ -386,7 +403,7 @@ public final class HtmlReport {
         h.append("</section>\n");
     }
 
-    private static void part(StringBuilder h, Path dir, Part part) {
+    private static void part(StringBuilder h, Path dir, Part part, Words words) {
         String id = part.name() == null ? "" : safe(part.name()) + "-";
         String title = part.name() == null ? "" : part.name() + ": ";
         Map<String, List<RecordingFacts>> groups = part.groups();
@@ -426,7 +443,7 @@ public final class HtmlReport {
         String baseline =
                 results.isEmpty() ? baselineOf(groups) : results.get(0).baseline();
         flameSection(h, dir, id, title, part, baseline);
-        metrics(h, id, title, results);
+        metrics(h, id, title, results, words);
         List<RecordingFacts> all =
                 groups.values().stream().flatMap(List::stream).toList();
         for (Views.View v : Views.ALL) {

@@ -6,6 +6,7 @@ import dev.loomscope.analyzer.compare.Comparer;
 import dev.loomscope.analyzer.compare.Grouping;
 import dev.loomscope.analyzer.compare.Metric;
 import dev.loomscope.analyzer.compare.MetricResult;
+import dev.loomscope.analyzer.compare.Words;
 import dev.loomscope.analyzer.reduce.Analysis;
 import dev.loomscope.analyzer.reduce.RecordingFacts;
 import dev.loomscope.analyzer.reduce.RunsReducer.WorkloadRun;
@@ -319,18 +320,6 @@ public final class AppStudy {
     }
 
     /**
-     * A verdict line in a service's words: its unit of work is a request and its runs are the load client's windows,
-     * and its warm-up is the client's, until steady.
-     */
-    static String serviceWords(String line) {
-        return line.replace(" per unit", " per request")
-                .replace("/unit", "/request")
-                .replaceAll(" runs\\b", " windows")
-                .replaceAll(" per run\\b", " per window")
-                .replace("(try a larger --warmup)", "(try a larger --min-warmup)");
-    }
-
-    /**
      * {@code JDK 21.0.8+9-LTS}: the version in a recording's JVM line; the line itself when it has none in brackets.
      */
     static String jdk(String jvm) {
@@ -572,7 +561,7 @@ public final class AppStudy {
                         .map(o -> o.recording() != null ? o.recording() : o.results())
                         .toList())
                 .withCharts(said.charts)
-                .withVerdicts(said.verdicts, said.bottom);
+                .withVerdicts(said.verdicts, said.bottom, Words.SERVICE);
         Path index = HtmlReport.write(reportDir, said.parts, extras);
         said.warnings.forEach(x -> caveats.add("warning: " + x));
         return new Study.Result(
@@ -620,7 +609,7 @@ public final class AppStudy {
                 .toList();
         said.parts.add(new HtmlReport.Part(w, groups, results));
         // the warm-up a service gets is the load client's, until steady
-        CompareView.verdictsOnly(results).forEach(v -> said.verdicts.add(w + ": " + serviceWords(v)));
+        CompareView.verdictsOnly(results, Words.SERVICE).forEach(v -> said.verdicts.add(w + ": " + v));
         double rate = ClientLine.offeredRate(groups.values());
         String few = results.stream().anyMatch(r -> r.metric() == Metric.LATENCY_P99)
                 ? ClientLine.fewForP99(w, groups.values(), rate)
@@ -640,8 +629,8 @@ public final class AppStudy {
         if (controlGroups.containsKey("platform") && controlGroups.containsKey("virtual")) {
             List<MetricResult> unrecorded = Comparer.compare(
                     controlGroups, List.of(Metric.LATENCY_P99, Metric.ERROR_RATE), "platform", false, rule);
-            CompareView.verdictsOnly(unrecorded)
-                    .forEach(v -> said.measured.add(w + " without a recording: " + serviceWords(v)));
+            CompareView.verdictsOnly(unrecorded, Words.SERVICE)
+                    .forEach(v -> said.measured.add(w + " without a recording: " + v));
         }
         var carriers = ServiceCause.carriers(groups.get("virtual"));
         ServiceCause.Ceiling ceiling = Double.isNaN(rate)
@@ -668,7 +657,12 @@ public final class AppStudy {
             return;
         }
         BottomLine.Line line = BottomLine.of(
-                w, results, HEADLINES, "virtual", "request", ceiling != null && ceiling.limits() ? ceiling : null);
+                w,
+                results,
+                HEADLINES,
+                "virtual",
+                Words.SERVICE.unit(),
+                ceiling != null && ceiling.limits() ? ceiling : null);
         said.sections.add(new StudyBottomLine.Section(w, line, null, stalls, ceiling));
         if (line != null) {
             said.verdicts.add(line.text()); // under the workload's verdicts, and at the top of the report

@@ -86,4 +86,21 @@ class MetricTest {
         Assertions.assertThatThrownBy(() -> Metric.parse(List.of("joy")))
                 .hasMessageStartingWith("--metric joy: unknown metric (known: run time,");
     }
+
+    /**
+     * The figures per unit of work are the ones named so, each said in a service's words per request and in a
+     * workload's per unit; every other figure keeps its name.
+     */
+    @Test
+    void figuresPerUnitOfWorkAreSaidPerRequestOfAService() throws IllegalAccessException {
+        for (Metric m : declared()) {
+            boolean named = m.name().endsWith(Metric.PER_UNIT) && m.unit().endsWith(Metric.OF_UNIT);
+            assertThat(m.perUnit()).as(m.name()).isEqualTo(named);
+            assertThat(Words.WORKLOAD.name(m)).isEqualTo(m.name());
+            assertThat(Words.WORKLOAD.unit(m)).isEqualTo(m.unit());
+        }
+        assertThat(Words.SERVICE.name(Metric.CPU_TIME_PER_UNIT)).isEqualTo("cpu time per request");
+        assertThat(Words.SERVICE.unit(Metric.CPU_TIME_PER_UNIT)).isEqualTo("ms/request");
+        assertThat(Words.SERVICE.name(Metric.THROUGHPUT)).isEqualTo(Metric.THROUGHPUT.name());
+    }
 }

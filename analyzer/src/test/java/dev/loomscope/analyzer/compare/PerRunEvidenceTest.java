@@ -60,6 +60,12 @@ class PerRunEvidenceTest {
                 .contains("n=2/2 JVMs x 5 runs: too few JVMs")
                 .contains("; not steady: virtual still warming up: throughput")
                 .endsWith("(try a larger --warmup)");
+        // a service's runs are the load client's windows, its warm-up set by --min-warmup
+        assertThat(Comparer.verdict(throughput, "virtual", Words.SERVICE))
+                .contains("n=2/2 JVMs x 5 windows: too few JVMs")
+                .containsPattern("throughput \\+[\\d.]+% per window \\(p")
+                .doesNotContain("run")
+                .endsWith("(try a larger --min-warmup)");
         // run time falls as throughput rises: warming up too, not drifting
         MetricResult runTime = Comparer.compare(new TreeMap<>(groups), List.of(Metric.RUN_TIME), "platform", false)
                 .get(0);
@@ -72,18 +78,18 @@ class PerRunEvidenceTest {
                 "platform", List.of(jvm("platform", 1, 0), jvm("platform", 2, 0)),
                 "virtual", List.of(jvm("virtual", 1, 0.08), jvm("virtual", 2, 0.08))));
         List<MetricResult> results = Comparer.compare(groups, List.of(Metric.THROUGHPUT), "platform", false);
-        // the terminal printed the verdict with study --app's option in its advice, and not the spread line
-        List<String> printed = CompareView.verdictsOnly(results).stream()
-                .map(l -> l.replace("(try a larger --warmup)", "(try a larger --min-warmup)"))
-                .toList();
+        // the terminal printed the verdict in study --app's words (windows, --min-warmup), and not the spread line
+        List<String> printed = CompareView.verdictsOnly(results, Words.SERVICE);
         assertThat(printed).singleElement().asString().endsWith("(try a larger --min-warmup)");
-        Path index = HtmlReport.write(dir, groups, results, HtmlReport.Extras.NONE.withVerdicts(printed, List.of()));
+        Path index = HtmlReport.write(
+                dir, groups, results, HtmlReport.Extras.NONE.withVerdicts(printed, List.of(), Words.SERVICE));
         String html = Files.readString(index);
         String more = html.substring(
                 html.indexOf("More verdicts ("), html.indexOf("</details>", html.indexOf("More verdicts (")));
         assertThat(more)
                 .startsWith("More verdicts (1)")
                 .contains("throughput spread")
+                .contains("JVMs x 5 windows")
                 .doesNotContain("throughput median");
     }
 
