@@ -10,12 +10,12 @@ import dev.loomscope.events.SchedulerSampleEvent;
 import dev.loomscope.events.SchedulerStallEvent;
 import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.options.AgentOptions;
-import dev.loomscope.options.Durations;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JfrSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.ParseException;
-import java.util.HashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.Configuration;
@@ -47,79 +47,60 @@ final class RecordingSettings {
         String base = o.string(AgentOptions.SETTINGS);
         Configuration c =
                 base.endsWith(".jfc") ? Configuration.create(Path.of(base)) : Configuration.getConfiguration(base);
-        Map<String, String> s = new HashMap<>(c.getSettings());
+        JfrSettings s = JfrSettings.from(c.getSettings());
         if (!base.endsWith(".jfc")) {
-            for (String costly : OFF_WITH_NAMED_SETTINGS) {
-                s.put(costly + "#enabled", "false");
-            }
+            OFF_WITH_NAMED_SETTINGS.forEach(s::disable);
         }
-        String ctxsw = Durations.jfr(o.duration(AgentOptions.CTXSW_PERIOD));
-        enable(s, JdkEvents.VIRTUAL_THREAD_PINNED);
-        s.put(JdkEvents.VIRTUAL_THREAD_PINNED + "#stackTrace", "true");
-        s.put(JdkEvents.VIRTUAL_THREAD_PINNED + "#threshold", Durations.jfr(o.duration(AgentOptions.PINNED_THRESHOLD)));
-        enable(s, JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED);
-        s.put(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED + "#stackTrace", "true");
-        enable(s, JdkEvents.THREAD_CONTEXT_SWITCH_RATE);
-        s.put(JdkEvents.THREAD_CONTEXT_SWITCH_RATE + "#period", ctxsw);
-        for (String gc : new String[] {
-            JdkEvents.GARBAGE_COLLECTION,
-            JdkEvents.GC_PHASE_PAUSE,
-            JdkEvents.GC_HEAP_SUMMARY,
-            JdkEvents.GC_CONFIGURATION
-        }) {
-            enable(s, gc);
+        Duration ctxsw = o.duration(AgentOptions.CTXSW_PERIOD);
+        s.loom(o.duration(AgentOptions.PINNED_THRESHOLD), ctxsw);
+        for (String gc :
+                new String[] {JdkEvents.GC_PHASE_PAUSE, JdkEvents.GC_HEAP_SUMMARY, JdkEvents.GC_CONFIGURATION}) {
+            s.enable(gc);
         }
-        enable(s, JdkEvents.OBJECT_ALLOCATION_SAMPLE);
-        enable(s, JdkEvents.JAVA_THREAD_STATISTICS);
-        s.put(JdkEvents.JAVA_THREAD_STATISTICS + "#period", "1 s");
-        enable(s, JdkEvents.CPU_LOAD);
-        s.put(JdkEvents.CPU_LOAD + "#period", "1 s");
-        s.put(JdkEvents.EXECUTION_SAMPLE + "#enabled", Boolean.toString(JdkEvents.EXECUTION_SAMPLE.equals(cpuSampler)));
+        s.enable(JdkEvents.OBJECT_ALLOCATION_SAMPLE);
         if (JdkEvents.EXECUTION_SAMPLE.equals(cpuSampler)) {
-            s.put(JdkEvents.EXECUTION_SAMPLE + "#period", Durations.jfr(o.duration(AgentOptions.INTERVAL)));
+            s.period(JdkEvents.EXECUTION_SAMPLE, o.duration(AgentOptions.INTERVAL));
+        } else {
+            s.disable(JdkEvents.EXECUTION_SAMPLE);
         }
         if (JdkEvents.CPU_TIME_SAMPLE.equals(cpuSampler)) {
-            enable(s, JdkEvents.CPU_TIME_SAMPLE);
-            s.put(
-                    JdkEvents.CPU_TIME_SAMPLE + "#throttle",
-                    o.duration(AgentOptions.INTERVAL).toNanos() + "ns"); // a CPU-time period, not a rate
-            s.put(JdkEvents.CPU_TIME_SAMPLE + "#stackTrace", "true");
+            s.enable(JdkEvents.CPU_TIME_SAMPLE, true)
+                    .set(
+                            JdkEvents.CPU_TIME_SAMPLE,
+                            "throttle",
+                            o.duration(AgentOptions.INTERVAL).toNanos() + "ns"); // a CPU-time period, not a rate
         }
         // JDK 25's default settings trace what a method filter names, none here: work= is timed by the agent on every
         // JDK
-        s.put(JdkEvents.METHOD_TRACE + "#enabled", "false"); // an event a call would make a hot method's cost unbounded
+        s.disable(JdkEvents.METHOD_TRACE); // an event a call would make a hot method's cost unbounded
         if (!o.work().isEmpty()) {
-            enable(s, WorkWindowEvent.NAME); // a histogram a method and second (WorkWindows), not an event a call
-            s.put(WorkWindowEvent.NAME + "#period", "1 s");
+            // a histogram a method and second (WorkWindows), not an event a call
+            s.period(WorkWindowEvent.NAME, JfrSettings.EVERY_SECOND);
         }
         // Threads in native code, running or waiting (epoll_wait, accept): flame graph readers take
         // these for CPU samples, so they would put waiting threads into every CPU flame graph.
-        s.put(JdkEvents.NATIVE_METHOD_SAMPLE + "#enabled", "false");
-        String env = Boolean.toString(o.on(AgentOptions.RECORD_ENV));
+        s.disable(JdkEvents.NATIVE_METHOD_SAMPLE);
         for (String secret : new String[] {
             JdkEvents.INITIAL_ENVIRONMENT_VARIABLE, JdkEvents.INITIAL_SYSTEM_PROPERTY, JdkEvents.SYSTEM_PROCESS
         }) {
-            s.put(secret + "#enabled", env);
+            if (o.on(AgentOptions.RECORD_ENV)) {
+                s.enable(secret);
+            } else {
+                s.disable(secret);
+            }
         }
-        enable(s, RunInfoEvent.NAME);
-        enable(s, ContextSwitchesEvent.NAME);
-        s.put("loomscope.ContextSwitches#period", ctxsw);
-        enable(s, ChunkEndEvent.NAME); // never written: its hook writes the chunk's last loomscope.ContextSwitches
-        s.put("loomscope.ChunkEnd#period", "endChunk");
-        enable(s, SchedulerSampleEvent.NAME);
-        s.put("loomscope.SchedulerSample#period", ctxsw);
-        enable(s, SchedulerStallEvent.NAME);
-        enable(s, LibraryEvent.NAME); // once a library as each chunk ends: every chunk kept holds them
-        s.put(LibraryEvent.NAME + "#period", "endChunk");
+        s.enable(RunInfoEvent.NAME);
+        s.period(ContextSwitchesEvent.NAME, ctxsw);
+        // never written: its hook writes the chunk's last loomscope.ContextSwitches
+        s.period(ChunkEndEvent.NAME, "endChunk");
+        s.period(SchedulerSampleEvent.NAME, ctxsw);
+        s.enable(SchedulerStallEvent.NAME);
+        s.period(LibraryEvent.NAME, "endChunk"); // once a library as each chunk ends: every chunk kept holds them
         if (!o.duration(AgentOptions.HELD_MONITORS).isZero()
                 && !o.string(AgentOptions.THREADS).equals("virtual")) {
-            enable(s, HeldMonitorSampleEvent.NAME);
-            enable(s, HeldMonitorEvent.NAME);
+            s.enable(HeldMonitorSampleEvent.NAME);
+            s.enable(HeldMonitorEvent.NAME);
         }
-        return s;
-    }
-
-    private static void enable(Map<String, String> s, String event) {
-        s.put(event + "#enabled", "true");
+        return s.map();
     }
 }

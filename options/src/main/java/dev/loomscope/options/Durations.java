@@ -33,9 +33,4 @@ public final class Durations {
         };
         return Duration.ofNanos(Math.round(nanos));
     }
-
-    /** JFR's setting syntax: "20 ms". */
-    public static String jfr(Duration d) {
-        return d.toNanos() % 1_000_000 == 0 ? d.toMillis() + " ms" : d.toNanos() + " ns";
-    }
 }

@@ -6,6 +6,7 @@ import dev.loomscope.events.WorkWindowEvent;
 import dev.loomscope.options.BadDataException;
 import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JfrSettings;
 import dev.loomscope.recording.Said;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -231,32 +232,23 @@ public final class Watcher implements AutoCloseable {
                                         "maxAge",
                                         MAX_AGE.toSeconds() + " s")
                                 : Map.of("name", NAME + ProcessHandle.current().pid()));
-                // an event a virtual thread: what a server that starts one a request pays most for (benchmarks.md)
             }
         }
-        stream.enable(JdkEvents.VIRTUAL_THREAD_PINNED)
-                .withThreshold(settings.pinnedThreshold())
-                .withStackTrace();
-        stream.enable(JdkEvents.VIRTUAL_THREAD_SUBMIT_FAILED).withStackTrace();
+        // the agent's events alike (JfrSettings), a second apart where the agent's are
+        JfrSettings s = JfrSettings.from(Map.of()).loom(settings.pinnedThreshold(), JfrSettings.EVERY_SECOND);
         if (settings.threadEvents()) {
-            stream.enable(JdkEvents.VIRTUAL_THREAD_START).withoutStackTrace();
-            stream.enable(JdkEvents.VIRTUAL_THREAD_END).withoutStackTrace();
+            // an event a virtual thread: what a server that starts one a request pays most for (benchmarks.md)
+            s.enable(JdkEvents.VIRTUAL_THREAD_START, false).enable(JdkEvents.VIRTUAL_THREAD_END, false);
         }
-        stream.enable(JdkEvents.GARBAGE_COLLECTION);
-        stream.enable(JdkEvents.THREAD_CONTEXT_SWITCH_RATE).withPeriod(Duration.ofSeconds(1));
-        // the CPU and the threads by JFR's periodic events, in the JVM: cheaper than polling their MXBeans, and of the
-        // interval
-        stream.enable(JdkEvents.CPU_LOAD).withPeriod(Duration.ofSeconds(1));
-        stream.enable(JdkEvents.JAVA_THREAD_STATISTICS).withPeriod(Duration.ofSeconds(1));
         // each platform thread's CPU a refresh: the carriers' tells blocked (native code) from computing
-        stream.enable(JdkEvents.THREAD_CPU_LOAD)
-                .withPeriod(
-                        settings.interval().compareTo(Duration.ofSeconds(1)) < 0
-                                ? Duration.ofSeconds(1)
-                                : settings.interval());
-        stream.enable(JdkEvents.EXECUTION_SAMPLE).withPeriod(settings.sampleInterval());
-        stream.enable(WorkWindowEvent.NAME)
-                .withPeriod(Duration.ofSeconds(1)); // the agent's work= windows, where the agent runs
+        s.period(
+                JdkEvents.THREAD_CPU_LOAD,
+                settings.interval().compareTo(JfrSettings.EVERY_SECOND) < 0
+                        ? JfrSettings.EVERY_SECOND
+                        : settings.interval());
+        s.period(JdkEvents.EXECUTION_SAMPLE, settings.sampleInterval());
+        s.period(WorkWindowEvent.NAME, JfrSettings.EVERY_SECOND); // the agent's work= windows, where the agent runs
+        stream.setSettings(s.map());
         if (settings.record() == null) {
             stream.setMaxAge(MAX_AGE);
         }
