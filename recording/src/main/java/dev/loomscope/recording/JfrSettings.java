@@ -82,6 +82,16 @@ public final class JfrSettings {
         return Map.copyOf(settings);
     }
 
+    /** Whether {@code settings} (a recording's, as its MXBean gives them) have {@code event} on. */
+    public static boolean enabled(Map<String, String> settings, String event) {
+        return "true".equals(settings.get(event + "#enabled"));
+    }
+
+    /** {@code event}'s {@code setting} in {@code settings} ({@code threshold}, {@code period}), or null. */
+    public static String value(Map<String, String> settings, String event, String setting) {
+        return settings.get(event + "#" + setting);
+    }
+
     /** A span as JFR's settings write one ({@code 20 ms}, {@code 1500 ns}). */
     public static String text(Duration d) {
         return d.toNanos() % 1_000_000 == 0 ? d.toMillis() + " ms" : d.toNanos() + " ns";

@@ -32,6 +32,12 @@ class JfrSettingsTest {
                 .containsEntry(JdkEvents.CPU_LOAD + "#period", "1000 ms")
                 .containsEntry(JdkEvents.JAVA_THREAD_STATISTICS + "#period", "1000 ms")
                 .containsEntry(JdkEvents.SOCKET_READ + "#enabled", "false");
+        assertThat(JfrSettings.enabled(s, JdkEvents.GARBAGE_COLLECTION)).isTrue();
+        assertThat(JfrSettings.enabled(s, JdkEvents.SOCKET_READ)).isFalse();
+        assertThat(JfrSettings.enabled(s, JdkEvents.EXECUTION_SAMPLE)).isFalse();
+        assertThat(JfrSettings.value(s, JdkEvents.VIRTUAL_THREAD_PINNED, "threshold"))
+                .isEqualTo("5 ms");
+        assertThat(JfrSettings.value(s, JdkEvents.EXECUTION_SAMPLE, "period")).isNull();
         try (Recording r = new Recording(s)) {
             assertThat(r.getSettings()).containsAllEntriesOf(s);
         }

@@ -5,6 +5,7 @@ import dev.loomscope.options.AgentOptions;
 import dev.loomscope.options.BadDataException;
 import dev.loomscope.options.UsageException;
 import dev.loomscope.recording.JdkEvents;
+import dev.loomscope.recording.JfrSettings;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.management.ManagementFactory;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import jdk.jfr.consumer.EventStream;
 import jdk.management.jfr.FlightRecorderMXBean;
@@ -94,7 +96,7 @@ record AgentRecording(Path repository, Map<String, String> settings) {
     /** The CPU sampler JFR streams in the agent's recording, or null: async-profiler samples (or nothing does). */
     String sampler() {
         for (String event : new String[] {JdkEvents.EXECUTION_SAMPLE, JdkEvents.CPU_TIME_SAMPLE}) {
-            if ("true".equals(settings.get(event + "#enabled"))) {
+            if (JfrSettings.enabled(settings, event)) {
                 return event;
             }
         }
@@ -103,14 +105,17 @@ record AgentRecording(Path repository, Map<String, String> settings) {
 
     /** What the lines read, as the header says it. */
     String describe() {
-        String pinned = settings.getOrDefault(JdkEvents.VIRTUAL_THREAD_PINNED + "#threshold", "?");
+        String pinned = Objects.requireNonNullElse(
+                JfrSettings.value(settings, JdkEvents.VIRTUAL_THREAD_PINNED, "threshold"), "?");
         String sampler = sampler();
         String samples = sampler == null
                 ? "no CPU samples streamed (the agent samples with async-profiler, whose samples are written when it"
                         + " ends; engine=jfr streams them): no spinning figures and no yield-spin alarm"
                 : "CPU samples by " + sampler
                         + (sampler.equals(JdkEvents.EXECUTION_SAMPLE)
-                                ? " every " + settings.getOrDefault(sampler + "#period", "?")
+                                ? " every "
+                                        + Objects.requireNonNullElse(
+                                                JfrSettings.value(settings, sampler, "period"), "?")
                                 : "");
         return "the loomscope agent's recording, read from " + repository + ": pins from " + pinned + ", " + samples
                 + (windows(settings) ? ", work= windows" : "");
@@ -118,6 +123,6 @@ record AgentRecording(Path repository, Map<String, String> settings) {
 
     /** Whether a recording with these settings records the agent's work= windows. */
     static boolean windows(Map<String, String> settings) {
-        return "true".equals(settings.get(WorkWindowEvent.NAME + "#enabled"));
+        return JfrSettings.enabled(settings, WorkWindowEvent.NAME);
     }
 }
