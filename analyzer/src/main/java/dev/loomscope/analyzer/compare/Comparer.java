@@ -310,13 +310,8 @@ public final class Comparer {
     /**
      * {@code virtual vs platform: run time spread (IQR) 10.2 ms against 35.1 ms, 0.29x (95% CI 0.18x..0.45x; relative
      * to the median 0.43x), n=1/1 JVMs x 100 runs: less spread}; null when the metric has no spread of runs for
-     * {@code group}.
+     * {@code group}; runs in {@code words}.
      */
-    public static String spreadVerdict(MetricResult r, String group) {
-        return spreadVerdict(r, group, Words.WORKLOAD);
-    }
-
-    /** As {@link #spreadVerdict(MetricResult, String)}, in {@code words}. */
     public static String spreadVerdict(MetricResult r, String group, Words words) {
         Spread s = r.spreads().get(group);
         if (s == null) {

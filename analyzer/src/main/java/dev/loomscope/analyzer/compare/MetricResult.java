@@ -72,12 +72,10 @@ public record MetricResult(
      * much a run (a share of its median) and the slope's p-value.
      */
     public record Unsteady(boolean warmingUp, Metric metric, double perRun, double p) {
-        /** As the verdict writes it: {@code still warming up: throughput +6.1% per run (p=0.020)}. */
-        public String words() {
-            return words(Words.WORKLOAD);
-        }
-
-        /** As {@link #words()}, in {@code words} ({@code per window}). */
+        /**
+         * As the verdict writes it: {@code still warming up: throughput +6.1% per run (p=0.020)}, runs in {@code words}
+         * ({@code per window}).
+         */
         public String words(Words words) {
             return String.format(
                     Locale.ROOT,

@@ -27,6 +27,9 @@ public final class CarrierCpu implements Reducer {
     /** Frames of a spin's stack kept to show it. */
     private static final int SHOWN_FRAMES = 16;
 
+    /** Distinct stacks read at most, then forgotten. */
+    private static final int MAX_SHAPES = 100_000;
+
     private long samples;
     private long virtualSamples;
     private long spinSamples;
@@ -34,9 +37,6 @@ public final class CarrierCpu implements Reducer {
     private final Map<String, Long> spinCallers = new HashMap<>();
     private final Map<String, List<Frame>> spinStacks = new HashMap<>();
     private final Map<String, Long> running = new HashMap<>();
-    /** Distinct stacks read at most, then forgotten. */
-    private static final int MAX_SHAPES = 100_000;
-
     /** Each distinct stack's shape, by the reader's frames list (one object per stack of a chunk); made when needed. */
     private transient Map<List<RawFrame>, Shape> shapes;
     /** Sees each CPU sample of a virtual thread as it comes (watch's cpu-monopoly alarm follows them); may be null. */

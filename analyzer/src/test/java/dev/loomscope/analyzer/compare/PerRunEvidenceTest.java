@@ -53,7 +53,7 @@ class PerRunEvidenceTest {
                 .get(0);
         assertThat(throughput.notSteady("platform")).isNull();
         assertThat(throughput.notSteady("virtual").warmingUp()).isTrue();
-        assertThat(throughput.notSteady("virtual").words())
+        assertThat(throughput.notSteady("virtual").words(Words.WORKLOAD))
                 .startsWith("still warming up: throughput +")
                 .containsPattern("% per run \\(p(<0\\.001|=0\\.0[0-4]\\d)\\)$");
         assertThat(Comparer.verdict(throughput, "virtual"))
@@ -69,7 +69,7 @@ class PerRunEvidenceTest {
         // run time falls as throughput rises: warming up too, not drifting
         MetricResult runTime = Comparer.compare(new TreeMap<>(groups), List.of(Metric.RUN_TIME), "platform", false)
                 .get(0);
-        assertThat(runTime.notSteady("virtual").words()).startsWith("still warming up: run time -");
+        assertThat(runTime.notSteady("virtual").words(Words.WORKLOAD)).startsWith("still warming up: run time -");
     }
 
     @Test
