@@ -202,12 +202,11 @@ public final class CarrierCpu implements Reducer {
         return running;
     }
 
-    /** The caller with the most spinning samples, or null when none spun. */
-    public String topSpinCaller() {
+    /** The callers of a spin frame with their samples, the most first (ties by name). */
+    public List<Map.Entry<String, Long>> spinCallersByCount() {
         return spinCallers.entrySet().stream()
-                .max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
-                .map(Map.Entry::getKey)
-                .orElse(null);
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .toList();
     }
 
     /**

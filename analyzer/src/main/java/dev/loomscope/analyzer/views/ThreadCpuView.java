@@ -145,9 +145,7 @@ public final class ThreadCpuView {
                         Table.text("spin at"),
                         Table.number("samples", "", 0),
                         Table.number("of virtual threads' samples", "%", 1)));
-        List<Map.Entry<String, Long>> callers = c.spinCallers().entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .toList();
+        List<Map.Entry<String, Long>> callers = c.spinCallersByCount();
         for (Map.Entry<String, Long> e : callers.subList(0, Math.min(n, callers.size()))) {
             t.row(e.getKey(), e.getValue(), 100.0 * e.getValue() / c.virtualSamples());
         }
